@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/**
+ * Parses the environment once against a zod schema and reports every problem at once.
+ * The only place a service reads `process.env` is its config module, which calls this.
+ */
+export function parseConfig<S extends z.ZodTypeAny>(schema: S, env: Record<string, string | undefined>): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
+  );
+}
+
+/** Shared env fragments so every service spells its variables the same way. */
+export const envFragments = {
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  kafkaBrokers: z
+    .string()
+    .min(1)
+    .transform((s) => s.split(',').map((b) => b.trim()).filter(Boolean)),
+  port: z.coerce.number().int().min(0).max(65535),
+  url: z.string().url(),
+  positiveInt: z.coerce.number().int().positive(),
+};

@@ -1,0 +1,62 @@
+/**
+ * The one registry of API error codes. Every HTTP error body carries one of these codes; each has
+ * exactly one status. docs/errors.md documents every code (a test checks that).
+ */
+export const errorCodes = {
+  auth_missing: { status: 401, message: 'The Authorization header with a Bearer key is missing.' },
+  auth_invalid: { status: 401, message: 'The key is not known.' },
+  forbidden_role: { status: 403, message: 'The key is valid but its role may not call this operation.' },
+  forbidden_app: { status: 403, message: 'The key belongs to another app than the resource.' },
+  invalid_json: { status: 400, message: 'The body is not valid JSON.' },
+  invalid_envelope: { status: 400, message: 'The body is not a log envelope or an array of envelopes.' },
+  invalid_request: { status: 400, message: 'A field of the request is missing or invalid.' },
+  unsupported_media_type: { status: 415, message: 'Content-Type must be application/json or text/plain.' },
+  unsupported_encoding: { status: 415, message: 'Content-Encoding must be identity, gzip or deflate.' },
+  payload_too_large: { status: 413, message: 'The request body exceeds the size limit.' },
+  too_many_events: { status: 413, message: 'The request holds more events or records than allowed.' },
+  unknown_catalog_kind: { status: 404, message: 'There is no such catalog kind.' },
+  not_found: { status: 404, message: 'No such route or resource.' },
+  rate_limited: { status: 429, message: 'Too many requests for this key; retry after the given delay.' },
+  unavailable: { status: 503, message: 'A dependency is unavailable; nothing was stored; retry later.' },
+  internal: { status: 500, message: 'An unexpected error occurred.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; path?: string; request_id?: string; details?: unknown };
+}
+
+/** An API error: the code decides the status, the path names the offending value. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly path: string | undefined;
+  readonly details: unknown;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(
+    code: ErrorCode,
+    opts: { message?: string; path?: string; details?: unknown; retryAfterSeconds?: number } = {},
+  ) {
+    super(opts.message ?? errorCodes[code].message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = errorCodes[code].status;
+    this.path = opts.path;
+    this.details = opts.details;
+    this.retryAfterSeconds = opts.retryAfterSeconds;
+  }
+
+  body(requestId?: string): ErrorBody {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.path !== undefined ? { path: this.path } : {}),
+        ...(this.details !== undefined ? { details: this.details } : {}),
+        ...(requestId !== undefined ? { request_id: requestId } : {}),
+      },
+    };
+  }
+}

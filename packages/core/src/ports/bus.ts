@@ -1,0 +1,62 @@
+/**
+ * Bus port: a partitioned, durable log with consumer groups (Kafka, or the in-process log).
+ * Contract (checked by the bus conformance suite against both adapters):
+ * - `send` resolves only once every message is durable (Kafka: acks=all, idempotent producer).
+ * - Messages with the same key keep their order within a topic.
+ * - A batch handler that resolves commits the batch's offsets; one that throws causes the batch to be
+ *   delivered again (at-least-once), so handlers must be idempotent or deduplicate.
+ * - A group resumes from its committed offsets; different groups each see every message.
+ */
+export interface OutgoingMessage {
+  key?: string;
+  value: Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface BusMessage {
+  topic: string;
+  partition: number;
+  /** Decimal string, as Kafka clients expose offsets. */
+  offset: string;
+  key: string | null;
+  value: Buffer;
+  headers: Record<string, string>;
+  /** Epoch ms the log accepted the message. */
+  timestamp: number;
+}
+
+export interface MessageBatch {
+  topic: string;
+  partition: number;
+  messages: BusMessage[];
+}
+
+export interface SubscribeOptions {
+  groupId: string;
+  topics: string[];
+  /** Where a group without committed offsets starts. Default: earliest. */
+  fromBeginning?: boolean;
+  handleBatch: (batch: MessageBatch) => Promise<void>;
+}
+
+export interface Subscription {
+  /** Stops fetching, lets the in-flight batch finish, leaves the group. */
+  stop(): Promise<void>;
+}
+
+export interface BusProducer {
+  send(topic: string, messages: OutgoingMessage[]): Promise<void>;
+  /** Several topics in one durable write. */
+  sendBatch(entries: { topic: string; messages: OutgoingMessage[] }[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface Bus {
+  producer(): Promise<BusProducer>;
+  subscribe(options: SubscribeOptions): Promise<Subscription>;
+  /** Creates topics that do not exist yet (idempotent). */
+  ensureTopics(topics: { name: string; partitions: number }[]): Promise<void>;
+  /** Names of existing topics; throws a retriable InfraError when the bus is unreachable. */
+  listTopics(): Promise<string[]>;
+  close(): Promise<void>;
+}
