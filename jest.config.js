@@ -4,6 +4,7 @@ const transform = { '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { target: 'es2022', pa
 const roots = ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/schemas', '<rootDir>/dev'];
 
 module.exports = {
+  testTimeout: 120000,
   projects: [
     {
       displayName: 'unit',
@@ -20,7 +21,6 @@ module.exports = {
       testEnvironment: 'node',
       testMatch: ['**/*.integration.test.ts'],
       globalSetup: '<rootDir>/packages/testkit/src/stack/global-setup.ts',
-      testTimeout: 120000,
       maxWorkers: 1,
     },
   ],

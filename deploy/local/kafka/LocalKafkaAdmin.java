@@ -50,7 +50,8 @@ public class LocalKafkaAdmin {
         p.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "500");
         p.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, "200");
 
-        try (Admin admin = Admin.create(p)) {
+        Admin admin = Admin.create(p);
+        try {
             // 1. Broker answers metadata and is registered.
             Set<String> existing = null;
             Exception last = null;
@@ -66,7 +67,8 @@ public class LocalKafkaAdmin {
                 }
             }
             if (wanted.isEmpty()) {
-                System.err.println("kafka: broker at " + bootstrap + " answers (" + existing.size() + " topics)");
+                System.err.println("[stack] kafka: broker at " + bootstrap + " answers (" + existing.size() + " topics)");
+                admin.close(Duration.ofSeconds(5));
                 return;
             }
 
@@ -99,7 +101,7 @@ public class LocalKafkaAdmin {
                     for (Map.Entry<String, Integer> t : wanted.entrySet()) {
                         TopicDescription td = d.get(t.getKey());
                         if (td.partitions().size() < t.getValue()) {
-                            System.err.println("kafka: WARNING topic " + t.getKey() + " exists with "
+                            System.err.println("[stack] kafka: WARNING topic " + t.getKey() + " exists with "
                                     + td.partitions().size() + " partitions, topics file asks for " + t.getValue());
                         }
                         for (TopicPartitionInfo pi : td.partitions()) {
@@ -113,12 +115,14 @@ public class LocalKafkaAdmin {
                 if (problem == null) break;
                 pause(deadline, "topics not ready: " + problem, last);
             }
-            System.err.println("kafka: " + wanted.size() + " topics ready (" + created + " created, "
+            System.err.println("[stack] kafka: " + wanted.size() + " topics ready (" + created + " created, "
                     + (wanted.size() - created) + " already existed)");
         } catch (RuntimeException e) {
-            System.err.println("kafka: ERROR " + e.getMessage());
+            System.err.println("[stack] kafka: ERROR " + e.getMessage());
+            admin.close(Duration.ZERO); // don't wait for calls still pending
             System.exit(1);
         }
+        admin.close(Duration.ofSeconds(5));
     }
 
     static Map<String, Integer> readTopics(Path file) throws Exception {
@@ -138,6 +142,10 @@ public class LocalKafkaAdmin {
     }
 
     static void pause(long deadline, String what, Exception last) {
+        if (last != null && String.valueOf(last.getMessage()).contains("AdminClient thread has exited")) {
+            // e.g. the port is served by something that does not speak Kafka
+            throw new RuntimeException(what + " (the admin client gave up: " + last.getMessage() + ")");
+        }
         if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(250) >= deadline) {
             throw new RuntimeException("timed out: " + what + (last != null ? " (last error: " + last + ")" : ""));
         }

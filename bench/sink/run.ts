@@ -1,0 +1,147 @@
+/**
+ * Sink throughput into chdb (issue 6), in one run beside a bare `INSERT … FORMAT JSONEachRow` of
+ * the same rows, so both numbers share the machine's state. Not part of the test run.
+ *
+ *   npx tsx bench/sink/run.ts [--rows 200000] [--batch 10000] [--rounds 3]
+ *
+ * - bare: the already-mapped rows inserted through the Analytics adapter, `--batch` rows per insert;
+ * - sink: the same events as Avro messages (Confluent wire format) on events.core of the in-process
+ *   bus, consumed by `createSink` (decode through the registry → canonicalFromAvro → row → batched
+ *   insert → commit), timed from start to the last row inserted. The bus hands out `--batch`
+ *   messages per batch, so both sides insert the same block size.
+ * Rounds alternate bare and sink on emptied tables; the median round is reported.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runMigrations } from '@evp/clickhouse';
+import { allTopics, createLogger, topics, type Analytics } from '@evp/core';
+import { createChdbAnalytics, createInProcessBus, createInProcessRegistry } from '@evp/embedded';
+import { blockEventSchema, blockSubject, canonicalToAvro, type CanonicalEvent } from '@evp/schemas';
+import { createSink, eventRow } from '@evp/segmenter';
+
+const arg = (name: string, dflt: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const ROWS = arg('rows', 200_000);
+const BATCH = arg('batch', 10_000);
+const ROUNDS = arg('rounds', 3);
+
+const t0 = Date.UTC(2024, 2, 1);
+function makeEvents(): CanonicalEvent[] {
+  const names = ['page', 'app', 'media'] as const;
+  return Array.from({ length: ROWS }, (_, i) => {
+    const user = `user-${i % 5_000}`;
+    const name = names[i % 3] as (typeof names)[number];
+    const props =
+      name === 'page'
+        ? { path: `/p/${i % 50}`, title: `Page ${i % 50}`, duration: 1.5, render_time: 120 + (i % 7) }
+        : name === 'app'
+          ? { action: 'open', start_time: 800 + (i % 13) }
+          : { id: `m-${i % 20}`, type: 'video', action: 'play', time: i % 1000 };
+    return {
+      event_id: `ev-${i.toString(36).padStart(8, '0')}`,
+      app_id: `app-${i % 3}`,
+      user_id: user,
+      session_id: `${user}_${t0}_${t0 + 600_000}`,
+      session_start: t0,
+      session_end: t0 + 600_000,
+      device_id: `dev-${i % 5_000}`,
+      os: i % 2 ? 'android' : 'ios',
+      sdk_name: i % 2 ? 'android' : 'ios',
+      sdk_version: '2.1.0',
+      app_version: '1.4.2 (142)',
+      app_version_code: 142,
+      tz: '+03:00',
+      block: 'core',
+      name,
+      sent_name: null,
+      property: null,
+      time: t0 + i * 10,
+      online: true,
+      received_at: t0 + i * 10 + 500,
+      request_id: `req-${Math.floor(i / 50)}`,
+      envelope: 'current',
+      props,
+      meta: null,
+      client: null,
+    };
+  });
+}
+
+async function count(analytics: Analytics, table: string): Promise<number> {
+  return (await analytics.query<{ c: number }>(`SELECT count() AS c FROM ${table}`))[0]?.c ?? 0;
+}
+
+async function bare(analytics: Analytics, rows: object[]): Promise<number> {
+  await analytics.command('TRUNCATE TABLE events_bare');
+  const started = performance.now();
+  for (let i = 0; i < rows.length; i += BATCH) await analytics.insert('events_bare', rows.slice(i, i + BATCH));
+  const seconds = (performance.now() - started) / 1000;
+  if ((await count(analytics, 'events_bare')) !== rows.length) throw new Error('bare insert lost rows');
+  return rows.length / seconds;
+}
+
+async function sink(analytics: Analytics, events: CanonicalEvent[]): Promise<number> {
+  await analytics.command('TRUNCATE TABLE events');
+  const bus = createInProcessBus({ maxBatchSize: BATCH });
+  await bus.ensureTopics(allTopics());
+  const registry = createInProcessRegistry();
+  const topic = topics.events('core');
+  const id = await registry.register(blockSubject(topic), blockEventSchema('core') as object);
+  const producer = await bus.producer();
+  const messages = await Promise.all(
+    events.map(async (e) => ({ key: `${e.app_id}:${e.user_id}`, value: await registry.encode(id, canonicalToAvro(e)) })),
+  );
+  for (let i = 0; i < messages.length; i += 10_000) await producer.send(topic, messages.slice(i, i + 10_000));
+  const s = createSink({
+    bus,
+    registry,
+    analytics,
+    logger: createLogger('bench', 'silent'),
+    config: { batchMaxRows: BATCH, batchMaxWaitMs: 1_000 },
+  });
+  const started = performance.now();
+  await s.start();
+  for (;;) {
+    const metric = (await s.metrics.getMetricsAsJSON()).find((m) => m.name === 'segmenter_sink_rows_inserted_total');
+    if ((metric?.values[0]?.value ?? 0) >= events.length) break;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await s.stop();
+  await bus.close();
+  if ((await count(analytics, 'events')) !== events.length) throw new Error('sink lost or duplicated rows');
+  return events.length / seconds;
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'evp-bench-sink-'));
+  const analytics = createChdbAnalytics({ path: dir, database: 'bench' });
+  try {
+    await runMigrations({ analytics });
+    await analytics.command('CREATE TABLE IF NOT EXISTS events_bare AS events');
+    const events = makeEvents();
+    const rows = events.map(eventRow);
+    const results: { bare: number; sink: number }[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const b = await bare(analytics, rows);
+      const s = await sink(analytics, events);
+      results.push({ bare: b, sink: s });
+      console.error(`round ${r + 1}: bare ${Math.round(b)} rows/s, sink ${Math.round(s)} rows/s (${(s / b).toFixed(2)}×)`);
+    }
+    const median = [...results].sort((a, b) => a.sink / a.bare - b.sink / b.bare)[Math.floor(results.length / 2)] as { bare: number; sink: number };
+    console.log(`| rows | rows/insert | bare INSERT rows/s | sink rows/s | sink / bare |`);
+    console.log(`|---:|---:|---:|---:|---:|`);
+    console.log(`| ${ROWS} | ${BATCH} | ${Math.round(median.bare)} | ${Math.round(median.sink)} | ${(median.sink / median.bare).toFixed(2)} |`);
+  } finally {
+    await analytics.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

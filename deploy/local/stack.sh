@@ -1,0 +1,469 @@
+#!/usr/bin/env bash
+# Local/CI infrastructure for the ingestion platform, without Docker:
+#   Kafka (KRaft, single combined broker+controller, jars from Maven Central),
+#   Redis (reuses one already answering on REDIS_PORT, else starts redis-server),
+#   Schema registry test double (packages/testkit, run with tsx).
+# ClickHouse needs nothing here (tests embed chdb).
+#
+# Usage: deploy/local/stack.sh up|down|status|env
+#   up      start what is not running yet (idempotent), create topics, print env
+#   down    stop what `up` started, delete Kafka data (STACK_KEEP_DATA=1 keeps it)
+#   status  show what runs
+#   env     print KEY=VALUE lines only (e.g. `eval "$(deploy/local/stack.sh env)"`)
+#
+# Env: KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093), REDIS_PORT (6379),
+#      SCHEMA_REGISTRY_PORT (8081), KAFKA_HEAP_OPTS (-Xms256m -Xmx512m),
+#      STACK_UP_TIMEOUT (90, seconds per wait), STACK_LOCAL_DIR (<repo>/.local),
+#      STACK_KEEP_DATA (unset: `down` deletes Kafka data).
+# Everything listens on 127.0.0.1 only. State, logs and pid files: $STACK_LOCAL_DIR.
+# Human-readable messages go to stderr; stdout carries only KEY=VALUE lines.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+HERE="$ROOT/deploy/local"
+LOCAL="${STACK_LOCAL_DIR:-$ROOT/.local}"
+
+KAFKA_PORT="${KAFKA_PORT:-9092}"
+KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-9093}"
+REDIS_PORT="${REDIS_PORT:-6379}"
+SCHEMA_REGISTRY_PORT="${SCHEMA_REGISTRY_PORT:-8081}"
+KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}"
+UP_TIMEOUT="${STACK_UP_TIMEOUT:-90}"
+
+KAFKA_DIR="$LOCAL/kafka"
+KAFKA_LIBS="$KAFKA_DIR/libs"
+KAFKA_DATA="$KAFKA_DIR/data"
+KAFKA_LOGS="$KAFKA_DIR/logs"
+KAFKA_CONF="$KAFKA_DIR/server.properties"
+KAFKA_PIDF="$KAFKA_DIR/kafka.pid"
+KAFKA_POM="$HERE/kafka/pom.xml"
+KAFKA_ADMIN_SRC="$HERE/kafka/LocalKafkaAdmin.java"
+TOPICS_FILE="$HERE/topics.txt"
+
+REDIS_DIR="$LOCAL/redis"
+REDIS_PIDF="$REDIS_DIR/redis.pid"
+
+SR_DIR="$LOCAL/schema-registry"
+SR_PIDF="$SR_DIR/registry.pid"
+SR_LOG="$SR_DIR/registry.log"
+SR_MAIN="$ROOT/packages/testkit/src/schema-registry-double/main.ts"
+TSX="$ROOT/node_modules/.bin/tsx"
+
+log() { printf '[stack] %s\n' "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+print_env() {
+  echo "KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT"
+  echo "REDIS_URL=redis://127.0.0.1:$REDIS_PORT"
+  echo "SCHEMA_REGISTRY_URL=http://127.0.0.1:$SCHEMA_REGISTRY_PORT"
+}
+
+# ---------------------------------------------------------------- helpers
+
+now() { date +%s; }
+
+# live_pid PIDFILE MARKER: print the pid if the process in PIDFILE is alive and
+# its command line contains MARKER (guards against stale files / reused pids).
+live_pid() {
+  local f=$1 marker=$2 pid
+  [[ -s $f ]] || return 1
+  pid=$(<"$f")
+  [[ $pid =~ ^[0-9]+$ ]] || return 1
+  kill -0 "$pid" 2>/dev/null || return 1
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$marker" || return 1
+  echo "$pid"
+}
+
+# alive PID: running and not a zombie (an unreaped zombie counts as gone).
+alive() {
+  kill -0 "$1" 2>/dev/null || return 1
+  local state
+  state=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
+  [[ $state != Z ]]
+}
+
+# stop_pid NAME PIDFILE MARKER TIMEOUT: TERM the process group, wait, then KILL.
+stop_pid() {
+  local name=$1 f=$2 marker=$3 timeout=$4 pid deadline
+  if ! pid=$(live_pid "$f" "$marker"); then
+    rm -f "$f"
+    return 0
+  fi
+  log "$name: stopping (pid $pid)"
+  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+  deadline=$(($(now) + timeout))
+  while alive "$pid"; do
+    if (($(now) >= deadline)); then
+      log "$name: still running after ${timeout}s, sending KILL"
+      kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+      break
+    fi
+    sleep 0.2
+  done
+  # wait (bounded) for a KILLed process to disappear too
+  deadline=$(($(now) + 10))
+  while alive "$pid" && (($(now) < deadline)); do sleep 0.1; done
+  alive "$pid" && die "$name: pid $pid did not exit"
+  rm -f "$f"
+  log "$name: stopped"
+}
+
+# Start a command detached: own session/process group (setsid), no inherited
+# stdin/stdout/stderr (so `$(stack.sh up)` returns), lock fd closed.
+# spawn PIDFILE LOGFILE CMD... ; prints nothing.
+spawn() {
+  local f=$1 out=$2
+  shift 2
+  setsid "$@" </dev/null >>"$out" 2>&1 9>&- &
+  echo $! >"$f"
+}
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+http_ok() { # http_ok URL -> 0 when it answers 2xx
+  if command -v curl >/dev/null; then
+    curl -fsS -o /dev/null --max-time 2 "$1" 2>/dev/null
+  else
+    node -e 'fetch(process.argv[1],{signal:AbortSignal.timeout(2000)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))' "$1"
+  fi
+}
+
+redis_ping() {
+  if command -v redis-cli >/dev/null; then
+    [[ $(redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping 2>/dev/null) == PONG ]]
+  else
+    ( # no redis-cli: speak RESP over bash's /dev/tcp, in a subshell
+      exec 3<>"/dev/tcp/127.0.0.1/$REDIS_PORT" || exit 1
+      printf 'PING\r\n' >&3
+      IFS= read -r -t 2 reply <&3 || exit 1
+      [[ $reply == +PONG* ]]
+    ) 2>/dev/null
+  fi
+}
+
+show_log_tail() {
+  [[ -f $1 ]] || return 0
+  log "last lines of $1:"
+  tail -n "${2:-30}" "$1" | sed 's/^/    /' >&2
+}
+
+# ---------------------------------------------------------------- kafka
+
+kafka_fetch_jars() {
+  local stamp want tmp t0
+  want=$(sha256sum "$KAFKA_POM" | cut -d' ' -f1)
+  stamp="$KAFKA_LIBS/.pom.sha256"
+  if [[ -f $stamp && $(<"$stamp") == "$want" ]]; then
+    return 0
+  fi
+  command -v mvn >/dev/null || die "mvn not found: Maven is needed to fetch Kafka's jars"
+  log "kafka: fetching jars from Maven Central (deploy/local/kafka/pom.xml -> $KAFKA_LIBS)"
+  t0=$(now)
+  tmp="$KAFKA_DIR/libs.tmp"
+  rm -rf "$tmp"
+  mkdir -p "$KAFKA_LOGS"
+  mvn -B -ntp -Dstyle.color=never -f "$KAFKA_POM" dependency:copy-dependencies \
+    -DoutputDirectory="$tmp" 9>&- >"$KAFKA_LOGS/maven.log" 2>&1 || {
+    show_log_tail "$KAFKA_LOGS/maven.log" 40
+    die "kafka: Maven could not fetch the jars (log: $KAFKA_LOGS/maven.log)"
+  }
+  echo "$want" >"$tmp/.pom.sha256"
+  rm -rf "$KAFKA_LIBS"
+  mv "$tmp" "$KAFKA_LIBS"
+  log "kafka: $(find "$KAFKA_LIBS" -name '*.jar' | wc -l) jars ($(du -sh "$KAFKA_LIBS" | cut -f1)) in $(($(now) - t0))s"
+}
+
+kafka_write_config() {
+  mkdir -p "$KAFKA_DATA" "$KAFKA_LOGS"
+  cat >"$KAFKA_CONF" <<EOF
+# Generated by deploy/local/stack.sh; rewritten on every start.
+process.roles=broker,controller
+node.id=1
+controller.quorum.bootstrap.servers=127.0.0.1:$KAFKA_CONTROLLER_PORT
+listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
+advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+log.dirs=$KAFKA_DATA
+
+num.partitions=3
+default.replication.factor=1
+min.insync.replicas=1
+offsets.topic.replication.factor=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+auto.create.topics.enable=false
+delete.topic.enable=true
+group.initial.rebalance.delay.ms=0
+# fewer internal partitions than the default 50: quicker first group join / transaction
+offsets.topic.num.partitions=5
+transaction.state.log.num.partitions=5
+
+# small box: few threads, small segments
+num.network.threads=2
+num.io.threads=4
+num.recovery.threads.per.data.dir=1
+log.segment.bytes=67108864
+log.retention.hours=24
+EOF
+  cat >"$KAFKA_DIR/log4j.properties" <<EOF
+# Broker logging (reload4j), generated by deploy/local/stack.sh
+log4j.rootLogger=INFO, file
+log4j.appender.file=org.apache.log4j.FileAppender
+log4j.appender.file.File=$KAFKA_LOGS/server.log
+log4j.appender.file.Append=true
+log4j.appender.file.layout=org.apache.log4j.PatternLayout
+log4j.appender.file.layout.ConversionPattern=[%d] %p %m (%c)%n
+log4j.logger.org.apache.kafka=INFO
+log4j.logger.kafka=INFO
+log4j.logger.kafka.request.logger=WARN
+log4j.logger.state.change.logger=WARN
+log4j.logger.org.apache.kafka.controller=INFO
+EOF
+  cat >"$KAFKA_DIR/tools-log4j.properties" <<'EOF'
+# CLI tools / admin helper logging: errors only, to stderr
+log4j.rootLogger=ERROR, stderr
+log4j.appender.stderr=org.apache.log4j.ConsoleAppender
+log4j.appender.stderr.Target=System.err
+log4j.appender.stderr.layout=org.apache.log4j.PatternLayout
+log4j.appender.stderr.layout.ConversionPattern=[%d] %p %m (%c)%n
+EOF
+}
+
+# Java options for short-lived tool JVMs: fast start-up over peak speed.
+kafka_tool_java() {
+  java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto -Xmx256m \
+    -Dlog4j.configuration="file:$KAFKA_DIR/tools-log4j.properties" \
+    -cp "$KAFKA_LIBS/*" "$@"
+}
+
+kafka_format_once() {
+  if [[ -f $KAFKA_DATA/meta.properties ]]; then
+    return 0
+  fi
+  local cluster_id
+  # A Kafka cluster id is 16 random bytes, base64url without padding (22
+  # chars); avoid a leading '-' (Kafka's own generator does the same).
+  while :; do
+    cluster_id=$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')
+    [[ $cluster_id != -* ]] && break
+  done
+  log "kafka: formatting storage (KRaft, --standalone, cluster id $cluster_id)"
+  kafka_tool_java kafka.tools.StorageTool format --standalone -t "$cluster_id" -c "$KAFKA_CONF" \
+    9>&- >>"$KAFKA_LOGS/format.log" 2>&1 || {
+    show_log_tail "$KAFKA_LOGS/format.log"
+    die "kafka: storage format failed"
+  }
+}
+
+kafka_up() {
+  local pid deadline wait_s=$UP_TIMEOUT foreign=
+  command -v java >/dev/null || die "java not found: Kafka needs a JDK/JRE 17+"
+  kafka_fetch_jars
+  if pid=$(live_pid "$KAFKA_PIDF" "$KAFKA_CONF"); then
+    log "kafka: reusing running broker (pid $pid)"
+  elif port_open "$KAFKA_PORT"; then
+    # e.g. a broker left running by another checkout: use it if it is healthy.
+    rm -f "$KAFKA_PIDF"
+    foreign=1 wait_s=15
+    log "kafka: something this script did not start listens on 127.0.0.1:$KAFKA_PORT; using it if it is a healthy broker (it will not be stopped by down)"
+    [[ -f $KAFKA_DIR/tools-log4j.properties ]] || kafka_write_config
+  else
+    rm -f "$KAFKA_PIDF"
+    port_open "$KAFKA_CONTROLLER_PORT" &&
+      die "kafka: controller port 127.0.0.1:$KAFKA_CONTROLLER_PORT is in use by a process this script did not start (set KAFKA_CONTROLLER_PORT)"
+    kafka_write_config
+    kafka_format_once
+    log "kafka: starting broker on 127.0.0.1:$KAFKA_PORT (controller 127.0.0.1:$KAFKA_CONTROLLER_PORT)"
+    # shellcheck disable=SC2086 # KAFKA_HEAP_OPTS is a list of JVM flags
+    spawn "$KAFKA_PIDF" "$KAFKA_LOGS/kafka.out" \
+      java $KAFKA_HEAP_OPTS -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError \
+      -Djava.awt.headless=true -Dkafka.logs.dir="$KAFKA_LOGS" \
+      -Dlog4j.configuration="file:$KAFKA_DIR/log4j.properties" \
+      -cp "$KAFKA_LIBS/*" kafka.Kafka "$KAFKA_CONF"
+    pid=$(<"$KAFKA_PIDF")
+    deadline=$(($(now) + UP_TIMEOUT))
+    until port_open "$KAFKA_PORT"; do
+      if ! alive "$pid"; then
+        show_log_tail "$KAFKA_LOGS/kafka.out"
+        show_log_tail "$KAFKA_LOGS/server.log"
+        die "kafka: broker exited during start-up (logs: $KAFKA_LOGS)"
+      fi
+      if (($(now) >= deadline)); then
+        show_log_tail "$KAFKA_LOGS/server.log"
+        die "kafka: port $KAFKA_PORT not open after ${UP_TIMEOUT}s"
+      fi
+      sleep 0.2
+    done
+  fi
+  # One JVM: wait until the broker answers metadata, create missing topics,
+  # wait until every partition has a leader.
+  kafka_tool_java "$KAFKA_ADMIN_SRC" "127.0.0.1:$KAFKA_PORT" "$wait_s" "$TOPICS_FILE" 9>&- || {
+    [[ -n $foreign ]] && die "kafka: 127.0.0.1:$KAFKA_PORT is in use but is not a healthy Kafka broker (set KAFKA_PORT)"
+    show_log_tail "$KAFKA_LOGS/server.log"
+    die "kafka: broker not healthy or topic creation failed (logs: $KAFKA_LOGS)"
+  }
+}
+
+kafka_down() {
+  stop_pid kafka "$KAFKA_PIDF" "$KAFKA_CONF" 60
+  if [[ -n ${STACK_KEEP_DATA:-} ]]; then
+    log "kafka: keeping data in $KAFKA_DATA (STACK_KEEP_DATA set)"
+  elif [[ -d $KAFKA_DATA ]]; then
+    rm -rf "$KAFKA_DATA"
+    log "kafka: data deleted ($KAFKA_DATA)"
+  fi
+}
+
+# ---------------------------------------------------------------- redis
+
+redis_up() {
+  local pid deadline
+  if pid=$(live_pid "$REDIS_PIDF" redis-server) && redis_ping; then
+    log "redis: reusing redis-server started by stack.sh (pid $pid)"
+    return 0
+  fi
+  if redis_ping; then
+    rm -f "$REDIS_PIDF"
+    log "redis: using the Redis already answering on 127.0.0.1:$REDIS_PORT (not managed by stack.sh)"
+    return 0
+  fi
+  command -v redis-server >/dev/null ||
+    die "redis: nothing answers on 127.0.0.1:$REDIS_PORT and redis-server is not installed (apt-get install redis-server redis-tools)"
+  port_open "$REDIS_PORT" && die "redis: port 127.0.0.1:$REDIS_PORT is in use by something that does not answer PING"
+  mkdir -p "$REDIS_DIR"
+  log "redis: starting redis-server on 127.0.0.1:$REDIS_PORT (no persistence)"
+  spawn "$REDIS_PIDF" "$REDIS_DIR/redis.out" \
+    redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save '' --appendonly no \
+    --dir "$REDIS_DIR" --logfile "$REDIS_DIR/redis.log" --daemonize no
+  pid=$(<"$REDIS_PIDF")
+  deadline=$(($(now) + UP_TIMEOUT))
+  until redis_ping; do
+    if ! alive "$pid"; then
+      show_log_tail "$REDIS_DIR/redis.log"
+      die "redis: redis-server exited during start-up"
+    fi
+    (($(now) < deadline)) || die "redis: no PONG after ${UP_TIMEOUT}s"
+    sleep 0.1
+  done
+}
+
+redis_down() {
+  if [[ -s $REDIS_PIDF ]]; then
+    stop_pid redis "$REDIS_PIDF" redis-server 20
+  fi
+}
+
+# ---------------------------------------------------------------- schema registry
+
+sr_url() { echo "http://127.0.0.1:$SCHEMA_REGISTRY_PORT"; }
+
+sr_up() {
+  local pid deadline
+  if pid=$(live_pid "$SR_PIDF" "$SR_MAIN") && http_ok "$(sr_url)/subjects"; then
+    log "schema-registry: reusing running test double (pid $pid)"
+    return 0
+  fi
+  if http_ok "$(sr_url)/subjects"; then
+    rm -f "$SR_PIDF"
+    log "schema-registry: using the registry already answering on $(sr_url) (not managed by stack.sh)"
+    return 0
+  fi
+  if [[ ! -f $SR_MAIN ]]; then
+    log "WARNING: schema-registry: $SR_MAIN does not exist yet; NOT starting a schema registry ($(sr_url) will not answer)"
+    return 0
+  fi
+  [[ -e $TSX ]] || die "schema-registry: $TSX not found; run 'npm ci' first"
+  command -v node >/dev/null || die "schema-registry: node not found"
+  port_open "$SCHEMA_REGISTRY_PORT" &&
+    die "schema-registry: port 127.0.0.1:$SCHEMA_REGISTRY_PORT is in use by something that does not answer GET /subjects"
+  mkdir -p "$SR_DIR"
+  log "schema-registry: starting test double on $(sr_url)"
+  (cd "$ROOT" && PORT="$SCHEMA_REGISTRY_PORT" spawn "$SR_PIDF" "$SR_LOG" node "$TSX" "$SR_MAIN")
+  pid=$(<"$SR_PIDF")
+  deadline=$(($(now) + UP_TIMEOUT))
+  until http_ok "$(sr_url)/subjects"; do
+    if ! alive "$pid"; then
+      show_log_tail "$SR_LOG"
+      die "schema-registry: test double exited during start-up (log: $SR_LOG)"
+    fi
+    if (($(now) >= deadline)); then
+      show_log_tail "$SR_LOG"
+      die "schema-registry: GET $(sr_url)/subjects not 200 after ${UP_TIMEOUT}s"
+    fi
+    sleep 0.2
+  done
+}
+
+sr_down() {
+  stop_pid schema-registry "$SR_PIDF" "$SR_MAIN" 20
+}
+
+# ---------------------------------------------------------------- commands
+
+cmd_up() {
+  local t0
+  t0=$(now)
+  kafka_up
+  redis_up
+  sr_up
+  log "up in $(($(now) - t0))s:"
+  log "  kafka           127.0.0.1:$KAFKA_PORT (controller 127.0.0.1:$KAFKA_CONTROLLER_PORT; logs $KAFKA_LOGS)"
+  log "  redis           127.0.0.1:$REDIS_PORT"
+  if [[ -f $SR_MAIN ]] || http_ok "$(sr_url)/subjects"; then
+    log "  schema registry $(sr_url)"
+  else
+    log "  schema registry NOT RUNNING (test double missing)"
+  fi
+  print_env
+}
+
+cmd_down() {
+  sr_down
+  kafka_down
+  redis_down
+}
+
+cmd_status() {
+  local pid
+  if pid=$(live_pid "$KAFKA_PIDF" "$KAFKA_CONF"); then
+    echo "kafka: running (pid $pid) on 127.0.0.1:$KAFKA_PORT$(port_open "$KAFKA_PORT" || echo ', port NOT open')"
+  elif port_open "$KAFKA_PORT"; then
+    echo "kafka: something listens on 127.0.0.1:$KAFKA_PORT (not managed by stack.sh)"
+  else
+    echo "kafka: not running"
+  fi
+  if pid=$(live_pid "$REDIS_PIDF" redis-server); then
+    echo "redis: running (pid $pid, started by stack.sh) on 127.0.0.1:$REDIS_PORT"
+  elif redis_ping; then
+    echo "redis: answering on 127.0.0.1:$REDIS_PORT (not managed by stack.sh)"
+  else
+    echo "redis: not running"
+  fi
+  if pid=$(live_pid "$SR_PIDF" "$SR_MAIN"); then
+    echo "schema-registry: running (pid $pid) on $(sr_url)$(http_ok "$(sr_url)/subjects" || echo ', NOT answering')"
+  elif http_ok "$(sr_url)/subjects"; then
+    echo "schema-registry: answering on $(sr_url) (not managed by stack.sh)"
+  else
+    echo "schema-registry: not running"
+  fi
+}
+
+main() {
+  local cmd=${1:-}
+  case $cmd in
+    env) print_env; return 0 ;;
+    status) cmd_status; return 0 ;;
+    up | down) ;;
+    *) echo "usage: $0 up|down|status|env" >&2; exit 2 ;;
+  esac
+  mkdir -p "$LOCAL"
+  [[ -f $LOCAL/.gitignore ]] || echo '*' >"$LOCAL/.gitignore"
+  # Serialise concurrent up/down calls (children close fd 9, see spawn).
+  exec 9>"$LOCAL/.stack.lock"
+  flock -w 300 9 || die "another stack.sh up/down holds $LOCAL/.stack.lock"
+  "cmd_$cmd"
+}
+
+main "$@"

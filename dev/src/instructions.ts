@@ -1,0 +1,57 @@
+/** What `npm start` prints: where things listen and exactly how to send an event and pull an action. */
+export function startInstructions(p: {
+  gatewayUrl: string;
+  actionsUrl: string;
+  appId: string;
+  sdkKey: string;
+  apiKey: string;
+  keysFile: string;
+  keysCreated: boolean;
+  chdbPath: string;
+}): string {
+  const now = new Date();
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  const localTime = `${now.getUTCFullYear()}-${pad(now.getUTCMonth() + 1)}-${pad(now.getUTCDate())} ${pad(now.getUTCHours())}:${pad(now.getUTCMinutes())}:${pad(now.getUTCSeconds())}.${pad(now.getUTCMilliseconds(), 3)}`;
+  const envelope = {
+    id: 'user-1',
+    tz: '+00:00',
+    internal: { s_id: `user-1_${now.getTime()}_0`, sdk: 'web/1.0.0', a_id: p.appId, a_ver: '1.0.0 (1)', d_id: 'device-1', os: 'web' },
+    data: [{ time: localTime, __ol: true, name: 'page', property: 'Home', ctx: { path: '/', title: 'Home', duration: 1.5, render_time: 120 } }],
+  };
+  const action = {
+    actions: [
+      {
+        user_id: 'user-1',
+        type: 'message',
+        render_method: 'in_app_message',
+        delivery_mode: 'one-off',
+        content: { title: 'Hello', body: 'Welcome back' },
+        expired_at: '0001-01-01T00:00:00Z',
+      },
+    ],
+  };
+  const pull = { user_id: '*', type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' };
+  return [
+    '',
+    'Event platform is running in one process (embedded Kafka-compatible bus, schema registry, ClickHouse via chdb, action store).',
+    `  gateway       ${p.gatewayUrl}   (POST /v1/ingest/log, GET /healthz, /metrics)`,
+    `  action store  ${p.actionsUrl}   (POST /v1/actions, /v1/action/pull, /v1/action/sdk/pull)`,
+    `  ClickHouse    ${p.chdbPath} (chdb; database "analytics", table "events")`,
+    `  keys          ${p.keysFile}${p.keysCreated ? ' (created now)' : ''}`,
+    `    app ${p.appId}: SDK key ${p.sdkKey}`,
+    `    app ${p.appId}: API key ${p.apiKey}`,
+    '',
+    'Send an event (SDK key):',
+    `  curl -s -X POST ${p.gatewayUrl}/v1/ingest/log -H 'Authorization: Bearer ${p.sdkKey}' -H 'Content-Type: application/json' \\`,
+    `    -d '${JSON.stringify(envelope)}'`,
+    '',
+    'Create an action, then pull it (API key); a one-off action comes back once only:',
+    `  curl -s -X POST ${p.actionsUrl}/v1/actions -H 'Authorization: Bearer ${p.apiKey}' -H 'Content-Type: application/json' \\`,
+    `    -d '${JSON.stringify(action)}'`,
+    `  curl -s -X POST ${p.actionsUrl}/v1/action/pull -H 'Authorization: Bearer ${p.apiKey}' -H 'Content-Type: application/json' \\`,
+    `    -d '${JSON.stringify(pull)}'`,
+    '',
+    'Press Ctrl+C to stop.',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,110 @@
+import type { Server } from 'node:http';
+import {
+  allTopics,
+  type Analytics,
+  type Bus,
+  type KeyRing,
+  type Logger,
+  type SchemaRegistry,
+  type Subscription,
+} from '@evp/core';
+import type { ActionStore } from '@evp/actions';
+import { closeServer, listen } from '@evp/http';
+import { canonicalFromAvro } from '@evp/schemas';
+import { createGatewayApp } from '@evp/gateway';
+import { startValidator } from '@evp/validator';
+import { createSink, runMigrations } from '@evp/segmenter';
+import { createActionStoreApp, startActionRequestsConsumer, startFeedbackConsumer, startSweeper } from '@evp/action-store';
+
+/** The four ports a pipeline runs on; embedded or real, the services are the same code. */
+export interface PipelineParts {
+  bus: Bus;
+  registry: SchemaRegistry;
+  analytics: Analytics;
+  store: ActionStore;
+}
+
+export interface PipelineOptions {
+  parts: PipelineParts;
+  keys: KeyRing;
+  logger: Logger;
+  gatewayPort?: number;
+  actionsPort?: number;
+  host?: string;
+  /** Consumer group suffix, so several pipelines can share one broker (tests). */
+  groupSuffix?: string;
+  /** Sink batching: small in tests and the demo so rows appear quickly. */
+  sinkFlushMs?: number;
+}
+
+export interface RunningPipeline {
+  gatewayUrl: string;
+  actionsUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts gateway → validator → sink, and the action store with its consumers, on the given parts.
+ * Shutdown runs in reverse: HTTP first (no new work), then consumers, then producers and stores.
+ */
+export async function startPipeline(opts: PipelineOptions): Promise<RunningPipeline> {
+  const { bus, registry, analytics, store } = opts.parts;
+  const { logger, keys } = opts;
+  const suffix = opts.groupSuffix ? `.${opts.groupSuffix}` : '';
+  const host = opts.host ?? '127.0.0.1';
+  await bus.ensureTopics(allTopics());
+  await runMigrations({ analytics, logger });
+
+  const validator = await startValidator({
+    bus,
+    registry,
+    logger: logger.child({ service: 'validator' }),
+    normalize: { maxEventChars: 64 * 1024 },
+    groupId: `validator${suffix}`,
+  });
+  const sink = createSink({
+    bus,
+    registry,
+    analytics,
+    logger: logger.child({ service: 'segmenter' }),
+    config: { groupId: `segmenter-sink${suffix}`, batchMaxWaitMs: opts.sinkFlushMs ?? 200 },
+  });
+  await sink.start();
+  const consumers: Subscription[] = [
+    await startActionRequestsConsumer({ bus, store, logger: logger.child({ service: 'action-store' }), groupId: `action-store.requests${suffix}` }),
+    await startFeedbackConsumer({
+      bus,
+      store,
+      logger: logger.child({ service: 'action-store' }),
+      groupId: `action-store.feedback${suffix}`,
+      decode: async (value) => canonicalFromAvro((await registry.decode(value)) as Record<string, unknown>),
+    }),
+  ];
+
+  const sweeper = startSweeper({ store, logger: logger.child({ service: 'action-store' }), intervalMs: 10_000 });
+  const producer = await bus.producer();
+  const gateway = createGatewayApp({
+    producer,
+    keys,
+    logger: logger.child({ service: 'gateway' }),
+    corsOrigins: ['*'],
+    limits: { maxBodyBytes: 5 * 1024 * 1024, maxEventsPerRequest: 5000, retryAfterSeconds: 5 },
+  });
+  const actions = createActionStoreApp({ store, keys, logger: logger.child({ service: 'action-store' }) });
+  const servers: Server[] = [];
+  const g = await listen(gateway.app, opts.gatewayPort ?? 0, host);
+  servers.push(g.server);
+  const a = await listen(actions.app, opts.actionsPort ?? 0, host);
+  servers.push(a.server);
+
+  return {
+    gatewayUrl: `http://${host}:${g.port}`,
+    actionsUrl: `http://${host}:${a.port}`,
+    async stop() {
+      await Promise.allSettled(servers.map(closeServer));
+      await Promise.allSettled([validator.stop(), sink.stop(), sweeper.stop(), ...consumers.map((c) => c.stop())]);
+      await Promise.allSettled([producer.close()]);
+    },
+  };
+}
+

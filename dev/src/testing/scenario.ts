@@ -1,0 +1,149 @@
+import { KeyRing, type Analytics } from '@evp/core';
+import { waitFor } from '@evp/testkit';
+import type { RunningPipeline } from '../pipeline';
+
+export const SDK_KEY = 'sdk_e2e_0123456789abcdef';
+export const API_KEY = 'api_e2e_0123456789abcdef';
+export const OTHER_API_KEY = 'api_e2e_other_0123456789';
+
+export const e2eKeys = () =>
+  new KeyRing({
+    keys: [
+      { id: 'e2e-sdk', app_id: 'e2e-app', role: 'sdk', key: SDK_KEY },
+      { id: 'e2e-api', app_id: 'e2e-app', role: 'api', key: API_KEY },
+      { id: 'other-api', app_id: 'other-app', role: 'api', key: OTHER_API_KEY },
+    ],
+  });
+
+const post = async (url: string, key: string, body: unknown) => {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+};
+
+/**
+ * The walking skeleton, end to end over real HTTP: an upload becomes exact ClickHouse rows (and a
+ * rejected record for its bad event); an action is created and pulled, once for one-off, every time
+ * for cached. Shared by the embedded and the real-stack tests so both prove the same behaviour.
+ */
+export function defineSkeletonScenario(get: () => { pipeline: RunningPipeline; analytics: Analytics }) {
+  const user = `u-${Date.now().toString(36)}`;
+
+  it('stores every event of an acknowledged upload in ClickHouse with exact values, rejected ones with reasons', async () => {
+    const { pipeline, analytics } = get();
+    const envelope = {
+      id: user,
+      tz: '+05:30',
+      internal: { s_id: `${user}_1700000000000_0`, sdk: 'android/2.4.1', a_id: 'spoofed-app', a_ver: '1.2.3 (45)', d_id: 'device-9', os: 'android' },
+      data: [
+        { time: '2023-11-15 03:43:20.123', name: 'page', property: 'Home', ctx: { __ol: true, path: '/home', title: 'Home', duration: 12.5, render_time: 340 } },
+        { time: '2023-11-15 03:43:21.000', __ol: false, name: 'identify', property: 'login', ctx: { action: 'login', referral_code: 'REF1' } },
+        { time: '2023-11-15 03:43:22.000', __ol: true, name: 'rate', property: 'x', ctx: { rate_value: 7, type: 'app', subject_id: 's' } },
+      ],
+    };
+    const res = await post(`${pipeline.gatewayUrl}/v1/ingest/log`, SDK_KEY, envelope);
+    expect(res.status).toBe(200);
+    expect(res.body.accepted).toBe(3);
+
+    const rows = await waitFor(
+      async () => {
+        const r = await analytics.query<Record<string, unknown>>(
+          `SELECT app_id, user_id, name, block, property, toString(toUnixTimestamp64Milli(time)) AS time_ms, online, session_start,
+                  session_end, device_id, os, sdk_name, sdk_version, app_version, app_version_code, envelope, request_id,
+                  toString(props.path) AS path, toFloat64(props.duration) AS duration, toString(props.action) AS action
+           FROM events FINAL WHERE user_id = {user:String} ORDER BY time`,
+          { user },
+        );
+        return r.length >= 2 ? r : undefined;
+      },
+      { timeoutMs: 60_000, what: 'two event rows' },
+    );
+    expect(rows).toEqual([
+      expect.objectContaining({
+        app_id: 'e2e-app',
+        user_id: user,
+        name: 'page',
+        block: 'core',
+        property: 'Home',
+        time_ms: String(Date.UTC(2023, 10, 14, 22, 13, 20, 123)),
+        online: true,
+        session_start: '2023-11-14 22:13:20.000',
+        session_end: null,
+        device_id: 'device-9',
+        os: 'android',
+        sdk_name: 'android',
+        sdk_version: '2.4.1',
+        app_version: '1.2.3',
+        app_version_code: 45,
+        envelope: 'current',
+        request_id: res.body.request_id,
+        path: '/home',
+        duration: 12.5,
+      }),
+      expect.objectContaining({ name: 'identify', online: false, action: 'login', time_ms: String(Date.UTC(2023, 10, 14, 22, 13, 21, 0)) }),
+    ]);
+
+    const rejected = await waitFor(
+      async () => {
+        const r = await analytics.query<Record<string, unknown>>(
+          `SELECT kind, errors, event_count, event_index, event_name, app_id, request_id FROM rejected FINAL WHERE request_id = {rid:String}`,
+          { rid: res.body.request_id },
+        );
+        return r.length >= 1 ? r : undefined;
+      },
+      { timeoutMs: 60_000, what: 'the rejected record' },
+    );
+    expect(rejected).toEqual([
+      {
+        kind: 'schema_violation',
+        errors: [{ path: '$.data[2].ctx.rate_value', rule: 'range', message: 'must be ≤ 5' }],
+        event_count: 1,
+        event_index: 2,
+        event_name: 'rate',
+        app_id: 'e2e-app',
+        request_id: res.body.request_id,
+      },
+    ]);
+  });
+
+  it('delivers a one-off action once and a cached one on every pull, to its own app only', async () => {
+    const { pipeline } = get();
+    const action = (mode: string, actionId: number) => ({
+      user_id: user,
+      type: 'message',
+      render_method: 'push_notification',
+      delivery_mode: mode,
+      content: { title: `t-${mode}`, body: 'b' },
+      attr: { screen: 'cart' },
+      expired_at: '2999-01-01T00:00:00Z',
+      inv_id: 77,
+      action_id: actionId,
+    });
+    const created = await post(`${pipeline.actionsUrl}/v1/actions`, API_KEY, { actions: [action('one-off', 1), action('cached', 2)] });
+    expect(created.status).toBe(200);
+    expect(created.body.counts).toEqual({ created: 2, duplicate: 0, expired: 0, blocked: 0 });
+
+    const pull = (mode: string, key = API_KEY) =>
+      post(`${pipeline.actionsUrl}/v1/action/pull`, key, { user_id: '*', type: 'message', render_method: 'push_notification', delivery_mode: mode, attr: { screen: 'cart' } });
+
+    expect((await pull('one-off', OTHER_API_KEY)).body.data).toEqual([]);
+    const first = await pull('one-off');
+    expect(first.status).toBe(200);
+    expect(first.body.data).toHaveLength(1);
+    expect(first.body.data[0]).toMatchObject({
+      user_id: user,
+      error: null,
+      payload: { type: 'message', render_method: 'push_notification', delivery_mode: 'one-off', content: { title: 't-one-off', body: 'b' }, attr: { screen: 'cart' }, internal: { inv_id: 77, action_id: 1 } },
+    });
+    expect(first.body.data[0].queued_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+    expect((await pull('one-off')).body.data).toEqual([]);
+
+    for (let i = 0; i < 3; i++) {
+      const cached = await pull('cached');
+      expect(cached.body.data.map((d: any) => d.payload.internal.action_id)).toEqual([2]);
+    }
+  });
+}

@@ -1,0 +1,48 @@
+import type { OutgoingMessage } from '@evp/core';
+import { ACTION_RESPONSES, type ActionFeedback, type ActionResponse, type NewAction } from './model';
+import { parseRef } from './records';
+
+/**
+ * Message contracts around the action store:
+ * - `actions.requested` (campaign services → action store): JSON `{app_id, actions:[...]}`, each
+ *   action as for POST /v1/actions but with both inv_id and action_id, so a redelivered message
+ *   cannot create anything twice. Key `<app_id>`, header `app_id`.
+ * - `events.core` `nudge_response` (client → action store): `props.ref` is the `internal.ref` the
+ *   pull returned (`<inv_id>:<action_id>`), `props.response` the reaction.
+ */
+export function actionRequestMessage(appId: string, actions: (NewAction & { inv_id: number; action_id: number })[]): OutgoingMessage {
+  return {
+    key: appId,
+    value: Buffer.from(JSON.stringify({ app_id: appId, actions })),
+    headers: { app_id: appId },
+  };
+}
+
+/** The fields of a canonical event (see @evp/schemas CanonicalEvent) that feedback needs. */
+export interface FeedbackEventLike {
+  app_id: string;
+  user_id: string;
+  name: string;
+  props: Record<string, unknown>;
+}
+
+export const FEEDBACK_EVENT_NAMES = ['nudge_response', 'action_response'] as const;
+
+export type FeedbackFromEvent =
+  | { kind: 'feedback'; appId: string; feedback: ActionFeedback }
+  | { kind: 'ignored' }
+  | { kind: 'invalid'; reason: string };
+
+/** Turns a decoded event into feedback; other events are `ignored`, malformed ones `invalid`. */
+export function feedbackFromEvent(e: FeedbackEventLike): FeedbackFromEvent {
+  if (!(FEEDBACK_EVENT_NAMES as readonly string[]).includes(e.name)) return { kind: 'ignored' };
+  const ref = typeof e.props.ref === 'string' ? parseRef(e.props.ref) : undefined;
+  if (!ref) return { kind: 'invalid', reason: `ref ${JSON.stringify(e.props.ref)} is not <inv_id>:<action_id>` };
+  const response = e.props.response;
+  if (typeof response !== 'string' || !(ACTION_RESPONSES as readonly string[]).includes(response)) {
+    return { kind: 'invalid', reason: `response ${JSON.stringify(response)} is not one of ${ACTION_RESPONSES.join(', ')}` };
+  }
+  const feedback: ActionFeedback = { user_id: e.user_id, inv_id: ref.inv_id, action_id: ref.action_id, response: response as ActionResponse };
+  if (typeof e.props.details === 'string') feedback.details = e.props.details;
+  return { kind: 'feedback', appId: e.app_id, feedback };
+}

@@ -1,0 +1,178 @@
+/**
+ * Domain types of the action store (spec 2.5, 3, 4.1). Field names follow the wire format so a
+ * stored record is returned by a pull without renaming.
+ */
+export const ACTION_TYPES = ['message', 'custom'] as const;
+export type ActionType = (typeof ACTION_TYPES)[number];
+
+export const RENDER_METHODS = ['push_notification', 'in_app_message', 'generic_message'] as const;
+export type RenderMethod = (typeof RENDER_METHODS)[number];
+
+export const DELIVERY_MODES = ['one-off', 'cached'] as const;
+export type DeliveryMode = (typeof DELIVERY_MODES)[number];
+
+/**
+ * The spec leaves the type↔render_method rule open ("not shown"). Ours: a `message` may be rendered
+ * any way; a `custom` action is content for the app's own UI (e.g. a recommendation list), which the
+ * OS cannot show as a push notification, so it may only be an in-app message or a generic message.
+ */
+export const RENDER_METHODS_BY_TYPE: Readonly<Record<ActionType, readonly RenderMethod[]>> = {
+  message: ['push_notification', 'in_app_message', 'generic_message'],
+  custom: ['in_app_message', 'generic_message'],
+};
+
+export function isRenderMethodAllowed(type: ActionType, renderMethod: RenderMethod): boolean {
+  return RENDER_METHODS_BY_TYPE[type].includes(renderMethod);
+}
+
+/** Go's zero time, which the upstream API uses for "never expires". */
+export const NEVER_EXPIRES = '0001-01-01T00:00:00Z';
+
+/** Default and hard upper bound of actions returned by one pull (spec 8 leaves it open). */
+export const DEFAULT_PULL_MAX = 1000;
+/** Most actions one create request or one `actions.requested` message may carry. */
+export const MAX_ACTIONS_PER_CREATE = 1000;
+/** Ids a caller gives are 32-bit; ids the store generates start above them so the two never collide. */
+export const MAX_GIVEN_ID = 2_147_483_647;
+export const FIRST_GENERATED_ID = 2_147_483_648;
+
+/** Responses a client reports for an action (`nudge_response.response`, spec 3). */
+export const ACTION_RESPONSES = ['shown', 'open', 'discard', 'block', 'expired', 'error'] as const;
+export type ActionResponse = (typeof ACTION_RESPONSES)[number];
+
+export interface ActionContent {
+  body: string;
+  title: string;
+}
+
+export interface ActionInternal {
+  inv_id: number;
+  action_id: number;
+  /** ISO 8601 with offset, as given at creation; `0001-01-01T00:00:00Z` means never. */
+  expired_at: string;
+  /** What the client echoes back as `nudge_response.ref`: `<inv_id>:<action_id>`. */
+  ref: string;
+}
+
+export interface ActionPayload {
+  type: ActionType;
+  render_method: RenderMethod;
+  delivery_mode: DeliveryMode;
+  content: ActionContent;
+  attr: Record<string, string>;
+  tags: string[];
+  internal: ActionInternal;
+}
+
+/** Per-entry error of a pull response; spec 7 leaves its shape open. Always null today. */
+export interface ActionEntryError {
+  code: string;
+  message: string;
+}
+
+/** One entry of a pull response (spec 2.5). */
+export interface ActionRecord {
+  user_id: string;
+  payload: ActionPayload;
+  error: ActionEntryError | null;
+  /** UTC, microsecond precision: `2025-01-31T12:00:00.123456Z`. */
+  queued_at: string;
+}
+
+/** A validated action to create. Without both ids, creation is not idempotent (ids are generated). */
+export interface NewAction {
+  user_id: string;
+  type: ActionType;
+  render_method: RenderMethod;
+  delivery_mode: DeliveryMode;
+  content: ActionContent;
+  attr: Record<string, string>;
+  tags: string[];
+  expired_at: string;
+  inv_id?: number;
+  action_id?: number;
+}
+
+/**
+ * - created: stored and available;
+ * - duplicate: an action with the same (app, inv_id, action_id, user_id) exists (or was delivered);
+ *   nothing changed;
+ * - expired: `expired_at` had already passed; not stored;
+ * - blocked: the user blocked this action_id (a `block` response); not stored.
+ */
+export type CreateStatus = 'created' | 'duplicate' | 'expired' | 'blocked';
+
+export interface CreateResult {
+  status: CreateStatus;
+  user_id: string;
+  inv_id: number;
+  action_id: number;
+}
+
+export interface PullQuery {
+  /** A concrete user id, or `*` for every user of the app. */
+  user_id: string;
+  type: ActionType;
+  render_method: RenderMethod;
+  delivery_mode: DeliveryMode;
+  /** Every pair must be among the action's attributes. */
+  attr?: Record<string, string>;
+  /** Continue after the last entry of an earlier pull that said `more` (an extension of spec 4.1). */
+  cursor?: string;
+}
+
+export interface PullOptions {
+  /** At most this many entries; default DEFAULT_PULL_MAX. */
+  max?: number;
+}
+
+export interface PullResult {
+  data: ActionRecord[];
+  /** True when matching actions are left that this pull did not return. */
+  more: boolean;
+  /** Present when `more`: pass it back to continue after this page. */
+  cursor?: string;
+}
+
+/** A client's reaction to one action (from a `nudge_response` / `action_response` event). */
+export interface ActionFeedback {
+  user_id: string;
+  inv_id: number;
+  action_id: number;
+  response: ActionResponse;
+  /** Only for `error`. */
+  details?: string;
+}
+
+/**
+ * - recorded: counted;
+ * - repeated: this user already reported this response for this action (at-least-once delivery of
+ *   events means repeats are normal); not counted again;
+ * - unknown: no such action for this user (never created, or past retention); not counted.
+ */
+export type FeedbackStatus = 'recorded' | 'repeated' | 'unknown';
+
+export interface ActionCounters {
+  created: number;
+  /** One-off actions delivered by a pull. Cached pulls are not counted (see docs/actions.md). */
+  delivered: number;
+  /** Actions swept because `expired_at` passed while still available (unpulled one-off, or cached). */
+  expired: number;
+  responses: Record<ActionResponse, number>;
+}
+
+export interface ActionStats {
+  action_id: number;
+  totals: ActionCounters;
+  /** The same counters per invocation, keyed by inv_id in decimal. */
+  by_inv_id: Record<string, ActionCounters>;
+}
+
+export function emptyCounters(): ActionCounters {
+  return {
+    created: 0,
+    delivered: 0,
+    expired: 0,
+    responses: { shown: 0, open: 0, discard: 0, block: 0, expired: 0, error: 0 },
+  };
+}

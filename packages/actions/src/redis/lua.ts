@@ -1,0 +1,283 @@
+/**
+ * Lua run inside Redis, so that each operation is atomic: Redis runs one script at a time, which is
+ * what makes "a one-off action is delivered by exactly one pull" hold across any number of store
+ * instances without locks.
+ *
+ * Keys of one app (base = `<prefix>{<app_id>}:`; the hash tag keeps an app in one cluster slot):
+ *   base..'seq'                          INCR: creation order, the score of every index entry
+ *   base..'ids'                          INCRBY: generated inv_id/action_id numbers
+ *   base..'a:'..rid                      HASH: one action (rid = inv:action:user)
+ *       u m t r   user, delivery_mode, type, render_method
+ *       e         expiry epoch ms, '' = never        s   score (seq)
+ *       st        a(vailable) d(elivered) x (expired) w(ithdrawn by block)
+ *       av        attrs as a JSON array [k1,v1,k2,v2,...]   '@'..k   attr value, for matching
+ *       i c       inv_id, action_id                 'f:'..response   feedback seen (dedup)
+ *   base..'j:'..rid                      STRING the pull entry as JSON, while available; separate
+ *                                        from the hash so a pull fetches 1,000 with one MGET
+ *   base..'u:'..dim..':'..user           ZSET rid by seq: available actions of one user
+ *   base..'all:'..dim                    ZSET rid by seq: available actions of all users
+ *   base..'x:'..dim..':'..#k..':'..k..':'..v   ZSET rid by seq: available, with attr k=v
+ *   base..'exp'                          ZSET rid by expiry: available actions that expire
+ *   base..'st:'..action_id               HASH counters (created, delivered, expired, r:<response>),
+ *                                        and per invocation '<inv_id>|<counter>'
+ *   base..'blk:'..user                   SET action_ids the user blocked
+ * with dim = delivery_mode..':'..type..':'..render_method. A single-user pull reads one small zset;
+ * a `*` pull reads the app's zset for that dim, or the smallest attr zset when attrs narrow it.
+ * When nothing expired is waiting to be swept and the scanned zset implies every filter, a pull is
+ * one ZRANGEBYSCORE plus one MGET: O(log n + returned).
+ */
+
+const COMMON = `
+local function xkey(base, dim, k, v)
+  return base .. 'x:' .. dim .. ':' .. #k .. ':' .. k .. ':' .. v
+end
+
+local function bump(base, act, inv, counter)
+  local key = base .. 'st:' .. act
+  redis.call('HINCRBY', key, counter, 1)
+  redis.call('HINCRBY', key, inv .. '|' .. counter, 1)
+end
+
+-- Removes an action from every index; returns its hash fields (or nil when the hash is gone).
+local function unindex(base, rid)
+  local rec = base .. 'a:' .. rid
+  local f = redis.call('HMGET', rec, 'u', 'm', 't', 'r', 'av', 'i', 'c', 'st')
+  redis.call('ZREM', base .. 'exp', rid)
+  if not f[1] then return nil end
+  local dim = f[2] .. ':' .. f[3] .. ':' .. f[4]
+  redis.call('ZREM', base .. 'u:' .. dim .. ':' .. f[1], rid)
+  redis.call('ZREM', base .. 'all:' .. dim, rid)
+  local kv = cjson.decode(f[5])
+  for j = 1, #kv, 2 do redis.call('ZREM', xkey(base, dim, kv[j], kv[j + 1]), rid) end
+  return f
+end
+
+-- Takes an action out of circulation with a final state; keeps the small hash for idempotency and
+-- feedback until the retention runs out.
+local function retire(base, rid, state, retention)
+  local f = unindex(base, rid)
+  redis.call('DEL', base .. 'j:' .. rid)
+  if not f then return nil end
+  local rec = base .. 'a:' .. rid
+  redis.call('HSET', rec, 'st', state)
+  if redis.call('PTTL', rec) < 0 then redis.call('PEXPIRE', rec, string.format('%d', retention)) end
+  return f
+end
+
+local function sweep(base, now, limit, retention)
+  local ids = redis.call('ZRANGEBYSCORE', base .. 'exp', '-inf', now, 'LIMIT', 0, limit)
+  for _, rid in ipairs(ids) do
+    local f = retire(base, rid, 'x', retention)
+    if f and f[8] == 'a' then bump(base, f[7], f[6], 'expired') end
+  end
+  return #ids
+end
+`;
+
+/**
+ * KEYS[1] = base..'seq'
+ * ARGV: base, now, retention, n, then n groups of 10: rid user mode type rm exp inv act json attrs
+ * Returns one status per action: created | duplicate | blocked.
+ */
+export const CREATE = `${COMMON}
+local base, now, retention, n = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local out = {}
+for i = 0, n - 1 do
+  local o = 5 + i * 10
+  local rid, user, mode, typ, rm = ARGV[o], ARGV[o + 1], ARGV[o + 2], ARGV[o + 3], ARGV[o + 4]
+  local exp, inv, act, json, attrs = ARGV[o + 5], ARGV[o + 6], ARGV[o + 7], ARGV[o + 8], ARGV[o + 9]
+  local rec = base .. 'a:' .. rid
+  if redis.call('EXISTS', rec) == 1 then
+    out[#out + 1] = 'duplicate'
+  elseif redis.call('SISMEMBER', base .. 'blk:' .. user, act) == 1 then
+    out[#out + 1] = 'blocked'
+  else
+    local seq = redis.call('INCR', KEYS[1])
+    local dim = mode .. ':' .. typ .. ':' .. rm
+    local kv = cjson.decode(attrs)
+    local fields = { 'u', user, 'm', mode, 't', typ, 'r', rm, 'e', exp, 's', seq, 'st', 'a',
+                     'av', attrs, 'i', inv, 'c', act }
+    for j = 1, #kv, 2 do
+      fields[#fields + 1] = '@' .. kv[j]
+      fields[#fields + 1] = kv[j + 1]
+    end
+    redis.call('HSET', rec, unpack(fields))
+    redis.call('ZADD', base .. 'u:' .. dim .. ':' .. user, seq, rid)
+    redis.call('ZADD', base .. 'all:' .. dim, seq, rid)
+    for j = 1, #kv, 2 do redis.call('ZADD', xkey(base, dim, kv[j], kv[j + 1]), seq, rid) end
+    if exp ~= '' then
+      redis.call('ZADD', base .. 'exp', exp, rid)
+      -- %d: Lua would print a large number in exponent notation, which PEXPIRE rejects.
+      local ttl = string.format('%d', math.max(0, tonumber(exp) - now) + retention)
+      redis.call('PEXPIRE', rec, ttl)
+      redis.call('SET', base .. 'j:' .. rid, json, 'PX', ttl)
+    else
+      redis.call('SET', base .. 'j:' .. rid, json)
+    end
+    bump(base, act, inv, 'created')
+    out[#out + 1] = 'created'
+  end
+end
+return out
+`;
+
+/**
+ * KEYS[1] = base..'exp'
+ * ARGV: base, now, max, mode, type, rm, user ('*' = all), cursor ('' = start), retention, budget,
+ *       lazySweep, nattr, k1, v1, ...
+ * Returns { more (0|1), cursor ('' unless more), entry JSON, entry JSON, ... }.
+ */
+export const PULL = `${COMMON}
+local base, nowText = ARGV[1], ARGV[2]
+local now, max = tonumber(nowText), tonumber(ARGV[3])
+local mode, typ, rm, user, cursor = ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8]
+local retention, budget, lazy, nattr = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11]), tonumber(ARGV[12])
+
+-- A bounded slice of the app's expired actions goes on every pull, so memory stays bounded even
+-- without the periodic sweeper.
+sweep(base, nowText, lazy, retention)
+-- Expired actions still indexed (a sweep backlog) force the entry-by-entry path below, which checks
+-- expiry itself, so correctness never depends on the sweeper keeping up.
+local backlog = #redis.call('ZRANGEBYSCORE', base .. 'exp', '-inf', nowText, 'LIMIT', 0, 1) > 0
+
+local dim = mode .. ':' .. typ .. ':' .. rm
+local scan, implied = nil, 0
+if user ~= '*' then
+  scan = base .. 'u:' .. dim .. ':' .. user
+else
+  scan = base .. 'all:' .. dim
+  if nattr > 0 then
+    local best = redis.call('ZCARD', scan)
+    for j = 1, nattr do
+      local k = xkey(base, dim, ARGV[12 + 2 * j - 1], ARGV[12 + 2 * j])
+      local c = redis.call('ZCARD', k)
+      if c < best then best, scan, implied = c, k, j end
+    end
+  end
+end
+-- Attr pairs the scanned zset does not already guarantee are checked per entry.
+local fields, want = { 'st', 'e' }, {}
+for j = 1, nattr do
+  if j ~= implied then
+    fields[#fields + 1] = '@' .. ARGV[12 + 2 * j - 1]
+    want[#want + 1] = ARGV[12 + 2 * j]
+  end
+end
+
+local picked = {}
+local more, consumed = 0, nil
+local min = cursor == '' and '-inf' or ('(' .. cursor)
+if not backlog and #want == 0 then
+  -- Every indexed entry matches: take the first max, peek one more for the flag.
+  local page = redis.call('ZRANGEBYSCORE', scan, min, '+inf', 'WITHSCORES', 'LIMIT', 0, max + 1)
+  local n = #page / 2
+  for p = 1, math.min(n, max) do
+    picked[p] = page[2 * p - 1]
+    consumed = page[2 * p]
+  end
+  if n > max then more = 1 end
+else
+  local examined, stop = 0, false
+  local chunk = math.min(max + 1, 1000)
+  while not stop do
+    local page = redis.call('ZRANGEBYSCORE', scan, min, '+inf', 'WITHSCORES', 'LIMIT', 0, chunk)
+    if #page == 0 then break end
+    for p = 1, #page, 2 do
+      local rid, score = page[p], page[p + 1]
+      local f = redis.call('HMGET', base .. 'a:' .. rid, unpack(fields))
+      if f[1] ~= 'a' then
+        -- The hash is gone (retention ran out before a sweep) or retired: a stale index entry.
+        redis.call('ZREM', scan, rid)
+      elseif f[2] ~= '' and tonumber(f[2]) <= now then
+        local g = retire(base, rid, 'x', retention)
+        if g then bump(base, g[7], g[6], 'expired') end
+      else
+        local match = true
+        for j = 1, #want do
+          if f[2 + j] ~= want[j] then match = false break end
+        end
+        if match then
+          if #picked == max then
+            more, stop = 1, true
+            break
+          end
+          picked[#picked + 1] = rid
+        end
+      end
+      consumed = score
+      examined = examined + 1
+      if examined >= budget then
+        -- Bounded work per call keeps Redis responsive when a filter skips many entries; the
+        -- caller continues with the cursor.
+        more, stop = 1, true
+        break
+      end
+    end
+    if #page < chunk * 2 then break end
+    min = '(' .. consumed
+  end
+end
+
+-- The entries go back as separate bulk strings: joining 1,000 of them in Lua (table.concat on a
+-- large result) costs several times what the MGET does; Node joins them instead.
+local out = { more, more == 1 and consumed or '' }
+for c = 1, #picked, 1000 do
+  local keys = {}
+  for p = c, math.min(c + 999, #picked) do keys[#keys + 1] = base .. 'j:' .. picked[p] end
+  local got = redis.call('MGET', unpack(keys))
+  for _, j in ipairs(got) do
+    if j then out[#out + 1] = j end
+  end
+end
+-- Only one-off deliveries are counted: a cached pull stays free of writes (a cached action is
+-- returned on every pull by design; its reach shows in the clients' 'shown' responses).
+if mode == 'one-off' then
+  local counted = {}
+  for _, rid in ipairs(picked) do
+    retire(base, rid, 'd', retention)
+    local key = string.match(rid, '^(%d+:%d+):')
+    counted[key] = (counted[key] or 0) + 1
+  end
+  for key, n in pairs(counted) do
+    local inv, act = string.match(key, '^(%d+):(%d+)$')
+    local sk = base .. 'st:' .. act
+    redis.call('HINCRBY', sk, 'delivered', n)
+    redis.call('HINCRBY', sk, inv .. '|delivered', n)
+  end
+end
+return out
+`;
+
+/**
+ * KEYS[1] = base..'a:'..rid
+ * ARGV: base, rid, user, inv, act, response, now, retention
+ * Returns recorded | repeated | unknown.
+ */
+export const FEEDBACK = `${COMMON}
+local base, rid, user, inv, act, response = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local now, retention = ARGV[7], tonumber(ARGV[8])
+local rec = KEYS[1]
+if redis.call('EXISTS', rec) == 0 then return 'unknown' end
+if redis.call('HSETNX', rec, 'f:' .. response, now) == 0 then return 'repeated' end
+bump(base, act, inv, 'r:' .. response)
+if response == 'block' then
+  redis.call('SADD', base .. 'blk:' .. user, act)
+  -- Withdraw every queued action of this action_id for this user, in every dimension.
+  for _, mode in ipairs({ 'one-off', 'cached' }) do
+    for _, typ in ipairs({ 'message', 'custom' }) do
+      for _, rm in ipairs({ 'push_notification', 'in_app_message', 'generic_message' }) do
+        local key = base .. 'u:' .. mode .. ':' .. typ .. ':' .. rm .. ':' .. user
+        for _, other in ipairs(redis.call('ZRANGE', key, 0, -1)) do
+          if redis.call('HGET', base .. 'a:' .. other, 'c') == act then retire(base, other, 'w', retention) end
+        end
+      end
+    end
+  end
+end
+return 'recorded'
+`;
+
+/** KEYS[1] = base..'exp'; ARGV: base, now, limit, retention. Returns how many were swept. */
+export const SWEEP = `${COMMON}
+return sweep(ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]))
+`;

@@ -1,0 +1,121 @@
+import Redis from 'ioredis';
+import { describeActionStoreConformance } from '@evp/testkit/src/conformance/action-store';
+import { deletePrefix, randomActionPrefix } from '@evp/testkit/src/conformance/action-store-redis';
+import { InfraError } from '@evp/core';
+import { ManualClock } from '../clock';
+import { RedisActionStore } from './redis-action-store';
+
+const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+let redis: Redis;
+beforeAll(() => {
+  redis = new Redis(url, { maxRetriesPerRequest: 2 });
+});
+afterAll(async () => {
+  await redis.quit();
+});
+
+describeActionStoreConformance('redis', async (clock, opts) => {
+  const prefix = randomActionPrefix();
+  return {
+    store: new RedisActionStore({ redis, clock, prefix, ...opts }),
+    cleanup: async () => {
+      await deletePrefix(redis, prefix);
+    },
+  };
+});
+
+describe('RedisActionStore data model', () => {
+  const T0 = Date.UTC(2030, 0, 1);
+  const DAY = 24 * 3600 * 1000;
+  const base = {
+    type: 'message' as const,
+    render_method: 'push_notification' as const,
+    content: { title: 't', body: 'b' },
+    tags: [] as string[],
+  };
+  let prefix: string;
+  let clock: ManualClock;
+  let store: RedisActionStore;
+  beforeEach(() => {
+    prefix = randomActionPrefix();
+    clock = new ManualClock(T0);
+    store = new RedisActionStore({ redis, clock, prefix, retentionMs: DAY });
+  });
+  afterEach(async () => {
+    await deletePrefix(redis, prefix);
+  });
+
+  async function keys(): Promise<string[]> {
+    const out: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      out.push(...batch);
+    } while (cursor !== '0');
+    return out.map((k) => k.slice(prefix.length)).sort();
+  }
+
+  it('puts the app id (as a cluster hash tag) into every key but the app list', async () => {
+    for (const app of ['app-a', 'app-b']) {
+      await store.create(app, [
+        { ...base, user_id: 'u1', delivery_mode: 'cached', attr: { k: 'v' }, expired_at: '2030-01-02T00:00:00Z', inv_id: 1, action_id: 2 },
+      ]);
+    }
+    await store.recordFeedback('app-a', { user_id: 'u1', inv_id: 1, action_id: 2, response: 'block' });
+    expect(await keys()).toEqual([
+      'apps',
+      '{app-a}:a:1:2:u1',
+      '{app-a}:blk:u1',
+      '{app-a}:seq',
+      '{app-a}:st:2',
+      '{app-b}:a:1:2:u1',
+      '{app-b}:all:cached:message:push_notification',
+      '{app-b}:exp',
+      '{app-b}:j:1:2:u1',
+      '{app-b}:seq',
+      '{app-b}:st:2',
+      '{app-b}:u:cached:message:push_notification:u1',
+      '{app-b}:x:cached:message:push_notification:1:k:v',
+    ]);
+    expect(await redis.smembers(`${prefix}apps`).then((a) => a.sort())).toEqual(['app-a', 'app-b']);
+  });
+
+  it('keeps a delivered one-off action only as a small tombstone for the retention period', async () => {
+    await store.create('app-a', [
+      { ...base, user_id: 'u1', delivery_mode: 'one-off', attr: {}, expired_at: '0001-01-01T00:00:00Z', inv_id: 1, action_id: 1 },
+      { ...base, user_id: 'u1', delivery_mode: 'one-off', attr: {}, expired_at: '2030-01-03T00:00:00Z', inv_id: 1, action_id: 2 },
+    ]);
+    const h1 = `${prefix}{app-a}:a:1:1:u1`;
+    const h2 = `${prefix}{app-a}:a:1:2:u1`;
+    expect([await redis.pttl(h1), await redis.pttl(`${prefix}{app-a}:j:1:1:u1`)]).toEqual([-1, -1]);
+    // Finite expiry: kept until expired_at plus retention (2 days + 1 day, from the store's clock).
+    expect(Math.abs((await redis.pttl(h2)) - 3 * DAY)).toBeLessThan(5_000);
+    expect(Math.abs((await redis.pttl(`${prefix}{app-a}:j:1:2:u1`)) - 3 * DAY)).toBeLessThan(5_000);
+    await store.pull('app-a', { user_id: 'u1', type: 'message', render_method: 'push_notification', delivery_mode: 'one-off' });
+    expect(await redis.hget(h1, 'st')).toBe('d');
+    expect(await redis.exists(`${prefix}{app-a}:j:1:1:u1`)).toBe(0);
+    expect(Math.abs((await redis.pttl(h1)) - DAY)).toBeLessThan(5_000);
+    expect(await keys()).toEqual(['apps', '{app-a}:a:1:1:u1', '{app-a}:a:1:2:u1', '{app-a}:seq', '{app-a}:st:1', '{app-a}:st:2']);
+    expect(await redis.hgetall(h2)).toEqual({
+      u: 'u1', m: 'one-off', t: 'message', r: 'push_notification', e: String(Date.UTC(2030, 0, 3)), s: '2', st: 'd', av: '[]', i: '1', c: '2',
+    });
+  });
+
+  it('reloads its scripts after Redis lost them (NOSCRIPT)', async () => {
+    await store.create('app-a', [{ ...base, user_id: 'u1', delivery_mode: 'one-off', attr: {}, expired_at: '0001-01-01T00:00:00Z', inv_id: 1, action_id: 1 }]);
+    await redis.script('FLUSH');
+    const p = await store.pull('app-a', { user_id: 'u1', type: 'message', render_method: 'push_notification', delivery_mode: 'one-off' });
+    expect(p.data.map((r) => r.payload.internal.ref)).toEqual(['1:1']);
+  });
+
+  it('throws a retriable InfraError when Redis is unreachable', async () => {
+    const down = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 0, enableOfflineQueue: false, lazyConnect: true, retryStrategy: () => null });
+    const broken = new RedisActionStore({ redis: down, clock, prefix });
+    const err = await broken.pull('app-a', { user_id: 'u1', type: 'message', render_method: 'push_notification', delivery_mode: 'one-off' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InfraError);
+    expect([(err as InfraError).dependency, (err as InfraError).retriable]).toEqual(['redis', true]);
+    expect(await broken.ping()).toBe(false);
+    down.disconnect();
+  });
+});

@@ -1,0 +1,227 @@
+import { createHash } from 'node:crypto';
+import { ReplyError, type Redis } from 'ioredis';
+import { InfraError } from '@evp/core';
+import type { Clock } from '../clock';
+import {
+  DEFAULT_PULL_MAX,
+  type ActionFeedback,
+  type ActionRecord,
+  type ActionStats,
+  type CreateResult,
+  type FeedbackStatus,
+  type NewAction,
+  type PullOptions,
+  type PullQuery,
+  type PullResult,
+} from '../model';
+import { generatedId, idsNeeded, prepareActions, recordId, statsFromFields } from '../records';
+import { DEFAULT_RETENTION_MS, type ActionStore } from '../store';
+import { CREATE, FEEDBACK, PULL, SWEEP } from './lua';
+
+export interface RedisActionStoreOptions {
+  redis: Redis;
+  clock: Clock;
+  /** Prefix of every key; tests use a random one. Default `evp:act:`. */
+  prefix?: string;
+  retentionMs?: number;
+  /** Expired actions of the pulled app swept inside each pull (bounded work). Default 100. */
+  lazySweep?: number;
+  /** Entries one pull may examine before it returns `more` with a cursor. Default max(10 × max, 10,000). */
+  scanBudget?: number;
+}
+
+/** A script run by SHA, loaded on first use or after a Redis restart (NOSCRIPT). */
+class LuaScript {
+  private readonly sha: string;
+  constructor(private readonly source: string) {
+    this.sha = createHash('sha1').update(source).digest('hex');
+  }
+
+  async run(redis: Redis, keys: string[], args: (string | number)[]): Promise<unknown> {
+    try {
+      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
+    } catch (err) {
+      if (err instanceof ReplyError && String((err as Error).message).startsWith('NOSCRIPT')) {
+        return redis.eval(this.source, keys.length, ...keys, ...args);
+      }
+      throw err;
+    }
+  }
+}
+
+const scripts = { create: new LuaScript(CREATE), pull: new LuaScript(PULL), feedback: new LuaScript(FEEDBACK), sweep: new LuaScript(SWEEP) };
+
+/**
+ * Redis error replies whose code means "the server is busy or failing over" are worth retrying;
+ * any other error reply (a script bug, a wrong type) is not. Connection-level failures always are.
+ */
+const RETRIABLE_REPLY = /^(BUSY|LOADING|READONLY|TRYAGAIN|CLUSTERDOWN|MASTERDOWN|MOVED|ASK)\b/;
+
+function toInfraError(err: unknown, op: string): InfraError {
+  if (err instanceof InfraError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  const retriable = err instanceof ReplyError ? RETRIABLE_REPLY.test(message) : true;
+  return new InfraError('redis', `${op}: ${message}`, { retriable, cause: err });
+}
+
+const SWEEP_BATCH = 1000;
+
+export class RedisActionStore implements ActionStore {
+  private readonly redis: Redis;
+  private readonly clock: Clock;
+  private readonly prefix: string;
+  private readonly retentionMs: number;
+  private readonly lazySweep: number;
+  private readonly scanBudget: number | undefined;
+
+  constructor(opts: RedisActionStoreOptions) {
+    this.redis = opts.redis;
+    this.clock = opts.clock;
+    this.prefix = opts.prefix ?? 'evp:act:';
+    this.retentionMs = opts.retentionMs ?? DEFAULT_RETENTION_MS;
+    this.lazySweep = opts.lazySweep ?? 100;
+    this.scanBudget = opts.scanBudget;
+  }
+
+  /** `<prefix>{<app>}:`: the braces are a cluster hash tag, so one app's keys share a slot and scripts may touch them together. */
+  private base(appId: string): string {
+    return `${this.prefix}{${appId}}:`;
+  }
+
+  private now(): number {
+    return Math.floor(this.clock.now());
+  }
+
+  async create(appId: string, actions: readonly NewAction[]): Promise<CreateResult[]> {
+    if (actions.length === 0) return [];
+    const base = this.base(appId);
+    try {
+      const need = idsNeeded(actions);
+      const fresh: number[] = [];
+      if (need > 0) {
+        const last = await this.redis.incrby(`${base}ids`, need);
+        for (let n = last - need + 1; n <= last; n++) fresh.push(generatedId(n));
+      }
+      const nowMs = this.clock.now();
+      const prepared = prepareActions(actions, fresh, nowMs);
+      const toStore = prepared.filter((p) => p.result.status === 'created');
+      const results = prepared.map((p) => ({ ...p.result }));
+      if (toStore.length === 0) return results;
+
+      const args: (string | number)[] = [base, Math.floor(nowMs), this.retentionMs, toStore.length];
+      for (const p of toStore) {
+        const { payload } = p.record;
+        args.push(
+          p.rid,
+          p.record.user_id,
+          payload.delivery_mode,
+          payload.type,
+          payload.render_method,
+          p.expiresAt === null ? '' : p.expiresAt,
+          payload.internal.inv_id,
+          payload.internal.action_id,
+          JSON.stringify(p.record),
+          JSON.stringify(Object.entries(payload.attr).flat()),
+        );
+      }
+      // The app set lets the sweeper find apps without SCAN; outside the script because, in a
+      // cluster, it lives in another slot than the app's keys.
+      const [statuses] = await Promise.all([
+        scripts.create.run(this.redis, [`${base}seq`], args) as Promise<string[]>,
+        this.redis.sadd(`${this.prefix}apps`, appId),
+      ]);
+      let k = 0;
+      for (const r of results) {
+        if (r.status === 'created') r.status = statuses[k++] as CreateResult['status'];
+      }
+      return results;
+    } catch (err) {
+      throw toInfraError(err, 'create');
+    }
+  }
+
+  async pull(appId: string, query: PullQuery, opts: PullOptions = {}): Promise<PullResult> {
+    const max = opts.max ?? DEFAULT_PULL_MAX;
+    if (!Number.isInteger(max) || max < 1) throw new RangeError(`pull max must be a positive integer, got ${max}`);
+    const base = this.base(appId);
+    const attrs = Object.entries(query.attr ?? {});
+    const args: (string | number)[] = [
+      base,
+      this.now(),
+      max,
+      query.delivery_mode,
+      query.type,
+      query.render_method,
+      query.user_id,
+      query.cursor ?? '',
+      this.retentionMs,
+      this.scanBudget ?? Math.max(10 * max, 10_000),
+      this.lazySweep,
+      attrs.length,
+      ...attrs.flat(),
+    ];
+    let reply: [number, string, ...string[]];
+    try {
+      reply = (await scripts.pull.run(this.redis, [`${base}exp`], args)) as typeof reply;
+    } catch (err) {
+      throw toInfraError(err, 'pull');
+    }
+    // One parse of the joined entries instead of one per entry.
+    const [more, cursor, ...entries] = reply;
+    const data = JSON.parse(`[${entries.join(',')}]`) as ActionRecord[];
+    return more === 1 ? { data, more: true, cursor: String(cursor) } : { data, more: false };
+  }
+
+  async recordFeedback(appId: string, fb: ActionFeedback): Promise<FeedbackStatus> {
+    const base = this.base(appId);
+    const rid = recordId(fb.inv_id, fb.action_id, fb.user_id);
+    try {
+      return (await scripts.feedback.run(
+        this.redis,
+        [`${base}a:${rid}`],
+        [base, rid, fb.user_id, fb.inv_id, fb.action_id, fb.response, this.now(), this.retentionMs],
+      )) as FeedbackStatus;
+    } catch (err) {
+      throw toInfraError(err, 'recordFeedback');
+    }
+  }
+
+  async stats(appId: string, actionId: number): Promise<ActionStats | null> {
+    let raw: Record<string, string>;
+    try {
+      raw = await this.redis.hgetall(`${this.base(appId)}st:${actionId}`);
+    } catch (err) {
+      throw toInfraError(err, 'stats');
+    }
+    return statsFromFields(actionId, raw);
+  }
+
+  async sweepExpired(): Promise<number> {
+    try {
+      const apps = (await this.redis.smembers(`${this.prefix}apps`)).sort();
+      let total = 0;
+      for (const app of apps) {
+        const base = this.base(app);
+        for (;;) {
+          const n = Number(await scripts.sweep.run(this.redis, [`${base}exp`], [base, this.now(), SWEEP_BATCH, this.retentionMs]));
+          total += n;
+          if (n < SWEEP_BATCH) break;
+        }
+      }
+      return total;
+    } catch (err) {
+      throw toInfraError(err, 'sweepExpired');
+    }
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      return (await this.redis.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  /** The Redis connection belongs to the composition root, which closes it. */
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,41 @@
+import type {
+  ActionFeedback,
+  ActionStats,
+  CreateResult,
+  FeedbackStatus,
+  NewAction,
+  PullOptions,
+  PullQuery,
+  PullResult,
+} from './model';
+
+/**
+ * ActionStore port. Every operation is scoped to one app; nothing reads or changes another app's
+ * actions. Contract (checked by the conformance suite in @evp/testkit against every adapter):
+ * - `create` is idempotent on (app, inv_id, action_id, user_id): a repeat returns `duplicate` and
+ *   changes nothing, also after a one-off action was delivered (within the retention window).
+ *   Results come back in input order.
+ * - `pull` returns available actions matching user (`*` = all), type, render_method, delivery_mode
+ *   and every given attr pair, oldest first, at most `max`; `more` says whether matches were left.
+ *   A one-off action is returned by exactly one pull ever, also under concurrent pulls on several
+ *   store instances. A cached one is returned by every matching pull until `expired_at`.
+ *   Expired actions are never returned.
+ * - `recordFeedback` counts each (action, user, response) once; `block` stops that action_id for
+ *   that user (queued ones are withdrawn, later creates return `blocked`).
+ * - Infrastructure failures throw InfraError (with `retriable`); invalid input is the caller's job
+ *   (see validation.ts), the store trusts its arguments.
+ */
+export interface ActionStore {
+  create(appId: string, actions: readonly NewAction[]): Promise<CreateResult[]>;
+  pull(appId: string, query: PullQuery, opts?: PullOptions): Promise<PullResult>;
+  recordFeedback(appId: string, feedback: ActionFeedback): Promise<FeedbackStatus>;
+  /** Counters of one action_id in one app; null when the app never created it. */
+  stats(appId: string, actionId: number): Promise<ActionStats | null>;
+  /** Removes every expired action of every app from the indices; returns how many. */
+  sweepExpired(): Promise<number>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** How long a delivered, expired or withdrawn action is remembered (idempotency, feedback). */
+export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;

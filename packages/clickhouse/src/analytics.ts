@@ -1,0 +1,106 @@
+import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
+import type { Analytics } from '@evp/core';
+import { toAnalyticsError } from './errors';
+import { tableName } from './identifiers';
+
+export interface AnalyticsFromClientOptions {
+  /**
+   * Statements run once, in order, before the first operation (the chdb adapter selects its
+   * database this way). A failed setup is tried again by the next call.
+   */
+  setup?: string[];
+}
+
+/**
+ * Settings sent with every insert.
+ * - Strings inside JSON-typed columns stay strings: by default ClickHouse infers dates and
+ *   datetimes from strings and re-renders them (`2024-01-01T10:00:00Z` comes back as
+ *   `2024-01-01 10:00:00`), which would silently change what a client sent.
+ * - `insert_deduplication_token` is always sent, empty when the caller gave none: the chdb
+ *   connection applies settings as session-level `SET`s, so a token would otherwise stick to every
+ *   later insert of the session and make ClickHouse drop them as duplicates.
+ */
+const insertSettings = (dedupToken: string | undefined): ClickHouseSettings => ({
+  input_format_try_infer_dates: 0,
+  input_format_try_infer_datetimes: 0,
+  insert_deduplication_token: dedupToken ?? '',
+});
+
+/**
+ * Settings sent with every query. 64-bit integers are rendered as JSON numbers, so counts and
+ * integers inside JSON columns read back as numbers. Every integer the platform writes came from a
+ * JS number, so this is exact for our own data; a computed value beyond 2^53 (a cityHash64, a huge
+ * sum) must be selected with toString(). Explicit because chdb's default differs from a server's.
+ */
+const QUERY_SETTINGS: ClickHouseSettings = { output_format_json_quote_64bit_integers: 0 };
+
+/**
+ * The Analytics port over an @clickhouse/client instance. The HTTP adapter and the embedded chdb
+ * adapter are both this function; only the client's connection differs.
+ */
+export function analyticsFromClient(client: ClickHouseClient, options: AnalyticsFromClientOptions = {}): Analytics {
+  let ready: Promise<void> | undefined;
+
+  const setup = (): Promise<void> => {
+    if (!options.setup || options.setup.length === 0) return Promise.resolve();
+    ready ??= (async () => {
+      for (const query of options.setup ?? []) await client.command({ query });
+    })().catch((err: unknown) => {
+      ready = undefined;
+      throw toAnalyticsError(err, 'connection setup');
+    });
+    return ready;
+  };
+
+  async function run<T>(action: string, fn: () => Promise<T>): Promise<T> {
+    await setup();
+    try {
+      return await fn();
+    } catch (err) {
+      throw toAnalyticsError(err, action);
+    }
+  }
+
+  return {
+    command: (sql, params) =>
+      run('command', async () => {
+        await client.command({ query: sql, ...(params ? { query_params: params } : {}) });
+      }),
+
+    insert: async (table, rows, opts) => {
+      const target = tableName(table);
+      // An empty insert would still be a round trip (and chdb rejects an empty body).
+      if (rows.length === 0) return;
+      await run(`insert into ${target}`, async () => {
+        await client.insert({
+          table: target,
+          values: rows,
+          format: 'JSONEachRow',
+          clickhouse_settings: insertSettings(opts?.dedupToken),
+        });
+      });
+    },
+
+    query: <T = Record<string, unknown>>(sql: string, params?: Record<string, unknown>) =>
+      run('query', async () => {
+        const result = await client.query({
+          query: sql,
+          format: 'JSONEachRow',
+          clickhouse_settings: QUERY_SETTINGS,
+          ...(params ? { query_params: params } : {}),
+        });
+        return result.json<T>();
+      }),
+
+    ping: async () => {
+      try {
+        await setup();
+        return (await client.ping()).success;
+      } catch {
+        return false;
+      }
+    },
+
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,79 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { InfraError } from '@evp/core';
+import { createClickHouseHttpAnalytics } from './http';
+
+// No ClickHouse server runs on this machine, so the HTTP adapter is checked on what it adds over the
+// shared client code: how transport failures and server error answers become InfraErrors. The
+// statement semantics are covered by the conformance suite on chdb (same client code).
+
+async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ server: Server; url: string }> {
+  const server = createServer(handler);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+async function caught(p: Promise<unknown>): Promise<InfraError> {
+  try {
+    await p;
+  } catch (err) {
+    return err as InfraError;
+  }
+  throw new Error('expected a rejection');
+}
+
+const options = (url: string) => ({ url, username: 'default', password: '', database: 'evp', requestTimeoutMs: 2_000 });
+
+describe('createClickHouseHttpAnalytics', () => {
+  it('reports a refused connection as retriable and ping as false', async () => {
+    const { server, url } = await listen(() => undefined);
+    await new Promise<void>((r) => server.close(() => r()));
+    const analytics = createClickHouseHttpAnalytics(options(url));
+    try {
+      const e = await caught(analytics.query('SELECT 1'));
+      expect(e).toBeInstanceOf(InfraError);
+      expect({ retriable: e.retriable, dependency: e.dependency }).toEqual({ retriable: true, dependency: 'clickhouse' });
+      expect(e.message).toContain('server unreachable');
+      expect(await analytics.ping()).toBe(false);
+    } finally {
+      await analytics.close();
+    }
+  });
+
+  it('reports a server error answer by its ClickHouse code, and a proxy 503 as retriable', async () => {
+    const seen: string[] = [];
+    let answer: 'server' | 'proxy' = 'server';
+    const { server, url } = await listen((req, res) => {
+      seen.push(req.url ?? '');
+      if (answer === 'proxy') {
+        res.writeHead(503, { 'content-type': 'text/html' }).end('<html><h1>503 Service Unavailable</h1></html>');
+        return;
+      }
+      res
+        .writeHead(400, { 'x-clickhouse-exception-code': '62' })
+        .end("Code: 62. DB::Exception: Syntax error: failed at position 1 ('SELEC'): SELEC 1. (SYNTAX_ERROR) (version 25.8.1.1)\n");
+    });
+    const analytics = createClickHouseHttpAnalytics(options(url));
+    try {
+      const syntax = await caught(analytics.query('SELEC 1'));
+      expect({ retriable: syntax.retriable, message: syntax.message }).toEqual({
+        retriable: false,
+        message: "clickhouse: query failed (code 62): Syntax error: failed at position 1 ('SELEC'): SELEC 1.",
+      });
+      answer = 'proxy';
+      const proxy = await caught(analytics.command('SELECT 1'));
+      expect(proxy.retriable).toBe(true);
+      // The database is sent with every request (HTTP has no session to remember it).
+      expect(seen.every((u) => u.includes('database=evp'))).toBe(true);
+    } finally {
+      await analytics.close();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
+  it('refuses a database name that is not an identifier', () => {
+    expect(() => createClickHouseHttpAnalytics({ ...options('http://127.0.0.1:1'), database: 'evp;drop' })).toThrow(
+      'invalid database name "evp;drop"',
+    );
+  });
+});

@@ -1,0 +1,55 @@
+import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
+import type { Analytics } from '@evp/core';
+import { analyticsFromClient } from './analytics';
+import { toAnalyticsError } from './errors';
+import { identifier } from './identifiers';
+
+export interface ClickHouseHttpOptions {
+  /** e.g. http://localhost:8123 */
+  url: string;
+  username: string;
+  password: string;
+  database: string;
+  /** Per request; an insert of a large batch must fit. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Shows up in system.query_log's http_user_agent. */
+  application?: string;
+}
+
+/** The real Analytics adapter: @clickhouse/client over HTTP to a ClickHouse server. Deliberately thin. */
+export function createClickHouseHttpAnalytics(opts: ClickHouseHttpOptions): Analytics {
+  const client = createClient({
+    url: opts.url,
+    username: opts.username,
+    password: opts.password,
+    database: identifier(opts.database, 'database name'),
+    request_timeout: opts.requestTimeoutMs ?? 30_000,
+    application: opts.application ?? 'evp',
+    // Failures are rethrown as InfraErrors and logged by the caller, with context, once.
+    log: { level: ClickHouseLogLevel.OFF },
+  });
+  return analyticsFromClient(client);
+}
+
+/**
+ * Creates the database when missing. Over HTTP every request names its database, and naming one
+ * that does not exist fails, so this runs through a client bound to `default`.
+ */
+export async function ensureClickHouseDatabase(opts: ClickHouseHttpOptions): Promise<void> {
+  const database = identifier(opts.database, 'database name');
+  const client = createClient({
+    url: opts.url,
+    username: opts.username,
+    password: opts.password,
+    request_timeout: opts.requestTimeoutMs ?? 30_000,
+    application: opts.application ?? 'evp',
+    log: { level: ClickHouseLogLevel.OFF },
+  });
+  try {
+    await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${database}` });
+  } catch (err) {
+    throw toAnalyticsError(err, `create database ${database}`);
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,5 @@
+export * from './analytics';
+export * from './errors';
+export * from './http';
+export * from './identifiers';
+export * from './migrations';

@@ -1,0 +1,57 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CATALOG_KINDS } from '@evp/core';
+import { formatDateTime64, loadMigrations, splitStatements } from './migrations';
+
+describe('splitStatements', () => {
+  it('splits on ; at line ends and drops whole-line comments', () => {
+    const sql = [
+      '-- header; with a semicolon',
+      'CREATE TABLE a (x String) ENGINE = MergeTree ORDER BY x;',
+      '',
+      'CREATE TABLE b',
+      '(',
+      "    s String DEFAULT 'a;b'",
+      ') ENGINE = MergeTree ORDER BY s;  ',
+      'SELECT 1',
+    ].join('\n');
+    expect(splitStatements(sql)).toEqual([
+      'CREATE TABLE a (x String) ENGINE = MergeTree ORDER BY x',
+      "CREATE TABLE b\n(\n    s String DEFAULT 'a;b'\n) ENGINE = MergeTree ORDER BY s",
+      'SELECT 1',
+    ]);
+  });
+});
+
+describe('loadMigrations', () => {
+  it('reads the repository migrations in version order: events, rejected, one table per catalog kind', () => {
+    const ms = loadMigrations();
+    expect(ms.map((m) => [m.version, m.name, m.statements.length])).toEqual([
+      [1, 'events', 1],
+      [2, 'rejected', 1],
+      [3, 'catalog', CATALOG_KINDS.length],
+    ]);
+    const catalog = ms[2]?.statements ?? [];
+    expect(catalog.map((s) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(s)?.[1])).toEqual(CATALOG_KINDS.map((k) => `catalog_${k}`));
+    // Every statement must be re-runnable: a migration that died half way is run again.
+    for (const m of ms) for (const s of m.statements) expect(s).toMatch(/^CREATE TABLE IF NOT EXISTS /);
+  });
+
+  it('refuses badly named files and duplicate versions', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mig-'));
+    writeFileSync(join(dir, '001_a.sql'), 'SELECT 1;');
+    writeFileSync(join(dir, '001_b.sql'), 'SELECT 2;');
+    expect(() => loadMigrations(dir)).toThrow('two migrations have version 1');
+    const bad = mkdtempSync(join(tmpdir(), 'mig-'));
+    writeFileSync(join(bad, '1-first.sql'), 'SELECT 1;');
+    expect(() => loadMigrations(bad)).toThrow('migration file 1-first.sql is not named NNN_name.sql');
+  });
+});
+
+describe('formatDateTime64', () => {
+  it('renders epoch ms as UTC text with milliseconds', () => {
+    expect(formatDateTime64(0)).toBe('1970-01-01 00:00:00.000');
+    expect(formatDateTime64(1709251199999)).toBe('2024-02-29 23:59:59.999');
+  });
+});

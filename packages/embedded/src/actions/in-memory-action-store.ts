@@ -1,0 +1,324 @@
+import {
+  ACTION_TYPES,
+  DELIVERY_MODES,
+  RENDER_METHODS,
+  DEFAULT_PULL_MAX,
+  DEFAULT_RETENTION_MS,
+  generatedId,
+  idsNeeded,
+  prepareActions,
+  recordId,
+  statsFromFields,
+  type ActionFeedback,
+  type ActionRecord,
+  type ActionStats,
+  type ActionStore,
+  type Clock,
+  type CreateResult,
+  type FeedbackStatus,
+  type NewAction,
+  type PullOptions,
+  type PullQuery,
+  type PullResult,
+} from '@evp/actions';
+
+/**
+ * The ActionStore port in process memory, for embedded mode (`npm start`) and unit tests. It mirrors
+ * the Redis adapter step by step (same record building, same order, same lazy sweep, same scan
+ * budget, same counters), so the one conformance suite holds for both. Single-threaded JS gives the
+ * atomicity that Lua gives in Redis: no await happens between choosing and retiring an action.
+ */
+export interface InMemoryActionStoreOptions {
+  clock: Clock;
+  retentionMs?: number;
+  lazySweep?: number;
+  scanBudget?: number;
+}
+
+type State = 'available' | 'delivered' | 'expired' | 'withdrawn';
+
+interface Entry {
+  rid: string;
+  seq: number;
+  record: ActionRecord;
+  expiresAt: number | null;
+  state: State;
+  /** Clock ms after which the entry is forgotten (as a Redis TTL would); null = kept. */
+  forgetAt: number | null;
+  feedback: Set<string>;
+}
+
+interface AppState {
+  seq: number;
+  ids: number;
+  entries: Map<string, Entry>;
+  /** dim + user → available entries in seq order (Map keeps insertion order, and seq only grows). */
+  byUser: Map<string, Map<string, Entry>>;
+  byDim: Map<string, Map<string, Entry>>;
+  /** dim + attr pair → available entries with that pair (the Redis `x:` zsets). */
+  byAttr: Map<string, Map<string, Entry>>;
+  /** Available entries that have an expiry (the Redis `exp` zset). */
+  expiring: Set<Entry>;
+  stats: Map<number, Map<string, number>>;
+  blocked: Map<string, Set<number>>;
+}
+
+const attrKey = (dim: string, k: string, v: string) => `${dim}:${k.length}:${k}:${v}`;
+
+function addTo(index: Map<string, Map<string, Entry>>, key: string, e: Entry): void {
+  let m = index.get(key);
+  if (!m) index.set(key, (m = new Map()));
+  m.set(e.rid, e);
+}
+
+function removeFrom(index: Map<string, Map<string, Entry>>, key: string, rid: string): void {
+  const m = index.get(key);
+  m?.delete(rid);
+  if (m?.size === 0) index.delete(key);
+}
+
+const dimOf = (p: { delivery_mode: string; type: string; render_method: string }) =>
+  `${p.delivery_mode}:${p.type}:${p.render_method}`;
+
+export class InMemoryActionStore implements ActionStore {
+  private readonly apps = new Map<string, AppState>();
+  private readonly clock: Clock;
+  private readonly retentionMs: number;
+  private readonly lazySweep: number;
+  private readonly scanBudget: number | undefined;
+
+  constructor(opts: InMemoryActionStoreOptions) {
+    this.clock = opts.clock;
+    this.retentionMs = opts.retentionMs ?? DEFAULT_RETENTION_MS;
+    this.lazySweep = opts.lazySweep ?? 100;
+    this.scanBudget = opts.scanBudget;
+  }
+
+  private app(appId: string): AppState {
+    let a = this.apps.get(appId);
+    if (!a) {
+      a = { seq: 0, ids: 0, entries: new Map(), byUser: new Map(), byDim: new Map(), byAttr: new Map(), expiring: new Set(), stats: new Map(), blocked: new Map() };
+      this.apps.set(appId, a);
+    }
+    return a;
+  }
+
+  private now(): number {
+    return Math.floor(this.clock.now());
+  }
+
+  /** An entry, unless its retention ran out (then it is dropped, as Redis drops an expired key). */
+  private live(a: AppState, rid: string, now: number): Entry | undefined {
+    const e = a.entries.get(rid);
+    if (e && e.forgetAt !== null && now >= e.forgetAt) {
+      this.unindex(a, e);
+      a.entries.delete(rid);
+      return undefined;
+    }
+    return e;
+  }
+
+  private bump(a: AppState, actionId: number, invId: number, counter: string, n = 1): void {
+    let s = a.stats.get(actionId);
+    if (!s) a.stats.set(actionId, (s = new Map()));
+    s.set(counter, (s.get(counter) ?? 0) + n);
+    const k = `${invId}|${counter}`;
+    s.set(k, (s.get(k) ?? 0) + n);
+  }
+
+  private unindex(a: AppState, e: Entry): void {
+    const dim = dimOf(e.record.payload);
+    removeFrom(a.byUser, `${dim}:${e.record.user_id}`, e.rid);
+    removeFrom(a.byDim, dim, e.rid);
+    for (const [k, v] of Object.entries(e.record.payload.attr)) removeFrom(a.byAttr, attrKey(dim, k, v), e.rid);
+    a.expiring.delete(e);
+  }
+
+  private retire(a: AppState, e: Entry, state: State, now: number): void {
+    this.unindex(a, e);
+    e.state = state;
+    if (e.forgetAt === null) e.forgetAt = now + this.retentionMs;
+  }
+
+  private expire(a: AppState, e: Entry, now: number): void {
+    this.retire(a, e, 'expired', now);
+    this.bump(a, e.record.payload.internal.action_id, e.record.payload.internal.inv_id, 'expired');
+  }
+
+  /** The `limit` soonest-expired available entries, in Redis zset order (score, then member). */
+  private sweepApp(a: AppState, now: number, limit: number): number {
+    const due: Entry[] = [];
+    for (const e of a.expiring) {
+      if ((e.expiresAt as number) <= now) due.push(e);
+    }
+    due.sort((x, y) => (x.expiresAt as number) - (y.expiresAt as number) || (x.rid < y.rid ? -1 : x.rid > y.rid ? 1 : 0));
+    const batch = due.slice(0, limit);
+    for (const e of batch) this.expire(a, e, now);
+    return batch.length;
+  }
+
+  async create(appId: string, actions: readonly NewAction[]): Promise<CreateResult[]> {
+    if (actions.length === 0) return [];
+    const a = this.app(appId);
+    const need = idsNeeded(actions);
+    const fresh: number[] = [];
+    for (let i = 0; i < need; i++) fresh.push(generatedId(++a.ids));
+    const nowMs = this.clock.now();
+    const now = Math.floor(nowMs);
+    return prepareActions(actions, fresh, nowMs).map((p) => {
+      const result = { ...p.result };
+      if (result.status !== 'created') return result;
+      const { internal } = p.record.payload;
+      if (this.live(a, p.rid, now)) {
+        result.status = 'duplicate';
+      } else if (a.blocked.get(p.record.user_id)?.has(internal.action_id)) {
+        result.status = 'blocked';
+      } else {
+        const e: Entry = {
+          rid: p.rid,
+          seq: ++a.seq,
+          record: p.record,
+          expiresAt: p.expiresAt,
+          state: 'available',
+          forgetAt: p.expiresAt === null ? null : Math.max(now, p.expiresAt) + this.retentionMs,
+          feedback: new Set(),
+        };
+        a.entries.set(p.rid, e);
+        const dim = dimOf(p.record.payload);
+        addTo(a.byUser, `${dim}:${p.record.user_id}`, e);
+        addTo(a.byDim, dim, e);
+        for (const [k, v] of Object.entries(p.record.payload.attr)) addTo(a.byAttr, attrKey(dim, k, v), e);
+        if (e.expiresAt !== null) a.expiring.add(e);
+        this.bump(a, internal.action_id, internal.inv_id, 'created');
+      }
+      return result;
+    });
+  }
+
+  async pull(appId: string, query: PullQuery, opts: PullOptions = {}): Promise<PullResult> {
+    const max = opts.max ?? DEFAULT_PULL_MAX;
+    if (!Number.isInteger(max) || max < 1) throw new RangeError(`pull max must be a positive integer, got ${max}`);
+    const a = this.apps.get(appId);
+    if (!a) return { data: [], more: false };
+    const now = this.now();
+    this.sweepApp(a, now, this.lazySweep);
+
+    const dim = dimOf(query);
+    const attrs = Object.entries(query.attr ?? {});
+    let scan: Map<string, Entry> | undefined;
+    let implied = -1;
+    if (query.user_id !== '*') {
+      scan = a.byUser.get(`${dim}:${query.user_id}`);
+    } else {
+      // The smallest candidate set, chosen exactly as the Redis script does (ties keep the earlier).
+      scan = a.byDim.get(dim);
+      attrs.forEach(([k, v], j) => {
+        const m = a.byAttr.get(attrKey(dim, k, v));
+        if ((m?.size ?? 0) < (scan?.size ?? 0)) {
+          scan = m;
+          implied = j;
+        }
+      });
+    }
+    const want = attrs.filter((_, j) => j !== implied);
+    let backlog = false;
+    for (const e of a.expiring) if ((e.expiresAt as number) <= now) backlog = true;
+    const after = query.cursor === undefined ? -Infinity : Number(query.cursor);
+    const budget = this.scanBudget ?? Math.max(10 * max, 10_000);
+
+    const picked: Entry[] = [];
+    let more = false;
+    let consumed = 0;
+    let examined = 0;
+    // Snapshot: expiring entries while iterating would otherwise mutate the map under the loop.
+    const candidates = scan ? [...scan.values()].filter((e) => e.seq > after) : [];
+    if (!backlog && want.length === 0) {
+      // Every candidate matches (the Redis fast path): no per-entry work, no scan budget.
+      picked.push(...candidates.slice(0, max));
+      consumed = picked[picked.length - 1]?.seq ?? 0;
+      more = candidates.length > max;
+    } else {
+      for (const e of candidates) {
+        if (e.expiresAt !== null && e.expiresAt <= now) {
+          this.expire(a, e, now);
+        } else if (want.every(([k, v]) => Object.hasOwn(e.record.payload.attr, k) && e.record.payload.attr[k] === v)) {
+          if (picked.length === max) {
+            more = true;
+            break;
+          }
+          picked.push(e);
+        }
+        consumed = e.seq;
+        if (++examined >= budget) {
+          more = true;
+          break;
+        }
+      }
+    }
+
+    const data: ActionRecord[] = [];
+    for (const e of picked) {
+      data.push(structuredClone(e.record));
+      // Only one-off deliveries count (as in the Redis adapter: cached pulls write nothing).
+      if (query.delivery_mode === 'one-off') {
+        this.retire(a, e, 'delivered', now);
+        this.bump(a, e.record.payload.internal.action_id, e.record.payload.internal.inv_id, 'delivered');
+      }
+    }
+    return more ? { data, more, cursor: String(consumed) } : { data, more };
+  }
+
+  async recordFeedback(appId: string, fb: ActionFeedback): Promise<FeedbackStatus> {
+    const a = this.apps.get(appId);
+    const now = this.now();
+    const e = a && this.live(a, recordId(fb.inv_id, fb.action_id, fb.user_id), now);
+    if (!a || !e) return 'unknown';
+    if (e.feedback.has(fb.response)) return 'repeated';
+    e.feedback.add(fb.response);
+    this.bump(a, fb.action_id, fb.inv_id, `r:${fb.response}`);
+    if (fb.response === 'block') {
+      let set = a.blocked.get(fb.user_id);
+      if (!set) a.blocked.set(fb.user_id, (set = new Set()));
+      set.add(fb.action_id);
+      // Every dimension of this user, as the Redis script walks them.
+      for (const mode of DELIVERY_MODES) {
+        for (const type of ACTION_TYPES) {
+          for (const rm of RENDER_METHODS) {
+            const m = a.byUser.get(`${mode}:${type}:${rm}:${fb.user_id}`);
+            for (const other of m ? [...m.values()] : []) {
+              if (other.record.payload.internal.action_id === fb.action_id) this.retire(a, other, 'withdrawn', now);
+            }
+          }
+        }
+      }
+    }
+    return 'recorded';
+  }
+
+  async stats(appId: string, actionId: number): Promise<ActionStats | null> {
+    const s = this.apps.get(appId)?.stats.get(actionId);
+    return s ? statsFromFields(actionId, Object.fromEntries(s)) : null;
+  }
+
+  async sweepExpired(): Promise<number> {
+    const now = this.now();
+    let total = 0;
+    for (const id of [...this.apps.keys()].sort()) {
+      const a = this.apps.get(id) as AppState;
+      total += this.sweepApp(a, now, Number.POSITIVE_INFINITY);
+      for (const [rid, e] of a.entries) {
+        if (e.forgetAt !== null && now >= e.forgetAt) {
+          this.unindex(a, e);
+          a.entries.delete(rid);
+        }
+      }
+    }
+    return total;
+  }
+
+  async ping(): Promise<boolean> {
+    return true;
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,63 @@
+import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_MIGRATIONS_DIR, MigrationError, runMigrations } from '@evp/clickhouse';
+import type { Analytics } from '@evp/core';
+import { chdbTestPath, testDatabase } from '@evp/testkit/src/conformance/analytics';
+import { createChdbAnalytics } from './chdb-analytics';
+
+// The repository's migrations on the embedded engine: what `migrate` does to a fresh database.
+const database = testDatabase('mig');
+let analytics: Analytics;
+
+beforeAll(() => {
+  analytics = createChdbAnalytics({ path: chdbTestPath(), database });
+});
+afterAll(async () => {
+  await analytics.command(`DROP DATABASE IF EXISTS ${database}`);
+  await analytics.close();
+});
+
+describe('runMigrations on chdb', () => {
+  it('applies every migration once, records it, and is a no-op the second time', async () => {
+    const first = await runMigrations({ analytics });
+    expect(first).toEqual({ applied: ['001_events.sql', '002_rejected.sql', '003_catalog.sql'], alreadyApplied: [] });
+    const second = await runMigrations({ analytics });
+    expect(second).toEqual({ applied: [], alreadyApplied: ['001_events.sql', '002_rejected.sql', '003_catalog.sql'] });
+    expect(await analytics.query('SELECT version, name FROM schema_migrations FINAL ORDER BY version')).toEqual([
+      { version: 1, name: 'events' },
+      { version: 2, name: 'rejected' },
+      { version: 3, name: 'catalog' },
+    ]);
+    const tables = await analytics.query<{ name: string; engine: string; partition_key: string; sorting_key: string }>(
+      `SELECT name, engine, partition_key, sorting_key FROM system.tables
+       WHERE database = currentDatabase() AND name IN ('events', 'rejected', 'catalog_patient') ORDER BY name`,
+    );
+    expect(tables).toEqual([
+      { name: 'catalog_patient', engine: 'ReplacingMergeTree', partition_key: '', sorting_key: 'app_id, id' },
+      { name: 'events', engine: 'ReplacingMergeTree', partition_key: 'toYYYYMM(time)', sorting_key: 'app_id, toDate(time), user_id, time, event_id' },
+      { name: 'rejected', engine: 'ReplacingMergeTree', partition_key: 'toYYYYMM(received_at)', sorting_key: 'app_id, toDate(received_at), kind, rejection_id' },
+    ]);
+  });
+
+  it('refuses to run when an applied migration was edited afterwards', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mig-'));
+    for (const f of readdirSync(DEFAULT_MIGRATIONS_DIR)) copyFileSync(join(DEFAULT_MIGRATIONS_DIR, f), join(dir, f));
+    writeFileSync(join(dir, '002_rejected.sql'), 'CREATE TABLE IF NOT EXISTS rejected (x String) ENGINE = MergeTree ORDER BY x;');
+    await expect(runMigrations({ analytics, dir })).rejects.toThrow(MigrationError);
+    await expect(runMigrations({ analytics, dir })).rejects.toThrow(
+      /migration 002_rejected.sql was changed after it was applied/,
+    );
+  });
+
+  it('applies a new migration after the recorded ones', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mig-'));
+    for (const f of readdirSync(DEFAULT_MIGRATIONS_DIR)) copyFileSync(join(DEFAULT_MIGRATIONS_DIR, f), join(dir, f));
+    writeFileSync(join(dir, '004_extra.sql'), 'CREATE TABLE IF NOT EXISTS extra (x String) ENGINE = MergeTree ORDER BY x;\n');
+    expect(await runMigrations({ analytics, dir })).toEqual({
+      applied: ['004_extra.sql'],
+      alreadyApplied: ['001_events.sql', '002_rejected.sql', '003_catalog.sql'],
+    });
+    expect(await analytics.query('EXISTS TABLE extra')).toEqual([{ result: 1 }]);
+  });
+});

@@ -1,0 +1,205 @@
+import {
+  InfraError,
+  errorMessage,
+  type Bus,
+  type BusMessage,
+  type BusProducer,
+  type Logger,
+  type OutgoingMessage,
+  type SubscribeOptions,
+  type Subscription,
+} from '@evp/core';
+import { partitionFor } from './partitioner';
+
+/**
+ * The Bus port in one process: an append-only log per partition, consumer groups with committed
+ * offsets and partition assignment across members, at-least-once delivery (a batch whose handler
+ * throws is delivered again after a back-off). Durable for the life of the process only — the
+ * embedded mode's documented limit.
+ */
+export interface InProcessBusOptions {
+  logger?: Logger;
+  maxBatchSize?: number;
+  /** Back-off after a failed handler, doubled up to maxRetryDelayMs. */
+  retryDelayMs?: number;
+  maxRetryDelayMs?: number;
+}
+
+interface Partition {
+  log: BusMessage[];
+}
+
+interface Member {
+  id: number;
+  topics: string[];
+  assigned: { topic: string; partition: number }[];
+}
+
+interface Group {
+  committed: Map<string, number>;
+  members: Member[];
+}
+
+export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
+  const maxBatch = options.maxBatchSize ?? 500;
+  const retryDelay = options.retryDelayMs ?? 50;
+  const maxRetryDelay = options.maxRetryDelayMs ?? 2_000;
+  const topicLogs = new Map<string, Partition[]>();
+  const groups = new Map<string, Group>();
+  const waiters = new Set<() => void>();
+  const subscriptions = new Set<Subscription>();
+  let roundRobin = 0;
+  let nextMemberId = 1;
+  let closed = false;
+
+  const wake = () => {
+    for (const w of [...waiters]) w();
+  };
+
+  function partitionsOf(topic: string): Partition[] {
+    const p = topicLogs.get(topic);
+    if (!p) throw new InfraError('bus', `topic ${topic} does not exist`, { retriable: false });
+    return p;
+  }
+
+  function append(topic: string, messages: OutgoingMessage[]) {
+    const parts = partitionsOf(topic);
+    const now = Date.now();
+    for (const m of messages) {
+      const partition = m.key !== undefined ? partitionFor(m.key, parts.length) : roundRobin++ % parts.length;
+      const log = (parts[partition] as Partition).log;
+      log.push({
+        topic,
+        partition,
+        offset: String(log.length),
+        key: m.key ?? null,
+        // Copies, so a producer reusing its buffers cannot change what was "written".
+        value: Buffer.from(m.value),
+        headers: { ...(m.headers ?? {}) },
+        timestamp: now,
+      });
+    }
+  }
+
+  function rebalance(group: Group) {
+    const all: { topic: string; partition: number }[] = [];
+    const topicsWanted = new Set(group.members.flatMap((m) => m.topics));
+    for (const topic of [...topicsWanted].sort()) {
+      const parts = topicLogs.get(topic);
+      parts?.forEach((_, partition) => all.push({ topic, partition }));
+    }
+    for (const m of group.members) m.assigned = [];
+    const members = [...group.members].sort((a, b) => a.id - b.id);
+    let i = 0;
+    for (const tp of all) {
+      const eligible = members.filter((m) => m.topics.includes(tp.topic));
+      if (eligible.length === 0) continue;
+      (eligible[i++ % eligible.length] as Member).assigned.push(tp);
+    }
+  }
+
+  const bus: Bus = {
+    async producer(): Promise<BusProducer> {
+      let open = true;
+      const sendBatch = async (entries: { topic: string; messages: OutgoingMessage[] }[]) => {
+        if (!open || closed) throw new InfraError('bus', 'producer is closed', { retriable: false });
+        // Validate every topic first so a multi-topic write is all-or-nothing.
+        for (const e of entries) partitionsOf(e.topic);
+        for (const e of entries) append(e.topic, e.messages);
+        wake();
+      };
+      return {
+        send: (topic, messages) => sendBatch([{ topic, messages }]),
+        sendBatch,
+        async close() {
+          open = false;
+        },
+      };
+    },
+
+    async subscribe(opts: SubscribeOptions): Promise<Subscription> {
+      const group = groups.get(opts.groupId) ?? { committed: new Map<string, number>(), members: [] };
+      groups.set(opts.groupId, group);
+      const member: Member = { id: nextMemberId++, topics: [...opts.topics], assigned: [] };
+      group.members.push(member);
+      rebalance(group);
+      const logger = options.logger?.child({ component: 'in-process-bus', group: opts.groupId });
+      let running = true;
+      let failures = 0;
+
+      const loop = async () => {
+        while (running && !closed) {
+          let worked = false;
+          for (const { topic, partition } of member.assigned) {
+            if (!running) break;
+            const log = (topicLogs.get(topic)?.[partition] as Partition).log;
+            const key = `${topic}:${partition}`;
+            const from = group.committed.get(key) ?? (opts.fromBeginning === false ? log.length : 0);
+            if (!group.committed.has(key)) group.committed.set(key, from);
+            if (from >= log.length) continue;
+            const messages = log.slice(from, from + maxBatch);
+            worked = true;
+            try {
+              await opts.handleBatch({ topic, partition, messages });
+              // Commit only if this member still owns the partition (a rebalance may have moved it).
+              if (member.assigned.some((a) => a.topic === topic && a.partition === partition)) {
+                group.committed.set(key, from + messages.length);
+              }
+              failures = 0;
+            } catch (err) {
+              failures++;
+              const delay = Math.min(retryDelay * 2 ** (failures - 1), maxRetryDelay);
+              logger?.warn({ err, topic, partition, offset: from, delayMs: delay }, `batch handler failed, redelivering: ${errorMessage(err)}`);
+              await new Promise((r) => setTimeout(r, delay));
+            }
+          }
+          if (!worked && running) {
+            await new Promise<void>((resolve) => {
+              const done = () => {
+                waiters.delete(done);
+                clearTimeout(timer);
+                resolve();
+              };
+              // The timer also notices partitions assigned by a rebalance.
+              const timer = setTimeout(done, 100);
+              waiters.add(done);
+            });
+          }
+        }
+      };
+      const loopDone = loop();
+      const subscription: Subscription = {
+        async stop() {
+          running = false;
+          wake();
+          await loopDone;
+          group.members = group.members.filter((m) => m !== member);
+          rebalance(group);
+          subscriptions.delete(subscription);
+        },
+      };
+      subscriptions.add(subscription);
+      return subscription;
+    },
+
+    async ensureTopics(wanted) {
+      for (const t of wanted) {
+        if (!topicLogs.has(t.name)) {
+          topicLogs.set(t.name, Array.from({ length: t.partitions }, () => ({ log: [] })));
+        }
+      }
+      for (const g of groups.values()) rebalance(g);
+    },
+
+    async listTopics() {
+      return [...topicLogs.keys()];
+    },
+
+    async close() {
+      await Promise.allSettled([...subscriptions].map((s) => s.stop()));
+      closed = true;
+      wake();
+    },
+  };
+  return bus;
+}

@@ -1,0 +1,74 @@
+import type { SchemaRegistry } from '@evp/core';
+import {
+  type CompatibilityLevel,
+  type SchemaStore,
+  SchemaStoreError,
+  createSchemaStore,
+  decodeWireFormat,
+  encodeWireFormat,
+  registryError,
+} from '@evp/registry';
+
+export interface InProcessRegistryOptions {
+  /** Global compatibility level; BACKWARD by default, as in Confluent. */
+  compatibility?: CompatibilityLevel;
+  /** Share one store between several registries (or inspect it from a test). */
+  store?: SchemaStore;
+}
+
+/**
+ * The SchemaRegistry port without a server, for embedded mode. Ids, versions and compatibility
+ * come from the same SchemaStore as the REST test double, and framing is Confluent's wire format,
+ * so bytes written here decode with the Confluent adapter given the same ids, and vice versa.
+ * Every failure is a caller or data error (nothing here can be down), hence never retriable.
+ */
+export function createInProcessRegistry(opts: InProcessRegistryOptions = {}): SchemaRegistry {
+  const store =
+    opts.store ?? createSchemaStore(opts.compatibility !== undefined ? { compatibility: opts.compatibility } : {});
+
+  const schemaType = (schemaId: number, action: string) => {
+    try {
+      return store.schemaById(schemaId).type;
+    } catch (err) {
+      throw permanent(`${action} failed`, err);
+    }
+  };
+
+  return {
+    async register(subject, schema) {
+      try {
+        return store.register(subject, schema).id;
+      } catch (err) {
+        throw permanent(`register schema under subject "${subject}" failed`, err);
+      }
+    },
+
+    async encode(schemaId, value) {
+      const action = `encode with schema ${schemaId}`;
+      const type = schemaType(schemaId, action);
+      const invalidPaths: string[] = [];
+      if (!type.isValid(value, { errorHook: (path) => invalidPaths.push(`$.${path.join('.')}`) })) {
+        throw registryError(`${action} failed: value does not match the schema at ${invalidPaths.join(', ')}`, {
+          retriable: false,
+        });
+      }
+      return encodeWireFormat(schemaId, type.toBuffer(value));
+    },
+
+    async decode(buffer) {
+      const { schemaId, body } = decodeWireFormat(buffer);
+      const action = `decode with schema ${schemaId}`;
+      const type = schemaType(schemaId, action);
+      try {
+        return type.fromBuffer(body) as unknown;
+      } catch (err) {
+        throw permanent(`${action} failed: the Avro body is corrupt`, err);
+      }
+    },
+  };
+}
+
+function permanent(context: string, err: unknown) {
+  const detail = err instanceof SchemaStoreError || err instanceof Error ? err.message : String(err);
+  return registryError(`${context}: ${detail}`, { retriable: false, cause: err });
+}

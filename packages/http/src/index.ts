@@ -1,0 +1,6 @@
+export * from './app';
+export * from './auth';
+export * from './errors';
+export * from './metrics';
+export * from './request-id';
+export * from './server';

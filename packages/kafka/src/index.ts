@@ -1,0 +1,2 @@
+export * from './kafka-bus';
+export * from './kafka-errors';

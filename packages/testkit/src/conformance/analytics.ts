@@ -1,0 +1,247 @@
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Analytics, InfraError } from '@evp/core';
+
+const CHDB_TEST_ROOT = join(tmpdir(), 'evp-chdb-tests');
+
+/**
+ * The chdb data directory for tests in this process. libchdb binds one directory per process, and
+ * a jest worker runs many test files in one process with a fresh module registry each, so chdb's own
+ * bookkeeping (and its `:memory:` temp dir) starts afresh per file while the engine does not: a file
+ * opening another directory before the previous file's connection is fully torn down fails. Every
+ * test file of a process therefore uses this one directory (same-directory connections coexist) and
+ * keeps its tables apart with a database of its own. Directories of dead processes are removed.
+ */
+export function chdbTestPath(): string {
+  mkdirSync(CHDB_TEST_ROOT, { recursive: true });
+  for (const name of readdirSync(CHDB_TEST_ROOT)) {
+    const pid = Number(name);
+    if (Number.isInteger(pid) && pid !== process.pid && !alive(pid)) {
+      rmSync(join(CHDB_TEST_ROOT, name), { recursive: true, force: true });
+    }
+  }
+  const dir = join(CHDB_TEST_ROOT, String(process.pid));
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A database name of its own for one test file (identifiers only). */
+export const testDatabase = (prefix: string) => `${prefix}_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
+
+export interface AnalyticsUnderTest {
+  /** Bound to a database of its own (tests create and drop tables freely). */
+  analytics: Analytics;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+/** Table names go into SQL text, so they are plain identifiers. */
+const freshTable = (prefix: string) => `${prefix}_${Date.now().toString(36)}_${(counter++).toString(36)}`;
+
+async function expectInfraError(p: Promise<unknown>, retriable: boolean): Promise<InfraError> {
+  let caught: unknown;
+  try {
+    await p;
+  } catch (err) {
+    caught = err;
+  }
+  expect(caught).toBeInstanceOf(InfraError);
+  const e = caught as InfraError;
+  expect({ dependency: e.dependency, retriable: e.retriable }).toEqual({ dependency: 'clickhouse', retriable });
+  return e;
+}
+
+/**
+ * One suite for every Analytics adapter: what the sink, segments and analysts rely on, with exact
+ * values. Results render 64-bit integers as JSON numbers (values past 2^53 are read with toString)
+ * and DateTime64 as `YYYY-MM-DD hh:mm:ss.sss`; the expectations spell that out.
+ */
+export function describeAnalyticsConformance(name: string, make: () => Promise<AnalyticsUnderTest>) {
+  describe(`Analytics conformance: ${name}`, () => {
+    let sut: AnalyticsUnderTest;
+    let a: Analytics;
+    beforeAll(async () => {
+      sut = await make();
+      a = sut.analytics;
+    });
+    afterAll(async () => {
+      await sut?.close();
+    });
+
+    it('answers ping', async () => {
+      expect(await a.ping()).toBe(true);
+    });
+
+    it('runs DDL: create, exists, drop', async () => {
+      const t = freshTable('ddl');
+      await a.command(`CREATE TABLE ${t} (id String) ENGINE = MergeTree ORDER BY id`);
+      expect(await a.query(`EXISTS TABLE ${t}`)).toEqual([{ result: 1 }]);
+      await a.command(`DROP TABLE ${t}`);
+      expect(await a.query(`EXISTS TABLE ${t}`)).toEqual([{ result: 0 }]);
+    });
+
+    it('round-trips rows exactly: nulls, DateTime64(3), LowCardinality, Bool, arrays, named tuples, JSON', async () => {
+      const t = freshTable('rt');
+      await a.command(`CREATE TABLE ${t} (
+        id String,
+        lc LowCardinality(String),
+        lcn LowCardinality(Nullable(String)),
+        s Nullable(String),
+        n Nullable(Int32),
+        big Int64,
+        f Float64,
+        ok Bool,
+        at DateTime64(3, 'UTC'),
+        atn Nullable(DateTime64(3, 'UTC')),
+        tags Array(String),
+        errs Array(Tuple(path String, rule String)),
+        doc JSON
+      ) ENGINE = MergeTree ORDER BY id`);
+      await a.insert(t, [
+        {
+          id: 'a',
+          lc: 'android',
+          lcn: null,
+          s: null,
+          n: null,
+          big: '9007199254740993',
+          f: 0.5,
+          ok: true,
+          at: '2024-02-29 23:59:59.999',
+          atn: null,
+          tags: [],
+          errs: [],
+          doc: {},
+        },
+        {
+          id: 'b',
+          lc: 'ios',
+          lcn: 'x',
+          s: 'it\'s "quoted" \\ ünï',
+          n: -7,
+          big: '-1',
+          f: 1e-3,
+          ok: false,
+          at: '1970-01-01 00:00:00.001',
+          atn: '2024-01-01 00:00:00.000',
+          tags: ['p', 'q'],
+          errs: [{ path: '$.a', rule: 'required' }],
+          doc: { path: '/home', n: 3, x: 1.5, when: '2024-01-01T10:00:00Z', day: '2024-01-01', list: [{ id: 'i1' }], o: { k: 'v' } },
+        },
+      ]);
+      expect(await a.query(`SELECT * FROM ${t} ORDER BY id`)).toEqual([
+        {
+          id: 'a',
+          lc: 'android',
+          lcn: null,
+          s: null,
+          n: null,
+          big: 9007199254740992, // a JS number cannot be …993: see the toString() check below
+          f: 0.5,
+          ok: true,
+          at: '2024-02-29 23:59:59.999',
+          atn: null,
+          tags: [],
+          errs: [],
+          doc: {},
+        },
+        {
+          id: 'b',
+          lc: 'ios',
+          lcn: 'x',
+          s: 'it\'s "quoted" \\ ünï',
+          n: -7,
+          big: -1,
+          f: 0.001,
+          ok: false,
+          at: '1970-01-01 00:00:00.001',
+          atn: '2024-01-01 00:00:00.000',
+          tags: ['p', 'q'],
+          errs: [{ path: '$.a', rule: 'required' }],
+          // Strings inside JSON stay as sent (no date inference); numbers keep their JSON value.
+          doc: { day: '2024-01-01', list: [{ id: 'i1' }], n: 3, o: { k: 'v' }, path: '/home', when: '2024-01-01T10:00:00Z', x: 1.5 },
+        },
+      ]);
+      expect(
+        await a.query(`SELECT toTypeName(lc) AS lc_type, toTypeName(at) AS at_type, toUnixTimestamp64Milli(at) AS ms, doc.path::String AS p FROM ${t} WHERE id = 'b'`),
+      ).toEqual([{ lc_type: 'LowCardinality(String)', at_type: "DateTime64(3, 'UTC')", ms: 1, p: '/home' }]);
+      expect(await a.query(`SELECT toString(big) AS big FROM ${t} WHERE id = 'a'`)).toEqual([{ big: '9007199254740993' }]);
+    });
+
+    it('binds {name:Type} parameters in queries and commands, quotes included', async () => {
+      expect(
+        await a.query('SELECT {s:String} AS s, {n:UInt32} AS n, {d:DateTime64(3, \'UTC\')} AS d, {xs:Array(String)} AS xs', {
+          s: "o'brien \\ \"x\"",
+          n: 42,
+          d: '2024-05-06 07:08:09.010',
+          xs: ['a', "b'c"],
+        }),
+      ).toEqual([{ s: "o'brien \\ \"x\"", n: 42, d: '2024-05-06 07:08:09.010', xs: ['a', "b'c"] }]);
+      const t = freshTable('params');
+      await a.command(`CREATE TABLE ${t} (id String, v UInt32) ENGINE = MergeTree ORDER BY id`);
+      await a.command(`INSERT INTO ${t} SELECT {id:String}, {v:UInt32}`, { id: "x'1", v: 7 });
+      await a.insert(t, [{ id: 'y', v: 8 }]);
+      expect(await a.query(`SELECT id, v FROM ${t} WHERE id = {id:String}`, { id: "x'1" })).toEqual([{ id: "x'1", v: 7 }]);
+    });
+
+    it('makes a repeated insert with the same dedup token a no-op, and only that insert', async () => {
+      const t = freshTable('dedup');
+      await a.command(
+        `CREATE TABLE ${t} (id UInt32) ENGINE = MergeTree ORDER BY id SETTINGS non_replicated_deduplication_window = 100`,
+      );
+      const ids = async () => (await a.query<{ id: number }>(`SELECT id FROM ${t} ORDER BY id`)).map((r) => r.id);
+      await a.insert(t, [{ id: 1 }, { id: 2 }], { dedupToken: 'batch-a' });
+      await a.insert(t, [{ id: 1 }, { id: 2 }], { dedupToken: 'batch-a' });
+      expect(await ids()).toEqual([1, 2]);
+      // The token, not the content, decides: same token with other rows is still a duplicate…
+      await a.insert(t, [{ id: 3 }], { dedupToken: 'batch-a' });
+      expect(await ids()).toEqual([1, 2]);
+      // …a new token with the same rows is not, and an insert without a token is never affected
+      // by an earlier one's token.
+      await a.insert(t, [{ id: 1 }, { id: 2 }], { dedupToken: 'batch-b' });
+      await a.insert(t, [{ id: 4 }]);
+      expect(await ids()).toEqual([1, 1, 2, 2, 4]);
+    });
+
+    it('lets ReplacingMergeTree FINAL show one row per sorting key, the highest version', async () => {
+      const t = freshTable('rmt');
+      await a.command(`CREATE TABLE ${t} (id String, v UInt32, note String) ENGINE = ReplacingMergeTree(v) ORDER BY id`);
+      await a.insert(t, [{ id: 'k', v: 1, note: 'old' }]);
+      await a.insert(t, [{ id: 'k', v: 2, note: 'new' }, { id: 'j', v: 1, note: 'only' }]);
+      expect(await a.query(`SELECT id, v, note FROM ${t} FINAL ORDER BY id`)).toEqual([
+        { id: 'j', v: 1, note: 'only' },
+        { id: 'k', v: 2, note: 'new' },
+      ]);
+      expect(await a.query(`SELECT count() AS c FROM ${t}`)).toEqual([{ c: 3 }]);
+    });
+
+    it('treats an empty insert as a no-op', async () => {
+      const t = freshTable('empty');
+      await a.command(`CREATE TABLE ${t} (id String) ENGINE = MergeTree ORDER BY id`);
+      await a.insert(t, []);
+      expect(await a.query(`SELECT count() AS c FROM ${t}`)).toEqual([{ c: 0 }]);
+    });
+
+    it('reports bad SQL, unknown tables and unparsable rows as non-retriable InfraErrors', async () => {
+      await expectInfraError(a.query('SELEC 1'), false);
+      await expectInfraError(a.command('CREATE TABLE broken ('), false);
+      await expectInfraError(a.query(`SELECT * FROM ${freshTable('missing')}`), false);
+      const t = freshTable('typed');
+      await a.command(`CREATE TABLE ${t} (at DateTime64(3, 'UTC')) ENGINE = MergeTree ORDER BY at`);
+      const e = await expectInfraError(a.insert(t, [{ at: 'not a time' }]), false);
+      expect(e.message).toContain(`insert into ${t} failed`);
+      // A table name that is not an identifier never reaches the server.
+      await expectInfraError(a.insert('x; DROP TABLE y', [{ a: 1 }]), false);
+    });
+  });
+}

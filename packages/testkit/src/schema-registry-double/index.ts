@@ -1,0 +1,3 @@
+export * from './app';
+export * from './confluent-errors';
+export * from './server';

@@ -1,0 +1,126 @@
+import type { FieldDef, FieldType, ObjectDef } from '../dsl/types';
+
+/**
+ * Avro is derived from the DSL. Choices (see docs/data-contract.md):
+ * - enums travel as Avro strings: several spec values are not valid Avro symbols (`5_or_more`,
+ *   `one-off`), and adding a symbol to an Avro enum breaks old readers; validation enforces them;
+ * - `any` travels as JSON text;
+ * - every record has `extra_json` so unknown properties survive the trip;
+ * - optional fields are `["null", T]` with default null, so adding one is BACKWARD compatible.
+ */
+export type AvroSchema = string | Record<string, unknown> | AvroSchema[];
+
+export class AvroNames {
+  private readonly defined = new Set<string>();
+  constructor(readonly namespace: string) {}
+  /** Returns true the first time a record name is seen; later uses refer to it by name. */
+  claim(name: string): boolean {
+    if (this.defined.has(name)) return false;
+    this.defined.add(name);
+    return true;
+  }
+}
+
+export function avroType(type: FieldType, names: AvroNames): AvroSchema {
+  switch (type.kind) {
+    case 'scalar':
+      return type.scalar;
+    case 'epochMs':
+      return { type: 'long', logicalType: 'timestamp-millis' };
+    case 'enum':
+      return 'string';
+    case 'any':
+      return 'string';
+    case 'array':
+      return { type: 'array', items: avroType(type.items, names) };
+    case 'map':
+      return { type: 'map', values: avroType(type.values, names) };
+    case 'object':
+      return avroRecord(type.def, names);
+  }
+}
+
+export function avroField(name: string, field: FieldDef, names: AvroNames): Record<string, unknown> {
+  const base = avroType(field.type, names);
+  const doc = docOf(field);
+  return field.required
+    ? { name, type: base, ...(doc ? { doc } : {}) }
+    : { name, type: ['null', base], default: null, ...(doc ? { doc } : {}) };
+}
+
+export function avroRecord(def: ObjectDef, names: AvroNames): AvroSchema {
+  if (!names.claim(def.name)) return `${names.namespace}.${def.name}`;
+  return {
+    type: 'record',
+    name: def.name,
+    namespace: names.namespace,
+    ...(def.doc ? { doc: def.doc } : {}),
+    fields: [
+      ...Object.entries(def.fields).map(([n, f]) => avroField(n, f, names)),
+      { name: 'extra_json', type: ['null', 'string'], default: null, doc: 'Unknown properties, as JSON' },
+    ],
+  };
+}
+
+function docOf(field: FieldDef): string | undefined {
+  const parts = [field.doc, field.type.kind === 'enum' ? `one of: ${field.type.symbols.join(', ')}` : undefined];
+  const s = parts.filter(Boolean).join('; ');
+  return s || undefined;
+}
+
+/** Validated DSL value → Avro value (nulls for absent optionals, JSON text for `any`). */
+export function toAvroValue(def: ObjectDef, value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(def.fields)) {
+    const v = value[name];
+    out[name] = v === undefined || v === null ? null : toAvroField(field.type, v);
+  }
+  const extra = value.__extra as Record<string, unknown> | undefined;
+  out.extra_json = extra && Object.keys(extra).length > 0 ? JSON.stringify(extra) : null;
+  return out;
+}
+
+function toAvroField(type: FieldType, v: unknown): unknown {
+  switch (type.kind) {
+    case 'any':
+      return JSON.stringify(v);
+    case 'array':
+      return (v as unknown[]).map((x) => toAvroField(type.items, x));
+    case 'map':
+      return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, toAvroField(type.values, x)]));
+    case 'object':
+      return toAvroValue(type.def, v as Record<string, unknown>);
+    default:
+      return v;
+  }
+}
+
+/** Avro value → plain JSON value (inverse of toAvroValue): drops nulls, parses JSON text, folds extras back. */
+export function fromAvroValue(def: ObjectDef, value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(def.fields)) {
+    const v = value[name];
+    if (v !== null && v !== undefined) out[name] = fromAvroField(field.type, v);
+  }
+  if (typeof value.extra_json === 'string') Object.assign(out, JSON.parse(value.extra_json));
+  return out;
+}
+
+function fromAvroField(type: FieldType, v: unknown): unknown {
+  switch (type.kind) {
+    case 'any':
+      return JSON.parse(v as string);
+    case 'epochMs':
+    case 'scalar':
+      // avsc decodes longs as numbers; timestamp-millis without a logical type registered too.
+      return v instanceof Date ? v.getTime() : v;
+    case 'array':
+      return (v as unknown[]).map((x) => fromAvroField(type.items, x));
+    case 'map':
+      return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, fromAvroField(type.values, x)]));
+    case 'object':
+      return fromAvroValue(type.def, v as Record<string, unknown>);
+    default:
+      return v;
+  }
+}

@@ -1,0 +1,47 @@
+import { opt, req, t, type ObjectDef } from '../dsl/types';
+
+/** Shared objects of spec 2.3. */
+export const SEARCH_RESULT_TYPES = [
+  'patient_record', 'blood', 'grocery', 'oxygen', 'drug', 'medical_equipment', 'lifestyle_item',
+  'investigation_test_item', 'treatment_plan_item', 'subscription', 'incident', 'address', 'ambulance',
+  'other_vehicle', 'contact', 'call', 'email', 'sms', 'other',
+] as const;
+
+export const blockedObject: ObjectDef = {
+  name: 'Blocked',
+  doc: 'Why a user was blocked or unblocked (identify)',
+  fields: { reason: req(t.string), remarks: opt(t.string) },
+};
+
+export const searchResult: ObjectDef = {
+  name: 'SearchResult',
+  fields: { id: req(t.string), type: req(t.enum('search_result_type', SEARCH_RESULT_TYPES)) },
+};
+
+export const coordinates: ObjectDef = {
+  name: 'Coordinates',
+  fields: { lat: opt(t.float), lon: opt(t.float) },
+};
+
+export const address: ObjectDef = {
+  name: 'Address',
+  doc: 'Either site_id or country must be present (spec 2.3, 7.6)',
+  fields: {
+    site_id: opt(t.string),
+    name: opt(t.string),
+    country: opt(t.string),
+    region_state: opt(t.string),
+    district: opt(t.string),
+    sub_district: opt(t.string),
+    city_town: opt(t.string),
+    street_address: opt(t.string),
+    landmark: opt(t.string),
+    coordinates: opt(t.object(coordinates)),
+  },
+  rules: [
+    (v) =>
+      v.site_id === undefined && v.country === undefined
+        ? [{ path: '', rule: 'address_site_or_country', message: 'an address needs site_id or country' }]
+        : [],
+  ],
+};

@@ -1,0 +1,31 @@
+/** Parsers for the strings the client library composes (spec 2.1, 2.2, 9). */
+
+export interface ParsedSession {
+  start: number | null;
+  end: number | null;
+  userMatches: boolean;
+}
+
+/** `<user_id>_<startMs>_<endMs>`; user ids may hold underscores, so parse from the right. */
+export function parseSessionId(sId: string, userId: string): ParsedSession | undefined {
+  const m = /^(.*)_(\d+)_(\d+)$/.exec(sId);
+  if (!m) return undefined;
+  const start = Number(m[2]);
+  const end = Number(m[3]);
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return undefined;
+  return { start, end: end === 0 ? null : end, userMatches: m[1] === userId };
+}
+
+/** `<os>/<version>` (samples) or `<os>_<version>` (field table). */
+export function parseSdk(sdk: string): { name: string; version: string } | undefined {
+  const m = /^([^/_]+)[/_](.+)$/.exec(sdk.trim());
+  return m ? { name: (m[1] as string).toLowerCase(), version: m[2] as string } : undefined;
+}
+
+/** `<major>.<minor>.<patch> (<version_code>)`; the code is optional in what we accept. */
+export function parseAppVersion(v: string): { version: string; code: number | null } | undefined {
+  const m = /^(\d+\.\d+\.\d+[^\s(]*)\s*(?:\((\d+)\))?$/.exec(v.trim());
+  if (!m) return undefined;
+  const code = m[2] === undefined ? null : Number(m[2]);
+  return { version: m[1] as string, code: code !== null && code <= 2147483647 ? code : null };
+}

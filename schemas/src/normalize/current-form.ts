@@ -1,0 +1,95 @@
+import type { RejectionReason } from '@evp/core';
+import { FieldReader, isObject, pickUnknown } from './fields';
+import { sessionFacts } from './session-facts';
+import type { EnvelopeFacts, RawEvent } from './types';
+
+const ENVELOPE_KEYS = ['id', 'tz', 'internal', 'data'] as const;
+const INTERNAL_KEYS = ['s_id', 'sdk', 'app_id', 'a_id', 'app_version', 'a_ver', 'device_id', 'd_id', 'device_os', 'os'];
+const EVENT_KEYS = ['time', '__ol', 'name', 'property', 'ctx', 'meta'];
+
+/** Current form (spec 2.1): `{id, tz, internal{…}, data[{time, __ol, name, property, ctx}]}`. */
+export function readCurrentEnvelope(env: Record<string, unknown>, path: string): { facts?: EnvelopeFacts; errors: RejectionReason[] } {
+  const r = new FieldReader(env, path);
+  const userId = r.string(['id']);
+  const tz = r.string(['tz']);
+  const internal = r.object('internal');
+  if (!Array.isArray(env.data)) r.errors.push({ path: `${path}.data`, rule: 'required', message: 'data must be an array of logs' });
+  if (!internal) return { errors: r.errors };
+  const ir = new FieldReader(internal, `${path}.internal`);
+  const sId = ir.string(['s_id']);
+  const sdk = ir.string(['sdk']);
+  const declaredAppId = ir.string(['app_id', 'a_id']);
+  const appVersion = ir.string(['app_version', 'a_ver']);
+  const deviceId = ir.string(['device_id', 'd_id']);
+  const os = ir.string(['device_os', 'os']);
+  const errors = [...r.errors, ...ir.errors];
+  if (errors.length > 0) return { errors };
+  const s = sessionFacts({
+    sId: sId as string,
+    userId: userId as string,
+    sdk: sdk as string,
+    appVersion: appVersion as string,
+    path: `${path}.internal`,
+  });
+  const unknownEnvelope = pickUnknown(env, ENVELOPE_KEYS);
+  const unknownInternal = pickUnknown(internal, INTERNAL_KEYS);
+  const client: Record<string, unknown> = { declared_app_id: declaredAppId };
+  if (Object.keys(unknownEnvelope).length > 0) client.envelope_extra = unknownEnvelope;
+  if (Object.keys(unknownInternal).length > 0) client.internal_extra = unknownInternal;
+  return {
+    errors: [],
+    facts: {
+      form: 'current',
+      userId: userId as string,
+      sessionId: sId as string,
+      sessionStart: s.sessionStart,
+      sessionEnd: s.sessionEnd,
+      deviceId: deviceId as string,
+      os: os as string,
+      sdkName: s.sdkName,
+      sdkVersion: s.sdkVersion,
+      appVersion: s.appVersion,
+      appVersionCode: s.appVersionCode,
+      tz: tz as string,
+      client,
+      warnings: s.warnings,
+    },
+  };
+}
+
+/** One current-form log. `__ol` may sit beside `name` or inside `ctx` (real SDKs put it in ctx). */
+export function readCurrentEvent(item: unknown, path: string): { event?: RawEvent; errors: RejectionReason[] } {
+  if (!isObject(item)) return { errors: [{ path, rule: 'type', message: 'a log must be an object' }] };
+  const r = new FieldReader(item, path);
+  const name = r.string(['name']);
+  const time = r.string(['time']);
+  const ctx = item.ctx === undefined ? {} : r.object('ctx');
+  const ctxProps = { ...(ctx ?? {}) };
+  let online: unknown = item.__ol;
+  if (online === undefined && '__ol' in ctxProps) online = ctxProps.__ol;
+  delete ctxProps.__ol;
+  if (typeof online !== 'boolean') {
+    r.errors.push({ path: `${path}.__ol`, rule: online === undefined ? 'required' : 'type', message: '__ol must be a boolean' });
+  }
+  const property = item.property;
+  if (property !== undefined && property !== null && typeof property !== 'string') {
+    r.errors.push({ path: `${path}.property`, rule: 'type', message: 'property must be a string' });
+  }
+  let meta: unknown = item.meta;
+  if (meta === undefined && 'meta' in ctxProps) meta = ctxProps.meta;
+  delete ctxProps.meta;
+  if (r.errors.length > 0) return { errors: r.errors };
+  return {
+    errors: [],
+    event: {
+      name: name as string,
+      time: time as string,
+      online: online as boolean,
+      property: typeof property === 'string' ? property : null,
+      props: ctxProps,
+      meta: meta ?? null,
+      declaredBlock: null,
+      extra: pickUnknown(item, EVENT_KEYS),
+    },
+  };
+}

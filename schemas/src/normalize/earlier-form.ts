@@ -1,0 +1,95 @@
+import type { RejectionReason } from '@evp/core';
+import { FieldReader, isObject, pickUnknown } from './fields';
+import { sessionFacts } from './session-facts';
+import type { EnvelopeFacts, RawEvent } from './types';
+
+const EVENT_KEYS = ['block', 'ol', 'ts', 'type', 'props'];
+
+/**
+ * Earlier form (spec 2.2): `{s_id, u_id, d_info, app_info, sdk, up, dn, data[{block, ol, ts, type, props}]}`.
+ * up/dn, d_info and app_info are kept in `client`, not dropped. The earlier form has no tz: event
+ * times carry their own offset (ISO 8601).
+ */
+export function readEarlierEnvelope(env: Record<string, unknown>, path: string): { facts?: EnvelopeFacts; errors: RejectionReason[] } {
+  const r = new FieldReader(env, path);
+  const sId = r.string(['s_id']);
+  const userId = r.string(['u_id']);
+  const sdk = r.string(['sdk']);
+  const dInfo = r.object('d_info');
+  const appInfo = r.object('app_info');
+  const up = r.int('up');
+  const dn = r.int('dn');
+  if (!Array.isArray(env.data)) r.errors.push({ path: `${path}.data`, rule: 'required', message: 'data must be an array of logs' });
+  const dr = dInfo ? new FieldReader(dInfo, `${path}.d_info`) : undefined;
+  const deviceId = dr?.string(['id']);
+  const os = dr?.string(['os']);
+  for (const f of ['brand', 'model', 'os_ver']) dr?.string([f]);
+  const ar = appInfo ? new FieldReader(appInfo, `${path}.app_info`) : undefined;
+  const appVersion = ar?.string(['version']);
+  ar?.string(['id']);
+  ar?.string(['version_name']);
+  for (const f of ['min_sdk_version', 'target_sdk_version', 'version_code']) ar?.int(f);
+  const errors = [...r.errors, ...(dr?.errors ?? []), ...(ar?.errors ?? [])];
+  if (errors.length > 0) return { errors };
+  const s = sessionFacts({
+    sId: sId as string,
+    userId: userId as string,
+    sdk: sdk as string,
+    appVersion: appVersion as string,
+    path,
+  });
+  const versionCode = (appInfo as Record<string, unknown>).version_code as number;
+  const client: Record<string, unknown> = { up, dn, d_info: dInfo, app_info: appInfo };
+  const unknownEnvelope = pickUnknown(env, ['s_id', 'u_id', 'd_info', 'app_info', 'sdk', 'up', 'dn', 'data']);
+  if (Object.keys(unknownEnvelope).length > 0) client.envelope_extra = unknownEnvelope;
+  return {
+    errors: [],
+    facts: {
+      form: 'earlier',
+      userId: userId as string,
+      sessionId: sId as string,
+      sessionStart: s.sessionStart,
+      sessionEnd: s.sessionEnd,
+      deviceId: deviceId as string,
+      os: os as string,
+      sdkName: s.sdkName,
+      sdkVersion: s.sdkVersion,
+      appVersion: s.appVersion,
+      appVersionCode: s.appVersionCode ?? versionCode,
+      tz: '',
+      client,
+      warnings: s.warnings,
+    },
+  };
+}
+
+export function readEarlierEvent(item: unknown, path: string): { event?: RawEvent; errors: RejectionReason[] } {
+  if (!isObject(item)) return { errors: [{ path, rule: 'type', message: 'a log must be an object' }] };
+  const r = new FieldReader(item, path);
+  const block = r.string(['block']);
+  const type = r.string(['type']);
+  const ts = r.string(['ts']);
+  const props = r.object('props');
+  if (typeof item.ol !== 'boolean') {
+    r.errors.push({ path: `${path}.ol`, rule: item.ol === undefined ? 'required' : 'type', message: 'ol must be a boolean' });
+  }
+  if (r.errors.length > 0) return { errors: r.errors };
+  const { meta, ...rest } = props as Record<string, unknown>;
+  return {
+    errors: [],
+    event: {
+      name: type as string,
+      time: ts as string,
+      online: item.ol as boolean,
+      property: null,
+      props: rest,
+      meta: meta ?? null,
+      declaredBlock: block as string,
+      extra: pickUnknown(item, EVENT_KEYS),
+    },
+  };
+}
+
+export function looksEarlier(env: Record<string, unknown>): boolean {
+  return 'u_id' in env || 'd_info' in env || 'app_info' in env;
+}

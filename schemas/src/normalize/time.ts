@@ -1,0 +1,48 @@
+/**
+ * Event times arrive as `YYYY-MM-DD HH:mm:ss.SSS` (local time; the envelope's `tz` gives the offset)
+ * or as ISO 8601 with an offset. Both become UTC epoch ms; anything else is rejected, never guessed.
+ */
+const LOCAL = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/;
+const WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?\s*(Z|[+-]\d{2}(?::?\d{2})?)$/i;
+const OFFSET = /^(?:UTC|GMT)?\s*(Z|[+-]\d{1,2}(?::?\d{2})?)$/i;
+
+/** Offset in minutes from `Z`, `+05:30`, `+0530`, `+05`, `UTC+5`, or undefined when not an offset. */
+export function parseOffsetMinutes(tz: string): number | undefined {
+  const m = OFFSET.exec(tz.trim());
+  if (!m) return undefined;
+  const s = m[1] as string;
+  if (s.toUpperCase() === 'Z') return 0;
+  const sign = s.startsWith('-') ? -1 : 1;
+  const digits = s.slice(1).replace(':', '');
+  const hours = Number(digits.length <= 2 ? digits : digits.slice(0, digits.length - 2));
+  const minutes = digits.length <= 2 ? 0 : Number(digits.slice(-2));
+  if (hours > 14 || minutes > 59) return undefined;
+  return sign * (hours * 60 + minutes);
+}
+
+function utcMs(m: RegExpExecArray): number | undefined {
+  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+  const ms = Number(((m[7] ?? '0') + '00').slice(0, 3));
+  const t = Date.UTC(y as number, (mo as number) - 1, d as number, h as number, mi as number, s as number, ms);
+  const check = new Date(t);
+  // Date.UTC rolls 2024-02-30 over to March; a real calendar date must survive the round trip.
+  if (check.getUTCDate() !== d || check.getUTCMonth() !== (mo as number) - 1 || (h as number) > 23) return undefined;
+  return t;
+}
+
+export function parseEventTime(value: string, envelopeTz: string | undefined): number | undefined {
+  const trimmed = value.trim();
+  const withOffset = WITH_OFFSET.exec(trimmed);
+  if (withOffset) {
+    const base = utcMs(withOffset);
+    const offset = parseOffsetMinutes(withOffset[8] as string);
+    return base === undefined || offset === undefined ? undefined : base - offset * 60_000;
+  }
+  const local = LOCAL.exec(trimmed);
+  if (local && envelopeTz !== undefined) {
+    const base = utcMs(local);
+    const offset = parseOffsetMinutes(envelopeTz);
+    return base === undefined || offset === undefined ? undefined : base - offset * 60_000;
+  }
+  return undefined;
+}

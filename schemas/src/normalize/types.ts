@@ -1,0 +1,65 @@
+import type { RejectionReason } from '@evp/core';
+import type { CanonicalEvent } from '../canonical';
+import type { RejectionKind } from '../rejected';
+
+/** A rejection as the normaliser sees it; the validator adds provenance to make a RejectedRecord. */
+export interface Rejection {
+  kind: RejectionKind;
+  errors: RejectionReason[];
+  /** The offending JSON value (event, or envelope for envelope violations). */
+  payload: unknown;
+  event_count: number;
+  envelope_index: number | null;
+  event_index: number | null;
+  event_name: string | null;
+}
+
+export interface AcceptedEvent {
+  event: CanonicalEvent;
+  warnings: RejectionReason[];
+}
+
+export interface NormalizeResult {
+  accepted: AcceptedEvent[];
+  rejected: Rejection[];
+}
+
+export interface NormalizeOptions {
+  /** Largest accepted event, as JSON characters. */
+  maxEventChars: number;
+}
+
+export const DEFAULT_NORMALIZE_OPTIONS: NormalizeOptions = { maxEventChars: 64 * 1024 };
+
+/** Envelope-level facts shared by every event of one envelope. */
+export interface EnvelopeFacts {
+  form: 'current' | 'earlier';
+  userId: string;
+  sessionId: string;
+  sessionStart: number | null;
+  sessionEnd: number | null;
+  deviceId: string;
+  os: string;
+  sdkName: string;
+  sdkVersion: string;
+  appVersion: string;
+  appVersionCode: number | null;
+  tz: string;
+  client: Record<string, unknown> | null;
+  warnings: RejectionReason[];
+}
+
+/** One event lifted out of its envelope, before its properties are validated. */
+export interface RawEvent {
+  name: string;
+  /** Time string as sent. */
+  time: string;
+  online: boolean;
+  property: string | null;
+  props: Record<string, unknown>;
+  meta: unknown;
+  /** Block the earlier form declares, to be checked against the name's block. */
+  declaredBlock: string | null;
+  /** Unknown keys of the data object, preserved. */
+  extra: Record<string, unknown>;
+}

@@ -1,0 +1,152 @@
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { Counter } from 'prom-client';
+import { ApiError, InfraError, type KeyRing, type Logger, type RejectionReason } from '@evp/core';
+import { createHttpApp, grantOf, requireKey, type HttpMetrics } from '@evp/http';
+import {
+  DEFAULT_PULL_MAX,
+  parseCreateRequest,
+  parsePullRequest,
+  parseSdkPullRequest,
+  type ActionStore,
+  type CreateStatus,
+  type ParseResult,
+  type PullQuery,
+} from '@evp/actions';
+
+export interface ActionStoreAppDeps {
+  store: ActionStore;
+  keys: KeyRing;
+  logger: Logger;
+  /** Most actions one pull returns. Default 1,000. */
+  pullMax?: number;
+  /** Body limit for every route. Default 16 MiB (1,000 actions with large bodies). */
+  maxBodyBytes?: number;
+  /** Seconds a client should wait after a 503. Default 1. */
+  retryAfterSeconds?: number;
+  /** Origins allowed to call the SDK pull from a browser. Default none. */
+  corsOrigins?: string[];
+  /** Problems that make the service not ready; default: the store's ping. */
+  readiness?: () => Promise<string[]>;
+  metrics?: HttpMetrics;
+}
+
+function actionMetrics(metrics: HttpMetrics) {
+  return {
+    created: new Counter({
+      name: 'action_store_actions_created_total',
+      help: 'Actions submitted through POST /v1/actions, by outcome',
+      labelNames: ['status'] as const,
+      registers: [metrics.registry],
+    }),
+    delivered: new Counter({
+      name: 'action_store_actions_delivered_total',
+      help: 'Entries returned by pulls, by route and delivery mode',
+      labelNames: ['route', 'delivery_mode'] as const,
+      registers: [metrics.registry],
+    }),
+  };
+}
+
+/** 400 invalid_request naming the first offending value; `details.issues` lists every problem. */
+function orBadRequest<T>(r: ParseResult<T>): T {
+  if (r.ok) return r.value;
+  const first = r.issues[0] as RejectionReason;
+  throw new ApiError('invalid_request', { message: first.message, path: first.path, details: { issues: r.issues } });
+}
+
+/** JSON bodies only (text/plain too, as browsers' simple requests send it); anything else is 415. */
+function jsonBody(limit: number) {
+  const parse = express.json({ limit, type: () => true });
+  return (req: Request, res: Response, next: NextFunction) => {
+    const type = String(req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    if (type !== 'application/json' && type !== 'text/plain') {
+      return next(new ApiError('unsupported_media_type', { path: 'headers.content-type' }));
+    }
+    parse(req, res, next);
+  };
+}
+
+/** CORS for the SDK pull only: the SDK key is public, API keys must never be used from a browser. */
+function sdkCors(allowed: string[]) {
+  const any = allowed.includes('*');
+  return (req: Request, res: Response, next: NextFunction) => {
+    const origin = req.headers.origin;
+    if (origin && (any || allowed.includes(origin))) {
+      res.setHeader('Access-Control-Allow-Origin', any ? '*' : origin);
+      if (!any) res.setHeader('Vary', 'Origin');
+      res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, X-Request-Id');
+      res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
+      res.setHeader('Access-Control-Max-Age', '600');
+      res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
+    }
+    next();
+  };
+}
+
+/**
+ * The action API: create (API key), bulk pull (API key, spec 4.1), single-user pull (SDK key),
+ * stats (API key). The key alone decides the app; nothing in a body can name another app.
+ */
+export function createActionStoreApp(deps: ActionStoreAppDeps) {
+  const pullMax = deps.pullMax ?? DEFAULT_PULL_MAX;
+  const retryAfterSeconds = deps.retryAfterSeconds ?? 1;
+  const body = jsonBody(deps.maxBodyBytes ?? 16 * 1024 * 1024);
+  const readiness = deps.readiness ?? (async () => ((await deps.store.ping()) ? [] : ['action store: not reachable']));
+
+  /** Infrastructure failures become 503 + Retry-After: nothing was changed, the client may retry. */
+  async function guarded<T>(what: string, req: Request, op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (err) {
+      if (!(err instanceof InfraError)) throw err;
+      deps.logger.warn({ err, requestId: req.requestId }, `${what} failed; answering 503`);
+      throw new ApiError('unavailable', { retryAfterSeconds, details: { retriable: err.retriable } });
+    }
+  }
+
+  return createHttpApp({
+    logger: deps.logger,
+    metricsPrefix: 'action_store',
+    metrics: deps.metrics,
+    readiness,
+    routes: (router: Router, metrics: HttpMetrics) => {
+      const m = actionMetrics(metrics);
+
+      const pull = (route: string, parse: (b: unknown) => ParseResult<PullQuery>) => async (req: Request, res: Response) => {
+        const { appId } = grantOf(req);
+        const query = orBadRequest(parse(req.body));
+        const result = await guarded('pull', req, () => deps.store.pull(appId, query, { max: pullMax }));
+        if (result.data.length > 0) m.delivered.inc({ route, delivery_mode: query.delivery_mode }, result.data.length);
+        res.status(200).json(result.more ? { data: result.data, more: true, cursor: result.cursor } : { data: result.data, more: false });
+      };
+
+      router.post('/v1/actions', requireKey(deps.keys, 'api'), body, async (req, res) => {
+        const { appId } = grantOf(req);
+        const actions = orBadRequest(parseCreateRequest(req.body));
+        const results = await guarded('create', req, () => deps.store.create(appId, actions));
+        const counts: Record<CreateStatus, number> = { created: 0, duplicate: 0, expired: 0, blocked: 0 };
+        for (const r of results) counts[r.status]++;
+        for (const [status, n] of Object.entries(counts)) if (n > 0) m.created.inc({ status }, n);
+        res.status(200).json({ data: results, counts });
+      });
+
+      router.post('/v1/action/pull', requireKey(deps.keys, 'api'), body, pull('bulk', parsePullRequest));
+
+      router.options('/v1/action/sdk/pull', sdkCors(deps.corsOrigins ?? []), (_req, res) => {
+        res.status(204).end();
+      });
+      router.post('/v1/action/sdk/pull', sdkCors(deps.corsOrigins ?? []), requireKey(deps.keys, 'sdk'), body, pull('sdk', parseSdkPullRequest));
+
+      router.get('/v1/actions/:action_id/stats', requireKey(deps.keys, 'api'), async (req, res) => {
+        const { appId } = grantOf(req);
+        const raw = String(req.params.action_id);
+        if (!/^[0-9]{1,16}$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
+          throw new ApiError('invalid_request', { message: 'action_id must be a non-negative integer', path: 'params.action_id' });
+        }
+        const stats = await guarded('stats', req, () => deps.store.stats(appId, Number(raw)));
+        if (!stats) throw new ApiError('not_found', { message: `No action ${raw} in this app.`, path: 'params.action_id' });
+        res.status(200).json(stats);
+      });
+    },
+  });
+}

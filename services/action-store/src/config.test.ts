@@ -1,0 +1,37 @@
+import { ConfigError } from '@evp/core';
+import { loadActionStoreConfig } from './config';
+
+describe('loadActionStoreConfig', () => {
+  it('applies defaults', () => {
+    expect(loadActionStoreConfig({ KEYS_FILE: '/k.json' })).toEqual({
+      PORT: 8083,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_KEY_PREFIX: 'evp:act:',
+      KEYS_FILE: '/k.json',
+      LOG_LEVEL: 'info',
+      PULL_MAX: 1000,
+      MAX_BODY_BYTES: 16 * 1024 * 1024,
+      RETENTION_MS: 604_800_000,
+      SWEEP_INTERVAL_MS: 60_000,
+      RETRY_AFTER_SECONDS: 1,
+      CORS_ORIGINS: ['*'],
+      CONSUMER_GROUP_PREFIX: 'action-store',
+    });
+  });
+
+  it('reports every problem at once', () => {
+    let err: unknown;
+    try {
+      loadActionStoreConfig({ PULL_MAX: '0', PORT: 'x', KAFKA_BROKERS: 'localhost:9092' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).problems.map((p) => p.split(':')[0])).toEqual(['PORT', 'KEYS_FILE', 'PULL_MAX']);
+  });
+
+  it('needs the schema registry when Kafka is configured', () => {
+    expect(() => loadActionStoreConfig({ KEYS_FILE: '/k', KAFKA_BROKERS: 'a:1' })).toThrow('SCHEMA_REGISTRY_URL: required with KAFKA_BROKERS');
+    expect(loadActionStoreConfig({ KEYS_FILE: '/k', KAFKA_BROKERS: 'a:1,b:2', SCHEMA_REGISTRY_URL: 'http://r:8081' }).KAFKA_BROKERS).toEqual(['a:1', 'b:2']);
+  });
+});

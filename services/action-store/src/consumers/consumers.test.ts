@@ -1,0 +1,115 @@
+import { Registry } from 'prom-client';
+import { InfraError, createLogger, topics, type Bus, type Subscription } from '@evp/core';
+import { ManualClock, NEVER_EXPIRES, actionRequestMessage, type FeedbackEventLike } from '@evp/actions';
+import { InMemoryActionStore, createInProcessBus } from '@evp/embedded';
+import { waitFor } from '@evp/testkit';
+import { startActionRequestsConsumer } from './action-requests';
+import { startFeedbackConsumer } from './feedback';
+
+const logger = createLogger('test', 'silent');
+const requested = (user: string, inv: number, act: number) => ({
+  user_id: user,
+  type: 'message' as const,
+  render_method: 'push_notification' as const,
+  delivery_mode: 'one-off' as const,
+  content: { title: 't', body: 'b' },
+  attr: {},
+  tags: [],
+  expired_at: NEVER_EXPIRES,
+  inv_id: inv,
+  action_id: act,
+});
+const pullAll = { user_id: '*', type: 'message', render_method: 'push_notification', delivery_mode: 'one-off' } as const;
+
+let bus: Bus;
+let subs: Subscription[];
+beforeEach(async () => {
+  bus = createInProcessBus({ retryDelayMs: 5 });
+  await bus.ensureTopics([
+    { name: topics.actionsRequested, partitions: 3 },
+    { name: topics.events('core'), partitions: 3 },
+  ]);
+  subs = [];
+});
+afterEach(async () => {
+  await Promise.all(subs.map((s) => s.stop()));
+  await bus.close();
+});
+
+const counter = async (metrics: Registry, name: string) =>
+  Object.fromEntries((await metrics.getSingleMetric(name)?.get())?.values.map((v) => [String(v.labels.outcome), v.value]) ?? []);
+
+describe('actions.requested consumer', () => {
+  it('creates requested actions, skips malformed messages, and is idempotent under redelivery', async () => {
+    const store = new InMemoryActionStore({ clock: new ManualClock(Date.UTC(2030, 0, 1)) });
+    const metrics = new Registry();
+    subs.push(await startActionRequestsConsumer({ bus, store, logger, metrics }));
+    const producer = await bus.producer();
+    const good = actionRequestMessage('app-1', [requested('u1', 1, 1), requested('u2', 1, 1)]);
+    await producer.send(topics.actionsRequested, [
+      good,
+      good, // a redelivered copy
+      { key: 'app-1', value: Buffer.from('not json') },
+      { key: 'app-1', value: Buffer.from(JSON.stringify({ app_id: 'app-1', actions: [{ ...requested('u3', 1, 2), action_id: undefined }] })) },
+      { ...actionRequestMessage('app-2', [requested('u4', 1, 3)]), headers: { app_id: 'app-1' } },
+      actionRequestMessage('app-2', [requested('u5', 1, 4)]),
+    ]);
+    await waitFor(async () => (await counter(metrics, 'action_store_requested_messages_total')).stored === 3, { timeoutMs: 5000, what: '3 stored messages' });
+    expect(await counter(metrics, 'action_store_requested_messages_total')).toEqual({ stored: 3, rejected: 3 });
+    expect((await store.pull('app-1', pullAll)).data.map((r) => r.user_id)).toEqual(['u1', 'u2']);
+    expect((await store.pull('app-2', pullAll)).data.map((r) => r.user_id)).toEqual(['u5']);
+    expect((await store.stats('app-1', 1))?.totals.created).toBe(2);
+    await producer.close();
+  });
+
+  it('retries a batch while the store is unavailable, then stores it once', async () => {
+    const store = new InMemoryActionStore({ clock: new ManualClock(Date.UTC(2030, 0, 1)) });
+    const create = store.create.bind(store);
+    let failures = 2;
+    store.create = async (app, actions) => {
+      if (failures-- > 0) throw new InfraError('redis', 'down', { retriable: true });
+      return create(app, actions);
+    };
+    subs.push(await startActionRequestsConsumer({ bus, store, logger }));
+    const producer = await bus.producer();
+    await producer.send(topics.actionsRequested, [actionRequestMessage('app-1', [requested('u1', 1, 1)])]);
+    await waitFor(async () => (await store.stats('app-1', 1))?.totals.created === 1, { timeoutMs: 5000, what: 'the action after retries' });
+    expect(failures).toBe(-1);
+    await producer.close();
+  });
+});
+
+describe('feedback consumer', () => {
+  it('counts nudge_response / action_response per action and user once, ignores other events', async () => {
+    const store = new InMemoryActionStore({ clock: new ManualClock(Date.UTC(2030, 0, 1)) });
+    await store.create('app-1', [requested('u1', 7, 9), requested('u2', 7, 9)]);
+    const metrics = new Registry();
+    // JSON stands in for the Avro codec here; main.ts decodes with the registry.
+    const decode = async (value: Buffer) => JSON.parse(value.toString()) as FeedbackEventLike;
+    subs.push(await startFeedbackConsumer({ bus, store, logger, decode, metrics }));
+    const ev = (user: string, name: string, props: Record<string, unknown>) => ({
+      key: `app-1:${user}`,
+      value: Buffer.from(JSON.stringify({ app_id: 'app-1', user_id: user, name, props })),
+    });
+    const producer = await bus.producer();
+    await producer.send(topics.events('core'), [
+      ev('u1', 'nudge_response', { ref: '7:9', time: 't', response: 'shown' }),
+      ev('u1', 'nudge_response', { ref: '7:9', time: 't', response: 'shown' }),
+      ev('u1', 'action_response', { ref: '7:9', time: 't', response: 'open' }),
+      ev('u2', 'nudge_response', { ref: '7:9', time: 't', response: 'block' }),
+      ev('u3', 'nudge_response', { ref: '7:9', time: 't', response: 'shown' }),
+      ev('u1', 'nudge_response', { ref: 'garbage', time: 't', response: 'shown' }),
+      ev('u1', 'page', { path: '/', title: 'Home' }),
+      { key: 'x', value: Buffer.from('{') },
+    ]);
+    await waitFor(async () => Object.values(await counter(metrics, 'action_store_feedback_events_total')).reduce((a, b) => a + b, 0) === 7, {
+      timeoutMs: 5000,
+      what: '7 counted outcomes',
+    });
+    expect(await counter(metrics, 'action_store_feedback_events_total')).toEqual({ recorded: 3, repeated: 1, unknown: 1, invalid: 1, undecodable: 1 });
+    expect((await store.stats('app-1', 9))?.totals.responses).toEqual({ shown: 1, open: 1, discard: 0, block: 1, expired: 0, error: 0 });
+    // u2 blocked action 9: it is withdrawn, u1's stays.
+    expect((await store.pull('app-1', pullAll)).data.map((r) => r.user_id)).toEqual(['u1']);
+    await producer.close();
+  });
+});

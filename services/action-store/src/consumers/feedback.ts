@@ -1,0 +1,55 @@
+import { Counter, type Registry } from 'prom-client';
+import { errorMessage, topics, type Bus, type Logger, type Subscription } from '@evp/core';
+import { feedbackFromEvent, type ActionStore, type FeedbackEventLike } from '@evp/actions';
+
+export interface FeedbackConsumerDeps {
+  bus: Bus;
+  store: ActionStore;
+  logger: Logger;
+  /** Turns an `events.core` value into an event (Avro wire format → canonical event in production). */
+  decode: (value: Buffer) => Promise<FeedbackEventLike>;
+  groupId?: string;
+  metrics?: Registry;
+}
+
+/**
+ * Updates delivery state from `nudge_response` (alias `action_response`) events on `events.core`.
+ * Counting is idempotent per (action, user, response), so redelivered batches count nothing twice.
+ * Store failures throw (the batch comes again); undecodable or malformed events are logged and
+ * skipped.
+ */
+export async function startFeedbackConsumer(deps: FeedbackConsumerDeps): Promise<Subscription> {
+  const counter = new Counter({
+    name: 'action_store_feedback_events_total',
+    help: 'nudge_response events by outcome',
+    labelNames: ['outcome'] as const,
+    registers: deps.metrics ? [deps.metrics] : [],
+  });
+  const log = deps.logger.child({ consumer: 'feedback' });
+  return deps.bus.subscribe({
+    groupId: deps.groupId ?? 'action-store.feedback',
+    topics: [topics.events('core')],
+    handleBatch: async (batch) => {
+      for (const msg of batch.messages) {
+        const where = { topic: msg.topic, partition: msg.partition, offset: msg.offset };
+        let event: FeedbackEventLike;
+        try {
+          event = await deps.decode(msg.value);
+        } catch (err) {
+          log.warn({ ...where, reason: errorMessage(err) }, 'skipping an undecodable event');
+          counter.inc({ outcome: 'undecodable' });
+          continue;
+        }
+        const fb = feedbackFromEvent(event);
+        if (fb.kind === 'ignored') continue;
+        if (fb.kind === 'invalid') {
+          log.warn({ ...where, reason: fb.reason }, 'skipping a malformed nudge_response');
+          counter.inc({ outcome: 'invalid' });
+          continue;
+        }
+        const status = await deps.store.recordFeedback(fb.appId, fb.feedback);
+        counter.inc({ outcome: status });
+      }
+    },
+  });
+}

@@ -1,0 +1,5 @@
+export * from './app';
+export * from './config';
+export * from './consumers/action-requests';
+export * from './consumers/feedback';
+export * from './sweeper';

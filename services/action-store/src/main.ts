@@ -1,0 +1,76 @@
+import Redis from 'ioredis';
+import { ConfigError, KeyRing, createLogger, type Subscription } from '@evp/core';
+import { closeServer, listen } from '@evp/http';
+import { createKafkaBus } from '@evp/kafka';
+import { createConfluentRegistry } from '@evp/registry';
+import { canonicalFromAvro } from '@evp/schemas';
+import { RedisActionStore, systemClock } from '@evp/actions';
+import { createActionStoreApp } from './app';
+import { loadActionStoreConfig } from './config';
+import { startActionRequestsConsumer } from './consumers/action-requests';
+import { startFeedbackConsumer } from './consumers/feedback';
+import { startSweeper } from './sweeper';
+
+/**
+ * Composition root: config → logger → Redis → store → (Kafka consumers) → sweeper → HTTP.
+ * Shutdown in reverse: stop accepting HTTP, stop consuming, stop sweeping, close Kafka, close Redis.
+ */
+async function main() {
+  const config = loadActionStoreConfig();
+  const logger = createLogger('action-store', config.LOG_LEVEL);
+  const keys = KeyRing.fromFile(config.KEYS_FILE);
+  // Fail requests fast while Redis is away (503 + Retry-After) instead of queueing them.
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
+  redis.on('error', (err) => logger.warn({ err }, 'redis connection error'));
+  await redis.connect();
+  const store = new RedisActionStore({ redis, clock: systemClock(), prefix: config.REDIS_KEY_PREFIX, retentionMs: config.RETENTION_MS });
+
+  const { app, metrics } = createActionStoreApp({
+    store,
+    keys,
+    logger,
+    pullMax: config.PULL_MAX,
+    maxBodyBytes: config.MAX_BODY_BYTES,
+    retryAfterSeconds: config.RETRY_AFTER_SECONDS,
+    corsOrigins: config.CORS_ORIGINS,
+  });
+
+  const subscriptions: Subscription[] = [];
+  const bus = config.KAFKA_BROKERS ? createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'action-store', logger }) : undefined;
+  if (bus && config.SCHEMA_REGISTRY_URL) {
+    const registry = createConfluentRegistry({ url: config.SCHEMA_REGISTRY_URL });
+    subscriptions.push(
+      await startActionRequestsConsumer({ bus, store, logger, groupId: `${config.CONSUMER_GROUP_PREFIX}.requests`, metrics: metrics.registry }),
+      await startFeedbackConsumer({
+        bus,
+        store,
+        logger,
+        groupId: `${config.CONSUMER_GROUP_PREFIX}.feedback`,
+        metrics: metrics.registry,
+        decode: async (value) => canonicalFromAvro((await registry.decode(value)) as Record<string, unknown>),
+      }),
+    );
+  } else {
+    logger.info('KAFKA_BROKERS not set: HTTP only (no actions.requested, no feedback)');
+  }
+  const sweeper = startSweeper({ store, logger, intervalMs: config.SWEEP_INTERVAL_MS });
+  const { server, port } = await listen(app, config.PORT);
+  logger.info({ port }, 'action-store listening');
+
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, 'shutting down: stop HTTP, stop consuming, stop sweeping, close Kafka and Redis');
+    await closeServer(server).catch((err) => logger.error({ err }, 'http close failed'));
+    await Promise.allSettled(subscriptions.map((s) => s.stop()));
+    await sweeper.stop();
+    await Promise.allSettled([bus?.close(), store.close()]);
+    await redis.quit().catch(() => redis.disconnect());
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+});

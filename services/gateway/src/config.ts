@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { envFragments, parseConfig } from '@evp/core';
+
+const schema = z.object({
+  PORT: envFragments.port.default(8080),
+  KAFKA_BROKERS: envFragments.kafkaBrokers,
+  KEYS_FILE: z.string().min(1),
+  LOG_LEVEL: envFragments.logLevel,
+  MAX_BODY_BYTES: envFragments.positiveInt.default(5 * 1024 * 1024),
+  MAX_EVENTS_PER_REQUEST: envFragments.positiveInt.default(5000),
+  PRODUCE_TIMEOUT_MS: envFragments.positiveInt.default(5000),
+  RETRY_AFTER_SECONDS: envFragments.positiveInt.default(5),
+  CORS_ORIGINS: z.string().default('*').transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean)),
+});
+
+export type GatewayConfig = z.infer<typeof schema>;
+export const loadGatewayConfig = (env: Record<string, string | undefined> = process.env): GatewayConfig =>
+  parseConfig(schema, env);

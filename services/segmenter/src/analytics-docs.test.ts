@@ -1,0 +1,174 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { runMigrations } from '@evp/clickhouse';
+import type { Analytics, Block } from '@evp/core';
+import { createChdbAnalytics } from '@evp/embedded';
+import type { CanonicalEvent, RejectedRecord } from '@evp/schemas';
+import { chdbTestPath, testDatabase } from '@evp/testkit/src/conformance/analytics';
+import { catalogRow, eventRow, rejectedRow, unreadableRow } from './rows';
+import { pageEvent, rejectedRecord } from './test-fixtures';
+
+// The example queries of docs/analytics.md, run as written against rows made by the sink's own
+// mapping, with exact results. Every row is inserted twice (as a re-delivery would), so the
+// queries are also checked to be duplicate-proof.
+const doc = readFileSync(resolve(__dirname, '../../../docs/analytics.md'), 'utf8');
+const queries = new Map([...doc.matchAll(/```sql\n-- name: (\w+)\n([\s\S]*?)```/g)].map((m) => [m[1] as string, m[2] as string]));
+
+const database = testDatabase('docs');
+let analytics: Analytics;
+const at = (iso: string) => Date.parse(`${iso}Z`);
+const range = { from: '2024-03-01 00:00:00.000', to: '2024-03-03 00:00:00.000' };
+
+let n = 0;
+const ev = (app: string, user: string, block: Block, name: string, time: string, props: Record<string, unknown>): CanonicalEvent => ({
+  ...pageEvent,
+  event_id: `ev-${n++}`,
+  app_id: app,
+  user_id: user,
+  block,
+  name,
+  property: null,
+  time: at(time),
+  props,
+});
+const page = (app: string, user: string, time: string) => ev(app, user, 'core', 'page', time, pageEvent.props);
+const cart = (user: string, action: string, time: string) =>
+  ev('shop', user, 'e_commerce', 'cart', time, { id: `c-${user}`, action, cart_price: 9.5, currency: 'KES', item: { id: 'i1' } });
+const checkout = (user: string, ok: boolean, time: string) =>
+  ev('shop', user, 'e_commerce', 'checkout', time, { id: `o-${user}`, cart_id: `c-${user}`, cart_price: 9.5, currency: 'KES', items: [{ id: 'i1' }], is_successful: ok });
+const nudge = (user: string, ref: string, response: string, time: string) =>
+  ev('shop', user, 'core', 'nudge_response', time, { ref, time: '2024-03-01T08:00:00Z', response });
+const encounter = (patient: string, time: string) =>
+  ev('clinic', 'hcw-1', 'patient_mgmt', 'encounter', time, { patient_id: patient, site_id: 's1', action: 'add', type: 'screening' });
+
+const events: CanonicalEvent[] = [
+  page('shop', 'u1', '2024-03-01T08:00:00'),
+  page('shop', 'u2', '2024-03-01T08:10:00'),
+  page('shop', 'u3', '2024-03-01T08:20:00'),
+  page('shop', 'u1', '2024-03-02T08:00:00'),
+  page('shop', 'u2', '2024-03-02T08:00:00'),
+  page('clinic', 'u9', '2024-03-01T07:00:00'),
+  // Funnel: u1 converts; u2's checkout failed; u3 never added to a cart; u4 only removed an item;
+  // u5 checked out more than a day after adding.
+  cart('u1', 'add_item', '2024-03-01T10:00:00'),
+  checkout('u1', true, '2024-03-01T10:05:00'),
+  cart('u2', 'add_item', '2024-03-01T11:00:00'),
+  checkout('u2', false, '2024-03-01T11:05:00'),
+  checkout('u3', true, '2024-03-01T12:00:00'),
+  cart('u4', 'remove_item', '2024-03-01T12:30:00'),
+  cart('u5', 'add_item', '2024-03-01T09:00:00'),
+  checkout('u5', true, '2024-03-02T10:00:00'),
+  // Nudges: inv 101 has actions 1 and 2, inv 102 action 7. u3 reported `shown` twice.
+  nudge('u1', '101:1', 'shown', '2024-03-01T13:00:00'),
+  nudge('u1', '101:1', 'open', '2024-03-01T13:01:00'),
+  nudge('u2', '101:1', 'shown', '2024-03-01T13:00:00'),
+  nudge('u2', '101:1', 'discard', '2024-03-01T13:02:00'),
+  nudge('u3', '101:1', 'shown', '2024-03-01T13:00:00'),
+  nudge('u3', '101:1', 'shown', '2024-03-01T13:05:00'),
+  nudge('u1', '101:2', 'shown', '2024-03-01T14:00:00'),
+  nudge('u1', '101:2', 'open', '2024-03-01T14:01:00'),
+  nudge('u2', '102:7', 'shown', '2024-03-01T15:00:00'),
+  nudge('u2', '102:7', 'block', '2024-03-01T15:01:00'),
+  // Encounters: p-3 has no catalog record.
+  encounter('p-1', '2024-03-01T08:00:00'),
+  encounter('p-1', '2024-03-02T09:00:00'),
+  encounter('p-2', '2024-03-01T10:00:00'),
+  encounter('p-3', '2024-03-01T11:00:00'),
+];
+
+const rejected: RejectedRecord[] = [
+  { ...rejectedRecord, app_id: 'shop', rejection_id: 'r1' },
+  { ...rejectedRecord, app_id: 'shop', rejection_id: 'r2', errors: [{ path: '$.data[1].ctx.rate_value', rule: 'range', message: 'must be at most 5' }] },
+  {
+    ...rejectedRecord,
+    app_id: 'shop',
+    rejection_id: 'r3',
+    kind: 'envelope_violation',
+    errors: [{ path: '$.internal', rule: 'required', message: 'internal is required' }],
+    event_count: 5,
+    envelope_index: 0,
+    event_index: null,
+    event_name: null,
+  },
+];
+
+const patients = [
+  { app_id: 'clinic', id: 'p-1', received_at: 1_000, country: 'Kenya' },
+  { app_id: 'clinic', id: 'p-1', received_at: 2_000, country: 'Uganda' },
+  { app_id: 'clinic', id: 'p-2', received_at: 1_000, country: 'Kenya' },
+];
+
+beforeAll(async () => {
+  analytics = createChdbAnalytics({ path: chdbTestPath(), database });
+  await runMigrations({ analytics });
+  const unreadable = unreadableRow(
+    { topic: 'events.core', partition: 0, offset: '9', key: 'shop:u1', value: Buffer.from('x'), headers: { app_id: 'shop' }, timestamp: at('2024-03-01T09:00:00') },
+    { path: '$', rule: 'avro_decode', message: 'bad magic byte' },
+    at('2024-03-01T09:00:01'),
+  );
+  for (let copy = 0; copy < 2; copy++) {
+    await analytics.insert('events', events.map(eventRow));
+    await analytics.insert('rejected', [...rejected.map(rejectedRow), unreadable]);
+    await analytics.insert('catalog_patient', patients.map(catalogRow));
+  }
+});
+afterAll(async () => {
+  await analytics.command(`DROP DATABASE IF EXISTS ${database}`);
+  await analytics.close();
+});
+
+const run = (name: string, params: Record<string, unknown>) => {
+  const sql = queries.get(name);
+  if (!sql) throw new Error(`docs/analytics.md has no query named ${name}`);
+  return analytics.query(sql, params);
+};
+
+describe('docs/analytics.md example queries', () => {
+  it('lists exactly the documented queries', () => {
+    expect([...queries.keys()]).toEqual([
+      'daily_active_users',
+      'cart_checkout_funnel',
+      'nudge_response_rates',
+      'rejected_by_reason',
+      'patients_with_encounters',
+    ]);
+  });
+
+  it('daily active users per app', async () => {
+    expect(await run('daily_active_users', range)).toEqual([
+      { app_id: 'clinic', day: '2024-03-01', users: 2 },
+      { app_id: 'clinic', day: '2024-03-02', users: 1 },
+      { app_id: 'shop', day: '2024-03-01', users: 5 },
+      { app_id: 'shop', day: '2024-03-02', users: 3 },
+    ]);
+  });
+
+  it('cart → checkout funnel', async () => {
+    expect(await run('cart_checkout_funnel', { app: 'shop', ...range })).toEqual([
+      { added_to_cart: 3, checked_out: 1, conversion: 0.333 },
+    ]);
+  });
+
+  it('nudge response rates per inv_id', async () => {
+    expect(await run('nudge_response_rates', { app: 'shop', ...range })).toEqual([
+      { inv_id: 101, shown: 4, opened: 2, discarded: 1, blocked: 0, open_rate: 0.5 },
+      { inv_id: 102, shown: 1, opened: 0, discarded: 0, blocked: 1, open_rate: 0 },
+    ]);
+  });
+
+  it('rejected records by reason', async () => {
+    expect(await run('rejected_by_reason', { app: 'shop', ...range })).toEqual([
+      { kind: 'schema_violation', rule: 'range', rejections: 2, events: 2 },
+      { kind: 'envelope_violation', rule: 'required', rejections: 1, events: 5 },
+      { kind: 'parse_violation', rule: 'avro_decode', rejections: 1, events: 1 },
+      { kind: 'schema_violation', rule: 'enum', rejections: 1, events: 1 },
+    ]);
+  });
+
+  it('latest patient catalog joined with encounters', async () => {
+    expect(await run('patients_with_encounters', { app: 'clinic' })).toEqual([
+      { patient_id: 'p-1', country: 'Uganda', encounters: 2, last_encounter: '2024-03-02 09:00:00.000' },
+      { patient_id: 'p-2', country: 'Kenya', encounters: 1, last_encounter: '2024-03-01 10:00:00.000' },
+    ]);
+  });
+});

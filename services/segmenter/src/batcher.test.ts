@@ -1,0 +1,145 @@
+import { InfraError } from '@evp/core';
+import { InsertBatcher, type BatchPart, type BatcherOptions } from './batcher';
+
+interface Insert {
+  table: string;
+  rows: object[];
+  token: string;
+}
+
+function setup(overrides: Partial<BatcherOptions> = {}, failures: unknown[] = []) {
+  const inserts: Insert[] = [];
+  const sleeps: number[] = [];
+  const batcher = new InsertBatcher({
+    maxRows: 100,
+    maxWaitMs: 10_000,
+    concurrency: 1,
+    isRetriable: (err) => err instanceof InfraError && err.retriable,
+    retry: { initialDelayMs: 100, maxDelayMs: 250, budgetMs: 60_000 },
+    insert: async (table, rows, token) => {
+      const f = failures.shift();
+      if (f) throw f;
+      inserts.push({ table, rows: [...rows], token });
+    },
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    ...overrides,
+  });
+  return { batcher, inserts, sleeps };
+}
+
+const part = (origin: string, tables: Record<string, string[]>): BatchPart => ({
+  origin,
+  tables: new Map(Object.entries(tables).map(([t, ids]) => [t, { rows: ids.map((id) => ({ id })), keys: ids }])),
+});
+
+const down = () => new InfraError('clickhouse', 'insert failed: server unreachable', { retriable: true });
+
+describe('InsertBatcher', () => {
+  it('with a sequential bus inserts each handler call at once, one insert per table', async () => {
+    const { batcher, inserts } = setup();
+    await batcher.add(part('events.core/0/0-1', { events: ['a', 'b'], rejected: ['r'] }));
+    expect(inserts.map((i) => [i.table, i.rows])).toEqual([
+      ['events', [{ id: 'a' }, { id: 'b' }]],
+      ['rejected', [{ id: 'r' }]],
+    ]);
+    expect(inserts[0]?.token).toMatch(/^events:[0-9a-f]{64}$/);
+  });
+
+  it('derives the dedup token from the row ids and origins: the same batch again gives the same token', async () => {
+    const { batcher, inserts } = setup();
+    await batcher.add(part('events.core/0/0-1', { events: ['a', 'b'] }));
+    await batcher.add(part('events.core/0/0-1', { events: ['a', 'b'] }));
+    await batcher.add(part('events.core/0/0-2', { events: ['a', 'b'] }));
+    await batcher.add(part('events.core/0/0-1', { events: ['a', 'c'] }));
+    const [t1, t2, t3, t4] = inserts.map((i) => i.token);
+    expect(t1).toBe(t2);
+    expect(new Set([t1, t3, t4]).size).toBe(3);
+  });
+
+  it('gathers concurrent handler calls into one insert once every possible caller waits', async () => {
+    const { batcher, inserts } = setup({ concurrency: 3 });
+    const settled: string[] = [];
+    const p1 = batcher.add(part('events.core/0/0-0', { events: ['a'] })).then(() => settled.push('p1'));
+    const p2 = batcher.add(part('events.core/1/0-0', { events: ['b'] })).then(() => settled.push('p2'));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(inserts).toEqual([]);
+    expect(settled).toEqual([]);
+    const p3 = batcher.add(part('events.core/2/0-0', { events: ['c'] })).then(() => settled.push('p3'));
+    await Promise.all([p1, p2, p3]);
+    expect(inserts.map((i) => i.rows)).toEqual([[{ id: 'a' }, { id: 'b' }, { id: 'c' }]]);
+    expect(settled).toEqual(['p1', 'p2', 'p3']);
+  });
+
+  it('flushes by time when fewer callers come', async () => {
+    const { batcher, inserts } = setup({ concurrency: 10, maxWaitMs: 30 });
+    const started = Date.now();
+    await Promise.all([batcher.add(part('a/0/0-0', { events: ['a'] })), batcher.add(part('a/1/0-0', { events: ['b'] }))]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
+    expect(inserts.map((i) => i.rows.length)).toEqual([2]);
+  });
+
+  it('flushes by size', async () => {
+    const { batcher, inserts } = setup({ concurrency: 10, maxRows: 3 });
+    await Promise.all([batcher.add(part('a/0/0-1', { events: ['a', 'b'] })), batcher.add(part('a/1/0-0', { events: ['c'] }))]);
+    expect(inserts.map((i) => i.rows.length)).toEqual([3]);
+  });
+
+  it('retries a retriable failure with doubling back-off, then resolves', async () => {
+    const retries: [number, number][] = [];
+    const { batcher, inserts, sleeps } = setup({ onRetry: (r) => retries.push([r.attempt, r.delayMs]) }, [down(), down(), down()]);
+    await batcher.add(part('a/0/0-0', { events: ['a'] }));
+    expect(inserts.map((i) => i.rows)).toEqual([[{ id: 'a' }]]);
+    expect(sleeps).toEqual([100, 200, 250]);
+    expect(retries).toEqual([
+      [1, 100],
+      [2, 200],
+      [3, 250],
+    ]);
+  });
+
+  it('rejects every caller of a flush at once on a non-retriable failure', async () => {
+    const bad = new InfraError('clickhouse', 'insert failed (code 53): type mismatch', { retriable: false });
+    const { batcher, inserts, sleeps } = setup({ concurrency: 2, maxWaitMs: 20 }, [bad]);
+    const results = await Promise.allSettled([
+      batcher.add(part('a/0/0-0', { events: ['a'] })),
+      batcher.add(part('a/1/0-0', { events: ['b'] })),
+    ]);
+    expect(results).toEqual([
+      { status: 'rejected', reason: bad },
+      { status: 'rejected', reason: bad },
+    ]);
+    expect([inserts, sleeps]).toEqual([[], []]);
+    // The next flush is independent of the failed one.
+    await batcher.add(part('a/0/0-0', { events: ['a'] }));
+    expect(inserts.map((i) => i.rows)).toEqual([[{ id: 'a' }]]);
+  });
+
+  it('hands the batch back to the bus once the retry budget is spent', async () => {
+    let clock = 0;
+    const failures = Array.from({ length: 10 }, down);
+    const { batcher, sleeps } = setup(
+      {
+        now: () => clock,
+        sleep: async (ms) => {
+          sleeps.push(ms);
+          clock += ms;
+        },
+        retry: { initialDelayMs: 100, maxDelayMs: 400, budgetMs: 1_000 },
+      },
+      failures,
+    );
+    await expect(batcher.add(part('a/0/0-0', { events: ['a'] }))).rejects.toThrow('server unreachable');
+    expect(sleeps).toEqual([100, 200, 400]);
+  });
+
+  it('drain flushes what waits and every later add at once', async () => {
+    const { batcher, inserts } = setup({ concurrency: 10 });
+    const pending = batcher.add(part('a/0/0-0', { events: ['a'] }));
+    await batcher.drain();
+    await pending;
+    await batcher.add(part('a/0/1-1', { events: ['b'] }));
+    expect(inserts.map((i) => i.rows)).toEqual([[{ id: 'a' }], [{ id: 'b' }]]);
+  });
+});

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { envFragments, parseConfig } from '@evp/core';
+import type { ClickHouseHttpOptions } from '@evp/clickhouse';
+import type { SinkConfig } from './sink';
+
+/** The only module of the segmenter that reads process.env; everything else gets typed values. */
+const clickhouse = {
+  CLICKHOUSE_URL: envFragments.url,
+  CLICKHOUSE_USER: z.string().min(1).default('default'),
+  CLICKHOUSE_PASSWORD: z.string().default(''),
+  CLICKHOUSE_DATABASE: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'letters, digits and _ only')
+    .default('evp'),
+  CLICKHOUSE_REQUEST_TIMEOUT_MS: envFragments.positiveInt.default(30_000),
+  /** Defaults to deploy/clickhouse/migrations of this repository. */
+  CLICKHOUSE_MIGRATIONS_DIR: z.string().min(1).optional(),
+  LOG_LEVEL: envFragments.logLevel,
+};
+
+const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+const sinkSchema = z.object({
+  ...clickhouse,
+  KAFKA_BROKERS: envFragments.kafkaBrokers,
+  SCHEMA_REGISTRY_URL: envFragments.url,
+  METRICS_PORT: envFragments.port.default(9464),
+  /** Applies pending migrations before consuming (idempotent); off when a separate `migrate` step runs. */
+  CLICKHOUSE_MIGRATE_ON_START: bool.default('true'),
+  SINK_BATCH_MAX_ROWS: envFragments.positiveInt.default(10_000),
+  SINK_BATCH_MAX_WAIT_MS: envFragments.positiveInt.default(1_000),
+  SINK_BUS_CONCURRENCY: envFragments.positiveInt.default(1),
+  SINK_RETRY_INITIAL_DELAY_MS: envFragments.positiveInt.default(200),
+  SINK_RETRY_MAX_DELAY_MS: envFragments.positiveInt.default(5_000),
+  SINK_RETRY_BUDGET_MS: envFragments.positiveInt.default(10_000),
+});
+
+const migrateSchema = z.object(clickhouse);
+
+export type SegmenterConfig = z.infer<typeof sinkSchema>;
+export type MigrateConfig = z.infer<typeof migrateSchema>;
+
+export const loadSegmenterConfig = (env: Record<string, string | undefined> = process.env): SegmenterConfig =>
+  parseConfig(sinkSchema, env);
+
+export const loadMigrateConfig = (env: Record<string, string | undefined> = process.env): MigrateConfig =>
+  parseConfig(migrateSchema, env);
+
+export const clickhouseOptions = (c: MigrateConfig): ClickHouseHttpOptions => ({
+  url: c.CLICKHOUSE_URL,
+  username: c.CLICKHOUSE_USER,
+  password: c.CLICKHOUSE_PASSWORD,
+  database: c.CLICKHOUSE_DATABASE,
+  requestTimeoutMs: c.CLICKHOUSE_REQUEST_TIMEOUT_MS,
+  application: 'evp-segmenter',
+});
+
+export const sinkConfig = (c: SegmenterConfig): SinkConfig => ({
+  groupId: 'segmenter-sink',
+  batchMaxRows: c.SINK_BATCH_MAX_ROWS,
+  batchMaxWaitMs: c.SINK_BATCH_MAX_WAIT_MS,
+  busConcurrency: c.SINK_BUS_CONCURRENCY,
+  retryInitialDelayMs: c.SINK_RETRY_INITIAL_DELAY_MS,
+  retryMaxDelayMs: c.SINK_RETRY_MAX_DELAY_MS,
+  retryBudgetMs: c.SINK_RETRY_BUDGET_MS,
+});

@@ -1,0 +1,5 @@
+export * from './sink';
+export * from './rows';
+export * from './batcher';
+export * from './config';
+export { runMigrations, DEFAULT_MIGRATIONS_DIR } from '@evp/clickhouse';

@@ -1,0 +1,160 @@
+import type { BusMessage } from '@evp/core';
+import { RowError, catalogRow, chTime, eventRow, rejectedRow, unreadableRow } from './rows';
+import { pageEvent, rejectedRecord } from './test-fixtures';
+
+function thrown(fn: () => unknown): RowError {
+  try {
+    fn();
+  } catch (err) {
+    return err as RowError;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('eventRow', () => {
+  it('maps a canonical page event to exactly the events row', () => {
+    expect(eventRow(pageEvent)).toEqual({
+      event_id: 'e1f0c2d3a4b5c6d7e8f90a1b2c3d4e5f',
+      app_id: 'app-1',
+      user_id: 'user-42',
+      session_id: 'user-42_1709251200000_1709251260000',
+      session_start: '2024-03-01 00:00:00.000',
+      session_end: '2024-03-01 00:01:00.000',
+      device_id: 'dev-9',
+      os: 'android',
+      sdk_name: 'android',
+      sdk_version: '2.1.0',
+      app_version: '1.4.2 (142)',
+      app_version_code: 142,
+      tz: '+03:00',
+      block: 'core',
+      name: 'page',
+      sent_name: null,
+      property: 'Home',
+      time: '2024-03-01 00:00:12.345',
+      online: true,
+      received_at: '2024-03-01 00:01:40.001',
+      request_id: 'req-7',
+      envelope: 'current',
+      props: { path: '/home', title: 'Home', duration: 12.5, render_time: 340 },
+      meta: '{"campaign":"spring","n":1}',
+      client: {},
+    });
+  });
+
+  it('keeps an earlier-form event’s client info and an open session as null end', () => {
+    const row = eventRow({
+      ...pageEvent,
+      envelope: 'earlier',
+      session_end: null,
+      meta: 'just text',
+      client: { up: 512, dn: 2048, d_info: { brand: 'acme', os_ver: '14' } },
+      name: 'nudge_response',
+      sent_name: 'action_response',
+    });
+    expect([row.envelope, row.session_end, row.meta, row.client, row.name, row.sent_name]).toEqual([
+      'earlier',
+      null,
+      '"just text"',
+      { up: 512, dn: 2048, d_info: { brand: 'acme', os_ver: '14' } },
+      'nudge_response',
+      'action_response',
+    ]);
+  });
+
+  it('refuses times ClickHouse cannot hold and a missing event_id, naming the field', () => {
+    const late = thrown(() => eventRow({ ...pageEvent, time: Date.UTC(2300, 0, 1) }));
+    expect([late.path, late.message]).toEqual(['time', '10413792000000 is not an epoch-ms time between 1900 and 2299']);
+    const noId = thrown(() => eventRow({ ...pageEvent, event_id: '' }));
+    expect([noId.path, noId.message]).toEqual(['event_id', 'must not be empty']);
+    const fraction = thrown(() => eventRow({ ...pageEvent, received_at: 1.5 }));
+    expect([fraction.path, fraction.message]).toEqual(['received_at', '1.5 is not an epoch-ms time between 1900 and 2299']);
+  });
+});
+
+describe('chTime', () => {
+  it('renders the range edges exactly', () => {
+    expect(chTime(Date.UTC(1900, 0, 1), 't')).toBe('1900-01-01 00:00:00.000');
+    expect(chTime(Date.UTC(2299, 11, 31, 23, 59, 59, 999), 't')).toBe('2299-12-31 23:59:59.999');
+    expect(() => chTime(Date.UTC(1899, 11, 31, 23, 59, 59, 999), 't')).toThrow(RowError);
+    expect(() => chTime(Number.NaN, 't')).toThrow(RowError);
+  });
+});
+
+describe('rejectedRow', () => {
+  it('maps a typed rejected record to exactly the rejected row', () => {
+    expect(rejectedRow(rejectedRecord)).toEqual({
+      ...rejectedRecord,
+      received_at: '2024-03-01 00:01:40.001',
+      failed_at: '2024-03-01 00:01:40.100',
+    });
+  });
+});
+
+describe('catalogRow', () => {
+  it('splits provenance from the record and reads *_json fields back', () => {
+    expect(
+      catalogRow({
+        app_id: 'app-1',
+        id: 'p-1',
+        received_at: 1709251300001,
+        request_id: 'req-9',
+        country: 'Kenya',
+        site_id_list: ['s1', 's2'],
+        insurance_status: true,
+        phone_number_category: null,
+        attributes_json: '{"beds":12}',
+        extra_json: '{"custom":"x"}',
+      }),
+    ).toEqual({
+      app_id: 'app-1',
+      id: 'p-1',
+      received_at: '2024-03-01 00:01:40.001',
+      request_id: 'req-9',
+      record: { custom: 'x', country: 'Kenya', site_id_list: ['s1', 's2'], insurance_status: true, attributes: { beds: 12 } },
+    });
+  });
+
+  it('needs app_id, id and received_at', () => {
+    const e = thrown(() => catalogRow({ app_id: 'app-1', received_at: 1 }));
+    expect([e.path, e.message]).toEqual(['id', 'expected a string, got undefined']);
+  });
+});
+
+describe('unreadableRow', () => {
+  const msg: BusMessage = {
+    topic: 'events.core',
+    partition: 2,
+    offset: '41',
+    key: 'app-1:user-42',
+    value: Buffer.from([0x01, 0x02, 0xff]),
+    headers: { event_id: 'e1' },
+    timestamp: 1709251300001,
+  };
+
+  it('keeps the bytes (base64), the coordinates and the failure; same message ⇒ same id', () => {
+    const problem = { path: '$', rule: 'avro_decode', message: 'bad magic byte 0x01' };
+    const row = unreadableRow(msg, problem, 1709251300500);
+    expect({ ...row, rejection_id: row.rejection_id.length }).toEqual({
+      rejection_id: 32,
+      kind: 'parse_violation',
+      errors: [problem],
+      payload: 'AQL/',
+      payload_truncated: false,
+      app_id: 'app-1',
+      request_id: '',
+      key_id: '',
+      received_at: '2024-03-01 00:01:40.001',
+      failed_at: '2024-03-01 00:01:40.500',
+      processor: 'evp-segmenter-sink/0.1',
+      event_count: 1,
+      envelope_index: null,
+      event_index: null,
+      event_name: null,
+      payload_kind: 'message_base64',
+      source: 'events.core/2/41',
+    });
+    expect(unreadableRow(msg, problem, 1).rejection_id).toBe(row.rejection_id);
+    expect(unreadableRow({ ...msg, offset: '42' }, problem, 1).rejection_id).not.toBe(row.rejection_id);
+  });
+});

@@ -1,0 +1,225 @@
+import { createHash } from 'node:crypto';
+import { formatDateTime64 } from '@evp/clickhouse';
+import type { BusMessage, CatalogKind } from '@evp/core';
+import { payloadPrefix, type CanonicalEvent, type RejectedRecord } from '@evp/schemas';
+
+/** ClickHouse tables the sink writes (deploy/clickhouse/migrations). */
+export const TABLES = {
+  events: 'events',
+  rejected: 'rejected',
+  catalog: (kind: CatalogKind) => `catalog_${kind}`,
+} as const;
+
+export const SINK_PROCESSOR = 'evp-segmenter-sink/0.1';
+
+/** A value the sink cannot turn into a row; the message becomes a rejected row instead. */
+export class RowError extends Error {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RowError';
+  }
+}
+
+// DateTime64's range. A time outside it would make ClickHouse refuse the whole insert (or clamp
+// the value), and a refused insert would be retried forever: such a message is rejected instead.
+const MIN_TIME_MS = Date.UTC(1900, 0, 1);
+const MAX_TIME_MS = Date.UTC(2299, 11, 31, 23, 59, 59, 999);
+
+export function chTime(ms: unknown, path: string): string {
+  if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < MIN_TIME_MS || ms > MAX_TIME_MS) {
+    throw new RowError(path, `${String(ms)} is not an epoch-ms time between 1900 and 2299`);
+  }
+  return formatDateTime64(ms);
+}
+
+const chTimeOrNull = (ms: unknown, path: string) => (ms === null || ms === undefined ? null : chTime(ms, path));
+
+function text(v: unknown, path: string): string {
+  if (typeof v !== 'string') throw new RowError(path, `expected a string, got ${v === null ? 'null' : typeof v}`);
+  return v;
+}
+
+function nonEmpty(v: unknown, path: string): string {
+  const s = text(v, path);
+  if (s.length === 0) throw new RowError(path, 'must not be empty');
+  return s;
+}
+
+/** Exactly the columns of `events` (001_events.sql); `inserted_at` is the server's default. */
+export interface EventRow {
+  event_id: string;
+  app_id: string;
+  user_id: string;
+  session_id: string;
+  session_start: string | null;
+  session_end: string | null;
+  device_id: string;
+  os: string;
+  sdk_name: string;
+  sdk_version: string;
+  app_version: string;
+  app_version_code: number | null;
+  tz: string;
+  block: string;
+  name: string;
+  sent_name: string | null;
+  property: string | null;
+  time: string;
+  online: boolean;
+  received_at: string;
+  request_id: string;
+  envelope: 'current' | 'earlier';
+  props: Record<string, unknown>;
+  meta: string | null;
+  client: Record<string, unknown>;
+}
+
+export function eventRow(e: CanonicalEvent): EventRow {
+  return {
+    event_id: nonEmpty(e.event_id, 'event_id'),
+    app_id: nonEmpty(e.app_id, 'app_id'),
+    user_id: text(e.user_id, 'user_id'),
+    session_id: text(e.session_id, 'session_id'),
+    session_start: chTimeOrNull(e.session_start, 'session_start'),
+    session_end: chTimeOrNull(e.session_end, 'session_end'),
+    device_id: text(e.device_id, 'device_id'),
+    os: text(e.os, 'os'),
+    sdk_name: text(e.sdk_name, 'sdk_name'),
+    sdk_version: text(e.sdk_version, 'sdk_version'),
+    app_version: text(e.app_version, 'app_version'),
+    app_version_code: e.app_version_code ?? null,
+    tz: text(e.tz, 'tz'),
+    block: nonEmpty(e.block, 'block'),
+    name: nonEmpty(e.name, 'name'),
+    sent_name: e.sent_name ?? null,
+    property: e.property ?? null,
+    time: chTime(e.time, 'time'),
+    online: e.online === true,
+    received_at: chTime(e.received_at, 'received_at'),
+    request_id: text(e.request_id, 'request_id'),
+    envelope: e.envelope === 'earlier' ? 'earlier' : 'current',
+    props: e.props ?? {},
+    // meta may be any JSON value (a scalar too), which a JSON column cannot hold: kept as JSON text.
+    meta: e.meta === null || e.meta === undefined ? null : JSON.stringify(e.meta),
+    // A JSON column cannot be NULL; {} stands for "no client info" (envelope tells the form).
+    client: e.client ?? {},
+  };
+}
+
+export interface RejectedRow {
+  rejection_id: string;
+  kind: string;
+  errors: { path: string; rule: string; message: string }[];
+  payload: string;
+  payload_truncated: boolean;
+  app_id: string;
+  request_id: string;
+  key_id: string;
+  received_at: string;
+  failed_at: string;
+  processor: string;
+  event_count: number;
+  envelope_index: number | null;
+  event_index: number | null;
+  event_name: string | null;
+  payload_kind: string;
+  source: string;
+}
+
+export function rejectedRow(r: RejectedRecord): RejectedRow {
+  if (!Array.isArray(r.errors)) throw new RowError('errors', 'expected an array');
+  return {
+    rejection_id: nonEmpty(r.rejection_id, 'rejection_id'),
+    kind: nonEmpty(r.kind, 'kind'),
+    errors: r.errors.map((e) => ({ path: e.path, rule: e.rule, message: e.message })),
+    payload: text(r.payload, 'payload'),
+    payload_truncated: r.payload_truncated === true,
+    app_id: text(r.app_id, 'app_id'),
+    request_id: text(r.request_id, 'request_id'),
+    key_id: text(r.key_id, 'key_id'),
+    received_at: chTime(r.received_at, 'received_at'),
+    failed_at: chTime(r.failed_at, 'failed_at'),
+    processor: text(r.processor, 'processor'),
+    event_count: r.event_count,
+    envelope_index: r.envelope_index ?? null,
+    event_index: r.event_index ?? null,
+    event_name: r.event_name ?? null,
+    payload_kind: text(r.payload_kind, 'payload_kind'),
+    source: text(r.source, 'source'),
+  };
+}
+
+export interface CatalogRow {
+  app_id: string;
+  id: string;
+  received_at: string;
+  request_id: string;
+  record: Record<string, unknown>;
+}
+
+/**
+ * The catalog Avro schemas do not exist yet, so a decoded catalog value is read generically: it
+ * must carry `app_id`, `id` and `received_at` (epoch ms), may carry `request_id`, and everything else
+ * is the record. Following the event schemas' convention (schemas/src/avro/derive.ts), a string
+ * field `x_json` is JSON text: it is parsed back to `x`, and `extra_json` (unknown properties) is
+ * folded into the record.
+ */
+export function catalogRow(value: Record<string, unknown>): CatalogRow {
+  const { app_id, id, received_at, request_id, ...rest } = value;
+  const record: Record<string, unknown> = {};
+  let extra: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(rest)) {
+    if (v === null || v === undefined) continue;
+    if (k.endsWith('_json') && typeof v === 'string') {
+      const parsed: unknown = JSON.parse(v);
+      if (k === 'extra_json' && parsed !== null && typeof parsed === 'object') extra = parsed as Record<string, unknown>;
+      else record[k.slice(0, -'_json'.length)] = parsed;
+    } else {
+      record[k] = v;
+    }
+  }
+  return {
+    app_id: nonEmpty(app_id, 'app_id'),
+    id: nonEmpty(id, 'id'),
+    received_at: chTime(received_at, 'received_at'),
+    request_id: request_id === undefined || request_id === null ? '' : text(request_id, 'request_id'),
+    record: { ...extra, ...record },
+  };
+}
+
+/**
+ * A message the sink could not read (not Avro of a known schema, or not a valid row) is never
+ * dropped: it becomes a `parse_violation` row in `rejected` holding the message bytes as base64, its
+ * coordinates and what failed, so it can be inspected and replayed. The id is derived from the
+ * coordinates and the bytes, so a redelivery yields the same row.
+ */
+export function unreadableRow(
+  msg: BusMessage,
+  problem: { path: string; rule: string; message: string },
+  failedAt: number,
+): RejectedRow {
+  const source = `${msg.topic}/${msg.partition}/${msg.offset}`;
+  const keyApp = msg.key && msg.key.includes(':') ? msg.key.slice(0, msg.key.indexOf(':')) : '';
+  return {
+    rejection_id: createHash('sha256').update(`${source}\u0000`).update(msg.value).digest('hex').slice(0, 32),
+    kind: 'parse_violation',
+    errors: [problem],
+    ...payloadPrefix(msg.value.toString('base64')),
+    app_id: msg.headers.app_id ?? keyApp,
+    request_id: msg.headers.request_id ?? '',
+    key_id: msg.headers.key_id ?? '',
+    // The log's append time: the closest thing to a receipt time an unreadable message has.
+    received_at: formatDateTime64(msg.timestamp),
+    failed_at: formatDateTime64(failedAt),
+    processor: SINK_PROCESSOR,
+    event_count: 1,
+    envelope_index: null,
+    event_index: null,
+    event_name: null,
+    payload_kind: 'message_base64',
+    source,
+  };
+}

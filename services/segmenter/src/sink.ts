@@ -1,0 +1,215 @@
+import { Registry } from 'prom-client';
+import {
+  BLOCKS,
+  CATALOG_KINDS,
+  errorMessage,
+  isRetriable,
+  topics,
+  type Analytics,
+  type Bus,
+  type BusMessage,
+  type CatalogKind,
+  type Logger,
+  type MessageBatch,
+  type SchemaRegistry,
+  type Subscription,
+} from '@evp/core';
+import { canonicalFromAvro, type RejectedRecord } from '@evp/schemas';
+import { InsertBatcher, type TableRows } from './batcher';
+import { createSinkMetrics } from './metrics';
+import { RowError, TABLES, catalogRow, eventRow, rejectedRow, unreadableRow } from './rows';
+
+export interface SinkConfig {
+  /** Consumer group. Default `segmenter-sink`. */
+  groupId: string;
+  /** Rows per insert at most. Default 10 000. */
+  batchMaxRows: number;
+  /** Longest a row waits for others to share its insert. Default 1 000 ms (≤ 1 insert/s per table). */
+  batchMaxWaitMs: number;
+  /** Handler calls the bus runs at once (kafkajs partitionsConsumedConcurrently). Default 1. */
+  busConcurrency: number;
+  /** Back-off between insert attempts while ClickHouse is unavailable. */
+  retryInitialDelayMs: number;
+  retryMaxDelayMs: number;
+  /** How long one handler call keeps retrying before handing the batch back to the bus. */
+  retryBudgetMs: number;
+}
+
+export const DEFAULT_SINK_CONFIG: SinkConfig = {
+  groupId: 'segmenter-sink',
+  batchMaxRows: 10_000,
+  batchMaxWaitMs: 1_000,
+  busConcurrency: 1,
+  retryInitialDelayMs: 200,
+  retryMaxDelayMs: 5_000,
+  retryBudgetMs: 10_000,
+};
+
+export interface SinkDeps {
+  bus: Bus;
+  registry: SchemaRegistry;
+  analytics: Analytics;
+  logger: Logger;
+  config?: Partial<SinkConfig>;
+  metrics?: Registry;
+  now?: () => number;
+}
+
+export interface Sink {
+  /** Subscribes; rows start flowing. */
+  start(): Promise<void>;
+  /** Stops consuming, inserts what is buffered (so the last batches commit), leaves the group. */
+  stop(): Promise<void>;
+  readonly metrics: Registry;
+}
+
+/** Every topic the sink reads: one per block, one per catalog kind, and the rejected records. */
+export const SINK_TOPICS: string[] = [
+  ...BLOCKS.map((b) => topics.events(b)),
+  ...CATALOG_KINDS.map((k) => topics.catalog(k)),
+  topics.rejected,
+];
+
+type Route = { table: 'events' } | { table: 'rejected' } | { table: 'catalog'; kind: CatalogKind };
+
+const routes = new Map<string, Route>([
+  ...BLOCKS.map((b) => [topics.events(b), { table: 'events' }] as [string, Route]),
+  ...CATALOG_KINDS.map((k) => [topics.catalog(k), { table: 'catalog', kind: k }] as [string, Route]),
+  [topics.rejected, { table: 'rejected' }],
+]);
+
+interface Read {
+  table: string;
+  row: object;
+  key: string;
+  receivedAtMs: number;
+  unreadable: boolean;
+}
+
+/**
+ * The sink: events.*, catalog.* and ingest.rejected → ClickHouse. Each message is decoded through
+ * the registry and mapped to one row; rows are inserted in batches and a handler call returns (so
+ * the bus commits its offsets) only once its rows are in ClickHouse. A message that cannot be read is
+ * written to `rejected` as a parse_violation, never dropped; a registry or ClickHouse outage throws a
+ * retriable error, and the bus delivers the batch again after a back-off.
+ */
+export function createSink(deps: SinkDeps): Sink {
+  const config: SinkConfig = { ...DEFAULT_SINK_CONFIG, ...deps.config };
+  const now = deps.now ?? Date.now;
+  const logger = deps.logger.child({ component: 'segmenter-sink' });
+  const registry = deps.metrics ?? new Registry();
+  const m = createSinkMetrics(registry);
+  let subscription: Subscription | undefined;
+  let outageLogged = false;
+
+  const batcher = new InsertBatcher({
+    maxRows: config.batchMaxRows,
+    maxWaitMs: config.batchMaxWaitMs,
+    concurrency: config.busConcurrency,
+    isRetriable,
+    retry: { initialDelayMs: config.retryInitialDelayMs, maxDelayMs: config.retryMaxDelayMs, budgetMs: config.retryBudgetMs },
+    now,
+    insert: async (table, rows, dedupToken) => {
+      try {
+        await deps.analytics.insert(table, rows, { dedupToken });
+      } catch (err) {
+        m.insertFailures.inc({ table, retriable: String(isRetriable(err)) });
+        throw err;
+      }
+    },
+    onRetry: ({ table, err, attempt, delayMs }) => {
+      // One warning per outage, not one per attempt.
+      if (!outageLogged) logger.warn({ err, table, delayMs }, `ClickHouse insert failed, retrying with back-off: ${errorMessage(err)}`);
+      else logger.debug({ table, attempt, delayMs }, 'ClickHouse insert retry');
+      outageLogged = true;
+    },
+    onInserted: ({ table, rows, durationMs }) => {
+      if (outageLogged) logger.info({ table }, 'ClickHouse inserts succeed again');
+      outageLogged = false;
+      m.rowsInserted.inc({ table }, rows);
+      m.insertDuration.observe({ table }, durationMs / 1000);
+    },
+  });
+
+  async function read(msg: BusMessage): Promise<Read> {
+    const route = routes.get(msg.topic);
+    if (!route) throw new Error(`the sink does not read topic ${msg.topic}`);
+    const unreadable = (rule: string, path: string, err: unknown): Read => {
+      m.unreadable.inc({ topic: msg.topic });
+      const row = unreadableRow(msg, { path, rule, message: errorMessage(err) }, now());
+      logger.warn({ source: row.source, rule, err }, 'unreadable message written to rejected as parse_violation');
+      return { table: TABLES.rejected, row, key: row.rejection_id, receivedAtMs: msg.timestamp, unreadable: true };
+    };
+    let decoded: unknown;
+    try {
+      decoded = await deps.registry.decode(msg.value);
+    } catch (err) {
+      // The registry being unreachable says nothing about the message: give the batch back.
+      if (isRetriable(err)) throw err;
+      return unreadable('avro_decode', '$', err);
+    }
+    if (decoded === null || typeof decoded !== 'object') return unreadable('record', '$', new Error('not an Avro record'));
+    const record = decoded as Record<string, unknown>;
+    try {
+      switch (route.table) {
+        case 'events': {
+          const row = eventRow(canonicalFromAvro(record));
+          return { table: TABLES.events, row, key: row.event_id, receivedAtMs: record.received_at as number, unreadable: false };
+        }
+        case 'rejected': {
+          const row = rejectedRow(record as unknown as RejectedRecord);
+          return { table: TABLES.rejected, row, key: row.rejection_id, receivedAtMs: record.received_at as number, unreadable: false };
+        }
+        case 'catalog': {
+          const row = catalogRow(record);
+          return { table: TABLES.catalog(route.kind), row, key: `${row.app_id}\u0000${row.id}\u0000${row.received_at}`, receivedAtMs: record.received_at as number, unreadable: false };
+        }
+      }
+    } catch (err) {
+      return err instanceof RowError ? unreadable('row', `$.${err.path}`, err) : unreadable('canonical', '$', err);
+    }
+  }
+
+  async function handleBatch(batch: MessageBatch): Promise<void> {
+    if (batch.messages.length === 0) return;
+    const started = now();
+    const tables = new Map<string, TableRows>();
+    const received: { table: string; at: number }[] = [];
+    for (const msg of batch.messages) {
+      const r = await read(msg);
+      const t = tables.get(r.table) ?? { rows: [], keys: [] };
+      tables.set(r.table, t);
+      t.rows.push(r.row);
+      t.keys.push(r.key);
+      received.push({ table: r.table, at: r.receivedAtMs });
+    }
+    const first = batch.messages[0] as BusMessage;
+    const last = batch.messages[batch.messages.length - 1] as BusMessage;
+    await batcher.add({ origin: `${batch.topic}/${batch.partition}/${first.offset}-${last.offset}`, tables });
+    const done = now();
+    m.batchDuration.observe((done - started) / 1000);
+    for (const r of received) m.freshness.observe({ table: r.table }, Math.max(0, done - r.at) / 1000);
+    m.lagSeconds.set({ topic: batch.topic, partition: String(batch.partition) }, Math.max(0, done - last.timestamp) / 1000);
+  }
+
+  return {
+    metrics: registry,
+    async start() {
+      if (subscription) return;
+      subscription = await deps.bus.subscribe({
+        groupId: config.groupId,
+        topics: SINK_TOPICS,
+        fromBeginning: true,
+        handleBatch,
+      });
+      logger.info({ group: config.groupId, topics: SINK_TOPICS.length, batchMaxRows: config.batchMaxRows, batchMaxWaitMs: config.batchMaxWaitMs }, 'sink consuming');
+    },
+    async stop() {
+      const s = subscription;
+      subscription = undefined;
+      // Draining first lets the in-flight handler's rows be inserted now instead of after the wait.
+      await Promise.all([batcher.drain(), s?.stop()]);
+      logger.info('sink stopped');
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export * from './validator';
+export * from './process-raw';
+export * from './config';
