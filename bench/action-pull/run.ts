@@ -1,6 +1,14 @@
 /**
  * Action pull benchmark on real Redis (issue 5): single-user pulls at a fixed arrival rate and at
- * full speed, and `*` pulls of 1,000 actions (cached and one-off). Prints a Markdown table.
+ * full speed, and `*` pulls of 1,000 actions (cached and one-off). Every scenario runs right after
+ * its own baseline, in the same run, with the same arrival rate or concurrency, so each row prints
+ * a ratio that means something even when the shared machine is busy:
+ * - store scenarios: a bare `EVALSHA` of `return 1` on the same connection (one Redis round trip
+ *   with no work), or for `*` pulls a bare `GET` of a value as large as the pull's reply (the
+ *   same bytes over the same wire, without Lua or JSON parsing);
+ * - --http scenarios: a POST to a no-op route of the same server, same body and agent (the HTTP
+ *   harness itself).
+ * Prints a Markdown table.
  *
  *   REDIS_URL=redis://127.0.0.1:6379 npx tsx bench/action-pull/run.ts [--rate 5000] [--seconds 10] [--http]
  *
@@ -11,6 +19,7 @@
  */
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Redis from 'ioredis';
@@ -29,19 +38,41 @@ const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const fmt = (ms: number) => ms.toFixed(3);
 
-interface Row {
-  scenario: string;
-  pulls: number;
+interface Stat {
+  n: number;
   perSecond: number;
   p50: number;
   p99: number;
   max: number;
-  entries: string;
 }
 
-function summarize(scenario: string, latencies: number[], seconds: number, entries: string): Row {
+interface Row {
+  scenario: string;
+  baseline: string;
+  entries: string;
+  run: Stat;
+  base: Stat;
+}
+
+function stat(latencies: number[], seconds: number): Stat {
   const s = [...latencies].sort((a, b) => a - b);
-  return { scenario, pulls: s.length, perSecond: s.length / seconds, p50: pct(s, 50), p99: pct(s, 99), max: s[s.length - 1] ?? NaN, entries };
+  return { n: s.length, perSecond: s.length / seconds, p50: pct(s, 50), p99: pct(s, 99), max: s[s.length - 1] ?? NaN };
+}
+
+/** Runs the baseline first, then the scenario, with the same load shape (`measure`). */
+async function paired(
+  rows: Row[],
+  scenario: string,
+  baseline: string,
+  entries: string,
+  measure: (op: (n: number) => Promise<unknown>) => Promise<{ latencies: number[]; seconds: number }>,
+  baseOp: (n: number) => Promise<unknown>,
+  op: (n: number) => Promise<unknown>,
+): Promise<void> {
+  const b = await measure(baseOp);
+  const r = await measure(op);
+  rows.push({ scenario, baseline, entries, base: stat(b.latencies, b.seconds), run: stat(r.latencies, r.seconds) });
+  process.stderr.write(`done: ${scenario}\n`);
 }
 
 const action = (user: string, i: number, mode: 'one-off' | 'cached'): NewAction => ({
@@ -103,7 +134,14 @@ async function main() {
   const prefix = `bench:act:${randomBytes(4).toString('hex')}:`;
   const store = new RedisActionStore({ redis, clock: systemClock(), prefix });
   const rows: Row[] = [];
+  const load = loadavg().map((l) => l.toFixed(2)).join(' / ');
   try {
+    // Baselines: one round trip through the same client and connection doing no work.
+    const trivialSha = String(await redis.script('LOAD', 'return 1'));
+    const evalTrivial = () => redis.evalsha(trivialSha, 0);
+    const bigKey = `${prefix}baseline:big`;
+    const getBig = () => redis.get(bigKey);
+
     // Seed: every user has 3 cached actions; 50 one-off actions per user would be too many for
     // quick setup, so the one-off single-user scenario seeds exactly what it will pull.
     process.stderr.write(`seeding ${USERS} users × 3 cached actions...\n`);
@@ -115,6 +153,8 @@ async function main() {
 
     const single = (n: number): PullQuery => ({ user_id: `user-${n % USERS}`, type: 'message', render_method: 'in_app_message', delivery_mode: 'cached' });
     let pullOne: (n: number) => Promise<unknown> = (n) => store.pull('bench', single(n));
+    let singleBase: (n: number) => Promise<unknown> = evalTrivial;
+    let singleBaseName = '`EVALSHA` of `return 1`';
     let worker: Worker | undefined;
     if (USE_HTTP) {
       const KEY = 'bench-api-key-0123456789';
@@ -126,11 +166,11 @@ async function main() {
         worker?.once('error', rej);
       });
       const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-      pullOne = (n) =>
+      const post = (path: string, n: number) =>
         new Promise((resolve, reject) => {
           const body = JSON.stringify(single(n));
           const req = http.request(
-            { host: '127.0.0.1', port, path: '/v1/action/pull', method: 'POST', agent, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+            { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
             (res) => {
               res.resume();
               res.on('end', () => (res.statusCode === 200 ? resolve(undefined) : reject(new Error(`HTTP ${res.statusCode}`))));
@@ -139,12 +179,18 @@ async function main() {
           req.on('error', reject);
           req.end(body);
         });
+      pullOne = (n) => post('/v1/action/pull', n);
+      singleBase = (n) => post('/bench/noop', n);
+      singleBaseName = 'HTTP POST to a no-op route';
     }
     const via = USE_HTTP ? ' (HTTP)' : '';
+    const openAt = (rate: number) => async (op: (n: number) => Promise<unknown>) => ({ latencies: await openLoop(rate, SECONDS, op), seconds: SECONDS });
+    const closedAt = (c: number, seconds: number) => async (op: (n: number) => Promise<unknown>) => ({ latencies: await closedLoop(c, seconds, op), seconds });
 
     await closedLoop(16, 3, pullOne); // warm-up: scripts loaded, JIT warm, seeding garbage collected
-    rows.push(summarize(`single-user cached pull at ${RATE}/s${via}`, await openLoop(RATE, SECONDS, pullOne), SECONDS, '3'));
-    rows.push(summarize(`single-user cached pull, 32 concurrent, max speed${via}`, await closedLoop(32, SECONDS, pullOne), SECONDS, '3'));
+    await closedLoop(16, 1, singleBase);
+    await paired(rows, `single-user cached pull at ${RATE}/s${via}`, singleBaseName, '3', openAt(RATE), singleBase, pullOne);
+    await paired(rows, `single-user cached pull, 32 concurrent, max speed${via}`, singleBaseName, '3', closedAt(32, SECONDS), singleBase, pullOne);
 
     // One-off single-user: each pull takes one user's 1 action (seeded per pull).
     const oneOffUsers = Math.round(RATE * SECONDS);
@@ -152,26 +198,44 @@ async function main() {
       await store.create('bench', Array.from({ length: Math.min(1000, oneOffUsers - u) }, (_, k) => action(`oo-${u + k}`, 100, 'one-off')));
     }
     const oneOff = (n: number) => store.pull('bench', { user_id: `oo-${n}`, type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' });
-    rows.push(summarize(`single-user one-off pull at ${RATE}/s`, await openLoop(RATE, SECONDS, oneOff), SECONDS, '1'));
+    await paired(rows, `single-user one-off pull at ${RATE}/s`, '`EVALSHA` of `return 1`', '1', openAt(RATE), evalTrivial, oneOff);
 
     // `*` pulls of 1,000: a dedicated app so the seeded users above do not count.
     await store.create('star', Array.from({ length: 1000 }, (_, i) => action(`s-${i % 100}`, i, 'cached')));
     const star = { user_id: '*', type: 'message', render_method: 'in_app_message', delivery_mode: 'cached' } as const;
-    const starLat = await closedLoop(4, SECONDS / 2, async () => {
+    // The baseline value is the pull's own reply, so both move the same bytes.
+    const sample = await store.pull('star', star);
+    await redis.set(bigKey, JSON.stringify(sample.data));
+    const bigSize = `${Math.round(Buffer.byteLength(JSON.stringify(sample.data)) / 1024)} KiB`;
+    await paired(rows, '`*` cached pull of 1,000, 4 concurrent', `\`GET\` of ${bigSize}`, '1,000', closedAt(4, SECONDS / 2), getBig, async () => {
       const r = await store.pull('star', star);
       if (r.data.length !== 1000) throw new Error(`expected 1000, got ${r.data.length}`);
     });
-    rows.push(summarize('`*` cached pull of 1,000, 4 concurrent', starLat, SECONDS / 2, '1,000'));
 
-    const oneOffStar: number[] = [];
-    for (let round = 0; round < 50; round++) {
-      await store.create('star1', Array.from({ length: 1000 }, (_, i) => ({ ...action(`s-${i % 100}`, i, 'one-off'), inv_id: 10 + round })));
-      const t = performance.now();
-      const r = await store.pull('star1', { ...star, delivery_mode: 'one-off' });
-      oneOffStar.push(performance.now() - t);
-      if (r.data.length !== 1000 || r.more) throw new Error(`expected 1000 and no more, got ${r.data.length}`);
-    }
-    rows.push(summarize('`*` one-off pull of 1,000 (sequential)', oneOffStar, oneOffStar.reduce((a, b) => a + b, 0) / 1000, '1,000'));
+    // One-off `*`: re-seeded between pulls, so only the pull itself is timed (sequential).
+    const timedRounds = async (op: (round: number) => Promise<void>, before?: (round: number) => Promise<void>) => {
+      const latencies: number[] = [];
+      for (let round = 0; round < 50; round++) {
+        await before?.(round);
+        const t = performance.now();
+        await op(round);
+        latencies.push(performance.now() - t);
+      }
+      return { latencies, seconds: latencies.reduce((a, b) => a + b, 0) / 1000 };
+    };
+    const b = await timedRounds(async () => {
+      await getBig();
+    });
+    const r = await timedRounds(
+      async () => {
+        const res = await store.pull('star1', { ...star, delivery_mode: 'one-off' });
+        if (res.data.length !== 1000 || res.more) throw new Error(`expected 1000 and no more, got ${res.data.length}`);
+      },
+      async (round) => {
+        await store.create('star1', Array.from({ length: 1000 }, (_, i) => ({ ...action(`s-${i % 100}`, i, 'one-off'), inv_id: 10 + round })));
+      },
+    );
+    rows.push({ scenario: '`*` one-off pull of 1,000 (sequential)', baseline: `\`GET\` of ${bigSize}`, entries: '1,000', base: stat(b.latencies, b.seconds), run: stat(r.latencies, r.seconds) });
 
     await worker?.terminate();
   } finally {
@@ -184,10 +248,16 @@ async function main() {
     await redis.quit();
   }
 
-  console.log('| scenario | pulls | pulls/s | p50 ms | p99 ms | max ms | entries/pull |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|');
-  for (const r of rows) {
-    console.log(`| ${r.scenario} | ${r.pulls} | ${Math.round(r.perSecond)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.max)} | ${r.entries} |`);
+  // Ratios: latency ÷ baseline latency (how many bare round trips one pull costs) and
+  // throughput ÷ baseline throughput (1.00 by construction in the fixed-rate rows).
+  const x = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+  console.log(`Load average at start (1/5/15 min): ${load}; ${SECONDS} s per measurement.\n`);
+  console.log('| scenario | entries/pull | pulls | pulls/s | p50 ms | p99 ms | max ms | baseline (same run, same rate or concurrency) | base ops/s | base p50 ms | base p99 ms | p50 ratio | p99 ratio | pulls/s ratio |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|');
+  for (const { scenario, baseline, entries, run, base } of rows) {
+    console.log(
+      `| ${scenario} | ${entries} | ${run.n} | ${Math.round(run.perSecond)} | ${fmt(run.p50)} | ${fmt(run.p99)} | ${fmt(run.max)} | ${baseline} | ${Math.round(base.perSecond)} | ${fmt(base.p50)} | ${fmt(base.p99)} | ${x(run.p50, base.p50)} | ${x(run.p99, base.p99)} | ${x(run.perSecond, base.perSecond)} |`,
+    );
   }
 }
 

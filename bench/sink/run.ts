@@ -27,6 +27,7 @@ const arg = (name: string, dflt: number) => {
 const ROWS = arg('rows', 200_000);
 const BATCH = arg('batch', 10_000);
 const ROUNDS = arg('rounds', 3);
+const SLICE = arg('slice', 5_000);
 
 const t0 = Date.UTC(2024, 2, 1);
 function makeEvents(): CanonicalEvent[] {
@@ -100,7 +101,7 @@ async function sink(analytics: Analytics, events: CanonicalEvent[]): Promise<num
     registry,
     analytics,
     logger: createLogger('bench', 'silent'),
-    config: { batchMaxRows: BATCH, batchMaxWaitMs: 1_000 },
+    config: { batchMaxRows: BATCH, batchMaxWaitMs: 1_000, sliceRows: SLICE },
   });
   const started = performance.now();
   await s.start();

@@ -101,7 +101,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     gatewayUrl: `http://${host}:${g.port}`,
     actionsUrl: `http://${host}:${a.port}`,
     async stop() {
-      await Promise.allSettled(servers.map(closeServer));
+      await Promise.allSettled(servers.map((s) => closeServer(s)));
       await Promise.allSettled([validator.stop(), sink.stop(), sweeper.stop(), ...consumers.map((c) => c.stop())]);
       await Promise.allSettled([producer.close()]);
     },

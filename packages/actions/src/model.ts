@@ -161,12 +161,37 @@ export interface ActionCounters {
   responses: Record<ActionResponse, number>;
 }
 
+/** Most `error` reports one action_id keeps (one per user, the most recent users win). */
+export const MAX_LAST_ERRORS = 20;
+/** Longest `details` kept, in UTF-8 bytes; longer ones are cut at a character boundary. */
+export const MAX_ERROR_DETAILS_BYTES = 1024;
+
+/** The latest `error` response of one user for one action_id (spec 7.5: a nudge failed on the device). */
+export interface ActionErrorReport {
+  user_id: string;
+  /** The invocation the failed action belonged to. */
+  inv_id: number;
+  /** The event's `details`, cut to MAX_ERROR_DETAILS_BYTES; null when the event carried none. */
+  details: string | null;
+  /** When the store recorded it (store clock, UTC, microsecond format like `queued_at`). */
+  at: string;
+}
+
 export interface ActionStats {
   action_id: number;
   totals: ActionCounters;
   /** The same counters per invocation, keyed by inv_id in decimal. */
   by_inv_id: Record<string, ActionCounters>;
+  /** Most recent first; at most MAX_LAST_ERRORS, one per user. */
+  last_errors: ActionErrorReport[];
 }
+
+/**
+ * - unblocked: the user had blocked this action_id; later creates are accepted again;
+ * - not_blocked: there was no block (nothing changed; unblocking is idempotent);
+ * - unknown_action: the app never created this action_id.
+ */
+export type UnblockStatus = 'unblocked' | 'not_blocked' | 'unknown_action';
 
 export function emptyCounters(): ActionCounters {
   return {

@@ -2,7 +2,9 @@ import {
   ACTION_RESPONSES,
   FIRST_GENERATED_ID,
   emptyCounters,
+  MAX_ERROR_DETAILS_BYTES,
   type ActionCounters,
+  type ActionErrorReport,
   type ActionRecord,
   type ActionResponse,
   type ActionStats,
@@ -102,7 +104,11 @@ export function attrMatches(attr: Record<string, string>, filter: Record<string,
  * Counters are stored flat, as the Redis hash holds them: `created`, `delivered`, `expired`,
  * `r:<response>`, and the same per invocation as `<inv_id>|<counter>`. Null when there are none.
  */
-export function statsFromFields(actionId: number, fields: Record<string, string | number>): ActionStats | null {
+export function statsFromFields(
+  actionId: number,
+  fields: Record<string, string | number>,
+  lastErrors: ActionErrorReport[] = [],
+): ActionStats | null {
   const names = Object.keys(fields);
   if (names.length === 0) return null;
   const totals = emptyCounters();
@@ -121,7 +127,7 @@ export function statsFromFields(actionId: number, fields: Record<string, string 
   }
   const by_inv_id: Record<string, ActionCounters> = {};
   for (const inv of [...byInv.keys()].sort((a, b) => a - b)) by_inv_id[String(inv)] = byInv.get(inv) as ActionCounters;
-  return { action_id: actionId, totals, by_inv_id };
+  return { action_id: actionId, totals, by_inv_id, last_errors: lastErrors };
 }
 
 function addCounter(c: ActionCounters, name: string, n: number): void {
@@ -129,4 +135,22 @@ function addCounter(c: ActionCounters, name: string, n: number): void {
   else if (name.startsWith('r:') && (ACTION_RESPONSES as readonly string[]).includes(name.slice(2))) {
     c.responses[name.slice(2) as ActionResponse] += n;
   }
+}
+
+/**
+ * `details` as stored: at most `maxBytes` UTF-8 bytes, cut before a character that would not fit
+ * (never inside a surrogate pair), so a device cannot make one report arbitrarily large. Null stays null.
+ */
+export function clampDetails(details: string | undefined, maxBytes = MAX_ERROR_DETAILS_BYTES): string | null {
+  if (details === undefined) return null;
+  if (Buffer.byteLength(details, 'utf8') <= maxBytes) return details;
+  let bytes = 0;
+  let end = 0;
+  for (const ch of details) {
+    const n = Buffer.byteLength(ch, 'utf8');
+    if (bytes + n > maxBytes) break;
+    bytes += n;
+    end += ch.length;
+  }
+  return details.slice(0, end);
 }

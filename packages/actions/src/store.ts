@@ -4,6 +4,7 @@ import type {
   CreateResult,
   FeedbackStatus,
   NewAction,
+  UnblockStatus,
   PullOptions,
   PullQuery,
   PullResult,
@@ -21,7 +22,11 @@ import type {
  *   store instances. A cached one is returned by every matching pull until `expired_at`.
  *   Expired actions are never returned.
  * - `recordFeedback` counts each (action, user, response) once; `block` stops that action_id for
- *   that user (queued ones are withdrawn, later creates return `blocked`).
+ *   that user (queued ones are withdrawn, later creates return `blocked`) until `unblock`. A recorded
+ *   `error` keeps its details (clampDetails) as that user's latest error in `stats().last_errors`
+ *   (most recent first, at most MAX_LAST_ERRORS users).
+ * - `unblock` lifts a block for one (user, action_id): later creates are accepted again; actions
+ *   withdrawn by the block stay withdrawn.
  * - Infrastructure failures throw InfraError (with `retriable`); invalid input is the caller's job
  *   (see validation.ts), the store trusts its arguments.
  */
@@ -29,6 +34,7 @@ export interface ActionStore {
   create(appId: string, actions: readonly NewAction[]): Promise<CreateResult[]>;
   pull(appId: string, query: PullQuery, opts?: PullOptions): Promise<PullResult>;
   recordFeedback(appId: string, feedback: ActionFeedback): Promise<FeedbackStatus>;
+  unblock(appId: string, userId: string, actionId: number): Promise<UnblockStatus>;
   /** Counters of one action_id in one app; null when the app never created it. */
   stats(appId: string, actionId: number): Promise<ActionStats | null>;
   /** Removes every expired action of every app from the indices; returns how many. */

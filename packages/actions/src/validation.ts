@@ -84,6 +84,8 @@ const requestedActionSchema = z
 const actionList = z.array(newActionSchema).min(1, 'give at least one action').max(MAX_ACTIONS_PER_CREATE);
 const createEnvelope = z.object({ actions: actionList }).strict();
 
+const pullCursor = z.string().regex(/^[0-9]+$/, 'must be a cursor returned by an earlier pull').max(LIMITS.cursorLength);
+
 export const pullRequestSchema = z
   .object({
     user_id: userId,
@@ -91,7 +93,7 @@ export const pullRequestSchema = z
     render_method: z.enum(RENDER_METHODS),
     delivery_mode: z.enum(DELIVERY_MODES),
     attr: attrMap.optional(),
-    cursor: z.string().regex(/^[0-9]+$/, 'must be a cursor returned by an earlier pull').max(LIMITS.cursorLength).optional(),
+    cursor: pullCursor.optional(),
   })
   .strict()
   .superRefine(checkRenderMethod);
@@ -126,6 +128,9 @@ export const sdkPullRequestSchema = z
     render_method: z.preprocess(alias(SDK_ALIASES.render_method), z.enum(RENDER_METHODS)),
     delivery_mode: z.preprocess(alias(SDK_ALIASES.delivery_mode), z.enum(DELIVERY_MODES)),
     attr: attrMap.optional(),
+    // A cached SDK pull can exceed the pull max like a bulk one; without the cursor the client
+    // could never reach the entries after the first page.
+    cursor: pullCursor.optional(),
   })
   .strict()
   .superRefine(checkRenderMethod);
@@ -209,6 +214,12 @@ export function parseCreateRequest(body: unknown): ParseResult<NewAction[]> {
 export function parsePullRequest(body: unknown): ParseResult<PullQuery> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return notAnObject('$', 'the body must be a JSON object');
   return run(pullRequestSchema, body);
+}
+
+/** Path parameter `user_id` (the unblock route): a concrete user, as in an action; paths read `params.user_id`. */
+export function parseUserIdParam(value: unknown): ParseResult<string> {
+  const r = run(newActionShape.user_id, value);
+  return r.ok ? r : { ok: false, issues: r.issues.map((i) => ({ ...i, path: 'params.user_id' })) };
 }
 
 export function parseSdkPullRequest(body: unknown): ParseResult<PullQuery> {

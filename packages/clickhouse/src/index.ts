@@ -3,3 +3,4 @@ export * from './errors';
 export * from './http';
 export * from './identifiers';
 export * from './migrations';
+export * from './time';

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CATALOG_KINDS } from '@evp/core';
-import { formatDateTime64, loadMigrations, splitStatements } from './migrations';
+import { loadMigrations, splitStatements } from './migrations';
 
 describe('splitStatements', () => {
   it('splits on ; at line ends and drops whole-line comments', () => {
@@ -46,12 +46,5 @@ describe('loadMigrations', () => {
     const bad = mkdtempSync(join(tmpdir(), 'mig-'));
     writeFileSync(join(bad, '1-first.sql'), 'SELECT 1;');
     expect(() => loadMigrations(bad)).toThrow('migration file 1-first.sql is not named NNN_name.sql');
-  });
-});
-
-describe('formatDateTime64', () => {
-  it('renders epoch ms as UTC text with milliseconds', () => {
-    expect(formatDateTime64(0)).toBe('1970-01-01 00:00:00.000');
-    expect(formatDateTime64(1709251199999)).toBe('2024-02-29 23:59:59.999');
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Analytics, Logger } from '@evp/core';
+import { formatDateTime64 } from './time';
 
 /** deploy/clickhouse/migrations in this repository (packages/clickhouse/src → repo root). */
 export const DEFAULT_MIGRATIONS_DIR = resolve(__dirname, '../../../deploy/clickhouse/migrations');
@@ -116,9 +117,4 @@ export async function runMigrations(opts: {
     result.applied.push(m.file);
   }
   return result;
-}
-
-/** Epoch ms → `YYYY-MM-DD hh:mm:ss.sss` in UTC, the text ClickHouse reads for DateTime64(3, 'UTC'). */
-export function formatDateTime64(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').slice(0, 23);
 }

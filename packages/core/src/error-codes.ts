@@ -8,7 +8,7 @@ export const errorCodes = {
   forbidden_role: { status: 403, message: 'The key is valid but its role may not call this operation.' },
   forbidden_app: { status: 403, message: 'The key belongs to another app than the resource.' },
   invalid_json: { status: 400, message: 'The body is not valid JSON.' },
-  invalid_envelope: { status: 400, message: 'The body is not a log envelope or an array of envelopes.' },
+  invalid_envelope: { status: 400, message: 'The body is not a log envelope, an array of envelopes, or (catalog) an array of records.' },
   invalid_request: { status: 400, message: 'A field of the request is missing or invalid.' },
   unsupported_media_type: { status: 415, message: 'Content-Type must be application/json or text/plain.' },
   unsupported_encoding: { status: 415, message: 'Content-Encoding must be identity, gzip or deflate.' },

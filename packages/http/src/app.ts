@@ -1,5 +1,6 @@
 import express, { type Express, type Router } from 'express';
 import type { Logger } from '@evp/core';
+import { accessLog } from './access-log';
 import { errorHandler, notFound } from './errors';
 import { createHttpMetrics, observeRequests, type HttpMetrics } from './metrics';
 import { requestId } from './request-id';
@@ -12,6 +13,8 @@ export interface HttpAppOptions {
   /** Returns problems that make the service not ready; empty when ready. */
   readiness?: () => Promise<string[]>;
   routes: (router: Router, metrics: HttpMetrics) => void;
+  /** Logs one line per finished request (request id, route, status, duration; never headers). Default off. */
+  accessLog?: boolean;
   /** Middleware that must run before routes (e.g. CORS). */
   before?: express.RequestHandler[];
 }
@@ -23,13 +26,15 @@ export function createHttpApp(opts: HttpAppOptions): { app: Express; metrics: Ht
   const metrics = opts.metrics ?? createHttpMetrics(opts.metricsPrefix);
   app.use(requestId);
   app.use(observeRequests(metrics));
+  if (opts.accessLog) app.use(accessLog(opts.logger));
   for (const mw of opts.before ?? []) app.use(mw);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
-    const problems = opts.readiness ? await opts.readiness() : [];
+    // A readiness check that throws is itself a reason not to be ready.
+    const problems = opts.readiness ? await opts.readiness().catch((err: unknown) => [`readiness check failed: ${(err as Error).message}`]) : [];
     res.status(problems.length === 0 ? 200 : 503).json({ ready: problems.length === 0, problems });
   });
   app.get('/metrics', async (_req, res) => {

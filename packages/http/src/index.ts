@@ -1,3 +1,4 @@
+export * from './access-log';
 export * from './app';
 export * from './auth';
 export * from './errors';

@@ -13,10 +13,23 @@ export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<{ 
   });
 }
 
-/** Stops accepting connections and waits for in-flight requests to finish. */
-export function closeServer(server: Server): Promise<void> {
+/**
+ * Stops accepting connections and waits for in-flight requests to finish. Keep-alive connections
+ * that go idle once their last response is written are closed as they do (polled), so one client
+ * holding a connection open cannot stall shutdown; past `graceMs` every connection is cut.
+ */
+export function closeServer(server: Server, opts: { graceMs?: number } = {}): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.close((err) => (err ? reject(err) : resolve()));
+    const graceMs = opts.graceMs ?? 30_000;
+    const started = Date.now();
+    const poll = setInterval(() => {
+      if (Date.now() - started >= graceMs) server.closeAllConnections();
+      else server.closeIdleConnections();
+    }, 50);
+    server.close((err) => {
+      clearInterval(poll);
+      return err ? reject(err) : resolve();
+    });
     server.closeIdleConnections();
   });
 }

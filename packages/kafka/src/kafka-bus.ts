@@ -136,6 +136,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       for (const topic of opts.topics) await consumer.subscribe({ topic, fromBeginning: opts.fromBeginning ?? true });
       await consumer.run({
         autoCommit: true,
+        partitionsConsumedConcurrently: opts.concurrency ?? 1,
         eachBatchAutoResolve: false,
         eachBatch: async ({ batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, isRunning, isStale }) => {
           if (!isRunning() || isStale() || batch.messages.length === 0) return;

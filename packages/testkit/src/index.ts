@@ -5,3 +5,5 @@ export * from './conformance/schema-registry';
 export * from './schema-registry-double';
 export * from './conformance/action-store';
 export * from './conformance/action-store-redis';
+export * from './conformance/analytics';
+export * from './stack/throwaway-kafka';

@@ -22,4 +22,14 @@ describe('canonical events in Avro', () => {
     }
     expect(events[0]!.meta).toEqual({ n: [1, 2] });
   });
+
+  it('keeps FLOAT values exact (they travel as Avro double) and extras named like built-ins', () => {
+    const rate = { time: '2023-11-15 03:43:20.123', __ol: true, name: 'rate', property: 'r', ctx: { rate_value: 4.3, type: 'app', subject_id: 's' } };
+    const body = JSON.parse(JSON.stringify(currentEnvelope([rate])).replace('"ctx":{', '"ctx":{"__proto__":"x",'));
+    const [accepted] = normalizeUpload(body, ctx).accepted;
+    const type = avro.Type.forSchema(blockEventSchema('core') as avro.Schema);
+    const back = canonicalFromAvro({ ...(type.fromBuffer(type.toBuffer(canonicalToAvro(accepted!.event))) as Record<string, unknown>) });
+    expect(back.props.rate_value).toBe(4.3);
+    expect(Object.getOwnPropertyDescriptor(back.props, '__proto__')?.value).toBe('x');
+  });
 });

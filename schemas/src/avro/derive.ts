@@ -24,7 +24,9 @@ export class AvroNames {
 export function avroType(type: FieldType, names: AvroNames): AvroSchema {
   switch (type.kind) {
     case 'scalar':
-      return type.scalar;
+      // The spec's FLOAT carries prices and amounts: 32-bit Avro float would turn 19.99 into
+      // 19.989999771118164, so FLOAT travels as double (float→double is also a safe promotion).
+      return type.scalar === 'float' ? 'double' : type.scalar;
     case 'epochMs':
       return { type: 'long', logicalType: 'timestamp-millis' };
     case 'enum':
@@ -68,30 +70,61 @@ function docOf(field: FieldDef): string | undefined {
   return s || undefined;
 }
 
-/** Validated DSL value → Avro value (nulls for absent optionals, JSON text for `any`). */
+/**
+ * Validated DSL value → Avro value (nulls for absent optionals, JSON text for `any`). Runs once per
+ * event on the validator's hot path, so each definition (a constant) is compiled once into a
+ * converter (field names and per-type converters resolved up front) instead of walking
+ * `Object.entries(def.fields)` per value; the output is the same object, key for key.
+ */
 export function toAvroValue(def: ObjectDef, value: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, field] of Object.entries(def.fields)) {
-    const v = value[name];
-    out[name] = v === undefined || v === null ? null : toAvroField(field.type, v);
-  }
-  const extra = value.__extra as Record<string, unknown> | undefined;
-  out.extra_json = extra && Object.keys(extra).length > 0 ? JSON.stringify(extra) : null;
-  return out;
+  return compiledToAvro(def)(value);
 }
 
-function toAvroField(type: FieldType, v: unknown): unknown {
+type ToAvro = (v: unknown) => unknown;
+const toAvroCache = new WeakMap<ObjectDef, (value: Record<string, unknown>) => Record<string, unknown>>();
+
+function compiledToAvro(def: ObjectDef): (value: Record<string, unknown>) => Record<string, unknown> {
+  let fn = toAvroCache.get(def);
+  if (fn !== undefined) return fn;
+  // Placeholder first: a definition that (indirectly) contains itself resolves to the cached entry.
+  toAvroCache.set(def, (value) => compiledToAvro(def)(value));
+  const names = Object.keys(def.fields);
+  const converters = names.map((n) => toAvroConverter((def.fields[n] as FieldDef).type));
+  fn = (value) => {
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i] as string;
+      const v = value[name];
+      const convert = converters[i];
+      out[name] = v === undefined || v === null ? null : convert === undefined ? v : convert(v);
+    }
+    const extra = value.__extra as Record<string, unknown> | undefined;
+    out.extra_json = extra && Object.keys(extra).length > 0 ? JSON.stringify(extra) : null;
+    return out;
+  };
+  toAvroCache.set(def, fn);
+  return fn;
+}
+
+/** The converter for one field type; undefined when the value travels as it is. */
+function toAvroConverter(type: FieldType): ToAvro | undefined {
   switch (type.kind) {
     case 'any':
-      return JSON.stringify(v);
-    case 'array':
-      return (v as unknown[]).map((x) => toAvroField(type.items, x));
-    case 'map':
-      return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, toAvroField(type.values, x)]));
-    case 'object':
-      return toAvroValue(type.def, v as Record<string, unknown>);
+      return (v) => JSON.stringify(v);
+    case 'array': {
+      const item = toAvroConverter(type.items);
+      return item === undefined ? (v) => (v as unknown[]).map((x) => x) : (v) => (v as unknown[]).map((x) => item(x));
+    }
+    case 'map': {
+      const values = toAvroConverter(type.values) ?? ((x: unknown) => x);
+      return (v) => Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, values(x)]));
+    }
+    case 'object': {
+      const def = type.def;
+      return (v) => compiledToAvro(def)(v as Record<string, unknown>);
+    }
     default:
-      return v;
+      return undefined;
   }
 }
 
@@ -102,7 +135,12 @@ export function fromAvroValue(def: ObjectDef, value: Record<string, unknown>): R
     const v = value[name];
     if (v !== null && v !== undefined) out[name] = fromAvroField(field.type, v);
   }
-  if (typeof value.extra_json === 'string') Object.assign(out, JSON.parse(value.extra_json));
+  if (typeof value.extra_json === 'string') {
+    // defineProperty, not assignment: an extra named `__proto__` must come back as data.
+    for (const [k, v] of Object.entries(JSON.parse(value.extra_json) as Record<string, unknown>)) {
+      Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+    }
+  }
   return out;
 }
 

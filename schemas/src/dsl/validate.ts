@@ -13,46 +13,129 @@ export interface ValidationResult {
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * Client keys are data, not code: `obj[k] = v` with k = `__proto__` would set the prototype and the
+ * value would vanish, and `k in def.fields` is true for `constructor` or `toString` (inherited), which
+ * would silently drop such a key instead of keeping it as an extra.
+ */
+const setOwn = (obj: Record<string, unknown>, k: string, v: unknown) =>
+  Object.defineProperty(obj, k, { value: v, enumerable: true, writable: true, configurable: true });
+
+/**
+ * Validation runs once per event on the validator's hot path, so each definition is compiled once
+ * into checker closures (spellings, messages, enum sets resolved up front) instead of interpreting
+ * the definition per value (definitions are constants: one is never changed once used). Paths are
+ * built only when something is reported. The results (values, key order, errors, warnings and their
+ * order) are those of the straightforward interpreter.
+ *
+ * A checker returns the checked value, or FAIL after pushing its errors. Its path is `base + suffix`,
+ * kept apart so that a field's `.name` suffix is a constant and the concatenation happens on demand.
+ */
+const FAIL: unique symbol = Symbol('invalid');
+type Checker = (raw: unknown, base: string, suffix: string, errors: RejectionReason[], warnings: RejectionReason[]) => unknown;
+
+interface CompiledField {
+  name: string;
+  /** `.name`, the field's path suffix. */
+  suffix: string;
+  /** The name first, then the aliases: the first present spelling wins. */
+  spellings: readonly string[];
+  field: FieldDef;
+  check: Checker;
+  /** min or max set: numbers are range-checked. */
+  bounded: boolean;
+}
+
+interface CompiledObject {
+  def: ObjectDef;
+  fields: CompiledField[];
+  /** Field names and aliases: any other own key of the input is unknown (kept as an extra). */
+  known: Set<string>;
+  typeMessage: string;
+}
+
+const compiledObjects = new WeakMap<ObjectDef, CompiledObject>();
+
+function compileObject(def: ObjectDef): CompiledObject {
+  const cached = compiledObjects.get(def);
+  if (cached !== undefined) return cached;
+  const compiled: CompiledObject = { def, fields: [], known: new Set(), typeMessage: `expected an object (${def.name})` };
+  // Registered before the fields are compiled, so a definition that contains itself terminates.
+  compiledObjects.set(def, compiled);
+  for (const name of Object.keys(def.fields)) {
+    const field = def.fields[name] as FieldDef;
+    const spellings = [name, ...(field.aliases ?? [])];
+    for (const s of spellings) compiled.known.add(s);
+    compiled.fields.push({
+      name,
+      suffix: `.${name}`,
+      spellings,
+      field,
+      check: compileType(field.type),
+      bounded: field.min !== undefined || field.max !== undefined,
+    });
+  }
+  return compiled;
+}
+
 /** Validates an object against its definition. Never throws, whatever the input. */
 export function validateObject(def: ObjectDef, input: unknown, path: string): ValidationResult {
   const errors: RejectionReason[] = [];
   const warnings: RejectionReason[] = [];
+  const r = runObject(compileObject(def), input, path, errors, warnings);
+  return { value: r.value, errors, unknown: r.unknown, warnings };
+}
+
+/** Appends this object's errors and warnings to the given lists (nested objects share the parent's). */
+function runObject(
+  c: CompiledObject,
+  input: unknown,
+  path: string,
+  errors: RejectionReason[],
+  warnings: RejectionReason[],
+): { value: Record<string, unknown>; unknown: Record<string, unknown> } {
   const value: Record<string, unknown> = {};
   const unknown: Record<string, unknown> = {};
   if (!isPlainObject(input)) {
-    errors.push({ path, rule: 'type', message: `expected an object (${def.name})` });
-    return { value, errors, unknown, warnings };
+    errors.push({ path, rule: 'type', message: c.typeMessage });
+    return { value, unknown };
   }
-  const consumed = new Set<string>();
-  for (const [name, field] of Object.entries(def.fields)) {
-    const spelled = [name, ...(field.aliases ?? [])].find((k) => k in input && input[k] !== undefined);
-    if (spelled !== undefined) consumed.add(spelled);
-    for (const alias of field.aliases ?? []) if (alias in input) consumed.add(alias);
-    const raw = spelled === undefined ? undefined : input[spelled];
-    const fieldPath = `${path}.${name}`;
+  const errorsBefore = errors.length;
+  for (let i = 0; i < c.fields.length; i++) {
+    const f = c.fields[i] as CompiledField;
+    let raw: unknown = undefined;
+    for (let s = 0; s < f.spellings.length; s++) {
+      const k = f.spellings[s] as string;
+      if (Object.hasOwn(input, k) && input[k] !== undefined) {
+        raw = input[k];
+        break;
+      }
+    }
     if (raw === undefined || raw === null) {
-      if (field.default !== undefined) value[name] = field.default;
-      else if (field.required) errors.push({ path: fieldPath, rule: 'required', message: `${name} is required` });
+      if (f.field.default !== undefined) value[f.name] = f.field.default;
+      else if (f.field.required) errors.push({ path: path + f.suffix, rule: 'required', message: `${f.name} is required` });
       continue;
     }
-    const checked = checkType(field.type, raw, fieldPath, errors, warnings);
-    if (checked.ok) {
-      checkBounds(field, checked.value, fieldPath, errors);
-      value[name] = checked.value;
+    const checked = f.check(raw, path, f.suffix, errors, warnings);
+    if (checked !== FAIL) {
+      if (f.bounded) checkBounds(f.field, checked, path + f.suffix, errors);
+      value[f.name] = checked;
     }
   }
-  for (const [k, v] of Object.entries(input)) {
-    if (!consumed.has(k) && !(k in def.fields)) {
-      unknown[k] = v;
-      warnings.push({ path: `${path}.${k}`, rule: 'unknown_property', message: `${k} is not part of ${def.name}; kept as extra` });
+  const keys = Object.keys(input);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    if (!c.known.has(k)) {
+      setOwn(unknown, k, input[k]);
+      warnings.push({ path: `${path}.${k}`, rule: 'unknown_property', message: `${k} is not part of ${c.def.name}; kept as extra` });
     }
   }
-  if (errors.length === 0) {
-    for (const rule of def.rules ?? []) {
+  if (errors.length === errorsBefore && c.def.rules !== undefined) {
+    for (const rule of c.def.rules) {
       for (const p of rule(value)) errors.push({ path: p.path ? `${path}.${p.path}` : path, rule: p.rule, message: p.message });
     }
   }
-  return { value, errors, unknown, warnings };
+  return { value, unknown };
 }
 
 function checkBounds(field: FieldDef, v: unknown, path: string, errors: RejectionReason[]) {
@@ -61,82 +144,99 @@ function checkBounds(field: FieldDef, v: unknown, path: string, errors: Rejectio
   if (field.max !== undefined && v > field.max) errors.push({ path, rule: 'range', message: `must be ≤ ${field.max}` });
 }
 
-type Checked = { ok: true; value: unknown } | { ok: false };
-
-function checkType(
-  type: FieldType,
-  raw: unknown,
-  path: string,
-  errors: RejectionReason[],
-  warnings: RejectionReason[],
-): Checked {
-  const fail = (rule: string, message: string): Checked => {
-    errors.push({ path, rule, message });
-    return { ok: false };
+/** A checker that accepts values passing `ok` as they are, and reports `rule`/`message` otherwise. */
+function simple(ok: (raw: unknown) => boolean, rule: string, message: string): Checker {
+  return (raw, base, suffix, errors) => {
+    if (ok(raw)) return raw;
+    errors.push({ path: base + suffix, rule, message });
+    return FAIL;
   };
+}
+
+const isString = (raw: unknown) => typeof raw === 'string';
+const isBoolean = (raw: unknown) => typeof raw === 'boolean';
+const isInt32 = (raw: unknown) => Number.isInteger(raw) && Math.abs(raw as number) <= 2147483647;
+const isFiniteNumber = (raw: unknown) => typeof raw === 'number' && Number.isFinite(raw);
+const isEpochMs = (raw: unknown) => Number.isSafeInteger(raw) && (raw as number) >= 0;
+
+function compileType(type: FieldType): Checker {
   switch (type.kind) {
     case 'scalar':
       switch (type.scalar) {
         case 'string':
-          return typeof raw === 'string' ? { ok: true, value: raw } : fail('type', 'expected a string');
+          return simple(isString, 'type', 'expected a string');
         case 'boolean':
-          return typeof raw === 'boolean' ? { ok: true, value: raw } : fail('type', 'expected a boolean');
+          return simple(isBoolean, 'type', 'expected a boolean');
         case 'int':
-          return Number.isInteger(raw) && Math.abs(raw as number) <= 2147483647
-            ? { ok: true, value: raw }
-            : fail('type', 'expected a 32-bit integer');
+          return simple(isInt32, 'type', 'expected a 32-bit integer');
         case 'long':
-          return Number.isSafeInteger(raw) ? { ok: true, value: raw } : fail('type', 'expected an integer');
+          return simple(Number.isSafeInteger, 'type', 'expected an integer');
         case 'float':
         case 'double':
-          return typeof raw === 'number' && Number.isFinite(raw) ? { ok: true, value: raw } : fail('type', 'expected a number');
+          return simple(isFiniteNumber, 'type', 'expected a number');
       }
       break;
     case 'epochMs':
-      return Number.isSafeInteger(raw) && (raw as number) >= 0
-        ? { ok: true, value: raw }
-        : fail('type', 'expected epoch milliseconds (a non-negative integer)');
-    case 'enum':
-      return typeof raw === 'string' && type.symbols.includes(raw)
-        ? { ok: true, value: raw }
-        : fail('enum', `expected one of ${type.symbols.join(', ')}`);
+      return simple(isEpochMs, 'type', 'expected epoch milliseconds (a non-negative integer)');
+    case 'enum': {
+      const symbols = new Set<string>(type.symbols);
+      return simple((raw) => typeof raw === 'string' && symbols.has(raw), 'enum', `expected one of ${type.symbols.join(', ')}`);
+    }
     case 'any':
-      return { ok: true, value: raw };
+      return (raw) => raw;
     case 'array': {
-      if (!Array.isArray(raw)) return fail('type', 'expected an array');
-      const out: unknown[] = [];
-      let ok = true;
-      raw.forEach((item, i) => {
-        if (item === null || item === undefined) {
-          ok = false;
-          errors.push({ path: `${path}[${i}]`, rule: 'type', message: 'array items may not be null' });
-          return;
+      const items = compileType(type.items);
+      return (raw, base, suffix, errors, warnings) => {
+        const path = base + suffix;
+        if (!Array.isArray(raw)) {
+          errors.push({ path, rule: 'type', message: 'expected an array' });
+          return FAIL;
         }
-        const c = checkType(type.items, item, `${path}[${i}]`, errors, warnings);
-        if (c.ok) out.push(c.value);
-        else ok = false;
-      });
-      return ok ? { ok: true, value: out } : { ok: false };
+        const out: unknown[] = [];
+        let ok = true;
+        for (let i = 0; i < raw.length; i++) {
+          if (!(i in raw)) continue; // holes are skipped, as forEach does
+          const item: unknown = raw[i];
+          if (item === null || item === undefined) {
+            ok = false;
+            errors.push({ path: `${path}[${i}]`, rule: 'type', message: 'array items may not be null' });
+            continue;
+          }
+          const c = items(item, path, `[${i}]`, errors, warnings);
+          if (c !== FAIL) out.push(c);
+          else ok = false;
+        }
+        return ok ? out : FAIL;
+      };
     }
     case 'map': {
-      if (!isPlainObject(raw)) return fail('type', 'expected an object of key/value pairs');
-      const out: Record<string, unknown> = {};
-      let ok = true;
-      for (const [k, v] of Object.entries(raw)) {
-        const c = checkType(type.values, v, `${path}.${k}`, errors, warnings);
-        if (c.ok) out[k] = c.value;
-        else ok = false;
-      }
-      return ok ? { ok: true, value: out } : { ok: false };
+      const values = compileType(type.values);
+      return (raw, base, suffix, errors, warnings) => {
+        const path = base + suffix;
+        if (!isPlainObject(raw)) {
+          errors.push({ path, rule: 'type', message: 'expected an object of key/value pairs' });
+          return FAIL;
+        }
+        const out: Record<string, unknown> = {};
+        let ok = true;
+        for (const [k, v] of Object.entries(raw)) {
+          const c = values(v, path, `.${k}`, errors, warnings);
+          if (c !== FAIL) setOwn(out, k, c);
+          else ok = false;
+        }
+        return ok ? out : FAIL;
+      };
     }
     case 'object': {
-      const r = validateObject(type.def, raw, path);
-      errors.push(...r.errors);
-      warnings.push(...r.warnings);
-      if (r.errors.length > 0) return { ok: false };
-      // Unknown keys of nested objects travel with the object's extra so nothing is dropped.
-      return { ok: true, value: Object.keys(r.unknown).length > 0 ? { ...r.value, __extra: r.unknown } : r.value };
+      const def = type.def;
+      return (raw, base, suffix, errors, warnings) => {
+        const before = errors.length;
+        const r = runObject(compileObject(def), raw, base + suffix, errors, warnings);
+        if (errors.length > before) return FAIL;
+        // Unknown keys of nested objects travel with the object's extra so nothing is dropped.
+        return Object.keys(r.unknown).length > 0 ? { ...r.value, __extra: r.unknown } : r.value;
+      };
     }
   }
-  return fail('type', 'unsupported type');
+  return simple(() => false, 'type', 'unsupported type');
 }

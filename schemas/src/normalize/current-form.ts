@@ -5,7 +5,7 @@ import type { EnvelopeFacts, RawEvent } from './types';
 
 const ENVELOPE_KEYS = ['id', 'tz', 'internal', 'data'] as const;
 const INTERNAL_KEYS = ['s_id', 'sdk', 'app_id', 'a_id', 'app_version', 'a_ver', 'device_id', 'd_id', 'device_os', 'os'];
-const EVENT_KEYS = ['time', '__ol', 'name', 'property', 'ctx', 'meta'];
+const EVENT_KEYS = ['time', 'ts', '__ol', 'name', 'property', 'ctx', 'meta'];
 
 /** Current form (spec 2.1): `{id, tz, internal{…}, data[{time, __ol, name, property, ctx}]}`. */
 export function readCurrentEnvelope(env: Record<string, unknown>, path: string): { facts?: EnvelopeFacts; errors: RejectionReason[] } {
@@ -62,12 +62,13 @@ export function readCurrentEvent(item: unknown, path: string): { event?: RawEven
   if (!isObject(item)) return { errors: [{ path, rule: 'type', message: 'a log must be an object' }] };
   const r = new FieldReader(item, path);
   const name = r.string(['name']);
-  const time = r.string(['time']);
+  // The chat samples carry the time as a top-level `ts` (`YYYY-MM-DD HH:mm:ssZ`); `time` wins when
+  // both are present.
+  const time = r.string(['time', 'ts']);
   const ctx = item.ctx === undefined ? {} : r.object('ctx');
-  const ctxProps = { ...(ctx ?? {}) };
+  const { props: ctxProps, ol, meta: ctxMeta } = splitCtx(ctx ?? {});
   let online: unknown = item.__ol;
-  if (online === undefined && '__ol' in ctxProps) online = ctxProps.__ol;
-  delete ctxProps.__ol;
+  if (online === undefined && (ol.present || '__ol' in ctxProps)) online = ol.present ? ol.value : ctxProps.__ol;
   if (typeof online !== 'boolean') {
     r.errors.push({ path: `${path}.__ol`, rule: online === undefined ? 'required' : 'type', message: '__ol must be a boolean' });
   }
@@ -76,8 +77,7 @@ export function readCurrentEvent(item: unknown, path: string): { event?: RawEven
     r.errors.push({ path: `${path}.property`, rule: 'type', message: 'property must be a string' });
   }
   let meta: unknown = item.meta;
-  if (meta === undefined && 'meta' in ctxProps) meta = ctxProps.meta;
-  delete ctxProps.meta;
+  if (meta === undefined && (ctxMeta.present || 'meta' in ctxProps)) meta = ctxMeta.present ? ctxMeta.value : ctxProps.meta;
   if (r.errors.length > 0) return { errors: r.errors };
   return {
     errors: [],
@@ -92,4 +92,38 @@ export function readCurrentEvent(item: unknown, path: string): { event?: RawEven
       extra: pickUnknown(item, EVENT_KEYS),
     },
   };
+}
+
+interface Taken {
+  present: boolean;
+  value: unknown;
+}
+
+/**
+ * `ctx` without `__ol` and `meta` (returned apart), the same as `{ ...ctx }` followed by deleting
+ * both: same keys, order and values, `__proto__` kept as data. Built key by key because deleting the
+ * (usually first) `__ol` key turns the copy into a slow dictionary-mode object that every later
+ * step of the event reads. Symbol keys, which no later step reads, are not copied.
+ */
+function splitCtx(ctx: Record<string, unknown>): { props: Record<string, unknown>; ol: Taken; meta: Taken } {
+  const props: Record<string, unknown> = {};
+  const ol: Taken = { present: false, value: undefined };
+  const meta: Taken = { present: false, value: undefined };
+  const keys = Object.keys(ctx);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    const v = ctx[k];
+    if (k === '__ol') {
+      ol.present = true;
+      ol.value = v;
+    } else if (k === 'meta') {
+      meta.present = true;
+      meta.value = v;
+    } else if (k === '__proto__') {
+      Object.defineProperty(props, k, { value: v, enumerable: true, writable: true, configurable: true });
+    } else {
+      props[k] = v;
+    }
+  }
+  return { props, ol, meta };
 }

@@ -74,7 +74,8 @@ export function readEarlierEvent(item: unknown, path: string): { event?: RawEven
     r.errors.push({ path: `${path}.ol`, rule: item.ol === undefined ? 'required' : 'type', message: 'ol must be a boolean' });
   }
   if (r.errors.length > 0) return { errors: r.errors };
-  const { meta, ...rest } = props as Record<string, unknown>;
+  const meta = (props as Record<string, unknown>).meta;
+  const rest = withoutMeta(props as Record<string, unknown>);
   return {
     errors: [],
     event: {
@@ -92,4 +93,21 @@ export function readEarlierEvent(item: unknown, path: string): { event?: RawEven
 
 export function looksEarlier(env: Record<string, unknown>): boolean {
   return 'u_id' in env || 'd_info' in env || 'app_info' in env;
+}
+
+/**
+ * `props` without `meta`, the same as the rest of `{ meta, ...rest } = props`: same keys, order and
+ * values, `__proto__` kept as data. A loop because V8 runs object rest with excluded keys on a slow
+ * generic path, once per event here. Symbol keys, which no later step reads, are not copied.
+ */
+function withoutMeta(props: Record<string, unknown>): Record<string, unknown> {
+  const rest: Record<string, unknown> = {};
+  const keys = Object.keys(props);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    if (k === 'meta') continue;
+    if (k === '__proto__') Object.defineProperty(rest, k, { value: props[k], enumerable: true, writable: true, configurable: true });
+    else rest[k] = props[k];
+  }
+  return rest;
 }

@@ -7,7 +7,14 @@ export class FieldReader {
 
   /** Reads the first present spelling; reports under the first name. */
   string(names: string[], required = true): string | undefined {
-    const key = names.find((n) => this.obj[n] !== undefined && this.obj[n] !== null);
+    // A loop, not names.find(closure): this runs for several fields of every event.
+    let key: string | undefined;
+    for (const n of names) {
+      if (this.obj[n] !== undefined && this.obj[n] !== null) {
+        key = n;
+        break;
+      }
+    }
     if (key === undefined) {
       if (required) this.errors.push({ path: `${this.path}.${names[0]}`, rule: 'required', message: `${names.join(' or ')} is required` });
       return undefined;
@@ -52,6 +59,11 @@ export const isObject = (v: unknown): v is Record<string, unknown> =>
 
 export function pickUnknown(obj: Record<string, unknown>, known: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj)) if (!known.includes(k)) out[k] = v;
+  // Keys, not entries: no [key, value] pair allocated per key of every event.
+  const keys = Object.keys(obj);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    if (!known.includes(k)) out[k] = obj[k];
+  }
   return out;
 }

@@ -1,7 +1,7 @@
 import type { RejectionReason } from '@evp/core';
 import type { CanonicalEvent, IngestContext } from '../canonical';
 import { validateObject } from '../dsl/validate';
-import { eventDef } from '../events/registry';
+import { eventDef, resolveEventName } from '../events/registry';
 import { readCurrentEnvelope, readCurrentEvent } from './current-form';
 import { looksEarlier, readEarlierEnvelope, readEarlierEvent } from './earlier-form';
 import { eventId } from './event-id';
@@ -62,25 +62,53 @@ function normalizeEnvelope(
     out.rejected.push(envelopeRejection(errors));
     return;
   }
-  (env.data as unknown[]).forEach((item, j) => {
-    const eventPath = `${path}.data[${j}]`;
-    const reject = (kind: Rejection['kind'], errs: RejectionReason[], name: string | null): void => {
-      out.rejected.push({ kind, errors: errs, payload: item, event_count: 1, envelope_index: envelopeIndex, event_index: j, event_name: name });
-    };
+  // A loop and plain functions rather than forEach with closures per event: this is the hot path.
+  const data = env.data as unknown[];
+  for (let j = 0; j < data.length; j++) {
+    if (!(j in data)) continue; // holes are skipped, as forEach does
+    normalizeEvent(data[j], j, earlier, facts, `${path}.data[${j}]`, envelopeIndex, ctx, options, out);
+  }
+}
+
+function normalizeEvent(
+  item: unknown,
+  j: number,
+  earlier: boolean,
+  facts: EnvelopeFacts,
+  eventPath: string,
+  envelopeIndex: number | null,
+  ctx: IngestContext,
+  options: NormalizeOptions,
+  out: NormalizeResult,
+) {
+  // The exact size (a full JSON.stringify) is needed only when a cheap upper bound passes the limit.
+  if (jsonLengthBound(item, options.maxEventChars, 0) > options.maxEventChars) {
     const size = JSON.stringify(item)?.length ?? 0;
     if (size > options.maxEventChars) {
-      reject('size_violation', [{ path: eventPath, rule: 'max_size', message: `event is ${size} characters; the limit is ${options.maxEventChars}` }], null);
+      const errors = [{ path: eventPath, rule: 'max_size', message: `event is ${size} characters; the limit is ${options.maxEventChars}` }];
+      out.rejected.push(eventRejection('size_violation', errors, item, envelopeIndex, j, null));
       return;
     }
-    const read = earlier ? readEarlierEvent(item, eventPath) : readCurrentEvent(item, eventPath);
-    if (!read.event) {
-      reject('schema_violation', read.errors, null);
-      return;
-    }
-    const made = toCanonical(read.event, facts, ctx, eventPath);
-    if ('errors' in made) reject('schema_violation', made.errors, read.event.name);
-    else out.accepted.push({ event: made.event, warnings: [...facts.warnings, ...made.warnings] });
-  });
+  }
+  const read = earlier ? readEarlierEvent(item, eventPath) : readCurrentEvent(item, eventPath);
+  if (!read.event) {
+    out.rejected.push(eventRejection('schema_violation', read.errors, item, envelopeIndex, j, null));
+    return;
+  }
+  const made = toCanonical(read.event, facts, ctx, eventPath);
+  if ('errors' in made) out.rejected.push(eventRejection('schema_violation', made.errors, item, envelopeIndex, j, read.event.name));
+  else out.accepted.push({ event: made.event, warnings: [...facts.warnings, ...made.warnings] });
+}
+
+function eventRejection(
+  kind: Rejection['kind'],
+  errors: RejectionReason[],
+  item: unknown,
+  envelopeIndex: number | null,
+  j: number,
+  name: string | null,
+): Rejection {
+  return { kind, errors, payload: item, event_count: 1, envelope_index: envelopeIndex, event_index: j, event_name: name };
 }
 
 function toCanonical(
@@ -89,7 +117,9 @@ function toCanonical(
   ctx: IngestContext,
   path: string,
 ): { event: CanonicalEvent; warnings: RejectionReason[] } | { errors: RejectionReason[] } {
-  const def = eventDef(raw.name);
+  // Aliases (action_response) and content-dependent variants (receipts sent as `group`); the name as
+  // sent survives in `sent_name`.
+  const def = eventDef(resolveEventName(raw.name, raw.props));
   const namePath = `${path}.${facts.form === 'current' ? 'name' : 'type'}`;
   if (!def) return { errors: [{ path: namePath, rule: 'unknown_event', message: `${raw.name} is not a known event type` }] };
   const errors: RejectionReason[] = [];
@@ -147,4 +177,54 @@ function toCanonical(
     client,
   };
   return { event, warnings: validated.warnings };
+}
+
+/** Deeper values are measured exactly: the bound is meant for ordinary events, not pathological ones. */
+const MAX_BOUND_DEPTH = 32;
+/** Longest text of a finite JS number (e.g. `-0.0000012345678901234567` is 25), rounded up. */
+const MAX_NUMBER_CHARS = 32;
+
+/**
+ * An upper bound of `JSON.stringify(v).length`, much cheaper than stringifying: a string counts as if
+ * every character were escaped (`\uXXXX`), a number as its longest possible text. Returns Infinity as
+ * soon as the bound passes `limit`, and for anything but plain JSON data (toJSON, class instances,
+ * bigint, functions, deep nesting), so that the caller falls back to the exact length, with its
+ * exact behaviour (including throwing where JSON.stringify throws).
+ */
+function jsonLengthBound(v: unknown, limit: number, depth: number): number {
+  switch (typeof v) {
+    case 'string':
+      return 2 + 6 * v.length;
+    case 'number':
+      return MAX_NUMBER_CHARS;
+    case 'boolean':
+      return 5;
+    case 'object': {
+      if (v === null) return 4;
+      if (depth >= MAX_BOUND_DEPTH || typeof (v as { toJSON?: unknown }).toJSON === 'function') return Infinity;
+      let total = 2;
+      if (Array.isArray(v)) {
+        if (Object.getPrototypeOf(v) !== Array.prototype) return Infinity;
+        for (let i = 0; i < v.length; i++) {
+          const x: unknown = v[i];
+          // Holes and undefined print as null.
+          total += 1 + (x === undefined ? 4 : jsonLengthBound(x, limit, depth + 1));
+          if (total > limit) return Infinity;
+        }
+        return total;
+      }
+      if (Object.getPrototypeOf(v) !== Object.prototype) return Infinity;
+      const o = v as Record<string, unknown>;
+      // for…in also visits inherited enumerable keys: counting them only loosens the bound.
+      for (const k in o) {
+        total += 2 + 6 * k.length + 2 + jsonLengthBound(o[k], limit, depth + 1);
+        if (total > limit) return Infinity;
+      }
+      return total;
+    }
+    default:
+      // undefined, functions and symbols are omitted or printed as null; bigint makes JSON.stringify
+      // throw: leave all of them to the exact path.
+      return Infinity;
+  }
 }

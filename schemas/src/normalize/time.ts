@@ -21,13 +21,30 @@ export function parseOffsetMinutes(tz: string): number | undefined {
 }
 
 function utcMs(m: RegExpExecArray): number | undefined {
-  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+  // Plain locals, not a mapped array: this runs once per event.
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  const h = Number(m[4]);
+  const mi = Number(m[5]);
+  const s = Number(m[6]);
   const ms = Number(((m[7] ?? '0') + '00').slice(0, 3));
-  const t = Date.UTC(y as number, (mo as number) - 1, d as number, h as number, mi as number, s as number, ms);
+  const t = Date.UTC(y, mo - 1, d, h, mi, s, ms);
   const check = new Date(t);
   // Date.UTC rolls 2024-02-30 over to March; a real calendar date must survive the round trip.
-  if (check.getUTCDate() !== d || check.getUTCMonth() !== (mo as number) - 1 || (h as number) > 23) return undefined;
+  if (check.getUTCDate() !== d || check.getUTCMonth() !== mo - 1 || h > 23) return undefined;
   return t;
+}
+
+/** The envelope tz repeats for every event of an envelope: its offset is remembered (one entry). */
+let lastTz: string | undefined;
+let lastTzOffset: number | undefined;
+function envelopeOffsetMinutes(tz: string): number | undefined {
+  if (tz !== lastTz) {
+    lastTzOffset = parseOffsetMinutes(tz);
+    lastTz = tz;
+  }
+  return lastTzOffset;
 }
 
 export function parseEventTime(value: string, envelopeTz: string | undefined): number | undefined {
@@ -41,7 +58,7 @@ export function parseEventTime(value: string, envelopeTz: string | undefined): n
   const local = LOCAL.exec(trimmed);
   if (local && envelopeTz !== undefined) {
     const base = utcMs(local);
-    const offset = parseOffsetMinutes(envelopeTz);
+    const offset = envelopeOffsetMinutes(envelopeTz);
     return base === undefined || offset === undefined ? undefined : base - offset * 60_000;
   }
   return undefined;

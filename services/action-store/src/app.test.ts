@@ -86,7 +86,8 @@ describe('POST /v1/actions', () => {
     ['an empty list', [], '$', 'min'],
     ['an object without actions', { data: [] }, '$.actions', 'required'],
     ['actions that are not a list', { actions: 'x' }, '$.actions', 'type'],
-    ['an extra top-level field', { actions: [action()], app_id: 'app-2' }, '$.app_id', 'unknown_field'],
+    ['an extra top-level field', { actions: [action()], owner: 'app-2' }, '$.owner', 'unknown_field'],
+    ['app_id inside an action', [action({ app_id: 'app-1' })], '$[0].app_id', 'unknown_field'],
   ])('rejects %s with 400 invalid_request at the offending path', async (_what, body, path, rule) => {
     const { app } = setup();
     const res = await create(app, body);
@@ -161,13 +162,22 @@ describe('POST /v1/actions', () => {
       stats: async () => {
         throw err;
       },
+      unblock: async () => {
+        throw err;
+      },
       recordFeedback: async () => 'unknown',
       sweepExpired: async () => 0,
       ping: async () => false,
       close: async () => {},
     });
     const down = setup({ store: failing(new InfraError('redis', 'connection refused', { retriable: true })), retryAfterSeconds: 3 }).app;
-    for (const res of [await create(down, [action()]), await pull(down, pullBody()), await request(down).get('/v1/actions/1/stats').set('Authorization', `Bearer ${API}`)]) {
+    for (const res of [
+      await create(down, [action()]),
+      await pull(down, pullBody()),
+      await sdkPull(down, pullBody()),
+      await request(down).get('/v1/actions/1/stats').set('Authorization', `Bearer ${API}`),
+      await request(down).delete('/v1/actions/1/blocks/u1').set('Authorization', `Bearer ${API}`),
+    ]) {
       expect([res.status, res.body.error.code, res.headers['retry-after'], res.body.error.details]).toEqual([503, 'unavailable', '3', { retriable: true }]);
     }
     const bug = setup({ store: failing(new TypeError('oops')) }).app;
@@ -286,6 +296,31 @@ describe('POST /v1/action/sdk/pull', () => {
     expect(refs(await sdkPull(app, { user_id: 'u1', type: 'custom', render_method: 'in_app_message', delivery_mode: 'one-off' }))).toEqual([]);
   });
 
+  it('caps at pullMax and pages cached actions with the cursor, like the bulk pull', async () => {
+    const { app } = setup({ pullMax: 2 });
+    await create(app, [1, 2, 3].map((n) => action({ inv_id: 1, action_id: n, delivery_mode: 'cached' })));
+    const refs = (res: request.Response) => res.body.data.map((r: { payload: { internal: { ref: string } } }) => r.payload.internal.ref);
+    const p1 = await sdkPull(app, pullBody({ delivery_mode: 'Cached' }));
+    expect([refs(p1), p1.body.more, typeof p1.body.cursor]).toEqual([['1:1', '1:2'], true, 'string']);
+    const p2 = await sdkPull(app, pullBody({ delivery_mode: 'Cached', cursor: p1.body.cursor }));
+    expect([refs(p2), p2.body.more, p2.body.cursor]).toEqual([['1:3'], false, undefined]);
+    const bad = await sdkPull(app, pullBody({ cursor: 'x' }));
+    expect([bad.status, bad.body.error.path]).toEqual([400, '$.cursor']);
+  });
+
+  it.each([
+    ['a missing user_id', { ...pullBody(), user_id: undefined }, '$.user_id', 'required'],
+    ['an unknown type spelling', pullBody({ type: 'Banner' }), '$.type', 'enum'],
+    ['an unknown delivery_mode spelling', pullBody({ delivery_mode: 'Once' }), '$.delivery_mode', 'enum'],
+    ['UIComponent + PushNotification', pullBody({ type: 'UIComponent', render_method: 'PushNotification' }), '$.render_method', 'type_render_method'],
+    ['an unknown field', pullBody({ limit: 1 }), '$.limit', 'unknown_field'],
+    ['an array body', [pullBody()], '$', 'type'],
+  ])('rejects %s with 400 at the path', async (_what, body, path, rule) => {
+    const { app } = setup();
+    const res = await sdkPull(app, body);
+    expect([res.status, res.body.error.code, res.body.error.path, res.body.error.details.issues[0].rule]).toEqual([400, 'invalid_request', path, rule]);
+  });
+
   it("rejects '*' and unknown spellings with 400", async () => {
     const { app } = setup();
     const star = await sdkPull(app, pullBody({ user_id: '*' }));
@@ -320,7 +355,24 @@ describe('GET /v1/actions/:action_id/stats', () => {
     const res = await request(app).get('/v1/actions/8/stats').set('Authorization', `Bearer ${API}`);
     expect(res.status).toBe(200);
     const counters = { created: 2, delivered: 2, expired: 0, responses: { shown: 0, open: 1, discard: 0, block: 0, expired: 0, error: 0 } };
-    expect(res.body).toEqual({ action_id: 8, totals: counters, by_inv_id: { '3': counters } });
+    expect(res.body).toEqual({ action_id: 8, totals: counters, by_inv_id: { '3': counters }, last_errors: [] });
+  });
+
+  it('lists the latest error details per user, newest first', async () => {
+    const { app, store, clock } = setup();
+    await create(app, [action({ inv_id: 3, action_id: 8 }), action({ user_id: 'u2', inv_id: 3, action_id: 8 })]);
+    await store.recordFeedback('app-1', { user_id: 'u1', inv_id: 3, action_id: 8, response: 'error', details: 'image 404' });
+    clock.advance(1500);
+    await store.recordFeedback('app-1', { user_id: 'u2', inv_id: 3, action_id: 8, response: 'error' });
+    const res = await request(app).get('/v1/actions/8/stats').set('Authorization', `Bearer ${API}`);
+    expect([res.status, res.body.totals.responses.error, res.body.last_errors]).toEqual([
+      200,
+      2,
+      [
+        { user_id: 'u2', inv_id: 3, details: null, at: '2030-01-01T12:00:01.750000Z' },
+        { user_id: 'u1', inv_id: 3, details: 'image 404', at: '2030-01-01T12:00:00.250000Z' },
+      ],
+    ]);
   });
 
   it('answers 404 for an unknown action and 400 for a malformed id', async () => {
@@ -347,5 +399,99 @@ describe('service shell', () => {
     store.ping = async () => false;
     const res = await request(setup({ store }).app).get('/readyz');
     expect([res.status, res.body]).toEqual([503, { ready: false, problems: ['action store: not reachable'] }]);
+  });
+});
+
+describe('DELETE /v1/actions/:action_id/blocks/:user_id', () => {
+  const unblock = (app: App, path: string, key = API) => request(app).delete(path).set('Authorization', `Bearer ${key}`);
+
+  it('lifts a block so later actions reach the user again, and is idempotent', async () => {
+    const { app, store } = setup();
+    await create(app, [action({ inv_id: 1, action_id: 5 })]);
+    await store.recordFeedback('app-1', { user_id: 'u1', inv_id: 1, action_id: 5, response: 'block' });
+    expect((await create(app, [action({ inv_id: 2, action_id: 5 })])).body.counts.blocked).toBe(1);
+    const first = await unblock(app, '/v1/actions/5/blocks/u1');
+    expect([first.status, first.body]).toEqual([200, { action_id: 5, user_id: 'u1', status: 'unblocked' }]);
+    const again = await unblock(app, '/v1/actions/5/blocks/u1');
+    expect([again.status, again.body]).toEqual([200, { action_id: 5, user_id: 'u1', status: 'not_blocked' }]);
+    expect((await create(app, [action({ inv_id: 3, action_id: 5 })])).body.counts.created).toBe(1);
+    expect((await pull(app, pullBody())).body.data.map((r: { payload: { internal: { ref: string } } }) => r.payload.internal.ref)).toEqual(['3:5']);
+  });
+
+  it('decodes the user id from the path', async () => {
+    const { app, store } = setup();
+    await create(app, [action({ user_id: 'a/b c', inv_id: 1, action_id: 5 })]);
+    await store.recordFeedback('app-1', { user_id: 'a/b c', inv_id: 1, action_id: 5, response: 'block' });
+    const res = await unblock(app, `/v1/actions/5/blocks/${encodeURIComponent('a/b c')}`);
+    expect([res.status, res.body]).toEqual([200, { action_id: 5, user_id: 'a/b c', status: 'unblocked' }]);
+  });
+
+  it('answers 404 for an action id of another app (or none), and never lifts another app\'s block', async () => {
+    const { app, store } = setup();
+    await create(app, [action({ inv_id: 1, action_id: 5 })]);
+    await store.recordFeedback('app-1', { user_id: 'u1', inv_id: 1, action_id: 5, response: 'block' });
+    const other = await unblock(app, '/v1/actions/5/blocks/u1', API2);
+    expect([other.status, other.body.error.code, other.body.error.path]).toEqual([404, 'not_found', 'params.action_id']);
+    expect((await create(app, [action({ inv_id: 2, action_id: 5 })])).body.counts.blocked).toBe(1);
+  });
+
+  it.each([
+    ['a non-numeric action id', '/v1/actions/x/blocks/u1', 'params.action_id'],
+    ["user id '*'", '/v1/actions/5/blocks/*', 'params.user_id'],
+    ['a user id over 256 characters', `/v1/actions/5/blocks/${'u'.repeat(257)}`, 'params.user_id'],
+  ])('rejects %s with 400 at the path', async (_what, path, at) => {
+    const { app } = setup();
+    await create(app, [action({ inv_id: 1, action_id: 5 })]);
+    const res = await unblock(app, path);
+    expect([res.status, res.body.error.code, res.body.error.path]).toEqual([400, 'invalid_request', at]);
+  });
+
+  it('is closed to SDK keys (403) and unknown keys (401)', async () => {
+    const { app } = setup();
+    const sdk = await unblock(app, '/v1/actions/5/blocks/u1', SDK);
+    expect([sdk.status, sdk.body.error.code]).toEqual([403, 'forbidden_role']);
+    const bad = await unblock(app, '/v1/actions/5/blocks/u1', 'not-a-key-0123456789');
+    expect([bad.status, bad.body.error.code]).toEqual([401, 'auth_invalid']);
+  });
+});
+
+describe('keys and apps on every route', () => {
+  const routes: [string, (app: App, key: string) => request.Test][] = [
+    ['POST /v1/actions', (app, key) => create(app, [action()], key)],
+    ['POST /v1/action/pull', (app, key) => pull(app, pullBody(), key)],
+    ['POST /v1/action/sdk/pull', (app, key) => sdkPull(app, pullBody(), key)],
+    ['GET /v1/actions/1/stats', (app, key) => request(app).get('/v1/actions/1/stats').set('Authorization', `Bearer ${key}`)],
+    ['DELETE /v1/actions/1/blocks/u1', (app, key) => request(app).delete('/v1/actions/1/blocks/u1').set('Authorization', `Bearer ${key}`)],
+  ];
+
+  it.each(routes)('%s answers 401 auth_invalid for an unknown key', async (_route, call) => {
+    const res = await call(setup().app, 'not-a-key-0123456789');
+    expect([res.status, res.body.error.code, res.body.error.path]).toEqual([401, 'auth_invalid', 'headers.authorization']);
+  });
+
+  it.each(routes)('%s answers 403 forbidden_role for a key of the other role', async (route, call) => {
+    const res = await call(setup().app, route.includes('sdk') ? API : SDK);
+    expect([res.status, res.body.error.code, res.body.error.path]).toEqual([403, 'forbidden_role', 'headers.authorization']);
+  });
+
+  it.each([
+    ['POST /v1/actions', (app: App) => create(app, { app_id: 'app-2', actions: [action()] })],
+    ['POST /v1/action/pull', (app: App) => pull(app, pullBody({ app_id: 'app-2' }))],
+    ['POST /v1/action/sdk/pull', (app: App) => sdkPull(app, pullBody({ app_id: 'app-2' }))],
+  ])("%s answers 403 forbidden_app when the body names another app than the key's", async (_route, call) => {
+    const { app, store } = setup();
+    const res = await call(app);
+    expect([res.status, res.body.error.code, res.body.error.path]).toEqual([403, 'forbidden_app', '$.app_id']);
+    expect(await store.stats('app-2', FIRST_GENERATED_ID + 1)).toBeNull();
+  });
+
+  it("accepts app_id naming the key's own app (and only as a string equal to it)", async () => {
+    const { app } = setup();
+    const ok = await create(app, { app_id: 'app-1', actions: [action({ inv_id: 1, action_id: 1 })] });
+    expect([ok.status, ok.body.counts.created]).toEqual([200, 1]);
+    const pulled = await pull(app, pullBody({ app_id: 'app-1' }));
+    expect([pulled.status, pulled.body.data.length]).toEqual([200, 1]);
+    const wrongType = await pull(app, pullBody({ app_id: ['app-1'] }));
+    expect([wrongType.status, wrongType.body.error.code]).toEqual([403, 'forbidden_app']);
   });
 });

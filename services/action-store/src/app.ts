@@ -7,6 +7,7 @@ import {
   parseCreateRequest,
   parsePullRequest,
   parseSdkPullRequest,
+  parseUserIdParam,
   type ActionStore,
   type CreateStatus,
   type ParseResult,
@@ -38,6 +39,12 @@ function actionMetrics(metrics: HttpMetrics) {
       labelNames: ['status'] as const,
       registers: [metrics.registry],
     }),
+    unblocked: new Counter({
+      name: 'action_store_unblock_requests_total',
+      help: 'DELETE /v1/actions/{action_id}/blocks/{user_id} answered 200, by outcome',
+      labelNames: ['status'] as const,
+      registers: [metrics.registry],
+    }),
     delivered: new Counter({
       name: 'action_store_actions_delivered_total',
       help: 'Entries returned by pulls, by route and delivery mode',
@@ -52,6 +59,32 @@ function orBadRequest<T>(r: ParseResult<T>): T {
   if (r.ok) return r.value;
   const first = r.issues[0] as RejectionReason;
   throw new ApiError('invalid_request', { message: first.message, path: first.path, details: { issues: r.issues } });
+}
+
+/**
+ * The key alone decides the app. A body may still carry a top-level `app_id` (the
+ * `actions.requested` message form has one, so callers may send it here too): naming the key's own
+ * app is harmless and is dropped before validation; naming another app is an attempt to reach its
+ * actions, answered 403 forbidden_app rather than 400, so the caller learns that the key, not the
+ * field's spelling, is the problem.
+ */
+function checkAppClaim(req: Request, appId: string): void {
+  const b = req.body as unknown;
+  if (b === null || typeof b !== 'object' || Array.isArray(b) || !Object.hasOwn(b, 'app_id')) return;
+  const claimed = (b as Record<string, unknown>).app_id;
+  if (claimed !== appId) {
+    throw new ApiError('forbidden_app', { message: "app_id names another app than the key's; the key alone decides the app.", path: '$.app_id' });
+  }
+  delete (b as Record<string, unknown>).app_id;
+}
+
+/** `params.action_id`: a decimal action id, else 400. */
+function actionIdParam(req: Request): number {
+  const raw = String(req.params.action_id);
+  if (!/^[0-9]{1,16}$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
+    throw new ApiError('invalid_request', { message: 'action_id must be a non-negative integer', path: 'params.action_id' });
+  }
+  return Number(raw);
 }
 
 /** JSON bodies only (text/plain too, as browsers' simple requests send it); anything else is 415. */
@@ -85,7 +118,7 @@ function sdkCors(allowed: string[]) {
 
 /**
  * The action API: create (API key), bulk pull (API key, spec 4.1), single-user pull (SDK key),
- * stats (API key). The key alone decides the app; nothing in a body can name another app.
+ * stats and unblock (API key). The key alone decides the app; a body naming another app is refused.
  */
 export function createActionStoreApp(deps: ActionStoreAppDeps) {
   const pullMax = deps.pullMax ?? DEFAULT_PULL_MAX;
@@ -114,6 +147,7 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
 
       const pull = (route: string, parse: (b: unknown) => ParseResult<PullQuery>) => async (req: Request, res: Response) => {
         const { appId } = grantOf(req);
+        checkAppClaim(req, appId);
         const query = orBadRequest(parse(req.body));
         const result = await guarded('pull', req, () => deps.store.pull(appId, query, { max: pullMax }));
         if (result.data.length > 0) m.delivered.inc({ route, delivery_mode: query.delivery_mode }, result.data.length);
@@ -122,6 +156,7 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
 
       router.post('/v1/actions', requireKey(deps.keys, 'api'), body, async (req, res) => {
         const { appId } = grantOf(req);
+        checkAppClaim(req, appId);
         const actions = orBadRequest(parseCreateRequest(req.body));
         const results = await guarded('create', req, () => deps.store.create(appId, actions));
         const counts: Record<CreateStatus, number> = { created: 0, duplicate: 0, expired: 0, blocked: 0 };
@@ -139,13 +174,23 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
 
       router.get('/v1/actions/:action_id/stats', requireKey(deps.keys, 'api'), async (req, res) => {
         const { appId } = grantOf(req);
-        const raw = String(req.params.action_id);
-        if (!/^[0-9]{1,16}$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
-          throw new ApiError('invalid_request', { message: 'action_id must be a non-negative integer', path: 'params.action_id' });
-        }
-        const stats = await guarded('stats', req, () => deps.store.stats(appId, Number(raw)));
-        if (!stats) throw new ApiError('not_found', { message: `No action ${raw} in this app.`, path: 'params.action_id' });
+        const actionId = actionIdParam(req);
+        const stats = await guarded('stats', req, () => deps.store.stats(appId, actionId));
+        if (!stats) throw new ApiError('not_found', { message: `No action ${actionId} in this app.`, path: 'params.action_id' });
         res.status(200).json(stats);
+      });
+
+      // Lifts a user's block of one action_id (see docs/actions.md "Feedback"). API key only: an
+      // SDK key is public, and a block is the user's own choice, so only the partner's backend
+      // (acting on the user's request) may undo it. Idempotent: a second call answers not_blocked.
+      router.delete('/v1/actions/:action_id/blocks/:user_id', requireKey(deps.keys, 'api'), async (req, res) => {
+        const { appId } = grantOf(req);
+        const actionId = actionIdParam(req);
+        const userId = orBadRequest(parseUserIdParam(req.params.user_id));
+        const status = await guarded('unblock', req, () => deps.store.unblock(appId, userId, actionId));
+        if (status === 'unknown_action') throw new ApiError('not_found', { message: `No action ${actionId} in this app.`, path: 'params.action_id' });
+        m.unblocked.inc({ status });
+        res.status(200).json({ action_id: actionId, user_id: userId, status });
       });
     },
   });

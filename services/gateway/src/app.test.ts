@@ -1,43 +1,11 @@
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
-import { KeyRing, allTopics, createLogger, rawHeaders, topics, type BusMessage } from '@evp/core';
+import { rawHeaders } from '@evp/core';
 import { createInProcessBus } from '@evp/embedded';
 import { waitFor } from '@evp/testkit';
-import { createGatewayApp, type GatewayLimits } from './app';
+import { API, SDK, envelope, harness, testLimits as limits } from './test-fixtures';
 
-const SDK = 'sdk-key-0123456789abcdef';
-const API = 'api-key-0123456789abcdef';
-const keys = new KeyRing({
-  keys: [
-    { id: 'k-sdk', app_id: 'app-1', role: 'sdk', key: SDK },
-    { id: 'k-api', app_id: 'app-1', role: 'api', key: API },
-  ],
-});
-const limits: GatewayLimits = { maxBodyBytes: 4096, maxEventsPerRequest: 3, retryAfterSeconds: 7 };
-const envelope = (user: string, n = 1) => ({
-  id: user,
-  tz: '+00:00',
-  internal: { s_id: `${user}_1_0`, sdk: 'web/1.0', a_id: 'x', a_ver: '1.0.0 (1)', d_id: 'd', os: 'web' },
-  data: Array.from({ length: n }, () => ({ time: '2024-01-01 00:00:00.000', __ol: true, name: 'page', property: 'p', ctx: {} })),
-});
-
-async function setup(opts: { closedProducer?: boolean } = {}) {
-  const bus = createInProcessBus();
-  await bus.ensureTopics(allTopics());
-  const producer = await bus.producer();
-  if (opts.closedProducer) await producer.close();
-  const { app } = createGatewayApp({
-    producer,
-    keys,
-    limits,
-    logger: createLogger('test', 'silent'),
-    corsOrigins: ['https://shop.example'],
-    now: () => 1_700_000_000_000,
-  });
-  const raw: BusMessage[] = [];
-  const sub = await bus.subscribe({ groupId: 'probe', topics: [topics.raw], handleBatch: async (b) => void raw.push(...b.messages) });
-  return { app, raw, close: async () => (await sub.stop(), await bus.close()) };
-}
+const setup = (opts: { closedProducer?: boolean } = {}) => harness(createInProcessBus(), opts);
 
 const post = (app: Parameters<typeof request>[0], path = '/v1/ingest/log') =>
   request(app).post(path).set('Authorization', `Bearer ${SDK}`);
@@ -154,7 +122,7 @@ describe('gateway ingest', () => {
     await post(s.app).send(envelope('u', 2));
     expect((await request(s.app).get('/healthz')).body).toEqual({ status: 'ok' });
     const metrics = await request(s.app).get('/metrics');
-    expect(metrics.text).toContain('gateway_events_accepted_total 2');
+    expect(metrics.text).toContain('gateway_events_accepted_total{kind="log"} 2');
     const nf = await request(s.app).get('/nope');
     expect(nf.status).toBe(404);
     expect(nf.body.error.code).toBe('not_found');

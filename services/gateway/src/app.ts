@@ -1,14 +1,19 @@
-import type { Request, Response, Router } from 'express';
-import { Counter, Histogram } from 'prom-client';
-import { ApiError, InfraError, rawHeaders, topics, type BusProducer, type KeyRing, type Logger } from '@evp/core';
-import { createHttpApp, grantOf, requireKey, type HttpMetrics } from '@evp/http';
-import { checkContentType, readBody } from './body';
+import type { Router } from 'express';
+import { ApiError, topics, type BusProducer, type CatalogKind, type KeyRing, type Logger } from '@evp/core';
+import { createHttpApp, requireKey, type HttpMetrics } from '@evp/http';
+import { catalogKind, countCatalogRecords } from './catalog';
 import { cors } from './cors';
 import { sliceEnvelopes } from './envelopes';
+import { ingestHandler } from './ingest';
+import { createIngestMetrics } from './metrics';
+import { openApiDocument } from './openapi';
+import { failOpen, rateLimit, type RateLimiter } from './rate-limit';
 
 export interface GatewayLimits {
   maxBodyBytes: number;
   maxEventsPerRequest: number;
+  /** Records per catalog request; defaults to maxEventsPerRequest. */
+  maxCatalogRecordsPerRequest?: number;
   /** Seconds a client should wait after a 503. */
   retryAfterSeconds: number;
 }
@@ -19,21 +24,12 @@ export interface GatewayDeps {
   logger: Logger;
   limits: GatewayLimits;
   corsOrigins: string[];
+  /** Per-key rate limit; none when absent (embedded mode). Wrapped fail-open here. */
+  rateLimiter?: RateLimiter;
   readiness?: () => Promise<string[]>;
   now?: () => number;
-}
-
-function ingestMetrics(metrics: HttpMetrics) {
-  return {
-    events: new Counter({ name: 'gateway_events_accepted_total', help: 'Events acknowledged after Kafka accepted them', registers: [metrics.registry] }),
-    bytes: new Counter({ name: 'gateway_ingest_bytes_total', help: 'Decompressed body bytes acknowledged', registers: [metrics.registry] }),
-    produceLatency: new Histogram({
-      name: 'gateway_produce_duration_seconds',
-      help: 'Time for Kafka to acknowledge a request (acks=all)',
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [metrics.registry],
-    }),
-  };
+  /** Where raw uploads go; ingest.raw unless a benchmark points it at its own topic. */
+  rawTopic?: string;
 }
 
 /** The ingest API: thin, no per-event validation, and never a 2xx before Kafka has the data. */
@@ -43,58 +39,44 @@ export function createGatewayApp(deps: GatewayDeps) {
     logger: deps.logger,
     metricsPrefix: 'gateway',
     readiness: deps.readiness,
+    accessLog: true,
     before: [cors(deps.corsOrigins)],
-    routes: (router: Router, metrics: HttpMetrics) => {
-      const m = ingestMetrics(metrics);
-      const ingestLog = async (req: Request, res: Response) => {
-        const grant = grantOf(req);
-        checkContentType(req);
-        const raw = await readBody(req, deps.limits.maxBodyBytes);
-        const text = raw.toString('utf8');
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch (err) {
-          throw new ApiError('invalid_json', { message: `The body is not valid JSON: ${(err as Error).message}`, path: '$' });
-        }
-        const slices = sliceEnvelopes(body, text);
+    routes: (router: Router, httpMetrics: HttpMetrics) => {
+      const metrics = createIngestMetrics(httpMetrics);
+      const guards = [requireKey(deps.keys, 'sdk')];
+      if (deps.rateLimiter) {
+        const limiter = failOpen(deps.rateLimiter, { logger: deps.logger, errors: metrics.rateLimitErrors });
+        guards.push(rateLimit(limiter, metrics.rateLimited));
+      }
+      const ingest = { producer: deps.producer, logger: deps.logger, metrics, maxBodyBytes: deps.limits.maxBodyBytes, retryAfterSeconds: deps.limits.retryAfterSeconds, now, rawTopic: deps.rawTopic ?? topics.raw };
+
+      const ingestLog = ingestHandler(ingest, (_req, body, raw, appId) => {
+        const slices = sliceEnvelopes(body, raw.text);
         const events = slices.reduce((n, s) => n + s.events, 0);
-        if (events > deps.limits.maxEventsPerRequest) {
-          throw new ApiError('too_many_events', {
-            message: `The request holds ${events} events; the limit is ${deps.limits.maxEventsPerRequest}.`,
-            path: '$',
-            details: { events, max_events: deps.limits.maxEventsPerRequest },
-          });
+        const max = deps.limits.maxEventsPerRequest;
+        if (events > max) {
+          throw new ApiError('too_many_events', { message: `The request holds ${events} events; the limit is ${max}.`, path: '$', details: { events, max_events: max } });
         }
-        const requestId = req.requestId as string;
-        const headers = {
-          [rawHeaders.appId]: grant.appId,
-          [rawHeaders.requestId]: requestId,
-          [rawHeaders.receivedAt]: String(now()),
-          [rawHeaders.keyId]: grant.keyId,
-          [rawHeaders.payloadKind]: 'log',
-        };
-        const stop = m.produceLatency.startTimer();
-        try {
-          await deps.producer.send(
-            topics.raw,
-            slices.map((s) => ({ key: `${grant.appId}:${s.userId}`, value: Buffer.from(s.json), headers })),
-          );
-        } catch (err) {
-          deps.logger.warn({ err, requestId }, 'produce failed; answering 503');
-          throw new ApiError('unavailable', {
-            retryAfterSeconds: deps.limits.retryAfterSeconds,
-            details: { retriable: err instanceof InfraError ? err.retriable : true },
-          });
-        } finally {
-          stop();
-        }
-        m.events.inc(events);
-        m.bytes.inc(raw.length);
-        res.status(200).json({ accepted: events, request_id: requestId });
-      };
-      router.post('/v1/ingest/log', requireKey(deps.keys, 'sdk'), ingestLog);
-      router.post('/v1/ingest/events', requireKey(deps.keys, 'sdk'), ingestLog);
+        // One raw message per envelope, keyed by user: one user's events stay in order.
+        // A single envelope travels as the very bytes received (no re-encoding).
+        const single = !Array.isArray(body);
+        const messages = slices.map((s) => ({ key: `${appId}:${s.userId}`, value: single ? raw.bytes : Buffer.from(s.json) }));
+        return { payloadKind: 'log', metricKind: 'log', accepted: events, messages };
+      });
+
+      const ingestCatalog = ingestHandler(ingest, (req, body, raw, appId) => {
+        const kind = req.catalogKind as CatalogKind;
+        const records = countCatalogRecords(body, deps.limits.maxCatalogRecordsPerRequest ?? deps.limits.maxEventsPerRequest);
+        // One message per request: the validator splits it; the body's bytes travel unchanged.
+        return { payloadKind: `catalog:${kind}`, metricKind: 'catalog', accepted: records, messages: [{ key: `${appId}:catalog:${kind}`, value: raw.bytes }] };
+      });
+
+      router.post('/v1/ingest/log', ...guards, ingestLog);
+      router.post('/v1/ingest/events', ...guards, ingestLog);
+      // Auth first (the kind list is for key holders), then the kind, before the body is read.
+      router.post('/v1/ingest/catalog/:kind', ...guards, catalogKind, ingestCatalog);
+      const doc = openApiDocument();
+      router.get('/openapi.json', (_req, res) => void res.json(doc));
     },
   });
 }

@@ -8,9 +8,17 @@ const schema = z.object({
   LOG_LEVEL: envFragments.logLevel,
   MAX_BODY_BYTES: envFragments.positiveInt.default(5 * 1024 * 1024),
   MAX_EVENTS_PER_REQUEST: envFragments.positiveInt.default(5000),
+  MAX_CATALOG_RECORDS_PER_REQUEST: envFragments.positiveInt.default(5000),
   PRODUCE_TIMEOUT_MS: envFragments.positiveInt.default(5000),
   RETRY_AFTER_SECONDS: envFragments.positiveInt.default(5),
   CORS_ORIGINS: z.string().default('*').transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean)),
+  /** Shared rate-limit counters; without it each replica counts alone (in memory). */
+  REDIS_URL: envFragments.url.optional(),
+  /** Generous by default (10k requests/s per key over a minute): a guard against runaway clients, not a quota. */
+  RATE_LIMIT_REQUESTS: envFragments.positiveInt.default(600_000),
+  RATE_LIMIT_WINDOW_SECONDS: envFragments.positiveInt.default(60),
+  RATE_LIMIT_PREFIX: z.string().default('gw:rl:'),
+  SHUTDOWN_GRACE_MS: envFragments.positiveInt.default(25_000),
 });
 
 export type GatewayConfig = z.infer<typeof schema>;

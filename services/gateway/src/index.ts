@@ -1,2 +1,8 @@
 export * from './app';
 export * from './config';
+export * from './catalog';
+export * from './coalescing-producer';
+export * from './rate-limit';
+export * from './readiness';
+export * from './shutdown';
+export { openApiDocument } from './openapi';

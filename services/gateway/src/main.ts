@@ -1,42 +1,57 @@
-import { ConfigError, KeyRing, createLogger, topics } from '@evp/core';
-import { closeServer, listen } from '@evp/http';
+import Redis from 'ioredis';
+import { ConfigError, KeyRing, createLogger } from '@evp/core';
+import { listen } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createGatewayApp } from './app';
+import { coalescingProducer } from './coalescing-producer';
 import { loadGatewayConfig } from './config';
+import { createInMemoryRateLimiter, createRedisRateLimiter } from './rate-limit';
+import { gatewayReadiness } from './readiness';
+import { shutdownGateway } from './shutdown';
 
-/** Composition root: config → logger → Kafka producer → HTTP; shutdown in reverse order. */
+/** Composition root: config → logger → Kafka producer, Redis → HTTP; shutdown in reverse order. */
 async function main() {
   const config = loadGatewayConfig();
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const keys = KeyRing.fromFile(config.KEYS_FILE);
   const bus = createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'gateway', logger, produceTimeoutMs: config.PRODUCE_TIMEOUT_MS });
-  const producer = await bus.producer();
+  // Concurrent requests share produce requests; each still answers only after its own ack.
+  const producer = coalescingProducer(await bus.producer(), { queueTimeoutMs: config.PRODUCE_TIMEOUT_MS });
+  const policy = { limit: config.RATE_LIMIT_REQUESTS, windowMs: config.RATE_LIMIT_WINDOW_SECONDS * 1000 };
+  // No offline queue: while Redis is down a check fails at once and the limiter fails open.
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
+  redis?.on('error', (err) => logger.debug({ err }, 'redis connection error'));
+  const rateLimiter = redis
+    ? createRedisRateLimiter({ redis, policy, prefix: config.RATE_LIMIT_PREFIX })
+    : createInMemoryRateLimiter(policy);
+  let draining = false;
   const { app } = createGatewayApp({
     producer,
     keys,
     logger,
     corsOrigins: config.CORS_ORIGINS,
+    rateLimiter,
     limits: {
       maxBodyBytes: config.MAX_BODY_BYTES,
       maxEventsPerRequest: config.MAX_EVENTS_PER_REQUEST,
+      maxCatalogRecordsPerRequest: config.MAX_CATALOG_RECORDS_PER_REQUEST,
       retryAfterSeconds: config.RETRY_AFTER_SECONDS,
     },
-    readiness: async () => {
-      try {
-        return (await bus.listTopics()).includes(topics.raw) ? [] : [`topic ${topics.raw} is missing`];
-      } catch (err) {
-        return [`kafka: ${(err as Error).message}`];
-      }
-    },
+    readiness: gatewayReadiness({ bus, isDraining: () => draining }),
   });
   const { server, port } = await listen(app, config.PORT);
-  logger.info({ port }, 'gateway listening');
+  logger.info({ port, rateLimit: { ...policy, shared: Boolean(redis) } }, 'gateway listening');
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down: stop accepting, finish in-flight, flush producer');
-    await closeServer(server).catch((err) => logger.error({ err }, 'http close failed'));
-    await Promise.allSettled([producer.close()]);
-    await bus.close();
+    await shutdownGateway({
+      server,
+      producer,
+      logger,
+      graceMs: config.SHUTDOWN_GRACE_MS,
+      onDrain: () => void (draining = true),
+      closers: [() => rateLimiter.close(), async () => void redis?.disconnect(), () => bus.close()],
+    });
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

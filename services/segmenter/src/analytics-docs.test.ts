@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { runMigrations } from '@evp/clickhouse';
 import type { Analytics, Block } from '@evp/core';
 import { createChdbAnalytics } from '@evp/embedded';
-import type { CanonicalEvent, RejectedRecord } from '@evp/schemas';
+import { catalogToAvro, type CanonicalCatalogRecord, type CanonicalEvent, type RejectedRecord } from '@evp/schemas';
 import { chdbTestPath, testDatabase } from '@evp/testkit/src/conformance/analytics';
 import { catalogRow, eventRow, rejectedRow, unreadableRow } from './rows';
 import { pageEvent, rejectedRecord } from './test-fixtures';
@@ -92,11 +92,16 @@ const rejected: RejectedRecord[] = [
   },
 ];
 
-const patients = [
-  { app_id: 'clinic', id: 'p-1', received_at: 1_000, country: 'Kenya' },
-  { app_id: 'clinic', id: 'p-1', received_at: 2_000, country: 'Uganda' },
-  { app_id: 'clinic', id: 'p-2', received_at: 1_000, country: 'Kenya' },
-];
+const patient = (id: string, receivedAt: number, country: string): CanonicalCatalogRecord => ({
+  app_id: 'clinic',
+  id,
+  kind: 'patient',
+  received_at: receivedAt,
+  request_id: `r${receivedAt}`,
+  record: { id, country },
+  extra: null,
+});
+const patients = [patient('p-1', 1_000, 'Kenya'), patient('p-1', 2_000, 'Uganda'), patient('p-2', 1_000, 'Kenya')];
 
 beforeAll(async () => {
   analytics = createChdbAnalytics({ path: chdbTestPath(), database });
@@ -109,7 +114,7 @@ beforeAll(async () => {
   for (let copy = 0; copy < 2; copy++) {
     await analytics.insert('events', events.map(eventRow));
     await analytics.insert('rejected', [...rejected.map(rejectedRow), unreadable]);
-    await analytics.insert('catalog_patient', patients.map(catalogRow));
+    await analytics.insert('catalog_patient', patients.map((p) => catalogRow(catalogToAvro(p))));
   }
 });
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import type { BusMessage } from '@evp/core';
 import { RowError, catalogRow, chTime, eventRow, rejectedRow, unreadableRow } from './rows';
 import { pageEvent, rejectedRecord } from './test-fixtures';
+import { catalogToAvro } from '@evp/schemas';
 
 function thrown(fn: () => unknown): RowError {
   try {
@@ -92,32 +93,49 @@ describe('rejectedRow', () => {
 });
 
 describe('catalogRow', () => {
-  it('splits provenance from the record and reads *_json fields back', () => {
+  it('keeps provenance as columns and the typed fields plus unknown properties as the record', () => {
     expect(
-      catalogRow({
-        app_id: 'app-1',
-        id: 'p-1',
-        received_at: 1709251300001,
-        request_id: 'req-9',
-        country: 'Kenya',
-        site_id_list: ['s1', 's2'],
-        insurance_status: true,
-        phone_number_category: null,
-        attributes_json: '{"beds":12}',
-        extra_json: '{"custom":"x"}',
-      }),
+      catalogRow(
+        catalogToAvro({
+          app_id: 'app-1',
+          id: 'p-1',
+          kind: 'patient',
+          received_at: 1709251300001,
+          request_id: 'req-9',
+          record: { id: 'p-1', country: 'Kenya', site_id_list: ['s1', 's2'], insurance_status: true },
+          extra: { custom: 'x' },
+        }),
+      ),
     ).toEqual({
       app_id: 'app-1',
       id: 'p-1',
       received_at: '2024-03-01 00:01:40.001',
       request_id: 'req-9',
-      record: { custom: 'x', country: 'Kenya', site_id_list: ['s1', 's2'], insurance_status: true, attributes: { beds: 12 } },
+      record: { custom: 'x', country: 'Kenya', site_id_list: ['s1', 's2'], insurance_status: true },
     });
   });
 
-  it('needs app_id, id and received_at', () => {
-    const e = thrown(() => catalogRow({ app_id: 'app-1', received_at: 1 }));
-    expect([e.path, e.message]).toEqual(['id', 'expected a string, got undefined']);
+  it('reads JSON-text fields (a site\'s attributes) back as JSON', () => {
+    const row = catalogRow(
+      catalogToAvro({
+        app_id: 'app-1',
+        id: 's-1',
+        kind: 'site',
+        received_at: 1709251300001,
+        request_id: 'req-9',
+        record: { id: 's-1', name: 'Clinic', type: 'clinic', attributes: { beds: 4, insurers: ['a'] } },
+        extra: null,
+      }),
+    );
+    expect(row.record).toEqual({ name: 'Clinic', type: 'clinic', attributes: { beds: 4, insurers: ['a'] } });
+  });
+
+  it('needs an id and a time ClickHouse can hold', () => {
+    const base = { app_id: 'app-1', id: 'p-1', kind: 'patient' as const, received_at: 1, request_id: '', record: {}, extra: null };
+    const noId = thrown(() => catalogRow(catalogToAvro({ ...base, id: '' })));
+    expect([noId.path, noId.message]).toEqual(['id', 'must not be empty']);
+    const late = thrown(() => catalogRow(catalogToAvro({ ...base, received_at: Number.MAX_SAFE_INTEGER })));
+    expect(late.path).toBe('received_at');
   });
 });
 

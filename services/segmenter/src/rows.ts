@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { formatDateTime64 } from '@evp/clickhouse';
 import type { BusMessage, CatalogKind } from '@evp/core';
-import { payloadPrefix, type CanonicalEvent, type RejectedRecord } from '@evp/schemas';
+import { catalogFromAvro, payloadPrefix, type CanonicalEvent, type RejectedRecord } from '@evp/schemas';
 
 /** ClickHouse tables the sink writes (deploy/clickhouse/migrations). */
 export const TABLES = {
@@ -161,32 +161,20 @@ export interface CatalogRow {
 }
 
 /**
- * The catalog Avro schemas do not exist yet, so a decoded catalog value is read generically: it
- * must carry `app_id`, `id` and `received_at` (epoch ms), may carry `request_id`, and everything else
- * is the record. Following the event schemas' convention (schemas/src/avro/derive.ts), a string
- * field `x_json` is JSON text: it is parsed back to `x`, and `extra_json` (unknown properties) is
- * folded into the record.
+ * A decoded catalog Avro value (schemas/src/avro/catalog-schema.ts) → its `catalog_<kind>` row, read
+ * with the schemas' own `catalogFromAvro`. The record keeps the kind's typed fields as JSON (id
+ * excepted: it is a column) with the properties the definition does not know folded in (the
+ * validator kept and reported them; they stay queryable).
  */
 export function catalogRow(value: Record<string, unknown>): CatalogRow {
-  const { app_id, id, received_at, request_id, ...rest } = value;
-  const record: Record<string, unknown> = {};
-  let extra: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(rest)) {
-    if (v === null || v === undefined) continue;
-    if (k.endsWith('_json') && typeof v === 'string') {
-      const parsed: unknown = JSON.parse(v);
-      if (k === 'extra_json' && parsed !== null && typeof parsed === 'object') extra = parsed as Record<string, unknown>;
-      else record[k.slice(0, -'_json'.length)] = parsed;
-    } else {
-      record[k] = v;
-    }
-  }
+  const r = catalogFromAvro(value);
+  const { id: _id, ...fields } = r.record;
   return {
-    app_id: nonEmpty(app_id, 'app_id'),
-    id: nonEmpty(id, 'id'),
-    received_at: chTime(received_at, 'received_at'),
-    request_id: request_id === undefined || request_id === null ? '' : text(request_id, 'request_id'),
-    record: { ...extra, ...record },
+    app_id: nonEmpty(r.app_id, 'app_id'),
+    id: nonEmpty(r.id, 'id'),
+    received_at: chTime(r.received_at, 'received_at'),
+    request_id: text(r.request_id, 'request_id'),
+    record: { ...(r.extra ?? {}), ...fields },
   };
 }
 

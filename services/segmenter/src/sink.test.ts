@@ -1,7 +1,16 @@
 import { runMigrations } from '@evp/clickhouse';
 import { InfraError, allTopics, createLogger, topics, type Analytics, type Bus, type SchemaRegistry } from '@evp/core';
 import { createChdbAnalytics, createInProcessBus, createInProcessRegistry } from '@evp/embedded';
-import { blockEventSchema, blockSubject, canonicalToAvro, rejectedRecordSchema, type CanonicalEvent } from '@evp/schemas';
+import {
+  blockEventSchema,
+  blockSubject,
+  canonicalToAvro,
+  catalogSchema,
+  catalogSubject,
+  catalogToAvro,
+  rejectedRecordSchema,
+  type CanonicalEvent,
+} from '@evp/schemas';
 import { waitFor } from '@evp/testkit';
 import { chdbTestPath, testDatabase } from '@evp/testkit/src/conformance/analytics';
 import { createSink, type Sink, type SinkConfig } from './sink';
@@ -190,6 +199,31 @@ describe('sink (in-process bus + registry, chdb)', () => {
     expect(await countOf('events', app, true)).toBe(4);
   });
 
+  it('inserts a large batch in slices and commits it only once every slice is in', async () => {
+    const app = 'app-slices';
+    let inserts = 0;
+    const counting: Analytics = {
+      ...analytics,
+      insert: async (table, rows, opts) => {
+        inserts++;
+        await analytics.insert(table, rows, opts);
+      },
+    };
+    const h = await start({ analytics: counting, config: { sliceRows: 4 } });
+    // One user ⇒ one partition ⇒ one batch of 10 messages ⇒ slices of 4, 4 and 2.
+    await h.send(topics.events('core'), await Promise.all(Array.from({ length: 10 }, (_, i) => h.event(nth(app, i)))));
+    await waitFor(async () => (await countOf('events', app)) === 10, { timeoutMs: 10_000, what: '10 rows' });
+    expect(inserts).toBe(3);
+    // The handler returned once (after the last slice), without a failure and redelivery.
+    const handled = async () => {
+      const metric = (await h.sink.metrics.getMetricsAsJSON()).find((m) => m.name === 'segmenter_sink_batch_duration_seconds');
+      return (metric?.values as { metricName?: string; value: number }[] | undefined)?.find(
+        (v) => v.metricName === 'segmenter_sink_batch_duration_seconds_count',
+      )?.value || undefined;
+    };
+    expect(await waitFor(handled, { timeoutMs: 10_000, what: 'the batch to complete' })).toBe(1);
+  });
+
   it('writes a typed rejected record from ingest.rejected as exactly this rejected row', async () => {
     const h = await start();
     const id = await h.registry.register(blockSubject(topics.rejected), rejectedRecordSchema);
@@ -248,26 +282,23 @@ describe('sink (in-process bus + registry, chdb)', () => {
     ]);
   });
 
-  it('keeps the latest version of a catalog record (generic catalog tables)', async () => {
+  it('keeps the latest version of a catalog record', async () => {
     const h = await start();
-    // The catalog Avro schemas do not exist yet; this stand-in has the fields the sink relies on.
-    const schema = {
-      type: 'record',
-      name: 'PatientRecord',
-      namespace: 'evp.catalog',
-      fields: [
-        { name: 'app_id', type: 'string' },
-        { name: 'id', type: 'string' },
-        { name: 'received_at', type: 'long' },
-        { name: 'request_id', type: 'string' },
-        { name: 'country', type: ['null', 'string'], default: null },
-        { name: 'site_id_list', type: { type: 'array', items: 'string' } },
-      ],
-    };
-    const id = await h.registry.register(blockSubject(topics.catalog('patient')), schema);
+    const id = await h.registry.register(catalogSubject('patient'), catalogSchema('patient') as object);
     const version = async (receivedAt: number, country: string) => ({
       key: 'app-cat:p-1',
-      value: await h.registry.encode(id, { app_id: 'app-cat', id: 'p-1', received_at: receivedAt, request_id: `r${receivedAt}`, country, site_id_list: ['s1'] }),
+      value: await h.registry.encode(
+        id,
+        catalogToAvro({
+          app_id: 'app-cat',
+          id: 'p-1',
+          kind: 'patient',
+          received_at: receivedAt,
+          request_id: `r${receivedAt}`,
+          record: { id: 'p-1', country, site_id_list: ['s1'], insurance_status: false },
+          extra: receivedAt > 1_500 ? { ward: '7B' } : null,
+        }),
+      ),
     });
     await h.send(topics.catalog('patient'), [await version(2_000, 'Uganda'), await version(1_000, 'Kenya')]);
     await waitFor(async () => (await countOf('catalog_patient', 'app-cat')) >= 1, { timeoutMs: 10_000, what: 'catalog rows' });
@@ -277,7 +308,7 @@ describe('sink (in-process bus + registry, chdb)', () => {
         id: 'p-1',
         received_at: '1970-01-01 00:00:02.000',
         request_id: 'r2000',
-        record: { country: 'Uganda', site_id_list: ['s1'] },
+        record: { country: 'Uganda', insurance_status: false, site_id_list: ['s1'], ward: '7B' },
       },
     ]);
   });

@@ -28,6 +28,11 @@ export interface SinkConfig {
   batchMaxWaitMs: number;
   /** Handler calls the bus runs at once (kafkajs partitionsConsumedConcurrently). Default 1. */
   busConcurrency: number;
+  /**
+   * A handler call hands its rows over in slices of this many messages, so inserting one slice
+   * (ClickHouse's threads) overlaps decoding the next (the JS thread). Default 5 000.
+   */
+  sliceRows: number;
   /** Back-off between insert attempts while ClickHouse is unavailable. */
   retryInitialDelayMs: number;
   retryMaxDelayMs: number;
@@ -40,6 +45,7 @@ export const DEFAULT_SINK_CONFIG: SinkConfig = {
   batchMaxRows: 10_000,
   batchMaxWaitMs: 1_000,
   busConcurrency: 1,
+  sliceRows: 5_000,
   retryInitialDelayMs: 200,
   retryMaxDelayMs: 5_000,
   retryBudgetMs: 10_000,
@@ -173,20 +179,34 @@ export function createSink(deps: SinkDeps): Sink {
   async function handleBatch(batch: MessageBatch): Promise<void> {
     if (batch.messages.length === 0) return;
     const started = now();
-    const tables = new Map<string, TableRows>();
+    const pending: Promise<void>[] = [];
     const received: { table: string; at: number }[] = [];
-    for (const msg of batch.messages) {
-      const r = await read(msg);
+    let tables = new Map<string, TableRows>();
+    let sliceStart = 0;
+    const handOver = (end: number) => {
+      const first = batch.messages[sliceStart] as BusMessage;
+      const last = batch.messages[end - 1] as BusMessage;
+      pending.push(batcher.add({ origin: `${batch.topic}/${batch.partition}/${first.offset}-${last.offset}`, tables }));
+      tables = new Map();
+      sliceStart = end;
+    };
+    for (let i = 0; i < batch.messages.length; i++) {
+      const r = await read(batch.messages[i] as BusMessage);
       const t = tables.get(r.table) ?? { rows: [], keys: [] };
       tables.set(r.table, t);
       t.rows.push(r.row);
       t.keys.push(r.key);
       received.push({ table: r.table, at: r.receivedAtMs });
+      if (i + 1 - sliceStart >= config.sliceRows && i + 1 < batch.messages.length) handOver(i + 1);
     }
-    const first = batch.messages[0] as BusMessage;
-    const last = batch.messages[batch.messages.length - 1] as BusMessage;
-    await batcher.add({ origin: `${batch.topic}/${batch.partition}/${first.offset}-${last.offset}`, tables });
+    handOver(batch.messages.length);
+    // Every slice must be inserted before the handler returns (and the bus commits); all are
+    // awaited so no rejection is left unobserved, and the first failure is what the bus sees.
+    const outcomes = await Promise.allSettled(pending);
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed) throw failed.reason;
     const done = now();
+    const last = batch.messages[batch.messages.length - 1] as BusMessage;
     m.batchDuration.observe((done - started) / 1000);
     for (const r of received) m.freshness.observe({ table: r.table }, Math.max(0, done - r.at) / 1000);
     m.lagSeconds.set({ topic: batch.topic, partition: String(batch.partition) }, Math.max(0, done - last.timestamp) / 1000);
@@ -200,6 +220,7 @@ export function createSink(deps: SinkDeps): Sink {
         groupId: config.groupId,
         topics: SINK_TOPICS,
         fromBeginning: true,
+        concurrency: config.busConcurrency,
         handleBatch,
       });
       logger.info({ group: config.groupId, topics: SINK_TOPICS.length, batchMaxRows: config.batchMaxRows, batchMaxWaitMs: config.batchMaxWaitMs }, 'sink consuming');

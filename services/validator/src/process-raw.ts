@@ -1,8 +1,23 @@
 import { rawHeaders, type BusMessage, type RejectionReason } from '@evp/core';
-import { normalizeUpload, type CanonicalEvent, type IngestContext, type NormalizeOptions, type Rejection } from '@evp/schemas';
+import {
+  catalogKindOfPayload,
+  normalizeCatalog,
+  normalizeUpload,
+  userCatalogFromIdentify,
+  type CanonicalCatalogRecord,
+  type CanonicalEvent,
+  type IngestContext,
+  type NormalizeOptions,
+  type Rejection,
+} from '@evp/schemas';
 
 export interface RawOutcome {
   events: CanonicalEvent[];
+  /**
+   * Catalog records to write: the accepted records of a `catalog:<kind>` submission, or for `log`
+   * messages the user records derived from identify events that carry user properties.
+   */
+  catalog: CanonicalCatalogRecord[];
   rejections: Rejection[];
   warnings: RejectionReason[];
   ctx: IngestContext;
@@ -10,8 +25,10 @@ export interface RawOutcome {
 }
 
 /**
- * One raw message → canonical events and rejections. Pure: no I/O, never throws, so a poison message
- * can never stall the partition; what cannot be read becomes a parse_violation with the raw bytes.
+ * One raw message → canonical events or catalog records, and rejections. Pure: no I/O, never throws,
+ * so a poison message can never stall the partition; what cannot be read becomes a parse_violation
+ * with the raw bytes. The `payload_kind` header decides the reader: `log` (the default, for messages
+ * of gateways older than the header) → envelopes; `catalog:<kind>` → a catalog submission.
  */
 export function processRawMessage(msg: BusMessage, options: NormalizeOptions): RawOutcome {
   const h = msg.headers;
@@ -24,6 +41,7 @@ export function processRawMessage(msg: BusMessage, options: NormalizeOptions): R
   const payloadKind = h[rawHeaders.payloadKind] ?? 'log';
   const parseViolation = (errors: RejectionReason[]): RawOutcome => ({
     events: [],
+    catalog: [],
     rejections: [
       { kind: 'parse_violation', errors, payload: msg.value.toString('utf8'), event_count: 1, envelope_index: null, event_index: null, event_name: null },
     ],
@@ -32,8 +50,11 @@ export function processRawMessage(msg: BusMessage, options: NormalizeOptions): R
     payloadKind,
   });
   if (!ctx.appId) return parseViolation([{ path: `headers.${rawHeaders.appId}`, rule: 'required', message: 'raw message has no app id header' }]);
-  if (payloadKind !== 'log') {
-    return parseViolation([{ path: `headers.${rawHeaders.payloadKind}`, rule: 'unsupported_payload_kind', message: `payload kind ${payloadKind} is not handled by this validator version` }]);
+  const catalogKind = catalogKindOfPayload(payloadKind);
+  if (payloadKind !== 'log' && catalogKind === undefined) {
+    return parseViolation([
+      { path: `headers.${rawHeaders.payloadKind}`, rule: 'unsupported_payload_kind', message: `payload kind ${payloadKind} is not log or catalog:<kind>` },
+    ]);
   }
   let body: unknown;
   try {
@@ -41,11 +62,28 @@ export function processRawMessage(msg: BusMessage, options: NormalizeOptions): R
   } catch (err) {
     return parseViolation([{ path: '$', rule: 'json', message: `not valid JSON: ${(err as Error).message}` }]);
   }
+  if (catalogKind !== undefined) {
+    // Unknown kinds come back from normalizeCatalog as one parse_violation (rule unknown_catalog_kind).
+    const result = normalizeCatalog(catalogKind, body, ctx, options);
+    return {
+      events: [],
+      catalog: result.accepted.map((a) => a.record),
+      rejections: result.rejected,
+      warnings: result.accepted.flatMap((a) => a.warnings),
+      ctx,
+      payloadKind,
+    };
+  }
   const result = normalizeUpload(body, ctx, options);
+  // Identify (register/login) events carrying user properties also update the user catalog
+  // (spec 2.4, 4.3). Derived records are extra outputs, not submissions: they never count in
+  // `events in = accepted + rejected`, and one that cannot be made is a warning, not a rejection.
+  const fromIdentify = result.accepted.map((a) => userCatalogFromIdentify(a.event));
   return {
     events: result.accepted.map((a) => a.event),
+    catalog: fromIdentify.flatMap((d) => (d.accepted ? [d.accepted.record] : [])),
     rejections: result.rejected,
-    warnings: result.accepted.flatMap((a) => a.warnings),
+    warnings: [...result.accepted.flatMap((a) => a.warnings), ...fromIdentify.flatMap((d) => d.problems)],
     ctx,
     payloadKind,
   };

@@ -20,7 +20,11 @@
  *   base..'exp'                          ZSET rid by expiry: available actions that expire
  *   base..'st:'..action_id               HASH counters (created, delivered, expired, r:<response>),
  *                                        and per invocation '<inv_id>|<counter>'
- *   base..'blk:'..user                   SET action_ids the user blocked
+ *   base..'blk:'..user                   SET action_ids the user blocked (SREM by unblock)
+ *   base..'le:'..action_id               HASH user -> JSON of that user's latest `error` report
+ *   base..'lz:'..action_id               ZSET user by 'les' sequence: recency of the reports above,
+ *                                        trimmed to the newest MAX_LAST_ERRORS users
+ *   base..'les'                          INCR: order of error reports (no ties, unlike the clock)
  * with dim = delivery_mode..':'..type..':'..render_method. A single-user pull reads one small zset;
  * a `*` pull reads the app's zset for that dim, or the smallest attr zset when attrs narrow it.
  * When nothing expired is waiting to be swept and the scanned zset implies every filter, a pull is
@@ -250,16 +254,30 @@ return out
 
 /**
  * KEYS[1] = base..'a:'..rid
- * ARGV: base, rid, user, inv, act, response, now, retention
+ * ARGV: base, rid, user, inv, act, response, now, retention, error report JSON ('' unless error),
+ *       most error reports kept per action_id
  * Returns recorded | repeated | unknown.
  */
 export const FEEDBACK = `${COMMON}
 local base, rid, user, inv, act, response = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
-local now, retention = ARGV[7], tonumber(ARGV[8])
+local now, retention, report, keep = ARGV[7], tonumber(ARGV[8]), ARGV[9], tonumber(ARGV[10])
 local rec = KEYS[1]
 if redis.call('EXISTS', rec) == 0 then return 'unknown' end
 if redis.call('HSETNX', rec, 'f:' .. response, now) == 0 then return 'repeated' end
 bump(base, act, inv, 'r:' .. response)
+if report ~= '' then
+  -- The user's latest error replaces their earlier one; only the newest 'keep' users stay, so the
+  -- memory per action_id is bounded whatever the devices send.
+  local le, lz = base .. 'le:' .. act, base .. 'lz:' .. act
+  redis.call('HSET', le, user, report)
+  redis.call('ZADD', lz, redis.call('INCR', base .. 'les'), user)
+  local extra = redis.call('ZCARD', lz) - keep
+  if extra > 0 then
+    local old = redis.call('ZRANGE', lz, 0, extra - 1)
+    redis.call('ZREMRANGEBYRANK', lz, 0, extra - 1)
+    redis.call('HDEL', le, unpack(old))
+  end
+end
 if response == 'block' then
   redis.call('SADD', base .. 'blk:' .. user, act)
   -- Withdraw every queued action of this action_id for this user, in every dimension.
@@ -280,4 +298,29 @@ return 'recorded'
 /** KEYS[1] = base..'exp'; ARGV: base, now, limit, retention. Returns how many were swept. */
 export const SWEEP = `${COMMON}
 return sweep(ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]))
+`;
+
+/**
+ * KEYS[1] = base..'st:'..act
+ * ARGV: base, act, user. Returns unblocked | not_blocked | unknown_action.
+ */
+export const UNBLOCK = `
+local base, act, user = ARGV[1], ARGV[2], ARGV[3]
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'unknown_action' end
+if redis.call('SREM', base .. 'blk:' .. user, act) == 1 then return 'unblocked' end
+return 'not_blocked'
+`;
+
+/**
+ * KEYS[1] = base..'st:'..act
+ * ARGV: base, act. Returns { counters as HGETALL, error report JSONs newest first }, in one
+ * atomic read so the reports never disagree with the counters.
+ */
+export const STATS = `
+local base, act = ARGV[1], ARGV[2]
+local counters = redis.call('HGETALL', KEYS[1])
+local users = redis.call('ZREVRANGE', base .. 'lz:' .. act, 0, -1)
+local reports = {}
+if #users > 0 then reports = redis.call('HMGET', base .. 'le:' .. act, unpack(users)) end
+return { counters, reports }
 `;

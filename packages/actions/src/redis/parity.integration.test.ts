@@ -53,7 +53,8 @@ type Op =
   | { op: 'pull'; query: PullQuery; max: number }
   | { op: 'advance'; ms: number }
   | { op: 'sweep' }
-  | { op: 'feedback'; user: string; inv: number; act: number; response: (typeof ACTION_RESPONSES)[number] }
+  | { op: 'feedback'; user: string; inv: number; act: number; response: (typeof ACTION_RESPONSES)[number]; details?: string }
+  | { op: 'unblock'; user: string; act: number }
   | { op: 'stats'; act: number };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
@@ -72,10 +73,17 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.constant({ op: 'sweep' as const }), weight: 1 },
   {
     arbitrary: fc
-      .record({ user, inv: fc.integer({ min: 1, max: 2 }), act: fc.integer({ min: 1, max: 4 }), response: fc.constantFrom(...ACTION_RESPONSES) })
-      .map((r) => ({ op: 'feedback' as const, ...r })),
+      .record({
+        user,
+        inv: fc.integer({ min: 1, max: 2 }),
+        act: fc.integer({ min: 1, max: 4 }),
+        response: fc.constantFrom(...ACTION_RESPONSES),
+        details: fc.option(fc.string({ maxLength: 8 }), { nil: undefined }),
+      })
+      .map(({ details, ...r }) => ({ op: 'feedback' as const, ...r, ...(details === undefined ? {} : { details }) })),
     weight: 1,
   },
+  { arbitrary: fc.record({ user, act: fc.integer({ min: 1, max: 4 }) }).map((r) => ({ op: 'unblock' as const, ...r })), weight: 1 },
   { arbitrary: fc.integer({ min: 1, max: 4 }).map((act) => ({ op: 'stats' as const, act })), weight: 1 },
 );
 
@@ -91,7 +99,9 @@ function run(store: ActionStore, clock: ManualClock, o: Op): Promise<unknown> {
     case 'sweep':
       return store.sweepExpired();
     case 'feedback':
-      return store.recordFeedback('app', { user_id: o.user, inv_id: o.inv, action_id: o.act, response: o.response });
+      return store.recordFeedback('app', { user_id: o.user, inv_id: o.inv, action_id: o.act, response: o.response, ...(o.details === undefined ? {} : { details: o.details }) });
+    case 'unblock':
+      return store.unblock('app', o.user, o.act);
     case 'stats':
       return store.stats('app', o.act);
   }

@@ -4,6 +4,8 @@ import { InfraError } from '@evp/core';
 import type { Clock } from '../clock';
 import {
   DEFAULT_PULL_MAX,
+  MAX_LAST_ERRORS,
+  type ActionErrorReport,
   type ActionFeedback,
   type ActionRecord,
   type ActionStats,
@@ -13,10 +15,12 @@ import {
   type PullOptions,
   type PullQuery,
   type PullResult,
+  type UnblockStatus,
 } from '../model';
-import { generatedId, idsNeeded, prepareActions, recordId, statsFromFields } from '../records';
+import { clampDetails, generatedId, idsNeeded, prepareActions, recordId, statsFromFields } from '../records';
+import { formatMicros } from '../time';
 import { DEFAULT_RETENTION_MS, type ActionStore } from '../store';
-import { CREATE, FEEDBACK, PULL, SWEEP } from './lua';
+import { CREATE, FEEDBACK, PULL, STATS, SWEEP, UNBLOCK } from './lua';
 
 export interface RedisActionStoreOptions {
   redis: Redis;
@@ -49,7 +53,14 @@ class LuaScript {
   }
 }
 
-const scripts = { create: new LuaScript(CREATE), pull: new LuaScript(PULL), feedback: new LuaScript(FEEDBACK), sweep: new LuaScript(SWEEP) };
+const scripts = {
+  create: new LuaScript(CREATE),
+  pull: new LuaScript(PULL),
+  feedback: new LuaScript(FEEDBACK),
+  sweep: new LuaScript(SWEEP),
+  unblock: new LuaScript(UNBLOCK),
+  stats: new LuaScript(STATS),
+};
 
 /**
  * Redis error replies whose code means "the server is busy or failing over" are worth retrying;
@@ -175,25 +186,43 @@ export class RedisActionStore implements ActionStore {
   async recordFeedback(appId: string, fb: ActionFeedback): Promise<FeedbackStatus> {
     const base = this.base(appId);
     const rid = recordId(fb.inv_id, fb.action_id, fb.user_id);
+    const now = this.now();
+    // Built here rather than in Lua so both adapters serialise the report identically.
+    const report: ActionErrorReport | undefined =
+      fb.response === 'error' ? { user_id: fb.user_id, inv_id: fb.inv_id, details: clampDetails(fb.details), at: formatMicros(now) } : undefined;
     try {
       return (await scripts.feedback.run(
         this.redis,
         [`${base}a:${rid}`],
-        [base, rid, fb.user_id, fb.inv_id, fb.action_id, fb.response, this.now(), this.retentionMs],
+        [base, rid, fb.user_id, fb.inv_id, fb.action_id, fb.response, now, this.retentionMs, report ? JSON.stringify(report) : '', MAX_LAST_ERRORS],
       )) as FeedbackStatus;
     } catch (err) {
       throw toInfraError(err, 'recordFeedback');
     }
   }
 
-  async stats(appId: string, actionId: number): Promise<ActionStats | null> {
-    let raw: Record<string, string>;
+  async unblock(appId: string, userId: string, actionId: number): Promise<UnblockStatus> {
+    const base = this.base(appId);
     try {
-      raw = await this.redis.hgetall(`${this.base(appId)}st:${actionId}`);
+      return (await scripts.unblock.run(this.redis, [`${base}st:${actionId}`], [base, actionId, userId])) as UnblockStatus;
+    } catch (err) {
+      throw toInfraError(err, 'unblock');
+    }
+  }
+
+  async stats(appId: string, actionId: number): Promise<ActionStats | null> {
+    const base = this.base(appId);
+    let reply: [string[], (string | null)[]];
+    try {
+      reply = (await scripts.stats.run(this.redis, [`${base}st:${actionId}`], [base, actionId])) as typeof reply;
     } catch (err) {
       throw toInfraError(err, 'stats');
     }
-    return statsFromFields(actionId, raw);
+    const [flat, reports] = reply;
+    const fields: Record<string, string> = {};
+    for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i] as string] = flat[i + 1] as string;
+    const lastErrors = reports.filter((r): r is string => typeof r === 'string').map((r) => JSON.parse(r) as ActionErrorReport);
+    return statsFromFields(actionId, fields, lastErrors);
   }
 
   async sweepExpired(): Promise<number> {

@@ -36,6 +36,11 @@ export interface SubscribeOptions {
   topics: string[];
   /** Where a group without committed offsets starts. Default: earliest. */
   fromBeginning?: boolean;
+  /**
+   * Batches of different partitions handled at once (default 1). Order within a partition is kept
+   * whatever the value; a higher one lets a consumer merge several partitions' work (e.g. one insert).
+   */
+  concurrency?: number;
   handleBatch: (batch: MessageBatch) => Promise<void>;
 }
 

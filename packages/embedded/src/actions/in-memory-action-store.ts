@@ -4,11 +4,15 @@ import {
   RENDER_METHODS,
   DEFAULT_PULL_MAX,
   DEFAULT_RETENTION_MS,
+  MAX_LAST_ERRORS,
+  clampDetails,
+  formatMicros,
   generatedId,
   idsNeeded,
   prepareActions,
   recordId,
   statsFromFields,
+  type ActionErrorReport,
   type ActionFeedback,
   type ActionRecord,
   type ActionStats,
@@ -20,6 +24,7 @@ import {
   type PullOptions,
   type PullQuery,
   type PullResult,
+  type UnblockStatus,
 } from '@evp/actions';
 
 /**
@@ -61,6 +66,8 @@ interface AppState {
   expiring: Set<Entry>;
   stats: Map<number, Map<string, number>>;
   blocked: Map<string, Set<number>>;
+  /** action_id → user → latest error report; Map order is recency (oldest first), as the Redis `lz:` zset. */
+  lastErrors: Map<number, Map<string, ActionErrorReport>>;
 }
 
 const attrKey = (dim: string, k: string, v: string) => `${dim}:${k.length}:${k}:${v}`;
@@ -97,7 +104,7 @@ export class InMemoryActionStore implements ActionStore {
   private app(appId: string): AppState {
     let a = this.apps.get(appId);
     if (!a) {
-      a = { seq: 0, ids: 0, entries: new Map(), byUser: new Map(), byDim: new Map(), byAttr: new Map(), expiring: new Set(), stats: new Map(), blocked: new Map() };
+      a = { seq: 0, ids: 0, entries: new Map(), byUser: new Map(), byDim: new Map(), byAttr: new Map(), expiring: new Set(), stats: new Map(), blocked: new Map(), lastErrors: new Map() };
       this.apps.set(appId, a);
     }
     return a;
@@ -276,6 +283,17 @@ export class InMemoryActionStore implements ActionStore {
     if (e.feedback.has(fb.response)) return 'repeated';
     e.feedback.add(fb.response);
     this.bump(a, fb.action_id, fb.inv_id, `r:${fb.response}`);
+    if (fb.response === 'error') {
+      let m = a.lastErrors.get(fb.action_id);
+      if (!m) a.lastErrors.set(fb.action_id, (m = new Map()));
+      // Delete first so the user moves to the newest end; then drop the oldest beyond the cap.
+      m.delete(fb.user_id);
+      m.set(fb.user_id, { user_id: fb.user_id, inv_id: fb.inv_id, details: clampDetails(fb.details), at: formatMicros(now) });
+      for (const user of m.keys()) {
+        if (m.size <= MAX_LAST_ERRORS) break;
+        m.delete(user);
+      }
+    }
     if (fb.response === 'block') {
       let set = a.blocked.get(fb.user_id);
       if (!set) a.blocked.set(fb.user_id, (set = new Set()));
@@ -295,9 +313,21 @@ export class InMemoryActionStore implements ActionStore {
     return 'recorded';
   }
 
+  async unblock(appId: string, userId: string, actionId: number): Promise<UnblockStatus> {
+    const a = this.apps.get(appId);
+    if (!a?.stats.has(actionId)) return 'unknown_action';
+    const set = a.blocked.get(userId);
+    if (!set?.delete(actionId)) return 'not_blocked';
+    if (set.size === 0) a.blocked.delete(userId);
+    return 'unblocked';
+  }
+
   async stats(appId: string, actionId: number): Promise<ActionStats | null> {
-    const s = this.apps.get(appId)?.stats.get(actionId);
-    return s ? statsFromFields(actionId, Object.fromEntries(s)) : null;
+    const a = this.apps.get(appId);
+    const s = a?.stats.get(actionId);
+    if (!s) return null;
+    const reports = [...(a?.lastErrors.get(actionId)?.values() ?? [])].reverse().map((r) => ({ ...r }));
+    return statsFromFields(actionId, Object.fromEntries(s), reports);
   }
 
   async sweepExpired(): Promise<number> {

@@ -1,3 +1,6 @@
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import { analyticsFromClient, identifier } from '@evp/clickhouse';
 import type { Analytics } from '@evp/core';
@@ -7,8 +10,9 @@ type ClientConnection = NonNullable<NonNullable<Parameters<typeof createClient>[
 
 export interface ChdbAnalyticsOptions {
   /**
-   * Data directory, or `:memory:` for a throw-away one. libchdb binds ONE data directory per
-   * process: every chdb instance alive at the same time in a process must use the same path.
+   * Data directory, or `:memory:` for this process's scratch directory (see chdbScratchPath).
+   * libchdb binds ONE data directory per process: every chdb instance alive at the same time in a
+   * process must use the same path.
    */
   path: string;
   /**
@@ -18,19 +22,52 @@ export interface ChdbAnalyticsOptions {
   database?: string;
 }
 
+const SCRATCH_ROOT = join(tmpdir(), 'evp-chdb-scratch');
+
+/**
+ * One throw-away chdb directory per process, derived from the pid alone. chdb's own `:memory:`
+ * picks a fresh temporary directory per module instance, and jest loads modules afresh for every
+ * test file of a worker process while libchdb (native, one directory per process) stays bound: a
+ * later file's `:memory:` then names another directory and is refused. A name computed from the pid
+ * is the same for every module instance, and directories of processes that are gone are removed.
+ * Tests keep their tables apart with a database of their own.
+ */
+export function chdbScratchPath(): string {
+  mkdirSync(SCRATCH_ROOT, { recursive: true });
+  for (const name of readdirSync(SCRATCH_ROOT)) {
+    const pid = Number(name);
+    if (Number.isInteger(pid) && pid !== process.pid && !alive(pid)) {
+      rmSync(join(SCRATCH_ROOT, name), { recursive: true, force: true });
+    }
+  }
+  const dir = join(SCRATCH_ROOT, String(process.pid));
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
  * The embedded Analytics adapter: the very same @clickhouse/client code as the HTTP adapter
  * (`analyticsFromClient`), over chdb's in-process connection (ClickHouse 26). All calls are async;
  * chdb's synchronous API would block the event loop.
  */
 export function createChdbAnalytics(opts: ChdbAnalyticsOptions): Analytics {
+  const database = opts.database === undefined ? undefined : identifier(opts.database, 'database name');
+  const path = opts.path === ':memory:' ? chdbScratchPath() : opts.path;
   // chdb types its connection against its own copy of @clickhouse/client-common, which TypeScript
   // sees as a different (structurally incompatible in settings typings) declaration; at runtime it
   // is the Connection contract the client expects.
-  const connection = createChdbConnection({ path: opts.path }) as unknown as ClientConnection;
+  const connection = createChdbConnection({ path }) as unknown as ClientConnection;
   // Failures are rethrown as InfraErrors and logged by the caller, with context, once.
   const client = createClient({ connection, log: { level: ClickHouseLogLevel.OFF } });
-  const database = opts.database === undefined ? undefined : identifier(opts.database, 'database name');
   return analyticsFromClient(client, {
     setup: database ? [`CREATE DATABASE IF NOT EXISTS ${database}`, `USE ${database}`] : [],
   });

@@ -127,31 +127,44 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
       let running = true;
       let failures = 0;
 
+      const concurrency = Math.max(1, opts.concurrency ?? 1);
+
+      /** Hands one partition its next batch; true when there was work. */
+      const consume = async ({ topic, partition }: { topic: string; partition: number }): Promise<boolean> => {
+        const log = (topicLogs.get(topic)?.[partition] as Partition).log;
+        const key = `${topic}:${partition}`;
+        const from = group.committed.get(key) ?? (opts.fromBeginning === false ? log.length : 0);
+        if (!group.committed.has(key)) group.committed.set(key, from);
+        if (from >= log.length) return false;
+        const messages = log.slice(from, from + maxBatch);
+        try {
+          await opts.handleBatch({ topic, partition, messages });
+          // Commit only if this member still owns the partition (a rebalance may have moved it).
+          if (member.assigned.some((a) => a.topic === topic && a.partition === partition)) {
+            group.committed.set(key, from + messages.length);
+          }
+          failures = 0;
+        } catch (err) {
+          failures++;
+          const delay = Math.min(retryDelay * 2 ** (failures - 1), maxRetryDelay);
+          logger?.warn({ err, topic, partition, offset: from, delayMs: delay }, `batch handler failed, redelivering: ${errorMessage(err)}`);
+          await new Promise((r) => setTimeout(r, delay));
+        }
+        return true;
+      };
+
       const loop = async () => {
         while (running && !closed) {
           let worked = false;
-          for (const { topic, partition } of member.assigned) {
-            if (!running) break;
+          // Up to `concurrency` partitions with pending messages at once; each partition still gets
+          // one batch at a time, so its order holds.
+          const pending = member.assigned.filter(({ topic, partition }) => {
             const log = (topicLogs.get(topic)?.[partition] as Partition).log;
-            const key = `${topic}:${partition}`;
-            const from = group.committed.get(key) ?? (opts.fromBeginning === false ? log.length : 0);
-            if (!group.committed.has(key)) group.committed.set(key, from);
-            if (from >= log.length) continue;
-            const messages = log.slice(from, from + maxBatch);
-            worked = true;
-            try {
-              await opts.handleBatch({ topic, partition, messages });
-              // Commit only if this member still owns the partition (a rebalance may have moved it).
-              if (member.assigned.some((a) => a.topic === topic && a.partition === partition)) {
-                group.committed.set(key, from + messages.length);
-              }
-              failures = 0;
-            } catch (err) {
-              failures++;
-              const delay = Math.min(retryDelay * 2 ** (failures - 1), maxRetryDelay);
-              logger?.warn({ err, topic, partition, offset: from, delayMs: delay }, `batch handler failed, redelivering: ${errorMessage(err)}`);
-              await new Promise((r) => setTimeout(r, delay));
-            }
+            return (group.committed.get(`${topic}:${partition}`) ?? (opts.fromBeginning === false ? log.length : 0)) < log.length;
+          });
+          for (let i = 0; i < pending.length && running; i += concurrency) {
+            const results = await Promise.all(pending.slice(i, i + concurrency).map(consume));
+            worked = worked || results.some(Boolean);
           }
           if (!worked && running) {
             await new Promise<void>((resolve) => {

@@ -34,6 +34,18 @@ export function createInProcessRegistry(opts: InProcessRegistryOptions = {}): Sc
     }
   };
 
+  let scratch = Buffer.allocUnsafe(64 * 1024);
+  // The wire-format header of each schema id, built (and checked) by encodeWireFormat once.
+  const headers = new Map<number, Buffer>();
+  const headerOf = (schemaId: number): Buffer => {
+    let header = headers.get(schemaId);
+    if (header === undefined) {
+      header = encodeWireFormat(schemaId, Buffer.alloc(0));
+      headers.set(schemaId, header);
+    }
+    return header;
+  };
+
   return {
     async register(subject, schema) {
       try {
@@ -46,13 +58,31 @@ export function createInProcessRegistry(opts: InProcessRegistryOptions = {}): Sc
     async encode(schemaId, value) {
       const action = `encode with schema ${schemaId}`;
       const type = schemaType(schemaId, action);
-      const invalidPaths: string[] = [];
-      if (!type.isValid(value, { errorHook: (path) => invalidPaths.push(`$.${path.join('.')}`) })) {
-        throw registryError(`${action} failed: value does not match the schema at ${invalidPaths.join(', ')}`, {
-          retriable: false,
-        });
+      let end: number;
+      try {
+        // One walk of the value: avsc's writers reject every value isValid rejects (wrong types,
+        // missing required fields, unsafe longs), so isValid runs only to explain a failure, as
+        // the Confluent client does. The body is written after room for the header in a reused
+        // scratch buffer (grown when too small), so a message costs one allocation, not three.
+        end = type.encode(value, scratch, HEADER_ROOM);
+        if (end < 0) {
+          scratch = Buffer.allocUnsafe(Math.max(2 * scratch.length, scratch.length - end));
+          end = type.encode(value, scratch, HEADER_ROOM);
+        }
+      } catch (err) {
+        const invalidPaths: string[] = [];
+        if (!type.isValid(value, { errorHook: (path) => invalidPaths.push(`$.${path.join('.')}`) })) {
+          throw registryError(`${action} failed: value does not match the schema at ${invalidPaths.join(', ')}`, {
+            retriable: false,
+          });
+        }
+        throw permanent(`${action} failed`, err);
       }
-      return encodeWireFormat(schemaId, type.toBuffer(value));
+      const header = headerOf(schemaId);
+      const framed = Buffer.allocUnsafe(end);
+      header.copy(framed, 0);
+      scratch.copy(framed, HEADER_ROOM, HEADER_ROOM, end);
+      return framed;
     },
 
     async decode(buffer) {
@@ -67,6 +97,9 @@ export function createInProcessRegistry(opts: InProcessRegistryOptions = {}): Sc
     },
   };
 }
+
+/** Confluent's header: a magic byte and a 4-byte schema id. */
+const HEADER_ROOM = 5;
 
 function permanent(context: string, err: unknown) {
   const detail = err instanceof SchemaStoreError || err instanceof Error ? err.message : String(err);

@@ -433,6 +433,7 @@ export function describeActionStoreConformance(name: string, makeStore: MakeActi
             '7': { created: 2, delivered: 2, expired: 0, responses: { shown: 2, open: 1, discard: 0, block: 0, expired: 0, error: 0 } },
             '8': { created: 1, delivered: 1, expired: 0, responses: { shown: 0, open: 0, discard: 0, block: 0, expired: 0, error: 1 } },
           },
+          last_errors: [{ user_id: 'u1', inv_id: 8, details: null, at: '2030-01-01T00:00:00.000000Z' }],
         });
         expect(await store.stats('app-a', 4)).toBeNull();
       });
@@ -451,6 +452,118 @@ export function describeActionStoreConformance(name: string, makeStore: MakeActi
         expect((await store.create('app-a', [sampleAction({ user_id: 'u1', inv_id: 3, action_id: 5 })]))[0]?.status).toBe('blocked');
         expect((await store.create('app-a', [sampleAction({ user_id: 'u2', inv_id: 3, action_id: 5 })]))[0]?.status).toBe('created');
         expect((await store.stats('app-a', 5))?.totals.responses.block).toBe(1);
+      });
+
+      it('keeps the latest error details per (action_id, user), newest first', async () => {
+        await store.create('app-a', [
+          sampleAction({ user_id: 'u1', inv_id: 1, action_id: 3 }),
+          sampleAction({ user_id: 'u2', inv_id: 1, action_id: 3 }),
+          sampleAction({ user_id: 'u1', inv_id: 2, action_id: 3 }),
+          sampleAction({ user_id: 'u1', inv_id: 1, action_id: 4 }),
+        ]);
+        const fb = (user_id: string, inv_id: number, action_id: number, response: 'error' | 'open', details?: string) =>
+          store.recordFeedback('app-a', { user_id, inv_id, action_id, response, ...(details === undefined ? {} : { details }) });
+        clock.set(T0 + 1000.5);
+        expect(await fb('u1', 1, 3, 'error', 'render failed: missing image')).toBe('recorded');
+        clock.set(T0 + 2000);
+        expect(await fb('u2', 1, 3, 'error')).toBe('recorded');
+        // details only count on `error`; an `open` with details stores nothing.
+        expect(await fb('u2', 1, 3, 'open', 'ignored')).toBe('recorded');
+        expect((await store.stats('app-a', 3))?.last_errors).toEqual([
+          { user_id: 'u2', inv_id: 1, details: null, at: '2030-01-01T00:00:02.000000Z' },
+          { user_id: 'u1', inv_id: 1, details: 'render failed: missing image', at: '2030-01-01T00:00:01.000000Z' },
+        ]);
+        clock.set(T0 + 3000);
+        // A redelivered report of the same action changes nothing; a newer one replaces the user's entry.
+        expect(await fb('u1', 1, 3, 'error', 'a different text')).toBe('repeated');
+        expect(await fb('u1', 2, 3, 'error', 'timeout')).toBe('recorded');
+        const stats = await store.stats('app-a', 3);
+        expect(stats?.last_errors).toEqual([
+          { user_id: 'u1', inv_id: 2, details: 'timeout', at: '2030-01-01T00:00:03.000000Z' },
+          { user_id: 'u2', inv_id: 1, details: null, at: '2030-01-01T00:00:02.000000Z' },
+        ]);
+        expect(stats?.totals.responses.error).toBe(3);
+        // Other action ids and other apps keep their own.
+        expect((await store.stats('app-a', 4))?.last_errors).toEqual([]);
+        await store.create('app-b', [sampleAction({ user_id: 'u1', inv_id: 1, action_id: 3 })]);
+        expect((await store.stats('app-b', 3))?.last_errors).toEqual([]);
+      });
+
+      it('cuts error details to 1,024 UTF-8 bytes at a character boundary', async () => {
+        await store.create('app-a', [sampleAction({ user_id: 'u1', inv_id: 1, action_id: 1 }), sampleAction({ user_id: 'u2', inv_id: 1, action_id: 1 })]);
+        await store.recordFeedback('app-a', { user_id: 'u1', inv_id: 1, action_id: 1, response: 'error', details: 'é'.repeat(600) });
+        await store.recordFeedback('app-a', { user_id: 'u2', inv_id: 1, action_id: 1, response: 'error', details: `a${'😀'.repeat(300)}` });
+        const details = (await store.stats('app-a', 1))?.last_errors.map((e) => e.details);
+        // 'é' is 2 bytes: 512 fit exactly. '😀' is 4 bytes: 1 + 255 × 4 = 1,021, the next would pass 1,024.
+        expect(details).toEqual([`a${'😀'.repeat(255)}`, 'é'.repeat(512)]);
+      });
+
+      it('keeps the error reports of the newest 20 users per action_id', async () => {
+        const users = Array.from({ length: 25 }, (_, i) => `u${i}`);
+        await store.create('app-a', users.map((user_id) => sampleAction({ user_id, inv_id: 1, action_id: 1 })));
+        for (const user_id of users) {
+          await store.recordFeedback('app-a', { user_id, inv_id: 1, action_id: 1, response: 'error', details: `d-${user_id}` });
+        }
+        const stats = await store.stats('app-a', 1);
+        expect(stats?.last_errors.map((e) => `${e.user_id}:${e.details}`)).toEqual(users.slice(5).reverse().map((u) => `${u}:d-${u}`));
+        expect(stats?.totals.responses.error).toBe(25);
+      });
+    });
+
+    describe('unblock', () => {
+      it('lifts a block: later creates of that action_id are accepted again; withdrawn ones stay withdrawn', async () => {
+        await store.create('app-a', [
+          sampleAction({ user_id: 'u1', inv_id: 1, action_id: 5 }),
+          sampleAction({ user_id: 'u1', inv_id: 2, action_id: 5, delivery_mode: 'cached' }),
+        ]);
+        await store.recordFeedback('app-a', { user_id: 'u1', inv_id: 1, action_id: 5, response: 'block' });
+        expect((await store.create('app-a', [sampleAction({ user_id: 'u1', inv_id: 3, action_id: 5 })]))[0]?.status).toBe('blocked');
+
+        expect(await store.unblock('app-a', 'u1', 5)).toBe('unblocked');
+        expect(await store.unblock('app-a', 'u1', 5)).toBe('not_blocked');
+        // The withdrawn actions do not come back (also not by re-creating them: they are duplicates).
+        expect((await store.pull('app-a', q())).data).toEqual([]);
+        expect((await store.pull('app-a', q({ delivery_mode: 'cached' }))).data).toEqual([]);
+        expect((await store.create('app-a', [sampleAction({ user_id: 'u1', inv_id: 2, action_id: 5, delivery_mode: 'cached' })]))[0]?.status).toBe('duplicate');
+        // New invocations are accepted and delivered.
+        expect((await store.create('app-a', [sampleAction({ user_id: 'u1', inv_id: 4, action_id: 5 })]))[0]?.status).toBe('created');
+        expect(ids((await store.pull('app-a', q({ user_id: 'u1' }))).data)).toEqual(['u1/4:5']);
+        // A redelivered block event of the old action counts nothing and does not block again.
+        expect(await store.recordFeedback('app-a', { user_id: 'u1', inv_id: 1, action_id: 5, response: 'block' })).toBe('repeated');
+        expect((await store.create('app-a', [sampleAction({ user_id: 'u1', inv_id: 5, action_id: 5 })]))[0]?.status).toBe('created');
+        // A block of a newer action blocks again.
+        expect(await store.recordFeedback('app-a', { user_id: 'u1', inv_id: 4, action_id: 5, response: 'block' })).toBe('recorded');
+        expect(ids((await store.pull('app-a', q({ user_id: 'u1' }))).data)).toEqual([]);
+        expect((await store.create('app-a', [sampleAction({ user_id: 'u1', inv_id: 6, action_id: 5 })]))[0]?.status).toBe('blocked');
+        expect((await store.stats('app-a', 5))?.totals.responses.block).toBe(2);
+      });
+
+      it('touches only that user, that action_id and that app', async () => {
+        for (const app of ['app-a', 'app-b']) {
+          await store.create(app, [
+            sampleAction({ user_id: 'u1', inv_id: 1, action_id: 5 }),
+            sampleAction({ user_id: 'u1', inv_id: 1, action_id: 6 }),
+            sampleAction({ user_id: 'u2', inv_id: 1, action_id: 5 }),
+          ]);
+          for (const [user_id, action_id] of [['u1', 5], ['u1', 6], ['u2', 5]] as const) {
+            await store.recordFeedback(app, { user_id, inv_id: 1, action_id, response: 'block' });
+          }
+        }
+        expect(await store.unblock('app-a', 'u1', 5)).toBe('unblocked');
+        const tryCreate = async (app: string, user_id: string, action_id: number) =>
+          (await store.create(app, [sampleAction({ user_id, inv_id: 2, action_id })]))[0]?.status;
+        expect(await tryCreate('app-a', 'u1', 5)).toBe('created');
+        expect(await tryCreate('app-a', 'u1', 6)).toBe('blocked');
+        expect(await tryCreate('app-a', 'u2', 5)).toBe('blocked');
+        expect(await tryCreate('app-b', 'u1', 5)).toBe('blocked');
+      });
+
+      it('answers unknown_action for an action_id the app never created, also when another app did', async () => {
+        await store.create('app-b', [sampleAction({ user_id: 'u1', inv_id: 1, action_id: 5 })]);
+        await store.recordFeedback('app-b', { user_id: 'u1', inv_id: 1, action_id: 5, response: 'block' });
+        expect(await store.unblock('app-a', 'u1', 5)).toBe('unknown_action');
+        expect(await store.unblock('app-b', 'nobody', 5)).toBe('not_blocked');
+        expect((await store.create('app-b', [sampleAction({ user_id: 'u1', inv_id: 2, action_id: 5 })]))[0]?.status).toBe('blocked');
       });
     });
   });

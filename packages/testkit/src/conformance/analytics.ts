@@ -1,39 +1,14 @@
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Analytics, InfraError } from '@evp/core';
-
-const CHDB_TEST_ROOT = join(tmpdir(), 'evp-chdb-tests');
+import { chdbScratchPath } from '@evp/embedded';
 
 /**
- * The chdb data directory for tests in this process. libchdb binds one directory per process, and
- * a jest worker runs many test files in one process with a fresh module registry each, so chdb's own
- * bookkeeping (and its `:memory:` temp dir) starts afresh per file while the engine does not: a file
- * opening another directory before the previous file's connection is fully torn down fails. Every
- * test file of a process therefore uses this one directory (same-directory connections coexist) and
- * keeps its tables apart with a database of its own. Directories of dead processes are removed.
+ * The chdb data directory for tests in this process: `chdbScratchPath()`, one directory per process.
+ * libchdb binds one directory per process while jest gives every test file fresh modules, so every
+ * chdb test file of a worker must name the same directory (same-directory connections coexist) and
+ * keep its tables apart with a database of its own (`testDatabase`). `path: ':memory:'` in
+ * createChdbAnalytics resolves to the same directory.
  */
-export function chdbTestPath(): string {
-  mkdirSync(CHDB_TEST_ROOT, { recursive: true });
-  for (const name of readdirSync(CHDB_TEST_ROOT)) {
-    const pid = Number(name);
-    if (Number.isInteger(pid) && pid !== process.pid && !alive(pid)) {
-      rmSync(join(CHDB_TEST_ROOT, name), { recursive: true, force: true });
-    }
-  }
-  const dir = join(CHDB_TEST_ROOT, String(process.pid));
-  mkdirSync(dir, { recursive: true });
-  return dir;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export const chdbTestPath = (): string => chdbScratchPath();
 
 /** A database name of its own for one test file (identifiers only). */
 export const testDatabase = (prefix: string) => `${prefix}_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;

@@ -132,6 +132,34 @@ export function describeBusConformance(name: string, make: () => Promise<BusUnde
       await producer.close();
     }, timeoutMs * 2);
 
+    it('handles several partitions at once with concurrency, keeping order within each', async () => {
+      const topic = await freshTopic(3);
+      const producer = await sut.bus.producer();
+      const keys = ['a', 'b', 'c', 'd', 'e', 'f'];
+      await producer.send(topic, keys.flatMap((k) => [0, 1, 2].map((n) => ({ key: k, value: Buffer.from(`${k}${n}`) }))));
+      let inFlight = 0;
+      let maxInFlight = 0;
+      const seen: string[] = [];
+      const sub = await sut.bus.subscribe({
+        groupId: uniqueName('g'),
+        topics: [topic],
+        concurrency: 3,
+        handleBatch: async (batch) => {
+          inFlight++;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+          // Hold each batch long enough for the others to be handed over at the same time.
+          await new Promise((r) => setTimeout(r, 300));
+          seen.push(...batch.messages.map((m) => m.value.toString()));
+          inFlight--;
+        },
+      });
+      subs.push(sub);
+      await waitFor(() => seen.length >= 18, { timeoutMs, what: '18 messages' });
+      expect(maxInFlight).toBeGreaterThan(1);
+      for (const k of keys) expect(seen.filter((v) => v.startsWith(k))).toEqual([`${k}0`, `${k}1`, `${k}2`]);
+      await producer.close();
+    }, timeoutMs * 2);
+
     it('lists ensured topics and ensures idempotently', async () => {
       const topic = await freshTopic(2);
       await sut.bus.ensureTopics([{ name: topic, partitions: 2 }]);

@@ -112,4 +112,43 @@ describe('feedback consumer', () => {
     expect((await store.pull('app-1', pullAll)).data.map((r) => r.user_id)).toEqual(['u1']);
     await producer.close();
   });
+
+  it('keeps the details of error responses; identify blocked/unblocked do not touch action blocks', async () => {
+    const store = new InMemoryActionStore({ clock: new ManualClock(Date.UTC(2030, 0, 1)) });
+    await store.create('app-1', [requested('u1', 7, 9), requested('u2', 7, 9)]);
+    const metrics = new Registry();
+    const decode = async (value: Buffer) => JSON.parse(value.toString()) as FeedbackEventLike;
+    subs.push(await startFeedbackConsumer({ bus, store, logger, decode, metrics }));
+    const ev = (user: string, name: string, props: Record<string, unknown>) => ({
+      key: `app-1:${user}`,
+      value: Buffer.from(JSON.stringify({ app_id: 'app-1', user_id: user, name, props })),
+    });
+    const producer = await bus.producer();
+    // One key per user keeps each user's events in order on one partition, as in production.
+    await producer.send(topics.events('core'), [
+      ev('u1', 'nudge_response', { ref: '7:9', time: 't', response: 'error', details: 'template variable {name} missing' }),
+      ev('u2', 'action_response', { ref: '7:9', time: 't', response: 'block' }),
+      // The unblock path is the API (DELETE /v1/actions/{id}/blocks/{user}): an account-level
+      // identify must not bring back nudges the user turned off.
+      ev('u2', 'identify', { action: 'unblocked', blocked: { reason: 'appeal accepted' } }),
+      ev('u1', 'identify', { action: 'blocked', blocked: { reason: 'abuse' } }),
+      // Sentinels behind the identify events on the same keys: once they count, the identify
+      // events before them have been handled.
+      ev('u2', 'nudge_response', { ref: '7:9', time: 't', response: 'shown' }),
+      ev('u1', 'nudge_response', { ref: '7:9', time: 't', response: 'open' }),
+    ]);
+    await waitFor(async () => (await counter(metrics, 'action_store_feedback_events_total')).recorded === 4, {
+      timeoutMs: 5000,
+      what: '4 recorded responses',
+    });
+    expect(await counter(metrics, 'action_store_feedback_events_total')).toEqual({ recorded: 4 });
+    expect((await store.stats('app-1', 9))?.last_errors).toEqual([
+      { user_id: 'u1', inv_id: 7, details: 'template variable {name} missing', at: '2030-01-01T00:00:00.000000Z' },
+    ]);
+    expect((await store.create('app-1', [requested('u2', 8, 9)]))[0]?.status).toBe('blocked');
+    expect((await store.create('app-1', [requested('u1', 8, 9)]))[0]?.status).toBe('created');
+    expect(await store.unblock('app-1', 'u2', 9)).toBe('unblocked');
+    expect((await store.create('app-1', [requested('u2', 8, 9)]))[0]?.status).toBe('created');
+    await producer.close();
+  });
 });

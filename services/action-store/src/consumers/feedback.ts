@@ -15,6 +15,9 @@ export interface FeedbackConsumerDeps {
 /**
  * Updates delivery state from `nudge_response` (alias `action_response`) events on `events.core`.
  * Counting is idempotent per (action, user, response), so redelivered batches count nothing twice.
+ * An `error` keeps its `details` as the user's latest error report (stats `last_errors`). Every
+ * other event is ignored, identify `blocked`/`unblocked` included: those describe the user's
+ * account, and lifting a nudge block is an explicit API call (docs/actions.md, Feedback).
  * Store failures throw (the batch comes again); undecodable or malformed events are logged and
  * skipped.
  */

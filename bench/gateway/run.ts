@@ -1,0 +1,113 @@
+/**
+ * Gateway throughput on the real broker, beside a bare node:http baseline in the same run (issue 4).
+ *
+ *   KAFKA_BROKERS=127.0.0.1:9092 REDIS_URL=redis://127.0.0.1:6379 npx tsx bench/gateway/run.ts [--seconds 8] [--rounds 2] [--connections 32]
+ *
+ * Each server runs in its own process (servers.ts) and writes to its own fresh topic (3 partitions,
+ * deleted at the end), never ingest.raw. Rounds alternate baseline/gateway so background noise hits
+ * both. Every request is one envelope of 50 events (payload.ts) from one of 500 users. At the end the
+ * topics' offsets are checked against the 2xx counts: a 200 must mean a message in Kafka.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import { Kafka, logLevel } from 'kafkajs';
+import { envelopeBody } from './payload';
+
+const arg = (name: string, dflt: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const SECONDS = arg('seconds', 8);
+const ROUNDS = arg('rounds', 2);
+const CONNECTIONS = arg('connections', 32);
+const EVENTS = 50;
+const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const root = resolve(__dirname, '../..');
+const KEY = `bench-${randomBytes(12).toString('hex')}`;
+
+function startServer(which: 'gateway' | 'baseline', topic: string): Promise<{ port: number; child: ChildProcess }> {
+  const child = spawn(process.execPath, [resolve(root, 'node_modules/tsx/dist/cli.mjs'), resolve(__dirname, 'servers.ts'), which], {
+    env: { ...process.env, KAFKA_BROKERS: brokers.join(','), REDIS_URL: redisUrl, BENCH_TOPIC: topic, BENCH_KEY: KEY },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((ok, fail) => {
+    child.once('exit', (code) => fail(new Error(`${which} server exited with ${code}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const m = /^LISTENING (\d+)$/.exec(line);
+      if (m) ok({ port: Number(m[1]), child });
+    });
+  });
+}
+
+const bodies = Array.from({ length: 500 }, (_, u) => envelopeBody(u, EVENTS));
+
+async function load(port: number, seconds: number) {
+  let i = 0;
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}/v1/ingest/log`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        setupRequest: (req) => ({ ...req, body: bodies[i++ % bodies.length] }),
+      },
+    ],
+  });
+  return { ok: result['2xx'], other: result.non2xx + result.errors + result.timeouts, seconds, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+async function main() {
+  const id = randomBytes(4).toString('hex');
+  const topicOf = { gateway: `bench.gateway.${id}`, baseline: `bench.baseline.${id}` };
+  const kafka = new Kafka({ clientId: 'bench-admin', brokers, logLevel: logLevel.ERROR });
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ waitForLeaders: true, topics: Object.values(topicOf).map((topic) => ({ topic, numPartitions: 3, replicationFactor: 1 })) });
+  const servers = { baseline: await startServer('baseline', topicOf.baseline), gateway: await startServer('gateway', topicOf.gateway) };
+  const acked = { baseline: 0, gateway: 0 };
+  const rows: { which: string; round: number; eps: number; p50: number; p99: number; other: number }[] = [];
+  try {
+    for (const which of ['baseline', 'gateway'] as const) acked[which] += (await load(servers[which].port, 2)).ok; // warm-up (JIT, connections)
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const which of ['baseline', 'gateway'] as const) {
+        const r = await load(servers[which].port, SECONDS);
+        acked[which] += r.ok;
+        rows.push({ which, round, eps: (r.ok * EVENTS) / r.seconds, p50: r.p50, p99: r.p99, other: r.other });
+        console.error(`${which} round ${round}: ${Math.round((r.ok * EVENTS) / r.seconds)} events/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx/errors ${r.other}`);
+      }
+    }
+    // Every 2xx must be a message in its topic (one envelope per request → one message).
+    const inTopic: Record<string, number> = {};
+    for (const [which, topic] of Object.entries(topicOf)) {
+      inTopic[which] = (await admin.fetchTopicOffsets(topic)).reduce((n, p) => n + Number(p.high), 0);
+    }
+    const mean = (which: string, f: (r: (typeof rows)[number]) => number) => rows.filter((r) => r.which === which).reduce((n, r) => n + f(r), 0) / ROUNDS;
+    const line = (which: string) =>
+      `| ${which} | ${Math.round(mean(which, (r) => r.eps)).toLocaleString('en')} | ${mean(which, (r) => r.p50).toFixed(1)} | ${mean(which, (r) => r.p99).toFixed(1)} | ${acked[which as 'gateway'].toLocaleString('en')} / ${inTopic[which]!.toLocaleString('en')} |`;
+    console.log(`\n${ROUNDS} rounds × ${SECONDS} s, ${CONNECTIONS} connections, ${EVENTS} events (${bodies[0]!.length} bytes) per request\n`);
+    console.log('| server | events/s (mean) | p50 ms | p99 ms | 2xx requests / messages in topic |');
+    console.log('|---|---|---|---|---|');
+    console.log(line('baseline'));
+    console.log(line('gateway'));
+    console.log(`\nratio gateway/baseline (events/s): ${(mean('gateway', (r) => r.eps) / mean('baseline', (r) => r.eps)).toFixed(2)}`);
+    if (inTopic.gateway! < acked.gateway || inTopic.baseline! < acked.baseline) {
+      console.log('\nWARNING: fewer messages in a topic than 2xx answers');
+      process.exitCode = 1;
+    }
+  } finally {
+    for (const s of Object.values(servers)) s.child.kill('SIGTERM');
+    await admin.deleteTopics({ topics: Object.values(topicOf) }).catch(() => undefined);
+    await admin.disconnect();
+  }
+}
+
+void main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,276 @@
+import { CATALOG_KINDS, type CatalogKind } from '@evp/core';
+import { opt, req, t, type FieldDef } from '../dsl/types';
+import type { CatalogDef } from './types';
+
+/**
+ * Catalog records (spec 2.4), one definition per kind. Requiredness is the spec's baseline; value
+ * lists are enforced where the spec lists values (and only there: "from a predefined set" without
+ * the set, e.g. education_level, stays a free string rather than rejecting real data).
+ */
+
+export const ACCOUNT_TYPES = ['basic', 'classic', 'advanced', 'admin', 'other'] as const;
+export const GENDERS = ['male', 'female', 'other'] as const;
+export const MARITAL_STATUSES = ['single', 'married', 'widowed', 'divorced', 'separated', 'other', 'undisclosed'] as const;
+/** Shared by family_members and children_under_five. */
+export const HOUSEHOLD_COUNTS = ['none', '1', '2', '3', '4', '5_or_more', 'undisclosed'] as const;
+export const SITE_TYPES = ['pharmacy', 'clinic', 'community'] as const;
+
+/**
+ * birth_year bounds. The static bounds are the plausible range shown in the docs and the Avro doc;
+ * the normaliser additionally rejects a year after the year the record was received
+ * (`birth_year_future`), which a static bound cannot express without making generated files change
+ * every January.
+ */
+export const BIRTH_YEAR_MIN = 1900;
+export const BIRTH_YEAR_MAX = 2100;
+
+const s = (doc?: string) => opt(t.string, doc ? { doc } : {});
+const strings = (...names: string[]): Record<string, FieldDef> => Object.fromEntries(names.map((n) => [n, s()]));
+const stringList = (doc?: string) => opt(t.array(t.string), doc ? { doc } : {});
+const birthYear = () => opt(t.int, { doc: 'YYYY', min: BIRTH_YEAR_MIN, max: BIRTH_YEAR_MAX });
+const gender = () => opt(t.enum('gender', GENDERS));
+const packagingSize = () => opt(t.float, { min: 0 });
+const id = (doc?: string) => req(t.string, doc ? { doc } : {});
+
+export const userCatalog: CatalogDef = {
+  kind: 'user',
+  name: 'UserCatalogRecord',
+  doc: 'User catalog (core): the app user as the partner knows them',
+  fields: {
+    id: id('Partner user id'),
+    name: s(),
+    country: s('full name'),
+    region_state: s(),
+    city: s(),
+    workplace: s(),
+    profession: s(),
+    zipcode: s(),
+    experience: s(),
+    organization_id: s(),
+    organization_name: s(),
+    language: s('full name'),
+    education_level: s('from a predefined set (the set is not shown in the spec)'),
+    timezone: req(t.string, { doc: 'current timezone; auto tracked' }),
+    account_type: opt(t.enum('account_type', ACCOUNT_TYPES)),
+    birth_year: birthYear(),
+    gender: gender(),
+    marital_status: opt(t.enum('marital_status', MARITAL_STATUSES)),
+    family_members: opt(t.enum('family_members', HOUSEHOLD_COUNTS)),
+    children_under_five: opt(t.enum('children_under_five', HOUSEHOLD_COUNTS)),
+    referral_code: s("the user's own code"),
+  },
+};
+
+const siteFields = (required: boolean): Record<string, FieldDef> => {
+  const r = (f: FieldDef): FieldDef => (required ? f : { ...f, required: false });
+  return {
+    id: id(),
+    name: r(req(t.string)),
+    type: r(req(t.enum('site_type', SITE_TYPES))),
+    ...strings(
+      'country', 'region_state', 'city', 'street_address', 'zipcode', 'level', 'culture', 'parent_id', 'sub_type',
+      'priority', 'district', 'sub_district', 'landmark',
+    ),
+    is_active: opt(t.boolean),
+    is_private: opt(t.boolean),
+    latitude: opt(t.double, { min: -90, max: 90 }),
+    longitude: opt(t.double, { min: -180, max: 180 }),
+    attributes: opt(t.map(t.any), { doc: 'free attributes such as bed count or insurance plans' }),
+    service_list: stringList('services provided at the site'),
+  };
+};
+
+export const siteCatalog: CatalogDef = {
+  kind: 'site',
+  name: 'SiteCatalogRecord',
+  doc: 'Site catalog (core): pharmacies, clinics, community sites',
+  fields: siteFields(true),
+};
+
+/**
+ * Facility (deprecated, spec 9; its fields are not shown). Accepted with the site's fields so old
+ * clients keep working, but only `id` is required: requiring `name`/`type` would reject legacy
+ * records for fields the spec never promised them. Records stay on their own topic and table
+ * (`catalog.facility`) instead of being folded into sites, so legacy ids never overwrite sites.
+ * Every accepted record carries a `deprecated_kind` warning.
+ */
+export const facilityCatalog: CatalogDef = {
+  kind: 'facility',
+  name: 'FacilityCatalogRecord',
+  doc: 'Facility catalog (deprecated; the site catalog replaces it). Site fields, only id required',
+  deprecated: true,
+  fields: siteFields(false),
+};
+
+export const hcwCatalog: CatalogDef = {
+  kind: 'hcw',
+  name: 'HcwCatalogRecord',
+  doc: 'Healthcare worker catalog (the gateway also accepts the kind user_chw)',
+  fields: {
+    id: id(),
+    name: s(),
+    role: s(),
+    site_id_list: stringList(),
+    supervisor_id_list: stringList(),
+  },
+};
+
+export const patientCatalog: CatalogDef = {
+  kind: 'patient',
+  name: 'PatientCatalogRecord',
+  doc: 'Patient catalog',
+  fields: {
+    id: id(),
+    ...strings(
+      'country', 'region_state', 'city', 'profession', 'education_level', 'insurance_id', 'insurance_type', 'landmark',
+      'phone_number_category', 'program_id', 'family_id', 'transport_mode', 'employment_status', 'nationality',
+    ),
+    // The spec gives the patient's marital_status no value list (unlike the user's): a free string.
+    marital_status: s(),
+    site_id_list: stringList(),
+    hw_id_list: stringList(),
+    buddy_id_list: stringList(),
+    insurance_status: opt(t.boolean),
+    has_email: opt(t.boolean),
+    has_chatapp: opt(t.boolean, { doc: 'the patient supplied a number for a chat application' }),
+  },
+};
+
+export const chatUserCatalog: CatalogDef = {
+  kind: 'chat_user',
+  name: 'ChatUserCatalogRecord',
+  doc: 'Chat user catalog',
+  fields: {
+    id: id(),
+    name: s(),
+    city: s(),
+    region_state: s(),
+    country: s('ISO-3166 country name'),
+    language: s('comma-separated ISO-639-1 names'),
+    birth_year: birthYear(),
+    gender: gender(),
+    timezone: req(t.string),
+  },
+};
+
+const chatParty = (kind: CatalogKind, name: string, doc: string): CatalogDef => ({
+  kind,
+  name,
+  doc,
+  fields: { id: id(), name: req(t.string), description: s(), timezone: s() },
+});
+
+export const chatGroupCatalog = chatParty('chat_group', 'ChatGroupCatalogRecord', 'Chat group catalog');
+export const chatBotCatalog = chatParty('chat_bot', 'ChatBotCatalogRecord', 'Chat bot catalog');
+
+const supply = (...names: string[]) => strings('market_id', 'packaging', 'packaging_units', 'supplier_id', 'supplier_name', ...names);
+
+export const drugCatalog: CatalogDef = {
+  kind: 'drug',
+  name: 'DrugCatalogRecord',
+  doc: 'Drug catalog',
+  fields: {
+    id: id(),
+    name: req(t.string),
+    ...strings(
+      'description', 'drug_form', 'drug_strength', 'atc_anatomical_group', 'otc_or_ethical', 'packaging', 'producer',
+      'supplier_id', 'supplier_name',
+    ),
+    market_id: s('probably a country code'),
+    active_ingredients: stringList(),
+  },
+};
+
+export const groceryCatalog: CatalogDef = {
+  kind: 'grocery',
+  name: 'GroceryCatalogRecord',
+  doc: 'Grocery catalog',
+  fields: {
+    id: id(),
+    name: req(t.string),
+    ...supply('description', 'category', 'producer'),
+    active_ingredients: stringList(),
+    packaging_size: packagingSize(),
+  },
+};
+
+const present = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+
+export const bloodCatalog: CatalogDef = {
+  kind: 'blood',
+  name: 'BloodCatalogRecord',
+  doc: 'Blood catalog',
+  fields: {
+    id: id('defaults to <blood_group>_<blood_component> (blood_component absent → "default")'),
+    blood_group: req(t.string),
+    blood_component: s(),
+    ...supply(),
+    packaging_size: packagingSize(),
+  },
+  // Spec 2.4: "when no id exists, it takes the shape <blood_group>_<blood_component>". A record
+  // without a component still needs a stable id, hence the `default` placeholder.
+  defaultId: (r) => (present(r.blood_group) ? `${r.blood_group}_${present(r.blood_component) ? r.blood_component : 'default'}` : undefined),
+  defaultIdDoc: '<blood_group>_<blood_component>, or <blood_group>_default without a component',
+};
+
+export const oxygenCatalog: CatalogDef = {
+  kind: 'oxygen',
+  name: 'OxygenCatalogRecord',
+  doc: 'Oxygen catalog',
+  fields: {
+    id: id('defaults to oxygen_<packaging> (packaging absent → oxygen_default)'),
+    ...supply(),
+    packaging_size: packagingSize(),
+  },
+  // Spec 2.4 cuts the suffix off ("oxygen followed by an underscore and a suffix"). Packaging is
+  // what tells oxygen products apart (cylinder, concentrator, …), so it is the suffix.
+  defaultId: (r) => `oxygen_${present(r.packaging) ? r.packaging : 'default'}`,
+  defaultIdDoc: 'oxygen_<packaging>, or oxygen_default without packaging',
+};
+
+export const medicalEquipmentCatalog: CatalogDef = {
+  kind: 'medical_equipment',
+  name: 'MedicalEquipmentCatalogRecord',
+  doc: 'Medical equipment catalog',
+  fields: {
+    id: id(),
+    name: req(t.string),
+    ...supply('description', 'category', 'producer'),
+    packaging_size: packagingSize(),
+  },
+};
+
+/** Every catalog definition, in CATALOG_KINDS order (the generator picks this export up). */
+export const catalogDefs: CatalogDef[] = [
+  userCatalog,
+  siteCatalog,
+  hcwCatalog,
+  patientCatalog,
+  chatUserCatalog,
+  chatGroupCatalog,
+  chatBotCatalog,
+  drugCatalog,
+  groceryCatalog,
+  bloodCatalog,
+  oxygenCatalog,
+  medicalEquipmentCatalog,
+  facilityCatalog,
+];
+
+/** Other names a kind arrives under (issue 4: the gateway accepts `user_chw` for `hcw`). */
+export const catalogKindAliases: Record<string, CatalogKind> = { user_chw: 'hcw' };
+
+const byKind = new Map<string, CatalogDef>(catalogDefs.map((d) => [d.kind, d]));
+
+/** The kind a submitted name means (aliases resolved), or undefined when it is not a catalog kind. */
+export function resolveCatalogKind(name: string): CatalogKind | undefined {
+  const kind = catalogKindAliases[name] ?? name;
+  return (CATALOG_KINDS as readonly string[]).includes(kind) ? (kind as CatalogKind) : undefined;
+}
+
+export function catalogDef(kind: CatalogKind): CatalogDef {
+  const def = byKind.get(kind);
+  // Unreachable while the definitions test holds (one definition per CATALOG_KINDS entry).
+  if (!def) throw new Error(`no catalog definition for kind ${kind}`);
+  return def;
+}

@@ -1,0 +1,150 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import avro from 'avsc';
+import { BLOCKS, type Block } from '@evp/core';
+import { blockEventSchema } from '../avro/block-schema';
+import { canonicalFromAvro, canonicalToAvro } from '../avro/canonical-codec';
+import { ctx, currentEnvelope, earlierEnvelope } from '../__fixtures__/envelopes';
+import { normalizeUpload } from '../normalize/normalize';
+import { eventDef, eventDefs } from './registry';
+
+/**
+ * Runs the corpus (schemas/corpus/events/*.json, see its README) through the validator in both
+ * envelope forms and checks exact outcomes, then round-trips every accepted event through Avro.
+ */
+interface Problem {
+  path: string;
+  rule: string;
+}
+interface ValidCase {
+  event: string;
+  sent?: string;
+  note?: string;
+  props: Record<string, unknown>;
+  meta?: unknown;
+  expect?: Record<string, unknown>;
+  warnings?: Problem[];
+}
+interface InvalidCase {
+  event: string;
+  note?: string;
+  props: Record<string, unknown>;
+  errors: Problem[];
+}
+
+const dir = join(__dirname, '../../corpus/events');
+const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+const corpus = files.map((f) => ({ file: f, ...(JSON.parse(readFileSync(join(dir, f), 'utf8')) as { valid: ValidCase[]; invalid: InvalidCase[] }) }));
+const valid = corpus.flatMap((c) => c.valid.map((v) => ({ file: c.file, ...v })));
+const invalid = corpus.flatMap((c) => c.invalid.map((v) => ({ file: c.file, ...v })));
+
+const forms = ['current', 'earlier'] as const;
+type Form = (typeof forms)[number];
+
+/** One log of the given form; `meta` where each form carries it (log level / inside props). */
+function envelopeFor(form: Form, c: { event: string; sent?: string; props: Record<string, unknown>; meta?: unknown }) {
+  const name = c.sent ?? c.event;
+  const block = eventDef(c.event)!.block;
+  if (form === 'current') {
+    const log = { time: '2023-11-15 03:43:20.123', __ol: true, name, property: 'p', ctx: c.props, ...(c.meta !== undefined ? { meta: c.meta } : {}) };
+    return currentEnvelope([log]);
+  }
+  const props = c.meta !== undefined ? { ...c.props, meta: c.meta } : c.props;
+  return earlierEnvelope([{ block, ol: false, ts: '2023-11-14T22:13:20.123Z', type: name, props }]);
+}
+
+const prefix = (form: Form, path: string) => `$.data[0].${form === 'current' ? 'ctx' : 'props'}${path ? `.${path}` : ''}`;
+
+const label = (c: { file: string; event: string; note?: string; sent?: string }, i: number) =>
+  `${c.file} #${i} ${c.event}${c.sent ? ` (sent as ${c.sent})` : ''}${c.note ? `: ${c.note}` : ''}`;
+
+describe('event corpus: valid examples are accepted with exact props, in both envelope forms', () => {
+  const cases = valid.flatMap((c, i) => forms.map((form) => [`${form} ${label(c, i)}`, form, c] as const));
+  it.each(cases)('%s', (_l, form, c) => {
+    const r = normalizeUpload(envelopeFor(form, c), ctx);
+    expect(r.rejected).toEqual([]);
+    expect(r.accepted).toHaveLength(1);
+    const { event, warnings } = r.accepted[0]!;
+    expect(event.name).toBe(c.event);
+    expect(event.sent_name).toBe(c.sent ?? null);
+    expect(event.block).toBe(eventDef(c.event)!.block);
+    expect(event.time).toBe(Date.UTC(2023, 10, 14, 22, 13, 20, 123));
+    expect(event.props).toEqual(c.expect ?? c.props);
+    expect(event.meta).toEqual(c.meta ?? null);
+    expect(warnings.map((w) => ({ path: w.path, rule: w.rule }))).toEqual((c.warnings ?? []).map((w) => ({ path: prefix(form, w.path), rule: w.rule })));
+  });
+});
+
+describe('event corpus: invalid examples are rejected with exact rules and paths, in both envelope forms', () => {
+  const cases = invalid.flatMap((c, i) => forms.map((form) => [`${form} ${label(c, i)}`, form, c] as const));
+  it.each(cases)('%s', (_l, form, c) => {
+    const r = normalizeUpload(envelopeFor(form, c), ctx);
+    expect(r.accepted).toEqual([]);
+    expect(r.rejected).toHaveLength(1);
+    expect(r.rejected[0]).toMatchObject({ kind: 'schema_violation', event_count: 1, event_index: 0 });
+    expect(r.rejected[0]!.errors.map((e) => ({ path: e.path, rule: e.rule }))).toEqual(c.errors.map((e) => ({ path: prefix(form, e.path), rule: e.rule })));
+  });
+});
+
+describe('event corpus coverage', () => {
+  it('has a valid example of every event type', () => {
+    const covered = new Set(valid.map((c) => c.event));
+    expect(eventDefs.map((d) => d.event).filter((e) => !covered.has(e))).toEqual([]);
+  });
+
+  it('has an invalid example of every event type', () => {
+    const covered = new Set(invalid.map((c) => c.event));
+    expect(eventDefs.map((d) => d.event).filter((e) => !covered.has(e))).toEqual([]);
+  });
+
+  it('has an invalid example of every rule beyond types', () => {
+    const rules = new Set(invalid.flatMap((c) => c.errors.map((e) => e.rule)));
+    const expected = [
+      'required', 'type', 'enum', 'range', 'address_site_or_country', 'image_url_or_base64', 'message_body_shape',
+      'details_only_for_error', 'acc_points_for_add', 'redeem_for_redeem', 'response_for_submit', 'item_info_iff_successful',
+    ];
+    expect(expected.filter((r) => !rules.has(r))).toEqual([]);
+  });
+});
+
+describe('every required field is enforced', () => {
+  // Generated from the corpus: dropping any required field without a default from a valid example
+  // rejects the event with `required` at that field.
+  // Receipts sent as `group` are excluded: without msg_id they are, rightly, no longer read as receipts.
+  const cases = valid.flatMap((c, i) => {
+    const def = eventDef(c.event)!;
+    if (c.sent === 'group') return [];
+    return Object.entries(def.fields)
+      .filter(([name, f]) => f.required && f.default === undefined && name in c.props)
+      .map(([name]) => [`${label(c, i)} without ${name}`, c, name] as const);
+  });
+  it.each(cases)('%s', (_l, c, name) => {
+    const { [name]: _dropped, ...props } = c.props;
+    const r = normalizeUpload(envelopeFor('current', { ...c, props }), ctx);
+    expect(r.accepted).toEqual([]);
+    expect(r.rejected[0]!.errors).toContainEqual(expect.objectContaining({ path: prefix('current', name), rule: 'required' }));
+  });
+});
+
+/** Canonical props with nested `__extra` folded in: the Avro form keeps extras as JSON beside the fields. */
+function foldExtras(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(foldExtras);
+  if (typeof v !== 'object' || v === null) return v;
+  const { __extra, ...rest } = v as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(rest)) out[k] = foldExtras(x);
+  return { ...out, ...((__extra as Record<string, unknown>) ?? {}) };
+}
+
+describe('every corpus event round-trips through its block Avro schema', () => {
+  const types = new Map<Block, avro.Type>(BLOCKS.map((b) => [b, avro.Type.forSchema(blockEventSchema(b) as avro.Schema)]));
+  const cases = valid.flatMap((c, i) => forms.map((form) => [`${form} ${label(c, i)}`, form, c] as const));
+  it.each(cases)('%s', (_l, form, c) => {
+    const event = normalizeUpload(envelopeFor(form, c), ctx).accepted[0]!.event;
+    const type = types.get(event.block)!;
+    const record = canonicalToAvro(event);
+    expect(type.isValid(record)).toBe(true);
+    const back = canonicalFromAvro({ ...(type.fromBuffer(type.toBuffer(record)) as Record<string, unknown>) });
+    expect(back).toEqual({ ...event, props: foldExtras(event.props) });
+  });
+});

@@ -1,0 +1,71 @@
+import type { FieldType, ObjectDef } from '../dsl/types';
+import { eventDef, eventDefs, eventsOfBlock, resolveEventName } from './registry';
+
+/** The event list of spec section 6 (and the payment block from the public SDKs), by block. */
+const SPEC_EVENTS = {
+  core: ['app', 'page', 'identify', 'media', 'search', 'rate', 'nudge_response', 'module_selection'],
+  patient_mgmt: ['patient', 'encounter', 'appointment'],
+  e_commerce: ['item', 'cart', 'checkout', 'delivery', 'cancel_checkout', 'item_report', 'item_request', 'item_verification'],
+  e_learning: ['question', 'exam', 'module'],
+  loyalty: ['level', 'milestone', 'promo', 'survey', 'reward'],
+  emergency_mgmt: ['incident', 'ambulance'],
+  call_center: ['break', 'contact', 'ops_scorecard'],
+  chat: ['message', 'group', 'receipt'],
+  payment: ['payment_method', 'deferred_payment'],
+} as const;
+
+function nestedDefs(type: FieldType, out: ObjectDef[]): void {
+  if (type.kind === 'object') {
+    out.push(type.def);
+    for (const f of Object.values(type.def.fields)) nestedDefs(f.type, out);
+  } else if (type.kind === 'array') nestedDefs(type.items, out);
+  else if (type.kind === 'map') nestedDefs(type.values, out);
+}
+
+describe('event definitions', () => {
+  it('define exactly the events of spec section 6 plus payment, each in its block', () => {
+    for (const [block, names] of Object.entries(SPEC_EVENTS)) {
+      expect(eventsOfBlock(block as keyof typeof SPEC_EVENTS).map((d) => d.event)).toEqual(names);
+    }
+    expect(eventDefs).toHaveLength(Object.values(SPEC_EVENTS).flat().length);
+  });
+
+  it('give every record a name that means one definition across all blocks', () => {
+    // The Avro derivation references a record by name after its first use; two different
+    // definitions under one name would silently share the first one's schema.
+    const byName = new Map<string, ObjectDef>();
+    for (const def of eventDefs) {
+      const all: ObjectDef[] = [def];
+      for (const f of Object.values(def.fields)) nestedDefs(f.type, all);
+      for (const d of all) {
+        expect([d.name, byName.get(d.name) ?? d]).toEqual([d.name, d]);
+        byName.set(d.name, d);
+      }
+    }
+  });
+
+  it('have enums with unique, non-empty symbol lists', () => {
+    const enums: { name: string; symbols: readonly string[] }[] = [];
+    const walk = (t: FieldType) => {
+      if (t.kind === 'enum') enums.push(t);
+      else if (t.kind === 'array') walk(t.items);
+      else if (t.kind === 'map') walk(t.values);
+      else if (t.kind === 'object') Object.values(t.def.fields).forEach((f) => walk(f.type));
+    };
+    eventDefs.forEach((d) => Object.values(d.fields).forEach((f) => walk(f.type)));
+    for (const e of enums) {
+      expect(e.symbols.length).toBeGreaterThan(0);
+      expect(new Set(e.symbols).size).toBe(e.symbols.length);
+    }
+  });
+
+  it('resolve aliases and receipts sent as group', () => {
+    expect(eventDef('action_response')?.event).toBe('nudge_response');
+    expect(resolveEventName('group', { msg_id: 'm', type: 'sent' })).toBe('receipt');
+    expect(resolveEventName('group', { msg_id: 'm', type: 'join' })).toBe('group');
+    expect(resolveEventName('group', { group_id: 'g', type: 'read' })).toBe('group');
+    expect(resolveEventName('group', { msg_id: 7, type: 'read' })).toBe('group');
+    expect(resolveEventName('receipt', { msg_id: 'm', type: 'read' })).toBe('receipt');
+    expect(eventDef('toString')).toBeUndefined();
+  });
+});

@@ -1,0 +1,119 @@
+import { is, onlyWhen, requiredWhen } from '../dsl/rules';
+import { opt, req, t, type EventDef } from '../dsl/types';
+import { coordinates, item, itemInfo, itemType, report, store } from './objects';
+
+/** E-commerce block events (spec 6, E-commerce). */
+export const ITEM_ACTIONS = [
+  'impression', 'view', 'detail', 'add_favorite', 'remove_favorite', 'add_reminder', 'remove_reminder',
+  'remove_reminder_auto', 'top_up', 'cancel', 'update', 'remove', 'add', 'select',
+] as const;
+export const DELIVERY_ACTIONS = ['schedule', 'update', 'dispatch', 'delivered'] as const;
+
+export const itemEvent: EventDef = {
+  event: 'item',
+  block: 'e_commerce',
+  name: 'ItemProps',
+  fields: { action: req(t.enum('item_action', ITEM_ACTIONS)), item: req(t.object(item)) },
+};
+
+export const cartEvent: EventDef = {
+  event: 'cart',
+  block: 'e_commerce',
+  name: 'CartProps',
+  fields: {
+    id: req(t.string, { doc: 'cart id' }),
+    action: req(t.enum('cart_action', ['add_item', 'remove_item'])),
+    cart_price: req(t.float),
+    currency: req(t.string, { doc: 'ISO 4217 code' }),
+    item: req(t.object(item)),
+  },
+};
+
+export const checkoutEvent: EventDef = {
+  event: 'checkout',
+  block: 'e_commerce',
+  name: 'CheckoutProps',
+  doc: 'Some item types need extra values in meta',
+  fields: {
+    id: req(t.string, { doc: 'order id' }),
+    cart_id: req(t.string),
+    cart_price: req(t.float),
+    currency: req(t.string),
+    shop_mode: opt(t.enum('shop_mode', ['delivery', 'pickup'])),
+    items: req(t.array(t.object(item)), { doc: 'all items in the order' }),
+    is_successful: req(t.boolean),
+  },
+};
+
+export const deliveryEvent: EventDef = {
+  event: 'delivery',
+  block: 'e_commerce',
+  name: 'DeliveryProps',
+  fields: {
+    id: req(t.string, { doc: 'delivery id' }),
+    order_id: req(t.string),
+    action: req(t.enum('delivery_action', DELIVERY_ACTIONS)),
+    is_urgent: req(t.boolean),
+    // Kept as the string sent: an estimate, not an event time, so it is not converted.
+    est_delivery_ts: opt(t.string, { doc: 'ISO 8601' }),
+    delivery_coordinates: opt(t.object(coordinates)),
+    dispatch_coordinates: opt(t.object(coordinates)),
+  },
+};
+
+export const cancelCheckoutEvent: EventDef = {
+  event: 'cancel_checkout',
+  block: 'e_commerce',
+  name: 'CancelCheckoutProps',
+  fields: {
+    id: req(t.string, { doc: 'order or cart id' }),
+    type: req(t.enum('cancel_checkout_type', ['cart', 'order'])),
+    items: req(t.array(t.object(itemType))),
+    reason: opt(t.string),
+  },
+};
+
+export const itemReportEvent: EventDef = {
+  event: 'item_report',
+  block: 'e_commerce',
+  name: 'ItemReportProps',
+  fields: { item: req(t.object(itemType)), store_info: req(t.object(store)), report_info: req(t.object(report)) },
+};
+
+export const itemRequestEvent: EventDef = {
+  event: 'item_request',
+  block: 'e_commerce',
+  name: 'ItemRequestProps',
+  fields: { id: req(t.string), item_name: req(t.string), manufacturer: req(t.string) },
+};
+
+/**
+ * The spec marks item_info R but "absent when verification failed": so it is present exactly when
+ * is_successful is true — two rules, one per direction.
+ */
+export const itemVerificationEvent: EventDef = {
+  event: 'item_verification',
+  block: 'e_commerce',
+  name: 'ItemVerificationProps',
+  fields: {
+    scan_channel: req(t.enum('scan_channel', ['app', 'ussd'])),
+    scan_type: req(t.enum('scan_type', ['pin', 'qr_code'])),
+    is_successful: req(t.boolean),
+    item_info: opt(t.object(itemInfo), { doc: 'present iff is_successful' }),
+  },
+  rules: [
+    requiredWhen('item_info', is('is_successful', true), 'item_info_iff_successful', 'item_info is required when the verification succeeded'),
+    onlyWhen('item_info', is('is_successful', true), 'item_info_iff_successful', 'item_info must be absent when the verification failed'),
+  ],
+};
+
+export const eCommerceEvents: EventDef[] = [
+  itemEvent,
+  cartEvent,
+  checkoutEvent,
+  deliveryEvent,
+  cancelCheckoutEvent,
+  itemReportEvent,
+  itemRequestEvent,
+  itemVerificationEvent,
+];

@@ -1,0 +1,62 @@
+import { opt, req, t, type EventDef } from '../dsl/types';
+import { appointmentItem, diagnosisItem, encounterSummary } from './objects';
+
+/** Patient management block events (spec 6, Patient management). */
+export const PATIENT_ACTIONS = ['view', 'add', 'update', 'done', 'remove', 'other'] as const;
+export const PATIENT_CATEGORIES = ['facility', 'community', 'patient_address', 'virtual', 'other'] as const;
+export const PATIENT_TYPES = ['triage', 'outpatient', 'inpatient', 'pharmacy', 'door_to_door', 'camp', 'other'] as const;
+export const ENCOUNTER_TYPES = ['screening', 'assessment', 'enrolment', 'medical_review', 'counseling', 'other'] as const;
+export const ENCOUNTER_SUB_TYPES = [
+  'bio', 'hiv', 'ncd', 'tb', 'ecd', 'diabetes', 'hypertension', 'pregnancy', 'mental_health', 'substance_use_disorder',
+  'adolescent_health', 'general_screening', 'antenatal', 'postnatal', 'cervical_cancer', 'lifestyle', 'psychological',
+  'gender_based_violence', 'sexual_behaviour', 'economic_strengthening', 'other',
+] as const;
+
+export const patientEvent: EventDef = {
+  event: 'patient',
+  block: 'patient_mgmt',
+  name: 'PatientProps',
+  fields: {
+    patient_id: req(t.string),
+    site_id: req(t.string),
+    action: req(t.enum('patient_action', PATIENT_ACTIONS)),
+    // Required with a spec default: an SDK that omits it means "not from the central repository".
+    is_from_gho: req(t.boolean, { doc: 'data fetched from a central repository', default: false }),
+    category: req(t.enum('patient_category', PATIENT_CATEGORIES)),
+    type: req(t.enum('patient_type', PATIENT_TYPES)),
+    sub_type: opt(t.string),
+    biometric_list: opt(t.array(t.object(diagnosisItem))),
+    // Shape "not shown" (2.7); the spec says object, so any JSON object.
+    pregnancy_details: opt(t.map(t.any)),
+    registration_date: opt(t.epochMs),
+  },
+};
+
+export const encounterEvent: EventDef = {
+  event: 'encounter',
+  block: 'patient_mgmt',
+  name: 'EncounterProps',
+  fields: {
+    patient_id: req(t.string),
+    site_id: req(t.string),
+    action: req(t.enum('patient_action', PATIENT_ACTIONS)),
+    category: req(t.enum('patient_category', PATIENT_CATEGORIES)),
+    type: req(t.enum('encounter_type', ENCOUNTER_TYPES)),
+    sub_type: req(t.enum('encounter_sub_type', ENCOUNTER_SUB_TYPES)),
+    encounter_summary: req(t.object(encounterSummary)),
+  },
+};
+
+export const appointmentEvent: EventDef = {
+  event: 'appointment',
+  block: 'patient_mgmt',
+  name: 'AppointmentProps',
+  fields: {
+    patient_id: req(t.string),
+    site_id: req(t.string),
+    action: req(t.enum('patient_action', PATIENT_ACTIONS)),
+    appointment: req(t.object(appointmentItem)),
+  },
+};
+
+export const patientMgmtEvents: EventDef[] = [patientEvent, encounterEvent, appointmentEvent];

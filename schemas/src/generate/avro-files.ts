@@ -1,0 +1,27 @@
+import { blockSources, catalogSources, rejectedSource } from './sources';
+import { stableJson } from './stable-json';
+import type { AvroSchema } from '../avro/derive';
+
+/** Repository-relative folder of the committed .avsc files; one per topic, named after the topic. */
+export const AVRO_DIR = 'schemas/generated/avro';
+
+export const avscPath = (topic: string) => `${AVRO_DIR}/${topic}.avsc`;
+
+/** Topic → the schema the validator registers for `<topic>-value`. */
+export function derivedTopicSchemas(): Map<string, AvroSchema> {
+  const out = new Map<string, AvroSchema>();
+  const add = (topic: string, schema: AvroSchema) => {
+    if (out.has(topic)) throw new Error(`two schemas derived for topic ${topic}`);
+    out.set(topic, schema);
+  };
+  for (const b of blockSources()) add(b.topic, b.avro);
+  for (const c of catalogSources()) add(c.topic, c.avro);
+  add(rejectedSource.topic, rejectedSource.avro);
+  return out;
+}
+
+export function avroFiles(): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const [topic, schema] of derivedTopicSchemas()) files.set(avscPath(topic), stableJson(schema));
+  return files;
+}

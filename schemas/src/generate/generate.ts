@@ -1,0 +1,63 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { AVRO_DIR, avroFiles } from './avro-files';
+import { CATALOGS_REFERENCE_PATH, EVENTS_REFERENCE_PATH, catalogsReference, eventsReference } from './reference';
+import { TYPES_PATH, typesFile } from './ts-types';
+
+export const REGENERATE_COMMAND = 'npm run generate -w @evp/schemas';
+
+/** The repository root (schemas/src/generate → ../../..). */
+export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
+
+/** Every generated file, repository-relative path → content, in a stable order. Pure: no I/O. */
+export function generateFiles(): Map<string, string> {
+  const files = new Map<string, string>(avroFiles());
+  files.set(TYPES_PATH, typesFile());
+  files.set(EVENTS_REFERENCE_PATH, eventsReference());
+  files.set(CATALOGS_REFERENCE_PATH, catalogsReference());
+  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** .avsc files on disk that the definitions no longer produce (a removed topic must not linger). */
+export function orphanAvroFiles(files: Map<string, string>, root = REPO_ROOT): string[] {
+  const dir = join(root, AVRO_DIR);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.avsc'))
+    .map((f) => `${AVRO_DIR}/${f}`)
+    .filter((p) => !files.has(p))
+    .sort();
+}
+
+/** Files whose committed content differs from what the definitions produce, with the reason. */
+export function staleFiles(root = REPO_ROOT): { path: string; reason: 'missing' | 'different' | 'orphan' }[] {
+  const files = generateFiles();
+  const out: { path: string; reason: 'missing' | 'different' | 'orphan' }[] = [];
+  for (const [path, content] of files) {
+    const abs = join(root, path);
+    if (!existsSync(abs)) out.push({ path, reason: 'missing' });
+    else if (readFileSync(abs, 'utf8') !== content) out.push({ path, reason: 'different' });
+  }
+  for (const path of orphanAvroFiles(files, root)) out.push({ path, reason: 'orphan' });
+  return out;
+}
+
+/** Writes every generated file (only those that changed) and removes orphaned .avsc files. */
+export function writeGenerated(root = REPO_ROOT): { written: string[]; removed: string[]; unchanged: number } {
+  const files = generateFiles();
+  const written: string[] = [];
+  let unchanged = 0;
+  for (const [path, content] of files) {
+    const abs = join(root, path);
+    if (existsSync(abs) && readFileSync(abs, 'utf8') === content) {
+      unchanged += 1;
+      continue;
+    }
+    mkdirSync(dirname(abs), { recursive: true });
+    writeFileSync(abs, content);
+    written.push(path);
+  }
+  const removed = orphanAvroFiles(files, root);
+  for (const path of removed) rmSync(join(root, path));
+  return { written, removed, unchanged };
+}

@@ -1,0 +1,50 @@
+import { ctx, currentEnvelope, identifyLog, pageLog } from '../__fixtures__/envelopes';
+import { normalizeUpload } from './normalize';
+import { userCatalogFromIdentify } from './catalog-identify';
+
+const identifyWith = (ctxProps: Record<string, unknown>) => ({ ...identifyLog, ctx: { ...identifyLog.ctx, ...ctxProps } });
+const events = (...logs: unknown[]) => normalizeUpload(currentEnvelope(logs), ctx).accepted.map((a) => a.event);
+
+describe('userCatalogFromIdentify (spec 2.4: the user catalog supplied with an identify)', () => {
+  it('makes a user record from a login carrying user properties; timezone from the envelope', () => {
+    const [e] = events(identifyWith({ name: 'Amina', gender: 'female', birth_year: 1990, favourite: 'tea' }));
+    expect(userCatalogFromIdentify(e!)).toEqual({
+      accepted: {
+        record: {
+          app_id: 'app-1',
+          id: 'user-42',
+          kind: 'user',
+          received_at: ctx.receivedAt,
+          request_id: 'req-1',
+          // referral_code stays on the event only (ambiguous meaning); `favourite` is not a user field.
+          record: { id: 'user-42', name: 'Amina', timezone: '+05:30', gender: 'female', birth_year: 1990 },
+          extra: null,
+        },
+        warnings: [],
+      },
+      problems: [],
+    });
+    // The event is unchanged: the properties stay its extra.
+    expect(e!.props).toEqual({ action: 'login', referral_code: 'REF1', __extra: { name: 'Amina', gender: 'female', birth_year: 1990, favourite: 'tea' } });
+  });
+
+  it('a timezone property wins over the envelope tz', () => {
+    const [e] = events(identifyWith({ action: 'register', timezone: 'Africa/Nairobi', country: 'Kenya' }));
+    expect(userCatalogFromIdentify(e!).accepted?.record.record).toEqual({ id: 'user-42', country: 'Kenya', timezone: 'Africa/Nairobi' });
+  });
+
+  it('nothing without user properties, for other actions, or for other events', () => {
+    const [plain, logout, page, tzOnly] = events(identifyLog, identifyWith({ action: 'logout', name: 'A' }), pageLog, identifyWith({ timezone: 'UTC' }));
+    for (const e of [plain, logout, page, tzOnly]) expect(userCatalogFromIdentify(e!)).toEqual({ accepted: null, problems: [] });
+  });
+
+  it('invalid user properties make no record and a warning; the event stays accepted', () => {
+    const [e] = events(identifyWith({ gender: 'f', birth_year: 2999 }));
+    const r = userCatalogFromIdentify(e!);
+    expect(r.accepted).toBeNull();
+    expect(r.problems.map((p) => [p.path, p.rule])).toEqual([
+      ['$.identify.birth_year', 'identify_user_catalog'],
+      ['$.identify.gender', 'identify_user_catalog'],
+    ]);
+  });
+});

@@ -1,0 +1,68 @@
+import type { RejectionReason } from '@evp/core';
+import type { CanonicalEvent } from '../canonical';
+import { userCatalog } from '../catalogs/definitions';
+import { validateObject } from '../dsl/validate';
+import { receiptChecks, type AcceptedCatalogRecord } from './catalog';
+
+/** Identify actions that carry user catalog properties (spec 2.4: "an identify action (register or login)"). */
+export const CATALOG_IDENTIFY_ACTIONS: readonly string[] = ['register', 'login'];
+
+/**
+ * Identify fields that are never user catalog fields even when spelled like one: identify's own
+ * `referral_code` is ambiguous (the code used to sign up, or the user's own code, which is what the
+ * catalog field means), so it stays on the event only; `id` is the envelope user, not a property.
+ */
+const NOT_CATALOG = new Set(['id', 'referral_code', 'action', 'blocked']);
+
+export interface IdentifyCatalogResult {
+  /** The derived user catalog record, or null when the event carries no (valid) user properties. */
+  accepted: AcceptedCatalogRecord | null;
+  /** Why properties that were given did not make a record; the event itself stays accepted. */
+  problems: RejectionReason[];
+}
+
+/**
+ * Spec 2.4 and 4.3: the user catalog can also arrive with an identify (register or login) whose
+ * properties include user catalog fields. The event is unchanged (its unknown properties stay its
+ * extra, never dropped); in addition, a `catalog.user` record is made from:
+ *   id       = the event's user id (the envelope's),
+ *   timezone = the property when sent, else the envelope tz (the client library tracks it: 2.1),
+ *   fields   = every user catalog field found among the event's properties.
+ * Only when at least one user catalog field other than timezone is present ("updated when properties
+ * are given"). A derived record that fails the user definition is not a rejection — the submitted
+ * thing was the event, which was accepted, so counts still add up — its problems come back as
+ * warnings of rule `identify_user_catalog` for the logs.
+ */
+export function userCatalogFromIdentify(e: CanonicalEvent): IdentifyCatalogResult {
+  const none: IdentifyCatalogResult = { accepted: null, problems: [] };
+  if (e.name !== 'identify' || !CATALOG_IDENTIFY_ACTIONS.includes(String(e.props.action))) return none;
+  const extra = (e.props.__extra ?? {}) as Record<string, unknown>;
+  const given = Object.keys(extra).filter((k) => k in userCatalog.fields && !NOT_CATALOG.has(k));
+  if (given.filter((k) => k !== 'timezone').length === 0) return none;
+  const candidate: Record<string, unknown> = { id: e.user_id, timezone: e.tz || undefined };
+  for (const k of given) candidate[k] = extra[k];
+  const v = validateObject(userCatalog, candidate, '$.identify');
+  const errors = [...v.errors, ...receiptChecks(v.value, '$.identify', e.received_at, v.errors)];
+  if (!e.user_id) errors.push({ path: '$.identify.id', rule: 'non_empty', message: 'id must not be empty' });
+  if (errors.length > 0) {
+    return {
+      accepted: null,
+      problems: errors.map((x) => ({ path: x.path, rule: 'identify_user_catalog', message: `no user catalog record from identify ${e.event_id}: ${x.rule}: ${x.message}` })),
+    };
+  }
+  return {
+    accepted: {
+      record: {
+        app_id: e.app_id,
+        id: e.user_id,
+        kind: 'user',
+        received_at: e.received_at,
+        request_id: e.request_id,
+        record: v.value,
+        extra: null,
+      },
+      warnings: [],
+    },
+    problems: [],
+  };
+}

@@ -1,0 +1,152 @@
+import { rawHeaders, type CatalogKind, type RejectionReason } from '@evp/core';
+import type { IngestContext } from '../canonical';
+import { catalogDef, catalogDefs, resolveCatalogKind } from '../catalogs/definitions';
+import type { CatalogDef } from '../catalogs/types';
+import { validateObject } from '../dsl/validate';
+import { isObject } from './fields';
+import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, type Rejection } from './types';
+
+/** What a catalog submission's record becomes (see docs/data-contract.md, "Catalog records"). */
+export interface CanonicalCatalogRecord {
+  /** The key's app (never anything in the record). */
+  app_id: string;
+  id: string;
+  /** Canonical kind (aliases resolved: user_chw → hcw). */
+  kind: CatalogKind;
+  received_at: number;
+  request_id: string;
+  /** Validated typed fields of the kind's definition, `id` included; absent optionals are absent. */
+  record: Record<string, unknown>;
+  /** Properties the definition does not know, kept (never dropped) and reported as warnings. */
+  extra: Record<string, unknown> | null;
+}
+
+export interface AcceptedCatalogRecord {
+  record: CanonicalCatalogRecord;
+  warnings: RejectionReason[];
+}
+
+export interface CatalogNormalizeResult {
+  accepted: AcceptedCatalogRecord[];
+  rejected: Rejection[];
+}
+
+/** `catalog:<kind>` → the kind as sent, or undefined when the payload kind is not a catalog one. */
+export function catalogKindOfPayload(payloadKind: string): string | undefined {
+  return payloadKind.startsWith('catalog:') ? payloadKind.slice('catalog:'.length) : undefined;
+}
+
+/**
+ * A catalog submission (a JSON array of records of one kind) → canonical catalog records and
+ * rejections. Never throws. Each record is judged on its own, so one bad record never rejects its
+ * siblings, and `records in = accepted + Σ rejected.event_count` (a body that is not an array, or
+ * of an unknown kind, is one rejection standing for every record it holds, at least 1).
+ */
+export function normalizeCatalog(
+  kindName: string,
+  body: unknown,
+  ctx: IngestContext,
+  options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS,
+): CatalogNormalizeResult {
+  const out: CatalogNormalizeResult = { accepted: [], rejected: [] };
+  const whole = (kind: Rejection['kind'], errors: RejectionReason[]) =>
+    out.rejected.push({
+      kind,
+      errors,
+      payload: body,
+      event_count: Array.isArray(body) ? Math.max(body.length, 1) : 1,
+      envelope_index: null,
+      event_index: null,
+      event_name: null,
+    });
+  const kind = resolveCatalogKind(kindName);
+  if (kind === undefined) {
+    // The gateway answers 404 to unknown kinds, so this is a producer bug or a newer gateway:
+    // nothing in the body can be read without its definition.
+    whole('parse_violation', [
+      {
+        path: `headers.${rawHeaders.payloadKind}`,
+        rule: 'unknown_catalog_kind',
+        message: `catalog kind ${JSON.stringify(kindName)} is not one of ${catalogDefs.map((d) => d.kind).join(', ')}`,
+      },
+    ]);
+    return out;
+  }
+  if (!Array.isArray(body)) {
+    whole('envelope_violation', [{ path: '$', rule: 'type', message: `a catalog submission must be a JSON array of ${kind} records` }]);
+    return out;
+  }
+  const def = catalogDef(kind);
+  body.forEach((item, i) => {
+    const made = normalizeRecord(def, item, `$[${i}]`, ctx, options);
+    if ('record' in made) out.accepted.push(made);
+    else {
+      out.rejected.push({
+        kind: made.kind,
+        errors: made.errors,
+        payload: item,
+        event_count: 1,
+        envelope_index: null,
+        event_index: i,
+        event_name: null,
+      });
+    }
+  });
+  return out;
+}
+
+type Made = AcceptedCatalogRecord | { kind: Rejection['kind']; errors: RejectionReason[] };
+
+function normalizeRecord(def: CatalogDef, item: unknown, path: string, ctx: IngestContext, options: NormalizeOptions): Made {
+  const size = JSON.stringify(item)?.length ?? 0;
+  if (size > options.maxEventChars) {
+    return { kind: 'size_violation', errors: [{ path, rule: 'max_size', message: `record is ${size} characters; the limit is ${options.maxEventChars}` }] };
+  }
+  if (!isObject(item)) return { kind: 'schema_violation', errors: [{ path, rule: 'type', message: `a ${def.kind} record must be an object` }] };
+  const warnings: RejectionReason[] = [];
+  let input = item;
+  if ((item.id === undefined || item.id === null) && def.defaultId) {
+    const derived = def.defaultId(item);
+    if (derived !== undefined) {
+      input = { ...item, id: derived };
+      warnings.push({ path: `${path}.id`, rule: 'default_id', message: `no id; defaulted to ${derived} (${def.defaultIdDoc ?? 'kind default'})` });
+    }
+  }
+  const v = validateObject(def, input, path);
+  const errors = [...v.errors];
+  // An empty id would make every such record the same row (and the sink refuses it).
+  if (typeof v.value.id === 'string' && v.value.id.length === 0) errors.push({ path: `${path}.id`, rule: 'non_empty', message: 'id must not be empty' });
+  errors.push(...receiptChecks(v.value, path, ctx.receivedAt, errors));
+  if (errors.length > 0) return { kind: 'schema_violation', errors };
+  if (def.deprecated) {
+    warnings.push({ path, rule: 'deprecated_kind', message: `the ${def.kind} catalog is deprecated; send site records instead` });
+  }
+  warnings.push(...v.warnings);
+  return {
+    record: {
+      app_id: ctx.appId,
+      id: v.value.id as string,
+      kind: def.kind,
+      received_at: ctx.receivedAt,
+      request_id: ctx.requestId,
+      record: v.value,
+      extra: Object.keys(v.unknown).length > 0 ? v.unknown : null,
+    },
+    warnings,
+  };
+}
+
+/**
+ * Checks that depend on when the record was received, which a definition cannot express:
+ * a birth_year after the year of receipt is implausible (`birth_year_future`). A field that already
+ * has an error (e.g. `range`) is not reported twice.
+ */
+export function receiptChecks(value: Record<string, unknown>, path: string, receivedAt: number, existing: readonly RejectionReason[] = []): RejectionReason[] {
+  if (existing.some((e) => e.path === `${path}.birth_year`)) return [];
+  const birthYear = value.birth_year;
+  const receivedYear = new Date(receivedAt).getUTCFullYear();
+  if (typeof birthYear === 'number' && Number.isFinite(receivedYear) && birthYear > receivedYear) {
+    return [{ path: `${path}.birth_year`, rule: 'birth_year_future', message: `birth_year ${birthYear} is after the year the record was received (${receivedYear})` }];
+  }
+  return [];
+}

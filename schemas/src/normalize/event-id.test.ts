@@ -1,0 +1,39 @@
+import fc from 'fast-check';
+import { eventId, stableStringify } from './event-id';
+
+/** The original, obviously-correct form; the loop version on the hot path must print the same text. */
+function reference(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  if (Array.isArray(v)) return `[${v.map(reference).join(',')}]`;
+  const entries = Object.entries(v as Record<string, unknown>)
+    .filter(([, x]) => x !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${reference(x)}`).join(',')}}`;
+}
+
+describe('stableStringify (part of every event id, so its text must never change)', () => {
+  it('matches the reference form for arbitrary values', () => {
+    fc.assert(
+      fc.property(fc.anything({ withSparseArray: true, withNullPrototype: true, withDate: true, withBoxedValues: true, withObjectString: true }), (v) => {
+        expect(stableStringify(v)).toBe(reference(v));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('sorts keys, drops undefined members, prints holes as nothing', () => {
+    // eslint-disable-next-line no-sparse-arrays
+    expect(stableStringify({ b: [1, , undefined], a: undefined, 'é': 1, Z: 2, '10': 3, '9': 4 })).toBe('{"10":3,"9":4,"Z":2,"b":[1,,null],"é":1}');
+  });
+
+  it('keeps event ids stable (value computed with the original implementation)', () => {
+    const content = { property: 'p', props: { y: 1, x: [1, 2], n: { b: 'é', a: null } }, meta: { z: [true] } };
+    expect(eventId({ appId: 'a', userId: 'u', sessionId: 's', name: 'page', time: 1, content })).toBe('b64db5cf3fb3b4d617656a4f4382bd30');
+  });
+
+  it('ignores key order', () => {
+    const id = eventId({ appId: 'a', userId: 'u', sessionId: 's', name: 'page', time: 1, content: { property: 'p', props: { y: 1, x: [1, 2] }, meta: null } });
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    expect(id).toBe(eventId({ appId: 'a', userId: 'u', sessionId: 's', name: 'page', time: 1, content: { meta: null, props: { x: [1, 2], y: 1 }, property: 'p' } }));
+  });
+});

@@ -1,0 +1,84 @@
+import request from 'supertest';
+import { CATALOG_KINDS, rawHeaders } from '@evp/core';
+import { createInProcessBus } from '@evp/embedded';
+import { waitFor } from '@evp/testkit';
+import { API, SDK, harness } from './test-fixtures';
+
+const setup = () => harness(createInProcessBus());
+const post = (app: Parameters<typeof request>[0], kind: string) =>
+  request(app).post(`/v1/ingest/catalog/${kind}`).set('Authorization', `Bearer ${SDK}`);
+
+describe('POST /v1/ingest/catalog/{kind}', () => {
+  it('produces one raw message per request, keyed <app>:catalog:<kind>, the body unchanged', async () => {
+    const s = await setup();
+    const body = JSON.stringify([{ id: 's1', name: 'Clinic', type: 'clinic' }, { id: 's2', name: 'Shop', type: 'pharmacy' }]);
+    const res = await post(s.app, 'site').set('Content-Type', 'application/json').set('X-Request-Id', 'r-cat').send(body);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ accepted: 2, request_id: 'r-cat' });
+    await waitFor(() => s.raw.length === 1);
+    const m = s.raw[0]!;
+    expect(m.key).toBe('app-1:catalog:site');
+    expect(m.value.toString()).toBe(body);
+    expect(m.headers).toEqual({
+      [rawHeaders.appId]: 'app-1',
+      [rawHeaders.requestId]: 'r-cat',
+      [rawHeaders.receivedAt]: '1700000000000',
+      [rawHeaders.keyId]: 'k-sdk',
+      [rawHeaders.payloadKind]: 'catalog:site',
+    });
+    await s.close();
+  });
+
+  it('accepts user_chw as an alias of hcw and names the canonical kind', async () => {
+    const s = await setup();
+    expect((await post(s.app, 'user_chw').send([{ id: 'h1' }])).status).toBe(200);
+    await waitFor(() => s.raw.length === 1);
+    expect(s.raw[0]!.key).toBe('app-1:catalog:hcw');
+    expect(s.raw[0]!.headers[rawHeaders.payloadKind]).toBe('catalog:hcw');
+    await s.close();
+  });
+
+  it('accepts every catalog kind', async () => {
+    const s = await setup();
+    for (const kind of CATALOG_KINDS) expect((await post(s.app, kind).send([{ id: 'x' }])).status).toBe(200);
+    await waitFor(() => s.raw.length === CATALOG_KINDS.length);
+    await s.close();
+  });
+
+  it('answers 404 unknown_catalog_kind with the list of kinds, before reading the body', async () => {
+    const s = await setup();
+    const res = await post(s.app, 'spaceship').set('Content-Type', 'application/json').send('not json');
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatchObject({ code: 'unknown_catalog_kind', path: 'path.kind' });
+    expect(res.body.error.details.kinds).toEqual(expect.arrayContaining([...CATALOG_KINDS, 'user_chw']));
+    await s.close();
+  });
+
+  it('does not reveal the kinds without a key', async () => {
+    const s = await setup();
+    expect((await request(s.app).post('/v1/ingest/catalog/spaceship').send([{}])).status).toBe(401);
+    expect((await request(s.app).post('/v1/ingest/catalog/site').set('Authorization', `Bearer ${API}`).send([{}])).status).toBe(403);
+    await s.close();
+  });
+
+  it.each([
+    ['an object', '{"id":"s1"}', 400, 'invalid_envelope'],
+    ['an empty array', '[]', 400, 'invalid_envelope'],
+    ['malformed JSON', '[{"id":', 400, 'invalid_json'],
+    ['too many records', JSON.stringify([{}, {}, {}, {}, {}]), 413, 'too_many_events'],
+  ])('refuses %s', async (_name, body, status, code) => {
+    const s = await setup();
+    const res = await post(s.app, 'drug').set('Content-Type', 'application/json').send(body);
+    expect(res.status).toBe(status);
+    expect(res.body.error).toMatchObject({ code, path: '$' });
+    expect(s.raw).toHaveLength(0);
+    await s.close();
+  });
+
+  it('passes malformed records on: the validator rejects them one by one', async () => {
+    const s = await setup();
+    const res = await post(s.app, 'patient').send([{ id: 'p1' }, 42, { no_id: true }]);
+    expect(res.body.accepted).toBe(3);
+    await s.close();
+  });
+});

@@ -1,0 +1,49 @@
+import type { NextFunction, Request, Response } from 'express';
+import { ApiError, CATALOG_KINDS, type CatalogKind } from '@evp/core';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    catalogKind?: CatalogKind;
+  }
+}
+
+/** Names SDKs use for a kind besides its canonical one (older SDKs call HCWs `user_chw`). */
+export const CATALOG_ALIASES: Readonly<Record<string, CatalogKind>> = { user_chw: 'hcw' };
+
+const KINDS = new Set<string>(CATALOG_KINDS);
+
+export function resolveCatalogKind(name: string): CatalogKind {
+  if (KINDS.has(name)) return name as CatalogKind;
+  const alias = CATALOG_ALIASES[name];
+  if (alias) return alias;
+  throw new ApiError('unknown_catalog_kind', {
+    message: `There is no catalog kind '${name}'.`,
+    path: 'path.kind',
+    details: { kinds: [...CATALOG_KINDS, ...Object.keys(CATALOG_ALIASES)] },
+  });
+}
+
+/** Resolves `:kind` (aliases included) before the body is read: an unknown kind costs no upload. */
+export function catalogKind(req: Request, _res: Response, next: NextFunction) {
+  req.catalogKind = resolveCatalogKind(String(req.params.kind));
+  next();
+}
+
+/**
+ * A catalog submission is a non-empty JSON array of records. The records themselves are the
+ * validator's business (one bad record is rejected downstream, not here); the gateway only counts.
+ */
+export function countCatalogRecords(body: unknown, maxRecords: number): number {
+  if (!Array.isArray(body)) {
+    throw new ApiError('invalid_envelope', { message: 'A catalog submission must be a JSON array of records.', path: '$' });
+  }
+  if (body.length === 0) throw new ApiError('invalid_envelope', { message: 'The array holds no records.', path: '$' });
+  if (body.length > maxRecords) {
+    throw new ApiError('too_many_events', {
+      message: `The request holds ${body.length} records; the limit is ${maxRecords}.`,
+      path: '$',
+      details: { records: body.length, max_records: maxRecords },
+    });
+  }
+  return body.length;
+}

@@ -1,0 +1,69 @@
+import type { Request, Response } from 'express';
+import { ApiError, InfraError, rawHeaders, type BusProducer, type Logger } from '@evp/core';
+import { grantOf } from '@evp/http';
+import { checkContentType, readBody } from './body';
+import type { IngestMetrics } from './metrics';
+
+/** What a route makes of a parsed body: the raw messages to produce and the count to acknowledge. */
+export interface IngestPlan {
+  /** `log` or `catalog:<kind>`: the raw message's payload_kind header. */
+  payloadKind: string;
+  /** Metric label: `log` or `catalog`. */
+  metricKind: string;
+  accepted: number;
+  messages: { key: string; value: Buffer }[];
+}
+
+export interface IngestDeps {
+  producer: BusProducer;
+  logger: Logger;
+  metrics: IngestMetrics;
+  maxBodyBytes: number;
+  retryAfterSeconds: number;
+  now: () => number;
+  rawTopic: string;
+}
+
+/**
+ * The one ingest path for every route: bounded read → JSON → route-specific plan → produce (acks=all)
+ * → 200. The 200 is written only after Kafka acknowledged; any produce failure answers 503.
+ */
+export function ingestHandler(deps: IngestDeps, plan: (req: Request, body: unknown, raw: { text: string; bytes: Buffer }, appId: string) => IngestPlan) {
+  return async (req: Request, res: Response) => {
+    const grant = grantOf(req);
+    checkContentType(req);
+    const raw = await readBody(req, deps.maxBodyBytes);
+    const text = raw.toString('utf8');
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (err) {
+      throw new ApiError('invalid_json', { message: `The body is not valid JSON: ${(err as Error).message}`, path: '$' });
+    }
+    const p = plan(req, body, { text, bytes: raw }, grant.appId);
+    const requestId = req.requestId as string;
+    // The key decides the app: headers come from the grant, never from the body.
+    const headers = {
+      [rawHeaders.appId]: grant.appId,
+      [rawHeaders.requestId]: requestId,
+      [rawHeaders.receivedAt]: String(deps.now()),
+      [rawHeaders.keyId]: grant.keyId,
+      [rawHeaders.payloadKind]: p.payloadKind,
+    };
+    const stop = deps.metrics.produceLatency.startTimer();
+    try {
+      await deps.producer.send(deps.rawTopic, p.messages.map((m) => ({ ...m, headers })));
+      stop({ outcome: 'ok' });
+    } catch (err) {
+      stop({ outcome: 'error' });
+      deps.logger.warn({ err, requestId }, 'produce failed; answering 503');
+      throw new ApiError('unavailable', {
+        retryAfterSeconds: deps.retryAfterSeconds,
+        details: { retriable: err instanceof InfraError ? err.retriable : true },
+      });
+    }
+    deps.metrics.events.inc({ kind: p.metricKind }, p.accepted);
+    deps.metrics.bytes.inc(raw.length);
+    res.status(200).json({ accepted: p.accepted, request_id: requestId });
+  };
+}

@@ -1,0 +1,139 @@
+import { CATALOG_KINDS, errorCodes, type ErrorCode } from '@evp/core';
+import { CATALOG_ALIASES } from './catalog';
+
+/**
+ * The OpenAPI 3.1 description of the ingest API, built from the same registries the code uses
+ * (error codes, catalog kinds), served at GET /openapi.json and kept in docs/openapi.json
+ * (`npx tsx services/gateway/src/write-openapi.ts` rewrites it; a test checks they are equal).
+ */
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: object) => ({ 'application/json': { schema } });
+
+const retryAfter = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } } };
+const requestIdHeader = { 'X-Request-Id': { description: 'The request id (the client\'s own when well-formed).', schema: { type: 'string' } } };
+
+function errorResponse(description: string, codes: ErrorCode[], headers: object = {}) {
+  return {
+    description: `${description} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
+    headers: { ...requestIdHeader, ...headers },
+    content: json({ allOf: [ref('Error')], properties: { error: { properties: { code: { enum: codes } } } } }),
+  };
+}
+
+const commonIngestErrors = {
+  '400': errorResponse('The body is not JSON or not of the expected shape; `path` points at the offending value.', ['invalid_json', 'invalid_envelope', 'invalid_request']),
+  '401': errorResponse('No key, or an unknown key.', ['auth_missing', 'auth_invalid']),
+  '403': errorResponse('The key is not an SDK key.', ['forbidden_role']),
+  '413': errorResponse('The body exceeds the byte limit after decompression, or holds too many events/records.', ['payload_too_large', 'too_many_events']),
+  '415': errorResponse('Unsupported Content-Type or Content-Encoding.', ['unsupported_media_type', 'unsupported_encoding']),
+  '429': errorResponse('The key exceeded its rate limit.', ['rate_limited'], retryAfter),
+  '500': errorResponse('An unexpected error, logged with the request id.', ['internal']),
+  '503': errorResponse('Kafka did not acknowledge the write in time; nothing was stored.', ['unavailable'], retryAfter),
+};
+
+const accepted = {
+  description: 'Kafka acknowledged the write (acks=all). `accepted` counts events (logs) or records (catalog).',
+  headers: requestIdHeader,
+  content: json(ref('Accepted')),
+};
+
+const requestBody = (schema: object, description: string) => ({
+  required: true,
+  description: `${description} Also sent as \`text/plain\` holding JSON (navigator.sendBeacon). \`Content-Encoding: gzip\` or \`deflate\` is accepted; limits apply after decompression.`,
+  content: { 'application/json': { schema }, 'text/plain': { schema: { type: 'string', description: 'JSON text of the same shape.' } } },
+});
+
+const preflight = {
+  summary: 'CORS preflight',
+  security: [],
+  responses: { '204': { description: 'Preflight answered; allow-headers are set for allowed origins only.' } },
+};
+
+const ingestLog = (summary: string) => ({
+  summary,
+  description:
+    'One log envelope (current or earlier form) or a non-empty JSON array of envelopes. The gateway checks only that each envelope is an object with a `data` array; events are validated downstream, so a bad event never fails its siblings. Each envelope becomes one raw message keyed `<app>:<user id>`.',
+  requestBody: requestBody({ oneOf: [ref('Envelope'), { type: 'array', minItems: 1, items: ref('Envelope') }] }, 'Envelopes.'),
+  responses: { '200': accepted, ...commonIngestErrors },
+});
+
+export function openApiDocument() {
+  const kinds = [...CATALOG_KINDS, ...Object.keys(CATALOG_ALIASES)];
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Event ingestion gateway',
+      version: '1.0.0',
+      description:
+        'Ingest API for SDKs. Every 200 is sent only after Kafka acknowledged the data. Limits (defaults): 5 MiB decompressed body, 5,000 events or catalog records per request, per-key rate limit 600,000 requests per 60 s. See docs/api.md and docs/errors.md.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ sdkKey: [] }],
+    paths: {
+      '/v1/ingest/log': { post: ingestLog('Upload log envelopes'), options: preflight },
+      '/v1/ingest/events': { post: ingestLog('Upload log envelopes (alias of /v1/ingest/log)'), options: preflight },
+      '/v1/ingest/catalog/{kind}': {
+        post: {
+          summary: 'Upload catalog records of one kind',
+          description: 'A non-empty JSON array of records of one catalog kind; the whole request becomes one raw message keyed `<app>:catalog:<kind>`. `user_chw` is an alias of `hcw`.',
+          parameters: [{ name: 'kind', in: 'path', required: true, schema: { type: 'string', enum: kinds } }],
+          requestBody: requestBody({ type: 'array', minItems: 1, items: { type: 'object' } }, 'Catalog records.'),
+          responses: {
+            '200': accepted,
+            ...commonIngestErrors,
+            '404': errorResponse('Unknown catalog kind; `details.kinds` lists the kinds.', ['unknown_catalog_kind']),
+          },
+        },
+        options: preflight,
+      },
+      '/healthz': { get: { summary: 'Liveness', security: [], responses: { '200': { description: 'The process is alive.', content: json({ type: 'object', properties: { status: { const: 'ok' } } }) } } } },
+      '/readyz': {
+        get: {
+          summary: 'Readiness: broker reachable, raw topic present, not shutting down',
+          security: [],
+          responses: { '200': { description: 'Ready.', content: json(ref('Readiness')) }, '503': { description: 'Not ready; `problems` says why.', content: json(ref('Readiness')) } },
+        },
+      },
+      '/metrics': { get: { summary: 'Prometheus metrics', security: [], responses: { '200': { description: 'Prometheus text format.', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
+      '/openapi.json': { get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document.', content: json({ type: 'object' }) } } } },
+    },
+    components: {
+      securitySchemes: { sdkKey: { type: 'http', scheme: 'bearer', description: 'The app\'s SDK key; the key alone decides the app.' } },
+      schemas: {
+        Accepted: {
+          type: 'object',
+          required: ['accepted', 'request_id'],
+          properties: { accepted: { type: 'integer', minimum: 1 }, request_id: { type: 'string' } },
+        },
+        Envelope: {
+          type: 'object',
+          description: 'Current form {id, tz, internal, data} or earlier form {s_id, u_id, d_info, app_info, sdk, up, dn, data}; only `data` is checked here.',
+          required: ['data'],
+          properties: { id: { type: 'string' }, u_id: { type: 'string' }, data: { type: 'array', items: { type: 'object' } } },
+        },
+        Readiness: {
+          type: 'object',
+          required: ['ready', 'problems'],
+          properties: { ready: { type: 'boolean' }, problems: { type: 'array', items: { type: 'string' } } },
+        },
+        Error: {
+          type: 'object',
+          required: ['error'],
+          properties: {
+            error: {
+              type: 'object',
+              required: ['code', 'message'],
+              properties: {
+                code: { type: 'string', enum: Object.keys(errorCodes) },
+                message: { type: 'string' },
+                path: { type: 'string', description: 'JSON path into the body ($, $[1].data) or a header (headers.authorization).' },
+                request_id: { type: 'string' },
+                details: {},
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}

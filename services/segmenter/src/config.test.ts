@@ -1,0 +1,54 @@
+import { ConfigError } from '@evp/core';
+import { clickhouseOptions, loadMigrateConfig, loadSegmenterConfig, sinkConfig } from './config';
+
+const env = {
+  KAFKA_BROKERS: 'k1:9092, k2:9092',
+  SCHEMA_REGISTRY_URL: 'http://registry:8081',
+  CLICKHOUSE_URL: 'http://clickhouse:8123',
+};
+
+describe('segmenter config', () => {
+  it('applies the documented defaults', () => {
+    const c = loadSegmenterConfig(env);
+    expect(c.KAFKA_BROKERS).toEqual(['k1:9092', 'k2:9092']);
+    expect(clickhouseOptions(c)).toEqual({
+      url: 'http://clickhouse:8123',
+      username: 'default',
+      password: '',
+      database: 'evp',
+      requestTimeoutMs: 30_000,
+      application: 'evp-segmenter',
+    });
+    expect(sinkConfig(c)).toEqual({
+      groupId: 'segmenter-sink',
+      batchMaxRows: 10_000,
+      batchMaxWaitMs: 1_000,
+      busConcurrency: 1,
+      sliceRows: 5_000,
+      retryInitialDelayMs: 200,
+      retryMaxDelayMs: 5_000,
+      retryBudgetMs: 10_000,
+    });
+    expect([c.CLICKHOUSE_MIGRATE_ON_START, c.METRICS_PORT, c.LOG_LEVEL]).toEqual([true, 9464, 'info']);
+  });
+
+  it('reports every bad variable at once', () => {
+    let err: unknown;
+    try {
+      loadSegmenterConfig({ ...env, CLICKHOUSE_URL: 'not a url', CLICKHOUSE_DATABASE: 'evp-prod', SINK_BATCH_MAX_ROWS: '0', KAFKA_BROKERS: undefined });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).problems.map((p) => p.split(':')[0])).toEqual([
+      'CLICKHOUSE_URL',
+      'CLICKHOUSE_DATABASE',
+      'KAFKA_BROKERS',
+      'SINK_BATCH_MAX_ROWS',
+    ]);
+  });
+
+  it('needs only the ClickHouse variables for migrate', () => {
+    expect(loadMigrateConfig({ CLICKHOUSE_URL: 'http://clickhouse:8123', CLICKHOUSE_DATABASE: 'analytics' }).CLICKHOUSE_DATABASE).toBe('analytics');
+  });
+});
