@@ -45,6 +45,9 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err instanceof ConfigError ? err.message : err);
+  // chdb binds its data directory to one process: a second `npm start` finds it locked.
+  if ((err as { code?: string })?.code === 'CHDB_CONNECTION') {
+    console.error('Cannot open the ClickHouse data directory: another `npm start` is probably using it; stop it, or set DEV_DATA_DIR to another directory.');
+  } else console.error(err instanceof ConfigError ? err.message : err);
   process.exit(1);
 });

@@ -41,4 +41,44 @@ describe('exact long', () => {
     expect(long.fromBuffer(int.toBuffer({ n: -5 }), long.createResolver(int))).toEqual({ n: -5 });
     expect(double.fromBuffer(long.toBuffer({ n: -(2 ** 40) }), double.createResolver(long))).toEqual({ n: -(2 ** 40) });
   });
+
+  it('writes the same bytes as the BigInt path for safe integers of every magnitude, and reads them back', () => {
+    let seed = 7;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 2000; i++) {
+      const magnitude = Math.floor(next() * 2 ** Math.floor(next() * 54));
+      const n = Math.min(magnitude, Number.MAX_SAFE_INTEGER) * (next() < 0.5 ? -1 : 1);
+      const bytes = avroLong(BigInt(n));
+      expect(long.toBuffer(n).equals(bytes)).toBe(true);
+      expect(long.fromBuffer(bytes)).toBe(n === 0 ? 0 : n);
+    }
+  });
+
+  it('reads longs just outside the safe range and over-long varints as the BigInt path does', () => {
+    expect(() => long.fromBuffer(avroLong(2n ** 53n))).toThrow('long 9007199254740992 does not fit a JavaScript number exactly');
+    expect(() => long.fromBuffer(avroLong(-(2n ** 53n)))).toThrow('long -9007199254740992 does not fit a JavaScript number exactly');
+    // A 9-byte encoding of 1 (padded with continuation bytes) is still 1.
+    expect(long.fromBuffer(Buffer.from([0x82, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00]))).toBe(1);
+    expect(() => long.fromBuffer(Buffer.from([0x82, 0x80]))).toThrow(/truncated/);
+  });
+});
+
+describe('fast string writer', () => {
+  const plain = Type.forSchema('string');
+  const fast = parseAvroSchema('"string"');
+  const record = parseAvroSchema({ type: 'record', name: 'S', fields: [{ name: 's', type: ['null', 'string'] }] });
+  const plainRecord = Type.forSchema({ type: 'record', name: 'S', fields: [{ name: 's', type: ['null', 'string'] }] });
+  const cases = ['', 'a', 'page_view', 'x'.repeat(63), 'y'.repeat(64), 'z'.repeat(300), 'café', 'a'.repeat(62) + 'é', '日本', '😀 emoji', '\u007f\u0080'];
+
+  it.each(cases)('writes %j as avsc does and reads it back', (s) => {
+    expect(fast.toBuffer(s).equals(plain.toBuffer(s))).toBe(true);
+    expect(fast.fromBuffer(plain.toBuffer(s))).toBe(s);
+    expect(record.toBuffer({ s }).equals(plainRecord.toBuffer({ s }))).toBe(true);
+  });
+
+  it('reports a too small buffer and refuses non-strings as avsc does', () => {
+    const small = Buffer.alloc(4);
+    expect(fast.encode('abcdefgh', small, 0)).toBe(plain.encode('abcdefgh', Buffer.alloc(4), 0));
+    expect(() => fast.toBuffer(5)).toThrow('invalid "string": 5');
+  });
 });
