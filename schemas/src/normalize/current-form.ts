@@ -42,17 +42,11 @@ export function readCurrentEnvelope(env: Record<string, unknown>, path: string):
       form: 'current',
       userId: userId as string,
       sessionId: sId as string,
-      sessionStart: s.sessionStart,
-      sessionEnd: s.sessionEnd,
+      ...s,
       deviceId: deviceId as string,
       os: os as string,
-      sdkName: s.sdkName,
-      sdkVersion: s.sdkVersion,
-      appVersion: s.appVersion,
-      appVersionCode: s.appVersionCode,
       tz: tz as string,
       client,
-      warnings: s.warnings,
     },
   };
 }

@@ -14,7 +14,7 @@ import {
 import { waitFor } from '@evp/testkit';
 import { chdbTestPath, testDatabase } from '@evp/testkit/src/conformance/analytics';
 import { createSink, type Sink, type SinkConfig } from './sink';
-import { pageEvent, rejectedRecord } from './test-fixtures';
+import { pageEvent, pageEventRow, rejectedRecord } from './test-fixtures';
 
 // The sink on the embedded adapters: in-process bus and registry, ClickHouse in-process (chdb).
 // One database per run; each test uses its own app id, so tests share the tables without seeing
@@ -101,35 +101,7 @@ describe('sink (in-process bus + registry, chdb)', () => {
       const r = await rowsOf('events', 'app-1');
       return r.length > 0 && r;
     }, { timeoutMs: 10_000, what: 'the events row' });
-    expect(rows).toEqual([
-      {
-        event_id: 'e1f0c2d3a4b5c6d7e8f90a1b2c3d4e5f',
-        app_id: 'app-1',
-        user_id: 'user-42',
-        session_id: 'user-42_1709251200000_1709251260000',
-        session_start: '2024-03-01 00:00:00.000',
-        session_end: '2024-03-01 00:01:00.000',
-        device_id: 'dev-9',
-        os: 'android',
-        sdk_name: 'android',
-        sdk_version: '2.1.0',
-        app_version: '1.4.2 (142)',
-        app_version_code: 142,
-        tz: '+03:00',
-        block: 'core',
-        name: 'page',
-        sent_name: null,
-        property: 'Home',
-        time: '2024-03-01 00:00:12.345',
-        online: true,
-        received_at: '2024-03-01 00:01:40.001',
-        request_id: 'req-7',
-        envelope: 'current',
-        props: { path: '/home', title: 'Home', duration: 12.5, render_time: 340 },
-        meta: '{"campaign":"spring","n":1}',
-        client: {},
-      },
-    ]);
+    expect(rows).toEqual([pageEventRow]);
     const metrics = await h.sink.metrics.getMetricsAsJSON();
     const inserted = metrics.find((m) => m.name === 'segmenter_sink_rows_inserted_total');
     expect(inserted?.values).toEqual([{ value: 1, labels: { table: 'events' } }]);

@@ -29,6 +29,35 @@ export const pageEvent: CanonicalEvent = {
   client: null,
 };
 
+/** The exact `events` row `pageEvent` becomes (ClickHouse text forms of times, meta as JSON text). */
+export const pageEventRow = {
+  event_id: 'e1f0c2d3a4b5c6d7e8f90a1b2c3d4e5f',
+  app_id: 'app-1',
+  user_id: 'user-42',
+  session_id: 'user-42_1709251200000_1709251260000',
+  session_start: '2024-03-01 00:00:00.000',
+  session_end: '2024-03-01 00:01:00.000',
+  device_id: 'dev-9',
+  os: 'android',
+  sdk_name: 'android',
+  sdk_version: '2.1.0',
+  app_version: '1.4.2 (142)',
+  app_version_code: 142,
+  tz: '+03:00',
+  block: 'core',
+  name: 'page',
+  sent_name: null,
+  property: 'Home',
+  time: '2024-03-01 00:00:12.345',
+  online: true,
+  received_at: '2024-03-01 00:01:40.001',
+  request_id: 'req-7',
+  envelope: 'current',
+  props: { path: '/home', title: 'Home', duration: 12.5, render_time: 340 },
+  meta: '{"campaign":"spring","n":1}',
+  client: {},
+};
+
 export const rejectedRecord: RejectedRecord = {
   rejection_id: '0123456789abcdef0123456789abcdef',
   kind: 'schema_violation',
