@@ -9,6 +9,7 @@
  * topics' offsets are checked against the 2xx counts: a 200 must mean a message in Kafka.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -23,6 +24,7 @@ const arg = (name: string, dflt: number) => {
 const SECONDS = arg('seconds', 8);
 const ROUNDS = arg('rounds', 2);
 const CONNECTIONS = arg('connections', 32);
+const PROFILE_DIR = process.argv.includes('--profile') ? process.argv[process.argv.indexOf('--profile') + 1] : undefined;
 const EVENTS = 50;
 const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -30,7 +32,9 @@ const root = resolve(__dirname, '../..');
 const KEY = `bench-${randomBytes(12).toString('hex')}`;
 
 function startServer(which: 'gateway' | 'baseline', topic: string): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, [resolve(root, 'node_modules/tsx/dist/cli.mjs'), resolve(__dirname, 'servers.ts'), which], {
+  // `--profile <dir>`: each server writes a V8 CPU profile there when it stops.
+  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', resolve(__dirname, 'servers.ts'), which], {
     env: { ...process.env, KAFKA_BROKERS: brokers.join(','), REDIS_URL: redisUrl, BENCH_TOPIC: topic, BENCH_KEY: KEY },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -41,6 +45,16 @@ function startServer(which: 'gateway' | 'baseline', topic: string): Promise<{ po
       if (m) ok({ port: Number(m[1]), child });
     });
   });
+}
+
+/**
+ * CPU seconds a server process has used (user + system, all threads) from /proc. Divided by the
+ * requests it answered, this is the server's own cost per request: unlike wall-clock throughput it
+ * does not move when the load generator or the broker compete for the same cores.
+ */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime in clock ticks (USER_HZ = 100)
 }
 
 const bodies = Array.from({ length: 500 }, (_, u) => envelopeBody(u, EVENTS));
@@ -71,15 +85,17 @@ async function main() {
   await admin.createTopics({ waitForLeaders: true, topics: Object.values(topicOf).map((topic) => ({ topic, numPartitions: 3, replicationFactor: 1 })) });
   const servers = { baseline: await startServer('baseline', topicOf.baseline), gateway: await startServer('gateway', topicOf.gateway) };
   const acked = { baseline: 0, gateway: 0 };
-  const rows: { which: string; round: number; eps: number; p50: number; p99: number; other: number }[] = [];
+  const rows: { which: string; round: number; eps: number; p50: number; p99: number; other: number; cpuUs: number }[] = [];
   try {
     for (const which of ['baseline', 'gateway'] as const) acked[which] += (await load(servers[which].port, 2)).ok; // warm-up (JIT, connections)
     for (let round = 1; round <= ROUNDS; round++) {
       for (const which of ['baseline', 'gateway'] as const) {
+        const cpuBefore = cpuSeconds(servers[which].child.pid as number);
         const r = await load(servers[which].port, SECONDS);
+        const cpuUs = ((cpuSeconds(servers[which].child.pid as number) - cpuBefore) * 1e6) / Math.max(1, r.ok);
         acked[which] += r.ok;
-        rows.push({ which, round, eps: (r.ok * EVENTS) / r.seconds, p50: r.p50, p99: r.p99, other: r.other });
-        console.error(`${which} round ${round}: ${Math.round((r.ok * EVENTS) / r.seconds)} events/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx/errors ${r.other}`);
+        rows.push({ which, round, eps: (r.ok * EVENTS) / r.seconds, p50: r.p50, p99: r.p99, other: r.other, cpuUs });
+        console.error(`${which} round ${round}: ${Math.round((r.ok * EVENTS) / r.seconds)} events/s, p50 ${r.p50} ms, p99 ${r.p99} ms, server CPU ${Math.round(cpuUs)} µs/request, non-2xx/errors ${r.other}`);
       }
     }
     // Every 2xx must be a message in its topic (one envelope per request → one message).
@@ -89,13 +105,14 @@ async function main() {
     }
     const mean = (which: string, f: (r: (typeof rows)[number]) => number) => rows.filter((r) => r.which === which).reduce((n, r) => n + f(r), 0) / ROUNDS;
     const line = (which: string) =>
-      `| ${which} | ${Math.round(mean(which, (r) => r.eps)).toLocaleString('en')} | ${mean(which, (r) => r.p50).toFixed(1)} | ${mean(which, (r) => r.p99).toFixed(1)} | ${acked[which as 'gateway'].toLocaleString('en')} / ${inTopic[which]!.toLocaleString('en')} |`;
+      `| ${which} | ${Math.round(mean(which, (r) => r.eps)).toLocaleString('en')} | ${mean(which, (r) => r.p50).toFixed(1)} | ${mean(which, (r) => r.p99).toFixed(1)} | ${Math.round(mean(which, (r) => r.cpuUs))} | ${acked[which as 'gateway'].toLocaleString('en')} / ${inTopic[which]!.toLocaleString('en')} |`;
     console.log(`\n${ROUNDS} rounds × ${SECONDS} s, ${CONNECTIONS} connections, ${EVENTS} events (${bodies[0]!.length} bytes) per request\n`);
-    console.log('| server | events/s (mean) | p50 ms | p99 ms | 2xx requests / messages in topic |');
-    console.log('|---|---|---|---|---|');
+    console.log('| server | events/s (mean) | p50 ms | p99 ms | server CPU µs/request | 2xx requests / messages in topic |');
+    console.log('|---|---|---|---|---|---|');
     console.log(line('baseline'));
     console.log(line('gateway'));
     console.log(`\nratio gateway/baseline (events/s): ${(mean('gateway', (r) => r.eps) / mean('baseline', (r) => r.eps)).toFixed(2)}`);
+    console.log(`ratio baseline/gateway (server CPU per request): ${(mean('baseline', (r) => r.cpuUs) / mean('gateway', (r) => r.cpuUs)).toFixed(2)}`);
     if (inTopic.gateway! < acked.gateway || inTopic.baseline! < acked.baseline) {
       console.log('\nWARNING: fewer messages in a topic than 2xx answers');
       process.exitCode = 1;

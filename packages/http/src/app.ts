@@ -2,6 +2,7 @@ import express, { type Express, type Router } from 'express';
 import type { Logger } from '@evp/core';
 import { accessLog } from './access-log';
 import { errorHandler, notFound } from './errors';
+import { installHotRoutes, type HotRoute } from './hot-routes';
 import { createHttpMetrics, observeRequests, type HttpMetrics } from './metrics';
 import { requestId } from './request-id';
 
@@ -12,7 +13,8 @@ export interface HttpAppOptions {
   metrics?: HttpMetrics;
   /** Returns problems that make the service not ready; empty when ready. */
   readiness?: () => Promise<string[]>;
-  routes: (router: Router, metrics: HttpMetrics) => void;
+  /** Registers the routes; hot routes it returns are registered too and also skip the router (hot-routes.ts). */
+  routes: (router: Router, metrics: HttpMetrics) => void | HotRoute[];
   /** Logs one line per finished request (request id, route, status, duration; never headers). Default off. */
   accessLog?: boolean;
   /** Middleware that must run before routes (e.g. CORS). */
@@ -23,11 +25,12 @@ export interface HttpAppOptions {
 export function createHttpApp(opts: HttpAppOptions): { app: Express; metrics: HttpMetrics } {
   const app = express();
   app.disable('x-powered-by');
+  // No ETags: every answer is a fresh JSON body (acknowledgements, one-off pulls) that no client
+  // revalidates, and Express would hash each one.
+  app.set('etag', false);
   const metrics = opts.metrics ?? createHttpMetrics(opts.metricsPrefix);
-  app.use(requestId);
-  app.use(observeRequests(metrics));
-  if (opts.accessLog) app.use(accessLog(opts.logger));
-  for (const mw of opts.before ?? []) app.use(mw);
+  const common: express.RequestHandler[] = [requestId, observeRequests(metrics), ...(opts.accessLog ? [accessLog(opts.logger)] : []), ...(opts.before ?? [])];
+  for (const mw of common) app.use(mw);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -43,9 +46,12 @@ export function createHttpApp(opts: HttpAppOptions): { app: Express; metrics: Ht
   });
 
   const router = express.Router();
-  opts.routes(router, metrics);
+  const hot = opts.routes(router, metrics) ?? [];
+  for (const r of hot) router[r.method === 'GET' ? 'get' : 'post'](r.path, ...r.handlers);
   app.use(router);
   app.use(notFound);
-  app.use(errorHandler(opts.logger));
+  const onError = errorHandler(opts.logger);
+  app.use(onError);
+  installHotRoutes(app, hot, { before: common, last: notFound, onError: (err, req, res) => onError(err, req, res, () => undefined) });
   return { app, metrics };
 }

@@ -5,3 +5,4 @@ export * from './errors';
 export * from './metrics';
 export * from './request-id';
 export * from './server';
+export * from './hot-routes';

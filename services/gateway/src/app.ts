@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { ApiError, topics, type BusProducer, type CatalogKind, type KeyRing, type Logger } from '@evp/core';
-import { createHttpApp, requireKey, type HttpMetrics } from '@evp/http';
+import { createHttpApp, requireKey, type HotRoute, type HttpMetrics } from '@evp/http';
 import { catalogKind, countCatalogRecords } from './catalog';
 import { cors } from './cors';
 import { sliceEnvelopes } from './envelopes';
@@ -41,7 +41,7 @@ export function createGatewayApp(deps: GatewayDeps) {
     readiness: deps.readiness,
     accessLog: true,
     before: [cors(deps.corsOrigins)],
-    routes: (router: Router, httpMetrics: HttpMetrics) => {
+    routes: (router: Router, httpMetrics: HttpMetrics): HotRoute[] => {
       const metrics = createIngestMetrics(httpMetrics);
       const guards = [requireKey(deps.keys, 'sdk')];
       if (deps.rateLimiter) {
@@ -71,12 +71,15 @@ export function createGatewayApp(deps: GatewayDeps) {
         return { payloadKind: `catalog:${kind}`, metricKind: 'catalog', accepted: records, messages: [{ key: `${appId}:catalog:${kind}`, value: raw.bytes }] };
       });
 
-      router.post('/v1/ingest/log', ...guards, ingestLog);
-      router.post('/v1/ingest/events', ...guards, ingestLog);
       // Auth first (the kind list is for key holders), then the kind, before the body is read.
       router.post('/v1/ingest/catalog/:kind', ...guards, catalogKind, ingestCatalog);
       const doc = openApiDocument();
       router.get('/openapi.json', (_req, res) => void res.json(doc));
+      // What SDKs call all day: dispatched without the router (packages/http/src/hot-routes.ts).
+      return [
+        { method: 'POST', path: '/v1/ingest/log', handlers: [...guards, ingestLog] },
+        { method: 'POST', path: '/v1/ingest/events', handlers: [...guards, ingestLog] },
+      ];
     },
   });
 }

@@ -17,7 +17,8 @@ export async function readBody(req: Request, maxBytes: number): Promise<Buffer> 
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) throw new ApiError('payload_too_large', tooLarge(maxBytes));
 
-  const source: NodeJS.ReadableStream = decoder ? req.pipe(decoder) : req;
+  if (!decoder) return readPlain(req, maxBytes);
+  const source: NodeJS.ReadableStream = req.pipe(decoder);
   const chunks: Buffer[] = [];
   let total = 0;
   try {
@@ -39,6 +40,47 @@ export async function readBody(req: Request, maxBytes: number): Promise<Buffer> 
     });
   }
   return Buffer.concat(chunks, total);
+}
+
+/**
+ * The uncompressed case (nearly every SDK request) with plain stream events: an async iterator per
+ * request costs more than the JSON.parse of a typical 7 KB body.
+ */
+function readPlain(req: Request, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > maxBytes) {
+        cleanup();
+        req.resume();
+        reject(new ApiError('payload_too_large', tooLarge(maxBytes)));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total));
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(new ApiError('invalid_request', { message: `The body could not be read: ${err.message}`, path: '$' }));
+    };
+    // A client that hangs up mid-body: 'close' without 'end' (never resolve a half body).
+    const onClose = () => onError(new Error('the client closed the connection'));
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }
 
 const tooLarge = (maxBytes: number) => ({
