@@ -150,7 +150,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
             timestamp: Number(m.timestamp),
           }));
           // Throwing here leaves the offsets unresolved: kafkajs re-fetches the batch (at-least-once).
-          await opts.handleBatch({ topic: batch.topic, partition: batch.partition, messages });
+          await opts.handleBatch({ topic: batch.topic, partition: batch.partition, messages, highWatermark: batch.highWatermark });
           const last = messages[messages.length - 1] as BusMessage;
           resolveOffset(last.offset);
           await commitOffsetsIfNecessary();

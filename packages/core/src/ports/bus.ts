@@ -29,6 +29,11 @@ export interface MessageBatch {
   topic: string;
   partition: number;
   messages: BusMessage[];
+  /**
+   * The offset the partition's next message will get, as of the fetch (Kafka's high watermark):
+   * the consumer's lag in messages after this batch is highWatermark − last offset − 1.
+   */
+  highWatermark: string;
 }
 
 export interface SubscribeOptions {

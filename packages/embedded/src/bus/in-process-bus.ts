@@ -138,7 +138,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
         if (from >= log.length) return false;
         const messages = log.slice(from, from + maxBatch);
         try {
-          await opts.handleBatch({ topic, partition, messages });
+          await opts.handleBatch({ topic, partition, messages, highWatermark: String(log.length) });
           // Commit only if this member still owns the partition (a rebalance may have moved it).
           if (member.assigned.some((a) => a.topic === topic && a.partition === partition)) {
             group.committed.set(key, from + messages.length);

@@ -84,6 +84,25 @@ export function describeBusConformance(name: string, make: () => Promise<BusUnde
       await producer.close();
     }, timeoutMs * 2);
 
+    it("reports the partition's high watermark with each batch, so a consumer knows its lag", async () => {
+      const topic = await freshTopic(1);
+      const producer = await sut.bus.producer();
+      await producer.send(topic, Array.from({ length: 7 }, (_, i) => ({ value: Buffer.from(String(i)) })));
+      const batches: { last: string; highWatermark: string }[] = [];
+      const sub = await sut.bus.subscribe({
+        groupId: uniqueName('g'),
+        topics: [topic],
+        handleBatch: async (batch) => {
+          batches.push({ last: (batch.messages[batch.messages.length - 1] as BusMessage).offset, highWatermark: batch.highWatermark });
+        },
+      });
+      subs.push(sub);
+      await waitFor(() => batches.some((b) => b.last === '6'), { timeoutMs, what: 'the last offset' });
+      for (const b of batches) expect(Number(b.highWatermark)).toBeGreaterThan(Number(b.last));
+      expect(batches[batches.length - 1]).toEqual({ last: '6', highWatermark: '7' });
+      await producer.close();
+    }, timeoutMs * 2);
+
     it('resumes a group from its committed offsets', async () => {
       const topic = await freshTopic(1);
       const groupId = uniqueName('g');
