@@ -1,4 +1,4 @@
-import { describeSchemaRegistryConformance } from '@evp/testkit/src/conformance/schema-registry';
+import { describeSchemaRegistryConformance } from '@evp/testkit';
 import { createConfluentRegistry } from './confluent-registry';
 
 // The integration project's globalSetup brings the local stack up and sets SCHEMA_REGISTRY_URL

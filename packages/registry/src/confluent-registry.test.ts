@@ -1,5 +1,5 @@
 import { InfraError } from '@evp/core';
-import { createSchemaRegistryDouble } from '@evp/testkit/src/schema-registry-double/app';
+import { createSchemaRegistryDouble } from '@evp/testkit';
 import express from 'express';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

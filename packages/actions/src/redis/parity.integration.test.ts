@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import Redis from 'ioredis';
 import { InMemoryActionStore } from '@evp/embedded';
-import { deletePrefix, randomActionPrefix } from '@evp/testkit/src/conformance/action-store-redis';
+import { deletePrefix, randomActionPrefix } from '@evp/testkit';
 import { ManualClock } from '../clock';
 import { ACTION_RESPONSES, NEVER_EXPIRES, type NewAction, type PullQuery } from '../model';
 import type { ActionStore } from '../store';

@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { ManualClock, NEVER_EXPIRES, type ActionStore, type NewAction, type PullQuery } from '../index';
 import { RedisActionStore } from './redis-action-store';
-import { deletePrefix, randomActionPrefix } from '@evp/testkit/src/conformance/action-store-redis';
+import { deletePrefix, randomActionPrefix } from '@evp/testkit';
 
 /**
  * Several action-store replicas pulling the same app at once: one-off actions must each be

@@ -1,6 +1,5 @@
 import Redis from 'ioredis';
-import { describeActionStoreConformance } from '@evp/testkit/src/conformance/action-store';
-import { deletePrefix, randomActionPrefix } from '@evp/testkit/src/conformance/action-store-redis';
+import { deletePrefix, describeActionStoreConformance, randomActionPrefix } from '@evp/testkit';
 import { InfraError } from '@evp/core';
 import { ManualClock } from '../clock';
 import { RedisActionStore } from './redis-action-store';

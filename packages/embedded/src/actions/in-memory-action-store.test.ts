@@ -1,4 +1,4 @@
-import { describeActionStoreConformance } from '@evp/testkit/src/conformance/action-store';
+import { describeActionStoreConformance } from '@evp/testkit';
 import { InMemoryActionStore } from './in-memory-action-store';
 
 describeActionStoreConformance('in-memory', async (clock, opts) => ({ store: new InMemoryActionStore({ clock, ...opts }) }));

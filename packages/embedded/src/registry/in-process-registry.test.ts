@@ -1,6 +1,6 @@
 import { InfraError } from '@evp/core';
 import { createSchemaStore } from '@evp/registry';
-import { describeSchemaRegistryConformance } from '@evp/testkit/src/conformance/schema-registry';
+import { describeSchemaRegistryConformance } from '@evp/testkit';
 import { createInProcessRegistry } from './in-process-registry';
 
 describeSchemaRegistryConformance('in-process registry', async () => ({
