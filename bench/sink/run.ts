@@ -2,14 +2,18 @@
  * Sink throughput into chdb (issue 6), in one run beside a bare `INSERT … FORMAT JSONEachRow` of
  * the same rows, so both numbers share the machine's state. Not part of the test run.
  *
- *   npx tsx bench/sink/run.ts [--rows 200000] [--batch 10000] [--rounds 3]
+ *   npx tsx bench/sink/run.ts [--rows 200000] [--batch 10000] [--slice 5000] [--rounds 3] [--bus-concurrency N]
  *
- * - bare: the already-mapped rows inserted through the Analytics adapter, `--batch` rows per insert;
+ * - bare: the already-mapped rows (objects) inserted through the Analytics adapter as JSONEachRow,
+ *   `--batch` rows per insert: the issue's reference;
+ * - bare compact: the same rows as value arrays with the events column list (JSONCompactEachRow),
+ *   the format the sink inserts in: what the engine alone allows the sink;
  * - sink: the same events as Avro messages (Confluent wire format) on events.core of the in-process
  *   bus, consumed by `createSink` (decode through the registry → canonicalFromAvro → row → batched
  *   insert → commit), timed from start to the last row inserted. The bus hands out `--batch`
  *   messages per batch, so both sides insert the same block size.
- * Rounds alternate bare and sink on emptied tables; the median round is reported.
+ * Rounds run bare, bare compact and sink in turn, each on a table emptied before and after it (so
+ * background merges of one phase do not run into the next); the median round (by sink / bare) is reported.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +22,7 @@ import { runMigrations } from '@evp/clickhouse';
 import { allTopics, createLogger, topics, type Analytics } from '@evp/core';
 import { createChdbAnalytics, createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { blockEventSchema, blockSubject, canonicalToAvro, type CanonicalEvent } from '@evp/schemas';
-import { createSink, eventRow } from '@evp/segmenter';
+import { EVENT_COLUMNS, createSink, eventRow, eventValues } from '@evp/segmenter';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -28,6 +32,8 @@ const ROWS = arg('rows', 200_000);
 const BATCH = arg('batch', 10_000);
 const ROUNDS = arg('rounds', 3);
 const SLICE = arg('slice', 5_000);
+// Handler calls the bus runs at once (SINK_BUS_CONCURRENCY); unset keeps the sink's default.
+const BUS_CONCURRENCY = process.argv.includes('--bus-concurrency') ? arg('bus-concurrency', 1) : undefined;
 
 const t0 = Date.UTC(2024, 2, 1);
 function makeEvents(): CanonicalEvent[] {
@@ -75,12 +81,14 @@ async function count(analytics: Analytics, table: string): Promise<number> {
   return (await analytics.query<{ c: number }>(`SELECT count() AS c FROM ${table}`))[0]?.c ?? 0;
 }
 
-async function bare(analytics: Analytics, rows: object[]): Promise<number> {
+async function bare(analytics: Analytics, rows: object[], columns?: readonly string[]): Promise<number> {
   await analytics.command('TRUNCATE TABLE events_bare');
   const started = performance.now();
-  for (let i = 0; i < rows.length; i += BATCH) await analytics.insert('events_bare', rows.slice(i, i + BATCH));
+  for (let i = 0; i < rows.length; i += BATCH) await analytics.insert('events_bare', rows.slice(i, i + BATCH), columns ? { columns } : {});
   const seconds = (performance.now() - started) / 1000;
   if ((await count(analytics, 'events_bare')) !== rows.length) throw new Error('bare insert lost rows');
+  // Emptied at once, so background merges of these parts do not run into the next measurement.
+  await analytics.command('TRUNCATE TABLE events_bare');
   return rows.length / seconds;
 }
 
@@ -101,7 +109,7 @@ async function sink(analytics: Analytics, events: CanonicalEvent[]): Promise<num
     registry,
     analytics,
     logger: createLogger('bench', 'silent'),
-    config: { batchMaxRows: BATCH, batchMaxWaitMs: 1_000, sliceRows: SLICE },
+    config: { batchMaxRows: BATCH, batchMaxWaitMs: 1_000, sliceRows: SLICE, ...(BUS_CONCURRENCY ? { busConcurrency: BUS_CONCURRENCY } : {}) },
   });
   const started = performance.now();
   await s.start();
@@ -114,6 +122,7 @@ async function sink(analytics: Analytics, events: CanonicalEvent[]): Promise<num
   await s.stop();
   await bus.close();
   if ((await count(analytics, 'events')) !== events.length) throw new Error('sink lost or duplicated rows');
+  await analytics.command('TRUNCATE TABLE events');
   return events.length / seconds;
 }
 
@@ -125,17 +134,23 @@ async function main() {
     await analytics.command('CREATE TABLE IF NOT EXISTS events_bare AS events');
     const events = makeEvents();
     const rows = events.map(eventRow);
-    const results: { bare: number; sink: number }[] = [];
+    const values = events.map(eventValues);
+    const results: { bare: number; compact: number; sink: number }[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       const b = await bare(analytics, rows);
+      const c = await bare(analytics, values, EVENT_COLUMNS);
       const s = await sink(analytics, events);
-      results.push({ bare: b, sink: s });
-      console.error(`round ${r + 1}: bare ${Math.round(b)} rows/s, sink ${Math.round(s)} rows/s (${(s / b).toFixed(2)}×)`);
+      results.push({ bare: b, compact: c, sink: s });
+      console.error(
+        `round ${r + 1}: bare ${Math.round(b)} rows/s, bare compact ${Math.round(c)} rows/s, sink ${Math.round(s)} rows/s (${(s / b).toFixed(2)}× bare, ${(s / c).toFixed(2)}× bare compact)`,
+      );
     }
-    const median = [...results].sort((a, b) => a.sink / a.bare - b.sink / b.bare)[Math.floor(results.length / 2)] as { bare: number; sink: number };
-    console.log(`| rows | rows/insert | bare INSERT rows/s | sink rows/s | sink / bare |`);
-    console.log(`|---:|---:|---:|---:|---:|`);
-    console.log(`| ${ROWS} | ${BATCH} | ${Math.round(median.bare)} | ${Math.round(median.sink)} | ${(median.sink / median.bare).toFixed(2)} |`);
+    const median = [...results].sort((a, b) => a.sink / a.bare - b.sink / b.bare)[Math.floor(results.length / 2)] as (typeof results)[number];
+    console.log(`| rows | rows/insert | bare INSERT rows/s (JSONEachRow) | bare compact rows/s (JSONCompactEachRow) | sink rows/s | sink / bare |`);
+    console.log(`|---:|---:|---:|---:|---:|---:|`);
+    console.log(
+      `| ${ROWS} | ${BATCH} | ${Math.round(median.bare)} | ${Math.round(median.compact)} | ${Math.round(median.sink)} | ${(median.sink / median.bare).toFixed(2)} |`,
+    );
   } finally {
     await analytics.close();
     rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
-import type { Analytics } from '@evp/core';
-import { toAnalyticsError } from './errors';
-import { tableName } from './identifiers';
+import { InfraError, type Analytics } from '@evp/core';
+import { CLICKHOUSE_DEPENDENCY, toAnalyticsError } from './errors';
+import { identifier, tableName } from './identifiers';
 
 export interface AnalyticsFromClientOptions {
   /**
@@ -33,6 +33,25 @@ const insertSettings = (dedupToken: string | undefined): ClickHouseSettings => (
  * sum) must be selected with toString(). Explicit because chdb's default differs from a server's.
  */
 const QUERY_SETTINGS: ClickHouseSettings = { output_format_json_quote_64bit_integers: 0 };
+
+/**
+ * Column names go into the INSERT head, so they are plain identifiers. A row of the wrong shape is
+ * a programming mistake: it is refused here, naming the row, before anything reaches the server.
+ */
+function checkedColumns(table: string, columns: readonly string[], rows: object[]): [string, ...string[]] {
+  if (columns.length === 0) throw badInsert(table, 'an empty column list');
+  for (const c of columns) identifier(c, 'column name');
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    if (!Array.isArray(row) || row.length !== columns.length) {
+      throw badInsert(table, `row ${i}: expected an array of ${columns.length} values (one per column)`);
+    }
+  }
+  return columns as [string, ...string[]];
+}
+
+const badInsert = (table: string, what: string) =>
+  new InfraError(CLICKHOUSE_DEPENDENCY, `insert into ${table} refused: ${what}`, { retriable: false });
 
 /**
  * The Analytics port over an @clickhouse/client instance. The HTTP adapter and the embedded chdb
@@ -69,13 +88,14 @@ export function analyticsFromClient(client: ClickHouseClient, options: Analytics
 
     insert: async (table, rows, opts) => {
       const target = tableName(table);
+      const columns = opts?.columns === undefined ? undefined : checkedColumns(target, opts.columns, rows);
       // An empty insert would still be a round trip (and chdb rejects an empty body).
       if (rows.length === 0) return;
       await run(`insert into ${target}`, async () => {
         await client.insert({
           table: target,
           values: rows,
-          format: 'JSONEachRow',
+          ...(columns ? { format: 'JSONCompactEachRow' as const, columns } : { format: 'JSONEachRow' as const }),
           clickhouse_settings: insertSettings(opts?.dedupToken),
         });
       });

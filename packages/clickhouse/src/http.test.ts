@@ -71,6 +71,31 @@ describe('createClickHouseHttpAnalytics', () => {
     }
   });
 
+  it('sends value arrays as JSONCompactEachRow with the column list, one JSON array per line', async () => {
+    const seen: { query: string; body: string }[] = [];
+    const { server, url } = await listen((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => (body += c));
+      req.on('end', () => {
+        seen.push({ query: new URL(req.url ?? '', 'http://x').searchParams.get('query') ?? '', body });
+        res.writeHead(200, { 'x-clickhouse-summary': '{}' }).end('');
+      });
+    });
+    const analytics = createClickHouseHttpAnalytics(options(url));
+    try {
+      await analytics.insert('t', [['a\tb\n"c"\\', null, { k: 'v' }], ['ü', 1, {}]], { columns: ['s', 'n', 'doc'], dedupToken: 'tok' });
+      await analytics.insert('t', [{ s: 'x' }]);
+      expect(seen).toEqual([
+        { query: 'INSERT INTO t (s, n, doc) FORMAT JSONCompactEachRow', body: '["a\\tb\\n\\"c\\"\\\\",null,{"k":"v"}]\n["ü",1,{}]\n' },
+        { query: 'INSERT INTO t FORMAT JSONEachRow', body: '{"s":"x"}\n' },
+      ]);
+    } finally {
+      await analytics.close();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
   it('refuses a database name that is not an identifier', () => {
     expect(() => createClickHouseHttpAnalytics({ ...options('http://127.0.0.1:1'), database: 'evp;drop' })).toThrow(
       'invalid database name "evp;drop"',

@@ -6,8 +6,9 @@ const DAY_MS = 86_400_000;
 let cachedDay = Number.NaN;
 let cachedDate = '';
 
-const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
-const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
+// Zero-padded parts, built once: no number-to-string conversion or padding per value.
+const PAD2: readonly string[] = Array.from({ length: 60 }, (_, n) => String(n).padStart(2, '0'));
+const PAD3: readonly string[] = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'));
 
 /**
  * Epoch ms (an integer) → `YYYY-MM-DD hh:mm:ss.sss` in UTC, the text ClickHouse reads for
@@ -25,5 +26,5 @@ export function formatDateTime64(ms: number): string {
   const m = Math.floor(rest / 60_000);
   rest -= m * 60_000;
   const s = Math.floor(rest / 1000);
-  return `${cachedDate} ${pad2(h)}:${pad2(m)}:${pad2(s)}.${pad3(rest - s * 1000)}`;
+  return `${cachedDate} ${PAD2[h]}:${PAD2[m]}:${PAD2[s]}.${PAD3[rest - s * 1000]}`;
 }

@@ -3,7 +3,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 /**
  * What an operator watches: rows/s (rate of rows_inserted), insert latency, time a handler call waits
  * for its rows to be inserted, freshness (received_at → inserted) and how far behind the log the sink
- * is, in seconds (offset lag needs the broker's end offsets, which the Bus port does not expose).
+ * is, in messages (from each batch's high watermark) and in seconds.
  */
 export function createSinkMetrics(registry: Registry) {
   return {
@@ -42,6 +42,12 @@ export function createSinkMetrics(registry: Registry) {
     lagSeconds: new Gauge({
       name: 'segmenter_sink_lag_seconds',
       help: 'Now minus the log time of the last message whose rows were inserted, by topic and partition',
+      labelNames: ['topic', 'partition'] as const,
+      registers: [registry],
+    }),
+    lagMessages: new Gauge({
+      name: 'segmenter_sink_lag_messages',
+      help: "Messages in the partition beyond the last one whose rows were inserted (its high watermark at that batch's fetch), by topic and partition",
       labelNames: ['topic', 'partition'] as const,
       registers: [registry],
     }),

@@ -1,5 +1,5 @@
 import type { BusMessage } from '@evp/core';
-import { RowError, catalogRow, chTime, eventRow, rejectedRow, unreadableRow } from './rows';
+import { EVENT_COLUMNS, RowError, catalogRow, chTime, eventRow, eventValues, rejectedRow, unreadableRow } from './rows';
 import { pageEvent, pageEventRow, rejectedRecord } from './test-fixtures';
 import { catalogToAvro } from '@evp/schemas';
 
@@ -15,6 +15,11 @@ function thrown(fn: () => unknown): RowError {
 describe('eventRow', () => {
   it('maps a canonical page event to exactly the events row', () => {
     expect(eventRow(pageEvent)).toEqual(pageEventRow);
+  });
+
+  it('gives the same values as an array in EVENT_COLUMNS order (what the sink inserts)', () => {
+    expect(eventValues(pageEvent)).toEqual(EVENT_COLUMNS.map((c) => pageEventRow[c]));
+    expect(Object.keys(eventRow(pageEvent))).toEqual([...EVENT_COLUMNS]);
   });
 
   it('keeps an earlier-form event’s client info and an open session as null end', () => {

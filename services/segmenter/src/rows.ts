@@ -77,36 +77,97 @@ export interface EventRow {
   client: Record<string, unknown>;
 }
 
-export function eventRow(e: CanonicalEvent): EventRow {
-  return {
-    event_id: nonEmpty(e.event_id, 'event_id'),
-    app_id: nonEmpty(e.app_id, 'app_id'),
-    user_id: text(e.user_id, 'user_id'),
-    session_id: text(e.session_id, 'session_id'),
-    session_start: chTimeOrNull(e.session_start, 'session_start'),
-    session_end: chTimeOrNull(e.session_end, 'session_end'),
-    device_id: text(e.device_id, 'device_id'),
-    os: text(e.os, 'os'),
-    sdk_name: text(e.sdk_name, 'sdk_name'),
-    sdk_version: text(e.sdk_version, 'sdk_version'),
-    app_version: text(e.app_version, 'app_version'),
-    app_version_code: e.app_version_code ?? null,
-    tz: text(e.tz, 'tz'),
-    block: nonEmpty(e.block, 'block'),
-    name: nonEmpty(e.name, 'name'),
-    sent_name: e.sent_name ?? null,
-    property: e.property ?? null,
-    time: chTime(e.time, 'time'),
-    online: e.online === true,
-    received_at: chTime(e.received_at, 'received_at'),
-    request_id: text(e.request_id, 'request_id'),
-    envelope: e.envelope === 'earlier' ? 'earlier' : 'current',
-    props: e.props ?? {},
+/**
+ * The columns the sink writes to `events`, in the order of `eventValues` (every column of EventRow;
+ * the type checks below keep the two in step with the interface).
+ */
+export const EVENT_COLUMNS = [
+  'event_id',
+  'app_id',
+  'user_id',
+  'session_id',
+  'session_start',
+  'session_end',
+  'device_id',
+  'os',
+  'sdk_name',
+  'sdk_version',
+  'app_version',
+  'app_version_code',
+  'tz',
+  'block',
+  'name',
+  'sent_name',
+  'property',
+  'time',
+  'online',
+  'received_at',
+  'request_id',
+  'envelope',
+  'props',
+  'meta',
+  'client',
+] as const satisfies readonly (keyof EventRow)[];
+
+/** One events row as values in EVENT_COLUMNS order, each typed as its column. */
+// Generic so that the mapped type maps the tuple's elements (not its length and methods).
+type ValuesOf<C extends readonly (keyof EventRow)[]> = { -readonly [I in keyof C]: EventRow[C[I] & keyof EventRow] };
+export type EventValues = ValuesOf<typeof EVENT_COLUMNS>;
+
+// Compile-time: EVENT_COLUMNS names every column of EventRow.
+type MissingColumn = Exclude<keyof EventRow, (typeof EVENT_COLUMNS)[number]>;
+const everyColumn: [MissingColumn] extends [never] ? true : MissingColumn = true;
+void everyColumn;
+
+/**
+ * A canonical event → its `events` row as value arrays (what the sink inserts, with EVENT_COLUMNS:
+ * ClickHouse then reads no key per value). The one place an event becomes a row; `eventRow` is the
+ * same values with their column names.
+ */
+export function eventValues(e: CanonicalEvent): EventValues {
+  return [
+    nonEmpty(e.event_id, 'event_id'),
+    nonEmpty(e.app_id, 'app_id'),
+    text(e.user_id, 'user_id'),
+    text(e.session_id, 'session_id'),
+    chTimeOrNull(e.session_start, 'session_start'),
+    chTimeOrNull(e.session_end, 'session_end'),
+    text(e.device_id, 'device_id'),
+    text(e.os, 'os'),
+    text(e.sdk_name, 'sdk_name'),
+    text(e.sdk_version, 'sdk_version'),
+    text(e.app_version, 'app_version'),
+    e.app_version_code ?? null,
+    text(e.tz, 'tz'),
+    nonEmpty(e.block, 'block'),
+    nonEmpty(e.name, 'name'),
+    e.sent_name ?? null,
+    e.property ?? null,
+    chTime(e.time, 'time'),
+    e.online === true,
+    chTime(e.received_at, 'received_at'),
+    text(e.request_id, 'request_id'),
+    e.envelope === 'earlier' ? 'earlier' : 'current',
+    e.props ?? {},
     // meta may be any JSON value (a scalar too), which a JSON column cannot hold: kept as JSON text.
-    meta: e.meta === null || e.meta === undefined ? null : JSON.stringify(e.meta),
+    e.meta === null || e.meta === undefined ? null : JSON.stringify(e.meta),
     // A JSON column cannot be NULL; {} stands for "no client info" (envelope tells the form).
-    client: e.client ?? {},
-  };
+    e.client ?? {},
+  ];
+}
+
+/**
+ * Tables whose rows the sink builds as value arrays, with the column order to insert them with;
+ * the rows of every other table are objects (few, and read more easily as such).
+ */
+export const VALUE_COLUMNS: ReadonlyMap<string, readonly string[]> = new Map([[TABLES.events, EVENT_COLUMNS]]);
+
+/** A canonical event → its `events` row as an object (tests, docs examples, the bench's bare insert). */
+export function eventRow(e: CanonicalEvent): EventRow {
+  const values = eventValues(e);
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < EVENT_COLUMNS.length; i++) row[EVENT_COLUMNS[i] as string] = values[i];
+  return row as unknown as EventRow;
 }
 
 export interface RejectedRow {

@@ -13,6 +13,7 @@ import {
 } from '@evp/schemas';
 import { waitFor } from '@evp/testkit';
 import { chdbTestPath, testDatabase } from '@evp/testkit/src/conformance/analytics';
+import { EVENT_COLUMNS } from './rows';
 import { createSink, type Sink, type SinkConfig } from './sink';
 import { pageEvent, pageEventRow, rejectedRecord } from './test-fixtures';
 
@@ -46,8 +47,8 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((h) => h.close()));
 });
 
-async function start(opts: { analytics?: Analytics; config?: Partial<SinkConfig> } = {}): Promise<Harness> {
-  const bus = createInProcessBus({ retryDelayMs: 5, maxRetryDelayMs: 20 });
+async function start(opts: { analytics?: Analytics; config?: Partial<SinkConfig>; maxBatchSize?: number } = {}): Promise<Harness> {
+  const bus = createInProcessBus({ retryDelayMs: 5, maxRetryDelayMs: 20, ...(opts.maxBatchSize ? { maxBatchSize: opts.maxBatchSize } : {}) });
   await bus.ensureTopics(allTopics());
   const registry = createInProcessRegistry();
   const coreId = await registry.register(blockSubject(topics.events('core')), blockEventSchema('core') as object);
@@ -94,6 +95,14 @@ const nth = (app: string, i: number): CanonicalEvent => ({
 });
 
 describe('sink (in-process bus + registry, chdb)', () => {
+  it('inserts events with exactly the events table\'s columns, in table order (inserted_at is the server\'s)', async () => {
+    const columns = await analytics.query<{ name: string }>(
+      `SELECT name FROM system.columns WHERE database = {db:String} AND table = 'events' ORDER BY position`,
+      { db: database },
+    );
+    expect(columns.map((c) => c.name)).toEqual([...EVENT_COLUMNS, 'inserted_at']);
+  });
+
   it('writes a canonical page event from events.core as exactly this events row', async () => {
     const h = await start();
     await h.send(topics.events('core'), [await h.event(pageEvent)]);
@@ -105,6 +114,30 @@ describe('sink (in-process bus + registry, chdb)', () => {
     const metrics = await h.sink.metrics.getMetricsAsJSON();
     const inserted = metrics.find((m) => m.name === 'segmenter_sink_rows_inserted_total');
     expect(inserted?.values).toEqual([{ value: 1, labels: { table: 'events' } }]);
+  });
+
+  it('reports consumer lag in messages per partition: what the log holds beyond the last inserted batch', async () => {
+    const app = 'app-lag';
+    let inserts = 0;
+    let releaseSecond!: () => void;
+    const secondHeld = new Promise<void>((r) => (releaseSecond = r));
+    const gated: Analytics = {
+      ...analytics,
+      insert: async (table, rows, opts) => {
+        inserts += 1;
+        if (inserts === 2) await secondHeld;
+        return analytics.insert(table, rows, opts);
+      },
+    };
+    // Two messages per batch, five messages on one partition: batches end at offsets 1, 3 and 4.
+    const h = await start({ analytics: gated, maxBatchSize: 2 });
+    await h.send(topics.events('core'), await Promise.all([1, 2, 3, 4, 5].map((i) => h.event(nth(app, i)))));
+    const lag = async () => (await h.sink.metrics.getSingleMetric('segmenter_sink_lag_messages')!.get()).values.map((v) => [v.labels.topic, v.value]);
+    await waitFor(() => inserts === 2, { timeoutMs: 10_000, what: 'the second insert' });
+    expect(await lag()).toEqual([['events.core', 3]]);
+    releaseSecond();
+    await waitFor(async () => (await countOf('events', app)) === 5, { timeoutMs: 10_000, what: 'all five rows' });
+    await waitFor(async () => (await lag())[0]?.[1] === 0, { timeoutMs: 10_000, what: 'lag 0' });
   });
 
   it('shows one row for an event delivered twice and for the same upload sent again', async () => {

@@ -17,7 +17,7 @@ import {
 import { canonicalFromAvro, type RejectedRecord } from '@evp/schemas';
 import { InsertBatcher, type TableRows } from './batcher';
 import { createSinkMetrics } from './metrics';
-import { RowError, TABLES, catalogRow, eventRow, rejectedRow, unreadableRow } from './rows';
+import { RowError, TABLES, VALUE_COLUMNS, catalogRow, eventValues, rejectedRow, unreadableRow } from './rows';
 
 export interface SinkConfig {
   /** Consumer group. Default `segmenter-sink`. */
@@ -117,7 +117,8 @@ export function createSink(deps: SinkDeps): Sink {
     now,
     insert: async (table, rows, dedupToken) => {
       try {
-        await deps.analytics.insert(table, rows, { dedupToken });
+        const columns = VALUE_COLUMNS.get(table);
+        await deps.analytics.insert(table, rows, columns ? { dedupToken, columns } : { dedupToken });
       } catch (err) {
         m.insertFailures.inc({ table, retriable: String(isRetriable(err)) });
         throw err;
@@ -137,30 +138,32 @@ export function createSink(deps: SinkDeps): Sink {
     },
   });
 
+  // Defined once, not per message: a closure per message was a measurable cost in the sink's loop.
+  function unreadable(msg: BusMessage, rule: string, path: string, err: unknown): Read {
+    m.unreadable.inc({ topic: msg.topic });
+    const row = unreadableRow(msg, { path, rule, message: errorMessage(err) }, now());
+    logger.warn({ source: row.source, rule, err }, 'unreadable message written to rejected as parse_violation');
+    return { table: TABLES.rejected, row, key: row.rejection_id, receivedAtMs: msg.timestamp, unreadable: true };
+  }
+
   async function read(msg: BusMessage): Promise<Read> {
     const route = routes.get(msg.topic);
     if (!route) throw new Error(`the sink does not read topic ${msg.topic}`);
-    const unreadable = (rule: string, path: string, err: unknown): Read => {
-      m.unreadable.inc({ topic: msg.topic });
-      const row = unreadableRow(msg, { path, rule, message: errorMessage(err) }, now());
-      logger.warn({ source: row.source, rule, err }, 'unreadable message written to rejected as parse_violation');
-      return { table: TABLES.rejected, row, key: row.rejection_id, receivedAtMs: msg.timestamp, unreadable: true };
-    };
     let decoded: unknown;
     try {
       decoded = await deps.registry.decode(msg.value);
     } catch (err) {
       // The registry being unreachable says nothing about the message: give the batch back.
       if (isRetriable(err)) throw err;
-      return unreadable('avro_decode', '$', err);
+      return unreadable(msg, 'avro_decode', '$', err);
     }
-    if (decoded === null || typeof decoded !== 'object') return unreadable('record', '$', new Error('not an Avro record'));
+    if (decoded === null || typeof decoded !== 'object') return unreadable(msg, 'record', '$', new Error('not an Avro record'));
     const record = decoded as Record<string, unknown>;
     try {
       switch (route.table) {
         case 'events': {
-          const row = eventRow(canonicalFromAvro(record));
-          return { table: TABLES.events, row, key: row.event_id, receivedAtMs: record.received_at as number, unreadable: false };
+          const row = eventValues(canonicalFromAvro(record));
+          return { table: TABLES.events, row, key: row[0] /* event_id */, receivedAtMs: record.received_at as number, unreadable: false };
         }
         case 'rejected': {
           const row = rejectedRow(record as unknown as RejectedRecord);
@@ -172,7 +175,7 @@ export function createSink(deps: SinkDeps): Sink {
         }
       }
     } catch (err) {
-      return err instanceof RowError ? unreadable('row', `$.${err.path}`, err) : unreadable('canonical', '$', err);
+      return err instanceof RowError ? unreadable(msg, 'row', `$.${err.path}`, err) : unreadable(msg, 'canonical', '$', err);
     }
   }
 
@@ -180,7 +183,8 @@ export function createSink(deps: SinkDeps): Sink {
     if (batch.messages.length === 0) return;
     const started = now();
     const pending: Promise<void>[] = [];
-    const received: { table: string; at: number }[] = [];
+    // received_at of every row, per table: observed once the rows are in (freshness).
+    const received = new Map<string, number[]>();
     let tables = new Map<string, TableRows>();
     let sliceStart = 0;
     const handOver = (end: number) => {
@@ -196,7 +200,9 @@ export function createSink(deps: SinkDeps): Sink {
       tables.set(r.table, t);
       t.rows.push(r.row);
       t.keys.push(r.key);
-      received.push({ table: r.table, at: r.receivedAtMs });
+      const at = received.get(r.table) ?? [];
+      received.set(r.table, at);
+      at.push(r.receivedAtMs);
       if (i + 1 - sliceStart >= config.sliceRows && i + 1 < batch.messages.length) handOver(i + 1);
     }
     handOver(batch.messages.length);
@@ -208,8 +214,14 @@ export function createSink(deps: SinkDeps): Sink {
     const done = now();
     const last = batch.messages[batch.messages.length - 1] as BusMessage;
     m.batchDuration.observe((done - started) / 1000);
-    for (const r of received) m.freshness.observe({ table: r.table }, Math.max(0, done - r.at) / 1000);
-    m.lagSeconds.set({ topic: batch.topic, partition: String(batch.partition) }, Math.max(0, done - last.timestamp) / 1000);
+    for (const [table, ats] of received) {
+      // One label lookup per table, not per row.
+      const freshness = m.freshness.labels({ table });
+      for (const at of ats) freshness.observe(Math.max(0, done - at) / 1000);
+    }
+    const labels = { topic: batch.topic, partition: String(batch.partition) };
+    m.lagSeconds.set(labels, Math.max(0, done - last.timestamp) / 1000);
+    m.lagMessages.set(labels, Math.max(0, Number(batch.highWatermark) - Number(last.offset) - 1));
   }
 
   return {

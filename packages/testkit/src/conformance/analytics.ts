@@ -153,6 +153,84 @@ export function describeAnalyticsConformance(name: string, make: () => Promise<A
       expect(await a.query(`SELECT toString(big) AS big FROM ${t} WHERE id = 'a'`)).toEqual([{ big: '9007199254740993' }]);
     });
 
+    it('inserts value arrays in a given column order exactly (JSONCompactEachRow), escapes and defaults included', async () => {
+      const t = freshTable('cols');
+      await a.command(`CREATE TABLE ${t} (
+        id String,
+        s Nullable(String),
+        lc LowCardinality(Nullable(String)),
+        n Nullable(Int32),
+        ok Bool,
+        at DateTime64(3, 'UTC'),
+        atn Nullable(DateTime64(3, 'UTC')),
+        kind Enum8('current' = 1, 'earlier' = 2),
+        errs Array(Tuple(path String, rule String)),
+        doc JSON,
+        filled String DEFAULT 'default'
+      ) ENGINE = MergeTree ORDER BY id`);
+      // Every character JSON or a text format must escape, and some that only look special.
+      const nasty = 'tab\there\nnew line\r\\back\\slash \'single\' "double" \\N \u0000\u0001 ünï 😀 \u2028 {"j":1} [x]';
+      const columns = ['id', 's', 'lc', 'n', 'ok', 'at', 'atn', 'kind', 'errs', 'doc'];
+      await a.insert(
+        t,
+        [
+          ['a', null, null, null, true, '2024-02-29 23:59:59.999', null, 'current', [], {}],
+          ['b', nasty, nasty, -7, false, '1970-01-01 00:00:00.001', '2024-01-01 00:00:00.000', 'earlier', [{ path: nasty, rule: 'r' }],
+            { s: nasty, when: '2024-01-01T10:00:00Z', day: '2024-01-01', n: 3, x: 1.5, list: [{ id: 'i1' }] }],
+          ['c', '', '', 0, true, '2024-01-01 00:00:00.000', null, 'current', [], { empty: '' }],
+        ],
+        { columns },
+      );
+      expect(await a.query(`SELECT * FROM ${t} ORDER BY id`)).toEqual([
+        { id: 'a', s: null, lc: null, n: null, ok: true, at: '2024-02-29 23:59:59.999', atn: null, kind: 'current', errs: [], doc: {}, filled: 'default' },
+        {
+          id: 'b',
+          s: nasty,
+          lc: nasty,
+          n: -7,
+          ok: false,
+          at: '1970-01-01 00:00:00.001',
+          atn: '2024-01-01 00:00:00.000',
+          kind: 'earlier',
+          errs: [{ path: nasty, rule: 'r' }],
+          // Strings inside JSON stay as sent (no date inference); numbers keep their JSON value.
+          doc: { day: '2024-01-01', list: [{ id: 'i1' }], n: 3, s: nasty, when: '2024-01-01T10:00:00Z', x: 1.5 },
+          filled: 'default',
+        },
+        // An empty string stays empty, not NULL.
+        { id: 'c', s: '', lc: '', n: 0, ok: true, at: '2024-01-01 00:00:00.000', atn: null, kind: 'current', errs: [], doc: { empty: '' }, filled: 'default' },
+      ]);
+      expect(
+        await a.query(`SELECT length(s) AS len, toUnixTimestamp64Milli(at) AS ms, isNull(atn) AS no_atn, doc.s::String = s AS same FROM ${t} WHERE id = 'b'`),
+      ).toEqual([{ len: Buffer.byteLength(nasty, 'utf8'), ms: 1, no_atn: 0, same: 1 }]);
+    });
+
+    it('treats value arrays and objects alike: the same rows read back the same, the dedup token holds for both', async () => {
+      const t = freshTable('forms');
+      await a.command(
+        `CREATE TABLE ${t} (id UInt32, s String, at DateTime64(3, 'UTC')) ENGINE = MergeTree ORDER BY id SETTINGS non_replicated_deduplication_window = 100`,
+      );
+      const s = 'x\ty\\z\n"ü"';
+      await a.insert(t, [{ id: 1, s, at: '2024-05-06 07:08:09.010' }]);
+      await a.insert(t, [[2, s, '2024-05-06 07:08:09.010']], { columns: ['id', 's', 'at'], dedupToken: 'cols-a' });
+      await a.insert(t, [[3, s, '2024-05-06 07:08:09.010']], { columns: ['id', 's', 'at'], dedupToken: 'cols-a' });
+      expect(await a.query(`SELECT id, s, at FROM ${t} ORDER BY id`)).toEqual([
+        { id: 1, s, at: '2024-05-06 07:08:09.010' },
+        { id: 2, s, at: '2024-05-06 07:08:09.010' },
+      ]);
+    });
+
+    it('refuses value arrays of the wrong shape and bad column names before anything is written', async () => {
+      const t = freshTable('shape');
+      await a.command(`CREATE TABLE ${t} (id String, v Nullable(UInt32)) ENGINE = MergeTree ORDER BY id`);
+      const short = await expectInfraError(a.insert(t, [['a', 1], ['b']], { columns: ['id', 'v'] }), false);
+      expect(short.message).toBe(`clickhouse: insert into ${t} refused: row 1: expected an array of 2 values (one per column)`);
+      await expectInfraError(a.insert(t, [{ id: 'a', v: 1 }], { columns: ['id', 'v'] }), false);
+      await expectInfraError(a.insert(t, [['a', 1]], { columns: ['id', 'v) SELECT 1 --'] }), false);
+      await expectInfraError(a.insert(t, [['a']], { columns: [] }), false);
+      expect(await a.query(`SELECT count() AS c FROM ${t}`)).toEqual([{ c: 0 }]);
+    });
+
     it('binds {name:Type} parameters in queries and commands, quotes included', async () => {
       expect(
         await a.query('SELECT {s:String} AS s, {n:UInt32} AS n, {d:DateTime64(3, \'UTC\')} AS d, {xs:Array(String)} AS xs', {
