@@ -1,6 +1,7 @@
 export * from './config';
 export * from './errors';
 export * from './error-codes';
+export * from './hash';
 export * from './keys';
 export * from './logger';
 export * from './outcome';

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { sha256Hex } from './hash';
 
 /**
  * Keys file: each key maps to one app and one role. An `sdk` key is public (shipped in apps): it may
@@ -28,8 +28,6 @@ const keyEntry = z
 
 export const keysFileSchema = z.object({ keys: z.array(keyEntry).min(1) });
 export type KeysFile = z.infer<typeof keysFileSchema>;
-
-export const sha256Hex = (s: string) => createHash('sha256').update(s).digest('hex');
 
 export class KeyRing {
   private readonly byHash = new Map<string, KeyGrant>();

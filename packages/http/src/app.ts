@@ -1,6 +1,5 @@
 import express, { type Express, type Router } from 'express';
 import type { Logger } from '@evp/core';
-import { accessLog } from './access-log';
 import { errorHandler, notFound } from './errors';
 import { installHotRoutes, type HotRoute } from './hot-routes';
 import { createHttpMetrics, observeRequests, type HttpMetrics } from './metrics';
@@ -29,7 +28,7 @@ export function createHttpApp(opts: HttpAppOptions): { app: Express; metrics: Ht
   // revalidates, and Express would hash each one.
   app.set('etag', false);
   const metrics = opts.metrics ?? createHttpMetrics(opts.metricsPrefix);
-  const common: express.RequestHandler[] = [requestId, observeRequests(metrics), ...(opts.accessLog ? [accessLog(opts.logger)] : []), ...(opts.before ?? [])];
+  const common: express.RequestHandler[] = [requestId, observeRequests(metrics, opts.accessLog ? opts.logger : undefined), ...(opts.before ?? [])];
   for (const mw of common) app.use(mw);
 
   app.get('/healthz', (_req, res) => {

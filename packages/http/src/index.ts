@@ -1,4 +1,3 @@
-export * from './access-log';
 export * from './app';
 export * from './auth';
 export * from './errors';

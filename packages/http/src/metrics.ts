@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Logger } from '@evp/core';
 
 /** One metrics registry per app instance (no global default), so tests and embedded mode don't collide. */
 export interface HttpMetrics {
@@ -29,15 +30,40 @@ export function createHttpMetrics(prefix: string, opts: { defaultMetrics?: boole
   };
 }
 
-export function observeRequests(metrics: HttpMetrics) {
+/**
+ * One 'finish' listener per request records its metrics and, when given a logger, its access-log
+ * line: request id, method, route, status, duration and the key's app and id — chosen fields only,
+ * never headers, so an Authorization key cannot reach the logs whatever the redaction list says.
+ * Label children are looked up once per (route, method, status), not hashed per request.
+ */
+export function observeRequests(metrics: HttpMetrics, accessLogger?: Logger) {
+  const counters = new Map<string, Counter.Internal>();
+  const histograms = new Map<string, Histogram.Internal<'route' | 'method'>>();
   return (req: Request, res: Response, next: NextFunction) => {
     const start = process.hrtime.bigint();
     res.on('finish', () => {
       // The matched route pattern, never the raw path, keeps label cardinality bounded.
       const route = (req.route?.path as string | undefined) ?? 'unmatched';
+      const status = res.statusCode;
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-      metrics.requests.inc({ route, method: req.method, status: String(res.statusCode) });
-      metrics.latency.observe({ route, method: req.method }, seconds);
+      const key = `${route} ${req.method}`;
+      let latency = histograms.get(key);
+      if (!latency) histograms.set(key, (latency = metrics.latency.labels({ route, method: req.method })));
+      let count = counters.get(`${key} ${status}`);
+      if (!count) counters.set(`${key} ${status}`, (count = metrics.requests.labels({ route, method: req.method, status: String(status) })));
+      count.inc();
+      latency.observe(seconds);
+      accessLogger?.info(
+        {
+          requestId: req.requestId,
+          method: req.method,
+          route,
+          status,
+          ms: seconds * 1000,
+          ...(req.grant ? { app: req.grant.appId, keyId: req.grant.keyId } : {}),
+        },
+        'request',
+      );
     });
     next();
   };

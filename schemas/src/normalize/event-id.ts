@@ -1,4 +1,4 @@
-import * as crypto from 'node:crypto';
+import { sha256Hex } from '@evp/core';
 
 /**
  * JSON with sorted keys, so the same content always hashes the same. The output is part of every
@@ -76,15 +76,6 @@ function quoteKey(k: string): string {
   return q;
 }
 
-/**
- * One-shot SHA-256 where Node has it (`crypto.hash`, Node ≥ 20.12): for inputs this small, creating a
- * Hash object per event costs more than hashing. Same digest as createHash(…).update(…).digest('hex').
- */
-const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
-const sha256Hex: (text: string) => string =
-  typeof oneShotHash === 'function'
-    ? (text) => oneShotHash('sha256', text, 'hex')
-    : (text) => crypto.createHash('sha256').update(text).digest('hex');
 
 /** Deterministic: a re-sent upload yields the same ids, which is what makes downstream dedup work. */
 export function eventId(parts: {
