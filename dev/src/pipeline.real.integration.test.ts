@@ -8,7 +8,7 @@ import { deletePrefix, randomActionPrefix, uniqueName } from '@evp/testkit';
 import { startPipeline, type PipelineParts, type RunningPipeline } from './pipeline';
 import { defineSkeletonScenario, e2eKeys } from './testing/scenario';
 
-describe('walking skeleton on the real stack (Kafka broker, registry REST API, Redis, chdb)', () => {
+describe('walking skeleton on the real stack (Kafka broker, registry REST API, Redis, chdb; validator with 2 encode workers)', () => {
   const logger = createLogger('e2e', 'silent');
   const redis = new Redis(process.env.REDIS_URL as string);
   const prefix = randomActionPrefix();
@@ -21,7 +21,7 @@ describe('walking skeleton on the real stack (Kafka broker, registry REST API, R
   let pipeline: RunningPipeline;
 
   beforeAll(async () => {
-    pipeline = await startPipeline({ parts, keys: e2eKeys(), logger, groupSuffix: uniqueName('e2e'), sinkFlushMs: 100 });
+    pipeline = await startPipeline({ parts, keys: e2eKeys(), logger, groupSuffix: uniqueName('e2e'), sinkFlushMs: 100, validatorWorkers: 2 });
   }, 120_000);
   afterAll(async () => {
     await pipeline.stop();

@@ -35,6 +35,8 @@ export interface PipelineOptions {
   groupSuffix?: string;
   /** Sink batching: small in tests and the demo so rows appear quickly. */
   sinkFlushMs?: number;
+  /** The validator's encode worker threads (default 0: inline, the simplest one-process demo). */
+  validatorWorkers?: number;
 }
 
 export interface RunningPipeline {
@@ -61,6 +63,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     logger: logger.child({ service: 'validator' }),
     normalize: { maxEventChars: 64 * 1024 },
     groupId: `validator${suffix}`,
+    workers: opts.validatorWorkers ?? 0,
   });
   const sink = createSink({
     bus,

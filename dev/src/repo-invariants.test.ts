@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { allTopics } from '@evp/core';
@@ -23,8 +23,13 @@ describe('repository invariants', () => {
   it.each(['gateway', 'validator', 'segmenter', 'action-store'])(
     'the %s bundle (its image) carries no embedded adapter and no chdb',
     async (service) => {
+      // The same entries as deploy/docker/Dockerfile: main.ts and any worker-thread entry.
+      const src = join(root, `services/${service}/src`);
+      const workers = readdirSync(src).filter((f) => f.endsWith('.worker.ts'));
+      expect(workers).toEqual(service === 'validator' ? ['encode.worker.ts'] : []);
       const result = await build({
-        entryPoints: [join(root, `services/${service}/src/main.ts`)],
+        entryPoints: [join(src, 'main.ts'), ...workers.map((f) => join(src, f))],
+        outdir: '/bundle-check',
         bundle: true,
         platform: 'node',
         target: 'node20',
@@ -34,7 +39,7 @@ describe('repository invariants', () => {
       });
       const inputs = Object.keys(result.metafile.inputs);
       expect(inputs.filter((p) => /chdb|packages\/embedded|packages\/testkit/.test(p))).toEqual([]);
-      expect(inputs.some((p) => p.includes(`services/${service}/src/main.ts`))).toBe(true);
+      for (const entry of ['main.ts', ...workers]) expect(inputs.some((p) => p.includes(`services/${service}/src/${entry}`))).toBe(true);
     },
     60_000,
   );

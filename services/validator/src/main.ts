@@ -13,7 +13,7 @@ async function main() {
   const bus = createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'validator', logger });
   const registry = createConfluentRegistry({ url: config.SCHEMA_REGISTRY_URL });
   const metrics = new Registry();
-  const validator = await startValidator({ bus, registry, logger, metrics, normalize: { maxEventChars: config.MAX_EVENT_CHARS } });
+  const validator = await startValidator({ bus, registry, logger, metrics, normalize: { maxEventChars: config.MAX_EVENT_CHARS }, workers: config.VALIDATOR_WORKERS });
   const server = createServer(async (req, res) => {
     if (req.url === '/metrics') {
       res.setHeader('Content-Type', metrics.contentType);

@@ -18,7 +18,7 @@ describe('validator on the real stack: catalog submissions', () => {
 
   beforeAll(async () => {
     await bus.ensureTopics(allTopics());
-    validator = await startValidator({ bus, registry, logger, normalize: { maxEventChars: 64 * 1024 }, groupId: uniqueName('validator-it'), fromBeginning: false });
+    validator = await startValidator({ bus, registry, logger, normalize: { maxEventChars: 64 * 1024 }, groupId: uniqueName('validator-it'), fromBeginning: false, workers: 2 });
     const reader = await bus.subscribe({
       groupId: uniqueName('validator-it-reader'),
       topics: [topics.catalog('hcw'), topics.rejected],

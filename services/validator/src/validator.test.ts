@@ -31,11 +31,11 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((h) => h.close()));
 });
 
-async function start(opts: { topics?: { name: string; partitions: number }[] } = {}): Promise<Harness> {
+async function start(opts: { topics?: { name: string; partitions: number }[]; workers?: number } = {}): Promise<Harness> {
   const bus = createInProcessBus({ retryDelayMs: 5, maxRetryDelayMs: 20 });
   await bus.ensureTopics(opts.topics ?? allTopics());
   const registry = createInProcessRegistry();
-  const validator: RunningValidator = await startValidator({ bus, registry, logger, normalize: { maxEventChars: 64 * 1024 }, now: () => FAILED_AT });
+  const validator: RunningValidator = await startValidator({ bus, registry, logger, normalize: { maxEventChars: 64 * 1024 }, now: () => FAILED_AT, workers: opts.workers ?? 0 });
   const out: Out[] = [];
   const producer = await bus.producer();
   const sub = await bus.subscribe({
@@ -192,8 +192,8 @@ describe('validator: catalog submissions', () => {
     ]);
   });
 
-  it('events in = accepted + rejected for a mixed batch of catalog kinds and an event envelope', async () => {
-    const h = await start();
+  it.each([0, 2])('events in = accepted + rejected for a mixed batch of catalog kinds and an event envelope (encode workers: %i)', async (workers) => {
+    const h = await start({ workers });
     const submissions: [string | undefined, unknown[]][] = [
       ['catalog:user', [{ id: 'u-1', timezone: 'UTC' }, { id: 'u-2' }, { id: 'u-3', timezone: 'UTC', birth_year: 1850 }, { id: 'u-4', timezone: 'UTC', gender: 'male' }]],
       ['catalog:patient', [{ id: 'p-1' }, 5, { id: 'p-3', has_email: 'no' }]],

@@ -1,0 +1,122 @@
+import type { BusMessage } from '@evp/core';
+import { encodeWireFormat, parseAvroSchema } from '@evp/registry';
+import { canonicalToAvro, type ClientJsonMemo, type NormalizeOptions } from '@evp/schemas';
+import { processRawMessage, type RawOutcome } from './process-raw';
+
+/** A block schema as registered through the registry port: what a worker needs to encode events. */
+export interface EventSchemaRef {
+  block: string;
+  topic: string;
+  id: number;
+  schema: object;
+}
+
+/** One accepted event, encoded (Confluent wire format) at bytes [start, end) of its batch's buffer. */
+export interface EncodedEventRef {
+  block: string;
+  topic: string;
+  key: string;
+  app_id: string;
+  event_id: string;
+  start: number;
+  end: number;
+}
+
+/** A raw message's outcome with its events already encoded; catalog records and rejections stay values. */
+export type EncodedOutcome = Omit<RawOutcome, 'events'> & { events: EncodedEventRef[] };
+
+/** The outcomes of consecutive raw messages, their events' bytes packed in one transferable buffer. */
+export interface EncodedBatch {
+  outcomes: EncodedOutcome[];
+  bytes: ArrayBuffer;
+}
+
+/** What processRawMessage reads of a raw message; its value is a view into a packed buffer. */
+export type RawInput = Pick<BusMessage, 'value' | 'headers' | 'timestamp' | 'topic' | 'partition' | 'offset' | 'key'>;
+
+interface BlockEncoder {
+  topic: string;
+  type: ReturnType<typeof parseAvroSchema>;
+  header: Buffer;
+}
+
+/**
+ * Normalise + validate + Avro-encode raw messages, the validator's CPU work, in whichever thread
+ * runs it (inline or a pool worker: the same function). Events are written with the schemas the
+ * validator registered, by their registry ids, exactly as the registry port's encode frames them
+ * (magic byte, 4-byte id, Avro body), into one growing buffer, so a batch leaves a worker as one
+ * transfer instead of a structured clone per event.
+ */
+export class RawEncoder {
+  private readonly blocks = new Map<string, BlockEncoder>();
+  private scratch = Buffer.allocUnsafeSlow(1 << 20);
+
+  constructor(
+    schemas: readonly EventSchemaRef[],
+    private readonly normalize: NormalizeOptions,
+  ) {
+    for (const s of schemas) {
+      this.blocks.set(s.block, { topic: s.topic, type: parseAvroSchema(s.schema), header: encodeWireFormat(s.id, Buffer.alloc(0)) });
+    }
+  }
+
+  encode(messages: readonly RawInput[]): EncodedBatch {
+    let pos = 0;
+    const outcomes: EncodedOutcome[] = [];
+    for (const msg of messages) {
+      const { events, ...rest } = processRawMessage(msg as BusMessage, this.normalize);
+      // The events of one message share their envelope's `client`: its JSON is computed once.
+      const clientJson: ClientJsonMemo = new Map();
+      const refs: EncodedEventRef[] = [];
+      for (const e of events) {
+        const block = this.blocks.get(e.block);
+        if (block === undefined) throw new Error(`no registered schema for block ${e.block}`);
+        const start = pos;
+        pos = this.write(block, canonicalToAvro(e, clientJson), start);
+        refs.push({ block: e.block, topic: block.topic, key: `${e.app_id}:${e.user_id}`, app_id: e.app_id, event_id: e.event_id, start, end: pos });
+      }
+      outcomes.push({ ...rest, events: refs });
+    }
+    // A copy of exactly the written bytes: the scratch buffer stays for the next batch.
+    return { outcomes, bytes: this.scratch.buffer.slice(this.scratch.byteOffset, this.scratch.byteOffset + pos) };
+  }
+
+  /** Frames one record at `pos`, growing the scratch buffer when it is too small; returns the end. */
+  private write(block: BlockEncoder, record: unknown, pos: number): number {
+    for (;;) {
+      if (pos + block.header.length <= this.scratch.length) {
+        block.header.copy(this.scratch, pos);
+        // avsc returns the negated missing room instead of throwing when the buffer is too small.
+        const end = block.type.encode(record, this.scratch, pos + block.header.length);
+        if (end >= 0) return end;
+      }
+      const grown = Buffer.allocUnsafeSlow(2 * this.scratch.length);
+      this.scratch.copy(grown, 0, 0, pos);
+      this.scratch = grown;
+    }
+  }
+}
+
+/** Copies the values of raw messages into one buffer a worker can take by transfer. */
+export function packValues(messages: readonly BusMessage[]): { bytes: ArrayBuffer; inputs: Omit<RawInput, 'value'>[]; ranges: number[] } {
+  let total = 0;
+  for (const m of messages) total += m.value.length;
+  const packed = new Uint8Array(total);
+  const ranges: number[] = [];
+  const inputs: Omit<RawInput, 'value'>[] = [];
+  let pos = 0;
+  for (const m of messages) {
+    packed.set(m.value, pos);
+    ranges.push(pos, pos + m.value.length);
+    pos += m.value.length;
+    inputs.push({ headers: m.headers, timestamp: m.timestamp, topic: m.topic, partition: m.partition, offset: m.offset, key: m.key });
+  }
+  return { bytes: packed.buffer, inputs, ranges };
+}
+
+export function unpackValues(packed: { bytes: ArrayBuffer; inputs: Omit<RawInput, 'value'>[]; ranges: number[] }): RawInput[] {
+  return packed.inputs.map((input, i) => {
+    const start = packed.ranges[2 * i] as number;
+    return { ...input, value: Buffer.from(packed.bytes, start, (packed.ranges[2 * i + 1] as number) - start) };
+  });
+}

@@ -1,0 +1,22 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { RawEncoder, unpackValues, type EventSchemaRef } from './encode-raw';
+import type { EncodeReply, EncodeRequest } from './encode-pool';
+import type { NormalizeOptions } from '@evp/schemas';
+
+/** Entry of an encode pool worker: raw messages in, encoded outcomes out, one request at a time. */
+const { schemas, normalize } = workerData as { schemas: EventSchemaRef[]; normalize: NormalizeOptions };
+const encoder = new RawEncoder(schemas, normalize);
+const port = parentPort;
+if (port === null) throw new Error('encode.worker runs only as a worker thread');
+
+port.on('message', (req: EncodeRequest) => {
+  let reply: EncodeReply;
+  try {
+    const batch = encoder.encode(unpackValues(req));
+    reply = { seq: req.seq, batch };
+    port.postMessage(reply, [batch.bytes]);
+  } catch (err) {
+    reply = { seq: req.seq, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+    port.postMessage(reply);
+  }
+});
