@@ -21,13 +21,13 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { BLOCKS, rawHeaders, topics, type Block, type BusMessage } from '@evp/core';
+import { BLOCKS, rawHeaders, topics, type BusMessage } from '@evp/core';
 import { createInProcessRegistry } from '@evp/embedded/src/registry/in-process-registry';
 import { parseAvroSchema } from '@evp/registry';
-import { blockEventSchema, blockSubject, canonicalToAvro, DEFAULT_NORMALIZE_OPTIONS, eventDef } from '@evp/schemas';
+import { blockEventSchema, canonicalToAvro, DEFAULT_NORMALIZE_OPTIONS, eventDef } from '@evp/schemas';
 import { processRawMessage } from '@evp/validator';
 import { createEncodePool, type EncodePool } from '@evp/validator/src/encode-pool';
-import type { EventSchemaRef } from '@evp/validator/src/encode-raw';
+import { registerEventSchemas } from '@evp/validator/src/encode-raw';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -225,12 +225,7 @@ async function main() {
   const batches: BusMessage[][] = [];
   for (let i = 0; i < messages.length; i += BATCH) batches.push(messages.slice(i, i + BATCH));
   const registry = createInProcessRegistry();
-  const schemas: EventSchemaRef[] = [];
-  for (const block of BLOCKS) {
-    const topic = topics.events(block as Block);
-    const schema = blockEventSchema(block) as object;
-    schemas.push({ block, topic, id: await registry.register(blockSubject(topic), schema), schema });
-  }
+  const schemas = await registerEventSchemas(registry);
   const inline = createEncodePool({ workers: 0, schemas, normalize: DEFAULT_NORMALIZE_OPTIONS });
   const pool = createEncodePool({ workers: WORKERS, schemas, normalize: DEFAULT_NORMALIZE_OPTIONS });
 

@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BLOCKS, InfraError, topics, type BusMessage } from '@evp/core';
+import { InfraError, topics, type BusMessage } from '@evp/core';
 import { createInProcessRegistry } from '@evp/embedded';
-import { blockEventSchema, blockSubject, canonicalToAvro } from '@evp/schemas';
+import { canonicalToAvro } from '@evp/schemas';
 import { createEncodePool, sliceByBytes, type EncodePool, type EncodedMessage } from './encode-pool';
-import type { EventSchemaRef } from './encode-raw';
+import { registerEventSchemas } from './encode-raw';
 import { processRawMessage } from './process-raw';
 
 const normalize = { maxEventChars: 64 * 1024 };
@@ -43,15 +43,9 @@ const MESSAGES: BusMessage[] = [
   msg(4, [current('u-3', ['item']), current('u-4', ['app', 'page'])]),
 ];
 
-async function registered(): Promise<{ schemas: EventSchemaRef[]; registry: ReturnType<typeof createInProcessRegistry> }> {
+async function registered() {
   const registry = createInProcessRegistry();
-  const schemas: EventSchemaRef[] = [];
-  for (const block of BLOCKS) {
-    const topic = topics.events(block);
-    const schema = blockEventSchema(block) as object;
-    schemas.push({ block, topic, id: await registry.register(blockSubject(topic), schema), schema });
-  }
-  return { schemas, registry };
+  return { schemas: await registerEventSchemas(registry), registry };
 }
 
 const pools: EncodePool[] = [];
@@ -74,9 +68,7 @@ describe('encode pool', () => {
     for (let i = 0; i < MESSAGES.length; i++) {
       const expected = processRawMessage(MESSAGES[i] as BusMessage, normalize);
       const got = out[i] as EncodedMessage;
-      expect(got.events.map((e) => [e.block, e.topic, e.key, e.app_id, e.event_id])).toEqual(
-        expected.events.map((e) => [e.block, topics.events(e.block as never), `${e.app_id}:${e.user_id}`, e.app_id, e.event_id]),
-      );
+      expect(got.events.map((e) => [e.block, e.key, e.app_id, e.event_id])).toEqual(expected.events.map((e) => [e.block, `${e.app_id}:${e.user_id}`, e.app_id, e.event_id]));
       for (let j = 0; j < expected.events.length; j++) {
         const e = expected.events[j]!;
         const id = schemas.find((s) => s.block === e.block)!.id;

@@ -10,7 +10,6 @@ export type EncodeReply = { seq: number; batch: EncodedBatch } | { seq: number; 
 /** One accepted event ready to produce. */
 export interface EncodedEvent {
   block: string;
-  topic: string;
   key: string;
   app_id: string;
   event_id: string;
@@ -83,7 +82,6 @@ function materialize(batch: EncodedBatch): EncodedMessage[] {
     payloadKind: o.payloadKind,
     events: o.events.map((e) => ({
       block: e.block,
-      topic: e.topic,
       key: e.key,
       app_id: e.app_id,
       event_id: e.event_id,

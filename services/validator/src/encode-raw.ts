@@ -1,20 +1,28 @@
-import type { BusMessage } from '@evp/core';
+import { BLOCKS, topics, type BusMessage, type SchemaRegistry } from '@evp/core';
 import { encodeWireFormat, parseAvroSchema } from '@evp/registry';
-import { canonicalToAvro, type ClientJsonMemo, type NormalizeOptions } from '@evp/schemas';
+import { blockEventSchema, blockSubject, canonicalToAvro, type ClientJsonMemo, type NormalizeOptions } from '@evp/schemas';
 import { processRawMessage, type RawOutcome } from './process-raw';
 
 /** A block schema as registered through the registry port: what a worker needs to encode events. */
 export interface EventSchemaRef {
   block: string;
-  topic: string;
   id: number;
   schema: object;
+}
+
+/** Registers every block's event schema under its topic's subject; what RawEncoder is built from. */
+export async function registerEventSchemas(registry: SchemaRegistry): Promise<EventSchemaRef[]> {
+  const refs: EventSchemaRef[] = [];
+  for (const block of BLOCKS) {
+    const schema = blockEventSchema(block) as object;
+    refs.push({ block, id: await registry.register(blockSubject(topics.events(block)), schema), schema });
+  }
+  return refs;
 }
 
 /** One accepted event, encoded (Confluent wire format) at bytes [start, end) of its batch's buffer. */
 export interface EncodedEventRef {
   block: string;
-  topic: string;
   key: string;
   app_id: string;
   event_id: string;
@@ -31,11 +39,10 @@ export interface EncodedBatch {
   bytes: ArrayBuffer;
 }
 
-/** What processRawMessage reads of a raw message; its value is a view into a packed buffer. */
-export type RawInput = Pick<BusMessage, 'value' | 'headers' | 'timestamp' | 'topic' | 'partition' | 'offset' | 'key'>;
+/** What processRawMessage reads of a raw message; in a worker its value is a view into a packed buffer. */
+export type RawInput = Pick<BusMessage, 'value' | 'headers' | 'timestamp'>;
 
 interface BlockEncoder {
-  topic: string;
   type: ReturnType<typeof parseAvroSchema>;
   header: Buffer;
 }
@@ -56,7 +63,7 @@ export class RawEncoder {
     private readonly normalize: NormalizeOptions,
   ) {
     for (const s of schemas) {
-      this.blocks.set(s.block, { topic: s.topic, type: parseAvroSchema(s.schema), header: encodeWireFormat(s.id, Buffer.alloc(0)) });
+      this.blocks.set(s.block, { type: parseAvroSchema(s.schema), header: encodeWireFormat(s.id, Buffer.alloc(0)) });
     }
   }
 
@@ -64,7 +71,7 @@ export class RawEncoder {
     let pos = 0;
     const outcomes: EncodedOutcome[] = [];
     for (const msg of messages) {
-      const { events, ...rest } = processRawMessage(msg as BusMessage, this.normalize);
+      const { events, ...rest } = processRawMessage(msg, this.normalize);
       // The events of one message share their envelope's `client`: its JSON is computed once.
       const clientJson: ClientJsonMemo = new Map();
       const refs: EncodedEventRef[] = [];
@@ -73,7 +80,7 @@ export class RawEncoder {
         if (block === undefined) throw new Error(`no registered schema for block ${e.block}`);
         const start = pos;
         pos = this.write(block, canonicalToAvro(e, clientJson), start);
-        refs.push({ block: e.block, topic: block.topic, key: `${e.app_id}:${e.user_id}`, app_id: e.app_id, event_id: e.event_id, start, end: pos });
+        refs.push({ block: e.block, key: `${e.app_id}:${e.user_id}`, app_id: e.app_id, event_id: e.event_id, start, end: pos });
       }
       outcomes.push({ ...rest, events: refs });
     }
@@ -109,7 +116,7 @@ export function packValues(messages: readonly BusMessage[]): { bytes: ArrayBuffe
     packed.set(m.value, pos);
     ranges.push(pos, pos + m.value.length);
     pos += m.value.length;
-    inputs.push({ headers: m.headers, timestamp: m.timestamp, topic: m.topic, partition: m.partition, offset: m.offset, key: m.key });
+    inputs.push({ headers: m.headers, timestamp: m.timestamp });
   }
   return { bytes: packed.buffer, inputs, ranges };
 }

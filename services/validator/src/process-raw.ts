@@ -30,7 +30,7 @@ export interface RawOutcome {
  * with the raw bytes. The `payload_kind` header decides the reader: `log` (the default, for messages
  * of gateways older than the header) → envelopes; `catalog:<kind>` → a catalog submission.
  */
-export function processRawMessage(msg: BusMessage, options: NormalizeOptions): RawOutcome {
+export function processRawMessage(msg: Pick<BusMessage, 'value' | 'headers' | 'timestamp'>, options: NormalizeOptions): RawOutcome {
   const h = msg.headers;
   const ctx: IngestContext = {
     appId: h[rawHeaders.appId] ?? '',

@@ -3,6 +3,7 @@ import {
   BLOCKS,
   CATALOG_KINDS,
   topics,
+  type Block,
   type Bus,
   type BusMessage,
   type BusProducer,
@@ -12,9 +13,9 @@ import {
   type SchemaRegistry,
   type Subscription,
 } from '@evp/core';
-import { blockEventSchema, blockSubject, catalogSchema, catalogSubject, catalogToAvro, rejectedRecordSchema, type NormalizeOptions } from '@evp/schemas';
+import { blockSubject, catalogSchema, catalogSubject, catalogToAvro, rejectedRecordSchema, type NormalizeOptions } from '@evp/schemas';
 import { createEncodePool, type EncodedMessage } from './encode-pool';
-import type { EventSchemaRef } from './encode-raw';
+import { registerEventSchemas } from './encode-raw';
 import { toRejectedRecord } from './rejected-record';
 
 export interface ValidatorDeps {
@@ -46,14 +47,8 @@ export interface RunningValidator {
  */
 export async function startValidator(deps: ValidatorDeps): Promise<RunningValidator> {
   const now = deps.now ?? Date.now;
+  const eventSchemas = await registerEventSchemas(deps.registry);
   const schemaIds = new Map<string, number>();
-  const eventSchemas: EventSchemaRef[] = [];
-  for (const block of BLOCKS) {
-    const topic = topics.events(block);
-    const schema = blockEventSchema(block) as object;
-    const id = await deps.registry.register(blockSubject(topic), schema);
-    eventSchemas.push({ block, topic, id, schema });
-  }
   // Every catalog schema is registered up front, like the block schemas: an incompatible change
   // fails the start, not the first catalog submission hours later.
   for (const kind of CATALOG_KINDS) {
@@ -74,7 +69,7 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
       out.set(topic, list);
     };
     for (const e of outcome.events) {
-      push(e.topic, { key: e.key, value: e.value, headers: { app_id: e.app_id, event_id: e.event_id } });
+      push(topics.events(e.block as Block), { key: e.key, value: e.value, headers: { app_id: e.app_id, event_id: e.event_id } });
       perBlock.set(e.block, (perBlock.get(e.block) ?? 0) + 1);
     }
     for (const c of outcome.catalog) {
