@@ -33,6 +33,12 @@ export const topics = {
   raw: 'ingest.raw',
   rejected: 'ingest.rejected',
   actionsRequested: 'actions.requested',
+  /**
+   * Messages a consumer could not handle for a reason retrying cannot cure, each with its provenance
+   * (source topic, partition, offset, group, error) in headers, so the partition moves on and
+   * nothing is dropped silently.
+   */
+  deadLetters: 'deadletters',
   events: (block: Block) => `events.${block}`,
   catalog: (kind: CatalogKind) => `catalog.${kind}`,
 } as const;
@@ -45,6 +51,7 @@ export function allTopics(): { name: string; partitions: number }[] {
     ...BLOCKS.map((b) => ({ name: topics.events(b), partitions: 3 })),
     ...CATALOG_KINDS.map((k) => ({ name: topics.catalog(k), partitions: 1 })),
     { name: topics.actionsRequested, partitions: 3 },
+    { name: topics.deadLetters, partitions: 3 },
   ];
 }
 
