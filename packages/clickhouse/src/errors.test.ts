@@ -1,6 +1,6 @@
 import { ClickHouseError } from '@clickhouse/client';
 import { InfraError } from '@evp/core';
-import { toAnalyticsError } from './errors';
+import { mayBeRowFault, toAnalyticsError } from './errors';
 
 const chError = (code: string, type: string, message = 'boom') => new ClickHouseError({ code, type, message });
 
@@ -49,5 +49,25 @@ describe('toAnalyticsError', () => {
     expect(e.message.startsWith('clickhouse: query failed (code 62): line one line two xxx')).toBe(true);
     expect(e.message).not.toContain('\n');
     expect(e.message.length).toBe('clickhouse: query failed (code 62): '.length + 500);
+  });
+});
+
+describe('mayBeRowFault', () => {
+  it.each([
+    ['117', 'INCORRECT_DATA', true],
+    ['53', 'TYPE_MISMATCH', true],
+    ['27', 'CANNOT_PARSE_INPUT_ASSERTION_FAILED', true],
+    ['60', 'UNKNOWN_TABLE', false],
+    ['16', 'NO_SUCH_COLUMN_IN_TABLE', false],
+    ['497', 'ACCESS_DENIED', false],
+    ['241', 'MEMORY_LIMIT_EXCEEDED', false],
+  ])('a server error with code %s (%s): the rows may be at fault = %s', (code, type, fault) => {
+    expect(mayBeRowFault(toAnalyticsError(chError(code, type), 'insert into events'))).toBe(fault);
+  });
+
+  it('holds for a non-retriable failure without a server code, not for a retriable one or a non-InfraError', () => {
+    expect(mayBeRowFault(new InfraError('clickhouse', 'refused', { retriable: false }))).toBe(true);
+    expect(mayBeRowFault(new InfraError('clickhouse', 'unreachable', { retriable: true }))).toBe(false);
+    expect(mayBeRowFault(new Error('bug'))).toBe(false);
   });
 });

@@ -74,3 +74,34 @@ export function toAnalyticsError(err: unknown, action: string): InfraError {
 
 // Server messages can repeat the whole statement; a bounded single line keeps logs readable.
 const firstLine = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 500);
+
+/**
+ * ClickHouse error codes that fault the statement or its target, whatever the rows: waiting for
+ * an operator (a migration, a grant) cures them, isolating rows does not.
+ */
+export const TARGET_CLICKHOUSE_CODES: ReadonlySet<number> = new Set([
+  8, // THERE_IS_NO_COLUMN
+  16, // NO_SUCH_COLUMN_IN_TABLE
+  47, // UNKNOWN_IDENTIFIER
+  60, // UNKNOWN_TABLE
+  62, // SYNTAX_ERROR
+  81, // UNKNOWN_DATABASE
+  115, // UNKNOWN_SETTING
+  164, // READONLY
+  192, // UNKNOWN_USER
+  193, // WRONG_PASSWORD
+  194, // REQUIRED_PASSWORD
+  497, // ACCESS_DENIED
+  516, // AUTHENTICATION_FAILED
+]);
+
+/**
+ * Whether a failed insert may be refused because of some of its rows (unparsable or out-of-range
+ * data), so that inserting the rows apart can find them: any non-retriable failure except those of
+ * the statement or its target (TARGET_CLICKHOUSE_CODES).
+ */
+export function mayBeRowFault(err: unknown): boolean {
+  if (!(err instanceof InfraError) || err.retriable) return false;
+  const cause = err.cause;
+  return !(cause instanceof ClickHouseError && TARGET_CLICKHOUSE_CODES.has(Number(cause.code)));
+}

@@ -3,6 +3,7 @@ import type { Analytics } from '@evp/core';
 import { analyticsFromClient } from './analytics';
 import { toAnalyticsError } from './errors';
 import { identifier } from './identifiers';
+import { stringifyWellFormed } from './well-formed';
 
 export interface ClickHouseHttpOptions {
   /** e.g. http://localhost:8123 */
@@ -27,6 +28,8 @@ export function createClickHouseHttpAnalytics(opts: ClickHouseHttpOptions): Anal
     application: opts.application ?? 'evp',
     // Failures are rethrown as InfraErrors and logged by the caller, with context, once.
     log: { level: ClickHouseLogLevel.OFF },
+    // Rows are JSON text ClickHouse takes: a lone surrogate in a value would be refused forever.
+    json: { stringify: stringifyWellFormed },
   });
   return analyticsFromClient(client);
 }

@@ -4,3 +4,4 @@ export * from './http';
 export * from './identifiers';
 export * from './migrations';
 export * from './time';
+export * from './well-formed';

@@ -1,5 +1,5 @@
 import { InfraError } from '@evp/core';
-import { InsertBatcher, type BatchPart, type BatcherOptions } from './batcher';
+import { InsertBatcher, dedupToken, type BatchPart, type BatcherOptions, type RefusedRow } from './batcher';
 
 interface Insert {
   table: string;
@@ -7,14 +7,19 @@ interface Insert {
   token: string;
 }
 
-function setup(overrides: Partial<BatcherOptions> = {}, failures: unknown[] = []) {
+function setup(overrides: Partial<BatcherOptions<string>> = {}, failures: unknown[] = []) {
   const inserts: Insert[] = [];
   const sleeps: number[] = [];
-  const batcher = new InsertBatcher({
+  const deadLetters: RefusedRow<string>[][] = [];
+  const batcher = new InsertBatcher<string>({
     maxRows: 100,
     maxWaitMs: 10_000,
     concurrency: 1,
     isRetriable: (err) => err instanceof InfraError && err.retriable,
+    isRowFault: (err) => err instanceof InfraError && !err.retriable,
+    deadLetter: async (refused) => {
+      deadLetters.push(refused);
+    },
     retry: { initialDelayMs: 100, maxDelayMs: 250, budgetMs: 60_000 },
     insert: async (table, rows, token) => {
       const f = failures.shift();
@@ -26,12 +31,11 @@ function setup(overrides: Partial<BatcherOptions> = {}, failures: unknown[] = []
     },
     ...overrides,
   });
-  return { batcher, inserts, sleeps };
+  return { batcher, inserts, sleeps, deadLetters };
 }
 
-const part = (origin: string, tables: Record<string, string[]>): BatchPart => ({
-  origin,
-  tables: new Map(Object.entries(tables).map(([t, ids]) => [t, { rows: ids.map((id) => ({ id })), keys: ids }])),
+const part = (tables: Record<string, string[]>): BatchPart<string> => ({
+  tables: new Map(Object.entries(tables).map(([t, ids]) => [t, { rows: ids.map((id) => ({ id })), keys: ids, sources: ids.map((id) => `msg-${id}`) }])),
 });
 
 const down = () => new InfraError('clickhouse', 'insert failed: server unreachable', { retriable: true });
@@ -39,7 +43,7 @@ const down = () => new InfraError('clickhouse', 'insert failed: server unreachab
 describe('InsertBatcher', () => {
   it('with a sequential bus inserts each handler call at once, one insert per table', async () => {
     const { batcher, inserts } = setup();
-    await batcher.add(part('events.core/0/0-1', { events: ['a', 'b'], rejected: ['r'] }));
+    await batcher.add(part({ events: ['a', 'b'], rejected: ['r'] }));
     expect(inserts.map((i) => [i.table, i.rows])).toEqual([
       ['events', [{ id: 'a' }, { id: 'b' }]],
       ['rejected', [{ id: 'r' }]],
@@ -47,26 +51,74 @@ describe('InsertBatcher', () => {
     expect(inserts[0]?.token).toMatch(/^events:[0-9a-f]{64}$/);
   });
 
-  it('derives the dedup token from the row ids and origins: the same batch again gives the same token', async () => {
+  it('derives the dedup token from the row ids alone: the same rows give the same token wherever they sit in the log, other rows another', async () => {
     const { batcher, inserts } = setup();
-    await batcher.add(part('events.core/0/0-1', { events: ['a', 'b'] }));
-    await batcher.add(part('events.core/0/0-1', { events: ['a', 'b'] }));
-    await batcher.add(part('events.core/0/0-2', { events: ['a', 'b'] }));
-    await batcher.add(part('events.core/0/0-1', { events: ['a', 'c'] }));
+    await batcher.add(part({ events: ['a', 'b'] }));
+    await batcher.add(part({ events: ['a', 'b'] }));
+    await batcher.add(part({ events: ['a', 'c'] }));
+    await batcher.add(part({ rejected: ['a', 'b'] }));
     const [t1, t2, t3, t4] = inserts.map((i) => i.token);
     expect(t1).toBe(t2);
     expect(new Set([t1, t3, t4]).size).toBe(3);
+    expect(t1).toBe(dedupToken('events', ['a', 'b']));
+  });
+
+  it('bisects an insert refused for a reason no retry cures: every other row is inserted, the refused rows are dead-lettered, then the handler resolves', async () => {
+    const refuse = (rows: object[]) => rows.some((r) => ['c', 'f'].includes((r as { id: string }).id));
+    const { batcher, inserts, deadLetters } = setup({
+      insert: async (table, rows, token) => {
+        if (refuse(rows)) throw new InfraError('clickhouse', 'insert failed (code 117): bad row', { retriable: false });
+        inserts.push({ table, rows: [...rows], token });
+      },
+    });
+    await batcher.add(part({ events: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] }));
+    expect(inserts.flatMap((i) => i.rows.map((r) => (r as { id: string }).id)).sort()).toEqual(['a', 'b', 'd', 'e', 'g']);
+    expect(deadLetters.map((d) => d.map((r) => [r.table, r.source, (r.err as Error).message]))).toEqual([
+      [
+        ['events', 'msg-c', 'clickhouse: insert failed (code 117): bad row'],
+        ['events', 'msg-f', 'clickhouse: insert failed (code 117): bad row'],
+      ],
+    ]);
+    // Each part's token is its own rows' ids: a redelivery bisects the same way and dedupes.
+    for (const i of inserts) expect(i.token).toBe(dedupToken('events', i.rows.map((r) => (r as { id: string }).id)));
+  });
+
+  it('rejects the handler (nothing committed) when the dead-letter write fails', async () => {
+    const { batcher, inserts } = setup({
+      insert: async (table, rows, token) => {
+        if (rows.some((r) => (r as { id: string }).id === 'b')) throw new InfraError('clickhouse', 'bad row', { retriable: false });
+        inserts.push({ table, rows: [...rows], token });
+      },
+      deadLetter: async () => {
+        throw new InfraError('bus', 'broker unreachable', { retriable: true });
+      },
+    });
+    await expect(batcher.add(part({ events: ['a', 'b'] }))).rejects.toThrow('bus: broker unreachable');
+    expect(inserts.map((i) => i.rows)).toEqual([[{ id: 'a' }]]);
+  });
+
+  it('does not bisect a failure that is not the rows\' fault: the handler is rejected with it', async () => {
+    const attempts: number[] = [];
+    const { batcher, deadLetters } = setup({
+      isRowFault: () => false,
+      insert: async (_table, rows) => {
+        attempts.push(rows.length);
+        throw new InfraError('clickhouse', 'unknown table', { retriable: false });
+      },
+    });
+    await expect(batcher.add(part({ events: ['a', 'b', 'c'] }))).rejects.toThrow('clickhouse: unknown table');
+    expect([attempts, deadLetters]).toEqual([[3], []]);
   });
 
   it('gathers concurrent handler calls into one insert once every possible caller waits', async () => {
     const { batcher, inserts } = setup({ concurrency: 3 });
     const settled: string[] = [];
-    const p1 = batcher.add(part('events.core/0/0-0', { events: ['a'] })).then(() => settled.push('p1'));
-    const p2 = batcher.add(part('events.core/1/0-0', { events: ['b'] })).then(() => settled.push('p2'));
+    const p1 = batcher.add(part({ events: ['a'] })).then(() => settled.push('p1'));
+    const p2 = batcher.add(part({ events: ['b'] })).then(() => settled.push('p2'));
     await new Promise((r) => setTimeout(r, 20));
     expect(inserts).toEqual([]);
     expect(settled).toEqual([]);
-    const p3 = batcher.add(part('events.core/2/0-0', { events: ['c'] })).then(() => settled.push('p3'));
+    const p3 = batcher.add(part({ events: ['c'] })).then(() => settled.push('p3'));
     await Promise.all([p1, p2, p3]);
     expect(inserts.map((i) => i.rows)).toEqual([[{ id: 'a' }, { id: 'b' }, { id: 'c' }]]);
     expect(settled).toEqual(['p1', 'p2', 'p3']);
@@ -75,21 +127,21 @@ describe('InsertBatcher', () => {
   it('flushes by time when fewer callers come', async () => {
     const { batcher, inserts } = setup({ concurrency: 10, maxWaitMs: 30 });
     const started = Date.now();
-    await Promise.all([batcher.add(part('a/0/0-0', { events: ['a'] })), batcher.add(part('a/1/0-0', { events: ['b'] }))]);
+    await Promise.all([batcher.add(part({ events: ['a'] })), batcher.add(part({ events: ['b'] }))]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(25);
     expect(inserts.map((i) => i.rows.length)).toEqual([2]);
   });
 
   it('flushes by size', async () => {
     const { batcher, inserts } = setup({ concurrency: 10, maxRows: 3 });
-    await Promise.all([batcher.add(part('a/0/0-1', { events: ['a', 'b'] })), batcher.add(part('a/1/0-0', { events: ['c'] }))]);
+    await Promise.all([batcher.add(part({ events: ['a', 'b'] })), batcher.add(part({ events: ['c'] }))]);
     expect(inserts.map((i) => i.rows.length)).toEqual([3]);
   });
 
   it('retries a retriable failure with doubling back-off, then resolves', async () => {
     const retries: [number, number][] = [];
     const { batcher, inserts, sleeps } = setup({ onRetry: (r) => retries.push([r.attempt, r.delayMs]) }, [down(), down(), down()]);
-    await batcher.add(part('a/0/0-0', { events: ['a'] }));
+    await batcher.add(part({ events: ['a'] }));
     expect(inserts.map((i) => i.rows)).toEqual([[{ id: 'a' }]]);
     expect(sleeps).toEqual([100, 200, 250]);
     expect(retries).toEqual([
@@ -99,12 +151,12 @@ describe('InsertBatcher', () => {
     ]);
   });
 
-  it('rejects every caller of a flush at once on a non-retriable failure', async () => {
-    const bad = new InfraError('clickhouse', 'insert failed (code 53): type mismatch', { retriable: false });
-    const { batcher, inserts, sleeps } = setup({ concurrency: 2, maxWaitMs: 20 }, [bad]);
+  it('rejects every caller of a flush at once on a non-retriable failure that is not the rows\' fault', async () => {
+    const bad = new InfraError('clickhouse', 'insert failed (code 60): unknown table', { retriable: false });
+    const { batcher, inserts, sleeps } = setup({ concurrency: 2, maxWaitMs: 20, isRowFault: () => false }, [bad]);
     const results = await Promise.allSettled([
-      batcher.add(part('a/0/0-0', { events: ['a'] })),
-      batcher.add(part('a/1/0-0', { events: ['b'] })),
+      batcher.add(part({ events: ['a'] })),
+      batcher.add(part({ events: ['b'] })),
     ]);
     expect(results).toEqual([
       { status: 'rejected', reason: bad },
@@ -112,7 +164,7 @@ describe('InsertBatcher', () => {
     ]);
     expect([inserts, sleeps]).toEqual([[], []]);
     // The next flush is independent of the failed one.
-    await batcher.add(part('a/0/0-0', { events: ['a'] }));
+    await batcher.add(part({ events: ['a'] }));
     expect(inserts.map((i) => i.rows)).toEqual([[{ id: 'a' }]]);
   });
 
@@ -130,16 +182,16 @@ describe('InsertBatcher', () => {
       },
       failures,
     );
-    await expect(batcher.add(part('a/0/0-0', { events: ['a'] }))).rejects.toThrow('server unreachable');
+    await expect(batcher.add(part({ events: ['a'] }))).rejects.toThrow('server unreachable');
     expect(sleeps).toEqual([100, 200, 400]);
   });
 
   it('drain flushes what waits and every later add at once', async () => {
     const { batcher, inserts } = setup({ concurrency: 10 });
-    const pending = batcher.add(part('a/0/0-0', { events: ['a'] }));
+    const pending = batcher.add(part({ events: ['a'] }));
     await batcher.drain();
     await pending;
-    await batcher.add(part('a/0/1-1', { events: ['b'] }));
+    await batcher.add(part({ events: ['b'] }));
     expect(inserts.map((i) => i.rows)).toEqual([[{ id: 'a' }], [{ id: 'b' }]]);
   });
 });

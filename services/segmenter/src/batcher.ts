@@ -1,19 +1,26 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '@evp/core';
 
 /** Rows one handler call contributes to one table, with the ids that identify them. */
-export interface TableRows {
+export interface TableRows<S = unknown> {
   rows: object[];
   /** One identity per row (event_id, rejection_id, …): the dedup token is derived from them. */
   keys: string[];
+  /** The message each row was read from: what is dead-lettered when the row alone is refused. */
+  sources: S[];
 }
 
-export interface BatchPart {
-  /** Where the rows come from, e.g. `events.core/2/100-199`; part of the dedup token. */
-  origin: string;
-  tables: Map<string, TableRows>;
+export interface BatchPart<S = unknown> {
+  tables: Map<string, TableRows<S>>;
 }
 
-export interface BatcherOptions {
+/** A row ClickHouse refused on its own, for a reason no retry cures. */
+export interface RefusedRow<S = unknown> {
+  table: string;
+  source: S;
+  err: unknown;
+}
+
+export interface BatcherOptions<S = unknown> {
   /** Flush once this many rows are buffered. */
   maxRows: number;
   /** Flush once the oldest buffered row has waited this long. */
@@ -26,6 +33,16 @@ export interface BatcherOptions {
   /** One table's insert; the token makes a repeat of the same block a no-op in ClickHouse. */
   insert(table: string, rows: object[], dedupToken: string): Promise<void>;
   isRetriable(err: unknown): boolean;
+  /**
+   * Whether a non-retriable insert failure may be the fault of some rows (bad data) rather than of
+   * the statement or the target (a missing table): such an insert is bisected to find the rows.
+   */
+  isRowFault(err: unknown): boolean;
+  /**
+   * Takes the rows refused on their own to the dead-letter topic; the flush's handlers resolve (and
+   * the bus commits) only after it did. If it throws, every handler of the flush is rejected.
+   */
+  deadLetter(refused: RefusedRow<S>[]): Promise<void>;
   /** Back-off for retriable insert failures, doubled per attempt up to maxDelayMs. */
   retry: { initialDelayMs: number; maxDelayMs: number; budgetMs: number };
   onRetry?(info: { table: string; err: unknown; attempt: number; delayMs: number }): void;
@@ -34,8 +51,8 @@ export interface BatcherOptions {
   sleep?(ms: number): Promise<void>;
 }
 
-interface Generation {
-  tables: Map<string, { rows: object[]; hash: ReturnType<typeof createHash>; origins: string[] }>;
+interface Generation<S> {
+  tables: Map<string, TableRows<S>>;
   rows: number;
   waiters: { resolve: () => void; reject: (err: unknown) => void }[];
   timer: NodeJS.Timeout | undefined;
@@ -45,11 +62,13 @@ interface Generation {
 /**
  * Collects rows from several handler calls into one insert per table, by size, time or when every
  * possible handler call is waiting. A handler's `add` resolves only after every row it added is in
- * ClickHouse, so the bus commits offsets only for inserted rows; if an insert fails (after retries
- * within the budget) every handler of that flush is rejected and the bus delivers their batches again.
+ * ClickHouse (or dead-lettered), so the bus commits offsets only for rows that are stored; if an
+ * insert fails (after retries within the budget) every handler of that flush is rejected and the bus
+ * delivers their batches again. An insert refused for a reason no retry cures is bisected instead:
+ * the rows refused on their own go to `deadLetter`, every other row is inserted.
  */
-export class InsertBatcher {
-  private current: Generation | undefined;
+export class InsertBatcher<S = unknown> {
+  private current: Generation<S> | undefined;
   private chain: Promise<void> = Promise.resolve();
   private draining = false;
   /** Handler calls waiting on any generation, sealed or not. */
@@ -57,24 +76,24 @@ export class InsertBatcher {
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
 
-  constructor(private readonly opts: BatcherOptions) {
+  constructor(private readonly opts: BatcherOptions<S>) {
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
-  add(part: BatchPart): Promise<void> {
+  add(part: BatchPart<S>): Promise<void> {
     let count = 0;
     for (const t of part.tables.values()) count += t.rows.length;
     const gen = this.open();
     for (const [table, t] of part.tables) {
       if (t.rows.length === 0) continue;
-      const entry = gen.tables.get(table) ?? { rows: [], hash: createHash('sha256'), origins: [] };
+      const entry = gen.tables.get(table) ?? { rows: [], keys: [], sources: [] };
       gen.tables.set(table, entry);
-      for (const r of t.rows) entry.rows.push(r);
-      entry.origins.push(part.origin);
-      // One update per part, not two per row: the same bytes (every key followed by a newline), so
-      // the same token, for a fraction of the calls into the hash.
-      if (t.keys.length > 0) entry.hash.update(`${t.keys.join('\n')}\n`);
+      for (let i = 0; i < t.rows.length; i++) {
+        entry.rows.push(t.rows[i] as object);
+        entry.keys.push(t.keys[i] as string);
+        entry.sources.push(t.sources[i] as S);
+      }
     }
     gen.rows += count;
     this.waiting += 1;
@@ -101,15 +120,15 @@ export class InsertBatcher {
     await this.chain;
   }
 
-  private open(): Generation {
+  private open(): Generation<S> {
     if (this.current && !this.current.sealed) return this.current;
-    const gen: Generation = { tables: new Map(), rows: 0, waiters: [], timer: undefined, sealed: false };
+    const gen: Generation<S> = { tables: new Map(), rows: 0, waiters: [], timer: undefined, sealed: false };
     gen.timer = setTimeout(() => this.seal(gen), this.opts.maxWaitMs);
     this.current = gen;
     return gen;
   }
 
-  private seal(gen: Generation) {
+  private seal(gen: Generation<S>) {
     if (gen.sealed) return;
     gen.sealed = true;
     clearTimeout(gen.timer);
@@ -118,17 +137,43 @@ export class InsertBatcher {
     this.chain = this.chain.then(() => this.flush(gen));
   }
 
-  private async flush(gen: Generation): Promise<void> {
+  private async flush(gen: Generation<S>): Promise<void> {
     try {
+      const refused: RefusedRow<S>[] = [];
       // A stable table order keeps the work of a redelivered batch identical.
       for (const table of [...gen.tables.keys()].sort()) {
-        const entry = gen.tables.get(table) as { rows: object[]; hash: ReturnType<typeof createHash>; origins: string[] };
-        const token = `${table}:${entry.hash.update(entry.origins.join(',')).digest('hex')}`;
-        await this.insertWithRetry(table, entry.rows, token);
+        const entry = gen.tables.get(table) as TableRows<S>;
+        await this.insertIsolating(table, entry, 0, entry.rows.length, refused);
       }
+      // Dead letters are written before any handler returns: a row leaves the partition only as a
+      // stored row or as a dead letter, never as neither.
+      if (refused.length > 0) await this.opts.deadLetter(refused);
       for (const w of gen.waiters) w.resolve();
     } catch (err) {
       for (const w of gen.waiters) w.reject(err);
+    }
+  }
+
+  /**
+   * Inserts rows [from, to); when ClickHouse refuses them for a reason a retry cannot cure and the
+   * rows may be at fault, bisects until the rows refused on their own are found (added to
+   * `refused`) and every other row is in. One bad row among n costs about 2·log2(n) inserts.
+   */
+  private async insertIsolating(table: string, t: TableRows<S>, from: number, to: number, refused: RefusedRow<S>[]): Promise<void> {
+    const whole = from === 0 && to === t.rows.length;
+    const rows = whole ? t.rows : t.rows.slice(from, to);
+    const keys = whole ? t.keys : t.keys.slice(from, to);
+    try {
+      await this.insertWithRetry(table, rows, dedupToken(table, keys));
+    } catch (err) {
+      if (this.opts.isRetriable(err) || !this.opts.isRowFault(err)) throw err;
+      if (to - from === 1) {
+        refused.push({ table, source: t.sources[from] as S, err });
+        return;
+      }
+      const mid = from + Math.ceil((to - from) / 2);
+      await this.insertIsolating(table, t, from, mid, refused);
+      await this.insertIsolating(table, t, mid, to, refused);
     }
   }
 
@@ -152,4 +197,13 @@ export class InsertBatcher {
       }
     }
   }
+}
+
+/**
+ * The insert's dedup token, from the ids of its rows alone: the same rows again (a redelivery) are a
+ * no-op in ClickHouse, and new rows never are. Log coordinates are not part of it: offsets restart
+ * (a recreated topic, the in-process bus on every start), and a token made of them dropped new rows.
+ */
+export function dedupToken(table: string, keys: readonly string[]): string {
+  return `${table}:${sha256Hex(`${keys.join('\n')}\n`)}`;
 }

@@ -57,6 +57,12 @@ export function createSinkMetrics(registry: Registry) {
       labelNames: ['topic'] as const,
       registers: [registry],
     }),
+    deadLettered: new Counter({
+      name: 'segmenter_sink_dead_lettered_total',
+      help: 'Messages written to `deadletters` because ClickHouse refused their row on its own for a reason no retry cures, by table',
+      labelNames: ['table'] as const,
+      registers: [registry],
+    }),
   };
 }
 

@@ -152,6 +152,8 @@ describe('unreadableRow', () => {
       source: 'events.core/2/41',
     });
     expect(unreadableRow(msg, problem, 1).rejection_id).toBe(row.rejection_id);
-    expect(unreadableRow({ ...msg, offset: '42' }, problem, 1).rejection_id).not.toBe(row.rejection_id);
+    // The offset is provenance, not identity (offsets restart); other bytes are another message.
+    expect(unreadableRow({ ...msg, offset: '0', partition: 0 }, problem, 1).rejection_id).toBe(row.rejection_id);
+    expect(unreadableRow({ ...msg, value: Buffer.from('other') }, problem, 1).rejection_id).not.toBe(row.rejection_id);
   });
 });

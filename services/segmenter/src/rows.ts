@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { formatDateTime64 } from '@evp/clickhouse';
+import { formatDateTime64, stringifyWellFormed } from '@evp/clickhouse';
 import type { BusMessage, CatalogKind } from '@evp/core';
 import { catalogFromAvro, payloadPrefix, type CanonicalEvent, type RejectedRecord } from '@evp/schemas';
 
@@ -149,8 +149,9 @@ export function eventValues(e: CanonicalEvent): EventValues {
     text(e.request_id, 'request_id'),
     e.envelope === 'earlier' ? 'earlier' : 'current',
     e.props ?? {},
-    // meta may be any JSON value (a scalar too), which a JSON column cannot hold: kept as JSON text.
-    e.meta === null || e.meta === undefined ? null : JSON.stringify(e.meta),
+    // meta may be any JSON value (a scalar too), which a JSON column cannot hold: kept as JSON text,
+    // with lone surrogates as U+FFFD so the text reads back as what ClickHouse stored.
+    e.meta === null || e.meta === undefined ? null : stringifyWellFormed(e.meta),
     // A JSON column cannot be NULL; {} stands for "no client info" (envelope tells the form).
     e.client ?? {},
   ];
@@ -243,7 +244,8 @@ export function catalogRow(value: Record<string, unknown>): CatalogRow {
  * A message the sink could not read (not Avro of a known schema, or not a valid row) is never
  * dropped: it becomes a `parse_violation` row in `rejected` holding the message bytes as base64, its
  * coordinates and what failed, so it can be inspected and replayed. The id is derived from the
- * coordinates and the bytes, so a redelivery yields the same row.
+ * topic, key and bytes, not the offset (offsets restart): a redelivery yields the same row, and a
+ * new message is never mistaken for an old one that sat at the same offset.
  */
 export function unreadableRow(
   msg: BusMessage,
@@ -253,7 +255,7 @@ export function unreadableRow(
   const source = `${msg.topic}/${msg.partition}/${msg.offset}`;
   const keyApp = msg.key && msg.key.includes(':') ? msg.key.slice(0, msg.key.indexOf(':')) : '';
   return {
-    rejection_id: createHash('sha256').update(`${source}\u0000`).update(msg.value).digest('hex').slice(0, 32),
+    rejection_id: createHash('sha256').update(`${msg.topic}\u0000${msg.key ?? ''}\u0000`).update(msg.value).digest('hex').slice(0, 32),
     kind: 'parse_violation',
     errors: [problem],
     ...payloadPrefix(msg.value.toString('base64')),

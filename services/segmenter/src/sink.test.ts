@@ -1,27 +1,17 @@
 import { runMigrations } from '@evp/clickhouse';
-import { InfraError, allTopics, createLogger, topics, type Analytics, type Bus, type SchemaRegistry } from '@evp/core';
+import { InfraError, topics, type Analytics } from '@evp/core';
 import { createChdbAnalytics, createInProcessBus, createInProcessRegistry } from '@evp/embedded';
-import {
-  blockEventSchema,
-  blockSubject,
-  canonicalToAvro,
-  catalogSchema,
-  catalogSubject,
-  catalogToAvro,
-  rejectedRecordSchema,
-  type CanonicalEvent,
-} from '@evp/schemas';
+import { blockSubject, catalogSchema, catalogSubject, catalogToAvro, rejectedRecordSchema } from '@evp/schemas';
 import { waitFor } from '@evp/testkit';
 import { chdbTestPath, testDatabase } from '@evp/testkit/src/conformance/analytics';
 import { EVENT_COLUMNS } from './rows';
-import { createSink, type Sink, type SinkConfig } from './sink';
+import { nth, startSinkHarness, type SinkHarness, type SinkHarnessOptions } from './sink-test-harness';
 import { pageEvent, pageEventRow, rejectedRecord } from './test-fixtures';
 
 // The sink on the embedded adapters: in-process bus and registry, ClickHouse in-process (chdb).
 // One database per run; each test uses its own app id, so tests share the tables without seeing
 // each other's rows.
 const database = testDatabase('sink');
-const logger = createLogger('sink-test', 'silent');
 let analytics: Analytics;
 
 beforeAll(async () => {
@@ -33,46 +23,14 @@ afterAll(async () => {
   await analytics.close();
 });
 
-interface Harness {
-  bus: Bus;
-  registry: SchemaRegistry;
-  sink: Sink;
-  send(topic: string, values: { key: string; value: Buffer }[]): Promise<void>;
-  event(e: CanonicalEvent): Promise<{ key: string; value: Buffer }>;
-  close(): Promise<void>;
-}
-
-const running: Harness[] = [];
+const running: SinkHarness[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((h) => h.close()));
 });
 
-async function start(opts: { analytics?: Analytics; config?: Partial<SinkConfig>; maxBatchSize?: number } = {}): Promise<Harness> {
+async function start(opts: Partial<SinkHarnessOptions> & { maxBatchSize?: number } = {}): Promise<SinkHarness> {
   const bus = createInProcessBus({ retryDelayMs: 5, maxRetryDelayMs: 20, ...(opts.maxBatchSize ? { maxBatchSize: opts.maxBatchSize } : {}) });
-  await bus.ensureTopics(allTopics());
-  const registry = createInProcessRegistry();
-  const coreId = await registry.register(blockSubject(topics.events('core')), blockEventSchema('core') as object);
-  const sink = createSink({
-    bus,
-    registry,
-    analytics: opts.analytics ?? analytics,
-    logger,
-    config: { batchMaxWaitMs: 20, retryInitialDelayMs: 5, retryMaxDelayMs: 20, retryBudgetMs: 50, ...opts.config },
-  });
-  await sink.start();
-  const producer = await bus.producer();
-  const h: Harness = {
-    bus,
-    registry,
-    sink,
-    send: (topic, values) => producer.send(topic, values),
-    event: async (e) => ({ key: `${e.app_id}:${e.user_id}`, value: await registry.encode(coreId, canonicalToAvro(e)) }),
-    close: async () => {
-      await sink.stop();
-      await producer.close();
-      await bus.close();
-    },
-  };
+  const h = await startSinkHarness({ bus, registry: createInProcessRegistry(), analytics, ...opts });
   running.push(h);
   return h;
 }
@@ -84,15 +42,6 @@ const rowsOf = (table: string, app: string, final = true) =>
   );
 const countOf = async (table: string, app: string, final = false) =>
   (await analytics.query<{ c: number }>(`SELECT count() AS c FROM ${table} ${final ? 'FINAL' : ''} WHERE app_id = {app:String}`, { app }))[0]?.c ?? 0;
-
-/** A distinct event of the same user and session (its own id, time and path). */
-const nth = (app: string, i: number): CanonicalEvent => ({
-  ...pageEvent,
-  app_id: app,
-  event_id: `${app}-e${i}`,
-  time: pageEvent.time + i,
-  props: { ...pageEvent.props, path: `/p/${i}` },
-});
 
 describe('sink (in-process bus + registry, chdb)', () => {
   it('inserts events with exactly the events table\'s columns, in table order (inserted_at is the server\'s)', async () => {

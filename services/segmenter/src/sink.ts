@@ -1,6 +1,8 @@
 import { Registry } from 'prom-client';
+import { mayBeRowFault } from '@evp/clickhouse';
 import {
   BLOCKS,
+  InfraError,
   CATALOG_KINDS,
   errorMessage,
   isRetriable,
@@ -8,6 +10,7 @@ import {
   type Analytics,
   type Bus,
   type BusMessage,
+  type BusProducer,
   type CatalogKind,
   type Logger,
   type MessageBatch,
@@ -16,6 +19,7 @@ import {
 } from '@evp/core';
 import { canonicalFromAvro, type RejectedRecord } from '@evp/schemas';
 import { InsertBatcher, type TableRows } from './batcher';
+import { deadLetterOf } from './dead-letters';
 import { createSinkMetrics } from './metrics';
 import { RowError, TABLES, VALUE_COLUMNS, catalogRow, eventValues, rejectedRow, unreadableRow } from './rows';
 
@@ -97,7 +101,9 @@ interface Read {
  * the registry and mapped to one row; rows are inserted in batches and a handler call returns (so
  * the bus commits its offsets) only once its rows are in ClickHouse. A message that cannot be read is
  * written to `rejected` as a parse_violation, never dropped; a registry or ClickHouse outage throws a
- * retriable error, and the bus delivers the batch again after a back-off.
+ * retriable error, and the bus delivers the batch again after a back-off. A row ClickHouse refuses
+ * for a reason no retry cures is isolated (the insert bisected), every other row is inserted, and
+ * the refused row's message goes to `deadletters` with its provenance before anything is committed.
  */
 export function createSink(deps: SinkDeps): Sink {
   const config: SinkConfig = { ...DEFAULT_SINK_CONFIG, ...deps.config };
@@ -106,13 +112,25 @@ export function createSink(deps: SinkDeps): Sink {
   const registry = deps.metrics ?? new Registry();
   const m = createSinkMetrics(registry);
   let subscription: Subscription | undefined;
+  let producer: BusProducer | undefined;
   let outageLogged = false;
 
-  const batcher = new InsertBatcher({
+  const batcher = new InsertBatcher<BusMessage>({
     maxRows: config.batchMaxRows,
     maxWaitMs: config.batchMaxWaitMs,
     concurrency: config.busConcurrency,
     isRetriable,
+    isRowFault: mayBeRowFault,
+    deadLetter: async (refused) => {
+      const failedAt = now();
+      const messages = refused.map((r) => deadLetterOf(r.source, { group: config.groupId, table: r.table, err: r.err, failedAt }));
+      if (!producer) throw new InfraError('bus', 'dead-letter producer not started', { retriable: true });
+      await producer.send(topics.deadLetters, messages);
+      for (const r of refused) {
+        m.deadLettered.inc({ table: r.table });
+        logger.error({ source: `${r.source.topic}/${r.source.partition}/${r.source.offset}`, table: r.table, err: r.err }, 'row refused by ClickHouse, message dead-lettered');
+      }
+    },
     retry: { initialDelayMs: config.retryInitialDelayMs, maxDelayMs: config.retryMaxDelayMs, budgetMs: config.retryBudgetMs },
     now,
     insert: async (table, rows, dedupToken) => {
@@ -121,6 +139,11 @@ export function createSink(deps: SinkDeps): Sink {
         await deps.analytics.insert(table, rows, columns ? { dedupToken, columns } : { dedupToken });
       } catch (err) {
         m.insertFailures.inc({ table, retriable: String(isRetriable(err)) });
+        // A missing table or column, or missing rights, is no fault of the rows: the rows wait
+        // (retried with back-off) for an operator instead of going to dead letters one by one.
+        if (!isRetriable(err) && !mayBeRowFault(err)) {
+          throw new InfraError('clickhouse', `insert into ${table} refused by its target: ${errorMessage(err)}`, { retriable: true, cause: err });
+        }
         throw err;
       }
     },
@@ -185,21 +208,21 @@ export function createSink(deps: SinkDeps): Sink {
     const pending: Promise<void>[] = [];
     // received_at of every row, per table: observed once the rows are in (freshness).
     const received = new Map<string, number[]>();
-    let tables = new Map<string, TableRows>();
+    let tables = new Map<string, TableRows<BusMessage>>();
     let sliceStart = 0;
     const handOver = (end: number) => {
-      const first = batch.messages[sliceStart] as BusMessage;
-      const last = batch.messages[end - 1] as BusMessage;
-      pending.push(batcher.add({ origin: `${batch.topic}/${batch.partition}/${first.offset}-${last.offset}`, tables }));
+      pending.push(batcher.add({ tables }));
       tables = new Map();
       sliceStart = end;
     };
     for (let i = 0; i < batch.messages.length; i++) {
-      const r = await read(batch.messages[i] as BusMessage);
-      const t = tables.get(r.table) ?? { rows: [], keys: [] };
+      const msg = batch.messages[i] as BusMessage;
+      const r = await read(msg);
+      const t = tables.get(r.table) ?? { rows: [], keys: [], sources: [] };
       tables.set(r.table, t);
       t.rows.push(r.row);
       t.keys.push(r.key);
+      t.sources.push(msg);
       const at = received.get(r.table) ?? [];
       received.set(r.table, at);
       at.push(r.receivedAtMs);
@@ -228,6 +251,7 @@ export function createSink(deps: SinkDeps): Sink {
     metrics: registry,
     async start() {
       if (subscription) return;
+      producer ??= await deps.bus.producer();
       subscription = await deps.bus.subscribe({
         groupId: config.groupId,
         topics: SINK_TOPICS,
@@ -242,6 +266,9 @@ export function createSink(deps: SinkDeps): Sink {
       subscription = undefined;
       // Draining first lets the in-flight handler's rows be inserted now instead of after the wait.
       await Promise.all([batcher.drain(), s?.stop()]);
+      const p = producer;
+      producer = undefined;
+      await p?.close();
       logger.info('sink stopped');
     },
   };

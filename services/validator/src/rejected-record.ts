@@ -1,9 +1,21 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '@evp/core';
 import { payloadPrefix, type IngestContext, type Rejection, type RejectedRecord } from '@evp/schemas';
 
 export const PROCESSOR = 'evp-validator/0.1';
 
-/** Completes a normaliser rejection with provenance; the id is deterministic so replays dedupe. */
+/**
+ * A rejection's id, from what was rejected and the request it came in, never from where it sits in
+ * the log: offsets restart (the in-process bus on every start, a recreated `ingest.raw`), and an id
+ * built from them made a new rejection replace an old one in ClickHouse. A replay of the same raw
+ * message (same request, same receipt, same payload) still yields the same id, so replays dedupe.
+ * The payload is hashed whole, not the stored prefix: two huge payloads differing late differ.
+ */
+export function rejectionId(r: Rejection, ctx: IngestContext, payloadText: string): string {
+  const text = `${ctx.appId}\u0000${r.kind}\u0000${ctx.requestId}\u0000${ctx.receivedAt}\u0000${r.envelope_index ?? ''}\u0000${r.event_index ?? ''}\u0000${payloadText}`;
+  return sha256Hex(text).slice(0, 32);
+}
+
+/** Completes a normaliser rejection with provenance; the id is content-derived so replays dedupe. */
 export function toRejectedRecord(
   r: Rejection,
   ctx: IngestContext,
@@ -12,12 +24,8 @@ export function toRejectedRecord(
   failedAt: number,
 ): RejectedRecord {
   const text = typeof r.payload === 'string' ? r.payload : (JSON.stringify(r.payload) ?? 'null');
-  const sourceRef = `${source.topic}/${source.partition}/${source.offset}`;
   return {
-    rejection_id: createHash('sha256')
-      .update(`${sourceRef}\u0000${r.envelope_index ?? ''}\u0000${r.event_index ?? ''}`)
-      .digest('hex')
-      .slice(0, 32),
+    rejection_id: rejectionId(r, ctx, text),
     kind: r.kind,
     errors: r.errors,
     ...payloadPrefix(text),
@@ -32,6 +40,7 @@ export function toRejectedRecord(
     event_index: r.event_index,
     event_name: r.event_name,
     payload_kind: payloadKind,
-    source: sourceRef,
+    // Provenance only (where to look in the log), not identity.
+    source: `${source.topic}/${source.partition}/${source.offset}`,
   };
 }
