@@ -39,6 +39,7 @@ export function uploadFactory(tag: string, seed: number, opts: { pad?: number } 
       const t = new Date(T0 + seq++ * 10).toISOString().replace('T', ' ').replace('Z', '');
       return {
         time: t,
+        __ol: true,
         name: 'page',
         property: marker,
         ctx: { path: `/p/${Math.floor(rnd() * 50)}`, title: `Page${pad}`, duration: Math.round(rnd() * 1000) / 10, render_time: Math.floor(rnd() * 900) },
@@ -47,7 +48,7 @@ export function uploadFactory(tag: string, seed: number, opts: { pad?: number } 
     const envelope = {
       id: user,
       tz: '+00:00',
-      internal: { s_id: `${user}_${start}_0`, sdk: 'android/2.4.1', a_ver: '1.2.3 (45)', d_id: `dev-${user}`, os: 'android' },
+      internal: { s_id: `${user}_${start}_0`, a_id: 'faults', sdk: 'android/2.4.1', a_ver: '1.2.3 (45)', d_id: `dev-${user}`, os: 'android' },
       data,
     };
     return { body: JSON.stringify(envelope), markers };

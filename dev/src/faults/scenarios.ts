@@ -34,6 +34,8 @@ function verdict(id: string, title: string, counts: Counts, recoveredMs: number 
   const failures = [...extra];
   if (counts.acked === 0) failures.push('nothing was acknowledged');
   if (counts.lost !== 0) failures.push(`${counts.lost} acknowledged events lost`);
+  // The load is valid by construction: a rejection here is a fault turned into a wrong verdict.
+  if (counts.rejected !== 0) failures.push(`${counts.rejected} valid events rejected`);
   if (counts.dup !== 0) failures.push(`${counts.dup} duplicate rows`);
   return { id, title, counts, recoveredMs, failures, notes };
 }
@@ -198,7 +200,7 @@ export const scenarios: Scenario[] = [
       await pause(3_000);
       for (const [size, pad] of [
         [5_000, 0],
-        [2_700, 45],
+        [2_700, 25],
       ] as const) {
         const upload = uploadFactory(`${tag}-${size}`, size, { pad })(size);
         const r = await sendUpload(h.gatewayUrl, KEYS.sdk, upload.body, 60_000);
@@ -247,8 +249,8 @@ export const scenarios: Scenario[] = [
       const body = JSON.stringify({
         id: user,
         tz: '+00:00',
-        internal: { s_id: `${user}_1700000000000_0`, sdk: 'android/2.4.1', a_ver: '1.2.3 (45)', d_id: 'd', os: 'android' },
-        data: Array.from({ length: perSend }, (_, i) => ({ time: '2024-03-01 00:00:00.000', name: 'rate', property: `r${i}`, ctx: { rate_value: 7 + i, type: 'app', subject_id: 's' } })),
+        internal: { s_id: `${user}_1700000000000_0`, a_id: 'faults', sdk: 'android/2.4.1', a_ver: '1.2.3 (45)', d_id: 'd', os: 'android' },
+        data: Array.from({ length: perSend }, (_, i) => ({ time: '2024-03-01 00:00:00.000', __ol: true, name: 'rate', property: `r${i}`, ctx: { rate_value: 7 + i, type: 'app', subject_id: 's' } })),
       });
       const requestIds: string[] = [];
       let rows: { n: string; ids: string }[] = [];
