@@ -40,7 +40,16 @@ interface Phase {
 
 async function main() {
   const base = loadFaultsConfig();
-  const h = new Harness({ ...base, FAULTS_DIR: join(base.FAULTS_DIR, '..', 'bench-pipeline') });
+  // Ports 1,000 above the fault suite's, so a bench and a fault run never meet.
+  const h = new Harness({
+    ...base,
+    FAULTS_DIR: join(base.FAULTS_DIR, '..', 'bench-pipeline'),
+    FAULTS_KAFKA_PORT: base.FAULTS_KAFKA_PORT + 1000,
+    FAULTS_KAFKA_CONTROLLER_PORT: base.FAULTS_KAFKA_CONTROLLER_PORT + 1000,
+    FAULTS_REGISTRY_PORT: base.FAULTS_REGISTRY_PORT + 1000,
+    FAULTS_REDIS_PORT: base.FAULTS_REDIS_PORT + 1000,
+    FAULTS_BASE_PORT: base.FAULTS_BASE_PORT + 1000,
+  });
   const runId = Date.now().toString(36);
   const phases: Phase[] = [];
   try {
