@@ -174,7 +174,7 @@ export const scenarios: Scenario[] = [
       const pull = async () => {
         const r = await post('/v1/action/pull', { user_id: '*', type: 'message', render_method: 'push_notification', delivery_mode: 'one-off', attr: { screen: user } });
         if (r.status !== 200) return undefined;
-        for (const a of r.body.data as { user_id: string; action_id: number }[]) delivered.push(`${a.user_id}/${a.action_id}`);
+        for (const a of r.body.data as { user_id: string; payload: { internal: { action_id: number } } }[]) delivered.push(`${a.user_id}/${a.payload.internal.action_id}`);
         return r.body.data.length as number;
       };
       await pull(); // one pull of PULL_MAX (50) before the kill
