@@ -1,0 +1,111 @@
+/**
+ * End-to-end pipeline benchmark (issue 11): the fault suite's harness (dev/src/faults) with every
+ * stage in its own process — gateway, validator, segmenter sink on chdb — on a Kafka broker and
+ * registry of its own. For each offered load, 50-event uploads are sent at a steady rate for
+ * `--seconds`; then, once every acknowledged event is a row:
+ *   - sustained events/s: rows of the phase / (last row inserted − first event received);
+ *   - freshness: `inserted_at − received_at` per row (the gateway stamps received_at, the insert
+ *     stamps inserted_at: when the row became queryable), p50/p95/p99;
+ *   - bare: the same rows inserted again by the sink process into a copy of `events` as value arrays
+ *     (JSONCompactEachRow, the sink's format), 10,000 per insert, timed alone — the reference the
+ *     pipeline is set against, in the same run.
+ *
+ *   npm run bench:pipeline -- [--rates 5000,20000] [--seconds 30]
+ */
+import { join } from 'node:path';
+import { loadFaultsConfig } from '../../dev/src/faults/config';
+import { awaitAllStored } from '../../dev/src/faults/counts';
+import { Harness, KEYS, sideCall } from '../../dev/src/faults/harness';
+import { bounded, killAllChildren } from '../../dev/src/faults/processes';
+import { startLoad } from '../../dev/src/faults/load';
+
+const arg = (name: string, dflt: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? (process.argv[i + 1] ?? dflt) : dflt;
+};
+const RATES = arg('rates', '5000,20000').split(',').map(Number);
+const SECONDS = Number(arg('seconds', '30'));
+
+interface Phase {
+  offered: number;
+  acked: number;
+  rows: number;
+  lost: number;
+  sustained: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  bare: number;
+}
+
+async function main() {
+  const base = loadFaultsConfig();
+  // Ports 1,000 above the fault suite's, so a bench and a fault run never meet.
+  const h = new Harness({
+    ...base,
+    FAULTS_DIR: join(base.FAULTS_DIR, '..', 'bench-pipeline'),
+    FAULTS_KAFKA_PORT: base.FAULTS_KAFKA_PORT + 1000,
+    FAULTS_KAFKA_CONTROLLER_PORT: base.FAULTS_KAFKA_CONTROLLER_PORT + 1000,
+    FAULTS_REGISTRY_PORT: base.FAULTS_REGISTRY_PORT + 1000,
+    FAULTS_REDIS_PORT: base.FAULTS_REDIS_PORT + 1000,
+    FAULTS_BASE_PORT: base.FAULTS_BASE_PORT + 1000,
+  });
+  const runId = Date.now().toString(36);
+  const phases: Phase[] = [];
+  try {
+    await bounded(h.start(), 5 * 60_000, 'the stack and services to start');
+    // Warm-up: group joins and first inserts are start-up, not throughput.
+    const warm = startLoad({ gatewayUrl: h.gatewayUrl, key: KEYS.sdk, tag: `warm-${runId}`, seed: 1, rate: 20 });
+    await new Promise((r) => setTimeout(r, 5_000));
+    const warmTally = await warm.stop();
+    await awaitAllStored((s, p) => h.query(s, p), warmTally, [`warm-${runId}`], { timeoutMs: 120_000, since: Date.now() });
+    for (const rate of RATES) {
+      const tag = `p${rate}-${runId}`;
+      console.log(`--- ${rate} events/s offered for ${SECONDS} s`);
+      const load = startLoad({ gatewayUrl: h.gatewayUrl, key: KEYS.sdk, tag, seed: rate, rate: rate / 50, maxInFlight: 512 });
+      await new Promise((r) => setTimeout(r, SECONDS * 1000));
+      const tally = await load.stop();
+      const { counts } = await awaitAllStored((s, p) => h.query(s, p), tally, [tag], { timeoutMs: 300_000, since: Date.now() });
+      const where = `startsWith(ifNull(property, ''), '${tag}:')`;
+      const [f] = await h.query<Record<string, number>>(
+        `SELECT count() AS rows, dateDiff('millisecond', min(received_at), max(inserted_at)) AS span,
+                quantiles(0.5, 0.95, 0.99)(dateDiff('millisecond', received_at, inserted_at)) AS q
+         FROM events WHERE ${where}`,
+      );
+      const q = (f as any).q as number[];
+      const bare = await sideCall<{ rows: number; ms: number }>(h.ports.sinkQuery, '/bare-insert', { where, batch: 10_000 }, 600_000);
+      const phase = {
+        offered: rate,
+        acked: counts.acked,
+        rows: Number(f?.rows),
+        lost: counts.lost,
+        sustained: Math.round(Number(f?.rows) / (Number(f?.span) / 1000)),
+        p50: q[0] ?? NaN,
+        p95: q[1] ?? NaN,
+        p99: q[2] ?? NaN,
+        bare: Math.round(bare.rows / (bare.ms / 1000)),
+      };
+      phases.push(phase);
+      console.log(JSON.stringify(phase));
+    }
+  } finally {
+    await bounded(h.stop(), 3 * 60_000, 'the harness to stop').catch((err) => console.error(err));
+    killAllChildren();
+  }
+  console.log('\n| offered events/s | acked | rows | lost | sustained events/s | freshness p50 / p95 / p99 ms | bare compact insert rows/s | pipeline / bare |');
+  console.log('|---:|---:|---:|---:|---:|---|---:|---:|');
+  for (const p of phases) {
+    console.log(`| ${p.offered} | ${p.acked} | ${p.rows} | ${p.lost} | ${p.sustained} | ${p.p50} / ${p.p95} / ${p.p99} | ${p.bare} | ${(p.sustained / p.bare).toFixed(2)} |`);
+  }
+}
+
+process.on('SIGINT', () => {
+  killAllChildren();
+  process.exit(130);
+});
+
+main().catch((err) => {
+  console.error(err);
+  killAllChildren();
+  process.exit(1);
+});

@@ -1,0 +1,26 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { envFragments, parseConfig } from '@evp/core';
+
+/**
+ * The fault harness's settings. Its stack is its own, on ports apart from the shared one
+ * (9092/6379/8081), so it can kill brokers and Redis without touching anyone else's work.
+ */
+const schema = z.object({
+  FAULTS_DIR: z.string().default(resolve(__dirname, '../../../.local/faults')),
+  FAULTS_KAFKA_PORT: envFragments.port.default(19092),
+  FAULTS_KAFKA_CONTROLLER_PORT: envFragments.port.default(19093),
+  FAULTS_REGISTRY_PORT: envFragments.port.default(18081),
+  FAULTS_REDIS_PORT: envFragments.port.default(16379),
+  /** First of the ports the services listen on (gateway, validator, action store, sink, embedded …). */
+  FAULTS_BASE_PORT: envFragments.port.default(18100),
+  FAULTS_LOG_LEVEL: envFragments.logLevel.default('warn'),
+});
+
+export type FaultsConfig = z.infer<typeof schema> & { inheritedEnv: Record<string, string | undefined> };
+
+/** `inheritedEnv` is what child processes start from (PATH, HOME …), before their own settings. */
+export const loadFaultsConfig = (env: Record<string, string | undefined> = process.env): FaultsConfig => ({
+  ...parseConfig(schema, env),
+  inheritedEnv: { ...env },
+});

@@ -1,0 +1,217 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { waitFor } from '@evp/testkit';
+import type { FaultsConfig } from './config';
+import { bounded, startChild, waitHttpOk, type Child } from './processes';
+
+const run = promisify(execFile);
+const ROOT = resolve(__dirname, '../../..');
+
+export const KEYS = {
+  sdk: 'sdk_faults_0123456789abcdef',
+  api: 'api_faults_0123456789abcdef',
+  otherSdk: 'sdk_faults_other_0123456789',
+  appId: 'faults-app',
+  otherAppId: 'faults-other',
+} as const;
+
+export type ServiceName = 'gateway' | 'validator' | 'action-store' | 'sink';
+
+/**
+ * The platform as an operator runs it, on a stack of its own: Kafka (KRaft) and the registry double
+ * from deploy/local/stack.sh on the harness's ports, its own redis-server with AOF (fsync always),
+ * and the four services as separate processes on env config, the sink on chdb
+ * (dev/src/sink-chdb). Everything it starts is stopped by `stop()` or, at worst, killAllChildren.
+ */
+export class Harness {
+  readonly dir: string;
+  readonly ports: { gateway: number; validator: number; actions: number; sinkMetrics: number; sinkQuery: number; embedded: number };
+  private readonly children = new Map<ServiceName, Child>();
+  private redis?: Child;
+  /** Extra env per service for its next start (fault injection). */
+  readonly overrides: Partial<Record<ServiceName, Record<string, string>>> = {};
+
+  constructor(private readonly config: FaultsConfig) {
+    this.dir = config.FAULTS_DIR;
+    const b = config.FAULTS_BASE_PORT;
+    this.ports = { gateway: b, validator: b + 1, actions: b + 2, sinkMetrics: b + 3, sinkQuery: b + 4, embedded: b + 5 };
+  }
+
+  get gatewayUrl() {
+    return `http://127.0.0.1:${this.ports.gateway}`;
+  }
+  get actionsUrl() {
+    return `http://127.0.0.1:${this.ports.actions}`;
+  }
+  get keysFile() {
+    return join(this.dir, 'keys.json');
+  }
+  private get stackEnv() {
+    const c = this.config;
+    return {
+      ...c.inheritedEnv,
+      STACK_LOCAL_DIR: join(this.dir, 'stack'),
+      KAFKA_PORT: String(c.FAULTS_KAFKA_PORT),
+      KAFKA_CONTROLLER_PORT: String(c.FAULTS_KAFKA_CONTROLLER_PORT),
+      SCHEMA_REGISTRY_PORT: String(c.FAULTS_REGISTRY_PORT),
+      REDIS_PORT: String(c.FAULTS_REDIS_PORT),
+      STACK_UP_TIMEOUT: '120',
+    };
+  }
+  private get brokers() {
+    return `127.0.0.1:${this.config.FAULTS_KAFKA_PORT}`;
+  }
+
+  async start() {
+    rmSync(this.dir, { recursive: true, force: true });
+    mkdirSync(join(this.dir, 'logs'), { recursive: true });
+    writeFileSync(
+      this.keysFile,
+      JSON.stringify({
+        keys: [
+          { id: 'faults-sdk', app_id: KEYS.appId, role: 'sdk', key: KEYS.sdk },
+          { id: 'faults-api', app_id: KEYS.appId, role: 'api', key: KEYS.api },
+          { id: 'faults-other-sdk', app_id: KEYS.otherAppId, role: 'sdk', key: KEYS.otherSdk },
+        ],
+      }),
+    );
+    await this.startRedis();
+    await this.stackUp();
+    for (const s of ['sink', 'validator', 'action-store', 'gateway'] as const) await this.startService(s);
+  }
+
+  async stop() {
+    await Promise.allSettled([...this.children.values()].map((c) => c.terminate(20_000)));
+    this.children.clear();
+    await run('bash', [join(ROOT, 'deploy/local/stack.sh'), 'down'], { env: this.stackEnv, timeout: 120_000 }).catch(() => undefined);
+    await this.redis?.terminate(10_000).catch(() => undefined);
+  }
+
+  private async stackUp() {
+    await run('bash', [join(ROOT, 'deploy/local/stack.sh'), 'up'], { env: this.stackEnv, timeout: 240_000 });
+  }
+
+  async startRedis() {
+    const dir = join(this.dir, 'redis');
+    mkdirSync(dir, { recursive: true });
+    this.redis = startChild(
+      'redis',
+      'redis-server',
+      ['--bind', '127.0.0.1', '--port', String(this.config.FAULTS_REDIS_PORT), '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--dir', dir],
+      { env: this.config.inheritedEnv, logFile: join(this.dir, 'logs/redis.log'), cwd: dir },
+    );
+    await waitFor(
+      async () => {
+        const { stdout } = await run('redis-cli', ['-p', String(this.config.FAULTS_REDIS_PORT), 'ping'], { timeout: 2_000 });
+        return stdout.trim() === 'PONG';
+      },
+      { timeoutMs: 30_000, intervalMs: 100, what: 'redis PONG' },
+    );
+  }
+
+  async killRedis() {
+    await this.redis?.kill9();
+  }
+
+  /** kill -9 of the broker (the JVM stack.sh started; its pid file names it). */
+  async killBroker() {
+    const pid = Number(readFileSync(join(this.dir, 'stack/kafka/kafka.pid'), 'utf8'));
+    process.kill(-pid, 'SIGKILL');
+    await waitFor(() => !isAlive(pid), { timeoutMs: 15_000, intervalMs: 100, what: 'the broker to die' });
+  }
+
+  /** Restarts the broker on its data (stack.sh up keeps data; topics exist). */
+  async restartBroker() {
+    await this.stackUp();
+  }
+
+  private serviceEnv(name: ServiceName): Record<string, string | undefined> {
+    const common = {
+      ...this.config.inheritedEnv,
+      KAFKA_BROKERS: this.brokers,
+      SCHEMA_REGISTRY_URL: `http://127.0.0.1:${this.config.FAULTS_REGISTRY_PORT}`,
+      LOG_LEVEL: this.config.FAULTS_LOG_LEVEL,
+      KEYS_FILE: this.keysFile,
+    };
+    const own: Record<ServiceName, Record<string, string>> = {
+      gateway: { PORT: String(this.ports.gateway), SHUTDOWN_GRACE_MS: '10000' },
+      validator: { METRICS_PORT: String(this.ports.validator) },
+      'action-store': { PORT: String(this.ports.actions), REDIS_URL: `redis://127.0.0.1:${this.config.FAULTS_REDIS_PORT}`, PULL_MAX: '50' },
+      sink: { METRICS_PORT: String(this.ports.sinkMetrics), SINK_QUERY_PORT: String(this.ports.sinkQuery), CHDB_PATH: join(this.dir, 'chdb') },
+    };
+    return { ...common, ...own[name], ...this.overrides[name] };
+  }
+
+  async startService(name: ServiceName) {
+    const main = name === 'sink' ? 'dev/src/sink-chdb/main.ts' : `services/${name}/src/main.ts`;
+    const child = startChild(name, process.execPath, ['--import', 'tsx', join(ROOT, main)], {
+      env: this.serviceEnv(name),
+      logFile: join(this.dir, `logs/${name}.log`),
+      cwd: ROOT,
+    });
+    this.children.set(name, child);
+    const url = {
+      gateway: `${this.gatewayUrl}/readyz`,
+      validator: `http://127.0.0.1:${this.ports.validator}/healthz`,
+      'action-store': `${this.actionsUrl}/healthz`,
+      sink: `http://127.0.0.1:${this.ports.sinkQuery}/healthz`,
+    }[name];
+    await Promise.race([
+      waitHttpOk(url, 90_000),
+      child.exited.then((code) => {
+        throw new Error(`${name} exited (code ${code}) during start-up; log: ${join(this.dir, `logs/${name}.log`)}`);
+      }),
+    ]);
+  }
+
+  async kill9(name: ServiceName) {
+    await this.children.get(name)?.kill9();
+    this.children.delete(name);
+  }
+
+  async terminate(name: ServiceName) {
+    const code = await this.children.get(name)?.terminate(30_000);
+    this.children.delete(name);
+    return code;
+  }
+
+  /** Whether a service process is still alive (a dead consumer may or may not take the process with it). */
+  running(name: ServiceName) {
+    const c = this.children.get(name);
+    return Boolean(c && c.proc.exitCode === null && c.proc.signalCode === null);
+  }
+
+  /** A query on the sink's chdb (through its side port: the data directory belongs to that process). */
+  async query<T = Record<string, unknown>>(sql: string, params?: Record<string, unknown>): Promise<T[]> {
+    return sideCall<T[]>(this.ports.sinkQuery, '/query', { sql, params });
+  }
+
+  async command(sql: string) {
+    await sideCall(this.ports.sinkQuery, '/command', { sql });
+  }
+}
+
+export async function sideCall<T>(port: number, path: string, body: unknown, timeoutMs = 120_000): Promise<T> {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'Content-Type': 'application/json' },
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const out = (await res.json()) as T & { error?: string };
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${out.error ?? ''}`);
+  return out;
+}
+
+function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export { bounded };

@@ -1,0 +1,35 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { ScenarioResult } from './scenarios';
+
+const HEADING = '## Fault suite';
+
+export function resultsTable(results: ScenarioResult[]): string {
+  const secs = (ms?: number) => (ms === undefined ? 'never' : `${(ms / 1000).toFixed(1)} s`);
+  const lines = [
+    '| scenario | sent | acked | stored | rejected | lost | dup | recovery | result |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...results.map((r) => {
+      const c = r.counts;
+      const result = r.failures.length ? `FAIL: ${r.failures.join('; ')}` : 'pass';
+      const notes = r.notes.length ? ` (${r.notes.join('; ')})` : '';
+      return `| ${r.id}. ${r.title} | ${c.sent} | ${c.acked} | ${c.stored} | ${c.rejected} | ${c.lost} | ${c.dup} | ${secs(r.recoveredMs)} | ${result}${notes} |`;
+    }),
+  ];
+  return lines.join('\n');
+}
+
+/**
+ * Replaces the "## Fault suite" section of docs/reliability.md (up to the next "## ") with `body`,
+ * leaving every other section (e.g. "Mechanisms", written elsewhere) as it is.
+ */
+export function writeSection(path: string, body: string) {
+  const text = existsSync(path) ? readFileSync(path, 'utf8') : '# Reliability\n';
+  const start = text.indexOf(`${HEADING}\n`);
+  const section = `${HEADING}\n\n${body.trim()}\n`;
+  if (start < 0) {
+    writeFileSync(path, `${text.trimEnd()}\n\n${section}`);
+    return;
+  }
+  const rest = text.indexOf('\n## ', start + HEADING.length);
+  writeFileSync(path, `${text.slice(0, start)}${section}${rest < 0 ? '' : text.slice(rest)}`);
+}
