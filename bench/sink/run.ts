@@ -8,12 +8,17 @@
  *   `--batch` rows per insert: the issue's reference;
  * - bare compact: the same rows as value arrays with the events column list (JSONCompactEachRow),
  *   the format the sink inserts in: what the engine alone allows the sink;
+ * - bare TabSeparated: the same value arrays as TSV through the client (formats.ts);
+ * - bare RowBinary (file): the same events as RowBinary read by chdb from a file, a bench-only
+ *   reference for the fastest format the engine takes (no binary body reaches chdb intact otherwise,
+ *   formats.ts);
  * - sink: the same events as Avro messages (Confluent wire format) on events.core of the in-process
  *   bus, consumed by `createSink` (decode through the registry → canonicalFromAvro → row → batched
  *   insert → commit), timed from start to the last row inserted. The bus hands out `--batch`
  *   messages per batch, so both sides insert the same block size.
- * Rounds run bare, bare compact and sink in turn, each on a table emptied before and after it (so
- * background merges of one phase do not run into the next); the median round (by sink / bare) is reported.
+ * Every phase reports rows/s and the process CPU per row (all threads). Rounds run the phases in
+ * turn, each on a table emptied before and after it (so background merges of one phase do not run
+ * into the next); the median round (by sink / fastest bare format) is reported.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
