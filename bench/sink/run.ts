@@ -8,12 +8,17 @@
  *   `--batch` rows per insert: the issue's reference;
  * - bare compact: the same rows as value arrays with the events column list (JSONCompactEachRow),
  *   the format the sink inserts in: what the engine alone allows the sink;
+ * - bare TabSeparated: the same value arrays as TSV through the client (formats.ts);
+ * - bare RowBinary (file): the same events as RowBinary read by chdb from a file, a bench-only
+ *   reference for the fastest format the engine takes (no binary body reaches chdb intact otherwise,
+ *   formats.ts);
  * - sink: the same events as Avro messages (Confluent wire format) on events.core of the in-process
  *   bus, consumed by `createSink` (decode through the registry → canonicalFromAvro → row → batched
  *   insert → commit), timed from start to the last row inserted. The bus hands out `--batch`
  *   messages per batch, so both sides insert the same block size.
- * Rounds run bare, bare compact and sink in turn, each on a table emptied before and after it (so
- * background merges of one phase do not run into the next); the median round (by sink / bare) is reported.
+ * Every phase reports rows/s and the process CPU per row (all threads). Rounds run the phases in
+ * turn, each on a table emptied before and after it (so background merges of one phase do not run
+ * into the next); the median round (by sink / fastest bare format) is reported.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +28,7 @@ import { allTopics, createLogger, topics, type Analytics } from '@evp/core';
 import { createChdbAnalytics, createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { blockEventSchema, blockSubject, canonicalToAvro, type CanonicalEvent } from '@evp/schemas';
 import { EVENT_COLUMNS, createSink, eventRow, eventValues } from '@evp/segmenter';
-import { benchClient, insertTsv } from './formats';
+import { RowBinaryWriter, benchClient, insertRowBinaryViaFile, insertTsv, rowBinaryEvent } from './formats';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -82,29 +87,60 @@ async function count(analytics: Analytics, table: string): Promise<number> {
   return (await analytics.query<{ c: number }>(`SELECT count() AS c FROM ${table}`))[0]?.c ?? 0;
 }
 
-async function bare(analytics: Analytics, rows: object[], columns?: readonly string[]): Promise<number> {
-  await analytics.command('TRUNCATE TABLE events_bare');
+/** One phase's rate and the process CPU (every thread: JS and chdb's) it took per row. */
+interface Phase {
+  rowsPerSecond: number;
+  cpuUsPerRow: number;
+}
+
+/** Times `run` in wall clock and in process CPU time (user + system, all threads). */
+async function measured(rows: number, run: () => Promise<void>): Promise<Phase> {
+  const cpu = process.cpuUsage();
   const started = performance.now();
-  for (let i = 0; i < rows.length; i += BATCH) await analytics.insert('events_bare', rows.slice(i, i + BATCH), columns ? { columns } : {});
+  await run();
   const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  return { rowsPerSecond: rows / seconds, cpuUsPerRow: (used.user + used.system) / rows };
+}
+
+async function bare(analytics: Analytics, rows: object[], columns?: readonly string[]): Promise<Phase> {
+  await analytics.command('TRUNCATE TABLE events_bare');
+  const phase = await measured(rows.length, async () => {
+    for (let i = 0; i < rows.length; i += BATCH) await analytics.insert('events_bare', rows.slice(i, i + BATCH), columns ? { columns } : {});
+  });
   if ((await count(analytics, 'events_bare')) !== rows.length) throw new Error('bare insert lost rows');
   // Emptied at once, so background merges of these parts do not run into the next measurement.
   await analytics.command('TRUNCATE TABLE events_bare');
-  return rows.length / seconds;
+  return phase;
 }
 
 /** The same value arrays as TabSeparated, straight through the client on chdb (formats.ts). */
-async function bareTsv(analytics: Analytics, client: ReturnType<typeof benchClient>, values: unknown[][]): Promise<number> {
+async function bareTsv(analytics: Analytics, client: ReturnType<typeof benchClient>, values: unknown[][]): Promise<Phase> {
   await analytics.command('TRUNCATE TABLE events_bare');
-  const started = performance.now();
-  for (let i = 0; i < values.length; i += BATCH) await insertTsv(client, 'bench.events_bare', EVENT_COLUMNS, values.slice(i, i + BATCH));
-  const seconds = (performance.now() - started) / 1000;
+  const phase = await measured(values.length, async () => {
+    for (let i = 0; i < values.length; i += BATCH) await insertTsv(client, 'bench.events_bare', EVENT_COLUMNS, values.slice(i, i + BATCH));
+  });
   if ((await count(analytics, 'events_bare')) !== values.length) throw new Error('bare TSV insert lost rows');
   await analytics.command('TRUNCATE TABLE events_bare');
-  return values.length / seconds;
+  return phase;
 }
 
-async function sink(analytics: Analytics, events: CanonicalEvent[]): Promise<number> {
+/** The same events as RowBinary, read by chdb from a file (formats.ts): a bench-only reference. */
+async function bareRowBinary(analytics: Analytics, file: string, events: CanonicalEvent[]): Promise<Phase> {
+  await analytics.command('TRUNCATE TABLE events_bare');
+  const writer = new RowBinaryWriter();
+  const phase = await measured(events.length, async () => {
+    for (let i = 0; i < events.length; i += BATCH) {
+      for (const e of events.slice(i, i + BATCH)) rowBinaryEvent(writer, e);
+      await insertRowBinaryViaFile(analytics, file, 'events_bare', EVENT_COLUMNS, writer.take());
+    }
+  });
+  if ((await count(analytics, 'events_bare')) !== events.length) throw new Error('bare RowBinary insert lost rows');
+  await analytics.command('TRUNCATE TABLE events_bare');
+  return phase;
+}
+
+async function sink(analytics: Analytics, events: CanonicalEvent[]): Promise<Phase> {
   await analytics.command('TRUNCATE TABLE events');
   const bus = createInProcessBus({ maxBatchSize: BATCH });
   await bus.ensureTopics(allTopics());
@@ -123,19 +159,19 @@ async function sink(analytics: Analytics, events: CanonicalEvent[]): Promise<num
     logger: createLogger('bench', 'silent'),
     config: { batchMaxRows: BATCH, batchMaxWaitMs: 1_000, sliceRows: SLICE, ...(BUS_CONCURRENCY ? { busConcurrency: BUS_CONCURRENCY } : {}) },
   });
-  const started = performance.now();
-  await s.start();
-  for (;;) {
-    const metric = (await s.metrics.getMetricsAsJSON()).find((m) => m.name === 'segmenter_sink_rows_inserted_total');
-    if ((metric?.values[0]?.value ?? 0) >= events.length) break;
-    await new Promise((r) => setTimeout(r, 2));
-  }
-  const seconds = (performance.now() - started) / 1000;
+  const inserted = s.metrics.getSingleMetric('segmenter_sink_rows_inserted_total');
+  const phase = await measured(events.length, async () => {
+    await s.start();
+    for (;;) {
+      if (((await inserted?.get())?.values[0]?.value ?? 0) >= events.length) break;
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  });
   await s.stop();
   await bus.close();
   if ((await count(analytics, 'events')) !== events.length) throw new Error('sink lost or duplicated rows');
   await analytics.command('TRUNCATE TABLE events');
-  return events.length / seconds;
+  return phase;
 }
 
 async function main() {
@@ -148,23 +184,27 @@ async function main() {
     const rows = events.map(eventRow);
     const values = events.map(eventValues);
     const client = benchClient(dir);
-    const results: { bare: number; compact: number; tsv: number; sink: number; fastest: number }[] = [];
+    const results: { bare: number; compact: number; tsv: number; rowBinary: number; sink: number; fastest: number; fastestClient: number }[] = [];
+    const show = (p: Phase) => `${Math.round(p.rowsPerSecond)} (${p.cpuUsPerRow.toFixed(1)} µs CPU/row)`;
     for (let r = 0; r < ROUNDS; r++) {
       const b = await bare(analytics, rows);
       const c = await bare(analytics, values, EVENT_COLUMNS);
       const t = await bareTsv(analytics, client, values);
+      const rb = await bareRowBinary(analytics, join(dir, 'rowbinary.bin'), events);
       const s = await sink(analytics, events);
-      const fastest = Math.max(b, c, t);
-      results.push({ bare: b, compact: c, tsv: t, sink: s, fastest });
+      const fastestClient = Math.max(b.rowsPerSecond, c.rowsPerSecond, t.rowsPerSecond);
+      const fastest = Math.max(fastestClient, rb.rowsPerSecond);
+      results.push({ bare: b.rowsPerSecond, compact: c.rowsPerSecond, tsv: t.rowsPerSecond, rowBinary: rb.rowsPerSecond, sink: s.rowsPerSecond, fastest, fastestClient });
       console.error(
-        `round ${r + 1}: JSONEachRow ${Math.round(b)}, JSONCompactEachRow ${Math.round(c)}, TabSeparated ${Math.round(t)}, sink ${Math.round(s)} rows/s (${(s / fastest).toFixed(2)}× the fastest bare format)`,
+        `round ${r + 1}: rows/s JSONEachRow ${show(b)}, JSONCompactEachRow ${show(c)}, TabSeparated ${show(t)}, RowBinary (file) ${show(rb)}, sink ${show(s)}: ` +
+          `${(s.rowsPerSecond / fastest).toFixed(2)}× the fastest bare format, ${(s.rowsPerSecond / fastestClient).toFixed(2)}× the fastest through the client`,
       );
     }
     const median = [...results].sort((a, b) => a.sink / a.fastest - b.sink / b.fastest)[Math.floor(results.length / 2)] as (typeof results)[number];
-    console.log(`| rows | rows/insert | JSONEachRow rows/s | JSONCompactEachRow rows/s | TabSeparated rows/s | sink rows/s | sink / fastest bare |`);
-    console.log(`|---:|---:|---:|---:|---:|---:|---:|`);
+    console.log(`| rows | rows/insert | JSONEachRow rows/s | JSONCompactEachRow rows/s | TabSeparated rows/s | RowBinary (file) rows/s | sink rows/s | sink / fastest bare | sink / fastest via client |`);
+    console.log(`|---:|---:|---:|---:|---:|---:|---:|---:|---:|`);
     console.log(
-      `| ${ROWS} | ${BATCH} | ${Math.round(median.bare)} | ${Math.round(median.compact)} | ${Math.round(median.tsv)} | ${Math.round(median.sink)} | ${(median.sink / median.fastest).toFixed(2)} |`,
+      `| ${ROWS} | ${BATCH} | ${Math.round(median.bare)} | ${Math.round(median.compact)} | ${Math.round(median.tsv)} | ${Math.round(median.rowBinary)} | ${Math.round(median.sink)} | ${(median.sink / median.fastest).toFixed(2)} | ${(median.sink / median.fastestClient).toFixed(2)} |`,
     );
     await client.close();
   } finally {

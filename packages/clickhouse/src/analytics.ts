@@ -2,6 +2,7 @@ import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
 import { InfraError, type Analytics } from '@evp/core';
 import { CLICKHOUSE_DEPENDENCY, toAnalyticsError } from './errors';
 import { identifier, tableName } from './identifiers';
+import { JsonRow } from './json-row';
 
 export interface AnalyticsFromClientOptions {
   /**
@@ -43,6 +44,8 @@ function checkedColumns(table: string, columns: readonly string[], rows: object[
   for (const c of columns) identifier(c, 'column name');
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i];
+    // A JsonRow's text is its builder's responsibility (checking it would mean parsing it).
+    if (row instanceof JsonRow) continue;
     if (!Array.isArray(row) || row.length !== columns.length) {
       throw badInsert(table, `row ${i}: expected an array of ${columns.length} values (one per column)`);
     }

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InfraError } from '@evp/core';
 import { createClickHouseHttpAnalytics } from './http';
+import { JsonRow } from './json-row';
 
 // No ClickHouse server runs on this machine, so the HTTP adapter is checked on what it adds over the
 // shared client code: how transport failures and server error answers become InfraErrors. The
@@ -86,9 +87,14 @@ describe('createClickHouseHttpAnalytics', () => {
     try {
       await analytics.insert('t', [['a\tb\n"c"\\', null, { k: 'v' }], ['ü', 1, {}]], { columns: ['s', 'n', 'doc'], dedupToken: 'tok' });
       await analytics.insert('t', [{ s: 'x' }]);
+      // Rows serialized ahead are sent as their text, beside rows the client serializes.
+      await analytics.insert('t', [new JsonRow('["pre",2,{"k":[1]}]'), ['x\ud800', null, {}]], { columns: ['s', 'n', 'doc'] });
+      await analytics.insert('t', [new JsonRow('{"s":"pre"}')]);
       expect(seen).toEqual([
         { query: 'INSERT INTO t (s, n, doc) FORMAT JSONCompactEachRow', body: '["a\\tb\\n\\"c\\"\\\\",null,{"k":"v"}]\n["ü",1,{}]\n' },
         { query: 'INSERT INTO t FORMAT JSONEachRow', body: '{"s":"x"}\n' },
+        { query: 'INSERT INTO t (s, n, doc) FORMAT JSONCompactEachRow', body: '["pre",2,{"k":[1]}]\n["x\ufffd",null,{}]\n' },
+        { query: 'INSERT INTO t FORMAT JSONEachRow', body: '{"s":"pre"}\n' },
       ]);
     } finally {
       await analytics.close();

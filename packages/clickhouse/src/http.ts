@@ -3,7 +3,7 @@ import type { Analytics } from '@evp/core';
 import { analyticsFromClient } from './analytics';
 import { toAnalyticsError } from './errors';
 import { identifier } from './identifiers';
-import { stringifyWellFormed } from './well-formed';
+import { stringifyRow } from './json-row';
 
 export interface ClickHouseHttpOptions {
   /** e.g. http://localhost:8123 */
@@ -28,8 +28,9 @@ export function createClickHouseHttpAnalytics(opts: ClickHouseHttpOptions): Anal
     application: opts.application ?? 'evp',
     // Failures are rethrown as InfraErrors and logged by the caller, with context, once.
     log: { level: ClickHouseLogLevel.OFF },
-    // Rows are JSON text ClickHouse takes: a lone surrogate in a value would be refused forever.
-    json: { stringify: stringifyWellFormed },
+    // Rows are JSON text ClickHouse takes: a lone surrogate in a value would be refused forever;
+    // rows serialized ahead (JsonRow) are sent as they are.
+    json: { stringify: stringifyRow },
   });
   return analyticsFromClient(client);
 }

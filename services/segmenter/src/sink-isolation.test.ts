@@ -1,4 +1,4 @@
-import { runMigrations } from '@evp/clickhouse';
+import { runMigrations, type JsonRow } from '@evp/clickhouse';
 import { InfraError, topics, type Analytics, type Bus, type BusMessage } from '@evp/core';
 import { createChdbAnalytics, createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { waitFor } from '@evp/testkit';
@@ -92,7 +92,7 @@ describe('no row can hold a partition (in-process bus + registry, chdb)', () => 
     const refusing: Analytics = {
       ...analytics,
       insert: async (table, rows, opts) => {
-        if (rows.some((r) => (r as unknown[])[0] === poison)) {
+        if (rows.some((r) => (JSON.parse((r as JsonRow).json) as unknown[])[0] === poison)) {
           throw new InfraError('clickhouse', 'insert into events failed (code 117): Cannot parse JSON object here', { retriable: false });
         }
         await analytics.insert(table, rows, opts);
@@ -132,7 +132,7 @@ describe('no row can hold a partition (in-process bus + registry, chdb)', () => 
     const refusing: Analytics = {
       ...analytics,
       insert: async (table, rows, opts) => {
-        if (rows.some((r) => (r as unknown[])[0] === poison)) {
+        if (rows.some((r) => (JSON.parse((r as JsonRow).json) as unknown[])[0] === poison)) {
           refusals++;
           throw new InfraError('clickhouse', 'insert failed (code 117): bad row', { retriable: false });
         }

@@ -1,5 +1,5 @@
 import { Registry } from 'prom-client';
-import { mayBeRowFault } from '@evp/clickhouse';
+import { JsonRow, mayBeRowFault, stringifyWellFormed } from '@evp/clickhouse';
 import {
   BLOCKS,
   InfraError,
@@ -80,6 +80,13 @@ export const SINK_TOPICS: string[] = [
   topics.rejected,
 ];
 
+/**
+ * Every row is written as JSON text when its message is read, not when its insert starts: the
+ * insert of one slice (ClickHouse's thread) then overlaps both the decoding and the serializing of
+ * the next (the JS thread), and an insert only joins text. Same text as the client would write.
+ */
+const jsonRow = (row: object) => new JsonRow(stringifyWellFormed(row));
+
 type Route = { table: 'events' } | { table: 'rejected' } | { table: 'catalog'; kind: CatalogKind };
 
 const routes = new Map<string, Route>([
@@ -90,7 +97,8 @@ const routes = new Map<string, Route>([
 
 interface Read {
   table: string;
-  row: object;
+  /** Serialized as it is read: the JS thread writes it while ClickHouse inserts the previous slice. */
+  row: JsonRow;
   key: string;
   receivedAtMs: number;
   unreadable: boolean;
@@ -166,7 +174,7 @@ export function createSink(deps: SinkDeps): Sink {
     m.unreadable.inc({ topic: msg.topic });
     const row = unreadableRow(msg, { path, rule, message: errorMessage(err) }, now());
     logger.warn({ source: row.source, rule, err }, 'unreadable message written to rejected as parse_violation');
-    return { table: TABLES.rejected, row, key: row.rejection_id, receivedAtMs: msg.timestamp, unreadable: true };
+    return { table: TABLES.rejected, row: jsonRow(row), key: row.rejection_id, receivedAtMs: msg.timestamp, unreadable: true };
   }
 
   async function read(msg: BusMessage): Promise<Read> {
@@ -186,15 +194,15 @@ export function createSink(deps: SinkDeps): Sink {
       switch (route.table) {
         case 'events': {
           const row = eventValues(canonicalFromAvro(record));
-          return { table: TABLES.events, row, key: row[0] /* event_id */, receivedAtMs: record.received_at as number, unreadable: false };
+          return { table: TABLES.events, row: jsonRow(row), key: row[0] /* event_id */, receivedAtMs: record.received_at as number, unreadable: false };
         }
         case 'rejected': {
           const row = rejectedRow(record as unknown as RejectedRecord);
-          return { table: TABLES.rejected, row, key: row.rejection_id, receivedAtMs: record.received_at as number, unreadable: false };
+          return { table: TABLES.rejected, row: jsonRow(row), key: row.rejection_id, receivedAtMs: record.received_at as number, unreadable: false };
         }
         case 'catalog': {
           const row = catalogRow(record);
-          return { table: TABLES.catalog(route.kind), row, key: `${row.app_id}\u0000${row.id}\u0000${row.received_at}`, receivedAtMs: record.received_at as number, unreadable: false };
+          return { table: TABLES.catalog(route.kind), row: jsonRow(row), key: `${row.app_id}\u0000${row.id}\u0000${row.received_at}`, receivedAtMs: record.received_at as number, unreadable: false };
         }
       }
     } catch (err) {

@@ -1,3 +1,4 @@
+import { JsonRow, stringifyWellFormed } from '@evp/clickhouse';
 import { chdbTestPath, describeAnalyticsConformance, testDatabase } from '@evp/testkit/src/conformance/analytics';
 import { createChdbAnalytics } from './chdb-analytics';
 
@@ -22,6 +23,32 @@ describe('createChdbAnalytics', () => {
     const analytics = createChdbAnalytics({ path: chdbTestPath(), database: db });
     try {
       expect(await analytics.query('SELECT currentDatabase() AS db')).toEqual([{ db }]);
+    } finally {
+      await analytics.command(`DROP DATABASE IF EXISTS ${db}`);
+      await analytics.close();
+    }
+  });
+
+  it('stores a JsonRow (text written ahead, as the sink does) exactly as the same values sent as an array', async () => {
+    const db = `${database}_json_row`;
+    const analytics = createChdbAnalytics({ path: chdbTestPath(), database: db });
+    try {
+      await analytics.command(
+        "CREATE TABLE t (id String, s String, n Nullable(Int32), at DateTime64(3, 'UTC'), doc JSON) ENGINE = MergeTree ORDER BY id",
+      );
+      const columns = ['id', 's', 'n', 'at', 'doc'];
+      const values = (id: string) => [id, 'tab\t nl\n quote" backslash\\ lone\ud800 😀 \u0001', null, '2024-05-06 07:08:09.010', { k: ['v\ud800', 1.5], d: '2024-01-01T10:00:00Z' }];
+      await analytics.insert('t', [values('array')], { columns });
+      await analytics.insert('t', [new JsonRow(stringifyWellFormed(values('text')))], { columns });
+      const rows = await analytics.query<Record<string, unknown>>('SELECT * EXCEPT id FROM t ORDER BY id');
+      expect(rows).toHaveLength(2);
+      expect(rows[1]).toEqual(rows[0]);
+      expect(rows[0]).toEqual({
+        s: 'tab\t nl\n quote" backslash\\ lone\ufffd 😀 \u0001',
+        n: null,
+        at: '2024-05-06 07:08:09.010',
+        doc: { k: ['v\ufffd', 1.5], d: '2024-01-01T10:00:00Z' },
+      });
     } finally {
       await analytics.command(`DROP DATABASE IF EXISTS ${db}`);
       await analytics.close();

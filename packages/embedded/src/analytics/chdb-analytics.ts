@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
-import { analyticsFromClient, identifier, stringifyWellFormed } from '@evp/clickhouse';
+import { analyticsFromClient, identifier, stringifyRow } from '@evp/clickhouse';
 import type { Analytics } from '@evp/core';
 import { createChdbConnection } from 'chdb/connection';
 
@@ -67,8 +67,8 @@ export function createChdbAnalytics(opts: ChdbAnalyticsOptions): Analytics {
   // is the Connection contract the client expects.
   const connection = createChdbConnection({ path }) as unknown as ClientConnection;
   // Failures are rethrown as InfraErrors and logged by the caller, with context, once.
-  // Rows are JSON text ClickHouse takes, as over HTTP (stringifyWellFormed).
-  const client = createClient({ connection, log: { level: ClickHouseLogLevel.OFF }, json: { stringify: stringifyWellFormed } });
+  // Rows are JSON text ClickHouse takes, as over HTTP (stringifyRow).
+  const client = createClient({ connection, log: { level: ClickHouseLogLevel.OFF }, json: { stringify: stringifyRow } });
   return analyticsFromClient(client, {
     setup: database ? [`CREATE DATABASE IF NOT EXISTS ${database}`, `USE ${database}`] : [],
   });
