@@ -16,8 +16,9 @@ const CLOSE_OBJECT = 0x7d;
 
 /**
  * Whether JSON text nests deeper than `max`. A byte scan (brackets outside strings), not a walk of the
- * parsed value: it costs a few microseconds for a typical upload and cannot recurse. Assumes the text
- * already parsed as JSON.
+ * parsed value: it cannot recurse, and costs about half a JSON.parse of the same text (27 µs against
+ * 49 µs for a 7.6 KB, 50-event upload on the loaded dev machine; skipping strings with a native
+ * indexOf was slower, keys being short). Assumes the text already parsed as JSON.
  */
 export function nestsDeeperThan(json: Uint8Array, max: number): boolean {
   let depth = 0;
