@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import type { Express } from 'express';
+import { answerClientErrorsAsJson } from './client-errors';
 
-/** Listens and resolves with the bound port (port 0 picks a free one). */
+/** Listens and resolves with the bound port (port 0 picks a free one); client errors answer JSON (client-errors.ts). */
 export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<{ server: Server; port: number }> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host, (err?: Error) => {
@@ -10,6 +11,7 @@ export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<{ 
       resolve({ server, port: typeof address === 'object' && address ? address.port : port });
     });
     server.once('error', reject);
+    answerClientErrorsAsJson(server);
   });
 }
 

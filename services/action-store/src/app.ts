@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { Counter } from 'prom-client';
 import { ApiError, InfraError, type KeyRing, type Logger, type RejectionReason } from '@evp/core';
-import { createHttpApp, grantOf, requireKey, type HttpMetrics } from '@evp/http';
+import { checkJsonContentType, createHttpApp, grantOf, requireKey, type HttpMetrics } from '@evp/http';
 import {
   DEFAULT_PULL_MAX,
   parseCreateRequest,
@@ -54,11 +54,21 @@ function actionMetrics(metrics: HttpMetrics) {
   };
 }
 
-/** 400 invalid_request naming the first offending value; `details.issues` lists every problem. */
+/** Most issues one 400 lists: the answer stays small however many items a body gets wrong. */
+export const MAX_ISSUES_LISTED = 100;
+
+/**
+ * 400 invalid_request naming the first offending value; `details.issues` lists the first
+ * MAX_ISSUES_LISTED problems and `details.issue_count` how many there are.
+ */
 function orBadRequest<T>(r: ParseResult<T>): T {
   if (r.ok) return r.value;
   const first = r.issues[0] as RejectionReason;
-  throw new ApiError('invalid_request', { message: first.message, path: first.path, details: { issues: r.issues } });
+  throw new ApiError('invalid_request', {
+    message: first.message,
+    path: first.path,
+    details: { issues: r.issues.slice(0, MAX_ISSUES_LISTED), issue_count: r.issues.length },
+  });
 }
 
 /**
@@ -87,14 +97,11 @@ function actionIdParam(req: Request): number {
   return Number(raw);
 }
 
-/** JSON bodies only (text/plain too, as browsers' simple requests send it); anything else is 415. */
+/** UTF-8 JSON bodies only (text/plain too, as browsers' simple requests send it); anything else is 415. */
 function jsonBody(limit: number) {
   const parse = express.json({ limit, type: () => true });
   return (req: Request, res: Response, next: NextFunction) => {
-    const type = String(req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-    if (type !== 'application/json' && type !== 'text/plain') {
-      return next(new ApiError('unsupported_media_type', { path: 'headers.content-type' }));
-    }
+    checkJsonContentType(req);
     parse(req, res, next);
   };
 }

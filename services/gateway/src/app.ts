@@ -14,6 +14,8 @@ export interface GatewayLimits {
   maxEventsPerRequest: number;
   /** Records per catalog request; defaults to maxEventsPerRequest. */
   maxCatalogRecordsPerRequest?: number;
+  /** Envelopes per log request; default DEFAULT_MAX_ENVELOPES_PER_REQUEST (1,000). */
+  maxEnvelopesPerRequest?: number;
   /** Seconds a client should wait after a 503. */
   retryAfterSeconds: number;
 }
@@ -51,7 +53,7 @@ export function createGatewayApp(deps: GatewayDeps) {
       const ingest = { producer: deps.producer, logger: deps.logger, metrics, maxBodyBytes: deps.limits.maxBodyBytes, retryAfterSeconds: deps.limits.retryAfterSeconds, now, rawTopic: deps.rawTopic ?? topics.raw };
 
       const ingestLog = ingestHandler(ingest, (_req, body, raw, appId) => {
-        const slices = sliceEnvelopes(body, raw.text);
+        const slices = sliceEnvelopes(body, raw.text, deps.limits.maxEnvelopesPerRequest);
         const events = slices.reduce((n, s) => n + s.events, 0);
         const max = deps.limits.maxEventsPerRequest;
         if (events > max) {

@@ -87,11 +87,3 @@ const tooLarge = (maxBytes: number) => ({
   message: `The body exceeds ${maxBytes} bytes (after decompression).`,
   details: { max_bytes: maxBytes },
 });
-
-/** sendBeacon posts text/plain; both carry JSON. A charset parameter is fine. */
-export function checkContentType(req: Request): void {
-  const type = String(req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json' && type !== 'text/plain') {
-    throw new ApiError('unsupported_media_type', { path: 'headers.content-type' });
-  }
-}

@@ -14,8 +14,8 @@ const KINDS = new Set<string>(CATALOG_KINDS);
 
 export function resolveCatalogKind(name: string): CatalogKind {
   if (KINDS.has(name)) return name as CatalogKind;
-  const alias = CATALOG_ALIASES[name];
-  if (alias) return alias;
+  // Own properties only: `constructor`, `__proto__` or `toString` must not resolve through the prototype.
+  if (Object.hasOwn(CATALOG_ALIASES, name)) return CATALOG_ALIASES[name] as CatalogKind;
   throw new ApiError('unknown_catalog_kind', {
     message: `There is no catalog kind '${name}'.`,
     path: 'path.kind',

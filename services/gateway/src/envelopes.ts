@@ -7,15 +7,29 @@ export interface EnvelopeSlice {
   events: number;
 }
 
+/**
+ * Envelopes per request when the limits name none. Each becomes its own raw message, so without a
+ * bound a 1.2 MB body of 100,000 empty envelopes costs 100,000 messages; SDKs send one envelope.
+ */
+export const DEFAULT_MAX_ENVELOPES_PER_REQUEST = 1000;
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The gateway checks only what it needs to route and count: each envelope is an object with a `data`
  * array. Everything else is the validator's job, so one bad event never fails its siblings here.
  */
-export function sliceEnvelopes(body: unknown, rawText: string): EnvelopeSlice[] {
+export function sliceEnvelopes(body: unknown, rawText: string, maxEnvelopes = DEFAULT_MAX_ENVELOPES_PER_REQUEST): EnvelopeSlice[] {
   if (Array.isArray(body)) {
     if (body.length === 0) throw new ApiError('invalid_envelope', { message: 'The array holds no envelopes.', path: '$' });
+    // Counted before any envelope is looked at or re-encoded.
+    if (body.length > maxEnvelopes) {
+      throw new ApiError('too_many_events', {
+        message: `The request holds ${body.length} envelopes; the limit is ${maxEnvelopes}.`,
+        path: '$',
+        details: { envelopes: body.length, max_envelopes: maxEnvelopes },
+      });
+    }
     return body.map((env, i) => describe(env, `$[${i}]`, JSON.stringify(env)));
   }
   return [describe(body, '$', rawText)];

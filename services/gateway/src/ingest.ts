@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { ApiError, InfraError, rawHeaders, type BusProducer, type Logger } from '@evp/core';
-import { grantOf } from '@evp/http';
-import { checkContentType, readBody } from './body';
+import { checkJsonContentType, checkJsonDepth, grantOf } from '@evp/http';
+import { readBody } from './body';
 import type { IngestMetrics } from './metrics';
 
 /** What a route makes of a parsed body: the raw messages to produce and the count to acknowledge. */
@@ -25,7 +25,7 @@ export interface IngestDeps {
 }
 
 /**
- * The one ingest path for every route: bounded read → JSON → route-specific plan → produce (acks=all)
+ * The one ingest path for every route: bounded read → JSON (depth-bounded) → route-specific plan → produce (acks=all)
  * → 200. The 200 is written only after Kafka acknowledged; any produce failure answers 503.
  */
 export function ingestHandler(deps: IngestDeps, plan: (req: Request, body: unknown, raw: { text: string; bytes: Buffer }, appId: string) => IngestPlan) {
@@ -34,7 +34,7 @@ export function ingestHandler(deps: IngestDeps, plan: (req: Request, body: unkno
   const accepted = new Map<string, ReturnType<IngestMetrics['events']['labels']>>();
   return async (req: Request, res: Response) => {
     const grant = grantOf(req);
-    checkContentType(req);
+    checkJsonContentType(req);
     const raw = await readBody(req, deps.maxBodyBytes);
     const text = raw.toString('utf8');
     let body: unknown;
@@ -43,6 +43,8 @@ export function ingestHandler(deps: IngestDeps, plan: (req: Request, body: unkno
     } catch (err) {
       throw new ApiError('invalid_json', { message: `The body is not valid JSON: ${(err as Error).message}`, path: '$' });
     }
+    // Before anything walks the body: re-encoding an envelope (and the validator later) recurses.
+    checkJsonDepth(raw, body);
     const p = plan(req, body, { text, bytes: raw }, grant.appId);
     const requestId = req.requestId as string;
     // The key decides the app: headers come from the grant, never from the body.

@@ -21,12 +21,17 @@ function errorResponse(description: string, codes: ErrorCode[], headers: object 
 }
 
 const commonIngestErrors = {
-  '400': errorResponse('The body is not JSON or not of the expected shape; `path` points at the offending value.', ['invalid_json', 'invalid_envelope', 'invalid_request']),
+  '400': errorResponse(
+    'The body is not JSON, not of the expected shape, nested more than 64 levels deep, or unreadable (corrupt gzip); or the request is not well-formed HTTP. `path` points at the offending value.',
+    ['invalid_json', 'invalid_envelope', 'invalid_request', 'too_deep', 'malformed_request'],
+  ),
   '401': errorResponse('No key, or an unknown key.', ['auth_missing', 'auth_invalid']),
   '403': errorResponse('The key is not an SDK key.', ['forbidden_role']),
-  '413': errorResponse('The body exceeds the byte limit after decompression, or holds too many events/records.', ['payload_too_large', 'too_many_events']),
-  '415': errorResponse('Unsupported Content-Type or Content-Encoding.', ['unsupported_media_type', 'unsupported_encoding']),
+  '413': errorResponse('The body exceeds the byte limit after decompression, or holds too many events, envelopes or records.', ['payload_too_large', 'too_many_events']),
+  '415': errorResponse('Unsupported Content-Type (or a charset other than utf-8) or Content-Encoding.', ['unsupported_media_type', 'unsupported_encoding']),
+  '417': errorResponse('An Expect header other than 100-continue.', ['expectation_failed']),
   '429': errorResponse('The key exceeded its rate limit.', ['rate_limited'], retryAfter),
+  '431': errorResponse('The request headers exceed the size limit.', ['headers_too_large']),
   '500': errorResponse('An unexpected error, logged with the request id.', ['internal']),
   '503': errorResponse('Kafka did not acknowledge the write in time; nothing was stored.', ['unavailable'], retryAfter),
 };
