@@ -93,3 +93,14 @@ export function subscriptionHealth(onDead?: (error: Error) => void) {
     },
   };
 }
+
+/** Readiness problems of named subscriptions: a dead consumer makes its service not ready. */
+export function consumerProblems(subs: Record<string, { health(): SubscriptionHealth }>): string[] {
+  const problems: string[] = [];
+  for (const [name, sub] of Object.entries(subs)) {
+    const h = sub.health();
+    if (h.state === 'dead') problems.push(`consumer ${name} is dead: ${h.error}`);
+    else if (h.state === 'stopped') problems.push(`consumer ${name} is stopped`);
+  }
+  return problems;
+}

@@ -45,3 +45,41 @@ describe('gateway readiness', () => {
     await s.close();
   });
 });
+
+describe('gateway readiness while the broker is frozen', () => {
+  it('answers within its bound: the recent last result first, then "did not answer"', async () => {
+    let frozen = false;
+    let calls = 0;
+    let clock = 1_000_000;
+    const listTopics = (): Promise<string[]> => {
+      calls++;
+      // A frozen broker: the request neither succeeds nor fails.
+      return frozen ? new Promise<string[]>(() => undefined) : Promise.resolve([topics.raw]);
+    };
+    const check = gatewayReadiness({ bus: { listTopics }, answerWithinMs: 100, maxStaleMs: 5_000, now: () => clock });
+    expect(await check()).toEqual([]);
+    frozen = true;
+    clock += 1_000;
+    let started = Date.now();
+    expect(await check()).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    clock += 5_000;
+    started = Date.now();
+    expect(await check()).toEqual(['kafka did not answer within 100 ms']);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    // Probes share the one hanging check instead of piling up requests on the broker.
+    expect(calls).toBe(2);
+  });
+
+  it('answers GET /readyz with 503 within 1 s with the default bound', async () => {
+    const s = await harness(createInProcessBus(), {
+      deps: { readiness: gatewayReadiness({ bus: { listTopics: () => new Promise<string[]>(() => undefined) } }) },
+    });
+    const started = Date.now();
+    const res = await request(s.app).get('/readyz');
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ ready: false, problems: ['kafka did not answer within 800 ms'] });
+    await s.close();
+  });
+});

@@ -13,6 +13,7 @@ import {
   type MessageBatch,
   type SchemaRegistry,
   type Subscription,
+  type SubscriptionHealth,
 } from '@evp/core';
 import { canonicalFromAvro, type RejectedRecord } from '@evp/schemas';
 import { InsertBatcher, type TableRows } from './batcher';
@@ -59,6 +60,8 @@ export interface SinkDeps {
   config?: Partial<SinkConfig>;
   metrics?: Registry;
   now?: () => number;
+  /** Called once if the consumer stops for good (see Subscription). */
+  onDead?: (error: Error) => void;
 }
 
 export interface Sink {
@@ -66,6 +69,8 @@ export interface Sink {
   start(): Promise<void>;
   /** Stops consuming, inserts what is buffered (so the last batches commit), leaves the group. */
   stop(): Promise<void>;
+  /** The consumer's state; `stopped` before start. */
+  health(): SubscriptionHealth;
   readonly metrics: Registry;
 }
 
@@ -226,6 +231,7 @@ export function createSink(deps: SinkDeps): Sink {
 
   return {
     metrics: registry,
+    health: () => subscription?.health() ?? { state: 'stopped' },
     async start() {
       if (subscription) return;
       subscription = await deps.bus.subscribe({
@@ -234,6 +240,7 @@ export function createSink(deps: SinkDeps): Sink {
         fromBeginning: true,
         concurrency: config.busConcurrency,
         handleBatch,
+        ...(deps.onDead ? { onDead: deps.onDead } : {}),
       });
       logger.info({ group: config.groupId, topics: SINK_TOPICS.length, batchMaxRows: config.batchMaxRows, batchMaxWaitMs: config.batchMaxWaitMs }, 'sink consuming');
     },
