@@ -47,27 +47,23 @@ describe('gateway readiness', () => {
 });
 
 describe('gateway readiness while the broker is frozen', () => {
-  it('answers within its bound: the recent last result first, then "did not answer"', async () => {
+  it('answers within its bound and shares one hanging check between probes', async () => {
     let frozen = false;
     let calls = 0;
-    let clock = 1_000_000;
     const listTopics = (): Promise<string[]> => {
       calls++;
       // A frozen broker: the request neither succeeds nor fails.
       return frozen ? new Promise<string[]>(() => undefined) : Promise.resolve([topics.raw]);
     };
-    const check = gatewayReadiness({ bus: { listTopics }, answerWithinMs: 100, maxStaleMs: 5_000, now: () => clock });
+    const check = gatewayReadiness({ bus: { listTopics }, answerWithinMs: 100 });
     expect(await check()).toEqual([]);
     frozen = true;
-    clock += 1_000;
-    let started = Date.now();
-    expect(await check()).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(1_000);
-    clock += 5_000;
-    started = Date.now();
-    expect(await check()).toEqual(['kafka did not answer within 100 ms']);
-    expect(Date.now() - started).toBeLessThan(1_000);
-    // Probes share the one hanging check instead of piling up requests on the broker.
+    for (let i = 0; i < 3; i++) {
+      const started = Date.now();
+      expect(await check()).toEqual(['kafka did not answer within 100 ms']);
+      expect(Date.now() - started).toBeLessThan(1_000);
+    }
+    // The probes share the one hanging check instead of piling requests on the broker.
     expect(calls).toBe(2);
   });
 
