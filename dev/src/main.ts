@@ -35,13 +35,24 @@ async function main() {
       chdbPath,
     }),
   );
-  const shutdown = async () => {
+  let stopping = false;
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    clearInterval(watch);
     await pipeline.stop();
     await Promise.allSettled([parts.bus.close(), parts.analytics.close()]);
-    process.exit(0);
+    process.exit(code);
   };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  // A consumer that stopped for good fails the gateway's /readyz; exiting non-zero makes it visible.
+  const watch = setInterval(() => {
+    const problems = pipeline.consumerProblems();
+    if (problems.length === 0) return;
+    logger.fatal({ problems }, 'a consumer stopped for good: exiting');
+    void shutdown(1);
+  }, 1_000);
+  process.once('SIGINT', () => void shutdown(0));
+  process.once('SIGTERM', () => void shutdown(0));
 }
 
 main().catch((err) => {

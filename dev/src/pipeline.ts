@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import {
   allTopics,
+  consumerProblems,
   type Analytics,
   type Bus,
   type KeyRing,
@@ -42,6 +43,8 @@ export interface PipelineOptions {
 export interface RunningPipeline {
   gatewayUrl: string;
   actionsUrl: string;
+  /** Consumers that are stopped or dead (empty while all run); also the gateway's readiness. */
+  consumerProblems(): string[];
   stop(): Promise<void>;
 }
 
@@ -84,6 +87,13 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     }),
   ];
 
+  const problems = () =>
+    consumerProblems({
+      validator,
+      'segmenter-sink': sink,
+      'action-store.requests': consumers[0] as Subscription,
+      'action-store.feedback': consumers[1] as Subscription,
+    });
   const sweeper = startSweeper({ store, logger: logger.child({ service: 'action-store' }), intervalMs: 10_000 });
   const producer = await bus.producer();
   const gateway = createGatewayApp({
@@ -92,6 +102,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     logger: logger.child({ service: 'gateway' }),
     corsOrigins: ['*'],
     limits: { maxBodyBytes: 5 * 1024 * 1024, maxEventsPerRequest: 5000, retryAfterSeconds: 5 },
+    // One process: the gateway is ready only while every consumer behind it runs.
+    readiness: async () => problems(),
   });
   const actions = createActionStoreApp({ store, keys, logger: logger.child({ service: 'action-store' }) });
   const servers: Server[] = [];
@@ -103,6 +115,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
   return {
     gatewayUrl: `http://${host}:${g.port}`,
     actionsUrl: `http://${host}:${a.port}`,
+    consumerProblems: problems,
     async stop() {
       await Promise.allSettled(servers.map((s) => closeServer(s)));
       await Promise.allSettled([validator.stop(), sink.stop(), sweeper.stop(), ...consumers.map((c) => c.stop())]);

@@ -9,3 +9,5 @@ export * from './topics';
 export * from './ports/bus';
 export * from './ports/schema-registry';
 export * from './ports/analytics';
+export * from './batch-size';
+export * from './consumer-guard';

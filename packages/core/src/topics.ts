@@ -1,3 +1,5 @@
+import type { TopicSpec } from './ports/bus';
+
 /** Every Kafka topic name lives here; a version suffix would be added in this one place. */
 export const BLOCKS = [
   'core',
@@ -43,15 +45,29 @@ export const topics = {
   catalog: (kind: CatalogKind) => `catalog.${kind}`,
 } as const;
 
+/** Kafka's default `message.max.bytes`: the largest record batch per partition a topic takes. */
+export const DEFAULT_MAX_BATCH_BYTES = 1_048_588;
+/**
+ * ingest.raw holds one upload per message, up to the gateway's 5 MiB body plus headers and batch
+ * overhead; every other topic keeps the broker default (the validator splits its output batches).
+ */
+export const RAW_MAX_MESSAGE_BYTES = 6 * 1024 * 1024;
+
+/** The record batch limit of a platform topic, as ensureTopics/stack.sh configure it. */
+export function topicMaxBatchBytes(topic: string): number {
+  // A dead letter carries its original message, which may be a whole raw upload.
+  return topic === topics.raw || topic === topics.deadLetters ? RAW_MAX_MESSAGE_BYTES : DEFAULT_MAX_BATCH_BYTES;
+}
+
 /** Every topic the platform uses, with its partition count (mirrored by deploy/local/topics.txt). */
-export function allTopics(): { name: string; partitions: number }[] {
+export function allTopics(): TopicSpec[] {
   return [
-    { name: topics.raw, partitions: 3 },
+    { name: topics.raw, partitions: 3, maxMessageBytes: RAW_MAX_MESSAGE_BYTES },
     { name: topics.rejected, partitions: 3 },
     ...BLOCKS.map((b) => ({ name: topics.events(b), partitions: 3 })),
     ...CATALOG_KINDS.map((k) => ({ name: topics.catalog(k), partitions: 1 })),
     { name: topics.actionsRequested, partitions: 3 },
-    { name: topics.deadLetters, partitions: 3 },
+    { name: topics.deadLetters, partitions: 3, maxMessageBytes: RAW_MAX_MESSAGE_BYTES },
   ];
 }
 

@@ -8,3 +8,4 @@ export * from './metrics';
 export * from './request-id';
 export * from './server';
 export * from './hot-routes';
+export * from './ops-server';

@@ -1,5 +1,6 @@
 import {
   CompressionTypes,
+  ConfigResourceTypes,
   Kafka,
   logLevel as kafkaLogLevel,
   Partitioners,
@@ -8,14 +9,20 @@ import {
   type Message,
   type Producer,
 } from 'kafkajs';
-import type {
-  Bus,
-  BusMessage,
-  BusProducer,
-  Logger,
-  OutgoingMessage,
-  SubscribeOptions,
-  Subscription,
+import {
+  guardBatchHandler,
+  splitToFit,
+  subscriptionHealth,
+  topicMaxBatchBytes,
+  topics,
+  type Bus,
+  type BusMessage,
+  type BusProducer,
+  type Logger,
+  type OutgoingMessage,
+  type SubscribeOptions,
+  type Subscription,
+  type TopicSpec,
 } from '@evp/core';
 import { toInfraError, withTimeout } from './kafka-errors';
 
@@ -30,6 +37,13 @@ export interface KafkaBusOptions {
   /** Largest batch handed to a handler, in bytes fetched per partition. */
   maxBytesPerPartition?: number;
   compression?: 'none' | 'gzip';
+  /** Record batch limit per topic partition; default: the platform topics' (topicMaxBatchBytes). */
+  maxBatchBytes?: (topic: string) => number;
+  /**
+   * How long the group waits for a silent member before moving its partitions (default 10 s).
+   * Heartbeats continue while a handler runs, so a long batch does not count as silence.
+   */
+  sessionTimeoutMs?: number;
 }
 
 function kafkaLogger(logger: Logger) {
@@ -70,8 +84,10 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     logCreator: kafkaLogger(options.logger.child({ component: 'kafkajs' })),
     retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000 },
   });
+  const maxBatchBytes = options.maxBatchBytes ?? topicMaxBatchBytes;
   const closers = new Set<() => Promise<void>>();
   let admin: Admin | undefined;
+  let deadLetterProducer: Promise<BusProducer> | undefined;
 
   async function getAdmin(): Promise<Admin> {
     if (!admin) {
@@ -82,7 +98,18 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     return admin;
   }
 
-  return {
+  /** One producer for every subscription's dead letters, made on the first one. */
+  const writeDeadLetters = async (messages: OutgoingMessage[]) => {
+    deadLetterProducer ??= bus.producer().catch((err: unknown) => {
+      deadLetterProducer = undefined;
+      throw err;
+    });
+    await (await deadLetterProducer).send(topics.deadLetters, messages);
+  };
+
+  const bus: Bus = {
+    maxBatchBytes,
+
     async producer(): Promise<BusProducer> {
       const producer: Producer = kafka.producer({
         idempotent: true,
@@ -100,18 +127,20 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       const close = () => producer.disconnect();
       closers.add(close);
       const sendBatch = async (entries: { topic: string; messages: OutgoingMessage[] }[]) => {
-        const topicMessages = entries
-          .filter((e) => e.messages.length > 0)
-          .map((e) => ({ topic: e.topic, messages: e.messages.map(toKafkaMessage) }));
-        if (topicMessages.length === 0) return;
-        try {
-          await withTimeout(
-            producer.sendBatch({ topicMessages, acks: -1, timeout: produceTimeoutMs, compression }),
-            produceTimeoutMs,
-            'produce',
-          );
-        } catch (err) {
-          throw toInfraError(err, 'produce');
+        // Several produce requests when the messages exceed a record batch, one after the other so
+        // order per key holds; the call resolves once all are durable (a failure may leave earlier
+        // ones written: at-least-once, as for any failed send).
+        for (const write of splitToFit(entries, maxBatchBytes)) {
+          const topicMessages = write.map((e) => ({ topic: e.topic, messages: e.messages.map(toKafkaMessage) }));
+          try {
+            await withTimeout(
+              producer.sendBatch({ topicMessages, acks: -1, timeout: produceTimeoutMs, compression }),
+              produceTimeoutMs,
+              'produce',
+            );
+          } catch (err) {
+            throw toInfraError(err, 'produce');
+          }
         }
       };
       return {
@@ -125,12 +154,22 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     },
 
     async subscribe(opts: SubscribeOptions): Promise<Subscription> {
+      const health = subscriptionHealth(opts.onDead);
+      const logger = options.logger.child({ component: 'bus', group: opts.groupId });
+      const handleBatch = guardBatchHandler({ groupId: opts.groupId, handleBatch: opts.handleBatch, writeDeadLetters, logger });
+      const heartbeatMs = 3_000;
       const consumer = kafka.consumer({
         groupId: opts.groupId,
-        sessionTimeout: 30_000,
-        heartbeatInterval: 3_000,
+        sessionTimeout: options.sessionTimeoutMs ?? 10_000,
+        heartbeatInterval: heartbeatMs,
         maxBytesPerPartition: options.maxBytesPerPartition ?? 1_048_576,
         retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 200, maxRetryTime: 5_000 },
+      });
+      // kafkajs restarts a consumer after a retriable crash; one it does not restart is gone for good
+      // and must be reported, or the process would stay up consuming nothing.
+      consumer.on(consumer.events.CRASH, ({ payload }) => {
+        logger.error({ err: payload.error, restart: payload.restart }, `consumer crashed: ${payload.error.message}`);
+        if (!payload.restart) health.dead(payload.error);
       });
       await consumer.connect();
       for (const topic of opts.topics) await consumer.subscribe({ topic, fromBeginning: opts.fromBeginning ?? true });
@@ -149,8 +188,19 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
             headers: headersOf(m.headers),
             timestamp: Number(m.timestamp),
           }));
-          // Throwing here leaves the offsets unresolved: kafkajs re-fetches the batch (at-least-once).
-          await opts.handleBatch({ topic: batch.topic, partition: batch.partition, messages, highWatermark: batch.highWatermark });
+          // Heartbeats while the handler runs, so the session timeout can be short (fast failover)
+          // without a slow batch making the group think this member died. A failed heartbeat (e.g.
+          // a rebalance) is left to the next fetch to handle.
+          const beat = setInterval(() => {
+            heartbeat().catch((err: unknown) => logger.debug({ err }, 'heartbeat during a batch failed'));
+          }, heartbeatMs);
+          try {
+            // Throwing here (a retriable error) leaves the offsets unresolved: kafkajs re-fetches
+            // the batch (at-least-once). What no retry can cure was dead-lettered by the guard.
+            await handleBatch({ topic: batch.topic, partition: batch.partition, messages, highWatermark: batch.highWatermark });
+          } finally {
+            clearInterval(beat);
+          }
           const last = messages[messages.length - 1] as BusMessage;
           resolveOffset(last.offset);
           await commitOffsetsIfNecessary();
@@ -159,10 +209,12 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       });
       const stop = async () => {
         closers.delete(stop);
+        health.stopped();
+        // disconnect leaves the group, so the partitions move at once instead of after the session timeout.
         await consumer.disconnect();
       };
       closers.add(stop);
-      return { stop };
+      return { stop, health: health.health };
     },
 
     async ensureTopics(wanted) {
@@ -170,11 +222,23 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
         const a = await getAdmin();
         const existing = new Set(await a.listTopics());
         const missing = wanted.filter((t) => !existing.has(t.name));
-        if (missing.length === 0) return;
-        await a.createTopics({
-          waitForLeaders: true,
-          topics: missing.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: 1 })),
-        });
+        const configOf = (t: TopicSpec) =>
+          t.maxMessageBytes === undefined ? [] : [{ name: 'max.message.bytes', value: String(t.maxMessageBytes) }];
+        if (missing.length > 0) {
+          await a.createTopics({
+            waitForLeaders: true,
+            topics: missing.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: 1, configEntries: configOf(t) })),
+          });
+        }
+        // Topics that existed before a limit was introduced get it too (created by an older
+        // version or by stack.sh). alterConfigs replaces a topic's overrides; ours set only this one.
+        const limited = wanted.filter((t) => existing.has(t.name) && t.maxMessageBytes !== undefined);
+        if (limited.length > 0) {
+          await a.alterConfigs({
+            validateOnly: false,
+            resources: limited.map((t) => ({ type: ConfigResourceTypes.TOPIC, name: t.name, configEntries: configOf(t) })),
+          });
+        }
       } catch (err) {
         throw toInfraError(err, 'ensure topics');
       }
@@ -195,9 +259,11 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
 
     async close() {
       await Promise.allSettled([...closers].map((c) => c()));
+      deadLetterProducer = undefined;
       closers.clear();
       await admin?.disconnect().catch(() => undefined);
       admin = undefined;
     },
   };
+  return bus;
 }

@@ -4,6 +4,7 @@ import { validateObject } from '../dsl/validate';
 import { eventDef, resolveEventName } from '../events/registry';
 import { readCurrentEnvelope, readCurrentEvent } from './current-form';
 import { looksEarlier, readEarlierEnvelope, readEarlierEvent } from './earlier-form';
+import { MAX_JSON_DEPTH, pathDeeperThan } from './depth';
 import { eventId } from './event-id';
 import { isObject } from './fields';
 import { parseEventTime } from './time';
@@ -83,6 +84,13 @@ function normalizeEvent(
 ) {
   // The exact size (a full JSON.stringify) is needed only when a cheap upper bound passes the limit.
   if (jsonLengthBound(item, options.maxEventChars, 0) > options.maxEventChars) {
+    // The bound gives up past MAX_BOUND_DEPTH levels: bound the depth before anything recursive.
+    const deep = pathDeeperThan(item, MAX_JSON_DEPTH, eventPath);
+    if (deep !== null) {
+      const errors = [{ path: deep, rule: 'max_depth', message: `event nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }];
+      out.rejected.push(eventRejection('size_violation', errors, shallowPayload(item), envelopeIndex, j, null));
+      return;
+    }
     const size = JSON.stringify(item)?.length ?? 0;
     if (size > options.maxEventChars) {
       const errors = [{ path: eventPath, rule: 'max_size', message: `event is ${size} characters; the limit is ${options.maxEventChars}` }];
@@ -98,6 +106,17 @@ function normalizeEvent(
   const made = toCanonical(read.event, facts, ctx, eventPath);
   if ('errors' in made) out.rejected.push(eventRejection('schema_violation', made.errors, item, envelopeIndex, j, read.event.name));
   else out.accepted.push({ event: made.event, warnings: [...facts.warnings, ...made.warnings] });
+}
+
+/**
+ * What a too-deep event keeps as its payload: its top-level fields with nested values replaced by a
+ * marker, since serialising the event itself is what cannot be done.
+ */
+function shallowPayload(item: unknown): unknown {
+  if (!isObject(item)) return Array.isArray(item) ? '[nested too deep]' : item;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(item)) out[k] = v !== null && typeof v === 'object' ? '[nested too deep]' : v;
+  return out;
 }
 
 function eventRejection(

@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { ConfigError, KeyRing, createLogger, type Subscription } from '@evp/core';
+import { ConfigError, KeyRing, consumerProblems, createLogger, type Subscription } from '@evp/core';
 import { closeServer, listen } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
@@ -25,8 +25,11 @@ async function main() {
   await redis.connect();
   const store = new RedisActionStore({ redis, clock: systemClock(), prefix: config.REDIS_KEY_PREFIX, retentionMs: config.RETENTION_MS });
 
+  const consumers: Record<string, Subscription> = {};
   const { app, metrics } = createActionStoreApp({
     store,
+    // Not ready while Redis is away or a consumer is dead (that one also ends the process, below).
+    readiness: async () => [...consumerProblems(consumers), ...((await store.ping()) ? [] : ['action store: not reachable'])],
     keys,
     logger,
     pullMax: config.PULL_MAX,
@@ -35,21 +38,18 @@ async function main() {
     corsOrigins: config.CORS_ORIGINS,
   });
 
-  const subscriptions: Subscription[] = [];
   const bus = config.KAFKA_BROKERS ? createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'action-store', logger }) : undefined;
   if (bus && config.SCHEMA_REGISTRY_URL) {
     const registry = createConfluentRegistry({ url: config.SCHEMA_REGISTRY_URL });
-    subscriptions.push(
-      await startActionRequestsConsumer({ bus, store, logger, groupId: `${config.CONSUMER_GROUP_PREFIX}.requests`, metrics: metrics.registry }),
-      await startFeedbackConsumer({
-        bus,
-        store,
-        logger,
-        groupId: `${config.CONSUMER_GROUP_PREFIX}.feedback`,
-        metrics: metrics.registry,
-        decode: async (value) => canonicalFromAvro((await registry.decode(value)) as Record<string, unknown>),
-      }),
-    );
+    consumers['actions.requested'] = await startActionRequestsConsumer({ bus, store, logger, groupId: `${config.CONSUMER_GROUP_PREFIX}.requests`, metrics: metrics.registry });
+    consumers.feedback = await startFeedbackConsumer({
+      bus,
+      store,
+      logger,
+      groupId: `${config.CONSUMER_GROUP_PREFIX}.feedback`,
+      metrics: metrics.registry,
+      decode: async (value) => canonicalFromAvro((await registry.decode(value)) as Record<string, unknown>),
+    });
   } else {
     logger.info('KAFKA_BROKERS not set: HTTP only (no actions.requested, no feedback)');
   }
@@ -57,15 +57,27 @@ async function main() {
   const { server, port } = await listen(app, config.PORT);
   logger.info({ port }, 'action-store listening');
 
-  const shutdown = async (signal: string) => {
+  let stopping = false;
+  const shutdown = async (signal: string, code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    clearInterval(watch);
     logger.info({ signal }, 'shutting down: stop HTTP, stop consuming, stop sweeping, close Kafka and Redis');
     await closeServer(server).catch((err) => logger.error({ err }, 'http close failed'));
-    await Promise.allSettled(subscriptions.map((s) => s.stop()));
+    await Promise.allSettled(Object.values(consumers).map((s) => s.stop()));
     await sweeper.stop();
     await Promise.allSettled([bus?.close(), store.close()]);
     await redis.quit().catch(() => redis.disconnect());
-    process.exit(0);
+    process.exit(code);
   };
+  // A consumer that stopped for good leaves the process up consuming nothing: /readyz already says
+  // so; exiting non-zero lets an orchestrator restart it.
+  const watch = setInterval(() => {
+    const dead = Object.entries(consumers).filter(([, c]) => c.health().state === 'dead');
+    if (dead.length === 0) return;
+    logger.fatal({ problems: consumerProblems(Object.fromEntries(dead)) }, 'a consumer stopped for good: exiting to be restarted');
+    void shutdown('consumer dead', 1);
+  }, 1_000);
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 }

@@ -45,3 +45,37 @@ describe('gateway readiness', () => {
     await s.close();
   });
 });
+
+describe('gateway readiness while the broker is frozen', () => {
+  it('answers within its bound and shares one hanging check between probes', async () => {
+    let frozen = false;
+    let calls = 0;
+    const listTopics = (): Promise<string[]> => {
+      calls++;
+      // A frozen broker: the request neither succeeds nor fails.
+      return frozen ? new Promise<string[]>(() => undefined) : Promise.resolve([topics.raw]);
+    };
+    const check = gatewayReadiness({ bus: { listTopics }, answerWithinMs: 100 });
+    expect(await check()).toEqual([]);
+    frozen = true;
+    for (let i = 0; i < 3; i++) {
+      const started = Date.now();
+      expect(await check()).toEqual(['kafka did not answer within 100 ms']);
+      expect(Date.now() - started).toBeLessThan(1_000);
+    }
+    // The probes share the one hanging check instead of piling requests on the broker.
+    expect(calls).toBe(2);
+  });
+
+  it('answers GET /readyz with 503 within 1 s with the default bound', async () => {
+    const s = await harness(createInProcessBus(), {
+      deps: { readiness: gatewayReadiness({ bus: { listTopics: () => new Promise<string[]>(() => undefined) } }) },
+    });
+    const started = Date.now();
+    const res = await request(s.app).get('/readyz');
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ ready: false, problems: ['kafka did not answer within 800 ms'] });
+    await s.close();
+  });
+});

@@ -1,7 +1,7 @@
-import { createServer } from 'node:http';
 import { Registry } from 'prom-client';
 import { createClickHouseHttpAnalytics, ensureClickHouseDatabase, runMigrations } from '@evp/clickhouse';
-import { ConfigError, createLogger } from '@evp/core';
+import { ConfigError, consumerProblems, createLogger } from '@evp/core';
+import { serveOps } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { clickhouseOptions, loadSegmenterConfig, sinkConfig } from './config';
@@ -9,8 +9,9 @@ import { createSink } from './sink';
 
 /**
  * Composition root: config → logger → ClickHouse (+ migrations) → Kafka + registry → sink;
- * /metrics on a side port. Shutdown in reverse: stop consuming (buffered rows are inserted and
- * committed) → leave Kafka → close ClickHouse.
+ * /metrics, /healthz, /readyz on a side port. Shutdown in reverse: stop consuming (buffered rows are
+ * inserted and committed) → leave Kafka → close ClickHouse. A consumer that stops for good fails
+ * readiness and exits non-zero, so an orchestrator restarts the process.
  */
 async function main() {
   const config = loadSegmenterConfig();
@@ -26,34 +27,41 @@ async function main() {
   const bus = createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'segmenter', logger });
   const registry = createConfluentRegistry({ url: config.SCHEMA_REGISTRY_URL, clientId: 'segmenter' });
   const metrics = new Registry();
-  const sink = createSink({ bus, registry, analytics, logger, metrics, config: sinkConfig(config) });
-  await sink.start();
-
-  const server = createServer((req, res) => {
-    if (req.url === '/metrics') {
-      metrics.metrics().then(
-        (body) => res.setHeader('Content-Type', metrics.contentType).end(body),
-        (err) => res.writeHead(500).end(String(err)),
-      );
-    } else if (req.url === '/healthz') {
-      analytics.ping().then((ok) => res.writeHead(ok ? 200 : 503).end(JSON.stringify({ clickhouse: ok })));
-    } else res.writeHead(404).end();
-  }).listen(config.METRICS_PORT);
-  logger.info({ metricsPort: config.METRICS_PORT }, 'segmenter sink running');
-
   let stopping = false;
-  const shutdown = async (signal: string) => {
+  let ops: Awaited<ReturnType<typeof serveOps>> | undefined;
+  const sink = createSink({
+    bus,
+    registry,
+    analytics,
+    logger,
+    metrics,
+    config: sinkConfig(config),
+    onDead: (err) => {
+      logger.fatal({ err }, 'the sink consumer stopped for good: not ready, exiting to be restarted');
+      void shutdown('consumer dead', 1);
+    },
+  });
+  await sink.start();
+  // /healthz: the process answers; /readyz: ClickHouse answers and the consumer is alive.
+  ops = await serveOps({
+    port: config.METRICS_PORT,
+    metrics,
+    readiness: async () => [...consumerProblems({ 'segmenter-sink': sink }), ...((await analytics.ping()) ? [] : ['clickhouse: not reachable'])],
+  });
+  logger.info({ metricsPort: ops.port }, 'segmenter sink running');
+
+  async function shutdown(signal: string, code: number) {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: stop consuming, insert buffered rows, close');
     await sink.stop().catch((err) => logger.error({ err }, 'sink stop failed'));
-    const results = await Promise.allSettled([bus.close(), new Promise<void>((r) => server.close(() => r()))]);
+    const results = await Promise.allSettled([bus.close(), new Promise<void>((r) => (ops ? ops.server.close(() => r()) : r()))]);
     await analytics.close().catch((err) => logger.error({ err }, 'ClickHouse close failed'));
     for (const r of results) if (r.status === 'rejected') logger.error({ err: r.reason }, 'shutdown step failed');
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+    process.exit(code);
+  }
+  process.once('SIGTERM', () => void shutdown('SIGTERM', 0));
+  process.once('SIGINT', () => void shutdown('SIGINT', 0));
 }
 
 main().catch((err) => {

@@ -16,6 +16,7 @@ import {
   type MessageBatch,
   type SchemaRegistry,
   type Subscription,
+  type SubscriptionHealth,
 } from '@evp/core';
 import { canonicalFromAvro, type RejectedRecord } from '@evp/schemas';
 import { InsertBatcher, type TableRows } from './batcher';
@@ -63,6 +64,8 @@ export interface SinkDeps {
   config?: Partial<SinkConfig>;
   metrics?: Registry;
   now?: () => number;
+  /** Called once if the consumer stops for good (see Subscription). */
+  onDead?: (error: Error) => void;
 }
 
 export interface Sink {
@@ -70,6 +73,8 @@ export interface Sink {
   start(): Promise<void>;
   /** Stops consuming, inserts what is buffered (so the last batches commit), leaves the group. */
   stop(): Promise<void>;
+  /** The consumer's state; `stopped` before start. */
+  health(): SubscriptionHealth;
   readonly metrics: Registry;
 }
 
@@ -257,6 +262,7 @@ export function createSink(deps: SinkDeps): Sink {
 
   return {
     metrics: registry,
+    health: () => subscription?.health() ?? { state: 'stopped' },
     async start() {
       if (subscription) return;
       producer ??= await deps.bus.producer();
@@ -266,6 +272,7 @@ export function createSink(deps: SinkDeps): Sink {
         fromBeginning: true,
         concurrency: config.busConcurrency,
         handleBatch,
+        ...(deps.onDead ? { onDead: deps.onDead } : {}),
       });
       logger.info({ group: config.groupId, topics: SINK_TOPICS.length, batchMaxRows: config.batchMaxRows, batchMaxWaitMs: config.batchMaxWaitMs }, 'sink consuming');
     },

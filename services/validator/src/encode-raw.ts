@@ -1,7 +1,7 @@
 import { BLOCKS, topics, type BusMessage, type SchemaRegistry } from '@evp/core';
 import { encodeWireFormat, parseAvroSchema } from '@evp/registry';
 import { blockEventSchema, blockSubject, canonicalToAvro, type ClientJsonMemo, type NormalizeOptions } from '@evp/schemas';
-import { processRawMessage, type RawOutcome } from './process-raw';
+import { processRawMessage, processingFailure, type RawOutcome } from './process-raw';
 
 /** A block schema as registered through the registry port: what a worker needs to encode events. */
 export interface EventSchemaRef {
@@ -71,18 +71,26 @@ export class RawEncoder {
     let pos = 0;
     const outcomes: EncodedOutcome[] = [];
     for (const msg of messages) {
-      const { events, ...rest } = processRawMessage(msg, this.normalize);
-      // The events of one message share their envelope's `client`: its JSON is computed once.
-      const clientJson: ClientJsonMemo = new Map();
-      const refs: EncodedEventRef[] = [];
-      for (const e of events) {
-        const block = this.blocks.get(e.block);
-        if (block === undefined) throw new Error(`no registered schema for block ${e.block}`);
-        const start = pos;
-        pos = this.write(block, canonicalToAvro(e, clientJson), start);
-        refs.push({ block: e.block, key: `${e.app_id}:${e.user_id}`, app_id: e.app_id, event_id: e.event_id, start, end: pos });
+      const mark = pos;
+      try {
+        const { events, ...rest } = processRawMessage(msg, this.normalize);
+        // The events of one message share their envelope's `client`: its JSON is computed once.
+        const clientJson: ClientJsonMemo = new Map();
+        const refs: EncodedEventRef[] = [];
+        for (const e of events) {
+          const block = this.blocks.get(e.block);
+          if (block === undefined) throw new Error(`no registered schema for block ${e.block}`);
+          const start = pos;
+          pos = this.write(block, canonicalToAvro(e, clientJson), start);
+          refs.push({ block: e.block, key: `${e.app_id}:${e.user_id}`, app_id: e.app_id, event_id: e.event_id, start, end: pos });
+        }
+        outcomes.push({ ...rest, events: refs });
+      } catch (err) {
+        // An event Avro cannot encode is as much a poison input as one normalisation cannot read:
+        // the message's bytes written so far are dropped and it becomes one typed rejection.
+        pos = mark;
+        outcomes.push({ ...processingFailure(msg, err), events: [] });
       }
-      outcomes.push({ ...rest, events: refs });
     }
     // A copy of exactly the written bytes: the scratch buffer stays for the next batch.
     return { outcomes, bytes: this.scratch.buffer.slice(this.scratch.byteOffset, this.scratch.byteOffset + pos) };

@@ -1,4 +1,4 @@
-import { rawHeaders, type BusMessage, type RejectionReason } from '@evp/core';
+import { errorMessage, rawHeaders, type BusMessage, type RejectionReason } from '@evp/core';
 import {
   catalogKindOfPayload,
   normalizeCatalog,
@@ -27,32 +27,59 @@ export interface RawOutcome {
 /**
  * One raw message → canonical events or catalog records, and rejections. Pure: no I/O, never throws,
  * so a poison message can never stall the partition; what cannot be read becomes a parse_violation
- * with the raw bytes. The `payload_kind` header decides the reader: `log` (the default, for messages
+ * with the raw bytes, an event nested deeper than MAX_JSON_DEPTH a size_violation (rule max_depth),
+ * and anything unexpected a parse_violation (rule processing_error) for the whole message. The `payload_kind` header decides the reader: `log` (the default, for messages
  * of gateways older than the header) → envelopes; `catalog:<kind>` → a catalog submission.
  */
-export function processRawMessage(msg: Pick<BusMessage, 'value' | 'headers' | 'timestamp'>, options: NormalizeOptions): RawOutcome {
+export function processRawMessage(msg: RawMessage, options: NormalizeOptions): RawOutcome {
+  try {
+    return processUnguarded(msg, options);
+  } catch (err) {
+    return processingFailure(msg, err);
+  }
+}
+
+/**
+ * The last line of defence: a bug or an input the bounds missed must not stall the partition. The
+ * whole message becomes one typed rejection that keeps its bytes for replay.
+ */
+export function processingFailure(msg: RawMessage, err: unknown): RawOutcome {
+  return parseViolation(msg, [{ path: '$', rule: 'processing_error', message: `the validator could not process this message: ${errorMessage(err)}` }]);
+}
+
+type RawMessage = Pick<BusMessage, 'value' | 'headers' | 'timestamp'>;
+
+function contextOf(msg: RawMessage): { ctx: IngestContext; payloadKind: string } {
   const h = msg.headers;
-  const ctx: IngestContext = {
-    appId: h[rawHeaders.appId] ?? '',
-    requestId: h[rawHeaders.requestId] ?? '',
-    keyId: h[rawHeaders.keyId] ?? '',
-    receivedAt: Number(h[rawHeaders.receivedAt] ?? msg.timestamp) || msg.timestamp,
+  return {
+    ctx: {
+      appId: h[rawHeaders.appId] ?? '',
+      requestId: h[rawHeaders.requestId] ?? '',
+      keyId: h[rawHeaders.keyId] ?? '',
+      receivedAt: Number(h[rawHeaders.receivedAt] ?? msg.timestamp) || msg.timestamp,
+    },
+    payloadKind: h[rawHeaders.payloadKind] ?? 'log',
   };
-  const payloadKind = h[rawHeaders.payloadKind] ?? 'log';
-  const parseViolation = (errors: RejectionReason[]): RawOutcome => ({
+}
+
+function parseViolation(msg: RawMessage, errors: RejectionReason[]): RawOutcome {
+  return {
     events: [],
     catalog: [],
     rejections: [
       { kind: 'parse_violation', errors, payload: msg.value.toString('utf8'), event_count: 1, envelope_index: null, event_index: null, event_name: null },
     ],
     warnings: [],
-    ctx,
-    payloadKind,
-  });
-  if (!ctx.appId) return parseViolation([{ path: `headers.${rawHeaders.appId}`, rule: 'required', message: 'raw message has no app id header' }]);
+    ...contextOf(msg),
+  };
+}
+
+function processUnguarded(msg: RawMessage, options: NormalizeOptions): RawOutcome {
+  const { ctx, payloadKind } = contextOf(msg);
+  if (!ctx.appId) return parseViolation(msg, [{ path: `headers.${rawHeaders.appId}`, rule: 'required', message: 'raw message has no app id header' }]);
   const catalogKind = catalogKindOfPayload(payloadKind);
   if (payloadKind !== 'log' && catalogKind === undefined) {
-    return parseViolation([
+    return parseViolation(msg, [
       { path: `headers.${rawHeaders.payloadKind}`, rule: 'unsupported_payload_kind', message: `payload kind ${payloadKind} is not log or catalog:<kind>` },
     ]);
   }
@@ -60,7 +87,7 @@ export function processRawMessage(msg: Pick<BusMessage, 'value' | 'headers' | 't
   try {
     body = JSON.parse(msg.value.toString('utf8'));
   } catch (err) {
-    return parseViolation([{ path: '$', rule: 'json', message: `not valid JSON: ${(err as Error).message}` }]);
+    return parseViolation(msg, [{ path: '$', rule: 'json', message: `not valid JSON: ${(err as Error).message}` }]);
   }
   if (catalogKind !== undefined) {
     // Unknown kinds come back from normalizeCatalog as one parse_violation (rule unknown_catalog_kind).

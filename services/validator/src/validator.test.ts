@@ -1,4 +1,4 @@
-import { CATALOG_KINDS, allTopics, createLogger, topics, type Bus, type SchemaRegistry } from '@evp/core';
+import { CATALOG_KINDS, allTopics, createLogger, topicMaxBatchBytes, topics, type Bus, type SchemaRegistry } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { waitFor } from '@evp/testkit';
 // Test-only import: checks that what the validator writes is what the sink's catalog reader expects.
@@ -31,8 +31,10 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((h) => h.close()));
 });
 
-async function start(opts: { topics?: { name: string; partitions: number }[]; workers?: number } = {}): Promise<Harness> {
-  const bus = createInProcessBus({ retryDelayMs: 5, maxRetryDelayMs: 20 });
+async function start(
+  opts: { topics?: { name: string; partitions: number }[]; workers?: number; maxBatchBytes?: (topic: string) => number } = {},
+): Promise<Harness> {
+  const bus = createInProcessBus({ retryDelayMs: 5, maxRetryDelayMs: 20, ...(opts.maxBatchBytes ? { maxBatchBytes: opts.maxBatchBytes } : {}) });
   await bus.ensureTopics(opts.topics ?? allTopics());
   const registry = createInProcessRegistry();
   const validator: RunningValidator = await startValidator({ bus, registry, logger, normalize: { maxEventChars: 64 * 1024 }, now: () => FAILED_AT, workers: opts.workers ?? 0 });
@@ -273,5 +275,33 @@ describe('validator: catalog submissions', () => {
     } finally {
       await reader.stop();
     }
+  });
+});
+
+describe('validator: outputs that cannot fit the bus', () => {
+  it('turns an event whose record cannot fit its topic into a size_violation with a payload prefix; the rest flows', async () => {
+    // events.core takes 1,000-byte record batches here: an event of ~3 KB of properties cannot fit.
+    const h = await start({ maxBatchBytes: (t) => (t === topics.events('core') ? 1_000 : topicMaxBatchBytes(t)) });
+    const envelope = {
+      id: 'user-42',
+      tz: '+05:30',
+      internal: { s_id: 'user-42_1700000000000_0', sdk: 'android/2.4.1', a_id: 'a', a_ver: '1.2.3 (45)', d_id: 'd', os: 'android' },
+      data: [
+        { time: '2023-11-15 03:43:20.123', name: 'page', property: 'Home', ctx: { __ol: true, path: '/home', title: 'Home', duration: 1, render_time: 2 } },
+        { time: '2023-11-15 03:43:21.123', name: 'page', property: 'Big', ctx: { __ol: true, path: '/big', title: 'x'.repeat(3_000), duration: 1, render_time: 2 } },
+      ],
+    };
+    await h.sendRaw('log', envelope);
+    await until(h, 2, 'one event and one rejection');
+    expect(on(h, topics.events('core')).map((o) => o.value.property)).toEqual(['Home']);
+    const [rejected] = on(h, topics.rejected);
+    expect([rejected!.value.kind, rejected!.value.event_count, rejected!.value.payload_truncated]).toEqual(['size_violation', 1, false]);
+    expect((rejected!.value.errors as { rule: string; message: string }[]).map((e) => e.rule)).toEqual(['max_message_bytes']);
+    expect((rejected!.value.errors as { message: string }[])[0]!.message).toMatch(/^the events\.core record is \d+ bytes; the topic takes at most 1000$/);
+    expect(rejected!.value.payload).toBe(JSON.stringify(envelope));
+    // Later uploads still flow.
+    await h.sendRaw('log', { ...envelope, data: [envelope.data[0]] }, { requestId: 'req-2' });
+    await until(h, 3, 'the next upload');
+    expect(on(h, topics.events('core'))).toHaveLength(2);
   });
 });

@@ -2,6 +2,8 @@ import { Counter, Registry } from 'prom-client';
 import {
   BLOCKS,
   CATALOG_KINDS,
+  fitsOneBatch,
+  recordBytes,
   topics,
   type Block,
   type Bus,
@@ -12,8 +14,9 @@ import {
   type OutgoingMessage,
   type SchemaRegistry,
   type Subscription,
+  type SubscriptionHealth,
 } from '@evp/core';
-import { blockSubject, catalogSchema, catalogSubject, catalogToAvro, rejectedRecordSchema, type NormalizeOptions } from '@evp/schemas';
+import { blockSubject, catalogSchema, catalogSubject, catalogToAvro, rejectedRecordSchema, type NormalizeOptions, type Rejection } from '@evp/schemas';
 import { createEncodePool, type EncodedMessage } from './encode-pool';
 import { registerEventSchemas } from './encode-raw';
 import { toRejectedRecord } from './rejected-record';
@@ -33,10 +36,18 @@ export interface ValidatorDeps {
   now?: () => number;
   /** Worker threads that normalise and encode (encode-pool.ts); 0 (the default) works inline. */
   workers?: number;
+  /** Called once if the raw consumer stops for good (see Subscription). */
+  onDead?: (error: Error) => void;
 }
+
+/** What a rejected record keeps when its full form cannot fit ingest.rejected's record batches. */
+const MAX_REASONS_WHEN_TRIMMED = 100;
+const TRIMMED_PAYLOAD_CHARS = 4 * 1024;
 
 export interface RunningValidator {
   stop(): Promise<void>;
+  /** The raw consumer's state: dead means the service must fail readiness and exit. */
+  health(): SubscriptionHealth;
 }
 
 /**
@@ -62,30 +73,64 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
   const producer: BusProducer = await deps.bus.producer();
   const pool = createEncodePool({ workers: deps.workers ?? 0, schemas: eventSchemas, normalize: deps.normalize });
 
+  /**
+   * An output that cannot fit its topic's record batch on its own (the bus would refuse it, and no
+   * retry can help) becomes a size_violation, Snowplow style, keeping a prefix of its payload.
+   */
+  const sizeViolation = (topic: string, m: OutgoingMessage, payload: string): Rejection => ({
+    kind: 'size_violation',
+    errors: [{ path: '$', rule: 'max_message_bytes', message: `the ${topic} record is ${recordBytes(m)} bytes; the topic takes at most ${deps.bus.maxBatchBytes(topic)}` }],
+    payload,
+    event_count: 1,
+    envelope_index: null,
+    event_index: null,
+    event_name: null,
+  });
+  const fits = (topic: string, m: OutgoingMessage) => fitsOneBatch(m, deps.bus.maxBatchBytes(topic));
+
   async function handleMessage(msg: BusMessage, outcome: EncodedMessage, out: Map<string, OutgoingMessage[]>, perBlock: Map<string, number>) {
     const push = (topic: string, m: OutgoingMessage) => {
       const list = out.get(topic) ?? [];
       list.push(m);
       out.set(topic, list);
     };
+    const oversized: Rejection[] = [];
     for (const e of outcome.events) {
-      push(topics.events(e.block as Block), { key: e.key, value: e.value, headers: { app_id: e.app_id, event_id: e.event_id } });
+      const topic = topics.events(e.block as Block);
+      const m = { key: e.key, value: e.value, headers: { app_id: e.app_id, event_id: e.event_id } };
+      if (!fits(topic, m)) {
+        oversized.push(sizeViolation(topic, m, msg.value.toString('utf8')));
+        continue;
+      }
+      push(topic, m);
       perBlock.set(e.block, (perBlock.get(e.block) ?? 0) + 1);
     }
     for (const c of outcome.catalog) {
       const topic = topics.catalog(c.kind);
       const value = await deps.registry.encode(schemaIds.get(topic) as number, catalogToAvro(c));
       // Keyed by record so every version of one record lands on one partition, in order.
-      push(topic, { key: `${c.app_id}:${c.id}`, value, headers: { app_id: c.app_id, kind: c.kind } });
+      const m = { key: `${c.app_id}:${c.id}`, value, headers: { app_id: c.app_id, kind: c.kind } };
+      if (!fits(topic, m)) {
+        oversized.push(sizeViolation(topic, m, JSON.stringify(c.record) ?? 'null'));
+        continue;
+      }
+      push(topic, m);
       catalogAccepted.inc({ kind: c.kind });
     }
-    for (const r of outcome.rejections) {
+    for (const r of [...outcome.rejections, ...oversized]) {
       const record = toRejectedRecord(r, outcome.ctx, msg, outcome.payloadKind, now());
-      push(topics.rejected, {
-        key: `${record.app_id}:${record.rejection_id}`,
-        value: await deps.registry.encode(rejectedId, record),
-        headers: { app_id: record.app_id, kind: record.kind },
+      const toMessage = (rec: typeof record) => ({
+        key: `${rec.app_id}:${rec.rejection_id}`,
+        headers: { app_id: rec.app_id, kind: rec.kind },
       });
+      let m: OutgoingMessage = { ...toMessage(record), value: await deps.registry.encode(rejectedId, record) };
+      if (!fits(topics.rejected, m)) {
+        // Thousands of reasons can outgrow a record batch: keep the first ones and a short prefix.
+        // Were even that too large, the bus refuses it and the consumer guard dead-letters the raw message.
+        const trimmed = { ...record, errors: record.errors.slice(0, MAX_REASONS_WHEN_TRIMMED), payload: record.payload.slice(0, TRIMMED_PAYLOAD_CHARS), payload_truncated: true };
+        m = { ...toMessage(trimmed), value: await deps.registry.encode(rejectedId, trimmed) };
+      }
+      push(topics.rejected, m);
       rejectedCount.inc({ kind: r.kind }, r.event_count);
     }
     if (outcome.warnings.length > 0) {
@@ -101,6 +146,7 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
     // partition is kept whatever the concurrency.
     concurrency: Math.max(1, pool.workers),
     ...(deps.fromBeginning === undefined ? {} : { fromBeginning: deps.fromBeginning }),
+    ...(deps.onDead ? { onDead: deps.onDead } : {}),
     handleBatch: async (batch: MessageBatch) => {
       const out = new Map<string, OutgoingMessage[]>();
       const perBlock = new Map<string, number>();
@@ -114,6 +160,7 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
   deps.logger.info({ blocks: BLOCKS.length, catalogKinds: CATALOG_KINDS.length, workers: pool.workers }, 'validator consuming ingest.raw');
 
   return {
+    health: () => subscription.health(),
     async stop() {
       await subscription.stop();
       await producer.close();

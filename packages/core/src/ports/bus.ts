@@ -6,7 +6,21 @@
  * - A batch handler that resolves commits the batch's offsets; one that throws causes the batch to be
  *   delivered again (at-least-once), so handlers must be idempotent or deduplicate.
  * - A group resumes from its committed offsets; different groups each see every message.
+ * - `sendBatch` of any number of messages succeeds however large their total: it is split into
+ *   writes whose record batch per partition stays under the topic's limit (`maxBatchBytes`), sent in
+ *   order. One message that cannot fit on its own fails with a non-retriable InfraError.
+ * - A handler error no retry can cure (a non-retriable InfraError or any other exception) never
+ *   stops the consumer: the failing message is isolated, written to `deadletters` with provenance,
+ *   and committed past (consumer-guard.ts). A retriable InfraError redelivers the batch.
+ * - A consumer that stops for good reports it: `health()` turns dead and `onDead` is called once.
  */
+export interface TopicSpec {
+  name: string;
+  partitions: number;
+  /** Kafka topic config `max.message.bytes`; the broker default when absent. */
+  maxMessageBytes?: number;
+}
+
 export interface OutgoingMessage {
   key?: string;
   value: Buffer;
@@ -47,11 +61,19 @@ export interface SubscribeOptions {
    */
   concurrency?: number;
   handleBatch: (batch: MessageBatch) => Promise<void>;
+  /**
+   * Called once when the consumer has stopped for good (the client gave up, not `stop()`): the
+   * service must fail readiness and exit so an orchestrator restarts it.
+   */
+  onDead?: (error: Error) => void;
 }
+
+export type SubscriptionHealth = { state: 'running' } | { state: 'stopped' } | { state: 'dead'; error: string };
 
 export interface Subscription {
   /** Stops fetching, lets the in-flight batch finish, leaves the group. */
   stop(): Promise<void>;
+  health(): SubscriptionHealth;
 }
 
 export interface BusProducer {
@@ -63,9 +85,17 @@ export interface BusProducer {
 
 export interface Bus {
   producer(): Promise<BusProducer>;
+  /**
+   * The largest record batch one partition of `topic` accepts, in bytes (Kafka: the topic's
+   * `max.message.bytes`). A message must fit on its own with the batch overhead (fitsOneBatch).
+   */
+  maxBatchBytes(topic: string): number;
   subscribe(options: SubscribeOptions): Promise<Subscription>;
-  /** Creates topics that do not exist yet (idempotent). */
-  ensureTopics(topics: { name: string; partitions: number }[]): Promise<void>;
+  /**
+   * Creates topics that do not exist yet (idempotent); a topic given a `maxMessageBytes` gets that
+   * limit, also when it exists already.
+   */
+  ensureTopics(topics: TopicSpec[]): Promise<void>;
   /** Names of existing topics; throws a retriable InfraError when the bus is unreachable. */
   listTopics(): Promise<string[]>;
   close(): Promise<void>;

@@ -1,6 +1,12 @@
 import {
   InfraError,
   errorMessage,
+  fitsOneBatch,
+  guardBatchHandler,
+  messageTooLarge,
+  subscriptionHealth,
+  topicMaxBatchBytes,
+  topics as platformTopics,
   type Bus,
   type BusMessage,
   type BusProducer,
@@ -23,6 +29,8 @@ export interface InProcessBusOptions {
   /** Back-off after a failed handler, doubled up to maxRetryDelayMs. */
   retryDelayMs?: number;
   maxRetryDelayMs?: number;
+  /** Record batch limit per topic, enforced like Kafka's; default: the platform topics'. */
+  maxBatchBytes?: (topic: string) => number;
 }
 
 interface Partition {
@@ -44,6 +52,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
   const maxBatch = options.maxBatchSize ?? 500;
   const retryDelay = options.retryDelayMs ?? 50;
   const maxRetryDelay = options.maxRetryDelayMs ?? 2_000;
+  const maxBatchBytes = options.maxBatchBytes ?? topicMaxBatchBytes;
   const topicLogs = new Map<string, Partition[]>();
   const groups = new Map<string, Group>();
   const waiters = new Set<() => void>();
@@ -58,7 +67,8 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
 
   function partitionsOf(topic: string): Partition[] {
     const p = topicLogs.get(topic);
-    if (!p) throw new InfraError('bus', `topic ${topic} does not exist`, { retriable: false });
+    // Retriable, as on Kafka: the topic may be created (ensureTopics) and the write then succeeds.
+    if (!p) throw new InfraError('bus', `topic ${topic} does not exist`, { retriable: true });
     return p;
   }
 
@@ -98,13 +108,27 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
     }
   }
 
+  let deadLetterProducer: BusProducer | undefined;
+  const writeDeadLetters = async (messages: OutgoingMessage[]) => {
+    deadLetterProducer ??= await bus.producer();
+    await deadLetterProducer.send(platformTopics.deadLetters, messages);
+  };
+
   const bus: Bus = {
+    maxBatchBytes,
+
     async producer(): Promise<BusProducer> {
       let open = true;
       const sendBatch = async (entries: { topic: string; messages: OutgoingMessage[] }[]) => {
         if (!open || closed) throw new InfraError('bus', 'producer is closed', { retriable: false });
-        // Validate every topic first so a multi-topic write is all-or-nothing.
-        for (const e of entries) partitionsOf(e.topic);
+        // Validate every topic and size first so a multi-topic write is all-or-nothing. A message
+        // Kafka would refuse is refused here too; many small ones are fine (Kafka's adapter splits).
+        for (const e of entries) {
+          partitionsOf(e.topic);
+          const limit = maxBatchBytes(e.topic);
+          const tooLarge = e.messages.find((m) => !fitsOneBatch(m, limit));
+          if (tooLarge) throw messageTooLarge(e.topic, tooLarge, limit);
+        }
         for (const e of entries) append(e.topic, e.messages);
         wake();
       };
@@ -124,6 +148,8 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
       group.members.push(member);
       rebalance(group);
       const logger = options.logger?.child({ component: 'in-process-bus', group: opts.groupId });
+      const health = subscriptionHealth(opts.onDead);
+      const handleBatch = guardBatchHandler({ groupId: opts.groupId, handleBatch: opts.handleBatch, writeDeadLetters, ...(logger ? { logger } : {}) });
       let running = true;
       let failures = 0;
 
@@ -138,7 +164,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
         if (from >= log.length) return false;
         const messages = log.slice(from, from + maxBatch);
         try {
-          await opts.handleBatch({ topic, partition, messages, highWatermark: String(log.length) });
+          await handleBatch({ topic, partition, messages, highWatermark: String(log.length) });
           // Commit only if this member still owns the partition (a rebalance may have moved it).
           if (member.assigned.some((a) => a.topic === topic && a.partition === partition)) {
             group.committed.set(key, from + messages.length);
@@ -182,8 +208,10 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
       };
       const loopDone = loop();
       const subscription: Subscription = {
+        health: health.health,
         async stop() {
           running = false;
+          health.stopped();
           wake();
           await loopDone;
           group.members = group.members.filter((m) => m !== member);

@@ -1,4 +1,4 @@
-import type { Bus, BusMessage, Subscription } from '@evp/core';
+import { InfraError, deadLetterHeaders, topics, type Bus, type BusMessage, type Subscription } from '@evp/core';
 import { uniqueName, waitFor } from '../wait-for';
 
 export interface BusUnderTest {
@@ -36,7 +36,7 @@ export function describeBusConformance(name: string, make: () => Promise<BusUnde
         topics,
         handleBatch: async (batch) => {
           attempts.push(batch.messages.map((m) => m.offset));
-          if (fail?.(batch.messages)) throw new Error('handler failure (test)');
+          if (fail?.(batch.messages)) throw new InfraError('test', 'handler failure (test)', { retriable: true });
           seen.push(...batch.messages);
         },
       });
@@ -68,7 +68,7 @@ export function describeBusConformance(name: string, make: () => Promise<BusUnde
       expect(typeof first.timestamp).toBe('number');
     }, timeoutMs * 2);
 
-    it('redelivers a batch whose handler threw, then commits it', async () => {
+    it('redelivers a batch whose handler threw a retriable error, then commits it', async () => {
       const topic = await freshTopic(1);
       const producer = await sut.bus.producer();
       await producer.send(topic, [1, 2, 3].map((n) => ({ key: 'k', value: Buffer.from(String(n)) })));
@@ -178,6 +178,91 @@ export function describeBusConformance(name: string, make: () => Promise<BusUnde
       for (const k of keys) expect(seen.filter((v) => v.startsWith(k))).toEqual([`${k}0`, `${k}1`, `${k}2`]);
       await producer.close();
     }, timeoutMs * 2);
+
+    it('splits a sendBatch larger than a record batch and keeps its order', async () => {
+      const topic = await freshTopic(1);
+      const limit = sut.bus.maxBatchBytes(topic);
+      expect(limit).toBe(1_048_588);
+      const producer = await sut.bus.producer();
+      // 40 × 64 KiB on one key: 2.5 × the limit for one partition in one call.
+      const messages = Array.from({ length: 40 }, (_, i) => ({ key: 'one-key', value: Buffer.alloc(64 * 1024, i), headers: { n: String(i) } }));
+      await producer.sendBatch([{ topic, messages }]);
+      const c = collect(uniqueName('g'), [topic]);
+      await c.sub;
+      await waitFor(() => c.seen.length >= 40, { timeoutMs, what: '40 large messages' });
+      expect(c.seen.map((m) => m.headers.n)).toEqual(messages.map((m) => m.headers.n));
+      expect(c.seen.map((m) => m.value[0])).toEqual(messages.map((_, i) => i));
+      expect(c.seen.every((m) => m.value.length === 64 * 1024)).toBe(true);
+      await producer.close();
+    }, timeoutMs * 2);
+
+    it('refuses one message larger than a record batch with a non-retriable InfraError', async () => {
+      const topic = await freshTopic(1);
+      const producer = await sut.bus.producer();
+      const err = await producer.send(topic, [{ key: 'k', value: Buffer.alloc(sut.bus.maxBatchBytes(topic)) }]).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(InfraError);
+      expect((err as InfraError).retriable).toBe(false);
+      await producer.close();
+    });
+
+    it('dead-letters a message no retry can handle, with provenance, and goes on', async () => {
+      await sut.bus.ensureTopics([{ name: topics.deadLetters, partitions: 3 }]);
+      const topic = await freshTopic(1);
+      const groupId = uniqueName('g');
+      const producer = await sut.bus.producer();
+      await producer.send(
+        topic,
+        ['a', 'b', 'poison', 'c', 'd'].map((v) => ({ key: 'k', value: Buffer.from(v), headers: { origin: v } })),
+      );
+      const handled: string[] = [];
+      const sub = await sut.bus.subscribe({
+        groupId,
+        topics: [topic],
+        handleBatch: async (batch) => {
+          // A bug: thrown for the whole batch while it holds the poison message.
+          if (batch.messages.some((m) => m.value.toString() === 'poison')) throw new TypeError('cannot handle poison (test)');
+          handled.push(...batch.messages.map((m) => m.value.toString()));
+        },
+      });
+      subs.push(sub);
+      const letters: BusMessage[] = [];
+      const dlq = await sut.bus.subscribe({
+        groupId: uniqueName('dlq'),
+        topics: [topics.deadLetters],
+        handleBatch: async (batch) => {
+          letters.push(...batch.messages.filter((m) => m.headers[deadLetterHeaders.group] === groupId));
+        },
+      });
+      subs.push(dlq);
+      await waitFor(() => letters.length >= 1 && new Set(handled).size >= 4, { timeoutMs, what: 'the dead letter and the other four' });
+      expect([...new Set(handled)].sort()).toEqual(['a', 'b', 'c', 'd']);
+      expect(letters).toHaveLength(1);
+      const letter = letters[0] as BusMessage;
+      expect(letter.key).toBe('k');
+      expect(letter.value.toString()).toBe('poison');
+      expect(letter.headers).toEqual({
+        origin: 'poison',
+        [deadLetterHeaders.sourceTopic]: topic,
+        [deadLetterHeaders.sourcePartition]: '0',
+        [deadLetterHeaders.sourceOffset]: '2',
+        [deadLetterHeaders.group]: groupId,
+        [deadLetterHeaders.error]: 'cannot handle poison (test)',
+        [deadLetterHeaders.failedAt]: expect.stringMatching(/^\d{13}$/),
+      });
+      // The partition moved on: a later message is handled.
+      await producer.send(topic, [{ key: 'k', value: Buffer.from('e') }]);
+      await waitFor(() => handled.includes('e'), { timeoutMs, what: 'a message after the poison one' });
+      expect(sub.health()).toEqual({ state: 'running' });
+      await producer.close();
+    }, timeoutMs * 3);
+
+    it('reports a stopped subscription as stopped, not dead', async () => {
+      const topic = await freshTopic(1);
+      const sub = await sut.bus.subscribe({ groupId: uniqueName('g'), topics: [topic], handleBatch: async () => undefined });
+      expect(sub.health()).toEqual({ state: 'running' });
+      await sub.stop();
+      expect(sub.health()).toEqual({ state: 'stopped' });
+    }, timeoutMs);
 
     it('lists ensured topics and ensures idempotently', async () => {
       const topic = await freshTopic(2);
