@@ -1,5 +1,5 @@
 import type { BusMessage } from '@evp/core';
-import { processRawMessage } from './process-raw';
+import { processRawMessage, processingFailure } from './process-raw';
 
 const options = { maxEventChars: 64 * 1024 };
 const msg = (headers: Record<string, string>, body: unknown): BusMessage => ({
@@ -80,10 +80,20 @@ describe('processRawMessage: bounded nesting', () => {
     };
     const o = processRawMessage(raw(current('{}')), broken);
     expect(o.events).toEqual([]);
+    // It stands for both events of the upload, so `events in = accepted + Σ rejected.event_count` holds.
     expect(o.rejections.map((r) => [r.kind, r.event_count, r.errors])).toEqual([
-      ['parse_violation', 1, [{ path: '$', rule: 'processing_error', message: 'the validator could not process this message: Maximum call stack size exceeded' }]],
+      ['parse_violation', 2, [{ path: '$', rule: 'processing_error', message: 'the validator could not process this message: Maximum call stack size exceeded' }]],
     ]);
     expect(o.rejections[0]!.payload).toBe(current('{}'));
     expect([o.ctx.appId, o.payloadKind]).toEqual(['app-1', 'log']);
+  });
+
+  it.each([
+    ['two envelopes of 2 events and 0 events', 'log', `[${current('{}')},{"id":"u","data":[]}]`, 3],
+    ['a catalog array of 3 records', 'catalog:drug', '[{"id":"a"},{"id":"b"},{"id":"c"}]', 3],
+    ['a body that is not JSON', 'log', '{"data":[1,2', 1],
+  ])('counts the events a failed message stands for: %s', (_what, payloadKind, body, count) => {
+    const o = processingFailure({ ...raw(body), headers: { ...raw(body).headers, payload_kind: payloadKind } }, new Error('boom'));
+    expect(o.rejections.map((r) => [r.errors[0]!.rule, r.event_count])).toEqual([['processing_error', count]]);
   });
 });

@@ -44,7 +44,28 @@ export function processRawMessage(msg: RawMessage, options: NormalizeOptions): R
  * whole message becomes one typed rejection that keeps its bytes for replay.
  */
 export function processingFailure(msg: RawMessage, err: unknown): RawOutcome {
-  return parseViolation(msg, [{ path: '$', rule: 'processing_error', message: `the validator could not process this message: ${errorMessage(err)}` }]);
+  return parseViolation(msg, [{ path: '$', rule: 'processing_error', message: `the validator could not process this message: ${errorMessage(err)}` }], submittedCount(msg));
+}
+
+/**
+ * How many events or records the message holds, so that `events in = accepted + Σ rejected.event_count`
+ * still adds up when the whole message is rejected: the data items of each envelope (at least one per
+ * envelope, as envelope rejections count), or the records of a catalog array. Only shallow reads of a
+ * body that already parsed once; anything unreadable counts as one.
+ */
+function submittedCount(msg: RawMessage): number {
+  try {
+    const body: unknown = JSON.parse(msg.value.toString('utf8'));
+    if ((msg.headers[rawHeaders.payloadKind] ?? 'log') !== 'log') return Array.isArray(body) ? Math.max(body.length, 1) : 1;
+    let n = 0;
+    for (const env of Array.isArray(body) ? body : [body]) {
+      const data = typeof env === 'object' && env !== null ? (env as { data?: unknown }).data : undefined;
+      n += Array.isArray(data) ? Math.max(data.length, 1) : 1;
+    }
+    return Math.max(n, 1);
+  } catch {
+    return 1;
+  }
 }
 
 type RawMessage = Pick<BusMessage, 'value' | 'headers' | 'timestamp'>;
@@ -62,12 +83,12 @@ function contextOf(msg: RawMessage): { ctx: IngestContext; payloadKind: string }
   };
 }
 
-function parseViolation(msg: RawMessage, errors: RejectionReason[]): RawOutcome {
+function parseViolation(msg: RawMessage, errors: RejectionReason[], eventCount = 1): RawOutcome {
   return {
     events: [],
     catalog: [],
     rejections: [
-      { kind: 'parse_violation', errors, payload: msg.value.toString('utf8'), event_count: 1, envelope_index: null, event_index: null, event_name: null },
+      { kind: 'parse_violation', errors, payload: msg.value.toString('utf8'), event_count: eventCount, envelope_index: null, event_index: null, event_name: null },
     ],
     warnings: [],
     ...contextOf(msg),
