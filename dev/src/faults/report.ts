@@ -4,7 +4,7 @@ import type { ScenarioResult } from './scenarios';
 const HEADING = '## Fault suite';
 
 export function resultsTable(results: ScenarioResult[]): string {
-  const secs = (ms?: number) => (ms === undefined ? 'never' : `${(ms / 1000).toFixed(1)} s`);
+  const secs = (ms?: number | null) => (ms === null ? '—' : ms === undefined ? 'never' : `${(ms / 1000).toFixed(1)} s`);
   const lines = [
     '| scenario | sent | acked | stored | rejected | lost | dup | recovery | result |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---|',

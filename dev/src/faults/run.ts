@@ -69,7 +69,8 @@ services as separate processes: gateway, validator, action store, and the segmen
 50-event current-form uploads at 10/s; every event carries a marker, every acknowledged request id
 is recorded. **lost** = acknowledged events neither in \`events\` nor in \`rejected\`; **dup** = rows
 beyond one per event after \`OPTIMIZE … FINAL\`; **recovery** = from the end of the fault (restart)
-until every acknowledged event is stored (a scenario waits at most 3 minutes). Scenario e counts
+until an upload acknowledged after it is queryable in ClickHouse; every acknowledged event must be
+stored within 3 minutes of the fault, or it counts as lost. Scenario e counts
 one-off actions (stored = delivered distinct, dup = delivered twice); h counts rejected rows.`;
 
 process.on('SIGINT', () => {

@@ -12,8 +12,12 @@ export interface ScenarioResult {
   id: string;
   title: string;
   counts: Counts;
-  /** From the end of the fault (restart) until every acknowledged event was stored; undefined: never. */
-  recoveredMs?: number;
+  /**
+   * From the end of the fault (restart) until the pipeline serves again (an upload acknowledged after
+   * it is queryable; e: pulls answer again; f: the maximal uploads are queryable); undefined: never;
+   * null: the scenario has no fault to recover from (h).
+   */
+  recoveredMs?: number | null;
   /** Exact conditions beyond lost = 0 and dup = 0 that failed, in words. */
   failures: string[];
   notes: string[];
@@ -46,10 +50,34 @@ async function underLoad(h: Harness, tag: string, timing: { before: number; afte
   await pause(timing.before);
   await fault();
   const faultEnd = Date.now();
+  const recovery = timeToRecover(h, tag, faultEnd);
   await pause(timing.after);
   const tally = await load.stop();
-  const { counts, recoveredMs } = await awaitAllStored((sql, p) => h.query(sql, p), tally, [tag], { timeoutMs: SETTLE_MS, since: faultEnd });
-  return { tally, counts, recoveredMs };
+  const { counts } = await awaitAllStored((sql, p) => h.query(sql, p), tally, [tag], { timeoutMs: SETTLE_MS, since: faultEnd });
+  return { tally, counts, recoveredMs: await recovery };
+}
+
+/**
+ * Recovery as an operator sees it: from the end of the fault until an upload acknowledged after it
+ * is queryable in ClickHouse (probe uploads under their own tag, so they are not in the counts).
+ * Undefined when that does not happen within SETTLE_MS.
+ */
+async function timeToRecover(h: Harness, tag: string, since: number): Promise<number | undefined> {
+  const next = uploadFactory(`${tag}-recovery`, 2);
+  const deadline = since + SETTLE_MS;
+  while (Date.now() < deadline) {
+    const r = await sendUpload(h.gatewayUrl, KEYS.sdk, next(1).body);
+    if (r.requestId) {
+      const seen = await waitFor(async () => (await h.query('SELECT 1 FROM events WHERE request_id = {r:String} LIMIT 1', { r: r.requestId })).length > 0, {
+        timeoutMs: Math.max(1, deadline - Date.now()),
+        intervalMs: 100,
+        what: 'a probe upload acknowledged after the fault',
+      }).catch(() => false);
+      return seen ? Date.now() - since : undefined;
+    }
+    await pause(250);
+  }
+  return undefined;
 }
 
 const hashSeed = (s: string) => [...s].reduce((a, c) => (Math.imul(a, 31) + c.charCodeAt(0)) >>> 0, 7);
@@ -199,7 +227,7 @@ export const scenarios: Scenario[] = [
       const tag = `f-${runId}`;
       const other = `f-other-${runId}`;
       const load = startLoad({ gatewayUrl: h.gatewayUrl, key: KEYS.otherSdk, tag: other, seed: 11, rate: RATE });
-      const tally = emptyTally();
+      const big = emptyTally();
       const notes: string[] = [];
       await pause(3_000);
       for (const [size, pad] of [
@@ -208,20 +236,23 @@ export const scenarios: Scenario[] = [
       ] as const) {
         const upload = uploadFactory(`${tag}-${size}`, size, { pad })(size);
         const r = await sendUpload(h.gatewayUrl, KEYS.sdk, upload.body, 60_000);
-        record(tally, upload, r);
+        record(big, upload, r);
         notes.push(`${size} events, ${Math.round(upload.body.length / 1024)} KB: ${r.status}`);
       }
-      const sentAt = Date.now();
+      const bigTags = [`${tag}-5000`, `${tag}-2700`];
+      // Recovery here: how long until both maximal uploads are queryable, while the other app sends on.
+      const bigStored = awaitAllStored((sql, p) => h.query(sql, p), big, bigTags, { timeoutMs: SETTLE_MS, since: Date.now() });
       await pause(10_000);
       const background = await load.stop();
-      for (const [rid, m] of background.acked) tally.acked.set(rid, m);
-      tally.sentEvents += background.sentEvents;
-      tally.ackedEvents += background.ackedEvents;
-      const { counts, recoveredMs } = await awaitAllStored((sql, p) => h.query(sql, p), tally, [`${tag}-5000`, `${tag}-2700`, other], {
-        timeoutMs: SETTLE_MS,
-        since: sentAt,
-      });
-      return verdict('f', this.title, counts, recoveredMs, [], notes);
+      const tally = {
+        ...big,
+        acked: new Map([...big.acked, ...background.acked]),
+        ackedAt: new Map([...big.ackedAt, ...background.ackedAt]),
+        sentEvents: big.sentEvents + background.sentEvents,
+        ackedEvents: big.ackedEvents + background.ackedEvents,
+      };
+      const { counts } = await awaitAllStored((sql, p) => h.query(sql, p), tally, [...bigTags, other], { timeoutMs: SETTLE_MS, since: Date.now() });
+      return verdict('f', this.title, counts, (await bigStored).recoveredMs, [], notes);
     },
   },
   {
@@ -290,7 +321,7 @@ export const scenarios: Scenario[] = [
       if (n !== want) failures.push(`${n} rejected rows, want ${want}`);
       if (ids !== want) failures.push(`${ids} distinct rejection ids, want ${want}`);
       const counts = { sent: want, acked: requestIds.length * perSend, stored: 0, rejected: ids, lost: Math.max(0, want - ids), dup: n - ids };
-      return { id: 'h', title: this.title, counts, failures, notes: [`${n} rows, ${ids} distinct ids`] };
+      return { id: 'h', title: this.title, counts, recoveredMs: null, failures, notes: [`${n} rows, ${ids} distinct ids`] };
     },
   },
 ];

@@ -31,4 +31,11 @@ export const envFragments = {
   port: z.coerce.number().int().min(0).max(65535),
   url: z.string().url(),
   positiveInt: z.coerce.number().int().positive(),
+  /**
+   * How long the group waits for a consumer that stopped heartbeating (killed, frozen) before its
+   * partitions move to another member. Short for fast failover; the broker refuses a value outside
+   * its group.min/max.session.timeout.ms (6 s to 30 min by default), and the consumer then stops for
+   * good, which the service reports by failing readiness and exiting 1.
+   */
+  kafkaSessionTimeoutMs: z.coerce.number().int().positive().default(10_000),
 };

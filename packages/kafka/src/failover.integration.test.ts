@@ -84,4 +84,24 @@ describe('kafka consumer failover', () => {
     expect(deliveries.filter((o) => o === '0')).toEqual(['0']);
     await producer.close();
   }, 120_000);
+
+  it('reports a consumer the broker refuses for good as dead (health and onDead), not as running', async () => {
+    // The broker's group.min.session.timeout.ms is 6 s: a 1 s session is refused at join with
+    // INVALID_SESSION_TIMEOUT, which no retry cures; kafkajs crashes the consumer without a restart.
+    const refused = createKafkaBus({ brokers: brokers.split(','), clientId: uniqueName('dead-it'), logger: pino({ level: 'silent' }), sessionTimeoutMs: 1_000 });
+    const topic = uniqueName('dead');
+    await refused.ensureTopics([{ name: topic, partitions: 1 }]);
+    const deaths: string[] = [];
+    const sub = await refused.subscribe({ groupId: uniqueName('g'), topics: [topic], handleBatch: async () => undefined, onDead: (err) => void deaths.push(err.message) });
+    try {
+      const startedAt = Date.now();
+      const health = await waitFor(() => (sub.health().state === 'dead' ? sub.health() : undefined), { timeoutMs: 30_000, what: 'the refused consumer to be reported dead' });
+      expect(health).toEqual({ state: 'dead', error: expect.stringMatching(/session timeout/i) });
+      expect(deaths).toEqual([health.state === 'dead' ? health.error : '']);
+      expect(Date.now() - startedAt).toBeLessThan(10_000);
+    } finally {
+      await sub.stop();
+      await refused.close();
+    }
+  }, 60_000);
 });

@@ -157,10 +157,12 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       const health = subscriptionHealth(opts.onDead);
       const logger = options.logger.child({ component: 'bus', group: opts.groupId });
       const handleBatch = guardBatchHandler({ groupId: opts.groupId, handleBatch: opts.handleBatch, writeDeadLetters, logger });
-      const heartbeatMs = 3_000;
+      const sessionTimeoutMs = options.sessionTimeoutMs ?? 10_000;
+      // A third of the session, as Kafka recommends, at most 3 s.
+      const heartbeatMs = Math.min(3_000, Math.floor(sessionTimeoutMs / 3));
       const consumer = kafka.consumer({
         groupId: opts.groupId,
-        sessionTimeout: options.sessionTimeoutMs ?? 10_000,
+        sessionTimeout: sessionTimeoutMs,
         heartbeatInterval: heartbeatMs,
         maxBytesPerPartition: options.maxBytesPerPartition ?? 1_048_576,
         retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 200, maxRetryTime: 5_000 },

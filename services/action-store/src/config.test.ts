@@ -16,6 +16,7 @@ describe('loadActionStoreConfig', () => {
       RETRY_AFTER_SECONDS: 1,
       CORS_ORIGINS: ['*'],
       CONSUMER_GROUP_PREFIX: 'action-store',
+      KAFKA_SESSION_TIMEOUT_MS: 10_000,
     });
   });
 

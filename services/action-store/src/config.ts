@@ -21,6 +21,7 @@ const schema = z
     CORS_ORIGINS: z.string().default('*').transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean)),
     /** Without brokers the service runs HTTP only (no actions.requested, no feedback). */
     KAFKA_BROKERS: envFragments.kafkaBrokers.optional(),
+    KAFKA_SESSION_TIMEOUT_MS: envFragments.kafkaSessionTimeoutMs,
     SCHEMA_REGISTRY_URL: envFragments.url.optional(),
     CONSUMER_GROUP_PREFIX: z.string().min(1).default('action-store'),
   })

@@ -23,6 +23,7 @@ const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
 const sinkSchema = z.object({
   ...clickhouse,
   KAFKA_BROKERS: envFragments.kafkaBrokers,
+  KAFKA_SESSION_TIMEOUT_MS: envFragments.kafkaSessionTimeoutMs,
   SCHEMA_REGISTRY_URL: envFragments.url,
   METRICS_PORT: envFragments.port.default(9464),
   /** Applies pending migrations before consuming (idempotent); off when a separate `migrate` step runs. */

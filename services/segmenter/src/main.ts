@@ -24,7 +24,7 @@ async function main() {
     const result = await runMigrations({ analytics, logger, ...(dir ? { dir } : {}) });
     logger.info({ applied: result.applied }, 'ClickHouse schema up to date');
   }
-  const bus = createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'segmenter', logger });
+  const bus = createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'segmenter', logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
   const registry = createConfluentRegistry({ url: config.SCHEMA_REGISTRY_URL, clientId: 'segmenter' });
   const metrics = new Registry();
   let stopping = false;

@@ -8,6 +8,7 @@ describe('loadValidatorConfig', () => {
   it('applies defaults: one encode worker per CPU the process may use', () => {
     expect(loadValidatorConfig(required)).toEqual({
       KAFKA_BROKERS: ['k1:9092', 'k2:9092'],
+      KAFKA_SESSION_TIMEOUT_MS: 10_000,
       SCHEMA_REGISTRY_URL: 'http://registry:8081',
       LOG_LEVEL: 'info',
       MAX_EVENT_CHARS: 64 * 1024,

@@ -4,6 +4,7 @@ import { envFragments, parseConfig } from '@evp/core';
 
 const schema = z.object({
   KAFKA_BROKERS: envFragments.kafkaBrokers,
+  KAFKA_SESSION_TIMEOUT_MS: envFragments.kafkaSessionTimeoutMs,
   SCHEMA_REGISTRY_URL: envFragments.url,
   LOG_LEVEL: envFragments.logLevel,
   MAX_EVENT_CHARS: envFragments.positiveInt.default(64 * 1024),

@@ -14,7 +14,7 @@ import { startValidator, type RunningValidator } from './validator';
 async function main() {
   const config = loadValidatorConfig();
   const logger = createLogger('validator', config.LOG_LEVEL);
-  const bus = createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'validator', logger });
+  const bus = createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'validator', logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
   const registry = createConfluentRegistry({ url: config.SCHEMA_REGISTRY_URL });
   const metrics = new Registry();
   let validator: RunningValidator | undefined;
