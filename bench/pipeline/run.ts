@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { loadFaultsConfig } from '../../dev/src/faults/config';
 import { awaitAllStored } from '../../dev/src/faults/counts';
 import { Harness, KEYS, sideCall } from '../../dev/src/faults/harness';
-import { bounded, killAllChildren } from '../../dev/src/faults/processes';
+import { bounded, killAllChildren, runHarnessScript } from '../../dev/src/faults/processes';
 import { startLoad } from '../../dev/src/faults/load';
 
 const arg = (name: string, dflt: string) => {
@@ -99,13 +99,4 @@ async function main() {
   }
 }
 
-process.on('SIGINT', () => {
-  killAllChildren();
-  process.exit(130);
-});
-
-main().catch((err) => {
-  console.error(err);
-  killAllChildren();
-  process.exit(1);
-});
+runHarnessScript(main);

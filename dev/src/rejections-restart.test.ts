@@ -1,26 +1,20 @@
 import { allTopics, createLogger, rawHeaders, topics, type Analytics, type OutgoingMessage } from '@evp/core';
-import { createChdbAnalytics, createInProcessBus, createInProcessRegistry } from '@evp/embedded';
-import { createSink, runMigrations } from '@evp/segmenter';
-import { chdbTestPath, testDatabase } from '@evp/testkit/src/conformance/analytics';
-import { waitFor } from '@evp/testkit';
+import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
+import { createSink } from '@evp/segmenter';
+import { useMigratedChdb, waitFor } from '@evp/testkit';
 import { startValidator } from '@evp/validator';
 
 // `npm start` restarted on one chdb data directory: the in-process bus starts every topic at offset
 // 0 again, so each run's rejections sit at the offsets of the previous run's. Rejections are keyed by
 // content (request, position, payload), and the sink's dedup by row ids, so every distinct rejection
 // is one row and nothing new is taken for a replay.
-const database = testDatabase('restarts');
+const chdb = useMigratedChdb('restarts');
 const logger = createLogger('restarts', 'silent');
 const app = 'app-restarts';
 let analytics: Analytics;
 
 beforeAll(async () => {
-  analytics = createChdbAnalytics({ path: chdbTestPath(), database });
-  await runMigrations({ analytics });
-});
-afterAll(async () => {
-  await analytics.command(`DROP DATABASE IF EXISTS ${database}`);
-  await analytics.close();
+  analytics = chdb.analytics;
 });
 
 const badRate = (i: number) => ({ time: '2023-11-15 03:43:22.000', __ol: true, name: 'rate', property: 'x', ctx: { rate_value: 6 + i, type: 'app', subject_id: 's' } });

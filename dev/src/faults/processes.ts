@@ -77,6 +77,22 @@ export function killAllChildren() {
   live.clear();
 }
 
+/**
+ * Runs a harness script's main: its child processes die with it on Ctrl-C and on any failure (exit
+ * 130 and 1), so no broker or service outlives a run.
+ */
+export function runHarnessScript(main: () => Promise<void>): void {
+  process.on('SIGINT', () => {
+    killAllChildren();
+    process.exit(130);
+  });
+  main().catch((err) => {
+    console.error(err);
+    killAllChildren();
+    process.exit(1);
+  });
+}
+
 /** Polls an HTTP URL until it answers 2xx. */
 export const waitHttpOk = (url: string, timeoutMs: number) =>
   waitFor(

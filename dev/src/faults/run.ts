@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import { loadFaultsConfig } from './config';
 import { Harness } from './harness';
-import { bounded, killAllChildren } from './processes';
+import { bounded, killAllChildren, runHarnessScript } from './processes';
 import { resultsTable, writeSection } from './report';
 import { scenarios, type ScenarioResult } from './scenarios';
 
@@ -73,13 +73,4 @@ until an upload acknowledged after it is queryable in ClickHouse; every acknowle
 stored within 3 minutes of the fault, or it counts as lost. Scenario e counts
 one-off actions (stored = delivered distinct, dup = delivered twice); h counts rejected rows.`;
 
-process.on('SIGINT', () => {
-  killAllChildren();
-  process.exit(130);
-});
-
-main().catch((err) => {
-  console.error(err);
-  killAllChildren();
-  process.exit(1);
-});
+runHarnessScript(main);

@@ -7,3 +7,4 @@ export * from './conformance/action-store';
 export * from './conformance/action-store-redis';
 export * from './conformance/analytics';
 export * from './stack/throwaway-kafka';
+export * from './migrated-chdb';

@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { runMigrations } from '@evp/clickhouse';
 import type { Analytics, Block } from '@evp/core';
-import { createChdbAnalytics } from '@evp/embedded';
 import { catalogToAvro, type CanonicalCatalogRecord, type CanonicalEvent, type RejectedRecord } from '@evp/schemas';
-import { chdbTestPath, testDatabase } from '@evp/testkit/src/conformance/analytics';
+import { useMigratedChdb } from '@evp/testkit';
 import { catalogRow, eventRow, rejectedRow, unreadableRow } from './rows';
 import { pageEvent, rejectedRecord } from './test-fixtures';
 
@@ -14,7 +12,7 @@ import { pageEvent, rejectedRecord } from './test-fixtures';
 const doc = readFileSync(resolve(__dirname, '../../../docs/analytics.md'), 'utf8');
 const queries = new Map([...doc.matchAll(/```sql\n-- name: (\w+)\n([\s\S]*?)```/g)].map((m) => [m[1] as string, m[2] as string]));
 
-const database = testDatabase('docs');
+const chdb = useMigratedChdb('docs');
 let analytics: Analytics;
 const at = (iso: string) => Date.parse(`${iso}Z`);
 const range = { from: '2024-03-01 00:00:00.000', to: '2024-03-03 00:00:00.000' };
@@ -104,8 +102,7 @@ const patient = (id: string, receivedAt: number, country: string): CanonicalCata
 const patients = [patient('p-1', 1_000, 'Kenya'), patient('p-1', 2_000, 'Uganda'), patient('p-2', 1_000, 'Kenya')];
 
 beforeAll(async () => {
-  analytics = createChdbAnalytics({ path: chdbTestPath(), database });
-  await runMigrations({ analytics });
+  analytics = chdb.analytics;
   const unreadable = unreadableRow(
     { topic: 'events.core', partition: 0, offset: '9', key: 'shop:u1', value: Buffer.from('x'), headers: { app_id: 'shop' }, timestamp: at('2024-03-01T09:00:00') },
     { path: '$', rule: 'avro_decode', message: 'bad magic byte' },
@@ -116,10 +113,6 @@ beforeAll(async () => {
     await analytics.insert('rejected', [...rejected.map(rejectedRow), unreadable]);
     await analytics.insert('catalog_patient', patients.map((p) => catalogRow(catalogToAvro(p))));
   }
-});
-afterAll(async () => {
-  await analytics.command(`DROP DATABASE IF EXISTS ${database}`);
-  await analytics.close();
 });
 
 const run = (name: string, params: Record<string, unknown>) => {

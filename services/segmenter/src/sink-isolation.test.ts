@@ -1,23 +1,17 @@
-import { runMigrations, type JsonRow } from '@evp/clickhouse';
+import type { JsonRow } from '@evp/clickhouse';
 import { InfraError, topics, type Analytics, type Bus, type BusMessage } from '@evp/core';
-import { createChdbAnalytics, createInProcessBus, createInProcessRegistry } from '@evp/embedded';
-import { waitFor } from '@evp/testkit';
-import { chdbTestPath, testDatabase } from '@evp/testkit/src/conformance/analytics';
+import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
+import { useMigratedChdb, waitFor } from '@evp/testkit';
 import { DEAD_LETTER_HEADERS } from './dead-letters';
 import { nth, startSinkHarness, type SinkHarness, type SinkHarnessOptions } from './sink-test-harness';
 
 // No row can hold a partition: rows ClickHouse refuses are stored in a form it takes, or isolated
 // and dead-lettered while the rest of their insert is stored and the partition moves on.
-const database = testDatabase('sink_iso');
+const chdb = useMigratedChdb('sink_iso');
 let analytics: Analytics;
 
 beforeAll(async () => {
-  analytics = createChdbAnalytics({ path: chdbTestPath(), database });
-  await runMigrations({ analytics });
-});
-afterAll(async () => {
-  await analytics.command(`DROP DATABASE IF EXISTS ${database}`);
-  await analytics.close();
+  analytics = chdb.analytics;
 });
 
 const running: SinkHarness[] = [];

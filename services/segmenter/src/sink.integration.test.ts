@@ -1,29 +1,21 @@
-import { runMigrations } from '@evp/clickhouse';
 import { InfraError, createLogger, topics, type Analytics, type BusProducer } from '@evp/core';
-import { createChdbAnalytics } from '@evp/embedded';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { blockEventSchema, blockSubject, canonicalToAvro, type CanonicalEvent } from '@evp/schemas';
-import { uniqueName, waitFor } from '@evp/testkit';
-import { chdbTestPath, testDatabase } from '@evp/testkit/src/conformance/analytics';
+import { uniqueName, useMigratedChdb, waitFor } from '@evp/testkit';
 import { createSink, type Sink } from './sink';
 import { pageEvent } from './test-fixtures';
 
 // The sink through the real stack: a Kafka broker, the schema registry at SCHEMA_REGISTRY_URL, and
 // ClickHouse in-process (chdb). Each test reads the real events.core with a consumer group of its
 // own and writes one app id of its own, so it neither disturbs nor sees other tests' rows.
-const database = testDatabase('sink_it');
+const chdb = useMigratedChdb('sink_it');
 const logger = createLogger('sink-it', 'silent');
 const brokers = () => (process.env.KAFKA_BROKERS as string).split(',');
 let analytics: Analytics;
 
 beforeAll(async () => {
-  analytics = createChdbAnalytics({ path: chdbTestPath(), database });
-  await runMigrations({ analytics });
-});
-afterAll(async () => {
-  await analytics.command(`DROP DATABASE IF EXISTS ${database}`);
-  await analytics.close();
+  analytics = chdb.analytics;
 });
 
 const count = async (app: string, final = false) =>

@@ -1,9 +1,7 @@
-import { runMigrations } from '@evp/clickhouse';
 import { InfraError, topics, type Analytics } from '@evp/core';
-import { createChdbAnalytics, createInProcessBus, createInProcessRegistry } from '@evp/embedded';
+import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { blockSubject, catalogSchema, catalogSubject, catalogToAvro, rejectedRecordSchema } from '@evp/schemas';
-import { waitFor } from '@evp/testkit';
-import { chdbTestPath, testDatabase } from '@evp/testkit/src/conformance/analytics';
+import { useMigratedChdb, waitFor } from '@evp/testkit';
 import { EVENT_COLUMNS } from './rows';
 import { nth, startSinkHarness, type SinkHarness, type SinkHarnessOptions } from './sink-test-harness';
 import { pageEvent, pageEventRow, rejectedRecord } from './test-fixtures';
@@ -11,16 +9,11 @@ import { pageEvent, pageEventRow, rejectedRecord } from './test-fixtures';
 // The sink on the embedded adapters: in-process bus and registry, ClickHouse in-process (chdb).
 // One database per run; each test uses its own app id, so tests share the tables without seeing
 // each other's rows.
-const database = testDatabase('sink');
+const chdb = useMigratedChdb('sink');
 let analytics: Analytics;
 
 beforeAll(async () => {
-  analytics = createChdbAnalytics({ path: chdbTestPath(), database });
-  await runMigrations({ analytics });
-});
-afterAll(async () => {
-  await analytics.command(`DROP DATABASE IF EXISTS ${database}`);
-  await analytics.close();
+  analytics = chdb.analytics;
 });
 
 const running: SinkHarness[] = [];
@@ -47,7 +40,7 @@ describe('sink (in-process bus + registry, chdb)', () => {
   it('inserts events with exactly the events table\'s columns, in table order (inserted_at is the server\'s)', async () => {
     const columns = await analytics.query<{ name: string }>(
       `SELECT name FROM system.columns WHERE database = {db:String} AND table = 'events' ORDER BY position`,
-      { db: database },
+      { db: chdb.database },
     );
     expect(columns.map((c) => c.name)).toEqual([...EVENT_COLUMNS, 'inserted_at']);
   });
