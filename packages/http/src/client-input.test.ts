@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
@@ -7,6 +8,7 @@ import { ApiError, createLogger } from '@evp/core';
 import { createHttpApp } from './app';
 import { checkJsonContentType } from './content-type';
 import { checkJsonDepth, firstTooDeepPath, nestsDeeperThan } from './json-depth';
+import { answerClientErrorsAsJson } from './client-errors';
 import { closeServer, listen } from './server';
 
 /** An app with a parameterised route and a body-parser route, and every log line it writes. */
@@ -134,5 +136,22 @@ describe('Node-level client errors answer the JSON error shape', () => {
     expect(answer.status).toBe(status);
     expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(answer.body).toEqual({ error: { code, message: expect.any(String), request_id: answer.headers['x-request-id'] } });
+  });
+});
+
+describe('a client that sends its headers too slowly', () => {
+  it('gets 408 request_timeout in the JSON error shape', async () => {
+    // Node checks these timeouts every connectionsCheckingInterval (30 s by default): short here.
+    const server = createServer({ headersTimeout: 200, requestTimeout: 300, connectionsCheckingInterval: 50 }, setup().app);
+    answerClientErrorsAsJson(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const answer = parseRaw(await rawExchange(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\n'));
+      expect(answer.status).toBe(408);
+      expect(answer.body).toEqual({ error: { code: 'request_timeout', message: expect.any(String), request_id: answer.headers['x-request-id'] } });
+    } finally {
+      await closeServer(server, { graceMs: 100 });
+    }
   });
 });
