@@ -28,7 +28,6 @@ const PROFILE_DIR = process.argv.includes('--profile') ? process.argv[process.ar
 const EVENTS = 50;
 const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const root = resolve(__dirname, '../..');
 const KEY = `bench-${randomBytes(12).toString('hex')}`;
 
 function startServer(which: 'gateway' | 'baseline', topic: string): Promise<{ port: number; child: ChildProcess }> {
@@ -40,7 +39,7 @@ function startServer(which: 'gateway' | 'baseline', topic: string): Promise<{ po
   });
   return new Promise((ok, fail) => {
     child.once('exit', (code) => fail(new Error(`${which} server exited with ${code}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       const m = /^LISTENING (\d+)$/.exec(line);
       if (m) ok({ port: Number(m[1]), child });
     });

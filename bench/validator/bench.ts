@@ -128,7 +128,6 @@ function buildBodies(): { bodies: Buffer[]; events: number; mix: Map<string, num
     };
   };
   const bodies: Buffer[] = [];
-  let events = 0;
   for (let i = 0; i < ENVELOPES; ) {
     if (bodies.length % 4 === 3 && i + 1 < ENVELOPES) {
       bodies.push(Buffer.from(JSON.stringify([envelope(i), envelope(i + 1)])));
@@ -138,8 +137,7 @@ function buildBodies(): { bodies: Buffer[]; events: number; mix: Map<string, num
       i += 1;
     }
   }
-  events = ENVELOPES * PER_ENVELOPE;
-  return { bodies, events, mix };
+  return { bodies, events: ENVELOPES * PER_ENVELOPE, mix };
 }
 
 const message = (value: Buffer, i: number): BusMessage => ({
@@ -206,7 +204,7 @@ async function timed(seconds: number, events: number, pass: () => unknown): Prom
   let passes = 0;
   const start = process.hrtime.bigint();
   const cpu0 = process.cpuUsage();
-  let elapsed = 0;
+  let elapsed: number;
   do {
     await pass();
     passes += 1;

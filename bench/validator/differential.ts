@@ -14,7 +14,7 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { BLOCKS, rawHeaders, topics, type Block, type BusMessage } from '@evp/core';
+import { BLOCKS, rawHeaders, topics, type BusMessage } from '@evp/core';
 import { createInProcessRegistry } from '@evp/embedded/src/registry/in-process-registry';
 import { blockEventSchema, blockSubject, canonicalToAvro, eventDef } from '@evp/schemas';
 import { processRawMessage } from '@evp/validator';
@@ -52,7 +52,7 @@ function mutate(props: Record<string, unknown>): Record<string, unknown> {
 const times = ['2024-03-01 10:00:00.123', '2024-02-30 10:00:00.000', 'garbage', '2024-03-01T10:00:00+05:30', '2024-03-01 10:00:00'];
 function body(i: number): unknown {
   const env = (k: number) => {
-    const logs = Array.from({ length: 1 + Math.floor(rand() * 8) }, (_, j) => {
+    const logs = Array.from({ length: 1 + Math.floor(rand() * 8) }, () => {
       const c = pickOf(cases);
       const props = rand() < 0.5 ? c.props : mutate(c.props ?? {});
       const t = Date.UTC(2024, 2, 1) + Math.floor(rand() * 1e9);
@@ -85,7 +85,7 @@ function body(i: number): unknown {
 async function main() {
   const registry = createInProcessRegistry();
   const ids = new Map<string, number>();
-  for (const block of BLOCKS) ids.set(block, await registry.register(blockSubject(topics.events(block as Block)), blockEventSchema(block) as object));
+  for (const block of BLOCKS) ids.set(block, await registry.register(blockSubject(topics.events(block)), blockEventSchema(block) as object));
   const h = createHash('sha256');
   let nEv = 0, nRej = 0, nWarn = 0;
   for (let i = 0; i < 4000; i++) {
@@ -103,14 +103,14 @@ async function main() {
       const recLine = JSON.stringify(rec);
       h.update(recLine); out.push(recLine);
       try { const buf = await registry.encode(ids.get(e.block)!, rec); h.update(buf); out.push(buf.toString('hex')); }
-      catch (err) { out.push(`ERR ${(err as Error).message} ${(err as { retriable?: unknown }).retriable}`); h.update(out[out.length - 1]!); }
+      catch (err) { out.push(`ERR ${(err as Error).message} ${String((err as { retriable?: unknown }).retriable)}`); h.update(out[out.length - 1]!); }
       // An invalid record must fail the same way.
       if (rand() < 0.05) {
         const bad: Record<string, unknown> = { ...rec };
         const k = pickOf(Object.keys(bad));
         bad[k] = pickOf<unknown>([undefined, 'str', 1.5, { x: 1 }, null, 2 ** 40]);
         try { const buf = await registry.encode(ids.get(e.block)!, bad); out.push('BADOK ' + buf.toString('hex')); }
-        catch (err) { out.push(`BADERR ${(err as Error).message} ${(err as { retriable?: unknown }).retriable} ${(err as Error).constructor.name}`); }
+        catch (err) { out.push(`BADERR ${(err as Error).message} ${String((err as { retriable?: unknown }).retriable)} ${(err as Error).constructor.name}`); }
         h.update(out[out.length - 1]!);
       }
     }

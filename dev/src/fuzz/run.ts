@@ -56,7 +56,9 @@ function exchange(target: FuzzTarget, bytes: Buffer, timeoutMs: number): Promise
     socket.on('data', (c: Buffer) => chunks.push(c));
     // The server may answer and close before it has read the whole body (401 before a large upload): keep what it wrote.
     socket.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ECONNRESET' && err.code !== 'EPIPE') (clearTimeout(timer), reject(err));
+      if (err.code === 'ECONNRESET' || err.code === 'EPIPE') return;
+      clearTimeout(timer);
+      reject(err);
     });
     socket.on('close', () => (clearTimeout(timer), resolve(Buffer.concat(chunks))));
   });

@@ -63,7 +63,8 @@ export function prepareActions(actions: readonly NewAction[], fresh: readonly nu
   const queuedAt = formatMicros(nowMs);
   const now = Math.floor(nowMs);
   return actions.map((a) => {
-    const inv = a.inv_id ?? (callInv as number);
+    // callInv is set whenever some action has no inv_id.
+    const inv = a.inv_id ?? callInv!;
     const act = a.action_id ?? take();
     const exp = expiryMs(a.expired_at);
     const expiresAt = exp === null ? null : Math.floor(exp);

@@ -48,7 +48,7 @@ export interface KafkaBusOptions {
 
 function kafkaLogger(logger: Logger) {
   return () =>
-    ({ level, log }: { level: number; log: { message: string } & Record<string, unknown> }) => {
+    ({ level, log }: { level: kafkaLogLevel; log: { message: string } & Record<string, unknown> }) => {
       const { message, ...extra } = log;
       const fn =
         level <= kafkaLogLevel.ERROR ? 'error' : level === kafkaLogLevel.WARN ? 'warn' : level === kafkaLogLevel.INFO ? 'info' : 'debug';
@@ -179,6 +179,8 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
         autoCommit: true,
         partitionsConsumedConcurrently: opts.concurrency ?? 1,
         eachBatchAutoResolve: false,
+        // kafkajs documents destructuring this payload: its functions are closures, not methods.
+        // eslint-disable-next-line @typescript-eslint/unbound-method
         eachBatch: async ({ batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, isRunning, isStale }) => {
           if (!isRunning() || isStale() || batch.messages.length === 0) return;
           const messages: BusMessage[] = batch.messages.map((m) => ({

@@ -133,7 +133,7 @@ function foldExtras(v: unknown): unknown {
   const { __extra, ...rest } = v as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(rest)) out[k] = foldExtras(x);
-  return { ...out, ...((__extra as Record<string, unknown>) ?? {}) };
+  return { ...out, ...((__extra) ?? {}) };
 }
 
 describe('every corpus event round-trips through its block Avro schema', () => {

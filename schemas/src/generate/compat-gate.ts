@@ -29,7 +29,7 @@ export function backwardProblems(previousText: string, derived: AvroSchema): str
   } catch (err) {
     return [`the committed schema does not parse: ${(err as Error).message}`];
   }
-  return compatibilityProblems(parseAvroSchema(derived as object), [previous], 'BACKWARD');
+  return compatibilityProblems(parseAvroSchema(derived), [previous], 'BACKWARD');
 }
 
 export class GitUnavailableError extends Error {

@@ -67,7 +67,7 @@ export function probeRules(def: ObjectDef): ProbedRules {
   for (const rule of rules) {
     let fired = false;
     for (const input of inputs) {
-      let found: RuleProblem[] = [];
+      let found: RuleProblem[];
       try {
         found = rule(input);
       } catch {

@@ -7,7 +7,7 @@ interface Insert {
   token: string;
 }
 
-function setup(overrides: Partial<BatcherOptions<string>> = {}, failures: unknown[] = []) {
+function setup(overrides: Partial<BatcherOptions<string>> = {}, failures: Error[] = []) {
   const inserts: Insert[] = [];
   const sleeps: number[] = [];
   const deadLetters: RefusedRow<string>[][] = [];

@@ -52,7 +52,7 @@ describe('validator on the real stack: uploads at the limits', () => {
         }
       },
     });
-    stopReader = reader.stop;
+    stopReader = () => reader.stop();
     producer = await bus.producer();
     // Both groups start at the end of shared topics: probe until a small upload comes through.
     let attempt = 0;

@@ -29,7 +29,7 @@ describe('validator on the real stack: catalog submissions', () => {
         }
       },
     });
-    stopReader = reader.stop;
+    stopReader = () => reader.stop();
   }, 120_000);
 
   afterAll(async () => {

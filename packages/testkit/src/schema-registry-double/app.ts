@@ -145,7 +145,8 @@ function schemaId(req: Request): number {
 }
 
 function flag(req: Request, name: string): boolean {
-  return String(req.query[name] ?? '').toLowerCase() === 'true';
+  const value = req.query[name];
+  return typeof value === 'string' && value.toLowerCase() === 'true';
 }
 
 function bodyField(req: Request, name: string): unknown {
@@ -159,7 +160,7 @@ function avroSchemaText(req: Request): string {
   const references = bodyField(req, 'references');
   if (typeof schema !== 'string' || schema.trim() === '') throw invalidSchema('Empty schema');
   if (schemaType !== undefined && schemaType !== null && schemaType !== 'AVRO') {
-    throw invalidSchema(`Invalid schema: schemaType ${String(schemaType)} is not supported by this test double (AVRO only)`);
+    throw invalidSchema(`Invalid schema: schemaType ${typeof schemaType === 'string' ? schemaType : JSON.stringify(schemaType)} is not supported by this test double (AVRO only)`);
   }
   if (Array.isArray(references) && references.length > 0) {
     throw invalidSchema('Invalid schema: schema references are not supported by this test double');

@@ -100,6 +100,7 @@ log4j.appender.file.layout.ConversionPattern=[%d] %p %m (%c)%n
       child = c;
       exited = new Promise((r) => c.once('exit', () => r()));
       let gone = false;
+      // `exited` only ever resolves, so nothing is left unhandled; start-up polls `gone` meanwhile.
       void exited.then(() => {
         gone = true;
         if (child === c) child = undefined;
