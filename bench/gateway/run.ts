@@ -52,7 +52,9 @@ function startServer(which: 'gateway' | 'baseline', topic: string): Promise<{ po
  * does not move when the load generator or the broker compete for the same cores.
  */
 function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime in clock ticks (USER_HZ = 100)
 }
 
@@ -94,7 +96,9 @@ async function main() {
         const cpuUs = ((cpuSeconds(servers[which].child.pid as number) - cpuBefore) * 1e6) / Math.max(1, r.ok);
         acked[which] += r.ok;
         rows.push({ which, round, eps: (r.ok * EVENTS) / r.seconds, p50: r.p50, p99: r.p99, other: r.other, cpuUs });
-        console.error(`${which} round ${round}: ${Math.round((r.ok * EVENTS) / r.seconds)} events/s, p50 ${r.p50} ms, p99 ${r.p99} ms, server CPU ${Math.round(cpuUs)} µs/request, non-2xx/errors ${r.other}`);
+        console.error(
+          `${which} round ${round}: ${Math.round((r.ok * EVENTS) / r.seconds)} events/s, p50 ${r.p50} ms, p99 ${r.p99} ms, server CPU ${Math.round(cpuUs)} µs/request, non-2xx/errors ${r.other}`,
+        );
       }
     }
     // Every 2xx must be a message in its topic (one envelope per request → one message).

@@ -105,11 +105,7 @@ export function attrMatches(attr: Record<string, string>, filter: Record<string,
  * Counters are stored flat, as the Redis hash holds them: `created`, `delivered`, `expired`,
  * `r:<response>`, and the same per invocation as `<inv_id>|<counter>`. Null when there are none.
  */
-export function statsFromFields(
-  actionId: number,
-  fields: Record<string, string | number>,
-  lastErrors: ActionErrorReport[] = [],
-): ActionStats | null {
+export function statsFromFields(actionId: number, fields: Record<string, string | number>, lastErrors: ActionErrorReport[] = []): ActionStats | null {
   const names = Object.keys(fields);
   if (names.length === 0) return null;
   const totals = emptyCounters();

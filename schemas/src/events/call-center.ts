@@ -3,8 +3,20 @@ import { contactDetails, qualityTraits, transfer } from './objects';
 
 /** Call center block events (spec 6, Call center). */
 export const CONTACT_ACTIONS = [
-  'view', 'add', 'update', 'remove', 'start', 'end', 'pause', 'resume', 'attend', 'decline', 'terminate', 'transfer',
-  'skip', 'other',
+  'view',
+  'add',
+  'update',
+  'remove',
+  'start',
+  'end',
+  'pause',
+  'resume',
+  'attend',
+  'decline',
+  'terminate',
+  'transfer',
+  'skip',
+  'other',
 ] as const;
 
 export const breakEvent: EventDef = {

@@ -10,8 +10,7 @@ export const RECEIPT_TYPES = ['sent', 'failed', 'deleted', 'delivered', 'read'] 
 
 const always = () => true;
 const imageNeedsSource = oneOf(['url', 'base64'], 'image_url_or_base64', 'an image body needs url or base64');
-const bodyNeeds = (field: string, type: string): ObjectRule =>
-  requiredWhen(field, always, 'message_body_shape', `a ${type} message body needs ${field}`);
+const bodyNeeds = (field: string, type: string): ObjectRule => requiredWhen(field, always, 'message_body_shape', `a ${type} message body needs ${field}`);
 
 /**
  * The body's shape depends on the message `type` (2.6), so the per-type requirements live on the
@@ -20,9 +19,7 @@ const bodyNeeds = (field: string, type: string): ObjectRule =>
  */
 const bodyRules: ObjectRule[] = [
   ruleWhen(is('type', 'text'), [onNested('body', [bodyNeeds('text', 'text')])]),
-  ruleWhen(is('type', 'audio', 'document'), [
-    onNested('body', [bodyNeeds('mime_type', 'audio or document'), bodyNeeds('base64', 'audio or document')]),
-  ]),
+  ruleWhen(is('type', 'audio', 'document'), [onNested('body', [bodyNeeds('mime_type', 'audio or document'), bodyNeeds('base64', 'audio or document')])]),
   ruleWhen(is('type', 'image'), [onNested('body', [imageNeedsSource])]),
   ruleWhen(is('type', 'reaction'), [onNested('body', [bodyNeeds('emoji', 'reaction')])]),
 ];

@@ -5,18 +5,64 @@ import { blockedObject, searchResult } from './shared-objects';
 export const NUDGE_RESPONSES = ['open', 'discard', 'block', 'shown', 'expired', 'error'] as const;
 export const IDENTIFY_ACTIONS = ['register', 'login', 'logout', 'blocked', 'unblocked'] as const;
 export const SEARCH_MODULES = [
-  'core', 'e_commerce', 'e_learning', 'screening', 'assessment', 'enrolment', 'medical_review', 'my_patients',
-  'appointments', 'prescription', 'lifestyle_mgmt', 'psychological_mgmt', 'counseling_mgmt', 'investigation',
-  'treatment_plan', 'transfers', 'other',
+  'core',
+  'e_commerce',
+  'e_learning',
+  'screening',
+  'assessment',
+  'enrolment',
+  'medical_review',
+  'my_patients',
+  'appointments',
+  'prescription',
+  'lifestyle_mgmt',
+  'psychological_mgmt',
+  'counseling_mgmt',
+  'investigation',
+  'treatment_plan',
+  'transfers',
+  'other',
 ] as const;
 export const RATE_TYPES = [
-  'order', 'item', 'media', 'exam', 'question', 'module', 'process', 'form', 'section', 'app', 'hcw', 'hcw_site',
-  'facility', 'assessment', 'customer', 'other',
+  'order',
+  'item',
+  'media',
+  'exam',
+  'question',
+  'module',
+  'process',
+  'form',
+  'section',
+  'app',
+  'hcw',
+  'hcw_site',
+  'facility',
+  'assessment',
+  'customer',
+  'other',
 ] as const;
 export const MODULE_SELECTION_TYPES = [
-  'screening', 'assessment', 'enrolment', 'medical_review', 'my_patients', 'prescription', 'counseling_mgmt',
-  'lifestyle_mgmt', 'psychological_mgmt', 'investigation', 'appointment', 'hcw_mgmt', 'treatment_plan', 'transfers',
-  'break', 'caller_history', 'attend_call', 'single', 'dashboard', 'map', 'other',
+  'screening',
+  'assessment',
+  'enrolment',
+  'medical_review',
+  'my_patients',
+  'prescription',
+  'counseling_mgmt',
+  'lifestyle_mgmt',
+  'psychological_mgmt',
+  'investigation',
+  'appointment',
+  'hcw_mgmt',
+  'treatment_plan',
+  'transfers',
+  'break',
+  'caller_history',
+  'attend_call',
+  'single',
+  'dashboard',
+  'map',
+  'other',
 ] as const;
 
 export const appEvent: EventDef = {
@@ -116,13 +162,4 @@ export const moduleSelectionEvent: EventDef = {
   fields: { type: req(t.enum('module_selection_type', MODULE_SELECTION_TYPES)) },
 };
 
-export const coreEvents: EventDef[] = [
-  appEvent,
-  pageEvent,
-  identifyEvent,
-  mediaEvent,
-  searchEvent,
-  rateEvent,
-  nudgeResponseEvent,
-  moduleSelectionEvent,
-];
+export const coreEvents: EventDef[] = [appEvent, pageEvent, identifyEvent, mediaEvent, searchEvent, rateEvent, nudgeResponseEvent, moduleSelectionEvent];

@@ -4,8 +4,20 @@ import { coordinates, item, itemInfo, itemType, report, store } from './objects'
 
 /** E-commerce block events (spec 6, E-commerce). */
 export const ITEM_ACTIONS = [
-  'impression', 'view', 'detail', 'add_favorite', 'remove_favorite', 'add_reminder', 'remove_reminder',
-  'remove_reminder_auto', 'top_up', 'cancel', 'update', 'remove', 'add', 'select',
+  'impression',
+  'view',
+  'detail',
+  'add_favorite',
+  'remove_favorite',
+  'add_reminder',
+  'remove_reminder',
+  'remove_reminder_auto',
+  'top_up',
+  'cancel',
+  'update',
+  'remove',
+  'add',
+  'select',
 ] as const;
 export const DELIVERY_ACTIONS = ['schedule', 'update', 'dispatch', 'delivered'] as const;
 

@@ -240,9 +240,7 @@ export const qualityTraits: ObjectDef = {
   fields: { audit_count: opt(t.int, { min: 0 }), fatal_calls: opt(t.int, { min: 0 }), performance_group: opt(t.string) },
 };
 
-export const INCIDENT_TYPES = [
-  'emergency', 'grievance', 'non_emergency', 'transfer', 'follow_up', 'service_offering', 'customer_support', 'other',
-] as const;
+export const INCIDENT_TYPES = ['emergency', 'grievance', 'non_emergency', 'transfer', 'follow_up', 'service_offering', 'customer_support', 'other'] as const;
 
 export const chiefComplaint: ObjectDef = {
   name: 'ChiefComplaint',

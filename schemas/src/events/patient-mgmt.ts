@@ -7,9 +7,27 @@ export const PATIENT_CATEGORIES = ['facility', 'community', 'patient_address', '
 export const PATIENT_TYPES = ['triage', 'outpatient', 'inpatient', 'pharmacy', 'door_to_door', 'camp', 'other'] as const;
 export const ENCOUNTER_TYPES = ['screening', 'assessment', 'enrolment', 'medical_review', 'counseling', 'other'] as const;
 export const ENCOUNTER_SUB_TYPES = [
-  'bio', 'hiv', 'ncd', 'tb', 'ecd', 'diabetes', 'hypertension', 'pregnancy', 'mental_health', 'substance_use_disorder',
-  'adolescent_health', 'general_screening', 'antenatal', 'postnatal', 'cervical_cancer', 'lifestyle', 'psychological',
-  'gender_based_violence', 'sexual_behaviour', 'economic_strengthening', 'other',
+  'bio',
+  'hiv',
+  'ncd',
+  'tb',
+  'ecd',
+  'diabetes',
+  'hypertension',
+  'pregnancy',
+  'mental_health',
+  'substance_use_disorder',
+  'adolescent_health',
+  'general_screening',
+  'antenatal',
+  'postnatal',
+  'cervical_cancer',
+  'lifestyle',
+  'psychological',
+  'gender_based_violence',
+  'sexual_behaviour',
+  'economic_strengthening',
+  'other',
 ] as const;
 
 export const patientEvent: EventDef = {

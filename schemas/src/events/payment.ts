@@ -4,9 +4,7 @@ import { req, opt, t, type EventDef } from '../dsl/types';
  * Payment block: named in the spec but "not shown"; these two events come from the public SDKs of
  * this API (issue 3). Amounts and rates are doubles. `meta` is accepted on every event anyway.
  */
-export const PAYMENT_TYPES = [
-  'bank_transfer', 'cheque', 'cod', 'credit', 'pos', 'bank_card', 'mobile_transfer', 'cash', 'wallet', 'other',
-] as const;
+export const PAYMENT_TYPES = ['bank_transfer', 'cheque', 'cod', 'credit', 'pos', 'bank_card', 'mobile_transfer', 'cash', 'wallet', 'other'] as const;
 
 export const paymentMethodEvent: EventDef = {
   event: 'payment_method',

@@ -97,7 +97,8 @@ export function runCompatibilityGate(
     for (const [path, text] of committedAvro(ref, root)) {
       checked += 1;
       const now = byPath.get(path);
-      const problems = now === undefined ? ['the topic is no longer derived from the definitions (its producers and consumers would break)'] : backwardProblems(text, now);
+      const problems =
+        now === undefined ? ['the topic is no longer derived from the definitions (its producers and consumers would break)'] : backwardProblems(text, now);
       if (problems.length > 0) findings.push({ ref, path, problems });
     }
   }

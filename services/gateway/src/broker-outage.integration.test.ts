@@ -92,7 +92,10 @@ describe('gateway when the broker stops mid-run', () => {
       },
     });
     const expected = [...acked.values()].reduce((a, b) => a + b, 0);
-    await waitFor(() => [...acked.keys()].every((id) => seen.get(id) === acked.get(id)) && total >= expected, { timeoutMs: 60_000, what: 'every acknowledged message' });
+    await waitFor(() => [...acked.keys()].every((id) => seen.get(id) === acked.get(id)) && total >= expected, {
+      timeoutMs: 60_000,
+      what: 'every acknowledged message',
+    });
     for (const [id, count] of acked) expect([id, seen.get(id)]).toEqual([id, count]);
     // A 503'd request may still have reached Kafka (at-least-once; the client retries) but never twice.
     for (const [id, count] of seen) expect([id, count]).toEqual([id, 2]);
