@@ -36,7 +36,7 @@ const TSV_ESCAPES: Record<string, string> = {
 const tsvText = (s: string) => (TSV_SPECIAL.test(s) ? s.replace(/[\\\t\n\r\0\b\f\v']/g, (c) => TSV_ESCAPES[c] as string) : s);
 
 /** One value array → a TabSeparated line: NULL as \N, booleans as true/false, objects as JSON text. */
-export function tsvLine(values: readonly unknown[]): string {
+function tsvLine(values: readonly unknown[]): string {
   let line = '';
   for (let i = 0; i < values.length; i++) {
     const v = values[i];

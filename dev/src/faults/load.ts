@@ -5,7 +5,7 @@
  */
 
 /** mulberry32: a small seeded PRNG; the same seed gives the same uploads on every run. */
-export function seeded(seed: number) {
+function seeded(seed: number) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

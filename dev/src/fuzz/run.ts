@@ -5,7 +5,7 @@ import { errorCodes } from '@evp/core';
 import { Random } from './random';
 import { hostileRequest, type FuzzKeys, type FuzzRequest } from './requests';
 
-export interface FuzzTarget {
+interface FuzzTarget {
   host: string;
   port: number;
 }
@@ -20,7 +20,7 @@ export interface FuzzOptions {
 }
 
 /** What one answer broke, if anything: a 5xx, no answer, or an error body not in the documented shape. */
-export interface FuzzFailure {
+interface FuzzFailure {
   index: number;
   label: string;
   problem: string;

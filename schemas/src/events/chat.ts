@@ -4,8 +4,8 @@ import { opt, req, t, type EventDef } from '../dsl/types';
 import { messageBody } from './objects';
 
 /** Chat block events (spec 6, Chat). */
-export const MESSAGE_TYPES = ['text', 'audio', 'document', 'image', 'video', 'sticker', 'contact', 'poll', 'reaction'] as const;
-export const GROUP_TYPES = ['join', 'leave', 'remove', 'create', 'update', 'delete'] as const;
+const MESSAGE_TYPES = ['text', 'audio', 'document', 'image', 'video', 'sticker', 'contact', 'poll', 'reaction'] as const;
+const GROUP_TYPES = ['join', 'leave', 'remove', 'create', 'update', 'delete'] as const;
 export const RECEIPT_TYPES = ['sent', 'failed', 'deleted', 'delivered', 'read'] as const;
 
 const always = () => true;
@@ -24,7 +24,7 @@ const bodyRules: ObjectRule[] = [
   ruleWhen(is('type', 'reaction'), [onNested('body', [bodyNeeds('emoji', 'reaction')])]),
 ];
 
-export const messageEvent: EventDef = {
+const messageEvent: EventDef = {
   event: 'message',
   block: 'chat',
   name: 'MessageProps',
@@ -44,7 +44,7 @@ export const messageEvent: EventDef = {
   rules: bodyRules,
 };
 
-export const groupEvent: EventDef = {
+const groupEvent: EventDef = {
   event: 'group',
   block: 'chat',
   name: 'GroupProps',
@@ -59,7 +59,7 @@ export const groupEvent: EventDef = {
 };
 
 /** Receipts are also sent with the outer type `group`; see `resolveEventName` in registry.ts. */
-export const receiptEvent: EventDef = {
+const receiptEvent: EventDef = {
   event: 'receipt',
   block: 'chat',
   name: 'ReceiptProps',

@@ -2,9 +2,9 @@ import { opt, req, t, type EventDef } from '../dsl/types';
 import { blockedObject, searchResult } from './shared-objects';
 
 /** Core block events (spec 6, Core). */
-export const NUDGE_RESPONSES = ['open', 'discard', 'block', 'shown', 'expired', 'error'] as const;
-export const IDENTIFY_ACTIONS = ['register', 'login', 'logout', 'blocked', 'unblocked'] as const;
-export const SEARCH_MODULES = [
+const NUDGE_RESPONSES = ['open', 'discard', 'block', 'shown', 'expired', 'error'] as const;
+const IDENTIFY_ACTIONS = ['register', 'login', 'logout', 'blocked', 'unblocked'] as const;
+const SEARCH_MODULES = [
   'core',
   'e_commerce',
   'e_learning',
@@ -23,7 +23,7 @@ export const SEARCH_MODULES = [
   'transfers',
   'other',
 ] as const;
-export const RATE_TYPES = [
+const RATE_TYPES = [
   'order',
   'item',
   'media',
@@ -41,7 +41,7 @@ export const RATE_TYPES = [
   'customer',
   'other',
 ] as const;
-export const MODULE_SELECTION_TYPES = [
+const MODULE_SELECTION_TYPES = [
   'screening',
   'assessment',
   'enrolment',
@@ -65,7 +65,7 @@ export const MODULE_SELECTION_TYPES = [
   'other',
 ] as const;
 
-export const appEvent: EventDef = {
+const appEvent: EventDef = {
   event: 'app',
   block: 'core',
   name: 'AppProps',
@@ -76,7 +76,7 @@ export const appEvent: EventDef = {
   },
 };
 
-export const pageEvent: EventDef = {
+const pageEvent: EventDef = {
   event: 'page',
   block: 'core',
   name: 'PageProps',
@@ -89,7 +89,7 @@ export const pageEvent: EventDef = {
   },
 };
 
-export const identifyEvent: EventDef = {
+const identifyEvent: EventDef = {
   event: 'identify',
   block: 'core',
   name: 'IdentifyProps',
@@ -100,7 +100,7 @@ export const identifyEvent: EventDef = {
   },
 };
 
-export const mediaEvent: EventDef = {
+const mediaEvent: EventDef = {
   event: 'media',
   block: 'core',
   name: 'MediaProps',
@@ -112,7 +112,7 @@ export const mediaEvent: EventDef = {
   },
 };
 
-export const searchEvent: EventDef = {
+const searchEvent: EventDef = {
   event: 'search',
   block: 'core',
   name: 'SearchProps',
@@ -125,7 +125,7 @@ export const searchEvent: EventDef = {
   },
 };
 
-export const rateEvent: EventDef = {
+const rateEvent: EventDef = {
   event: 'rate',
   block: 'core',
   name: 'RateProps',
@@ -136,7 +136,7 @@ export const rateEvent: EventDef = {
   },
 };
 
-export const nudgeResponseEvent: EventDef = {
+const nudgeResponseEvent: EventDef = {
   event: 'nudge_response',
   block: 'core',
   name: 'NudgeResponseProps',
@@ -155,7 +155,7 @@ export const nudgeResponseEvent: EventDef = {
   ],
 };
 
-export const moduleSelectionEvent: EventDef = {
+const moduleSelectionEvent: EventDef = {
   event: 'module_selection',
   block: 'core',
   name: 'ModuleSelectionProps',

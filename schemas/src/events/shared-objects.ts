@@ -1,7 +1,7 @@
 import { opt, req, t, type ObjectDef } from '../dsl/types';
 
 /** Shared objects of spec 2.3. */
-export const SEARCH_RESULT_TYPES = [
+const SEARCH_RESULT_TYPES = [
   'patient_record',
   'blood',
   'grocery',

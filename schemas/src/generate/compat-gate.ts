@@ -72,7 +72,7 @@ export function baselineRefs(root = REPO_ROOT): string[] {
 }
 
 /** Repository-relative path → schema text of every .avsc committed at `ref` (empty before the first). */
-export function committedAvro(ref: string, root = REPO_ROOT): Map<string, string> {
+function committedAvro(ref: string, root = REPO_ROOT): Map<string, string> {
   const out = new Map<string, string>();
   // `./`-relative paths keep this correct even if the monorepo sits inside a larger repository.
   const listing = git(['ls-tree', '-r', '--name-only', ref, '--', `./${AVRO_DIR}/`], root);
