@@ -134,7 +134,9 @@ async function main() {
   const prefix = `bench:act:${randomBytes(4).toString('hex')}:`;
   const store = new RedisActionStore({ redis, clock: systemClock(), prefix });
   const rows: Row[] = [];
-  const load = loadavg().map((l) => l.toFixed(2)).join(' / ');
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
   try {
     // Baselines: one round trip through the same client and connection doing no work.
     const trivialSha = String(await redis.script('LOAD', 'return 1'));
@@ -170,7 +172,14 @@ async function main() {
         new Promise((resolve, reject) => {
           const body = JSON.stringify(single(n));
           const req = http.request(
-            { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+            {
+              host: '127.0.0.1',
+              port,
+              path,
+              method: 'POST',
+              agent,
+              headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+            },
             (res) => {
               res.resume();
               res.on('end', () => (res.statusCode === 200 ? resolve(undefined) : reject(new Error(`HTTP ${res.statusCode}`))));
@@ -195,13 +204,19 @@ async function main() {
     // One-off single-user: each pull takes one user's 1 action (seeded per pull).
     const oneOffUsers = Math.round(RATE * SECONDS);
     for (let u = 0; u < oneOffUsers; u += 1000) {
-      await store.create('bench', Array.from({ length: Math.min(1000, oneOffUsers - u) }, (_, k) => action(`oo-${u + k}`, 100, 'one-off')));
+      await store.create(
+        'bench',
+        Array.from({ length: Math.min(1000, oneOffUsers - u) }, (_, k) => action(`oo-${u + k}`, 100, 'one-off')),
+      );
     }
     const oneOff = (n: number) => store.pull('bench', { user_id: `oo-${n}`, type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' });
     await paired(rows, `single-user one-off pull at ${RATE}/s`, '`EVALSHA` of `return 1`', '1', openAt(RATE), evalTrivial, oneOff);
 
     // `*` pulls of 1,000: a dedicated app so the seeded users above do not count.
-    await store.create('star', Array.from({ length: 1000 }, (_, i) => action(`s-${i % 100}`, i, 'cached')));
+    await store.create(
+      'star',
+      Array.from({ length: 1000 }, (_, i) => action(`s-${i % 100}`, i, 'cached')),
+    );
     const star = { user_id: '*', type: 'message', render_method: 'in_app_message', delivery_mode: 'cached' } as const;
     // The baseline value is the pull's own reply, so both move the same bytes.
     const sample = await store.pull('star', star);
@@ -232,10 +247,19 @@ async function main() {
         if (res.data.length !== 1000 || res.more) throw new Error(`expected 1000 and no more, got ${res.data.length}`);
       },
       async (round) => {
-        await store.create('star1', Array.from({ length: 1000 }, (_, i) => ({ ...action(`s-${i % 100}`, i, 'one-off'), inv_id: 10 + round })));
+        await store.create(
+          'star1',
+          Array.from({ length: 1000 }, (_, i) => ({ ...action(`s-${i % 100}`, i, 'one-off'), inv_id: 10 + round })),
+        );
       },
     );
-    rows.push({ scenario: '`*` one-off pull of 1,000 (sequential)', baseline: `\`GET\` of ${bigSize}`, entries: '1,000', base: stat(b.latencies, b.seconds), run: stat(r.latencies, r.seconds) });
+    rows.push({
+      scenario: '`*` one-off pull of 1,000 (sequential)',
+      baseline: `\`GET\` of ${bigSize}`,
+      entries: '1,000',
+      base: stat(b.latencies, b.seconds),
+      run: stat(r.latencies, r.seconds),
+    });
 
     await worker?.terminate();
   } finally {
@@ -252,7 +276,9 @@ async function main() {
   // throughput ÷ baseline throughput (1.00 by construction in the fixed-rate rows).
   const x = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
   console.log(`Load average at start (1/5/15 min): ${load}; ${SECONDS} s per measurement.\n`);
-  console.log('| scenario | entries/pull | pulls | pulls/s | p50 ms | p99 ms | max ms | baseline (same run, same rate or concurrency) | base ops/s | base p50 ms | base p99 ms | p50 ratio | p99 ratio | pulls/s ratio |');
+  console.log(
+    '| scenario | entries/pull | pulls | pulls/s | p50 ms | p99 ms | max ms | baseline (same run, same rate or concurrency) | base ops/s | base p50 ms | base p99 ms | p50 ratio | p99 ratio | pulls/s ratio |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|');
   for (const { scenario, baseline, entries, run, base } of rows) {
     console.log(

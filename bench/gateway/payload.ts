@@ -12,7 +12,14 @@ export function envelopeBody(user: number, events = 50): string {
   return JSON.stringify({
     id: `user-${user}`,
     tz: '+05:30',
-    internal: { s_id: `user-${user}_${start}_${start + 600_000}`, sdk: 'android/2.4.1', a_id: 'com.example.health', a_ver: '3.12.0 (3120)', d_id: `dev-${user}`, os: 'android' },
+    internal: {
+      s_id: `user-${user}_${start}_${start + 600_000}`,
+      sdk: 'android/2.4.1',
+      a_id: 'com.example.health',
+      a_ver: '3.12.0 (3120)',
+      d_id: `dev-${user}`,
+      os: 'android',
+    },
     data: Array.from({ length: events }, (_, i) => {
       const [name, property, ctx] = NAMES[i % NAMES.length]!;
       const t = new Date(start + i * 7_000).toISOString().replace('T', ' ').replace('Z', '');

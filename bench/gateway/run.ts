@@ -28,7 +28,6 @@ const PROFILE_DIR = process.argv.includes('--profile') ? process.argv[process.ar
 const EVENTS = 50;
 const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const root = resolve(__dirname, '../..');
 const KEY = `bench-${randomBytes(12).toString('hex')}`;
 
 function startServer(which: 'gateway' | 'baseline', topic: string): Promise<{ port: number; child: ChildProcess }> {
@@ -40,7 +39,7 @@ function startServer(which: 'gateway' | 'baseline', topic: string): Promise<{ po
   });
   return new Promise((ok, fail) => {
     child.once('exit', (code) => fail(new Error(`${which} server exited with ${code}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       const m = /^LISTENING (\d+)$/.exec(line);
       if (m) ok({ port: Number(m[1]), child });
     });
@@ -53,7 +52,9 @@ function startServer(which: 'gateway' | 'baseline', topic: string): Promise<{ po
  * does not move when the load generator or the broker compete for the same cores.
  */
 function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime in clock ticks (USER_HZ = 100)
 }
 
@@ -95,7 +96,9 @@ async function main() {
         const cpuUs = ((cpuSeconds(servers[which].child.pid as number) - cpuBefore) * 1e6) / Math.max(1, r.ok);
         acked[which] += r.ok;
         rows.push({ which, round, eps: (r.ok * EVENTS) / r.seconds, p50: r.p50, p99: r.p99, other: r.other, cpuUs });
-        console.error(`${which} round ${round}: ${Math.round((r.ok * EVENTS) / r.seconds)} events/s, p50 ${r.p50} ms, p99 ${r.p99} ms, server CPU ${Math.round(cpuUs)} µs/request, non-2xx/errors ${r.other}`);
+        console.error(
+          `${which} round ${round}: ${Math.round((r.ok * EVENTS) / r.seconds)} events/s, p50 ${r.p50} ms, p99 ${r.p99} ms, server CPU ${Math.round(cpuUs)} µs/request, non-2xx/errors ${r.other}`,
+        );
       }
     }
     // Every 2xx must be a message in its topic (one envelope per request → one message).

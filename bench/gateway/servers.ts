@@ -46,7 +46,13 @@ async function main(which: string) {
         const text = Buffer.concat(chunks).toString('utf8');
         const body = JSON.parse(text) as { id: string; data: unknown[] };
         const id = randomUUID();
-        const headers = { [rawHeaders.appId]: 'bench-app', [rawHeaders.requestId]: id, [rawHeaders.receivedAt]: String(Date.now()), [rawHeaders.keyId]: 'bench', [rawHeaders.payloadKind]: 'log' };
+        const headers = {
+          [rawHeaders.appId]: 'bench-app',
+          [rawHeaders.requestId]: id,
+          [rawHeaders.receivedAt]: String(Date.now()),
+          [rawHeaders.keyId]: 'bench',
+          [rawHeaders.payloadKind]: 'log',
+        };
         producer.send(topic, [{ key: `bench-app:${body.id}`, value: Buffer.from(text), headers }]).then(
           () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ accepted: body.data.length, request_id: id })),
           () => res.writeHead(503).end(),

@@ -92,10 +92,14 @@ async function main() {
     await bounded(h.stop(), 3 * 60_000, 'the harness to stop').catch((err) => console.error(err));
     killAllChildren();
   }
-  console.log('\n| offered events/s | acked | rows | lost | sustained events/s | freshness p50 / p95 / p99 ms | bare compact insert rows/s | pipeline / bare |');
+  console.log(
+    '\n| offered events/s | acked | rows | lost | sustained events/s | freshness p50 / p95 / p99 ms | bare compact insert rows/s | pipeline / bare |',
+  );
   console.log('|---:|---:|---:|---:|---:|---|---:|---:|');
   for (const p of phases) {
-    console.log(`| ${p.offered} | ${p.acked} | ${p.rows} | ${p.lost} | ${p.sustained} | ${p.p50} / ${p.p95} / ${p.p99} | ${p.bare} | ${(p.sustained / p.bare).toFixed(2)} |`);
+    console.log(
+      `| ${p.offered} | ${p.acked} | ${p.rows} | ${p.lost} | ${p.sustained} | ${p.p50} / ${p.p95} / ${p.p99} | ${p.bare} | ${(p.sustained / p.bare).toFixed(2)} |`,
+    );
   }
 }
 

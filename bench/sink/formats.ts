@@ -22,11 +22,21 @@ export function benchClient(path: string): ClickHouseClient {
 
 // TabSeparated escaping (ClickHouse's): backslash, tab, newline and the other control characters.
 const TSV_SPECIAL = /[\\\t\n\r\0\b\f\v']/;
-const TSV_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\\0', '\b': '\\b', '\f': '\\f', '\v': '\\v', "'": "\\'" };
+const TSV_ESCAPES: Record<string, string> = {
+  '\\': '\\\\',
+  '\t': '\\t',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\0': '\\0',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\v': '\\v',
+  "'": "\\'",
+};
 const tsvText = (s: string) => (TSV_SPECIAL.test(s) ? s.replace(/[\\\t\n\r\0\b\f\v']/g, (c) => TSV_ESCAPES[c] as string) : s);
 
 /** One value array → a TabSeparated line: NULL as \N, booleans as true/false, objects as JSON text. */
-export function tsvLine(values: readonly unknown[]): string {
+function tsvLine(values: readonly unknown[]): string {
   let line = '';
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
@@ -150,12 +160,31 @@ export function rowBinaryEvent(w: RowBinaryWriter, e: CanonicalEvent): void {
 
 /** The events columns as RowBinary reads them (001_events.sql; JSON columns as their text). */
 const EVENTS_ROWBINARY_STRUCTURE = [
-  'event_id String', 'app_id String', 'user_id String', 'session_id String',
-  "session_start Nullable(DateTime64(3, 'UTC'))", "session_end Nullable(DateTime64(3, 'UTC'))",
-  'device_id String', 'os String', 'sdk_name String', 'sdk_version String', 'app_version String',
-  'app_version_code Nullable(Int32)', 'tz String', 'block String', 'name String', 'sent_name Nullable(String)',
-  'property Nullable(String)', "time DateTime64(3, 'UTC')", 'online Bool', "received_at DateTime64(3, 'UTC')",
-  'request_id String', "envelope Enum8('current' = 1, 'earlier' = 2)", 'props String', 'meta Nullable(String)', 'client String',
+  'event_id String',
+  'app_id String',
+  'user_id String',
+  'session_id String',
+  "session_start Nullable(DateTime64(3, 'UTC'))",
+  "session_end Nullable(DateTime64(3, 'UTC'))",
+  'device_id String',
+  'os String',
+  'sdk_name String',
+  'sdk_version String',
+  'app_version String',
+  'app_version_code Nullable(Int32)',
+  'tz String',
+  'block String',
+  'name String',
+  'sent_name Nullable(String)',
+  'property Nullable(String)',
+  "time DateTime64(3, 'UTC')",
+  'online Bool',
+  "received_at DateTime64(3, 'UTC')",
+  'request_id String',
+  "envelope Enum8('current' = 1, 'earlier' = 2)",
+  'props String',
+  'meta Nullable(String)',
+  'client String',
 ].join(', ');
 
 /** Inserts a RowBinary body of events rows into `table` through a file chdb reads (see above). */

@@ -148,9 +148,7 @@ async function sink(analytics: Analytics, events: CanonicalEvent[]): Promise<Pha
   const topic = topics.events('core');
   const id = await registry.register(blockSubject(topic), blockEventSchema('core') as object);
   const producer = await bus.producer();
-  const messages = await Promise.all(
-    events.map(async (e) => ({ key: `${e.app_id}:${e.user_id}`, value: await registry.encode(id, canonicalToAvro(e)) })),
-  );
+  const messages = await Promise.all(events.map(async (e) => ({ key: `${e.app_id}:${e.user_id}`, value: await registry.encode(id, canonicalToAvro(e)) })));
   for (let i = 0; i < messages.length; i += 10_000) await producer.send(topic, messages.slice(i, i + 10_000));
   const s = createSink({
     bus,
@@ -194,14 +192,24 @@ async function main() {
       const s = await sink(analytics, events);
       const fastestClient = Math.max(b.rowsPerSecond, c.rowsPerSecond, t.rowsPerSecond);
       const fastest = Math.max(fastestClient, rb.rowsPerSecond);
-      results.push({ bare: b.rowsPerSecond, compact: c.rowsPerSecond, tsv: t.rowsPerSecond, rowBinary: rb.rowsPerSecond, sink: s.rowsPerSecond, fastest, fastestClient });
+      results.push({
+        bare: b.rowsPerSecond,
+        compact: c.rowsPerSecond,
+        tsv: t.rowsPerSecond,
+        rowBinary: rb.rowsPerSecond,
+        sink: s.rowsPerSecond,
+        fastest,
+        fastestClient,
+      });
       console.error(
         `round ${r + 1}: rows/s JSONEachRow ${show(b)}, JSONCompactEachRow ${show(c)}, TabSeparated ${show(t)}, RowBinary (file) ${show(rb)}, sink ${show(s)}: ` +
           `${(s.rowsPerSecond / fastest).toFixed(2)}× the fastest bare format, ${(s.rowsPerSecond / fastestClient).toFixed(2)}× the fastest through the client`,
       );
     }
     const median = [...results].sort((a, b) => a.sink / a.fastest - b.sink / b.fastest)[Math.floor(results.length / 2)] as (typeof results)[number];
-    console.log(`| rows | rows/insert | JSONEachRow rows/s | JSONCompactEachRow rows/s | TabSeparated rows/s | RowBinary (file) rows/s | sink rows/s | sink / fastest bare | sink / fastest via client |`);
+    console.log(
+      `| rows | rows/insert | JSONEachRow rows/s | JSONCompactEachRow rows/s | TabSeparated rows/s | RowBinary (file) rows/s | sink rows/s | sink / fastest bare | sink / fastest via client |`,
+    );
     console.log(`|---:|---:|---:|---:|---:|---:|---:|---:|---:|`);
     console.log(
       `| ${ROWS} | ${BATCH} | ${Math.round(median.bare)} | ${Math.round(median.compact)} | ${Math.round(median.tsv)} | ${Math.round(median.rowBinary)} | ${Math.round(median.sink)} | ${(median.sink / median.fastest).toFixed(2)} | ${(median.sink / median.fastestClient).toFixed(2)} |`,

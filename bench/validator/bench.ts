@@ -44,7 +44,12 @@ const PER_ENVELOPE = 50;
 /** Relative frequency per event type; anything not listed (all other blocks) weighs 1. */
 const WEIGHTS: Record<string, number> = { page: 30, app: 15, media: 8, search: 5, module_selection: 5, nudge_response: 3, identify: 2, rate: 2 };
 
-interface Case { event: string; sent?: string; props: Record<string, unknown>; meta?: unknown }
+interface Case {
+  event: string;
+  sent?: string;
+  props: Record<string, unknown>;
+  meta?: unknown;
+}
 
 function loadCorpus(): Case[] {
   const dir = join(__dirname, '../../schemas/corpus/events');
@@ -128,8 +133,7 @@ function buildBodies(): { bodies: Buffer[]; events: number; mix: Map<string, num
     };
   };
   const bodies: Buffer[] = [];
-  let events = 0;
-  for (let i = 0; i < ENVELOPES; ) {
+  for (let i = 0; i < ENVELOPES;) {
     if (bodies.length % 4 === 3 && i + 1 < ENVELOPES) {
       bodies.push(Buffer.from(JSON.stringify([envelope(i), envelope(i + 1)])));
       i += 2;
@@ -138,8 +142,7 @@ function buildBodies(): { bodies: Buffer[]; events: number; mix: Map<string, num
       i += 1;
     }
   }
-  events = ENVELOPES * PER_ENVELOPE;
-  return { bodies, events, mix };
+  return { bodies, events: ENVELOPES * PER_ENVELOPE, mix };
 }
 
 const message = (value: Buffer, i: number): BusMessage => ({
@@ -148,7 +151,13 @@ const message = (value: Buffer, i: number): BusMessage => ({
   offset: String(i),
   key: null,
   value,
-  headers: { [rawHeaders.appId]: 'app-1', [rawHeaders.requestId]: `req-${i}`, [rawHeaders.receivedAt]: '1709280000000', [rawHeaders.keyId]: 'k-sdk', [rawHeaders.payloadKind]: 'log' },
+  headers: {
+    [rawHeaders.appId]: 'app-1',
+    [rawHeaders.requestId]: `req-${i}`,
+    [rawHeaders.receivedAt]: '1709280000000',
+    [rawHeaders.keyId]: 'k-sdk',
+    [rawHeaders.payloadKind]: 'log',
+  },
   timestamp: 1709280000000,
 });
 
@@ -176,7 +185,11 @@ async function pipelinePass(batches: BusMessage[][], pool: EncodePool, inflight:
 }
 
 /** The pipeline cut after a stage, to show where the time goes (`--stages`). */
-async function stagePass(messages: BusMessage[], stage: 'normalise' | 'to-avro' | 'avsc', typeOf: (block: string) => { toBuffer(v: unknown): Buffer }): Promise<void> {
+async function stagePass(
+  messages: BusMessage[],
+  stage: 'normalise' | 'to-avro' | 'avsc',
+  typeOf: (block: string) => { toBuffer(v: unknown): Buffer },
+): Promise<void> {
   for (const msg of messages) {
     const out = processRawMessage(msg, DEFAULT_NORMALIZE_OPTIONS);
     if (stage === 'normalise') continue;
@@ -206,7 +219,7 @@ async function timed(seconds: number, events: number, pass: () => unknown): Prom
   let passes = 0;
   const start = process.hrtime.bigint();
   const cpu0 = process.cpuUsage();
-  let elapsed = 0;
+  let elapsed: number;
   do {
     await pass();
     passes += 1;
@@ -230,9 +243,11 @@ async function main() {
   const pool = createEncodePool({ workers: WORKERS, schemas, normalize: DEFAULT_NORMALIZE_OPTIONS });
 
   const check = await pipelinePass(batches, inline, 1);
-  if (check.rejected > 0 || check.accepted !== events) throw new Error(`input not all valid: ${check.accepted} accepted, ${check.rejected} rejected of ${events}`);
+  if (check.rejected > 0 || check.accepted !== events)
+    throw new Error(`input not all valid: ${check.accepted} accepted, ${check.rejected} rejected of ${events}`);
   const pooled = await pipelinePass(batches, pool, INFLIGHT);
-  if (pooled.accepted !== check.accepted || pooled.bytes !== check.bytes) throw new Error(`the pool disagrees with inline: ${JSON.stringify({ pooled, check })}`);
+  if (pooled.accepted !== check.accepted || pooled.bytes !== check.bytes)
+    throw new Error(`the pool disagrees with inline: ${JSON.stringify({ pooled, check })}`);
   // The framed bytes are the registry port's own: spot-check the first message's events.
   const first = processRawMessage(messages[0]!, DEFAULT_NORMALIZE_OPTIONS);
   const [firstOut] = await inline.encode([messages[0]!]);
@@ -242,7 +257,9 @@ async function main() {
     if (!viaPort.equals(firstOut!.events[i]!.value)) throw new Error(`event ${i} is framed unlike the registry port's encode`);
   }
   const bytesMb = bodies.reduce((s, b) => s + b.length, 0) / 1e6;
-  console.log(`input: ${bodies.length} bodies in batches of ${BATCH}, ${events} events (${PER_ENVELOPE}/envelope), ${bytesMb.toFixed(1)} MB JSON, ${mix.size} event types; Avro out ${(check.bytes / 1e6).toFixed(1)} MB`);
+  console.log(
+    `input: ${bodies.length} bodies in batches of ${BATCH}, ${events} events (${PER_ENVELOPE}/envelope), ${bytesMb.toFixed(1)} MB JSON, ${mix.size} event types; Avro out ${(check.bytes / 1e6).toFixed(1)} MB`,
+  );
   console.log(`node ${process.version}, ${availableParallelism()} CPUs, ${RUNS} runs × ~${SECONDS}s per side; pool: ${WORKERS} worker threads\n`);
 
   try {
@@ -285,8 +302,12 @@ async function main() {
       }
       console.log(`  ${'framed'.padEnd(10)} ${fmt(med(one, 'cpu'))} events/CPU-s (full inline pipeline, median above)`);
     }
-    console.log(`\nmedian of ${RUNS}: inline (1 thread)  ${fmt(med(one, 'wall'))} events/s (${fmt(med(one, 'cpu'))} per CPU-s), ratio to baseline ${ratio(one).toFixed(3)}`);
-    console.log(`           ${WORKERS} worker threads  ${fmt(med(many, 'wall'))} events/s (${fmt(med(many, 'cpu'))} per CPU-s), ratio to baseline ${ratio(many).toFixed(3)}`);
+    console.log(
+      `\nmedian of ${RUNS}: inline (1 thread)  ${fmt(med(one, 'wall'))} events/s (${fmt(med(one, 'cpu'))} per CPU-s), ratio to baseline ${ratio(one).toFixed(3)}`,
+    );
+    console.log(
+      `           ${WORKERS} worker threads  ${fmt(med(many, 'wall'))} events/s (${fmt(med(many, 'cpu'))} per CPU-s), ratio to baseline ${ratio(many).toFixed(3)}`,
+    );
     console.log(`           baseline JSON.parse+stringify ${fmt(med(base, 'wall'))} events/s (${fmt(med(base, 'cpu'))} per CPU-s)`);
     console.log(`target ≥ 50,000 events/s in one process (${WORKERS} worker threads): ${med(many, 'wall') >= 50_000 ? 'met' : 'NOT met'}`);
   } finally {

@@ -14,7 +14,7 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { BLOCKS, rawHeaders, topics, type Block, type BusMessage } from '@evp/core';
+import { BLOCKS, rawHeaders, topics, type BusMessage } from '@evp/core';
 import { createInProcessRegistry } from '@evp/embedded/src/registry/in-process-registry';
 import { blockEventSchema, blockSubject, canonicalToAvro, eventDef } from '@evp/schemas';
 import { processRawMessage } from '@evp/validator';
@@ -22,20 +22,52 @@ import { processRawMessage } from '@evp/validator';
 const EXPECTED = 'cb4ebc37ace8f3862c2d6b78c6cc1186bba3a5efb8157ca69fcc52a34ea660e3';
 const out: string[] = [];
 const dir = join(__dirname, '../../schemas/corpus/events');
-interface Case { event: string; sent?: string; props: Record<string, unknown>; meta?: unknown }
-const cases: Case[] = readdirSync(dir).filter((f) => f.endsWith('.json')).sort().flatMap((f) => {
-  const d = JSON.parse(readFileSync(join(dir, f), 'utf8'));
-  return [...d.valid, ...(d.invalid ?? [])];
-});
+interface Case {
+  event: string;
+  sent?: string;
+  props: Record<string, unknown>;
+  meta?: unknown;
+}
+const cases: Case[] = readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .flatMap((f) => {
+    const d = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+    return [...d.valid, ...(d.invalid ?? [])];
+  });
 let a = 7;
-const rand = () => { a = (a + 0x6d2b79f5) | 0; let t = Math.imul(a ^ (a >>> 15), 1 | a); t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t; return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
-const pickOf = <T,>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
-const junk = (): unknown => pickOf<() => unknown>([
-  () => null, () => undefined, () => 'x', () => '', () => 3, () => -1, () => 2.5, () => 1e21, () => 2147483648, () => true,
-  () => [], () => ['a', null], () => [1, 2], () => ({}), () => ({ a: 1 }), () => ({ __proto__x: 1, constructor: 2 }),
-  () => 'é\u2028\ud800"\\\n', () => 'a'.repeat(Math.floor(rand() * 800)), () => [{ id: 'x', extra: 1 }], () => 1709280000000,
-  () => ({ id: 'i', type: 'emergency', zz: [1] }), () => JSON.parse('{"__proto__": 5}'),
-])();
+const rand = () => {
+  a = (a + 0x6d2b79f5) | 0;
+  let t = Math.imul(a ^ (a >>> 15), 1 | a);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const pickOf = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
+const junk = (): unknown =>
+  pickOf<() => unknown>([
+    () => null,
+    () => undefined,
+    () => 'x',
+    () => '',
+    () => 3,
+    () => -1,
+    () => 2.5,
+    () => 1e21,
+    () => 2147483648,
+    () => true,
+    () => [],
+    () => ['a', null],
+    () => [1, 2],
+    () => ({}),
+    () => ({ a: 1 }),
+    () => ({ __proto__x: 1, constructor: 2 }),
+    () => 'é\u2028\ud800"\\\n',
+    () => 'a'.repeat(Math.floor(rand() * 800)),
+    () => [{ id: 'x', extra: 1 }],
+    () => 1709280000000,
+    () => ({ id: 'i', type: 'emergency', zz: [1] }),
+    () => JSON.parse('{"__proto__": 5}'),
+  ])();
 function mutate(props: Record<string, unknown>): Record<string, unknown> {
   const p: Record<string, unknown> = JSON.parse(JSON.stringify(props));
   const keys = Object.keys(p);
@@ -45,35 +77,76 @@ function mutate(props: Record<string, unknown>): Record<string, unknown> {
     if (r < 0.3 && keys.length) delete p[pickOf(keys)];
     else if (r < 0.7 && keys.length) p[pickOf(keys)] = junk();
     else if (r < 0.85) p[`u${Math.floor(rand() * 5)}`] = junk();
-    else if (keys.length) { const k = pickOf(keys); const v = p[k]; if (v && typeof v === 'object' && !Array.isArray(v)) { const ks = Object.keys(v); if (ks.length) (v as Record<string, unknown>)[pickOf(ks)] = junk(); else (v as Record<string, unknown>).q = junk(); } }
+    else if (keys.length) {
+      const k = pickOf(keys);
+      const v = p[k];
+      if (v && typeof v === 'object' && !Array.isArray(v)) {
+        const ks = Object.keys(v);
+        if (ks.length) (v as Record<string, unknown>)[pickOf(ks)] = junk();
+        else (v as Record<string, unknown>).q = junk();
+      }
+    }
   }
   return p;
 }
 const times = ['2024-03-01 10:00:00.123', '2024-02-30 10:00:00.000', 'garbage', '2024-03-01T10:00:00+05:30', '2024-03-01 10:00:00'];
 function body(i: number): unknown {
   const env = (k: number) => {
-    const logs = Array.from({ length: 1 + Math.floor(rand() * 8) }, (_, j) => {
+    const logs = Array.from({ length: 1 + Math.floor(rand() * 8) }, () => {
       const c = pickOf(cases);
       const props = rand() < 0.5 ? c.props : mutate(c.props ?? {});
       const t = Date.UTC(2024, 2, 1) + Math.floor(rand() * 1e9);
       if (k % 2 === 0) {
-        const log: Record<string, unknown> = { time: rand() < 0.9 ? new Date(t).toISOString().replace('T', ' ').replace('Z', '') : pickOf(times), name: c.sent ?? c.event, property: rand() < 0.8 ? 'screen' : pickOf([null, 3, undefined]), ctx: { __ol: rand() > 0.05 ? rand() > 0.3 : 'yes', ...props, ...(c.meta !== undefined ? { meta: c.meta } : {}) } };
+        const log: Record<string, unknown> = {
+          time: rand() < 0.9 ? new Date(t).toISOString().replace('T', ' ').replace('Z', '') : pickOf(times),
+          name: c.sent ?? c.event,
+          property: rand() < 0.8 ? 'screen' : pickOf([null, 3, undefined]),
+          ctx: { __ol: rand() > 0.05 ? rand() > 0.3 : 'yes', ...props, ...(c.meta !== undefined ? { meta: c.meta } : {}) },
+        };
         if (rand() < 0.1) log.extra_key = junk();
         if (rand() < 0.05) return junk();
         return log;
       }
-      const log: Record<string, unknown> = { block: rand() < 0.95 ? (eventDef(c.event)?.block ?? 'core') : 'core', ol: rand() < 0.97 ? true : undefined, ts: rand() < 0.9 ? new Date(t).toISOString() : pickOf(times), type: c.sent ?? c.event, props: c.meta !== undefined ? { ...props, meta: c.meta } : props };
+      const log: Record<string, unknown> = {
+        block: rand() < 0.95 ? (eventDef(c.event)?.block ?? 'core') : 'core',
+        ol: rand() < 0.97 ? true : undefined,
+        ts: rand() < 0.9 ? new Date(t).toISOString() : pickOf(times),
+        type: c.sent ?? c.event,
+        props: c.meta !== undefined ? { ...props, meta: c.meta } : props,
+      };
       if (rand() < 0.1) log.zzz = junk();
       return log;
     });
     const user = `u-${k % 7}`;
     if (k % 2 === 0) {
-      const e: Record<string, unknown> = { id: user, tz: pickOf(['+05:30', 'UTC+5', 'Z', '+0530']), internal: { s_id: rand() < 0.9 ? `${user}_1709280000000_0` : 'bad', sdk: pickOf(['android/2.4.1', 'weird']), a_id: 'com.x', a_ver: pickOf(['1.2.3 (45)', '1.2']), d_id: 'd', os: 'android', ...(rand() < 0.2 ? { extra_int: 1 } : {}) }, data: logs };
+      const e: Record<string, unknown> = {
+        id: user,
+        tz: pickOf(['+05:30', 'UTC+5', 'Z', '+0530']),
+        internal: {
+          s_id: rand() < 0.9 ? `${user}_1709280000000_0` : 'bad',
+          sdk: pickOf(['android/2.4.1', 'weird']),
+          a_id: 'com.x',
+          a_ver: pickOf(['1.2.3 (45)', '1.2']),
+          d_id: 'd',
+          os: 'android',
+          ...(rand() < 0.2 ? { extra_int: 1 } : {}),
+        },
+        data: logs,
+      };
       if (rand() < 0.2) e.env_extra = { a: [1, 'b'] };
       if (rand() < 0.03) delete e.tz;
       return e;
     }
-    const e: Record<string, unknown> = { s_id: `${user}_1709280000000_1709280001000`, u_id: user, d_info: { brand: 'A', id: 'd', model: 'm', os: 'android', os_ver: '14' }, app_info: { id: 'x', min_sdk_version: 24, target_sdk_version: 34, version_code: 45, version_name: '1.2.3', version: '1.2.3 (45)' }, sdk: 'android_2.0.0', up: 1, dn: 2, data: logs };
+    const e: Record<string, unknown> = {
+      s_id: `${user}_1709280000000_1709280001000`,
+      u_id: user,
+      d_info: { brand: 'A', id: 'd', model: 'm', os: 'android', os_ver: '14' },
+      app_info: { id: 'x', min_sdk_version: 24, target_sdk_version: 34, version_code: 45, version_name: '1.2.3', version: '1.2.3 (45)' },
+      sdk: 'android_2.0.0',
+      up: 1,
+      dn: 2,
+      data: logs,
+    };
     if (rand() < 0.2) e.what = 'x';
     return e;
   };
@@ -85,32 +158,62 @@ function body(i: number): unknown {
 async function main() {
   const registry = createInProcessRegistry();
   const ids = new Map<string, number>();
-  for (const block of BLOCKS) ids.set(block, await registry.register(blockSubject(topics.events(block as Block)), blockEventSchema(block) as object));
+  for (const block of BLOCKS) ids.set(block, await registry.register(blockSubject(topics.events(block)), blockEventSchema(block) as object));
   const h = createHash('sha256');
-  let nEv = 0, nRej = 0, nWarn = 0;
+  let nEv = 0,
+    nRej = 0,
+    nWarn = 0;
   for (let i = 0; i < 4000; i++) {
     const b = body(i);
-    const raw = rand() < 0.01 ? '{"bad json' : JSON.stringify(b) ?? 'null';
-    const msg: BusMessage = { topic: 'ingest.raw', partition: 0, offset: String(i), key: null, value: Buffer.from(raw), headers: { [rawHeaders.appId]: 'app-1', [rawHeaders.requestId]: `r${i}`, [rawHeaders.receivedAt]: '1709280000000', [rawHeaders.keyId]: 'k', [rawHeaders.payloadKind]: 'log' }, timestamp: 1709280000000 };
+    const raw = rand() < 0.01 ? '{"bad json' : (JSON.stringify(b) ?? 'null');
+    const msg: BusMessage = {
+      topic: 'ingest.raw',
+      partition: 0,
+      offset: String(i),
+      key: null,
+      value: Buffer.from(raw),
+      headers: {
+        [rawHeaders.appId]: 'app-1',
+        [rawHeaders.requestId]: `r${i}`,
+        [rawHeaders.receivedAt]: '1709280000000',
+        [rawHeaders.keyId]: 'k',
+        [rawHeaders.payloadKind]: 'log',
+      },
+      timestamp: 1709280000000,
+    };
     const limit = pickOf([65536, 200, 400, 700, 1000, 1500, 3000]);
     const o = processRawMessage(msg, { maxEventChars: limit });
     const line = JSON.stringify({ ev: o.events, cat: o.catalog, rej: o.rejections, w: o.warnings }, (_k, v) => (v === undefined ? '<undef>' : v));
-    h.update(line); out.push(line);
-    nEv += o.events.length; nRej += o.rejections.length; nWarn += o.warnings.length;
+    h.update(line);
+    out.push(line);
+    nEv += o.events.length;
+    nRej += o.rejections.length;
+    nWarn += o.warnings.length;
     const memo = new Map<object, string>();
     for (const e of o.events) {
       const rec = canonicalToAvro(e, memo);
       const recLine = JSON.stringify(rec);
-      h.update(recLine); out.push(recLine);
-      try { const buf = await registry.encode(ids.get(e.block)!, rec); h.update(buf); out.push(buf.toString('hex')); }
-      catch (err) { out.push(`ERR ${(err as Error).message} ${(err as { retriable?: unknown }).retriable}`); h.update(out[out.length - 1]!); }
+      h.update(recLine);
+      out.push(recLine);
+      try {
+        const buf = await registry.encode(ids.get(e.block)!, rec);
+        h.update(buf);
+        out.push(buf.toString('hex'));
+      } catch (err) {
+        out.push(`ERR ${(err as Error).message} ${String((err as { retriable?: unknown }).retriable)}`);
+        h.update(out[out.length - 1]!);
+      }
       // An invalid record must fail the same way.
       if (rand() < 0.05) {
         const bad: Record<string, unknown> = { ...rec };
         const k = pickOf(Object.keys(bad));
         bad[k] = pickOf<unknown>([undefined, 'str', 1.5, { x: 1 }, null, 2 ** 40]);
-        try { const buf = await registry.encode(ids.get(e.block)!, bad); out.push('BADOK ' + buf.toString('hex')); }
-        catch (err) { out.push(`BADERR ${(err as Error).message} ${(err as { retriable?: unknown }).retriable} ${(err as Error).constructor.name}`); }
+        try {
+          const buf = await registry.encode(ids.get(e.block)!, bad);
+          out.push('BADOK ' + buf.toString('hex'));
+        } catch (err) {
+          out.push(`BADERR ${(err as Error).message} ${String((err as { retriable?: unknown }).retriable)} ${(err as Error).constructor.name}`);
+        }
         h.update(out[out.length - 1]!);
       }
     }
@@ -124,4 +227,7 @@ async function main() {
   }
   console.log('identical to the reference output');
 }
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

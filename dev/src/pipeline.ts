@@ -1,14 +1,5 @@
 import type { Server } from 'node:http';
-import {
-  allTopics,
-  consumerProblems,
-  type Analytics,
-  type Bus,
-  type KeyRing,
-  type Logger,
-  type SchemaRegistry,
-  type Subscription,
-} from '@evp/core';
+import { allTopics, consumerProblems, type Analytics, type Bus, type KeyRing, type Logger, type SchemaRegistry, type Subscription } from '@evp/core';
 import type { ActionStore } from '@evp/actions';
 import { closeServer, listen } from '@evp/http';
 import { canonicalFromAvro } from '@evp/schemas';
@@ -123,4 +114,3 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     },
   };
 }
-

@@ -17,7 +17,13 @@ beforeAll(async () => {
   analytics = chdb.analytics;
 });
 
-const badRate = (i: number) => ({ time: '2023-11-15 03:43:22.000', __ol: true, name: 'rate', property: 'x', ctx: { rate_value: 6 + i, type: 'app', subject_id: 's' } });
+const badRate = (i: number) => ({
+  time: '2023-11-15 03:43:22.000',
+  __ol: true,
+  name: 'rate',
+  property: 'x',
+  ctx: { rate_value: 6 + i, type: 'app', subject_id: 's' },
+});
 const envelope = (data: unknown[]) => ({
   id: 'user-42',
   tz: '+05:30',
@@ -30,7 +36,13 @@ function uploads(run: number): OutgoingMessage[] {
   const raw = (i: number, body: string): OutgoingMessage => ({
     key: `${app}:user-42`,
     value: Buffer.from(body),
-    headers: { [rawHeaders.appId]: app, [rawHeaders.requestId]: `run${run}-req${i}`, [rawHeaders.receivedAt]: String(1_700_000_000_000 + run * 1_000 + i), [rawHeaders.keyId]: 'k-sdk', [rawHeaders.payloadKind]: 'log' },
+    headers: {
+      [rawHeaders.appId]: app,
+      [rawHeaders.requestId]: `run${run}-req${i}`,
+      [rawHeaders.receivedAt]: String(1_700_000_000_000 + run * 1_000 + i),
+      [rawHeaders.keyId]: 'k-sdk',
+      [rawHeaders.payloadKind]: 'log',
+    },
   });
   return [raw(0, JSON.stringify(envelope(Array.from({ length: 9 }, (_, i) => badRate(i))))), raw(1, '{not json'), raw(2, '{not json')];
 }

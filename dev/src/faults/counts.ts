@@ -18,7 +18,7 @@ type Query = <T>(sql: string, params?: Record<string, unknown>) => Promise<T[]>;
  * stored − rejected, dup = rows beyond one per marker once merges ran (OPTIMIZE … FINAL first when
  * `final`: without it, rows a ReplacingMergeTree will still collapse would count as duplicates).
  */
-export async function countEvents(query: Query, tally: LoadTally, tags: string[], opts: { final?: boolean } = {}): Promise<Counts> {
+async function countEvents(query: Query, tally: LoadTally, tags: string[], opts: { final?: boolean } = {}): Promise<Counts> {
   if (opts.final) await query('OPTIMIZE TABLE events FINAL');
   const where = tags.map((_, i) => `startsWith(ifNull(property, ''), {t${i}:String})`).join(' OR ');
   const params = Object.fromEntries(tags.map((t, i) => [`t${i}`, `${t}:`]));

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { waitFor } from '@evp/testkit';
 import type { FaultsConfig } from './config';
-import { bounded, startChild, waitHttpOk, type Child } from './processes';
+import { startChild, waitHttpOk, type Child } from './processes';
 
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '../../..');
@@ -213,5 +213,3 @@ function isAlive(pid: number) {
     return false;
   }
 }
-
-export { bounded };

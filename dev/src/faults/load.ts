@@ -5,7 +5,7 @@
  */
 
 /** mulberry32: a small seeded PRNG; the same seed gives the same uploads on every run. */
-export function seeded(seed: number) {
+function seeded(seed: number) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -101,7 +101,16 @@ export function record(tally: LoadTally, upload: Upload, r: SendResult) {
  * Sends `rate` uploads of `size` events per second until stopped, at most `maxInFlight` at once
  * (a slower gateway lowers the rate rather than piling up sockets).
  */
-export function startLoad(opts: { gatewayUrl: string; key: string; tag: string; seed: number; rate: number; size?: number; maxInFlight?: number; tally?: LoadTally }) {
+export function startLoad(opts: {
+  gatewayUrl: string;
+  key: string;
+  tag: string;
+  seed: number;
+  rate: number;
+  size?: number;
+  maxInFlight?: number;
+  tally?: LoadTally;
+}) {
   const tally = opts.tally ?? emptyTally();
   const next = uploadFactory(opts.tag, opts.seed);
   const size = opts.size ?? 50;

@@ -31,17 +31,17 @@ async function main() {
     for (const s of chosen) {
       console.log(`--- ${s.id}. ${s.title}`);
       const started = Date.now();
-      const r = await bounded(s.run(h, { short, runId }), SCENARIO_DEADLINE_MS, `scenario ${s.id}`).catch(
-        (err): ScenarioResult => ({
-          id: s.id,
-          title: s.title,
-          counts: { sent: 0, acked: 0, stored: 0, rejected: 0, lost: 0, dup: 0 },
-          failures: [`error: ${(err as Error).message}`],
-          notes: [],
-        }),
-      );
+      const r = await bounded(s.run(h, { short, runId }), SCENARIO_DEADLINE_MS, `scenario ${s.id}`).catch((err): ScenarioResult => ({
+        id: s.id,
+        title: s.title,
+        counts: { sent: 0, acked: 0, stored: 0, rejected: 0, lost: 0, dup: 0 },
+        failures: [`error: ${(err as Error).message}`],
+        notes: [],
+      }));
       results.push(r);
-      console.log(`${r.failures.length ? 'FAIL' : 'pass'} in ${((Date.now() - started) / 1000).toFixed(0)} s: ${JSON.stringify(r.counts)} recovery ${r.recoveredMs ?? 'never'} ms ${r.failures.join('; ')} ${r.notes.join('; ')}`);
+      console.log(
+        `${r.failures.length ? 'FAIL' : 'pass'} in ${((Date.now() - started) / 1000).toFixed(0)} s: ${JSON.stringify(r.counts)} recovery ${r.recoveredMs ?? 'never'} ms ${r.failures.join('; ')} ${r.notes.join('; ')}`,
+      );
       // A scenario may leave a service dead (that is what some bugs do): the next one starts whole.
       for (const name of ['sink', 'validator', 'action-store', 'gateway'] as const) {
         if (!h.running(name)) await h.startService(name).catch((err) => console.error(`restarting ${name}: ${(err as Error).message}`));
@@ -55,7 +55,10 @@ async function main() {
   console.log(`\n${table}`);
   if (args.includes('--write-docs')) {
     const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
-    writeSection(resolve(__dirname, '../../../docs/reliability.md'), `${intro}\n\nRun ${when} UTC (${short ? '`--short`' : 'full'}${only ? `, --only ${[...only].join(',')}` : ''}), ${((Date.now() - t0) / 60_000).toFixed(1)} min:\n\n${table}`);
+    writeSection(
+      resolve(__dirname, '../../../docs/reliability.md'),
+      `${intro}\n\nRun ${when} UTC (${short ? '`--short`' : 'full'}${only ? `, --only ${[...only].join(',')}` : ''}), ${((Date.now() - t0) / 60_000).toFixed(1)} min:\n\n${table}`,
+    );
   }
   process.exit(results.every((r) => r.failures.length === 0) && results.length === chosen.length ? 0 : 1);
 }

@@ -165,7 +165,9 @@ export const scenarios: Scenario[] = [
         await h.startService('gateway');
       });
       const refused = [...tally.refused.entries()].map(([s, n]) => `${n}× ${s || 'no answer'}`).join(', ') || 'none';
-      return verdict('d', this.title, counts, recoveredMs, exit === 0 ? [] : [`gateway exited with ${exit} on SIGTERM`], [`refused while stopping: ${refused}`]);
+      return verdict('d', this.title, counts, recoveredMs, exit === 0 ? [] : [`gateway exited with ${exit} on SIGTERM`], [
+        `refused while stopping: ${refused}`,
+      ]);
     },
   },
   {
@@ -197,12 +199,20 @@ export const scenarios: Scenario[] = [
       }));
       const created = await post('/v1/actions', { actions });
       const failures: string[] = [];
-      if (created.status !== 200 || created.body.counts?.created !== total) failures.push(`create answered ${created.status} ${JSON.stringify(created.body.counts)}`);
+      if (created.status !== 200 || created.body.counts?.created !== total)
+        failures.push(`create answered ${created.status} ${JSON.stringify(created.body.counts)}`);
       const delivered: string[] = [];
       const pull = async () => {
-        const r = await post('/v1/action/pull', { user_id: '*', type: 'message', render_method: 'push_notification', delivery_mode: 'one-off', attr: { screen: user } });
+        const r = await post('/v1/action/pull', {
+          user_id: '*',
+          type: 'message',
+          render_method: 'push_notification',
+          delivery_mode: 'one-off',
+          attr: { screen: user },
+        });
         if (r.status !== 200) return undefined;
-        for (const a of r.body.data as { user_id: string; payload: { internal: { action_id: number } } }[]) delivered.push(`${a.user_id}/${a.payload.internal.action_id}`);
+        for (const a of r.body.data as { user_id: string; payload: { internal: { action_id: number } } }[])
+          delivered.push(`${a.user_id}/${a.payload.internal.action_id}`);
         return r.body.data.length as number;
       };
       await pull(); // one pull of PULL_MAX (50) before the kill
@@ -215,7 +225,14 @@ export const scenarios: Scenario[] = [
       const distinct = new Set(delivered).size;
       if (distinct !== delivered.length) failures.push(`${delivered.length - distinct} actions delivered twice`);
       if (distinct !== total) failures.push(`${total - distinct} actions never delivered`);
-      const counts = { sent: total, acked: created.body.counts?.created ?? 0, stored: distinct, rejected: 0, lost: total - distinct, dup: delivered.length - distinct };
+      const counts = {
+        sent: total,
+        acked: created.body.counts?.created ?? 0,
+        stored: distinct,
+        rejected: 0,
+        lost: total - distinct,
+        dup: delivered.length - distinct,
+      };
       return { id: 'e', title: this.title, counts, recoveredMs, failures, notes: [`${delivered.length} deliveries of ${total} one-off actions`] };
     },
   },
@@ -285,7 +302,13 @@ export const scenarios: Scenario[] = [
         id: user,
         tz: '+00:00',
         internal: { s_id: `${user}_1700000000000_0`, a_id: 'faults', sdk: 'android/2.4.1', a_ver: '1.2.3 (45)', d_id: 'd', os: 'android' },
-        data: Array.from({ length: perSend }, (_, i) => ({ time: '2024-03-01 00:00:00.000', __ol: true, name: 'rate', property: `r${i}`, ctx: { rate_value: 7 + i, type: 'app', subject_id: 's' } })),
+        data: Array.from({ length: perSend }, (_, i) => ({
+          time: '2024-03-01 00:00:00.000',
+          __ol: true,
+          name: 'rate',
+          property: `r${i}`,
+          ctx: { rate_value: 7 + i, type: 'app', subject_id: 's' },
+        })),
       });
       const requestIds: string[] = [];
       let rows: { n: string; ids: string }[] = [];
@@ -307,7 +330,10 @@ export const scenarios: Scenario[] = [
           ).catch(() => undefined); // counted below: a rejection that never arrives is the failure
           if (i === sends - 1) {
             await parts.analytics.command('OPTIMIZE TABLE rejected FINAL');
-            rows = await parts.analytics.query('SELECT toString(count()) AS n, toString(uniqExact(rejection_id)) AS ids FROM rejected WHERE app_id = {a:String}', { a: 'h-app' });
+            rows = await parts.analytics.query(
+              'SELECT toString(count()) AS n, toString(uniqExact(rejection_id)) AS ids FROM rejected WHERE app_id = {a:String}',
+              { a: 'h-app' },
+            );
           }
         } finally {
           await pipeline.stop();

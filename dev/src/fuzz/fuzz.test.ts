@@ -18,7 +18,16 @@ describe('seeded fuzzer, short run (2,000 hostile requests against the embedded 
     expect(Object.keys(summary.byStatus).filter((s) => Number(s) >= 500)).toEqual([]);
     expect(Object.values(summary.byStatus).reduce((a, b) => a + b, 0)).toBe(2000);
     // The run must reach the checks it is for, not stop at auth or routing.
-    const reached = ['too_deep', 'too_many_events', 'invalid_request', 'unsupported_media_type', 'malformed_request', 'headers_too_large', 'expectation_failed', 'unknown_catalog_kind'];
+    const reached = [
+      'too_deep',
+      'too_many_events',
+      'invalid_request',
+      'unsupported_media_type',
+      'malformed_request',
+      'headers_too_large',
+      'expectation_failed',
+      'unknown_catalog_kind',
+    ];
     expect(reached.filter((code) => !summary.byCode[code])).toEqual([]);
     expect(summary.byStatus['200']).toBeGreaterThan(100);
     expect(summary.latencyMs.p99).toBeLessThan(FUZZ_CEILINGS.p99Ms);

@@ -22,7 +22,9 @@ async function main() {
     ].filter(Boolean);
     let afterwards = 'ok';
     await checkStillProcessing(under.pipeline, under.analytics, under.keys).catch((err: unknown) => (afterwards = (err as Error).message));
-    console.log(JSON.stringify({ ...summary, failures: summary.failures.slice(0, 50), failureCount: summary.failures.length, overCeilings: over, afterwards }, null, 2));
+    console.log(
+      JSON.stringify({ ...summary, failures: summary.failures.slice(0, 50), failureCount: summary.failures.length, overCeilings: over, afterwards }, null, 2),
+    );
     process.exitCode = summary.failures.length > 0 || over.length > 0 || afterwards !== 'ok' ? 1 : 0;
   } finally {
     await under.stop();

@@ -5,7 +5,9 @@ import { API_KEY, SDK_KEY, e2eKeys } from '../testing/scenario';
 import type { FuzzOptions } from './run';
 
 /** The embedded pipeline (in-process bus, chdb in memory) with its two HTTP services on loopback. */
-export async function startPipelineUnderFuzz(database: string): Promise<{ pipeline: RunningPipeline; analytics: Analytics; targets: FuzzOptions['targets']; keys: FuzzOptions['keys']; stop(): Promise<void> }> {
+export async function startPipelineUnderFuzz(
+  database: string,
+): Promise<{ pipeline: RunningPipeline; analytics: Analytics; targets: FuzzOptions['targets']; keys: FuzzOptions['keys']; stop(): Promise<void> }> {
   const parts = createEmbeddedParts({ chdbPath: ':memory:', database });
   const pipeline = await startPipeline({ parts, keys: e2eKeys(), logger: createLogger('fuzz', 'silent'), sinkFlushMs: 50 });
   const at = (url: string) => ({ host: new URL(url).hostname, port: Number(new URL(url).port) });

@@ -14,12 +14,37 @@ export interface FuzzKeys {
   api: string;
 }
 
-const GATEWAY_PATHS = ['/v1/ingest/log', '/v1/ingest/log', '/v1/ingest/events', '/v1/ingest/catalog/site', '/v1/ingest/catalog/user_chw', '/healthz', '/openapi.json'];
+const GATEWAY_PATHS = [
+  '/v1/ingest/log',
+  '/v1/ingest/log',
+  '/v1/ingest/events',
+  '/v1/ingest/catalog/site',
+  '/v1/ingest/catalog/user_chw',
+  '/healthz',
+  '/openapi.json',
+];
 const ACTION_PATHS = ['/v1/actions', '/v1/actions', '/v1/action/pull', '/v1/action/sdk/pull', '/v1/actions/1/stats', '/v1/actions/1/blocks/u1', '/healthz'];
 /** The method each path takes, used most of the time so requests get past routing. */
 const METHOD_OF: Record<string, string> = { '/healthz': 'GET', '/openapi.json': 'GET', '/v1/actions/1/stats': 'GET', '/v1/actions/1/blocks/u1': 'DELETE' };
 /** Names of object built-ins, bad percent-escapes and odd bytes, for path segments. */
-const HOSTILE_SEGMENTS = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '%', '%E0%A4%A', '%ZZ', '%C0%AF', '%00', '%ED%A0%80', '..', '%2e%2e', 'a'.repeat(3000), '💥', ''];
+const HOSTILE_SEGMENTS = [
+  'constructor',
+  '__proto__',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '%',
+  '%E0%A4%A',
+  '%ZZ',
+  '%C0%AF',
+  '%00',
+  '%ED%A0%80',
+  '..',
+  '%2e%2e',
+  'a'.repeat(3000),
+  '💥',
+  '',
+];
 const METHODS = ['GET', 'POST', 'POST', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'BREW', 'G\u0000T'];
 const CONTENT_TYPES = [
   'application/json',
@@ -36,7 +61,23 @@ const CONTENT_TYPES = [
 ];
 const ENCODINGS = ['identity', 'gzip', 'deflate', 'br', 'gzip, deflate', 'x-nope'];
 const EXPECTS = ['100-continue', 'teapot', ''];
-const STRINGS = ['', 'x', '\ud800', '\udfff', 'a\ud83d', '\u0000', '\u2028', '💥', '"', '\\', 'constructor', '__proto__', '*', ' '.repeat(300), 'é'.repeat(2000)];
+const STRINGS = [
+  '',
+  'x',
+  '\ud800',
+  '\udfff',
+  'a\ud83d',
+  '\u0000',
+  '\u2028',
+  '💥',
+  '"',
+  '\\',
+  'constructor',
+  '__proto__',
+  '*',
+  ' '.repeat(300),
+  'é'.repeat(2000),
+];
 
 const nested = (depth: number, open: string, close: string, inner = '') => open.repeat(depth) + inner + close.repeat(depth);
 
@@ -49,12 +90,18 @@ function value(r: Random, depth = 0): unknown {
   if (depth > 3 || r.chance(0.5)) return scalar(r);
   if (r.chance(0.5)) return Array.from({ length: r.int(4) }, () => value(r, depth + 1));
   const o: Record<string, unknown> = {};
-  for (let i = r.int(4); i > 0; i--) o[r.pick(['id', 'data', 'ctx', 'name', 'time', '__proto__', 'constructor', 'u_id', r.pick(STRINGS)])] = value(r, depth + 1);
+  for (let i = r.int(4); i > 0; i--)
+    o[r.pick(['id', 'data', 'ctx', 'name', 'time', '__proto__', 'constructor', 'u_id', r.pick(STRINGS)])] = value(r, depth + 1);
   return o;
 }
 
 function event(r: Random): Record<string, unknown> {
-  const e: Record<string, unknown> = { time: r.chance(0.8) ? '2024-01-01 00:00:00.000' : value(r), name: r.pick(['page', 'identify', 'rate', r.pick(STRINGS)]), property: r.pick(['p', r.pick(STRINGS)]), ctx: r.chance(0.8) ? {} : value(r) };
+  const e: Record<string, unknown> = {
+    time: r.chance(0.8) ? '2024-01-01 00:00:00.000' : value(r),
+    name: r.pick(['page', 'identify', 'rate', r.pick(STRINGS)]),
+    property: r.pick(['p', r.pick(STRINGS)]),
+    ctx: r.chance(0.8) ? {} : value(r),
+  };
   if (r.chance(0.2)) e[r.pick(['a_id', 'name', 'property'])] = r.pick(STRINGS);
   return e;
 }
@@ -87,21 +134,37 @@ function body(r: Random, target: FuzzRequest['target'], path: string): Buffer {
   const kind = r.int(16);
   if (kind === 0) return Buffer.from(nested(1000 + r.int(9000), '[', ']'));
   // Spliced in as text: JSON.stringify itself overflows the stack on thousands of levels.
-  if (kind === 1) return Buffer.from(JSON.stringify({ ...envelope(r), data: [{ ...event(r), ctx: '<deep>' }] }).replace('"<deep>"', nested(60 + r.int(4500), '[', ']')));
+  if (kind === 1)
+    return Buffer.from(JSON.stringify({ ...envelope(r), data: [{ ...event(r), ctx: '<deep>' }] }).replace('"<deep>"', nested(60 + r.int(4500), '[', ']')));
   if (kind === 2) return Buffer.from(`[${Array.from({ length: r.pick([999, 1000, 1001, 20_000, 100_000]) }, () => '{"data":[]}').join(',')}]`);
   if (kind === 3) return Buffer.from(`[${Array.from({ length: r.pick([1000, 1001, 30_000, 100_000]) }, () => '{}').join(',')}]`);
   if (kind === 4) return Buffer.from(r.pick(['', '{', 'null', '"x"', '1e999999', '\ud800', '{"a":"\\ud800"}', '[1,]', 'NaN', '\u0000', '\xff\xfe{}']), 'utf8');
   if (kind === 5) return Buffer.from(Array.from({ length: r.int(2000) }, () => r.int(256)));
   if (kind === 6) return Buffer.from(JSON.stringify(value(r)));
   if (kind === 7) return Buffer.from(JSON.stringify({ actions: Array.from({ length: r.int(5) }, () => action(r)) }));
-  if (target === 'actions' && kind < 12) return Buffer.from(JSON.stringify(path.includes('pull') ? { user_id: 'u1', type: 'message', render_method: 'push_notification', delivery_mode: r.pick(['one-off', 'cached', 'x']), cursor: r.chance(0.3) ? r.pick(STRINGS) : undefined } : Array.from({ length: 1 + r.int(3) }, () => action(r))));
-  if (path.includes('catalog')) return Buffer.from(JSON.stringify(Array.from({ length: r.int(6) }, () => (r.chance(0.7) ? { id: r.pick(STRINGS), name: 'n', type: 'clinic' } : value(r)))));
+  if (target === 'actions' && kind < 12)
+    return Buffer.from(
+      JSON.stringify(
+        path.includes('pull')
+          ? {
+              user_id: 'u1',
+              type: 'message',
+              render_method: 'push_notification',
+              delivery_mode: r.pick(['one-off', 'cached', 'x']),
+              cursor: r.chance(0.3) ? r.pick(STRINGS) : undefined,
+            }
+          : Array.from({ length: 1 + r.int(3) }, () => action(r)),
+      ),
+    );
+  if (path.includes('catalog'))
+    return Buffer.from(JSON.stringify(Array.from({ length: r.int(6) }, () => (r.chance(0.7) ? { id: r.pick(STRINGS), name: 'n', type: 'clinic' } : value(r)))));
   return Buffer.from(JSON.stringify(r.chance(0.6) ? envelope(r) : Array.from({ length: 1 + r.int(4) }, () => envelope(r))));
 }
 
 function encode(r: Random, bytes: Buffer, encoding: string): Buffer {
   if (encoding === 'gzip' && r.chance(0.7)) return r.chance(0.5) ? gzipSync(bytes) : gzipSync(bytes).subarray(0, 5 + r.int(20));
-  if (encoding === 'deflate' && r.chance(0.7)) return r.chance(0.5) ? deflateSync(bytes) : Buffer.concat([deflateSync(bytes).subarray(0, 4), Buffer.from([0xff, 0xff, 0xff])]);
+  if (encoding === 'deflate' && r.chance(0.7))
+    return r.chance(0.5) ? deflateSync(bytes) : Buffer.concat([deflateSync(bytes).subarray(0, 4), Buffer.from([0xff, 0xff, 0xff])]);
   return bytes;
 }
 

@@ -5,7 +5,7 @@ import { errorCodes } from '@evp/core';
 import { Random } from './random';
 import { hostileRequest, type FuzzKeys, type FuzzRequest } from './requests';
 
-export interface FuzzTarget {
+interface FuzzTarget {
   host: string;
   port: number;
 }
@@ -20,7 +20,7 @@ export interface FuzzOptions {
 }
 
 /** What one answer broke, if anything: a 5xx, no answer, or an error body not in the documented shape. */
-export interface FuzzFailure {
+interface FuzzFailure {
   index: number;
   label: string;
   problem: string;
@@ -56,7 +56,9 @@ function exchange(target: FuzzTarget, bytes: Buffer, timeoutMs: number): Promise
     socket.on('data', (c: Buffer) => chunks.push(c));
     // The server may answer and close before it has read the whole body (401 before a large upload): keep what it wrote.
     socket.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ECONNRESET' && err.code !== 'EPIPE') (clearTimeout(timer), reject(err));
+      if (err.code === 'ECONNRESET' || err.code === 'EPIPE') return;
+      clearTimeout(timer);
+      reject(err);
     });
     socket.on('close', () => (clearTimeout(timer), resolve(Buffer.concat(chunks))));
   });

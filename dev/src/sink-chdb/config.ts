@@ -10,7 +10,10 @@ import { loadSegmenterConfig, type SegmenterConfig } from '@evp/segmenter';
  */
 const schema = z.object({
   CHDB_PATH: z.string().min(1),
-  CHDB_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('analytics'),
+  CHDB_DATABASE: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+    .default('analytics'),
   /** 127.0.0.1 only: POST /query, POST /command, POST /bare-insert, GET /healthz. */
   SINK_QUERY_PORT: envFragments.port,
   /** The first N inserts into `events` are refused (retriable InfraError), as by an overloaded server. */

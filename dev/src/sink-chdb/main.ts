@@ -22,10 +22,8 @@ async function main() {
   mkdirSync(config.CHDB_PATH, { recursive: true });
   const chdb = createChdbAnalytics({ path: config.CHDB_PATH, database: config.CHDB_DATABASE });
   await runMigrations({ analytics: chdb, logger });
-  const analytics = withInsertFaults(
-    chdb,
-    { table: 'events', refuse: config.FAULT_REFUSE_INSERTS, half: config.FAULT_HALF_INSERTS },
-    (kind) => logger.warn({ kind }, 'injected ClickHouse insert fault'),
+  const analytics = withInsertFaults(chdb, { table: 'events', refuse: config.FAULT_REFUSE_INSERTS, half: config.FAULT_HALF_INSERTS }, (kind) =>
+    logger.warn({ kind }, 'injected ClickHouse insert fault'),
   );
   const bus = createKafkaBus({ brokers: config.segmenter.KAFKA_BROKERS, clientId: 'segmenter', logger });
   const registry = createConfluentRegistry({ url: config.segmenter.SCHEMA_REGISTRY_URL, clientId: 'segmenter' });

@@ -38,18 +38,27 @@ export function startQueryServer(opts: { analytics: Analytics; metrics: Registry
   const server = createServer((req, res) => {
     const reply = (status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
     if (req.url === '/healthz') {
-      analytics.ping().then((ok) => reply(ok ? 200 : 503, { clickhouse: ok }), () => reply(503, { clickhouse: false }));
+      analytics.ping().then(
+        (ok) => reply(ok ? 200 : 503, { clickhouse: ok }),
+        () => reply(503, { clickhouse: false }),
+      );
       return;
     }
     if (req.url === '/metrics') {
-      opts.metrics.metrics().then((m) => res.end(m), (err) => reply(500, { error: errorMessage(err) }));
+      opts.metrics.metrics().then(
+        (m) => res.end(m),
+        (err) => reply(500, { error: errorMessage(err) }),
+      );
       return;
     }
     const route = req.method === 'POST' ? routes[req.url ?? ''] : undefined;
     if (!route) return reply(404, { error: 'not found' });
     readJson(req)
       .then(route)
-      .then((out) => reply(200, out), (err) => reply(500, { error: errorMessage(err) }));
+      .then(
+        (out) => reply(200, out),
+        (err) => reply(500, { error: errorMessage(err) }),
+      );
   });
   return new Promise((resolve) => server.listen(opts.port, '127.0.0.1', () => resolve(server)));
 }

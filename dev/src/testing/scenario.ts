@@ -4,7 +4,7 @@ import type { RunningPipeline } from '../pipeline';
 
 export const SDK_KEY = 'sdk_e2e_0123456789abcdef';
 export const API_KEY = 'api_e2e_0123456789abcdef';
-export const OTHER_API_KEY = 'api_e2e_other_0123456789';
+const OTHER_API_KEY = 'api_e2e_other_0123456789';
 
 export const e2eKeys = () =>
   new KeyRing({
@@ -39,7 +39,12 @@ export function defineSkeletonScenario(get: () => { pipeline: RunningPipeline; a
       tz: '+05:30',
       internal: { s_id: `${user}_1700000000000_0`, sdk: 'android/2.4.1', a_id: 'spoofed-app', a_ver: '1.2.3 (45)', d_id: 'device-9', os: 'android' },
       data: [
-        { time: '2023-11-15 03:43:20.123', name: 'page', property: 'Home', ctx: { __ol: true, path: '/home', title: 'Home', duration: 12.5, render_time: 340 } },
+        {
+          time: '2023-11-15 03:43:20.123',
+          name: 'page',
+          property: 'Home',
+          ctx: { __ol: true, path: '/home', title: 'Home', duration: 12.5, render_time: 340 },
+        },
         { time: '2023-11-15 03:43:21.000', __ol: false, name: 'identify', property: 'login', ctx: { action: 'login', referral_code: 'REF1' } },
         { time: '2023-11-15 03:43:22.000', __ol: true, name: 'rate', property: 'x', ctx: { rate_value: 7, type: 'app', subject_id: 's' } },
       ],
@@ -127,7 +132,13 @@ export function defineSkeletonScenario(get: () => { pipeline: RunningPipeline; a
     expect(created.body.counts).toEqual({ created: 2, duplicate: 0, expired: 0, blocked: 0 });
 
     const pull = (mode: string, key = API_KEY) =>
-      post(`${pipeline.actionsUrl}/v1/action/pull`, key, { user_id: '*', type: 'message', render_method: 'push_notification', delivery_mode: mode, attr: { screen: 'cart' } });
+      post(`${pipeline.actionsUrl}/v1/action/pull`, key, {
+        user_id: '*',
+        type: 'message',
+        render_method: 'push_notification',
+        delivery_mode: mode,
+        attr: { screen: 'cart' },
+      });
 
     expect((await pull('one-off', OTHER_API_KEY)).body.data).toEqual([]);
     const first = await pull('one-off');
@@ -136,7 +147,14 @@ export function defineSkeletonScenario(get: () => { pipeline: RunningPipeline; a
     expect(first.body.data[0]).toMatchObject({
       user_id: user,
       error: null,
-      payload: { type: 'message', render_method: 'push_notification', delivery_mode: 'one-off', content: { title: 't-one-off', body: 'b' }, attr: { screen: 'cart' }, internal: { inv_id: 77, action_id: 1 } },
+      payload: {
+        type: 'message',
+        render_method: 'push_notification',
+        delivery_mode: 'one-off',
+        content: { title: 't-one-off', body: 'b' },
+        attr: { screen: 'cart' },
+        internal: { inv_id: 77, action_id: 1 },
+      },
     });
     expect(first.body.data[0].queued_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
     expect((await pull('one-off')).body.data).toEqual([]);

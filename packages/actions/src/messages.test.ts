@@ -19,7 +19,10 @@ describe('feedbackFromEvent', () => {
 
   it('ignores other events and marks malformed ones invalid', () => {
     expect(feedbackFromEvent(event('page', { ref: '1:2', response: 'open' }))).toEqual({ kind: 'ignored' });
-    expect(feedbackFromEvent(event('nudge_response', { ref: 'abc', response: 'open' }))).toEqual({ kind: 'invalid', reason: 'ref "abc" is not <inv_id>:<action_id>' });
+    expect(feedbackFromEvent(event('nudge_response', { ref: 'abc', response: 'open' }))).toEqual({
+      kind: 'invalid',
+      reason: 'ref "abc" is not <inv_id>:<action_id>',
+    });
     expect(feedbackFromEvent(event('nudge_response', { ref: '1:2', response: 'clicked' }))).toEqual({
       kind: 'invalid',
       reason: 'response "clicked" is not one of shown, open, discard, block, expired, error',
@@ -36,7 +39,18 @@ describe('ids and refs', () => {
   });
 
   it('frames an actions.requested message with the app as key and header', () => {
-    const a = { user_id: 'u', type: 'message' as const, render_method: 'push_notification' as const, delivery_mode: 'one-off' as const, content: { title: 't', body: 'b' }, attr: {}, tags: [], expired_at: '0001-01-01T00:00:00Z', inv_id: 1, action_id: 2 };
+    const a = {
+      user_id: 'u',
+      type: 'message' as const,
+      render_method: 'push_notification' as const,
+      delivery_mode: 'one-off' as const,
+      content: { title: 't', body: 'b' },
+      attr: {},
+      tags: [],
+      expired_at: '0001-01-01T00:00:00Z',
+      inv_id: 1,
+      action_id: 2,
+    };
     const m = actionRequestMessage('app-1', [a]);
     expect([m.key, m.headers, JSON.parse(m.value.toString())]).toEqual(['app-1', { app_id: 'app-1' }, { app_id: 'app-1', actions: [a] }]);
   });

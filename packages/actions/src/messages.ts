@@ -28,10 +28,7 @@ export interface FeedbackEventLike {
 
 export const FEEDBACK_EVENT_NAMES = ['nudge_response', 'action_response'] as const;
 
-export type FeedbackFromEvent =
-  | { kind: 'feedback'; appId: string; feedback: ActionFeedback }
-  | { kind: 'ignored' }
-  | { kind: 'invalid'; reason: string };
+export type FeedbackFromEvent = { kind: 'feedback'; appId: string; feedback: ActionFeedback } | { kind: 'ignored' } | { kind: 'invalid'; reason: string };
 
 /** Turns a decoded event into feedback; other events are `ignored`, malformed ones `invalid`. */
 export function feedbackFromEvent(e: FeedbackEventLike): FeedbackFromEvent {

@@ -63,7 +63,8 @@ export function prepareActions(actions: readonly NewAction[], fresh: readonly nu
   const queuedAt = formatMicros(nowMs);
   const now = Math.floor(nowMs);
   return actions.map((a) => {
-    const inv = a.inv_id ?? (callInv as number);
+    // callInv is set whenever some action has no inv_id.
+    const inv = a.inv_id ?? callInv!;
     const act = a.action_id ?? take();
     const exp = expiryMs(a.expired_at);
     const expiresAt = exp === null ? null : Math.floor(exp);
@@ -104,11 +105,7 @@ export function attrMatches(attr: Record<string, string>, filter: Record<string,
  * Counters are stored flat, as the Redis hash holds them: `created`, `delivered`, `expired`,
  * `r:<response>`, and the same per invocation as `<inv_id>|<counter>`. Null when there are none.
  */
-export function statsFromFields(
-  actionId: number,
-  fields: Record<string, string | number>,
-  lastErrors: ActionErrorReport[] = [],
-): ActionStats | null {
+export function statsFromFields(actionId: number, fields: Record<string, string | number>, lastErrors: ActionErrorReport[] = []): ActionStats | null {
   const names = Object.keys(fields);
   if (names.length === 0) return null;
   const totals = emptyCounters();

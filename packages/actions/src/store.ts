@@ -1,14 +1,4 @@
-import type {
-  ActionFeedback,
-  ActionStats,
-  CreateResult,
-  FeedbackStatus,
-  NewAction,
-  UnblockStatus,
-  PullOptions,
-  PullQuery,
-  PullResult,
-} from './model';
+import type { ActionFeedback, ActionStats, CreateResult, FeedbackStatus, NewAction, UnblockStatus, PullOptions, PullQuery, PullResult } from './model';
 
 /**
  * ActionStore port. Every operation is scoped to one app; nothing reads or changes another app's

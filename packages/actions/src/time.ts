@@ -13,8 +13,7 @@ export function formatMicros(epochMs: number): string {
   return `${new Date(ms).toISOString().slice(0, 23)}${pad(sub, 3)}Z`;
 }
 
-const ISO_WITH_OFFSET =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
+const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
 
 /**
  * Epoch ms of an RFC 3339 timestamp with offset, or undefined when malformed or not a real date.

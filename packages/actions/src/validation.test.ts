@@ -1,7 +1,14 @@
 import { MAX_GIVEN_ID } from './model';
 import { jsonPath, parseActionRequestMessage, parseCreateRequest, parsePullRequest, parseSdkPullRequest } from './validation';
 
-const action = { user_id: 'u', type: 'message', render_method: 'in_app_message', delivery_mode: 'cached', content: { title: 't', body: 'b' }, expired_at: '0001-01-01T00:00:00Z' };
+const action = {
+  user_id: 'u',
+  type: 'message',
+  render_method: 'in_app_message',
+  delivery_mode: 'cached',
+  content: { title: 't', body: 'b' },
+  expired_at: '0001-01-01T00:00:00Z',
+};
 
 describe('parseCreateRequest', () => {
   it('fills defaults and keeps given ids', () => {
@@ -61,11 +68,26 @@ describe('parsePullRequest / parseSdkPullRequest', () => {
   });
 
   it.each([
-    [{ type: 'ui-component', render_method: 'in_app_component', delivery_mode: 'OneOff' }, { type: 'custom', render_method: 'generic_message', delivery_mode: 'one-off' }],
-    [{ type: 'ui_component', render_method: 'in-app-component', delivery_mode: 'one_off' }, { type: 'custom', render_method: 'generic_message', delivery_mode: 'one-off' }],
-    [{ type: 'Custom', render_method: 'InAppMessage', delivery_mode: 'Cached' }, { type: 'custom', render_method: 'in_app_message', delivery_mode: 'cached' }],
-    [{ type: 'Message', render_method: 'PushNotification', delivery_mode: 'cached' }, { type: 'message', render_method: 'push_notification', delivery_mode: 'cached' }],
-    [{ type: 'message', render_method: 'GenericMessage', delivery_mode: 'cached' }, { type: 'message', render_method: 'generic_message', delivery_mode: 'cached' }],
+    [
+      { type: 'ui-component', render_method: 'in_app_component', delivery_mode: 'OneOff' },
+      { type: 'custom', render_method: 'generic_message', delivery_mode: 'one-off' },
+    ],
+    [
+      { type: 'ui_component', render_method: 'in-app-component', delivery_mode: 'one_off' },
+      { type: 'custom', render_method: 'generic_message', delivery_mode: 'one-off' },
+    ],
+    [
+      { type: 'Custom', render_method: 'InAppMessage', delivery_mode: 'Cached' },
+      { type: 'custom', render_method: 'in_app_message', delivery_mode: 'cached' },
+    ],
+    [
+      { type: 'Message', render_method: 'PushNotification', delivery_mode: 'cached' },
+      { type: 'message', render_method: 'push_notification', delivery_mode: 'cached' },
+    ],
+    [
+      { type: 'message', render_method: 'GenericMessage', delivery_mode: 'cached' },
+      { type: 'message', render_method: 'generic_message', delivery_mode: 'cached' },
+    ],
   ])('maps SDK spellings %p to %p', (given, canonical) => {
     expect(parseSdkPullRequest({ user_id: 'u', ...given })).toEqual({ ok: true, value: { user_id: 'u', ...canonical } });
   });

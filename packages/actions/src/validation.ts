@@ -84,7 +84,10 @@ const requestedActionSchema = z
 const actionList = z.array(newActionSchema).min(1, 'give at least one action').max(MAX_ACTIONS_PER_CREATE);
 const createEnvelope = z.object({ actions: actionList }).strict();
 
-const pullCursor = z.string().regex(/^[0-9]+$/, 'must be a cursor returned by an earlier pull').max(LIMITS.cursorLength);
+const pullCursor = z
+  .string()
+  .regex(/^[0-9]+$/, 'must be a cursor returned by an earlier pull')
+  .max(LIMITS.cursorLength);
 
 export const pullRequestSchema = z
   .object({
@@ -246,7 +249,10 @@ export interface ActionRequestMessage {
 
 const actionRequestMessageSchema = z
   .object({
-    app_id: z.string().min(1).regex(/^[A-Za-z0-9._-]+$/),
+    app_id: z
+      .string()
+      .min(1)
+      .regex(/^[A-Za-z0-9._-]+$/),
     actions: z.array(requestedActionSchema).min(1).max(MAX_ACTIONS_PER_CREATE),
   })
   .strict();

@@ -53,8 +53,7 @@ function checkedColumns(table: string, columns: readonly string[], rows: object[
   return columns as [string, ...string[]];
 }
 
-const badInsert = (table: string, what: string) =>
-  new InfraError(CLICKHOUSE_DEPENDENCY, `insert into ${table} refused: ${what}`, { retriable: false });
+const badInsert = (table: string, what: string) => new InfraError(CLICKHOUSE_DEPENDENCY, `insert into ${table} refused: ${what}`, { retriable: false });
 
 /**
  * The Analytics port over an @clickhouse/client instance. The HTTP adapter and the embedded chdb

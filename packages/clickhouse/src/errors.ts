@@ -65,11 +65,10 @@ export function toAnalyticsError(err: unknown, action: string): InfraError {
   const e = (err ?? {}) as { code?: unknown; message?: unknown };
   const message = typeof e.message === 'string' ? e.message : String(err);
   const transport = (typeof e.code === 'string' && TRANSPORT_CODES.has(e.code)) || TRANSPORT_TEXT.test(message);
-  return new InfraError(
-    CLICKHOUSE_DEPENDENCY,
-    `${action} failed: ${transport ? 'server unreachable: ' : ''}${firstLine(message)}`,
-    { retriable: transport, cause: err },
-  );
+  return new InfraError(CLICKHOUSE_DEPENDENCY, `${action} failed: ${transport ? 'server unreachable: ' : ''}${firstLine(message)}`, {
+    retriable: transport,
+    cause: err,
+  });
 }
 
 // Server messages can repeat the whole statement; a bounded single line keeps logs readable.

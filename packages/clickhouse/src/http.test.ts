@@ -85,7 +85,14 @@ describe('createClickHouseHttpAnalytics', () => {
     });
     const analytics = createClickHouseHttpAnalytics(options(url));
     try {
-      await analytics.insert('t', [['a\tb\n"c"\\', null, { k: 'v' }], ['ü', 1, {}]], { columns: ['s', 'n', 'doc'], dedupToken: 'tok' });
+      await analytics.insert(
+        't',
+        [
+          ['a\tb\n"c"\\', null, { k: 'v' }],
+          ['ü', 1, {}],
+        ],
+        { columns: ['s', 'n', 'doc'], dedupToken: 'tok' },
+      );
       await analytics.insert('t', [{ s: 'x' }]);
       // Rows serialized ahead are sent as their text, beside rows the client serializes.
       await analytics.insert('t', [new JsonRow('["pre",2,{"k":[1]}]'), ['x\ud800', null, {}]], { columns: ['s', 'n', 'doc'] });
@@ -103,8 +110,6 @@ describe('createClickHouseHttpAnalytics', () => {
   });
 
   it('refuses a database name that is not an identifier', () => {
-    expect(() => createClickHouseHttpAnalytics({ ...options('http://127.0.0.1:1'), database: 'evp;drop' })).toThrow(
-      'invalid database name "evp;drop"',
-    );
+    expect(() => createClickHouseHttpAnalytics({ ...options('http://127.0.0.1:1'), database: 'evp;drop' })).toThrow('invalid database name "evp;drop"');
   });
 });

@@ -42,7 +42,9 @@ export function splitStatements(sql: string): string[] {
 
 /** Reads `NNN_name.sql` files in version order; two files with one version are refused. */
 export function loadMigrations(dir: string = DEFAULT_MIGRATIONS_DIR): Migration[] {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
   const migrations: Migration[] = [];
   for (const file of files) {
     const m = FILE.exec(file);
@@ -85,11 +87,7 @@ export interface MigrationResult {
  * statement must be idempotent (`IF NOT EXISTS`): a run that died half way is simply run again,
  * and the ledger row is written only after all statements of a migration succeeded.
  */
-export async function runMigrations(opts: {
-  analytics: Analytics;
-  dir?: string;
-  logger?: Logger;
-}): Promise<MigrationResult> {
+export async function runMigrations(opts: { analytics: Analytics; dir?: string; logger?: Logger }): Promise<MigrationResult> {
   const { analytics, logger } = opts;
   const migrations = loadMigrations(opts.dir);
   await analytics.command(LEDGER);
@@ -102,17 +100,13 @@ export async function runMigrations(opts: {
     const checksum = recorded.get(m.version);
     if (checksum !== undefined) {
       if (checksum !== m.checksum) {
-        throw new MigrationError(
-          `migration ${m.file} was changed after it was applied (recorded sha256 ${checksum}); add a new migration instead`,
-        );
+        throw new MigrationError(`migration ${m.file} was changed after it was applied (recorded sha256 ${checksum}); add a new migration instead`);
       }
       result.alreadyApplied.push(m.file);
       continue;
     }
     for (const statement of m.statements) await analytics.command(statement);
-    await analytics.insert('schema_migrations', [
-      { version: m.version, name: m.name, checksum: m.checksum, applied_at: formatDateTime64(Date.now()) },
-    ]);
+    await analytics.insert('schema_migrations', [{ version: m.version, name: m.name, checksum: m.checksum, applied_at: formatDateTime64(Date.now()) }]);
     logger?.info({ migration: m.file, statements: m.statements.length }, 'applied ClickHouse migration');
     result.applied.push(m.file);
   }

@@ -16,9 +16,7 @@ export class ConfigError extends Error {
 export function parseConfig<S extends z.ZodTypeAny>(schema: S, env: Record<string, string | undefined>): z.infer<S> {
   const result = schema.safeParse(env);
   if (result.success) return result.data;
-  throw new ConfigError(
-    result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
-  );
+  throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
 }
 
 /** Shared env fragments so every service spells its variables the same way. */
@@ -27,7 +25,12 @@ export const envFragments = {
   kafkaBrokers: z
     .string()
     .min(1)
-    .transform((s) => s.split(',').map((b) => b.trim()).filter(Boolean)),
+    .transform((s) =>
+      s
+        .split(',')
+        .map((b) => b.trim())
+        .filter(Boolean),
+    ),
   port: z.coerce.number().int().min(0).max(65535),
   url: z.string().url(),
   positiveInt: z.coerce.number().int().positive(),

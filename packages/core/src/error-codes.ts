@@ -40,10 +40,7 @@ export class ApiError extends Error {
   readonly details: unknown;
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(
-    code: ErrorCode,
-    opts: { message?: string; path?: string; details?: unknown; retryAfterSeconds?: number } = {},
-  ) {
+  constructor(code: ErrorCode, opts: { message?: string; path?: string; details?: unknown; retryAfterSeconds?: number } = {}) {
     super(opts.message ?? errorCodes[code].message);
     this.name = 'ApiError';
     this.code = code;

@@ -19,10 +19,16 @@ export interface KeyGrant {
 const keyEntry = z
   .object({
     id: z.string().min(1),
-    app_id: z.string().min(1).regex(/^[A-Za-z0-9._-]+$/, 'app_id may hold letters, digits, . _ -'),
+    app_id: z
+      .string()
+      .min(1)
+      .regex(/^[A-Za-z0-9._-]+$/, 'app_id may hold letters, digits, . _ -'),
     role: z.enum(ROLES),
     key: z.string().min(16).optional(),
-    sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+    sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional(),
   })
   .refine((e) => (e.key === undefined) !== (e.sha256 === undefined), 'give exactly one of key and sha256');
 
@@ -43,9 +49,7 @@ export class KeyRing {
   static fromFile(path: string): KeyRing {
     const parsed = keysFileSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
     if (!parsed.success) {
-      throw new Error(
-        `keys file ${path} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-      );
+      throw new Error(`keys file ${path} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     }
     return new KeyRing(parsed.data);
   }

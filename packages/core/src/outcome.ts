@@ -8,9 +8,7 @@ export interface RejectionReason {
 }
 
 export type Outcome<T> =
-  | { kind: 'accepted'; value: T; warnings?: RejectionReason[] }
-  | { kind: 'rejected'; reasons: RejectionReason[] }
-  | { kind: 'retry'; reason: string };
+  { kind: 'accepted'; value: T; warnings?: RejectionReason[] } | { kind: 'rejected'; reasons: RejectionReason[] } | { kind: 'retry'; reason: string };
 
 export const accepted = <T>(value: T, warnings?: RejectionReason[]): Outcome<T> =>
   warnings && warnings.length > 0 ? { kind: 'accepted', value, warnings } : { kind: 'accepted', value };

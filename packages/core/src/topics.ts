@@ -1,17 +1,7 @@
 import type { TopicSpec } from './ports/bus';
 
 /** Every Kafka topic name lives here; a version suffix would be added in this one place. */
-export const BLOCKS = [
-  'core',
-  'patient_mgmt',
-  'e_commerce',
-  'e_learning',
-  'loyalty',
-  'emergency_mgmt',
-  'call_center',
-  'chat',
-  'payment',
-] as const;
+export const BLOCKS = ['core', 'patient_mgmt', 'e_commerce', 'e_learning', 'loyalty', 'emergency_mgmt', 'call_center', 'chat', 'payment'] as const;
 export type Block = (typeof BLOCKS)[number];
 
 export const CATALOG_KINDS = [

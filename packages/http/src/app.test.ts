@@ -51,7 +51,11 @@ describe('closeServer', () => {
     const { server, port } = await listen(app, 0, '127.0.0.1');
     const agent = new Agent({ keepAlive: true });
     const get = (path: string) =>
-      new Promise<number>((ok, fail) => httpRequest({ port, host: '127.0.0.1', path, agent }, (res) => (res.resume(), res.on('end', () => ok(res.statusCode ?? 0)))).on('error', fail).end());
+      new Promise<number>((ok, fail) =>
+        httpRequest({ port, host: '127.0.0.1', path, agent }, (res) => (res.resume(), res.on('end', () => ok(res.statusCode ?? 0))))
+          .on('error', fail)
+          .end(),
+      );
     expect(await get('/healthz')).toBe(200); // leaves an idle keep-alive connection
     const slow = get('/slow');
     await new Promise((r) => setTimeout(r, 50));

@@ -31,7 +31,9 @@ export function answerClientErrorsAsJson(server: Server): void {
     }
     const error = new ApiError(codeOf(err));
     const { body, headers } = errorHead(error, randomUUID());
-    const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    const lines = Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
     socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${lines}Connection: close\r\n\r\n${body}`);
   });
   // Without a listener Node answers 417 with an empty body; 100-continue itself is handled by Node.

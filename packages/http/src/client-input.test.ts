@@ -25,7 +25,12 @@ function setup() {
     metricsPrefix: 'ci',
     routes: (router) => {
       router.get('/things/:id', (req, res) => void res.json({ id: req.params.id }));
-      router.post('/json', (req, _res, next) => (checkJsonContentType(req), next()), express.json({ type: () => true }), (req, res) => void res.json(req.body));
+      router.post(
+        '/json',
+        (req, _res, next) => (checkJsonContentType(req), next()),
+        express.json({ type: () => true }),
+        (req, res) => void res.json(req.body),
+      );
     },
   });
   return { app, errorLines: () => lines.filter((l) => l.level === 'error' || l.level === 50) };
@@ -55,7 +60,12 @@ describe('client input never answers 500', () => {
     const res = await request(s.app).get('/things/%E0%A4%A');
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
-      error: { code: 'invalid_request', message: 'A path parameter is not valid percent-encoded UTF-8.', path: 'path', request_id: res.headers['x-request-id'] },
+      error: {
+        code: 'invalid_request',
+        message: 'A path parameter is not valid percent-encoded UTF-8.',
+        path: 'path',
+        request_id: res.headers['x-request-id'],
+      },
     });
     expect(s.errorLines()).toEqual([]);
   });
@@ -79,7 +89,12 @@ describe('client input never answers 500', () => {
     ['gzip cut short', 'gzip', gzipSync('{"a":1}').subarray(0, 12)],
   ])('answers 400 invalid_request for a corrupt %s body', async (_name, encoding, bytes) => {
     const s = setup();
-    const res = await request(s.app).post('/json').set('Content-Type', 'application/json').set('Content-Encoding', encoding).serialize((b: Buffer) => b as unknown as string).send(bytes);
+    const res = await request(s.app)
+      .post('/json')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', encoding)
+      .serialize((b: Buffer) => b as unknown as string)
+      .send(bytes);
     expect([res.status, res.body.error.code, res.body.error.path]).toEqual([400, 'invalid_request', '$']);
     expect(res.body.error.message).toMatch(/^The body could not be read: /);
     expect(s.errorLines()).toEqual([]);
@@ -88,7 +103,14 @@ describe('client input never answers 500', () => {
   it('still answers 500 internal, logged, for a fault of ours', async () => {
     const lines: unknown[] = [];
     const sink = new Writable({ write: (c: Buffer, _e, cb) => (lines.push(c.toString()), cb()) });
-    const { app } = createHttpApp({ logger: createLogger('t', 'info', sink), metricsPrefix: 'ci2', routes: (r) => void r.get('/bug', () => { throw new TypeError('x is undefined'); }) });
+    const { app } = createHttpApp({
+      logger: createLogger('t', 'info', sink),
+      metricsPrefix: 'ci2',
+      routes: (r) =>
+        void r.get('/bug', () => {
+          throw new TypeError('x is undefined');
+        }),
+    });
     const res = await request(app).get('/bug');
     expect([res.status, res.body.error.code]).toEqual([500, 'internal']);
     expect(lines).toHaveLength(1);

@@ -1,7 +1,6 @@
 import type { Request } from 'express';
 import { ApiError } from '@evp/core';
 
-
 /**
  * Every JSON route takes `application/json` or `text/plain` (sendBeacon and browsers' simple
  * requests post JSON as text/plain). A charset parameter is fine when it says UTF-8; any other is
@@ -18,7 +17,11 @@ export function checkJsonContentType(req: Request): void {
   for (const param of params) {
     const eq = param.indexOf('=');
     if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
-    const charset = param.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    const charset = param
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
     // JSON is UTF-8 (RFC 8259); the action store's body parser also refuses the `utf8` spelling.
     if (charset !== 'utf-8') {
       throw new ApiError('unsupported_media_type', {

@@ -30,11 +30,14 @@ export function toApiError(err: unknown): ApiError {
       return new ApiError('unsupported_encoding', { path: 'headers.content-encoding' });
     case 'charset.unsupported':
       return new ApiError('unsupported_media_type', { path: 'headers.content-type' });
+    default:
+      // Any other 4xx (or no body-parser type): decided by the checks below.
+      break;
   }
   // The router decoding a path parameter (`/v1/actions/%E0/stats`).
   if (err instanceof URIError) return new ApiError('invalid_request', { message: 'A path parameter is not valid percent-encoded UTF-8.', path: 'path' });
   // A body that could not be read: corrupt gzip/deflate, a client hanging up, a wrong Content-Length.
-  return new ApiError('invalid_request', { message: `The body could not be read: ${String(e?.message ?? 'unknown error')}`, path: '$' });
+  return new ApiError('invalid_request', { message: `The body could not be read: ${typeof e?.message === 'string' ? e.message : 'unknown error'}`, path: '$' });
 }
 
 export function notFound(req: Request, _res: Response, next: NextFunction) {

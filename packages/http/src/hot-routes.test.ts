@@ -76,7 +76,9 @@ function makeApp() {
             if (req.headers['x-fail'] === 'pass') return next();
             // Node's own response API: hot handlers do not get Express's helpers (see HotRoute).
             const express = typeof (res as { json?: unknown }).json === 'function';
-            res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ via: dispatch(req), route: (req.route as { path: string }).path, express }));
+            res
+              .writeHead(200, { 'Content-Type': 'application/json' })
+              .end(JSON.stringify({ via: dispatch(req), route: (req.route as { path: string }).path, express }));
           },
         ],
       },

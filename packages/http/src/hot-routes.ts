@@ -29,7 +29,7 @@ export function runHandlers(handlers: RequestHandler[], req: Request, res: Respo
     const handler = handlers[i++];
     if (!handler) return;
     try {
-      const result = handler(req, res, next) as unknown;
+      const result = handler(req, res, next);
       if (result instanceof Promise) result.then(undefined, next);
     } catch (thrown) {
       next(thrown ?? new Error('handler threw a nullish value'));

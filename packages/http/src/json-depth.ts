@@ -46,7 +46,11 @@ export function firstTooDeepPath(value: unknown, max: number): string | undefine
     if (depth > max) return top.path;
     const children = Array.isArray(top.value)
       ? top.value.map((v, i) => ({ value: v as unknown, path: `${top.path}[${i}]`, depth }))
-      : Object.entries(top.value).map(([k, v]) => ({ value: v, path: `${top.path}${/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`}`, depth }));
+      : Object.entries(top.value).map(([k, v]) => ({
+          value: v,
+          path: `${top.path}${/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`}`,
+          depth,
+        }));
     // Reversed so the first child is visited first: the path reported is the first in document order.
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as (typeof children)[number]);
   }

@@ -6,7 +6,12 @@ import { serveOps } from './ops-server';
 describe('serveOps', () => {
   it('answers /healthz, /readyz (503 once a consumer is dead), /metrics and 404s in the JSON error shape', async () => {
     const consumer = subscriptionHealth();
-    const { server, port } = await serveOps({ port: 0, host: '127.0.0.1', metrics: new Registry(), readiness: async () => consumerProblems({ raw: consumer }) });
+    const { server, port } = await serveOps({
+      port: 0,
+      host: '127.0.0.1',
+      metrics: new Registry(),
+      readiness: async () => consumerProblems({ raw: consumer }),
+    });
     expect((server.address() as AddressInfo).port).toBe(port);
     const get = async (path: string) => {
       const res = await fetch(`http://127.0.0.1:${port}${path}`);

@@ -21,9 +21,15 @@ describe('kafka consumer failover', () => {
     const groupId = uniqueName('g');
     await bus.ensureTopics([{ name: topic, partitions: 2 }]);
     const producer = await bus.producer();
-    const tick = (n: number) => producer.send(topic, Array.from({ length: 10 }, (_, k) => ({ key: `k${k}`, value: Buffer.from(String(n)) })));
+    const tick = (n: number) =>
+      producer.send(
+        topic,
+        Array.from({ length: 10 }, (_, k) => ({ key: `k${k}`, value: Buffer.from(String(n)) })),
+      );
 
-    const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'testing/consume-child.ts'), brokers, topic, groupId], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'testing/consume-child.ts'), brokers, topic, groupId], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const childPartitions = new Set<number>();
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       for (const line of chunk.split('\n').filter(Boolean)) childPartitions.add(Number(line.split(' ')[0]));
@@ -88,14 +94,27 @@ describe('kafka consumer failover', () => {
   it('reports a consumer the broker refuses for good as dead (health and onDead), not as running', async () => {
     // The broker's group.min.session.timeout.ms is 6 s: a 1 s session is refused at join with
     // INVALID_SESSION_TIMEOUT, which no retry cures; kafkajs crashes the consumer without a restart.
-    const refused = createKafkaBus({ brokers: brokers.split(','), clientId: uniqueName('dead-it'), logger: pino({ level: 'silent' }), sessionTimeoutMs: 1_000 });
+    const refused = createKafkaBus({
+      brokers: brokers.split(','),
+      clientId: uniqueName('dead-it'),
+      logger: pino({ level: 'silent' }),
+      sessionTimeoutMs: 1_000,
+    });
     const topic = uniqueName('dead');
     await refused.ensureTopics([{ name: topic, partitions: 1 }]);
     const deaths: string[] = [];
-    const sub = await refused.subscribe({ groupId: uniqueName('g'), topics: [topic], handleBatch: async () => undefined, onDead: (err) => void deaths.push(err.message) });
+    const sub = await refused.subscribe({
+      groupId: uniqueName('g'),
+      topics: [topic],
+      handleBatch: async () => undefined,
+      onDead: (err) => void deaths.push(err.message),
+    });
     try {
       const startedAt = Date.now();
-      const health = await waitFor(() => (sub.health().state === 'dead' ? sub.health() : undefined), { timeoutMs: 30_000, what: 'the refused consumer to be reported dead' });
+      const health = await waitFor(() => (sub.health().state === 'dead' ? sub.health() : undefined), {
+        timeoutMs: 30_000,
+        what: 'the refused consumer to be reported dead',
+      });
       expect(health).toEqual({ state: 'dead', error: expect.stringMatching(/session timeout/i) });
       expect(deaths).toEqual([health.state === 'dead' ? health.error : '']);
       expect(Date.now() - startedAt).toBeLessThan(10_000);

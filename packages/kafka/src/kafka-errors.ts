@@ -6,12 +6,7 @@ import { InfraError } from '@evp/core';
  * slow or electing a leader is worth retrying later; a bad request (unknown topic with auto-create
  * off, record too large, authorization) is not.
  */
-const PERMANENT = new Set([
-  'KafkaJSNonRetriableError',
-  'KafkaJSInvalidVarIntError',
-  'KafkaJSInvalidLongError',
-  'KafkaJSSASLAuthenticationError',
-]);
+const PERMANENT = new Set(['KafkaJSNonRetriableError', 'KafkaJSInvalidVarIntError', 'KafkaJSInvalidLongError', 'KafkaJSSASLAuthenticationError']);
 const PERMANENT_PROTOCOL = new Set([
   'MESSAGE_TOO_LARGE',
   'RECORD_LIST_TOO_LARGE',
@@ -37,10 +32,7 @@ export function toInfraError(err: unknown, what: string): InfraError {
 export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new InfraError('kafka', `${what} timed out after ${ms} ms`, { retriable: true })),
-      ms,
-    );
+    timer = setTimeout(() => reject(new InfraError('kafka', `${what} timed out after ${ms} ms`, { retriable: true })), ms);
   });
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }

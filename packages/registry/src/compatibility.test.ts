@@ -2,8 +2,7 @@ import { parseAvroSchema } from './avro-schema';
 import { type CompatibilityLevel, compatibilityProblems, parseCompatibilityLevel, resolutionProblem } from './compatibility';
 
 const record = (fields: object[], name = 'Event') => ({ type: 'record', name, namespace: 'evp.test', fields });
-const withStatus = (symbols: string[], extra: object = {}) =>
-  record([{ name: 'status', type: { type: 'enum', name: 'Status', symbols, ...extra } }]);
+const withStatus = (symbols: string[], extra: object = {}) => record([{ name: 'status', type: { type: 'enum', name: 'Status', symbols, ...extra } }]);
 
 const base = record([
   { name: 'id', type: 'string' },
@@ -17,18 +16,58 @@ const backwardTable: Array<[string, object, object, boolean]> = [
   ['adding a nullable field defaulting to null', base, record([...base.fields, { name: 'note', type: ['null', 'string'], default: null }]), true],
   ['adding a field without a default', base, record([...base.fields, { name: 'country', type: 'string' }]), false],
   ['removing a field', base, record([{ name: 'id', type: 'string' }]), true],
-  ['changing int to string', base, record([{ name: 'id', type: 'string' }, { name: 'count', type: 'string' }]), false],
-  ['promoting int to long', base, record([{ name: 'id', type: 'string' }, { name: 'count', type: 'long' }]), true],
-  ['promoting int to double', base, record([{ name: 'id', type: 'string' }, { name: 'count', type: 'double' }]), true],
+  [
+    'changing int to string',
+    base,
+    record([
+      { name: 'id', type: 'string' },
+      { name: 'count', type: 'string' },
+    ]),
+    false,
+  ],
+  [
+    'promoting int to long',
+    base,
+    record([
+      { name: 'id', type: 'string' },
+      { name: 'count', type: 'long' },
+    ]),
+    true,
+  ],
+  [
+    'promoting int to double',
+    base,
+    record([
+      { name: 'id', type: 'string' },
+      { name: 'count', type: 'double' },
+    ]),
+    true,
+  ],
   ['narrowing long to int', record([{ name: 'n', type: 'long' }]), record([{ name: 'n', type: 'int' }]), false],
-  ['making a field nullable', base, record([{ name: 'id', type: ['null', 'string'] }, { name: 'count', type: 'int' }]), true],
+  [
+    'making a field nullable',
+    base,
+    record([
+      { name: 'id', type: ['null', 'string'] },
+      { name: 'count', type: 'int' },
+    ]),
+    true,
+  ],
   ['making a nullable field required', record([{ name: 'id', type: ['null', 'string'] }]), record([{ name: 'id', type: 'string' }]), false],
   ['adding an enum symbol', withStatus(['NEW', 'PAID']), withStatus(['NEW', 'PAID', 'SHIPPED']), true],
   ['removing an enum symbol', withStatus(['NEW', 'PAID']), withStatus(['NEW']), false],
   ['removing an enum symbol when the enum has a default', withStatus(['NEW', 'PAID']), withStatus(['NEW', 'OTHER'], { default: 'OTHER' }), true],
   ['renaming the record', base, record(base.fields, 'Renamed'), false],
   ['renaming the record with an alias to the old name', base, { ...record(base.fields, 'Renamed'), aliases: ['Event'] }, true],
-  ['renaming a field with an alias', base, record([{ name: 'key', type: 'string', aliases: ['id'] }, { name: 'count', type: 'int' }]), true],
+  [
+    'renaming a field with an alias',
+    base,
+    record([
+      { name: 'key', type: 'string', aliases: ['id'] },
+      { name: 'count', type: 'int' },
+    ]),
+    true,
+  ],
 ];
 
 const backwardCases = backwardTable.map(([change, oldSchema, newSchema, compatible]) => ({ change, oldSchema, newSchema, compatible }));
@@ -40,11 +79,7 @@ describe('BACKWARD compatibility (new schema reads data written with the old one
   });
 
   it('names the problem, e.g. the field without a default', () => {
-    const problems = compatibilityProblems(
-      parseAvroSchema(record([...base.fields, { name: 'country', type: 'string' }])),
-      [parseAvroSchema(base)],
-      'BACKWARD',
-    );
+    const problems = compatibilityProblems(parseAvroSchema(record([...base.fields, { name: 'country', type: 'string' }])), [parseAvroSchema(base)], 'BACKWARD');
     expect(problems).toEqual([
       'new schema cannot read data written with the latest schema (BACKWARD): no matching field for default-less evp.test.Event.country',
     ]);
@@ -56,7 +91,12 @@ describe('the other levels', () => {
   const addedWithDefault = parseAvroSchema(record([...base.fields, { name: 'c', type: 'string', default: '' }]));
   const addedWithoutDefault = parseAvroSchema(record([...base.fields, { name: 'c', type: 'string' }]));
   const removedCount = parseAvroSchema(record([{ name: 'id', type: 'string' }]));
-  const typeChanged = parseAvroSchema(record([{ name: 'id', type: 'string' }, { name: 'count', type: 'string' }]));
+  const typeChanged = parseAvroSchema(
+    record([
+      { name: 'id', type: 'string' },
+      { name: 'count', type: 'string' },
+    ]),
+  );
 
   const verdict = (candidate: typeof v1, previous: Array<typeof v1>, level: CompatibilityLevel) =>
     compatibilityProblems(candidate, previous, level).length === 0;
@@ -78,7 +118,12 @@ describe('the other levels', () => {
 
   it('BACKWARD looks at the latest schema only; BACKWARD_TRANSITIVE at all of them', () => {
     // v1 had count:int, v2 dropped it, v3 brings it back as a string without a default.
-    const v3 = parseAvroSchema(record([{ name: 'id', type: 'string' }, { name: 'count', type: 'string', default: '' }]));
+    const v3 = parseAvroSchema(
+      record([
+        { name: 'id', type: 'string' },
+        { name: 'count', type: 'string', default: '' },
+      ]),
+    );
     expect(verdict(v3, [v1, removedCount], 'BACKWARD')).toBe(true);
     expect(verdict(v3, [v1, removedCount], 'BACKWARD_TRANSITIVE')).toBe(false);
     expect(compatibilityProblems(v3, [v1, removedCount], 'BACKWARD_TRANSITIVE')).toEqual([
@@ -88,7 +133,12 @@ describe('the other levels', () => {
 
   it('FORWARD_TRANSITIVE and FULL_TRANSITIVE check every earlier schema', () => {
     // v2 gave count a default, so v2 readers survive its removal; v1 readers do not.
-    const countDefaulted = parseAvroSchema(record([{ name: 'id', type: 'string' }, { name: 'count', type: 'int', default: 0 }]));
+    const countDefaulted = parseAvroSchema(
+      record([
+        { name: 'id', type: 'string' },
+        { name: 'count', type: 'int', default: 0 },
+      ]),
+    );
     expect(verdict(removedCount, [v1, countDefaulted], 'FORWARD')).toBe(true);
     expect(verdict(removedCount, [v1, countDefaulted], 'FORWARD_TRANSITIVE')).toBe(false);
     expect(verdict(removedCount, [v1, countDefaulted], 'FULL')).toBe(true);

@@ -1,15 +1,7 @@
 import type { Type } from 'avsc';
 
 /** Confluent's compatibility levels, spelled as its REST API spells them. */
-export const COMPATIBILITY_LEVELS = [
-  'NONE',
-  'BACKWARD',
-  'BACKWARD_TRANSITIVE',
-  'FORWARD',
-  'FORWARD_TRANSITIVE',
-  'FULL',
-  'FULL_TRANSITIVE',
-] as const;
+export const COMPATIBILITY_LEVELS = ['NONE', 'BACKWARD', 'BACKWARD_TRANSITIVE', 'FORWARD', 'FORWARD_TRANSITIVE', 'FULL', 'FULL_TRANSITIVE'] as const;
 
 export type CompatibilityLevel = (typeof COMPATIBILITY_LEVELS)[number];
 

@@ -3,8 +3,7 @@ import { toInfraError } from './confluent-errors';
 
 const CLIENT = 'Confluent_Schema_Registry';
 /** The shape of the client's ResponseError: its message is "<clientId> - <registry message>". */
-const responseError = (status: number, message: string) =>
-  Object.assign(new Error(`${CLIENT} - ${message}`), { name: 'ResponseError', status });
+const responseError = (status: number, message: string) => Object.assign(new Error(`${CLIENT} - ${message}`), { name: 'ResponseError', status });
 
 describe('toInfraError', () => {
   it.each([

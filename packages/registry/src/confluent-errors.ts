@@ -3,8 +3,7 @@ import { registryError } from './registry-error';
 
 // mappersmith reports a failed connection as a fake HTTP 400 whose body is the socket error text,
 // so a transport failure is recognised by that text rather than by the status.
-const TRANSPORT_FAILURE =
-  /ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE|socket hang up|Timeout \(\d+ms\)/;
+const TRANSPORT_FAILURE = /ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE|socket hang up|Timeout \(\d+ms\)/;
 const FAKE_STATUS_PREFIX = /^Error, status \d+: /;
 
 /**

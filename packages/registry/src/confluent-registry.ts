@@ -28,10 +28,7 @@ const DEFAULT_CLIENT_ID = 'Confluent_Schema_Registry';
  */
 export function createConfluentRegistry(opts: ConfluentRegistryOptions): SchemaRegistry {
   const clientId = opts.clientId ?? DEFAULT_CLIENT_ID;
-  const client = new ConfluentClient(
-    { host: opts.url, clientId, ...(opts.auth ? { auth: opts.auth } : {}) },
-    { [SchemaType.AVRO]: AVRO_PARSE_OPTIONS },
-  );
+  const client = new ConfluentClient({ host: opts.url, clientId, ...(opts.auth ? { auth: opts.auth } : {}) }, { [SchemaType.AVRO]: AVRO_PARSE_OPTIONS });
   const compatibility = COMPATIBILITY[opts.compatibility ?? DEFAULT_COMPATIBILITY];
   // The client itself calls the registry on every register(); producers register on their hot
   // path, so ids are remembered here per (subject, canonical schema), in-flight calls included.
@@ -47,16 +44,14 @@ export function createConfluentRegistry(opts: ConfluentRegistryOptions): SchemaR
       }
       const known = ids.get(key);
       if (known) return known;
-      const pending = client
-        .register({ type: SchemaType.AVRO, schema: JSON.stringify(schema) }, { subject, compatibility })
-        .then(
-          (registered) => registered.id,
-          (err: unknown) => {
-            // A failure is not an answer worth keeping: the next call asks the registry again.
-            ids.delete(key);
-            throw toInfraError(err, `register schema under subject "${subject}"`, clientId);
-          },
-        );
+      const pending = client.register({ type: SchemaType.AVRO, schema: JSON.stringify(schema) }, { subject, compatibility }).then(
+        (registered) => registered.id,
+        (err: unknown) => {
+          // A failure is not an answer worth keeping: the next call asks the registry again.
+          ids.delete(key);
+          throw toInfraError(err, `register schema under subject "${subject}"`, clientId);
+        },
+      );
       ids.set(key, pending);
       return pending;
     },

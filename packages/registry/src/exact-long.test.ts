@@ -3,7 +3,7 @@ import { parseAvroSchema } from './avro-schema';
 
 /** Reference Avro long encoding (zig-zag + varint) done in BigInt, independent of avsc. */
 function avroLong(n: bigint): Buffer {
-  let z = n >= 0n ? n << 1n : ((-n) << 1n) - 1n;
+  let z = n >= 0n ? n << 1n : (-n << 1n) - 1n;
   const bytes: number[] = [];
   do {
     let byte = Number(z & 0x7fn);
@@ -44,7 +44,7 @@ describe('exact long', () => {
 
   it('writes the same bytes as the BigInt path for safe integers of every magnitude, and reads them back', () => {
     let seed = 7;
-    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 2000; i++) {
       const magnitude = Math.floor(next() * 2 ** Math.floor(next() * 54));
       const n = Math.min(magnitude, Number.MAX_SAFE_INTEGER) * (next() < 0.5 ? -1 : 1);

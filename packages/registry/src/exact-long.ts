@@ -17,12 +17,12 @@ interface AbstractLong {
 }
 
 const methods = {
-  fromBuffer(buf: Buffer): number {
+  fromBuffer: (buf: Buffer): number => {
     const n = buf.readBigInt64LE(0);
     if (n < MIN || n > MAX) throw new Error(`long ${n} does not fit a JavaScript number exactly`);
     return Number(n);
   },
-  toBuffer(n: number): Buffer {
+  toBuffer: (n: number): Buffer => {
     const buf = Buffer.alloc(8);
     buf.writeBigInt64LE(BigInt(n));
     return buf;

@@ -1,12 +1,6 @@
 import type { Type } from 'avsc';
 import { InvalidSchemaError, parseAvroSchema, schemaFingerprint } from './avro-schema';
-import {
-  COMPATIBILITY_LEVELS,
-  type CompatibilityLevel,
-  DEFAULT_COMPATIBILITY,
-  compatibilityProblems,
-  parseCompatibilityLevel,
-} from './compatibility';
+import { COMPATIBILITY_LEVELS, type CompatibilityLevel, DEFAULT_COMPATIBILITY, compatibilityProblems, parseCompatibilityLevel } from './compatibility';
 
 /**
  * Registry semantics in memory, shared by the in-process registry (embedded mode) and the REST
@@ -86,7 +80,11 @@ export class SchemaStore {
     if (same) return { id: same.id, version: same.version };
 
     const level = this.effectiveCompatibility(subject);
-    const problems = compatibilityProblems(parsed.type, live.map((e) => this.stored(e.id).type), level);
+    const problems = compatibilityProblems(
+      parsed.type,
+      live.map((e) => this.stored(e.id).type),
+      level,
+    );
     if (problems.length > 0) {
       throw new SchemaStoreError(
         'incompatible',
@@ -148,20 +146,14 @@ export class SchemaStore {
     const live = entries.filter((e) => !e.deleted);
     if (opts.permanent) {
       if (live.length > 0) {
-        throw new SchemaStoreError(
-          'subject_not_soft_deleted',
-          `Subject '${subject}' was not deleted first before being permanently deleted`,
-        );
+        throw new SchemaStoreError('subject_not_soft_deleted', `Subject '${subject}' was not deleted first before being permanently deleted`);
       }
       this.subjectEntries.delete(subject);
       this.subjectLevels.delete(subject);
       return entries.map((e) => e.version);
     }
     if (live.length === 0) {
-      throw new SchemaStoreError(
-        'subject_soft_deleted',
-        `Subject '${subject}' was soft deleted.Set permanent=true to delete permanently`,
-      );
+      throw new SchemaStoreError('subject_soft_deleted', `Subject '${subject}' was soft deleted.Set permanent=true to delete permanently`);
     }
     for (const e of live) e.deleted = true;
     return live.map((e) => e.version);
@@ -176,7 +168,11 @@ export class SchemaStore {
     const level = this.effectiveCompatibility(subject);
     if (spec === undefined) {
       const live = (this.subjectEntries.get(subject) ?? []).filter((e) => !e.deleted);
-      return compatibilityProblems(parsed.type, live.map((e) => this.stored(e.id).type), level);
+      return compatibilityProblems(
+        parsed.type,
+        live.map((e) => this.stored(e.id).type),
+        level,
+      );
     }
     const against = this.version(subject, spec);
     return compatibilityProblems(parsed.type, [this.stored(against.id).type], level);

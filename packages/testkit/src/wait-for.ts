@@ -8,7 +8,7 @@ export async function waitFor<T>(
   for (;;) {
     try {
       const v = await check();
-      if (v !== undefined && v !== false) return v as T;
+      if (v !== undefined && v !== false) return v;
     } catch (err) {
       lastError = err;
     }

@@ -2,7 +2,11 @@ import type { Block } from '@evp/core';
 import { eventsOfBlock } from '../events/registry';
 import { AvroNames, avroRecord, type AvroSchema } from './derive';
 
-const pascal = (s: string) => s.split('_').map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join('');
+const pascal = (s: string) =>
+  s
+    .split('_')
+    .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
+    .join('');
 
 /**
  * One schema per block topic: the common canonical fields, then one nullable field per event type of

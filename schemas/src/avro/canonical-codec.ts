@@ -83,9 +83,30 @@ export function canonicalToAvro(e: CanonicalEvent, clientMemo?: ClientJsonMemo):
 
 /** The leading fields of every block record (block-schema.ts), in order: the fast path's layout. */
 const RECORD_HEAD = [
-  'event_id', 'app_id', 'user_id', 'session_id', 'session_start', 'session_end', 'device_id', 'os', 'sdk_name',
-  'sdk_version', 'app_version', 'app_version_code', 'tz', 'block', 'name', 'sent_name', 'property', 'time',
-  'online', 'received_at', 'request_id', 'envelope', 'meta_json', 'client_json',
+  'event_id',
+  'app_id',
+  'user_id',
+  'session_id',
+  'session_start',
+  'session_end',
+  'device_id',
+  'os',
+  'sdk_name',
+  'sdk_version',
+  'app_version',
+  'app_version_code',
+  'tz',
+  'block',
+  'name',
+  'sent_name',
+  'property',
+  'time',
+  'online',
+  'received_at',
+  'request_id',
+  'envelope',
+  'meta_json',
+  'client_json',
 ] as const;
 
 interface BlockLayout {

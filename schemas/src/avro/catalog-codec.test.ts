@@ -5,8 +5,7 @@ import { catalogFromAvro, catalogToAvro } from './catalog-codec';
 import { catalogSchema, catalogSubject } from './catalog-schema';
 
 const ctx = { appId: 'app-1', requestId: 'req-1', receivedAt: 1_700_000_100_000, keyId: 'k-sdk' };
-const fieldsOf = (kind: (typeof CATALOG_KINDS)[number]) =>
-  (catalogSchema(kind) as { fields: { name: string; type: unknown }[] }).fields;
+const fieldsOf = (kind: (typeof CATALOG_KINDS)[number]) => (catalogSchema(kind) as { fields: { name: string; type: unknown }[] }).fields;
 
 describe('catalog Avro schemas', () => {
   it('derives a valid schema per kind, subject catalog.<kind>-value', () => {

@@ -1,4 +1,3 @@
-import type { CatalogKind } from '@evp/core';
 import { catalogDef, resolveCatalogKind } from '../catalogs/definitions';
 import type { FieldType } from '../dsl/types';
 import type { CanonicalCatalogRecord } from '../normalize/catalog';
@@ -38,7 +37,7 @@ function toAvro(type: FieldType, v: unknown): unknown {
 
 /** Decoded catalog Avro record → CanonicalCatalogRecord (inverse of catalogToAvro). */
 export function catalogFromAvro(value: Record<string, unknown>): CanonicalCatalogRecord {
-  const kind = resolveCatalogKind(String(value.kind)) as CatalogKind | undefined;
+  const kind = resolveCatalogKind(String(value.kind));
   if (kind === undefined) throw new Error(`not a catalog record: kind ${String(value.kind)}`);
   const def = catalogDef(kind);
   const record: Record<string, unknown> = {};

@@ -32,7 +32,10 @@ const corpus = (kind: string): Corpus => JSON.parse(readFileSync(join(dir, `${ki
 const rel = (path: string) => path.replace(/^\$\[0\]\.?/, '');
 
 it('has a corpus file for every catalog kind and none for anything else', () => {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, '')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.replace(/\.json$/, ''))
+    .sort();
   expect(files).toEqual([...CATALOG_KINDS].sort());
 });
 

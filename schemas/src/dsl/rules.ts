@@ -34,9 +34,7 @@ export const onNested =
   (v) => {
     const nested = v[field];
     if (typeof nested !== 'object' || nested === null || Array.isArray(nested)) return [];
-    return rules.flatMap((r) =>
-      r(nested as Record<string, unknown>).map((p): RuleProblem => ({ ...p, path: p.path ? `${field}.${p.path}` : field })),
-    );
+    return rules.flatMap((r) => r(nested as Record<string, unknown>).map((p): RuleProblem => ({ ...p, path: p.path ? `${field}.${p.path}` : field })));
   };
 
 /** The rule applies only when `when` holds. */

@@ -10,8 +10,7 @@ export interface ValidationResult {
   warnings: RejectionReason[];
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Client keys are data, not code: `obj[k] = v` with k = `__proto__` would set the prototype and the

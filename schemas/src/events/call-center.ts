@@ -2,12 +2,24 @@ import { opt, req, t, type EventDef } from '../dsl/types';
 import { contactDetails, qualityTraits, transfer } from './objects';
 
 /** Call center block events (spec 6, Call center). */
-export const CONTACT_ACTIONS = [
-  'view', 'add', 'update', 'remove', 'start', 'end', 'pause', 'resume', 'attend', 'decline', 'terminate', 'transfer',
-  'skip', 'other',
+const CONTACT_ACTIONS = [
+  'view',
+  'add',
+  'update',
+  'remove',
+  'start',
+  'end',
+  'pause',
+  'resume',
+  'attend',
+  'decline',
+  'terminate',
+  'transfer',
+  'skip',
+  'other',
 ] as const;
 
-export const breakEvent: EventDef = {
+const breakEvent: EventDef = {
   event: 'break',
   block: 'call_center',
   name: 'BreakProps',
@@ -20,7 +32,7 @@ export const breakEvent: EventDef = {
   },
 };
 
-export const contactEvent: EventDef = {
+const contactEvent: EventDef = {
   event: 'contact',
   block: 'call_center',
   name: 'ContactProps',
@@ -31,7 +43,7 @@ export const contactEvent: EventDef = {
   },
 };
 
-export const opsScorecardEvent: EventDef = {
+const opsScorecardEvent: EventDef = {
   event: 'ops_scorecard',
   block: 'call_center',
   name: 'OpsScorecardProps',

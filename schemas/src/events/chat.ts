@@ -4,14 +4,13 @@ import { opt, req, t, type EventDef } from '../dsl/types';
 import { messageBody } from './objects';
 
 /** Chat block events (spec 6, Chat). */
-export const MESSAGE_TYPES = ['text', 'audio', 'document', 'image', 'video', 'sticker', 'contact', 'poll', 'reaction'] as const;
-export const GROUP_TYPES = ['join', 'leave', 'remove', 'create', 'update', 'delete'] as const;
+const MESSAGE_TYPES = ['text', 'audio', 'document', 'image', 'video', 'sticker', 'contact', 'poll', 'reaction'] as const;
+const GROUP_TYPES = ['join', 'leave', 'remove', 'create', 'update', 'delete'] as const;
 export const RECEIPT_TYPES = ['sent', 'failed', 'deleted', 'delivered', 'read'] as const;
 
 const always = () => true;
 const imageNeedsSource = oneOf(['url', 'base64'], 'image_url_or_base64', 'an image body needs url or base64');
-const bodyNeeds = (field: string, type: string): ObjectRule =>
-  requiredWhen(field, always, 'message_body_shape', `a ${type} message body needs ${field}`);
+const bodyNeeds = (field: string, type: string): ObjectRule => requiredWhen(field, always, 'message_body_shape', `a ${type} message body needs ${field}`);
 
 /**
  * The body's shape depends on the message `type` (2.6), so the per-type requirements live on the
@@ -20,14 +19,12 @@ const bodyNeeds = (field: string, type: string): ObjectRule =>
  */
 const bodyRules: ObjectRule[] = [
   ruleWhen(is('type', 'text'), [onNested('body', [bodyNeeds('text', 'text')])]),
-  ruleWhen(is('type', 'audio', 'document'), [
-    onNested('body', [bodyNeeds('mime_type', 'audio or document'), bodyNeeds('base64', 'audio or document')]),
-  ]),
+  ruleWhen(is('type', 'audio', 'document'), [onNested('body', [bodyNeeds('mime_type', 'audio or document'), bodyNeeds('base64', 'audio or document')])]),
   ruleWhen(is('type', 'image'), [onNested('body', [imageNeedsSource])]),
   ruleWhen(is('type', 'reaction'), [onNested('body', [bodyNeeds('emoji', 'reaction')])]),
 ];
 
-export const messageEvent: EventDef = {
+const messageEvent: EventDef = {
   event: 'message',
   block: 'chat',
   name: 'MessageProps',
@@ -47,7 +44,7 @@ export const messageEvent: EventDef = {
   rules: bodyRules,
 };
 
-export const groupEvent: EventDef = {
+const groupEvent: EventDef = {
   event: 'group',
   block: 'chat',
   name: 'GroupProps',
@@ -62,7 +59,7 @@ export const groupEvent: EventDef = {
 };
 
 /** Receipts are also sent with the outer type `group`; see `resolveEventName` in registry.ts. */
-export const receiptEvent: EventDef = {
+const receiptEvent: EventDef = {
   event: 'receipt',
   block: 'chat',
   name: 'ReceiptProps',

@@ -2,24 +2,70 @@ import { opt, req, t, type EventDef } from '../dsl/types';
 import { blockedObject, searchResult } from './shared-objects';
 
 /** Core block events (spec 6, Core). */
-export const NUDGE_RESPONSES = ['open', 'discard', 'block', 'shown', 'expired', 'error'] as const;
-export const IDENTIFY_ACTIONS = ['register', 'login', 'logout', 'blocked', 'unblocked'] as const;
-export const SEARCH_MODULES = [
-  'core', 'e_commerce', 'e_learning', 'screening', 'assessment', 'enrolment', 'medical_review', 'my_patients',
-  'appointments', 'prescription', 'lifestyle_mgmt', 'psychological_mgmt', 'counseling_mgmt', 'investigation',
-  'treatment_plan', 'transfers', 'other',
+const NUDGE_RESPONSES = ['open', 'discard', 'block', 'shown', 'expired', 'error'] as const;
+const IDENTIFY_ACTIONS = ['register', 'login', 'logout', 'blocked', 'unblocked'] as const;
+const SEARCH_MODULES = [
+  'core',
+  'e_commerce',
+  'e_learning',
+  'screening',
+  'assessment',
+  'enrolment',
+  'medical_review',
+  'my_patients',
+  'appointments',
+  'prescription',
+  'lifestyle_mgmt',
+  'psychological_mgmt',
+  'counseling_mgmt',
+  'investigation',
+  'treatment_plan',
+  'transfers',
+  'other',
 ] as const;
-export const RATE_TYPES = [
-  'order', 'item', 'media', 'exam', 'question', 'module', 'process', 'form', 'section', 'app', 'hcw', 'hcw_site',
-  'facility', 'assessment', 'customer', 'other',
+const RATE_TYPES = [
+  'order',
+  'item',
+  'media',
+  'exam',
+  'question',
+  'module',
+  'process',
+  'form',
+  'section',
+  'app',
+  'hcw',
+  'hcw_site',
+  'facility',
+  'assessment',
+  'customer',
+  'other',
 ] as const;
-export const MODULE_SELECTION_TYPES = [
-  'screening', 'assessment', 'enrolment', 'medical_review', 'my_patients', 'prescription', 'counseling_mgmt',
-  'lifestyle_mgmt', 'psychological_mgmt', 'investigation', 'appointment', 'hcw_mgmt', 'treatment_plan', 'transfers',
-  'break', 'caller_history', 'attend_call', 'single', 'dashboard', 'map', 'other',
+const MODULE_SELECTION_TYPES = [
+  'screening',
+  'assessment',
+  'enrolment',
+  'medical_review',
+  'my_patients',
+  'prescription',
+  'counseling_mgmt',
+  'lifestyle_mgmt',
+  'psychological_mgmt',
+  'investigation',
+  'appointment',
+  'hcw_mgmt',
+  'treatment_plan',
+  'transfers',
+  'break',
+  'caller_history',
+  'attend_call',
+  'single',
+  'dashboard',
+  'map',
+  'other',
 ] as const;
 
-export const appEvent: EventDef = {
+const appEvent: EventDef = {
   event: 'app',
   block: 'core',
   name: 'AppProps',
@@ -30,7 +76,7 @@ export const appEvent: EventDef = {
   },
 };
 
-export const pageEvent: EventDef = {
+const pageEvent: EventDef = {
   event: 'page',
   block: 'core',
   name: 'PageProps',
@@ -43,7 +89,7 @@ export const pageEvent: EventDef = {
   },
 };
 
-export const identifyEvent: EventDef = {
+const identifyEvent: EventDef = {
   event: 'identify',
   block: 'core',
   name: 'IdentifyProps',
@@ -54,7 +100,7 @@ export const identifyEvent: EventDef = {
   },
 };
 
-export const mediaEvent: EventDef = {
+const mediaEvent: EventDef = {
   event: 'media',
   block: 'core',
   name: 'MediaProps',
@@ -66,7 +112,7 @@ export const mediaEvent: EventDef = {
   },
 };
 
-export const searchEvent: EventDef = {
+const searchEvent: EventDef = {
   event: 'search',
   block: 'core',
   name: 'SearchProps',
@@ -79,7 +125,7 @@ export const searchEvent: EventDef = {
   },
 };
 
-export const rateEvent: EventDef = {
+const rateEvent: EventDef = {
   event: 'rate',
   block: 'core',
   name: 'RateProps',
@@ -90,7 +136,7 @@ export const rateEvent: EventDef = {
   },
 };
 
-export const nudgeResponseEvent: EventDef = {
+const nudgeResponseEvent: EventDef = {
   event: 'nudge_response',
   block: 'core',
   name: 'NudgeResponseProps',
@@ -109,20 +155,11 @@ export const nudgeResponseEvent: EventDef = {
   ],
 };
 
-export const moduleSelectionEvent: EventDef = {
+const moduleSelectionEvent: EventDef = {
   event: 'module_selection',
   block: 'core',
   name: 'ModuleSelectionProps',
   fields: { type: req(t.enum('module_selection_type', MODULE_SELECTION_TYPES)) },
 };
 
-export const coreEvents: EventDef[] = [
-  appEvent,
-  pageEvent,
-  identifyEvent,
-  mediaEvent,
-  searchEvent,
-  rateEvent,
-  nudgeResponseEvent,
-  moduleSelectionEvent,
-];
+export const coreEvents: EventDef[] = [appEvent, pageEvent, identifyEvent, mediaEvent, searchEvent, rateEvent, nudgeResponseEvent, moduleSelectionEvent];

@@ -100,8 +100,18 @@ describe('event corpus coverage', () => {
   it('has an invalid example of every rule beyond types', () => {
     const rules = new Set(invalid.flatMap((c) => c.errors.map((e) => e.rule)));
     const expected = [
-      'required', 'type', 'enum', 'range', 'address_site_or_country', 'image_url_or_base64', 'message_body_shape',
-      'details_only_for_error', 'acc_points_for_add', 'redeem_for_redeem', 'response_for_submit', 'item_info_iff_successful',
+      'required',
+      'type',
+      'enum',
+      'range',
+      'address_site_or_country',
+      'image_url_or_base64',
+      'message_body_shape',
+      'details_only_for_error',
+      'acc_points_for_add',
+      'redeem_for_redeem',
+      'response_for_submit',
+      'item_info_iff_successful',
     ];
     expect(expected.filter((r) => !rules.has(r))).toEqual([]);
   });
@@ -133,7 +143,7 @@ function foldExtras(v: unknown): unknown {
   const { __extra, ...rest } = v as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(rest)) out[k] = foldExtras(x);
-  return { ...out, ...((__extra as Record<string, unknown>) ?? {}) };
+  return { ...out, ...(__extra ?? {}) };
 }
 
 describe('every corpus event round-trips through its block Avro schema', () => {

@@ -3,20 +3,32 @@ import { opt, req, t, type EventDef } from '../dsl/types';
 import { coordinates, item, itemInfo, itemType, report, store } from './objects';
 
 /** E-commerce block events (spec 6, E-commerce). */
-export const ITEM_ACTIONS = [
-  'impression', 'view', 'detail', 'add_favorite', 'remove_favorite', 'add_reminder', 'remove_reminder',
-  'remove_reminder_auto', 'top_up', 'cancel', 'update', 'remove', 'add', 'select',
+const ITEM_ACTIONS = [
+  'impression',
+  'view',
+  'detail',
+  'add_favorite',
+  'remove_favorite',
+  'add_reminder',
+  'remove_reminder',
+  'remove_reminder_auto',
+  'top_up',
+  'cancel',
+  'update',
+  'remove',
+  'add',
+  'select',
 ] as const;
-export const DELIVERY_ACTIONS = ['schedule', 'update', 'dispatch', 'delivered'] as const;
+const DELIVERY_ACTIONS = ['schedule', 'update', 'dispatch', 'delivered'] as const;
 
-export const itemEvent: EventDef = {
+const itemEvent: EventDef = {
   event: 'item',
   block: 'e_commerce',
   name: 'ItemProps',
   fields: { action: req(t.enum('item_action', ITEM_ACTIONS)), item: req(t.object(item)) },
 };
 
-export const cartEvent: EventDef = {
+const cartEvent: EventDef = {
   event: 'cart',
   block: 'e_commerce',
   name: 'CartProps',
@@ -29,7 +41,7 @@ export const cartEvent: EventDef = {
   },
 };
 
-export const checkoutEvent: EventDef = {
+const checkoutEvent: EventDef = {
   event: 'checkout',
   block: 'e_commerce',
   name: 'CheckoutProps',
@@ -45,7 +57,7 @@ export const checkoutEvent: EventDef = {
   },
 };
 
-export const deliveryEvent: EventDef = {
+const deliveryEvent: EventDef = {
   event: 'delivery',
   block: 'e_commerce',
   name: 'DeliveryProps',
@@ -61,7 +73,7 @@ export const deliveryEvent: EventDef = {
   },
 };
 
-export const cancelCheckoutEvent: EventDef = {
+const cancelCheckoutEvent: EventDef = {
   event: 'cancel_checkout',
   block: 'e_commerce',
   name: 'CancelCheckoutProps',
@@ -73,14 +85,14 @@ export const cancelCheckoutEvent: EventDef = {
   },
 };
 
-export const itemReportEvent: EventDef = {
+const itemReportEvent: EventDef = {
   event: 'item_report',
   block: 'e_commerce',
   name: 'ItemReportProps',
   fields: { item: req(t.object(itemType)), store_info: req(t.object(store)), report_info: req(t.object(report)) },
 };
 
-export const itemRequestEvent: EventDef = {
+const itemRequestEvent: EventDef = {
   event: 'item_request',
   block: 'e_commerce',
   name: 'ItemRequestProps',
@@ -91,7 +103,7 @@ export const itemRequestEvent: EventDef = {
  * The spec marks item_info R but "absent when verification failed": so it is present exactly when
  * is_successful is true — two rules, one per direction.
  */
-export const itemVerificationEvent: EventDef = {
+const itemVerificationEvent: EventDef = {
   event: 'item_verification',
   block: 'e_commerce',
   name: 'ItemVerificationProps',

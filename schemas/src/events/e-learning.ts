@@ -1,7 +1,7 @@
 import { opt, req, t, type EventDef } from '../dsl/types';
 
 /** E-learning block events (spec 6, E-learning). */
-export const questionEvent: EventDef = {
+const questionEvent: EventDef = {
   event: 'question',
   block: 'e_learning',
   name: 'QuestionProps',
@@ -13,7 +13,7 @@ export const questionEvent: EventDef = {
   },
 };
 
-export const examEvent: EventDef = {
+const examEvent: EventDef = {
   event: 'exam',
   block: 'e_learning',
   name: 'ExamProps',
@@ -26,7 +26,7 @@ export const examEvent: EventDef = {
   },
 };
 
-export const moduleEvent: EventDef = {
+const moduleEvent: EventDef = {
   event: 'module',
   block: 'e_learning',
   name: 'ModuleProps',

@@ -2,7 +2,7 @@ import { opt, req, t, type EventDef } from '../dsl/types';
 import { address, ambulanceItem, denialDetail, emergencyPatient, incidentDetails } from './objects';
 
 /** Emergency management block events (spec 6, Emergency management). */
-export const incidentEvent: EventDef = {
+const incidentEvent: EventDef = {
   event: 'incident',
   block: 'emergency_mgmt',
   name: 'IncidentProps',
@@ -21,7 +21,7 @@ export const incidentEvent: EventDef = {
   },
 };
 
-export const ambulanceEvent: EventDef = {
+const ambulanceEvent: EventDef = {
   event: 'ambulance',
   block: 'emergency_mgmt',
   name: 'AmbulanceProps',

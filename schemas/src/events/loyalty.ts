@@ -3,7 +3,7 @@ import { opt, req, t, type EventDef } from '../dsl/types';
 import { promoItem, redeem, survey, surveyResponse } from './objects';
 
 /** Loyalty block events (spec 6, Loyalty). */
-export const levelEvent: EventDef = {
+const levelEvent: EventDef = {
   event: 'level',
   block: 'loyalty',
   name: 'LevelProps',
@@ -14,14 +14,14 @@ export const levelEvent: EventDef = {
   },
 };
 
-export const milestoneEvent: EventDef = {
+const milestoneEvent: EventDef = {
   event: 'milestone',
   block: 'loyalty',
   name: 'MilestoneProps',
   fields: { id: req(t.string), action: req(t.enum('milestone_action', ['achieved'])) },
 };
 
-export const promoEvent: EventDef = {
+const promoEvent: EventDef = {
   event: 'promo',
   block: 'loyalty',
   name: 'PromoProps',
@@ -35,7 +35,7 @@ export const promoEvent: EventDef = {
 };
 
 /** The spec marks `response` R yet "only needed for submit": optional, with a rule for submit. */
-export const surveyEvent: EventDef = {
+const surveyEvent: EventDef = {
   event: 'survey',
   block: 'loyalty',
   name: 'SurveyProps',
@@ -47,7 +47,7 @@ export const surveyEvent: EventDef = {
   rules: [requiredWhen('response', is('action', 'submit'), 'response_for_submit', 'response is required when action is submit')],
 };
 
-export const rewardEvent: EventDef = {
+const rewardEvent: EventDef = {
   event: 'reward',
   block: 'loyalty',
   name: 'RewardProps',

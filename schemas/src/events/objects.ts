@@ -79,7 +79,7 @@ export const diagnosisItem: ObjectDef = {
  * Questionnaire question, also used by chief complaints. Types of score/full_score are not given;
  * they are scores, so double (documented).
  */
-export const questionItem: ObjectDef = {
+const questionItem: ObjectDef = {
   name: 'QuestionItem',
   fields: {
     type: opt(t.string, { doc: 'closed_ended appears' }),
@@ -92,7 +92,7 @@ export const questionItem: ObjectDef = {
   },
 };
 
-export const outcomeItem: ObjectDef = {
+const outcomeItem: ObjectDef = {
   name: 'OutcomeItem',
   fields: {
     type: req(t.string, { doc: 'risk_status appears' }),
@@ -102,7 +102,7 @@ export const outcomeItem: ObjectDef = {
   },
 };
 
-export const healthQuestionnaire: ObjectDef = {
+const healthQuestionnaire: ObjectDef = {
   name: 'HealthQuestionnaire',
   fields: {
     type: req(t.string, { doc: 'hiv, other, assessment appear' }),
@@ -115,7 +115,7 @@ export const healthQuestionnaire: ObjectDef = {
 };
 
 /** Item shapes of sign/symptom and treatment adherence lists are not shown: any JSON. */
-export const diagnosticElements: ObjectDef = {
+const diagnosticElements: ObjectDef = {
   name: 'DiagnosticElements',
   fields: {
     id: req(t.string),
@@ -153,12 +153,12 @@ export const encounterSummary: ObjectDef = {
   },
 };
 
-export const appointmentUpdate: ObjectDef = {
+const appointmentUpdate: ObjectDef = {
   name: 'AppointmentUpdate',
   fields: { id: req(t.string), reason: opt(t.string), prev_time: opt(t.epochMs) },
 };
 
-export const appointmentMissed: ObjectDef = {
+const appointmentMissed: ObjectDef = {
   name: 'AppointmentMissed',
   fields: {
     id: req(t.string),
@@ -240,11 +240,9 @@ export const qualityTraits: ObjectDef = {
   fields: { audit_count: opt(t.int, { min: 0 }), fatal_calls: opt(t.int, { min: 0 }), performance_group: opt(t.string) },
 };
 
-export const INCIDENT_TYPES = [
-  'emergency', 'grievance', 'non_emergency', 'transfer', 'follow_up', 'service_offering', 'customer_support', 'other',
-] as const;
+const INCIDENT_TYPES = ['emergency', 'grievance', 'non_emergency', 'transfer', 'follow_up', 'service_offering', 'customer_support', 'other'] as const;
 
-export const chiefComplaint: ObjectDef = {
+const chiefComplaint: ObjectDef = {
   name: 'ChiefComplaint',
   fields: { complaint: req(t.string), questions_list: opt(t.array(t.object(questionItem))) },
 };
@@ -271,7 +269,7 @@ export const emergencyPatient: ObjectDef = {
   fields: { id: req(t.string), age: opt(t.int, { min: 0 }), blood_group: opt(t.string), gender: opt(t.string) },
 };
 
-export const AMBULANCE_STATUSES = ['available', 'busy', 'maintenance', 'other'] as const;
+const AMBULANCE_STATUSES = ['available', 'busy', 'maintenance', 'other'] as const;
 
 export const ambulanceItem: ObjectDef = {
   name: 'AmbulanceItem',

@@ -2,17 +2,35 @@ import { opt, req, t, type EventDef } from '../dsl/types';
 import { appointmentItem, diagnosisItem, encounterSummary } from './objects';
 
 /** Patient management block events (spec 6, Patient management). */
-export const PATIENT_ACTIONS = ['view', 'add', 'update', 'done', 'remove', 'other'] as const;
-export const PATIENT_CATEGORIES = ['facility', 'community', 'patient_address', 'virtual', 'other'] as const;
-export const PATIENT_TYPES = ['triage', 'outpatient', 'inpatient', 'pharmacy', 'door_to_door', 'camp', 'other'] as const;
-export const ENCOUNTER_TYPES = ['screening', 'assessment', 'enrolment', 'medical_review', 'counseling', 'other'] as const;
-export const ENCOUNTER_SUB_TYPES = [
-  'bio', 'hiv', 'ncd', 'tb', 'ecd', 'diabetes', 'hypertension', 'pregnancy', 'mental_health', 'substance_use_disorder',
-  'adolescent_health', 'general_screening', 'antenatal', 'postnatal', 'cervical_cancer', 'lifestyle', 'psychological',
-  'gender_based_violence', 'sexual_behaviour', 'economic_strengthening', 'other',
+const PATIENT_ACTIONS = ['view', 'add', 'update', 'done', 'remove', 'other'] as const;
+const PATIENT_CATEGORIES = ['facility', 'community', 'patient_address', 'virtual', 'other'] as const;
+const PATIENT_TYPES = ['triage', 'outpatient', 'inpatient', 'pharmacy', 'door_to_door', 'camp', 'other'] as const;
+const ENCOUNTER_TYPES = ['screening', 'assessment', 'enrolment', 'medical_review', 'counseling', 'other'] as const;
+const ENCOUNTER_SUB_TYPES = [
+  'bio',
+  'hiv',
+  'ncd',
+  'tb',
+  'ecd',
+  'diabetes',
+  'hypertension',
+  'pregnancy',
+  'mental_health',
+  'substance_use_disorder',
+  'adolescent_health',
+  'general_screening',
+  'antenatal',
+  'postnatal',
+  'cervical_cancer',
+  'lifestyle',
+  'psychological',
+  'gender_based_violence',
+  'sexual_behaviour',
+  'economic_strengthening',
+  'other',
 ] as const;
 
-export const patientEvent: EventDef = {
+const patientEvent: EventDef = {
   event: 'patient',
   block: 'patient_mgmt',
   name: 'PatientProps',
@@ -32,7 +50,7 @@ export const patientEvent: EventDef = {
   },
 };
 
-export const encounterEvent: EventDef = {
+const encounterEvent: EventDef = {
   event: 'encounter',
   block: 'patient_mgmt',
   name: 'EncounterProps',
@@ -47,7 +65,7 @@ export const encounterEvent: EventDef = {
   },
 };
 
-export const appointmentEvent: EventDef = {
+const appointmentEvent: EventDef = {
   event: 'appointment',
   block: 'patient_mgmt',
   name: 'AppointmentProps',

@@ -4,11 +4,9 @@ import { req, opt, t, type EventDef } from '../dsl/types';
  * Payment block: named in the spec but "not shown"; these two events come from the public SDKs of
  * this API (issue 3). Amounts and rates are doubles. `meta` is accepted on every event anyway.
  */
-export const PAYMENT_TYPES = [
-  'bank_transfer', 'cheque', 'cod', 'credit', 'pos', 'bank_card', 'mobile_transfer', 'cash', 'wallet', 'other',
-] as const;
+const PAYMENT_TYPES = ['bank_transfer', 'cheque', 'cod', 'credit', 'pos', 'bank_card', 'mobile_transfer', 'cash', 'wallet', 'other'] as const;
 
-export const paymentMethodEvent: EventDef = {
+const paymentMethodEvent: EventDef = {
   event: 'payment_method',
   block: 'payment',
   name: 'PaymentMethodProps',
@@ -21,7 +19,7 @@ export const paymentMethodEvent: EventDef = {
   },
 };
 
-export const deferredPaymentEvent: EventDef = {
+const deferredPaymentEvent: EventDef = {
   event: 'deferred_payment',
   block: 'payment',
   name: 'DeferredPaymentProps',

@@ -1,10 +1,26 @@
 import { opt, req, t, type ObjectDef } from '../dsl/types';
 
 /** Shared objects of spec 2.3. */
-export const SEARCH_RESULT_TYPES = [
-  'patient_record', 'blood', 'grocery', 'oxygen', 'drug', 'medical_equipment', 'lifestyle_item',
-  'investigation_test_item', 'treatment_plan_item', 'subscription', 'incident', 'address', 'ambulance',
-  'other_vehicle', 'contact', 'call', 'email', 'sms', 'other',
+const SEARCH_RESULT_TYPES = [
+  'patient_record',
+  'blood',
+  'grocery',
+  'oxygen',
+  'drug',
+  'medical_equipment',
+  'lifestyle_item',
+  'investigation_test_item',
+  'treatment_plan_item',
+  'subscription',
+  'incident',
+  'address',
+  'ambulance',
+  'other_vehicle',
+  'contact',
+  'call',
+  'email',
+  'sms',
+  'other',
 ] as const;
 
 export const blockedObject: ObjectDef = {
@@ -40,8 +56,6 @@ export const address: ObjectDef = {
   },
   rules: [
     (v) =>
-      v.site_id === undefined && v.country === undefined
-        ? [{ path: '', rule: 'address_site_or_country', message: 'an address needs site_id or country' }]
-        : [],
+      v.site_id === undefined && v.country === undefined ? [{ path: '', rule: 'address_site_or_country', message: 'an address needs site_id or country' }] : [],
   ],
 };

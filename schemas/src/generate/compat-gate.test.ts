@@ -7,7 +7,10 @@ import { AVRO_DIR } from './avro-files';
 import { GitUnavailableError, backwardProblems, baselineRefs, runCompatibilityGate } from './compat-gate';
 
 const record = (fields: object[]) => ({ type: 'record', name: 'E', namespace: 'evp.test', fields });
-const v1 = record([{ name: 'id', type: 'string' }, { name: 'count', type: 'int' }]);
+const v1 = record([
+  { name: 'id', type: 'string' },
+  { name: 'count', type: 'int' },
+]);
 
 describe('schema compatibility gate (this repository)', () => {
   it('every committed .avsc is BACKWARD compatible with the schema derived now', () => {
@@ -42,13 +45,19 @@ describe('the gate itself', () => {
 
   it('passes a topic that had no committed schema at the previous commit', () => {
     commitSchema('events.other', v1);
-    const derived = new Map([['events.other', v1], ['events.new', record([{ name: 'x', type: 'int' }])]]);
+    const derived = new Map([
+      ['events.other', v1],
+      ['events.new', record([{ name: 'x', type: 'int' }])],
+    ]);
     expect(runCompatibilityGate(baselineRefs(dir), dir, derived)).toEqual({ checked: 1, findings: [] });
   });
 
   it('fails an int → string change, naming the file and the ref', () => {
     commitSchema('events.test', v1);
-    const changed = record([{ name: 'id', type: 'string' }, { name: 'count', type: 'string' }]);
+    const changed = record([
+      { name: 'id', type: 'string' },
+      { name: 'count', type: 'string' },
+    ]);
     const { checked, findings } = runCompatibilityGate(baselineRefs(dir), dir, new Map([['events.test', changed]]));
     expect(checked).toBe(1);
     expect(findings).toHaveLength(1);
@@ -66,7 +75,10 @@ describe('the gate itself', () => {
 
   it('checks the parent commit too, so CI (where HEAD is the change) still catches it', () => {
     commitSchema('events.test', v1);
-    const broken = record([{ name: 'id', type: 'string' }, { name: 'count', type: 'string' }]);
+    const broken = record([
+      { name: 'id', type: 'string' },
+      { name: 'count', type: 'string' },
+    ]);
     commitSchema('events.test', broken);
     const refs = baselineRefs(dir);
     expect(refs).toEqual(['HEAD', 'HEAD~1']);

@@ -29,7 +29,7 @@ export function backwardProblems(previousText: string, derived: AvroSchema): str
   } catch (err) {
     return [`the committed schema does not parse: ${(err as Error).message}`];
   }
-  return compatibilityProblems(parseAvroSchema(derived as object), [previous], 'BACKWARD');
+  return compatibilityProblems(parseAvroSchema(derived), [previous], 'BACKWARD');
 }
 
 export class GitUnavailableError extends Error {
@@ -72,7 +72,7 @@ export function baselineRefs(root = REPO_ROOT): string[] {
 }
 
 /** Repository-relative path → schema text of every .avsc committed at `ref` (empty before the first). */
-export function committedAvro(ref: string, root = REPO_ROOT): Map<string, string> {
+function committedAvro(ref: string, root = REPO_ROOT): Map<string, string> {
   const out = new Map<string, string>();
   // `./`-relative paths keep this correct even if the monorepo sits inside a larger repository.
   const listing = git(['ls-tree', '-r', '--name-only', ref, '--', `./${AVRO_DIR}/`], root);
@@ -97,7 +97,8 @@ export function runCompatibilityGate(
     for (const [path, text] of committedAvro(ref, root)) {
       checked += 1;
       const now = byPath.get(path);
-      const problems = now === undefined ? ['the topic is no longer derived from the definitions (its producers and consumers would break)'] : backwardProblems(text, now);
+      const problems =
+        now === undefined ? ['the topic is no longer derived from the definitions (its producers and consumers would break)'] : backwardProblems(text, now);
       if (problems.length > 0) findings.push({ ref, path, problems });
     }
   }

@@ -19,7 +19,7 @@ export function generateFiles(): Map<string, string> {
 }
 
 /** .avsc files on disk that the definitions no longer produce (a removed topic must not linger). */
-export function orphanAvroFiles(files: Map<string, string>, root = REPO_ROOT): string[] {
+function orphanAvroFiles(files: Map<string, string>, root = REPO_ROOT): string[] {
   const dir = join(root, AVRO_DIR);
   if (!existsSync(dir)) return [];
   return readdirSync(dir)

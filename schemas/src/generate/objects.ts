@@ -1,7 +1,7 @@
 import type { FieldType, ObjectDef } from '../dsl/types';
 
 /** Every ObjectDef reachable from a field type, depth first, in definition order. */
-export function nestedObjects(type: FieldType, out: ObjectDef[] = []): ObjectDef[] {
+function nestedObjects(type: FieldType, out: ObjectDef[] = []): ObjectDef[] {
   switch (type.kind) {
     case 'array':
       return nestedObjects(type.items, out);

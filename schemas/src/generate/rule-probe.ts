@@ -32,7 +32,7 @@ function sample(type: FieldType, depth: number): unknown {
   }
 }
 
-export function sampleObject(def: ObjectDef, depth = 0): Record<string, unknown> {
+function sampleObject(def: ObjectDef, depth = 0): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [n, f] of Object.entries(def.fields)) out[n] = f.default ?? sample(f.type, depth);
   return out;
@@ -67,7 +67,7 @@ export function probeRules(def: ObjectDef): ProbedRules {
   for (const rule of rules) {
     let fired = false;
     for (const input of inputs) {
-      let found: RuleProblem[] = [];
+      let found: RuleProblem[];
       try {
         found = rule(input);
       } catch {

@@ -49,7 +49,7 @@ type CatalogDefLike = ObjectDef & { kind: string; deprecated?: boolean; defaultI
 const isCatalogDef = (v: unknown): v is CatalogDefLike =>
   typeof v === 'object' && v !== null && typeof (v as CatalogDefLike).kind === 'string' && typeof (v as CatalogDefLike).fields === 'object';
 
-export function catalogSources(exports: Record<string, unknown> = contract as Record<string, unknown>): CatalogSource[] {
+export function catalogSources(exports: Record<string, unknown> = contract): CatalogSource[] {
   const listName = CATALOG_LIST_EXPORTS.find((n) => Array.isArray(exports[n]));
   if (listName === undefined) return [];
   const list = exports[listName] as unknown[];

@@ -10,7 +10,7 @@ const rank = (k: string) => {
   return i === -1 ? KEY_ORDER.length : i;
 };
 
-export function orderKeys(value: unknown): unknown {
+function orderKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(orderKeys);
   if (value === null || typeof value !== 'object') return value;
   const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);

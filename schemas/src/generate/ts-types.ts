@@ -92,7 +92,10 @@ export function typesFile(): string {
     if (parts.length > 0) sections.push(`// ── block ${b.block} ──\n\n${parts.join('\n\n')}`);
   }
   const catalogParts = catalogs.map((c) => emit(c.def, `Catalog record \`${c.kind}\`${c.deprecated ? ' (deprecated)' : ''}.`)).filter(Boolean);
-  const nestedParts = [...nested].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((d) => emit(d)).filter(Boolean);
+  const nestedParts = [...nested]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((d) => emit(d))
+    .filter(Boolean);
   if (nestedParts.length > 0) sections.push(`// ── nested objects ──\n\n${nestedParts.join('\n\n')}`);
   if (catalogParts.length > 0) sections.push(`// ── catalog records ──\n\n${catalogParts.join('\n\n')}`);
 

@@ -47,7 +47,11 @@ export function userCatalogFromIdentify(e: CanonicalEvent): IdentifyCatalogResul
   if (errors.length > 0) {
     return {
       accepted: null,
-      problems: errors.map((x) => ({ path: x.path, rule: 'identify_user_catalog', message: `no user catalog record from identify ${e.event_id}: ${x.rule}: ${x.message}` })),
+      problems: errors.map((x) => ({
+        path: x.path,
+        rule: 'identify_user_catalog',
+        message: `no user catalog record from identify ${e.event_id}: ${x.rule}: ${x.message}`,
+      })),
     };
   }
   return {

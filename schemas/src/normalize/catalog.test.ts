@@ -25,7 +25,11 @@ describe('normalizeCatalog', () => {
   });
 
   it('one bad record never rejects its siblings; paths are $[i].field', () => {
-    const r = normalizeCatalog('site', [{ id: 's-1', name: 'A', type: 'clinic' }, { id: 's-2', name: 'B', type: 'hospital' }, null, 'x', { id: 's-5', name: 'E', type: 'community' }], ctx);
+    const r = normalizeCatalog(
+      'site',
+      [{ id: 's-1', name: 'A', type: 'clinic' }, { id: 's-2', name: 'B', type: 'hospital' }, null, 'x', { id: 's-5', name: 'E', type: 'community' }],
+      ctx,
+    );
     expect(r.accepted.map((a) => a.record.id)).toEqual(['s-1', 's-5']);
     expect(r.rejected).toEqual([
       {
@@ -37,8 +41,24 @@ describe('normalizeCatalog', () => {
         event_index: 1,
         event_name: null,
       },
-      { kind: 'schema_violation', errors: [{ path: '$[2]', rule: 'type', message: 'a site record must be an object' }], payload: null, event_count: 1, envelope_index: null, event_index: 2, event_name: null },
-      { kind: 'schema_violation', errors: [{ path: '$[3]', rule: 'type', message: 'a site record must be an object' }], payload: 'x', event_count: 1, envelope_index: null, event_index: 3, event_name: null },
+      {
+        kind: 'schema_violation',
+        errors: [{ path: '$[2]', rule: 'type', message: 'a site record must be an object' }],
+        payload: null,
+        event_count: 1,
+        envelope_index: null,
+        event_index: 2,
+        event_name: null,
+      },
+      {
+        kind: 'schema_violation',
+        errors: [{ path: '$[3]', rule: 'type', message: 'a site record must be an object' }],
+        payload: 'x',
+        event_count: 1,
+        envelope_index: null,
+        event_index: 3,
+        event_name: null,
+      },
     ]);
   });
 
@@ -96,7 +116,15 @@ describe('normalizeCatalog', () => {
     const r = normalizeCatalog('drug', [big, { id: 'd-2', name: 'y' }], ctx, { maxEventChars: 100 });
     expect(r.accepted.map((a) => a.record.id)).toEqual(['d-2']);
     expect(r.rejected).toEqual([
-      { kind: 'size_violation', errors: [{ path: '$[0]', rule: 'max_size', message: expect.stringMatching(/limit is 100$/) }], payload: big, event_count: 1, envelope_index: null, event_index: 0, event_name: null },
+      {
+        kind: 'size_violation',
+        errors: [{ path: '$[0]', rule: 'max_size', message: expect.stringMatching(/limit is 100$/) }],
+        payload: big,
+        event_count: 1,
+        envelope_index: null,
+        event_index: 0,
+        event_name: null,
+      },
     ]);
   });
 

@@ -146,7 +146,9 @@ export function receiptChecks(value: Record<string, unknown>, path: string, rece
   const birthYear = value.birth_year;
   const receivedYear = new Date(receivedAt).getUTCFullYear();
   if (typeof birthYear === 'number' && Number.isFinite(receivedYear) && birthYear > receivedYear) {
-    return [{ path: `${path}.birth_year`, rule: 'birth_year_future', message: `birth_year ${birthYear} is after the year the record was received (${receivedYear})` }];
+    return [
+      { path: `${path}.birth_year`, rule: 'birth_year_future', message: `birth_year ${birthYear} is after the year the record was received (${receivedYear})` },
+    ];
   }
   return [];
 }

@@ -76,16 +76,8 @@ function quoteKey(k: string): string {
   return q;
 }
 
-
 /** Deterministic: a re-sent upload yields the same ids, which is what makes downstream dedup work. */
-export function eventId(parts: {
-  appId: string;
-  userId: string;
-  sessionId: string;
-  name: string;
-  time: number;
-  content: unknown;
-}): string {
+export function eventId(parts: { appId: string; userId: string; sessionId: string; name: string; time: number; content: unknown }): string {
   // One UTF-8 text hashed in one go: the same bytes as updating with the prefix, then the content.
   const text = `${parts.appId}\u0000${parts.userId}\u0000${parts.sessionId}\u0000${parts.name}\u0000${parts.time}\u0000${stableStringify(parts.content)}`;
   return sha256Hex(text).slice(0, 32);

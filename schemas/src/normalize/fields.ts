@@ -3,7 +3,10 @@ import type { RejectionReason } from '@evp/core';
 /** Small readers that collect every problem instead of stopping at the first. */
 export class FieldReader {
   readonly errors: RejectionReason[] = [];
-  constructor(private readonly obj: Record<string, unknown>, private readonly path: string) {}
+  constructor(
+    private readonly obj: Record<string, unknown>,
+    private readonly path: string,
+  ) {}
 
   /** Reads the first present spelling; reports under the first name. */
   string(names: string[], required = true): string | undefined {
@@ -54,8 +57,7 @@ export class FieldReader {
   }
 }
 
-export const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function pickUnknown(obj: Record<string, unknown>, known: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -55,7 +55,13 @@ const validCases = readdirSync(dir)
   .filter((f) => f.endsWith('.json'))
   .flatMap((f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { valid: { event: string; sent?: string; props: Record<string, unknown> }[] }).valid);
 const currentLog = (c: (typeof validCases)[number]) => ({ time: '2023-11-15 03:43:20.123', __ol: true, name: c.sent ?? c.event, property: 'p', ctx: c.props });
-const earlierLog = (c: (typeof validCases)[number]) => ({ block: eventDef(c.event)!.block, ol: true, ts: '2023-11-14T22:13:20.123Z', type: c.sent ?? c.event, props: c.props });
+const earlierLog = (c: (typeof validCases)[number]) => ({
+  block: eventDef(c.event)!.block,
+  ol: true,
+  ts: '2023-11-14T22:13:20.123Z',
+  type: c.sent ?? c.event,
+  props: c.props,
+});
 
 /** Every container (object or array) in a JSON value, with a setter/deleter for its entries. */
 function containers(v: unknown, out: unknown[] = []): unknown[] {
@@ -117,7 +123,10 @@ describe('normalizeUpload properties', () => {
   });
 
   it('never throws and accounts for every event, for arbitrary JSON', () => {
-    fc.assert(fc.property(fc.jsonValue(), (body) => run(body)), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (body) => run(body)),
+      { numRuns: 500 },
+    );
   });
 
   it('never throws and accounts for every event, for arbitrary envelope-shaped JSON', () => {
@@ -136,7 +145,10 @@ describe('normalizeUpload properties', () => {
       },
       { requiredKeys: [] },
     );
-    fc.assert(fc.property(fc.oneof(env, fc.array(env, { maxLength: 3 })), (body) => run(body)), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.oneof(env, fc.array(env, { maxLength: 3 })), (body) => run(body)),
+      { numRuns: 500 },
+    );
   });
 
   it('never throws and accounts for every event, for mutated valid envelopes', () => {

@@ -102,7 +102,13 @@ describe('normalizeUpload: current form', () => {
   });
 
   it('rejects unknown event names and unparseable times', () => {
-    const r = normalizeUpload(currentEnvelope([{ ...pageLog, name: 'teleport' }, { ...pageLog, time: 'yesterday' }]), ctx);
+    const r = normalizeUpload(
+      currentEnvelope([
+        { ...pageLog, name: 'teleport' },
+        { ...pageLog, time: 'yesterday' },
+      ]),
+      ctx,
+    );
     expect(r.rejected.map((x) => x.errors[0]!.rule)).toEqual(['unknown_event', 'time_format']);
     expect(r.rejected.map((x) => x.errors[0]!.path)).toEqual(['$.data[0].name', '$.data[1].time']);
   });
@@ -148,8 +154,6 @@ describe('normalizeUpload: earlier form', () => {
 
   it('rejects a block that disagrees with the event name', () => {
     const r = normalizeUpload(earlierEnvelope([{ ...earlierPage, block: 'loyalty' }]), ctx);
-    expect(r.rejected[0]!.errors).toEqual([
-      { path: '$.data[0].block', rule: 'block_mismatch', message: 'page belongs to block core, not loyalty' },
-    ]);
+    expect(r.rejected[0]!.errors).toEqual([{ path: '$.data[0].block', rule: 'block_mismatch', message: 'page belongs to block core, not loyalty' }]);
   });
 });

@@ -8,25 +8,14 @@ import { MAX_JSON_DEPTH, pathDeeperThan } from './depth';
 import { eventId } from './event-id';
 import { isObject } from './fields';
 import { parseEventTime } from './time';
-import {
-  DEFAULT_NORMALIZE_OPTIONS,
-  type EnvelopeFacts,
-  type NormalizeOptions,
-  type NormalizeResult,
-  type RawEvent,
-  type Rejection,
-} from './types';
+import { DEFAULT_NORMALIZE_OPTIONS, type EnvelopeFacts, type NormalizeOptions, type NormalizeResult, type RawEvent, type Rejection } from './types';
 
 /**
  * Both envelope forms → canonical events. A body is one envelope or an array of envelopes. Never
  * throws: every event ends up accepted or in exactly one rejection, and rejections count the events
  * they stand for, so `events in = accepted + Σ rejected.event_count`.
  */
-export function normalizeUpload(
-  body: unknown,
-  ctx: IngestContext,
-  options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS,
-): NormalizeResult {
+export function normalizeUpload(body: unknown, ctx: IngestContext, options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS): NormalizeResult {
   const result: NormalizeResult = { accepted: [], rejected: [] };
   const envelopes = Array.isArray(body) ? body : [body];
   envelopes.forEach((env, i) => {
@@ -36,14 +25,7 @@ export function normalizeUpload(
   return result;
 }
 
-function normalizeEnvelope(
-  env: unknown,
-  envelopeIndex: number | null,
-  path: string,
-  ctx: IngestContext,
-  options: NormalizeOptions,
-  out: NormalizeResult,
-) {
+function normalizeEnvelope(env: unknown, envelopeIndex: number | null, path: string, ctx: IngestContext, options: NormalizeOptions, out: NormalizeResult) {
   const envelopeRejection = (errors: RejectionReason[]): Rejection => ({
     kind: 'envelope_violation',
     errors,
@@ -159,8 +141,7 @@ function toCanonical(
   errors.push(...validated.errors);
   if (errors.length > 0) return { errors };
   const props = Object.keys(validated.unknown).length > 0 ? { ...validated.value, __extra: validated.unknown } : validated.value;
-  const client =
-    Object.keys(raw.extra).length > 0 ? { ...(facts.client ?? {}), event_extra: raw.extra } : facts.client;
+  const client = Object.keys(raw.extra).length > 0 ? { ...(facts.client ?? {}), event_extra: raw.extra } : facts.client;
   const event: CanonicalEvent = {
     event_id: eventId({
       appId: ctx.appId,

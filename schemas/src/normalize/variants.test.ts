@@ -44,7 +44,15 @@ describe('spelling variants', () => {
       [
         currentEnvelope([{ time: '2023-05-01 10:00:00Z', __ol: true, name: 'milestone', ctx: { id: 'ms', action: 'achieved' }, meta }]),
         currentEnvelope([{ time: '2023-05-01 10:00:00Z', __ol: true, name: 'receipt', ctx: { ...receiptProps, meta } }]),
-        earlierEnvelope([{ block: 'payment', ol: true, ts: '2023-05-01 10:00:00Z', type: 'payment_method', props: { order_id: 'o', type: 'cash', payment_amount: 1, currency: 'USD', usd_rate: 1, meta } }]),
+        earlierEnvelope([
+          {
+            block: 'payment',
+            ol: true,
+            ts: '2023-05-01 10:00:00Z',
+            type: 'payment_method',
+            props: { order_id: 'o', type: 'cash', payment_amount: 1, currency: 'USD', usd_rate: 1, meta },
+          },
+        ]),
       ],
       ctx,
     );

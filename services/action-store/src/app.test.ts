@@ -41,10 +41,21 @@ const pullBody = (overrides: Record<string, unknown> = {}) => ({
 });
 
 type App = ReturnType<typeof setup>['app'];
-const create = (app: App, body: unknown, key = API) => request(app).post('/v1/actions').set('Authorization', `Bearer ${key}`).send(body as object);
-const pull = (app: App, body: unknown, key = API) => request(app).post('/v1/action/pull').set('Authorization', `Bearer ${key}`).send(body as object);
+const create = (app: App, body: unknown, key = API) =>
+  request(app)
+    .post('/v1/actions')
+    .set('Authorization', `Bearer ${key}`)
+    .send(body as object);
+const pull = (app: App, body: unknown, key = API) =>
+  request(app)
+    .post('/v1/action/pull')
+    .set('Authorization', `Bearer ${key}`)
+    .send(body as object);
 const sdkPull = (app: App, body: unknown, key = SDK) =>
-  request(app).post('/v1/action/sdk/pull').set('Authorization', `Bearer ${key}`).send(body as object);
+  request(app)
+    .post('/v1/action/sdk/pull')
+    .set('Authorization', `Bearer ${key}`)
+    .send(body as object);
 
 describe('POST /v1/actions', () => {
   it('creates actions from an array body and reports each outcome', async () => {
@@ -112,7 +123,10 @@ describe('POST /v1/actions', () => {
 
   it('rejects more than 1,000 actions', async () => {
     const { app } = setup();
-    const res = await create(app, Array.from({ length: 1001 }, () => action()));
+    const res = await create(
+      app,
+      Array.from({ length: 1001 }, () => action()),
+    );
     expect([res.status, res.body.error.code, res.body.error.path]).toEqual([400, 'invalid_request', '$']);
   });
 
@@ -130,7 +144,11 @@ describe('POST /v1/actions', () => {
 
   it('accepts text/plain JSON (browser simple requests)', async () => {
     const { app } = setup();
-    const res = await request(app).post('/v1/actions').set('Authorization', `Bearer ${API}`).set('Content-Type', 'text/plain').send(JSON.stringify([action()]));
+    const res = await request(app)
+      .post('/v1/actions')
+      .set('Authorization', `Bearer ${API}`)
+      .set('Content-Type', 'text/plain')
+      .send(JSON.stringify([action()]));
     expect([res.status, res.body.counts.created]).toEqual([200, 1]);
   });
 
@@ -222,7 +240,9 @@ describe('POST /v1/action/pull', () => {
     expect((await pull(app, pullBody({ delivery_mode: 'cached' }))).body.data).toEqual([]);
     await create(app, [action({ delivery_mode: 'cached', inv_id: 1, action_id: 2, expired_at: '2030-01-01T12:01:00Z' })]);
     for (let i = 0; i < 3; i++) {
-      expect((await pull(app, pullBody({ delivery_mode: 'cached' }))).body.data.map((r: { payload: { internal: { ref: string } } }) => r.payload.internal.ref)).toEqual(['1:2']);
+      expect(
+        (await pull(app, pullBody({ delivery_mode: 'cached' }))).body.data.map((r: { payload: { internal: { ref: string } } }) => r.payload.internal.ref),
+      ).toEqual(['1:2']);
     }
     clock.set(Date.UTC(2030, 0, 1, 12, 1, 0));
     expect((await pull(app, pullBody({ delivery_mode: 'cached' }))).body).toEqual({ data: [], more: false });
@@ -230,7 +250,10 @@ describe('POST /v1/action/pull', () => {
 
   it('caps a pull at pullMax and hands out a cursor while more are waiting', async () => {
     const { app } = setup({ pullMax: 2 });
-    await create(app, [1, 2, 3].map((n) => action({ user_id: `u${n}`, inv_id: 1, action_id: n, delivery_mode: 'cached' })));
+    await create(
+      app,
+      [1, 2, 3].map((n) => action({ user_id: `u${n}`, inv_id: 1, action_id: n, delivery_mode: 'cached' })),
+    );
     const p1 = await pull(app, pullBody({ user_id: '*', delivery_mode: 'cached' }));
     expect([p1.body.data.map((r: { user_id: string }) => r.user_id), p1.body.more, typeof p1.body.cursor]).toEqual([['u1', 'u2'], true, 'string']);
     const p2 = await pull(app, pullBody({ user_id: '*', delivery_mode: 'cached', cursor: p1.body.cursor }));
@@ -298,7 +321,10 @@ describe('POST /v1/action/sdk/pull', () => {
 
   it('caps at pullMax and pages cached actions with the cursor, like the bulk pull', async () => {
     const { app } = setup({ pullMax: 2 });
-    await create(app, [1, 2, 3].map((n) => action({ inv_id: 1, action_id: n, delivery_mode: 'cached' })));
+    await create(
+      app,
+      [1, 2, 3].map((n) => action({ inv_id: 1, action_id: n, delivery_mode: 'cached' })),
+    );
     const refs = (res: request.Response) => res.body.data.map((r: { payload: { internal: { ref: string } } }) => r.payload.internal.ref);
     const p1 = await sdkPull(app, pullBody({ delivery_mode: 'Cached' }));
     expect([refs(p1), p1.body.more, typeof p1.body.cursor]).toEqual([['1:1', '1:2'], true, 'string']);
@@ -426,7 +452,7 @@ describe('DELETE /v1/actions/:action_id/blocks/:user_id', () => {
     expect([res.status, res.body]).toEqual([200, { action_id: 5, user_id: 'a/b c', status: 'unblocked' }]);
   });
 
-  it('answers 404 for an action id of another app (or none), and never lifts another app\'s block', async () => {
+  it("answers 404 for an action id of another app (or none), and never lifts another app's block", async () => {
     const { app, store } = setup();
     await create(app, [action({ inv_id: 1, action_id: 5 })]);
     await store.recordFeedback('app-1', { user_id: 'u1', inv_id: 1, action_id: 5, response: 'block' });

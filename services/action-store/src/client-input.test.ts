@@ -17,7 +17,11 @@ function setup() {
       cb();
     },
   });
-  const { app } = createActionStoreApp({ store: new InMemoryActionStore({ clock: new ManualClock(Date.UTC(2030, 0, 1)) }), keys, logger: createLogger('test', 'debug', sink) });
+  const { app } = createActionStoreApp({
+    store: new InMemoryActionStore({ clock: new ManualClock(Date.UTC(2030, 0, 1)) }),
+    keys,
+    logger: createLogger('test', 'debug', sink),
+  });
   return { app, errorLines: () => lines.filter((l) => l.level === 'error' || l.level === 50) };
 }
 const create = (app: ReturnType<typeof setup>['app']) => request(app).post('/v1/actions').set('Authorization', `Bearer ${API}`);
@@ -40,7 +44,11 @@ describe('action store: hostile client input is a 4xx in the one error shape', (
     ['gzip', gzipSync('[{"user_id":"u1"}]').subarray(0, 15)],
   ])('answers 400 invalid_request for a corrupt %s body', async (encoding, bytes) => {
     const s = setup();
-    const res = await create(s.app).set('Content-Type', 'application/json').set('Content-Encoding', encoding).serialize((b: Buffer) => b as unknown as string).send(bytes);
+    const res = await create(s.app)
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', encoding)
+      .serialize((b: Buffer) => b as unknown as string)
+      .send(bytes);
     expect([res.status, res.body.error.code, res.body.error.path]).toEqual([400, 'invalid_request', '$']);
     expect(s.errorLines()).toEqual([]);
   });
@@ -53,7 +61,12 @@ describe('action store: hostile client input is a 4xx in the one error shape', (
     const s = setup();
     const res = await request(s.app)[method === 'GET' ? 'get' : 'delete'](path);
     expect(res.body).toEqual({
-      error: { code: 'invalid_request', message: 'A path parameter is not valid percent-encoded UTF-8.', path: 'path', request_id: res.headers['x-request-id'] },
+      error: {
+        code: 'invalid_request',
+        message: 'A path parameter is not valid percent-encoded UTF-8.',
+        path: 'path',
+        request_id: res.headers['x-request-id'],
+      },
     });
     expect(res.status).toBe(400);
     expect(s.errorLines()).toEqual([]);
@@ -65,7 +78,9 @@ describe('action store: hostile client input is a 4xx in the one error shape', (
   ])('counts the actions of %s before validating any: 100,000 {} answer one small 400', async (_name, wrap, path) => {
     const s = setup();
     const started = performance.now();
-    const res = await create(s.app).set('Content-Type', 'application/json').send(wrap(Array.from({ length: 100_000 }, () => '{}').join(',')));
+    const res = await create(s.app)
+      .set('Content-Type', 'application/json')
+      .send(wrap(Array.from({ length: 100_000 }, () => '{}').join(',')));
     const ms = performance.now() - started;
     expect(res.body.error).toEqual({
       code: 'invalid_request',
@@ -81,7 +96,9 @@ describe('action store: hostile client input is a 4xx in the one error shape', (
 
   it(`lists the first ${MAX_ISSUES_LISTED} issues and counts them all`, async () => {
     const s = setup();
-    const res = await create(s.app).set('Content-Type', 'application/json').send(JSON.stringify(Array.from({ length: MAX_ACTIONS_PER_CREATE }, () => ({}))));
+    const res = await create(s.app)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify(Array.from({ length: MAX_ACTIONS_PER_CREATE }, () => ({}))));
     expect(res.status).toBe(400);
     expect(res.body.error.details.issues).toHaveLength(MAX_ISSUES_LISTED);
     // Six required fields missing per action (user_id, type, render_method, delivery_mode, content, expired_at).

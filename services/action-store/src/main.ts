@@ -38,10 +38,18 @@ async function main() {
     corsOrigins: config.CORS_ORIGINS,
   });
 
-  const bus = config.KAFKA_BROKERS ? createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'action-store', logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS }) : undefined;
+  const bus = config.KAFKA_BROKERS
+    ? createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'action-store', logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS })
+    : undefined;
   if (bus && config.SCHEMA_REGISTRY_URL) {
     const registry = createConfluentRegistry({ url: config.SCHEMA_REGISTRY_URL });
-    consumers['actions.requested'] = await startActionRequestsConsumer({ bus, store, logger, groupId: `${config.CONSUMER_GROUP_PREFIX}.requests`, metrics: metrics.registry });
+    consumers['actions.requested'] = await startActionRequestsConsumer({
+      bus,
+      store,
+      logger,
+      groupId: `${config.CONSUMER_GROUP_PREFIX}.requests`,
+      metrics: metrics.registry,
+    });
     consumers.feedback = await startFeedbackConsumer({
       bus,
       store,

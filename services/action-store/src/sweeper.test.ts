@@ -8,7 +8,14 @@ describe('startSweeper', () => {
   it('sweeps expired actions on its interval and stops cleanly', async () => {
     const clock = new ManualClock(Date.UTC(2030, 0, 1));
     const store = new InMemoryActionStore({ clock });
-    const base = { type: 'message', render_method: 'push_notification', delivery_mode: 'cached', content: { title: 't', body: 'b' }, attr: {}, tags: [] } as const;
+    const base = {
+      type: 'message',
+      render_method: 'push_notification',
+      delivery_mode: 'cached',
+      content: { title: 't', body: 'b' },
+      attr: {},
+      tags: [],
+    } as const;
     await store.create('app-1', [
       { ...base, tags: [], user_id: 'u1', expired_at: '2030-01-01T00:00:01Z', inv_id: 1, action_id: 1 },
       { ...base, tags: [], user_id: 'u1', expired_at: NEVER_EXPIRES, inv_id: 1, action_id: 2 },

@@ -7,8 +7,7 @@ import { API, SDK, envelope, harness, testLimits as limits } from './test-fixtur
 
 const setup = (opts: { closedProducer?: boolean } = {}) => harness(createInProcessBus(), opts);
 
-const post = (app: Parameters<typeof request>[0], path = '/v1/ingest/log') =>
-  request(app).post(path).set('Authorization', `Bearer ${SDK}`);
+const post = (app: Parameters<typeof request>[0], path = '/v1/ingest/log') => request(app).post(path).set('Authorization', `Bearer ${SDK}`);
 
 describe('gateway ingest', () => {
   it('answers 200 with the event count and request id after the raw topic has the upload', async () => {
@@ -41,9 +40,15 @@ describe('gateway ingest', () => {
 
   it('accepts gzip and text/plain (sendBeacon) bodies', async () => {
     const s = await setup();
-    const gz = await post(s.app).set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').serialize((b: Buffer) => b as unknown as string).send(gzipSync(JSON.stringify(envelope('g'))));
+    const gz = await post(s.app)
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .serialize((b: Buffer) => b as unknown as string)
+      .send(gzipSync(JSON.stringify(envelope('g'))));
     expect(gz.body).toEqual({ accepted: 1, request_id: expect.any(String) });
-    const beacon = await post(s.app).set('Content-Type', 'text/plain;charset=UTF-8').send(JSON.stringify(envelope('t')));
+    const beacon = await post(s.app)
+      .set('Content-Type', 'text/plain;charset=UTF-8')
+      .send(JSON.stringify(envelope('t')));
     expect(beacon.status).toBe(200);
     await s.close();
   });
@@ -84,7 +89,11 @@ describe('gateway ingest', () => {
     const bomb = gzipSync(Buffer.alloc(3 * 1024 * 1024, 0x20));
     // 3 MiB of spaces compress below the byte limit: only the streamed, decompressed count can catch it.
     expect(bomb.length).toBeLessThan(limits.maxBodyBytes);
-    const res = await post(s.app).set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').serialize((b: Buffer) => b as unknown as string).send(bomb);
+    const res = await post(s.app)
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .serialize((b: Buffer) => b as unknown as string)
+      .send(bomb);
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe('payload_too_large');
     await s.close();

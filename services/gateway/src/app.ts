@@ -50,14 +50,26 @@ export function createGatewayApp(deps: GatewayDeps) {
         const limiter = failOpen(deps.rateLimiter, { logger: deps.logger, errors: metrics.rateLimitErrors });
         guards.push(rateLimit(limiter, metrics.rateLimited));
       }
-      const ingest = { producer: deps.producer, logger: deps.logger, metrics, maxBodyBytes: deps.limits.maxBodyBytes, retryAfterSeconds: deps.limits.retryAfterSeconds, now, rawTopic: deps.rawTopic ?? topics.raw };
+      const ingest = {
+        producer: deps.producer,
+        logger: deps.logger,
+        metrics,
+        maxBodyBytes: deps.limits.maxBodyBytes,
+        retryAfterSeconds: deps.limits.retryAfterSeconds,
+        now,
+        rawTopic: deps.rawTopic ?? topics.raw,
+      };
 
       const ingestLog = ingestHandler(ingest, (_req, body, raw, appId) => {
         const slices = sliceEnvelopes(body, raw.text, deps.limits.maxEnvelopesPerRequest);
         const events = slices.reduce((n, s) => n + s.events, 0);
         const max = deps.limits.maxEventsPerRequest;
         if (events > max) {
-          throw new ApiError('too_many_events', { message: `The request holds ${events} events; the limit is ${max}.`, path: '$', details: { events, max_events: max } });
+          throw new ApiError('too_many_events', {
+            message: `The request holds ${events} events; the limit is ${max}.`,
+            path: '$',
+            details: { events, max_events: max },
+          });
         }
         // One raw message per envelope, keyed by user: one user's events stay in order.
         // A single envelope travels as the very bytes received (no re-encoding).

@@ -7,7 +7,9 @@ import { ApiError } from '@evp/core';
  * capped while streaming, so a zip bomb is cut off after `maxBytes` of output and costs nothing more.
  */
 export async function readBody(req: Request, maxBytes: number): Promise<Buffer> {
-  const encoding = String(req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const encoding = String(req.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
   let decoder: Gunzip | Inflate | undefined;
   if (encoding === 'gzip' || encoding === 'x-gzip') decoder = createGunzip();
   else if (encoding === 'deflate') decoder = createInflate();

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import pino from 'pino';
-import { rawHeaders, topics, type BusMessage } from '@evp/core';
+import { rawHeaders, topics } from '@evp/core';
 import { createKafkaBus } from '@evp/kafka';
 import { createThrowawayKafka, type ThrowawayKafka, uniqueName, waitFor } from '@evp/testkit';
 import { createGatewayApp } from './app';
@@ -84,7 +84,7 @@ describe('gateway when the broker stops mid-run', () => {
       topics: [topics.raw],
       fromBeginning: true,
       handleBatch: async (b) => {
-        for (const m of b.messages as BusMessage[]) {
+        for (const m of b.messages) {
           total += 1;
           const id = m.headers[rawHeaders.requestId] as string;
           seen.set(id, (seen.get(id) ?? 0) + 1);
@@ -92,7 +92,10 @@ describe('gateway when the broker stops mid-run', () => {
       },
     });
     const expected = [...acked.values()].reduce((a, b) => a + b, 0);
-    await waitFor(() => [...acked.keys()].every((id) => seen.get(id) === acked.get(id)) && total >= expected, { timeoutMs: 60_000, what: 'every acknowledged message' });
+    await waitFor(() => [...acked.keys()].every((id) => seen.get(id) === acked.get(id)) && total >= expected, {
+      timeoutMs: 60_000,
+      what: 'every acknowledged message',
+    });
     for (const [id, count] of acked) expect([id, seen.get(id)]).toEqual([id, count]);
     // A 503'd request may still have reached Kafka (at-least-once; the client retries) but never twice.
     for (const [id, count] of seen) expect([id, count]).toEqual([id, 2]);

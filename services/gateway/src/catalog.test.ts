@@ -5,13 +5,15 @@ import { waitFor } from '@evp/testkit';
 import { API, SDK, harness } from './test-fixtures';
 
 const setup = () => harness(createInProcessBus());
-const post = (app: Parameters<typeof request>[0], kind: string) =>
-  request(app).post(`/v1/ingest/catalog/${kind}`).set('Authorization', `Bearer ${SDK}`);
+const post = (app: Parameters<typeof request>[0], kind: string) => request(app).post(`/v1/ingest/catalog/${kind}`).set('Authorization', `Bearer ${SDK}`);
 
 describe('POST /v1/ingest/catalog/{kind}', () => {
   it('produces one raw message per request, keyed <app>:catalog:<kind>, the body unchanged', async () => {
     const s = await setup();
-    const body = JSON.stringify([{ id: 's1', name: 'Clinic', type: 'clinic' }, { id: 's2', name: 'Shop', type: 'pharmacy' }]);
+    const body = JSON.stringify([
+      { id: 's1', name: 'Clinic', type: 'clinic' },
+      { id: 's2', name: 'Shop', type: 'pharmacy' },
+    ]);
     const res = await post(s.app, 'site').set('Content-Type', 'application/json').set('X-Request-Id', 'r-cat').send(body);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ accepted: 2, request_id: 'r-cat' });

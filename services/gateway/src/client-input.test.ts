@@ -61,7 +61,12 @@ describe('gateway: hostile client input is a 4xx in the one error shape', () => 
   it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])('answers 404 unknown_catalog_kind for the built-in name %s', async (kind) => {
     const s = await setup();
     const res = await post(s.app, `/v1/ingest/catalog/${kind}`).send('[{"id":"x"}]');
-    expect([res.status, res.body.error.code, res.body.error.path, res.body.error.message]).toEqual([404, 'unknown_catalog_kind', 'path.kind', `There is no catalog kind '${kind}'.`]);
+    expect([res.status, res.body.error.code, res.body.error.path, res.body.error.message]).toEqual([
+      404,
+      'unknown_catalog_kind',
+      'path.kind',
+      `There is no catalog kind '${kind}'.`,
+    ]);
     expect(s.raw).toHaveLength(0);
     await s.close();
   });
@@ -76,9 +81,13 @@ describe('gateway: hostile client input is a 4xx in the one error shape', () => 
 
   it('answers 415 for a charset other than UTF-8 and still takes charset=UTF-8', async () => {
     const s = await setup();
-    const latin = await post(s.app).set('Content-Type', 'application/json; charset=iso-8859-1').send(JSON.stringify(envelope('u')));
+    const latin = await post(s.app)
+      .set('Content-Type', 'application/json; charset=iso-8859-1')
+      .send(JSON.stringify(envelope('u')));
     expect([latin.status, latin.body.error.code, latin.body.error.path]).toEqual([415, 'unsupported_media_type', 'headers.content-type']);
-    const utf8 = await post(s.app).set('Content-Type', 'text/plain;charset=UTF-8').send(JSON.stringify(envelope('u')));
+    const utf8 = await post(s.app)
+      .set('Content-Type', 'text/plain;charset=UTF-8')
+      .send(JSON.stringify(envelope('u')));
     expect(utf8.status).toBe(200);
     await s.close();
   });

@@ -29,7 +29,12 @@ describe('coalescingProducer', () => {
     let done = 0;
     const sends = [p.send('t', [msg('a')]), p.send('t', [msg('b'), msg('c')]), p.send('u', [msg('d')])].map((s) => s.then(() => done++));
     await tick();
-    expect(f.calls).toEqual([[{ topic: 't', messages: ['a', 'b', 'c'] }, { topic: 'u', messages: ['d'] }]]);
+    expect(f.calls).toEqual([
+      [
+        { topic: 't', messages: ['a', 'b', 'c'] },
+        { topic: 'u', messages: ['d'] },
+      ],
+    ]);
     expect(done).toBe(0);
     f.releaseAll();
     await Promise.all(sends);
@@ -70,7 +75,11 @@ describe('coalescingProducer', () => {
   });
 
   it('after a permanent error retries each caller alone, so only the bad one fails', async () => {
-    const f = fake((entries) => (entries.some((e) => e.messages.some((m) => m.value.toString() === 'huge')) ? new InfraError('kafka', 'MESSAGE_TOO_LARGE', { retriable: false }) : undefined));
+    const f = fake((entries) =>
+      entries.some((e) => e.messages.some((m) => m.value.toString() === 'huge'))
+        ? new InfraError('kafka', 'MESSAGE_TOO_LARGE', { retriable: false })
+        : undefined,
+    );
     const p = coalescingProducer(f.inner);
     const settled = Promise.allSettled([p.send('t', [msg('ok')]), p.send('t', [msg('huge')])]);
     await tick();

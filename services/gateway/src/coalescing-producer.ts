@@ -33,7 +33,7 @@ export function coalescingProducer(inner: BusProducer, opts: CoalescingOptions =
   const maxBatchBytes = opts.maxBatchBytes ?? 900_000;
   const queueTimeoutMs = opts.queueTimeoutMs ?? 5_000;
   const now = opts.now ?? Date.now;
-  let queue: Pending[] = [];
+  const queue: Pending[] = [];
   let inFlight = 0;
   let scheduled = false;
   let closed = false;
@@ -81,6 +81,8 @@ export function coalescingProducer(inner: BusProducer, opts: CoalescingOptions =
       const batch = take();
       if (batch.length === 0) break;
       inFlight += 1;
+      // Fire and forget: produce never rejects (it settles each caller's own promise), and the
+      // pump must not wait for one combined send before starting the next.
       void produce(batch).finally(() => {
         inFlight -= 1;
         schedule();

@@ -11,7 +11,7 @@ export interface EnvelopeSlice {
  * Envelopes per request when the limits name none. Each becomes its own raw message, so without a
  * bound a 1.2 MB body of 100,000 empty envelopes costs 100,000 messages; SDKs send one envelope.
  */
-export const DEFAULT_MAX_ENVELOPES_PER_REQUEST = 1000;
+const DEFAULT_MAX_ENVELOPES_PER_REQUEST = 1000;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

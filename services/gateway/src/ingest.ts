@@ -57,7 +57,10 @@ export function ingestHandler(deps: IngestDeps, plan: (req: Request, body: unkno
     };
     const started = performance.now();
     try {
-      await deps.producer.send(deps.rawTopic, p.messages.map((m) => ({ ...m, headers })));
+      await deps.producer.send(
+        deps.rawTopic,
+        p.messages.map((m) => ({ ...m, headers })),
+      );
       produced.ok.observe((performance.now() - started) / 1000);
     } catch (err) {
       produced.error.observe((performance.now() - started) / 1000);

@@ -21,9 +21,7 @@ async function main() {
   // No offline queue: while Redis is down a check fails at once and the limiter fails open.
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   redis?.on('error', (err) => logger.debug({ err }, 'redis connection error'));
-  const rateLimiter = redis
-    ? createRedisRateLimiter({ redis, policy, prefix: config.RATE_LIMIT_PREFIX })
-    : createInMemoryRateLimiter(policy);
+  const rateLimiter = redis ? createRedisRateLimiter({ redis, policy, prefix: config.RATE_LIMIT_PREFIX }) : createInMemoryRateLimiter(policy);
   let draining = false;
   const { app } = createGatewayApp({
     producer,

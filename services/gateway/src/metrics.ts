@@ -5,7 +5,12 @@ import type { HttpMetrics } from '@evp/http';
 export function createIngestMetrics(metrics: HttpMetrics) {
   const registers = [metrics.registry];
   return {
-    events: new Counter({ name: 'gateway_events_accepted_total', help: 'Events and catalog records acknowledged after Kafka accepted them', labelNames: ['kind'], registers }),
+    events: new Counter({
+      name: 'gateway_events_accepted_total',
+      help: 'Events and catalog records acknowledged after Kafka accepted them',
+      labelNames: ['kind'],
+      registers,
+    }),
     bytes: new Counter({ name: 'gateway_ingest_bytes_total', help: 'Decompressed body bytes acknowledged', registers }),
     produceLatency: new Histogram({
       name: 'gateway_produce_duration_seconds',
@@ -15,7 +20,11 @@ export function createIngestMetrics(metrics: HttpMetrics) {
       registers,
     }),
     rateLimited: new Counter({ name: 'gateway_rate_limited_total', help: 'Requests refused with 429', registers }),
-    rateLimitErrors: new Counter({ name: 'gateway_rate_limit_errors_total', help: 'Rate-limit checks that failed (store unreachable) and were let through', registers }),
+    rateLimitErrors: new Counter({
+      name: 'gateway_rate_limit_errors_total',
+      help: 'Rate-limit checks that failed (store unreachable) and were let through',
+      registers,
+    }),
   };
 }
 

@@ -12,7 +12,10 @@ describe('gateway metrics and logs', () => {
     const s = await harness(createInProcessBus());
     const body = JSON.stringify(envelope('u', 3));
     await request(s.app).post('/v1/ingest/log').set('Authorization', `Bearer ${SDK}`).set('Content-Type', 'application/json').send(body);
-    await request(s.app).post('/v1/ingest/catalog/drug').set('Authorization', `Bearer ${SDK}`).send([{ id: 'd' }, { id: 'e' }]);
+    await request(s.app)
+      .post('/v1/ingest/catalog/drug')
+      .set('Authorization', `Bearer ${SDK}`)
+      .send([{ id: 'd' }, { id: 'e' }]);
     await request(s.app).post('/v1/ingest/log').send(envelope('u'));
     const text = (await request(s.app).get('/metrics')).text;
     expect(sample(text, 'gateway_http_requests_total{route="/v1/ingest/log",method="POST",status="200"}')).toBe(1);

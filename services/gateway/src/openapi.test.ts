@@ -33,7 +33,11 @@ describe('OpenAPI document', () => {
   it('describes every route the app has, and no other', async () => {
     const s = await harness(createInProcessBus());
     const routes = appRoutes(s.app).map(([m, p]) => `${m} ${templated(p)}`);
-    const described = Object.entries(file.paths).flatMap(([p, ops]) => Object.keys(ops).filter((m) => m !== 'options').map((m) => `${m} ${p}`));
+    const described = Object.entries(file.paths).flatMap(([p, ops]) =>
+      Object.keys(ops)
+        .filter((m) => m !== 'options')
+        .map((m) => `${m} ${p}`),
+    );
     expect(routes.sort()).toEqual(described.sort());
     await s.close();
   });

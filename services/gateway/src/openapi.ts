@@ -10,7 +10,7 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: object) => ({ 'application/json': { schema } });
 
 const retryAfter = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } } };
-const requestIdHeader = { 'X-Request-Id': { description: 'The request id (the client\'s own when well-formed).', schema: { type: 'string' } } };
+const requestIdHeader = { 'X-Request-Id': { description: "The request id (the client's own when well-formed).", schema: { type: 'string' } } };
 
 function errorResponse(description: string, codes: ErrorCode[], headers: object = {}) {
   return {
@@ -27,7 +27,10 @@ const commonIngestErrors = {
   ),
   '401': errorResponse('No key, or an unknown key.', ['auth_missing', 'auth_invalid']),
   '403': errorResponse('The key is not an SDK key.', ['forbidden_role']),
-  '413': errorResponse('The body exceeds the byte limit after decompression, or holds too many events, envelopes or records.', ['payload_too_large', 'too_many_events']),
+  '413': errorResponse('The body exceeds the byte limit after decompression, or holds too many events, envelopes or records.', [
+    'payload_too_large',
+    'too_many_events',
+  ]),
   '415': errorResponse('Unsupported Content-Type (or a charset other than utf-8) or Content-Encoding.', ['unsupported_media_type', 'unsupported_encoding']),
   '417': errorResponse('An Expect header other than 100-continue.', ['expectation_failed']),
   '429': errorResponse('The key exceeded its rate limit.', ['rate_limited'], retryAfter),
@@ -80,7 +83,8 @@ export function openApiDocument() {
       '/v1/ingest/catalog/{kind}': {
         post: {
           summary: 'Upload catalog records of one kind',
-          description: 'A non-empty JSON array of records of one catalog kind; the whole request becomes one raw message keyed `<app>:catalog:<kind>`. `user_chw` is an alias of `hcw`.',
+          description:
+            'A non-empty JSON array of records of one catalog kind; the whole request becomes one raw message keyed `<app>:catalog:<kind>`. `user_chw` is an alias of `hcw`.',
           parameters: [{ name: 'kind', in: 'path', required: true, schema: { type: 'string', enum: kinds } }],
           requestBody: requestBody({ type: 'array', minItems: 1, items: { type: 'object' } }, 'Catalog records.'),
           responses: {
@@ -91,19 +95,36 @@ export function openApiDocument() {
         },
         options: preflight,
       },
-      '/healthz': { get: { summary: 'Liveness', security: [], responses: { '200': { description: 'The process is alive.', content: json({ type: 'object', properties: { status: { const: 'ok' } } }) } } } },
+      '/healthz': {
+        get: {
+          summary: 'Liveness',
+          security: [],
+          responses: { '200': { description: 'The process is alive.', content: json({ type: 'object', properties: { status: { const: 'ok' } } }) } },
+        },
+      },
       '/readyz': {
         get: {
           summary: 'Readiness: broker reachable, raw topic present, not shutting down',
           security: [],
-          responses: { '200': { description: 'Ready.', content: json(ref('Readiness')) }, '503': { description: 'Not ready; `problems` says why.', content: json(ref('Readiness')) } },
+          responses: {
+            '200': { description: 'Ready.', content: json(ref('Readiness')) },
+            '503': { description: 'Not ready; `problems` says why.', content: json(ref('Readiness')) },
+          },
         },
       },
-      '/metrics': { get: { summary: 'Prometheus metrics', security: [], responses: { '200': { description: 'Prometheus text format.', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
-      '/openapi.json': { get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document.', content: json({ type: 'object' }) } } } },
+      '/metrics': {
+        get: {
+          summary: 'Prometheus metrics',
+          security: [],
+          responses: { '200': { description: 'Prometheus text format.', content: { 'text/plain': { schema: { type: 'string' } } } } },
+        },
+      },
+      '/openapi.json': {
+        get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1 document.', content: json({ type: 'object' }) } } },
+      },
     },
     components: {
-      securitySchemes: { sdkKey: { type: 'http', scheme: 'bearer', description: 'The app\'s SDK key; the key alone decides the app.' } },
+      securitySchemes: { sdkKey: { type: 'http', scheme: 'bearer', description: "The app's SDK key; the key alone decides the app." } },
       schemas: {
         Accepted: {
           type: 'object',

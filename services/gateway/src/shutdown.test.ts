@@ -31,11 +31,14 @@ function gatedProducer(inner: BusProducer) {
 
 const post = (port: number, body: string) =>
   new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = httpRequest({ port, host: '127.0.0.1', method: 'POST', path: '/v1/ingest/log', headers: { authorization: `Bearer ${SDK}`, 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = httpRequest(
+      { port, host: '127.0.0.1', method: 'POST', path: '/v1/ingest/log', headers: { authorization: `Bearer ${SDK}`, 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -51,7 +54,9 @@ describe('graceful shutdown', () => {
     const inFlight = post(port, JSON.stringify(envelope('u', 2)));
     await gated.sending;
     let drained = false;
-    const done = shutdownGateway({ server, producer: gated.producer, logger: s.logger, onDrain: () => void (drained = true), graceMs: 10_000 }).then(() => gated.events.push('shutdown done'));
+    const done = shutdownGateway({ server, producer: gated.producer, logger: s.logger, onDrain: () => void (drained = true), graceMs: 10_000 }).then(() =>
+      gated.events.push('shutdown done'),
+    );
     await new Promise((r) => setImmediate(r));
     expect(drained).toBe(true);
     // New connections are refused while the in-flight one is still waiting for its ack.

@@ -33,7 +33,14 @@ const page = (app: string, user: string, time: string) => ev(app, user, 'core', 
 const cart = (user: string, action: string, time: string) =>
   ev('shop', user, 'e_commerce', 'cart', time, { id: `c-${user}`, action, cart_price: 9.5, currency: 'KES', item: { id: 'i1' } });
 const checkout = (user: string, ok: boolean, time: string) =>
-  ev('shop', user, 'e_commerce', 'checkout', time, { id: `o-${user}`, cart_id: `c-${user}`, cart_price: 9.5, currency: 'KES', items: [{ id: 'i1' }], is_successful: ok });
+  ev('shop', user, 'e_commerce', 'checkout', time, {
+    id: `o-${user}`,
+    cart_id: `c-${user}`,
+    cart_price: 9.5,
+    currency: 'KES',
+    items: [{ id: 'i1' }],
+    is_successful: ok,
+  });
 const nudge = (user: string, ref: string, response: string, time: string) =>
   ev('shop', user, 'core', 'nudge_response', time, { ref, time: '2024-03-01T08:00:00Z', response });
 const encounter = (patient: string, time: string) =>
@@ -104,14 +111,25 @@ const patients = [patient('p-1', 1_000, 'Kenya'), patient('p-1', 2_000, 'Uganda'
 beforeAll(async () => {
   analytics = chdb.analytics;
   const unreadable = unreadableRow(
-    { topic: 'events.core', partition: 0, offset: '9', key: 'shop:u1', value: Buffer.from('x'), headers: { app_id: 'shop' }, timestamp: at('2024-03-01T09:00:00') },
+    {
+      topic: 'events.core',
+      partition: 0,
+      offset: '9',
+      key: 'shop:u1',
+      value: Buffer.from('x'),
+      headers: { app_id: 'shop' },
+      timestamp: at('2024-03-01T09:00:00'),
+    },
     { path: '$', rule: 'avro_decode', message: 'bad magic byte' },
     at('2024-03-01T09:00:01'),
   );
   for (let copy = 0; copy < 2; copy++) {
     await analytics.insert('events', events.map(eventRow));
     await analytics.insert('rejected', [...rejected.map(rejectedRow), unreadable]);
-    await analytics.insert('catalog_patient', patients.map((p) => catalogRow(catalogToAvro(p))));
+    await analytics.insert(
+      'catalog_patient',
+      patients.map((p) => catalogRow(catalogToAvro(p))),
+    );
   }
 });
 
@@ -142,9 +160,7 @@ describe('docs/analytics.md example queries', () => {
   });
 
   it('cart → checkout funnel', async () => {
-    expect(await run('cart_checkout_funnel', { app: 'shop', ...range })).toEqual([
-      { added_to_cart: 3, checked_out: 1, conversion: 0.333 },
-    ]);
+    expect(await run('cart_checkout_funnel', { app: 'shop', ...range })).toEqual([{ added_to_cart: 3, checked_out: 1, conversion: 0.333 }]);
   });
 
   it('nudge response rates per inv_id', async () => {

@@ -7,7 +7,7 @@ interface Insert {
   token: string;
 }
 
-function setup(overrides: Partial<BatcherOptions<string>> = {}, failures: unknown[] = []) {
+function setup(overrides: Partial<BatcherOptions<string>> = {}, failures: Error[] = []) {
   const inserts: Insert[] = [];
   const sleeps: number[] = [];
   const deadLetters: RefusedRow<string>[][] = [];
@@ -80,7 +80,13 @@ describe('InsertBatcher', () => {
       ],
     ]);
     // Each part's token is its own rows' ids: a redelivery bisects the same way and dedupes.
-    for (const i of inserts) expect(i.token).toBe(dedupToken('events', i.rows.map((r) => (r as { id: string }).id)));
+    for (const i of inserts)
+      expect(i.token).toBe(
+        dedupToken(
+          'events',
+          i.rows.map((r) => (r as { id: string }).id),
+        ),
+      );
   });
 
   it('rejects the handler (nothing committed) when the dead-letter write fails', async () => {
@@ -97,7 +103,7 @@ describe('InsertBatcher', () => {
     expect(inserts.map((i) => i.rows)).toEqual([[{ id: 'a' }]]);
   });
 
-  it('does not bisect a failure that is not the rows\' fault: the handler is rejected with it', async () => {
+  it("does not bisect a failure that is not the rows' fault: the handler is rejected with it", async () => {
     const attempts: number[] = [];
     const { batcher, deadLetters } = setup({
       isRowFault: () => false,
@@ -151,13 +157,10 @@ describe('InsertBatcher', () => {
     ]);
   });
 
-  it('rejects every caller of a flush at once on a non-retriable failure that is not the rows\' fault', async () => {
+  it("rejects every caller of a flush at once on a non-retriable failure that is not the rows' fault", async () => {
     const bad = new InfraError('clickhouse', 'insert failed (code 60): unknown table', { retriable: false });
     const { batcher, inserts, sleeps } = setup({ concurrency: 2, maxWaitMs: 20, isRowFault: () => false }, [bad]);
-    const results = await Promise.allSettled([
-      batcher.add(part({ events: ['a'] })),
-      batcher.add(part({ events: ['b'] })),
-    ]);
+    const results = await Promise.allSettled([batcher.add(part({ events: ['a'] })), batcher.add(part({ events: ['b'] }))]);
     expect(results).toEqual([
       { status: 'rejected', reason: bad },
       { status: 'rejected', reason: bad },

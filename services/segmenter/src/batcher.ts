@@ -47,8 +47,8 @@ export interface BatcherOptions<S = unknown> {
   retry: { initialDelayMs: number; maxDelayMs: number; budgetMs: number };
   onRetry?(info: { table: string; err: unknown; attempt: number; delayMs: number }): void;
   onInserted?(info: { table: string; rows: number; durationMs: number }): void;
-  now?(): number;
-  sleep?(ms: number): Promise<void>;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
 }
 
 interface Generation<S> {

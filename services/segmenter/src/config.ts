@@ -42,11 +42,9 @@ const migrateSchema = z.object(clickhouse);
 export type SegmenterConfig = z.infer<typeof sinkSchema>;
 export type MigrateConfig = z.infer<typeof migrateSchema>;
 
-export const loadSegmenterConfig = (env: Record<string, string | undefined> = process.env): SegmenterConfig =>
-  parseConfig(sinkSchema, env);
+export const loadSegmenterConfig = (env: Record<string, string | undefined> = process.env): SegmenterConfig => parseConfig(sinkSchema, env);
 
-export const loadMigrateConfig = (env: Record<string, string | undefined> = process.env): MigrateConfig =>
-  parseConfig(migrateSchema, env);
+export const loadMigrateConfig = (env: Record<string, string | undefined> = process.env): MigrateConfig => parseConfig(migrateSchema, env);
 
 export const clickhouseOptions = (c: MigrateConfig): ClickHouseHttpOptions => ({
   url: c.CLICKHOUSE_URL,

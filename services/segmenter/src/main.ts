@@ -43,6 +43,9 @@ async function main() {
   });
   await sink.start();
   // /healthz: the process answers; /readyz: ClickHouse answers and the consumer is alive.
+  // Assigned once, but shutdown() can run before the assignment (a consumer dying during start-up)
+  // and must then see undefined, not a const's temporal dead zone.
+  // eslint-disable-next-line prefer-const
   ops = await serveOps({
     port: config.METRICS_PORT,
     metrics,

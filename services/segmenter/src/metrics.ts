@@ -65,5 +65,3 @@ export function createSinkMetrics(registry: Registry) {
     }),
   };
 }
-
-export type SinkMetrics = ReturnType<typeof createSinkMetrics>;

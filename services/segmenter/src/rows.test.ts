@@ -94,7 +94,7 @@ describe('catalogRow', () => {
     });
   });
 
-  it('reads JSON-text fields (a site\'s attributes) back as JSON', () => {
+  it("reads JSON-text fields (a site's attributes) back as JSON", () => {
     const row = catalogRow(
       catalogToAvro({
         app_id: 'app-1',

@@ -247,15 +247,15 @@ export function catalogRow(value: Record<string, unknown>): CatalogRow {
  * topic, key and bytes, not the offset (offsets restart): a redelivery yields the same row, and a
  * new message is never mistaken for an old one that sat at the same offset.
  */
-export function unreadableRow(
-  msg: BusMessage,
-  problem: { path: string; rule: string; message: string },
-  failedAt: number,
-): RejectedRow {
+export function unreadableRow(msg: BusMessage, problem: { path: string; rule: string; message: string }, failedAt: number): RejectedRow {
   const source = `${msg.topic}/${msg.partition}/${msg.offset}`;
   const keyApp = msg.key && msg.key.includes(':') ? msg.key.slice(0, msg.key.indexOf(':')) : '';
   return {
-    rejection_id: createHash('sha256').update(`${msg.topic}\u0000${msg.key ?? ''}\u0000`).update(msg.value).digest('hex').slice(0, 32),
+    rejection_id: createHash('sha256')
+      .update(`${msg.topic}\u0000${msg.key ?? ''}\u0000`)
+      .update(msg.value)
+      .digest('hex')
+      .slice(0, 32),
     kind: 'parse_violation',
     errors: [problem],
     ...payloadPrefix(msg.value.toString('base64')),

@@ -37,7 +37,7 @@ const countOf = async (table: string, app: string, final = false) =>
   (await analytics.query<{ c: number }>(`SELECT count() AS c FROM ${table} ${final ? 'FINAL' : ''} WHERE app_id = {app:String}`, { app }))[0]?.c ?? 0;
 
 describe('sink (in-process bus + registry, chdb)', () => {
-  it('inserts events with exactly the events table\'s columns, in table order (inserted_at is the server\'s)', async () => {
+  it("inserts events with exactly the events table's columns, in table order (inserted_at is the server's)", async () => {
     const columns = await analytics.query<{ name: string }>(
       `SELECT name FROM system.columns WHERE database = {db:String} AND table = 'events' ORDER BY position`,
       { db: chdb.database },
@@ -48,10 +48,13 @@ describe('sink (in-process bus + registry, chdb)', () => {
   it('writes a canonical page event from events.core as exactly this events row', async () => {
     const h = await start();
     await h.send(topics.events('core'), [await h.event(pageEvent)]);
-    const rows = await waitFor(async () => {
-      const r = await rowsOf('events', 'app-1');
-      return r.length > 0 && r;
-    }, { timeoutMs: 10_000, what: 'the events row' });
+    const rows = await waitFor(
+      async () => {
+        const r = await rowsOf('events', 'app-1');
+        return r.length > 0 && r;
+      },
+      { timeoutMs: 10_000, what: 'the events row' },
+    );
     expect(rows).toEqual([pageEventRow]);
     const metrics = await h.sink.metrics.getMetricsAsJSON();
     const inserted = metrics.find((m) => m.name === 'segmenter_sink_rows_inserted_total');
@@ -91,10 +94,7 @@ describe('sink (in-process bus + registry, chdb)', () => {
     await h.send(topics.events('core'), [await h.event({ ...e, request_id: 'req-again', received_at: e.received_at + 60_000 })]);
     await h.send(topics.events('core'), [await h.event(nth(app, 2))]);
     await waitFor(async () => (await countOf('events', app, true)) === 2, { timeoutMs: 10_000, what: 'two distinct events' });
-    const rows = await analytics.query(
-      `SELECT event_id, props.path::String AS path FROM events FINAL WHERE app_id = {app:String} ORDER BY event_id`,
-      { app },
-    );
+    const rows = await analytics.query(`SELECT event_id, props.path::String AS path FROM events FINAL WHERE app_id = {app:String} ORDER BY event_id`, { app });
     expect(rows).toEqual([
       { event_id: `${app}-e1`, path: '/p/1' },
       { event_id: `${app}-e2`, path: '/p/2' },
@@ -164,9 +164,10 @@ describe('sink (in-process bus + registry, chdb)', () => {
     // The handler returned once (after the last slice), without a failure and redelivery.
     const handled = async () => {
       const metric = (await h.sink.metrics.getMetricsAsJSON()).find((m) => m.name === 'segmenter_sink_batch_duration_seconds');
-      return (metric?.values as { metricName?: string; value: number }[] | undefined)?.find(
-        (v) => v.metricName === 'segmenter_sink_batch_duration_seconds_count',
-      )?.value || undefined;
+      return (
+        (metric?.values as { metricName?: string; value: number }[] | undefined)?.find((v) => v.metricName === 'segmenter_sink_batch_duration_seconds_count')
+          ?.value || undefined
+      );
     };
     expect(await waitFor(handled, { timeoutMs: 10_000, what: 'the batch to complete' })).toBe(1);
   });
@@ -176,10 +177,13 @@ describe('sink (in-process bus + registry, chdb)', () => {
     const id = await h.registry.register(blockSubject(topics.rejected), rejectedRecordSchema);
     const record = { ...rejectedRecord, app_id: 'app-rej' };
     await h.send(topics.rejected, [{ key: `app-rej:${record.rejection_id}`, value: await h.registry.encode(id, record) }]);
-    const rows = await waitFor(async () => {
-      const r = await rowsOf('rejected', 'app-rej');
-      return r.length > 0 && r;
-    }, { timeoutMs: 10_000, what: 'the rejected row' });
+    const rows = await waitFor(
+      async () => {
+        const r = await rowsOf('rejected', 'app-rej');
+        return r.length > 0 && r;
+      },
+      { timeoutMs: 10_000, what: 'the rejected row' },
+    );
     expect(rows).toEqual([
       {
         rejection_id: '0123456789abcdef0123456789abcdef',

@@ -79,11 +79,7 @@ export interface Sink {
 }
 
 /** Every topic the sink reads: one per block, one per catalog kind, and the rejected records. */
-export const SINK_TOPICS: string[] = [
-  ...BLOCKS.map((b) => topics.events(b)),
-  ...CATALOG_KINDS.map((k) => topics.catalog(k)),
-  topics.rejected,
-];
+export const SINK_TOPICS: string[] = [...BLOCKS.map((b) => topics.events(b)), ...CATALOG_KINDS.map((k) => topics.catalog(k)), topics.rejected];
 
 /**
  * Every row is written as JSON text when its message is read, not when its insert starts: the
@@ -141,7 +137,10 @@ export function createSink(deps: SinkDeps): Sink {
       await producer.send(topics.deadLetters, messages);
       for (const r of refused) {
         m.deadLettered.inc({ table: r.table });
-        logger.error({ source: `${r.source.topic}/${r.source.partition}/${r.source.offset}`, table: r.table, err: r.err }, 'row refused by ClickHouse, message dead-lettered');
+        logger.error(
+          { source: `${r.source.topic}/${r.source.partition}/${r.source.offset}`, table: r.table, err: r.err },
+          'row refused by ClickHouse, message dead-lettered',
+        );
       }
     },
     retry: { initialDelayMs: config.retryInitialDelayMs, maxDelayMs: config.retryMaxDelayMs, budgetMs: config.retryBudgetMs },
@@ -207,7 +206,13 @@ export function createSink(deps: SinkDeps): Sink {
         }
         case 'catalog': {
           const row = catalogRow(record);
-          return { table: TABLES.catalog(route.kind), row: jsonRow(row), key: `${row.app_id}\u0000${row.id}\u0000${row.received_at}`, receivedAtMs: record.received_at as number, unreadable: false };
+          return {
+            table: TABLES.catalog(route.kind),
+            row: jsonRow(row),
+            key: `${row.app_id}\u0000${row.id}\u0000${row.received_at}`,
+            receivedAtMs: record.received_at as number,
+            unreadable: false,
+          };
         }
       }
     } catch (err) {
@@ -274,7 +279,10 @@ export function createSink(deps: SinkDeps): Sink {
         handleBatch,
         ...(deps.onDead ? { onDead: deps.onDead } : {}),
       });
-      logger.info({ group: config.groupId, topics: SINK_TOPICS.length, batchMaxRows: config.batchMaxRows, batchMaxWaitMs: config.batchMaxWaitMs }, 'sink consuming');
+      logger.info(
+        { group: config.groupId, topics: SINK_TOPICS.length, batchMaxRows: config.batchMaxRows, batchMaxWaitMs: config.batchMaxWaitMs },
+        'sink consuming',
+      );
     },
     async stop() {
       const s = subscription;

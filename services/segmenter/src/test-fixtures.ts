@@ -80,4 +80,3 @@ export const rejectedRecord: RejectedRecord = {
   payload_kind: 'log',
   source: 'ingest.raw/1/77',
 };
-

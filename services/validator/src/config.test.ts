@@ -31,6 +31,11 @@ describe('loadValidatorConfig', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(ConfigError);
-    expect((err as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual(['KAFKA_BROKERS', 'MAX_EVENT_CHARS', 'SCHEMA_REGISTRY_URL', 'VALIDATOR_WORKERS']);
+    expect((err as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual([
+      'KAFKA_BROKERS',
+      'MAX_EVENT_CHARS',
+      'SCHEMA_REGISTRY_URL',
+      'VALIDATOR_WORKERS',
+    ]);
   });
 });

@@ -20,5 +20,4 @@ const schema = z.object({
 });
 
 export type ValidatorConfig = z.infer<typeof schema>;
-export const loadValidatorConfig = (env: Record<string, string | undefined> = process.env): ValidatorConfig =>
-  parseConfig(schema, env);
+export const loadValidatorConfig = (env: Record<string, string | undefined> = process.env): ValidatorConfig => parseConfig(schema, env);

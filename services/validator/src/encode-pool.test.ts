@@ -68,7 +68,9 @@ describe('encode pool', () => {
     for (let i = 0; i < MESSAGES.length; i++) {
       const expected = processRawMessage(MESSAGES[i] as BusMessage, normalize);
       const got = out[i] as EncodedMessage;
-      expect(got.events.map((e) => [e.block, e.key, e.app_id, e.event_id])).toEqual(expected.events.map((e) => [e.block, `${e.app_id}:${e.user_id}`, e.app_id, e.event_id]));
+      expect(got.events.map((e) => [e.block, e.key, e.app_id, e.event_id])).toEqual(
+        expected.events.map((e) => [e.block, `${e.app_id}:${e.user_id}`, e.app_id, e.event_id]),
+      );
       for (let j = 0; j < expected.events.length; j++) {
         const e = expected.events[j]!;
         const id = schemas.find((s) => s.block === e.block)!.id;
@@ -119,7 +121,10 @@ describe('sliceByBytes', () => {
   const lengths = (slices: { value: Buffer }[][]) => slices.map((s) => s.map((m) => m.value.length));
 
   it('cuts contiguous slices of about equal bytes, at most n, none empty', () => {
-    expect(lengths(sliceByBytes(sized(10, 10, 10, 10), 2))).toEqual([[10, 10], [10, 10]]);
+    expect(lengths(sliceByBytes(sized(10, 10, 10, 10), 2))).toEqual([
+      [10, 10],
+      [10, 10],
+    ]);
     expect(lengths(sliceByBytes(sized(30, 5, 5, 5, 5), 2))).toEqual([[30], [5, 5, 5, 5]]);
     expect(lengths(sliceByBytes(sized(1, 1, 1), 4))).toEqual([[1], [1], [1]]);
     expect(lengths(sliceByBytes(sized(5), 2))).toEqual([[5]]);

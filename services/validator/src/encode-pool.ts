@@ -8,7 +8,7 @@ export type EncodeRequest = { seq: number } & ReturnType<typeof packValues>;
 export type EncodeReply = { seq: number; batch: EncodedBatch } | { seq: number; error: string };
 
 /** One accepted event ready to produce. */
-export interface EncodedEvent {
+interface EncodedEvent {
   block: string;
   key: string;
   app_id: string;
@@ -34,7 +34,7 @@ export interface EncodePool {
   close(): Promise<void>;
 }
 
-export const ENCODE_WORKER_DEPENDENCY = 'encode-worker';
+const ENCODE_WORKER_DEPENDENCY = 'encode-worker';
 
 /**
  * Normalising, validating and encoding is the validator's whole CPU cost (the Kafka I/O around it is

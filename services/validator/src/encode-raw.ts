@@ -21,7 +21,7 @@ export async function registerEventSchemas(registry: SchemaRegistry): Promise<Ev
 }
 
 /** One accepted event, encoded (Confluent wire format) at bytes [start, end) of its batch's buffer. */
-export interface EncodedEventRef {
+interface EncodedEventRef {
   block: string;
   key: string;
   app_id: string;

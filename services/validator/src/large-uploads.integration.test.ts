@@ -31,14 +31,26 @@ describe('validator on the real stack: uploads at the limits', () => {
   });
   const send = (requestId: string, body: string) =>
     producer.send(topics.raw, [
-      { key: `${appId}:user-1`, value: Buffer.from(body), headers: { app_id: appId, request_id: requestId, received_at: '1700000100000', key_id: 'k-it', payload_kind: 'log' } },
+      {
+        key: `${appId}:user-1`,
+        value: Buffer.from(body),
+        headers: { app_id: appId, request_id: requestId, received_at: '1700000100000', key_id: 'k-it', payload_kind: 'log' },
+      },
     ]);
   const countOf = (requestId: string) => events.get(requestId)?.size ?? 0;
 
   beforeAll(async () => {
     // Gives ingest.raw its 6 MiB limit where the topic predates it.
     await bus.ensureTopics(allTopics());
-    validator = await startValidator({ bus, registry, logger, normalize: { maxEventChars: 64 * 1024 }, groupId: uniqueName('validator-large-it'), fromBeginning: false, workers: 2 });
+    validator = await startValidator({
+      bus,
+      registry,
+      logger,
+      normalize: { maxEventChars: 64 * 1024 },
+      groupId: uniqueName('validator-large-it'),
+      fromBeginning: false,
+      workers: 2,
+    });
     const reader = await bus.subscribe({
       groupId: uniqueName('validator-large-it-reader'),
       topics: [topics.events('core')],
@@ -52,7 +64,7 @@ describe('validator on the real stack: uploads at the limits', () => {
         }
       },
     });
-    stopReader = reader.stop;
+    stopReader = () => reader.stop();
     producer = await bus.producer();
     // Both groups start at the end of shared topics: probe until a small upload comes through.
     let attempt = 0;

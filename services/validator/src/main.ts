@@ -17,6 +17,9 @@ async function main() {
   const bus = createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'validator', logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
   const registry = createConfluentRegistry({ url: config.SCHEMA_REGISTRY_URL });
   const metrics = new Registry();
+  // Assigned once, but shutdown() can run before the assignment (a consumer dying during start-up)
+  // and must then see undefined, not a const's temporal dead zone.
+  // eslint-disable-next-line prefer-const
   let validator: RunningValidator | undefined;
   let stopping = false;
   const shutdown = async (reason: string, code: number) => {

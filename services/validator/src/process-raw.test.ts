@@ -19,7 +19,9 @@ describe('processRawMessage: payload kinds', () => {
     expect(o.catalog).toEqual([
       { app_id: 'app-1', id: 'g-1', kind: 'chat_group', received_at: 1_700_000_100_000, request_id: 'req-1', record: { id: 'g-1', name: 'G' }, extra: null },
     ]);
-    expect(o.rejections.map((r) => [r.kind, r.event_index, r.errors.map((e) => `${e.path} ${e.rule}`)])).toEqual([['schema_violation', 1, ['$[1].name required']]]);
+    expect(o.rejections.map((r) => [r.kind, r.event_index, r.errors.map((e) => `${e.path} ${e.rule}`)])).toEqual([
+      ['schema_violation', 1, ['$[1].name required']],
+    ]);
     expect(o.payloadKind).toBe('catalog:chat_group');
   });
 
@@ -82,7 +84,11 @@ describe('processRawMessage: bounded nesting', () => {
     expect(o.events).toEqual([]);
     // It stands for both events of the upload, so `events in = accepted + Σ rejected.event_count` holds.
     expect(o.rejections.map((r) => [r.kind, r.event_count, r.errors])).toEqual([
-      ['parse_violation', 2, [{ path: '$', rule: 'processing_error', message: 'the validator could not process this message: Maximum call stack size exceeded' }]],
+      [
+        'parse_violation',
+        2,
+        [{ path: '$', rule: 'processing_error', message: 'the validator could not process this message: Maximum call stack size exceeded' }],
+      ],
     ]);
     expect(o.rejections[0]!.payload).toBe(current('{}'));
     expect([o.ctx.appId, o.payloadKind]).toEqual(['app-1', 'log']);

@@ -44,7 +44,11 @@ export function processRawMessage(msg: RawMessage, options: NormalizeOptions): R
  * whole message becomes one typed rejection that keeps its bytes for replay.
  */
 export function processingFailure(msg: RawMessage, err: unknown): RawOutcome {
-  return parseViolation(msg, [{ path: '$', rule: 'processing_error', message: `the validator could not process this message: ${errorMessage(err)}` }], submittedCount(msg));
+  return parseViolation(
+    msg,
+    [{ path: '$', rule: 'processing_error', message: `the validator could not process this message: ${errorMessage(err)}` }],
+    submittedCount(msg),
+  );
 }
 
 /**
@@ -88,7 +92,15 @@ function parseViolation(msg: RawMessage, errors: RejectionReason[], eventCount =
     events: [],
     catalog: [],
     rejections: [
-      { kind: 'parse_violation', errors, payload: msg.value.toString('utf8'), event_count: eventCount, envelope_index: null, event_index: null, event_name: null },
+      {
+        kind: 'parse_violation',
+        errors,
+        payload: msg.value.toString('utf8'),
+        event_count: eventCount,
+        envelope_index: null,
+        event_index: null,
+        event_name: null,
+      },
     ],
     warnings: [],
     ...contextOf(msg),

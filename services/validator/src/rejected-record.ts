@@ -1,7 +1,7 @@
 import { sha256Hex } from '@evp/core';
 import { payloadPrefix, type IngestContext, type Rejection, type RejectedRecord } from '@evp/schemas';
 
-export const PROCESSOR = 'evp-validator/0.1';
+const PROCESSOR = 'evp-validator/0.1';
 
 /**
  * A rejection's id, from what was rejected and the request it came in, never from where it sits in
@@ -10,7 +10,7 @@ export const PROCESSOR = 'evp-validator/0.1';
  * message (same request, same receipt, same payload) still yields the same id, so replays dedupe.
  * The payload is hashed whole, not the stored prefix: two huge payloads differing late differ.
  */
-export function rejectionId(r: Rejection, ctx: IngestContext, payloadText: string): string {
+function rejectionId(r: Rejection, ctx: IngestContext, payloadText: string): string {
   const text = `${ctx.appId}\u0000${r.kind}\u0000${ctx.requestId}\u0000${ctx.receivedAt}\u0000${r.envelope_index ?? ''}\u0000${r.event_index ?? ''}\u0000${payloadText}`;
   return sha256Hex(text).slice(0, 32);
 }

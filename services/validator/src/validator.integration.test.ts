@@ -18,7 +18,15 @@ describe('validator on the real stack: catalog submissions', () => {
 
   beforeAll(async () => {
     await bus.ensureTopics(allTopics());
-    validator = await startValidator({ bus, registry, logger, normalize: { maxEventChars: 64 * 1024 }, groupId: uniqueName('validator-it'), fromBeginning: false, workers: 2 });
+    validator = await startValidator({
+      bus,
+      registry,
+      logger,
+      normalize: { maxEventChars: 64 * 1024 },
+      groupId: uniqueName('validator-it'),
+      fromBeginning: false,
+      workers: 2,
+    });
     const reader = await bus.subscribe({
       groupId: uniqueName('validator-it-reader'),
       topics: [topics.catalog('hcw'), topics.rejected],
@@ -29,7 +37,7 @@ describe('validator on the real stack: catalog submissions', () => {
         }
       },
     });
-    stopReader = reader.stop;
+    stopReader = () => reader.stop();
   }, 120_000);
 
   afterAll(async () => {
@@ -60,14 +68,40 @@ describe('validator on the real stack: catalog submissions', () => {
     );
     const mine = () => seen.filter((s) => s.value.request_id === requestId);
     await waitFor(() => mine().length >= 3, { timeoutMs: 30_000, what: 'three outputs' });
-    expect(mine().filter((s) => s.topic === topics.catalog('hcw')).map((s) => [s.key, s.value])).toEqual([
+    expect(
+      mine()
+        .filter((s) => s.topic === topics.catalog('hcw'))
+        .map((s) => [s.key, s.value]),
+    ).toEqual([
       [
         `${appId}:h-1`,
-        { app_id: appId, id: 'h-1', kind: 'hcw', received_at: 1_700_000_100_000, request_id: requestId, name: null, role: 'chw', site_id_list: ['s-1'], supervisor_id_list: null, extra_json: null },
+        {
+          app_id: appId,
+          id: 'h-1',
+          kind: 'hcw',
+          received_at: 1_700_000_100_000,
+          request_id: requestId,
+          name: null,
+          role: 'chw',
+          site_id_list: ['s-1'],
+          supervisor_id_list: null,
+          extra_json: null,
+        },
       ],
       [
         `${appId}:h-3`,
-        { app_id: appId, id: 'h-3', kind: 'hcw', received_at: 1_700_000_100_000, request_id: requestId, name: null, role: null, site_id_list: null, supervisor_id_list: null, extra_json: null },
+        {
+          app_id: appId,
+          id: 'h-3',
+          kind: 'hcw',
+          received_at: 1_700_000_100_000,
+          request_id: requestId,
+          name: null,
+          role: null,
+          site_id_list: null,
+          supervisor_id_list: null,
+          extra_json: null,
+        },
       ],
     ]);
     const rejected = mine().filter((s) => s.topic === topics.rejected);

@@ -37,14 +37,22 @@ async function start(
   const bus = createInProcessBus({ retryDelayMs: 5, maxRetryDelayMs: 20, ...(opts.maxBatchBytes ? { maxBatchBytes: opts.maxBatchBytes } : {}) });
   await bus.ensureTopics(opts.topics ?? allTopics());
   const registry = createInProcessRegistry();
-  const validator: RunningValidator = await startValidator({ bus, registry, logger, normalize: { maxEventChars: 64 * 1024 }, now: () => FAILED_AT, workers: opts.workers ?? 0 });
+  const validator: RunningValidator = await startValidator({
+    bus,
+    registry,
+    logger,
+    normalize: { maxEventChars: 64 * 1024 },
+    now: () => FAILED_AT,
+    workers: opts.workers ?? 0,
+  });
   const out: Out[] = [];
   const producer = await bus.producer();
   const sub = await bus.subscribe({
     groupId: 'validator-test-reader',
     topics: OUTPUT_TOPICS.filter((t) => (opts.topics ?? allTopics()).some((x) => x.name === t)),
     handleBatch: async (b) => {
-      for (const m of b.messages) out.push({ topic: m.topic, key: m.key, headers: m.headers, value: (await registry.decode(m.value)) as Record<string, unknown> });
+      for (const m of b.messages)
+        out.push({ topic: m.topic, key: m.key, headers: m.headers, value: (await registry.decode(m.value)) as Record<string, unknown> });
     },
   });
   const h: Harness = {
@@ -109,7 +117,18 @@ describe('validator: catalog submissions', () => {
         topic: 'catalog.hcw',
         key: 'app-1:h-3',
         headers: { app_id: 'app-1', kind: 'hcw' },
-        value: { app_id: 'app-1', id: 'h-3', kind: 'hcw', received_at: RECEIVED_AT, request_id: 'req-1', name: null, role: null, site_id_list: null, supervisor_id_list: null, extra_json: null },
+        value: {
+          app_id: 'app-1',
+          id: 'h-3',
+          kind: 'hcw',
+          received_at: RECEIVED_AT,
+          request_id: 'req-1',
+          name: null,
+          role: null,
+          site_id_list: null,
+          supervisor_id_list: null,
+          extra_json: null,
+        },
       },
     ]);
     expect(on(h, topics.rejected)).toEqual([
@@ -175,11 +194,22 @@ describe('validator: catalog submissions', () => {
     expect(on(h, topics.rejected).map((o) => [o.value.kind, o.value.errors, o.value.event_count, o.value.payload_kind])).toEqual([
       [
         'parse_violation',
-        [{ path: 'headers.payload_kind', rule: 'unknown_catalog_kind', message: expect.stringContaining('catalog kind "vehicle" is not one of user, site, hcw, patient') }],
+        [
+          {
+            path: 'headers.payload_kind',
+            rule: 'unknown_catalog_kind',
+            message: expect.stringContaining('catalog kind "vehicle" is not one of user, site, hcw, patient'),
+          },
+        ],
         2,
         'catalog:vehicle',
       ],
-      ['parse_violation', [{ path: 'headers.payload_kind', rule: 'unsupported_payload_kind', message: 'payload kind bulk is not log or catalog:<kind>' }], 1, 'bulk'],
+      [
+        'parse_violation',
+        [{ path: 'headers.payload_kind', rule: 'unsupported_payload_kind', message: 'payload kind bulk is not log or catalog:<kind>' }],
+        1,
+        'bulk',
+      ],
     ]);
   });
 
@@ -197,7 +227,10 @@ describe('validator: catalog submissions', () => {
   it.each([0, 2])('events in = accepted + rejected for a mixed batch of catalog kinds and an event envelope (encode workers: %i)', async (workers) => {
     const h = await start({ workers });
     const submissions: [string | undefined, unknown[]][] = [
-      ['catalog:user', [{ id: 'u-1', timezone: 'UTC' }, { id: 'u-2' }, { id: 'u-3', timezone: 'UTC', birth_year: 1850 }, { id: 'u-4', timezone: 'UTC', gender: 'male' }]],
+      [
+        'catalog:user',
+        [{ id: 'u-1', timezone: 'UTC' }, { id: 'u-2' }, { id: 'u-3', timezone: 'UTC', birth_year: 1850 }, { id: 'u-4', timezone: 'UTC', gender: 'male' }],
+      ],
       ['catalog:patient', [{ id: 'p-1' }, 5, { id: 'p-3', has_email: 'no' }]],
       ['catalog:medical_equipment', [{ id: 'm-1', name: 'Oximeter' }, { name: 'no id' }]],
       ['catalog:facility', [{ id: 'f-1' }]],
@@ -224,7 +257,12 @@ describe('validator: catalog submissions', () => {
     await waitFor(() => count().accepted + count().rejected >= recordsIn, { timeoutMs: 5_000, what: 'every record accounted for' });
     expect(count()).toEqual({ accepted: 6, rejected: 8 });
     expect(recordsIn).toBe(14);
-    expect(h.out.filter((o) => o.topic !== topics.rejected).map((o) => `${o.topic} ${o.key}`).sort()).toEqual([
+    expect(
+      h.out
+        .filter((o) => o.topic !== topics.rejected)
+        .map((o) => `${o.topic} ${o.key}`)
+        .sort(),
+    ).toEqual([
       'catalog.facility app-1:f-1',
       'catalog.medical_equipment app-1:m-1',
       'catalog.patient app-1:p-1',
@@ -240,7 +278,9 @@ describe('validator: catalog submissions', () => {
       id: 'user-42',
       tz: '+05:30',
       internal: { s_id: 'user-42_1700000000000_0', sdk: 'android/2.4.1', a_id: 'a', a_ver: '1.2.3 (45)', d_id: 'd', os: 'android' },
-      data: [{ time: '2023-11-15 03:43:21.000', name: 'identify', property: 'login', ctx: { __ol: true, action: 'login', name: 'Amina', account_type: 'basic' } }],
+      data: [
+        { time: '2023-11-15 03:43:21.000', name: 'identify', property: 'login', ctx: { __ol: true, action: 'login', name: 'Amina', account_type: 'basic' } },
+      ],
     });
     await until(h, 2, 'the event and the user record');
     expect(on(h, topics.events('core')).map((o) => o.key)).toEqual(['app-1:user-42']);
@@ -266,7 +306,8 @@ describe('validator: catalog submissions', () => {
       groupId: 'validator-test-late-reader',
       topics: [topics.catalog('chat_bot')],
       handleBatch: async (b) => {
-        for (const m of b.messages) h.out.push({ topic: m.topic, key: m.key, headers: m.headers, value: (await h.registry.decode(m.value)) as Record<string, unknown> });
+        for (const m of b.messages)
+          h.out.push({ topic: m.topic, key: m.key, headers: m.headers, value: (await h.registry.decode(m.value)) as Record<string, unknown> });
       },
     });
     try {
@@ -288,7 +329,12 @@ describe('validator: outputs that cannot fit the bus', () => {
       internal: { s_id: 'user-42_1700000000000_0', sdk: 'android/2.4.1', a_id: 'a', a_ver: '1.2.3 (45)', d_id: 'd', os: 'android' },
       data: [
         { time: '2023-11-15 03:43:20.123', name: 'page', property: 'Home', ctx: { __ol: true, path: '/home', title: 'Home', duration: 1, render_time: 2 } },
-        { time: '2023-11-15 03:43:21.123', name: 'page', property: 'Big', ctx: { __ol: true, path: '/big', title: 'x'.repeat(3_000), duration: 1, render_time: 2 } },
+        {
+          time: '2023-11-15 03:43:21.123',
+          name: 'page',
+          property: 'Big',
+          ctx: { __ol: true, path: '/big', title: 'x'.repeat(3_000), duration: 1, render_time: 2 },
+        },
       ],
     };
     await h.sendRaw('log', envelope);

@@ -68,8 +68,18 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
   const rejectedId = await deps.registry.register(blockSubject(topics.rejected), rejectedRecordSchema);
   const metrics = deps.metrics ?? new Registry();
   const accepted = new Counter({ name: 'validator_events_accepted_total', help: 'Canonical events written', labelNames: ['block'], registers: [metrics] });
-  const catalogAccepted = new Counter({ name: 'validator_catalog_records_accepted_total', help: 'Catalog records written', labelNames: ['kind'], registers: [metrics] });
-  const rejectedCount = new Counter({ name: 'validator_events_rejected_total', help: 'Events covered by rejected records', labelNames: ['kind'], registers: [metrics] });
+  const catalogAccepted = new Counter({
+    name: 'validator_catalog_records_accepted_total',
+    help: 'Catalog records written',
+    labelNames: ['kind'],
+    registers: [metrics],
+  });
+  const rejectedCount = new Counter({
+    name: 'validator_events_rejected_total',
+    help: 'Events covered by rejected records',
+    labelNames: ['kind'],
+    registers: [metrics],
+  });
   const producer: BusProducer = await deps.bus.producer();
   const pool = createEncodePool({ workers: deps.workers ?? 0, schemas: eventSchemas, normalize: deps.normalize });
 
@@ -79,7 +89,13 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
    */
   const sizeViolation = (topic: string, m: OutgoingMessage, payload: string): Rejection => ({
     kind: 'size_violation',
-    errors: [{ path: '$', rule: 'max_message_bytes', message: `the ${topic} record is ${recordBytes(m)} bytes; the topic takes at most ${deps.bus.maxBatchBytes(topic)}` }],
+    errors: [
+      {
+        path: '$',
+        rule: 'max_message_bytes',
+        message: `the ${topic} record is ${recordBytes(m)} bytes; the topic takes at most ${deps.bus.maxBatchBytes(topic)}`,
+      },
+    ],
     payload,
     event_count: 1,
     envelope_index: null,
@@ -127,7 +143,12 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
       if (!fits(topics.rejected, m)) {
         // Thousands of reasons can outgrow a record batch: keep the first ones and a short prefix.
         // Were even that too large, the bus refuses it and the consumer guard dead-letters the raw message.
-        const trimmed = { ...record, errors: record.errors.slice(0, MAX_REASONS_WHEN_TRIMMED), payload: record.payload.slice(0, TRIMMED_PAYLOAD_CHARS), payload_truncated: true };
+        const trimmed = {
+          ...record,
+          errors: record.errors.slice(0, MAX_REASONS_WHEN_TRIMMED),
+          payload: record.payload.slice(0, TRIMMED_PAYLOAD_CHARS),
+          payload_truncated: true,
+        };
         m = { ...toMessage(trimmed), value: await deps.registry.encode(rejectedId, trimmed) };
       }
       push(topics.rejected, m);

@@ -99,7 +99,13 @@ function run(store: ActionStore, clock: ManualClock, o: Op): Promise<unknown> {
     case 'sweep':
       return store.sweepExpired();
     case 'feedback':
-      return store.recordFeedback('app', { user_id: o.user, inv_id: o.inv, action_id: o.act, response: o.response, ...(o.details === undefined ? {} : { details: o.details }) });
+      return store.recordFeedback('app', {
+        user_id: o.user,
+        inv_id: o.inv,
+        action_id: o.act,
+        response: o.response,
+        ...(o.details === undefined ? {} : { details: o.details }),
+      });
     case 'unblock':
       return store.unblock('app', o.user, o.act);
     case 'stats':

@@ -84,15 +84,11 @@ describe('RedisActionStore under concurrent pullers on two instances', () => {
   }, 120_000);
 
   it('returns cached actions to every concurrent puller until they expire', async () => {
-    const cached = Array.from({ length: 20 }, (_, i) =>
-      action(i, { delivery_mode: 'cached', inv_id: 2, expired_at: new Date(T0 + 60_000).toISOString() }),
-    );
+    const cached = Array.from({ length: 20 }, (_, i) => action(i, { delivery_mode: 'cached', inv_id: 2, expired_at: new Date(T0 + 60_000).toISOString() }));
     await (stores[1] as ActionStore).create('app-conc', cached);
     const query: PullQuery = { user_id: '*', type: 'message', render_method: 'in_app_message', delivery_mode: 'cached' };
     const expected = cached.map((a) => `2:${a.action_id}`);
-    const pulls = await Promise.all(
-      stores.flatMap((store) => Array.from({ length: PULLERS_PER_STORE }, () => store.pull('app-conc', query))),
-    );
+    const pulls = await Promise.all(stores.flatMap((store) => Array.from({ length: PULLERS_PER_STORE }, () => store.pull('app-conc', query))));
     expect(pulls).toHaveLength(100);
     for (const p of pulls) expect(p.data.map((r) => r.payload.internal.ref)).toEqual(expected);
     clock.set(T0 + 60_000);

@@ -97,7 +97,16 @@ describe('RedisActionStore data model', () => {
     expect(Math.abs((await redis.pttl(h1)) - DAY)).toBeLessThan(5_000);
     expect(await keys()).toEqual(['apps', '{app-a}:a:1:1:u1', '{app-a}:a:1:2:u1', '{app-a}:seq', '{app-a}:st:1', '{app-a}:st:2']);
     expect(await redis.hgetall(h2)).toEqual({
-      u: 'u1', m: 'one-off', t: 'message', r: 'push_notification', e: String(Date.UTC(2030, 0, 3)), s: '2', st: 'd', av: '[]', i: '1', c: '2',
+      u: 'u1',
+      m: 'one-off',
+      t: 'message',
+      r: 'push_notification',
+      e: String(Date.UTC(2030, 0, 3)),
+      s: '2',
+      st: 'd',
+      av: '[]',
+      i: '1',
+      c: '2',
     });
   });
 
@@ -111,7 +120,9 @@ describe('RedisActionStore data model', () => {
   it('throws a retriable InfraError when Redis is unreachable', async () => {
     const down = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 0, enableOfflineQueue: false, lazyConnect: true, retryStrategy: () => null });
     const broken = new RedisActionStore({ redis: down, clock, prefix });
-    const err = await broken.pull('app-a', { user_id: 'u1', type: 'message', render_method: 'push_notification', delivery_mode: 'one-off' }).catch((e: unknown) => e);
+    const err = await broken
+      .pull('app-a', { user_id: 'u1', type: 'message', render_method: 'push_notification', delivery_mode: 'one-off' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InfraError);
     expect([(err as InfraError).dependency, (err as InfraError).retriable]).toEqual(['redis', true]);
     expect(await broken.ping()).toBe(false);

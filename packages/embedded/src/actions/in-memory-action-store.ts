@@ -84,8 +84,7 @@ function removeFrom(index: Map<string, Map<string, Entry>>, key: string, rid: st
   if (m?.size === 0) index.delete(key);
 }
 
-const dimOf = (p: { delivery_mode: string; type: string; render_method: string }) =>
-  `${p.delivery_mode}:${p.type}:${p.render_method}`;
+const dimOf = (p: { delivery_mode: string; type: string; render_method: string }) => `${p.delivery_mode}:${p.type}:${p.render_method}`;
 
 export class InMemoryActionStore implements ActionStore {
   private readonly apps = new Map<string, AppState>();
@@ -104,7 +103,18 @@ export class InMemoryActionStore implements ActionStore {
   private app(appId: string): AppState {
     let a = this.apps.get(appId);
     if (!a) {
-      a = { seq: 0, ids: 0, entries: new Map(), byUser: new Map(), byDim: new Map(), byAttr: new Map(), expiring: new Set(), stats: new Map(), blocked: new Map(), lastErrors: new Map() };
+      a = {
+        seq: 0,
+        ids: 0,
+        entries: new Map(),
+        byUser: new Map(),
+        byDim: new Map(),
+        byAttr: new Map(),
+        expiring: new Set(),
+        stats: new Map(),
+        blocked: new Map(),
+        lastErrors: new Map(),
+      };
       this.apps.set(appId, a);
     }
     return a;

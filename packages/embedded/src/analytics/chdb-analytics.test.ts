@@ -33,11 +33,15 @@ describe('createChdbAnalytics', () => {
     const db = `${database}_json_row`;
     const analytics = createChdbAnalytics({ path: chdbTestPath(), database: db });
     try {
-      await analytics.command(
-        "CREATE TABLE t (id String, s String, n Nullable(Int32), at DateTime64(3, 'UTC'), doc JSON) ENGINE = MergeTree ORDER BY id",
-      );
+      await analytics.command("CREATE TABLE t (id String, s String, n Nullable(Int32), at DateTime64(3, 'UTC'), doc JSON) ENGINE = MergeTree ORDER BY id");
       const columns = ['id', 's', 'n', 'at', 'doc'];
-      const values = (id: string) => [id, 'tab\t nl\n quote" backslash\\ lone\ud800 😀 \u0001', null, '2024-05-06 07:08:09.010', { k: ['v\ud800', 1.5], d: '2024-01-01T10:00:00Z' }];
+      const values = (id: string) => [
+        id,
+        'tab\t nl\n quote" backslash\\ lone\ud800 😀 \u0001',
+        null,
+        '2024-05-06 07:08:09.010',
+        { k: ['v\ud800', 1.5], d: '2024-01-01T10:00:00Z' },
+      ];
       await analytics.insert('t', [values('array')], { columns });
       await analytics.insert('t', [new JsonRow(stringifyWellFormed(values('text')))], { columns });
       const rows = await analytics.query<Record<string, unknown>>('SELECT * EXCEPT id FROM t ORDER BY id');

@@ -36,7 +36,12 @@ describe('runMigrations on chdb', () => {
     expect(tables).toEqual([
       { name: 'catalog_patient', engine: 'ReplacingMergeTree', partition_key: '', sorting_key: 'app_id, id' },
       { name: 'events', engine: 'ReplacingMergeTree', partition_key: 'toYYYYMM(time)', sorting_key: 'app_id, toDate(time), user_id, time, event_id' },
-      { name: 'rejected', engine: 'ReplacingMergeTree', partition_key: 'toYYYYMM(received_at)', sorting_key: 'app_id, toDate(received_at), kind, rejection_id' },
+      {
+        name: 'rejected',
+        engine: 'ReplacingMergeTree',
+        partition_key: 'toYYYYMM(received_at)',
+        sorting_key: 'app_id, toDate(received_at), kind, rejection_id',
+      },
     ]);
   });
 
@@ -45,9 +50,7 @@ describe('runMigrations on chdb', () => {
     for (const f of readdirSync(DEFAULT_MIGRATIONS_DIR)) copyFileSync(join(DEFAULT_MIGRATIONS_DIR, f), join(dir, f));
     writeFileSync(join(dir, '002_rejected.sql'), 'CREATE TABLE IF NOT EXISTS rejected (x String) ENGINE = MergeTree ORDER BY x;');
     await expect(runMigrations({ analytics, dir })).rejects.toThrow(MigrationError);
-    await expect(runMigrations({ analytics, dir })).rejects.toThrow(
-      /migration 002_rejected.sql was changed after it was applied/,
-    );
+    await expect(runMigrations({ analytics, dir })).rejects.toThrow(/migration 002_rejected.sql was changed after it was applied/);
   });
 
   it('applies a new migration after the recorded ones', async () => {

@@ -226,7 +226,10 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
     async ensureTopics(wanted) {
       for (const t of wanted) {
         if (!topicLogs.has(t.name)) {
-          topicLogs.set(t.name, Array.from({ length: t.partitions }, () => ({ log: [] })));
+          topicLogs.set(
+            t.name,
+            Array.from({ length: t.partitions }, () => ({ log: [] })),
+          );
         }
       }
       for (const g of groups.values()) rebalance(g);

@@ -23,8 +23,7 @@ export interface InProcessRegistryOptions {
  * Every failure is a caller or data error (nothing here can be down), hence never retriable.
  */
 export function createInProcessRegistry(opts: InProcessRegistryOptions = {}): SchemaRegistry {
-  const store =
-    opts.store ?? createSchemaStore(opts.compatibility !== undefined ? { compatibility: opts.compatibility } : {});
+  const store = opts.store ?? createSchemaStore(opts.compatibility !== undefined ? { compatibility: opts.compatibility } : {});
 
   const schemaType = (schemaId: number, action: string) => {
     try {

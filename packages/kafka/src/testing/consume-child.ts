@@ -5,10 +5,16 @@ import { createKafkaBus } from '../kafka-bus';
 // Prints one line per handled message ("<partition> <offset>").
 const [brokers, topic, groupId] = process.argv.slice(2) as [string, string, string];
 const bus = createKafkaBus({ brokers: brokers.split(','), clientId: 'failover-child', logger: pino({ level: 'error' }) });
-void bus.subscribe({
-  groupId,
-  topics: [topic],
-  handleBatch: async (batch) => {
-    for (const m of batch.messages) process.stdout.write(`${m.partition} ${m.offset}\n`);
-  },
-});
+// A subscription that fails must end the child with a reason, not leave it up consuming nothing.
+bus
+  .subscribe({
+    groupId,
+    topics: [topic],
+    handleBatch: async (batch) => {
+      for (const m of batch.messages) process.stdout.write(`${m.partition} ${m.offset}\n`);
+    },
+  })
+  .catch((err: unknown) => {
+    console.error(`consume-child: subscribe failed: ${(err as Error).message}`);
+    process.exit(1);
+  });

@@ -1,12 +1,4 @@
-import {
-  FIRST_GENERATED_ID,
-  ManualClock,
-  NEVER_EXPIRES,
-  type ActionRecord,
-  type ActionStore,
-  type NewAction,
-  type PullQuery,
-} from '@evp/actions';
+import { FIRST_GENERATED_ID, ManualClock, NEVER_EXPIRES, type ActionRecord, type ActionStore, type NewAction, type PullQuery } from '@evp/actions';
 
 /**
  * One suite for every ActionStore adapter (Redis, in-memory): what the action-store service relies
@@ -137,7 +129,11 @@ export function describeActionStoreConformance(name: string, makeStore: MakeActi
       });
 
       it('generates ids when not given: one inv_id per call, one action_id per action, never colliding with given ids', async () => {
-        const first = await store.create('app-a', [sampleAction({ user_id: 'x' }), sampleAction({ user_id: 'y', action_id: 9 }), sampleAction({ user_id: 'z' })]);
+        const first = await store.create('app-a', [
+          sampleAction({ user_id: 'x' }),
+          sampleAction({ user_id: 'y', action_id: 9 }),
+          sampleAction({ user_id: 'z' }),
+        ]);
         expect(first).toEqual([
           { status: 'created', user_id: 'x', inv_id: FIRST_GENERATED_ID, action_id: FIRST_GENERATED_ID + 1 },
           { status: 'created', user_id: 'y', inv_id: FIRST_GENERATED_ID, action_id: 9 },
@@ -176,21 +172,19 @@ export function describeActionStoreConformance(name: string, makeStore: MakeActi
         expect((await store.pull('app-a', q({ user_id: 'u1' }))).data).toEqual([]);
       });
 
-      it('a `*` pull takes every user\'s one-off actions, oldest first, and a user pull then finds none', async () => {
-        await store.create('app-a', [
-          sampleAction({ user_id: 'b', inv_id: 1, action_id: 1 }),
-          sampleAction({ user_id: 'a', inv_id: 1, action_id: 2 }),
-        ]);
+      it("a `*` pull takes every user's one-off actions, oldest first, and a user pull then finds none", async () => {
+        await store.create('app-a', [sampleAction({ user_id: 'b', inv_id: 1, action_id: 1 }), sampleAction({ user_id: 'a', inv_id: 1, action_id: 2 })]);
         await store.create('app-a', [sampleAction({ user_id: 'b', inv_id: 1, action_id: 3 })]);
         expect(ids((await store.pull('app-a', q())).data)).toEqual(['b/1:1', 'a/1:2', 'b/1:3']);
         expect((await store.pull('app-a', q({ user_id: 'b' }))).data).toEqual([]);
       });
 
       it('concurrent pulls on one store never share an action', async () => {
-        await store.create('app-a', Array.from({ length: 200 }, (_, i) => sampleAction({ user_id: `u${i % 7}`, inv_id: 1, action_id: i })));
-        const pulls = await Promise.all(
-          Array.from({ length: 20 }, (_, i) => store.pull('app-a', q(i % 2 === 0 ? {} : { user_id: `u${i % 7}` }), { max: 7 })),
+        await store.create(
+          'app-a',
+          Array.from({ length: 200 }, (_, i) => sampleAction({ user_id: `u${i % 7}`, inv_id: 1, action_id: i })),
         );
+        const pulls = await Promise.all(Array.from({ length: 20 }, (_, i) => store.pull('app-a', q(i % 2 === 0 ? {} : { user_id: `u${i % 7}` }), { max: 7 })));
         const again = await store.pull('app-a', q());
         const all = [...pulls.flatMap((p) => ids(p.data)), ...ids(again.data)];
         expect(all).toHaveLength(200);
@@ -252,7 +246,7 @@ export function describeActionStoreConformance(name: string, makeStore: MakeActi
         expect((await store.pull('app-a', q({ render_method: 'generic_message' }))).data).toEqual([]);
       });
 
-      it('narrows by attr: every given pair must be among the action\'s attributes', async () => {
+      it("narrows by attr: every given pair must be among the action's attributes", async () => {
         const mk = (id: number, user: string, attr: Record<string, string>) =>
           sampleAction({ delivery_mode: 'cached', user_id: user, inv_id: 1, action_id: id, attr });
         await store.create('app-a', [
@@ -278,9 +272,7 @@ export function describeActionStoreConformance(name: string, makeStore: MakeActi
       });
 
       it('matches attribute names and values literally (separators, empty values)', async () => {
-        await store.create('app-a', [
-          sampleAction({ inv_id: 1, action_id: 1, delivery_mode: 'cached', attr: { 'a:b': 'c', 'a': 'b:c', e: '' } }),
-        ]);
+        await store.create('app-a', [sampleAction({ inv_id: 1, action_id: 1, delivery_mode: 'cached', attr: { 'a:b': 'c', a: 'b:c', e: '' } })]);
         const pull = async (attr: Record<string, string>) => ids((await store.pull('app-a', q({ delivery_mode: 'cached', attr }))).data);
         expect(await pull({ 'a:b': 'c' })).toEqual(['u1/1:1']);
         expect(await pull({ a: 'b:c' })).toEqual(['u1/1:1']);
@@ -304,7 +296,7 @@ export function describeActionStoreConformance(name: string, makeStore: MakeActi
         expect(ids((await store.pull('app-a', q())).data)).toEqual(['u1/1:1']);
         expect((await store.pull('app-a', q())).data).toEqual([]);
         expect(ids((await store.pull('app-b', q())).data)).toEqual(['u1/1:1', 'only-b/1:2']);
-        expect((await store.stats('app-a', 2))).toBeNull();
+        expect(await store.stats('app-a', 2)).toBeNull();
         expect((await store.stats('app-b', 2))?.totals.created).toBe(1);
         expect((await store.pull('app-c', q())).data).toEqual([]);
       });
@@ -322,7 +314,10 @@ export function describeActionStoreConformance(name: string, makeStore: MakeActi
 
     describe('max per pull', () => {
       it('returns at most max one-off actions and says whether more are waiting', async () => {
-        await store.create('app-a', Array.from({ length: 5 }, (_, i) => sampleAction({ inv_id: 1, action_id: i + 1 })));
+        await store.create(
+          'app-a',
+          Array.from({ length: 5 }, (_, i) => sampleAction({ inv_id: 1, action_id: i + 1 })),
+        );
         const p1 = await store.pull('app-a', q(), { max: 2 });
         expect([ids(p1.data), p1.more]).toEqual([['u1/1:1', 'u1/1:2'], true]);
         const p2 = await store.pull('app-a', q(), { max: 2 });
@@ -334,13 +329,19 @@ export function describeActionStoreConformance(name: string, makeStore: MakeActi
       });
 
       it('says more=false when exactly max matched', async () => {
-        await store.create('app-a', Array.from({ length: 3 }, (_, i) => sampleAction({ inv_id: 1, action_id: i + 1 })));
+        await store.create(
+          'app-a',
+          Array.from({ length: 3 }, (_, i) => sampleAction({ inv_id: 1, action_id: i + 1 })),
+        );
         const p = await store.pull('app-a', q(), { max: 3 });
         expect([ids(p.data), p.more, p.cursor]).toEqual([['u1/1:1', 'u1/1:2', 'u1/1:3'], false, undefined]);
       });
 
       it('pages through cached actions with the cursor', async () => {
-        await store.create('app-a', Array.from({ length: 5 }, (_, i) => sampleAction({ delivery_mode: 'cached', inv_id: 1, action_id: i + 1 })));
+        await store.create(
+          'app-a',
+          Array.from({ length: 5 }, (_, i) => sampleAction({ delivery_mode: 'cached', inv_id: 1, action_id: i + 1 })),
+        );
         const cached = q({ delivery_mode: 'cached' });
         const p1 = await store.pull('app-a', cached, { max: 2 });
         expect([ids(p1.data), p1.more, typeof p1.cursor]).toEqual([['u1/1:1', 'u1/1:2'], true, 'string']);
@@ -353,7 +354,10 @@ export function describeActionStoreConformance(name: string, makeStore: MakeActi
       });
 
       it('leaves one-off actions it did not return available', async () => {
-        await store.create('app-a', Array.from({ length: 4 }, (_, i) => sampleAction({ user_id: `u${i}`, inv_id: 1, action_id: i + 1 })));
+        await store.create(
+          'app-a',
+          Array.from({ length: 4 }, (_, i) => sampleAction({ user_id: `u${i}`, inv_id: 1, action_id: i + 1 })),
+        );
         await store.pull('app-a', q(), { max: 1 });
         expect(ids((await store.pull('app-a', q({ user_id: 'u3' }))).data)).toEqual(['u3/1:4']);
         expect(ids((await store.pull('app-a', q())).data)).toEqual(['u1/1:2', 'u2/1:3']);
@@ -372,14 +376,22 @@ export function describeActionStoreConformance(name: string, makeStore: MakeActi
           pages.push([ids(p.data), p.more]);
           cursor = p.cursor;
         } while (cursor !== undefined);
-        expect(pages).toEqual([[[], true], [[], true], [[], true], [['u1/1:31', 'u1/1:32'], false]]);
+        expect(pages).toEqual([
+          [[], true],
+          [[], true],
+          [[], true],
+          [['u1/1:31', 'u1/1:32'], false],
+        ]);
         // A `*` pull narrowed by attr reads the smaller attr index, so the budget is not reached.
         const star = await store.pull('app-a', q({ delivery_mode: 'cached', attr: { k: 'yes' } }));
         expect([ids(star.data), star.more]).toEqual([['u1/1:31', 'u1/1:32'], false]);
       });
 
       it('uses 1,000 as the default max', async () => {
-        await store.create('app-a', Array.from({ length: 1000 }, (_, i) => sampleAction({ user_id: `u${i % 10}`, inv_id: 1, action_id: i })));
+        await store.create(
+          'app-a',
+          Array.from({ length: 1000 }, (_, i) => sampleAction({ user_id: `u${i % 10}`, inv_id: 1, action_id: i })),
+        );
         await store.create('app-a', [sampleAction({ user_id: 'late', inv_id: 2, action_id: 1 })]);
         const p = await store.pull('app-a', q());
         expect([p.data.length, p.more]).toEqual([1000, true]);
@@ -438,7 +450,7 @@ export function describeActionStoreConformance(name: string, makeStore: MakeActi
         expect(await store.stats('app-a', 4)).toBeNull();
       });
 
-      it('block withdraws the user\'s queued actions of that action_id and refuses later ones', async () => {
+      it("block withdraws the user's queued actions of that action_id and refuses later ones", async () => {
         await store.create('app-a', [
           sampleAction({ user_id: 'u1', inv_id: 1, action_id: 5, delivery_mode: 'cached' }),
           sampleAction({ user_id: 'u1', inv_id: 2, action_id: 5, type: 'custom', render_method: 'in_app_message' }),
@@ -500,12 +512,20 @@ export function describeActionStoreConformance(name: string, makeStore: MakeActi
 
       it('keeps the error reports of the newest 20 users per action_id', async () => {
         const users = Array.from({ length: 25 }, (_, i) => `u${i}`);
-        await store.create('app-a', users.map((user_id) => sampleAction({ user_id, inv_id: 1, action_id: 1 })));
+        await store.create(
+          'app-a',
+          users.map((user_id) => sampleAction({ user_id, inv_id: 1, action_id: 1 })),
+        );
         for (const user_id of users) {
           await store.recordFeedback('app-a', { user_id, inv_id: 1, action_id: 1, response: 'error', details: `d-${user_id}` });
         }
         const stats = await store.stats('app-a', 1);
-        expect(stats?.last_errors.map((e) => `${e.user_id}:${e.details}`)).toEqual(users.slice(5).reverse().map((u) => `${u}:d-${u}`));
+        expect(stats?.last_errors.map((e) => `${e.user_id}:${e.details}`)).toEqual(
+          users
+            .slice(5)
+            .reverse()
+            .map((u) => `${u}:d-${u}`),
+        );
         expect(stats?.totals.responses.error).toBe(25);
       });
     });
@@ -545,7 +565,11 @@ export function describeActionStoreConformance(name: string, makeStore: MakeActi
             sampleAction({ user_id: 'u1', inv_id: 1, action_id: 6 }),
             sampleAction({ user_id: 'u2', inv_id: 1, action_id: 5 }),
           ]);
-          for (const [user_id, action_id] of [['u1', 5], ['u1', 6], ['u2', 5]] as const) {
+          for (const [user_id, action_id] of [
+            ['u1', 5],
+            ['u1', 6],
+            ['u2', 5],
+          ] as const) {
             await store.recordFeedback(app, { user_id, inv_id: 1, action_id, response: 'block' });
           }
         }

@@ -148,7 +148,9 @@ export function describeAnalyticsConformance(name: string, make: () => Promise<A
         },
       ]);
       expect(
-        await a.query(`SELECT toTypeName(lc) AS lc_type, toTypeName(at) AS at_type, toUnixTimestamp64Milli(at) AS ms, doc.path::String AS p FROM ${t} WHERE id = 'b'`),
+        await a.query(
+          `SELECT toTypeName(lc) AS lc_type, toTypeName(at) AS at_type, toUnixTimestamp64Milli(at) AS ms, doc.path::String AS p FROM ${t} WHERE id = 'b'`,
+        ),
       ).toEqual([{ lc_type: 'LowCardinality(String)', at_type: "DateTime64(3, 'UTC')", ms: 1, p: '/home' }]);
       expect(await a.query(`SELECT toString(big) AS big FROM ${t} WHERE id = 'a'`)).toEqual([{ big: '9007199254740993' }]);
     });
@@ -175,8 +177,18 @@ export function describeAnalyticsConformance(name: string, make: () => Promise<A
         t,
         [
           ['a', null, null, null, true, '2024-02-29 23:59:59.999', null, 'current', [], {}],
-          ['b', nasty, nasty, -7, false, '1970-01-01 00:00:00.001', '2024-01-01 00:00:00.000', 'earlier', [{ path: nasty, rule: 'r' }],
-            { s: nasty, when: '2024-01-01T10:00:00Z', day: '2024-01-01', n: 3, x: 1.5, list: [{ id: 'i1' }] }],
+          [
+            'b',
+            nasty,
+            nasty,
+            -7,
+            false,
+            '1970-01-01 00:00:00.001',
+            '2024-01-01 00:00:00.000',
+            'earlier',
+            [{ path: nasty, rule: 'r' }],
+            { s: nasty, when: '2024-01-01T10:00:00Z', day: '2024-01-01', n: 3, x: 1.5, list: [{ id: 'i1' }] },
+          ],
           ['c', '', '', 0, true, '2024-01-01 00:00:00.000', null, 'current', [], { empty: '' }],
         ],
         { columns },
@@ -233,13 +245,13 @@ export function describeAnalyticsConformance(name: string, make: () => Promise<A
 
     it('binds {name:Type} parameters in queries and commands, quotes included', async () => {
       expect(
-        await a.query('SELECT {s:String} AS s, {n:UInt32} AS n, {d:DateTime64(3, \'UTC\')} AS d, {xs:Array(String)} AS xs', {
-          s: "o'brien \\ \"x\"",
+        await a.query("SELECT {s:String} AS s, {n:UInt32} AS n, {d:DateTime64(3, 'UTC')} AS d, {xs:Array(String)} AS xs", {
+          s: 'o\'brien \\ "x"',
           n: 42,
           d: '2024-05-06 07:08:09.010',
           xs: ['a', "b'c"],
         }),
-      ).toEqual([{ s: "o'brien \\ \"x\"", n: 42, d: '2024-05-06 07:08:09.010', xs: ['a', "b'c"] }]);
+      ).toEqual([{ s: 'o\'brien \\ "x"', n: 42, d: '2024-05-06 07:08:09.010', xs: ['a', "b'c"] }]);
       const t = freshTable('params');
       await a.command(`CREATE TABLE ${t} (id String, v UInt32) ENGINE = MergeTree ORDER BY id`);
       await a.command(`INSERT INTO ${t} SELECT {id:String}, {v:UInt32}`, { id: "x'1", v: 7 });
@@ -249,9 +261,7 @@ export function describeAnalyticsConformance(name: string, make: () => Promise<A
 
     it('makes a repeated insert with the same dedup token a no-op, and only that insert', async () => {
       const t = freshTable('dedup');
-      await a.command(
-        `CREATE TABLE ${t} (id UInt32) ENGINE = MergeTree ORDER BY id SETTINGS non_replicated_deduplication_window = 100`,
-      );
+      await a.command(`CREATE TABLE ${t} (id UInt32) ENGINE = MergeTree ORDER BY id SETTINGS non_replicated_deduplication_window = 100`);
       const ids = async () => (await a.query<{ id: number }>(`SELECT id FROM ${t} ORDER BY id`)).map((r) => r.id);
       await a.insert(t, [{ id: 1 }, { id: 2 }], { dedupToken: 'batch-a' });
       await a.insert(t, [{ id: 1 }, { id: 2 }], { dedupToken: 'batch-a' });
@@ -270,7 +280,10 @@ export function describeAnalyticsConformance(name: string, make: () => Promise<A
       const t = freshTable('rmt');
       await a.command(`CREATE TABLE ${t} (id String, v UInt32, note String) ENGINE = ReplacingMergeTree(v) ORDER BY id`);
       await a.insert(t, [{ id: 'k', v: 1, note: 'old' }]);
-      await a.insert(t, [{ id: 'k', v: 2, note: 'new' }, { id: 'j', v: 1, note: 'only' }]);
+      await a.insert(t, [
+        { id: 'k', v: 2, note: 'new' },
+        { id: 'j', v: 1, note: 'only' },
+      ]);
       expect(await a.query(`SELECT id, v, note FROM ${t} FINAL ORDER BY id`)).toEqual([
         { id: 'j', v: 1, note: 'only' },
         { id: 'k', v: 2, note: 'new' },

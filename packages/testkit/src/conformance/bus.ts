@@ -43,158 +43,208 @@ export function describeBusConformance(name: string, make: () => Promise<BusUnde
       return { seen, attempts, sub: sub.then((s) => (subs.push(s), s)) };
     }
 
-    it('delivers key, value and headers exactly, in order per key', async () => {
-      const topic = await freshTopic();
-      const producer = await sut.bus.producer();
-      const messages = Array.from({ length: 20 }, (_, i) => ({
-        key: `user-${i % 4}`,
-        value: Buffer.from(JSON.stringify({ n: i })),
-        headers: { app_id: 'app-1', n: String(i) },
-      }));
-      await producer.send(topic, messages);
-      await producer.close();
-      const { seen, sub } = collect(uniqueName('g'), [topic]);
-      await sub;
-      await waitFor(() => seen.length >= 20, { timeoutMs, what: '20 messages' });
-      expect(seen).toHaveLength(20);
-      for (let k = 0; k < 4; k++) {
-        const ofKey = seen.filter((m) => m.key === `user-${k}`).map((m) => JSON.parse(m.value.toString()).n);
-        expect(ofKey).toEqual([k, k + 4, k + 8, k + 12, k + 16]);
-      }
-      const first = seen.find((m) => m.headers.n === '0') as BusMessage;
-      expect(first.headers).toEqual({ app_id: 'app-1', n: '0' });
-      expect(first.topic).toBe(topic);
-      expect(first.value.toString()).toBe('{"n":0}');
-      expect(typeof first.timestamp).toBe('number');
-    }, timeoutMs * 2);
+    it(
+      'delivers key, value and headers exactly, in order per key',
+      async () => {
+        const topic = await freshTopic();
+        const producer = await sut.bus.producer();
+        const messages = Array.from({ length: 20 }, (_, i) => ({
+          key: `user-${i % 4}`,
+          value: Buffer.from(JSON.stringify({ n: i })),
+          headers: { app_id: 'app-1', n: String(i) },
+        }));
+        await producer.send(topic, messages);
+        await producer.close();
+        const { seen, sub } = collect(uniqueName('g'), [topic]);
+        await sub;
+        await waitFor(() => seen.length >= 20, { timeoutMs, what: '20 messages' });
+        expect(seen).toHaveLength(20);
+        for (let k = 0; k < 4; k++) {
+          const ofKey = seen.filter((m) => m.key === `user-${k}`).map((m) => JSON.parse(m.value.toString()).n);
+          expect(ofKey).toEqual([k, k + 4, k + 8, k + 12, k + 16]);
+        }
+        const first = seen.find((m) => m.headers.n === '0') as BusMessage;
+        expect(first.headers).toEqual({ app_id: 'app-1', n: '0' });
+        expect(first.topic).toBe(topic);
+        expect(first.value.toString()).toBe('{"n":0}');
+        expect(typeof first.timestamp).toBe('number');
+      },
+      timeoutMs * 2,
+    );
 
-    it('redelivers a batch whose handler threw a retriable error, then commits it', async () => {
-      const topic = await freshTopic(1);
-      const producer = await sut.bus.producer();
-      await producer.send(topic, [1, 2, 3].map((n) => ({ key: 'k', value: Buffer.from(String(n)) })));
-      let failuresLeft = 1;
-      const { seen, attempts, sub } = collect(uniqueName('g'), [topic], () => failuresLeft-- > 0);
-      await sub;
-      await waitFor(() => seen.length >= 3, { timeoutMs, what: 'redelivery' });
-      expect(seen.map((m) => m.value.toString())).toEqual(['1', '2', '3']);
-      expect(attempts.length).toBeGreaterThanOrEqual(2);
-      expect(attempts[0]?.[0]).toBe('0');
-      // The retried delivery starts where the failed one did: nothing skipped.
-      expect(attempts[1]?.[0]).toBe('0');
-      await producer.close();
-    }, timeoutMs * 2);
+    it(
+      'redelivers a batch whose handler threw a retriable error, then commits it',
+      async () => {
+        const topic = await freshTopic(1);
+        const producer = await sut.bus.producer();
+        await producer.send(
+          topic,
+          [1, 2, 3].map((n) => ({ key: 'k', value: Buffer.from(String(n)) })),
+        );
+        let failuresLeft = 1;
+        const { seen, attempts, sub } = collect(uniqueName('g'), [topic], () => failuresLeft-- > 0);
+        await sub;
+        await waitFor(() => seen.length >= 3, { timeoutMs, what: 'redelivery' });
+        expect(seen.map((m) => m.value.toString())).toEqual(['1', '2', '3']);
+        expect(attempts.length).toBeGreaterThanOrEqual(2);
+        expect(attempts[0]?.[0]).toBe('0');
+        // The retried delivery starts where the failed one did: nothing skipped.
+        expect(attempts[1]?.[0]).toBe('0');
+        await producer.close();
+      },
+      timeoutMs * 2,
+    );
 
-    it("reports the partition's high watermark with each batch, so a consumer knows its lag", async () => {
-      const topic = await freshTopic(1);
-      const producer = await sut.bus.producer();
-      await producer.send(topic, Array.from({ length: 7 }, (_, i) => ({ value: Buffer.from(String(i)) })));
-      const batches: { last: string; highWatermark: string }[] = [];
-      const sub = await sut.bus.subscribe({
-        groupId: uniqueName('g'),
-        topics: [topic],
-        handleBatch: async (batch) => {
-          batches.push({ last: (batch.messages[batch.messages.length - 1] as BusMessage).offset, highWatermark: batch.highWatermark });
-        },
-      });
-      subs.push(sub);
-      await waitFor(() => batches.some((b) => b.last === '6'), { timeoutMs, what: 'the last offset' });
-      for (const b of batches) expect(Number(b.highWatermark)).toBeGreaterThan(Number(b.last));
-      expect(batches[batches.length - 1]).toEqual({ last: '6', highWatermark: '7' });
-      await producer.close();
-    }, timeoutMs * 2);
+    it(
+      "reports the partition's high watermark with each batch, so a consumer knows its lag",
+      async () => {
+        const topic = await freshTopic(1);
+        const producer = await sut.bus.producer();
+        await producer.send(
+          topic,
+          Array.from({ length: 7 }, (_, i) => ({ value: Buffer.from(String(i)) })),
+        );
+        const batches: { last: string; highWatermark: string }[] = [];
+        const sub = await sut.bus.subscribe({
+          groupId: uniqueName('g'),
+          topics: [topic],
+          handleBatch: async (batch) => {
+            batches.push({ last: (batch.messages[batch.messages.length - 1] as BusMessage).offset, highWatermark: batch.highWatermark });
+          },
+        });
+        subs.push(sub);
+        await waitFor(() => batches.some((b) => b.last === '6'), { timeoutMs, what: 'the last offset' });
+        for (const b of batches) expect(Number(b.highWatermark)).toBeGreaterThan(Number(b.last));
+        expect(batches[batches.length - 1]).toEqual({ last: '6', highWatermark: '7' });
+        await producer.close();
+      },
+      timeoutMs * 2,
+    );
 
-    it('resumes a group from its committed offsets', async () => {
-      const topic = await freshTopic(1);
-      const groupId = uniqueName('g');
-      const producer = await sut.bus.producer();
-      await producer.send(topic, ['a', 'b', 'c'].map((v) => ({ value: Buffer.from(v) })));
-      const first = collect(groupId, [topic]);
-      const s1 = await first.sub;
-      await waitFor(() => first.seen.length >= 3, { timeoutMs, what: 'first three' });
-      await s1.stop();
-      subs.splice(subs.indexOf(s1), 1);
-      await producer.send(topic, ['d', 'e'].map((v) => ({ value: Buffer.from(v) })));
-      const second = collect(groupId, [topic]);
-      await second.sub;
-      await waitFor(() => second.seen.length >= 2, { timeoutMs, what: 'the two new' });
-      expect(second.seen.map((m) => m.value.toString())).toEqual(['d', 'e']);
-      expect(second.seen.map((m) => m.offset)).toEqual(['3', '4']);
-      await producer.close();
-    }, timeoutMs * 3);
+    it(
+      'resumes a group from its committed offsets',
+      async () => {
+        const topic = await freshTopic(1);
+        const groupId = uniqueName('g');
+        const producer = await sut.bus.producer();
+        await producer.send(
+          topic,
+          ['a', 'b', 'c'].map((v) => ({ value: Buffer.from(v) })),
+        );
+        const first = collect(groupId, [topic]);
+        const s1 = await first.sub;
+        await waitFor(() => first.seen.length >= 3, { timeoutMs, what: 'first three' });
+        await s1.stop();
+        subs.splice(subs.indexOf(s1), 1);
+        await producer.send(
+          topic,
+          ['d', 'e'].map((v) => ({ value: Buffer.from(v) })),
+        );
+        const second = collect(groupId, [topic]);
+        await second.sub;
+        await waitFor(() => second.seen.length >= 2, { timeoutMs, what: 'the two new' });
+        expect(second.seen.map((m) => m.value.toString())).toEqual(['d', 'e']);
+        expect(second.seen.map((m) => m.offset)).toEqual(['3', '4']);
+        await producer.close();
+      },
+      timeoutMs * 3,
+    );
 
-    it('gives every group every message', async () => {
-      const topic = await freshTopic();
-      const producer = await sut.bus.producer();
-      await producer.send(topic, Array.from({ length: 9 }, (_, i) => ({ key: `k${i}`, value: Buffer.from(String(i)) })));
-      const a = collect(uniqueName('ga'), [topic]);
-      const b = collect(uniqueName('gb'), [topic]);
-      await Promise.all([a.sub, b.sub]);
-      await waitFor(() => a.seen.length >= 9 && b.seen.length >= 9, { timeoutMs, what: 'both groups' });
-      const values = (s: BusMessage[]) => s.map((m) => m.value.toString()).sort();
-      expect(values(a.seen)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8']);
-      expect(values(b.seen)).toEqual(values(a.seen));
-      await producer.close();
-    }, timeoutMs * 2);
+    it(
+      'gives every group every message',
+      async () => {
+        const topic = await freshTopic();
+        const producer = await sut.bus.producer();
+        await producer.send(
+          topic,
+          Array.from({ length: 9 }, (_, i) => ({ key: `k${i}`, value: Buffer.from(String(i)) })),
+        );
+        const a = collect(uniqueName('ga'), [topic]);
+        const b = collect(uniqueName('gb'), [topic]);
+        await Promise.all([a.sub, b.sub]);
+        await waitFor(() => a.seen.length >= 9 && b.seen.length >= 9, { timeoutMs, what: 'both groups' });
+        const values = (s: BusMessage[]) => s.map((m) => m.value.toString()).sort();
+        expect(values(a.seen)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8']);
+        expect(values(b.seen)).toEqual(values(a.seen));
+        await producer.close();
+      },
+      timeoutMs * 2,
+    );
 
-    it('writes several topics in one sendBatch', async () => {
-      const [t1, t2] = [await freshTopic(1), await freshTopic(1)];
-      const producer = await sut.bus.producer();
-      await producer.sendBatch([
-        { topic: t1, messages: [{ value: Buffer.from('x') }] },
-        { topic: t2, messages: [{ value: Buffer.from('y') }, { value: Buffer.from('z') }] },
-      ]);
-      const c = collect(uniqueName('g'), [t1, t2]);
-      await c.sub;
-      await waitFor(() => c.seen.length >= 3, { timeoutMs, what: 'three messages' });
-      expect(c.seen.filter((m) => m.topic === t1).map((m) => m.value.toString())).toEqual(['x']);
-      expect(c.seen.filter((m) => m.topic === t2).map((m) => m.value.toString())).toEqual(['y', 'z']);
-      await producer.close();
-    }, timeoutMs * 2);
+    it(
+      'writes several topics in one sendBatch',
+      async () => {
+        const [t1, t2] = [await freshTopic(1), await freshTopic(1)];
+        const producer = await sut.bus.producer();
+        await producer.sendBatch([
+          { topic: t1, messages: [{ value: Buffer.from('x') }] },
+          { topic: t2, messages: [{ value: Buffer.from('y') }, { value: Buffer.from('z') }] },
+        ]);
+        const c = collect(uniqueName('g'), [t1, t2]);
+        await c.sub;
+        await waitFor(() => c.seen.length >= 3, { timeoutMs, what: 'three messages' });
+        expect(c.seen.filter((m) => m.topic === t1).map((m) => m.value.toString())).toEqual(['x']);
+        expect(c.seen.filter((m) => m.topic === t2).map((m) => m.value.toString())).toEqual(['y', 'z']);
+        await producer.close();
+      },
+      timeoutMs * 2,
+    );
 
-    it('handles several partitions at once with concurrency, keeping order within each', async () => {
-      const topic = await freshTopic(3);
-      const producer = await sut.bus.producer();
-      const keys = ['a', 'b', 'c', 'd', 'e', 'f'];
-      await producer.send(topic, keys.flatMap((k) => [0, 1, 2].map((n) => ({ key: k, value: Buffer.from(`${k}${n}`) }))));
-      let inFlight = 0;
-      let maxInFlight = 0;
-      const seen: string[] = [];
-      const sub = await sut.bus.subscribe({
-        groupId: uniqueName('g'),
-        topics: [topic],
-        concurrency: 3,
-        handleBatch: async (batch) => {
-          inFlight++;
-          maxInFlight = Math.max(maxInFlight, inFlight);
-          // Hold each batch long enough for the others to be handed over at the same time.
-          await new Promise((r) => setTimeout(r, 300));
-          seen.push(...batch.messages.map((m) => m.value.toString()));
-          inFlight--;
-        },
-      });
-      subs.push(sub);
-      await waitFor(() => seen.length >= 18, { timeoutMs, what: '18 messages' });
-      expect(maxInFlight).toBeGreaterThan(1);
-      for (const k of keys) expect(seen.filter((v) => v.startsWith(k))).toEqual([`${k}0`, `${k}1`, `${k}2`]);
-      await producer.close();
-    }, timeoutMs * 2);
+    it(
+      'handles several partitions at once with concurrency, keeping order within each',
+      async () => {
+        const topic = await freshTopic(3);
+        const producer = await sut.bus.producer();
+        const keys = ['a', 'b', 'c', 'd', 'e', 'f'];
+        await producer.send(
+          topic,
+          keys.flatMap((k) => [0, 1, 2].map((n) => ({ key: k, value: Buffer.from(`${k}${n}`) }))),
+        );
+        let inFlight = 0;
+        let maxInFlight = 0;
+        const seen: string[] = [];
+        const sub = await sut.bus.subscribe({
+          groupId: uniqueName('g'),
+          topics: [topic],
+          concurrency: 3,
+          handleBatch: async (batch) => {
+            inFlight++;
+            maxInFlight = Math.max(maxInFlight, inFlight);
+            // Hold each batch long enough for the others to be handed over at the same time.
+            await new Promise((r) => setTimeout(r, 300));
+            seen.push(...batch.messages.map((m) => m.value.toString()));
+            inFlight--;
+          },
+        });
+        subs.push(sub);
+        await waitFor(() => seen.length >= 18, { timeoutMs, what: '18 messages' });
+        expect(maxInFlight).toBeGreaterThan(1);
+        for (const k of keys) expect(seen.filter((v) => v.startsWith(k))).toEqual([`${k}0`, `${k}1`, `${k}2`]);
+        await producer.close();
+      },
+      timeoutMs * 2,
+    );
 
-    it('splits a sendBatch larger than a record batch and keeps its order', async () => {
-      const topic = await freshTopic(1);
-      const limit = sut.bus.maxBatchBytes(topic);
-      expect(limit).toBe(1_048_588);
-      const producer = await sut.bus.producer();
-      // 40 × 64 KiB on one key: 2.5 × the limit for one partition in one call.
-      const messages = Array.from({ length: 40 }, (_, i) => ({ key: 'one-key', value: Buffer.alloc(64 * 1024, i), headers: { n: String(i) } }));
-      await producer.sendBatch([{ topic, messages }]);
-      const c = collect(uniqueName('g'), [topic]);
-      await c.sub;
-      await waitFor(() => c.seen.length >= 40, { timeoutMs, what: '40 large messages' });
-      expect(c.seen.map((m) => m.headers.n)).toEqual(messages.map((m) => m.headers.n));
-      expect(c.seen.map((m) => m.value[0])).toEqual(messages.map((_, i) => i));
-      expect(c.seen.every((m) => m.value.length === 64 * 1024)).toBe(true);
-      await producer.close();
-    }, timeoutMs * 2);
+    it(
+      'splits a sendBatch larger than a record batch and keeps its order',
+      async () => {
+        const topic = await freshTopic(1);
+        const limit = sut.bus.maxBatchBytes(topic);
+        expect(limit).toBe(1_048_588);
+        const producer = await sut.bus.producer();
+        // 40 × 64 KiB on one key: 2.5 × the limit for one partition in one call.
+        const messages = Array.from({ length: 40 }, (_, i) => ({ key: 'one-key', value: Buffer.alloc(64 * 1024, i), headers: { n: String(i) } }));
+        await producer.sendBatch([{ topic, messages }]);
+        const c = collect(uniqueName('g'), [topic]);
+        await c.sub;
+        await waitFor(() => c.seen.length >= 40, { timeoutMs, what: '40 large messages' });
+        expect(c.seen.map((m) => m.headers.n)).toEqual(messages.map((m) => m.headers.n));
+        expect(c.seen.map((m) => m.value[0])).toEqual(messages.map((_, i) => i));
+        expect(c.seen.every((m) => m.value.length === 64 * 1024)).toBe(true);
+        await producer.close();
+      },
+      timeoutMs * 2,
+    );
 
     it('refuses one message larger than a record batch with a non-retriable InfraError', async () => {
       const topic = await freshTopic(1);
@@ -205,64 +255,72 @@ export function describeBusConformance(name: string, make: () => Promise<BusUnde
       await producer.close();
     });
 
-    it('dead-letters a message no retry can handle, with provenance, and goes on', async () => {
-      await sut.bus.ensureTopics([{ name: topics.deadLetters, partitions: 3 }]);
-      const topic = await freshTopic(1);
-      const groupId = uniqueName('g');
-      const producer = await sut.bus.producer();
-      await producer.send(
-        topic,
-        ['a', 'b', 'poison', 'c', 'd'].map((v) => ({ key: 'k', value: Buffer.from(v), headers: { origin: v } })),
-      );
-      const handled: string[] = [];
-      const sub = await sut.bus.subscribe({
-        groupId,
-        topics: [topic],
-        handleBatch: async (batch) => {
-          // A bug: thrown for the whole batch while it holds the poison message.
-          if (batch.messages.some((m) => m.value.toString() === 'poison')) throw new TypeError('cannot handle poison (test)');
-          handled.push(...batch.messages.map((m) => m.value.toString()));
-        },
-      });
-      subs.push(sub);
-      const letters: BusMessage[] = [];
-      const dlq = await sut.bus.subscribe({
-        groupId: uniqueName('dlq'),
-        topics: [topics.deadLetters],
-        handleBatch: async (batch) => {
-          letters.push(...batch.messages.filter((m) => m.headers[deadLetterHeaders.group] === groupId));
-        },
-      });
-      subs.push(dlq);
-      await waitFor(() => letters.length >= 1 && new Set(handled).size >= 4, { timeoutMs, what: 'the dead letter and the other four' });
-      expect([...new Set(handled)].sort()).toEqual(['a', 'b', 'c', 'd']);
-      expect(letters).toHaveLength(1);
-      const letter = letters[0] as BusMessage;
-      expect(letter.key).toBe('k');
-      expect(letter.value.toString()).toBe('poison');
-      expect(letter.headers).toEqual({
-        origin: 'poison',
-        [deadLetterHeaders.sourceTopic]: topic,
-        [deadLetterHeaders.sourcePartition]: '0',
-        [deadLetterHeaders.sourceOffset]: '2',
-        [deadLetterHeaders.group]: groupId,
-        [deadLetterHeaders.error]: 'cannot handle poison (test)',
-        [deadLetterHeaders.failedAt]: expect.stringMatching(/^\d{13}$/),
-      });
-      // The partition moved on: a later message is handled.
-      await producer.send(topic, [{ key: 'k', value: Buffer.from('e') }]);
-      await waitFor(() => handled.includes('e'), { timeoutMs, what: 'a message after the poison one' });
-      expect(sub.health()).toEqual({ state: 'running' });
-      await producer.close();
-    }, timeoutMs * 3);
+    it(
+      'dead-letters a message no retry can handle, with provenance, and goes on',
+      async () => {
+        await sut.bus.ensureTopics([{ name: topics.deadLetters, partitions: 3 }]);
+        const topic = await freshTopic(1);
+        const groupId = uniqueName('g');
+        const producer = await sut.bus.producer();
+        await producer.send(
+          topic,
+          ['a', 'b', 'poison', 'c', 'd'].map((v) => ({ key: 'k', value: Buffer.from(v), headers: { origin: v } })),
+        );
+        const handled: string[] = [];
+        const sub = await sut.bus.subscribe({
+          groupId,
+          topics: [topic],
+          handleBatch: async (batch) => {
+            // A bug: thrown for the whole batch while it holds the poison message.
+            if (batch.messages.some((m) => m.value.toString() === 'poison')) throw new TypeError('cannot handle poison (test)');
+            handled.push(...batch.messages.map((m) => m.value.toString()));
+          },
+        });
+        subs.push(sub);
+        const letters: BusMessage[] = [];
+        const dlq = await sut.bus.subscribe({
+          groupId: uniqueName('dlq'),
+          topics: [topics.deadLetters],
+          handleBatch: async (batch) => {
+            letters.push(...batch.messages.filter((m) => m.headers[deadLetterHeaders.group] === groupId));
+          },
+        });
+        subs.push(dlq);
+        await waitFor(() => letters.length >= 1 && new Set(handled).size >= 4, { timeoutMs, what: 'the dead letter and the other four' });
+        expect([...new Set(handled)].sort()).toEqual(['a', 'b', 'c', 'd']);
+        expect(letters).toHaveLength(1);
+        const letter = letters[0] as BusMessage;
+        expect(letter.key).toBe('k');
+        expect(letter.value.toString()).toBe('poison');
+        expect(letter.headers).toEqual({
+          origin: 'poison',
+          [deadLetterHeaders.sourceTopic]: topic,
+          [deadLetterHeaders.sourcePartition]: '0',
+          [deadLetterHeaders.sourceOffset]: '2',
+          [deadLetterHeaders.group]: groupId,
+          [deadLetterHeaders.error]: 'cannot handle poison (test)',
+          [deadLetterHeaders.failedAt]: expect.stringMatching(/^\d{13}$/),
+        });
+        // The partition moved on: a later message is handled.
+        await producer.send(topic, [{ key: 'k', value: Buffer.from('e') }]);
+        await waitFor(() => handled.includes('e'), { timeoutMs, what: 'a message after the poison one' });
+        expect(sub.health()).toEqual({ state: 'running' });
+        await producer.close();
+      },
+      timeoutMs * 3,
+    );
 
-    it('reports a stopped subscription as stopped, not dead', async () => {
-      const topic = await freshTopic(1);
-      const sub = await sut.bus.subscribe({ groupId: uniqueName('g'), topics: [topic], handleBatch: async () => undefined });
-      expect(sub.health()).toEqual({ state: 'running' });
-      await sub.stop();
-      expect(sub.health()).toEqual({ state: 'stopped' });
-    }, timeoutMs);
+    it(
+      'reports a stopped subscription as stopped, not dead',
+      async () => {
+        const topic = await freshTopic(1);
+        const sub = await sut.bus.subscribe({ groupId: uniqueName('g'), topics: [topic], handleBatch: async () => undefined });
+        expect(sub.health()).toEqual({ state: 'running' });
+        await sub.stop();
+        expect(sub.health()).toEqual({ state: 'stopped' });
+      },
+      timeoutMs,
+    );
 
     it('lists ensured topics and ensures idempotently', async () => {
       const topic = await freshTopic(2);

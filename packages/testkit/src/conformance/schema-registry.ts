@@ -20,10 +20,7 @@ export interface SchemaRegistryUnderTest {
  * The behaviour every SchemaRegistry adapter must share, as jest tests. Subjects get a random
  * per-run suffix, so the suite can run again and again against one long-lived registry.
  */
-export function describeSchemaRegistryConformance(
-  name: string,
-  makeRegistry: () => Promise<SchemaRegistryUnderTest>,
-): void {
+export function describeSchemaRegistryConformance(name: string, makeRegistry: () => Promise<SchemaRegistryUnderTest>): void {
   describe(`SchemaRegistry conformance: ${name}`, () => {
     const runId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
     const subject = (label: string) => `conformance-${slug(name)}-${runId}-${label}`;
@@ -157,5 +154,8 @@ function int32(value: number): Buffer {
 }
 
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }

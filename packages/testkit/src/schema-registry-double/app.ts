@@ -1,21 +1,10 @@
-import {
-  type CompatibilityLevel,
-  type SchemaStore,
-  SchemaStoreError,
-  type VersionSpec,
-  createSchemaStore,
-} from '@evp/registry';
+import { type CompatibilityLevel, type SchemaStore, SchemaStoreError, type VersionSpec, createSchemaStore } from '@evp/registry';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { ConfluentHttpError, routeNotFound, storeErrorStatus } from './confluent-errors';
 
 /** What Confluent answers with (and the client sends); plain JSON is accepted too, as by Confluent. */
 export const SCHEMA_REGISTRY_CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
-const ACCEPTED_REQUEST_TYPES = [
-  SCHEMA_REGISTRY_CONTENT_TYPE,
-  'application/vnd.schemaregistry+json',
-  'application/json',
-  'application/octet-stream',
-];
+const ACCEPTED_REQUEST_TYPES = [SCHEMA_REGISTRY_CONTENT_TYPE, 'application/vnd.schemaregistry+json', 'application/json', 'application/octet-stream'];
 
 export interface SchemaRegistryDoubleOptions {
   /** Pass one to inspect or pre-seed state from a test; a fresh in-memory store otherwise. */
@@ -30,8 +19,7 @@ export interface SchemaRegistryDoubleOptions {
  * from @evp/registry's SchemaStore, the same ones the in-process registry uses.
  */
 export function createSchemaRegistryDouble(opts: SchemaRegistryDoubleOptions = {}): Express {
-  const store =
-    opts.store ?? createSchemaStore(opts.compatibility !== undefined ? { compatibility: opts.compatibility } : {});
+  const store = opts.store ?? createSchemaStore(opts.compatibility !== undefined ? { compatibility: opts.compatibility } : {});
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -145,7 +133,8 @@ function schemaId(req: Request): number {
 }
 
 function flag(req: Request, name: string): boolean {
-  return String(req.query[name] ?? '').toLowerCase() === 'true';
+  const value = req.query[name];
+  return typeof value === 'string' && value.toLowerCase() === 'true';
 }
 
 function bodyField(req: Request, name: string): unknown {
@@ -159,7 +148,9 @@ function avroSchemaText(req: Request): string {
   const references = bodyField(req, 'references');
   if (typeof schema !== 'string' || schema.trim() === '') throw invalidSchema('Empty schema');
   if (schemaType !== undefined && schemaType !== null && schemaType !== 'AVRO') {
-    throw invalidSchema(`Invalid schema: schemaType ${String(schemaType)} is not supported by this test double (AVRO only)`);
+    throw invalidSchema(
+      `Invalid schema: schemaType ${typeof schemaType === 'string' ? schemaType : JSON.stringify(schemaType)} is not supported by this test double (AVRO only)`,
+    );
   }
   if (Array.isArray(references) && references.length > 0) {
     throw invalidSchema('Invalid schema: schema references are not supported by this test double');

@@ -11,7 +11,15 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 startSchemaRegistryDouble({ host: '127.0.0.1', port }).then(
   (running) => {
     console.log(`schema-registry-double (in-memory test double of Confluent Schema Registry) listening on ${running.url}`);
-    const stop = () => void running.close().finally(() => process.exit(0));
+    // A signal handler cannot wait: both outcomes of close() are handled and end the process.
+    const stop = () =>
+      void running.close().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          console.error(`schema-registry-double: close failed: ${(err as Error).message}`);
+          process.exit(1);
+        },
+      );
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
   },

@@ -15,7 +15,10 @@ const body = (schema: object) => ({ schema: JSON.stringify(schema) });
 function setup() {
   const app = createSchemaRegistryDouble();
   const register = (subject: string, schema: object) =>
-    request(app).post(`/subjects/${subject}/versions`).set('Content-Type', CT).send(JSON.stringify(body(schema)));
+    request(app)
+      .post(`/subjects/${subject}/versions`)
+      .set('Content-Type', CT)
+      .send(JSON.stringify(body(schema)));
   return { app, register };
 }
 
@@ -163,7 +166,10 @@ describe('schema registry test double: compatibility and config', () => {
     const { app, register } = setup();
     await register('users-value', user);
     const check = (version: string, schema: object, query = '') =>
-      request(app).post(`/compatibility/subjects/users-value/versions/${version}${query}`).set('Content-Type', CT).send(JSON.stringify(body(schema)));
+      request(app)
+        .post(`/compatibility/subjects/users-value/versions/${version}${query}`)
+        .set('Content-Type', CT)
+        .send(JSON.stringify(body(schema)));
     expect((await check('latest', userV2)).body).toEqual({ is_compatible: true });
     expect((await check('1', userBroken)).body).toEqual({ is_compatible: false });
     const verbose = await check('latest', userBroken, '?verbose=true');

@@ -74,17 +74,24 @@ export async function createThrowawayKafka(opts: { libs?: string; startTimeoutMs
   const [port, controllerPort] = [await freePort(), await freePort()];
   const conf = join(dir, 'server.properties');
   writeFileSync(conf, properties(dir, port, controllerPort));
-  writeFileSync(join(dir, 'log4j.properties'), `log4j.rootLogger=WARN, file
+  writeFileSync(
+    join(dir, 'log4j.properties'),
+    `log4j.rootLogger=WARN, file
 log4j.appender.file=org.apache.log4j.FileAppender
 log4j.appender.file.File=${join(dir, 'server.log')}
 log4j.appender.file.layout=org.apache.log4j.PatternLayout
 log4j.appender.file.layout.ConversionPattern=[%d] %p %m (%c)%n
-`);
+`,
+  );
   const java = (args: string[], heap: string) => ['-Xmx' + heap, `-Dlog4j.configuration=file:${join(dir, 'log4j.properties')}`, '-cp', `${libs}/*`, ...args];
   // A cluster id is 16 random bytes, base64url without padding; avoid a leading '-' (as Kafka does).
   const clusterId = `A${randomBytes(16).toString('base64url').slice(1, 22)}`;
   // Short-lived tool JVM: fast start-up over peak speed (as stack.sh does).
-  const format = spawnSync('java', ['-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', ...java(['kafka.tools.StorageTool', 'format', '--standalone', '-t', clusterId, '-c', conf], '256m')], { encoding: 'utf8', timeout: 60_000 });
+  const format = spawnSync(
+    'java',
+    ['-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', ...java(['kafka.tools.StorageTool', 'format', '--standalone', '-t', clusterId, '-c', conf], '256m')],
+    { encoding: 'utf8', timeout: 60_000 },
+  );
   if (format.status !== 0) throw new Error(`kafka storage format failed: ${format.stderr || format.stdout}`);
 
   let child: ChildProcess | undefined;
@@ -100,6 +107,7 @@ log4j.appender.file.layout.ConversionPattern=[%d] %p %m (%c)%n
       child = c;
       exited = new Promise((r) => c.once('exit', () => r()));
       let gone = false;
+      // `exited` only ever resolves, so nothing is left unhandled; start-up polls `gone` meanwhile.
       void exited.then(() => {
         gone = true;
         if (child === c) child = undefined;

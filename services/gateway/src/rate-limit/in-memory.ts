@@ -3,10 +3,13 @@ import { decide, type RateLimiter, type RateLimitPolicy } from './port';
 /** Fixed windows in a Map; expired windows are dropped lazily and by a periodic sweep. */
 export function createInMemoryRateLimiter(policy: RateLimitPolicy, now: () => number = Date.now): RateLimiter {
   const windows = new Map<string, { count: number; resetAt: number }>();
-  const sweep = setInterval(() => {
-    const t = now();
-    for (const [k, w] of windows) if (w.resetAt <= t) windows.delete(k);
-  }, Math.max(1000, policy.windowMs));
+  const sweep = setInterval(
+    () => {
+      const t = now();
+      for (const [k, w] of windows) if (w.resetAt <= t) windows.delete(k);
+    },
+    Math.max(1000, policy.windowMs),
+  );
   sweep.unref();
   return {
     async take(key) {

@@ -5,8 +5,7 @@ import { SDK, envelope, harness } from '../test-fixtures';
 import { createInMemoryRateLimiter } from './in-memory';
 import type { RateLimiter } from './port';
 
-const post = (app: Parameters<typeof request>[0], path = '/v1/ingest/log') =>
-  request(app).post(path).set('Authorization', `Bearer ${SDK}`);
+const post = (app: Parameters<typeof request>[0], path = '/v1/ingest/log') => request(app).post(path).set('Authorization', `Bearer ${SDK}`);
 
 describe('per-key rate limit', () => {
   it('answers 429 rate_limited with Retry-After once the key used its window, on every ingest route', async () => {
