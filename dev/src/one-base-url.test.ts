@@ -3,6 +3,7 @@ import { PUBLIC_ROUTES, type PublicService } from '@evp/http';
 import { uniqueName } from '@evp/testkit';
 import { createEmbeddedParts } from './embedded-parts';
 import { startPipeline, type RunningPipeline } from './pipeline';
+import { oneEventEnvelope, sdkPullBody } from './testing/one-event';
 import { API_KEY, SDK_KEY, e2eKeys } from './testing/scenario';
 
 /** One request per entry of the route table, with the answer the owning service gives it today. */
@@ -16,13 +17,8 @@ interface Probe {
   expect: string | ((body: Record<string, any>) => void);
 }
 
-const envelope = {
-  id: 'user-1',
-  tz: '+00:00',
-  internal: { s_id: 'user-1_1700000000000_0', sdk: 'web/1.0.0', a_id: 'e2e-app', a_ver: '1.0.0 (1)', d_id: 'device-1', os: 'web' },
-  data: [{ time: '2023-11-15 03:43:20.123', __ol: true, name: 'page', property: 'Home', ctx: { path: '/', title: 'Home', duration: 1.5, render_time: 120 } }],
-};
-const sdkPull = { user_id: 'user-1', type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' };
+const envelope = oneEventEnvelope;
+const sdkPull = sdkPullBody;
 
 // Keyed by the table's path: a route added to the table without a probe fails the first test.
 // Paths the clients call that no service serves yet (their shapes are another task) still reach
