@@ -6,8 +6,8 @@ const root = resolve(__dirname, '../..');
 
 const schema = z.object({
   HOST: z.string().default('127.0.0.1'),
-  GATEWAY_PORT: envFragments.port.default(8080),
-  ACTIONS_PORT: envFragments.port.default(8090),
+  // The one base URL every public route is served on (the services keep their own ports only when run alone).
+  PORT: envFragments.port.default(8080),
   DEV_DATA_DIR: z.string().default(resolve(root, '.local/dev')),
   KEYS_FILE: z.string().default(resolve(root, 'dev/keys.local.json')),
   LOG_LEVEL: envFragments.logLevel.default('warn'),

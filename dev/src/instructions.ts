@@ -1,7 +1,6 @@
 /** What `npm start` prints: where things listen and exactly how to send an event and pull an action. */
 export function startInstructions(p: {
-  gatewayUrl: string;
-  actionsUrl: string;
+  baseUrl: string;
   appId: string;
   sdkKey: string;
   apiKey: string;
@@ -34,21 +33,21 @@ export function startInstructions(p: {
   return [
     '',
     'Event platform is running in one process (embedded Kafka-compatible bus, schema registry, ClickHouse via chdb, action store).',
-    `  gateway       ${p.gatewayUrl}   (POST /v1/ingest/log, GET /healthz, /metrics)`,
-    `  action store  ${p.actionsUrl}   (POST /v1/actions, /v1/action/pull, /v1/action/sdk/pull)`,
+    `  base URL      ${p.baseUrl}   (every public route: /v1/ingest/…, /v1/actions, /v1/action/pull, /v1/action/sdk/pull;`,
+    '                and one /healthz, /readyz, /metrics for all parts)',
     `  ClickHouse    ${p.chdbPath} (chdb; database "analytics", table "events")`,
     `  keys          ${p.keysFile}${p.keysCreated ? ' (created now)' : ''}`,
     `    app ${p.appId}: SDK key ${p.sdkKey}`,
     `    app ${p.appId}: API key ${p.apiKey}`,
     '',
     'Send an event (SDK key):',
-    `  curl -s -X POST ${p.gatewayUrl}/v1/ingest/log -H 'Authorization: Bearer ${p.sdkKey}' -H 'Content-Type: application/json' \\`,
+    `  curl -s -X POST ${p.baseUrl}/v1/ingest/log -H 'Authorization: Bearer ${p.sdkKey}' -H 'Content-Type: application/json' \\`,
     `    -d '${JSON.stringify(envelope)}'`,
     '',
     'Create an action, then pull it (API key); a one-off action comes back once only:',
-    `  curl -s -X POST ${p.actionsUrl}/v1/actions -H 'Authorization: Bearer ${p.apiKey}' -H 'Content-Type: application/json' \\`,
+    `  curl -s -X POST ${p.baseUrl}/v1/actions -H 'Authorization: Bearer ${p.apiKey}' -H 'Content-Type: application/json' \\`,
     `    -d '${JSON.stringify(action)}'`,
-    `  curl -s -X POST ${p.actionsUrl}/v1/action/pull -H 'Authorization: Bearer ${p.apiKey}' -H 'Content-Type: application/json' \\`,
+    `  curl -s -X POST ${p.baseUrl}/v1/action/pull -H 'Authorization: Bearer ${p.apiKey}' -H 'Content-Type: application/json' \\`,
     `    -d '${JSON.stringify(pull)}'`,
     '',
     'Press Ctrl+C to stop.',

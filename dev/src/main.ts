@@ -20,13 +20,11 @@ async function main() {
     keys: keys.ring,
     logger,
     host: config.HOST,
-    gatewayPort: config.GATEWAY_PORT,
-    actionsPort: config.ACTIONS_PORT,
+    port: config.PORT,
   });
   process.stdout.write(
     startInstructions({
-      gatewayUrl: pipeline.gatewayUrl,
-      actionsUrl: pipeline.actionsUrl,
+      baseUrl: pipeline.baseUrl,
       appId: keys.appId,
       sdkKey: keys.sdkKey,
       apiKey: keys.apiKey,

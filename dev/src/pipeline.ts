@@ -1,12 +1,12 @@
-import type { Server } from 'node:http';
+import { Registry } from 'prom-client';
 import { allTopics, consumerProblems, type Analytics, type Bus, type KeyRing, type Logger, type SchemaRegistry, type Subscription } from '@evp/core';
 import type { ActionStore } from '@evp/actions';
-import { closeServer, listen } from '@evp/http';
+import { closeServer, createEdge, listen } from '@evp/http';
 import { canonicalFromAvro } from '@evp/schemas';
 import { createGatewayApp } from '@evp/gateway';
 import { startValidator } from '@evp/validator';
 import { createSink, runMigrations } from '@evp/segmenter';
-import { createActionStoreApp, startActionRequestsConsumer, startFeedbackConsumer, startSweeper } from '@evp/action-store';
+import { createActionStoreApp, startActionRequestsConsumer, startFeedbackConsumer, startSweeper, storeReadiness } from '@evp/action-store';
 
 /** The four ports a pipeline runs on; embedded or real, the services are the same code. */
 export interface PipelineParts {
@@ -20,8 +20,8 @@ export interface PipelineOptions {
   parts: PipelineParts;
   keys: KeyRing;
   logger: Logger;
-  gatewayPort?: number;
-  actionsPort?: number;
+  /** The one port every public route is served on (0 picks a free one). */
+  port?: number;
   host?: string;
   /** Consumer group suffix, so several pipelines can share one broker (tests). */
   groupSuffix?: string;
@@ -32,6 +32,9 @@ export interface PipelineOptions {
 }
 
 export interface RunningPipeline {
+  /** The one base URL: every public route (packages/http/src/public-routes.ts), /healthz, /readyz, /metrics. */
+  baseUrl: string;
+  /** The base URL again, for code written when the gateway and action store had a port each. */
   gatewayUrl: string;
   actionsUrl: string;
   /** Consumers that are stopped or dead (empty while all run); also the gateway's readiness. */
@@ -51,7 +54,9 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
   await bus.ensureTopics(allTopics());
   await runMigrations({ analytics, logger });
 
+  const validatorMetrics = new Registry();
   const validator = await startValidator({
+    metrics: validatorMetrics,
     bus,
     registry,
     logger: logger.child({ service: 'validator' }),
@@ -97,18 +102,23 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     readiness: async () => problems(),
   });
   const actions = createActionStoreApp({ store, keys, logger: logger.child({ service: 'action-store' }) });
-  const servers: Server[] = [];
-  const g = await listen(gateway.app, opts.gatewayPort ?? 0, host);
-  servers.push(g.server);
-  const a = await listen(actions.app, opts.actionsPort ?? 0, host);
-  servers.push(a.server);
+  const storeReady = storeReadiness(store);
+  const edge = createEdge({
+    logger: logger.child({ service: 'edge' }),
+    services: { gateway: gateway.app, 'action-store': actions.app },
+    readiness: async () => [...problems(), ...(await storeReady())],
+    registries: [gateway.metrics.registry, actions.metrics.registry, validatorMetrics, sink.metrics],
+  });
+  const server = await listen(edge, opts.port ?? 0, host);
+  const baseUrl = `http://${host}:${server.port}`;
 
   return {
-    gatewayUrl: `http://${host}:${g.port}`,
-    actionsUrl: `http://${host}:${a.port}`,
+    baseUrl,
+    gatewayUrl: baseUrl,
+    actionsUrl: baseUrl,
     consumerProblems: problems,
     async stop() {
-      await Promise.allSettled(servers.map((s) => closeServer(s)));
+      await closeServer(server.server).catch(() => undefined);
       await Promise.allSettled([validator.stop(), sink.stop(), sweeper.stop(), ...consumers.map((c) => c.stop())]);
       await Promise.allSettled([producer.close()]);
     },

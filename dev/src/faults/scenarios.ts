@@ -315,7 +315,7 @@ export const scenarios: Scenario[] = [
       for (let i = 0; i < sends; i++) {
         // A fresh process's worth of parts on the same directory: the in-process bus starts at offset 0 again.
         const parts = createEmbeddedParts({ chdbPath: dir, logger: createLogger('embedded', 'silent') });
-        const pipeline = await startPipeline({ parts, keys, logger: createLogger('embedded', 'silent'), gatewayPort: 0 });
+        const pipeline = await startPipeline({ parts, keys, logger: createLogger('embedded', 'silent'), port: 0 });
         try {
           const r = await sendUpload(pipeline.gatewayUrl, KEYS.sdk, body);
           if (!r.requestId) throw new Error(`upload ${i + 1} not acknowledged (${r.status})`);

@@ -9,3 +9,5 @@ export * from './request-id';
 export * from './server';
 export * from './hot-routes';
 export * from './ops-server';
+export * from './public-routes';
+export * from './edge';

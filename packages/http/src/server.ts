@@ -1,12 +1,10 @@
-import type { Server } from 'node:http';
-import type { Express } from 'express';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { answerClientErrorsAsJson } from './client-errors';
 
 /** Listens and resolves with the bound port (port 0 picks a free one); client errors answer JSON (client-errors.ts). */
-export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<{ server: Server; port: number }> {
+export function listen(app: RequestListener, port: number, host = '0.0.0.0'): Promise<{ server: Server; port: number }> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host, (err?: Error) => {
-      if (err) return reject(err);
+    const server = createServer(app).listen(port, host, () => {
       const address = server.address();
       resolve({ server, port: typeof address === 'object' && address ? address.port : port });
     });

@@ -54,6 +54,9 @@ function actionMetrics(metrics: HttpMetrics) {
   };
 }
 
+/** The action store's readiness: its store answers a ping. */
+export const storeReadiness = (store: ActionStore) => async (): Promise<string[]> => ((await store.ping()) ? [] : ['action store: not reachable']);
+
 /** Most issues one 400 lists: the answer stays small however many items a body gets wrong. */
 export const MAX_ISSUES_LISTED = 100;
 
@@ -131,7 +134,7 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
   const pullMax = deps.pullMax ?? DEFAULT_PULL_MAX;
   const retryAfterSeconds = deps.retryAfterSeconds ?? 1;
   const body = jsonBody(deps.maxBodyBytes ?? 16 * 1024 * 1024);
-  const readiness = deps.readiness ?? (async () => ((await deps.store.ping()) ? [] : ['action store: not reachable']));
+  const readiness = deps.readiness ?? storeReadiness(deps.store);
 
   /** Infrastructure failures become 503 + Retry-After: nothing was changed, the client may retry. */
   async function guarded<T>(what: string, req: Request, op: () => Promise<T>): Promise<T> {

@@ -1,0 +1,123 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server as HttpServer } from 'node:http';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { RedisActionStore, systemClock } from '@evp/actions';
+import { createActionStoreApp } from '@evp/action-store';
+import { allTopics, createLogger, type BusProducer } from '@evp/core';
+import { createGatewayApp } from '@evp/gateway';
+import { closeServer, listen } from '@evp/http';
+import { createKafkaBus } from '@evp/kafka';
+import { deletePrefix, randomActionPrefix, waitFor } from '@evp/testkit';
+import { NGINX_CONF } from './testing/nginx-conf';
+import { oneEventEnvelope, sdkPullBody } from './testing/one-event';
+import { API_KEY, SDK_KEY, e2eKeys } from './testing/scenario';
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s: Server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+    s.once('error', reject);
+  });
+
+/**
+ * The real edge: nginx (Debian's package, the same config docker-compose mounts) in front of the
+ * gateway on the real broker and the action store on real Redis, each on its own port. The only
+ * change to the file is where things are: the compose host names become this machine's ports.
+ */
+describe('deploy/edge/nginx.conf with a real nginx in front of the services', () => {
+  const logger = createLogger('edge', 'silent');
+  const redis = new Redis(process.env.REDIS_URL as string);
+  const prefix = randomActionPrefix();
+  const bus = createKafkaBus({ brokers: (process.env.KAFKA_BROKERS as string).split(','), clientId: 'edge-nginx', logger });
+  const dir = mkdtempSync(join(tmpdir(), 'edge-nginx-'));
+  const conf = join(dir, 'nginx.conf');
+  const servers: HttpServer[] = [];
+  let producer: BusProducer;
+  let nginx: ChildProcess;
+  let base: string;
+
+  beforeAll(async () => {
+    await bus.ensureTopics(allTopics());
+    producer = await bus.producer();
+    const gateway = createGatewayApp({
+      producer,
+      keys: e2eKeys(),
+      logger,
+      corsOrigins: ['*'],
+      limits: { maxBodyBytes: 5 * 1024 * 1024, maxEventsPerRequest: 5000, retryAfterSeconds: 5 },
+    });
+    const actions = createActionStoreApp({ store: new RedisActionStore({ redis, clock: systemClock(), prefix }), keys: e2eKeys(), logger });
+    const g = await listen(gateway.app, 0, '127.0.0.1');
+    const a = await listen(actions.app, 0, '127.0.0.1');
+    servers.push(g.server, a.server);
+    const port = await freePort();
+    writeFileSync(
+      conf,
+      readFileSync(NGINX_CONF, 'utf8')
+        .replace('server gateway:8080;', `server 127.0.0.1:${g.port};`)
+        .replace('server action-store:8090;', `server 127.0.0.1:${a.port};`)
+        .replace('listen 8080;', `listen 127.0.0.1:${port};`)
+        .replace('pid /tmp/nginx.pid;', `pid ${join(dir, 'nginx.pid')};`),
+    );
+    base = `http://127.0.0.1:${port}`;
+    nginx = spawn('nginx', ['-p', dir, '-e', 'stderr', '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    await waitFor(async () => (await fetch(`${base}/healthz`)).status === 200, { what: 'nginx to answer /healthz', timeoutMs: 15_000 });
+  }, 60_000);
+  afterAll(async () => {
+    nginx?.kill('SIGQUIT');
+    await Promise.allSettled(servers.map((s) => closeServer(s)));
+    await producer?.close();
+    await bus.close();
+    await deletePrefix(redis, prefix);
+    redis.disconnect();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const send = async (method: string, path: string, opts: { key?: string; body?: string; requestId?: string } = {}) => {
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+    if (opts.key) headers.Authorization = `Bearer ${opts.key}`;
+    if (opts.requestId) headers['X-Request-Id'] = opts.requestId;
+    const res = await fetch(`${base}${path}`, { method, headers, body: opts.body });
+    return { status: res.status, requestId: res.headers.get('x-request-id'), body: (await res.json()) as Record<string, any> };
+  };
+  const envelope = oneEventEnvelope;
+
+  it('passes `nginx -t` with the compose host names replaced by ports', () => {
+    // stdout to /dev/null: the config logs access to /dev/stdout, which nginx cannot open on a pipe.
+    const t = spawnSync('nginx', ['-p', dir, '-e', 'stderr', '-t', '-c', conf], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+    expect([t.status, t.stderr]).toEqual([0, expect.stringContaining('test is successful')]);
+  });
+
+  it('routes uploads to the gateway and action pulls to the action store on the one port', async () => {
+    expect(await send('POST', '/v1/ingest/log', { body: JSON.stringify(envelope), requestId: 'edge-1' })).toMatchObject({
+      status: 401,
+      requestId: 'edge-1',
+      body: { error: { code: 'auth_missing', request_id: 'edge-1' } },
+    });
+    expect(await send('POST', '/v1/ingest/log', { key: SDK_KEY, body: JSON.stringify(envelope) })).toMatchObject({ status: 200, body: { accepted: 1 } });
+    expect(await send('POST', '/v1/action/sdk/pull', { key: SDK_KEY, body: JSON.stringify(sdkPullBody) })).toMatchObject({ status: 200, body: { data: [], more: false } });
+    expect(await send('GET', '/v1/actions/1/stats', { key: API_KEY })).toMatchObject({ status: 404, body: { error: { code: 'not_found', message: 'No action 1 in this app.' } } });
+  });
+
+  it('answers an unknown path 404 in the JSON error shape with the client’s request id', async () => {
+    expect(await send('GET', '/v2/nope', { requestId: 'edge-2' })).toEqual({
+      status: 404,
+      requestId: 'edge-2',
+      body: { error: { code: 'not_found', message: 'No such route or resource.', request_id: 'edge-2' } },
+    });
+  });
+
+  it('lets the gateway answer a body just over its limit, and answers 413 itself past the edge’s', async () => {
+    const pad = (bytes: number) => JSON.stringify({ ...envelope, pad: 'x'.repeat(bytes) });
+    const gateway = await send('POST', '/v1/ingest/log', { key: SDK_KEY, body: pad(5 * 1024 * 1024 + 1024) });
+    expect([gateway.status, gateway.body.error.code, gateway.body.error.details]).toEqual([413, 'payload_too_large', expect.anything()]);
+    const edge = await send('POST', '/v1/ingest/log', { key: SDK_KEY, body: pad(6 * 1024 * 1024 + 1024) });
+    expect([edge.status, edge.body.error.code, edge.body.error.details]).toEqual([413, 'payload_too_large', undefined]);
+  });
+});

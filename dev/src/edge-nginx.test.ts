@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { PUBLIC_ROUTES, type PublicService } from '@evp/http';
+import { loadActionStoreConfig } from '@evp/action-store';
+import { loadGatewayConfig } from '@evp/gateway';
+import { NGINX_CONF, nginxLocations, nginxUpstreams } from './testing/nginx-conf';
+
+/** The nginx upstream each service of the route table is reached through, and where it listens in compose. */
+const UPSTREAM: Record<PublicService, { name: string; server: string }> = {
+  gateway: { name: 'gateway', server: 'gateway:8080' },
+  'action-store': { name: 'action_store', server: 'action-store:8090' },
+};
+
+describe('deploy/edge/nginx.conf routes the route table', () => {
+  const locations = nginxLocations();
+  const proxied = locations.filter((l) => l.upstream !== undefined);
+
+  it('proxies exactly the prefixes of the route table, each to its service', () => {
+    const byUpstream = Object.fromEntries(Object.entries(UPSTREAM).map(([service, u]) => [u.name, service]));
+    const fromConf = proxied.map((l) => ({ match: l.match, path: l.path, service: byUpstream[l.upstream as string] ?? `unknown upstream ${l.upstream}` }));
+    const fromTable = PUBLIC_ROUTES.map((r) => ({ match: r.match, path: r.path, service: r.service }));
+    const order = (a: { path: string; match: string }, b: { path: string; match: string }) => `${a.path} ${a.match}`.localeCompare(`${b.path} ${b.match}`);
+    expect(fromConf.sort(order)).toEqual(fromTable.sort(order));
+  });
+
+  it('sends each upstream to the service’s own port in docker-compose.yml', () => {
+    expect(nginxUpstreams()).toEqual({ gateway: UPSTREAM.gateway.server, action_store: UPSTREAM['action-store'].server });
+    const compose = readFileSync(resolve(__dirname, '../../docker-compose.yml'), 'utf8');
+    for (const { server } of Object.values(UPSTREAM)) {
+      const [host, port] = server.split(':') as [string, string];
+      const block = new RegExp(`\\n  ${host}:\\n(?:    .*\\n|\\n)*?      PORT: ${port}\\n`);
+      expect([server, block.test(compose)]).toEqual([server, true]);
+    }
+    expect(compose).toContain('./deploy/edge/nginx.conf:/etc/nginx/nginx.conf:ro');
+    expect(compose).toContain("ports: ['8080:8080']");
+  });
+
+  it('lets each service answer its own 413: the edge allows 1 MiB more than the service’s body limit', () => {
+    const limit: Record<PublicService, number> = {
+      gateway: loadGatewayConfig({ KAFKA_BROKERS: 'kafka:9092', KEYS_FILE: 'keys.json' }).MAX_BODY_BYTES,
+      'action-store': loadActionStoreConfig({ KEYS_FILE: 'keys.json' }).MAX_BODY_BYTES,
+    };
+    expect(limit).toEqual({ gateway: 5 * 1024 * 1024, 'action-store': 16 * 1024 * 1024 });
+    // Fetches and the OpenAPI document take no body: nginx's 1 MiB default is plenty.
+    const bodiless = new Set(['/openapi.json', '/v1/nudge/', '/nudge/']);
+    for (const r of PUBLIC_ROUTES) {
+      const l = proxied.find((p) => p.path === r.path && p.match === r.match);
+      expect([r.path, l?.maxBodyBytes]).toEqual([r.path, bodiless.has(r.path) ? undefined : limit[r.service] + 1024 * 1024]);
+    }
+  });
+
+  it('passes the request id and the client address to the services', () => {
+    const conf = readFileSync(NGINX_CONF, 'utf8');
+    expect(conf).toMatch(/proxy_set_header X-Request-Id \$edge_request_id;/);
+    expect(conf).toMatch(/proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;/);
+    expect(conf).toMatch(/proxy_set_header X-Real-IP \$remote_addr;/);
+  });
+
+  it('answers unknown paths, oversize bodies and a down service in the JSON error shape', () => {
+    const own = Object.fromEntries(locations.filter((l) => l.upstream === undefined).map((l) => [l.path, /return (\d+) '(.*)';/.exec(l.body)?.slice(1)]));
+    const code = (path: string) => {
+      const [status, body] = own[path] as [string, string];
+      return [Number(status), (JSON.parse(body.replace(/\$edge_request_id/g, 'r-1')) as { error?: { code: string } }).error?.code];
+    };
+    expect([code('/'), code('@payload_too_large'), code('@unavailable')]).toEqual([
+      [404, 'not_found'],
+      [413, 'payload_too_large'],
+      [503, 'unavailable'],
+    ]);
+    expect(code('/healthz')).toEqual([200, undefined]);
+  });
+});

@@ -1,0 +1,132 @@
+import { createLogger } from '@evp/core';
+import { PUBLIC_ROUTES, type PublicService } from '@evp/http';
+import { uniqueName } from '@evp/testkit';
+import { createEmbeddedParts } from './embedded-parts';
+import { startPipeline, type RunningPipeline } from './pipeline';
+import { oneEventEnvelope, sdkPullBody } from './testing/one-event';
+import { API_KEY, SDK_KEY, e2eKeys } from './testing/scenario';
+
+/** One request per entry of the route table, with the answer the owning service gives it today. */
+interface Probe {
+  method: 'GET' | 'POST';
+  path: string;
+  key?: string;
+  body?: unknown;
+  status: number;
+  /** The error code of a JSON error answer, or a check of a success body. */
+  expect: string | ((body: Record<string, any>) => void);
+}
+
+const envelope = oneEventEnvelope;
+const sdkPull = sdkPullBody;
+
+// Keyed by the table's path: a route added to the table without a probe fails the first test.
+// Paths the clients call that no service serves yet (their shapes are another task) still reach
+// their owner, which answers its own JSON 404.
+const PROBES: Record<string, Probe[]> = {
+  '/v1/ingest/': [
+    { method: 'POST', path: '/v1/ingest/log', body: envelope, status: 401, expect: 'auth_missing' },
+    { method: 'POST', path: '/v1/ingest/log', key: SDK_KEY, body: envelope, status: 200, expect: (b) => expect(b.accepted).toBe(1) },
+    { method: 'POST', path: '/v1/ingest/events', body: envelope, status: 401, expect: 'auth_missing' },
+    { method: 'POST', path: '/v1/ingest/catalog/user', body: [], status: 401, expect: 'auth_missing' },
+  ],
+  '/data/ingest/': [{ method: 'POST', path: '/data/ingest/log', key: API_KEY, body: { data: [] }, status: 404, expect: 'not_found' }],
+  '/openapi.json': [{ method: 'GET', path: '/openapi.json', status: 200, expect: (b) => expect(Object.keys(b.paths)).toContain('/v1/ingest/log') }],
+  '/v1/action/': [
+    { method: 'POST', path: '/v1/action/pull', body: sdkPull, status: 401, expect: 'auth_missing' },
+    { method: 'POST', path: '/v1/action/sdk/pull', key: SDK_KEY, body: sdkPull, status: 200, expect: (b) => expect(b).toEqual({ data: [], more: false }) },
+  ],
+  '/v1/actions': [{ method: 'POST', path: '/v1/actions', body: [], status: 401, expect: 'auth_missing' }],
+  '/v1/actions/': [{ method: 'GET', path: '/v1/actions/1/stats', key: API_KEY, status: 404, expect: 'not_found' }],
+  '/v1/nudge/': [{ method: 'GET', path: '/v1/nudge/sdk/user-1?render_method=push_notification', key: SDK_KEY, status: 404, expect: 'not_found' }],
+  '/nudge/': [{ method: 'GET', path: '/nudge/sdk/get?subject_id=user-1', key: API_KEY, status: 404, expect: 'not_found' }],
+};
+
+const COUNTER: Record<PublicService, string> = { gateway: 'gateway_http_requests_total', 'action-store': 'action_store_http_requests_total' };
+
+/** Sum of one counter's samples in a Prometheus text exposition. */
+function total(metrics: string, name: string): number {
+  let sum = 0;
+  for (const line of metrics.split('\n')) if (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  return sum;
+}
+
+describe('npm start serves every public route on one base URL', () => {
+  let pipeline: RunningPipeline;
+  const parts = createEmbeddedParts({ chdbPath: ':memory:', database: uniqueName('baseurl').replace(/-/g, '_') });
+
+  beforeAll(async () => {
+    pipeline = await startPipeline({ parts, keys: e2eKeys(), logger: createLogger('baseurl', 'silent'), sinkFlushMs: 50 });
+  });
+  afterAll(async () => {
+    await pipeline.stop();
+    await Promise.allSettled([parts.bus.close(), parts.analytics.close()]);
+  });
+
+  const send = async (p: Pick<Probe, 'method' | 'path' | 'key' | 'body'>) => {
+    const headers: Record<string, string> = { 'X-Request-Id': 'probe-1' };
+    if (p.key) headers.Authorization = `Bearer ${p.key}`;
+    if (p.body !== undefined) headers['Content-Type'] = 'application/json';
+    const res = await fetch(`${pipeline.baseUrl}${p.path}`, { method: p.method, headers, body: p.body === undefined ? undefined : JSON.stringify(p.body) });
+    return { status: res.status, requestId: res.headers.get('x-request-id'), body: (await res.json()) as Record<string, any> };
+  };
+  const counts = async () => {
+    const text = await (await fetch(`${pipeline.baseUrl}/metrics`)).text();
+    return { gateway: total(text, COUNTER.gateway), 'action-store': total(text, COUNTER['action-store']) };
+  };
+
+  it('keeps the old names as the same base URL', () => {
+    expect(pipeline.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect([pipeline.gatewayUrl, pipeline.actionsUrl]).toEqual([pipeline.baseUrl, pipeline.baseUrl]);
+    expect(Object.keys(PROBES).sort()).toEqual(PUBLIC_ROUTES.map((r) => r.path).sort());
+  });
+
+  for (const route of PUBLIC_ROUTES) {
+    for (const probe of PROBES[route.path] ?? []) {
+      it(`${probe.method} ${probe.path} (${route.serves}) is answered ${probe.status} by the ${route.service}`, async () => {
+        const before = await counts();
+        const res = await send(probe);
+        expect(res.status).toBe(probe.status);
+        // The service's own request id middleware honoured the client's id.
+        expect(res.requestId).toBe('probe-1');
+        if (typeof probe.expect === 'string') expect(res.body.error).toMatchObject({ code: probe.expect, request_id: 'probe-1' });
+        else probe.expect(res.body);
+        const after = await counts();
+        const other: PublicService = route.service === 'gateway' ? 'action-store' : 'gateway';
+        expect([after[route.service] - before[route.service], after[other] - before[other]]).toEqual([1, 0]);
+      });
+    }
+  }
+
+  it('answers an unknown path itself: 404 in the JSON error shape, no service reached', async () => {
+    const before = await counts();
+    const res = await send({ method: 'GET', path: '/v2/nope?x=1' });
+    expect([res.status, res.body]).toEqual([404, { error: { code: 'not_found', message: 'No route GET /v2/nope.', request_id: 'probe-1' } }]);
+    // A prefix without its slash belongs to nobody.
+    expect((await send({ method: 'POST', path: '/v1/actionsx' })).status).toBe(404);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('has one /healthz and one /readyz for all parts', async () => {
+    expect(await send({ method: 'GET', path: '/healthz' })).toMatchObject({ status: 200, body: { status: 'ok' } });
+    expect(await send({ method: 'GET', path: '/readyz' })).toMatchObject({ status: 200, body: { ready: true, problems: [] } });
+  });
+
+  it('has one /metrics with the gateway, action store, validator and sink series', async () => {
+    const res = await fetch(`${pipeline.baseUrl}/metrics`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const families = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]));
+    for (const name of [
+      'edge_http_requests_total',
+      'gateway_http_requests_total',
+      'gateway_events_accepted_total',
+      'action_store_http_requests_total',
+      'action_store_actions_created_total',
+      'validator_events_accepted_total',
+      'segmenter_sink_rows_inserted_total',
+    ]) {
+      expect([name, families.has(name)]).toEqual([name, true]);
+    }
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * The one route table of the public base URL: which path belongs to which service. The SDKs are
+ * configured with a single API URL and send uploads and their action fetch to it (docs/api.md
+ * "Paths the real clients call"), so `npm start` dispatches by this table in-process
+ * (packages/http/src/edge.ts) and docker-compose's nginx routes the same paths to each service's
+ * own port (deploy/edge/nginx.conf, checked against this table by public-routes.test.ts).
+ *
+ * Matching follows nginx: an `exact` path matches only itself; a `prefix` matches every path that
+ * starts with it. Prefixes end with `/` so that `/v1/actions` never claims `/v1/actionsfoo`.
+ * A path no entry matches is answered 404 in the JSON error shape by the edge itself.
+ */
+export type PublicService = 'gateway' | 'action-store';
+
+export interface PublicRoute {
+  match: 'exact' | 'prefix';
+  path: string;
+  service: PublicService;
+  /** What lives there, for docs and test names. */
+  serves: string;
+}
+
+export const PUBLIC_ROUTES: readonly PublicRoute[] = [
+  // Served today: /v1/ingest/log, /v1/ingest/events, /v1/ingest/catalog/{kind}. Also where the
+  // clients' other upload paths land (current /v1/ingest/dimensions, 1.x /v1/ingest/sdk/crash).
+  { match: 'prefix', path: '/v1/ingest/', service: 'gateway', serves: 'SDK uploads (events, catalog)' },
+  // The synthetic data generator posts server-side imports under the bare base URL, without /v1.
+  { match: 'prefix', path: '/data/ingest/', service: 'gateway', serves: 'server-side import (generator)' },
+  { match: 'exact', path: '/openapi.json', service: 'gateway', serves: 'the ingest API description' },
+  // /v1/action/pull (API key) and /v1/action/sdk/pull (SDK key, the current client's fetch).
+  { match: 'prefix', path: '/v1/action/', service: 'action-store', serves: 'action pulls' },
+  { match: 'exact', path: '/v1/actions', service: 'action-store', serves: 'action creation' },
+  { match: 'prefix', path: '/v1/actions/', service: 'action-store', serves: 'action stats and unblock' },
+  // The 1.x clients' single-user fetch (GET /v1/nudge/sdk/{user_id}) and the generator's
+  // (GET /nudge/sdk/get): the action store's to answer.
+  { match: 'prefix', path: '/v1/nudge/', service: 'action-store', serves: 'older clients’ action fetch' },
+  { match: 'prefix', path: '/nudge/', service: 'action-store', serves: 'generator’s action fetch' },
+];
+
+/** Paths the edge answers itself, from every part at once. */
+export const EDGE_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
+
+/** The service a request path belongs to (query string ignored), or undefined for the edge's 404. */
+export function serviceForPath(url: string): PublicService | undefined {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  let best: PublicRoute | undefined;
+  for (const r of PUBLIC_ROUTES) {
+    if (r.match === 'exact' ? path === r.path : path.startsWith(r.path)) {
+      if (r.match === 'exact') return r.service;
+      if (!best || r.path.length > best.path.length) best = r;
+    }
+  }
+  return best?.service;
+}
