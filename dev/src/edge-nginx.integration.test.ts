@@ -101,8 +101,14 @@ describe('deploy/edge/nginx.conf with a real nginx in front of the services', ()
       body: { error: { code: 'auth_missing', request_id: 'edge-1' } },
     });
     expect(await send('POST', '/v1/ingest/log', { key: SDK_KEY, body: JSON.stringify(envelope) })).toMatchObject({ status: 200, body: { accepted: 1 } });
-    expect(await send('POST', '/v1/action/sdk/pull', { key: SDK_KEY, body: JSON.stringify(sdkPullBody) })).toMatchObject({ status: 200, body: { data: [], more: false } });
-    expect(await send('GET', '/v1/actions/1/stats', { key: API_KEY })).toMatchObject({ status: 404, body: { error: { code: 'not_found', message: 'No action 1 in this app.' } } });
+    expect(await send('POST', '/v1/action/sdk/pull', { key: SDK_KEY, body: JSON.stringify(sdkPullBody) })).toMatchObject({
+      status: 200,
+      body: { data: [], more: false },
+    });
+    expect(await send('GET', '/v1/actions/1/stats', { key: API_KEY })).toMatchObject({
+      status: 404,
+      body: { error: { code: 'not_found', message: 'No action 1 in this app.' } },
+    });
   });
 
   it('answers an unknown path 404 in the JSON error shape with the client’s request id', async () => {
