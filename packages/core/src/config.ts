@@ -19,18 +19,20 @@ export function parseConfig<S extends z.ZodTypeAny>(schema: S, env: Record<strin
   throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
 }
 
+/** `a, b,,c` → `['a', 'b', 'c']`: how every list variable is written. */
+function commaList(s: string): string[] {
+  return s
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
 /** Shared env fragments so every service spells its variables the same way. */
 export const envFragments = {
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  kafkaBrokers: z
-    .string()
-    .min(1)
-    .transform((s) =>
-      s
-        .split(',')
-        .map((b) => b.trim())
-        .filter(Boolean),
-    ),
+  kafkaBrokers: z.string().min(1).transform(commaList),
+  /** Browser origins allowed by CORS, comma-separated; `*` (the default) allows any. */
+  corsOrigins: z.string().default('*').transform(commaList),
   port: z.coerce.number().int().min(0).max(65535),
   url: z.string().url(),
   positiveInt: z.coerce.number().int().positive(),

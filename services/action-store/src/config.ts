@@ -18,15 +18,7 @@ const schema = z
     SWEEP_INTERVAL_MS: envFragments.positiveInt.default(60_000),
     RETRY_AFTER_SECONDS: envFragments.positiveInt.default(1),
     /** Browser origins allowed to call the SDK pull; the API-key routes never answer CORS. */
-    CORS_ORIGINS: z
-      .string()
-      .default('*')
-      .transform((s) =>
-        s
-          .split(',')
-          .map((o) => o.trim())
-          .filter(Boolean),
-      ),
+    CORS_ORIGINS: envFragments.corsOrigins,
     /** Without brokers the service runs HTTP only (no actions.requested, no feedback). */
     KAFKA_BROKERS: envFragments.kafkaBrokers.optional(),
     KAFKA_SESSION_TIMEOUT_MS: envFragments.kafkaSessionTimeoutMs,

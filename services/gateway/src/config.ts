@@ -11,15 +11,7 @@ const schema = z.object({
   MAX_CATALOG_RECORDS_PER_REQUEST: envFragments.positiveInt.default(5000),
   PRODUCE_TIMEOUT_MS: envFragments.positiveInt.default(5000),
   RETRY_AFTER_SECONDS: envFragments.positiveInt.default(5),
-  CORS_ORIGINS: z
-    .string()
-    .default('*')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((o) => o.trim())
-        .filter(Boolean),
-    ),
+  CORS_ORIGINS: envFragments.corsOrigins,
   /** Shared rate-limit counters; without it each replica counts alone (in memory). */
   REDIS_URL: envFragments.url.optional(),
   /** Generous by default (10k requests/s per key over a minute): a guard against runaway clients, not a quota. */
