@@ -1,4 +1,4 @@
-import type { Block } from '@evp/core';
+import type { Block, RejectionReason } from '@evp/core';
 
 /** What both envelope forms become (see docs/data-contract.md). Times are UTC epoch ms. */
 export interface CanonicalEvent {
@@ -34,6 +34,11 @@ export interface CanonicalEvent {
   meta: unknown;
   /** Earlier form client info (up, dn, d_info, app_info) and declared ids, kept not dropped. */
   client: Record<string, unknown> | null;
+  /**
+   * What the validator accepted but the app should know: unknown properties kept as extras, client
+   * quirks it normalised (each named; docs/data-contract.md), malformed session ids. Empty when none.
+   */
+  warnings: RejectionReason[];
 }
 
 /** Provenance the gateway attaches to every raw message. */

@@ -1,5 +1,6 @@
 export * from './canonical';
 export * from './rejected';
+export * from './receipt';
 export * from './dsl/types';
 export * from './dsl/validate';
 export * from './avro/derive';

@@ -24,6 +24,11 @@ export type CatalogKind = (typeof CATALOG_KINDS)[number];
 export const topics = {
   raw: 'ingest.raw',
   rejected: 'ingest.rejected',
+  /**
+   * One receipt per raw message: the verdict (accepted / rejected, with reasons and warnings) of every
+   * event or record it held, so an app can learn what became of a request (GET /v1/ingest/requests/{id}).
+   */
+  receipts: 'ingest.receipts',
   actionsRequested: 'actions.requested',
   /**
    * Messages a consumer could not handle for a reason retrying cannot cure, each with its provenance
@@ -54,6 +59,7 @@ export function allTopics(): TopicSpec[] {
   return [
     { name: topics.raw, partitions: 3, maxMessageBytes: RAW_MAX_MESSAGE_BYTES },
     { name: topics.rejected, partitions: 3 },
+    { name: topics.receipts, partitions: 3 },
     ...BLOCKS.map((b) => ({ name: topics.events(b), partitions: 3 })),
     ...CATALOG_KINDS.map((k) => ({ name: topics.catalog(k), partitions: 1 })),
     { name: topics.actionsRequested, partitions: 3 },
@@ -69,4 +75,10 @@ export const rawHeaders = {
   keyId: 'key_id',
   /** `log` for event envelopes, `catalog:<kind>` for catalog submissions. */
   payloadKind: 'payload_kind',
+  /**
+   * Where this message sits in its request: a body holding an array of envelopes becomes one raw
+   * message per envelope, and the receipts of all of them tell when the whole request is validated.
+   */
+  envelopeIndex: 'envelope_index',
+  envelopeCount: 'envelope_count',
 } as const;

@@ -48,9 +48,21 @@ export function blockEventSchema(block: Block): AvroSchema {
       { name: 'envelope', type: 'string', doc: 'current or earlier' },
       { name: 'meta_json', ...nullable('string') },
       { name: 'client_json', ...nullable('string') },
+      {
+        name: 'warnings',
+        doc: 'What was accepted but is worth knowing: unknown properties, normalised client quirks',
+        type: { type: 'array', items: { type: 'record', name: 'EventWarning', fields: reasonFields } },
+        default: [],
+      },
       ...eventsOfBlock(block).map((def) => ({ name: def.event, ...nullable(avroRecord(def, names)) })),
     ],
   };
 }
+
+const reasonFields = [
+  { name: 'path', type: 'string' },
+  { name: 'rule', type: 'string' },
+  { name: 'message', type: 'string' },
+];
 
 export const blockSubject = (topic: string) => `${topic}-value`;

@@ -4,7 +4,7 @@ import { eventDef, eventsOfBlock } from '../events/registry';
 import { fromAvroValue, toAvroValue } from './derive';
 
 /** Own keys of a CanonicalEvent; the fast path of canonicalToAvro is taken only for events with exactly these. */
-const CANONICAL_KEY_COUNT = 25; // 22 common fields + props, meta, client
+const CANONICAL_KEY_COUNT = 26; // 22 common fields + props, meta, client, warnings
 
 /** Event fields of each block's record (all null but the event's own), computed once per block. */
 const blockEventFields = new Map<string, readonly string[]>();
@@ -68,11 +68,12 @@ export function canonicalToAvro(e: CanonicalEvent, clientMemo?: ClientJsonMemo):
       envelope: e.envelope,
       meta_json: metaJson,
       client_json: clientJson,
+      warnings: e.warnings,
     };
   } else {
     // Anything but a plain CanonicalEvent (extra or missing keys) keeps the generic form.
-    const { props: _props, meta: _meta, client: _client, ...common } = e;
-    record = { ...common, meta_json: metaJson, client_json: clientJson };
+    const { props: _props, meta: _meta, client: _client, warnings, ...common } = e;
+    record = { ...common, meta_json: metaJson, client_json: clientJson, warnings: warnings ?? [] };
   }
   const fields = eventFieldsOf(e.block);
   for (let i = 0; i < fields.length; i++) record[fields[i] as string] = null;
@@ -107,10 +108,11 @@ const RECORD_HEAD = [
   'envelope',
   'meta_json',
   'client_json',
+  'warnings',
 ] as const;
 
 interface BlockLayout {
-  /** Keys of the block's record that are not common fields: its event fields, meta_json, client_json. */
+  /** Keys of the block's record that are not common fields: its event fields, meta_json, client_json, warnings. */
   nonCommon: ReadonlySet<string>;
   /** The current layout's keys: RECORD_HEAD, then one field per event type of the block. */
   keys: readonly string[];
@@ -125,7 +127,7 @@ function layoutOf(block: Block): BlockLayout {
   let layout = blockLayouts.get(block);
   if (layout === undefined) {
     const eventFields = eventsOfBlock(block).map((d) => d.event);
-    layout = { nonCommon: new Set([...eventFields, 'meta_json', 'client_json']), keys: [...RECORD_HEAD, ...eventFields] };
+    layout = { nonCommon: new Set([...eventFields, 'meta_json', 'client_json', 'warnings']), keys: [...RECORD_HEAD, ...eventFields] };
     blockLayouts.set(block, layout);
   }
   return layout;
@@ -180,6 +182,7 @@ export function canonicalFromAvro(record: Record<string, unknown>): CanonicalEve
       props,
       meta,
       client,
+      warnings: r.warnings,
     };
   }
   // Any other layout (another schema version): every field but the event fields and the JSON
@@ -194,5 +197,7 @@ export function canonicalFromAvro(record: Record<string, unknown>): CanonicalEve
   event.props = props;
   event.meta = meta;
   event.client = client;
+  // Last, as in a CanonicalEvent; records written before warnings existed read as having none.
+  event.warnings = record.warnings ?? [];
   return event as unknown as CanonicalEvent;
 }

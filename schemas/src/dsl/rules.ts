@@ -47,3 +47,15 @@ export const is =
   (field: string, ...values: unknown[]): Pred =>
   (v) =>
     values.includes(v[field]);
+
+/** Reports `problem` as a warning (a known client quirk: accepted, named) instead of an error. */
+export const asWarning =
+  (rule: ObjectRule): ObjectRule =>
+  (v) =>
+    rule(v).map((p) => ({ ...p, warning: true as const }));
+
+/** A problem whenever `when` holds (e.g. app `start_time` ≠ 0 for an action other than open). */
+export const problemWhen =
+  (path: string, when: Pred, rule: string, message: string): ObjectRule =>
+  (v) =>
+    when(v) ? [{ path, rule, message }] : [];

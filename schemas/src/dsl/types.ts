@@ -42,6 +42,11 @@ export interface RuleProblem {
   path: string;
   rule: string;
   message: string;
+  /**
+   * A known client quirk rather than an error: the object is accepted and the problem is reported as
+   * a warning under `rule` (docs/data-contract.md lists every quirk with the client that sends it).
+   */
+  warning?: true;
 }
 
 export type ObjectRule = (value: Record<string, unknown>) => RuleProblem[];

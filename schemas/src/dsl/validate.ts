@@ -131,7 +131,7 @@ function runObject(
   }
   if (errors.length === errorsBefore && c.def.rules !== undefined) {
     for (const rule of c.def.rules) {
-      for (const p of rule(value)) errors.push({ path: p.path ? `${path}.${p.path}` : path, rule: p.rule, message: p.message });
+      for (const p of rule(value)) (p.warning ? warnings : errors).push({ path: p.path ? `${path}.${p.path}` : path, rule: p.rule, message: p.message });
     }
   }
   return { value, unknown };

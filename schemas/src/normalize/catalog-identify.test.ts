@@ -1,4 +1,4 @@
-import { ctx, currentEnvelope, identifyLog, pageLog } from '../__fixtures__/envelopes';
+import { ctx, currentEnvelope, earlierEnvelope, identifyLog, pageLog } from '../__fixtures__/envelopes';
 import { normalizeUpload } from './normalize';
 import { userCatalogFromIdentify } from './catalog-identify';
 
@@ -10,6 +10,7 @@ describe('userCatalogFromIdentify (spec 2.4: the user catalog supplied with an i
     const [e] = events(identifyWith({ name: 'Amina', gender: 'female', birth_year: 1990, favourite: 'tea' }));
     expect(userCatalogFromIdentify(e!)).toEqual({
       accepted: {
+        index: null,
         record: {
           app_id: 'app-1',
           id: 'user-42',
@@ -21,6 +22,7 @@ describe('userCatalogFromIdentify (spec 2.4: the user catalog supplied with an i
           extra: null,
         },
         warnings: [],
+        index: null,
       },
       problems: [],
     });
@@ -46,5 +48,34 @@ describe('userCatalogFromIdentify (spec 2.4: the user catalog supplied with an i
       ['$.identify.birth_year', 'identify_user_catalog'],
       ['$.identify.gender', 'identify_user_catalog'],
     ]);
+  });
+
+  describe('both envelope forms make the same record (the earlier form has no envelope tz)', () => {
+    // The same identify, sent by user-7 in each form; the current envelope's s_id is made to match.
+    const props = { action: 'register', name: 'Amina', gender: 'female', birth_year: 1990 };
+    const current = (tz: string, extra: Record<string, unknown> = {}) =>
+      normalizeUpload(
+        currentEnvelope([{ time: '2023-11-15 03:43:21.000', __ol: true, name: 'identify', property: 'register', ctx: { ...props, ...extra } }], {
+          id: 'user-7',
+          tz,
+          internal: { s_id: 'user-7_1700000000000_0', sdk: 'ios/1.0.1', a_id: 'com.example.app', a_ver: '1.2.3 (45)', d_id: 'dev-7', os: 'ios' },
+        }),
+        ctx,
+      ).accepted[0]!.event;
+    const earlier = (ts: string, extra: Record<string, unknown> = {}) =>
+      normalizeUpload(earlierEnvelope([{ block: 'core', ol: true, ts, type: 'identify', props: { ...props, ...extra } }]), ctx).accepted[0]!.event;
+
+    it('without a timezone property: the envelope tz, and Z for the earlier form (its client writes ts in UTC)', () => {
+      const fromEarlier = userCatalogFromIdentify(earlier('2023-11-14T22:13:21Z'));
+      expect(fromEarlier.problems).toEqual([]);
+      expect(fromEarlier.accepted?.record.record).toEqual({ id: 'user-7', name: 'Amina', timezone: 'Z', gender: 'female', birth_year: 1990 });
+      expect(fromEarlier).toEqual(userCatalogFromIdentify(current('Z')));
+    });
+
+    it('with a timezone property: the property, in both forms', () => {
+      const fromEarlier = userCatalogFromIdentify(earlier('2023-11-15T01:13:21.000+03:00', { timezone: 'Africa/Nairobi' }));
+      expect(fromEarlier.accepted?.record.record).toEqual({ id: 'user-7', name: 'Amina', timezone: 'Africa/Nairobi', gender: 'female', birth_year: 1990 });
+      expect(fromEarlier).toEqual(userCatalogFromIdentify(current('+03:00', { timezone: 'Africa/Nairobi' })));
+    });
   });
 });

@@ -22,11 +22,23 @@ export interface IdentifyCatalogResult {
 }
 
 /**
+ * The timezone the client library tracked for the upload, used when the identify sends none. The
+ * current form carries it as the envelope `tz` (2.1). The earlier form (2.2) has no envelope tz (its
+ * canonical `tz` is empty), so taking `tz` alone left the required timezone missing and an
+ * earlier-form identify never made a record. Its only time zone is that of its event times, and the
+ * earlier-form client writes every `ts` in UTC (iOS CausalFoundrySDKCore ≤ 1.2.3,
+ * `ISO8601DateFormatter`: `…Z`): so `Z`. Known gap: an earlier-form `ts` with another offset still
+ * gives `Z`, because the canonical event keeps only the UTC instant, not the offset sent.
+ */
+const trackedTimezone = (e: CanonicalEvent): string | undefined => e.tz || (e.envelope === 'earlier' ? 'Z' : undefined);
+
+/**
  * Spec 2.4 and 4.3: the user catalog can also arrive with an identify (register or login) whose
  * properties include user catalog fields. The event is unchanged (its unknown properties stay its
  * extra, never dropped); in addition, a `catalog.user` record is made from:
  *   id       = the event's user id (the envelope's),
- *   timezone = the property when sent, else the envelope tz (the client library tracks it: 2.1),
+ *   timezone = the property when sent, else the timezone the client library tracked (see
+ *              `trackedTimezone`: the envelope tz of the current form, `Z` for the earlier form),
  *   fields   = every user catalog field found among the event's properties.
  * Only when at least one user catalog field other than timezone is present ("updated when properties
  * are given"). A derived record that fails the user definition is not a rejection — the submitted
@@ -39,7 +51,7 @@ export function userCatalogFromIdentify(e: CanonicalEvent): IdentifyCatalogResul
   const extra = (e.props.__extra ?? {}) as Record<string, unknown>;
   const given = Object.keys(extra).filter((k) => k in userCatalog.fields && !NOT_CATALOG.has(k));
   if (given.filter((k) => k !== 'timezone').length === 0) return none;
-  const candidate: Record<string, unknown> = { id: e.user_id, timezone: e.tz || undefined };
+  const candidate: Record<string, unknown> = { id: e.user_id, timezone: trackedTimezone(e) };
   for (const k of given) candidate[k] = extra[k];
   const v = validateObject(userCatalog, candidate, '$.identify');
   const errors = [...v.errors, ...receiptChecks(v.value, '$.identify', e.received_at, v.errors)];
@@ -66,6 +78,7 @@ export function userCatalogFromIdentify(e: CanonicalEvent): IdentifyCatalogResul
         extra: null,
       },
       warnings: [],
+      index: null,
     },
     problems: [],
   };

@@ -18,6 +18,7 @@ describe('normalizeCatalog', () => {
             extra: { tier: 'gold' },
           },
           warnings: [{ path: '$[0].tier', rule: 'unknown_property', message: 'tier is not part of UserCatalogRecord; kept as extra' }],
+          index: 0,
         },
       ],
       rejected: [],

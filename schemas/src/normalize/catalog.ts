@@ -24,6 +24,8 @@ export interface CanonicalCatalogRecord {
 export interface AcceptedCatalogRecord {
   record: CanonicalCatalogRecord;
   warnings: RejectionReason[];
+  /** Index of the record in its submission (null for records derived from an identify event). */
+  index: number | null;
 }
 
 export interface CatalogNormalizeResult {
@@ -79,7 +81,7 @@ export function normalizeCatalog(
   const def = catalogDef(kind);
   body.forEach((item, i) => {
     const made = normalizeRecord(def, item, `$[${i}]`, ctx, options);
-    if ('record' in made) out.accepted.push(made);
+    if ('record' in made) out.accepted.push({ ...made, index: i });
     else {
       out.rejected.push({
         kind: made.kind,
@@ -95,7 +97,7 @@ export function normalizeCatalog(
   return out;
 }
 
-type Made = AcceptedCatalogRecord | { kind: Rejection['kind']; errors: RejectionReason[] };
+type Made = Omit<AcceptedCatalogRecord, 'index'> | { kind: Rejection['kind']; errors: RejectionReason[] };
 
 function normalizeRecord(def: CatalogDef, item: unknown, path: string, ctx: IngestContext, options: NormalizeOptions): Made {
   const size = JSON.stringify(item)?.length ?? 0;

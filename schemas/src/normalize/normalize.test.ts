@@ -34,6 +34,7 @@ describe('normalizeUpload: current form', () => {
       props: { path: '/home', title: 'Home', duration: 12.5, render_time: 340 },
       meta: null,
       client: { declared_app_id: 'com.example.app' },
+      warnings: [],
     });
     expect(r.accepted[0]!.warnings).toEqual([]);
   });

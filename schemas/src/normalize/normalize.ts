@@ -87,7 +87,7 @@ function normalizeEvent(
   }
   const made = toCanonical(read.event, facts, ctx, eventPath);
   if ('errors' in made) out.rejected.push(eventRejection('schema_violation', made.errors, item, envelopeIndex, j, read.event.name));
-  else out.accepted.push({ event: made.event, warnings: [...facts.warnings, ...made.warnings] });
+  else out.accepted.push({ event: made.event, warnings: made.event.warnings, event_index: j });
 }
 
 /**
@@ -117,7 +117,7 @@ function toCanonical(
   facts: EnvelopeFacts,
   ctx: IngestContext,
   path: string,
-): { event: CanonicalEvent; warnings: RejectionReason[] } | { errors: RejectionReason[] } {
+): { event: CanonicalEvent } | { errors: RejectionReason[] } {
   // Aliases (action_response) and content-dependent variants (receipts sent as `group`); the name as
   // sent survives in `sent_name`.
   const def = eventDef(resolveEventName(raw.name, raw.props));
@@ -175,8 +175,9 @@ function toCanonical(
     props,
     meta: raw.meta,
     client,
+    warnings: facts.warnings.length === 0 ? validated.warnings : [...facts.warnings, ...validated.warnings],
   };
-  return { event, warnings: validated.warnings };
+  return { event };
 }
 
 /** Deeper values are measured exactly: the bound is meant for ordinary events, not pathological ones. */

@@ -16,7 +16,10 @@ export interface Rejection {
 
 export interface AcceptedEvent {
   event: CanonicalEvent;
+  /** The event's own warnings (`event.warnings`). */
   warnings: RejectionReason[];
+  /** Index of the event in its envelope's `data`. */
+  event_index: number;
 }
 
 export interface NormalizeResult {

@@ -25,6 +25,8 @@ describe('gateway ingest', () => {
       [rawHeaders.receivedAt]: '1700000000000',
       [rawHeaders.keyId]: 'k-sdk',
       [rawHeaders.payloadKind]: 'log',
+      [rawHeaders.envelopeIndex]: '0',
+      [rawHeaders.envelopeCount]: '1',
     });
     await s.close();
   });

@@ -27,6 +27,8 @@ describe('POST /v1/ingest/catalog/{kind}', () => {
       [rawHeaders.receivedAt]: '1700000000000',
       [rawHeaders.keyId]: 'k-sdk',
       [rawHeaders.payloadKind]: 'catalog:site',
+      [rawHeaders.envelopeIndex]: '0',
+      [rawHeaders.envelopeCount]: '1',
     });
     await s.close();
   });

@@ -48,18 +48,24 @@ export function ingestHandler(deps: IngestDeps, plan: (req: Request, body: unkno
     const p = plan(req, body, { text, bytes: raw }, grant.appId);
     const requestId = req.requestId as string;
     // The key decides the app: headers come from the grant, never from the body.
-    const headers = {
-      [rawHeaders.appId]: grant.appId,
-      [rawHeaders.requestId]: requestId,
-      [rawHeaders.receivedAt]: String(deps.now()),
-      [rawHeaders.keyId]: grant.keyId,
-      [rawHeaders.payloadKind]: p.payloadKind,
-    };
+    const receivedAt = String(deps.now());
+    const envelopeCount = String(p.messages.length);
     const started = performance.now();
     try {
       await deps.producer.send(
         deps.rawTopic,
-        p.messages.map((m) => ({ ...m, headers })),
+        p.messages.map((m, i) => ({
+          ...m,
+          headers: {
+            [rawHeaders.appId]: grant.appId,
+            [rawHeaders.requestId]: requestId,
+            [rawHeaders.receivedAt]: receivedAt,
+            [rawHeaders.keyId]: grant.keyId,
+            [rawHeaders.payloadKind]: p.payloadKind,
+            [rawHeaders.envelopeIndex]: String(i),
+            [rawHeaders.envelopeCount]: envelopeCount,
+          },
+        })),
       );
       produced.ok.observe((performance.now() - started) / 1000);
     } catch (err) {

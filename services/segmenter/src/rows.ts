@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { formatDateTime64, stringifyWellFormed } from '@evp/clickhouse';
 import type { BusMessage, CatalogKind } from '@evp/core';
-import { catalogFromAvro, payloadPrefix, type CanonicalEvent, type RejectedRecord } from '@evp/schemas';
+import { catalogFromAvro, payloadPrefix, type CanonicalEvent, type IngestReceipt, type RejectedRecord } from '@evp/schemas';
 
 /** ClickHouse tables the sink writes (deploy/clickhouse/migrations). */
 export const TABLES = {
   events: 'events',
   rejected: 'rejected',
+  receipts: 'ingest_receipts',
   catalog: (kind: CatalogKind) => `catalog_${kind}`,
 } as const;
 
@@ -75,6 +76,7 @@ export interface EventRow {
   props: Record<string, unknown>;
   meta: string | null;
   client: Record<string, unknown>;
+  warnings: { path: string; rule: string; message: string }[];
 }
 
 /**
@@ -107,6 +109,7 @@ export const EVENT_COLUMNS = [
   'props',
   'meta',
   'client',
+  'warnings',
 ] as const satisfies readonly (keyof EventRow)[];
 
 /** One events row as values in EVENT_COLUMNS order, each typed as its column. */
@@ -154,6 +157,7 @@ export function eventValues(e: CanonicalEvent): EventValues {
     e.meta === null || e.meta === undefined ? null : stringifyWellFormed(e.meta),
     // A JSON column cannot be NULL; {} stands for "no client info" (envelope tells the form).
     e.client ?? {},
+    reasons(e.warnings ?? [], 'warnings'),
   ];
 }
 
@@ -191,12 +195,17 @@ export interface RejectedRow {
   source: string;
 }
 
+/** `{path, rule, message}` lists (rejection errors, event warnings) as their Array(Tuple) column takes them. */
+function reasons(list: unknown, path: string): { path: string; rule: string; message: string }[] {
+  if (!Array.isArray(list)) throw new RowError(path, 'expected an array');
+  return (list as { path: string; rule: string; message: string }[]).map((e) => ({ path: e.path, rule: e.rule, message: e.message }));
+}
+
 export function rejectedRow(r: RejectedRecord): RejectedRow {
-  if (!Array.isArray(r.errors)) throw new RowError('errors', 'expected an array');
   return {
     rejection_id: nonEmpty(r.rejection_id, 'rejection_id'),
     kind: nonEmpty(r.kind, 'kind'),
-    errors: r.errors.map((e) => ({ path: e.path, rule: e.rule, message: e.message })),
+    errors: reasons(r.errors, 'errors'),
     payload: text(r.payload, 'payload'),
     payload_truncated: r.payload_truncated === true,
     app_id: text(r.app_id, 'app_id'),
@@ -272,5 +281,24 @@ export function unreadableRow(msg: BusMessage, problem: { path: string; rule: st
     event_name: null,
     payload_kind: 'message_base64',
     source,
+  };
+}
+
+export interface ReceiptRow extends Omit<IngestReceipt, 'received_at' | 'processed_at'> {
+  received_at: string;
+  processed_at: string;
+}
+
+/** A decoded receipt (schemas/src/receipt.ts) → its `ingest_receipts` row. */
+export function receiptRow(r: IngestReceipt): ReceiptRow {
+  if (!Array.isArray(r.items)) throw new RowError('items', 'expected an array');
+  return {
+    ...r,
+    receipt_id: nonEmpty(r.receipt_id, 'receipt_id'),
+    app_id: nonEmpty(r.app_id, 'app_id'),
+    request_id: text(r.request_id, 'request_id'),
+    received_at: chTime(r.received_at, 'received_at'),
+    processed_at: chTime(r.processed_at, 'processed_at'),
+    items: r.items.map((i, n) => ({ ...i, reasons: reasons(i.reasons, `items[${n}].reasons`) })),
   };
 }

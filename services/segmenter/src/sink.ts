@@ -18,11 +18,11 @@ import {
   type Subscription,
   type SubscriptionHealth,
 } from '@evp/core';
-import { canonicalFromAvro, type RejectedRecord } from '@evp/schemas';
+import { canonicalFromAvro, type IngestReceipt, type RejectedRecord } from '@evp/schemas';
 import { InsertBatcher, type TableRows } from './batcher';
 import { deadLetterOf } from './dead-letters';
 import { createSinkMetrics } from './metrics';
-import { RowError, TABLES, VALUE_COLUMNS, catalogRow, eventValues, rejectedRow, unreadableRow } from './rows';
+import { RowError, TABLES, VALUE_COLUMNS, catalogRow, eventValues, receiptRow, rejectedRow, unreadableRow } from './rows';
 
 export interface SinkConfig {
   /** Consumer group. Default `segmenter-sink`. */
@@ -79,7 +79,12 @@ export interface Sink {
 }
 
 /** Every topic the sink reads: one per block, one per catalog kind, and the rejected records. */
-export const SINK_TOPICS: string[] = [...BLOCKS.map((b) => topics.events(b)), ...CATALOG_KINDS.map((k) => topics.catalog(k)), topics.rejected];
+export const SINK_TOPICS: string[] = [
+  ...BLOCKS.map((b) => topics.events(b)),
+  ...CATALOG_KINDS.map((k) => topics.catalog(k)),
+  topics.rejected,
+  topics.receipts,
+];
 
 /**
  * Every row is written as JSON text when its message is read, not when its insert starts: the
@@ -88,12 +93,13 @@ export const SINK_TOPICS: string[] = [...BLOCKS.map((b) => topics.events(b)), ..
  */
 const jsonRow = (row: object) => new JsonRow(stringifyWellFormed(row));
 
-type Route = { table: 'events' } | { table: 'rejected' } | { table: 'catalog'; kind: CatalogKind };
+type Route = { table: 'events' } | { table: 'rejected' } | { table: 'receipts' } | { table: 'catalog'; kind: CatalogKind };
 
 const routes = new Map<string, Route>([
   ...BLOCKS.map((b) => [topics.events(b), { table: 'events' }] as [string, Route]),
   ...CATALOG_KINDS.map((k) => [topics.catalog(k), { table: 'catalog', kind: k }] as [string, Route]),
   [topics.rejected, { table: 'rejected' }],
+  [topics.receipts, { table: 'receipts' }],
 ]);
 
 interface Read {
@@ -203,6 +209,10 @@ export function createSink(deps: SinkDeps): Sink {
         case 'rejected': {
           const row = rejectedRow(record as unknown as RejectedRecord);
           return { table: TABLES.rejected, row: jsonRow(row), key: row.rejection_id, receivedAtMs: record.received_at as number, unreadable: false };
+        }
+        case 'receipts': {
+          const row = receiptRow(record as unknown as IngestReceipt);
+          return { table: TABLES.receipts, row: jsonRow(row), key: row.receipt_id, receivedAtMs: record.received_at as number, unreadable: false };
         }
         case 'catalog': {
           const row = catalogRow(record);

@@ -27,6 +27,7 @@ export const pageEvent: CanonicalEvent = {
   props: { path: '/home', title: 'Home', duration: 12.5, render_time: 340 },
   meta: { campaign: 'spring', n: 1 },
   client: null,
+  warnings: [{ path: '$.data[0].ctx.referrer', rule: 'unknown_property', message: 'referrer is not part of PageProps; kept as extra' }],
 };
 
 /** The exact `events` row `pageEvent` becomes (ClickHouse text forms of times, meta as JSON text). */
@@ -56,6 +57,7 @@ export const pageEventRow = {
   props: { path: '/home', title: 'Home', duration: 12.5, render_time: 340 },
   meta: '{"campaign":"spring","n":1}',
   client: {},
+  warnings: [{ path: '$.data[0].ctx.referrer', rule: 'unknown_property', message: 'referrer is not part of PageProps; kept as extra' }],
 };
 
 export const rejectedRecord: RejectedRecord = {

@@ -2,17 +2,16 @@ import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { InfraError, type BusMessage } from '@evp/core';
 import type { NormalizeOptions } from '@evp/schemas';
-import { RawEncoder, packValues, type EncodedBatch, type EncodedOutcome, type EventSchemaRef } from './encode-raw';
+import { RawEncoder, packValues, type EncodedBatch, type EncodedOutcome, type EventSchemaRef, type EventVerdictFacts } from './encode-raw';
 
 export type EncodeRequest = { seq: number } & ReturnType<typeof packValues>;
 export type EncodeReply = { seq: number; batch: EncodedBatch } | { seq: number; error: string };
 
 /** One accepted event ready to produce. */
-interface EncodedEvent {
+interface EncodedEvent extends EventVerdictFacts {
   block: string;
   key: string;
   app_id: string;
-  event_id: string;
   value: Buffer;
 }
 
@@ -80,11 +79,16 @@ function materialize(batch: EncodedBatch): EncodedMessage[] {
     warnings: o.warnings,
     ctx: o.ctx,
     payloadKind: o.payloadKind,
+    envelope: o.envelope,
     events: o.events.map((e) => ({
       block: e.block,
       key: e.key,
       app_id: e.app_id,
       event_id: e.event_id,
+      name: e.name,
+      user_id: e.user_id,
+      event_index: e.event_index,
+      warnings: e.warnings,
       value: Buffer.from(bytes, e.start, e.end - e.start),
     })),
   }));

@@ -1,6 +1,6 @@
-import { BLOCKS, topics, type BusMessage, type SchemaRegistry } from '@evp/core';
+import { BLOCKS, topics, type BusMessage, type RejectionReason, type SchemaRegistry } from '@evp/core';
 import { encodeWireFormat, parseAvroSchema } from '@evp/registry';
-import { blockEventSchema, blockSubject, canonicalToAvro, type ClientJsonMemo, type NormalizeOptions } from '@evp/schemas';
+import { blockEventSchema, blockSubject, canonicalToAvro, type CanonicalEvent, type ClientJsonMemo, type NormalizeOptions } from '@evp/schemas';
 import { processRawMessage, processingFailure, type RawOutcome } from './process-raw';
 
 /** A block schema as registered through the registry port: what a worker needs to encode events. */
@@ -21,17 +21,25 @@ export async function registerEventSchemas(registry: SchemaRegistry): Promise<Ev
 }
 
 /** One accepted event, encoded (Confluent wire format) at bytes [start, end) of its batch's buffer. */
-interface EncodedEventRef {
+interface EncodedEventRef extends EventVerdictFacts {
   block: string;
   key: string;
   app_id: string;
-  event_id: string;
   start: number;
   end: number;
 }
 
+/** What the receipt says of an accepted event (receipt.ts). */
+export interface EventVerdictFacts {
+  event_id: string;
+  name: string;
+  user_id: string;
+  event_index: number;
+  warnings: RejectionReason[];
+}
+
 /** A raw message's outcome with its events already encoded; catalog records and rejections stay values. */
-export type EncodedOutcome = Omit<RawOutcome, 'events'> & { events: EncodedEventRef[] };
+export type EncodedOutcome = Omit<RawOutcome, 'events' | 'eventIndexes'> & { events: EncodedEventRef[] };
 
 /** The outcomes of consecutive raw messages, their events' bytes packed in one transferable buffer. */
 export interface EncodedBatch {
@@ -73,16 +81,28 @@ export class RawEncoder {
     for (const msg of messages) {
       const mark = pos;
       try {
-        const { events, ...rest } = processRawMessage(msg, this.normalize);
+        const { events, eventIndexes, ...rest } = processRawMessage(msg, this.normalize);
         // The events of one message share their envelope's `client`: its JSON is computed once.
         const clientJson: ClientJsonMemo = new Map();
         const refs: EncodedEventRef[] = [];
-        for (const e of events) {
+        for (let i = 0; i < events.length; i++) {
+          const e = events[i] as CanonicalEvent;
           const block = this.blocks.get(e.block);
           if (block === undefined) throw new Error(`no registered schema for block ${e.block}`);
           const start = pos;
           pos = this.write(block, canonicalToAvro(e, clientJson), start);
-          refs.push({ block: e.block, key: `${e.app_id}:${e.user_id}`, app_id: e.app_id, event_id: e.event_id, start, end: pos });
+          refs.push({
+            block: e.block,
+            key: `${e.app_id}:${e.user_id}`,
+            app_id: e.app_id,
+            event_id: e.event_id,
+            name: e.name,
+            user_id: e.user_id,
+            event_index: eventIndexes[i] as number,
+            warnings: e.warnings,
+            start,
+            end: pos,
+          });
         }
         outcomes.push({ ...rest, events: refs });
       } catch (err) {

@@ -17,7 +17,11 @@ describe('processRawMessage: payload kinds', () => {
     const o = processRawMessage(msg({ payload_kind: 'catalog:chat_group' }, [{ id: 'g-1', name: 'G' }, { id: 'g-2' }]), options);
     expect(o.events).toEqual([]);
     expect(o.catalog).toEqual([
-      { app_id: 'app-1', id: 'g-1', kind: 'chat_group', received_at: 1_700_000_100_000, request_id: 'req-1', record: { id: 'g-1', name: 'G' }, extra: null },
+      {
+        record: { app_id: 'app-1', id: 'g-1', kind: 'chat_group', received_at: 1_700_000_100_000, request_id: 'req-1', record: { id: 'g-1', name: 'G' }, extra: null },
+        warnings: [],
+        index: 0,
+      },
     ]);
     expect(o.rejections.map((r) => [r.kind, r.event_index, r.errors.map((e) => `${e.path} ${e.rule}`)])).toEqual([
       ['schema_violation', 1, ['$[1].name required']],

@@ -4,7 +4,7 @@ import {
   normalizeCatalog,
   normalizeUpload,
   userCatalogFromIdentify,
-  type CanonicalCatalogRecord,
+  type AcceptedCatalogRecord,
   type CanonicalEvent,
   type IngestContext,
   type NormalizeOptions,
@@ -13,15 +13,19 @@ import {
 
 export interface RawOutcome {
   events: CanonicalEvent[];
+  /** Index of each event (same order as `events`) in its envelope's `data`: the receipt's item index. */
+  eventIndexes: number[];
   /**
    * Catalog records to write: the accepted records of a `catalog:<kind>` submission, or for `log`
    * messages the user records derived from identify events that carry user properties.
    */
-  catalog: CanonicalCatalogRecord[];
+  catalog: AcceptedCatalogRecord[];
   rejections: Rejection[];
   warnings: RejectionReason[];
   ctx: IngestContext;
   payloadKind: string;
+  /** Where the message sits in its request (gateway headers; 0 of 1 for messages without them). */
+  envelope: { index: number; count: number };
 }
 
 /**
@@ -74,9 +78,17 @@ function submittedCount(msg: RawMessage): number {
 
 type RawMessage = Pick<BusMessage, 'value' | 'headers' | 'timestamp'>;
 
-function contextOf(msg: RawMessage): { ctx: IngestContext; payloadKind: string } {
+/** A non-negative integer header, or the fallback when absent or malformed. */
+function intHeader(v: string | undefined, fallback: number): number {
+  const n = Number(v);
+  return v !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : fallback;
+}
+
+function contextOf(msg: RawMessage): { ctx: IngestContext; payloadKind: string; envelope: { index: number; count: number } } {
   const h = msg.headers;
+  const count = Math.max(1, intHeader(h[rawHeaders.envelopeCount], 1));
   return {
+    envelope: { index: Math.min(intHeader(h[rawHeaders.envelopeIndex], 0), count - 1), count },
     ctx: {
       appId: h[rawHeaders.appId] ?? '',
       requestId: h[rawHeaders.requestId] ?? '',
@@ -90,6 +102,7 @@ function contextOf(msg: RawMessage): { ctx: IngestContext; payloadKind: string }
 function parseViolation(msg: RawMessage, errors: RejectionReason[], eventCount = 1): RawOutcome {
   return {
     events: [],
+    eventIndexes: [],
     catalog: [],
     rejections: [
       {
@@ -108,7 +121,7 @@ function parseViolation(msg: RawMessage, errors: RejectionReason[], eventCount =
 }
 
 function processUnguarded(msg: RawMessage, options: NormalizeOptions): RawOutcome {
-  const { ctx, payloadKind } = contextOf(msg);
+  const { ctx, payloadKind, envelope } = contextOf(msg);
   if (!ctx.appId) return parseViolation(msg, [{ path: `headers.${rawHeaders.appId}`, rule: 'required', message: 'raw message has no app id header' }]);
   const catalogKind = catalogKindOfPayload(payloadKind);
   if (payloadKind !== 'log' && catalogKind === undefined) {
@@ -127,11 +140,13 @@ function processUnguarded(msg: RawMessage, options: NormalizeOptions): RawOutcom
     const result = normalizeCatalog(catalogKind, body, ctx, options);
     return {
       events: [],
-      catalog: result.accepted.map((a) => a.record),
+      eventIndexes: [],
+      catalog: result.accepted,
       rejections: result.rejected,
       warnings: result.accepted.flatMap((a) => a.warnings),
       ctx,
       payloadKind,
+      envelope,
     };
   }
   const result = normalizeUpload(body, ctx, options);
@@ -141,10 +156,12 @@ function processUnguarded(msg: RawMessage, options: NormalizeOptions): RawOutcom
   const fromIdentify = result.accepted.map((a) => userCatalogFromIdentify(a.event));
   return {
     events: result.accepted.map((a) => a.event),
-    catalog: fromIdentify.flatMap((d) => (d.accepted ? [d.accepted.record] : [])),
+    eventIndexes: result.accepted.map((a) => a.event_index),
+    catalog: fromIdentify.flatMap((d) => (d.accepted ? [d.accepted] : [])),
     rejections: result.rejected,
     warnings: [...result.accepted.flatMap((a) => a.warnings), ...fromIdentify.flatMap((d) => d.problems)],
     ctx,
     payloadKind,
+    envelope,
   };
 }

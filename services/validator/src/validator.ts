@@ -16,9 +16,20 @@ import {
   type Subscription,
   type SubscriptionHealth,
 } from '@evp/core';
-import { blockSubject, catalogSchema, catalogSubject, catalogToAvro, rejectedRecordSchema, type NormalizeOptions, type Rejection } from '@evp/schemas';
+import {
+  blockSubject,
+  catalogSchema,
+  catalogSubject,
+  catalogToAvro,
+  ingestReceiptSchema,
+  rejectedRecordSchema,
+  type NormalizeOptions,
+  type RejectedRecord,
+  type Rejection,
+} from '@evp/schemas';
 import { createEncodePool, type EncodedMessage } from './encode-pool';
 import { registerEventSchemas } from './encode-raw';
+import { receiptsOf, type ReceiptInput } from './receipt';
 import { toRejectedRecord } from './rejected-record';
 
 export interface ValidatorDeps {
@@ -66,6 +77,7 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
     schemaIds.set(topics.catalog(kind), await deps.registry.register(catalogSubject(kind), catalogSchema(kind) as object));
   }
   const rejectedId = await deps.registry.register(blockSubject(topics.rejected), rejectedRecordSchema);
+  const receiptId = await deps.registry.register(blockSubject(topics.receipts), ingestReceiptSchema);
   const metrics = deps.metrics ?? new Registry();
   const accepted = new Counter({ name: 'validator_events_accepted_total', help: 'Canonical events written', labelNames: ['block'], registers: [metrics] });
   const catalogAccepted = new Counter({
@@ -87,7 +99,7 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
    * An output that cannot fit its topic's record batch on its own (the bus would refuse it, and no
    * retry can help) becomes a size_violation, Snowplow style, keeping a prefix of its payload.
    */
-  const sizeViolation = (topic: string, m: OutgoingMessage, payload: string): Rejection => ({
+  const sizeViolation = (topic: string, m: OutgoingMessage, payload: string, eventIndex: number | null = null, name: string | null = null): Rejection => ({
     kind: 'size_violation',
     errors: [
       {
@@ -99,8 +111,8 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
     payload,
     event_count: 1,
     envelope_index: null,
-    event_index: null,
-    event_name: null,
+    event_index: eventIndex,
+    event_name: name,
   });
   const fits = (topic: string, m: OutgoingMessage) => fitsOneBatch(m, deps.bus.maxBatchBytes(topic));
 
@@ -111,30 +123,36 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
       out.set(topic, list);
     };
     const oversized: Rejection[] = [];
+    const written: ReceiptInput['events'][number][] = [];
+    const writtenCatalog: ReceiptInput['catalog'][number][] = [];
+    const rejectedRecords: RejectedRecord[] = [];
     for (const e of outcome.events) {
       const topic = topics.events(e.block as Block);
       const m = { key: e.key, value: e.value, headers: { app_id: e.app_id, event_id: e.event_id } };
       if (!fits(topic, m)) {
-        oversized.push(sizeViolation(topic, m, msg.value.toString('utf8')));
+        oversized.push(sizeViolation(topic, m, msg.value.toString('utf8'), e.event_index, e.name));
         continue;
       }
       push(topic, m);
+      written.push(e);
       perBlock.set(e.block, (perBlock.get(e.block) ?? 0) + 1);
     }
-    for (const c of outcome.catalog) {
+    for (const { record: c, index, warnings } of outcome.catalog) {
       const topic = topics.catalog(c.kind);
       const value = await deps.registry.encode(schemaIds.get(topic) as number, catalogToAvro(c));
       // Keyed by record so every version of one record lands on one partition, in order.
       const m = { key: `${c.app_id}:${c.id}`, value, headers: { app_id: c.app_id, kind: c.kind } };
       if (!fits(topic, m)) {
-        oversized.push(sizeViolation(topic, m, JSON.stringify(c.record) ?? 'null'));
+        oversized.push(sizeViolation(topic, m, JSON.stringify(c.record) ?? 'null', index));
         continue;
       }
       push(topic, m);
+      if (index !== null) writtenCatalog.push({ index, id: c.id, kind: c.kind, warnings });
       catalogAccepted.inc({ kind: c.kind });
     }
     for (const r of [...outcome.rejections, ...oversized]) {
       const record = toRejectedRecord(r, outcome.ctx, msg, outcome.payloadKind, now());
+      rejectedRecords.push(record);
       const toMessage = (rec: typeof record) => ({
         key: `${rec.app_id}:${rec.rejection_id}`,
         headers: { app_id: rec.app_id, kind: rec.kind },
@@ -153,6 +171,17 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
       }
       push(topics.rejected, m);
       rejectedCount.inc({ kind: r.kind }, r.event_count);
+    }
+    for (const receipt of receiptsOf({
+      ctx: outcome.ctx,
+      payloadKind: outcome.payloadKind,
+      envelope: outcome.envelope,
+      processedAt: now(),
+      events: written,
+      catalog: writtenCatalog,
+      rejected: rejectedRecords,
+    })) {
+      push(topics.receipts, { key: `${receipt.app_id}:${receipt.request_id}`, value: await deps.registry.encode(receiptId, receipt), headers: { app_id: receipt.app_id } });
     }
     if (outcome.warnings.length > 0) {
       deps.logger.debug({ requestId: outcome.ctx.requestId, warnings: outcome.warnings.slice(0, 20) }, 'accepted with warnings');
