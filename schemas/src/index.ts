@@ -19,3 +19,4 @@ export * from './normalize/catalog';
 export * from './avro/catalog-schema';
 export * from './avro/catalog-codec';
 export * from './normalize/catalog-identify';
+export * from './quirks';

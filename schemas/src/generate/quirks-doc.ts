@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLIENT_QUIRKS } from '../quirks';
+
+export const DATA_CONTRACT_PATH = 'docs/data-contract.md';
+const BEGIN = '<!-- client-quirks:begin (generated from schemas/src/quirks; npm run generate -w @evp/schemas) -->';
+const END = '<!-- client-quirks:end -->';
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** The quirk table: one row per known client quirk, by the warning rule it is reported under. */
+export function quirksTable(): string {
+  if (CLIENT_QUIRKS.length === 0) return '_No client quirks are registered._';
+  const rows = [...CLIENT_QUIRKS]
+    .sort((a, b) => (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0))
+    .map((q) => `| \`${q.rule}\` | ${cell(q.sends)} | ${cell(q.becomes)} | ${cell(q.clients)} | ${cell(q.source)} |`);
+  return ['| warning | the client sends | the platform makes of it | clients | source |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+/**
+ * docs/data-contract.md with its client-quirk section (between the markers) written from the quirk
+ * lists. The rest of the page is hand-written: this is the one generated file read from disk.
+ */
+export function dataContractWithQuirks(root: string): string {
+  const text = readFileSync(join(root, DATA_CONTRACT_PATH), 'utf8');
+  const start = text.indexOf(BEGIN);
+  const end = text.indexOf(END);
+  if (start === -1 || end < start) throw new Error(`${DATA_CONTRACT_PATH} lacks the client-quirks markers`);
+  return `${text.slice(0, start + BEGIN.length)}\n\n${quirksTable()}\n\n${text.slice(end)}`;
+}

@@ -1,0 +1,4 @@
+import type { ClientQuirk } from './types';
+
+/** Quirks of the earlier form clients (see types.ts). */
+export const earlierFormQuirks: readonly ClientQuirk[] = [];

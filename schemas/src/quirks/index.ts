@@ -1,0 +1,14 @@
+import { currentFormQuirks } from './current-form';
+import { earlierFormQuirks } from './earlier-form';
+import { serverImportQuirks } from './server-import';
+import type { ClientQuirk } from './types';
+
+export type { ClientQuirk } from './types';
+
+/** Every known client quirk, by the warning rule it is reported under. */
+export const CLIENT_QUIRKS: readonly ClientQuirk[] = [...currentFormQuirks, ...earlierFormQuirks, ...serverImportQuirks];
+
+const byRule = new Map(CLIENT_QUIRKS.map((q) => [q.rule, q]));
+
+/** The quirk a warning rule names, if it names one. */
+export const clientQuirk = (rule: string): ClientQuirk | undefined => byRule.get(rule);

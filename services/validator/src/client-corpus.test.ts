@@ -1,0 +1,101 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { rawHeaders, type BusMessage } from '@evp/core';
+import { processRawMessage, type RawOutcome } from './process-raw';
+
+/**
+ * The real clients' corpus (schemas/corpus/clients: one file per client version, every payload as
+ * that client builds it, with the client source it mirrors) through the validator: each ingest
+ * payload becomes the raw messages the gateway would write and must end in exactly the verdicts its
+ * `expect` names. dev/src/client-corpus.test.ts sends the same payloads over HTTP end to end.
+ */
+const CORPUS_DIR = join(__dirname, '../../../schemas/corpus/clients');
+
+interface Verdict {
+  status: 'accepted' | 'rejected';
+  name: string | null;
+  warnings?: string[];
+  reasons?: string[];
+}
+
+interface CorpusPayload {
+  id: string;
+  request: { method: string; path: string; auth: string; body?: unknown };
+  expect?: { status: number; verdicts?: Verdict[] };
+}
+
+interface CorpusFile {
+  client: string;
+  version: string;
+  payloads: CorpusPayload[];
+}
+
+const files = readdirSync(CORPUS_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .map((f) => ({ file: f, corpus: JSON.parse(readFileSync(join(CORPUS_DIR, f), 'utf8')) as CorpusFile }));
+
+/**
+ * The payload kind the gateway gives an ingest path (services/gateway/src/app.ts), or undefined for a
+ * path that is not an upload (action fetches). Kept in step with the gateway by the HTTP corpus test.
+ */
+function payloadKindOf(path: string): string | undefined {
+  if (path === '/v1/ingest/log' || path === '/v1/ingest/events') return 'log';
+  const catalog = /^\/v1\/ingest\/catalog\/([^/?]+)$/.exec(path);
+  if (catalog) return `catalog:${decodeURIComponent(catalog[1] as string)}`;
+  return undefined;
+}
+
+/** The raw messages the gateway writes for a body: one per envelope of an array, else the body. */
+function rawMessages(kind: string, body: unknown): BusMessage[] {
+  const bodies = kind === 'log' && Array.isArray(body) ? body : [body];
+  return bodies.map((b, i) => ({
+    topic: 'ingest.raw',
+    partition: 0,
+    offset: String(i),
+    key: 'app-1:u',
+    timestamp: 1_741_946_400_000,
+    value: Buffer.from(JSON.stringify(b)),
+    headers: {
+      [rawHeaders.appId]: 'app-1',
+      [rawHeaders.requestId]: 'req-corpus',
+      [rawHeaders.receivedAt]: '1741946400000',
+      [rawHeaders.keyId]: 'k-sdk',
+      [rawHeaders.payloadKind]: kind,
+      [rawHeaders.envelopeIndex]: String(i),
+      [rawHeaders.envelopeCount]: String(bodies.length),
+    },
+  }));
+}
+
+const rules = (list: readonly { rule: string }[]) => [...new Set(list.map((r) => r.rule))].sort();
+
+/** One message's verdicts, in the receipt's order: by event index, a whole-envelope rejection first. */
+function verdictsOf(o: RawOutcome): Verdict[] {
+  const items: { index: number; verdict: Verdict }[] = [
+    ...o.events.map((e, i) => ({ index: o.eventIndexes[i] as number, verdict: { status: 'accepted' as const, name: e.name, warnings: rules(e.warnings) } })),
+    ...o.catalog
+      .filter((c) => c.index !== null)
+      .map((c) => ({ index: c.index as number, verdict: { status: 'accepted' as const, name: c.record.kind as string, warnings: rules(c.warnings) } })),
+    ...o.rejections.map((r) => ({ index: r.event_index ?? -1, verdict: { status: 'rejected' as const, name: r.event_name, reasons: rules(r.errors) } })),
+  ];
+  return items.sort((a, b) => a.index - b.index).map((i) => i.verdict);
+}
+
+const cases = files.flatMap(({ file, corpus }) =>
+  corpus.payloads
+    .filter((p) => payloadKindOf(p.request.path) !== undefined && p.expect?.verdicts !== undefined)
+    .map((p) => [`${file} ${p.id}`, p] as const),
+);
+
+describe('real clients’ corpus through the validator', () => {
+  it('has payloads with expectations', () => {
+    expect(cases.length).toBeGreaterThan(0);
+  });
+
+  it.each(cases)('%s', (_name, p) => {
+    const kind = payloadKindOf(p.request.path) as string;
+    const verdicts = rawMessages(kind, p.request.body).flatMap((m) => verdictsOf(processRawMessage(m, { maxEventChars: 64 * 1024 })));
+    expect(verdicts).toEqual(p.expect?.verdicts);
+  });
+});
