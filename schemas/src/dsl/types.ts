@@ -8,12 +8,23 @@ export type FieldType =
   | { kind: 'scalar'; scalar: Scalar }
   /** Epoch milliseconds; ISO strings are rejected (spec: LONG epoch ms). */
   | { kind: 'epochMs' }
-  | { kind: 'enum'; name: string; symbols: readonly string[] }
+  | { kind: 'enum'; name: string; symbols: readonly string[]; client?: EnumClientValues }
   | { kind: 'array'; items: FieldType }
   | { kind: 'map'; values: FieldType }
   | { kind: 'object'; def: ObjectDef }
   /** Any JSON value; carried as JSON text in Avro and ClickHouse. */
   | { kind: 'any' };
+
+/**
+ * Values real clients send for an enum that the spec's list does not have (docs/data-contract.md,
+ * "Real clients"). Each is accepted with a warning naming the quirk, never silently.
+ */
+export interface EnumClientValues {
+  /** A client's spelling of a spec symbol → that symbol (warning `enum_alias`), e.g. appointments → appointment. */
+  aliases?: Readonly<Record<string, string>>;
+  /** Values a client's own enum has that the spec's list lacks, kept as sent (warning `enum_extension`). */
+  extensions?: readonly string[];
+}
 
 export interface FieldDef {
   type: FieldType;
@@ -67,7 +78,7 @@ export const t = {
   boolean: { kind: 'scalar', scalar: 'boolean' } as FieldType,
   epochMs: { kind: 'epochMs' } as FieldType,
   any: { kind: 'any' } as FieldType,
-  enum: (name: string, symbols: readonly string[]): FieldType => ({ kind: 'enum', name, symbols }),
+  enum: (name: string, symbols: readonly string[], client?: EnumClientValues): FieldType => ({ kind: 'enum', name, symbols, ...(client ? { client } : {}) }),
   array: (items: FieldType): FieldType => ({ kind: 'array', items }),
   map: (values: FieldType): FieldType => ({ kind: 'map', values }),
   object: (def: ObjectDef): FieldType => ({ kind: 'object', def }),

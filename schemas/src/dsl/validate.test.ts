@@ -52,3 +52,37 @@ describe('validateObject keeps unusual keys', () => {
     expect(validateObject(def, { kind: 'y', lists: ['a'] }, '$').value).toEqual({ kind: 'y', list: ['a'] });
   });
 });
+
+describe('enums: what real clients send instead of a spec value', () => {
+  const def = {
+    name: 'Probe',
+    fields: {
+      type: req(t.enum('probe_type', ['appointment', 'medical_equipment', 'view'], { aliases: { appointments: 'appointment' }, extensions: ['other'] })),
+      mood: opt(t.enum('probe_mood', ['happy'])),
+    },
+  };
+  it.each([
+    ['appointments', 'appointment', 'enum_alias'],
+    ['other', 'other', 'enum_extension'],
+    ['View', 'view', 'enum_spelling'],
+    ['medicalEquipment', 'medical_equipment', 'enum_spelling'],
+  ])('%s → %s with a %s warning', (sent, value, rule) => {
+    const r = validateObject(def, { type: sent }, '$');
+    expect([r.errors, r.value, r.warnings.map((w) => [w.path, w.rule])]).toEqual([[], { type: value }, [['$.type', rule]]]);
+  });
+
+  it('an empty string stands for unset: an optional field is left out, a required one is missing', () => {
+    const r = validateObject(def, { type: '', mood: '' }, '$');
+    expect(r.value).toEqual({});
+    expect(r.errors.map((e) => [e.path, e.rule])).toEqual([['$.type', 'required']]);
+    expect(r.warnings.map((w) => [w.path, w.rule])).toEqual([
+      ['$.type', 'empty_enum'],
+      ['$.mood', 'empty_enum'],
+    ]);
+  });
+
+  it('anything else is still an enum error', () => {
+    expect(validateObject(def, { type: 'appointmentz' }, '$').errors.map((e) => e.rule)).toEqual(['enum']);
+    expect(validateObject(def, { type: 'Other' }, '$').errors.map((e) => e.rule)).toEqual(['enum']);
+  });
+});

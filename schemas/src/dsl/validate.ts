@@ -1,5 +1,5 @@
 import type { RejectionReason } from '@evp/core';
-import type { FieldDef, FieldType, ObjectDef } from './types';
+import type { EnumClientValues, FieldDef, FieldType, ObjectDef } from './types';
 
 export interface ValidationResult {
   /** The value with defaults applied and aliases normalised; unknown keys removed (see `unknown`). */
@@ -31,6 +31,8 @@ const setOwn = (obj: Record<string, unknown>, k: string, v: unknown) =>
  * kept apart so that a field's `.name` suffix is a constant and the concatenation happens on demand.
  */
 const FAIL: unique symbol = Symbol('invalid');
+/** Returned by a checker for a value that stands for "unset" (a client's `""` enum): treated as absent. */
+const ABSENT: unique symbol = Symbol('absent');
 type Checker = (raw: unknown, base: string, suffix: string, errors: RejectionReason[], warnings: RejectionReason[]) => unknown;
 
 interface CompiledField {
@@ -110,12 +112,12 @@ function runObject(
         break;
       }
     }
-    if (raw === undefined || raw === null) {
+    const checked = raw === undefined || raw === null ? ABSENT : f.check(raw, path, f.suffix, errors, warnings);
+    if (checked === ABSENT) {
       if (f.field.default !== undefined) value[f.name] = f.field.default;
       else if (f.field.required) errors.push({ path: path + f.suffix, rule: 'required', message: `${f.name} is required` });
       continue;
     }
-    const checked = f.check(raw, path, f.suffix, errors, warnings);
     if (checked !== FAIL) {
       if (f.bounded) checkBounds(f.field, checked, path + f.suffix, errors);
       value[f.name] = checked;
@@ -177,10 +179,8 @@ function compileType(type: FieldType): Checker {
       break;
     case 'epochMs':
       return simple(isEpochMs, 'type', 'expected epoch milliseconds (a non-negative integer)');
-    case 'enum': {
-      const symbols = new Set<string>(type.symbols);
-      return simple((raw) => typeof raw === 'string' && symbols.has(raw), 'enum', `expected one of ${type.symbols.join(', ')}`);
-    }
+    case 'enum':
+      return compileEnum(type.symbols, type.client);
     case 'any':
       return (raw) => raw;
     case 'array': {
@@ -202,8 +202,8 @@ function compileType(type: FieldType): Checker {
             continue;
           }
           const c = items(item, path, `[${i}]`, errors, warnings);
-          if (c !== FAIL) out.push(c);
-          else ok = false;
+          if (c === FAIL) ok = false;
+          else if (c !== ABSENT) out.push(c); // an unset item (warned) is left out
         }
         return ok ? out : FAIL;
       };
@@ -220,8 +220,8 @@ function compileType(type: FieldType): Checker {
         let ok = true;
         for (const [k, v] of Object.entries(raw)) {
           const c = values(v, path, `.${k}`, errors, warnings);
-          if (c !== FAIL) setOwn(out, k, c);
-          else ok = false;
+          if (c === FAIL) ok = false;
+          else if (c !== ABSENT) setOwn(out, k, c); // an unset value (warned) is left out
         }
         return ok ? out : FAIL;
       };
@@ -238,4 +238,46 @@ function compileType(type: FieldType): Checker {
     }
   }
   return simple(() => false, 'type', 'unsupported type');
+}
+
+/** A client's spelling of a symbol: case and camelCase folded to snake_case (`View`, `medicalEquipment`). */
+const snakeCase = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+
+/**
+ * An enum: the spec's symbols, and what real clients send instead (docs/data-contract.md, "Real
+ * clients"), each accepted with a named warning: `""` stands for unset (`empty_enum`: treated as
+ * absent), a known client alias (`enum_alias`) or another case / camelCase spelling of a symbol
+ * (`enum_spelling`) becomes the symbol, and a value a client's own enum has (`enum_extension`) is kept.
+ */
+function compileEnum(symbolList: readonly string[], client: EnumClientValues | undefined): Checker {
+  const symbols = new Set<string>(symbolList);
+  const aliases = new Map(Object.entries(client?.aliases ?? {}));
+  const extensions = new Set(client?.extensions ?? []);
+  const expected = `expected one of ${symbolList.join(', ')}`;
+  return (raw, base, suffix, errors, warnings) => {
+    if (typeof raw === 'string') {
+      if (symbols.has(raw)) return raw;
+      const warn = (rule: string, message: string) => warnings.push({ path: base + suffix, rule, message });
+      if (raw.length === 0) {
+        warn('empty_enum', 'an empty string stands for unset; treated as absent');
+        return ABSENT;
+      }
+      const alias = aliases.get(raw);
+      if (alias !== undefined) {
+        warn('enum_alias', `${JSON.stringify(raw)} is a client spelling of ${alias}`);
+        return alias;
+      }
+      if (extensions.has(raw)) {
+        warn('enum_extension', `${JSON.stringify(raw)} is not in the spec's list (${symbolList.join(', ')}); kept as a value real clients send`);
+        return raw;
+      }
+      const folded = snakeCase(raw);
+      if (symbols.has(folded)) {
+        warn('enum_spelling', `${JSON.stringify(raw)} read as ${folded}`);
+        return folded;
+      }
+    }
+    errors.push({ path: base + suffix, rule: 'enum', message: expected });
+    return FAIL;
+  };
 }

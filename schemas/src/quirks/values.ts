@@ -1,0 +1,33 @@
+import type { ClientQuirk } from './types';
+
+/** Quirks of single values that several clients share, handled by the contract DSL itself (dsl/validate.ts). */
+export const valueQuirks: readonly ClientQuirk[] = [
+  {
+    rule: 'empty_enum',
+    sends: '`""` for an enum field it has no value for (gender, account_type, stock_status, currency, …)',
+    becomes: 'the field is treated as absent (an optional field is left out; a required one is still `required`)',
+    clients: 'causalfoundry/ios-sdk 0.9.5–1.2.3 (catalog and item defaults)',
+    source: 'CausalFoundrySDKCore Models/Catalog/UserCatalogModel.swift, KenkaiSDKEcom ItemModel.swift (1.x)',
+  },
+  {
+    rule: 'enum_alias',
+    sends: 'its own spelling of a spec value, e.g. module_selection `appointments` for `appointment`',
+    becomes: 'the spec value',
+    clients: 'causalfoundry/ios-sdk 1.2.2–1.2.3 and Kenkai 1.0.0–1.0.1',
+    source: 'ModuleType.swift',
+  },
+  {
+    rule: 'enum_spelling',
+    sends: 'a spec value in another case or in camelCase (`View`, `medicalEquipment`)',
+    becomes: 'the spec value (snake_case, lower case)',
+    clients: 'causalfoundry/ios-sdk 0.4.3–0.5.3',
+    source: 'MediaAction.swift, SearchItemType.swift (0.4.x)',
+  },
+  {
+    rule: 'enum_extension',
+    sends: 'a value its own enum has and the spec list lacks (e.g. `other` for several actions, gender `undisclosed`)',
+    becomes: 'kept as sent',
+    clients: 'causalfoundry/ios-sdk (all lines), causalfoundry/unity-sdk 1.0.10',
+    source: 'EventTypes/*.swift',
+  },
+];
