@@ -193,6 +193,7 @@ export interface CartProps {
   /** cart id */
   id: string;
   action: "add_item" | "remove_item";
+  /** Range: 0..∞ (inclusive). */
   cart_price: number;
   /** ISO 4217 code */
   currency: string;
@@ -209,6 +210,7 @@ export interface CheckoutProps {
   /** order id */
   id: string;
   cart_id: string;
+  /** Range: 0..∞ (inclusive). */
   cart_price: number;
   currency: string;
   shop_mode?: "delivery" | "pickup";
@@ -321,6 +323,7 @@ export interface ExamProps {
 export interface ModuleProps {
   id: string;
   action: "view";
+  /** Range: 0..100 (inclusive). */
   progress?: number;
   /** Unknown properties, kept by the validator (never dropped). */
   __extra?: Record<string, unknown>;
@@ -334,7 +337,9 @@ export interface ModuleProps {
 export interface LevelProps {
   /** matters especially for e-learning */
   module_id: string;
+  /** Range: 0..∞ (inclusive). */
   new_level: number;
+  /** Range: 0..∞ (inclusive). */
   prev_level: number;
   /** Unknown properties, kept by the validator (never dropped). */
   __extra?: Record<string, unknown>;
@@ -381,12 +386,19 @@ export interface SurveyProps {
 export interface RewardProps {
   id: string;
   action: "view" | "add" | "redeem";
-  /** required for add */
+  /**
+   * required for add
+   * Range: 0..∞ (inclusive).
+   */
   acc_points?: number;
-  /** includes acc_points */
+  /**
+   * includes acc_points
+   * Range: 0..∞ (inclusive).
+   */
   total_points: number;
   /** required for redeem */
   redeem?: Redeem;
+  /** Range: 0..∞ (inclusive). */
   usd_rate?: number;
   /** Unknown properties, kept by the validator (never dropped). */
   __extra?: Record<string, unknown>;
@@ -529,8 +541,10 @@ export interface ReceiptProps {
 export interface PaymentMethodProps {
   order_id: string;
   type: "bank_transfer" | "cheque" | "cod" | "credit" | "pos" | "bank_card" | "mobile_transfer" | "cash" | "wallet" | "other";
+  /** Range: 0..∞ (inclusive). */
   payment_amount: number;
   currency: string;
+  /** Range: 0..∞ (inclusive). */
   usd_rate: number;
   /** Unknown properties, kept by the validator (never dropped). */
   __extra?: Record<string, unknown>;
@@ -544,9 +558,11 @@ export interface DeferredPaymentProps {
   action: "payment_processed";
   type: "bank_transfer" | "cheque" | "cod" | "credit" | "pos" | "bank_card" | "mobile_transfer" | "cash" | "wallet" | "other";
   account_balance: number;
+  /** Range: 0..∞ (inclusive). */
   payment_amount: number;
   currency: string;
   is_successful: boolean;
+  /** Range: 0..∞ (inclusive). */
   usd_rate: number;
   order_id?: string;
   /** Unknown properties, kept by the validator (never dropped). */
@@ -659,7 +675,9 @@ export interface ContactDetails {
 }
 
 export interface Coordinates {
+  /** Range: -90..90 (inclusive). */
   lat?: number;
+  /** Range: -180..180 (inclusive). */
   lon?: number;
   /** Unknown properties, kept by the validator (never dropped). */
   __extra?: Record<string, unknown>;
@@ -771,13 +789,16 @@ export interface Item {
   id: string;
   /** drug, grocery and the search result types appear; list not complete */
   type?: string;
+  /** Range: 0..∞ (inclusive). */
   quantity?: number;
+  /** Range: 0..∞ (inclusive). */
   price?: number;
   /** ISO 4217 code */
   currency?: string;
   /** in_stock appears; list not complete */
   stock_status?: string;
   promo_id?: string;
+  /** Range: 0..∞ (inclusive). */
   discount?: number;
   facility_id?: string;
   /** Unknown properties, kept by the validator (never dropped). */
@@ -865,7 +886,9 @@ export interface QuestionItem {
 export interface Redeem {
   /** cash appears */
   type: string;
+  /** Range: 0..∞ (inclusive). */
   points_withdrawn: number;
+  /** Range: 0..∞ (inclusive). */
   converted_value?: number;
   currency?: string;
   is_successful?: boolean;
@@ -890,7 +913,9 @@ export interface SearchResult {
 
 export interface Store {
   id: string;
+  /** Range: -90..90 (inclusive). */
   lat?: number;
+  /** Range: -180..180 (inclusive). */
   lon?: number;
   /** Unknown properties, kept by the validator (never dropped). */
   __extra?: Record<string, unknown>;

@@ -1,3 +1,4 @@
+import { problemWhen } from '../dsl/rules';
 import { opt, req, t, type EventDef } from '../dsl/types';
 import { blockedObject, searchResult } from './shared-objects';
 
@@ -74,6 +75,10 @@ const appEvent: EventDef = {
     action: req(t.enum('app_action', ['open', 'close', 'resume', 'background'])),
     start_time: req(t.int, { doc: 'ms to open and render the first screen; 0 for every action but open', min: 0 }),
   },
+  // The iOS SDK's lifecycle observer sends 0 for resume, background and close (every version).
+  rules: [
+    problemWhen('start_time', (v) => v.action !== 'open' && v.start_time !== 0, 'start_time_only_for_open', 'start_time must be 0 for every action but open'),
+  ],
 };
 
 const pageEvent: EventDef = {
@@ -110,6 +115,8 @@ const mediaEvent: EventDef = {
     action: req(t.enum('media_action', ['view', 'play', 'pause', 'seek', 'finish', 'impression'])),
     time: req(t.int, { doc: 'current seek position in ms (0 for images)', min: 0 }),
   },
+  // The iOS SDK sets time to 0 for images before sending (every version); so does the data generator.
+  rules: [problemWhen('time', (v) => v.type === 'image' && v.time !== 0, 'time_zero_for_image', 'time must be 0 for an image')],
 };
 
 const searchEvent: EventDef = {

@@ -112,7 +112,18 @@ describe('event corpus coverage', () => {
       'redeem_for_redeem',
       'response_for_submit',
       'item_info_iff_successful',
+      'currency_code',
+      'time_format',
+      'start_time_only_for_open',
+      'time_zero_for_image',
+      'total_points_below_acc_points',
     ];
+    expect(expected.filter((r) => !rules.has(r))).toEqual([]);
+  });
+
+  it('has a valid example of every client-quirk warning of a rule beyond types', () => {
+    const rules = new Set(valid.flatMap((c) => (c.warnings ?? []).map((w) => w.rule)));
+    const expected = ['currency_code_ios_list', 'redeem_currency_empty', 'total_points_zero_default'];
     expect(expected.filter((r) => !rules.has(r))).toEqual([]);
   });
 });

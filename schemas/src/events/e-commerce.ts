@@ -1,6 +1,7 @@
 import { is, onlyWhen, requiredWhen } from '../dsl/rules';
 import { opt, req, t, type EventDef } from '../dsl/types';
 import { coordinates, item, itemInfo, itemType, report, store } from './objects';
+import { currencyCode, isoDateTime } from './value-rules';
 
 /** E-commerce block events (spec 6, E-commerce). */
 const ITEM_ACTIONS = [
@@ -35,10 +36,11 @@ const cartEvent: EventDef = {
   fields: {
     id: req(t.string, { doc: 'cart id' }),
     action: req(t.enum('cart_action', ['add_item', 'remove_item'])),
-    cart_price: req(t.float),
+    cart_price: req(t.float, { min: 0 }),
     currency: req(t.string, { doc: 'ISO 4217 code' }),
     item: req(t.object(item)),
   },
+  rules: [currencyCode('currency')],
 };
 
 const checkoutEvent: EventDef = {
@@ -49,12 +51,13 @@ const checkoutEvent: EventDef = {
   fields: {
     id: req(t.string, { doc: 'order id' }),
     cart_id: req(t.string),
-    cart_price: req(t.float),
+    cart_price: req(t.float, { min: 0 }),
     currency: req(t.string),
     shop_mode: opt(t.enum('shop_mode', ['delivery', 'pickup'])),
     items: req(t.array(t.object(item)), { doc: 'all items in the order' }),
     is_successful: req(t.boolean),
   },
+  rules: [currencyCode('currency')],
 };
 
 const deliveryEvent: EventDef = {
@@ -66,11 +69,13 @@ const deliveryEvent: EventDef = {
     order_id: req(t.string),
     action: req(t.enum('delivery_action', DELIVERY_ACTIONS)),
     is_urgent: req(t.boolean),
-    // Kept as the string sent: an estimate, not an event time, so it is not converted.
+    // Kept as the string sent: an estimate, not an event time, so it is not converted; but it must be
+    // ISO 8601 with an offset (time_format), or it could not be read later.
     est_delivery_ts: opt(t.string, { doc: 'ISO 8601' }),
     delivery_coordinates: opt(t.object(coordinates)),
     dispatch_coordinates: opt(t.object(coordinates)),
   },
+  rules: [isoDateTime('est_delivery_ts')],
 };
 
 const cancelCheckoutEvent: EventDef = {

@@ -33,7 +33,9 @@ const moduleEvent: EventDef = {
   fields: {
     id: req(t.string),
     action: req(t.enum('module_action', ['view'])),
-    progress: opt(t.int),
+    // Percent complete (iOS SDK docs: "the percentage complete for the module"; the data generator
+    // sends 100 when a module is finished).
+    progress: opt(t.int, { min: 0, max: 100 }),
   },
 };
 

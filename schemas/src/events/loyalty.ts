@@ -1,4 +1,4 @@
-import { is, requiredWhen } from '../dsl/rules';
+import { asWarning, is, problemWhen, requiredWhen } from '../dsl/rules';
 import { opt, req, t, type EventDef } from '../dsl/types';
 import { promoItem, redeem, survey, surveyResponse } from './objects';
 
@@ -9,8 +9,8 @@ const levelEvent: EventDef = {
   name: 'LevelProps',
   fields: {
     module_id: req(t.string, { doc: 'matters especially for e-learning' }),
-    new_level: req(t.int),
-    prev_level: req(t.int),
+    new_level: req(t.int, { min: 0 }),
+    prev_level: req(t.int, { min: 0 }),
   },
 };
 
@@ -47,6 +47,9 @@ const surveyEvent: EventDef = {
   rules: [requiredWhen('response', is('action', 'submit'), 'response_for_submit', 'response is required when action is submit')],
 };
 
+/** total_points includes acc_points, so it cannot be below it. */
+const pointsBelowAcc = (v: Record<string, unknown>) => typeof v.acc_points === 'number' && typeof v.total_points === 'number' && v.total_points < v.acc_points;
+
 const rewardEvent: EventDef = {
   event: 'reward',
   block: 'loyalty',
@@ -54,15 +57,30 @@ const rewardEvent: EventDef = {
   fields: {
     id: req(t.string),
     action: req(t.enum('reward_action', ['view', 'add', 'redeem'])),
-    acc_points: opt(t.float, { doc: 'required for add' }),
-    total_points: req(t.float, { doc: 'includes acc_points' }),
+    acc_points: opt(t.float, { doc: 'required for add', min: 0 }),
+    total_points: req(t.float, { doc: 'includes acc_points', min: 0 }),
     redeem: opt(t.object(redeem), { doc: 'required for redeem' }),
     // Not in the property list, but a spec sample carries it.
-    usd_rate: opt(t.double),
+    usd_rate: opt(t.double, { min: 0 }),
   },
   rules: [
     requiredWhen('acc_points', is('action', 'add'), 'acc_points_for_add', 'acc_points is required when action is add'),
     requiredWhen('redeem', is('action', 'redeem'), 'redeem_for_redeem', 'redeem is required when action is redeem'),
+    problemWhen(
+      'total_points',
+      (v) => pointsBelowAcc(v) && v.total_points !== 0,
+      'total_points_below_acc_points',
+      'total_points includes acc_points, so it cannot be below it',
+    ),
+    // RewardEventObject(totalPoints: Float = 0.0): the iOS SDK sends 0 when the app gives no total.
+    asWarning(
+      problemWhen(
+        'total_points',
+        (v) => pointsBelowAcc(v) && v.total_points === 0,
+        'total_points_zero_default',
+        'total_points 0 is below acc_points; accepted as a known client quirk: the iOS SDK (CausalFoundrySDKCore 1.2.3, KenkaiSDK 1.0.1) sends 0 when the app gives no total',
+      ),
+    ),
   ],
 };
 

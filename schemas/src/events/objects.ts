@@ -1,5 +1,6 @@
 import { opt, req, t, type ObjectDef } from '../dsl/types';
 import { address, coordinates } from './shared-objects';
+import { currencyCode } from './value-rules';
 
 /**
  * Nested objects of spec 2.6 (shapes taken from samples). Requiredness inside these objects is "not
@@ -20,14 +21,17 @@ export const item: ObjectDef = {
   fields: {
     id: req(t.string),
     type: opt(t.string, { doc: 'drug, grocery and the search result types appear; list not complete' }),
-    quantity: opt(t.double),
-    price: opt(t.double),
+    quantity: opt(t.double, { min: 0 }),
+    price: opt(t.double, { min: 0 }),
     currency: opt(t.string, { doc: 'ISO 4217 code' }),
     stock_status: opt(t.string, { doc: 'in_stock appears; list not complete' }),
     promo_id: opt(t.string),
-    discount: opt(t.double),
+    // A negative discount would be a surcharge. No upper bound: whether it is a fraction (0.1) or an
+    // amount is not shown.
+    discount: opt(t.double, { min: 0 }),
     facility_id: opt(t.string),
   },
+  rules: [currencyCode('currency')],
 };
 
 /** Both fields required: the object exists only to say which item of which type. */
@@ -38,7 +42,7 @@ export const itemType: ObjectDef = {
 
 export const store: ObjectDef = {
   name: 'Store',
-  fields: { id: req(t.string), lat: opt(t.double), lon: opt(t.double) },
+  fields: { id: req(t.string), lat: opt(t.double, { min: -90, max: 90 }), lon: opt(t.double, { min: -180, max: 180 }) },
 };
 
 export const report: ObjectDef = {
@@ -209,11 +213,19 @@ export const redeem: ObjectDef = {
   name: 'Redeem',
   fields: {
     type: req(t.string, { doc: 'cash appears' }),
-    points_withdrawn: req(t.double),
-    converted_value: opt(t.double),
+    points_withdrawn: req(t.double, { min: 0 }),
+    converted_value: opt(t.double, { min: 0 }),
     currency: opt(t.string),
     is_successful: opt(t.boolean),
   },
+  rules: [
+    // CausalFoundrySDKCore 1.2.3 RedeemObject: `currency = currency?.rawValue ?? ""`, encoded as sent.
+    currencyCode('currency', {
+      rule: 'redeem_currency_empty',
+      message:
+        'an empty currency is not an ISO 4217 code; accepted as a known client quirk: the iOS SDK (CausalFoundrySDKCore 1.2.3 RedeemObject) sends "" when the app gives no currency',
+    }),
+  ],
 };
 
 export const contactDetails: ObjectDef = {

@@ -1,4 +1,5 @@
 import { req, opt, t, type EventDef } from '../dsl/types';
+import { currencyCode } from './value-rules';
 
 /**
  * Payment block: named in the spec but "not shown"; these two events come from the public SDKs of
@@ -13,10 +14,11 @@ const paymentMethodEvent: EventDef = {
   fields: {
     order_id: req(t.string),
     type: req(t.enum('payment_type', PAYMENT_TYPES)),
-    payment_amount: req(t.double),
+    payment_amount: req(t.double, { min: 0 }),
     currency: req(t.string),
-    usd_rate: req(t.double),
+    usd_rate: req(t.double, { min: 0 }),
   },
+  rules: [currencyCode('currency')],
 };
 
 const deferredPaymentEvent: EventDef = {
@@ -27,13 +29,15 @@ const deferredPaymentEvent: EventDef = {
     id: req(t.string),
     action: req(t.enum('deferred_payment_action', ['payment_processed'])),
     type: req(t.enum('payment_type', PAYMENT_TYPES)),
+    // A balance can be negative (credit taken); an amount paid cannot.
     account_balance: req(t.double),
-    payment_amount: req(t.double),
+    payment_amount: req(t.double, { min: 0 }),
     currency: req(t.string),
     is_successful: req(t.boolean),
-    usd_rate: req(t.double),
+    usd_rate: req(t.double, { min: 0 }),
     order_id: opt(t.string),
   },
+  rules: [currencyCode('currency')],
 };
 
 export const paymentEvents: EventDef[] = [paymentMethodEvent, deferredPaymentEvent];

@@ -36,7 +36,7 @@ export const searchResult: ObjectDef = {
 
 export const coordinates: ObjectDef = {
   name: 'Coordinates',
-  fields: { lat: opt(t.float), lon: opt(t.float) },
+  fields: { lat: opt(t.float, { min: -90, max: 90 }), lon: opt(t.float, { min: -180, max: 180 }) },
 };
 
 export const address: ObjectDef = {

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { CLIENT_QUIRKS } from '../quirks';
 
 export const DATA_CONTRACT_PATH = 'docs/data-contract.md';
-const BEGIN = '<!-- client-quirks:begin (generated from schemas/src/quirks; npm run generate -w @evp/schemas) -->';
-const END = '<!-- client-quirks:end -->';
+// Prettier leaves the generated table as written (it would pad the cells, and the file would be stale).
+const BEGIN = '<!-- client-quirks:begin (generated from schemas/src/quirks; npm run generate -w @evp/schemas) -->\n<!-- prettier-ignore-start -->';
+const END = '<!-- prettier-ignore-end -->\n<!-- client-quirks:end -->';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 

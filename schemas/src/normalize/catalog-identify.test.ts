@@ -10,7 +10,6 @@ describe('userCatalogFromIdentify (spec 2.4: the user catalog supplied with an i
     const [e] = events(identifyWith({ name: 'Amina', gender: 'female', birth_year: 1990, favourite: 'tea' }));
     expect(userCatalogFromIdentify(e!)).toEqual({
       accepted: {
-        index: null,
         record: {
           app_id: 'app-1',
           id: 'user-42',

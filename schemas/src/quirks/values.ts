@@ -30,4 +30,25 @@ export const valueQuirks: readonly ClientQuirk[] = [
     clients: 'causalfoundry/ios-sdk (all lines), causalfoundry/unity-sdk 1.0.10',
     source: 'EventTypes/*.swift',
   },
+  {
+    rule: 'currency_code_ios_list',
+    sends: 'a currency code of its own list that is not an active ISO 4217 code (GGP, IMP, JEP, SPL, TVD; withdrawn ANG, BGN, BYR, CUC, HRK, MRO, SLL, STD, VEF, ZWD)',
+    becomes: 'kept as sent',
+    clients: 'causalfoundry/ios-sdk 0.4.3–1.2.3 and Kenkai 1.0.0–1.0.1',
+    source: 'EventTypes/CurrencyCode.swift',
+  },
+  {
+    rule: 'redeem_currency_empty',
+    sends: 'redeem `currency: ""` when the app gives none',
+    becomes: 'the currency is treated as absent',
+    clients: 'causalfoundry/ios-sdk 1.2.3',
+    source: 'CausalFoundrySDKLoyalty Models/RedeemObject.swift (`currency?.rawValue ?? ""`)',
+  },
+  {
+    rule: 'total_points_zero_default',
+    sends: 'reward `total_points: 0` (its default) below `acc_points` when the app gives no total',
+    becomes: 'kept as sent; the total is unknown',
+    clients: 'causalfoundry/ios-sdk 1.2.3 and Kenkai 1.0.0–1.0.1',
+    source: 'RewardEventObject.swift (`totalPoints: Float = 0.0`)',
+  },
 ];
