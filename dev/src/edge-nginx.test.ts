@@ -9,6 +9,7 @@ import { NGINX_CONF, nginxLocations, nginxUpstreams } from './testing/nginx-conf
 const UPSTREAM: Record<PublicService, { name: string; server: string }> = {
   gateway: { name: 'gateway', server: 'gateway:8080' },
   'action-store': { name: 'action_store', server: 'action-store:8090' },
+  segmenter: { name: 'segmenter', server: 'segmenter:8070' },
 };
 
 describe('deploy/edge/nginx.conf routes the route table', () => {
@@ -24,7 +25,7 @@ describe('deploy/edge/nginx.conf routes the route table', () => {
   });
 
   it('sends each upstream to the service’s own port in docker-compose.yml', () => {
-    expect(nginxUpstreams()).toEqual({ gateway: UPSTREAM.gateway.server, action_store: UPSTREAM['action-store'].server });
+    expect(nginxUpstreams()).toEqual({ gateway: UPSTREAM.gateway.server, action_store: UPSTREAM['action-store'].server, segmenter: UPSTREAM.segmenter.server });
     const compose = readFileSync(resolve(__dirname, '../../docker-compose.yml'), 'utf8');
     for (const { server } of Object.values(UPSTREAM)) {
       const [host, port] = server.split(':') as [string, string];
@@ -39,10 +40,12 @@ describe('deploy/edge/nginx.conf routes the route table', () => {
     const limit: Record<PublicService, number> = {
       gateway: loadGatewayConfig({ KAFKA_BROKERS: 'kafka:9092', KEYS_FILE: 'keys.json' }).MAX_BODY_BYTES,
       'action-store': loadActionStoreConfig({ KEYS_FILE: 'keys.json' }).MAX_BODY_BYTES,
+      // The segmenter's routes are all GETs.
+      segmenter: 0,
     };
-    expect(limit).toEqual({ gateway: 5 * 1024 * 1024, 'action-store': 16 * 1024 * 1024 });
-    // Fetches and the OpenAPI document take no body: nginx's 1 MiB default is plenty.
-    const bodiless = new Set(['/openapi.json', '/v1/nudge/', '/nudge/']);
+    expect(limit).toEqual({ gateway: 5 * 1024 * 1024, 'action-store': 16 * 1024 * 1024, segmenter: 0 });
+    // Fetches, the inspector and the OpenAPI document take no body: nginx's 1 MiB default is plenty.
+    const bodiless = new Set(['/openapi.json', '/v1/nudge/', '/nudge/', '/v1/ingest/requests/', '/v1/inspect/', '/inspector', '/inspector/']);
     for (const r of PUBLIC_ROUTES) {
       const l = proxied.find((p) => p.path === r.path && p.match === r.match);
       expect([r.path, l?.maxBodyBytes]).toEqual([r.path, bodiless.has(r.path) ? undefined : limit[r.service] + 1024 * 1024]);

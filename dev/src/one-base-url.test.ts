@@ -30,6 +30,22 @@ const PROBES: Record<string, Probe[]> = {
     { method: 'POST', path: '/v1/ingest/events', body: envelope, status: 401, expect: 'auth_missing' },
     { method: 'POST', path: '/v1/ingest/catalog/user', body: [], status: 401, expect: 'auth_missing' },
   ],
+  '/v1/ingest/requests/': [
+    { method: 'GET', path: '/v1/ingest/requests/r-unknown', status: 401, expect: 'auth_missing' },
+    {
+      method: 'GET',
+      path: '/v1/ingest/requests/r-unknown',
+      key: SDK_KEY,
+      status: 200,
+      expect: (b) => expect([b.status, b.events]).toEqual(['pending', []]),
+    },
+  ],
+  '/v1/inspect/': [
+    { method: 'GET', path: '/v1/inspect/events', key: SDK_KEY, status: 403, expect: 'forbidden_role' },
+    { method: 'GET', path: '/v1/inspect/rejected?user_id=nobody', key: API_KEY, status: 200, expect: (b) => expect(b).toEqual({ data: [] }) },
+  ],
+  '/inspector': [{ method: 'GET', path: '/inspector', status: 200, expect: (b) => expect(b.html).toContain('<title>Event inspector</title>') }],
+  '/inspector/': [{ method: 'GET', path: '/inspector/inspector.js', status: 200, expect: (b) => expect(b.html).toContain('fetch(query(kind)') }],
   '/data/ingest/': [{ method: 'POST', path: '/data/ingest/log', key: API_KEY, body: { data: [] }, status: 404, expect: 'not_found' }],
   '/openapi.json': [{ method: 'GET', path: '/openapi.json', status: 200, expect: (b) => expect(Object.keys(b.paths)).toContain('/v1/ingest/log') }],
   '/v1/action/': [
@@ -42,7 +58,11 @@ const PROBES: Record<string, Probe[]> = {
   '/nudge/': [{ method: 'GET', path: '/nudge/sdk/get?subject_id=user-1', key: API_KEY, status: 404, expect: 'not_found' }],
 };
 
-const COUNTER: Record<PublicService, string> = { gateway: 'gateway_http_requests_total', 'action-store': 'action_store_http_requests_total' };
+const COUNTER: Record<PublicService, string> = {
+  gateway: 'gateway_http_requests_total',
+  'action-store': 'action_store_http_requests_total',
+  segmenter: 'segmenter_http_requests_total',
+};
 
 /** Sum of one counter's samples in a Prometheus text exposition. */
 function total(metrics: string, name: string): number {
@@ -68,11 +88,16 @@ describe('npm start serves every public route on one base URL', () => {
     if (p.key) headers.Authorization = `Bearer ${p.key}`;
     if (p.body !== undefined) headers['Content-Type'] = 'application/json';
     const res = await fetch(`${pipeline.baseUrl}${p.path}`, { method: p.method, headers, body: p.body === undefined ? undefined : JSON.stringify(p.body) });
-    return { status: res.status, requestId: res.headers.get('x-request-id'), body: (await res.json()) as Record<string, any> };
+    const json = (res.headers.get('content-type') ?? '').startsWith('application/json');
+    return {
+      status: res.status,
+      requestId: res.headers.get('x-request-id'),
+      body: (json ? await res.json() : { html: await res.text() }) as Record<string, any>,
+    };
   };
   const counts = async () => {
     const text = await (await fetch(`${pipeline.baseUrl}/metrics`)).text();
-    return { gateway: total(text, COUNTER.gateway), 'action-store': total(text, COUNTER['action-store']) };
+    return Object.fromEntries(Object.entries(COUNTER).map(([service, name]) => [service, total(text, name)])) as Record<PublicService, number>;
   };
 
   it('keeps the old names as the same base URL', () => {
@@ -91,9 +116,10 @@ describe('npm start serves every public route on one base URL', () => {
         expect(res.requestId).toBe('probe-1');
         if (typeof probe.expect === 'string') expect(res.body.error).toMatchObject({ code: probe.expect, request_id: 'probe-1' });
         else probe.expect(res.body);
+        // Exactly the owning service counted the request, no other.
         const after = await counts();
-        const other: PublicService = route.service === 'gateway' ? 'action-store' : 'gateway';
-        expect([after[route.service] - before[route.service], after[other] - before[other]]).toEqual([1, 0]);
+        const delta = Object.fromEntries(Object.keys(COUNTER).map((s) => [s, after[s as PublicService] - before[s as PublicService]]));
+        expect(delta).toEqual(Object.fromEntries(Object.keys(COUNTER).map((s) => [s, s === route.service ? 1 : 0])));
       });
     }
   }
@@ -125,6 +151,7 @@ describe('npm start serves every public route on one base URL', () => {
       'action_store_actions_created_total',
       'validator_events_accepted_total',
       'segmenter_sink_rows_inserted_total',
+      'segmenter_http_requests_total',
     ]) {
       expect([name, families.has(name)]).toEqual([name, true]);
     }

@@ -5,7 +5,7 @@ import { closeServer, createEdge, listen } from '@evp/http';
 import { canonicalFromAvro } from '@evp/schemas';
 import { createGatewayApp } from '@evp/gateway';
 import { startValidator } from '@evp/validator';
-import { createSink, runMigrations } from '@evp/segmenter';
+import { createSegmenterApp, createSink, runMigrations } from '@evp/segmenter';
 import { createActionStoreApp, startActionRequestsConsumer, startFeedbackConsumer, startSweeper, storeReadiness } from '@evp/action-store';
 
 /** The four ports a pipeline runs on; embedded or real, the services are the same code. */
@@ -102,12 +102,13 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     readiness: async () => problems(),
   });
   const actions = createActionStoreApp({ store, keys, logger: logger.child({ service: 'action-store' }) });
+  const segmenter = createSegmenterApp({ analytics, keys, logger: logger.child({ service: 'segmenter' }) });
   const storeReady = storeReadiness(store);
   const edge = createEdge({
     logger: logger.child({ service: 'edge' }),
-    services: { gateway: gateway.app, 'action-store': actions.app },
+    services: { gateway: gateway.app, 'action-store': actions.app, segmenter: segmenter.app },
     readiness: async () => [...problems(), ...(await storeReady())],
-    registries: [gateway.metrics.registry, actions.metrics.registry, validatorMetrics, sink.metrics],
+    registries: [gateway.metrics.registry, actions.metrics.registry, segmenter.metrics.registry, validatorMetrics, sink.metrics],
   });
   const server = await listen(edge, opts.port ?? 0, host);
   const baseUrl = `http://${host}:${server.port}`;

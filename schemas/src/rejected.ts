@@ -39,6 +39,8 @@ export interface RejectedRecord {
   payload_kind: string;
   /** Raw topic coordinates of the message it came from. */
   source: string;
+  /** The envelope's user, when it could be read; null otherwise (catalog records, unreadable input). */
+  user_id: string | null;
 }
 
 export const MAX_REJECTED_PAYLOAD_CHARS = 64 * 1024;
@@ -86,5 +88,6 @@ export const rejectedRecordSchema = {
     { name: 'event_name', type: ['null', 'string'], default: null },
     { name: 'payload_kind', type: 'string' },
     { name: 'source', type: 'string' },
+    { name: 'user_id', type: ['null', 'string'], default: null },
   ],
 } as const;

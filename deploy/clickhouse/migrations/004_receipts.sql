@@ -3,6 +3,9 @@
 -- (docs/data-contract.md). Rows written before this migration read as having none.
 ALTER TABLE events ADD COLUMN IF NOT EXISTS warnings Array(Tuple(path String, rule String, message String)) AFTER client;
 
+-- The user of a rejected event's envelope, when it could be read, so rejections can be looked up by user.
+ALTER TABLE rejected ADD COLUMN IF NOT EXISTS user_id Nullable(String) AFTER source;
+
 -- One row per receipt (schemas/src/receipt.ts): the verdicts of one raw message (one envelope of a
 -- request), or one part of them. A re-processed message yields the same receipt_id and sorting key,
 -- so redeliveries collapse. Read by GET /v1/ingest/requests/{request_id} (docs/api.md).

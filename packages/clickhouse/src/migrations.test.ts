@@ -31,7 +31,7 @@ describe('loadMigrations', () => {
       [1, 'events', 1],
       [2, 'rejected', 1],
       [3, 'catalog', CATALOG_KINDS.length],
-      [4, 'receipts', 2],
+      [4, 'receipts', 3],
     ]);
     const catalog = ms[2]?.statements ?? [];
     expect(catalog.map((s) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(s)?.[1])).toEqual(CATALOG_KINDS.map((k) => `catalog_${k}`));

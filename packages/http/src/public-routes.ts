@@ -9,7 +9,7 @@
  * starts with it. Prefixes end with `/` so that `/v1/actions` never claims `/v1/actionsfoo`.
  * A path no entry matches is answered 404 in the JSON error shape by the edge itself.
  */
-export type PublicService = 'gateway' | 'action-store';
+export type PublicService = 'gateway' | 'action-store' | 'segmenter';
 
 export interface PublicRoute {
   match: 'exact' | 'prefix';
@@ -23,6 +23,11 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   // Served today: /v1/ingest/log, /v1/ingest/events, /v1/ingest/catalog/{kind}. Also where the
   // clients' other upload paths land (current /v1/ingest/dimensions, 1.x /v1/ingest/sdk/crash).
   { match: 'prefix', path: '/v1/ingest/', service: 'gateway', serves: 'SDK uploads (events, catalog)' },
+  // What became of an upload: read from the receipts in ClickHouse (the longer prefix wins).
+  { match: 'prefix', path: '/v1/ingest/requests/', service: 'segmenter', serves: 'per-request verdicts' },
+  { match: 'prefix', path: '/v1/inspect/', service: 'segmenter', serves: 'the inspector API' },
+  { match: 'exact', path: '/inspector', service: 'segmenter', serves: 'the inspector page' },
+  { match: 'prefix', path: '/inspector/', service: 'segmenter', serves: 'the inspector page’s script and style' },
   // The synthetic data generator posts server-side imports under the bare base URL, without /v1.
   { match: 'prefix', path: '/data/ingest/', service: 'gateway', serves: 'server-side import (generator)' },
   { match: 'exact', path: '/openapi.json', service: 'gateway', serves: 'the ingest API description' },

@@ -92,6 +92,7 @@ describe('normalizeUpload: current form', () => {
         envelope_index: null,
         event_index: null,
         event_name: null,
+        user_id: 'u',
       },
     ]);
   });

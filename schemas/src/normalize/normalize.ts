@@ -34,6 +34,7 @@ function normalizeEnvelope(env: unknown, envelopeIndex: number | null, path: str
     envelope_index: envelopeIndex,
     event_index: null,
     event_name: null,
+    user_id: envelopeUser(env),
   });
   if (!isObject(env)) {
     out.rejected.push(envelopeRejection([{ path, rule: 'type', message: 'an envelope must be an object' }]));
@@ -70,23 +71,23 @@ function normalizeEvent(
     const deep = pathDeeperThan(item, MAX_JSON_DEPTH, eventPath);
     if (deep !== null) {
       const errors = [{ path: deep, rule: 'max_depth', message: `event nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }];
-      out.rejected.push(eventRejection('size_violation', errors, shallowPayload(item), envelopeIndex, j, null));
+      out.rejected.push(eventRejection('size_violation', errors, shallowPayload(item), envelopeIndex, j, null, facts.userId));
       return;
     }
     const size = JSON.stringify(item)?.length ?? 0;
     if (size > options.maxEventChars) {
       const errors = [{ path: eventPath, rule: 'max_size', message: `event is ${size} characters; the limit is ${options.maxEventChars}` }];
-      out.rejected.push(eventRejection('size_violation', errors, item, envelopeIndex, j, null));
+      out.rejected.push(eventRejection('size_violation', errors, item, envelopeIndex, j, null, facts.userId));
       return;
     }
   }
   const read = earlier ? readEarlierEvent(item, eventPath) : readCurrentEvent(item, eventPath);
   if (!read.event) {
-    out.rejected.push(eventRejection('schema_violation', read.errors, item, envelopeIndex, j, null));
+    out.rejected.push(eventRejection('schema_violation', read.errors, item, envelopeIndex, j, null, facts.userId));
     return;
   }
   const made = toCanonical(read.event, facts, ctx, eventPath);
-  if ('errors' in made) out.rejected.push(eventRejection('schema_violation', made.errors, item, envelopeIndex, j, read.event.name));
+  if ('errors' in made) out.rejected.push(eventRejection('schema_violation', made.errors, item, envelopeIndex, j, read.event.name, facts.userId));
   else out.accepted.push({ event: made.event, warnings: made.event.warnings, event_index: j });
 }
 
@@ -108,16 +109,19 @@ function eventRejection(
   envelopeIndex: number | null,
   j: number,
   name: string | null,
+  userId: string,
 ): Rejection {
-  return { kind, errors, payload: item, event_count: 1, envelope_index: envelopeIndex, event_index: j, event_name: name };
+  return { kind, errors, payload: item, event_count: 1, envelope_index: envelopeIndex, event_index: j, event_name: name, user_id: userId };
 }
 
-function toCanonical(
-  raw: RawEvent,
-  facts: EnvelopeFacts,
-  ctx: IngestContext,
-  path: string,
-): { event: CanonicalEvent } | { errors: RejectionReason[] } {
+/** The user an unreadable envelope names, if it names one (so the inspector can filter its rejection by user). */
+function envelopeUser(env: unknown): string | null {
+  if (!isObject(env)) return null;
+  const id = env.id ?? env.u_id;
+  return typeof id === 'string' && id.length > 0 ? id : null;
+}
+
+function toCanonical(raw: RawEvent, facts: EnvelopeFacts, ctx: IngestContext, path: string): { event: CanonicalEvent } | { errors: RejectionReason[] } {
   // Aliases (action_response) and content-dependent variants (receipts sent as `group`); the name as
   // sent survives in `sent_name`.
   const def = eventDef(resolveEventName(raw.name, raw.props));

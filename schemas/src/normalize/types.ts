@@ -12,6 +12,8 @@ export interface Rejection {
   envelope_index: number | null;
   event_index: number | null;
   event_name: string | null;
+  /** The envelope's user, when it could be read (absent for catalog records and unreadable envelopes). */
+  user_id?: string | null;
 }
 
 export interface AcceptedEvent {

@@ -5,6 +5,7 @@ const env = {
   KAFKA_BROKERS: 'k1:9092, k2:9092',
   SCHEMA_REGISTRY_URL: 'http://registry:8081',
   CLICKHOUSE_URL: 'http://clickhouse:8123',
+  KEYS_FILE: '/run/keys/keys.json',
 };
 
 describe('segmenter config', () => {

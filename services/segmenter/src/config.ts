@@ -26,6 +26,9 @@ const sinkSchema = z.object({
   KAFKA_SESSION_TIMEOUT_MS: envFragments.kafkaSessionTimeoutMs,
   SCHEMA_REGISTRY_URL: envFragments.url,
   METRICS_PORT: envFragments.port.default(9464),
+  /** The public API (request verdicts, the inspector): behind the edge, like the gateway's port. */
+  PORT: envFragments.port.default(8070),
+  KEYS_FILE: z.string().min(1),
   /** Applies pending migrations before consuming (idempotent); off when a separate `migrate` step runs. */
   CLICKHOUSE_MIGRATE_ON_START: bool.default('true'),
   SINK_BATCH_MAX_ROWS: envFragments.positiveInt.default(10_000),

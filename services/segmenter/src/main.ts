@@ -1,21 +1,24 @@
 import { Registry } from 'prom-client';
 import { createClickHouseHttpAnalytics, ensureClickHouseDatabase, runMigrations } from '@evp/clickhouse';
-import { ConfigError, consumerProblems, createLogger } from '@evp/core';
-import { serveOps } from '@evp/http';
+import { ConfigError, KeyRing, consumerProblems, createLogger } from '@evp/core';
+import { closeServer, listen, serveOps } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { clickhouseOptions, loadSegmenterConfig, sinkConfig } from './config';
+import { createSegmenterApp } from './http/app';
 import { createSink } from './sink';
 
 /**
- * Composition root: config → logger → ClickHouse (+ migrations) → Kafka + registry → sink;
- * /metrics, /healthz, /readyz on a side port. Shutdown in reverse: stop consuming (buffered rows are
- * inserted and committed) → leave Kafka → close ClickHouse. A consumer that stops for good fails
+ * Composition root: config → logger → keys → ClickHouse (+ migrations) → Kafka + registry → sink →
+ * the public API (request verdicts, inspector) on PORT; /metrics, /healthz, /readyz on a side port.
+ * Shutdown in reverse: stop answering → stop consuming (buffered rows are inserted and committed) →
+ * leave Kafka → close ClickHouse. A consumer that stops for good fails
  * readiness and exits non-zero, so an orchestrator restarts the process.
  */
 async function main() {
   const config = loadSegmenterConfig();
   const logger = createLogger('segmenter', config.LOG_LEVEL);
+  const keys = KeyRing.fromFile(config.KEYS_FILE);
   const chOptions = clickhouseOptions(config);
   if (config.CLICKHOUSE_MIGRATE_ON_START) await ensureClickHouseDatabase(chOptions);
   const analytics = createClickHouseHttpAnalytics(chOptions);
@@ -29,6 +32,7 @@ async function main() {
   const metrics = new Registry();
   let stopping = false;
   let ops: Awaited<ReturnType<typeof serveOps>> | undefined;
+  let http: Awaited<ReturnType<typeof listen>> | undefined;
   const sink = createSink({
     bus,
     registry,
@@ -43,20 +47,23 @@ async function main() {
   });
   await sink.start();
   // /healthz: the process answers; /readyz: ClickHouse answers and the consumer is alive.
-  // Assigned once, but shutdown() can run before the assignment (a consumer dying during start-up)
-  // and must then see undefined, not a const's temporal dead zone.
+  const readiness = async () => [...consumerProblems({ 'segmenter-sink': sink }), ...((await analytics.ping()) ? [] : ['clickhouse: not reachable'])];
+  // The public API (request verdicts, the inspector) on PORT, behind the edge; its request series
+  // join the sink's on the side port's /metrics.
+  const api = createSegmenterApp({ analytics, keys, logger, readiness });
+  // Assigned once each, but shutdown() can run before the assignments (a consumer dying during
+  // start-up) and must then see undefined, not a const's temporal dead zone.
   // eslint-disable-next-line prefer-const
-  ops = await serveOps({
-    port: config.METRICS_PORT,
-    metrics,
-    readiness: async () => [...consumerProblems({ 'segmenter-sink': sink }), ...((await analytics.ping()) ? [] : ['clickhouse: not reachable'])],
-  });
-  logger.info({ metricsPort: ops.port }, 'segmenter sink running');
+  ops = await serveOps({ port: config.METRICS_PORT, metrics: Registry.merge([metrics, api.metrics.registry]), readiness });
+  // eslint-disable-next-line prefer-const
+  http = await listen(api.app, config.PORT);
+  logger.info({ metricsPort: ops.port, port: http.port }, 'segmenter sink and API running');
 
   async function shutdown(signal: string, code: number) {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: stop consuming, insert buffered rows, close');
+    logger.info({ signal }, 'shutting down: stop answering and consuming, insert buffered rows, close');
+    if (http) await closeServer(http.server).catch((err) => logger.error({ err }, 'http close failed'));
     await sink.stop().catch((err) => logger.error({ err }, 'sink stop failed'));
     const results = await Promise.allSettled([bus.close(), new Promise<void>((r) => (ops ? ops.server.close(() => r()) : r()))]);
     await analytics.close().catch((err) => logger.error({ err }, 'ClickHouse close failed'));

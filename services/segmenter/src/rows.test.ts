@@ -150,6 +150,7 @@ describe('unreadableRow', () => {
       event_name: null,
       payload_kind: 'message_base64',
       source: 'events.core/2/41',
+      user_id: null,
     });
     expect(unreadableRow(msg, problem, 1).rejection_id).toBe(row.rejection_id);
     // The offset is provenance, not identity (offsets restart); other bytes are another message.

@@ -193,6 +193,7 @@ export interface RejectedRow {
   event_name: string | null;
   payload_kind: string;
   source: string;
+  user_id: string | null;
 }
 
 /** `{path, rule, message}` lists (rejection errors, event warnings) as their Array(Tuple) column takes them. */
@@ -220,6 +221,7 @@ export function rejectedRow(r: RejectedRecord): RejectedRow {
     event_name: r.event_name ?? null,
     payload_kind: text(r.payload_kind, 'payload_kind'),
     source: text(r.source, 'source'),
+    user_id: r.user_id ?? null,
   };
 }
 
@@ -281,6 +283,7 @@ export function unreadableRow(msg: BusMessage, problem: { path: string; rule: st
     event_name: null,
     payload_kind: 'message_base64',
     source,
+    user_id: null,
   };
 }
 

@@ -206,6 +206,7 @@ describe('sink (in-process bus + registry, chdb)', () => {
         event_name: 'rate',
         payload_kind: 'log',
         source: 'ingest.raw/1/77',
+        user_id: 'user-42',
       },
     ]);
   });

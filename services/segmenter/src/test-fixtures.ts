@@ -81,4 +81,5 @@ export const rejectedRecord: RejectedRecord = {
   event_name: 'rate',
   payload_kind: 'log',
   source: 'ingest.raw/1/77',
+  user_id: 'user-42',
 };

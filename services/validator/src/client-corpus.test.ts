@@ -76,7 +76,7 @@ function verdictsOf(o: RawOutcome): Verdict[] {
     ...o.events.map((e, i) => ({ index: o.eventIndexes[i] as number, verdict: { status: 'accepted' as const, name: e.name, warnings: rules(e.warnings) } })),
     ...o.catalog
       .filter((c) => c.index !== null)
-      .map((c) => ({ index: c.index as number, verdict: { status: 'accepted' as const, name: c.record.kind as string, warnings: rules(c.warnings) } })),
+      .map((c) => ({ index: c.index as number, verdict: { status: 'accepted' as const, name: c.record.kind, warnings: rules(c.warnings) } })),
     ...o.rejections.map((r) => ({ index: r.event_index ?? -1, verdict: { status: 'rejected' as const, name: r.event_name, reasons: rules(r.errors) } })),
   ];
   return items.sort((a, b) => a.index - b.index).map((i) => i.verdict);

@@ -22,11 +22,16 @@ export const MAX_RECEIPT_PART_BYTES = 256 * 1024;
 
 const reasonBytes = (r: RejectionReason) => 16 + r.path.length * 3 + r.rule.length + r.message.length * 3;
 
-function item(status: ReceiptItem['status'], fields: Omit<ReceiptItem, 'status' | 'reasons' | 'reasons_total'>, reasons: readonly RejectionReason[]): ReceiptItem {
+function item(
+  status: ReceiptItem['status'],
+  fields: Omit<ReceiptItem, 'status' | 'reasons' | 'reasons_total'>,
+  reasons: readonly RejectionReason[],
+): ReceiptItem {
   return { status, ...fields, reasons: reasons.slice(0, MAX_RECEIPT_REASONS), reasons_total: reasons.length };
 }
 
-const itemBytes = (i: ReceiptItem) => 64 + i.id.length + (i.name?.length ?? 0) + (i.user_id?.length ?? 0) * 3 + i.reasons.reduce((n, r) => n + reasonBytes(r), 0);
+const itemBytes = (i: ReceiptItem) =>
+  64 + i.id.length + (i.name?.length ?? 0) + (i.user_id?.length ?? 0) * 3 + i.reasons.reduce((n, r) => n + reasonBytes(r), 0);
 
 /**
  * The verdicts of one raw message as receipts: one item per accepted event or record and per
@@ -43,7 +48,7 @@ export function receiptsOf(input: ReceiptInput): IngestReceipt[] {
     ...input.rejected.map((r) =>
       item(
         'rejected',
-        { event_index: r.event_index, id: r.rejection_id, name: r.event_name, user_id: null, kind: r.kind, event_count: r.event_count },
+        { event_index: r.event_index, id: r.rejection_id, name: r.event_name, user_id: r.user_id, kind: r.kind, event_count: r.event_count },
         r.errors,
       ),
     ),

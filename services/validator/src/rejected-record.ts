@@ -42,5 +42,6 @@ export function toRejectedRecord(
     payload_kind: payloadKind,
     // Provenance only (where to look in the log), not identity.
     source: `${source.topic}/${source.partition}/${source.offset}`,
+    user_id: r.user_id ?? null,
   };
 }

@@ -22,6 +22,8 @@ interface Harness {
   bus: Bus;
   registry: SchemaRegistry;
   out: Out[];
+  /** What the validator wrote to ingest.receipts, apart from `out` so that output counts stay as they were. */
+  receipts: Out[];
   sendRaw(payloadKind: string | undefined, body: unknown, opts?: { requestId?: string; raw?: string }): Promise<void>;
   close(): Promise<void>;
 }
@@ -46,19 +48,26 @@ async function start(
     workers: opts.workers ?? 0,
   });
   const out: Out[] = [];
+  const receipts: Out[] = [];
   const producer = await bus.producer();
   const sub = await bus.subscribe({
     groupId: 'validator-test-reader',
-    topics: OUTPUT_TOPICS.filter((t) => (opts.topics ?? allTopics()).some((x) => x.name === t)),
+    topics: [...OUTPUT_TOPICS, topics.receipts].filter((t) => (opts.topics ?? allTopics()).some((x) => x.name === t)),
     handleBatch: async (b) => {
       for (const m of b.messages)
-        out.push({ topic: m.topic, key: m.key, headers: m.headers, value: (await registry.decode(m.value)) as Record<string, unknown> });
+        (m.topic === topics.receipts ? receipts : out).push({
+          topic: m.topic,
+          key: m.key,
+          headers: m.headers,
+          value: (await registry.decode(m.value)) as Record<string, unknown>,
+        });
     },
   });
   const h: Harness = {
     bus,
     registry,
     out,
+    receipts,
     sendRaw: (payloadKind, body, o = {}) =>
       producer.send(topics.raw, [
         {
@@ -154,6 +163,58 @@ describe('validator: catalog submissions', () => {
           event_name: null,
           payload_kind: 'catalog:hcw',
           source: expect.stringMatching(/^ingest\.raw\/[0-2]\/0$/),
+          user_id: null,
+        },
+      },
+    ]);
+    // One receipt: every record's verdict in submission order, the rejection by its id.
+    await waitFor(() => h.receipts.length >= 1, { timeoutMs: 5_000, what: 'the receipt' });
+    const rejectionId = (on(h, topics.rejected)[0]?.value as { rejection_id: string }).rejection_id;
+    expect(h.receipts).toEqual([
+      {
+        topic: 'ingest.receipts',
+        key: 'app-1:req-1',
+        headers: { app_id: 'app-1' },
+        value: {
+          receipt_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+          app_id: 'app-1',
+          request_id: 'req-1',
+          key_id: 'k-sdk',
+          received_at: RECEIVED_AT,
+          processed_at: FAILED_AT,
+          payload_kind: 'catalog:hcw',
+          envelope_index: 0,
+          envelope_count: 1,
+          part: 0,
+          parts: 1,
+          events_in: 3,
+          accepted: 2,
+          rejected: 1,
+          items: [
+            {
+              event_index: 0,
+              status: 'accepted',
+              id: 'h-1',
+              name: 'hcw',
+              user_id: null,
+              kind: null,
+              reasons: [{ path: '$[0].badge', rule: 'unknown_property', message: 'badge is not part of HcwCatalogRecord; kept as extra' }],
+              reasons_total: 1,
+              event_count: 1,
+            },
+            {
+              event_index: 1,
+              status: 'rejected',
+              id: rejectionId,
+              name: null,
+              user_id: null,
+              kind: 'schema_violation',
+              reasons: [{ path: '$[1].site_id_list', rule: 'type', message: 'expected an array' }],
+              reasons_total: 1,
+              event_count: 1,
+            },
+            { event_index: 2, status: 'accepted', id: 'h-3', name: 'hcw', user_id: null, kind: null, reasons: [], reasons_total: 0, event_count: 1 },
+          ],
         },
       },
     ]);

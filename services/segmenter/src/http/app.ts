@@ -1,0 +1,75 @@
+import type { Request, Response, Router } from 'express';
+import { ApiError, InfraError, type Analytics, type KeyRing, type Logger } from '@evp/core';
+import { createHttpApp, grantOf, requireKey, type HttpMetrics } from '@evp/http';
+import { INSPECTOR_CSS, INSPECTOR_HTML, INSPECTOR_JS } from './inspector-page';
+import { inspectEvents, inspectRejected, parseInspectQuery } from './inspect';
+import { requestVerdicts } from './verdicts';
+
+export interface SegmenterAppDeps {
+  analytics: Analytics;
+  keys: KeyRing;
+  logger: Logger;
+  /** Problems that make the service not ready (its consumer, ClickHouse). */
+  readiness?: () => Promise<string[]>;
+  metrics?: HttpMetrics;
+  /** Seconds a client should wait after a 503. Default 2. */
+  retryAfterSeconds?: number;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** The page's own assets: served with a policy that lets it load nothing but them and call this origin. */
+function page(type: string, body: string) {
+  return (_req: Request, res: Response) => {
+    res.setHeader('Content-Type', `${type}; charset=utf-8`);
+    res.setHeader('Content-Security-Policy', "default-src 'self'; frame-ancestors 'none'");
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.status(200).send(body);
+  };
+}
+
+/**
+ * What the segmenter answers over HTTP, all read from ClickHouse and all for the key's app only:
+ * the verdicts of a request (SDK or API key: an app may ask what became of its own upload), the
+ * inspector API (API key: it shows the app's data) and the inspector page.
+ */
+export function createSegmenterApp(deps: SegmenterAppDeps) {
+  const retryAfterSeconds = deps.retryAfterSeconds ?? 2;
+  async function guarded<T>(req: Request, op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (err) {
+      if (!(err instanceof InfraError)) throw err;
+      deps.logger.warn({ err, requestId: req.requestId }, 'ClickHouse query failed; answering 503');
+      throw new ApiError('unavailable', { retryAfterSeconds, details: { retriable: err.retriable } });
+    }
+  }
+  return createHttpApp({
+    logger: deps.logger,
+    metricsPrefix: 'segmenter',
+    metrics: deps.metrics,
+    readiness: deps.readiness,
+    routes: (router: Router) => {
+      router.get('/v1/ingest/requests/:request_id', requireKey(deps.keys, ['sdk', 'api']), async (req, res) => {
+        const { appId } = grantOf(req);
+        const id = String(req.params.request_id);
+        if (!REQUEST_ID.test(id)) throw new ApiError('invalid_request', { message: 'request_id is 1–128 of A-Z a-z 0-9 . _ -', path: 'params.request_id' });
+        res.status(200).json(await guarded(req, () => requestVerdicts(deps.analytics, appId, id)));
+      });
+      router.get('/v1/inspect/events', requireKey(deps.keys, 'api'), async (req, res) => {
+        const { appId } = grantOf(req);
+        const q = parseInspectQuery(req.query);
+        res.status(200).json({ data: await guarded(req, () => inspectEvents(deps.analytics, appId, q)) });
+      });
+      router.get('/v1/inspect/rejected', requireKey(deps.keys, 'api'), async (req, res) => {
+        const { appId } = grantOf(req);
+        const q = parseInspectQuery(req.query);
+        res.status(200).json({ data: await guarded(req, () => inspectRejected(deps.analytics, appId, q)) });
+      });
+      router.get('/inspector', page('text/html', INSPECTOR_HTML));
+      router.get('/inspector/inspector.js', page('text/javascript', INSPECTOR_JS));
+      router.get('/inspector/inspector.css', page('text/css', INSPECTOR_CSS));
+    },
+  });
+}

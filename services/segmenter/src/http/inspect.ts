@@ -1,0 +1,198 @@
+import { ApiError, type Analytics, type RejectionReason } from '@evp/core';
+
+/** Filters of GET /v1/inspect/events and /v1/inspect/rejected (all optional). */
+export interface InspectQuery {
+  user_id?: string;
+  request_id?: string;
+  /** Canonical event name (rejections: the name that could be read). */
+  name?: string;
+  /** Only what was received strictly after this time (epoch ms). */
+  since?: number;
+  limit: number;
+}
+
+export const DEFAULT_INSPECT_LIMIT = 100;
+export const MAX_INSPECT_LIMIT = 1000;
+
+function param(q: Record<string, unknown>, name: string): string | undefined {
+  const v = q[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || v.length === 0 || v.length > 256) {
+    throw new ApiError('invalid_request', { message: `${name} must be one non-empty value of at most 256 characters`, path: `query.${name}` });
+  }
+  return v;
+}
+
+/** `since` as epoch ms or an RFC 3339 time; anything else is a 400 naming the parameter. */
+function sinceParam(q: Record<string, unknown>): number | undefined {
+  const v = param(q, 'since');
+  if (v === undefined) return undefined;
+  const ms = /^\d{1,15}$/.test(v) ? Number(v) : /^\d{4}-\d\d-\d\dT/.test(v) ? Date.parse(v) : NaN;
+  if (!Number.isFinite(ms)) throw new ApiError('invalid_request', { message: 'since must be epoch milliseconds or an RFC 3339 time', path: 'query.since' });
+  return ms;
+}
+
+export function parseInspectQuery(q: Record<string, unknown>): InspectQuery {
+  const limitText = param(q, 'limit');
+  const limit = limitText === undefined ? DEFAULT_INSPECT_LIMIT : Number(limitText);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_INSPECT_LIMIT) {
+    throw new ApiError('invalid_request', { message: `limit must be an integer from 1 to ${MAX_INSPECT_LIMIT}`, path: 'query.limit' });
+  }
+  const out: InspectQuery = { limit };
+  const user = param(q, 'user_id');
+  const request = param(q, 'request_id');
+  const name = param(q, 'name');
+  const since = sinceParam(q);
+  if (user !== undefined) out.user_id = user;
+  if (request !== undefined) out.request_id = request;
+  if (name !== undefined) out.name = name;
+  if (since !== undefined) out.since = since;
+  return out;
+}
+
+/** WHERE clause and parameters: always the key's app; every filter a bound parameter, never spliced. */
+function where(appId: string, q: InspectQuery, nameColumn: string): { sql: string; params: Record<string, unknown> } {
+  const clauses = ['app_id = {app:String}'];
+  const params: Record<string, unknown> = { app: appId, limit: q.limit };
+  if (q.user_id !== undefined) {
+    clauses.push('user_id = {user:String}');
+    params.user = q.user_id;
+  }
+  if (q.request_id !== undefined) {
+    clauses.push('request_id = {request:String}');
+    params.request = q.request_id;
+  }
+  if (q.name !== undefined) {
+    clauses.push(`${nameColumn} = {name:String}`);
+    params.name = q.name;
+  }
+  if (q.since !== undefined) {
+    clauses.push('received_at > fromUnixTimestamp64Milli({since:Int64})');
+    params.since = q.since;
+  }
+  return { sql: clauses.join(' AND '), params };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export interface InspectedEvent {
+  event_id: string;
+  user_id: string;
+  name: string;
+  sent_name: string | null;
+  block: string;
+  property: string | null;
+  time: string;
+  received_at: string;
+  request_id: string;
+  envelope: string;
+  sdk: string;
+  app_version: string;
+  props: Record<string, unknown>;
+  meta: unknown;
+  warnings: RejectionReason[];
+}
+
+/** The app's newest events first, with their warnings. */
+export async function inspectEvents(analytics: Analytics, appId: string, q: InspectQuery): Promise<InspectedEvent[]> {
+  const w = where(appId, q, 'name');
+  const rows = await analytics.query<{
+    event_id: string;
+    user_id: string;
+    name: string;
+    sent_name: string | null;
+    block: string;
+    property: string | null;
+    time_ms: number;
+    received_ms: number;
+    request_id: string;
+    envelope: string;
+    sdk_name: string;
+    sdk_version: string;
+    app_version: string;
+    props: Record<string, unknown>;
+    meta: string | null;
+    warnings: RejectionReason[];
+  }>(
+    `SELECT event_id, user_id, name, sent_name, block, property, toUnixTimestamp64Milli(time) AS time_ms,
+            toUnixTimestamp64Milli(received_at) AS received_ms, request_id, envelope, sdk_name, sdk_version,
+            app_version, props, meta, warnings
+     FROM events FINAL WHERE ${w.sql}
+     ORDER BY received_at DESC, time DESC, event_id LIMIT {limit:UInt32}`,
+    w.params,
+  );
+  return rows.map((r) => ({
+    event_id: r.event_id,
+    user_id: r.user_id,
+    name: r.name,
+    sent_name: r.sent_name,
+    block: r.block,
+    property: r.property,
+    time: iso(r.time_ms),
+    received_at: iso(r.received_ms),
+    request_id: r.request_id,
+    envelope: r.envelope,
+    sdk: r.sdk_name === '' ? '' : `${r.sdk_name}/${r.sdk_version}`,
+    app_version: r.app_version,
+    props: r.props,
+    meta: r.meta === null ? null : (JSON.parse(r.meta) as unknown),
+    warnings: r.warnings,
+  }));
+}
+
+export interface InspectedRejection {
+  rejection_id: string;
+  kind: string;
+  user_id: string | null;
+  name: string | null;
+  request_id: string;
+  received_at: string;
+  envelope_index: number | null;
+  event_index: number | null;
+  event_count: number;
+  payload_kind: string;
+  reasons: RejectionReason[];
+  payload: string;
+  payload_truncated: boolean;
+}
+
+/** The app's newest rejections first, with every reason and the payload as sent. */
+export async function inspectRejected(analytics: Analytics, appId: string, q: InspectQuery): Promise<InspectedRejection[]> {
+  const w = where(appId, q, 'event_name');
+  const rows = await analytics.query<{
+    rejection_id: string;
+    kind: string;
+    user_id: string | null;
+    event_name: string | null;
+    request_id: string;
+    received_ms: number;
+    envelope_index: number | null;
+    event_index: number | null;
+    event_count: number;
+    payload_kind: string;
+    errors: RejectionReason[];
+    payload: string;
+    payload_truncated: boolean;
+  }>(
+    `SELECT rejection_id, kind, user_id, event_name, request_id, toUnixTimestamp64Milli(received_at) AS received_ms,
+            envelope_index, event_index, event_count, payload_kind, errors, payload, payload_truncated
+     FROM rejected FINAL WHERE ${w.sql}
+     ORDER BY received_at DESC, envelope_index DESC, event_index DESC, rejection_id LIMIT {limit:UInt32}`,
+    w.params,
+  );
+  return rows.map((r) => ({
+    rejection_id: r.rejection_id,
+    kind: r.kind,
+    user_id: r.user_id,
+    name: r.event_name,
+    request_id: r.request_id,
+    received_at: iso(r.received_ms),
+    envelope_index: r.envelope_index,
+    event_index: r.event_index,
+    event_count: r.event_count,
+    payload_kind: r.payload_kind,
+    reasons: r.errors,
+    payload: r.payload,
+    payload_truncated: r.payload_truncated,
+  }));
+}

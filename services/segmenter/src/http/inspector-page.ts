@@ -1,0 +1,155 @@
+/**
+ * The inspector (docs/inspector.md): a page that shows an app's events and rejections live, with
+ * their warnings and reasons, in the manner of Snowplow Micro's UI and Segment's debugger. It asks for
+ * the app's API key (kept in the tab's sessionStorage, sent only to this origin's /v1/inspect API)
+ * and polls every second for what arrived since the newest row it has.
+ */
+export const INSPECTOR_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Event inspector</title>
+<link rel="stylesheet" href="/inspector/inspector.css">
+</head>
+<body>
+<header>
+  <h1>Event inspector</h1>
+  <form id="connect" autocomplete="off">
+    <label>API key <input id="key" type="password" required placeholder="the app's API key" data-testid="key"></label>
+    <label>User <input id="user" placeholder="user id" data-testid="user"></label>
+    <label>Event <input id="name" placeholder="event name" data-testid="name"></label>
+    <label>Request <input id="request" placeholder="request id" data-testid="request"></label>
+    <button type="submit" data-testid="connect">Watch</button>
+  </form>
+  <p id="status" role="status" data-testid="status">Enter the app's API key to watch its events.</p>
+</header>
+<main>
+  <section>
+    <h2>Events <span id="event-count" data-testid="event-count">0</span></h2>
+    <ol id="events" data-testid="events"></ol>
+  </section>
+  <section>
+    <h2>Rejections <span id="rejected-count" data-testid="rejected-count">0</span></h2>
+    <ol id="rejected" data-testid="rejected"></ol>
+  </section>
+</main>
+<script src="/inspector/inspector.js"></script>
+</body>
+</html>
+`;
+
+export const INSPECTOR_CSS = `
+body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #1b1f24; background: #f6f8fa; }
+header { padding: 12px 20px; background: #fff; border-bottom: 1px solid #d0d7de; }
+h1 { font-size: 18px; margin: 0 0 8px; }
+form { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; }
+label { display: flex; flex-direction: column; font-size: 12px; color: #57606a; }
+input { font: inherit; padding: 4px 6px; min-width: 160px; }
+main { display: grid; grid-template-columns: 1fr 1fr; gap: 16px; padding: 16px 20px; }
+h2 { font-size: 15px; margin: 0 0 8px; }
+ol { list-style: none; padding: 0; margin: 0; }
+li { background: #fff; border: 1px solid #d0d7de; border-radius: 6px; padding: 8px 10px; margin-bottom: 8px; }
+li.rejection { border-left: 4px solid #cf222e; }
+li.event.warned { border-left: 4px solid #bf8700; }
+li.event { border-left: 4px solid #1a7f37; }
+.meta { color: #57606a; font-size: 12px; }
+.reason { font-family: ui-monospace, monospace; font-size: 12px; }
+.rule { font-weight: 600; }
+#status.error { color: #cf222e; }
+`;
+
+export const INSPECTOR_JS = `'use strict';
+(function () {
+  var POLL_MS = 1000, KEEP = 200, OVERLAP_MS = 5000;
+  var el = function (id) { return document.getElementById(id); };
+  var state = { key: sessionStorage.getItem('evp-inspector-key') || '', events: new Map(), rejected: new Map(), newest: { events: 0, rejected: 0 }, timer: null, gen: 0 };
+  if (state.key) el('key').value = state.key;
+
+  function text(tag, cls, s) { var n = document.createElement(tag); if (cls) n.className = cls; n.textContent = s; return n; }
+  function reasons(list, label) {
+    var ul = document.createElement('ul');
+    ul.className = label;
+    list.forEach(function (r) {
+      var li = document.createElement('li');
+      li.className = 'reason';
+      li.appendChild(text('span', 'rule', r.rule));
+      li.appendChild(document.createTextNode(' ' + r.path + ': ' + r.message));
+      ul.appendChild(li);
+    });
+    return ul;
+  }
+  function render() {
+    var events = Array.from(state.events.values()).sort(function (a, b) { return b.received_at.localeCompare(a.received_at) || b.time.localeCompare(a.time); }).slice(0, KEEP);
+    var rejected = Array.from(state.rejected.values()).sort(function (a, b) { return b.received_at.localeCompare(a.received_at); }).slice(0, KEEP);
+    var ol = el('events'); ol.textContent = '';
+    events.forEach(function (e) {
+      var li = document.createElement('li');
+      li.className = 'event' + (e.warnings.length ? ' warned' : '');
+      li.dataset.eventId = e.event_id;
+      li.appendChild(text('div', 'name', e.name + (e.sent_name ? ' (sent as ' + e.sent_name + ')' : '')));
+      li.appendChild(text('div', 'meta', 'user ' + e.user_id + ' · ' + e.time + ' · request ' + e.request_id + (e.sdk ? ' · ' + e.sdk : '')));
+      if (e.warnings.length) li.appendChild(reasons(e.warnings, 'warnings'));
+      ol.appendChild(li);
+    });
+    var rl = el('rejected'); rl.textContent = '';
+    rejected.forEach(function (r) {
+      var li = document.createElement('li');
+      li.className = 'rejection';
+      li.dataset.rejectionId = r.rejection_id;
+      li.appendChild(text('div', 'name', (r.name || '(unreadable)') + ' · ' + r.kind));
+      li.appendChild(text('div', 'meta', 'user ' + (r.user_id || '?') + ' · ' + r.received_at + ' · request ' + r.request_id + (r.event_index === null ? '' : ' · event #' + r.event_index)));
+      li.appendChild(reasons(r.reasons, 'reasons'));
+      rl.appendChild(li);
+    });
+    el('event-count').textContent = String(state.events.size);
+    el('rejected-count').textContent = String(state.rejected.size);
+  }
+  function query(kind) {
+    var p = new URLSearchParams();
+    [['user_id', 'user'], ['name', 'name'], ['request_id', 'request']].forEach(function (f) { var v = el(f[1]).value.trim(); if (v) p.set(f[0], v); });
+    // Rows can reach ClickHouse a little out of receipt order: ask again for a short overlap, deduplicated by id.
+    if (state.newest[kind]) p.set('since', String(state.newest[kind] - OVERLAP_MS));
+    p.set('limit', String(KEEP));
+    return '/v1/inspect/' + kind + '?' + p.toString();
+  }
+  function fetchKind(kind, gen) {
+    return fetch(query(kind), { headers: { Authorization: 'Bearer ' + state.key } }).then(function (res) {
+      return res.json().then(function (body) {
+        if (!res.ok) throw new Error((body.error && body.error.message) || ('HTTP ' + res.status));
+        if (gen !== state.gen) return;
+        body.data.forEach(function (row) {
+          var id = kind === 'events' ? row.event_id : row.rejection_id;
+          state[kind === 'events' ? 'events' : 'rejected'].set(id, row);
+          state.newest[kind] = Math.max(state.newest[kind], Date.parse(row.received_at));
+        });
+      });
+    });
+  }
+  function poll(gen) {
+    Promise.all([fetchKind('events', gen), fetchKind('rejected', gen)]).then(function () {
+      if (gen !== state.gen) return;
+      render();
+      el('status').className = '';
+      el('status').textContent = 'Live: updated ' + new Date().toLocaleTimeString();
+    }).catch(function (err) {
+      if (gen !== state.gen) return;
+      el('status').className = 'error';
+      el('status').textContent = 'Not updating: ' + err.message;
+    }).then(function () {
+      if (gen === state.gen) state.timer = setTimeout(function () { poll(gen); }, POLL_MS);
+    });
+  }
+  el('connect').addEventListener('submit', function (ev) {
+    ev.preventDefault();
+    state.key = el('key').value.trim();
+    sessionStorage.setItem('evp-inspector-key', state.key);
+    state.gen += 1;
+    clearTimeout(state.timer);
+    state.events.clear(); state.rejected.clear(); state.newest = { events: 0, rejected: 0 };
+    render();
+    el('status').textContent = 'Connecting…';
+    poll(state.gen);
+  });
+})();
+`;
