@@ -11,7 +11,8 @@ import { allTopics, createLogger, type BusProducer } from '@evp/core';
 import { createGatewayApp } from '@evp/gateway';
 import { closeServer, listen } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
-import { deletePrefix, randomActionPrefix, waitFor } from '@evp/testkit';
+import { createSegmenterApp } from '@evp/segmenter';
+import { deletePrefix, randomActionPrefix, useMigratedChdb, waitFor } from '@evp/testkit';
 import { NGINX_CONF } from './testing/nginx-conf';
 import { oneEventEnvelope, sdkPullBody } from './testing/one-event';
 import { API_KEY, SDK_KEY, e2eKeys } from './testing/scenario';
@@ -35,6 +36,7 @@ describe('deploy/edge/nginx.conf with a real nginx in front of the services', ()
   const redis = new Redis(process.env.REDIS_URL as string);
   const prefix = randomActionPrefix();
   const bus = createKafkaBus({ brokers: (process.env.KAFKA_BROKERS as string).split(','), clientId: 'edge-nginx', logger });
+  const chdb = useMigratedChdb('edge');
   const dir = mkdtempSync(join(tmpdir(), 'edge-nginx-'));
   const conf = join(dir, 'nginx.conf');
   const servers: HttpServer[] = [];
@@ -53,15 +55,18 @@ describe('deploy/edge/nginx.conf with a real nginx in front of the services', ()
       limits: { maxBodyBytes: 5 * 1024 * 1024, maxEventsPerRequest: 5000, retryAfterSeconds: 5 },
     });
     const actions = createActionStoreApp({ store: new RedisActionStore({ redis, clock: systemClock(), prefix }), keys: e2eKeys(), logger });
+    const segmenter = createSegmenterApp({ analytics: chdb.analytics, keys: e2eKeys(), logger });
     const g = await listen(gateway.app, 0, '127.0.0.1');
     const a = await listen(actions.app, 0, '127.0.0.1');
-    servers.push(g.server, a.server);
+    const s = await listen(segmenter.app, 0, '127.0.0.1');
+    servers.push(g.server, a.server, s.server);
     const port = await freePort();
     writeFileSync(
       conf,
       readFileSync(NGINX_CONF, 'utf8')
         .replace('server gateway:8080;', `server 127.0.0.1:${g.port};`)
         .replace('server action-store:8090;', `server 127.0.0.1:${a.port};`)
+        .replace('server segmenter:8070;', `server 127.0.0.1:${s.port};`)
         .replace('listen 8080;', `listen 127.0.0.1:${port};`)
         .replace('pid /tmp/nginx.pid;', `pid ${join(dir, 'nginx.pid')};`),
     );
@@ -109,6 +114,18 @@ describe('deploy/edge/nginx.conf with a real nginx in front of the services', ()
       status: 404,
       body: { error: { code: 'not_found', message: 'No action 1 in this app.' } },
     });
+  });
+
+  it('routes request verdicts, the inspector API and its page to the segmenter (the longer prefix beats /v1/ingest/)', async () => {
+    expect(await send('GET', '/v1/ingest/requests/r-none', { key: SDK_KEY })).toMatchObject({ status: 200, body: { request_id: 'r-none', status: 'pending' } });
+    expect(await send('GET', '/v1/inspect/events', { key: API_KEY })).toEqual({ status: 200, requestId: expect.any(String), body: { data: [] } });
+    const page = await fetch(`${base}/inspector`);
+    expect([page.status, page.headers.get('content-type'), (await page.text()).includes('<title>Event inspector</title>')]).toEqual([
+      200,
+      'text/html; charset=utf-8',
+      true,
+    ]);
+    expect((await fetch(`${base}/inspector/inspector.js`)).status).toBe(200);
   });
 
   it('answers an unknown path 404 in the JSON error shape with the client’s request id', async () => {

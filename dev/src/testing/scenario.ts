@@ -4,7 +4,7 @@ import type { RunningPipeline } from '../pipeline';
 
 export const SDK_KEY = 'sdk_e2e_0123456789abcdef';
 export const API_KEY = 'api_e2e_0123456789abcdef';
-const OTHER_API_KEY = 'api_e2e_other_0123456789';
+export const OTHER_API_KEY = 'api_e2e_other_0123456789';
 
 export const e2eKeys = () =>
   new KeyRing({

@@ -51,8 +51,10 @@ h2 { font-size: 15px; margin: 0 0 8px; }
 ol { list-style: none; padding: 0; margin: 0; }
 li { background: #fff; border: 1px solid #d0d7de; border-radius: 6px; padding: 8px 10px; margin-bottom: 8px; }
 li.rejection { border-left: 4px solid #cf222e; }
-li.event.warned { border-left: 4px solid #bf8700; }
 li.event { border-left: 4px solid #1a7f37; }
+li.event.warned { border-left: 4px solid #bf8700; }
+li li.reason { border: none; border-radius: 0; padding: 2px 0; margin: 0; background: none; }
+ul.warnings, ul.reasons { padding-left: 0; margin: 4px 0 0; list-style: none; }
 .meta { color: #57606a; font-size: 12px; }
 .reason { font-family: ui-monospace, monospace; font-size: 12px; }
 .rule { font-weight: 600; }
