@@ -1,4 +1,4 @@
-import type { RejectionReason } from '@evp/core';
+import { isEarlierEnvelope, type RejectionReason } from '@evp/core';
 import { FieldReader, isObject, pickUnknown } from './fields';
 import { sessionFacts } from './session-facts';
 import type { EnvelopeFacts, RawEvent } from './types';
@@ -86,9 +86,8 @@ export function readEarlierEvent(item: unknown, path: string): { event?: RawEven
   };
 }
 
-export function looksEarlier(env: Record<string, unknown>): boolean {
-  return 'u_id' in env || 'd_info' in env || 'app_info' in env;
-}
+/** The earlier form's mark (one rule for the gateway and the validator: @evp/core). */
+export const looksEarlier = isEarlierEnvelope;
 
 /**
  * `props` without `meta`, the same as the rest of `{ meta, ...rest } = props`: same keys, order and

@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import { ApiError, topics, type BusProducer, type CatalogKind, type KeyRing, type Logger } from '@evp/core';
 import { createHttpApp, requireKey, type HotRoute, type HttpMetrics } from '@evp/http';
 import { catalogKind, countCatalogRecords } from './catalog';
+import { logAnswerStyle, statusBlindPath } from './client-answers';
 import { cors } from './cors';
 import { sliceEnvelopes } from './envelopes';
 import { ingestHandler } from './ingest';
@@ -48,7 +49,7 @@ export function createGatewayApp(deps: GatewayDeps) {
       const guards = [requireKey(deps.keys, 'sdk')];
       if (deps.rateLimiter) {
         const limiter = failOpen(deps.rateLimiter, { logger: deps.logger, errors: metrics.rateLimitErrors });
-        guards.push(rateLimit(limiter, metrics.rateLimited));
+        guards.push(rateLimit(limiter, metrics.rateLimited, statusBlindPath));
       }
       const ingest = {
         producer: deps.producer,
@@ -60,7 +61,7 @@ export function createGatewayApp(deps: GatewayDeps) {
         rawTopic: deps.rawTopic ?? topics.raw,
       };
 
-      const ingestLog = ingestHandler(ingest, (_req, body, raw, appId) => {
+      const ingestLog = ingestHandler(ingest, (req, body, raw, appId) => {
         const slices = sliceEnvelopes(body, raw.text, deps.limits.maxEnvelopesPerRequest);
         const events = slices.reduce((n, s) => n + s.events, 0);
         const max = deps.limits.maxEventsPerRequest;
@@ -75,14 +76,24 @@ export function createGatewayApp(deps: GatewayDeps) {
         // A single envelope travels as the very bytes received (no re-encoding).
         const single = !Array.isArray(body);
         const messages = slices.map((s) => ({ key: `${appId}:${s.userId}`, value: single ? raw.bytes : Buffer.from(s.json) }));
-        return { payloadKind: 'log', metricKind: 'log', accepted: events, messages };
+        const answer = logAnswerStyle(
+          req,
+          slices.every((s) => s.earlier),
+        );
+        return { payloadKind: 'log', metricKind: 'log', accepted: events, messages, answer };
       });
 
       const ingestCatalog = ingestHandler(ingest, (req, body, raw, appId) => {
         const kind = req.catalogKind as CatalogKind;
         const records = countCatalogRecords(body, deps.limits.maxCatalogRecordsPerRequest ?? deps.limits.maxEventsPerRequest);
         // One message per request: the validator splits it; the body's bytes travel unchanged.
-        return { payloadKind: `catalog:${kind}`, metricKind: 'catalog', accepted: records, messages: [{ key: `${appId}:catalog:${kind}`, value: raw.bytes }] };
+        return {
+          payloadKind: `catalog:${kind}`,
+          metricKind: 'catalog',
+          accepted: records,
+          messages: [{ key: `${appId}:catalog:${kind}`, value: raw.bytes }],
+          answer: { emptySuccess: false, closeOnRetriable: statusBlindPath(req) },
+        };
       });
 
       // Auth first (the kind list is for key holders), then the kind, before the body is read.

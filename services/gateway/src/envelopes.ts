@@ -1,10 +1,12 @@
-import { ApiError } from '@evp/core';
+import { ApiError, isEarlierEnvelope } from '@evp/core';
 
 export interface EnvelopeSlice {
   /** The envelope as its own JSON text, to become one raw message. */
   json: string;
   userId: string;
   events: number;
+  /** The earlier form (spec 2.2): the older iOS clients' protocol, answered as they need. */
+  earlier: boolean;
 }
 
 /**
@@ -42,5 +44,5 @@ function describe(env: unknown, path: string, json: string): EnvelopeSlice {
   }
   // The partition key keeps one user's events in order; a missing id still routes (the validator rejects it).
   const user = typeof env.id === 'string' ? env.id : typeof env.u_id === 'string' ? env.u_id : '';
-  return { json, userId: user, events: env.data.length };
+  return { json, userId: user, events: env.data.length, earlier: isEarlierEnvelope(env) };
 }

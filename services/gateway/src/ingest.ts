@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { ApiError, InfraError, rawHeaders, type BusProducer, type Logger } from '@evp/core';
 import { checkJsonContentType, checkJsonDepth, grantOf } from '@evp/http';
 import { readBody } from './body';
+import type { AnswerStyle } from './client-answers';
 import type { IngestMetrics } from './metrics';
 
 /** What a route makes of a parsed body: the raw messages to produce and the count to acknowledge. */
@@ -12,6 +13,8 @@ export interface IngestPlan {
   metricKind: string;
   accepted: number;
   messages: { key: string; value: Buffer }[];
+  /** How the client reads the answer (client-answers.ts). */
+  answer: AnswerStyle;
 }
 
 export interface IngestDeps {
@@ -70,6 +73,12 @@ export function ingestHandler(deps: IngestDeps, plan: (req: Request, body: unkno
       produced.ok.observe((performance.now() - started) / 1000);
     } catch (err) {
       produced.error.observe((performance.now() - started) / 1000);
+      if (p.answer.closeOnRetriable) {
+        // This client would delete the batch on any HTTP answer; a closed connection makes it keep it.
+        deps.logger.warn({ err, requestId }, 'produce failed; closing the connection (the client reads no status)');
+        req.socket.destroy();
+        return;
+      }
       deps.logger.warn({ err, requestId }, 'produce failed; answering 503');
       throw new ApiError('unavailable', {
         retryAfterSeconds: deps.retryAfterSeconds,
@@ -80,6 +89,11 @@ export function ingestHandler(deps: IngestDeps, plan: (req: Request, body: unkno
     if (!events) accepted.set(p.metricKind, (events = deps.metrics.events.labels({ kind: p.metricKind })));
     events.inc(p.accepted);
     deps.metrics.bytes.inc(raw.length);
+    if (p.answer.emptySuccess) {
+      // The older iOS clients count any body as a failure: the count travels in a header.
+      res.writeHead(200, { 'Content-Length': 0, 'X-Events-Accepted': String(p.accepted) }).end();
+      return;
+    }
     // Written directly: Express's res.json (content-type lookup, send's checks) costs more than the
     // whole answer on the hottest route.
     const answer = JSON.stringify({ accepted: p.accepted, request_id: requestId });
