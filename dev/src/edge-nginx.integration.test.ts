@@ -143,4 +143,12 @@ describe('deploy/edge/nginx.conf with a real nginx in front of the services', ()
     const edge = await send('POST', '/v1/ingest/log', { key: SDK_KEY, body: pad(6 * 1024 * 1024 + 1024) });
     expect([edge.status, edge.body.error.code, edge.body.error.details]).toEqual([413, 'payload_too_large', undefined]);
   });
+
+  it('closes the connection instead of answering 503 on the status-blind paths when the gateway is down (last: stops it)', async () => {
+    await closeServer(servers[0] as HttpServer);
+    const log = await send('POST', '/v1/ingest/log', { key: SDK_KEY, body: JSON.stringify(envelope) });
+    expect([log.status, log.body.error.code]).toEqual([503, 'unavailable']);
+    await expect(send('POST', '/v1/ingest/events', { key: SDK_KEY, body: JSON.stringify(envelope) })).rejects.toThrow(/fetch failed/);
+    await expect(send('POST', '/v1/ingest/catalog/user', { key: SDK_KEY, body: '[]' })).rejects.toThrow(/fetch failed/);
+  });
 });
