@@ -15,7 +15,7 @@ const paymentMethodEvent: EventDef = {
     type: req(t.enum('payment_type', PAYMENT_TYPES)),
     payment_amount: req(t.double),
     currency: req(t.string),
-    usd_rate: req(t.double),
+    usd_rate: req(t.double, { clientOmits: 'the Kenkai iOS client never sends it (PaymentObject.swift)' }),
   },
 };
 
@@ -31,7 +31,7 @@ const deferredPaymentEvent: EventDef = {
     payment_amount: req(t.double),
     currency: req(t.string),
     is_successful: req(t.boolean),
-    usd_rate: req(t.double),
+    usd_rate: req(t.double, { clientOmits: 'the Kenkai iOS client never sends it (PaymentObject.swift)' }),
     order_id: opt(t.string),
   },
 };
