@@ -166,4 +166,26 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     clients: KENKAI_AND_UNITY,
     source: 'KenkaiSDKCore Utility/Extensions/UIApplication.swift:35-51',
   },
+  {
+    rule: 'catalog_string_coerced',
+    sends:
+      'catalog records as `{"data": [{"id", "type", "kv": {string: string}}]}` on `POST /v1/ingest/dimensions`: every value a string (`"1990"`, `"24.8607"`, `"1"/"0"`, `"true"/"false"` from Unity, `", "`-joined lists)',
+    becomes: "the definition's type (INT, DOUBLE, BOOLEAN, ARRAY); a string that does not parse is still rejected (`type`)",
+    clients: KENKAI_AND_UNITY,
+    source: 'KenkaiSDKCore Models/Catalog/CatalogItemModel.swift, Services/APIHandler/CatalogAPIHandler.swift, CodableExtension.swift (flattenMapToString)',
+  },
+  {
+    rule: 'default_zero',
+    sends: 'catalog defaults that mean "not set": user `birth_year "0"`, site `latitude`/`longitude` `"0","0"`',
+    becomes: 'the field left out (instead of a `range` rejection or a position in the Gulf of Guinea)',
+    clients: KENKAI,
+    source: 'KenkaiSDKCore Models/Catalog/UserCatalogModel.swift:56, SiteCatalogModel.swift',
+  },
+  {
+    rule: 'catalog_key_renamed',
+    sends: 'patient catalog `has_whatsapp`',
+    becomes: '`has_chatapp` (spec 2.4: the flag of a chat-application number)',
+    clients: KENKAI,
+    source: 'KenkaiSDKPatientMgmt Models/Catalog/PatientCatalogModel.swift',
+  },
 ];

@@ -61,6 +61,7 @@ describe('OpenAPI document', () => {
       ['/v1/ingest/log', '/v1/ingest/log', envelope('u')],
       ['/v1/ingest/events', '/v1/ingest/events', envelope('u')],
       ['/v1/ingest/catalog/site', '/v1/ingest/catalog/{kind}', [{ id: 's' }]],
+      ['/v1/ingest/dimensions', '/v1/ingest/dimensions', { data: [{ id: 'u', type: 'user', kv: { timezone: 'Z' } }] }],
     ] as const;
     for (const [path, template, good] of routes) {
       const app = await make({ deps: { rateLimiter: createInMemoryRateLimiter({ limit: 5, windowMs: 60_000 }) } });
