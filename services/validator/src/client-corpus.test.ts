@@ -84,7 +84,9 @@ function verdictsOf(o: RawOutcome): Verdict[] {
 }
 
 const cases = files.flatMap(({ file, corpus }) =>
-  corpus.payloads.filter((p) => payloadKindOf(p.request.path) !== undefined && p.expect?.verdicts !== undefined).map((p) => [`${file} ${p.id}`, p] as const),
+  corpus.payloads
+    .filter((p) => payloadKindOf(p.request.path) !== undefined && p.expect?.verdicts !== undefined)
+    .map((p) => [`${file} ${p.id}`, p] as const),
 );
 
 describe('real clients’ corpus through the validator', () => {
