@@ -15,7 +15,7 @@ export interface ClientEventVariant {
   message: string;
 }
 
-export const CLIENT_EVENT_VARIANTS: readonly ClientEventVariant[] = [
+const CLIENT_EVENT_VARIANTS: readonly ClientEventVariant[] = [
   // Kenkai's payments module has one `payment` event (PaymentObject.swift) whose action decides
   // which of the payment block's two events it is.
   {

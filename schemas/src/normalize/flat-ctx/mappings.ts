@@ -17,7 +17,7 @@
  * A key is moved only when the spec's own property is not in the ctx already, so an event that is
  * sent in the spec's shape is never touched.
  */
-export interface FlatTargetWithRule {
+interface FlatTargetWithRule {
   to: string;
   rule: string;
   message: string;
