@@ -29,7 +29,7 @@ export interface PageProps {
    * seconds on screen
    * Range: 0..∞ (inclusive).
    */
-  duration: number;
+  duration?: number;
   /**
    * ms
    * Range: 0..∞ (inclusive).
@@ -122,6 +122,18 @@ export interface ModuleSelectionProps {
   __extra?: Record<string, unknown>;
 }
 
+/**
+ * Props of `custom` (block core).
+ * An app-defined event (not in the spec): the app names it and adds its own values
+ */
+export interface CustomProps {
+  /** the event name the app chose */
+  name: string;
+  property?: string;
+  /** Unknown properties, kept by the validator (never dropped). */
+  __extra?: Record<string, unknown>;
+}
+
 // ── block patient_mgmt ──
 
 /**
@@ -136,7 +148,7 @@ export interface PatientProps {
    * @default false (applied by the validator when absent)
    */
   is_from_gho: boolean;
-  category: "facility" | "community" | "patient_address" | "virtual" | "other";
+  category?: "facility" | "community" | "patient_address" | "virtual" | "other";
   type: "triage" | "outpatient" | "inpatient" | "pharmacy" | "door_to_door" | "camp" | "other";
   sub_type?: string;
   biometric_list?: DiagnosisItem[];
@@ -174,6 +186,27 @@ export interface AppointmentProps {
   __extra?: Record<string, unknown>;
 }
 
+/**
+ * Props of `diagnosis` (block patient_mgmt).
+ * A diagnosis recorded in an encounter (not in the spec; the Kenkai iOS client sends it)
+ */
+export interface DiagnosisProps {
+  /** what was diagnosed or measured */
+  name: string;
+  encounter_id: string;
+  patient_id: string;
+  site_id: string;
+  action: "view" | "add" | "update" | "done" | "remove" | "other";
+  location?: string;
+  category: string;
+  type: string;
+  sub_type?: string;
+  value?: string;
+  result?: string;
+  /** Unknown properties, kept by the validator (never dropped). */
+  __extra?: Record<string, unknown>;
+}
+
 // ── block e_commerce ──
 
 /**
@@ -194,7 +227,7 @@ export interface CartProps {
   id: string;
   action: "add_item" | "remove_item";
   /** Range: 0..∞ (inclusive). */
-  cart_price: number;
+  cart_price?: number;
   /** ISO 4217 code */
   currency: string;
   item: Item;
@@ -294,7 +327,7 @@ export interface ItemVerificationProps {
 export interface QuestionProps {
   id: string;
   action: "answer" | "skip";
-  answer_id: string;
+  answer_id?: string;
   exam_id: string;
   /** Unknown properties, kept by the validator (never dropped). */
   __extra?: Record<string, unknown>;
@@ -306,13 +339,13 @@ export interface QuestionProps {
 export interface ExamProps {
   id: string;
   action: "start" | "submit" | "result";
-  is_passed: boolean;
-  score: number;
+  is_passed?: boolean;
+  score?: number;
   /**
    * seconds
    * Range: 0..∞ (inclusive).
    */
-  duration: number;
+  duration?: number;
   /** Unknown properties, kept by the validator (never dropped). */
   __extra?: Record<string, unknown>;
 }
@@ -336,7 +369,7 @@ export interface ModuleProps {
  */
 export interface LevelProps {
   /** matters especially for e-learning */
-  module_id: string;
+  module_id?: string;
   /** Range: 0..∞ (inclusive). */
   new_level: number;
   /** Range: 0..∞ (inclusive). */
@@ -545,7 +578,7 @@ export interface PaymentMethodProps {
   payment_amount: number;
   currency: string;
   /** Range: 0..∞ (inclusive). */
-  usd_rate: number;
+  usd_rate?: number;
   /** Unknown properties, kept by the validator (never dropped). */
   __extra?: Record<string, unknown>;
 }
@@ -563,7 +596,7 @@ export interface DeferredPaymentProps {
   currency: string;
   is_successful: boolean;
   /** Range: 0..∞ (inclusive). */
-  usd_rate: number;
+  usd_rate?: number;
   order_id?: string;
   /** Unknown properties, kept by the validator (never dropped). */
   __extra?: Record<string, unknown>;
@@ -623,7 +656,7 @@ export interface AppointmentItem {
 }
 
 export interface AppointmentMissed {
-  id: string;
+  id?: string;
   /** follow-up channel, e.g. a chat application */
   type?: string;
   /** Epoch milliseconds (ISO strings are rejected). */
@@ -634,7 +667,7 @@ export interface AppointmentMissed {
 }
 
 export interface AppointmentUpdate {
-  id: string;
+  id?: string;
   reason?: string;
   /** Epoch milliseconds (ISO strings are rejected). */
   prev_time?: number;
@@ -825,7 +858,7 @@ export interface ItemInfo {
 
 export interface ItemType {
   id: string;
-  type: string;
+  type?: string;
   /** Unknown properties, kept by the validator (never dropped). */
   __extra?: Record<string, unknown>;
 }
@@ -906,7 +939,7 @@ export interface Report {
 
 export interface SearchResult {
   id: string;
-  type: "patient_record" | "blood" | "grocery" | "oxygen" | "drug" | "medical_equipment" | "lifestyle_item" | "investigation_test_item" | "treatment_plan_item" | "subscription" | "incident" | "address" | "ambulance" | "other_vehicle" | "contact" | "call" | "email" | "sms" | "other";
+  type?: "patient_record" | "blood" | "grocery" | "oxygen" | "drug" | "medical_equipment" | "lifestyle_item" | "investigation_test_item" | "treatment_plan_item" | "subscription" | "incident" | "address" | "ambulance" | "other_vehicle" | "contact" | "call" | "email" | "sms" | "other";
   /** Unknown properties, kept by the validator (never dropped). */
   __extra?: Record<string, unknown>;
 }
@@ -932,7 +965,7 @@ export interface Survey {
 }
 
 export interface SurveyResponse {
-  id: string;
+  id?: string;
   question?: string;
   response?: string;
   type?: string;
@@ -1269,9 +1302,11 @@ export interface EventPropsByName {
   rate: RateProps;
   nudge_response: NudgeResponseProps;
   module_selection: ModuleSelectionProps;
+  custom: CustomProps;
   patient: PatientProps;
   encounter: EncounterProps;
   appointment: AppointmentProps;
+  diagnosis: DiagnosisProps;
   item: ItemProps;
   cart: CartProps;
   checkout: CheckoutProps;
@@ -1304,8 +1339,8 @@ export type EventName = keyof EventPropsByName;
 
 /** Block → the names of its events. */
 export interface EventNamesByBlock {
-  core: "app" | "page" | "identify" | "media" | "search" | "rate" | "nudge_response" | "module_selection";
-  patient_mgmt: "patient" | "encounter" | "appointment";
+  core: "app" | "page" | "identify" | "media" | "search" | "rate" | "nudge_response" | "module_selection" | "custom";
+  patient_mgmt: "patient" | "encounter" | "appointment" | "diagnosis";
   e_commerce: "item" | "cart" | "checkout" | "delivery" | "cancel_checkout" | "item_report" | "item_request" | "item_verification";
   e_learning: "question" | "exam" | "module";
   loyalty: "level" | "milestone" | "promo" | "survey" | "reward";

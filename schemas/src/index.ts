@@ -20,3 +20,4 @@ export * from './avro/catalog-schema';
 export * from './avro/catalog-codec';
 export * from './normalize/catalog-identify';
 export * from './quirks';
+export * from './normalize/dimensions';

@@ -48,10 +48,22 @@ export interface ActionContent {
 export interface ActionInternal {
   inv_id: number;
   action_id: number;
-  /** ISO 8601 with offset, as given at creation; `0001-01-01T00:00:00Z` means never. */
+  /**
+   * ISO 8601 with offset, as given at creation but without fractional seconds (cut, so the client
+   * never thinks an action lives longer than it does): the Kenkai client parses it with
+   * `ISO8601DateFormatter()`, which fails on a fraction and then never expires the action.
+   * `0001-01-01T00:00:00Z` means never.
+   */
   expired_at: string;
   /** What the client echoes back as `nudge_response.ref`: `<inv_id>:<action_id>`. */
   ref: string;
+  /**
+   * The time value of the action (spec 6 nudge_response `time`: "time value given in the request"):
+   * its creation time (`queued_at`) and its ref, `<queued_at>#<inv_id>:<action_id>`, so that it is
+   * unique per action of a user. The Kenkai client uses it as the action's identity (equality,
+   * de-duplication, in-app list ids) and echoes it back in action_response.
+   */
+  ref_time: string;
 }
 
 export interface ActionPayload {

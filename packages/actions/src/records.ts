@@ -11,7 +11,7 @@ import {
   type CreateResult,
   type NewAction,
 } from './model';
-import { expiryMs, formatMicros } from './time';
+import { expiryMs, formatMicros, wholeSeconds } from './time';
 
 /**
  * Pieces both adapters share, so the Redis and in-memory stores build byte-identical records and
@@ -77,7 +77,13 @@ export function prepareActions(actions: readonly NewAction[], fresh: readonly nu
         content: { body: a.content.body, title: a.content.title },
         attr: { ...a.attr },
         tags: [...a.tags],
-        internal: { inv_id: inv, action_id: act, expired_at: a.expired_at, ref: actionRef(inv, act) },
+        internal: {
+          inv_id: inv,
+          action_id: act,
+          expired_at: wholeSeconds(a.expired_at),
+          ref: actionRef(inv, act),
+          ref_time: `${queuedAt}#${actionRef(inv, act)}`,
+        },
       },
       error: null,
       queued_at: queuedAt,

@@ -1,4 +1,4 @@
-import { expiryMs, formatMicros, parseIsoWithOffset } from './time';
+import { expiryMs, formatMicros, parseIsoWithOffset, wholeSeconds } from './time';
 import { ManualClock, systemClock } from './clock';
 
 describe('formatMicros', () => {
@@ -74,5 +74,14 @@ describe('clocks', () => {
       expect(t).toBeGreaterThanOrEqual(before);
       expect(t).toBeLessThan(after + 1);
     }
+  });
+});
+
+describe('wholeSeconds', () => {
+  it('cuts the fraction of an RFC 3339 time and leaves everything else as it is', () => {
+    expect(wholeSeconds('2030-02-01T00:00:00.999+02:00')).toBe('2030-02-01T00:00:00+02:00');
+    expect(wholeSeconds('2030-02-01T00:00:00.123456789Z')).toBe('2030-02-01T00:00:00Z');
+    expect(wholeSeconds('0001-01-01T00:00:00Z')).toBe('0001-01-01T00:00:00Z');
+    expect(wholeSeconds('2030-02-01T00:00:00+02:00')).toBe('2030-02-01T00:00:00+02:00');
   });
 });

@@ -48,3 +48,6 @@ export function expiryMs(expiredAt: string): number | null {
   if (ms === undefined) throw new Error(`not an ISO 8601 timestamp with offset: ${expiredAt}`);
   return ms === ZERO_TIME_MS ? null : ms;
 }
+
+/** An RFC 3339 timestamp without its fractional seconds (`…:00.999+02:00` → `…:00+02:00`); other text unchanged. */
+export const wholeSeconds = (iso: string): string => iso.replace(/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.\d+(?=Z|[+-]\d{2}:\d{2}$)/, '$1');

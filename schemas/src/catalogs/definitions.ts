@@ -28,7 +28,8 @@ const s = (doc?: string) => opt(t.string, doc ? { doc } : {});
 const strings = (...names: string[]): Record<string, FieldDef> => Object.fromEntries(names.map((n) => [n, s()]));
 const stringList = (doc?: string) => opt(t.array(t.string), doc ? { doc } : {});
 const birthYear = () => opt(t.int, { doc: 'YYYY', min: BIRTH_YEAR_MIN, max: BIRTH_YEAR_MAX });
-const gender = () => opt(t.enum('gender', GENDERS));
+// Kenkai's Gender.swift (user catalog) adds undisclosed.
+const gender = () => opt(t.enum('gender', GENDERS, { extensions: ['undisclosed'] }));
 const packagingSize = () => opt(t.float, { min: 0 });
 const id = (doc?: string) => req(t.string, doc ? { doc } : {});
 

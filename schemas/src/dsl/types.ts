@@ -37,6 +37,13 @@ export interface FieldDef {
   /** Inclusive numeric bounds. */
   min?: number;
   max?: number;
+  /**
+   * A required field that a real client never sends (docs/data-contract.md, "Real clients"): events
+   * recognised as that client's are accepted without it, with the warning `client_never_sends`
+   * (normalize/flat-ctx/omitted.ts); everyone else still gets `required`. Because such events exist,
+   * the field is nullable in Avro. The text names the client and says why, for the docs.
+   */
+  clientOmits?: string;
 }
 
 export interface ObjectDef {
@@ -66,6 +73,11 @@ export interface EventDef extends ObjectDef {
   /** The event type name as sent (`page`, `identify`, …). */
   event: string;
   block: import('@evp/core').Block;
+  /**
+   * Set for an event the spec does not define, defined from a real client that sends it (names the
+   * client and source): accepted events carry the warning `event_not_in_spec`.
+   */
+  origin?: string;
 }
 
 // Small constructors keep definitions readable.

@@ -89,7 +89,7 @@ const pageEvent: EventDef = {
   fields: {
     path: req(t.string),
     title: req(t.string),
-    duration: req(t.float, { doc: 'seconds on screen', min: 0 }),
+    duration: req(t.float, { doc: 'seconds on screen', min: 0, clientOmits: 'the Kenkai iOS client never sends it (page events of CFViewController)' }),
     render_time: req(t.int, { doc: 'ms', min: 0 }),
   },
 };
@@ -125,7 +125,8 @@ const searchEvent: EventDef = {
   name: 'SearchProps',
   fields: {
     query: req(t.string),
-    module: req(t.enum('search_module', SEARCH_MODULES)),
+    // Kenkai's ModuleType.swift (one enum for search and module_selection) has more values.
+    module: req(t.enum('search_module', SEARCH_MODULES, { extensions: ['hcw_mgmt', 'break', 'caller_history', 'attend_call', 'single', 'dashboard', 'map'] })),
     page: req(t.int, { doc: 'result page', default: 1, min: 1 }),
     filter: opt(t.map(t.any)),
     results_list: req(t.array(t.object(searchResult))),
@@ -166,7 +167,40 @@ const moduleSelectionEvent: EventDef = {
   event: 'module_selection',
   block: 'core',
   name: 'ModuleSelectionProps',
-  fields: { type: req(t.enum('module_selection_type', MODULE_SELECTION_TYPES)) },
+  fields: {
+    // Kenkai's ModuleType.swift spells appointment `appointments` and adds the content block names.
+    type: req(
+      t.enum('module_selection_type', MODULE_SELECTION_TYPES, { aliases: { appointments: 'appointment' }, extensions: ['core', 'e_commerce', 'e_learning'] }),
+    ),
+  },
 };
 
-export const coreEvents: EventDef[] = [appEvent, pageEvent, identifyEvent, mediaEvent, searchEvent, rateEvent, nudgeResponseEvent, moduleSelectionEvent];
+/**
+ * Not in the spec: an app-defined event (Kenkai's `track(eventName:property:meta:)`, which repeats the
+ * name in ctx `name`). Read through CLIENT_EVENT_VARIANTS (events/client-variants.ts) for a name no
+ * definition knows; the name as sent is in `sent_name` and `props.name`, the app's own values are
+ * kept as extras.
+ */
+const customEvent: EventDef = {
+  event: 'custom',
+  block: 'core',
+  name: 'CustomProps',
+  doc: 'An app-defined event (not in the spec): the app names it and adds its own values',
+  origin: 'causalfoundry/ios-sdk Kenkai 1.0.0–1.0.1 and unity-sdk 1.0.10 (track: TrackEventObject.swift)',
+  fields: {
+    name: req(t.string, { doc: 'the event name the app chose' }),
+    property: opt(t.string),
+  },
+};
+
+export const coreEvents: EventDef[] = [
+  appEvent,
+  pageEvent,
+  identifyEvent,
+  mediaEvent,
+  searchEvent,
+  rateEvent,
+  nudgeResponseEvent,
+  moduleSelectionEvent,
+  customEvent,
+];

@@ -14,6 +14,9 @@ const SPEC_EVENTS = {
   payment: ['payment_method', 'deferred_payment'],
 } as const;
 
+/** Events the spec lacks, defined from the real clients that send them (each with its `origin`). */
+const CLIENT_EVENTS = { core: ['custom'], patient_mgmt: ['diagnosis'] } as const;
+
 function nestedDefs(type: FieldType, out: ObjectDef[]): void {
   if (type.kind === 'object') {
     out.push(type.def);
@@ -23,11 +26,13 @@ function nestedDefs(type: FieldType, out: ObjectDef[]): void {
 }
 
 describe('event definitions', () => {
-  it('define exactly the events of spec section 6 plus payment, each in its block', () => {
+  it('define exactly the events of spec section 6 plus payment, each in its block, and the client-defined events with their origin', () => {
     for (const [block, names] of Object.entries(SPEC_EVENTS)) {
-      expect(eventsOfBlock(block as keyof typeof SPEC_EVENTS).map((d) => d.event)).toEqual(names);
+      const extra: readonly string[] = CLIENT_EVENTS[block as keyof typeof CLIENT_EVENTS] ?? [];
+      expect(eventsOfBlock(block as keyof typeof SPEC_EVENTS).map((d) => d.event)).toEqual([...names, ...extra]);
     }
-    expect(eventDefs).toHaveLength(Object.values(SPEC_EVENTS).flat().length);
+    expect(eventDefs).toHaveLength(Object.values(SPEC_EVENTS).flat().length + Object.values(CLIENT_EVENTS).flat().length);
+    expect(eventDefs.filter((d) => d.origin !== undefined).map((d) => d.event)).toEqual(Object.values(CLIENT_EVENTS).flat());
   });
 
   it('give every record a name that means one definition across all blocks', () => {

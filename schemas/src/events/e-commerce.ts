@@ -26,7 +26,7 @@ const itemEvent: EventDef = {
   event: 'item',
   block: 'e_commerce',
   name: 'ItemProps',
-  fields: { action: req(t.enum('item_action', ITEM_ACTIONS)), item: req(t.object(item)) },
+  fields: { action: req(t.enum('item_action', ITEM_ACTIONS, { extensions: ['other'] })), item: req(t.object(item)) },
 };
 
 const cartEvent: EventDef = {
@@ -36,7 +36,7 @@ const cartEvent: EventDef = {
   fields: {
     id: req(t.string, { doc: 'cart id' }),
     action: req(t.enum('cart_action', ['add_item', 'remove_item'])),
-    cart_price: req(t.float, { min: 0 }),
+    cart_price: req(t.float, { min: 0, clientOmits: 'the Kenkai iOS client never sends it (CartObject has no cart price)' }),
     currency: req(t.string, { doc: 'ISO 4217 code' }),
     item: req(t.object(item)),
   },

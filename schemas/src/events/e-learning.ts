@@ -7,8 +7,8 @@ const questionEvent: EventDef = {
   name: 'QuestionProps',
   fields: {
     id: req(t.string),
-    action: req(t.enum('question_action', ['answer', 'skip'])),
-    answer_id: req(t.string),
+    action: req(t.enum('question_action', ['answer', 'skip'], { extensions: ['other'] })),
+    answer_id: req(t.string, { clientOmits: 'the Kenkai iOS client leaves it out when there is no answer (skip)' }),
     exam_id: req(t.string),
   },
 };
@@ -19,10 +19,11 @@ const examEvent: EventDef = {
   name: 'ExamProps',
   fields: {
     id: req(t.string),
-    action: req(t.enum('exam_action', ['start', 'submit', 'result'])),
-    is_passed: req(t.boolean),
-    score: req(t.float),
-    duration: req(t.int, { doc: 'seconds', min: 0 }),
+    action: req(t.enum('exam_action', ['start', 'submit', 'result'], { extensions: ['other'] })),
+    // Kenkai's ExamObject has them optional: only submit (duration) and result (score, is_passed) need them.
+    is_passed: req(t.boolean, { clientOmits: 'the Kenkai iOS client sends it only for result' }),
+    score: req(t.float, { clientOmits: 'the Kenkai iOS client sends it only for result' }),
+    duration: req(t.int, { doc: 'seconds', min: 0, clientOmits: 'the Kenkai iOS client sends it only for submit' }),
   },
 };
 
@@ -32,7 +33,7 @@ const moduleEvent: EventDef = {
   name: 'ModuleProps',
   fields: {
     id: req(t.string),
-    action: req(t.enum('module_action', ['view'])),
+    action: req(t.enum('module_action', ['view'], { extensions: ['other'] })),
     // Percent complete (iOS SDK docs: "the percentage complete for the module"; the data generator
     // sends 100 when a module is finished).
     progress: opt(t.int, { min: 0, max: 100 }),

@@ -37,7 +37,7 @@ export const item: ObjectDef = {
 /** Both fields required: the object exists only to say which item of which type. */
 export const itemType: ObjectDef = {
   name: 'ItemType',
-  fields: { id: req(t.string), type: req(t.string) },
+  fields: { id: req(t.string), type: req(t.string, { clientOmits: 'the Kenkai iOS client sends only the ids (a joined items_list)' }) },
 };
 
 export const store: ObjectDef = {
@@ -159,13 +159,17 @@ export const encounterSummary: ObjectDef = {
 
 const appointmentUpdate: ObjectDef = {
   name: 'AppointmentUpdate',
-  fields: { id: req(t.string), reason: opt(t.string), prev_time: opt(t.epochMs) },
+  fields: {
+    id: req(t.string, { clientOmits: 'the Kenkai iOS client sends only the reason (update_reason)' }),
+    reason: opt(t.string),
+    prev_time: opt(t.epochMs),
+  },
 };
 
 const appointmentMissed: ObjectDef = {
   name: 'AppointmentMissed',
   fields: {
-    id: req(t.string),
+    id: req(t.string, { clientOmits: 'the Kenkai iOS client sends followup_id only when the app gives one' }),
     type: opt(t.string, { doc: 'follow-up channel, e.g. a chat application' }),
     time: opt(t.epochMs),
     response: opt(t.string),
@@ -205,7 +209,12 @@ export const survey: ObjectDef = {
 
 export const surveyResponse: ObjectDef = {
   name: 'SurveyResponse',
-  fields: { id: req(t.string), question: opt(t.string), response: opt(t.string), type: opt(t.string) },
+  fields: {
+    id: req(t.string, { clientOmits: 'the Kenkai iOS client sends only question and response texts (joined lists)' }),
+    question: opt(t.string),
+    response: opt(t.string),
+    type: opt(t.string),
+  },
 };
 
 /** No id: a redemption says what was redeemed (`type`) and how many points; both required. */

@@ -40,7 +40,9 @@ const patientEvent: EventDef = {
     action: req(t.enum('patient_action', PATIENT_ACTIONS)),
     // Required with a spec default: an SDK that omits it means "not from the central repository".
     is_from_gho: req(t.boolean, { doc: 'data fetched from a central repository', default: false }),
-    category: req(t.enum('patient_category', PATIENT_CATEGORIES)),
+    category: req(t.enum('patient_category', PATIENT_CATEGORIES), {
+      clientOmits: 'the Kenkai iOS client never sends it (it sends a free-string location instead)',
+    }),
     type: req(t.enum('patient_type', PATIENT_TYPES)),
     sub_type: opt(t.string),
     biometric_list: opt(t.array(t.object(diagnosisItem))),
@@ -60,7 +62,8 @@ const encounterEvent: EventDef = {
     action: req(t.enum('patient_action', PATIENT_ACTIONS)),
     category: req(t.enum('patient_category', PATIENT_CATEGORIES)),
     type: req(t.enum('encounter_type', ENCOUNTER_TYPES)),
-    sub_type: req(t.enum('encounter_sub_type', ENCOUNTER_SUB_TYPES)),
+    // Kenkai's DiagnosisType.swift adds gynecologic.
+    sub_type: req(t.enum('encounter_sub_type', ENCOUNTER_SUB_TYPES, { extensions: ['gynecologic'] })),
     encounter_summary: req(t.object(encounterSummary)),
   },
 };
@@ -77,4 +80,26 @@ const appointmentEvent: EventDef = {
   },
 };
 
-export const patientMgmtEvents: EventDef[] = [patientEvent, encounterEvent, appointmentEvent];
+/** Not in the spec: a diagnosis (an observation or result) within an encounter, as Kenkai sends it. */
+const diagnosisEvent: EventDef = {
+  event: 'diagnosis',
+  block: 'patient_mgmt',
+  name: 'DiagnosisProps',
+  doc: 'A diagnosis recorded in an encounter (not in the spec; the Kenkai iOS client sends it)',
+  origin: 'causalfoundry/ios-sdk Kenkai 1.0.0–1.0.1 (KenkaiSDKPatientMgmt DiagnosisEventObject.swift)',
+  fields: {
+    name: req(t.string, { doc: 'what was diagnosed or measured' }),
+    encounter_id: req(t.string),
+    patient_id: req(t.string),
+    site_id: req(t.string),
+    action: req(t.enum('patient_action', PATIENT_ACTIONS)),
+    location: opt(t.string),
+    category: req(t.string),
+    type: req(t.string),
+    sub_type: opt(t.string),
+    value: opt(t.string),
+    result: opt(t.string),
+  },
+};
+
+export const patientMgmtEvents: EventDef[] = [patientEvent, encounterEvent, appointmentEvent, diagnosisEvent];

@@ -16,7 +16,7 @@ const paymentMethodEvent: EventDef = {
     type: req(t.enum('payment_type', PAYMENT_TYPES)),
     payment_amount: req(t.double, { min: 0 }),
     currency: req(t.string),
-    usd_rate: req(t.double, { min: 0 }),
+    usd_rate: req(t.double, { min: 0, clientOmits: 'the Kenkai iOS client never sends it (PaymentObject.swift)' }),
   },
   rules: [currencyCode('currency')],
 };
@@ -34,7 +34,7 @@ const deferredPaymentEvent: EventDef = {
     payment_amount: req(t.double, { min: 0 }),
     currency: req(t.string),
     is_successful: req(t.boolean),
-    usd_rate: req(t.double, { min: 0 }),
+    usd_rate: req(t.double, { min: 0, clientOmits: 'the Kenkai iOS client never sends it (PaymentObject.swift)' }),
     order_id: opt(t.string),
   },
   rules: [currencyCode('currency')],

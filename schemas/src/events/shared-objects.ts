@@ -31,7 +31,10 @@ export const blockedObject: ObjectDef = {
 
 export const searchResult: ObjectDef = {
   name: 'SearchResult',
-  fields: { id: req(t.string), type: req(t.enum('search_result_type', SEARCH_RESULT_TYPES)) },
+  fields: {
+    id: req(t.string),
+    type: req(t.enum('search_result_type', SEARCH_RESULT_TYPES), { clientOmits: 'the Kenkai iOS client sends only the ids (a joined results_list)' }),
+  },
 };
 
 export const coordinates: ObjectDef = {

@@ -28,6 +28,7 @@ function fieldRules(f: FieldDef): string[] {
   if (f.type.kind === 'scalar' && f.type.scalar === 'long') out.push('safe integer');
   if (f.type.kind === 'epochMs') out.push('epoch ms integer ≥ 0 (ISO strings rejected)');
   if (f.aliases && f.aliases.length > 0) out.push(`also accepted as ${f.aliases.map(code).join(', ')}`);
+  if (f.clientOmits) out.push(`may be absent from ${f.clientOmits} (warning \`client_never_sends\`)`);
   return out;
 }
 

@@ -99,7 +99,8 @@ export function normalizeCatalog(
 
 type Made = Omit<AcceptedCatalogRecord, 'index'> | { kind: Rejection['kind']; errors: RejectionReason[] };
 
-function normalizeRecord(def: CatalogDef, item: unknown, path: string, ctx: IngestContext, options: NormalizeOptions): Made {
+/** One record of a kind → a canonical record or why not (shared by catalog submissions and the dimensions upload). */
+export function normalizeRecord(def: CatalogDef, item: unknown, path: string, ctx: IngestContext, options: NormalizeOptions): Made {
   const size = JSON.stringify(item)?.length ?? 0;
   if (size > options.maxEventChars) {
     return { kind: 'size_violation', errors: [{ path, rule: 'max_size', message: `record is ${size} characters; the limit is ${options.maxEventChars}` }] };

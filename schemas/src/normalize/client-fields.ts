@@ -29,3 +29,18 @@ export function parseAppVersion(v: string): { version: string; code: number | nu
   const code = m[2] === undefined ? null : Number(m[2]);
   return { version: m[1] as string, code: code !== null && code <= 2147483647 ? code : null };
 }
+
+/**
+ * App versions iOS clients compose from the bundle (Kenkai UIApplication.swift:45-51): a two-part
+ * short version (`2.3 (45)`, normal on iOS) is read as it is (warning `app_version_two_part`); `0.0`,
+ * what the client sends when the bundle has no short version, is an unknown version (warning
+ * `app_version_unknown`; the code is kept when there is one).
+ */
+export function parseLooseAppVersion(v: string): { version: { version: string; code: number | null }; rule: string; message: string } | undefined {
+  const m = /^(\d+\.\d+)\s*(?:\((\d+)\))?$/.exec(v.trim());
+  if (!m) return undefined;
+  const code = m[2] === undefined || Number(m[2]) > 2147483647 ? null : Number(m[2]);
+  if (m[1] === '0.0')
+    return { version: { version: '', code }, rule: 'app_version_unknown', message: "0.0 is the client's placeholder for no version; left empty" };
+  return { version: { version: m[1] as string, code }, rule: 'app_version_two_part', message: 'a two-part version (<major>.<minor>); read as sent' };
+}

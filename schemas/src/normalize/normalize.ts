@@ -1,7 +1,9 @@
 import type { RejectionReason } from '@evp/core';
 import type { CanonicalEvent, IngestContext } from '../canonical';
 import { validateObject } from '../dsl/validate';
+import { clientEventVariant } from '../events/client-variants';
 import { eventDef, resolveEventName } from '../events/registry';
+import { adaptCurrentFormEvent } from './flat-ctx/adapt';
 import { readCurrentEnvelope, readCurrentEvent } from './current-form';
 import { looksEarlier, readEarlierEnvelope, readEarlierEvent } from './earlier-form';
 import { MAX_JSON_DEPTH, pathDeeperThan } from './depth';
@@ -124,9 +126,20 @@ function envelopeUser(env: unknown): string | null {
 function toCanonical(raw: RawEvent, facts: EnvelopeFacts, ctx: IngestContext, path: string): { event: CanonicalEvent } | { errors: RejectionReason[] } {
   // Aliases (action_response) and content-dependent variants (receipts sent as `group`); the name as
   // sent survives in `sent_name`.
-  const def = eventDef(resolveEventName(raw.name, raw.props));
+  let def = eventDef(resolveEventName(raw.name, raw.props));
   const namePath = `${path}.${facts.form === 'current' ? 'name' : 'type'}`;
+  const propsPath = `${path}.${facts.form === 'current' ? 'ctx' : 'props'}`;
+  // Warnings about the event as a whole are reported at its properties.
+  const quirks: RejectionReason[] = [];
+  if (!def) {
+    // Names real clients send that the spec lacks (a Kenkai `payment`, an app's own track event).
+    const variant = clientEventVariant(raw.name, raw.props);
+    def = variant ? eventDef(variant.event) : undefined;
+    if (variant && def) quirks.push({ path: propsPath, rule: variant.rule, message: variant.message });
+  }
   if (!def) return { errors: [{ path: namePath, rule: 'unknown_event', message: `${raw.name} is not a known event type` }] };
+  if (def.origin && quirks.length === 0)
+    quirks.push({ path: propsPath, rule: 'event_not_in_spec', message: `${def.event} is not in the spec; defined from ${def.origin}` });
   const errors: RejectionReason[] = [];
   if (raw.declaredBlock !== null && raw.declaredBlock !== def.block) {
     errors.push({
@@ -140,10 +153,13 @@ function toCanonical(raw: RawEvent, facts: EnvelopeFacts, ctx: IngestContext, pa
   if (time === undefined) {
     errors.push({ path: timePath, rule: 'time_format', message: 'time must be YYYY-MM-DD HH:mm:ss.SSS (with envelope tz) or ISO 8601 with an offset' });
   }
-  const propsPath = `${path}.${facts.form === 'current' ? 'ctx' : 'props'}`;
-  const validated = validateObject(def, raw.props, propsPath);
+  // Current-form clients that flatten ctx (Kenkai): the spec's shape rebuilt first (flat-ctx/adapt.ts).
+  const adapted = facts.form === 'current' ? adaptCurrentFormEvent({ def, raw, facts, path }) : undefined;
+  const validated = validateObject(adapted?.def ?? def, adapted?.props ?? raw.props, propsPath);
   errors.push(...validated.errors);
   if (errors.length > 0) return { errors };
+  if (adapted) quirks.push(...adapted.warnings, ...adapted.after(validated.value));
+  const warnings = [...facts.warnings, ...quirks, ...validated.warnings];
   const props = Object.keys(validated.unknown).length > 0 ? { ...validated.value, __extra: validated.unknown } : validated.value;
   const client = Object.keys(raw.extra).length > 0 ? { ...(facts.client ?? {}), event_extra: raw.extra } : facts.client;
   const event: CanonicalEvent = {
@@ -170,7 +186,7 @@ function toCanonical(raw: RawEvent, facts: EnvelopeFacts, ctx: IngestContext, pa
     block: def.block,
     name: def.event,
     sent_name: raw.name === def.event ? null : raw.name,
-    property: raw.property,
+    property: adapted ? adapted.property : raw.property,
     time: time as number,
     online: raw.online,
     received_at: ctx.receivedAt,
@@ -179,7 +195,7 @@ function toCanonical(raw: RawEvent, facts: EnvelopeFacts, ctx: IngestContext, pa
     props,
     meta: raw.meta,
     client,
-    warnings: facts.warnings.length === 0 ? validated.warnings : [...facts.warnings, ...validated.warnings],
+    warnings,
   };
   return { event };
 }

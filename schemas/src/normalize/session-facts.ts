@@ -1,5 +1,5 @@
 import type { RejectionReason } from '@evp/core';
-import { parseAppVersion, parseSdk, parseSessionId } from './client-fields';
+import { parseAppVersion, parseLooseAppVersion, parseSdk, parseSessionId } from './client-fields';
 
 /** Parses s_id, sdk and app version the same way for both forms; malformed parts are warnings. */
 export function sessionFacts(input: { sId: string; userId: string; sdk: string; appVersion: string; path: string }) {
@@ -10,15 +10,26 @@ export function sessionFacts(input: { sId: string; userId: string; sdk: string; 
   } else if (!session.userMatches) {
     warnings.push({ path: `${input.path}.s_id`, rule: 'session_user_mismatch', message: "s_id does not start with the envelope's user id" });
   }
+  // Kenkai builds s_id at upload time from the current start and the last background time, so after
+  // a resume the end is before the start (IngestAPIHandler.swift:70): the end is unknown, not negative.
+  let sessionEnd = session?.end ?? null;
+  if (session && sessionEnd !== null && session.start !== null && sessionEnd < session.start) {
+    warnings.push({ path: `${input.path}.s_id`, rule: 'session_end_before_start', message: 's_id ends before it starts; the end is left unknown' });
+    sessionEnd = null;
+  }
   const sdk = parseSdk(input.sdk);
   if (!sdk) warnings.push({ path: `${input.path}.sdk`, rule: 'sdk_shape', message: 'sdk is not <os>/<version> or <os>_<version>' });
-  const version = parseAppVersion(input.appVersion);
-  if (!version) {
+  let version = parseAppVersion(input.appVersion);
+  const loose = version ? undefined : parseLooseAppVersion(input.appVersion);
+  if (loose) {
+    version = loose.version;
+    warnings.push({ path: `${input.path}.app_version`, rule: loose.rule, message: loose.message });
+  } else if (!version) {
     warnings.push({ path: `${input.path}.app_version`, rule: 'app_version_shape', message: 'app version is not <major>.<minor>.<patch> (<code>)' });
   }
   return {
     sessionStart: session?.start ?? null,
-    sessionEnd: session?.end ?? null,
+    sessionEnd,
     sdkName: sdk?.name ?? input.sdk,
     sdkVersion: sdk?.version ?? '',
     appVersion: version?.version ?? input.appVersion,

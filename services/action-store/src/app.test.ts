@@ -221,7 +221,7 @@ describe('POST /v1/action/pull', () => {
             content: { body: 'There', title: 'Hi' },
             attr: { screen: 'cart' },
             tags: ['t1'],
-            internal: { inv_id: 4, action_id: 9, expired_at: '0001-01-01T00:00:00Z', ref: '4:9' },
+            internal: { inv_id: 4, action_id: 9, expired_at: '0001-01-01T00:00:00Z', ref: '4:9', ref_time: '2030-01-01T12:00:00.250125Z#4:9' },
           },
           error: null,
           queued_at: '2030-01-01T12:00:00.250125Z',
@@ -298,6 +298,67 @@ describe('POST /v1/action/pull', () => {
     expect([sdk.status, sdk.body.error.code]).toEqual([403, 'forbidden_role']);
     const none = await request(app).post('/v1/action/pull').send(pullBody());
     expect([none.status, none.body.error.code]).toEqual([401, 'auth_missing']);
+  });
+});
+
+/**
+ * How the Kenkai iOS client decodes a pull answer (KenkaiSDKCore Models/BackendActionMainObject.swift,
+ * strict JSONDecoder): one entry it cannot decode loses the whole answer. Returns the problems.
+ */
+function kenkaiDecodeProblems(body: unknown): string[] {
+  const problems: string[] = [];
+  const data = (body as { data?: unknown }).data;
+  if (!Array.isArray(data)) return ['data is not an array'];
+  const isStringMap = (v: unknown) =>
+    v === undefined || v === null || (typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string'));
+  // ISO8601DateFormatter() with its default options: no fractional seconds.
+  const kenkaiDate = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:Z|[+-]\d{2}:\d{2})$/;
+  const refTimes = new Set<string>();
+  data.forEach((e: { error?: unknown; payload?: Record<string, unknown> }, i) => {
+    if (e.error !== null && typeof e.error !== 'string') problems.push(`[${i}].error is neither null nor a string`);
+    const p = e.payload ?? {};
+    if (typeof p.type !== 'string' || typeof p.render_method !== 'string') problems.push(`[${i}] type/render_method not strings`);
+    if (!isStringMap(p.content) || !isStringMap(p.attr)) problems.push(`[${i}] content/attr not string → string`);
+    const internal = (p.internal ?? {}) as Record<string, unknown>;
+    if (typeof internal.ref_time !== 'string' || refTimes.has(internal.ref_time)) problems.push(`[${i}].internal.ref_time is not a unique string`);
+    else refTimes.add(internal.ref_time);
+    if (typeof internal.expired_at !== 'string' || !kenkaiDate.test(internal.expired_at))
+      problems.push(`[${i}].internal.expired_at does not parse without fractions`);
+    if (typeof internal.ref !== 'string' || !Number.isInteger(internal.inv_id) || !Number.isInteger(internal.action_id))
+      problems.push(`[${i}].internal lacks ref/inv_id/action_id`);
+  });
+  return problems;
+}
+
+describe('the SDK pull answer decodes under the Kenkai client rules', () => {
+  it('error null, string maps, a unique ref_time per action, expired_at without fractions, ref and ids in internal', async () => {
+    const { app } = setup();
+    // One create call, so every action shares queued_at: ref_time must still tell them apart.
+    await create(app, [
+      action({ inv_id: 7, action_id: 1, attr: { render_page: 'cart' }, expired_at: '2030-02-01T00:00:00.999+02:00' }),
+      action({ inv_id: 7, action_id: 2, expired_at: '2030-02-01T00:00:00Z' }),
+      action({ action_id: 3 }),
+    ]);
+    const res = await sdkPull(app, { user_id: 'u1', type: 'message', render_method: 'push_notification', delivery_mode: 'one-off' });
+    expect(res.body.data).toHaveLength(3);
+    expect(kenkaiDecodeProblems(res.body)).toEqual([]);
+    const internals = res.body.data.map((r: { payload: { internal: unknown } }) => r.payload.internal);
+    expect(internals[0]).toEqual({ inv_id: 7, action_id: 1, expired_at: '2030-02-01T00:00:00+02:00', ref: '7:1', ref_time: '2030-01-01T12:00:00.250125Z#7:1' });
+  });
+
+  it('the decoder check itself catches what breaks the client', () => {
+    const entry = (internal: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+      payload: { type: 'message', render_method: 'push_notification', content: { title: 't', body: 'b' }, attr: {}, internal },
+      error: null,
+      ...extra,
+    });
+    const ok = { inv_id: 1, action_id: 1, ref: '1:1', ref_time: 'a', expired_at: '2030-01-01T00:00:00Z' };
+    expect(kenkaiDecodeProblems({ data: [entry(ok)] })).toEqual([]);
+    expect(kenkaiDecodeProblems({ data: [entry(ok), entry({ ...ok, expired_at: '2030-01-01T00:00:00.5Z' }, { error: { code: 'x' } })] })).toEqual([
+      '[1].error is neither null nor a string',
+      '[1].internal.ref_time is not a unique string',
+      '[1].internal.expired_at does not parse without fractions',
+    ]);
   });
 });
 

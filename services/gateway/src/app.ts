@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { ApiError, topics, type BusProducer, type CatalogKind, type KeyRing, type Logger } from '@evp/core';
 import { createHttpApp, requireKey, type HotRoute, type HttpMetrics } from '@evp/http';
-import { catalogKind, countCatalogRecords } from './catalog';
+import { catalogKind, countCatalogRecords, countDimensionRecords } from './catalog';
 import { logAnswerStyle, statusBlindPath } from './client-answers';
 import { cors } from './cors';
 import { sliceEnvelopes } from './envelopes';
@@ -96,8 +96,23 @@ export function createGatewayApp(deps: GatewayDeps) {
         };
       });
 
+      // Kenkai's catalog upload: records of several kinds in one `{data: [...]}` body. One message per
+      // request, the body's bytes unchanged; the validator splits it by each record's `type`.
+      const ingestDimensions = ingestHandler(ingest, (_req, body, raw, appId) => {
+        const records = countDimensionRecords(body, deps.limits.maxCatalogRecordsPerRequest ?? deps.limits.maxEventsPerRequest);
+        return {
+          payloadKind: 'dimensions',
+          metricKind: 'catalog',
+          accepted: records,
+          messages: [{ key: `${appId}:catalog:dimensions`, value: raw.bytes }],
+          // Only the Kenkai client posts here, and it reads no status.
+          answer: { emptySuccess: false, closeOnRetriable: true },
+        };
+      });
+
       // Auth first (the kind list is for key holders), then the kind, before the body is read.
       router.post('/v1/ingest/catalog/:kind', ...guards, catalogKind, ingestCatalog);
+      router.post('/v1/ingest/dimensions', ...guards, ingestDimensions);
       const doc = openApiDocument();
       router.get('/openapi.json', (_req, res) => void res.json(doc));
       // What SDKs call all day: dispatched without the router (packages/http/src/hot-routes.ts).

@@ -86,3 +86,56 @@ describe('POST /v1/ingest/catalog/{kind}', () => {
     await s.close();
   });
 });
+
+describe('POST /v1/ingest/dimensions (the Kenkai catalog upload)', () => {
+  const dims = (app: Parameters<typeof request>[0]) => request(app).post('/v1/ingest/dimensions').set('Authorization', `Bearer ${SDK}`);
+
+  it('produces one raw message of payload kind dimensions, the body unchanged, counting data.length', async () => {
+    const s = await setup();
+    const body = JSON.stringify({
+      data: [
+        { id: 'u1', type: 'user', kv: { timezone: '+05:00', birth_year: '1990' } },
+        { id: 'd1', type: 'drug', kv: { name: 'Panadol' } },
+        { id: 'x', type: 'game_item', kv: {} },
+      ],
+    });
+    const res = await dims(s.app).set('Content-Type', 'application/json').set('X-Request-Id', 'r-dim').send(body);
+    expect([res.status, res.body]).toEqual([200, { accepted: 3, request_id: 'r-dim' }]);
+    await waitFor(() => s.raw.length === 1);
+    expect(s.raw[0]!.key).toBe('app-1:catalog:dimensions');
+    expect(s.raw[0]!.value.toString()).toBe(body);
+    expect(s.raw[0]!.headers[rawHeaders.payloadKind]).toBe('dimensions');
+    await s.close();
+  });
+
+  it.each([
+    ['an array', [{ id: 'u', type: 'user' }], '$'],
+    ['no data', { records: [] }, '$.data'],
+    ['empty data', { data: [] }, '$.data'],
+  ])('answers 400 invalid_envelope for %s, with the path', async (_l, body, path) => {
+    const s = await setup();
+    const res = await dims(s.app).send(body);
+    expect([res.status, res.body.error.code, res.body.error.path]).toEqual([400, 'invalid_envelope', path]);
+    await s.close();
+  });
+
+  it('needs an SDK key', async () => {
+    const s = await setup();
+    expect(
+      (
+        await request(s.app)
+          .post('/v1/ingest/dimensions')
+          .send({ data: [{ id: 'u' }] })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await request(s.app)
+          .post('/v1/ingest/dimensions')
+          .set('Authorization', `Bearer ${API}`)
+          .send({ data: [{ id: 'u' }] })
+      ).status,
+    ).toBe(403);
+    await s.close();
+  });
+});

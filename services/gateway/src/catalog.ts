@@ -47,3 +47,26 @@ export function countCatalogRecords(body: unknown, maxRecords: number): number {
   }
   return body.length;
 }
+
+/**
+ * The Kenkai catalog upload (`POST /v1/ingest/dimensions`, KenkaiSDKCore CatalogAPIHandler.swift):
+ * `{"data": [{"id", "type", "kv"}]}` with records of any kinds. As for catalog submissions the
+ * gateway checks only the wrapper and counts; each record (its kind included) is the validator's
+ * business, so one record of an unknown kind never fails its siblings.
+ */
+export function countDimensionRecords(body: unknown, maxRecords: number): number {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ApiError('invalid_envelope', { message: 'A dimensions upload must be an object {"data": [records]}.', path: '$' });
+  }
+  const data = (body as { data?: unknown }).data;
+  if (!Array.isArray(data)) throw new ApiError('invalid_envelope', { message: 'data must be a JSON array of records.', path: '$.data' });
+  if (data.length === 0) throw new ApiError('invalid_envelope', { message: 'The array holds no records.', path: '$.data' });
+  if (data.length > maxRecords) {
+    throw new ApiError('too_many_events', {
+      message: `The request holds ${data.length} records; the limit is ${maxRecords}.`,
+      path: '$.data',
+      details: { records: data.length, max_records: maxRecords },
+    });
+  }
+  return data.length;
+}

@@ -95,6 +95,32 @@ export function openApiDocument() {
         },
         options: preflight,
       },
+      '/v1/ingest/dimensions': {
+        post: {
+          summary: 'Upload catalog records of several kinds (the Kenkai client form)',
+          description:
+            'An object `{"data": [{"id", "type", "kv": {string: string}}]}` with a non-empty `data` array; records of any kinds (`type`, aliases such as `user_chw` included) may be mixed. The gateway checks only this wrapper; the validator splits the records by kind and reads the `kv` strings by the kind\'s field types. The whole request becomes one raw message (payload kind `dimensions`) keyed `<app>:catalog:dimensions`.',
+          requestBody: requestBody(
+            {
+              type: 'object',
+              required: ['data'],
+              properties: {
+                data: {
+                  type: 'array',
+                  minItems: 1,
+                  items: {
+                    type: 'object',
+                    properties: { id: { type: 'string' }, type: { type: 'string' }, kv: { type: 'object', additionalProperties: { type: 'string' } } },
+                  },
+                },
+              },
+            },
+            'Catalog records of several kinds.',
+          ),
+          responses: { '200': accepted, ...commonIngestErrors },
+        },
+        options: preflight,
+      },
       '/healthz': {
         get: {
           summary: 'Liveness',

@@ -1,7 +1,9 @@
 import { errorMessage, rawHeaders, type BusMessage, type RejectionReason } from '@evp/core';
 import {
   catalogKindOfPayload,
+  DIMENSIONS_PAYLOAD_KIND,
   normalizeCatalog,
+  normalizeDimensions,
   normalizeUpload,
   userCatalogFromIdentify,
   type AcceptedCatalogRecord,
@@ -33,7 +35,8 @@ export interface RawOutcome {
  * so a poison message can never stall the partition; what cannot be read becomes a parse_violation
  * with the raw bytes, an event nested deeper than MAX_JSON_DEPTH a size_violation (rule max_depth),
  * and anything unexpected a parse_violation (rule processing_error) for the whole message. The `payload_kind` header decides the reader: `log` (the default, for messages
- * of gateways older than the header) → envelopes; `catalog:<kind>` → a catalog submission.
+ * of gateways older than the header) → envelopes; `catalog:<kind>` → a catalog submission;
+ * `dimensions` → a dimensions upload (records of several kinds, `POST /v1/ingest/dimensions`).
  */
 export function processRawMessage(msg: RawMessage, options: NormalizeOptions): RawOutcome {
   try {
@@ -64,7 +67,12 @@ export function processingFailure(msg: RawMessage, err: unknown): RawOutcome {
 function submittedCount(msg: RawMessage): number {
   try {
     const body: unknown = JSON.parse(msg.value.toString('utf8'));
-    if ((msg.headers[rawHeaders.payloadKind] ?? 'log') !== 'log') return Array.isArray(body) ? Math.max(body.length, 1) : 1;
+    const kind = msg.headers[rawHeaders.payloadKind] ?? 'log';
+    if (kind === DIMENSIONS_PAYLOAD_KIND) {
+      const data = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
+      return Array.isArray(data) ? Math.max(data.length, 1) : 1;
+    }
+    if (kind !== 'log') return Array.isArray(body) ? Math.max(body.length, 1) : 1;
     let n = 0;
     for (const env of Array.isArray(body) ? body : [body]) {
       const data = typeof env === 'object' && env !== null ? (env as { data?: unknown }).data : undefined;
@@ -124,9 +132,14 @@ function processUnguarded(msg: RawMessage, options: NormalizeOptions): RawOutcom
   const { ctx, payloadKind, envelope } = contextOf(msg);
   if (!ctx.appId) return parseViolation(msg, [{ path: `headers.${rawHeaders.appId}`, rule: 'required', message: 'raw message has no app id header' }]);
   const catalogKind = catalogKindOfPayload(payloadKind);
-  if (payloadKind !== 'log' && catalogKind === undefined) {
+  const dimensions = payloadKind === DIMENSIONS_PAYLOAD_KIND;
+  if (payloadKind !== 'log' && catalogKind === undefined && !dimensions) {
     return parseViolation(msg, [
-      { path: `headers.${rawHeaders.payloadKind}`, rule: 'unsupported_payload_kind', message: `payload kind ${payloadKind} is not log or catalog:<kind>` },
+      {
+        path: `headers.${rawHeaders.payloadKind}`,
+        rule: 'unsupported_payload_kind',
+        message: `payload kind ${payloadKind} is not log, ${DIMENSIONS_PAYLOAD_KIND} or catalog:<kind>`,
+      },
     ]);
   }
   let body: unknown;
@@ -135,9 +148,10 @@ function processUnguarded(msg: RawMessage, options: NormalizeOptions): RawOutcom
   } catch (err) {
     return parseViolation(msg, [{ path: '$', rule: 'json', message: `not valid JSON: ${(err as Error).message}` }]);
   }
-  if (catalogKind !== undefined) {
-    // Unknown kinds come back from normalizeCatalog as one parse_violation (rule unknown_catalog_kind).
-    const result = normalizeCatalog(catalogKind, body, ctx, options);
+  if (catalogKind !== undefined || dimensions) {
+    // Unknown kinds come back from normalizeCatalog as one parse_violation (rule unknown_catalog_kind);
+    // a dimensions upload (Kenkai: records of every kind in one body) is split into records by their `type`.
+    const result = dimensions ? normalizeDimensions(body, ctx, options) : normalizeCatalog(catalogKind as string, body, ctx, options);
     return {
       events: [],
       eventIndexes: [],

@@ -92,7 +92,7 @@ export function describeActionStoreConformance(name: string, makeStore: MakeActi
                 content: { body: '10% off', title: 'Deal' },
                 attr: { screen: 'cart', lang: 'en' },
                 tags: ['promo', 'q1'],
-                internal: { inv_id: 11, action_id: 22, expired_at: '2030-02-01T00:00:00+02:00', ref: '11:22' },
+                internal: { inv_id: 11, action_id: 22, expired_at: '2030-02-01T00:00:00+02:00', ref: '11:22', ref_time: '2030-01-02T03:04:05.678901Z#11:22' },
               },
               error: null,
               queued_at: '2030-01-02T03:04:05.678901Z',

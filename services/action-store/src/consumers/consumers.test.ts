@@ -4,6 +4,7 @@ import { ManualClock, NEVER_EXPIRES, actionRequestMessage, type FeedbackEventLik
 import { InMemoryActionStore, createInProcessBus } from '@evp/embedded';
 import { waitFor } from '@evp/testkit';
 import { startActionRequestsConsumer } from './action-requests';
+import { normalizeUpload } from '@evp/schemas';
 import { startFeedbackConsumer } from './feedback';
 
 const logger = createLogger('test', 'silent');
@@ -149,6 +150,55 @@ describe('feedback consumer', () => {
     expect((await store.create('app-1', [requested('u1', 8, 9)]))[0]?.status).toBe('created');
     expect(await store.unblock('app-1', 'u2', 9)).toBe('unblocked');
     expect((await store.create('app-1', [requested('u2', 8, 9)]))[0]?.status).toBe('created');
+    await producer.close();
+  });
+});
+
+describe('feedback from the Kenkai client (its action_response, built from a pulled action)', () => {
+  it('ties responses to their actions through the copy of internal; its block (no notification permission) is a delivery error, not a block', async () => {
+    const store = new InMemoryActionStore({ clock: new ManualClock(Date.UTC(2030, 0, 1)) });
+    await store.create('app-1', [requested('u1', 4, 9), requested('u1', 4, 10)]);
+    const pulled = (await store.pull('app-1', { user_id: 'u1', type: 'message', render_method: 'push_notification', delivery_mode: 'one-off' })).data;
+    expect(pulled.map((r) => r.payload.internal.ref)).toEqual(['4:9', '4:10']);
+    // What CFNotificationController.track sends: response, and the pulled `internal` object flattened into ctx.
+    const log = (record: (typeof pulled)[number], response: string) => ({
+      time: '2030-01-01T00:00:05Z',
+      name: 'action_response',
+      property: response,
+      ctx: { response, ...record.payload.internal, __ol: true },
+    });
+    const upload = {
+      id: 'u1',
+      tz: 'Z',
+      internal: { s_id: 'u1_1_1', sdk: 'ios/1.0.1', app_id: 'com.example', app_version: '2.3 (45)', device_id: 'D', device_os: 'iOS' },
+      data: [log(pulled[0]!, 'shown'), log(pulled[0]!, 'open'), log(pulled[1]!, 'block')],
+    };
+    // The validator's normalisation, then the canonical events as the feedback consumer reads them.
+    const normalized = normalizeUpload(upload, { appId: 'app-1', requestId: 'r', receivedAt: Date.UTC(2030, 0, 1), keyId: 'k' });
+    expect(normalized.rejected).toEqual([]);
+    expect(normalized.accepted.map((a) => [a.event.name, a.event.props.ref, a.event.props.time, a.event.props.response])).toEqual([
+      ['nudge_response', '4:9', pulled[0]!.payload.internal.ref_time, 'shown'],
+      ['nudge_response', '4:9', pulled[0]!.payload.internal.ref_time, 'open'],
+      ['nudge_response', '4:10', pulled[1]!.payload.internal.ref_time, 'error'],
+    ]);
+    const metrics = new Registry();
+    const decode = async (value: Buffer) => JSON.parse(value.toString()) as FeedbackEventLike;
+    subs.push(await startFeedbackConsumer({ bus, store, logger, decode, metrics }));
+    const producer = await bus.producer();
+    await producer.send(
+      topics.events('core'),
+      normalized.accepted.map((a) => ({ key: `app-1:${a.event.user_id}`, value: Buffer.from(JSON.stringify(a.event)) })),
+    );
+    await waitFor(async () => (await counter(metrics, 'action_store_feedback_events_total')).recorded === 3, { timeoutMs: 5000, what: '3 recorded responses' });
+    expect((await store.stats('app-1', 9))?.totals).toMatchObject({
+      delivered: 1,
+      responses: { shown: 1, open: 1, discard: 0, block: 0, expired: 0, error: 0 },
+    });
+    const failed = await store.stats('app-1', 10);
+    expect(failed?.totals.responses).toEqual({ shown: 0, open: 0, discard: 0, block: 0, expired: 0, error: 1 });
+    expect(failed?.last_errors.map((e) => [e.user_id, e.inv_id, e.details])).toEqual([['u1', 4, expect.stringContaining('not authorised')]]);
+    // Not a block: the action id can be sent to this user again.
+    expect((await store.create('app-1', [requested('u1', 5, 10)]))[0]?.status).toBe('created');
     await producer.close();
   });
 });

@@ -1,0 +1,89 @@
+import { ctx } from '../__fixtures__/envelopes';
+import { normalizeDimensions } from './dimensions';
+
+const rules = (w: { path: string; rule: string }[]) => w.map((x) => [x.path, x.rule]);
+
+describe('normalizeDimensions: the Kenkai catalog upload {data: [{id, type, kv}]}', () => {
+  it('splits a mixed body into records of their kinds, reading kv strings by the definition', () => {
+    const r = normalizeDimensions(
+      {
+        data: [
+          { id: 'u-1', type: 'user', kv: { name: 'Amina', timezone: '+05:00', birth_year: '1990', notification_permission: 'granted' } },
+          { id: 'hcw-11', type: 'user_chw', kv: { name: 'Sana', site_id_list: 's-4, s-5' } },
+          {
+            id: 'site-1',
+            type: 'site',
+            kv: { name: 'City', type: 'pharmacy', is_active: '1', is_private: 'false', latitude: '24.8607', longitude: '67.0011' },
+          },
+          { id: 'pat-1', type: 'patient', kv: { has_whatsapp: '1', has_email: '0' } },
+        ],
+      },
+      ctx,
+    );
+    expect(r.rejected).toEqual([]);
+    expect(r.accepted.map((a) => [a.index, a.record.kind, a.record.record, a.record.extra])).toEqual([
+      [0, 'user', { id: 'u-1', name: 'Amina', timezone: '+05:00', birth_year: 1990 }, { notification_permission: 'granted' }],
+      [1, 'hcw', { id: 'hcw-11', name: 'Sana', site_id_list: ['s-4', 's-5'] }, null],
+      [2, 'site', { id: 'site-1', name: 'City', type: 'pharmacy', is_active: true, is_private: false, latitude: 24.8607, longitude: 67.0011 }, null],
+      [3, 'patient', { id: 'pat-1', has_chatapp: true, has_email: false }, null],
+    ]);
+    expect(rules(r.accepted[0]!.warnings)).toEqual([
+      ['$.data[0].kv.birth_year', 'catalog_string_coerced'],
+      ['$.data[0].kv.notification_permission', 'unknown_property'],
+    ]);
+    expect(rules(r.accepted[3]!.warnings)).toEqual([
+      ['$.data[3].kv.has_chatapp', 'catalog_key_renamed'],
+      ['$.data[3].kv.has_chatapp', 'catalog_string_coerced'],
+      ['$.data[3].kv.has_email', 'catalog_string_coerced'],
+    ]);
+  });
+
+  it('leaves out the client defaults that mean unset (birth_year "0", a 0,0 position)', () => {
+    const r = normalizeDimensions(
+      {
+        data: [
+          { id: 'u', type: 'user', kv: { timezone: 'Z', birth_year: '0' } },
+          { id: 's', type: 'site', kv: { name: 'n', type: 'clinic', latitude: '0', longitude: '0' } },
+        ],
+      },
+      ctx,
+    );
+    expect(r.accepted.map((a) => a.record.record)).toEqual([
+      { id: 'u', timezone: 'Z' },
+      { id: 's', name: 'n', type: 'clinic' },
+    ]);
+    expect(rules(r.accepted[1]!.warnings).filter(([, rule]) => rule === 'default_zero')).toEqual([
+      ['$.data[1].kv.latitude', 'default_zero'],
+      ['$.data[1].kv.longitude', 'default_zero'],
+    ]);
+  });
+
+  it('judges each record on its own: unknown kinds, bad shapes and values that do not parse', () => {
+    const r = normalizeDimensions(
+      {
+        data: [
+          { id: 'x', type: 'game_item', kv: { name: 'Sword' } },
+          'nope',
+          { type: 'drug', kv: {} },
+          { id: 'u', type: 'user', kv: { timezone: 'Z', birth_year: 'nineteen' } },
+          { id: 'd', type: 'drug', kv: { name: 'Panadol' } },
+        ],
+      },
+      ctx,
+    );
+    expect(r.accepted.map((a) => [a.index, a.record.kind])).toEqual([[4, 'drug']]);
+    expect(r.rejected.map((x) => [x.event_index, x.kind, x.event_count, rules(x.errors)])).toEqual([
+      [0, 'schema_violation', 1, [['$.data[0].type', 'unknown_catalog_kind']]],
+      [1, 'schema_violation', 1, [['$.data[1]', 'type']]],
+      [2, 'schema_violation', 1, [['$.data[2].id', 'required']]],
+      [3, 'schema_violation', 1, [['$.data[3].kv.birth_year', 'type']]],
+    ]);
+  });
+
+  it('rejects a body that is not {data: [...]} as one envelope violation', () => {
+    expect(normalizeDimensions([{ id: 'd', type: 'drug' }], ctx).rejected.map((x) => [x.kind, rules(x.errors)])).toEqual([
+      ['envelope_violation', [['$', 'type']]],
+    ]);
+    expect(normalizeDimensions({ data: 'x' }, ctx).rejected.map((x) => rules(x.errors))).toEqual([[['$.data', 'type']]]);
+  });
+});

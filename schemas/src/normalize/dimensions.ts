@@ -1,0 +1,121 @@
+import type { RejectionReason } from '@evp/core';
+import type { IngestContext } from '../canonical';
+import { catalogDef, catalogDefs, resolveCatalogKind } from '../catalogs/definitions';
+import type { CatalogDef } from '../catalogs/types';
+import type { FieldDef } from '../dsl/types';
+import { normalizeRecord, type CatalogNormalizeResult } from './catalog';
+import { isObject } from './fields';
+import { parseEventTime } from './time';
+import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, type Rejection } from './types';
+
+/** The raw message payload kind of `POST /v1/ingest/dimensions` (the gateway writes the body's bytes unchanged). */
+export const DIMENSIONS_PAYLOAD_KIND = 'dimensions';
+
+/**
+ * Keys of `kv` that the client spells differently from the spec, per kind (catalog_key_renamed).
+ * Kenkai's patient model says `has_whatsapp` for the spec's chat-application flag.
+ */
+const KV_KEY_RENAMES: Readonly<Record<string, Readonly<Record<string, string>>>> = { patient: { has_whatsapp: 'has_chatapp' } };
+
+/**
+ * The Kenkai catalog upload (`CatalogAPIHandler.swift`, `CatalogItemModel.swift`):
+ * `{"data": [{"id", "type", "kv": {string: string}}]}`, every subject mixed in one body. Each
+ * element is judged on its own: its `type` names the kind (aliases resolved by resolveCatalogKind:
+ * `user_chw` → hcw; kinds added to the schemas later are picked up as they come), `id` is the
+ * record's id, and `kv` holds the fields as strings (the client's `flattenMapToString`), read back
+ * into the definition's types (readKv). Counts add up as for catalog submissions: elements in =
+ * accepted + Σ rejected.event_count; a body that is not this shape is one envelope_violation.
+ */
+export function normalizeDimensions(body: unknown, ctx: IngestContext, options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS): CatalogNormalizeResult {
+  const out: CatalogNormalizeResult = { accepted: [], rejected: [] };
+  const data = isObject(body) ? body.data : undefined;
+  if (!Array.isArray(data)) {
+    const path = isObject(body) ? '$.data' : '$';
+    out.rejected.push(
+      rejection('envelope_violation', [{ path, rule: 'type', message: 'a dimensions upload is {"data": [{"id", "type", "kv"}]}' }], body, null, 1),
+    );
+    return out;
+  }
+  data.forEach((item, i) => {
+    const path = `$.data[${i}]`;
+    const reject = (errors: RejectionReason[], kind: Rejection['kind'] = 'schema_violation') => out.rejected.push(rejection(kind, errors, item, i, 1));
+    if (!isObject(item)) return reject([{ path, rule: 'type', message: 'a dimension record must be an object' }]);
+    const errors: RejectionReason[] = [];
+    if (typeof item.type !== 'string')
+      errors.push({ path: `${path}.type`, rule: item.type === undefined ? 'required' : 'type', message: 'type must be a string (the catalog kind)' });
+    if (typeof item.id !== 'string') errors.push({ path: `${path}.id`, rule: item.id === undefined ? 'required' : 'type', message: 'id must be a string' });
+    if (item.kv !== undefined && item.kv !== null && !isObject(item.kv))
+      errors.push({ path: `${path}.kv`, rule: 'type', message: 'kv must be an object of strings' });
+    if (errors.length > 0) return reject(errors);
+    const kind = resolveCatalogKind(item.type as string);
+    if (kind === undefined) {
+      return reject([
+        {
+          path: `${path}.type`,
+          rule: 'unknown_catalog_kind',
+          message: `catalog kind ${JSON.stringify(item.type)} is not one of ${catalogDefs.map((d) => d.kind).join(', ')}`,
+        },
+      ]);
+    }
+    const def = catalogDef(kind);
+    const warnings: RejectionReason[] = [];
+    const fields = readKv(def, (item.kv ?? {}) as Record<string, unknown>, `${path}.kv`, warnings);
+    const made = normalizeRecord(def, { ...fields, id: item.id }, `${path}.kv`, ctx, options);
+    if ('record' in made) out.accepted.push({ record: made.record, warnings: [...warnings, ...made.warnings], index: i });
+    else reject(made.errors, made.kind);
+  });
+  return out;
+}
+
+function rejection(kind: Rejection['kind'], errors: RejectionReason[], payload: unknown, index: number | null, count: number): Rejection {
+  return { kind, errors, payload, event_count: count, envelope_index: null, event_index: index, event_name: null };
+}
+
+const INTEGER = /^-?\d+$/;
+const NUMBER = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+const TRUE = new Set(['1', 'true']);
+const FALSE = new Set(['0', 'false']);
+
+/**
+ * `kv` strings → the definition's types, each change a `catalog_string_coerced` warning: integers
+ * (`"1990"`), numbers (`"24.8607"`), booleans (`"1"/"0"` from Kenkai iOS, `"true"/"false"` from
+ * Unity), `", "`-joined lists, epoch ms. A string that does not parse is left for the validator
+ * (`type`). Defaults that mean "not set" (`default_zero`): `birth_year "0"` and a `"0","0"`
+ * latitude/longitude pair are left out. Unknown keys stay strings (extras).
+ */
+export function readKv(def: CatalogDef, kv: Record<string, unknown>, path: string, warnings: RejectionReason[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const renames = KV_KEY_RENAMES[def.kind] ?? {};
+  for (const [sent, v] of Object.entries(kv)) {
+    const key = Object.hasOwn(renames, sent) ? (renames[sent] as string) : sent;
+    if (key !== sent) warnings.push({ path: `${path}.${key}`, rule: 'catalog_key_renamed', message: `${sent} read as ${key}` });
+    const field: FieldDef | undefined = Object.hasOwn(def.fields, key) ? def.fields[key] : undefined;
+    const value = field && typeof v === 'string' ? fromString(field, v) : v;
+    if (value !== v)
+      warnings.push({ path: `${path}.${key}`, rule: 'catalog_string_coerced', message: `${JSON.stringify(v)} read as ${JSON.stringify(value)}` });
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  const unset = (key: string, why: string) => {
+    delete out[key];
+    warnings.push({ path: `${path}.${key}`, rule: 'default_zero', message: `${why}; left out` });
+  };
+  if (out.birth_year === 0 && def.fields.birth_year) unset('birth_year', '0 is the client default for no birth year');
+  if (out.latitude === 0 && out.longitude === 0 && def.fields.latitude) {
+    unset('latitude', '0,0 is the client default for no coordinates');
+    unset('longitude', '0,0 is the client default for no coordinates');
+  }
+  return out;
+}
+
+function fromString(field: FieldDef, v: string): unknown {
+  const t = field.type;
+  if (t.kind === 'scalar') {
+    if ((t.scalar === 'int' || t.scalar === 'long') && INTEGER.test(v)) return Number(v);
+    if ((t.scalar === 'float' || t.scalar === 'double') && NUMBER.test(v)) return Number(v);
+    if (t.scalar === 'boolean' && (TRUE.has(v) || FALSE.has(v))) return TRUE.has(v);
+    return v;
+  }
+  if (t.kind === 'array' && (t.items.kind === 'scalar' || t.items.kind === 'enum')) return v.length === 0 ? [] : v.split(', ');
+  if (t.kind === 'epochMs') return INTEGER.test(v) ? Number(v) : (parseEventTime(v, undefined) ?? v);
+  return v;
+}

@@ -1,0 +1,111 @@
+import type { RejectionReason } from '@evp/core';
+import type { EventDef, ObjectDef } from '../../dsl/types';
+import type { EnvelopeFacts, RawEvent } from '../types';
+import { adaptActionResponse } from './action-response';
+import { coerceToDef } from './coerce';
+import { FLAT_CTX_MAPPINGS } from './mappings';
+import { omittedWarnings, relaxedDef } from './omitted';
+import { rebuildFlatCtx } from './rebuild';
+
+/**
+ * The Kenkai iOS client (causalfoundry/ios-sdk 1.0.0–1.0.1; React Native wrapper `rn/ios/1.0.x`) and
+ * the Kenkai Core 1.0.10 inside causalfoundry/unity-sdk send `internal.sdk` `ios/1.0.<n>`. The older
+ * CausalFoundry line also had `ios/1.0.2`–`ios/1.0.3`, but in the earlier envelope form, so the sdk
+ * string identifies Kenkai only together with the current form (the only form this module sees).
+ */
+const KENKAI_SDK = /^(?:rn\/)?ios\/1\.0\.\d+$/;
+
+export function isKenkaiSdk(facts: Pick<EnvelopeFacts, 'sdkName' | 'sdkVersion'>): boolean {
+  return KENKAI_SDK.test(facts.sdkVersion === '' ? facts.sdkName : `${facts.sdkName}/${facts.sdkVersion}`);
+}
+
+const specKeys = new WeakMap<ObjectDef, ReadonlySet<string>>();
+/** The property names (and their accepted spellings) of a definition. */
+function specKeysOf(def: ObjectDef): ReadonlySet<string> {
+  let keys = specKeys.get(def);
+  if (!keys) specKeys.set(def, (keys = new Set(Object.entries(def.fields).flatMap(([n, f]) => [n, ...(f.aliases ?? [])]))));
+  return keys;
+}
+
+/** Keys of the pull answer's `internal` object that the client copies into action_response. */
+const PULLED_INTERNAL_KEYS = ['inv_id', 'action_id'];
+
+export interface AdaptedEvent {
+  props: Record<string, unknown>;
+  property: string | null;
+  warnings: RejectionReason[];
+  /** The definition to validate with (required fields the client never sends made optional for it). */
+  def: ObjectDef;
+  /** Warnings that depend on the validated value (`client_never_sends`). */
+  after: (value: Record<string, unknown>) => RejectionReason[];
+}
+
+/**
+ * A current-form log's properties as the spec shapes them (docs/data-contract.md, "Real clients").
+ * A flattened ctx is recognised in two ways: by its shape (FLAT_CTX_MAPPINGS: a flat key where the
+ * spec has an object or another name, with the spec's property absent, so a ctx in the spec's shape
+ * is never touched, whatever the client), or by the Kenkai sdk string. For such events the single
+ * values are read back too (coerce.ts), and required fields the client never sends are accepted
+ * with a warning (omitted.ts). `property: ""` (what Kenkai sends for no property) is null for every
+ * client, with the warning `empty_property`.
+ */
+export function adaptCurrentFormEvent(input: { def: EventDef; raw: RawEvent; facts: EnvelopeFacts; path: string }): AdaptedEvent {
+  const { def, raw, facts, path } = input;
+  const propsPath = `${path}.ctx`;
+  const warnings: RejectionReason[] = [];
+  let property = raw.property;
+  if (property === '') {
+    property = null;
+    warnings.push({ path: `${path}.property`, rule: 'empty_property', message: 'an empty property stands for none; stored as null' });
+  }
+  const kenkai = isKenkaiSdk(facts);
+  const mapping = FLAT_CTX_MAPPINGS[def.event];
+  let props = raw.props;
+  let flat = kenkai;
+  if (mapping) {
+    const rebuilt = rebuildFlatCtx(mapping, props, propsPath, specKeysOf(def));
+    props = rebuilt.props;
+    warnings.push(...rebuilt.warnings);
+    flat ||= rebuilt.moved;
+  }
+  if (def.event === 'nudge_response') {
+    const pulledInternal = PULLED_INTERNAL_KEYS.every((k) => Object.hasOwn(props, k));
+    if (kenkai || pulledInternal) {
+      const a = adaptActionResponse(props, raw.time, kenkai || (raw.name === 'action_response' && pulledInternal), propsPath);
+      props = a.props;
+      warnings.push(...a.warnings);
+      flat = true;
+    }
+  }
+  if (!flat) return { props, property, warnings, def, after: () => [] };
+  if (mapping) props = readUnits(mapping, props, propsPath, warnings);
+  props = coerceToDef(def, props, propsPath, warnings);
+  return { props, property, warnings, def: relaxedDef(def), after: (value) => omittedWarnings(def, value, propsPath) };
+}
+
+/** Units and defaults of the flattening client: seconds where the spec has ms, the epoch for "not set". */
+function readUnits(mapping: (typeof FLAT_CTX_MAPPINGS)[string], props: Record<string, unknown>, propsPath: string, warnings: RejectionReason[]) {
+  let out = props;
+  for (const k of mapping.secondsToMs ?? []) {
+    const v = props[k];
+    if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+    out = out === props ? { ...props } : out;
+    out[k] = v * 1000;
+    warnings.push({ path: `${propsPath}.${k}`, rule: 'render_time_seconds', message: `${k} is sent in whole seconds; ${v} s read as ${v * 1000} ms` });
+  }
+  for (const k of mapping.epochMeansUnset ?? []) {
+    const v = props[k];
+    if (typeof v !== 'string') continue;
+    const ms = Date.parse(v);
+    // The client's default is `Date(timeIntervalSince1970: 0)` printed in the device's zone.
+    if (!Number.isFinite(ms) || Math.abs(ms) > 86_400_000) continue;
+    out = out === props ? { ...props } : out;
+    delete out[k];
+    warnings.push({
+      path: `${propsPath}.${k}`,
+      rule: 'default_epoch',
+      message: `${JSON.stringify(v)} is the epoch, the client's default for "not set"; left out`,
+    });
+  }
+  return out;
+}
