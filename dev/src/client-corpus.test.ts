@@ -1,0 +1,107 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createLogger } from '@evp/core';
+import { uniqueName, waitFor } from '@evp/testkit';
+import { createEmbeddedParts } from './embedded-parts';
+import { startPipeline, type RunningPipeline } from './pipeline';
+import { API_KEY, SDK_KEY, e2eKeys } from './testing/scenario';
+
+/**
+ * Every payload of the real clients' corpus (schemas/corpus/clients: one file per client version,
+ * each payload as that client builds it, citing its source) end to end on `npm start`'s composition:
+ * sent over HTTP exactly as the client sends it, answered with the status (and, where the client
+ * needs it, the empty body) its `expect` names, and — for uploads — validated into exactly the
+ * expected verdicts, read back from the receipts through GET /v1/ingest/requests/{id}.
+ * services/validator/src/client-corpus.test.ts runs the same uploads through the validator alone.
+ */
+const CORPUS_DIR = join(__dirname, '../../schemas/corpus/clients');
+
+interface Verdict {
+  status: 'accepted' | 'rejected';
+  name: string | null;
+  warnings?: string[];
+  reasons?: string[];
+}
+
+interface CorpusPayload {
+  id: string;
+  request: { method: string; path: string; query?: Record<string, string>; auth: 'sdk' | 'api'; headers?: Record<string, string>; body?: unknown };
+  expect?: { status: number; body?: 'empty'; verdicts?: Verdict[] };
+}
+
+const corpus = readdirSync(CORPUS_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .flatMap((file) =>
+    (JSON.parse(readFileSync(join(CORPUS_DIR, file), 'utf8')) as { payloads: CorpusPayload[] }).payloads.map((p) => ({ name: `${file} ${p.id}`, p })),
+  );
+
+interface ReceiptEvent {
+  status: 'accepted' | 'rejected';
+  name: string | null;
+  warnings?: { rule: string }[];
+  warnings_total?: number;
+  reasons?: { rule: string }[];
+  reasons_total?: number;
+}
+
+const rules = (list: { rule: string }[] | undefined) => [...new Set((list ?? []).map((r) => r.rule))].sort();
+
+/** A receipt's event as the corpus writes a verdict (rule names only, sorted, unique). */
+function verdictOf(e: ReceiptEvent): Verdict {
+  return e.status === 'accepted'
+    ? { status: 'accepted', name: e.name, warnings: rules(e.warnings) }
+    : { status: 'rejected', name: e.name, reasons: rules(e.reasons) };
+}
+
+describe('the real clients’ corpus end to end (HTTP → receipts)', () => {
+  let pipeline: RunningPipeline;
+  const parts = createEmbeddedParts({ chdbPath: ':memory:', database: uniqueName('corpus').replace(/-/g, '_') });
+  const answers = new Map<string, { status: number; body: string; requestId: string }>();
+
+  beforeAll(async () => {
+    pipeline = await startPipeline({ parts, keys: e2eKeys(), logger: createLogger('corpus', 'silent'), sinkFlushMs: 50 });
+    // Everything is sent first, then every test reads its own answer and receipts: the pipeline
+    // validates them all while the first tests wait.
+    let n = 0;
+    for (const { name, p } of corpus) {
+      const requestId = `corpus-${n++}`;
+      const query = p.request.query ? `?${new URLSearchParams(p.request.query).toString()}` : '';
+      const headers: Record<string, string> = {
+        ...p.request.headers,
+        Authorization: `Bearer ${p.request.auth === 'api' ? API_KEY : SDK_KEY}`,
+        'X-Request-Id': requestId,
+      };
+      // A fetch (GET) has no body, whatever the corpus notes beside it.
+      const body = p.request.method === 'GET' || p.request.body === undefined ? undefined : JSON.stringify(p.request.body);
+      if (body !== undefined) headers['Content-Type'] ??= 'application/json';
+      const res = await fetch(`${pipeline.baseUrl}${p.request.path}${query}`, { method: p.request.method, headers, body });
+      answers.set(name, { status: res.status, body: await res.text(), requestId });
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await pipeline.stop();
+    await Promise.allSettled([parts.bus.close(), parts.analytics.close()]);
+  });
+
+  it('has an expectation for every payload', () => {
+    expect(corpus.filter(({ p }) => p.expect === undefined).map(({ name }) => name)).toEqual([]);
+  });
+
+  it.each(corpus.filter(({ p }) => p.expect !== undefined).map(({ name, p }) => [name, p] as const))('%s', async (name, p) => {
+    const answer = answers.get(name) as { status: number; body: string; requestId: string };
+    expect(answer.status).toBe(p.expect?.status);
+    if (p.expect?.body === 'empty') expect(answer.body).toBe('');
+    const expected = p.expect?.verdicts;
+    if (expected === undefined) return;
+    const verdicts = await waitFor(
+      async () => {
+        const res = await fetch(`${pipeline.baseUrl}/v1/ingest/requests/${answer.requestId}`, { headers: { Authorization: `Bearer ${API_KEY}` } });
+        const body = (await res.json()) as { status: string; events: ReceiptEvent[] };
+        return body.status === 'complete' ? body.events : undefined;
+      },
+      { timeoutMs: 30_000, what: `the verdicts of ${name}` },
+    );
+    expect(verdicts.map(verdictOf)).toEqual(expected);
+  });
+});
