@@ -1,7 +1,9 @@
 import type { RejectionReason } from '@evp/core';
 import type { CanonicalEvent, IngestContext } from '../canonical';
 import { validateObject } from '../dsl/validate';
-import { eventDef, resolveEventName } from '../events/registry';
+import { resolveSentEventName } from '../events/client-names';
+import { eventDef } from '../events/registry';
+import { checkDeclaredBlock } from './block';
 import { readCurrentEnvelope, readCurrentEvent } from './current-form';
 import { looksEarlier, readEarlierEnvelope, readEarlierEvent } from './earlier-form';
 import { MAX_JSON_DEPTH, pathDeeperThan } from './depth';
@@ -112,24 +114,27 @@ function eventRejection(
   return { kind, errors, payload: item, event_count: 1, envelope_index: envelopeIndex, event_index: j, event_name: name };
 }
 
-function toCanonical(
-  raw: RawEvent,
-  facts: EnvelopeFacts,
-  ctx: IngestContext,
-  path: string,
-): { event: CanonicalEvent } | { errors: RejectionReason[] } {
-  // Aliases (action_response) and content-dependent variants (receipts sent as `group`); the name as
-  // sent survives in `sent_name`.
-  const def = eventDef(resolveEventName(raw.name, raw.props));
+function toCanonical(raw: RawEvent, facts: EnvelopeFacts, ctx: IngestContext, path: string): { event: CanonicalEvent } | { errors: RejectionReason[] } {
+  // Aliases (action_response), content-dependent variants (receipts sent as `group`) and client
+  // spellings (identity, moduleSelection; warned); the name as sent survives in `sent_name`.
+  const resolved = resolveSentEventName(raw.name, raw.props);
+  const def = eventDef(resolved.name);
   const namePath = `${path}.${facts.form === 'current' ? 'name' : 'type'}`;
   if (!def) return { errors: [{ path: namePath, rule: 'unknown_event', message: `${raw.name} is not a known event type` }] };
   const errors: RejectionReason[] = [];
-  if (raw.declaredBlock !== null && raw.declaredBlock !== def.block) {
-    errors.push({
-      path: `${path}.block`,
-      rule: 'block_mismatch',
-      message: `${raw.name} belongs to block ${def.block}, not ${raw.declaredBlock}`,
+  const quirks: RejectionReason[] = [];
+  if (resolved.warning) quirks.push({ path: namePath, ...resolved.warning });
+  if (def.legacy !== undefined) {
+    quirks.push({
+      path: namePath,
+      rule: 'legacy_event',
+      message: `${def.event} is an event of older client libraries (${def.legacy}), not in the spec; kept as sent`,
     });
+  }
+  if (raw.declaredBlock !== null) {
+    const block = checkDeclaredBlock(raw.declaredBlock, def, path);
+    if (block.error) errors.push(block.error);
+    if (block.warning) quirks.push(block.warning);
   }
   const timePath = `${path}.${facts.form === 'current' ? 'time' : 'ts'}`;
   const time = parseEventTime(raw.time, facts.form === 'current' ? facts.tz : undefined);
@@ -175,7 +180,7 @@ function toCanonical(
     props,
     meta: raw.meta,
     client,
-    warnings: facts.warnings.length === 0 ? validated.warnings : [...facts.warnings, ...validated.warnings],
+    warnings: facts.warnings.length === 0 && quirks.length === 0 ? validated.warnings : [...facts.warnings, ...quirks, ...validated.warnings],
   };
   return { event };
 }
