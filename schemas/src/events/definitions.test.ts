@@ -1,10 +1,25 @@
 import type { FieldType, ObjectDef } from '../dsl/types';
 import { eventDef, eventDefs, eventsOfBlock, resolveEventName } from './registry';
 
-/** The event list of spec section 6 (and the payment block from the public SDKs), by block. */
+/**
+ * The event list of spec section 6 (and the payment block from the public SDKs), by block, plus what
+ * real clients send that the spec lacks: `exception` (core; client diagnostics) and the legacy
+ * patient-management events of causalfoundry/ios-sdk 0.4.3–1.0.3.
+ */
+const LEGACY_PATIENT_MGMT = [
+  'submit_screening',
+  'submit_assessment',
+  'submit_enrolment',
+  'medical_review',
+  'treatment_plan',
+  'prescription',
+  'investigation',
+  'counseling',
+  'lifestyle',
+] as const;
 const SPEC_EVENTS = {
-  core: ['app', 'page', 'identify', 'media', 'search', 'rate', 'nudge_response', 'module_selection'],
-  patient_mgmt: ['patient', 'encounter', 'appointment'],
+  core: ['app', 'page', 'identify', 'media', 'search', 'rate', 'nudge_response', 'module_selection', 'exception'],
+  patient_mgmt: ['patient', 'encounter', 'appointment', ...LEGACY_PATIENT_MGMT],
   e_commerce: ['item', 'cart', 'checkout', 'delivery', 'cancel_checkout', 'item_report', 'item_request', 'item_verification'],
   e_learning: ['question', 'exam', 'module'],
   loyalty: ['level', 'milestone', 'promo', 'survey', 'reward'],
@@ -23,11 +38,13 @@ function nestedDefs(type: FieldType, out: ObjectDef[]): void {
 }
 
 describe('event definitions', () => {
-  it('define exactly the events of spec section 6 plus payment, each in its block', () => {
+  it('define exactly the events of spec section 6 plus payment and real clients’ events, each in its block', () => {
     for (const [block, names] of Object.entries(SPEC_EVENTS)) {
       expect(eventsOfBlock(block as keyof typeof SPEC_EVENTS).map((d) => d.event)).toEqual(names);
     }
     expect(eventDefs).toHaveLength(Object.values(SPEC_EVENTS).flat().length);
+    // Exactly the legacy ones say so (and carry the legacy_event warning).
+    expect(eventDefs.filter((d) => d.legacy !== undefined).map((d) => d.event)).toEqual([...LEGACY_PATIENT_MGMT]);
   });
 
   it('give every record a name that means one definition across all blocks', () => {

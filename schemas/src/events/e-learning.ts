@@ -7,8 +7,9 @@ const questionEvent: EventDef = {
   name: 'QuestionProps',
   fields: {
     id: req(t.string),
-    action: req(t.enum('question_action', ['answer', 'skip'])),
-    answer_id: req(t.string),
+    action: req(t.enum('question_action', ['answer', 'skip'], { extensions: ['other'] })),
+    // causalfoundry/ios-sdk sends no answer_id for skip (encodeIfPresent of nil).
+    answer_id: req(t.string, { client: { mayOmit: true } }),
     exam_id: req(t.string),
   },
 };
@@ -19,10 +20,12 @@ const examEvent: EventDef = {
   name: 'ExamProps',
   fields: {
     id: req(t.string),
-    action: req(t.enum('exam_action', ['start', 'submit', 'result'])),
-    is_passed: req(t.boolean),
-    score: req(t.float),
-    duration: req(t.int, { doc: 'seconds', min: 0 }),
+    action: req(t.enum('exam_action', ['start', 'submit', 'result'], { extensions: ['other'] })),
+    // causalfoundry/ios-sdk sends each only when it has one: duration with submit, score and
+    // is_passed with result.
+    is_passed: req(t.boolean, { client: { mayOmit: true } }),
+    score: req(t.float, { client: { mayOmit: true } }),
+    duration: req(t.int, { doc: 'seconds', min: 0, client: { mayOmit: true } }),
   },
 };
 
@@ -32,7 +35,7 @@ const moduleEvent: EventDef = {
   name: 'ModuleProps',
   fields: {
     id: req(t.string),
-    action: req(t.enum('module_action', ['view'])),
+    action: req(t.enum('module_action', ['view'], { extensions: ['other'] })),
     progress: opt(t.int),
   },
 };

@@ -18,7 +18,7 @@ const milestoneEvent: EventDef = {
   event: 'milestone',
   block: 'loyalty',
   name: 'MilestoneProps',
-  fields: { id: req(t.string), action: req(t.enum('milestone_action', ['achieved'])) },
+  fields: { id: req(t.string), action: req(t.enum('milestone_action', ['achieved'], { extensions: ['other'] })) },
 };
 
 const promoEvent: EventDef = {
@@ -27,10 +27,10 @@ const promoEvent: EventDef = {
   name: 'PromoProps',
   fields: {
     id: req(t.string),
-    action: req(t.enum('promo_action', ['view', 'apply'])),
+    action: req(t.enum('promo_action', ['view', 'apply'], { extensions: ['other'] })),
     items: req(t.array(t.object(promoItem))),
     title: req(t.string),
-    type: req(t.enum('promo_type', ['add_to_cart', 'coupon'])),
+    type: req(t.enum('promo_type', ['add_to_cart', 'coupon'], { extensions: ['other'] })),
   },
 };
 
@@ -40,7 +40,7 @@ const surveyEvent: EventDef = {
   block: 'loyalty',
   name: 'SurveyProps',
   fields: {
-    action: req(t.enum('survey_action', ['view', 'impression', 'start', 'submit'])),
+    action: req(t.enum('survey_action', ['view', 'impression', 'start', 'submit'], { extensions: ['other'] })),
     survey: req(t.object(survey)),
     response: opt(t.array(t.object(surveyResponse)), { doc: 'required for submit' }),
   },
@@ -53,7 +53,7 @@ const rewardEvent: EventDef = {
   name: 'RewardProps',
   fields: {
     id: req(t.string),
-    action: req(t.enum('reward_action', ['view', 'add', 'redeem'])),
+    action: req(t.enum('reward_action', ['view', 'add', 'redeem'], { extensions: ['other'] })),
     acc_points: opt(t.float, { doc: 'required for add' }),
     total_points: req(t.float, { doc: 'includes acc_points' }),
     redeem: opt(t.object(redeem), { doc: 'required for redeem' }),

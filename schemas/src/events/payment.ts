@@ -15,7 +15,8 @@ const paymentMethodEvent: EventDef = {
     type: req(t.enum('payment_type', PAYMENT_TYPES)),
     payment_amount: req(t.double),
     currency: req(t.string),
-    usd_rate: req(t.double),
+    // causalfoundry/ios-sdk (all versions) never sends usd_rate (it sends `id` and `action`, kept as extras).
+    usd_rate: req(t.double, { client: { mayOmit: true } }),
   },
 };
 
@@ -25,13 +26,14 @@ const deferredPaymentEvent: EventDef = {
   name: 'DeferredPaymentProps',
   fields: {
     id: req(t.string),
-    action: req(t.enum('deferred_payment_action', ['payment_processed'])),
+    // causalfoundry/ios-sdk PaymentAction: any of view, add, remove, update, select, payment_processed, other.
+    action: req(t.enum('deferred_payment_action', ['payment_processed'], { extensions: ['view', 'add', 'remove', 'update', 'select', 'other'] })),
     type: req(t.enum('payment_type', PAYMENT_TYPES)),
     account_balance: req(t.double),
     payment_amount: req(t.double),
     currency: req(t.string),
     is_successful: req(t.boolean),
-    usd_rate: req(t.double),
+    usd_rate: req(t.double, { client: { mayOmit: true } }),
     order_id: opt(t.string),
   },
 };
