@@ -61,6 +61,7 @@ describe('OpenAPI document', () => {
       ['/v1/ingest/log', '/v1/ingest/log', envelope('u')],
       ['/v1/ingest/events', '/v1/ingest/events', envelope('u')],
       ['/v1/ingest/catalog/site', '/v1/ingest/catalog/{kind}', [{ id: 's' }]],
+      ['/v1/ingest/sdk/crash', '/v1/ingest/sdk/crash', { u_id: 'u', data: [{ title: 't', ts: '2025-03-17T12:05:11.482+03:00' }] }],
     ] as const;
     for (const [path, template, good] of routes) {
       const app = await make({ deps: { rateLimiter: createInMemoryRateLimiter({ limit: 5, windowMs: 60_000 }) } });

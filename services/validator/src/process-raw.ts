@@ -1,7 +1,9 @@
 import { errorMessage, rawHeaders, type BusMessage, type RejectionReason } from '@evp/core';
 import {
   catalogKindOfPayload,
+  CRASH_PAYLOAD_KIND,
   normalizeCatalog,
+  normalizeCrashUpload,
   normalizeUpload,
   userCatalogFromIdentify,
   type AcceptedCatalogRecord,
@@ -33,7 +35,8 @@ export interface RawOutcome {
  * so a poison message can never stall the partition; what cannot be read becomes a parse_violation
  * with the raw bytes, an event nested deeper than MAX_JSON_DEPTH a size_violation (rule max_depth),
  * and anything unexpected a parse_violation (rule processing_error) for the whole message. The `payload_kind` header decides the reader: `log` (the default, for messages
- * of gateways older than the header) → envelopes; `catalog:<kind>` → a catalog submission.
+ * of gateways older than the header) → envelopes; `catalog:<kind>` → a catalog submission; `crash` →
+ * an SDK crash upload, whose items become exception events.
  */
 export function processRawMessage(msg: RawMessage, options: NormalizeOptions): RawOutcome {
   try {
@@ -64,7 +67,8 @@ export function processingFailure(msg: RawMessage, err: unknown): RawOutcome {
 function submittedCount(msg: RawMessage): number {
   try {
     const body: unknown = JSON.parse(msg.value.toString('utf8'));
-    if ((msg.headers[rawHeaders.payloadKind] ?? 'log') !== 'log') return Array.isArray(body) ? Math.max(body.length, 1) : 1;
+    const kind = msg.headers[rawHeaders.payloadKind] ?? 'log';
+    if (kind !== 'log' && kind !== CRASH_PAYLOAD_KIND) return Array.isArray(body) ? Math.max(body.length, 1) : 1;
     let n = 0;
     for (const env of Array.isArray(body) ? body : [body]) {
       const data = typeof env === 'object' && env !== null ? (env as { data?: unknown }).data : undefined;
@@ -124,9 +128,13 @@ function processUnguarded(msg: RawMessage, options: NormalizeOptions): RawOutcom
   const { ctx, payloadKind, envelope } = contextOf(msg);
   if (!ctx.appId) return parseViolation(msg, [{ path: `headers.${rawHeaders.appId}`, rule: 'required', message: 'raw message has no app id header' }]);
   const catalogKind = catalogKindOfPayload(payloadKind);
-  if (payloadKind !== 'log' && catalogKind === undefined) {
+  if (payloadKind !== 'log' && payloadKind !== CRASH_PAYLOAD_KIND && catalogKind === undefined) {
     return parseViolation(msg, [
-      { path: `headers.${rawHeaders.payloadKind}`, rule: 'unsupported_payload_kind', message: `payload kind ${payloadKind} is not log or catalog:<kind>` },
+      {
+        path: `headers.${rawHeaders.payloadKind}`,
+        rule: 'unsupported_payload_kind',
+        message: `payload kind ${payloadKind} is not log, crash or catalog:<kind>`,
+      },
     ]);
   }
   let body: unknown;
@@ -144,6 +152,19 @@ function processUnguarded(msg: RawMessage, options: NormalizeOptions): RawOutcom
       catalog: result.accepted,
       rejections: result.rejected,
       warnings: result.accepted.flatMap((a) => a.warnings),
+      ctx,
+      payloadKind,
+      envelope,
+    };
+  }
+  if (payloadKind === CRASH_PAYLOAD_KIND) {
+    const crash = normalizeCrashUpload(body, ctx, options);
+    return {
+      events: crash.accepted.map((a) => a.event),
+      eventIndexes: crash.accepted.map((a) => a.event_index),
+      catalog: [],
+      rejections: crash.rejected,
+      warnings: crash.accepted.flatMap((a) => a.warnings),
       ctx,
       payloadKind,
       envelope,

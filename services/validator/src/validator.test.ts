@@ -206,7 +206,7 @@ describe('validator: catalog submissions', () => {
       ],
       [
         'parse_violation',
-        [{ path: 'headers.payload_kind', rule: 'unsupported_payload_kind', message: 'payload kind bulk is not log or catalog:<kind>' }],
+        [{ path: 'headers.payload_kind', rule: 'unsupported_payload_kind', message: 'payload kind bulk is not log, crash or catalog:<kind>' }],
         1,
         'bulk',
       ],
