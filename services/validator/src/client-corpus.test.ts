@@ -41,6 +41,7 @@ const files = readdirSync(CORPUS_DIR)
  */
 function payloadKindOf(path: string): string | undefined {
   if (path === '/v1/ingest/log' || path === '/v1/ingest/events') return 'log';
+  if (path === '/v1/ingest/sdk/crash') return 'crash';
   const catalog = /^\/v1\/ingest\/catalog\/([^/?]+)$/.exec(path);
   if (catalog) return `catalog:${decodeURIComponent(catalog[1] as string)}`;
   return undefined;
@@ -83,9 +84,7 @@ function verdictsOf(o: RawOutcome): Verdict[] {
 }
 
 const cases = files.flatMap(({ file, corpus }) =>
-  corpus.payloads
-    .filter((p) => payloadKindOf(p.request.path) !== undefined && p.expect?.verdicts !== undefined)
-    .map((p) => [`${file} ${p.id}`, p] as const),
+  corpus.payloads.filter((p) => payloadKindOf(p.request.path) !== undefined && p.expect?.verdicts !== undefined).map((p) => [`${file} ${p.id}`, p] as const),
 );
 
 describe('real clients’ corpus through the validator', () => {
