@@ -44,6 +44,44 @@ export interface FieldDef {
    * the field is nullable in Avro. The text names the client and says why, for the docs.
    */
   clientOmits?: string;
+  /** What real clients send for this field instead of what the spec says, each accepted with a named warning. */
+  client?: FieldClientValues;
+}
+
+/**
+ * How real clients deviate from the spec for one field (docs/data-contract.md, "Real clients"). Every
+ * deviation is accepted and reported under its warning rule (each listed in schemas/src/quirks),
+ * never silently. A key that is a camelCase or upper-case spelling of a field name (`moduleId`,
+ * `ATC_anatomical_group`) is read as that field everywhere (warning `property_spelling`), so it needs
+ * no entry here.
+ */
+export interface FieldClientValues {
+  /** Other names clients send the field under (warning `property_alias`), e.g. `has_whatsapp` for `has_chatapp`. */
+  aliases?: readonly string[];
+  /** A value that stands for "not set" (birth_year `0`, an epoch-0 time): treated as absent, warning `unset.rule`. */
+  unset?: UnsetValue;
+  /** What a client's omission of a required field means (warning `default_applied`), computed from the object as sent. */
+  default?: ClientDefault;
+  /** The spec requires the field but clients omit it when they have no value: absence is a warning `required_missing`. */
+  mayOmit?: true;
+  /** A number or boolean sent for a string field becomes its JSON text (warning `type_coerced`). */
+  stringify?: true;
+  /** Paths inside the object (`appointment.patient_id`) where clients put the field instead: lifted, warning `property_moved`. */
+  movedFrom?: readonly string[];
+}
+
+export interface UnsetValue {
+  /** The warning rule, e.g. `unset_value`. */
+  rule: string;
+  /** The values, in words (for the reference page and the warning message). */
+  doc: string;
+  is: (value: unknown) => boolean;
+}
+
+export interface ClientDefault {
+  /** The default, in words. */
+  doc: string;
+  value: (input: Record<string, unknown>) => unknown;
 }
 
 export interface ObjectDef {
@@ -78,6 +116,11 @@ export interface EventDef extends ObjectDef {
    * client and source): accepted events carry the warning `event_not_in_spec`.
    */
   origin?: string;
+  /**
+   * An event of older client libraries that the spec no longer lists (it says which clients): still
+   * behaviour data, so it is accepted and stored, with a `legacy_event` warning.
+   */
+  legacy?: string;
 }
 
 // Small constructors keep definitions readable.

@@ -53,7 +53,9 @@ function envelopeFor(form: Form, c: { event: string; sent?: string; props: Recor
   return earlierEnvelope([{ block, ol: false, ts: '2023-11-14T22:13:20.123Z', type: name, props }]);
 }
 
-const prefix = (form: Form, path: string) => `$.data[0].${form === 'current' ? 'ctx' : 'props'}${path ? `.${path}` : ''}`;
+/** A corpus path relative to the props; `@name` is the log's event name (current `name`, earlier `type`). */
+const prefix = (form: Form, path: string) =>
+  path === '@name' ? `$.data[0].${form === 'current' ? 'name' : 'type'}` : `$.data[0].${form === 'current' ? 'ctx' : 'props'}${path ? `.${path}` : ''}`;
 
 const label = (c: { file: string; event: string; note?: string; sent?: string }, i: number) =>
   `${c.file} #${i} ${c.event}${c.sent ? ` (sent as ${c.sent})` : ''}${c.note ? `: ${c.note}` : ''}`;
@@ -130,7 +132,9 @@ describe('event corpus coverage', () => {
 
 describe('every required field is enforced', () => {
   // Generated from the corpus: dropping any required field without a default from a valid example
-  // rejects the event with `required` at that field.
+  // rejects the event with `required` at that field — unless real clients leave it out (FieldDef.client:
+  // `mayOmit`, or a `default` their omission means), when the event is accepted with the warning
+  // naming that quirk at that field instead.
   // Receipts sent as `group` are excluded: without msg_id they are, rightly, no longer read as receipts;
   // so are app events sent under their own name (read as `custom` only with that name in props).
   const cases = valid.flatMap((c, i) => {
@@ -138,13 +142,21 @@ describe('every required field is enforced', () => {
     if (c.sent === 'group' || (c.event === 'custom' && c.sent !== undefined)) return [];
     return Object.entries(def.fields)
       .filter(([name, f]) => f.required && f.default === undefined && name in c.props)
-      .map(([name]) => [`${label(c, i)} without ${name}`, c, name] as const);
+      .map(
+        ([name, f]) =>
+          [`${label(c, i)} without ${name}`, c, name, f.client?.mayOmit ? 'required_missing' : f.client?.default ? 'default_applied' : null] as const,
+      );
   });
-  it.each(cases)('%s', (_l, c, name) => {
+  it.each(cases)('%s', (_l, c, name, tolerated) => {
     const { [name]: _dropped, ...props } = c.props;
     const r = normalizeUpload(envelopeFor('current', { ...c, props }), ctx);
-    expect(r.accepted).toEqual([]);
-    expect(r.rejected[0]!.errors).toContainEqual(expect.objectContaining({ path: prefix('current', name), rule: 'required' }));
+    if (tolerated === null) {
+      expect(r.accepted).toEqual([]);
+      expect(r.rejected[0]!.errors).toContainEqual(expect.objectContaining({ path: prefix('current', name), rule: 'required' }));
+    } else {
+      expect(r.rejected).toEqual([]);
+      expect(r.accepted[0]!.warnings).toContainEqual(expect.objectContaining({ path: prefix('current', name), rule: tolerated }));
+    }
   });
 });
 

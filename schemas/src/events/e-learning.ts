@@ -8,7 +8,8 @@ const questionEvent: EventDef = {
   fields: {
     id: req(t.string),
     action: req(t.enum('question_action', ['answer', 'skip'], { extensions: ['other'] })),
-    answer_id: req(t.string, { clientOmits: 'the Kenkai iOS client leaves it out when there is no answer (skip)' }),
+    // Kenkai and causalfoundry/ios-sdk send no answer_id for skip (encodeIfPresent of nil).
+    answer_id: req(t.string, { clientOmits: 'the Kenkai iOS client leaves it out when there is no answer (skip)', client: { mayOmit: true } }),
     exam_id: req(t.string),
   },
 };
@@ -20,10 +21,11 @@ const examEvent: EventDef = {
   fields: {
     id: req(t.string),
     action: req(t.enum('exam_action', ['start', 'submit', 'result'], { extensions: ['other'] })),
-    // Kenkai's ExamObject has them optional: only submit (duration) and result (score, is_passed) need them.
-    is_passed: req(t.boolean, { clientOmits: 'the Kenkai iOS client sends it only for result' }),
-    score: req(t.float, { clientOmits: 'the Kenkai iOS client sends it only for result' }),
-    duration: req(t.int, { doc: 'seconds', min: 0, clientOmits: 'the Kenkai iOS client sends it only for submit' }),
+    // Kenkai's ExamObject has them optional, and causalfoundry/ios-sdk sends each only when it has one:
+    // duration with submit, score and is_passed with result.
+    is_passed: req(t.boolean, { clientOmits: 'the Kenkai iOS client sends it only for result', client: { mayOmit: true } }),
+    score: req(t.float, { clientOmits: 'the Kenkai iOS client sends it only for result', client: { mayOmit: true } }),
+    duration: req(t.int, { doc: 'seconds', min: 0, clientOmits: 'the Kenkai iOS client sends it only for submit', client: { mayOmit: true } }),
   },
 };
 

@@ -35,7 +35,8 @@ const patientEvent: EventDef = {
   block: 'patient_mgmt',
   name: 'PatientProps',
   fields: {
-    patient_id: req(t.string),
+    // causalfoundry/ios-sdk 1.1.4–1.1.8 send the patient id as `id` (case patientId = "id").
+    patient_id: req(t.string, { client: { aliases: ['id'] } }),
     site_id: req(t.string),
     action: req(t.enum('patient_action', PATIENT_ACTIONS)),
     // Required with a spec default: an SDK that omits it means "not from the central repository".
@@ -57,7 +58,7 @@ const encounterEvent: EventDef = {
   block: 'patient_mgmt',
   name: 'EncounterProps',
   fields: {
-    patient_id: req(t.string),
+    patient_id: req(t.string, { client: { aliases: ['id'] } }),
     site_id: req(t.string),
     action: req(t.enum('patient_action', PATIENT_ACTIONS)),
     category: req(t.enum('patient_category', PATIENT_CATEGORIES)),
@@ -73,8 +74,9 @@ const appointmentEvent: EventDef = {
   block: 'patient_mgmt',
   name: 'AppointmentProps',
   fields: {
-    patient_id: req(t.string),
-    site_id: req(t.string),
+    // causalfoundry/ios-sdk 1.1.4–1.1.8 send both inside the appointment item.
+    patient_id: req(t.string, { client: { movedFrom: ['appointment.patient_id'] } }),
+    site_id: req(t.string, { client: { movedFrom: ['appointment.site_id'] } }),
     action: req(t.enum('patient_action', PATIENT_ACTIONS)),
     appointment: req(t.object(appointmentItem)),
   },

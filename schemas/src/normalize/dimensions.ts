@@ -1,6 +1,6 @@
 import type { RejectionReason } from '@evp/core';
 import type { IngestContext } from '../canonical';
-import { catalogDef, catalogDefs, resolveCatalogKind } from '../catalogs/definitions';
+import { catalogDef, catalogDefs, catalogKindAlias, resolveCatalogKind } from '../catalogs/definitions';
 import type { CatalogDef } from '../catalogs/types';
 import type { FieldDef } from '../dsl/types';
 import { normalizeRecord, type CatalogNormalizeResult } from './catalog';
@@ -60,7 +60,8 @@ export function normalizeDimensions(body: unknown, ctx: IngestContext, options: 
     const def = catalogDef(kind);
     const warnings: RejectionReason[] = [];
     const fields = readKv(def, (item.kv ?? {}) as Record<string, unknown>, `${path}.kv`, warnings);
-    const made = normalizeRecord(def, { ...fields, id: item.id }, `${path}.kv`, ctx, options);
+    const alias = catalogKindAlias(item.type as string);
+    const made = normalizeRecord(def, { ...fields, id: item.id }, `${path}.kv`, ctx, options, alias && { name: item.type as string, ...alias });
     if ('record' in made) out.accepted.push({ record: made.record, warnings: [...warnings, ...made.warnings], index: i });
     else reject(made.errors, made.kind);
   });

@@ -1,8 +1,10 @@
 import type { RejectionReason } from '@evp/core';
 import type { CanonicalEvent, IngestContext } from '../canonical';
 import { validateObject } from '../dsl/validate';
+import { resolveSentEventName } from '../events/client-names';
 import { clientEventVariant } from '../events/client-variants';
-import { eventDef, resolveEventName } from '../events/registry';
+import { eventDef } from '../events/registry';
+import { checkDeclaredBlock } from './block';
 import { adaptCurrentFormEvent } from './flat-ctx/adapt';
 import { readCurrentEnvelope, readCurrentEvent } from './current-form';
 import { looksEarlier, readEarlierEnvelope, readEarlierEvent } from './earlier-form';
@@ -124,15 +126,17 @@ function envelopeUser(env: unknown): string | null {
 }
 
 function toCanonical(raw: RawEvent, facts: EnvelopeFacts, ctx: IngestContext, path: string): { event: CanonicalEvent } | { errors: RejectionReason[] } {
-  // Aliases (action_response) and content-dependent variants (receipts sent as `group`); the name as
-  // sent survives in `sent_name`.
-  let def = eventDef(resolveEventName(raw.name, raw.props));
+  // Aliases (action_response), content-dependent variants (receipts sent as `group`) and client
+  // spellings (identity, moduleSelection; warned); the name as sent survives in `sent_name`.
+  const resolved = resolveSentEventName(raw.name, raw.props);
+  let def = eventDef(resolved.name);
   const namePath = `${path}.${facts.form === 'current' ? 'name' : 'type'}`;
   const propsPath = `${path}.${facts.form === 'current' ? 'ctx' : 'props'}`;
-  // Warnings about the event as a whole are reported at its properties.
   const quirks: RejectionReason[] = [];
+  if (resolved.warning) quirks.push({ path: namePath, ...resolved.warning });
   if (!def) {
-    // Names real clients send that the spec lacks (a Kenkai `payment`, an app's own track event).
+    // Names real clients send that the spec lacks (a Kenkai `payment`, an app's own track event);
+    // warnings about the event as a whole are reported at its properties.
     const variant = clientEventVariant(raw.name, raw.props);
     def = variant ? eventDef(variant.event) : undefined;
     if (variant && def) quirks.push({ path: propsPath, rule: variant.rule, message: variant.message });
@@ -140,13 +144,18 @@ function toCanonical(raw: RawEvent, facts: EnvelopeFacts, ctx: IngestContext, pa
   if (!def) return { errors: [{ path: namePath, rule: 'unknown_event', message: `${raw.name} is not a known event type` }] };
   if (def.origin && quirks.length === 0)
     quirks.push({ path: propsPath, rule: 'event_not_in_spec', message: `${def.event} is not in the spec; defined from ${def.origin}` });
-  const errors: RejectionReason[] = [];
-  if (raw.declaredBlock !== null && raw.declaredBlock !== def.block) {
-    errors.push({
-      path: `${path}.block`,
-      rule: 'block_mismatch',
-      message: `${raw.name} belongs to block ${def.block}, not ${raw.declaredBlock}`,
+  if (def.legacy !== undefined) {
+    quirks.push({
+      path: namePath,
+      rule: 'legacy_event',
+      message: `${def.event} is an event of older client libraries (${def.legacy}), not in the spec; kept as sent`,
     });
+  }
+  const errors: RejectionReason[] = [];
+  if (raw.declaredBlock !== null) {
+    const block = checkDeclaredBlock(raw.declaredBlock, def, path);
+    if (block.error) errors.push(block.error);
+    if (block.warning) quirks.push(block.warning);
   }
   const timePath = `${path}.${facts.form === 'current' ? 'time' : 'ts'}`;
   const time = parseEventTime(raw.time, facts.form === 'current' ? facts.tz : undefined);

@@ -1,7 +1,6 @@
+import { KENKAI, KENKAI_AND_UNITY } from './clients';
 import type { ClientQuirk } from './types';
 
-const KENKAI = 'causalfoundry/ios-sdk Kenkai 1.0.0–1.0.1 (`ios/1.0.x`, `rn/ios/1.0.x`)';
-const KENKAI_AND_UNITY = `${KENKAI}, causalfoundry/unity-sdk 1.0.10 (Kenkai Core \`ios/1.0.10\`)`;
 const FLATTEN = 'KenkaiSDKCore Utility/Extensions/CodableExtension.swift (serializeToFlatMap, flattenMap)';
 
 /**
@@ -20,10 +19,11 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
   },
   {
     rule: 'flat_key_renamed',
-    sends: "a property under its model's own name: media `media_id`/`seek_time`, question/exam/module/milestone `<x>_id`, patient `id`, cart `cart_id`",
-    becomes: "the spec's name (`id`, `time`, `patient_id`)",
+    sends:
+      "a property under its model's own name: media `media_id`/`seek_time`, question/exam/module/milestone `<x>_id`, cart `cart_id` (patient `id`: `property_alias`)",
+    becomes: "the spec's name (`id`, `time`)",
     clients: KENKAI,
-    source: 'MediaObject.swift, QuestionObject.swift, ExamObject.swift, ModuleObject.swift, MilestoneObject.swift, PatientEventObject.swift, CartObject.swift',
+    source: 'MediaObject.swift, QuestionObject.swift, ExamObject.swift, ModuleObject.swift, MilestoneObject.swift, CartObject.swift',
   },
   {
     rule: 'joined_list',
@@ -144,13 +144,6 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: 'accepted under its own definition, from the client model',
     clients: KENKAI,
     source: 'KenkaiSDKPatientMgmt Models/EventObjects/DiagnosisEventObject.swift',
-  },
-  {
-    rule: 'session_end_before_start',
-    sends: '`s_id` whose end is before its start (built at upload time from the resume time and the last background time)',
-    becomes: 'session_end null (unknown)',
-    clients: KENKAI_AND_UNITY,
-    source: 'KenkaiSDKCore IngestAPIHandler.swift:70, AppLifecycleObserver.swift',
   },
   {
     rule: 'app_version_two_part',

@@ -32,7 +32,8 @@ export const valueQuirks: readonly ClientQuirk[] = [
   },
   {
     rule: 'currency_code_ios_list',
-    sends: 'a currency code of its own list that is not an active ISO 4217 code (GGP, IMP, JEP, SPL, TVD; withdrawn ANG, BGN, BYR, CUC, HRK, MRO, SLL, STD, VEF, ZWD)',
+    sends:
+      'a currency code of its own list that is not an active ISO 4217 code (GGP, IMP, JEP, SPL, TVD; withdrawn ANG, BGN, BYR, CUC, HRK, MRO, SLL, STD, VEF, ZWD)',
     becomes: 'kept as sent',
     clients: 'causalfoundry/ios-sdk 0.4.3–1.2.3 and Kenkai 1.0.0–1.0.1',
     source: 'EventTypes/CurrencyCode.swift',

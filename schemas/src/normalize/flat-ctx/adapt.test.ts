@@ -23,7 +23,11 @@ describe('Kenkai detection', () => {
   it('is by the sdk string ios/1.0.x, with or without the React Native prefix', () => {
     expect(isKenkaiSdk({ sdkName: 'ios', sdkVersion: '1.0.1' })).toBe(true);
     expect(isKenkaiSdk({ sdkName: 'ios', sdkVersion: '1.0.10' })).toBe(true);
-    expect(isKenkaiSdk({ sdkName: 'rn', sdkVersion: 'ios/1.0.1' })).toBe(true);
+    // `rn/ios/1.0.1` is read as sdk ios 1.0.1 with the wrapper apart (sdk_wrapper), as for the older line.
+    const rn = one(kenkai('page', 'Home', { path: 'app/Home', title: 'Home', render_time: 0, duration: 1 }, 'rn/ios/1.0.1'));
+    expect([rn.sdk_name, rn.sdk_version, rn.client?.sdk_wrapper]).toEqual(['ios', '1.0.1', 'rn']);
+    expect(rulesAt(rn)).toContainEqual(['$.internal.sdk', 'sdk_wrapper']);
+    expect(isKenkaiSdk({ sdkName: rn.sdk_name, sdkVersion: rn.sdk_version })).toBe(true);
     expect(isKenkaiSdk({ sdkName: 'ios', sdkVersion: '1.1.8' })).toBe(false);
     expect(isKenkaiSdk({ sdkName: 'android', sdkVersion: '1.0.1' })).toBe(false);
   });

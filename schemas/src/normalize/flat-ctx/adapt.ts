@@ -8,15 +8,17 @@ import { omittedWarnings, relaxedDef } from './omitted';
 import { rebuildFlatCtx } from './rebuild';
 
 /**
- * The Kenkai iOS client (causalfoundry/ios-sdk 1.0.0–1.0.1; React Native wrapper `rn/ios/1.0.x`) and
- * the Kenkai Core 1.0.10 inside causalfoundry/unity-sdk send `internal.sdk` `ios/1.0.<n>`. The older
- * CausalFoundry line also had `ios/1.0.2`–`ios/1.0.3`, but in the earlier envelope form, so the sdk
- * string identifies Kenkai only together with the current form (the only form this module sees).
+ * The Kenkai iOS client (causalfoundry/ios-sdk 1.0.0–1.0.1) and the Kenkai Core 1.0.10 inside
+ * causalfoundry/unity-sdk send `internal.sdk` `ios/1.0.<n>`; its React Native wrapper sends
+ * `rn/ios/1.0.<n>`, which session-facts.ts reads as sdk `ios` `1.0.<n>` with the wrapper apart
+ * (warning `sdk_wrapper`, the same for both iOS lines). The older CausalFoundry line also had
+ * `ios/1.0.2`–`ios/1.0.3`, but in the earlier envelope form, so the sdk identifies Kenkai only
+ * together with the current form (the only form this module sees).
  */
-const KENKAI_SDK = /^(?:rn\/)?ios\/1\.0\.\d+$/;
+const KENKAI_SDK_VERSION = /^1\.0\.\d+$/;
 
 export function isKenkaiSdk(facts: Pick<EnvelopeFacts, 'sdkName' | 'sdkVersion'>): boolean {
-  return KENKAI_SDK.test(facts.sdkVersion === '' ? facts.sdkName : `${facts.sdkName}/${facts.sdkVersion}`);
+  return facts.sdkName === 'ios' && KENKAI_SDK_VERSION.test(facts.sdkVersion);
 }
 
 const specKeys = new WeakMap<ObjectDef, ReadonlySet<string>>();

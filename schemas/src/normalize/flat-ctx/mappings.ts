@@ -109,7 +109,7 @@ export const FLAT_CTX_MAPPINGS: Readonly<Record<string, FlatCtxMapping>> = {
       response_list: 'response[*].response',
     },
   },
-  patient: { keys: { id: 'patient_id' } },
+  // patient `id` for patient_id is not a flattening: the definition reads it for every client (property_alias).
   encounter: {
     keys: {
       id: 'encounter_summary.id',

@@ -1,0 +1,47 @@
+import { ctx, earlierEnvelope } from '../__fixtures__/envelopes';
+import { normalizeUpload } from '../normalize/normalize';
+import { resolveSentEventName } from './client-names';
+
+describe('event names real clients send (client-names.ts)', () => {
+  it('reads client aliases with event_alias', () => {
+    expect(resolveSentEventName('identity', {})).toEqual({
+      name: 'identify',
+      warning: { rule: 'event_alias', message: 'identity is a client name of identify' },
+    });
+    expect(resolveSentEventName('schedule_delivery', {})).toEqual({
+      name: 'delivery',
+      warning: { rule: 'event_alias', message: 'schedule_delivery is a client name of delivery' },
+    });
+  });
+
+  it('reads camelCase Swift case names with event_spelling', () => {
+    expect(resolveSentEventName('moduleSelection', {})).toEqual({
+      name: 'module_selection',
+      warning: { rule: 'event_spelling', message: 'moduleSelection read as module_selection' },
+    });
+    expect(resolveSentEventName('submitScreening', {}).name).toBe('submit_screening');
+    expect(resolveSentEventName('medicalReview', {}).name).toBe('medical_review');
+    expect(resolveSentEventName('treatmentPlan', {}).name).toBe('treatment_plan');
+  });
+
+  it('leaves spec names, spec aliases and unknown names alone', () => {
+    expect(resolveSentEventName('page', {})).toEqual({ name: 'page' });
+    expect(resolveSentEventName('action_response', {})).toEqual({ name: 'nudge_response' });
+    expect(resolveSentEventName('fooBar', {})).toEqual({ name: 'fooBar' });
+    expect(resolveSentEventName('constructor', {})).toEqual({ name: 'constructor' });
+    expect(resolveSentEventName('hasOwnProperty', {})).toEqual({ name: 'hasOwnProperty' });
+  });
+
+  it('keeps the name as sent and reports the warning at the type', () => {
+    const r = normalizeUpload(earlierEnvelope([{ block: 'core', ol: true, ts: '2025-03-17T09:00:20Z', type: 'identity', props: { action: 'login' } }]), ctx);
+    expect(r.accepted[0]!.event).toMatchObject({ name: 'identify', sent_name: 'identity', block: 'core', props: { action: 'login' } });
+    expect(r.accepted[0]!.warnings).toEqual([{ path: '$.data[0].type', rule: 'event_alias', message: 'identity is a client name of identify' }]);
+  });
+
+  it('names legacy patient-management events (legacy_event) after the spelling', () => {
+    const props = { patient_id: 'pat_771', site_id: 'site_12', id: 'ls_6', lifestyle_plan_list: [{ name: 'daily walk', action: 'add' }] };
+    const r = normalizeUpload(earlierEnvelope([{ block: 'chw_mgmt', ol: true, ts: '2025-03-17T09:09:50Z', type: 'lifestyle', props }]), ctx);
+    expect(r.accepted[0]!.event).toMatchObject({ name: 'lifestyle', sent_name: null, block: 'patient_mgmt', props });
+    expect(r.accepted[0]!.warnings.map((w) => `${w.path} ${w.rule}`)).toEqual(['$.data[0].type legacy_event', '$.data[0].block block_spelling']);
+  });
+});

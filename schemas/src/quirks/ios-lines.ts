@@ -1,0 +1,35 @@
+import { CF, KENKAI, KENKAI_AND_UNITY } from './clients';
+import type { ClientQuirk } from './types';
+
+/**
+ * Quirks both iOS lines share (see types.ts): the older CausalFoundrySDKCore line in the earlier form
+ * (docs/clients/ios-older-and-utils.md) and Kenkai in the current form (docs/clients/kenkai-ios-and-unity.md),
+ * each normalised in one place for both forms.
+ */
+export const iosLinesQuirks: readonly ClientQuirk[] = [
+  {
+    rule: 'sdk_wrapper',
+    sends: '`sdk` prefixed by a cross-platform wrapper: `rn/ios/<version>` (React Native)',
+    becomes: 'sdk_name and sdk_version of the native library (`ios`, `<version>`); the wrapper kept in `client.sdk_wrapper`',
+    clients: `${CF} 0.4.6–1.2.3 and ${KENKAI}, with setUsageForReactNative()`,
+    source: 'CausalFoundrySDKCore/Sources/Core.swift, KenkaiSDKCore Core.swift:52 (setUsageForReactNative)',
+  },
+  {
+    rule: 'session_end_before_start',
+    sends:
+      '`s_id` whose end part is smaller than its start part (the end of the last background, kept while a resume resets the start; Kenkai builds s_id at upload time from both)',
+    becomes: 'session_start from s_id, session_end null (it ends an earlier session); s_id kept as sent',
+    clients: `${CF} 0.4.3–1.2.3; ${KENKAI_AND_UNITY}`,
+    source:
+      'CausalFoundrySDKCore/Sources/CFSetup.swift (setup), Services/APIHandler/AppLifecycleObserver.swift; KenkaiSDKCore IngestAPIHandler.swift:70, AppLifecycleObserver.swift',
+  },
+  {
+    rule: 'property_alias',
+    sends:
+      'its own name for a field: patient/encounter `id` (patient_id; Kenkai: patient), encounter summary `prev_diagnosis_status`, `diagnosis_status`, `main_complaints`, diagnostic elements `treatment_adherence`, `health_questionnaires`; delivery `delivery_ts`; catalogs `has_whatsapp`, `site_ids_list`, `parent_site_id`',
+    becomes: 'the spec field (patient_id, prev_diagnosis_status_list, …, est_delivery_ts, has_chatapp, site_id_list, parent_id)',
+    clients: `${CF} 0.4.3–1.1.8; ${KENKAI} (patient id)`,
+    source:
+      'CausalFoundrySDKPatientMgmt/Sources/Models (1.1.8), Catalog/CatalogModels/PatientCatalogModel.swift, HcwCatalogModel.swift, HcwSiteCatalogModel.swift; KenkaiSDKPatientMgmt PatientEventObject.swift',
+  },
+];
