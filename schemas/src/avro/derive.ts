@@ -45,8 +45,8 @@ export function avroType(type: FieldType, names: AvroNames): AvroSchema {
 export function avroField(name: string, field: FieldDef, names: AvroNames): Record<string, unknown> {
   const base = avroType(field.type, names);
   const doc = docOf(field);
-  // A required field that real clients leave out (FieldDef.clientOmits, FieldDef.client.mayOmit) can be absent from an accepted value.
-  const present = field.required && field.clientOmits === undefined && field.client?.mayOmit !== true;
+  // A required field that real clients leave out (FieldDef.client.mayOmit) can be absent from an accepted value.
+  const present = field.required && field.client?.mayOmit === undefined;
   return present ? { name, type: base, ...(doc ? { doc } : {}) } : { name, type: ['null', base], default: null, ...(doc ? { doc } : {}) };
 }
 

@@ -1,4 +1,5 @@
-import { defaultTo, emptyDetails, epochZeroTime, unsetValues } from './client';
+import { defaultTo, emptyDetails, epochZeroTime, leftOutBy, unsetValues } from './client';
+import { toleratingOmissions } from './omissions';
 import { opt, req, t, type ObjectDef } from './types';
 import { validateObject } from './validate';
 
@@ -16,7 +17,7 @@ const def: ObjectDef = {
     at: opt(t.string, { client: { unset: epochZeroTime } }),
     details: opt(t.string, { client: { unset: emptyDetails } }),
     urgent: req(t.boolean, { client: { default: defaultTo('not urgent', () => false) } }),
-    score: req(t.double, { client: { mayOmit: true } }),
+    score: req(t.double, { client: { mayOmit: leftOutBy('ios-cf', 'client X sends it only with a result') } }),
     value: opt(t.string, { client: { stringify: true } }),
     item: opt(t.object(inner)),
   },
@@ -98,19 +99,16 @@ describe('FieldDef.client', () => {
     expect(run({ order_id: 5, patient_id: 'p1', urgent: true, score: 1 }).errors.map((e) => `${e.path} ${e.rule}`)).toContain('$.id type');
   });
 
-  it('accepts a required field clients leave out (required_missing), but not a wrong one', () => {
+  it('accepts a required field clients leave out (required_missing) from those clients only, but not a wrong one', () => {
     const { score: _s, ...noScore } = base;
-    const r = run(noScore);
+    expect(run(noScore).errors).toEqual([{ path: '$.score', rule: 'required', message: 'score is required' }]);
+    const r = validateObject(toleratingOmissions(def, 'ios-cf'), noScore, '$');
     expect(r.errors).toEqual([]);
     expect(r.value).not.toHaveProperty('score');
     expect(r.warnings).toEqual([
-      {
-        path: '$.score',
-        rule: 'required_missing',
-        message: 'score is required by the spec; this client leaves it out when it has no value, so it is accepted without it',
-      },
+      { path: '$.score', rule: 'required_missing', message: 'score is required by the spec but client X sends it only with a result; accepted without it' },
     ]);
-    expect(run({ ...base, score: '1' }).errors.map((e) => e.rule)).toEqual(['type']);
+    expect(validateObject(toleratingOmissions(def, 'ios-cf'), { ...base, score: '1' }, '$').errors.map((e) => e.rule)).toEqual(['type']);
   });
 
   it('keeps a number or boolean sent for a string as its text (type_coerced)', () => {

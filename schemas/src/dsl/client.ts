@@ -1,5 +1,5 @@
 import { parseEventTime } from '../normalize/time';
-import type { ClientDefault, UnsetValue } from './types';
+import type { ClientDefault, ClientOmission, RecognisedClient, UnsetValue } from './types';
 
 /**
  * Small constructors for FieldDef.client (what real clients send instead of what the spec says), so a
@@ -28,3 +28,6 @@ export const epochZeroTime: UnsetValue = {
 
 /** The default a client's omission means (warning `default_applied`). */
 export const defaultTo = (doc: string, value: (input: Record<string, unknown>) => unknown): ClientDefault => ({ doc, value });
+
+/** A required field these clients leave out (warning `required_missing`, for their events only); `why` completes "… is required by the spec but". */
+export const leftOutBy = (by: RecognisedClient | readonly RecognisedClient[], why: string): ClientOmission => ({ by: typeof by === 'string' ? [by] : by, why });

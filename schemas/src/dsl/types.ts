@@ -37,13 +37,6 @@ export interface FieldDef {
   /** Inclusive numeric bounds. */
   min?: number;
   max?: number;
-  /**
-   * A required field that a real client never sends (docs/data-contract.md, "Real clients"): events
-   * recognised as that client's are accepted without it, with the warning `client_never_sends`
-   * (normalize/flat-ctx/omitted.ts); everyone else still gets `required`. Because such events exist,
-   * the field is nullable in Avro. The text names the client and says why, for the docs.
-   */
-  clientOmits?: string;
   /** What real clients send for this field instead of what the spec says, each accepted with a named warning. */
   client?: FieldClientValues;
 }
@@ -62,12 +55,30 @@ export interface FieldClientValues {
   unset?: UnsetValue;
   /** What a client's omission of a required field means (warning `default_applied`), computed from the object as sent. */
   default?: ClientDefault;
-  /** The spec requires the field but clients omit it when they have no value: absence is a warning `required_missing`. */
-  mayOmit?: true;
+  /**
+   * A required field real clients leave out (never send, or send only when they have a value): which
+   * clients, and why. Events recognised as one of those clients' are accepted without it, warning
+   * `required_missing` (dsl/omissions.ts); every other client is still held to `required`. Nullable
+   * in Avro.
+   */
+  mayOmit?: ClientOmission;
   /** A number or boolean sent for a string field becomes its JSON text (warning `type_coerced`). */
   stringify?: true;
   /** Paths inside the object (`appointment.patient_id`) where clients put the field instead: lifted, warning `property_moved`. */
   movedFrom?: readonly string[];
+}
+
+/**
+ * Real clients the validator recognises per event, for what only they are allowed: `ios-cf`, the older
+ * CausalFoundry iOS line (every earlier-form event), and `ios-kenkai`, the Kenkai iOS client and the
+ * Kenkai Core in Unity (current-form events normalize/flat-ctx/adapt.ts recognises as flattened).
+ */
+export type RecognisedClient = 'ios-cf' | 'ios-kenkai';
+
+export interface ClientOmission {
+  by: readonly RecognisedClient[];
+  /** Completes "<field> is required by the spec but …" (the warning message and the docs). */
+  why: string;
 }
 
 export interface UnsetValue {

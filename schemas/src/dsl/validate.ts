@@ -1,5 +1,6 @@
 import type { RejectionReason } from '@evp/core';
-import type { ClientDefault, EnumClientValues, FieldDef, FieldType, ObjectDef, UnsetValue } from './types';
+import { omissionsToleratedFor } from './omissions';
+import type { ClientDefault, ClientOmission, EnumClientValues, FieldDef, FieldType, ObjectDef, RecognisedClient, UnsetValue } from './types';
 
 export interface ValidationResult {
   /** The value with defaults applied and aliases normalised; unknown keys removed (see `unknown`). */
@@ -55,7 +56,8 @@ interface CompiledClient {
   movedFrom: readonly (readonly string[])[];
   unset?: UnsetValue;
   default?: ClientDefault;
-  mayOmit: boolean;
+  /** Which clients leave the field out (FieldClientValues.mayOmit); tolerated for the client the object tolerates. */
+  mayOmit?: ClientOmission;
   stringify: boolean;
 }
 
@@ -69,6 +71,8 @@ interface CompiledObject {
    * read (the spec spelling was present too) stays an unknown key, so nothing is dropped.
    */
   clientKeys: Set<string>;
+  /** For a definition from toleratingOmissions: the client whose absent `mayOmit` fields are `required_missing` warnings. */
+  omissionsOf: RecognisedClient | undefined;
   typeMessage: string;
 }
 
@@ -77,7 +81,14 @@ const compiledObjects = new WeakMap<ObjectDef, CompiledObject>();
 function compileObject(def: ObjectDef): CompiledObject {
   const cached = compiledObjects.get(def);
   if (cached !== undefined) return cached;
-  const compiled: CompiledObject = { def, fields: [], known: new Set(), clientKeys: new Set(), typeMessage: `expected an object (${def.name})` };
+  const compiled: CompiledObject = {
+    def,
+    fields: [],
+    known: new Set(),
+    clientKeys: new Set(),
+    omissionsOf: omissionsToleratedFor(def),
+    typeMessage: `expected an object (${def.name})`,
+  };
   // Registered before the fields are compiled, so a definition that contains itself terminates.
   compiledObjects.set(def, compiled);
   for (const name of Object.keys(def.fields)) {
@@ -101,7 +112,7 @@ function compileObject(def: ObjectDef): CompiledObject {
               movedFrom: (c.movedFrom ?? []).map((p) => p.split('.')),
               unset: c.unset,
               default: c.default,
-              mayOmit: c.mayOmit === true,
+              mayOmit: c.mayOmit,
               stringify: c.stringify === true,
             },
     });
@@ -180,11 +191,12 @@ function runObject(
     if (checked === ABSENT) {
       if (f.field.default !== undefined) value[f.name] = f.field.default;
       else if (f.field.required) {
-        if (f.client?.mayOmit) {
+        const omission = f.client?.mayOmit;
+        if (c.omissionsOf !== undefined && omission !== undefined && omission.by.includes(c.omissionsOf)) {
           warnings.push({
             path: path + f.suffix,
             rule: 'required_missing',
-            message: `${f.name} is required by the spec; this client leaves it out when it has no value, so it is accepted without it`,
+            message: `${f.name} is required by the spec but ${omission.why}; accepted without it`,
           });
         } else errors.push({ path: path + f.suffix, rule: 'required', message: `${f.name} is required` });
       }

@@ -1,5 +1,5 @@
 import { problemWhen } from '../dsl/rules';
-import { emptyDetails } from '../dsl/client';
+import { emptyDetails, leftOutBy } from '../dsl/client';
 import { opt, req, t, type EventDef } from '../dsl/types';
 import { blockedObject, searchResult } from './shared-objects';
 
@@ -90,7 +90,11 @@ const pageEvent: EventDef = {
   fields: {
     path: req(t.string),
     title: req(t.string),
-    duration: req(t.float, { doc: 'seconds on screen', min: 0, clientOmits: 'the Kenkai iOS client never sends it (page events of CFViewController)' }),
+    duration: req(t.float, {
+      doc: 'seconds on screen',
+      min: 0,
+      client: { mayOmit: leftOutBy('ios-kenkai', 'the Kenkai iOS client never sends it (page events of CFViewController)') },
+    }),
     render_time: req(t.int, { doc: 'ms', min: 0 }),
   },
 };

@@ -1,5 +1,5 @@
 import { is, onlyWhen, requiredWhen } from '../dsl/rules';
-import { defaultTo, epochZeroTime } from '../dsl/client';
+import { defaultTo, epochZeroTime, leftOutBy } from '../dsl/client';
 import { opt, req, t, type EventDef } from '../dsl/types';
 import { coordinates, item, itemInfo, itemType, report, store } from './objects';
 import { currencyCode, isoDateTime } from './value-rules';
@@ -37,7 +37,7 @@ const cartEvent: EventDef = {
   fields: {
     id: req(t.string, { doc: 'cart id' }),
     action: req(t.enum('cart_action', ['add_item', 'remove_item'])),
-    cart_price: req(t.float, { min: 0, clientOmits: 'the Kenkai iOS client never sends it (CartObject has no cart price)' }),
+    cart_price: req(t.float, { min: 0, client: { mayOmit: leftOutBy('ios-kenkai', 'the Kenkai iOS client never sends it (CartObject has no cart price)') } }),
     currency: req(t.string, { doc: 'ISO 4217 code' }),
     item: req(t.object(item)),
   },

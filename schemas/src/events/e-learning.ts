@@ -1,3 +1,4 @@
+import { leftOutBy } from '../dsl/client';
 import { opt, req, t, type EventDef } from '../dsl/types';
 
 /** E-learning block events (spec 6, E-learning). */
@@ -9,7 +10,9 @@ const questionEvent: EventDef = {
     id: req(t.string),
     action: req(t.enum('question_action', ['answer', 'skip'], { extensions: ['other'] })),
     // Kenkai and causalfoundry/ios-sdk send no answer_id for skip (encodeIfPresent of nil).
-    answer_id: req(t.string, { clientOmits: 'the Kenkai iOS client leaves it out when there is no answer (skip)', client: { mayOmit: true } }),
+    answer_id: req(t.string, {
+      client: { mayOmit: leftOutBy(['ios-cf', 'ios-kenkai'], 'causalfoundry/ios-sdk and the Kenkai iOS client leave it out when there is no answer (skip)') },
+    }),
     exam_id: req(t.string),
   },
 };
@@ -23,9 +26,17 @@ const examEvent: EventDef = {
     action: req(t.enum('exam_action', ['start', 'submit', 'result'], { extensions: ['other'] })),
     // Kenkai's ExamObject has them optional, and causalfoundry/ios-sdk sends each only when it has one:
     // duration with submit, score and is_passed with result.
-    is_passed: req(t.boolean, { clientOmits: 'the Kenkai iOS client sends it only for result', client: { mayOmit: true } }),
-    score: req(t.float, { clientOmits: 'the Kenkai iOS client sends it only for result', client: { mayOmit: true } }),
-    duration: req(t.int, { doc: 'seconds', min: 0, clientOmits: 'the Kenkai iOS client sends it only for submit', client: { mayOmit: true } }),
+    is_passed: req(t.boolean, {
+      client: { mayOmit: leftOutBy(['ios-cf', 'ios-kenkai'], 'causalfoundry/ios-sdk and the Kenkai iOS client send it only for result') },
+    }),
+    score: req(t.float, {
+      client: { mayOmit: leftOutBy(['ios-cf', 'ios-kenkai'], 'causalfoundry/ios-sdk and the Kenkai iOS client send it only for result') },
+    }),
+    duration: req(t.int, {
+      doc: 'seconds',
+      min: 0,
+      client: { mayOmit: leftOutBy(['ios-cf', 'ios-kenkai'], 'causalfoundry/ios-sdk and the Kenkai iOS client send it only for submit') },
+    }),
   },
 };
 

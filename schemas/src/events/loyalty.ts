@@ -1,4 +1,5 @@
 import { asWarning, is, problemWhen, requiredWhen } from '../dsl/rules';
+import { leftOutBy } from '../dsl/client';
 import { opt, req, t, type EventDef } from '../dsl/types';
 import { promoItem, redeem, survey, surveyResponse } from './objects';
 
@@ -8,7 +9,10 @@ const levelEvent: EventDef = {
   block: 'loyalty',
   name: 'LevelProps',
   fields: {
-    module_id: req(t.string, { doc: 'matters especially for e-learning', clientOmits: 'the Kenkai iOS client leaves it out when the app gives none' }),
+    module_id: req(t.string, {
+      doc: 'matters especially for e-learning',
+      client: { mayOmit: leftOutBy('ios-kenkai', 'the Kenkai iOS client leaves it out when the app gives none') },
+    }),
     new_level: req(t.int, { min: 0 }),
     prev_level: req(t.int, { min: 0 }),
   },

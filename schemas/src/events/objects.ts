@@ -1,4 +1,4 @@
-import { unsetValues } from '../dsl/client';
+import { leftOutBy, unsetValues } from '../dsl/client';
 import { opt, req, t, type ObjectDef } from '../dsl/types';
 import { address, coordinates } from './shared-objects';
 import { currencyCode } from './value-rules';
@@ -38,7 +38,10 @@ export const item: ObjectDef = {
 /** Both fields required: the object exists only to say which item of which type. */
 export const itemType: ObjectDef = {
   name: 'ItemType',
-  fields: { id: req(t.string), type: req(t.string, { clientOmits: 'the Kenkai iOS client sends only the ids (a joined items_list)' }) },
+  fields: {
+    id: req(t.string),
+    type: req(t.string, { client: { mayOmit: leftOutBy('ios-kenkai', 'the Kenkai iOS client sends only the ids (a joined items_list)') } }),
+  },
 };
 
 export const store: ObjectDef = {
@@ -165,7 +168,7 @@ export const encounterSummary: ObjectDef = {
 const appointmentUpdate: ObjectDef = {
   name: 'AppointmentUpdate',
   fields: {
-    id: req(t.string, { clientOmits: 'the Kenkai iOS client sends only the reason (update_reason)' }),
+    id: req(t.string, { client: { mayOmit: leftOutBy('ios-kenkai', 'the Kenkai iOS client sends only the reason (update_reason)') } }),
     reason: opt(t.string),
     prev_time: opt(t.epochMs),
   },
@@ -174,7 +177,7 @@ const appointmentUpdate: ObjectDef = {
 const appointmentMissed: ObjectDef = {
   name: 'AppointmentMissed',
   fields: {
-    id: req(t.string, { clientOmits: 'the Kenkai iOS client sends followup_id only when the app gives one' }),
+    id: req(t.string, { client: { mayOmit: leftOutBy('ios-kenkai', 'the Kenkai iOS client sends followup_id only when the app gives one') } }),
     type: opt(t.string, { doc: 'follow-up channel, e.g. a chat application' }),
     time: opt(t.epochMs),
     response: opt(t.string),
@@ -215,7 +218,7 @@ export const survey: ObjectDef = {
 export const surveyResponse: ObjectDef = {
   name: 'SurveyResponse',
   fields: {
-    id: req(t.string, { clientOmits: 'the Kenkai iOS client sends only question and response texts (joined lists)' }),
+    id: req(t.string, { client: { mayOmit: leftOutBy('ios-kenkai', 'the Kenkai iOS client sends only question and response texts (joined lists)') } }),
     question: opt(t.string),
     response: opt(t.string),
     type: opt(t.string),

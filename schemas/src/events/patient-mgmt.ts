@@ -1,3 +1,4 @@
+import { leftOutBy } from '../dsl/client';
 import { opt, req, t, type EventDef } from '../dsl/types';
 import { appointmentItem, diagnosisItem, encounterSummary } from './objects';
 
@@ -42,7 +43,7 @@ const patientEvent: EventDef = {
     // Required with a spec default: an SDK that omits it means "not from the central repository".
     is_from_gho: req(t.boolean, { doc: 'data fetched from a central repository', default: false }),
     category: req(t.enum('patient_category', PATIENT_CATEGORIES), {
-      clientOmits: 'the Kenkai iOS client never sends it (it sends a free-string location instead)',
+      client: { mayOmit: leftOutBy('ios-kenkai', 'the Kenkai iOS client never sends it (it sends a free-string location instead)') },
     }),
     type: req(t.enum('patient_type', PATIENT_TYPES)),
     sub_type: opt(t.string),

@@ -1,3 +1,4 @@
+import { leftOutBy } from '../dsl/client';
 import { req, opt, t, type EventDef } from '../dsl/types';
 import { currencyCode } from './value-rules';
 
@@ -18,7 +19,10 @@ const paymentMethodEvent: EventDef = {
     currency: req(t.string),
     // Kenkai and causalfoundry/ios-sdk (all versions) never send usd_rate (the older line sends `id` and
     // `action`, kept as extras).
-    usd_rate: req(t.double, { min: 0, clientOmits: 'the Kenkai iOS client never sends it (PaymentObject.swift)', client: { mayOmit: true } }),
+    usd_rate: req(t.double, {
+      min: 0,
+      client: { mayOmit: leftOutBy(['ios-cf', 'ios-kenkai'], 'causalfoundry/ios-sdk and the Kenkai iOS client never send it (PaymentObject.swift)') },
+    }),
   },
   rules: [currencyCode('currency')],
 };
@@ -37,7 +41,10 @@ const deferredPaymentEvent: EventDef = {
     payment_amount: req(t.double, { min: 0 }),
     currency: req(t.string),
     is_successful: req(t.boolean),
-    usd_rate: req(t.double, { min: 0, clientOmits: 'the Kenkai iOS client never sends it (PaymentObject.swift)', client: { mayOmit: true } }),
+    usd_rate: req(t.double, {
+      min: 0,
+      client: { mayOmit: leftOutBy(['ios-cf', 'ios-kenkai'], 'causalfoundry/ios-sdk and the Kenkai iOS client never send it (PaymentObject.swift)') },
+    }),
     order_id: opt(t.string),
   },
   rules: [currencyCode('currency')],

@@ -1,3 +1,4 @@
+import { leftOutBy } from '../dsl/client';
 import { opt, req, t, type ObjectDef } from '../dsl/types';
 
 /** Shared objects of spec 2.3. */
@@ -59,7 +60,7 @@ export const searchResult: ObjectDef = {
         aliases: { lifestyle_plan_item: 'lifestyle_item', lifestylePlanItem: 'lifestyle_item' },
         extensions: SEARCH_RESULT_CLIENT_TYPES,
       }),
-      { clientOmits: 'the Kenkai iOS client sends only the ids (a joined results_list)' },
+      { client: { mayOmit: leftOutBy('ios-kenkai', 'the Kenkai iOS client sends only the ids (a joined results_list)') } },
     ),
   },
 };

@@ -29,7 +29,6 @@ function fieldRules(f: FieldDef): string[] {
   if (f.type.kind === 'scalar' && f.type.scalar === 'long') out.push('safe integer');
   if (f.type.kind === 'epochMs') out.push('epoch ms integer ≥ 0 (ISO strings rejected)');
   if (f.aliases && f.aliases.length > 0) out.push(`also accepted as ${f.aliases.map(code).join(', ')}`);
-  if (f.clientOmits) out.push(`may be absent from ${f.clientOmits} (warning \`client_never_sends\`)`);
   out.push(...clientNotes(f));
   return out;
 }
@@ -44,7 +43,7 @@ function clientNotes(f: FieldDef): string[] {
   if (c.unset) out.push(`${c.unset.doc} means unset (\`${c.unset.rule}\`)`);
   if (c.stringify) out.push('numbers and booleans kept as their text (`type_coerced`)');
   if (c.default) out.push(`absent: ${c.default.doc} (\`default_applied\`)`);
-  if (c.mayOmit) out.push('clients may leave it out (`required_missing`)');
+  if (c.mayOmit !== undefined) out.push(`may be absent from events of ${c.mayOmit.by.map(code).join(', ')} (\`required_missing\`): ${c.mayOmit.why}`);
   return out;
 }
 

@@ -1,5 +1,7 @@
 import type { RejectionReason } from '@evp/core';
 import type { CanonicalEvent, IngestContext } from '../canonical';
+import { toleratingOmissions } from '../dsl/omissions';
+import type { RecognisedClient } from '../dsl/types';
 import { validateObject } from '../dsl/validate';
 import { resolveSentEventName } from '../events/client-names';
 import { clientEventVariant } from '../events/client-variants';
@@ -164,10 +166,13 @@ function toCanonical(raw: RawEvent, facts: EnvelopeFacts, ctx: IngestContext, pa
   }
   // Current-form clients that flatten ctx (Kenkai): the spec's shape rebuilt first (flat-ctx/adapt.ts).
   const adapted = facts.form === 'current' ? adaptCurrentFormEvent({ def, raw, facts, path }) : undefined;
-  const validated = validateObject(adapted?.def ?? def, adapted?.props ?? raw.props, propsPath);
+  // The required fields real clients leave out (client.mayOmit) are tolerated for the events of those
+  // clients: the earlier form is the older iOS line's, a flattened current-form event Kenkai's.
+  const sender: RecognisedClient | undefined = facts.form === 'earlier' ? 'ios-cf' : adapted?.flattening ? 'ios-kenkai' : undefined;
+  const validated = validateObject(sender ? toleratingOmissions(def, sender) : def, adapted?.props ?? raw.props, propsPath);
   errors.push(...validated.errors);
   if (errors.length > 0) return { errors };
-  if (adapted) quirks.push(...adapted.warnings, ...adapted.after(validated.value));
+  if (adapted) quirks.push(...adapted.warnings);
   const warnings = [...facts.warnings, ...quirks, ...validated.warnings];
   const props = Object.keys(validated.unknown).length > 0 ? { ...validated.value, __extra: validated.unknown } : validated.value;
   const client = Object.keys(raw.extra).length > 0 ? { ...(facts.client ?? {}), event_extra: raw.extra } : facts.client;

@@ -68,14 +68,6 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     source: 'KenkaiSDKEcom CartObject.swift, InternalCheckoutObject.swift',
   },
   {
-    rule: 'client_never_sends',
-    sends:
-      'events without a property the spec requires: page `duration`, cart `cart_price`, patient `category`, search result `type`, cancel item `type`, survey response `id`, appointment update/missed `id`, payment `usd_rate`; exam, question and level fields it leaves out when unset',
-    becomes: 'accepted without it (the field is nullable); other clients are still held to `required`',
-    clients: KENKAI,
-    source: 'the event models (EventObjects/*.swift), CFViewController.swift',
-  },
-  {
     rule: 'empty_property',
     sends: '`property: ""` when the event has no property (item_report, item_request, level, track)',
     becomes: 'property null',

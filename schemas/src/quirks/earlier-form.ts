@@ -93,14 +93,6 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
       'CausalFoundrySDKEcom/Sources/Models/EventObjetcs/DeliveryObject.swift, ScheduleDeliveryObject.swift (0.5.3); CausalFoundrySDKPatientMgmt/Sources/Catalog/CatalogModels/HcwSiteCatalogModel.swift',
   },
   {
-    rule: 'required_missing',
-    sends:
-      'no value for a field the spec requires when it has none: exam `score`/`is_passed` (not result) and `duration` (not submit), question `answer_id` (skip), payment `usd_rate`',
-    becomes: 'accepted without the field',
-    clients: `${CF} 0.4.3–1.2.3`,
-    source: 'CausalFoundrySDKElearn/Sources/Models/ExamObject.swift, QuestionObject.swift; CausalFoundrySDKPayments/Sources/Models/EventObjects',
-  },
-  {
     rule: 'type_coerced',
     sends: 'a number or boolean for a string field: diagnosis item `value` (e.g. age `46`)',
     becomes: 'the value as its JSON text (`"46"`)',

@@ -32,4 +32,14 @@ export const iosLinesQuirks: readonly ClientQuirk[] = [
     source:
       'CausalFoundrySDKPatientMgmt/Sources/Models (1.1.8), Catalog/CatalogModels/PatientCatalogModel.swift, HcwCatalogModel.swift, HcwSiteCatalogModel.swift; KenkaiSDKPatientMgmt PatientEventObject.swift',
   },
+  {
+    rule: 'required_missing',
+    sends:
+      'events without a property the spec requires. Both lines: exam `score`/`is_passed` (only with result) and `duration` (only with submit), question `answer_id` (not for skip), payment `usd_rate` (never). Kenkai also: page `duration`, cart `cart_price`, patient `category`, search result `type`, cancel item `type`, survey response `id`, appointment update/missed `id`, level `module_id`',
+    becomes:
+      'accepted without it (the field is nullable) for the clients that leave it out: earlier-form events and current-form events of the flattening client; every other client is still held to `required`',
+    clients: `${CF} 0.4.3–1.2.3; ${KENKAI}`,
+    source:
+      'CausalFoundrySDKElearn/Sources/Models/ExamObject.swift, QuestionObject.swift; CausalFoundrySDKPayments/Sources/Models/EventObjects; the Kenkai event models (EventObjects/*.swift), CFViewController.swift',
+  },
 ];

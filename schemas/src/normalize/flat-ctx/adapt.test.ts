@@ -39,7 +39,7 @@ describe('current-form events of the Kenkai client', () => {
     expect(e.props).toEqual({ path: 'app/Home', title: 'Home', render_time: 2000 });
     expect(rulesAt(e)).toEqual([
       ['$.data[0].ctx.render_time', 'render_time_seconds'],
-      ['$.data[0].ctx.duration', 'client_never_sends'],
+      ['$.data[0].ctx.duration', 'required_missing'],
     ]);
   });
 

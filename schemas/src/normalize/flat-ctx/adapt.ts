@@ -4,7 +4,6 @@ import type { EnvelopeFacts, RawEvent } from '../types';
 import { adaptActionResponse } from './action-response';
 import { coerceToDef } from './coerce';
 import { FLAT_CTX_MAPPINGS } from './mappings';
-import { omittedWarnings, relaxedDef } from './omitted';
 import { rebuildFlatCtx } from './rebuild';
 
 /**
@@ -36,10 +35,11 @@ export interface AdaptedEvent {
   props: Record<string, unknown>;
   property: string | null;
   warnings: RejectionReason[];
-  /** The definition to validate with (required fields the client never sends made optional for it). */
-  def: ObjectDef;
-  /** Warnings that depend on the validated value (`client_never_sends`). */
-  after: (value: Record<string, unknown>) => RejectionReason[];
+  /**
+   * The event is a flattening client's (Kenkai by its sdk, or any client by a flattened ctx): the
+   * required fields that client leaves out (`client.mayOmit`) are tolerated (dsl/omissions.ts).
+   */
+  flattening: boolean;
 }
 
 /**
@@ -47,9 +47,9 @@ export interface AdaptedEvent {
  * A flattened ctx is recognised in two ways: by its shape (FLAT_CTX_MAPPINGS: a flat key where the
  * spec has an object or another name, with the spec's property absent, so a ctx in the spec's shape
  * is never touched, whatever the client), or by the Kenkai sdk string. For such events the single
- * values are read back too (coerce.ts), and required fields the client never sends are accepted
- * with a warning (omitted.ts). `property: ""` (what Kenkai sends for no property) is null for every
- * client, with the warning `empty_property`.
+ * values are read back too (coerce.ts), and the required fields the client leaves out are accepted
+ * with a warning (`flattening`: normalize.ts validates with dsl/omissions.ts). `property: ""` (what
+ * Kenkai sends for no property) is null for every client, with the warning `empty_property`.
  */
 export function adaptCurrentFormEvent(input: { def: EventDef; raw: RawEvent; facts: EnvelopeFacts; path: string }): AdaptedEvent {
   const { def, raw, facts, path } = input;
@@ -79,10 +79,10 @@ export function adaptCurrentFormEvent(input: { def: EventDef; raw: RawEvent; fac
       flat = true;
     }
   }
-  if (!flat) return { props, property, warnings, def, after: () => [] };
+  if (!flat) return { props, property, warnings, flattening: false };
   if (mapping) props = readUnits(mapping, props, propsPath, warnings);
   props = coerceToDef(def, props, propsPath, warnings);
-  return { props, property, warnings, def: relaxedDef(def), after: (value) => omittedWarnings(def, value, propsPath) };
+  return { props, property, warnings, flattening: true };
 }
 
 /** Units and defaults of the flattening client: seconds where the spec has ms, the epoch for "not set". */
