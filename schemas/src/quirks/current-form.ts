@@ -82,13 +82,6 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     source: 'KenkaiSDKCore CFViewController.swift:41',
   },
   {
-    rule: 'default_epoch',
-    sends: 'delivery `est_delivery_ts` = the epoch in the device zone when the app sets none',
-    becomes: 'absent',
-    clients: KENKAI,
-    source: 'KenkaiSDKEcom DeliveryObject.swift',
-  },
-  {
     rule: 'store_id_is_remarks',
     sends: 'item_report `store_id` = a copy of the report remarks (a client bug)',
     becomes: 'kept as `store_info.id`, flagged: the store is not known',

@@ -77,13 +77,6 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     source: 'CausalFoundrySDKCore/Sources/Models/Catalog/UserCatalogModel.swift, CausalFoundrySDKEcom/Sources/Models/ItemObjects/ItemInfoModel.swift',
   },
   {
-    rule: 'epoch_zero_time',
-    sends: 'delivery `est_delivery_ts` as the epoch in device time (`1970-01-01T03:00:00.000+03:00`) when the app set none',
-    becomes: 'est_delivery_ts absent',
-    clients: `${CF} 0.4.3–1.2.3`,
-    source: 'CausalFoundrySDKEcom/Sources/Models/EventObjetcs/DeliveryObject.swift',
-  },
-  {
     rule: 'default_applied',
     sends:
       'a required field its builder never writes: delivery `is_urgent` (0.4.x delivered), schedule_delivery without a delivery `id`, chwsite records without `type`',

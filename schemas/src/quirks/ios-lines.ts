@@ -42,4 +42,12 @@ export const iosLinesQuirks: readonly ClientQuirk[] = [
     source:
       'CausalFoundrySDKElearn/Sources/Models/ExamObject.swift, QuestionObject.swift; CausalFoundrySDKPayments/Sources/Models/EventObjects; the Kenkai event models (EventObjects/*.swift), CFViewController.swift',
   },
+  {
+    rule: 'epoch_zero_time',
+    sends:
+      'delivery `est_delivery_ts` as the epoch in device time (`1970-01-01T05:00:00.000+05:00`) when the app set none (the default 0 of the delivery time, formatted)',
+    becomes: 'est_delivery_ts absent',
+    clients: `${CF} 0.4.3–1.2.3; ${KENKAI}`,
+    source: 'CausalFoundrySDKEcom/Sources/Models/EventObjetcs/DeliveryObject.swift; KenkaiSDKEcom DeliveryObject.swift (init deliveryTs: Int64 = 0)',
+  },
 ];

@@ -59,14 +59,14 @@ describe('current-form events of the Kenkai client', () => {
     expect(e.props).toEqual({ id: 'x-3', action: 'result', is_passed: true, score: 82.5, duration: 540 });
   });
 
-  it('delivery: the epoch default of est_delivery_ts means not set', () => {
+  it('delivery: the epoch default of est_delivery_ts means not set (epoch_zero_time, as for the older iOS line)', () => {
     const e = one(
       kenkai('delivery', 'schedule', { id: 'd', order_id: 'o', action: 'schedule', is_urgent: 0, est_delivery_ts: '1970-01-01T05:00:00.000+05:00' }),
     );
     expect(e.props).toEqual({ id: 'd', order_id: 'o', action: 'schedule', is_urgent: false });
     expect(rulesAt(e)).toEqual([
-      ['$.data[0].ctx.est_delivery_ts', 'default_epoch'],
       ['$.data[0].ctx.is_urgent', 'boolean_as_number'],
+      ['$.data[0].ctx.est_delivery_ts', 'epoch_zero_time'],
     ]);
   });
 });

@@ -85,7 +85,10 @@ export function adaptCurrentFormEvent(input: { def: EventDef; raw: RawEvent; fac
   return { props, property, warnings, flattening: true };
 }
 
-/** Units and defaults of the flattening client: seconds where the spec has ms, the epoch for "not set". */
+/**
+ * Units of the flattening client: seconds where the spec has ms. (Its epoch for an unset delivery
+ * time is the definition's business, as for the older iOS line: `epoch_zero_time`.)
+ */
 function readUnits(mapping: (typeof FLAT_CTX_MAPPINGS)[string], props: Record<string, unknown>, propsPath: string, warnings: RejectionReason[]) {
   let out = props;
   for (const k of mapping.secondsToMs ?? []) {
@@ -94,20 +97,6 @@ function readUnits(mapping: (typeof FLAT_CTX_MAPPINGS)[string], props: Record<st
     out = out === props ? { ...props } : out;
     out[k] = v * 1000;
     warnings.push({ path: `${propsPath}.${k}`, rule: 'render_time_seconds', message: `${k} is sent in whole seconds; ${v} s read as ${v * 1000} ms` });
-  }
-  for (const k of mapping.epochMeansUnset ?? []) {
-    const v = props[k];
-    if (typeof v !== 'string') continue;
-    const ms = Date.parse(v);
-    // The client's default is `Date(timeIntervalSince1970: 0)` printed in the device's zone.
-    if (!Number.isFinite(ms) || Math.abs(ms) > 86_400_000) continue;
-    out = out === props ? { ...props } : out;
-    delete out[k];
-    warnings.push({
-      path: `${propsPath}.${k}`,
-      rule: 'default_epoch',
-      message: `${JSON.stringify(v)} is the epoch, the client's default for "not set"; left out`,
-    });
   }
   return out;
 }

@@ -28,8 +28,6 @@ export interface FlatCtxMapping {
   keys: Readonly<Record<string, FlatTarget | readonly FlatTarget[]>>;
   /** Properties the client sends in whole seconds where the spec has milliseconds (warning `render_time_seconds`). */
   secondsToMs?: readonly string[];
-  /** String times whose value is the client's "not set" default, the epoch (warning `default_epoch`): left out. */
-  epochMeansUnset?: readonly string[];
   /** A key the client fills with a copy of another one (a client bug): warned when both are equal. */
   copyBugs?: readonly { key: string; copyOf: string; rule: string; message: string }[];
 }
@@ -66,7 +64,6 @@ export const FLAT_CTX_MAPPINGS: Readonly<Record<string, FlatCtxMapping>> = {
       currency: currencyFromItem('items[0]'),
     },
   },
-  delivery: { keys: {}, epochMeansUnset: ['est_delivery_ts'] },
   cancel_checkout: { keys: { items_list: 'items[*].id' } },
   item_report: {
     keys: {
