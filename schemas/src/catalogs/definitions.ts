@@ -28,7 +28,8 @@ export const BIRTH_YEAR_MAX = 2100;
 const s = (doc?: string) => opt(t.string, doc ? { doc } : {});
 const strings = (...names: string[]): Record<string, FieldDef> => Object.fromEntries(names.map((n) => [n, s()]));
 const stringList = (doc?: string) => opt(t.array(t.string), doc ? { doc } : {});
-// causalfoundry/ios-sdk 0.9.5+ send birth_year 0 when the app gave none (UserCatalogModel birthYear: Int? = 0).
+// causalfoundry/ios-sdk 0.9.5+ send birth_year 0 when the app gave none (UserCatalogModel birthYear: Int? = 0),
+// the Kenkai client "0" (UserCatalogModel.swift:56).
 const birthYear = () => opt(t.int, { doc: 'YYYY', min: BIRTH_YEAR_MIN, max: BIRTH_YEAR_MAX, client: { unset: unsetValues(0) } });
 // causalfoundry/ios-sdk UserGender and Kenkai's Gender.swift (user catalog) add undisclosed.
 const gender = () => opt(t.enum('gender', GENDERS, { extensions: ['undisclosed'] }));
@@ -161,7 +162,7 @@ export const patientCatalog: CatalogDef = {
     buddy_id_list: stringList(),
     insurance_status: opt(t.boolean),
     has_email: opt(t.boolean),
-    // causalfoundry/ios-sdk 1.1.4+ name the chat application: has_whatsapp.
+    // causalfoundry/ios-sdk 1.1.4+ and the Kenkai client name the chat application: has_whatsapp.
     has_chatapp: opt(t.boolean, { doc: 'the patient supplied a number for a chat application', client: { aliases: ['has_whatsapp'] } }),
   },
 };

@@ -6,7 +6,8 @@ const FLATTEN = 'KenkaiSDKCore Utility/Extensions/CodableExtension.swift (serial
 /**
  * Quirks of the current form clients (see types.ts): the Kenkai iOS client and the Kenkai Core the
  * Unity SDK embeds (docs/clients/kenkai-ios-and-unity.md). Normalised in normalize/flat-ctx/*,
- * normalize/session-facts.ts, normalize/dimensions.ts and events/client-variants.ts.
+ * normalize/session-facts.ts, normalize/dimensions.ts and events/client-variants.ts; what both iOS
+ * lines send is in ios-lines.ts.
  */
 export const currentFormQuirks: readonly ClientQuirk[] = [
   {
@@ -154,16 +155,9 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
   },
   {
     rule: 'default_zero',
-    sends: 'catalog defaults that mean "not set": user `birth_year "0"`, site `latitude`/`longitude` `"0","0"`',
-    becomes: 'the field left out (instead of a `range` rejection or a position in the Gulf of Guinea)',
+    sends: 'site catalog `latitude`/`longitude` `"0","0"`, the site model\'s default for no position',
+    becomes: 'both left out (instead of a position in the Gulf of Guinea)',
     clients: KENKAI,
-    source: 'KenkaiSDKCore Models/Catalog/UserCatalogModel.swift:56, SiteCatalogModel.swift',
-  },
-  {
-    rule: 'catalog_key_renamed',
-    sends: 'patient catalog `has_whatsapp`',
-    becomes: '`has_chatapp` (spec 2.4: the flag of a chat-application number)',
-    clients: KENKAI,
-    source: 'KenkaiSDKPatientMgmt Models/Catalog/PatientCatalogModel.swift',
+    source: 'KenkaiSDKCore Models/Catalog/SiteCatalogModel.swift',
   },
 ];

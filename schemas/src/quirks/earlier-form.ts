@@ -70,13 +70,6 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     source: 'CausalFoundrySDKCore/Sources/Models/NudgeRepsonseObject.swift',
   },
   {
-    rule: 'unset_value',
-    sends: '`0` for a number it has no value for: user catalog `birth_year`, item_info `production_date`/`expiry_date`',
-    becomes: 'the field is absent',
-    clients: `${CF} 0.9.5–1.2.3 (birth_year), 0.4.3–1.2.3 (item_info dates)`,
-    source: 'CausalFoundrySDKCore/Sources/Models/Catalog/UserCatalogModel.swift, CausalFoundrySDKEcom/Sources/Models/ItemObjects/ItemInfoModel.swift',
-  },
-  {
     rule: 'default_applied',
     sends:
       'a required field its builder never writes: delivery `is_urgent` (0.4.x delivered), schedule_delivery without a delivery `id`, chwsite records without `type`',

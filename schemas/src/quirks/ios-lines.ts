@@ -26,11 +26,11 @@ export const iosLinesQuirks: readonly ClientQuirk[] = [
   {
     rule: 'property_alias',
     sends:
-      'its own name for a field: patient/encounter `id` (patient_id; Kenkai: patient), encounter summary `prev_diagnosis_status`, `diagnosis_status`, `main_complaints`, diagnostic elements `treatment_adherence`, `health_questionnaires`; delivery `delivery_ts`; catalogs `has_whatsapp`, `site_ids_list`, `parent_site_id`',
+      'its own name for a field: patient/encounter `id` (patient_id; Kenkai: patient), encounter summary `prev_diagnosis_status`, `diagnosis_status`, `main_complaints`, diagnostic elements `treatment_adherence`, `health_questionnaires`; delivery `delivery_ts`; catalogs `has_whatsapp` (Kenkai too), `site_ids_list`, `parent_site_id`',
     becomes: 'the spec field (patient_id, prev_diagnosis_status_list, …, est_delivery_ts, has_chatapp, site_id_list, parent_id)',
-    clients: `${CF} 0.4.3–1.1.8; ${KENKAI} (patient id)`,
+    clients: `${CF} 0.4.3–1.1.8; ${KENKAI} (patient id, patient catalog has_whatsapp)`,
     source:
-      'CausalFoundrySDKPatientMgmt/Sources/Models (1.1.8), Catalog/CatalogModels/PatientCatalogModel.swift, HcwCatalogModel.swift, HcwSiteCatalogModel.swift; KenkaiSDKPatientMgmt PatientEventObject.swift',
+      'CausalFoundrySDKPatientMgmt/Sources/Models (1.1.8), Catalog/CatalogModels/PatientCatalogModel.swift, HcwCatalogModel.swift, HcwSiteCatalogModel.swift; KenkaiSDKPatientMgmt PatientEventObject.swift, Models/Catalog/PatientCatalogModel.swift',
   },
   {
     rule: 'required_missing',
@@ -49,5 +49,14 @@ export const iosLinesQuirks: readonly ClientQuirk[] = [
     becomes: 'est_delivery_ts absent',
     clients: `${CF} 0.4.3–1.2.3; ${KENKAI}`,
     source: 'CausalFoundrySDKEcom/Sources/Models/EventObjetcs/DeliveryObject.swift; KenkaiSDKEcom DeliveryObject.swift (init deliveryTs: Int64 = 0)',
+  },
+  {
+    rule: 'unset_value',
+    sends:
+      '`0` for a number it has no value for: user catalog `birth_year` (Kenkai: `"0"` in the dimensions upload), item_info `production_date`/`expiry_date`',
+    becomes: 'the field is absent',
+    clients: `${CF} 0.9.5–1.2.3 (birth_year), 0.4.3–1.2.3 (item_info dates); ${KENKAI} (birth_year)`,
+    source:
+      'CausalFoundrySDKCore/Sources/Models/Catalog/UserCatalogModel.swift, CausalFoundrySDKEcom/Sources/Models/ItemObjects/ItemInfoModel.swift; KenkaiSDKCore Models/Catalog/UserCatalogModel.swift:56',
   },
 ];
