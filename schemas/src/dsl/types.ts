@@ -123,15 +123,11 @@ export interface EventDef extends ObjectDef {
   event: string;
   block: import('@evp/core').Block;
   /**
-   * Set for an event the spec does not define, defined from a real client that sends it (names the
-   * client and source): accepted events carry the warning `event_not_in_spec`.
+   * Set for an event the spec does not define, defined from the real clients that send it (names the
+   * clients and sources; for an event older clients send that the spec replaced, says so): accepted
+   * events carry the warning `event_not_in_spec` at their name.
    */
   origin?: string;
-  /**
-   * An event of older client libraries that the spec no longer lists (it says which clients): still
-   * behaviour data, so it is accepted and stored, with a `legacy_event` warning.
-   */
-  legacy?: string;
 }
 
 // Small constructors keep definitions readable.

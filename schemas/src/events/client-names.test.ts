@@ -38,10 +38,10 @@ describe('event names real clients send (client-names.ts)', () => {
     expect(r.accepted[0]!.warnings).toEqual([{ path: '$.data[0].type', rule: 'event_alias', message: 'identity is a client name of identify' }]);
   });
 
-  it('names legacy patient-management events (legacy_event) after the spelling', () => {
+  it('names legacy patient-management events (event_not_in_spec) after the spelling', () => {
     const props = { patient_id: 'pat_771', site_id: 'site_12', id: 'ls_6', lifestyle_plan_list: [{ name: 'daily walk', action: 'add' }] };
     const r = normalizeUpload(earlierEnvelope([{ block: 'chw_mgmt', ol: true, ts: '2025-03-17T09:09:50Z', type: 'lifestyle', props }]), ctx);
     expect(r.accepted[0]!.event).toMatchObject({ name: 'lifestyle', sent_name: null, block: 'patient_mgmt', props });
-    expect(r.accepted[0]!.warnings.map((w) => `${w.path} ${w.rule}`)).toEqual(['$.data[0].type legacy_event', '$.data[0].block block_spelling']);
+    expect(r.accepted[0]!.warnings.map((w) => `${w.path} ${w.rule}`)).toEqual(['$.data[0].type event_not_in_spec', '$.data[0].block block_spelling']);
   });
 });

@@ -10,11 +10,12 @@ import { opt, req, t, type EventDef, type FieldDef } from '../dsl/types';
  * encounter summary with its id) and their own `type` is a patient type (door_to_door), not an
  * encounter type; prescription, investigation, treatment plan, counseling and lifestyle are parts of
  * an encounter, not encounters. A mapping would have to invent those values. So each is accepted as
- * sent, in block patient_mgmt, with a `legacy_event` warning (EventDef.legacy); the ids that tie them
- * to a patient are required, the lists (whose item shapes changed between versions and use camelCase
- * keys in 0.4.x) are kept as JSON.
+ * sent, in block patient_mgmt, with the `event_not_in_spec` warning (EventDef.origin, as for every
+ * event the spec lacks); the ids that tie them to a patient are required, the lists (whose item shapes
+ * changed between versions and use camelCase keys in 0.4.x) are kept as JSON.
  */
 const LEGACY = 'causalfoundry/ios-sdk 0.4.3–1.0.3';
+const ORIGIN = `${LEGACY}, a patient-management event the spec replaced with patient, encounter and appointment (CHWManagement 0.4.x, CausalFoundrySDKPatientMgmt 0.9.5–1.0.3)`;
 
 const list = (doc?: string): FieldDef => opt(t.array(t.any), doc ? { doc } : {});
 const ids = { patient_id: req(t.string), site_id: req(t.string) };
@@ -24,7 +25,7 @@ const legacy = (event: string, name: string, doc: string, fields: Record<string,
   block: 'patient_mgmt',
   name,
   doc: `${doc} (legacy: ${LEGACY})`,
-  legacy: LEGACY,
+  origin: ORIGIN,
   fields: { ...ids, ...fields },
 });
 

@@ -136,22 +136,17 @@ function toCanonical(raw: RawEvent, facts: EnvelopeFacts, ctx: IngestContext, pa
   const propsPath = `${path}.${facts.form === 'current' ? 'ctx' : 'props'}`;
   const quirks: RejectionReason[] = [];
   if (resolved.warning) quirks.push({ path: namePath, ...resolved.warning });
-  if (!def) {
+  const variant = def ? undefined : clientEventVariant(raw.name, raw.props);
+  if (variant) {
     // Names real clients send that the spec lacks (a Kenkai `payment`, an app's own track event);
     // warnings about the event as a whole are reported at its properties.
-    const variant = clientEventVariant(raw.name, raw.props);
-    def = variant ? eventDef(variant.event) : undefined;
-    if (variant && def) quirks.push({ path: propsPath, rule: variant.rule, message: variant.message });
+    def = eventDef(variant.event);
+    if (def) quirks.push({ path: propsPath, rule: variant.rule, message: variant.message });
   }
   if (!def) return { errors: [{ path: namePath, rule: 'unknown_event', message: `${raw.name} is not a known event type` }] };
-  if (def.origin && quirks.length === 0)
-    quirks.push({ path: propsPath, rule: 'event_not_in_spec', message: `${def.event} is not in the spec; defined from ${def.origin}` });
-  if (def.legacy !== undefined) {
-    quirks.push({
-      path: namePath,
-      rule: 'legacy_event',
-      message: `${def.event} is an event of older client libraries (${def.legacy}), not in the spec; kept as sent`,
-    });
+  // An event the spec lacks, defined from the real clients that send it (the variant's warning says so already).
+  if (def.origin !== undefined && !variant) {
+    quirks.push({ path: namePath, rule: 'event_not_in_spec', message: `${def.event} is not in the spec; defined from ${def.origin}` });
   }
   const errors: RejectionReason[] = [];
   if (raw.declaredBlock !== null) {

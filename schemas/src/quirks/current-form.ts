@@ -125,13 +125,6 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     source: 'KenkaiSDKPayments Models/EventObjects/PaymentObject.swift',
   },
   {
-    rule: 'event_not_in_spec',
-    sends: 'an event the spec does not define: `diagnosis` (patient management)',
-    becomes: 'accepted under its own definition, from the client model',
-    clients: KENKAI,
-    source: 'KenkaiSDKPatientMgmt Models/EventObjects/DiagnosisEventObject.swift',
-  },
-  {
     rule: 'app_version_two_part',
     sends: 'a two-part app version `2.3 (45)` (normal for iOS bundles)',
     becomes: 'app_version `2.3`, code 45',

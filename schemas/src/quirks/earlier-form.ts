@@ -54,15 +54,6 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     source: 'CHWManagement/Sources/Enums/ChwMgmtEventType.swift (0.5.3)',
   },
   {
-    rule: 'legacy_event',
-    sends:
-      'patient-management events the spec replaced: submit_screening, submit_assessment, submit_enrolment, medical_review, treatment_plan, prescription, investigation, counseling, lifestyle',
-    becomes: 'accepted as defined legacy events of block patient_mgmt (ids required, lists kept as JSON), not mapped onto encounter',
-    clients: `${CF} 0.4.3–1.0.3`,
-    source: 'CHWManagement/Sources (0.4.3–0.5.3), CausalFoundrySDKPatientMgmt/Sources/Models/EventObjects (0.9.5–1.0.3)',
-  },
-  // Values
-  {
     rule: 'empty_details',
     sends: 'nudge_response `details: ""` with every response but error',
     becomes: 'details absent (so `details_only_for_error` holds)',

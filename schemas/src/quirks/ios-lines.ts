@@ -59,4 +59,14 @@ export const iosLinesQuirks: readonly ClientQuirk[] = [
     source:
       'CausalFoundrySDKCore/Sources/Models/Catalog/UserCatalogModel.swift, CausalFoundrySDKEcom/Sources/Models/ItemObjects/ItemInfoModel.swift; KenkaiSDKCore Models/Catalog/UserCatalogModel.swift:56',
   },
+  {
+    rule: 'event_not_in_spec',
+    sends:
+      'an event the spec does not define. Kenkai: `diagnosis` (patient management). The older line (0.4.3–1.0.3): the patient-management events the spec replaced — submit_screening, submit_assessment, submit_enrolment, medical_review, treatment_plan, prescription, investigation, counseling, lifestyle',
+    becomes:
+      'accepted under its own definition, from the client model, in its block (the legacy events: patient_mgmt, ids required, lists kept as JSON, not mapped onto encounter)',
+    clients: `${CF} 0.4.3–1.0.3; ${KENKAI}`,
+    source:
+      'CHWManagement/Sources (0.4.3–0.5.3), CausalFoundrySDKPatientMgmt/Sources/Models/EventObjects (0.9.5–1.0.3); KenkaiSDKPatientMgmt Models/EventObjects/DiagnosisEventObject.swift',
+  },
 ];
