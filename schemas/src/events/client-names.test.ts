@@ -6,22 +6,32 @@ describe('event names real clients send (client-names.ts)', () => {
   it('reads client aliases with event_alias', () => {
     expect(resolveSentEventName('identity', {})).toEqual({
       name: 'identify',
-      warning: { rule: 'event_alias', message: 'identity is a client name of identify' },
+      warning: { rule: 'event_alias', message: 'identity is a client name of identify', at: 'name' },
     });
     expect(resolveSentEventName('schedule_delivery', {})).toEqual({
       name: 'delivery',
-      warning: { rule: 'event_alias', message: 'schedule_delivery is a client name of delivery' },
+      warning: { rule: 'event_alias', message: 'schedule_delivery is a client name of delivery', at: 'name' },
     });
   });
 
   it('reads camelCase Swift case names with event_spelling', () => {
     expect(resolveSentEventName('moduleSelection', {})).toEqual({
       name: 'module_selection',
-      warning: { rule: 'event_spelling', message: 'moduleSelection read as module_selection' },
+      warning: { rule: 'event_spelling', message: 'moduleSelection read as module_selection', at: 'name' },
     });
     expect(resolveSentEventName('submitScreening', {}).name).toBe('submit_screening');
     expect(resolveSentEventName('medicalReview', {}).name).toBe('medical_review');
     expect(resolveSentEventName('treatmentPlan', {}).name).toBe('treatment_plan');
+  });
+
+  it('reads the clients’ variants of names the spec lacks last, reported at the props', () => {
+    expect(resolveSentEventName('payment', { action: 'payment_processed' })).toEqual({
+      name: 'deferred_payment',
+      warning: { rule: 'payment_event_mapped', message: 'payment with action payment_processed read as deferred_payment', at: 'props' },
+    });
+    expect(resolveSentEventName('level_up', { name: 'level_up' }).name).toBe('custom');
+    // A defined name is never re-read as a variant, even with its name repeated in the props.
+    expect(resolveSentEventName('page', { name: 'page' })).toEqual({ name: 'page' });
   });
 
   it('leaves spec names, spec aliases and unknown names alone', () => {

@@ -1,3 +1,4 @@
+import { clientEventVariant } from './client-variants';
 import { eventDef, resolveEventName } from './registry';
 
 /**
@@ -17,28 +18,41 @@ const snakeCase = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowe
 export interface ResolvedName {
   /** The event name to validate against (a defined event, or the name as sent when none matches). */
   name: string;
-  /** Set when the name was read through a client's spelling. */
-  warning?: { rule: 'event_alias' | 'event_spelling'; message: string };
+  /**
+   * Set when the name was read through a client's spelling (reported at the event name) or, for a
+   * name the spec lacks, through one of the clients' variants (events/client-variants.ts: Kenkai's
+   * `payment`, an app's own track event), which depends on the props and is reported at them.
+   */
+  warning?: { rule: string; message: string; at: 'name' | 'props' };
 }
 
 /**
- * The event a sent name means: the name itself, a spec-level alias or content variant
- * (`resolveEventName`), a client alias (`event_alias`) or a camelCase spelling of a defined name
- * (`event_spelling`). Own-property lookups only: `constructor` must not resolve.
+ * The event a sent name means, the one place that reads event names: the name itself, a spec-level
+ * alias or content variant (`resolveEventName`), a client alias (`event_alias`), a camelCase spelling
+ * of a defined name (`event_spelling`), and last, for a name still unknown, a client variant.
+ * Own-property lookups only: `constructor` must not resolve.
  */
 export function resolveSentEventName(sent: string, props: Record<string, unknown>): ResolvedName {
+  const spelled = resolveSpelling(sent, props);
+  if (eventDef(spelled.name)) return spelled;
+  const variant = clientEventVariant(sent, props);
+  if (variant && eventDef(variant.event)) return { name: variant.event, warning: { rule: variant.rule, message: variant.message, at: 'props' } };
+  return spelled;
+}
+
+function resolveSpelling(sent: string, props: Record<string, unknown>): ResolvedName {
   const name = resolveEventName(sent, props);
   if (eventDef(name)) return { name };
   if (Object.hasOwn(clientEventAliases, sent)) {
     const alias = clientEventAliases[sent] as string;
-    return { name: alias, warning: { rule: 'event_alias', message: `${sent} is a client name of ${alias}` } };
+    return { name: alias, warning: { rule: 'event_alias', message: `${sent} is a client name of ${alias}`, at: 'name' } };
   }
   const folded = snakeCase(sent);
   if (folded !== sent) {
-    const resolved = resolveSentEventName(folded, props);
+    const resolved = resolveSpelling(folded, props);
     if (eventDef(resolved.name)) {
       const via = resolved.name === folded ? '' : ` (${folded})`;
-      return { name: resolved.name, warning: { rule: 'event_spelling', message: `${sent}${via} read as ${resolved.name}` } };
+      return { name: resolved.name, warning: { rule: 'event_spelling', message: `${sent}${via} read as ${resolved.name}`, at: 'name' } };
     }
   }
   return { name };

@@ -4,7 +4,6 @@ import { toleratingOmissions } from '../dsl/omissions';
 import type { RecognisedClient } from '../dsl/types';
 import { validateObject } from '../dsl/validate';
 import { resolveSentEventName } from '../events/client-names';
-import { clientEventVariant } from '../events/client-variants';
 import { eventDef } from '../events/registry';
 import { checkDeclaredBlock } from './block';
 import { adaptCurrentFormEvent } from './flat-ctx/adapt';
@@ -128,24 +127,20 @@ function envelopeUser(env: unknown): string | null {
 }
 
 function toCanonical(raw: RawEvent, facts: EnvelopeFacts, ctx: IngestContext, path: string): { event: CanonicalEvent } | { errors: RejectionReason[] } {
-  // Aliases (action_response), content-dependent variants (receipts sent as `group`) and client
-  // spellings (identity, moduleSelection; warned); the name as sent survives in `sent_name`.
+  // Aliases (action_response), content-dependent variants (receipts sent as `group`), client
+  // spellings (identity, moduleSelection) and client variants of names the spec lacks (Kenkai's
+  // payment, an app's own track event): one resolver, events/client-names.ts. The name as sent
+  // survives in `sent_name`.
   const resolved = resolveSentEventName(raw.name, raw.props);
-  let def = eventDef(resolved.name);
+  const def = eventDef(resolved.name);
   const namePath = `${path}.${facts.form === 'current' ? 'name' : 'type'}`;
   const propsPath = `${path}.${facts.form === 'current' ? 'ctx' : 'props'}`;
-  const quirks: RejectionReason[] = [];
-  if (resolved.warning) quirks.push({ path: namePath, ...resolved.warning });
-  const variant = def ? undefined : clientEventVariant(raw.name, raw.props);
-  if (variant) {
-    // Names real clients send that the spec lacks (a Kenkai `payment`, an app's own track event);
-    // warnings about the event as a whole are reported at its properties.
-    def = eventDef(variant.event);
-    if (def) quirks.push({ path: propsPath, rule: variant.rule, message: variant.message });
-  }
   if (!def) return { errors: [{ path: namePath, rule: 'unknown_event', message: `${raw.name} is not a known event type` }] };
-  // An event the spec lacks, defined from the real clients that send it (the variant's warning says so already).
-  if (def.origin !== undefined && !variant) {
+  const quirks: RejectionReason[] = [];
+  const read = resolved.warning;
+  if (read) quirks.push({ path: read.at === 'name' ? namePath : propsPath, rule: read.rule, message: read.message });
+  // An event the spec lacks, defined from the real clients that send it (a variant's warning says so already).
+  if (def.origin !== undefined && read?.at !== 'props') {
     quirks.push({ path: namePath, rule: 'event_not_in_spec', message: `${def.event} is not in the spec; defined from ${def.origin}` });
   }
   const errors: RejectionReason[] = [];
