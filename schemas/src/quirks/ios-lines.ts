@@ -26,11 +26,12 @@ export const iosLinesQuirks: readonly ClientQuirk[] = [
   {
     rule: 'property_alias',
     sends:
-      'its own name for a field: patient/encounter `id` (patient_id; Kenkai: patient), encounter summary `prev_diagnosis_status`, `diagnosis_status`, `main_complaints`, diagnostic elements `treatment_adherence`, `health_questionnaires`; delivery `delivery_ts`; catalogs `has_whatsapp` (Kenkai too), `site_ids_list`, `parent_site_id`',
-    becomes: 'the spec field (patient_id, prev_diagnosis_status_list, …, est_delivery_ts, has_chatapp, site_id_list, parent_id)',
-    clients: `${CF} 0.4.3–1.1.8; ${KENKAI} (patient id, patient catalog has_whatsapp)`,
+      "its own name for a field. Older line: patient/encounter `id` (patient_id), encounter summary `prev_diagnosis_status`, `diagnosis_status`, `main_complaints`, diagnostic elements `treatment_adherence`, `health_questionnaires`; delivery `delivery_ts`; catalogs `has_whatsapp`, `site_ids_list`, `parent_site_id`. Kenkai (its models' names): media `media_id`/`seek_time`, question/exam/module/milestone `<x>_id`, cart `cart_id`, patient `id`, patient catalog `has_whatsapp`",
+    becomes:
+      'the spec field (patient_id, prev_diagnosis_status_list, …, est_delivery_ts, has_chatapp, site_id_list, parent_id; media id and time, …) when the spec name is not sent too',
+    clients: `${CF} 0.4.3–1.1.8; ${KENKAI}`,
     source:
-      'CausalFoundrySDKPatientMgmt/Sources/Models (1.1.8), Catalog/CatalogModels/PatientCatalogModel.swift, HcwCatalogModel.swift, HcwSiteCatalogModel.swift; KenkaiSDKPatientMgmt PatientEventObject.swift, Models/Catalog/PatientCatalogModel.swift',
+      'CausalFoundrySDKPatientMgmt/Sources/Models (1.1.8), Catalog/CatalogModels/PatientCatalogModel.swift, HcwCatalogModel.swift, HcwSiteCatalogModel.swift; Kenkai MediaObject.swift, QuestionObject.swift, ExamObject.swift, ModuleObject.swift, MilestoneObject.swift, CartObject.swift, PatientEventObject.swift, PatientCatalogModel.swift',
   },
   {
     rule: 'required_missing',
