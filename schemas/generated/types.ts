@@ -104,7 +104,7 @@ export interface RateProps {
 export interface NudgeResponseProps {
   /** intervention reference given in the request */
   ref: string;
-  /** time value given in the request */
+  /** time value given in the request; causalfoundry/ios-sdk sends the time of the reaction instead (UTC, no fraction) */
   time: string;
   response: "open" | "discard" | "block" | "shown" | "expired" | "error";
   /** only for response error */
@@ -130,6 +130,27 @@ export interface CustomProps {
   /** the event name the app chose */
   name: string;
   property?: string;
+  /** Unknown properties, kept by the validator (never dropped). */
+  __extra?: Record<string, unknown>;
+}
+
+/**
+ * Props of `exception` (block core).
+ * An error the client library met: an event it refused to send, or a request that failed
+ */
+export interface ExceptionProps {
+  /** what failed, e.g. "Invalid CurrencyCode provided", or "<status or -1>: nil" for a failed request */
+  title: string;
+  /** the event type being logged, or the URL of the failed request */
+  event_type?: string;
+  /** a Java-style class name: IllegalArgumentException, NullPointerException, … */
+  exception_type?: string;
+  /** SDK */
+  exception_source?: string;
+  /** the error text the client has (iOS: a localizedDescription, not a stack) */
+  stack_trace?: string;
+  /** when it happened, device-local with offset, as sent (a crash upload item’s event time) */
+  ts?: string;
   /** Unknown properties, kept by the validator (never dropped). */
   __extra?: Record<string, unknown>;
 }
@@ -203,6 +224,153 @@ export interface DiagnosisProps {
   sub_type?: string;
   value?: string;
   result?: string;
+  /** Unknown properties, kept by the validator (never dropped). */
+  __extra?: Record<string, unknown>;
+}
+
+/**
+ * Props of `submit_screening` (block patient_mgmt).
+ * A screening submitted (legacy: causalfoundry/ios-sdk 0.4.3–1.0.3)
+ */
+export interface SubmitScreeningProps {
+  patient_id: string;
+  site_id: string;
+  category?: string;
+  /** a patient type, e.g. door_to_door */
+  type?: string;
+  referred_for_assessment?: boolean;
+  /** diagnosis items (value a number, string or boolean) */
+  vitals_list?: unknown[];
+  diagnosis_values_list?: unknown[];
+  diagnosis_results_list?: unknown[];
+  diagnosis_symptoms_list?: unknown[];
+  diagnosis_questionnaire_list?: unknown[];
+  pregnancy_details?: unknown;
+  /** Unknown properties, kept by the validator (never dropped). */
+  __extra?: Record<string, unknown>;
+}
+
+/**
+ * Props of `submit_assessment` (block patient_mgmt).
+ * An assessment submitted (legacy: causalfoundry/ios-sdk 0.4.3–1.0.3)
+ */
+export interface SubmitAssessmentProps {
+  patient_id: string;
+  site_id: string;
+  category?: string;
+  type?: string;
+  referred_for_assessment?: boolean;
+  /** a string in 0.4.x, an object in 0.9.5+ */
+  medication_adherence?: unknown;
+  /** diagnosis items (value a number, string or boolean) */
+  vitals_list?: unknown[];
+  diagnosis_values_list?: unknown[];
+  diagnosis_results_list?: unknown[];
+  diagnosis_symptoms_list?: unknown[];
+  diagnosis_questionnaire_list?: unknown[];
+  pregnancy_details?: unknown;
+  /** Unknown properties, kept by the validator (never dropped). */
+  __extra?: Record<string, unknown>;
+}
+
+/**
+ * Props of `submit_enrolment` (block patient_mgmt).
+ * A patient enrolled (legacy: causalfoundry/ios-sdk 0.4.3–1.0.3)
+ */
+export interface SubmitEnrolmentProps {
+  patient_id: string;
+  site_id: string;
+  action?: string;
+  is_from_gho?: boolean;
+  patient_status_list?: unknown[];
+  treatment_plan_list?: unknown[];
+  /** diagnosis items (value a number, string or boolean) */
+  vitals_list?: unknown[];
+  diagnosis_values_list?: unknown[];
+  diagnosis_results_list?: unknown[];
+  diagnosis_symptoms_list?: unknown[];
+  diagnosis_questionnaire_list?: unknown[];
+  pregnancy_details?: unknown;
+  /** Unknown properties, kept by the validator (never dropped). */
+  __extra?: Record<string, unknown>;
+}
+
+/**
+ * Props of `medical_review` (block patient_mgmt).
+ * A medical review submitted (legacy: causalfoundry/ios-sdk 0.4.3–1.0.3)
+ */
+export interface MedicalReviewProps {
+  patient_id: string;
+  site_id: string;
+  /** the review object as sent */
+  medical_review?: unknown;
+  /** Unknown properties, kept by the validator (never dropped). */
+  __extra?: Record<string, unknown>;
+}
+
+/**
+ * Props of `treatment_plan` (block patient_mgmt).
+ * A treatment plan set (legacy: causalfoundry/ios-sdk 0.4.3–1.0.3)
+ */
+export interface TreatmentPlanProps {
+  patient_id: string;
+  site_id: string;
+  id: string;
+  treatment_plan_list?: unknown[];
+  /** Unknown properties, kept by the validator (never dropped). */
+  __extra?: Record<string, unknown>;
+}
+
+/**
+ * Props of `prescription` (block patient_mgmt).
+ * A prescription written (legacy: causalfoundry/ios-sdk 0.4.3–1.0.3)
+ */
+export interface PrescriptionProps {
+  patient_id: string;
+  site_id: string;
+  id: string;
+  /** 0.4.x item keys are camelCase */
+  prescription_list?: unknown[];
+  /** Unknown properties, kept by the validator (never dropped). */
+  __extra?: Record<string, unknown>;
+}
+
+/**
+ * Props of `investigation` (block patient_mgmt).
+ * Tests prescribed (legacy: causalfoundry/ios-sdk 0.4.3–1.0.3)
+ */
+export interface InvestigationProps {
+  patient_id: string;
+  site_id: string;
+  id: string;
+  prescribed_tests_list?: unknown[];
+  /** Unknown properties, kept by the validator (never dropped). */
+  __extra?: Record<string, unknown>;
+}
+
+/**
+ * Props of `counseling` (block patient_mgmt).
+ * A counseling plan set (legacy: causalfoundry/ios-sdk 0.4.3–1.0.3)
+ */
+export interface CounselingProps {
+  patient_id: string;
+  site_id: string;
+  id: string;
+  counseling_type?: string;
+  counseling_plan_list?: unknown[];
+  /** Unknown properties, kept by the validator (never dropped). */
+  __extra?: Record<string, unknown>;
+}
+
+/**
+ * Props of `lifestyle` (block patient_mgmt).
+ * A lifestyle plan set (0.4.x only) (legacy: causalfoundry/ios-sdk 0.4.3–1.0.3)
+ */
+export interface LifestyleProps {
+  patient_id: string;
+  site_id: string;
+  id: string;
+  lifestyle_plan_list?: unknown[];
   /** Unknown properties, kept by the validator (never dropped). */
   __extra?: Record<string, unknown>;
 }
@@ -1037,12 +1205,12 @@ export interface SiteCatalogRecord {
   zipcode?: string;
   level?: string;
   culture?: string;
-  parent_id?: string;
   sub_type?: string;
   priority?: string;
   district?: string;
   sub_district?: string;
   landmark?: string;
+  parent_id?: string;
   is_active?: boolean;
   is_private?: boolean;
   /** Range: -90..90 (inclusive). */
@@ -1272,12 +1440,12 @@ export interface FacilityCatalogRecord {
   zipcode?: string;
   level?: string;
   culture?: string;
-  parent_id?: string;
   sub_type?: string;
   priority?: string;
   district?: string;
   sub_district?: string;
   landmark?: string;
+  parent_id?: string;
   is_active?: boolean;
   is_private?: boolean;
   /** Range: -90..90 (inclusive). */
@@ -1288,6 +1456,73 @@ export interface FacilityCatalogRecord {
   attributes?: Record<string, unknown>;
   /** services provided at the site */
   service_list?: string[];
+  /** Unknown properties, kept by the validator (never dropped). */
+  __extra?: Record<string, unknown>;
+}
+
+/**
+ * Catalog record `media`.
+ * Media catalog (not in the spec; uploaded by causalfoundry/ios-sdk 1.1.4+ and Kenkai): the videos, audio and images media events refer to
+ */
+export interface MediaCatalogRecord {
+  id: string;
+  name?: string;
+  description?: string;
+  /**
+   * duration as the client measures it
+   * Range: 0..∞ (inclusive).
+   */
+  length?: number;
+  /** video, audio, image */
+  type?: string;
+  resolution?: string;
+  language?: string;
+  /** Unknown properties, kept by the validator (never dropped). */
+  __extra?: Record<string, unknown>;
+}
+
+/**
+ * Catalog record `survey`.
+ * Survey catalog (not in the spec; uploaded by causalfoundry/ios-sdk and Kenkai): the surveys loyalty survey events refer to
+ */
+export interface SurveyCatalogRecord {
+  id: string;
+  name?: string;
+  /** Range: 0..∞ (inclusive). */
+  duration?: number;
+  /** open_ended, closed_ended, nominal, likert_scale, rating_scale, yes_no, interview, other */
+  type?: string;
+  reward_id?: string;
+  questions_list?: string[];
+  description?: string;
+  /** as sent: a local time with offset, a date, or "" */
+  creation_date?: string;
+  /** as sent: a local time with offset, a date, or "" */
+  expiry_date?: string;
+  organization_id?: string;
+  organization_name?: string;
+  /** Unknown properties, kept by the validator (never dropped). */
+  __extra?: Record<string, unknown>;
+}
+
+/**
+ * Catalog record `reward`.
+ * Reward catalog (not in the spec; uploaded by causalfoundry/ios-sdk and Kenkai): the rewards loyalty reward events refer to
+ */
+export interface RewardCatalogRecord {
+  id: string;
+  name?: string;
+  description?: string;
+  /** cash, airtime, other */
+  type?: string;
+  /** Range: 0..∞ (inclusive). */
+  required_points?: number;
+  /** as sent: a local time with offset, a date, or "" */
+  creation_date?: string;
+  /** as sent: a local time with offset, a date, or "" */
+  expiry_date?: string;
+  organization_id?: string;
+  organization_name?: string;
   /** Unknown properties, kept by the validator (never dropped). */
   __extra?: Record<string, unknown>;
 }
@@ -1303,10 +1538,20 @@ export interface EventPropsByName {
   nudge_response: NudgeResponseProps;
   module_selection: ModuleSelectionProps;
   custom: CustomProps;
+  exception: ExceptionProps;
   patient: PatientProps;
   encounter: EncounterProps;
   appointment: AppointmentProps;
   diagnosis: DiagnosisProps;
+  submit_screening: SubmitScreeningProps;
+  submit_assessment: SubmitAssessmentProps;
+  submit_enrolment: SubmitEnrolmentProps;
+  medical_review: MedicalReviewProps;
+  treatment_plan: TreatmentPlanProps;
+  prescription: PrescriptionProps;
+  investigation: InvestigationProps;
+  counseling: CounselingProps;
+  lifestyle: LifestyleProps;
   item: ItemProps;
   cart: CartProps;
   checkout: CheckoutProps;
@@ -1339,8 +1584,8 @@ export type EventName = keyof EventPropsByName;
 
 /** Block → the names of its events. */
 export interface EventNamesByBlock {
-  core: "app" | "page" | "identify" | "media" | "search" | "rate" | "nudge_response" | "module_selection" | "custom";
-  patient_mgmt: "patient" | "encounter" | "appointment" | "diagnosis";
+  core: "app" | "page" | "identify" | "media" | "search" | "rate" | "nudge_response" | "module_selection" | "custom" | "exception";
+  patient_mgmt: "patient" | "encounter" | "appointment" | "diagnosis" | "submit_screening" | "submit_assessment" | "submit_enrolment" | "medical_review" | "treatment_plan" | "prescription" | "investigation" | "counseling" | "lifestyle";
   e_commerce: "item" | "cart" | "checkout" | "delivery" | "cancel_checkout" | "item_report" | "item_request" | "item_verification";
   e_learning: "question" | "exam" | "module";
   loyalty: "level" | "milestone" | "promo" | "survey" | "reward";
@@ -1365,4 +1610,7 @@ export interface CatalogRecordByKind {
   oxygen: OxygenCatalogRecord;
   medical_equipment: MedicalEquipmentCatalogRecord;
   facility: FacilityCatalogRecord;
+  media: MediaCatalogRecord;
+  survey: SurveyCatalogRecord;
+  reward: RewardCatalogRecord;
 }

@@ -8,6 +8,7 @@ export * from './avro/block-schema';
 export * from './avro/canonical-codec';
 export * from './events/registry';
 export * from './normalize/normalize';
+export * from './normalize/crash';
 export * from './normalize/depth';
 export * from './normalize/types';
 export * from './normalize/time';

@@ -18,6 +18,10 @@ export const CATALOG_KINDS = [
   'oxygen',
   'medical_equipment',
   'facility',
+  // Not in the spec; uploaded by real clients (schemas/src/catalogs/definitions.ts).
+  'media',
+  'survey',
+  'reward',
 ] as const;
 export type CatalogKind = (typeof CATALOG_KINDS)[number];
 

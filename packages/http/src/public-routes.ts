@@ -20,8 +20,8 @@ export interface PublicRoute {
 }
 
 export const PUBLIC_ROUTES: readonly PublicRoute[] = [
-  // Served today: /v1/ingest/log, /v1/ingest/events, /v1/ingest/catalog/{kind}. Also where the
-  // clients' other upload paths land (current /v1/ingest/dimensions, 1.x /v1/ingest/sdk/crash).
+  // /v1/ingest/log, /v1/ingest/events, /v1/ingest/catalog/{kind}, and the clients' other upload
+  // paths: the current iOS client's /v1/ingest/dimensions, the 1.x clients' /v1/ingest/sdk/crash.
   { match: 'prefix', path: '/v1/ingest/', service: 'gateway', serves: 'SDK uploads (events, catalog)' },
   // What became of an upload: read from the receipts in ClickHouse (the longer prefix wins).
   { match: 'prefix', path: '/v1/ingest/requests/', service: 'segmenter', serves: 'per-request verdicts' },

@@ -45,9 +45,9 @@ export function avroType(type: FieldType, names: AvroNames): AvroSchema {
 export function avroField(name: string, field: FieldDef, names: AvroNames): Record<string, unknown> {
   const base = avroType(field.type, names);
   const doc = docOf(field);
-  return field.required && field.clientOmits === undefined
-    ? { name, type: base, ...(doc ? { doc } : {}) }
-    : { name, type: ['null', base], default: null, ...(doc ? { doc } : {}) };
+  // A required field that real clients leave out (FieldDef.client.mayOmit) can be absent from an accepted value.
+  const present = field.required && field.client?.mayOmit === undefined;
+  return present ? { name, type: base, ...(doc ? { doc } : {}) } : { name, type: ['null', base], default: null, ...(doc ? { doc } : {}) };
 }
 
 export function avroRecord(def: ObjectDef, names: AvroNames): AvroSchema {

@@ -1,4 +1,5 @@
 import { CATALOG_KINDS, type CatalogKind } from '@evp/core';
+import { unsetValues } from '../dsl/client';
 import { opt, req, t, type FieldDef } from '../dsl/types';
 import type { CatalogDef } from './types';
 
@@ -27,8 +28,10 @@ export const BIRTH_YEAR_MAX = 2100;
 const s = (doc?: string) => opt(t.string, doc ? { doc } : {});
 const strings = (...names: string[]): Record<string, FieldDef> => Object.fromEntries(names.map((n) => [n, s()]));
 const stringList = (doc?: string) => opt(t.array(t.string), doc ? { doc } : {});
-const birthYear = () => opt(t.int, { doc: 'YYYY', min: BIRTH_YEAR_MIN, max: BIRTH_YEAR_MAX });
-// Kenkai's Gender.swift (user catalog) adds undisclosed.
+// causalfoundry/ios-sdk 0.9.5+ send birth_year 0 when the app gave none (UserCatalogModel birthYear: Int? = 0),
+// the Kenkai client "0" (UserCatalogModel.swift:56).
+const birthYear = () => opt(t.int, { doc: 'YYYY', min: BIRTH_YEAR_MIN, max: BIRTH_YEAR_MAX, client: { unset: unsetValues(0) } });
+// causalfoundry/ios-sdk UserGender and Kenkai's Gender.swift (user catalog) add undisclosed.
 const gender = () => opt(t.enum('gender', GENDERS, { extensions: ['undisclosed'] }));
 const packagingSize = () => opt(t.float, { min: 0 });
 const id = (doc?: string) => req(t.string, doc ? { doc } : {});
@@ -76,13 +79,14 @@ const siteFields = (required: boolean): Record<string, FieldDef> => {
       'zipcode',
       'level',
       'culture',
-      'parent_id',
       'sub_type',
       'priority',
       'district',
       'sub_district',
       'landmark',
     ),
+    // causalfoundry/ios-sdk 1.1.4–1.1.8 chwsite records call it parent_site_id.
+    parent_id: opt(t.string, { client: { aliases: ['parent_site_id'] } }),
     is_active: opt(t.boolean),
     is_private: opt(t.boolean),
     latitude: opt(t.double, { min: -90, max: 90 }),
@@ -122,7 +126,8 @@ export const hcwCatalog: CatalogDef = {
     id: id(),
     name: s(),
     role: s(),
-    site_id_list: stringList(),
+    // causalfoundry/ios-sdk 0.4.3–1.0.3 (siteIdsList in 0.4.x).
+    site_id_list: opt(t.array(t.string), { client: { aliases: ['site_ids_list'] } }),
     supervisor_id_list: stringList(),
   },
 };
@@ -151,12 +156,14 @@ export const patientCatalog: CatalogDef = {
     ),
     // The spec gives the patient's marital_status no value list (unlike the user's): a free string.
     marital_status: s(),
-    site_id_list: stringList(),
+    // causalfoundry/ios-sdk 0.9.5–1.0.3 (siteIdsList in 0.4.x).
+    site_id_list: opt(t.array(t.string), { client: { aliases: ['site_ids_list'] } }),
     hw_id_list: stringList(),
     buddy_id_list: stringList(),
     insurance_status: opt(t.boolean),
     has_email: opt(t.boolean),
-    has_chatapp: opt(t.boolean, { doc: 'the patient supplied a number for a chat application' }),
+    // causalfoundry/ios-sdk 1.1.4+ and the Kenkai client name the chat application: has_whatsapp.
+    has_chatapp: opt(t.boolean, { doc: 'the patient supplied a number for a chat application', client: { aliases: ['has_whatsapp'] } }),
   },
 };
 
@@ -261,6 +268,62 @@ export const medicalEquipmentCatalog: CatalogDef = {
   },
 };
 
+/*
+ * Kinds the spec does not list that real clients upload (causalfoundry/ios-sdk 0.4.3–1.2.3 and the
+ * Kenkai line): the things their events refer to, so they are catalogs like the others. Only `id` is
+ * required (nothing else is in a spec to hold clients to); fields are typed as those clients send them.
+ */
+export const mediaCatalog: CatalogDef = {
+  kind: 'media',
+  name: 'MediaCatalogRecord',
+  doc: 'Media catalog (not in the spec; uploaded by causalfoundry/ios-sdk 1.1.4+ and Kenkai): the videos, audio and images media events refer to',
+  fields: {
+    id: id(),
+    name: s(),
+    description: s(),
+    length: opt(t.int, { doc: 'duration as the client measures it', min: 0 }),
+    type: s('video, audio, image'),
+    resolution: s(),
+    language: s(),
+  },
+};
+
+export const surveyCatalog: CatalogDef = {
+  kind: 'survey',
+  name: 'SurveyCatalogRecord',
+  doc: 'Survey catalog (not in the spec; uploaded by causalfoundry/ios-sdk and Kenkai): the surveys loyalty survey events refer to',
+  fields: {
+    id: id(),
+    name: s(),
+    duration: opt(t.int, { min: 0 }),
+    type: s('open_ended, closed_ended, nominal, likert_scale, rating_scale, yes_no, interview, other'),
+    reward_id: s(),
+    questions_list: stringList(),
+    description: s(),
+    creation_date: s('as sent: a local time with offset, a date, or ""'),
+    expiry_date: s('as sent: a local time with offset, a date, or ""'),
+    organization_id: s(),
+    organization_name: s(),
+  },
+};
+
+export const rewardCatalog: CatalogDef = {
+  kind: 'reward',
+  name: 'RewardCatalogRecord',
+  doc: 'Reward catalog (not in the spec; uploaded by causalfoundry/ios-sdk and Kenkai): the rewards loyalty reward events refer to',
+  fields: {
+    id: id(),
+    name: s(),
+    description: s(),
+    type: s('cash, airtime, other'),
+    required_points: opt(t.double, { min: 0 }),
+    creation_date: s('as sent: a local time with offset, a date, or ""'),
+    expiry_date: s('as sent: a local time with offset, a date, or ""'),
+    organization_id: s(),
+    organization_name: s(),
+  },
+};
+
 /** Every catalog definition, in CATALOG_KINDS order (the generator picks this export up). */
 export const catalogDefs: CatalogDef[] = [
   userCatalog,
@@ -276,18 +339,50 @@ export const catalogDefs: CatalogDef[] = [
   oxygenCatalog,
   medicalEquipmentCatalog,
   facilityCatalog,
+  mediaCatalog,
+  surveyCatalog,
+  rewardCatalog,
 ];
 
-/** Other names a kind arrives under (issue 4: the gateway accepts `user_chw` for `hcw`). */
-export const catalogKindAliases: Record<string, CatalogKind> = { user_chw: 'hcw' };
+/** Another name a kind arrives under. */
+export interface CatalogKindAlias {
+  kind: CatalogKind;
+  /** A client's own name (not sanctioned by the spec or the issues): records carry a `catalog_kind_alias` warning naming these clients. */
+  clients?: string;
+  /** Fields the kind requires that records under this name never have, with the value their absence means (warning `default_applied`). */
+  defaults?: Readonly<Record<string, { value: unknown; doc: string }>>;
+}
+
+/**
+ * Every other name a kind arrives under, in one place (the gateway and the validator both resolve
+ * through resolveCatalogKind): `user_chw` (issue 4), and the subjects of causalfoundry/ios-sdk —
+ * `chw` (0.4.3–0.5.3) for hcw, and `chwsite` (0.4.3–1.1.8) for site. A chwsite record has no `type`:
+ * it is a community health unit's site, so `community`.
+ */
+export const catalogKindAliases: Readonly<Record<string, CatalogKindAlias>> = {
+  user_chw: { kind: 'hcw' },
+  chw: { kind: 'hcw', clients: 'causalfoundry/ios-sdk 0.4.3–0.5.3' },
+  chwsite: {
+    kind: 'site',
+    clients: 'causalfoundry/ios-sdk 0.4.3–1.1.8',
+    defaults: { type: { value: 'community', doc: 'a community health worker site is a community site' } },
+  },
+};
 
 const byKind = new Map<string, CatalogDef>(catalogDefs.map((d) => [d.kind, d]));
 
+/** The alias a submitted name is, if it is one (own properties only: `constructor` is no alias). */
+export const catalogKindAlias = (name: string): CatalogKindAlias | undefined =>
+  Object.hasOwn(catalogKindAliases, name) ? catalogKindAliases[name] : undefined;
+
 /** The kind a submitted name means (aliases resolved), or undefined when it is not a catalog kind. */
 export function resolveCatalogKind(name: string): CatalogKind | undefined {
-  const kind = catalogKindAliases[name] ?? name;
+  const kind = catalogKindAlias(name)?.kind ?? name;
   return (CATALOG_KINDS as readonly string[]).includes(kind) ? (kind as CatalogKind) : undefined;
 }
+
+/** Every name a catalog submission may use: the kinds, then the aliases. */
+export const catalogKindNames = (): string[] => [...CATALOG_KINDS, ...Object.keys(catalogKindAliases)];
 
 export function catalogDef(kind: CatalogKind): CatalogDef {
   const def = byKind.get(kind);

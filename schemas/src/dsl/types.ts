@@ -37,13 +37,62 @@ export interface FieldDef {
   /** Inclusive numeric bounds. */
   min?: number;
   max?: number;
+  /** What real clients send for this field instead of what the spec says, each accepted with a named warning. */
+  client?: FieldClientValues;
+}
+
+/**
+ * How real clients deviate from the spec for one field (docs/data-contract.md, "Real clients"). Every
+ * deviation is accepted and reported under its warning rule (each listed in schemas/src/quirks),
+ * never silently. A key that is a camelCase or upper-case spelling of a field name (`moduleId`,
+ * `ATC_anatomical_group`) is read as that field everywhere (warning `property_spelling`), so it needs
+ * no entry here.
+ */
+export interface FieldClientValues {
+  /** Other names clients send the field under (warning `property_alias`), e.g. `has_whatsapp` for `has_chatapp`. */
+  aliases?: readonly string[];
+  /** A value that stands for "not set" (birth_year `0`, an epoch-0 time): treated as absent, warning `unset.rule`. */
+  unset?: UnsetValue;
+  /** What a client's omission of a required field means (warning `default_applied`), computed from the object as sent. */
+  default?: ClientDefault;
   /**
-   * A required field that a real client never sends (docs/data-contract.md, "Real clients"): events
-   * recognised as that client's are accepted without it, with the warning `client_never_sends`
-   * (normalize/flat-ctx/omitted.ts); everyone else still gets `required`. Because such events exist,
-   * the field is nullable in Avro. The text names the client and says why, for the docs.
+   * A required field real clients leave out (never send, or send only when they have a value): which
+   * clients, and why. Events recognised as one of those clients' are accepted without it, warning
+   * `required_missing` (dsl/omissions.ts); every other client is still held to `required`. Nullable
+   * in Avro.
    */
-  clientOmits?: string;
+  mayOmit?: ClientOmission;
+  /** A number or boolean sent for a string field becomes its JSON text (warning `type_coerced`). */
+  stringify?: true;
+  /** Paths inside the object (`appointment.patient_id`) where clients put the field instead: lifted, warning `property_moved`. */
+  movedFrom?: readonly string[];
+}
+
+/**
+ * Real clients the validator recognises per event, for what only they are allowed: `ios-cf`, the older
+ * CausalFoundry iOS line (every earlier-form event), and `ios-kenkai`, the Kenkai iOS client and the
+ * Kenkai Core in Unity (current-form events normalize/flat-ctx/adapt.ts recognises as flattened).
+ */
+export type RecognisedClient = 'ios-cf' | 'ios-kenkai';
+
+export interface ClientOmission {
+  by: readonly RecognisedClient[];
+  /** Completes "<field> is required by the spec but …" (the warning message and the docs). */
+  why: string;
+}
+
+export interface UnsetValue {
+  /** The warning rule, e.g. `unset_value`. */
+  rule: string;
+  /** The values, in words (for the reference page and the warning message). */
+  doc: string;
+  is: (value: unknown) => boolean;
+}
+
+export interface ClientDefault {
+  /** The default, in words. */
+  doc: string;
+  value: (input: Record<string, unknown>) => unknown;
 }
 
 export interface ObjectDef {
@@ -74,8 +123,9 @@ export interface EventDef extends ObjectDef {
   event: string;
   block: import('@evp/core').Block;
   /**
-   * Set for an event the spec does not define, defined from a real client that sends it (names the
-   * client and source): accepted events carry the warning `event_not_in_spec`.
+   * Set for an event the spec does not define, defined from the real clients that send it (names the
+   * clients and sources; for an event older clients send that the spec replaced, says so): accepted
+   * events carry the warning `event_not_in_spec` at their name.
    */
   origin?: string;
 }

@@ -1,5 +1,6 @@
 import type { RejectionReason } from '@evp/core';
-import type { EnumClientValues, FieldDef, FieldType, ObjectDef } from './types';
+import { omissionsToleratedFor } from './omissions';
+import type { ClientDefault, ClientOmission, EnumClientValues, FieldDef, FieldType, ObjectDef, RecognisedClient, UnsetValue } from './types';
 
 export interface ValidationResult {
   /** The value with defaults applied and aliases normalised; unknown keys removed (see `unknown`). */
@@ -45,6 +46,19 @@ interface CompiledField {
   check: Checker;
   /** min or max set: numbers are range-checked. */
   bounded: boolean;
+  /** Real clients' deviations for this field (FieldDef.client), resolved up front; undefined when none. */
+  client?: CompiledClient;
+}
+
+interface CompiledClient {
+  aliases: readonly string[];
+  /** Each path split into keys (`appointment.patient_id` → ['appointment', 'patient_id']). */
+  movedFrom: readonly (readonly string[])[];
+  unset?: UnsetValue;
+  default?: ClientDefault;
+  /** Which clients leave the field out (FieldClientValues.mayOmit); tolerated for the client the object tolerates. */
+  mayOmit?: ClientOmission;
+  stringify: boolean;
 }
 
 interface CompiledObject {
@@ -52,6 +66,13 @@ interface CompiledObject {
   fields: CompiledField[];
   /** Field names and aliases: any other own key of the input is unknown (kept as an extra). */
   known: Set<string>;
+  /**
+   * Client spellings (FieldClientValues.aliases): a key read through one is consumed; one that is not
+   * read (the spec spelling was present too) stays an unknown key, so nothing is dropped.
+   */
+  clientKeys: Set<string>;
+  /** For a definition from toleratingOmissions: the client whose absent `mayOmit` fields are `required_missing` warnings. */
+  omissionsOf: RecognisedClient | undefined;
   typeMessage: string;
 }
 
@@ -60,13 +81,22 @@ const compiledObjects = new WeakMap<ObjectDef, CompiledObject>();
 function compileObject(def: ObjectDef): CompiledObject {
   const cached = compiledObjects.get(def);
   if (cached !== undefined) return cached;
-  const compiled: CompiledObject = { def, fields: [], known: new Set(), typeMessage: `expected an object (${def.name})` };
+  const compiled: CompiledObject = {
+    def,
+    fields: [],
+    known: new Set(),
+    clientKeys: new Set(),
+    omissionsOf: omissionsToleratedFor(def),
+    typeMessage: `expected an object (${def.name})`,
+  };
   // Registered before the fields are compiled, so a definition that contains itself terminates.
   compiledObjects.set(def, compiled);
   for (const name of Object.keys(def.fields)) {
     const field = def.fields[name] as FieldDef;
     const spellings = [name, ...(field.aliases ?? [])];
     for (const s of spellings) compiled.known.add(s);
+    const c = field.client;
+    for (const s of c?.aliases ?? []) compiled.clientKeys.add(s);
     compiled.fields.push({
       name,
       suffix: `.${name}`,
@@ -74,6 +104,17 @@ function compileObject(def: ObjectDef): CompiledObject {
       field,
       check: compileType(field.type),
       bounded: field.min !== undefined || field.max !== undefined,
+      client:
+        c === undefined
+          ? undefined
+          : {
+              aliases: c.aliases ?? [],
+              movedFrom: (c.movedFrom ?? []).map((p) => p.split('.')),
+              unset: c.unset,
+              default: c.default,
+              mayOmit: c.mayOmit,
+              stringify: c.stringify === true,
+            },
     });
   }
   return compiled;
@@ -102,6 +143,21 @@ function runObject(
     return { value, unknown };
   }
   const errorsBefore = errors.length;
+  const keys = Object.keys(input);
+  // camelCase or upper-case spellings of known keys (`moduleId`, `ATC_anatomical_group`): looked for
+  // only among keys the definition does not know, so ordinary input costs one set lookup per key.
+  let folds: Map<string, string> | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    if (c.known.has(k) || c.clientKeys.has(k)) continue;
+    const folded = snakeCase(k);
+    if (folded !== k && (c.known.has(folded) || c.clientKeys.has(folded)) && !Object.hasOwn(input, folded)) {
+      folds ??= new Map();
+      if (!folds.has(folded)) folds.set(folded, k);
+    }
+  }
+  // Keys read through a client spelling: not unknown, so not extras.
+  let consumed: Set<string> | undefined;
   for (let i = 0; i < c.fields.length; i++) {
     const f = c.fields[i] as CompiledField;
     let raw: unknown = undefined;
@@ -112,10 +168,38 @@ function runObject(
         break;
       }
     }
-    const checked = raw === undefined || raw === null ? ABSENT : f.check(raw, path, f.suffix, errors, warnings);
+    if (raw === undefined && (f.client !== undefined || folds !== undefined)) {
+      const found = clientSpelling(f, input, path, folds, warnings);
+      if (found !== undefined) {
+        raw = found.value;
+        if (found.key !== undefined) (consumed ??= new Set()).add(found.key);
+      }
+    }
+    if (f.client !== undefined && raw !== undefined && raw !== null) raw = clientValue(f, f.client, raw, path, warnings);
+    let checked = raw === undefined || raw === null ? ABSENT : f.check(raw, path, f.suffix, errors, warnings);
+    if (checked === ABSENT && f.field.default === undefined && f.client?.default !== undefined) {
+      const d = f.client.default.value(input);
+      if (d !== undefined && d !== null) {
+        warnings.push({
+          path: path + f.suffix,
+          rule: 'default_applied',
+          message: `${f.name} is absent; defaulted to ${JSON.stringify(d)} (${f.client.default.doc})`,
+        });
+        checked = f.check(d, path, f.suffix, errors, warnings);
+      }
+    }
     if (checked === ABSENT) {
       if (f.field.default !== undefined) value[f.name] = f.field.default;
-      else if (f.field.required) errors.push({ path: path + f.suffix, rule: 'required', message: `${f.name} is required` });
+      else if (f.field.required) {
+        const omission = f.client?.mayOmit;
+        if (c.omissionsOf !== undefined && omission !== undefined && omission.by.includes(c.omissionsOf)) {
+          warnings.push({
+            path: path + f.suffix,
+            rule: 'required_missing',
+            message: `${f.name} is required by the spec but ${omission.why}; accepted without it`,
+          });
+        } else errors.push({ path: path + f.suffix, rule: 'required', message: `${f.name} is required` });
+      }
       continue;
     }
     if (checked !== FAIL) {
@@ -123,10 +207,9 @@ function runObject(
       value[f.name] = checked;
     }
   }
-  const keys = Object.keys(input);
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i] as string;
-    if (!c.known.has(k)) {
+    if (!c.known.has(k) && consumed?.has(k) !== true) {
       setOwn(unknown, k, input[k]);
       warnings.push({ path: `${path}.${k}`, rule: 'unknown_property', message: `${k} is not part of ${c.def.name}; kept as extra` });
     }
@@ -137,6 +220,66 @@ function runObject(
     }
   }
   return { value, unknown };
+}
+
+/**
+ * A field absent under its spec spellings, found where real clients put it: under a client alias
+ * (`property_alias`), as a camelCase or upper-case spelling (`property_spelling`), or at a nested path
+ * (`property_moved`). Each is reported at the key as sent.
+ */
+function clientSpelling(
+  f: CompiledField,
+  input: Record<string, unknown>,
+  path: string,
+  folds: Map<string, string> | undefined,
+  warnings: RejectionReason[],
+): { value: unknown; key?: string } | undefined {
+  const cc = f.client;
+  for (const k of cc?.aliases ?? []) {
+    if (Object.hasOwn(input, k) && input[k] !== undefined) {
+      warnings.push({ path: `${path}.${k}`, rule: 'property_alias', message: `${k} is a client name of ${f.name}; read as ${f.name}` });
+      return { value: input[k], key: k };
+    }
+  }
+  if (folds !== undefined) {
+    for (const s of [...f.spellings, ...(cc?.aliases ?? [])]) {
+      const k = folds.get(s);
+      if (k !== undefined) {
+        warnings.push({ path: `${path}.${k}`, rule: 'property_spelling', message: `${k} read as ${f.name}` });
+        return { value: input[k], key: k };
+      }
+    }
+  }
+  for (const keys of cc?.movedFrom ?? []) {
+    let v: unknown = input;
+    for (const k of keys) v = isPlainObject(v) && Object.hasOwn(v, k) ? v[k] : undefined;
+    if (v !== undefined && v !== null) {
+      warnings.push({
+        path: `${path}.${keys.join('.')}`,
+        rule: 'property_moved',
+        message: `${f.name} sent inside ${keys.slice(0, -1).join('.')}; read as ${f.name}`,
+      });
+      return { value: v };
+    }
+  }
+  return undefined;
+}
+
+/** A present value as real clients send it: an "unset" marker becomes absent, a number or boolean for a string its text. */
+function clientValue(f: CompiledField, cc: CompiledClient, raw: unknown, path: string, warnings: RejectionReason[]): unknown {
+  if (cc.unset?.is(raw)) {
+    warnings.push({ path: path + f.suffix, rule: cc.unset.rule, message: `${JSON.stringify(raw)} stands for unset (${cc.unset.doc}); treated as absent` });
+    return undefined;
+  }
+  if (cc.stringify && (typeof raw === 'number' || typeof raw === 'boolean')) {
+    warnings.push({
+      path: path + f.suffix,
+      rule: 'type_coerced',
+      message: `${JSON.stringify(raw)} sent for a string; kept as the text ${JSON.stringify(String(raw))}`,
+    });
+    return String(raw);
+  }
+  return raw;
 }
 
 function checkBounds(field: FieldDef, v: unknown, path: string, errors: RejectionReason[]) {

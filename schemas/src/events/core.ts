@@ -1,4 +1,5 @@
 import { problemWhen } from '../dsl/rules';
+import { emptyDetails, leftOutBy } from '../dsl/client';
 import { opt, req, t, type EventDef } from '../dsl/types';
 import { blockedObject, searchResult } from './shared-objects';
 
@@ -89,7 +90,11 @@ const pageEvent: EventDef = {
   fields: {
     path: req(t.string),
     title: req(t.string),
-    duration: req(t.float, { doc: 'seconds on screen', min: 0, clientOmits: 'the Kenkai iOS client never sends it (page events of CFViewController)' }),
+    duration: req(t.float, {
+      doc: 'seconds on screen',
+      min: 0,
+      client: { mayOmit: leftOutBy('ios-kenkai', 'the Kenkai iOS client never sends it (page events of CFViewController)') },
+    }),
     render_time: req(t.int, { doc: 'ms', min: 0 }),
   },
 };
@@ -110,10 +115,11 @@ const mediaEvent: EventDef = {
   block: 'core',
   name: 'MediaProps',
   fields: {
-    id: req(t.string),
+    // The Kenkai client names them after its model: media_id, seek_time (MediaObject.swift).
+    id: req(t.string, { client: { aliases: ['media_id'] } }),
     type: req(t.enum('media_type', ['video', 'audio', 'image'])),
     action: req(t.enum('media_action', ['view', 'play', 'pause', 'seek', 'finish', 'impression'])),
-    time: req(t.int, { doc: 'current seek position in ms (0 for images)', min: 0 }),
+    time: req(t.int, { doc: 'current seek position in ms (0 for images)', min: 0, client: { aliases: ['seek_time'] } }),
   },
   // The iOS SDK sets time to 0 for images before sending (every version); so does the data generator.
   rules: [problemWhen('time', (v) => v.type === 'image' && v.time !== 0, 'time_zero_for_image', 'time must be 0 for an image')],
@@ -151,9 +157,12 @@ const nudgeResponseEvent: EventDef = {
   doc: 'The user reaction to an action; `action_response` is accepted as a newer name',
   fields: {
     ref: req(t.string, { doc: 'intervention reference given in the request' }),
-    time: req(t.string, { doc: 'time value given in the request' }),
+    time: req(t.string, {
+      doc: 'time value given in the request; causalfoundry/ios-sdk sends the time of the reaction instead (UTC, no fraction)',
+    }),
     response: req(t.enum('nudge_response', NUDGE_RESPONSES)),
-    details: opt(t.string, { doc: 'only for response error' }),
+    // causalfoundry/ios-sdk sends `details: ""` with every response but error.
+    details: opt(t.string, { doc: 'only for response error', client: { unset: emptyDetails } }),
   },
   rules: [
     (v) =>
@@ -168,7 +177,8 @@ const moduleSelectionEvent: EventDef = {
   block: 'core',
   name: 'ModuleSelectionProps',
   fields: {
-    // Kenkai's ModuleType.swift spells appointment `appointments` and adds the content block names.
+    // ModuleType: `appointments` for appointment (Kenkai; causalfoundry/ios-sdk 1.2.3), and the app's
+    // blocks as modules (core, e_commerce, e_learning; Kenkai and causalfoundry/ios-sdk 1.2.2+).
     type: req(
       t.enum('module_selection_type', MODULE_SELECTION_TYPES, { aliases: { appointments: 'appointment' }, extensions: ['core', 'e_commerce', 'e_learning'] }),
     ),
@@ -193,6 +203,27 @@ const customEvent: EventDef = {
   },
 };
 
+/**
+ * An exception a client library reports about itself (not in the spec; client diagnostics rather
+ * than behaviour). causalfoundry/ios-sdk 0.4.3–1.2.3 upload them to `POST /v1/ingest/sdk/crash`, each
+ * item becoming one exception event (normalize/crash.ts); the Kenkai line logs an ordinary
+ * `exception` event with the same fields (property `<event type>_failed`).
+ */
+const exceptionEvent: EventDef = {
+  event: 'exception',
+  block: 'core',
+  name: 'ExceptionProps',
+  doc: 'An error the client library met: an event it refused to send, or a request that failed',
+  fields: {
+    title: req(t.string, { doc: 'what failed, e.g. "Invalid CurrencyCode provided", or "<status or -1>: nil" for a failed request' }),
+    event_type: opt(t.string, { doc: 'the event type being logged, or the URL of the failed request' }),
+    exception_type: opt(t.string, { doc: 'a Java-style class name: IllegalArgumentException, NullPointerException, …' }),
+    exception_source: opt(t.string, { doc: 'SDK' }),
+    stack_trace: opt(t.string, { doc: 'the error text the client has (iOS: a localizedDescription, not a stack)' }),
+    ts: opt(t.string, { doc: 'when it happened, device-local with offset, as sent (a crash upload item’s event time)' }),
+  },
+};
+
 export const coreEvents: EventDef[] = [
   appEvent,
   pageEvent,
@@ -203,4 +234,5 @@ export const coreEvents: EventDef[] = [
   nudgeResponseEvent,
   moduleSelectionEvent,
   customEvent,
+  exceptionEvent,
 ];

@@ -19,6 +19,8 @@ interface Problem {
 interface ValidCase {
   event: string;
   sent?: string;
+  /** The envelope forms the case holds for (default both): a quirk only some clients are allowed. */
+  forms?: Form[];
   note?: string;
   props: Record<string, unknown>;
   meta?: unknown;
@@ -53,13 +55,15 @@ function envelopeFor(form: Form, c: { event: string; sent?: string; props: Recor
   return earlierEnvelope([{ block, ol: false, ts: '2023-11-14T22:13:20.123Z', type: name, props }]);
 }
 
-const prefix = (form: Form, path: string) => `$.data[0].${form === 'current' ? 'ctx' : 'props'}${path ? `.${path}` : ''}`;
+/** A corpus path relative to the props; `@name` is the log's event name (current `name`, earlier `type`). */
+const prefix = (form: Form, path: string) =>
+  path === '@name' ? `$.data[0].${form === 'current' ? 'name' : 'type'}` : `$.data[0].${form === 'current' ? 'ctx' : 'props'}${path ? `.${path}` : ''}`;
 
 const label = (c: { file: string; event: string; note?: string; sent?: string }, i: number) =>
   `${c.file} #${i} ${c.event}${c.sent ? ` (sent as ${c.sent})` : ''}${c.note ? `: ${c.note}` : ''}`;
 
 describe('event corpus: valid examples are accepted with exact props, in both envelope forms', () => {
-  const cases = valid.flatMap((c, i) => forms.map((form) => [`${form} ${label(c, i)}`, form, c] as const));
+  const cases = valid.flatMap((c, i) => (c.forms ?? forms).map((form) => [`${form} ${label(c, i)}`, form, c] as const));
   it.each(cases)('%s', (_l, form, c) => {
     const r = normalizeUpload(envelopeFor(form, c), ctx);
     expect(r.rejected).toEqual([]);
@@ -130,7 +134,10 @@ describe('event corpus coverage', () => {
 
 describe('every required field is enforced', () => {
   // Generated from the corpus: dropping any required field without a default from a valid example
-  // rejects the event with `required` at that field.
+  // rejects the event with `required` at that field, in both envelope forms — unless real clients leave
+  // it out: a `default` their omission means (FieldDef.client.default) is applied for everyone, with the
+  // warning `default_applied`; a field such clients leave out (`client.mayOmit`) is tolerated only for
+  // them (here: the older iOS line's, every earlier-form event), with the warning `required_missing`.
   // Receipts sent as `group` are excluded: without msg_id they are, rightly, no longer read as receipts;
   // so are app events sent under their own name (read as `custom` only with that name in props).
   const cases = valid.flatMap((c, i) => {
@@ -138,13 +145,27 @@ describe('every required field is enforced', () => {
     if (c.sent === 'group' || (c.event === 'custom' && c.sent !== undefined)) return [];
     return Object.entries(def.fields)
       .filter(([name, f]) => f.required && f.default === undefined && name in c.props)
-      .map(([name]) => [`${label(c, i)} without ${name}`, c, name] as const);
+      .flatMap(([name, f]) =>
+        forms.map((form) => {
+          const outcome = f.client?.default
+            ? 'default_applied'
+            : f.client?.mayOmit?.by.includes('ios-cf') && form === 'earlier'
+              ? 'required_missing'
+              : 'required';
+          return [`${form} ${label(c, i)} without ${name}: ${outcome}`, form, c, name, outcome] as const;
+        }),
+      );
   });
-  it.each(cases)('%s', (_l, c, name) => {
+  it.each(cases)('%s', (_l, form, c, name, outcome) => {
     const { [name]: _dropped, ...props } = c.props;
-    const r = normalizeUpload(envelopeFor('current', { ...c, props }), ctx);
-    expect(r.accepted).toEqual([]);
-    expect(r.rejected[0]!.errors).toContainEqual(expect.objectContaining({ path: prefix('current', name), rule: 'required' }));
+    const r = normalizeUpload(envelopeFor(form, { ...c, props }), ctx);
+    if (outcome === 'required') {
+      expect(r.accepted).toEqual([]);
+      expect(r.rejected[0]!.errors).toContainEqual(expect.objectContaining({ path: prefix(form, name), rule: 'required' }));
+    } else {
+      expect(r.rejected).toEqual([]);
+      expect(r.accepted[0]!.warnings).toContainEqual(expect.objectContaining({ path: prefix(form, name), rule: outcome }));
+    }
   });
 });
 
@@ -160,7 +181,7 @@ function foldExtras(v: unknown): unknown {
 
 describe('every corpus event round-trips through its block Avro schema', () => {
   const types = new Map<Block, avro.Type>(BLOCKS.map((b) => [b, avro.Type.forSchema(blockEventSchema(b) as avro.Schema)]));
-  const cases = valid.flatMap((c, i) => forms.map((form) => [`${form} ${label(c, i)}`, form, c] as const));
+  const cases = valid.flatMap((c, i) => (c.forms ?? forms).map((form) => [`${form} ${label(c, i)}`, form, c] as const));
   it.each(cases)('%s', (_l, form, c) => {
     const event = normalizeUpload(envelopeFor(form, c), ctx).accepted[0]!.event;
     const type = types.get(event.block)!;

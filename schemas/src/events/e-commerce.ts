@@ -1,4 +1,5 @@
 import { is, onlyWhen, requiredWhen } from '../dsl/rules';
+import { defaultTo, epochZeroTime, leftOutBy } from '../dsl/client';
 import { opt, req, t, type EventDef } from '../dsl/types';
 import { coordinates, item, itemInfo, itemType, report, store } from './objects';
 import { currencyCode, isoDateTime } from './value-rules';
@@ -34,9 +35,9 @@ const cartEvent: EventDef = {
   block: 'e_commerce',
   name: 'CartProps',
   fields: {
-    id: req(t.string, { doc: 'cart id' }),
+    id: req(t.string, { doc: 'cart id', client: { aliases: ['cart_id'] } }),
     action: req(t.enum('cart_action', ['add_item', 'remove_item'])),
-    cart_price: req(t.float, { min: 0, clientOmits: 'the Kenkai iOS client never sends it (CartObject has no cart price)' }),
+    cart_price: req(t.float, { min: 0, client: { mayOmit: leftOutBy('ios-kenkai', 'the Kenkai iOS client never sends it (CartObject has no cart price)') } }),
     currency: req(t.string, { doc: 'ISO 4217 code' }),
     item: req(t.object(item)),
   },
@@ -65,13 +66,17 @@ const deliveryEvent: EventDef = {
   block: 'e_commerce',
   name: 'DeliveryProps',
   fields: {
-    id: req(t.string, { doc: 'delivery id' }),
+    // causalfoundry/ios-sdk 0.4.3–0.5.3 schedule_delivery (an alias of delivery) has no delivery id:
+    // the order has one delivery, so its id stands for it.
+    id: req(t.string, { doc: 'delivery id', client: { default: defaultTo('the order id', (v) => v.order_id) } }),
     order_id: req(t.string),
     action: req(t.enum('delivery_action', DELIVERY_ACTIONS)),
-    is_urgent: req(t.boolean),
+    // The 0.4.3–0.5.3 delivery (action delivered) has no is_urgent: not marked urgent.
+    is_urgent: req(t.boolean, { client: { default: defaultTo('not urgent', () => false) } }),
     // Kept as the string sent: an estimate, not an event time, so it is not converted; but it must be
-    // ISO 8601 with an offset (time_format), or it could not be read later.
-    est_delivery_ts: opt(t.string, { doc: 'ISO 8601' }),
+    // ISO 8601 with an offset (time_format), or it could not be read later. schedule_delivery calls it
+    // delivery_ts; causalfoundry/ios-sdk sends the epoch (in device time) when none is set.
+    est_delivery_ts: opt(t.string, { doc: 'ISO 8601', client: { aliases: ['delivery_ts'], unset: epochZeroTime } }),
     delivery_coordinates: opt(t.object(coordinates)),
     dispatch_coordinates: opt(t.object(coordinates)),
   },

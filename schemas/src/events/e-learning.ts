@@ -1,14 +1,19 @@
+import { leftOutBy } from '../dsl/client';
 import { opt, req, t, type EventDef } from '../dsl/types';
 
 /** E-learning block events (spec 6, E-learning). */
+// The Kenkai client sends each id under its model's name: question_id, exam_id, module_id.
 const questionEvent: EventDef = {
   event: 'question',
   block: 'e_learning',
   name: 'QuestionProps',
   fields: {
-    id: req(t.string),
+    id: req(t.string, { client: { aliases: ['question_id'] } }),
     action: req(t.enum('question_action', ['answer', 'skip'], { extensions: ['other'] })),
-    answer_id: req(t.string, { clientOmits: 'the Kenkai iOS client leaves it out when there is no answer (skip)' }),
+    // Kenkai and causalfoundry/ios-sdk send no answer_id for skip (encodeIfPresent of nil).
+    answer_id: req(t.string, {
+      client: { mayOmit: leftOutBy(['ios-cf', 'ios-kenkai'], 'causalfoundry/ios-sdk and the Kenkai iOS client leave it out when there is no answer (skip)') },
+    }),
     exam_id: req(t.string),
   },
 };
@@ -18,12 +23,21 @@ const examEvent: EventDef = {
   block: 'e_learning',
   name: 'ExamProps',
   fields: {
-    id: req(t.string),
+    id: req(t.string, { client: { aliases: ['exam_id'] } }),
     action: req(t.enum('exam_action', ['start', 'submit', 'result'], { extensions: ['other'] })),
-    // Kenkai's ExamObject has them optional: only submit (duration) and result (score, is_passed) need them.
-    is_passed: req(t.boolean, { clientOmits: 'the Kenkai iOS client sends it only for result' }),
-    score: req(t.float, { clientOmits: 'the Kenkai iOS client sends it only for result' }),
-    duration: req(t.int, { doc: 'seconds', min: 0, clientOmits: 'the Kenkai iOS client sends it only for submit' }),
+    // Kenkai's ExamObject has them optional, and causalfoundry/ios-sdk sends each only when it has one:
+    // duration with submit, score and is_passed with result.
+    is_passed: req(t.boolean, {
+      client: { mayOmit: leftOutBy(['ios-cf', 'ios-kenkai'], 'causalfoundry/ios-sdk and the Kenkai iOS client send it only for result') },
+    }),
+    score: req(t.float, {
+      client: { mayOmit: leftOutBy(['ios-cf', 'ios-kenkai'], 'causalfoundry/ios-sdk and the Kenkai iOS client send it only for result') },
+    }),
+    duration: req(t.int, {
+      doc: 'seconds',
+      min: 0,
+      client: { mayOmit: leftOutBy(['ios-cf', 'ios-kenkai'], 'causalfoundry/ios-sdk and the Kenkai iOS client send it only for submit') },
+    }),
   },
 };
 
@@ -32,7 +46,7 @@ const moduleEvent: EventDef = {
   block: 'e_learning',
   name: 'ModuleProps',
   fields: {
-    id: req(t.string),
+    id: req(t.string, { client: { aliases: ['module_id'] } }),
     action: req(t.enum('module_action', ['view'], { extensions: ['other'] })),
     // Percent complete (iOS SDK docs: "the percentage complete for the module"; the data generator
     // sends 100 when a module is finished).

@@ -1,4 +1,5 @@
 import { asWarning, is, problemWhen, requiredWhen } from '../dsl/rules';
+import { leftOutBy } from '../dsl/client';
 import { opt, req, t, type EventDef } from '../dsl/types';
 import { promoItem, redeem, survey, surveyResponse } from './objects';
 
@@ -8,7 +9,10 @@ const levelEvent: EventDef = {
   block: 'loyalty',
   name: 'LevelProps',
   fields: {
-    module_id: req(t.string, { doc: 'matters especially for e-learning', clientOmits: 'the Kenkai iOS client leaves it out when the app gives none' }),
+    module_id: req(t.string, {
+      doc: 'matters especially for e-learning',
+      client: { mayOmit: leftOutBy('ios-kenkai', 'the Kenkai iOS client leaves it out when the app gives none') },
+    }),
     new_level: req(t.int, { min: 0 }),
     prev_level: req(t.int, { min: 0 }),
   },
@@ -18,7 +22,8 @@ const milestoneEvent: EventDef = {
   event: 'milestone',
   block: 'loyalty',
   name: 'MilestoneProps',
-  fields: { id: req(t.string), action: req(t.enum('milestone_action', ['achieved'], { extensions: ['other'] })) },
+  // The Kenkai client sends the id as milestone_id (MilestoneObject.swift).
+  fields: { id: req(t.string, { client: { aliases: ['milestone_id'] } }), action: req(t.enum('milestone_action', ['achieved'], { extensions: ['other'] })) },
 };
 
 const promoEvent: EventDef = {

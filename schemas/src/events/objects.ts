@@ -1,3 +1,4 @@
+import { leftOutBy, unsetValues } from '../dsl/client';
 import { opt, req, t, type ObjectDef } from '../dsl/types';
 import { address, coordinates } from './shared-objects';
 import { currencyCode } from './value-rules';
@@ -37,7 +38,10 @@ export const item: ObjectDef = {
 /** Both fields required: the object exists only to say which item of which type. */
 export const itemType: ObjectDef = {
   name: 'ItemType',
-  fields: { id: req(t.string), type: req(t.string, { clientOmits: 'the Kenkai iOS client sends only the ids (a joined items_list)' }) },
+  fields: {
+    id: req(t.string),
+    type: req(t.string, { client: { mayOmit: leftOutBy('ios-kenkai', 'the Kenkai iOS client sends only the ids (a joined items_list)') } }),
+  },
 };
 
 export const store: ObjectDef = {
@@ -60,8 +64,9 @@ export const itemInfo: ObjectDef = {
     survey_id: opt(t.string),
     reward_id: opt(t.string),
     is_featured: opt(t.boolean),
-    production_date: opt(t.epochMs),
-    expiry_date: opt(t.epochMs),
+    // causalfoundry/ios-sdk sends 0 for a date it does not have.
+    production_date: opt(t.epochMs, { client: { unset: unsetValues(0) } }),
+    expiry_date: opt(t.epochMs, { client: { unset: unsetValues(0) } }),
   },
 };
 
@@ -72,7 +77,8 @@ export const diagnosisItem: ObjectDef = {
     type: req(t.string, { doc: 'bio appears; list not complete' }),
     sub_type: opt(t.string, { doc: 'age appears' }),
     category: opt(t.string, { doc: 'given appears' }),
-    value: opt(t.string),
+    // causalfoundry/ios-sdk sends whatever the app passed: a number, a boolean or a string.
+    value: opt(t.string, { client: { stringify: true } }),
     unit: opt(t.string),
     observation_time: opt(t.epochMs),
     remarks: opt(t.string),
@@ -126,8 +132,9 @@ const diagnosticElements: ObjectDef = {
     investigation_list: opt(t.array(t.object(diagnosisItem))),
     biometric_list: opt(t.array(t.object(diagnosisItem))),
     sign_symptom_list: opt(t.array(t.any)),
-    treatment_adherence_list: opt(t.array(t.any)),
-    health_questionnaire_list: opt(t.array(t.object(healthQuestionnaire))),
+    // causalfoundry/ios-sdk 1.1.4–1.1.8 names: treatment_adherence, health_questionnaires.
+    treatment_adherence_list: opt(t.array(t.any), { client: { aliases: ['treatment_adherence'] } }),
+    health_questionnaire_list: opt(t.array(t.object(healthQuestionnaire)), { client: { aliases: ['health_questionnaires'] } }),
   },
 };
 
@@ -139,10 +146,11 @@ export const encounterSummary: ObjectDef = {
     appointment_id: opt(t.string),
     encounter_time: opt(t.epochMs),
     hcw_id_list: opt(t.array(t.string)),
-    prev_diagnosis_status_list: opt(t.array(t.any)),
-    diagnosis_status_list: opt(t.array(t.any)),
+    // causalfoundry/ios-sdk 1.1.4–1.1.8 names: prev_diagnosis_status, diagnosis_status, main_complaints.
+    prev_diagnosis_status_list: opt(t.array(t.any), { client: { aliases: ['prev_diagnosis_status'] } }),
+    diagnosis_status_list: opt(t.array(t.any), { client: { aliases: ['diagnosis_status'] } }),
     // The spec's name; the client library sends `main_complaints_list` (spec 2.6).
-    main_complaint_list: opt(t.array(t.any), { aliases: ['main_complaints_list'] }),
+    main_complaint_list: opt(t.array(t.any), { aliases: ['main_complaints_list'], client: { aliases: ['main_complaints'] } }),
     counseling_list: opt(t.array(t.any)),
     immunization_list: opt(t.array(t.any)),
     prev_treatment_plan: opt(t.any),
@@ -160,7 +168,7 @@ export const encounterSummary: ObjectDef = {
 const appointmentUpdate: ObjectDef = {
   name: 'AppointmentUpdate',
   fields: {
-    id: req(t.string, { clientOmits: 'the Kenkai iOS client sends only the reason (update_reason)' }),
+    id: req(t.string, { client: { mayOmit: leftOutBy('ios-kenkai', 'the Kenkai iOS client sends only the reason (update_reason)') } }),
     reason: opt(t.string),
     prev_time: opt(t.epochMs),
   },
@@ -169,7 +177,7 @@ const appointmentUpdate: ObjectDef = {
 const appointmentMissed: ObjectDef = {
   name: 'AppointmentMissed',
   fields: {
-    id: req(t.string, { clientOmits: 'the Kenkai iOS client sends followup_id only when the app gives one' }),
+    id: req(t.string, { client: { mayOmit: leftOutBy('ios-kenkai', 'the Kenkai iOS client sends followup_id only when the app gives one') } }),
     type: opt(t.string, { doc: 'follow-up channel, e.g. a chat application' }),
     time: opt(t.epochMs),
     response: opt(t.string),
@@ -210,7 +218,7 @@ export const survey: ObjectDef = {
 export const surveyResponse: ObjectDef = {
   name: 'SurveyResponse',
   fields: {
-    id: req(t.string, { clientOmits: 'the Kenkai iOS client sends only question and response texts (joined lists)' }),
+    id: req(t.string, { client: { mayOmit: leftOutBy('ios-kenkai', 'the Kenkai iOS client sends only question and response texts (joined lists)') } }),
     question: opt(t.string),
     response: opt(t.string),
     type: opt(t.string),

@@ -1,3 +1,4 @@
+import { leftOutBy } from '../dsl/client';
 import { opt, req, t, type EventDef } from '../dsl/types';
 import { appointmentItem, diagnosisItem, encounterSummary } from './objects';
 
@@ -35,13 +36,14 @@ const patientEvent: EventDef = {
   block: 'patient_mgmt',
   name: 'PatientProps',
   fields: {
-    patient_id: req(t.string),
+    // causalfoundry/ios-sdk 1.1.4–1.1.8 send the patient id as `id` (case patientId = "id").
+    patient_id: req(t.string, { client: { aliases: ['id'] } }),
     site_id: req(t.string),
     action: req(t.enum('patient_action', PATIENT_ACTIONS)),
     // Required with a spec default: an SDK that omits it means "not from the central repository".
     is_from_gho: req(t.boolean, { doc: 'data fetched from a central repository', default: false }),
     category: req(t.enum('patient_category', PATIENT_CATEGORIES), {
-      clientOmits: 'the Kenkai iOS client never sends it (it sends a free-string location instead)',
+      client: { mayOmit: leftOutBy('ios-kenkai', 'the Kenkai iOS client never sends it (it sends a free-string location instead)') },
     }),
     type: req(t.enum('patient_type', PATIENT_TYPES)),
     sub_type: opt(t.string),
@@ -57,7 +59,7 @@ const encounterEvent: EventDef = {
   block: 'patient_mgmt',
   name: 'EncounterProps',
   fields: {
-    patient_id: req(t.string),
+    patient_id: req(t.string, { client: { aliases: ['id'] } }),
     site_id: req(t.string),
     action: req(t.enum('patient_action', PATIENT_ACTIONS)),
     category: req(t.enum('patient_category', PATIENT_CATEGORIES)),
@@ -73,8 +75,9 @@ const appointmentEvent: EventDef = {
   block: 'patient_mgmt',
   name: 'AppointmentProps',
   fields: {
-    patient_id: req(t.string),
-    site_id: req(t.string),
+    // causalfoundry/ios-sdk 1.1.4–1.1.8 send both inside the appointment item.
+    patient_id: req(t.string, { client: { movedFrom: ['appointment.patient_id'] } }),
+    site_id: req(t.string, { client: { movedFrom: ['appointment.site_id'] } }),
     action: req(t.enum('patient_action', PATIENT_ACTIONS)),
     appointment: req(t.object(appointmentItem)),
   },

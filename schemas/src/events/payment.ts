@@ -1,3 +1,4 @@
+import { leftOutBy } from '../dsl/client';
 import { req, opt, t, type EventDef } from '../dsl/types';
 import { currencyCode } from './value-rules';
 
@@ -16,7 +17,12 @@ const paymentMethodEvent: EventDef = {
     type: req(t.enum('payment_type', PAYMENT_TYPES)),
     payment_amount: req(t.double, { min: 0 }),
     currency: req(t.string),
-    usd_rate: req(t.double, { min: 0, clientOmits: 'the Kenkai iOS client never sends it (PaymentObject.swift)' }),
+    // Kenkai and causalfoundry/ios-sdk (all versions) never send usd_rate (the older line sends `id` and
+    // `action`, kept as extras).
+    usd_rate: req(t.double, {
+      min: 0,
+      client: { mayOmit: leftOutBy(['ios-cf', 'ios-kenkai'], 'causalfoundry/ios-sdk and the Kenkai iOS client never send it (PaymentObject.swift)') },
+    }),
   },
   rules: [currencyCode('currency')],
 };
@@ -27,14 +33,18 @@ const deferredPaymentEvent: EventDef = {
   name: 'DeferredPaymentProps',
   fields: {
     id: req(t.string),
-    action: req(t.enum('deferred_payment_action', ['payment_processed'])),
+    // causalfoundry/ios-sdk PaymentAction: any of view, add, remove, update, select, payment_processed, other.
+    action: req(t.enum('deferred_payment_action', ['payment_processed'], { extensions: ['view', 'add', 'remove', 'update', 'select', 'other'] })),
     type: req(t.enum('payment_type', PAYMENT_TYPES)),
     // A balance can be negative (credit taken); an amount paid cannot.
     account_balance: req(t.double),
     payment_amount: req(t.double, { min: 0 }),
     currency: req(t.string),
     is_successful: req(t.boolean),
-    usd_rate: req(t.double, { min: 0, clientOmits: 'the Kenkai iOS client never sends it (PaymentObject.swift)' }),
+    usd_rate: req(t.double, {
+      min: 0,
+      client: { mayOmit: leftOutBy(['ios-cf', 'ios-kenkai'], 'causalfoundry/ios-sdk and the Kenkai iOS client never send it (PaymentObject.swift)') },
+    }),
     order_id: opt(t.string),
   },
   rules: [currencyCode('currency')],

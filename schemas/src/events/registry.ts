@@ -8,12 +8,14 @@ import { eLearningEvents } from './e-learning';
 import { emergencyMgmtEvents } from './emergency-mgmt';
 import { loyaltyEvents } from './loyalty';
 import { patientMgmtEvents } from './patient-mgmt';
+import { legacyPatientMgmtEvents } from './patient-mgmt-legacy';
 import { paymentEvents } from './payment';
 
 /** Every event definition; a block's Avro schema and the validator are derived from this list. */
 export const eventDefs: EventDef[] = [
   ...coreEvents,
   ...patientMgmtEvents,
+  ...legacyPatientMgmtEvents,
   ...eCommerceEvents,
   ...eLearningEvents,
   ...loyaltyEvents,

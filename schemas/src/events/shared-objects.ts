@@ -1,3 +1,4 @@
+import { leftOutBy } from '../dsl/client';
 import { opt, req, t, type ObjectDef } from '../dsl/types';
 
 /** Shared objects of spec 2.3. */
@@ -29,11 +30,38 @@ export const blockedObject: ObjectDef = {
   fields: { reason: req(t.string), remarks: opt(t.string) },
 };
 
+/**
+ * Result types causalfoundry/ios-sdk's SearchItemType has beyond the spec's list (kept, enum_extension);
+ * its lifestyle_plan_item is the spec's lifestyle_item (0.4.x sends the Swift case names, camelCase:
+ * the other names fold to spec symbols, this one is an alias in both spellings).
+ */
+const SEARCH_RESULT_CLIENT_TYPES = [
+  'facility',
+  'appointment',
+  'assessment',
+  'medical_record',
+  'electronics',
+  'clothing',
+  'book',
+  'psychological_plan_item',
+  'counseling_plan_item',
+  'item_verification',
+  'item_report',
+  'reward',
+  'survey',
+] as const;
+
 export const searchResult: ObjectDef = {
   name: 'SearchResult',
   fields: {
     id: req(t.string),
-    type: req(t.enum('search_result_type', SEARCH_RESULT_TYPES), { clientOmits: 'the Kenkai iOS client sends only the ids (a joined results_list)' }),
+    type: req(
+      t.enum('search_result_type', SEARCH_RESULT_TYPES, {
+        aliases: { lifestyle_plan_item: 'lifestyle_item', lifestylePlanItem: 'lifestyle_item' },
+        extensions: SEARCH_RESULT_CLIENT_TYPES,
+      }),
+      { client: { mayOmit: leftOutBy('ios-kenkai', 'the Kenkai iOS client sends only the ids (a joined results_list)') } },
+    ),
   },
 };
 

@@ -1,4 +1,5 @@
 import type { FieldDef, ObjectDef } from '../dsl/types';
+import { clientEventAliases } from '../events/client-names';
 import { eventAliases } from '../events/registry';
 import { objectsOf, typeLabel } from './objects';
 import { probeRules } from './rule-probe';
@@ -28,7 +29,21 @@ function fieldRules(f: FieldDef): string[] {
   if (f.type.kind === 'scalar' && f.type.scalar === 'long') out.push('safe integer');
   if (f.type.kind === 'epochMs') out.push('epoch ms integer ≥ 0 (ISO strings rejected)');
   if (f.aliases && f.aliases.length > 0) out.push(`also accepted as ${f.aliases.map(code).join(', ')}`);
-  if (f.clientOmits) out.push(`may be absent from ${f.clientOmits} (warning \`client_never_sends\`)`);
+  out.push(...clientNotes(f));
+  return out;
+}
+
+/** What real clients send instead (FieldDef.client), each with the warning it is reported under. */
+function clientNotes(f: FieldDef): string[] {
+  const c = f.client;
+  if (c === undefined) return [];
+  const out: string[] = [];
+  if (c.aliases && c.aliases.length > 0) out.push(`clients' name ${c.aliases.map(code).join(', ')} (\`property_alias\`)`);
+  if (c.movedFrom && c.movedFrom.length > 0) out.push(`also read from ${c.movedFrom.map(code).join(', ')} (\`property_moved\`)`);
+  if (c.unset) out.push(`${c.unset.doc} means unset (\`${c.unset.rule}\`)`);
+  if (c.stringify) out.push('numbers and booleans kept as their text (`type_coerced`)');
+  if (c.default) out.push(`absent: ${c.default.doc} (\`default_applied\`)`);
+  if (c.mayOmit !== undefined) out.push(`may be absent from events of ${c.mayOmit.by.map(code).join(', ')} (\`required_missing\`): ${c.mayOmit.why}`);
   return out;
 }
 
@@ -84,6 +99,11 @@ export function eventsReference(): string {
   const aliases = Object.entries(eventAliases).sort(([a], [b]) => (a < b ? -1 : 1));
   const out: string[] = [GENERATED_NOTE, '', '# Event reference', '', ...common, ''];
   if (aliases.length > 0) out.push(`Accepted aliases: ${aliases.map(([a, n]) => `${code(a)} → ${code(n)}`).join(', ')}.`, '');
+  const clientNames = Object.entries(clientEventAliases).sort(([a], [b]) => (a < b ? -1 : 1));
+  out.push(
+    `Clients' names (warning \`event_alias\`): ${clientNames.map(([a, n]) => `${code(a)} → ${code(n)}`).join(', ')}; a camelCase name is read as its snake_case event (\`event_spelling\`).`,
+    '',
+  );
   out.push('| block | topic | events |', '|---|---|---|');
   for (const b of blocks)
     out.push(`| ${b.block} | ${code(b.topic)} | ${b.events.map((e) => `[${e.event}](#${anchor(`${b.block} ${e.event}`)})`).join(', ')} |`);

@@ -49,7 +49,7 @@ function renderInterface(def: ObjectDef, heading?: string): string {
     const lines = fieldDoc(f);
     if (lines.length === 1) out.push(`  /** ${lines[0]} */`);
     else if (lines.length > 1) out.push('  /**', ...lines.map((l) => `   * ${l}`), '   */');
-    out.push(`  ${key(name)}${f.required && f.clientOmits === undefined ? '' : '?'}: ${tsType(f.type)};`);
+    out.push(`  ${key(name)}${f.required && f.client?.mayOmit === undefined ? '' : '?'}: ${tsType(f.type)};`);
   }
   out.push('  /** Unknown properties, kept by the validator (never dropped). */', '  __extra?: Record<string, unknown>;', '}');
   return out.join('\n');

@@ -1,6 +1,6 @@
 import { rawHeaders, type CatalogKind, type RejectionReason } from '@evp/core';
 import type { IngestContext } from '../canonical';
-import { catalogDef, catalogDefs, resolveCatalogKind } from '../catalogs/definitions';
+import { catalogDef, catalogKindAlias, catalogKindNames, resolveCatalogKind, type CatalogKindAlias } from '../catalogs/definitions';
 import type { CatalogDef } from '../catalogs/types';
 import { validateObject } from '../dsl/validate';
 import { isObject } from './fields';
@@ -69,7 +69,7 @@ export function normalizeCatalog(
       {
         path: `headers.${rawHeaders.payloadKind}`,
         rule: 'unknown_catalog_kind',
-        message: `catalog kind ${JSON.stringify(kindName)} is not one of ${catalogDefs.map((d) => d.kind).join(', ')}`,
+        message: `catalog kind ${JSON.stringify(kindName)} is not one of ${catalogKindNames().join(', ')}`,
       },
     ]);
     return out;
@@ -79,8 +79,9 @@ export function normalizeCatalog(
     return out;
   }
   const def = catalogDef(kind);
+  const alias = catalogKindAlias(kindName);
   body.forEach((item, i) => {
-    const made = normalizeRecord(def, item, `$[${i}]`, ctx, options);
+    const made = normalizeRecord(def, item, `$[${i}]`, ctx, options, alias === undefined ? undefined : { name: kindName, ...alias });
     if ('record' in made) out.accepted.push({ ...made, index: i });
     else {
       out.rejected.push({
@@ -99,8 +100,18 @@ export function normalizeCatalog(
 
 type Made = Omit<AcceptedCatalogRecord, 'index'> | { kind: Rejection['kind']; errors: RejectionReason[] };
 
-/** One record of a kind → a canonical record or why not (shared by catalog submissions and the dimensions upload). */
-export function normalizeRecord(def: CatalogDef, item: unknown, path: string, ctx: IngestContext, options: NormalizeOptions): Made {
+/**
+ * One record of a kind → a canonical record or why not (shared by catalog submissions and the
+ * dimensions upload); `alias` when the client named the kind by one of its aliases (aliasedRecord).
+ */
+export function normalizeRecord(
+  def: CatalogDef,
+  item: unknown,
+  path: string,
+  ctx: IngestContext,
+  options: NormalizeOptions,
+  alias?: CatalogKindAlias & { name: string },
+): Made {
   const size = JSON.stringify(item)?.length ?? 0;
   if (size > options.maxEventChars) {
     return { kind: 'size_violation', errors: [{ path, rule: 'max_size', message: `record is ${size} characters; the limit is ${options.maxEventChars}` }] };
@@ -115,6 +126,7 @@ export function normalizeRecord(def: CatalogDef, item: unknown, path: string, ct
       warnings.push({ path: `${path}.id`, rule: 'default_id', message: `no id; defaulted to ${derived} (${def.defaultIdDoc ?? 'kind default'})` });
     }
   }
+  if (alias !== undefined) input = aliasedRecord(alias, input, path, warnings);
   const v = validateObject(def, input, path);
   const errors = [...v.errors];
   // An empty id would make every such record the same row (and the sink refuses it).
@@ -137,6 +149,33 @@ export function normalizeRecord(def: CatalogDef, item: unknown, path: string, ct
     },
     warnings,
   };
+}
+
+/**
+ * A record submitted under a client's own name of the kind (catalogKindAliases): named by a
+ * `catalog_kind_alias` warning, and the fields such records never have get the value their absence
+ * means (`default_applied`).
+ */
+function aliasedRecord(
+  alias: CatalogKindAlias & { name: string },
+  item: Record<string, unknown>,
+  path: string,
+  warnings: RejectionReason[],
+): Record<string, unknown> {
+  if (alias.clients !== undefined) {
+    warnings.push({
+      path,
+      rule: 'catalog_kind_alias',
+      message: `${alias.name} is the ${alias.kind} catalog as ${alias.clients} name it; stored as ${alias.kind}`,
+    });
+  }
+  let out = item;
+  for (const [field, d] of Object.entries(alias.defaults ?? {})) {
+    if (out[field] !== undefined && out[field] !== null) continue;
+    out = { ...out, [field]: d.value };
+    warnings.push({ path: `${path}.${field}`, rule: 'default_applied', message: `${field} is absent; defaulted to ${JSON.stringify(d.value)} (${d.doc})` });
+  }
+  return out;
 }
 
 /**

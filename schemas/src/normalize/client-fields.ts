@@ -16,9 +16,15 @@ export function parseSessionId(sId: string, userId: string): ParsedSession | und
   return { start, end: end === 0 ? null : end, userMatches: m[1] === userId };
 }
 
-/** `<os>/<version>` (samples) or `<os>_<version>` (field table). */
-export function parseSdk(sdk: string): { name: string; version: string } | undefined {
-  const m = /^([^/_]+)[/_](.+)$/.exec(sdk.trim());
+/**
+ * `<os>/<version>` (samples) or `<os>_<version>` (field table); a cross-platform wrapper prefixes its
+ * own name (`rn/ios/1.2.3`: React Native on causalfoundry/ios-sdk 0.4.6+), returned as `wrapper`.
+ */
+export function parseSdk(sdk: string): { name: string; version: string; wrapper?: string } | undefined {
+  const trimmed = sdk.trim();
+  const wrapped = /^([a-z][a-z0-9-]*)\/([^/_]+)[/_](\d[^/]*)$/i.exec(trimmed);
+  if (wrapped) return { name: (wrapped[2] as string).toLowerCase(), version: wrapped[3] as string, wrapper: (wrapped[1] as string).toLowerCase() };
+  const m = /^([^/_]+)[/_](.+)$/.exec(trimmed);
   return m ? { name: (m[1] as string).toLowerCase(), version: m[2] as string } : undefined;
 }
 

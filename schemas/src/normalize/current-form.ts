@@ -24,7 +24,7 @@ export function readCurrentEnvelope(env: Record<string, unknown>, path: string):
   const os = ir.string(['device_os', 'os']);
   const errors = [...r.errors, ...ir.errors];
   if (errors.length > 0) return { errors };
-  const s = sessionFacts({
+  const { sdkWrapper, ...s } = sessionFacts({
     sId: sId as string,
     userId: userId as string,
     sdk: sdk as string,
@@ -34,6 +34,7 @@ export function readCurrentEnvelope(env: Record<string, unknown>, path: string):
   const unknownEnvelope = pickUnknown(env, ENVELOPE_KEYS);
   const unknownInternal = pickUnknown(internal, INTERNAL_KEYS);
   const client: Record<string, unknown> = { declared_app_id: declaredAppId };
+  if (sdkWrapper !== undefined) client.sdk_wrapper = sdkWrapper;
   if (Object.keys(unknownEnvelope).length > 0) client.envelope_extra = unknownEnvelope;
   if (Object.keys(unknownInternal).length > 0) client.internal_extra = unknownInternal;
   return {

@@ -32,9 +32,9 @@ describe('normalizeDimensions: the Kenkai catalog upload {data: [{id, type, kv}]
       ['$.data[0].kv.notification_permission', 'unknown_property'],
     ]);
     expect(rules(r.accepted[3]!.warnings)).toEqual([
-      ['$.data[3].kv.has_chatapp', 'catalog_key_renamed'],
-      ['$.data[3].kv.has_chatapp', 'catalog_string_coerced'],
+      ['$.data[3].kv.has_whatsapp', 'catalog_string_coerced'],
       ['$.data[3].kv.has_email', 'catalog_string_coerced'],
+      ['$.data[3].kv.has_whatsapp', 'property_alias'],
     ]);
   });
 
@@ -51,6 +51,11 @@ describe('normalizeDimensions: the Kenkai catalog upload {data: [{id, type, kv}]
     expect(r.accepted.map((a) => a.record.record)).toEqual([
       { id: 'u', timezone: 'Z' },
       { id: 's', name: 'n', type: 'clinic' },
+    ]);
+    // birth_year 0 is "not set" for every client (the definition: unset_value); the 0,0 position is this client's default.
+    expect(rules(r.accepted[0]!.warnings)).toEqual([
+      ['$.data[0].kv.birth_year', 'catalog_string_coerced'],
+      ['$.data[0].kv.birth_year', 'unset_value'],
     ]);
     expect(rules(r.accepted[1]!.warnings).filter(([, rule]) => rule === 'default_zero')).toEqual([
       ['$.data[1].kv.latitude', 'default_zero'],

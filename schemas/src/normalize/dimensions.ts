@@ -1,6 +1,6 @@
 import type { RejectionReason } from '@evp/core';
 import type { IngestContext } from '../canonical';
-import { catalogDef, catalogDefs, resolveCatalogKind } from '../catalogs/definitions';
+import { catalogDef, catalogDefs, catalogKindAlias, resolveCatalogKind } from '../catalogs/definitions';
 import type { CatalogDef } from '../catalogs/types';
 import type { FieldDef } from '../dsl/types';
 import { normalizeRecord, type CatalogNormalizeResult } from './catalog';
@@ -10,12 +10,6 @@ import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, type Rejection } from
 
 /** The raw message payload kind of `POST /v1/ingest/dimensions` (the gateway writes the body's bytes unchanged). */
 export const DIMENSIONS_PAYLOAD_KIND = 'dimensions';
-
-/**
- * Keys of `kv` that the client spells differently from the spec, per kind (catalog_key_renamed).
- * Kenkai's patient model says `has_whatsapp` for the spec's chat-application flag.
- */
-const KV_KEY_RENAMES: Readonly<Record<string, Readonly<Record<string, string>>>> = { patient: { has_whatsapp: 'has_chatapp' } };
 
 /**
  * The Kenkai catalog upload (`CatalogAPIHandler.swift`, `CatalogItemModel.swift`):
@@ -60,7 +54,8 @@ export function normalizeDimensions(body: unknown, ctx: IngestContext, options: 
     const def = catalogDef(kind);
     const warnings: RejectionReason[] = [];
     const fields = readKv(def, (item.kv ?? {}) as Record<string, unknown>, `${path}.kv`, warnings);
-    const made = normalizeRecord(def, { ...fields, id: item.id }, `${path}.kv`, ctx, options);
+    const alias = catalogKindAlias(item.type as string);
+    const made = normalizeRecord(def, { ...fields, id: item.id }, `${path}.kv`, ctx, options, alias && { name: item.type as string, ...alias });
     if ('record' in made) out.accepted.push({ record: made.record, warnings: [...warnings, ...made.warnings], index: i });
     else reject(made.errors, made.kind);
   });
@@ -80,31 +75,42 @@ const FALSE = new Set(['0', 'false']);
  * `kv` strings → the definition's types, each change a `catalog_string_coerced` warning: integers
  * (`"1990"`), numbers (`"24.8607"`), booleans (`"1"/"0"` from Kenkai iOS, `"true"/"false"` from
  * Unity), `", "`-joined lists, epoch ms. A string that does not parse is left for the validator
- * (`type`). Defaults that mean "not set" (`default_zero`): `birth_year "0"` and a `"0","0"`
- * latitude/longitude pair are left out. Unknown keys stay strings (extras).
+ * (`type`). Keys stay as sent: a client name of a field (patient `has_whatsapp`) is typed by that
+ * field and read by the validator (`property_alias`), and values that mean "not set" to every client
+ * (`birth_year` 0) are the definition's business (`unset_value`). Only the `"0","0"`
+ * latitude/longitude pair, a default of this client's site model, is left out here (`default_zero`).
+ * Unknown keys stay strings (extras).
  */
 export function readKv(def: CatalogDef, kv: Record<string, unknown>, path: string, warnings: RejectionReason[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const renames = KV_KEY_RENAMES[def.kind] ?? {};
-  for (const [sent, v] of Object.entries(kv)) {
-    const key = Object.hasOwn(renames, sent) ? (renames[sent] as string) : sent;
-    if (key !== sent) warnings.push({ path: `${path}.${key}`, rule: 'catalog_key_renamed', message: `${sent} read as ${key}` });
-    const field: FieldDef | undefined = Object.hasOwn(def.fields, key) ? def.fields[key] : undefined;
+  const fields = fieldsBySentKey(def);
+  for (const [key, v] of Object.entries(kv)) {
+    const field = fields.get(key);
     const value = field && typeof v === 'string' ? fromString(field, v) : v;
     if (value !== v)
       warnings.push({ path: `${path}.${key}`, rule: 'catalog_string_coerced', message: `${JSON.stringify(v)} read as ${JSON.stringify(value)}` });
     Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   }
-  const unset = (key: string, why: string) => {
-    delete out[key];
-    warnings.push({ path: `${path}.${key}`, rule: 'default_zero', message: `${why}; left out` });
-  };
-  if (out.birth_year === 0 && def.fields.birth_year) unset('birth_year', '0 is the client default for no birth year');
   if (out.latitude === 0 && out.longitude === 0 && def.fields.latitude) {
-    unset('latitude', '0,0 is the client default for no coordinates');
-    unset('longitude', '0,0 is the client default for no coordinates');
+    for (const key of ['latitude', 'longitude']) {
+      delete out[key];
+      warnings.push({ path: `${path}.${key}`, rule: 'default_zero', message: '0,0 is the client default for no coordinates; left out' });
+    }
   }
   return out;
+}
+
+const sentKeys = new WeakMap<CatalogDef, ReadonlyMap<string, FieldDef>>();
+/** A definition's fields by every key a client may send them under: name, spec aliases, client names. */
+function fieldsBySentKey(def: CatalogDef): ReadonlyMap<string, FieldDef> {
+  let m = sentKeys.get(def);
+  if (!m) {
+    const byKey = new Map<string, FieldDef>();
+    for (const [name, f] of Object.entries(def.fields))
+      for (const k of [name, ...(f.aliases ?? []), ...(f.client?.aliases ?? [])]) if (!byKey.has(k)) byKey.set(k, f);
+    sentKeys.set(def, (m = byKey));
+  }
+  return m;
 }
 
 function fromString(field: FieldDef, v: string): unknown {

@@ -1,6 +1,6 @@
 import { isEarlierEnvelope, type RejectionReason } from '@evp/core';
 import { FieldReader, isObject, pickUnknown } from './fields';
-import { sessionFacts } from './session-facts';
+import { sessionFacts, type ReadAppVersion } from './session-facts';
 import type { EnvelopeFacts, RawEvent } from './types';
 
 const EVENT_KEYS = ['block', 'ol', 'ts', 'type', 'props'];
@@ -31,15 +31,16 @@ export function readEarlierEnvelope(env: Record<string, unknown>, path: string):
   for (const f of ['min_sdk_version', 'target_sdk_version', 'version_code']) ar?.int(f);
   const errors = [...r.errors, ...(dr?.errors ?? []), ...(ar?.errors ?? [])];
   if (errors.length > 0) return { errors };
-  const s = sessionFacts({
+  const { sdkWrapper, ...s } = sessionFacts({
     sId: sId as string,
     userId: userId as string,
     sdk: sdk as string,
-    appVersion: appVersion as string,
+    appVersion: majorBuildVersion(appInfo as Record<string, unknown>, `${path}.app_info`) ?? (appVersion as string),
     path,
   });
   const versionCode = (appInfo as Record<string, unknown>).version_code as number;
   const client: Record<string, unknown> = { up, dn, d_info: dInfo, app_info: appInfo };
+  if (sdkWrapper !== undefined) client.sdk_wrapper = sdkWrapper;
   const unknownEnvelope = pickUnknown(env, ['s_id', 'u_id', 'd_info', 'app_info', 'sdk', 'up', 'dn', 'data']);
   if (Object.keys(unknownEnvelope).length > 0) client.envelope_extra = unknownEnvelope;
   return {
@@ -58,10 +59,38 @@ export function readEarlierEnvelope(env: Record<string, unknown>, path: string):
   };
 }
 
+/**
+ * causalfoundry/ios-sdk 0.4.3–1.1.4 fill app_info as `version: "<major>.<build>"`, `version_code: <major>`,
+ * `version_name: "<build>"` (CFSetup.getApplicationInfo: versionBuild(), appVersion(), build()), e.g.
+ * `"2.57"`, 2, `"57"`. Recognised exactly by that agreement: the version is kept as sent and the
+ * version code is the build number (what the spec's version_code means: unique per release), not the
+ * major version. Undefined for any other app_info.
+ */
+export function majorBuildVersion(appInfo: Record<string, unknown>, path: string): ReadAppVersion | undefined {
+  const { version, version_code: major, version_name: build } = appInfo;
+  if (typeof version !== 'string' || typeof build !== 'string' || !Number.isInteger(major)) return undefined;
+  const m = /^(\d+)\.(\d+)$/.exec(version);
+  if (!m || Number(m[1]) !== major || m[2] !== build) return undefined;
+  const code = Number(build);
+  return {
+    version,
+    code: code <= 2147483647 ? code : null,
+    warning: {
+      path: `${path}.version`,
+      rule: 'app_version_major_build',
+      message: `app_info.version ${JSON.stringify(version)} is <major>.<build> (version_code ${String(major)} is the major version); app_version_code is the build ${build}`,
+    },
+  };
+}
+
 export function readEarlierEvent(item: unknown, path: string): { event?: RawEvent; errors: RejectionReason[] } {
   if (!isObject(item)) return { errors: [{ path, rule: 'type', message: 'a log must be an object' }] };
   const r = new FieldReader(item, path);
-  const block = r.string(['block']);
+  // `""` is read (causalfoundry/ios-sdk rate events send it; normalize/block.ts decides), absence is not.
+  const block = r.string(['block'], false);
+  if (block === undefined && (item.block === undefined || item.block === null)) {
+    r.errors.push({ path: `${path}.block`, rule: 'required', message: 'block is required' });
+  }
   const type = r.string(['type']);
   const ts = r.string(['ts']);
   const props = r.object('props');

@@ -154,8 +154,17 @@ describe('normalizeUpload: earlier form', () => {
     expect(e.client).toMatchObject({ up: 512, dn: 2048, d_info: { brand: 'Acme', model: 'A1', os_ver: '14' } });
   });
 
-  it('rejects a block that disagrees with the event name', () => {
-    const r = normalizeUpload(earlierEnvelope([{ ...earlierPage, block: 'loyalty' }]), ctx);
-    expect(r.rejected[0]!.errors).toEqual([{ path: '$.data[0].block', rule: 'block_mismatch', message: 'page belongs to block core, not loyalty' }]);
+  it('rejects a block that disagrees with the event name (a core event may carry the app block: block.test.ts)', () => {
+    const item = {
+      block: 'loyalty',
+      ol: true,
+      ts: '2023-11-15T03:43:20.123+05:30',
+      type: 'item_request',
+      props: { id: 'r', item_name: 'n', manufacturer: 'm' },
+    };
+    const r = normalizeUpload(earlierEnvelope([item]), ctx);
+    expect(r.rejected[0]!.errors).toEqual([
+      { path: '$.data[0].block', rule: 'block_mismatch', message: 'item_request belongs to block e_commerce, not loyalty' },
+    ]);
   });
 });

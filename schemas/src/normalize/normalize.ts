@@ -1,8 +1,11 @@
 import type { RejectionReason } from '@evp/core';
 import type { CanonicalEvent, IngestContext } from '../canonical';
+import { toleratingOmissions } from '../dsl/omissions';
+import type { RecognisedClient } from '../dsl/types';
 import { validateObject } from '../dsl/validate';
-import { clientEventVariant } from '../events/client-variants';
-import { eventDef, resolveEventName } from '../events/registry';
+import { resolveSentEventName } from '../events/client-names';
+import { eventDef } from '../events/registry';
+import { checkDeclaredBlock } from './block';
 import { adaptCurrentFormEvent } from './flat-ctx/adapt';
 import { readCurrentEnvelope, readCurrentEvent } from './current-form';
 import { looksEarlier, readEarlierEnvelope, readEarlierEvent } from './earlier-form';
@@ -124,29 +127,27 @@ function envelopeUser(env: unknown): string | null {
 }
 
 function toCanonical(raw: RawEvent, facts: EnvelopeFacts, ctx: IngestContext, path: string): { event: CanonicalEvent } | { errors: RejectionReason[] } {
-  // Aliases (action_response) and content-dependent variants (receipts sent as `group`); the name as
-  // sent survives in `sent_name`.
-  let def = eventDef(resolveEventName(raw.name, raw.props));
+  // Aliases (action_response), content-dependent variants (receipts sent as `group`), client
+  // spellings (identity, moduleSelection) and client variants of names the spec lacks (Kenkai's
+  // payment, an app's own track event): one resolver, events/client-names.ts. The name as sent
+  // survives in `sent_name`.
+  const resolved = resolveSentEventName(raw.name, raw.props);
+  const def = eventDef(resolved.name);
   const namePath = `${path}.${facts.form === 'current' ? 'name' : 'type'}`;
   const propsPath = `${path}.${facts.form === 'current' ? 'ctx' : 'props'}`;
-  // Warnings about the event as a whole are reported at its properties.
-  const quirks: RejectionReason[] = [];
-  if (!def) {
-    // Names real clients send that the spec lacks (a Kenkai `payment`, an app's own track event).
-    const variant = clientEventVariant(raw.name, raw.props);
-    def = variant ? eventDef(variant.event) : undefined;
-    if (variant && def) quirks.push({ path: propsPath, rule: variant.rule, message: variant.message });
-  }
   if (!def) return { errors: [{ path: namePath, rule: 'unknown_event', message: `${raw.name} is not a known event type` }] };
-  if (def.origin && quirks.length === 0)
-    quirks.push({ path: propsPath, rule: 'event_not_in_spec', message: `${def.event} is not in the spec; defined from ${def.origin}` });
+  const quirks: RejectionReason[] = [];
+  const read = resolved.warning;
+  if (read) quirks.push({ path: read.at === 'name' ? namePath : propsPath, rule: read.rule, message: read.message });
+  // An event the spec lacks, defined from the real clients that send it (a variant's warning says so already).
+  if (def.origin !== undefined && read?.at !== 'props') {
+    quirks.push({ path: namePath, rule: 'event_not_in_spec', message: `${def.event} is not in the spec; defined from ${def.origin}` });
+  }
   const errors: RejectionReason[] = [];
-  if (raw.declaredBlock !== null && raw.declaredBlock !== def.block) {
-    errors.push({
-      path: `${path}.block`,
-      rule: 'block_mismatch',
-      message: `${raw.name} belongs to block ${def.block}, not ${raw.declaredBlock}`,
-    });
+  if (raw.declaredBlock !== null) {
+    const block = checkDeclaredBlock(raw.declaredBlock, def, path);
+    if (block.error) errors.push(block.error);
+    if (block.warning) quirks.push(block.warning);
   }
   const timePath = `${path}.${facts.form === 'current' ? 'time' : 'ts'}`;
   const time = parseEventTime(raw.time, facts.form === 'current' ? facts.tz : undefined);
@@ -155,10 +156,13 @@ function toCanonical(raw: RawEvent, facts: EnvelopeFacts, ctx: IngestContext, pa
   }
   // Current-form clients that flatten ctx (Kenkai): the spec's shape rebuilt first (flat-ctx/adapt.ts).
   const adapted = facts.form === 'current' ? adaptCurrentFormEvent({ def, raw, facts, path }) : undefined;
-  const validated = validateObject(adapted?.def ?? def, adapted?.props ?? raw.props, propsPath);
+  // The required fields real clients leave out (client.mayOmit) are tolerated for the events of those
+  // clients: the earlier form is the older iOS line's, a flattened current-form event Kenkai's.
+  const sender: RecognisedClient | undefined = facts.form === 'earlier' ? 'ios-cf' : adapted?.flattening ? 'ios-kenkai' : undefined;
+  const validated = validateObject(sender ? toleratingOmissions(def, sender) : def, adapted?.props ?? raw.props, propsPath);
   errors.push(...validated.errors);
   if (errors.length > 0) return { errors };
-  if (adapted) quirks.push(...adapted.warnings, ...adapted.after(validated.value));
+  if (adapted) quirks.push(...adapted.warnings);
   const warnings = [...facts.warnings, ...quirks, ...validated.warnings];
   const props = Object.keys(validated.unknown).length > 0 ? { ...validated.value, __extra: validated.unknown } : validated.value;
   const client = Object.keys(raw.extra).length > 0 ? { ...(facts.client ?? {}), event_extra: raw.extra } : facts.client;

@@ -1,13 +1,13 @@
+import { KENKAI, KENKAI_AND_UNITY } from './clients';
 import type { ClientQuirk } from './types';
 
-const KENKAI = 'causalfoundry/ios-sdk Kenkai 1.0.0–1.0.1 (`ios/1.0.x`, `rn/ios/1.0.x`)';
-const KENKAI_AND_UNITY = `${KENKAI}, causalfoundry/unity-sdk 1.0.10 (Kenkai Core \`ios/1.0.10\`)`;
 const FLATTEN = 'KenkaiSDKCore Utility/Extensions/CodableExtension.swift (serializeToFlatMap, flattenMap)';
 
 /**
  * Quirks of the current form clients (see types.ts): the Kenkai iOS client and the Kenkai Core the
  * Unity SDK embeds (docs/clients/kenkai-ios-and-unity.md). Normalised in normalize/flat-ctx/*,
- * normalize/session-facts.ts, normalize/dimensions.ts and events/client-variants.ts.
+ * normalize/session-facts.ts, normalize/dimensions.ts and events/client-variants.ts; what both iOS
+ * lines send is in ios-lines.ts.
  */
 export const currentFormQuirks: readonly ClientQuirk[] = [
   {
@@ -17,13 +17,6 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: "the spec's object, rebuilt from the flat keys by the event's entry of one mapping table (normalize/flat-ctx/mappings.ts)",
     clients: KENKAI_AND_UNITY,
     source: `${FLATTEN}; the event models (EventObjects/*.swift)`,
-  },
-  {
-    rule: 'flat_key_renamed',
-    sends: "a property under its model's own name: media `media_id`/`seek_time`, question/exam/module/milestone `<x>_id`, patient `id`, cart `cart_id`",
-    becomes: "the spec's name (`id`, `time`, `patient_id`)",
-    clients: KENKAI,
-    source: 'MediaObject.swift, QuestionObject.swift, ExamObject.swift, ModuleObject.swift, MilestoneObject.swift, PatientEventObject.swift, CartObject.swift',
   },
   {
     rule: 'joined_list',
@@ -68,14 +61,6 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     source: 'KenkaiSDKEcom CartObject.swift, InternalCheckoutObject.swift',
   },
   {
-    rule: 'client_never_sends',
-    sends:
-      'events without a property the spec requires: page `duration`, cart `cart_price`, patient `category`, search result `type`, cancel item `type`, survey response `id`, appointment update/missed `id`, payment `usd_rate`; exam, question and level fields it leaves out when unset',
-    becomes: 'accepted without it (the field is nullable); other clients are still held to `required`',
-    clients: KENKAI,
-    source: 'the event models (EventObjects/*.swift), CFViewController.swift',
-  },
-  {
     rule: 'empty_property',
     sends: '`property: ""` when the event has no property (item_report, item_request, level, track)',
     becomes: 'property null',
@@ -88,13 +73,6 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: 'milliseconds (× 1000)',
     clients: KENKAI_AND_UNITY,
     source: 'KenkaiSDKCore CFViewController.swift:41',
-  },
-  {
-    rule: 'default_epoch',
-    sends: 'delivery `est_delivery_ts` = the epoch in the device zone when the app sets none',
-    becomes: 'absent',
-    clients: KENKAI,
-    source: 'KenkaiSDKEcom DeliveryObject.swift',
   },
   {
     rule: 'store_id_is_remarks',
@@ -139,20 +117,6 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     source: 'KenkaiSDKPayments Models/EventObjects/PaymentObject.swift',
   },
   {
-    rule: 'event_not_in_spec',
-    sends: 'an event the spec does not define: `diagnosis` (patient management)',
-    becomes: 'accepted under its own definition, from the client model',
-    clients: KENKAI,
-    source: 'KenkaiSDKPatientMgmt Models/EventObjects/DiagnosisEventObject.swift',
-  },
-  {
-    rule: 'session_end_before_start',
-    sends: '`s_id` whose end is before its start (built at upload time from the resume time and the last background time)',
-    becomes: 'session_end null (unknown)',
-    clients: KENKAI_AND_UNITY,
-    source: 'KenkaiSDKCore IngestAPIHandler.swift:70, AppLifecycleObserver.swift',
-  },
-  {
     rule: 'app_version_two_part',
     sends: 'a two-part app version `2.3 (45)` (normal for iOS bundles)',
     becomes: 'app_version `2.3`, code 45',
@@ -176,16 +140,9 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
   },
   {
     rule: 'default_zero',
-    sends: 'catalog defaults that mean "not set": user `birth_year "0"`, site `latitude`/`longitude` `"0","0"`',
-    becomes: 'the field left out (instead of a `range` rejection or a position in the Gulf of Guinea)',
+    sends: 'site catalog `latitude`/`longitude` `"0","0"`, the site model\'s default for no position',
+    becomes: 'both left out (instead of a position in the Gulf of Guinea)',
     clients: KENKAI,
-    source: 'KenkaiSDKCore Models/Catalog/UserCatalogModel.swift:56, SiteCatalogModel.swift',
-  },
-  {
-    rule: 'catalog_key_renamed',
-    sends: 'patient catalog `has_whatsapp`',
-    becomes: '`has_chatapp` (spec 2.4: the flag of a chat-application number)',
-    clients: KENKAI,
-    source: 'KenkaiSDKPatientMgmt Models/Catalog/PatientCatalogModel.swift',
+    source: 'KenkaiSDKCore Models/Catalog/SiteCatalogModel.swift',
   },
 ];

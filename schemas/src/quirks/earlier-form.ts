@@ -1,4 +1,111 @@
+import { CF } from './clients';
 import type { ClientQuirk } from './types';
 
-/** Quirks of the earlier form clients (see types.ts). */
-export const earlierFormQuirks: readonly ClientQuirk[] = [];
+/**
+ * Quirks of the earlier form clients (see types.ts): causalfoundry/ios-sdk, the older
+ * CausalFoundrySDKCore line, tags 0.4.3–1.2.3 (docs/clients/ios-older-and-utils.md; corpus
+ * schemas/corpus/clients/ios-cf-*.json). Paths of sources are relative to that repository.
+ */
+export const earlierFormQuirks: readonly ClientQuirk[] = [
+  // Envelope
+  {
+    rule: 'app_version_major_build',
+    sends: '`app_info` as `version: "<major>.<build>"`, `version_code: <major>`, `version_name: "<build>"` (e.g. `"2.57"`, 2, `"57"`)',
+    becomes: 'app_version as sent; app_version_code is the build number (the major version is not a version code)',
+    clients: `${CF} 0.4.3–1.1.4`,
+    source: 'CausalFoundrySDKCore/Sources/CFSetup.swift (getApplicationInfo)',
+  },
+  // Block and event names
+  {
+    rule: 'block_spelling',
+    sends: '`block` spelled `e-commerce`, `e-learning`, or `chw_mgmt` (the 0.4.x patient management block)',
+    becomes: 'the block of the event type (e_commerce, e_learning, patient_mgmt)',
+    clients: `${CF} 0.4.3–1.2.3 (chw_mgmt: 0.4.3–0.5.3)`,
+    source: 'CausalFoundrySDKCore/Sources/CFSetup.swift (track), EventTypes/ContentBlock.swift',
+  },
+  {
+    rule: 'block_missing',
+    sends: '`block: ""` (rate events built with CfLogRateEvent)',
+    becomes: 'the block of the event type',
+    clients: `${CF} 0.4.3–1.0.3`,
+    source: 'CausalFoundrySDKCore/Sources/Builders/CfLogRateEvent.swift',
+  },
+  {
+    rule: 'block_of_app',
+    sends:
+      'a core event (page, identity, app, search, media, rate, nudge_response, module_selection) with the app-level block (`e-commerce`, `e_commerce`, `loyalty`, `social`, …) or module_selection in `patient_mgmt`/`chw_mgmt`',
+    becomes: 'stored in block core (the event type decides the block); a non-core event in another block stays a `block_mismatch` rejection',
+    clients: `${CF} 0.4.3–1.2.3`,
+    source:
+      'CausalFoundrySDKCore/Sources/CFCoreEvent.swift (1.1.4+), Builders/CFLogAppEvent.swift (≤1.0.3), Nudge listener/Notifications/CFNotificationController.swift',
+  },
+  {
+    rule: 'event_alias',
+    sends: 'an event type under its own name: `identity` (identify), `schedule_delivery` (a delivery with action schedule/update)',
+    becomes: 'the spec event (`sent_name` keeps the name as sent)',
+    clients: `${CF} 0.4.3–1.2.3 (schedule_delivery: 0.4.3–0.5.3)`,
+    source: 'CausalFoundrySDKCore/Sources/EventTypes/CoreEventType.swift, CausalFoundrySDKEcom/Sources/EventTypes/EComEventType.swift (0.5.3)',
+  },
+  {
+    rule: 'event_spelling',
+    sends: 'an event type as a Swift case name in camelCase (`moduleSelection`, `submitScreening`, `medicalReview`, `treatmentPlan`)',
+    becomes: 'the snake_case event (`sent_name` keeps the name as sent)',
+    clients: `${CF} 0.4.3–0.5.3`,
+    source: 'CHWManagement/Sources/Enums/ChwMgmtEventType.swift (0.5.3)',
+  },
+  {
+    rule: 'empty_details',
+    sends: 'nudge_response `details: ""` with every response but error',
+    becomes: 'details absent (so `details_only_for_error` holds)',
+    clients: `${CF} 0.4.3–1.2.3`,
+    source: 'CausalFoundrySDKCore/Sources/Models/NudgeRepsonseObject.swift',
+  },
+  {
+    rule: 'default_applied',
+    sends:
+      'a required field its builder never writes: delivery `is_urgent` (0.4.x delivered), schedule_delivery without a delivery `id`, chwsite records without `type`',
+    becomes: 'is_urgent false; the delivery id is the order id; a chwsite is type community',
+    clients: `${CF} 0.4.3–0.5.3 (delivery), 0.4.3–1.1.8 (chwsite)`,
+    source:
+      'CausalFoundrySDKEcom/Sources/Models/EventObjetcs/DeliveryObject.swift, ScheduleDeliveryObject.swift (0.5.3); CausalFoundrySDKPatientMgmt/Sources/Catalog/CatalogModels/HcwSiteCatalogModel.swift',
+  },
+  {
+    rule: 'type_coerced',
+    sends: 'a number or boolean for a string field: diagnosis item `value` (e.g. age `46`)',
+    becomes: 'the value as its JSON text (`"46"`)',
+    clients: `${CF} 1.1.4–1.2.3`,
+    source: 'CausalFoundrySDKPatientMgmt/Sources/Models/ItemObjects/DiagnosisItem.swift',
+  },
+  // Property names
+  {
+    rule: 'property_spelling',
+    sends: 'a field name in camelCase or upper case: `moduleId`, `regionState`, `isActive`, `siteIdsList`, `ATC_anatomical_group`, `OTC_or_ethical`',
+    becomes: 'the snake_case field (module_id, region_state, …, atc_anatomical_group); any object, events and catalogs',
+    clients: `${CF} 0.4.3–0.5.3 (camelCase), 0.4.3–1.2.3 (drug catalog)`,
+    source:
+      'Loyalty/Sources/event_models/LevelObject.swift (0.5.3), CHWManagement/Sources/Catalog/CatalogModels/InternalModels (0.5.3), CausalFoundrySDKEcom/Sources/Models/CatalogModels/DrugCatalogModel.swift',
+  },
+  {
+    rule: 'property_moved',
+    sends: 'appointment `patient_id` and `site_id` inside the appointment item instead of on the event',
+    becomes: 'read as the event’s patient_id and site_id (the item keeps its copies as extras)',
+    clients: `${CF} 1.1.4–1.1.8`,
+    source: 'CausalFoundrySDKPatientMgmt/Sources/Models/ItemObjects/AppointmentItem.swift (1.1.8)',
+  },
+  // Catalogs and uploads outside the spec
+  {
+    rule: 'catalog_kind_alias',
+    sends: 'catalog subjects `chw` (healthcare workers) and `chwsite` (their sites)',
+    becomes: 'the hcw and site catalogs',
+    clients: `${CF} 0.4.3–0.5.3 (chw), 0.4.3–1.1.8 (chwsite)`,
+    source: 'CHWManagement/Sources/Catalog (0.5.3), CausalFoundrySDKPatientMgmt/Sources/Catalog/PatientMgmtCatalogSubject.swift',
+  },
+  {
+    rule: 'sdk_crash_item',
+    sends: '`POST /v1/ingest/sdk/crash` with `{u_id, d_info, app_info, sdk, data: [{title, event_type, exception_type, exception_source, stack_trace, ts}]}`',
+    becomes: 'one core `exception` event per item: time from its `ts`, no session, online false',
+    clients: `${CF} 0.4.3–1.2.3`,
+    source:
+      'CausalFoundrySDKCore/Sources/Models/MainExceptionBody.swift, Utility/ExceptionManager.swift, Services/Networking/APIConstants.swift (ingestExceptionEvent)',
+  },
+];

@@ -1,5 +1,6 @@
 import { currentFormQuirks } from './current-form';
 import { earlierFormQuirks } from './earlier-form';
+import { iosLinesQuirks } from './ios-lines';
 import { serverImportQuirks } from './server-import';
 import type { ClientQuirk } from './types';
 import { valueQuirks } from './values';
@@ -7,7 +8,7 @@ import { valueQuirks } from './values';
 export type { ClientQuirk } from './types';
 
 /** Every known client quirk, by the warning rule it is reported under. */
-export const CLIENT_QUIRKS: readonly ClientQuirk[] = [...valueQuirks, ...currentFormQuirks, ...earlierFormQuirks, ...serverImportQuirks];
+export const CLIENT_QUIRKS: readonly ClientQuirk[] = [...valueQuirks, ...iosLinesQuirks, ...currentFormQuirks, ...earlierFormQuirks, ...serverImportQuirks];
 
 const byRule = new Map(CLIENT_QUIRKS.map((q) => [q.rule, q]));
 

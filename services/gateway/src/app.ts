@@ -1,9 +1,11 @@
 import type { Router } from 'express';
 import { ApiError, topics, type BusProducer, type CatalogKind, type KeyRing, type Logger } from '@evp/core';
 import { createHttpApp, requireKey, type HotRoute, type HttpMetrics } from '@evp/http';
+import { CRASH_PAYLOAD_KIND } from '@evp/schemas';
 import { catalogKind, countCatalogRecords, countDimensionRecords } from './catalog';
 import { logAnswerStyle, statusBlindPath } from './client-answers';
 import { cors } from './cors';
+import { describeCrashUpload } from './crash';
 import { sliceEnvelopes } from './envelopes';
 import { ingestHandler } from './ingest';
 import { createIngestMetrics } from './metrics';
@@ -86,9 +88,12 @@ export function createGatewayApp(deps: GatewayDeps) {
       const ingestCatalog = ingestHandler(ingest, (req, body, raw, appId) => {
         const kind = req.catalogKind as CatalogKind;
         const records = countCatalogRecords(body, deps.limits.maxCatalogRecordsPerRequest ?? deps.limits.maxEventsPerRequest);
-        // One message per request: the validator splits it; the body's bytes travel unchanged.
+        // One message per request: the validator splits it; the body's bytes travel unchanged. The key
+        // names the kind; the payload kind names it as the client did (`chwsite`), since an alias can
+        // mean more than its kind (defaults its records lack), which the validator applies.
+        const sent = String(req.params.kind);
         return {
-          payloadKind: `catalog:${kind}`,
+          payloadKind: `catalog:${sent}`,
           metricKind: 'catalog',
           accepted: records,
           messages: [{ key: `${appId}:catalog:${kind}`, value: raw.bytes }],
@@ -110,9 +115,24 @@ export function createGatewayApp(deps: GatewayDeps) {
         };
       });
 
+      // causalfoundry/ios-sdk 0.4.3–1.2.3 upload the exceptions they met here (not in the spec); any
+      // HTTP answer makes them delete the items, so they are stored like any upload before the 200,
+      // and a retriable failure closes the connection (client-answers.ts).
+      const ingestCrash = ingestHandler(ingest, (req, body, raw, appId) => {
+        const crash = describeCrashUpload(body, deps.limits.maxEventsPerRequest);
+        return {
+          payloadKind: CRASH_PAYLOAD_KIND,
+          metricKind: 'crash',
+          accepted: crash.items,
+          messages: [{ key: `${appId}:${crash.userId}`, value: raw.bytes }],
+          answer: { emptySuccess: false, closeOnRetriable: statusBlindPath(req) },
+        };
+      });
+
       // Auth first (the kind list is for key holders), then the kind, before the body is read.
       router.post('/v1/ingest/catalog/:kind', ...guards, catalogKind, ingestCatalog);
       router.post('/v1/ingest/dimensions', ...guards, ingestDimensions);
+      router.post('/v1/ingest/sdk/crash', ...guards, ingestCrash);
       const doc = openApiDocument();
       router.get('/openapi.json', (_req, res) => void res.json(doc));
       // What SDKs call all day: dispatched without the router (packages/http/src/hot-routes.ts).

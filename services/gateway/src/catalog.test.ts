@@ -33,12 +33,16 @@ describe('POST /v1/ingest/catalog/{kind}', () => {
     await s.close();
   });
 
-  it('accepts user_chw as an alias of hcw and names the canonical kind', async () => {
+  it.each([
+    ['user_chw', 'hcw'],
+    ['chw', 'hcw'],
+    ['chwsite', 'site'],
+  ])('accepts %s as an alias of %s: the key names the kind, the payload kind the name as sent (the validator applies what it means)', async (alias, kind) => {
     const s = await setup();
-    expect((await post(s.app, 'user_chw').send([{ id: 'h1' }])).status).toBe(200);
+    expect((await post(s.app, alias).send([{ id: 'h1' }])).status).toBe(200);
     await waitFor(() => s.raw.length === 1);
-    expect(s.raw[0]!.key).toBe('app-1:catalog:hcw');
-    expect(s.raw[0]!.headers[rawHeaders.payloadKind]).toBe('catalog:hcw');
+    expect(s.raw[0]!.key).toBe(`app-1:catalog:${kind}`);
+    expect(s.raw[0]!.headers[rawHeaders.payloadKind]).toBe(`catalog:${alias}`);
     await s.close();
   });
 
@@ -54,7 +58,7 @@ describe('POST /v1/ingest/catalog/{kind}', () => {
     const res = await post(s.app, 'spaceship').set('Content-Type', 'application/json').send('not json');
     expect(res.status).toBe(404);
     expect(res.body.error).toMatchObject({ code: 'unknown_catalog_kind', path: 'path.kind' });
-    expect(res.body.error.details.kinds).toEqual(expect.arrayContaining([...CATALOG_KINDS, 'user_chw']));
+    expect(res.body.error.details.kinds).toEqual(expect.arrayContaining([...CATALOG_KINDS, 'user_chw', 'chw', 'chwsite']));
     await s.close();
   });
 

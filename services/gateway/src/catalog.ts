@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError, CATALOG_KINDS, type CatalogKind } from '@evp/core';
+import { ApiError, type CatalogKind } from '@evp/core';
+import { catalogKindNames, resolveCatalogKind } from '@evp/schemas';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -7,25 +8,24 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** Names SDKs use for a kind besides its canonical one (older SDKs call HCWs `user_chw`). */
-export const CATALOG_ALIASES: Readonly<Record<string, CatalogKind>> = { user_chw: 'hcw' };
-
-const KINDS = new Set<string>(CATALOG_KINDS);
-
-export function resolveCatalogKind(name: string): CatalogKind {
-  if (KINDS.has(name)) return name as CatalogKind;
-  // Own properties only: `constructor`, `__proto__` or `toString` must not resolve through the prototype.
-  if (Object.hasOwn(CATALOG_ALIASES, name)) return CATALOG_ALIASES[name] as CatalogKind;
+/**
+ * The kind a `:kind` path segment means. Kinds and their aliases (`user_chw`, and the older iOS
+ * subjects `chw`, `chwsite`) live in one place, the schemas' catalog definitions, which the
+ * validator resolves through too.
+ */
+export function catalogKindOf(name: string): CatalogKind {
+  const kind = resolveCatalogKind(name);
+  if (kind !== undefined) return kind;
   throw new ApiError('unknown_catalog_kind', {
     message: `There is no catalog kind '${name}'.`,
     path: 'path.kind',
-    details: { kinds: [...CATALOG_KINDS, ...Object.keys(CATALOG_ALIASES)] },
+    details: { kinds: catalogKindNames() },
   });
 }
 
 /** Resolves `:kind` (aliases included) before the body is read: an unknown kind costs no upload. */
 export function catalogKind(req: Request, _res: Response, next: NextFunction) {
-  req.catalogKind = resolveCatalogKind(String(req.params.kind));
+  req.catalogKind = catalogKindOf(String(req.params.kind));
   next();
 }
 

@@ -70,6 +70,7 @@ describe('OpenAPI document', () => {
       ['/v1/ingest/events', '/v1/ingest/events', envelope('u')],
       ['/v1/ingest/catalog/site', '/v1/ingest/catalog/{kind}', [{ id: 's' }]],
       ['/v1/ingest/dimensions', '/v1/ingest/dimensions', { data: [{ id: 'u', type: 'user', kv: { timezone: 'Z' } }] }],
+      ['/v1/ingest/sdk/crash', '/v1/ingest/sdk/crash', { u_id: 'u', data: [{ title: 't', ts: '2025-03-17T12:05:11.482+03:00' }] }],
     ] as const;
     for (const [path, template, good] of routes) {
       const app = await make({ deps: { rateLimiter: createInMemoryRateLimiter({ limit: 5, windowMs: 60_000 }) } });
@@ -96,6 +97,8 @@ describe('OpenAPI document', () => {
       ['/v1/ingest/catalog/site', 'post'],
       ['/v1/ingest/dimensions', 'post'],
       ['/v1/ingest/dimensions', 'post'],
+      ['/v1/ingest/sdk/crash', 'post'],
+      ['/v1/ingest/sdk/crash', 'post'],
     ]);
     // The scenarios above really produced each status (so the check is not vacuous).
     expect(new Set(seen.map(([, , st]) => st))).toEqual(new Set([200, 204, 400, 401, 403, 404, 413, 415, 429, 503]));

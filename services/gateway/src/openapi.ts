@@ -1,5 +1,5 @@
-import { CATALOG_KINDS, errorCodes, type ErrorCode } from '@evp/core';
-import { CATALOG_ALIASES } from './catalog';
+import { errorCodes, type ErrorCode } from '@evp/core';
+import { catalogKindNames } from '@evp/schemas';
 
 /**
  * The OpenAPI 3.1 description of the ingest API, built from the same registries the code uses
@@ -66,7 +66,7 @@ const ingestLog = (summary: string) => ({
 });
 
 export function openApiDocument() {
-  const kinds = [...CATALOG_KINDS, ...Object.keys(CATALOG_ALIASES)];
+  const kinds = catalogKindNames();
   return {
     openapi: '3.1.0',
     info: {
@@ -116,6 +116,19 @@ export function openApiDocument() {
               },
             },
             'Catalog records of several kinds.',
+          ),
+          responses: { '200': accepted, ...commonIngestErrors },
+        },
+        options: preflight,
+      },
+      '/v1/ingest/sdk/crash': {
+        post: {
+          summary: 'Upload an SDK crash report (causalfoundry/ios-sdk 0.4.3–1.2.3)',
+          description:
+            'Not in the spec: the exceptions an older iOS client library met, `{u_id, d_info, app_info, sdk, data: [{title, event_type, exception_type, exception_source, stack_trace, ts}]}`. The gateway checks only that the body is an object with a `data` array; each item becomes one `exception` event downstream. The request becomes one raw message keyed `<app>:<u_id>`.',
+          requestBody: requestBody(
+            { type: 'object', required: ['data'], properties: { data: { type: 'array', items: { type: 'object' } } } },
+            'A crash upload.',
           ),
           responses: { '200': accepted, ...commonIngestErrors },
         },

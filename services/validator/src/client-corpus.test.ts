@@ -42,6 +42,7 @@ const files = readdirSync(CORPUS_DIR)
 function payloadKindOf(path: string): string | undefined {
   if (path === '/v1/ingest/log' || path === '/v1/ingest/events') return 'log';
   if (path === '/v1/ingest/dimensions') return 'dimensions';
+  if (path === '/v1/ingest/sdk/crash') return 'crash';
   const catalog = /^\/v1\/ingest\/catalog\/([^/?]+)$/.exec(path);
   if (catalog) return `catalog:${decodeURIComponent(catalog[1] as string)}`;
   return undefined;

@@ -1,8 +1,10 @@
 import { errorMessage, rawHeaders, type BusMessage, type RejectionReason } from '@evp/core';
 import {
   catalogKindOfPayload,
+  CRASH_PAYLOAD_KIND,
   DIMENSIONS_PAYLOAD_KIND,
   normalizeCatalog,
+  normalizeCrashUpload,
   normalizeDimensions,
   normalizeUpload,
   userCatalogFromIdentify,
@@ -36,7 +38,8 @@ export interface RawOutcome {
  * with the raw bytes, an event nested deeper than MAX_JSON_DEPTH a size_violation (rule max_depth),
  * and anything unexpected a parse_violation (rule processing_error) for the whole message. The `payload_kind` header decides the reader: `log` (the default, for messages
  * of gateways older than the header) → envelopes; `catalog:<kind>` → a catalog submission;
- * `dimensions` → a dimensions upload (records of several kinds, `POST /v1/ingest/dimensions`).
+ * `dimensions` → a dimensions upload (records of several kinds, `POST /v1/ingest/dimensions`); `crash` →
+ * an SDK crash upload, whose items become exception events.
  */
 export function processRawMessage(msg: RawMessage, options: NormalizeOptions): RawOutcome {
   try {
@@ -72,7 +75,7 @@ function submittedCount(msg: RawMessage): number {
       const data = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
       return Array.isArray(data) ? Math.max(data.length, 1) : 1;
     }
-    if (kind !== 'log') return Array.isArray(body) ? Math.max(body.length, 1) : 1;
+    if (kind !== 'log' && kind !== CRASH_PAYLOAD_KIND) return Array.isArray(body) ? Math.max(body.length, 1) : 1;
     let n = 0;
     for (const env of Array.isArray(body) ? body : [body]) {
       const data = typeof env === 'object' && env !== null ? (env as { data?: unknown }).data : undefined;
@@ -133,12 +136,12 @@ function processUnguarded(msg: RawMessage, options: NormalizeOptions): RawOutcom
   if (!ctx.appId) return parseViolation(msg, [{ path: `headers.${rawHeaders.appId}`, rule: 'required', message: 'raw message has no app id header' }]);
   const catalogKind = catalogKindOfPayload(payloadKind);
   const dimensions = payloadKind === DIMENSIONS_PAYLOAD_KIND;
-  if (payloadKind !== 'log' && catalogKind === undefined && !dimensions) {
+  if (payloadKind !== 'log' && payloadKind !== CRASH_PAYLOAD_KIND && catalogKind === undefined && !dimensions) {
     return parseViolation(msg, [
       {
         path: `headers.${rawHeaders.payloadKind}`,
         rule: 'unsupported_payload_kind',
-        message: `payload kind ${payloadKind} is not log, ${DIMENSIONS_PAYLOAD_KIND} or catalog:<kind>`,
+        message: `payload kind ${payloadKind} is not log, ${CRASH_PAYLOAD_KIND}, ${DIMENSIONS_PAYLOAD_KIND} or catalog:<kind>`,
       },
     ]);
   }
@@ -158,6 +161,19 @@ function processUnguarded(msg: RawMessage, options: NormalizeOptions): RawOutcom
       catalog: result.accepted,
       rejections: result.rejected,
       warnings: result.accepted.flatMap((a) => a.warnings),
+      ctx,
+      payloadKind,
+      envelope,
+    };
+  }
+  if (payloadKind === CRASH_PAYLOAD_KIND) {
+    const crash = normalizeCrashUpload(body, ctx, options);
+    return {
+      events: crash.accepted.map((a) => a.event),
+      eventIndexes: crash.accepted.map((a) => a.event_index),
+      catalog: [],
+      rejections: crash.rejected,
+      warnings: crash.accepted.flatMap((a) => a.warnings),
       ctx,
       payloadKind,
       envelope,

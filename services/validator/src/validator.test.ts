@@ -267,7 +267,7 @@ describe('validator: catalog submissions', () => {
       ],
       [
         'parse_violation',
-        [{ path: 'headers.payload_kind', rule: 'unsupported_payload_kind', message: 'payload kind bulk is not log, dimensions or catalog:<kind>' }],
+        [{ path: 'headers.payload_kind', rule: 'unsupported_payload_kind', message: 'payload kind bulk is not log, crash, dimensions or catalog:<kind>' }],
         1,
         'bulk',
       ],

@@ -23,7 +23,11 @@ describe('Kenkai detection', () => {
   it('is by the sdk string ios/1.0.x, with or without the React Native prefix', () => {
     expect(isKenkaiSdk({ sdkName: 'ios', sdkVersion: '1.0.1' })).toBe(true);
     expect(isKenkaiSdk({ sdkName: 'ios', sdkVersion: '1.0.10' })).toBe(true);
-    expect(isKenkaiSdk({ sdkName: 'rn', sdkVersion: 'ios/1.0.1' })).toBe(true);
+    // `rn/ios/1.0.1` is read as sdk ios 1.0.1 with the wrapper apart (sdk_wrapper), as for the older line.
+    const rn = one(kenkai('page', 'Home', { path: 'app/Home', title: 'Home', render_time: 0, duration: 1 }, 'rn/ios/1.0.1'));
+    expect([rn.sdk_name, rn.sdk_version, rn.client?.sdk_wrapper]).toEqual(['ios', '1.0.1', 'rn']);
+    expect(rulesAt(rn)).toContainEqual(['$.internal.sdk', 'sdk_wrapper']);
+    expect(isKenkaiSdk({ sdkName: rn.sdk_name, sdkVersion: rn.sdk_version })).toBe(true);
     expect(isKenkaiSdk({ sdkName: 'ios', sdkVersion: '1.1.8' })).toBe(false);
     expect(isKenkaiSdk({ sdkName: 'android', sdkVersion: '1.0.1' })).toBe(false);
   });
@@ -35,7 +39,7 @@ describe('current-form events of the Kenkai client', () => {
     expect(e.props).toEqual({ path: 'app/Home', title: 'Home', render_time: 2000 });
     expect(rulesAt(e)).toEqual([
       ['$.data[0].ctx.render_time', 'render_time_seconds'],
-      ['$.data[0].ctx.duration', 'client_never_sends'],
+      ['$.data[0].ctx.duration', 'required_missing'],
     ]);
   });
 
@@ -55,14 +59,14 @@ describe('current-form events of the Kenkai client', () => {
     expect(e.props).toEqual({ id: 'x-3', action: 'result', is_passed: true, score: 82.5, duration: 540 });
   });
 
-  it('delivery: the epoch default of est_delivery_ts means not set', () => {
+  it('delivery: the epoch default of est_delivery_ts means not set (epoch_zero_time, as for the older iOS line)', () => {
     const e = one(
       kenkai('delivery', 'schedule', { id: 'd', order_id: 'o', action: 'schedule', is_urgent: 0, est_delivery_ts: '1970-01-01T05:00:00.000+05:00' }),
     );
     expect(e.props).toEqual({ id: 'd', order_id: 'o', action: 'schedule', is_urgent: false });
     expect(rulesAt(e)).toEqual([
-      ['$.data[0].ctx.est_delivery_ts', 'default_epoch'],
       ['$.data[0].ctx.is_urgent', 'boolean_as_number'],
+      ['$.data[0].ctx.est_delivery_ts', 'epoch_zero_time'],
     ]);
   });
 });

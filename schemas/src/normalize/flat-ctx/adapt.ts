@@ -4,19 +4,20 @@ import type { EnvelopeFacts, RawEvent } from '../types';
 import { adaptActionResponse } from './action-response';
 import { coerceToDef } from './coerce';
 import { FLAT_CTX_MAPPINGS } from './mappings';
-import { omittedWarnings, relaxedDef } from './omitted';
 import { rebuildFlatCtx } from './rebuild';
 
 /**
- * The Kenkai iOS client (causalfoundry/ios-sdk 1.0.0–1.0.1; React Native wrapper `rn/ios/1.0.x`) and
- * the Kenkai Core 1.0.10 inside causalfoundry/unity-sdk send `internal.sdk` `ios/1.0.<n>`. The older
- * CausalFoundry line also had `ios/1.0.2`–`ios/1.0.3`, but in the earlier envelope form, so the sdk
- * string identifies Kenkai only together with the current form (the only form this module sees).
+ * The Kenkai iOS client (causalfoundry/ios-sdk 1.0.0–1.0.1) and the Kenkai Core 1.0.10 inside
+ * causalfoundry/unity-sdk send `internal.sdk` `ios/1.0.<n>`; its React Native wrapper sends
+ * `rn/ios/1.0.<n>`, which session-facts.ts reads as sdk `ios` `1.0.<n>` with the wrapper apart
+ * (warning `sdk_wrapper`, the same for both iOS lines). The older CausalFoundry line also had
+ * `ios/1.0.2`–`ios/1.0.3`, but in the earlier envelope form, so the sdk identifies Kenkai only
+ * together with the current form (the only form this module sees).
  */
-const KENKAI_SDK = /^(?:rn\/)?ios\/1\.0\.\d+$/;
+const KENKAI_SDK_VERSION = /^1\.0\.\d+$/;
 
 export function isKenkaiSdk(facts: Pick<EnvelopeFacts, 'sdkName' | 'sdkVersion'>): boolean {
-  return KENKAI_SDK.test(facts.sdkVersion === '' ? facts.sdkName : `${facts.sdkName}/${facts.sdkVersion}`);
+  return facts.sdkName === 'ios' && KENKAI_SDK_VERSION.test(facts.sdkVersion);
 }
 
 const specKeys = new WeakMap<ObjectDef, ReadonlySet<string>>();
@@ -34,10 +35,11 @@ export interface AdaptedEvent {
   props: Record<string, unknown>;
   property: string | null;
   warnings: RejectionReason[];
-  /** The definition to validate with (required fields the client never sends made optional for it). */
-  def: ObjectDef;
-  /** Warnings that depend on the validated value (`client_never_sends`). */
-  after: (value: Record<string, unknown>) => RejectionReason[];
+  /**
+   * The event is a flattening client's (Kenkai by its sdk, or any client by a flattened ctx): the
+   * required fields that client leaves out (`client.mayOmit`) are tolerated (dsl/omissions.ts).
+   */
+  flattening: boolean;
 }
 
 /**
@@ -45,9 +47,9 @@ export interface AdaptedEvent {
  * A flattened ctx is recognised in two ways: by its shape (FLAT_CTX_MAPPINGS: a flat key where the
  * spec has an object or another name, with the spec's property absent, so a ctx in the spec's shape
  * is never touched, whatever the client), or by the Kenkai sdk string. For such events the single
- * values are read back too (coerce.ts), and required fields the client never sends are accepted
- * with a warning (omitted.ts). `property: ""` (what Kenkai sends for no property) is null for every
- * client, with the warning `empty_property`.
+ * values are read back too (coerce.ts), and the required fields the client leaves out are accepted
+ * with a warning (`flattening`: normalize.ts validates with dsl/omissions.ts). `property: ""` (what
+ * Kenkai sends for no property) is null for every client, with the warning `empty_property`.
  */
 export function adaptCurrentFormEvent(input: { def: EventDef; raw: RawEvent; facts: EnvelopeFacts; path: string }): AdaptedEvent {
   const { def, raw, facts, path } = input;
@@ -63,7 +65,7 @@ export function adaptCurrentFormEvent(input: { def: EventDef; raw: RawEvent; fac
   let props = raw.props;
   let flat = kenkai;
   if (mapping) {
-    const rebuilt = rebuildFlatCtx(mapping, props, propsPath, specKeysOf(def));
+    const rebuilt = rebuildFlatCtx(mapping, props, propsPath, specKeysOf(def), kenkai);
     props = rebuilt.props;
     warnings.push(...rebuilt.warnings);
     flat ||= rebuilt.moved;
@@ -77,13 +79,16 @@ export function adaptCurrentFormEvent(input: { def: EventDef; raw: RawEvent; fac
       flat = true;
     }
   }
-  if (!flat) return { props, property, warnings, def, after: () => [] };
+  if (!flat) return { props, property, warnings, flattening: false };
   if (mapping) props = readUnits(mapping, props, propsPath, warnings);
   props = coerceToDef(def, props, propsPath, warnings);
-  return { props, property, warnings, def: relaxedDef(def), after: (value) => omittedWarnings(def, value, propsPath) };
+  return { props, property, warnings, flattening: true };
 }
 
-/** Units and defaults of the flattening client: seconds where the spec has ms, the epoch for "not set". */
+/**
+ * Units of the flattening client: seconds where the spec has ms. (Its epoch for an unset delivery
+ * time is the definition's business, as for the older iOS line: `epoch_zero_time`.)
+ */
 function readUnits(mapping: (typeof FLAT_CTX_MAPPINGS)[string], props: Record<string, unknown>, propsPath: string, warnings: RejectionReason[]) {
   let out = props;
   for (const k of mapping.secondsToMs ?? []) {
@@ -92,20 +97,6 @@ function readUnits(mapping: (typeof FLAT_CTX_MAPPINGS)[string], props: Record<st
     out = out === props ? { ...props } : out;
     out[k] = v * 1000;
     warnings.push({ path: `${propsPath}.${k}`, rule: 'render_time_seconds', message: `${k} is sent in whole seconds; ${v} s read as ${v * 1000} ms` });
-  }
-  for (const k of mapping.epochMeansUnset ?? []) {
-    const v = props[k];
-    if (typeof v !== 'string') continue;
-    const ms = Date.parse(v);
-    // The client's default is `Date(timeIntervalSince1970: 0)` printed in the device's zone.
-    if (!Number.isFinite(ms) || Math.abs(ms) > 86_400_000) continue;
-    out = out === props ? { ...props } : out;
-    delete out[k];
-    warnings.push({
-      path: `${propsPath}.${k}`,
-      rule: 'default_epoch',
-      message: `${JSON.stringify(v)} is the epoch, the client's default for "not set"; left out`,
-    });
   }
   return out;
 }

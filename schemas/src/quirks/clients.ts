@@ -1,0 +1,7 @@
+/** The real clients, as the quirk lists name them (one spelling for the docs' quirk table). */
+
+/** The older CausalFoundrySDKCore line (earlier envelope form), tags 0.4.3–1.2.3. */
+export const CF = 'causalfoundry/ios-sdk';
+/** The current iOS client (current envelope form, flattened ctx). */
+export const KENKAI = 'causalfoundry/ios-sdk Kenkai 1.0.0–1.0.1 (`ios/1.0.x`, `rn/ios/1.0.x`)';
+export const KENKAI_AND_UNITY = `${KENKAI}, causalfoundry/unity-sdk 1.0.10 (Kenkai Core \`ios/1.0.10\`)`;
