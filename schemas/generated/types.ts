@@ -12,8 +12,9 @@ export interface AppProps {
   /**
    * ms to open and render the first screen; 0 for every action but open
    * Range: 0..∞ (inclusive).
+   * Required, but absent in server-side imports: measured on the device; a server-side import has no such measurement.
    */
-  start_time: number;
+  start_time?: number;
   /** Unknown properties, kept by the validator (never dropped). */
   __extra?: Record<string, unknown>;
 }
@@ -33,8 +34,9 @@ export interface PageProps {
   /**
    * ms
    * Range: 0..∞ (inclusive).
+   * Required, but absent in server-side imports: measured on the device; a server-side import has no such measurement.
    */
-  render_time: number;
+  render_time?: number;
   /** Unknown properties, kept by the validator (never dropped). */
   __extra?: Record<string, unknown>;
 }
@@ -227,8 +229,12 @@ export interface DeliveryProps {
   id: string;
   order_id: string;
   action: "schedule" | "update" | "dispatch" | "delivered";
-  is_urgent: boolean;
-  /** ISO 8601 */
+  /** Required, but absent in server-side imports: a server-side import may report a delivery step without the order’s urgency. */
+  is_urgent?: boolean;
+  /**
+   * ISO 8601
+   * Also accepted as (warning property_alias): delivery_ts.
+   */
   est_delivery_ts?: string;
   delivery_coordinates?: Coordinates;
   dispatch_coordinates?: Coordinates;
@@ -304,13 +310,16 @@ export interface QuestionProps {
 export interface ExamProps {
   id: string;
   action: "start" | "submit" | "result";
-  is_passed: boolean;
-  score: number;
+  /** Required, but absent in server-side imports: an exam step reported as it happens has no result yet (start, submit) or no duration (result). */
+  is_passed?: boolean;
+  /** Required, but absent in server-side imports: an exam step reported as it happens has no result yet (start, submit) or no duration (result). */
+  score?: number;
   /**
    * seconds
    * Range: 0..∞ (inclusive).
+   * Required, but absent in server-side imports: an exam step reported as it happens has no result yet (start, submit) or no duration (result).
    */
-  duration: number;
+  duration?: number;
   /** Unknown properties, kept by the validator (never dropped). */
   __extra?: Record<string, unknown>;
 }
@@ -332,8 +341,11 @@ export interface ModuleProps {
  * Props of `level` (block loyalty).
  */
 export interface LevelProps {
-  /** matters especially for e-learning */
-  module_id: string;
+  /**
+   * matters especially for e-learning
+   * Required, but absent in server-side imports: a server-side import may report app-wide levels, tied to no module.
+   */
+  module_id?: string;
   new_level: number;
   prev_level: number;
   /** Unknown properties, kept by the validator (never dropped). */
@@ -941,6 +953,7 @@ export interface UserCatalogRecord {
   zipcode?: string;
   experience?: string;
   organization_id?: string;
+  /** Also accepted as (warning property_alias): organization. */
   organization_name?: string;
   /** full name */
   language?: string;

@@ -45,7 +45,11 @@ export function avroType(type: FieldType, names: AvroNames): AvroSchema {
 export function avroField(name: string, field: FieldDef, names: AvroNames): Record<string, unknown> {
   const base = avroType(field.type, names);
   const doc = docOf(field);
-  return field.required ? { name, type: base, ...(doc ? { doc } : {}) } : { name, type: ['null', base], default: null, ...(doc ? { doc } : {}) };
+  // A required field a server-side import may omit (importMayOmit) can be absent from an accepted
+  // event, so it is nullable like an optional one.
+  return field.required && field.importMayOmit === undefined
+    ? { name, type: base, ...(doc ? { doc } : {}) }
+    : { name, type: ['null', base], default: null, ...(doc ? { doc } : {}) };
 }
 
 export function avroRecord(def: ObjectDef, names: AvroNames): AvroSchema {
@@ -63,7 +67,11 @@ export function avroRecord(def: ObjectDef, names: AvroNames): AvroSchema {
 }
 
 function docOf(field: FieldDef): string | undefined {
-  const parts = [field.doc, field.type.kind === 'enum' ? `one of: ${field.type.symbols.join(', ')}` : undefined];
+  const parts = [
+    field.doc,
+    field.type.kind === 'enum' ? `one of: ${field.type.symbols.join(', ')}` : undefined,
+    field.importMayOmit === undefined ? undefined : `required; null only in server-side imports (${field.importMayOmit})`,
+  ];
   const s = parts.filter(Boolean).join('; ');
   return s || undefined;
 }

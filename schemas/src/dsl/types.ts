@@ -34,6 +34,19 @@ export interface FieldDef {
   default?: unknown;
   /** Other accepted spellings, normalised to the field name. */
   aliases?: readonly string[];
+  /**
+   * A real client's own name for the field (docs/data-contract.md, "Real clients"), e.g. the
+   * generator's `delivery_ts` for `est_delivery_ts`: read as the field with warning `property_alias`.
+   * When the field's own name is present too, it wins and the client's spelling stays an extra.
+   */
+  clientAliases?: readonly string[];
+  /**
+   * Required from client libraries, but a server-side import (the flat form) may omit it: the reason
+   * why it cannot be met there. Absent from a flat-form event, the field stays absent (null in Avro,
+   * which is therefore nullable) with warning `missing_required`; from every other form it is still
+   * `required`.
+   */
+  importMayOmit?: string;
   /** Inclusive numeric bounds. */
   min?: number;
   max?: number;

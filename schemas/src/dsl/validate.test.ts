@@ -86,3 +86,49 @@ describe('enums: what real clients send instead of a spec value', () => {
     expect(validateObject(def, { type: 'Other' }, '$').errors.map((e) => e.rule)).toEqual(['enum']);
   });
 });
+
+describe('fields: what real clients send instead of the spec field', () => {
+  const def: ObjectDef = {
+    name: 'Delivery',
+    fields: {
+      id: req(t.string),
+      est: opt(t.string, { clientAliases: ['delivery_ts'] }),
+      urgent: req(t.boolean, { importMayOmit: 'not known to an import' }),
+    },
+  };
+
+  it("reads a client's name for a field, with a property_alias warning", () => {
+    const r = validateObject(def, { id: 'd', delivery_ts: 'T', urgent: true }, '$');
+    expect([r.errors, r.value, r.unknown, r.warnings]).toEqual([
+      [],
+      { id: 'd', est: 'T', urgent: true },
+      {},
+      [{ path: '$.delivery_ts', rule: 'property_alias', message: "delivery_ts is a client's name for est; read as est" }],
+    ]);
+  });
+
+  it("prefers the spec name and keeps the client's spelling as an extra", () => {
+    const r = validateObject(def, { id: 'd', est: 'A', delivery_ts: 'B', urgent: true }, '$');
+    expect([r.value, r.unknown, r.warnings.map((w) => [w.path, w.rule])]).toEqual([
+      { id: 'd', est: 'A', urgent: true },
+      { delivery_ts: 'B' },
+      [['$.delivery_ts', 'unknown_property']],
+    ]);
+  });
+
+  it('checks the value read through a client name like any other', () => {
+    expect(validateObject(def, { id: 'd', delivery_ts: 5, urgent: true }, '$').errors).toEqual([{ path: '$.est', rule: 'type', message: 'expected a string' }]);
+  });
+
+  it('lets a server-side import omit an importMayOmit field, with missing_required; everyone else still gets required', () => {
+    const imported = validateObject(def, { id: 'd' }, '$', { serverImport: true });
+    expect([imported.errors, imported.value, imported.warnings]).toEqual([
+      [],
+      { id: 'd' },
+      [{ path: '$.urgent', rule: 'missing_required', message: 'urgent is absent; left unset: not known to an import' }],
+    ]);
+    expect(validateObject(def, { id: 'd' }, '$').errors).toEqual([{ path: '$.urgent', rule: 'required', message: 'urgent is required' }]);
+    // Only importMayOmit fields: the id is still required from an import.
+    expect(validateObject(def, {}, '$', { serverImport: true }).errors.map((e) => [e.path, e.rule])).toEqual([['$.id', 'required']]);
+  });
+});

@@ -41,6 +41,8 @@ interface CompiledField {
   suffix: string;
   /** The name first, then the aliases: the first present spelling wins. */
   spellings: readonly string[];
+  /** Real clients' own names (FieldDef.clientAliases), read only when no spelling above is present. */
+  clientAliases: readonly string[];
   field: FieldDef;
   check: Checker;
   /** min or max set: numbers are range-checked. */
@@ -71,6 +73,7 @@ function compileObject(def: ObjectDef): CompiledObject {
       name,
       suffix: `.${name}`,
       spellings,
+      clientAliases: field.clientAliases ?? [],
       field,
       check: compileType(field.type),
       bounded: field.min !== undefined || field.max !== undefined,
@@ -79,11 +82,19 @@ function compileObject(def: ObjectDef): CompiledObject {
   return compiled;
 }
 
+export interface ValidateOptions {
+  /**
+   * The object comes from a server-side import (the flat form): its own fields marked
+   * `importMayOmit` may be absent, with warning `missing_required` instead of error `required`.
+   */
+  serverImport?: boolean;
+}
+
 /** Validates an object against its definition. Never throws, whatever the input. */
-export function validateObject(def: ObjectDef, input: unknown, path: string): ValidationResult {
+export function validateObject(def: ObjectDef, input: unknown, path: string, options?: ValidateOptions): ValidationResult {
   const errors: RejectionReason[] = [];
   const warnings: RejectionReason[] = [];
-  const r = runObject(compileObject(def), input, path, errors, warnings);
+  const r = runObject(compileObject(def), input, path, errors, warnings, options?.serverImport === true);
   return { value: r.value, errors, unknown: r.unknown, warnings };
 }
 
@@ -94,6 +105,7 @@ function runObject(
   path: string,
   errors: RejectionReason[],
   warnings: RejectionReason[],
+  serverImport = false,
 ): { value: Record<string, unknown>; unknown: Record<string, unknown> } {
   const value: Record<string, unknown> = {};
   const unknown: Record<string, unknown> = {};
@@ -102,6 +114,8 @@ function runObject(
     return { value, unknown };
   }
   const errorsBefore = errors.length;
+  /** Client spellings read as a field (rare): not extras. */
+  let readAliases: string[] | undefined;
   for (let i = 0; i < c.fields.length; i++) {
     const f = c.fields[i] as CompiledField;
     let raw: unknown = undefined;
@@ -112,10 +126,22 @@ function runObject(
         break;
       }
     }
+    if ((raw === undefined || raw === null) && f.clientAliases.length > 0) {
+      for (const k of f.clientAliases) {
+        if (Object.hasOwn(input, k) && input[k] !== undefined && input[k] !== null) {
+          raw = input[k];
+          (readAliases ??= []).push(k);
+          warnings.push({ path: `${path}.${k}`, rule: 'property_alias', message: `${k} is a client's name for ${f.name}; read as ${f.name}` });
+          break;
+        }
+      }
+    }
     const checked = raw === undefined || raw === null ? ABSENT : f.check(raw, path, f.suffix, errors, warnings);
     if (checked === ABSENT) {
       if (f.field.default !== undefined) value[f.name] = f.field.default;
-      else if (f.field.required) errors.push({ path: path + f.suffix, rule: 'required', message: `${f.name} is required` });
+      else if (f.field.required && serverImport && f.field.importMayOmit !== undefined) {
+        warnings.push({ path: path + f.suffix, rule: 'missing_required', message: `${f.name} is absent; left unset: ${f.field.importMayOmit}` });
+      } else if (f.field.required) errors.push({ path: path + f.suffix, rule: 'required', message: `${f.name} is required` });
       continue;
     }
     if (checked !== FAIL) {
@@ -126,7 +152,7 @@ function runObject(
   const keys = Object.keys(input);
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i] as string;
-    if (!c.known.has(k)) {
+    if (!c.known.has(k) && (readAliases === undefined || !readAliases.includes(k))) {
       setOwn(unknown, k, input[k]);
       warnings.push({ path: `${path}.${k}`, rule: 'unknown_property', message: `${k} is not part of ${c.def.name}; kept as extra` });
     }

@@ -72,7 +72,11 @@ const appEvent: EventDef = {
   doc: 'App lifecycle (tracked automatically)',
   fields: {
     action: req(t.enum('app_action', ['open', 'close', 'resume', 'background'])),
-    start_time: req(t.int, { doc: 'ms to open and render the first screen; 0 for every action but open', min: 0 }),
+    start_time: req(t.int, {
+      doc: 'ms to open and render the first screen; 0 for every action but open',
+      min: 0,
+      importMayOmit: 'measured on the device; a server-side import has no such measurement',
+    }),
   },
 };
 
@@ -85,7 +89,7 @@ const pageEvent: EventDef = {
     path: req(t.string),
     title: req(t.string),
     duration: req(t.float, { doc: 'seconds on screen', min: 0 }),
-    render_time: req(t.int, { doc: 'ms', min: 0 }),
+    render_time: req(t.int, { doc: 'ms', min: 0, importMayOmit: 'measured on the device; a server-side import has no such measurement' }),
   },
 };
 
@@ -131,7 +135,8 @@ const rateEvent: EventDef = {
   name: 'RateProps',
   fields: {
     rate_value: req(t.float, { min: 0, max: 5 }),
-    type: req(t.enum('rate_type', RATE_TYPES)),
+    // The synthetic data generator rates a shop item with the item's own type (generator.md, 9).
+    type: req(t.enum('rate_type', RATE_TYPES, { aliases: { drug: 'item', blood: 'item', oxygen: 'item', medical_equipment: 'item' } })),
     subject_id: req(t.string),
   },
 };

@@ -65,9 +65,9 @@ const deliveryEvent: EventDef = {
     id: req(t.string, { doc: 'delivery id' }),
     order_id: req(t.string),
     action: req(t.enum('delivery_action', DELIVERY_ACTIONS)),
-    is_urgent: req(t.boolean),
+    is_urgent: req(t.boolean, { importMayOmit: 'a server-side import may report a delivery step without the order’s urgency' }),
     // Kept as the string sent: an estimate, not an event time, so it is not converted.
-    est_delivery_ts: opt(t.string, { doc: 'ISO 8601' }),
+    est_delivery_ts: opt(t.string, { doc: 'ISO 8601', clientAliases: ['delivery_ts'] }),
     delivery_coordinates: opt(t.object(coordinates)),
     dispatch_coordinates: opt(t.object(coordinates)),
   },

@@ -13,6 +13,8 @@ const questionEvent: EventDef = {
   },
 };
 
+const EXAM_STEP = 'an exam step reported as it happens has no result yet (start, submit) or no duration (result)';
+
 const examEvent: EventDef = {
   event: 'exam',
   block: 'e_learning',
@@ -20,9 +22,9 @@ const examEvent: EventDef = {
   fields: {
     id: req(t.string),
     action: req(t.enum('exam_action', ['start', 'submit', 'result'])),
-    is_passed: req(t.boolean),
-    score: req(t.float),
-    duration: req(t.int, { doc: 'seconds', min: 0 }),
+    is_passed: req(t.boolean, { importMayOmit: EXAM_STEP }),
+    score: req(t.float, { importMayOmit: EXAM_STEP }),
+    duration: req(t.int, { doc: 'seconds', min: 0, importMayOmit: EXAM_STEP }),
   },
 };
 

@@ -8,7 +8,7 @@ const levelEvent: EventDef = {
   block: 'loyalty',
   name: 'LevelProps',
   fields: {
-    module_id: req(t.string, { doc: 'matters especially for e-learning' }),
+    module_id: req(t.string, { doc: 'matters especially for e-learning', importMayOmit: 'a server-side import may report app-wide levels, tied to no module' }),
     new_level: req(t.int),
     prev_level: req(t.int),
   },

@@ -26,10 +26,21 @@ export const eventDefs: EventDef[] = [
 /** Newer or client-side names that mean an existing event. */
 export const eventAliases: Record<string, string> = { action_response: 'nudge_response' };
 
+/**
+ * A real client's own name for a spec event (docs/data-contract.md, "Real clients"), read as that
+ * event with warning `event_alias` (`sent_name` keeps what was sent): the synthetic data generator's
+ * `schedule_delivery` is the spec's `delivery` with action schedule or update.
+ */
+export const clientEventAliases: Record<string, string> = { schedule_delivery: 'delivery' };
+
 const byName = new Map(eventDefs.map((d) => [d.event, d]));
 
+/** True when `name` is a client's own name for an event (clientEventAliases). */
+export const isClientEventAlias = (name: string): boolean => Object.hasOwn(clientEventAliases, name);
+
 /** Own-property lookup: a sent name such as `constructor` must not resolve through Object.prototype. */
-const alias = (name: string): string => (Object.hasOwn(eventAliases, name) ? (eventAliases[name] as string) : name);
+const alias = (name: string): string =>
+  Object.hasOwn(eventAliases, name) ? (eventAliases[name] as string) : isClientEventAlias(name) ? (clientEventAliases[name] as string) : name;
 
 export function eventDef(name: string): EventDef | undefined {
   return byName.get(alias(name));

@@ -28,6 +28,8 @@ function fieldRules(f: FieldDef): string[] {
   if (f.type.kind === 'scalar' && f.type.scalar === 'long') out.push('safe integer');
   if (f.type.kind === 'epochMs') out.push('epoch ms integer ≥ 0 (ISO strings rejected)');
   if (f.aliases && f.aliases.length > 0) out.push(`also accepted as ${f.aliases.map(code).join(', ')}`);
+  if (f.clientAliases && f.clientAliases.length > 0) out.push(`a client's ${f.clientAliases.map(code).join(', ')} read as it (warning \`property_alias\`)`);
+  if (f.importMayOmit !== undefined) out.push(`a server-side import may omit it (warning \`missing_required\`): ${f.importMayOmit}`);
   return out;
 }
 

@@ -36,6 +36,8 @@ function fieldDoc(f: FieldDef): string[] {
   if (f.type.kind === 'epochMs') lines.push('Epoch milliseconds (ISO strings are rejected).');
   if (f.min !== undefined || f.max !== undefined) lines.push(`Range: ${f.min ?? '−∞'}..${f.max ?? '∞'} (inclusive).`);
   if (f.aliases && f.aliases.length > 0) lines.push(`Also accepted as: ${f.aliases.join(', ')}.`);
+  if (f.clientAliases && f.clientAliases.length > 0) lines.push(`Also accepted as (warning property_alias): ${f.clientAliases.join(', ')}.`);
+  if (f.importMayOmit !== undefined) lines.push(`Required, but absent in server-side imports: ${jsdocLine(f.importMayOmit)}.`);
   if (f.default !== undefined) lines.push(`@default ${JSON.stringify(f.default)} (applied by the validator when absent)`);
   return lines;
 }
@@ -49,7 +51,7 @@ function renderInterface(def: ObjectDef, heading?: string): string {
     const lines = fieldDoc(f);
     if (lines.length === 1) out.push(`  /** ${lines[0]} */`);
     else if (lines.length > 1) out.push('  /**', ...lines.map((l) => `   * ${l}`), '   */');
-    out.push(`  ${key(name)}${f.required ? '' : '?'}: ${tsType(f.type)};`);
+    out.push(`  ${key(name)}${f.required && f.importMayOmit === undefined ? '' : '?'}: ${tsType(f.type)};`);
   }
   out.push('  /** Unknown properties, kept by the validator (never dropped). */', '  __extra?: Record<string, unknown>;', '}');
   return out.join('\n');

@@ -1,17 +1,18 @@
 import type { RejectionReason } from '@evp/core';
 import type { CanonicalEvent, IngestContext } from '../canonical';
 import { validateObject } from '../dsl/validate';
-import { eventDef, resolveEventName } from '../events/registry';
+import { eventDef, isClientEventAlias, resolveEventName } from '../events/registry';
 import { readCurrentEnvelope, readCurrentEvent } from './current-form';
 import { looksEarlier, readEarlierEnvelope, readEarlierEvent } from './earlier-form';
+import { flatEnvelopeExtra, looksFlat, readFlatEvent } from './flat-form';
 import { MAX_JSON_DEPTH, pathDeeperThan } from './depth';
 import { eventId } from './event-id';
 import { isObject } from './fields';
-import { parseEventTime } from './time';
+import { hasSubMillisecondDigits, parseEventTime } from './time';
 import { DEFAULT_NORMALIZE_OPTIONS, type EnvelopeFacts, type NormalizeOptions, type NormalizeResult, type RawEvent, type Rejection } from './types';
 
 /**
- * Both envelope forms → canonical events. A body is one envelope or an array of envelopes. Never
+ * Every envelope form (current, earlier, flat) → canonical events. A body is one envelope or an array of envelopes. Never
  * throws: every event ends up accepted or in exactly one rejection, and rejections count the events
  * they stand for, so `events in = accepted + Σ rejected.event_count`.
  */
@@ -39,25 +40,45 @@ function normalizeEnvelope(env: unknown, envelopeIndex: number | null, path: str
     out.rejected.push(envelopeRejection([{ path, rule: 'type', message: 'an envelope must be an object' }]));
     return;
   }
-  const earlier = looksEarlier(env);
-  const { facts, errors } = earlier ? readEarlierEnvelope(env, path) : readCurrentEnvelope(env, path);
-  if (!facts) {
-    out.rejected.push(envelopeRejection(errors));
-    return;
+  let reader: Reader;
+  if (looksFlat(env)) {
+    // Every flat log carries its own user: there are no envelope facts to check first.
+    reader = { form: 'flat', facts: null, envelopeExtra: flatEnvelopeExtra(env) };
+  } else {
+    const earlier = looksEarlier(env);
+    const { facts, errors } = earlier ? readEarlierEnvelope(env, path) : readCurrentEnvelope(env, path);
+    if (!facts) {
+      out.rejected.push(envelopeRejection(errors));
+      return;
+    }
+    reader = { form: earlier ? 'earlier' : 'current', facts, envelopeExtra: null };
   }
   // A loop and plain functions rather than forEach with closures per event: this is the hot path.
   const data = env.data as unknown[];
   for (let j = 0; j < data.length; j++) {
     if (!(j in data)) continue; // holes are skipped, as forEach does
-    normalizeEvent(data[j], j, earlier, facts, `${path}.data[${j}]`, envelopeIndex, ctx, options, out);
+    normalizeEvent(data[j], j, reader, `${path}.data[${j}]`, envelopeIndex, ctx, options, out);
   }
+}
+
+/** How one envelope's logs are read: its form, and its facts (null in the flat form: per log). */
+interface Reader {
+  form: EnvelopeFacts['form'];
+  facts: EnvelopeFacts | null;
+  /** Flat form: keys of the body besides `data`, kept in each event's `client`. */
+  envelopeExtra: Record<string, unknown> | null;
+}
+
+function readEvent(item: unknown, reader: Reader, path: string): { event?: RawEvent; facts?: EnvelopeFacts; errors: RejectionReason[] } {
+  if (reader.form === 'flat') return readFlatEvent(item, path, reader.envelopeExtra);
+  const read = reader.form === 'earlier' ? readEarlierEvent(item, path) : readCurrentEvent(item, path);
+  return read.event ? { ...read, facts: reader.facts as EnvelopeFacts } : read;
 }
 
 function normalizeEvent(
   item: unknown,
   j: number,
-  earlier: boolean,
-  facts: EnvelopeFacts,
+  reader: Reader,
   eventPath: string,
   envelopeIndex: number | null,
   ctx: IngestContext,
@@ -80,12 +101,12 @@ function normalizeEvent(
       return;
     }
   }
-  const read = earlier ? readEarlierEvent(item, eventPath) : readCurrentEvent(item, eventPath);
-  if (!read.event) {
+  const read = readEvent(item, reader, eventPath);
+  if (!read.event || !read.facts) {
     out.rejected.push(eventRejection('schema_violation', read.errors, item, envelopeIndex, j, null));
     return;
   }
-  const made = toCanonical(read.event, facts, ctx, eventPath);
+  const made = toCanonical(read.event, read.facts, ctx, eventPath);
   if ('errors' in made) out.rejected.push(eventRejection('schema_violation', made.errors, item, envelopeIndex, j, read.event.name));
   else out.accepted.push({ event: made.event, warnings: made.event.warnings, event_index: j });
 }
@@ -112,18 +133,18 @@ function eventRejection(
   return { kind, errors, payload: item, event_count: 1, envelope_index: envelopeIndex, event_index: j, event_name: name };
 }
 
-function toCanonical(
-  raw: RawEvent,
-  facts: EnvelopeFacts,
-  ctx: IngestContext,
-  path: string,
-): { event: CanonicalEvent } | { errors: RejectionReason[] } {
+function toCanonical(raw: RawEvent, facts: EnvelopeFacts, ctx: IngestContext, path: string): { event: CanonicalEvent } | { errors: RejectionReason[] } {
   // Aliases (action_response) and content-dependent variants (receipts sent as `group`); the name as
   // sent survives in `sent_name`.
   const def = eventDef(resolveEventName(raw.name, raw.props));
   const namePath = `${path}.${facts.form === 'current' ? 'name' : 'type'}`;
   if (!def) return { errors: [{ path: namePath, rule: 'unknown_event', message: `${raw.name} is not a known event type` }] };
   const errors: RejectionReason[] = [];
+  /** Warnings of this event beyond its envelope's and its properties'. */
+  const own: RejectionReason[] = [];
+  if (isClientEventAlias(raw.name)) {
+    own.push({ path: namePath, rule: 'event_alias', message: `${raw.name} is a client's name for ${def.event}; read as ${def.event}` });
+  }
   if (raw.declaredBlock !== null && raw.declaredBlock !== def.block) {
     errors.push({
       path: `${path}.block`,
@@ -135,9 +156,11 @@ function toCanonical(
   const time = parseEventTime(raw.time, facts.form === 'current' ? facts.tz : undefined);
   if (time === undefined) {
     errors.push({ path: timePath, rule: 'time_format', message: 'time must be YYYY-MM-DD HH:mm:ss.SSS (with envelope tz) or ISO 8601 with an offset' });
+  } else if (hasSubMillisecondDigits(raw.time)) {
+    own.push({ path: timePath, rule: 'time_precision', message: 'time has digits below the millisecond; read to the millisecond' });
   }
   const propsPath = `${path}.${facts.form === 'current' ? 'ctx' : 'props'}`;
-  const validated = validateObject(def, raw.props, propsPath);
+  const validated = validateObject(def, raw.props, propsPath, facts.form === 'flat' ? SERVER_IMPORT : undefined);
   errors.push(...validated.errors);
   if (errors.length > 0) return { errors };
   const props = Object.keys(validated.unknown).length > 0 ? { ...validated.value, __extra: validated.unknown } : validated.value;
@@ -175,10 +198,13 @@ function toCanonical(
     props,
     meta: raw.meta,
     client,
-    warnings: facts.warnings.length === 0 ? validated.warnings : [...facts.warnings, ...validated.warnings],
+    warnings: facts.warnings.length === 0 && own.length === 0 ? validated.warnings : [...facts.warnings, ...own, ...validated.warnings],
   };
   return { event };
 }
+
+/** Flat-form events come from a server-side import: see FieldDef.importMayOmit. */
+const SERVER_IMPORT = { serverImport: true };
 
 /** Deeper values are measured exactly: the bound is meant for ordinary events, not pathological ones. */
 const MAX_BOUND_DEPTH = 32;
