@@ -18,6 +18,12 @@ interface Probe {
 }
 
 const envelope = oneEventEnvelope;
+/** The synthetic data generator's flat form (docs/api.md, "Server-side import"). */
+const flatBody = {
+  data: [
+    { u_id: 'user-1', d_id: 'd-1', os: 'android', ol: true, ts: '2025-03-04T09:12:45.381204Z', type: 'identify', block: 'core', props: { action: 'login' } },
+  ],
+};
 const sdkPull = sdkPullBody;
 
 // Keyed by the table's path: a route added to the table without a probe fails the first test.
@@ -30,7 +36,10 @@ const PROBES: Record<string, Probe[]> = {
     { method: 'POST', path: '/v1/ingest/events', body: envelope, status: 401, expect: 'auth_missing' },
     { method: 'POST', path: '/v1/ingest/catalog/user', body: [], status: 401, expect: 'auth_missing' },
   ],
-  '/data/ingest/': [{ method: 'POST', path: '/data/ingest/log', key: API_KEY, body: { data: [] }, status: 404, expect: 'not_found' }],
+  '/data/ingest/': [
+    { method: 'POST', path: '/data/ingest/log', key: API_KEY, body: flatBody, status: 200, expect: (b) => expect(b.accepted).toBe(1) },
+    { method: 'POST', path: '/data/ingest/catalog/user', key: SDK_KEY, body: [{ id: 'u', timezone: 'Z' }], status: 403, expect: 'forbidden_role' },
+  ],
   '/openapi.json': [{ method: 'GET', path: '/openapi.json', status: 200, expect: (b) => expect(Object.keys(b.paths)).toContain('/v1/ingest/log') }],
   '/v1/action/': [
     { method: 'POST', path: '/v1/action/pull', body: sdkPull, status: 401, expect: 'auth_missing' },
