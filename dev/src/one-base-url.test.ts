@@ -47,8 +47,18 @@ const PROBES: Record<string, Probe[]> = {
   ],
   '/v1/actions': [{ method: 'POST', path: '/v1/actions', body: [], status: 401, expect: 'auth_missing' }],
   '/v1/actions/': [{ method: 'GET', path: '/v1/actions/1/stats', key: API_KEY, status: 404, expect: 'not_found' }],
-  '/v1/nudge/': [{ method: 'GET', path: '/v1/nudge/sdk/user-1?render_method=push_notification', key: SDK_KEY, status: 404, expect: 'not_found' }],
-  '/nudge/': [{ method: 'GET', path: '/nudge/sdk/get?subject_id=user-1', key: API_KEY, status: 404, expect: 'not_found' }],
+  '/v1/nudge/': [
+    { method: 'GET', path: '/v1/nudge/sdk/user-1?render_method=push_notification', key: SDK_KEY, status: 200, expect: (b) => expect(b).toEqual([]) },
+  ],
+  '/nudge/': [
+    {
+      method: 'GET',
+      path: '/nudge/sdk/get?subject_id=user-1&queued_at=2025-03-04T10%3A02%3A11.504118Z',
+      key: API_KEY,
+      status: 200,
+      expect: (b) => expect(b).toEqual([]),
+    },
+  ],
 };
 
 const COUNTER: Record<PublicService, string> = { gateway: 'gateway_http_requests_total', 'action-store': 'action_store_http_requests_total' };
