@@ -10,7 +10,7 @@ const END = '<!-- prettier-ignore-end -->\n<!-- client-quirks:end -->';
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** The quirk table: one row per known client quirk, by the warning rule it is reported under. */
-export function quirksTable(): string {
+function quirksTable(): string {
   if (CLIENT_QUIRKS.length === 0) return '_No client quirks are registered._';
   const rows = [...CLIENT_QUIRKS]
     .sort((a, b) => (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0))

@@ -20,8 +20,6 @@ export interface AnswerStyle {
   closeOnRetriable: boolean;
 }
 
-export const JSON_ANSWERS: AnswerStyle = { emptySuccess: false, closeOnRetriable: false };
-
 /** Paths only clients that read no status call (the Kenkai iOS client; the older iOS catalog and crash uploads). */
 const STATUS_BLIND_PATHS = ['/v1/ingest/events', '/v1/ingest/dimensions', '/v1/ingest/sdk/crash'];
 const STATUS_BLIND_PREFIXES = ['/v1/ingest/catalog/'];

@@ -79,12 +79,7 @@ export interface Sink {
 }
 
 /** Every topic the sink reads: one per block, one per catalog kind, and the rejected records. */
-export const SINK_TOPICS: string[] = [
-  ...BLOCKS.map((b) => topics.events(b)),
-  ...CATALOG_KINDS.map((k) => topics.catalog(k)),
-  topics.rejected,
-  topics.receipts,
-];
+export const SINK_TOPICS: string[] = [...BLOCKS.map((b) => topics.events(b)), ...CATALOG_KINDS.map((k) => topics.catalog(k)), topics.rejected, topics.receipts];
 
 /**
  * Every row is written as JSON text when its message is read, not when its insert starts: the

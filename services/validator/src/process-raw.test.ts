@@ -18,7 +18,15 @@ describe('processRawMessage: payload kinds', () => {
     expect(o.events).toEqual([]);
     expect(o.catalog).toEqual([
       {
-        record: { app_id: 'app-1', id: 'g-1', kind: 'chat_group', received_at: 1_700_000_100_000, request_id: 'req-1', record: { id: 'g-1', name: 'G' }, extra: null },
+        record: {
+          app_id: 'app-1',
+          id: 'g-1',
+          kind: 'chat_group',
+          received_at: 1_700_000_100_000,
+          request_id: 'req-1',
+          record: { id: 'g-1', name: 'G' },
+          extra: null,
+        },
         warnings: [],
         index: 0,
       },

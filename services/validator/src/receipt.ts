@@ -18,7 +18,7 @@ export interface ReceiptInput {
  * Items per receipt part are bounded by this estimate of their encoded size, so a receipt always fits
  * its topic's record batch (1 MiB) however many events and reasons an upload has.
  */
-export const MAX_RECEIPT_PART_BYTES = 256 * 1024;
+const MAX_RECEIPT_PART_BYTES = 256 * 1024;
 
 const reasonBytes = (r: RejectionReason) => 16 + r.path.length * 3 + r.rule.length + r.message.length * 3;
 

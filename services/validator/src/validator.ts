@@ -181,7 +181,11 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
       catalog: writtenCatalog,
       rejected: rejectedRecords,
     })) {
-      push(topics.receipts, { key: `${receipt.app_id}:${receipt.request_id}`, value: await deps.registry.encode(receiptId, receipt), headers: { app_id: receipt.app_id } });
+      push(topics.receipts, {
+        key: `${receipt.app_id}:${receipt.request_id}`,
+        value: await deps.registry.encode(receiptId, receipt),
+        headers: { app_id: receipt.app_id },
+      });
     }
     if (outcome.warnings.length > 0) {
       deps.logger.debug({ requestId: outcome.ctx.requestId, warnings: outcome.warnings.slice(0, 20) }, 'accepted with warnings');

@@ -11,8 +11,8 @@ export interface InspectQuery {
   limit: number;
 }
 
-export const DEFAULT_INSPECT_LIMIT = 100;
-export const MAX_INSPECT_LIMIT = 1000;
+const DEFAULT_INSPECT_LIMIT = 100;
+const MAX_INSPECT_LIMIT = 1000;
 
 function param(q: Record<string, unknown>, name: string): string | undefined {
   const v = q[name];

@@ -1,7 +1,7 @@
 import type { Analytics, RejectionReason } from '@evp/core';
 
 /** One event's or record's verdict, as GET /v1/ingest/requests/{request_id} lists it. */
-export type EventVerdict =
+type EventVerdict =
   | {
       envelope_index: number;
       event_index: number | null;
