@@ -128,10 +128,11 @@ const mediaEvent: EventDef = {
   block: 'core',
   name: 'MediaProps',
   fields: {
-    id: req(t.string),
+    // The Kenkai client names them after its model: media_id, seek_time (MediaObject.swift).
+    id: req(t.string, { client: { aliases: ['media_id'] } }),
     type: req(t.enum('media_type', ['video', 'audio', 'image'])),
     action: req(t.enum('media_action', ['view', 'play', 'pause', 'seek', 'finish', 'impression'])),
-    time: req(t.int, { doc: 'current seek position in ms (0 for images)', min: 0 }),
+    time: req(t.int, { doc: 'current seek position in ms (0 for images)', min: 0, client: { aliases: ['seek_time'] } }),
   },
   // The iOS SDK sets time to 0 for images before sending (every version); so does the data generator.
   rules: [problemWhen('time', (v) => v.type === 'image' && v.time !== 0, 'time_zero_for_image', 'time must be 0 for an image')],

@@ -35,7 +35,7 @@ const cartEvent: EventDef = {
   block: 'e_commerce',
   name: 'CartProps',
   fields: {
-    id: req(t.string, { doc: 'cart id' }),
+    id: req(t.string, { doc: 'cart id', client: { aliases: ['cart_id'] } }),
     action: req(t.enum('cart_action', ['add_item', 'remove_item'])),
     cart_price: req(t.float, { min: 0, client: { mayOmit: leftOutBy('ios-kenkai', 'the Kenkai iOS client never sends it (CartObject has no cart price)') } }),
     currency: req(t.string, { doc: 'ISO 4217 code' }),

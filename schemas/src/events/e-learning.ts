@@ -2,12 +2,13 @@ import { leftOutBy } from '../dsl/client';
 import { opt, req, t, type EventDef } from '../dsl/types';
 
 /** E-learning block events (spec 6, E-learning). */
+// The Kenkai client sends each id under its model's name: question_id, exam_id, module_id.
 const questionEvent: EventDef = {
   event: 'question',
   block: 'e_learning',
   name: 'QuestionProps',
   fields: {
-    id: req(t.string),
+    id: req(t.string, { client: { aliases: ['question_id'] } }),
     action: req(t.enum('question_action', ['answer', 'skip'], { extensions: ['other'] })),
     // Kenkai and causalfoundry/ios-sdk send no answer_id for skip (encodeIfPresent of nil).
     answer_id: req(t.string, {
@@ -30,7 +31,7 @@ const examEvent: EventDef = {
   block: 'e_learning',
   name: 'ExamProps',
   fields: {
-    id: req(t.string),
+    id: req(t.string, { client: { aliases: ['exam_id'] } }),
     action: req(t.enum('exam_action', ['start', 'submit', 'result'], { extensions: ['other'] })),
     // Kenkai's ExamObject has them optional, and causalfoundry/ios-sdk sends each only when it has one:
     // duration with submit, score and is_passed with result.
@@ -53,7 +54,7 @@ const moduleEvent: EventDef = {
   block: 'e_learning',
   name: 'ModuleProps',
   fields: {
-    id: req(t.string),
+    id: req(t.string, { client: { aliases: ['module_id'] } }),
     action: req(t.enum('module_action', ['view'], { extensions: ['other'] })),
     // Percent complete (iOS SDK docs: "the percentage complete for the module"; the data generator
     // sends 100 when a module is finished).

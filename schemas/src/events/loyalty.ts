@@ -27,7 +27,8 @@ const milestoneEvent: EventDef = {
   event: 'milestone',
   block: 'loyalty',
   name: 'MilestoneProps',
-  fields: { id: req(t.string), action: req(t.enum('milestone_action', ['achieved'], { extensions: ['other'] })) },
+  // The Kenkai client sends the id as milestone_id (MilestoneObject.swift).
+  fields: { id: req(t.string, { client: { aliases: ['milestone_id'] } }), action: req(t.enum('milestone_action', ['achieved'], { extensions: ['other'] })) },
 };
 
 const promoEvent: EventDef = {

@@ -19,14 +19,6 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     source: `${FLATTEN}; the event models (EventObjects/*.swift)`,
   },
   {
-    rule: 'flat_key_renamed',
-    sends:
-      "a property under its model's own name: media `media_id`/`seek_time`, question/exam/module/milestone `<x>_id`, cart `cart_id` (patient `id`: `property_alias`)",
-    becomes: "the spec's name (`id`, `time`)",
-    clients: KENKAI,
-    source: 'MediaObject.swift, QuestionObject.swift, ExamObject.swift, ModuleObject.swift, MilestoneObject.swift, CartObject.swift',
-  },
-  {
     rule: 'joined_list',
     sends: 'an array as one `", "`-joined string (results_list, items_list, hcw_id_list, survey questions and responses, appointment type)',
     becomes: 'the list (split on `", "`), where the definition says ARRAY; a list of objects gets one object per part',

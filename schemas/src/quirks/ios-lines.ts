@@ -26,12 +26,12 @@ export const iosLinesQuirks: readonly ClientQuirk[] = [
   {
     rule: 'property_alias',
     sends:
-      'its own name for a field: patient/encounter `id` (patient_id; Kenkai: patient), encounter summary `prev_diagnosis_status`, `diagnosis_status`, `main_complaints`, diagnostic elements `treatment_adherence`, `health_questionnaires`; delivery `delivery_ts` (the generator too); catalogs `has_whatsapp` (Kenkai too), `site_ids_list`, `parent_site_id`; the generator: nudge_response `nudge_id` (ref), user catalog `organization` (organization_name)',
+      "its own name for a field. Older line: patient/encounter `id` (patient_id), encounter summary `prev_diagnosis_status`, `diagnosis_status`, `main_complaints`, diagnostic elements `treatment_adherence`, `health_questionnaires`; delivery `delivery_ts`; catalogs `has_whatsapp`, `site_ids_list`, `parent_site_id`. Kenkai (its models' names): media `media_id`/`seek_time`, question/exam/module/milestone `<x>_id`, cart `cart_id`, patient `id`, patient catalog `has_whatsapp`. The generator: delivery `delivery_ts`, nudge_response `nudge_id` (ref), user catalog `organization` (organization_name)",
     becomes:
-      'the spec field (patient_id, prev_diagnosis_status_list, …, est_delivery_ts, has_chatapp, site_id_list, parent_id, ref, organization_name); when the spec name is sent too, it wins and the other stays an extra',
-    clients: `${CF} 0.4.3–1.1.8; ${KENKAI} (patient id, patient catalog has_whatsapp); ${GENERATOR}`,
+      'the spec field (patient_id, prev_diagnosis_status_list, …, est_delivery_ts, has_chatapp, site_id_list, parent_id; media id and time, …; ref, organization_name) when the spec name is not sent too (otherwise the client name stays an extra)',
+    clients: `${CF} 0.4.3–1.1.8; ${KENKAI}; ${GENERATOR}`,
     source:
-      'CausalFoundrySDKPatientMgmt/Sources/Models (1.1.8), Catalog/CatalogModels/PatientCatalogModel.swift, HcwCatalogModel.swift, HcwSiteCatalogModel.swift; KenkaiSDKPatientMgmt PatientEventObject.swift, Models/Catalog/PatientCatalogModel.swift; generator commerce/schedule_delivery.py, event/log/nudge/nudge_response.py, event/catalog/user_catalog.py',
+      'CausalFoundrySDKPatientMgmt/Sources/Models (1.1.8), Catalog/CatalogModels/PatientCatalogModel.swift, HcwCatalogModel.swift, HcwSiteCatalogModel.swift; Kenkai MediaObject.swift, QuestionObject.swift, ExamObject.swift, ModuleObject.swift, MilestoneObject.swift, CartObject.swift, PatientEventObject.swift, PatientCatalogModel.swift; generator commerce/schedule_delivery.py, event/log/nudge/nudge_response.py, event/catalog/user_catalog.py',
   },
   {
     rule: 'required_missing',

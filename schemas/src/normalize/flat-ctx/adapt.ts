@@ -65,7 +65,7 @@ export function adaptCurrentFormEvent(input: { def: EventDef; raw: RawEvent; fac
   let props = raw.props;
   let flat = kenkai;
   if (mapping) {
-    const rebuilt = rebuildFlatCtx(mapping, props, propsPath, specKeysOf(def));
+    const rebuilt = rebuildFlatCtx(mapping, props, propsPath, specKeysOf(def), kenkai);
     props = rebuilt.props;
     warnings.push(...rebuilt.warnings);
     flat ||= rebuilt.moved;

@@ -6,8 +6,9 @@
  * arrays become one `", "`-joined string, booleans 1/0 — and several keys carry their model's own
  * names (`media_id`, `seek_time`, …). rebuild.ts applies an entry; nothing here is code per event.
  *
- * A key maps to one or more targets:
- * - `name`: the spec's property of another name (`media_id` → `id`; warning `flat_key_renamed`);
+ * A key maps to one or more targets (a key that is only the client's name of a spec property — media
+ * `media_id`, patient `id` — is not a flattening: the definition names it, `client.aliases`, read for
+ * every client with the warning `property_alias`, so plain renames have no place here):
  * - `object.field`, `object.inner.field`: a field of a spec object the flattening dissolved (warning
  *   `flattened_object`, once per object);
  * - `list[0].field`: a field of the one element of a spec list (checkout sends one event per item);
@@ -48,10 +49,9 @@ const currencyFromItem = (itemPath: string): readonly FlatTarget[] => [
 export const FLAT_CTX_MAPPINGS: Readonly<Record<string, FlatCtxMapping>> = {
   page: { keys: {}, secondsToMs: ['render_time'] },
   identify: { keys: { reason: 'blocked.reason', remarks: 'blocked.remarks' } },
-  media: { keys: { media_id: 'id', seek_time: 'time' } },
   search: { keys: { results_list: 'results_list[*].id' } },
   item: { keys: itemInto('item') },
-  cart: { keys: { cart_id: 'id', ...itemInto('item', ['currency']), currency: currencyFromItem('item') } },
+  cart: { keys: { ...itemInto('item', ['currency']), currency: currencyFromItem('item') } },
   checkout: {
     keys: {
       // Order id and item id are both `id` in the client's models; the flattening keeps one of them,
@@ -82,10 +82,6 @@ export const FLAT_CTX_MAPPINGS: Readonly<Record<string, FlatCtxMapping>> = {
       },
     ],
   },
-  question: { keys: { question_id: 'id' } },
-  exam: { keys: { exam_id: 'id' } },
-  module: { keys: { module_id: 'id' } },
-  milestone: { keys: { milestone_id: 'id' } },
   promo: { keys: { items_list: 'items[*].id' } },
   reward: {
     keys: {
@@ -106,7 +102,6 @@ export const FLAT_CTX_MAPPINGS: Readonly<Record<string, FlatCtxMapping>> = {
       response_list: 'response[*].response',
     },
   },
-  // patient `id` for patient_id is not a flattening: the definition reads it for every client (property_alias).
   encounter: {
     keys: {
       id: 'encounter_summary.id',

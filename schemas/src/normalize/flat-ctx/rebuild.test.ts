@@ -19,18 +19,13 @@ describe('rebuildFlatCtx: the flattened ctx back in the spec shape', () => {
     });
   });
 
-  it('renames keys (flat_key_renamed at the spec name)', () => {
-    const r = rebuildFlatCtx(
-      FLAT_CTX_MAPPINGS.media!,
-      { media_id: 'v1', type: 'video', action: 'play', seek_time: 15000 },
-      P,
-      spec('id', 'type', 'action', 'time'),
+  it('has no plain renames: a client name of a spec property is the definition’s (client.aliases, property_alias)', () => {
+    const plain = Object.entries(FLAT_CTX_MAPPINGS).flatMap(([event, m]) =>
+      Object.entries(m.keys).flatMap(([key, t]) =>
+        (Array.isArray(t) ? t : [t]).filter((x) => typeof x === 'string' && !/[.[]/.test(x)).map((x) => `${event}: ${key} → ${String(x)}`),
+      ),
     );
-    expect(r.props).toEqual({ type: 'video', action: 'play', id: 'v1', time: 15000 });
-    expect(r.warnings.map((w) => [w.path, w.rule])).toEqual([
-      [`${P}.id`, 'flat_key_renamed'],
-      [`${P}.time`, 'flat_key_renamed'],
-    ]);
+    expect(plain).toEqual([]);
   });
 
   it('splits a joined list into one object per part', () => {
@@ -84,14 +79,13 @@ describe('rebuildFlatCtx: the flattened ctx back in the spec shape', () => {
     ]);
   });
 
-  it('moves a key whose spec name is itself moved away (cart: cart_id → id, id → item.id)', () => {
-    const r = rebuildFlatCtx(
-      FLAT_CTX_MAPPINGS.cart!,
-      { cart_id: 'c-1', action: 'add_item', id: 'd-1', currency: 'PKR' },
-      P,
-      spec('id', 'action', 'cart_price', 'currency', 'item'),
-    );
-    expect(r.props).toEqual({ action: 'add_item', id: 'c-1', item: { id: 'd-1', currency: 'PKR' }, currency: 'PKR' });
+  it('moves a flat key off a spec name for the client known to flatten (Kenkai cart: id → item.id; cart_id is the definition’s)', () => {
+    const ctx = { cart_id: 'c-1', action: 'add_item', id: 'd-1', currency: 'PKR' };
+    const keys = spec('id', 'action', 'cart_price', 'currency', 'item');
+    const r = rebuildFlatCtx(FLAT_CTX_MAPPINGS.cart!, ctx, P, keys, true);
+    expect(r.props).toEqual({ cart_id: 'c-1', action: 'add_item', item: { id: 'd-1', currency: 'PKR' }, currency: 'PKR' });
+    // From a client not known to flatten, only spec names: the spec shape, left alone.
+    expect(rebuildFlatCtx(FLAT_CTX_MAPPINGS.cart!, ctx, P, keys)).toEqual({ props: ctx, warnings: [], moved: false });
   });
 
   it('warns when the client copied one value into another key (item_report store id = remarks)', () => {

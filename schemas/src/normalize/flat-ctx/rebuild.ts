@@ -58,18 +58,27 @@ export interface Rebuilt {
 /**
  * A flattened ctx → the spec's properties, by the event's entry of FLAT_CTX_MAPPINGS. Keys that no
  * entry names stay where they are (the validator keeps them as extras). The ctx counts as flattened
- * only when it holds a key of the entry that the spec's properties (`specKeys`) do not have, or a
- * joined string where the spec has a list: a spec-shaped ctx, even one missing a property, is left
- * as it is. A key is moved only when the property it belongs to is not sent already, and list keys
+ * when its client is known to flatten every ctx (`knownFlattened`: the Kenkai sdk), or when it holds
+ * a key of the entry that the spec's properties (`specKeys`) do not have, or a joined string where
+ * the spec has a list: a spec-shaped ctx of another client, even one missing a property, is left as
+ * it is. A key is moved only when the property it belongs to is not sent already, and list keys
  * zipped into one list only when their part counts agree (otherwise they stay as sent).
  */
-export function rebuildFlatCtx(mapping: FlatCtxMapping, ctx: Record<string, unknown>, propsPath: string, specKeys: ReadonlySet<string>): Rebuilt {
+export function rebuildFlatCtx(
+  mapping: FlatCtxMapping,
+  ctx: Record<string, unknown>,
+  propsPath: string,
+  specKeys: ReadonlySet<string>,
+  knownFlattened = false,
+): Rebuilt {
   const sources = Object.keys(mapping.keys);
-  const flattened = sources.some(
-    (k) =>
-      Object.hasOwn(ctx, k) &&
-      (!specKeys.has(k) || (typeof ctx[k] === 'string' && targetsOf(mapping.keys[k] as FlatTarget).some((t) => parseTarget(t).list === '*'))),
-  );
+  const flattened =
+    knownFlattened ||
+    sources.some(
+      (k) =>
+        Object.hasOwn(ctx, k) &&
+        (!specKeys.has(k) || (typeof ctx[k] === 'string' && targetsOf(mapping.keys[k] as FlatTarget).some((t) => parseTarget(t).list === '*'))),
+    );
   if (!flattened) return { props: ctx, warnings: [], moved: false };
   const taken = (root: string) => Object.hasOwn(ctx, root) && !sources.includes(root);
   // Which keys move where, decided before anything is moved.
@@ -123,7 +132,9 @@ export function rebuildFlatCtx(mapping: FlatCtxMapping, ctx: Record<string, unkn
     if (target.rule !== null) warn(target.to, target.rule, `${key}: ${target.message}`);
     else if (target.list === '*') warn(target.root, 'joined_list', `${key} is a "${JOIN_SEPARATOR}"-joined string; split into the elements of ${target.root}`);
     else if (target.list === null && target.rest.length === 0) {
-      if (key !== target.root) warn(target.root, 'flat_key_renamed', `${key} read as ${target.root}`);
+      // Plain renames belong to the definitions (mappings.ts; a test keeps the table free of them);
+      // should one appear it is still reported, as the definitions report a client's name.
+      if (key !== target.root) warn(target.root, 'property_alias', `${key} read as ${target.root}`);
     } else rebuiltObjects.set(target.root, [...(rebuiltObjects.get(target.root) ?? []), key]);
   }
   for (const [root, keys] of rebuiltObjects) {
