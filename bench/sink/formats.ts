@@ -152,7 +152,7 @@ export function rowBinaryEvent(w: RowBinaryWriter, e: CanonicalEvent): void {
   w.u8(e.online ? 1 : 0);
   w.ms(e.received_at);
   w.string(e.request_id);
-  w.u8(e.envelope === 'earlier' ? 2 : 1);
+  w.u8(e.envelope === 'earlier' ? 2 : e.envelope === 'flat' ? 3 : 1);
   w.string(stringifyWellFormed(e.props ?? {}));
   w.nullable(e.meta === null || e.meta === undefined ? null : stringifyWellFormed(e.meta), str);
   w.string(stringifyWellFormed(e.client ?? {}));
@@ -181,7 +181,7 @@ const EVENTS_ROWBINARY_STRUCTURE = [
   'online Bool',
   "received_at DateTime64(3, 'UTC')",
   'request_id String',
-  "envelope Enum8('current' = 1, 'earlier' = 2)",
+  "envelope Enum8('current' = 1, 'earlier' = 2, 'flat' = 3)",
   'props String',
   'meta Nullable(String)',
   'client String',

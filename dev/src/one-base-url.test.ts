@@ -18,6 +18,12 @@ interface Probe {
 }
 
 const envelope = oneEventEnvelope;
+/** The synthetic data generator's flat form (docs/api.md, "Server-side import"). */
+const flatBody = {
+  data: [
+    { u_id: 'user-1', d_id: 'd-1', os: 'android', ol: true, ts: '2025-03-04T09:12:45.381204Z', type: 'identify', block: 'core', props: { action: 'login' } },
+  ],
+};
 const sdkPull = sdkPullBody;
 
 // Keyed by the table's path: a route added to the table without a probe fails the first test.
@@ -46,7 +52,10 @@ const PROBES: Record<string, Probe[]> = {
   ],
   '/inspector': [{ method: 'GET', path: '/inspector', status: 200, expect: (b) => expect(b.html).toContain('<title>Event inspector</title>') }],
   '/inspector/': [{ method: 'GET', path: '/inspector/inspector.js', status: 200, expect: (b) => expect(b.html).toContain('fetch(query(kind)') }],
-  '/data/ingest/': [{ method: 'POST', path: '/data/ingest/log', key: API_KEY, body: { data: [] }, status: 404, expect: 'not_found' }],
+  '/data/ingest/': [
+    { method: 'POST', path: '/data/ingest/log', key: API_KEY, body: flatBody, status: 200, expect: (b) => expect(b.accepted).toBe(1) },
+    { method: 'POST', path: '/data/ingest/catalog/user', key: SDK_KEY, body: [{ id: 'u', timezone: 'Z' }], status: 403, expect: 'forbidden_role' },
+  ],
   '/openapi.json': [{ method: 'GET', path: '/openapi.json', status: 200, expect: (b) => expect(Object.keys(b.paths)).toContain('/v1/ingest/log') }],
   '/v1/action/': [
     { method: 'POST', path: '/v1/action/pull', body: sdkPull, status: 401, expect: 'auth_missing' },
@@ -54,8 +63,18 @@ const PROBES: Record<string, Probe[]> = {
   ],
   '/v1/actions': [{ method: 'POST', path: '/v1/actions', body: [], status: 401, expect: 'auth_missing' }],
   '/v1/actions/': [{ method: 'GET', path: '/v1/actions/1/stats', key: API_KEY, status: 404, expect: 'not_found' }],
-  '/v1/nudge/': [{ method: 'GET', path: '/v1/nudge/sdk/user-1?render_method=push_notification', key: SDK_KEY, status: 404, expect: 'not_found' }],
-  '/nudge/': [{ method: 'GET', path: '/nudge/sdk/get?subject_id=user-1', key: API_KEY, status: 404, expect: 'not_found' }],
+  '/v1/nudge/': [
+    { method: 'GET', path: '/v1/nudge/sdk/user-1?render_method=push_notification', key: SDK_KEY, status: 200, expect: (b) => expect(b).toEqual([]) },
+  ],
+  '/nudge/': [
+    {
+      method: 'GET',
+      path: '/nudge/sdk/get?subject_id=user-1&queued_at=2025-03-04T10%3A02%3A11.504118Z',
+      key: API_KEY,
+      status: 200,
+      expect: (b) => expect(b).toEqual([]),
+    },
+  ],
 };
 
 const COUNTER: Record<PublicService, string> = {

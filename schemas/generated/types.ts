@@ -13,7 +13,7 @@ export interface AppProps {
    * ms to open and render the first screen; 0 for every action but open
    * Range: 0..∞ (inclusive).
    */
-  start_time: number;
+  start_time?: number;
   /** Unknown properties, kept by the validator (never dropped). */
   __extra?: Record<string, unknown>;
 }
@@ -34,7 +34,7 @@ export interface PageProps {
    * ms
    * Range: 0..∞ (inclusive).
    */
-  render_time: number;
+  render_time?: number;
   /** Unknown properties, kept by the validator (never dropped). */
   __extra?: Record<string, unknown>;
 }

@@ -1,6 +1,12 @@
 import type { Block, RejectionReason } from '@evp/core';
 
-/** What both envelope forms become (see docs/data-contract.md). Times are UTC epoch ms. */
+/**
+ * How an upload was shaped: the spec's current (2.1) and earlier (2.2) envelopes, or `flat`, the
+ * server-side import form whose every log carries its own user (docs/data-contract.md).
+ */
+export type EnvelopeForm = 'current' | 'earlier' | 'flat';
+
+/** What every envelope form becomes (see docs/data-contract.md). Times are UTC epoch ms. */
 export interface CanonicalEvent {
   /** Deterministic: the same event re-sent yields the same id. */
   event_id: string;
@@ -27,12 +33,12 @@ export interface CanonicalEvent {
   online: boolean;
   received_at: number;
   request_id: string;
-  envelope: 'current' | 'earlier';
+  envelope: EnvelopeForm;
   /** Validated properties of the event (shape from its definition). */
   props: Record<string, unknown>;
   /** Any JSON value sent as `meta`. */
   meta: unknown;
-  /** Earlier form client info (up, dn, d_info, app_info) and declared ids, kept not dropped. */
+  /** Earlier/flat form client info (up, dn, d_info, app_info, ip) and declared ids, kept not dropped. */
   client: Record<string, unknown> | null;
   /**
    * What the validator accepted but the app should know: unknown properties kept as extras, client

@@ -6,3 +6,4 @@ export * from './store';
 export * from './validation';
 export * from './redis/redis-action-store';
 export * from './messages';
+export * from './nudge-fetch';

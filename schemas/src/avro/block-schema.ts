@@ -45,7 +45,7 @@ export function blockEventSchema(block: Block): AvroSchema {
       { name: 'online', type: 'boolean' },
       { name: 'received_at', type: 'long', doc: 'UTC epoch ms' },
       { name: 'request_id', type: 'string' },
-      { name: 'envelope', type: 'string', doc: 'current or earlier' },
+      { name: 'envelope', type: 'string', doc: 'current, earlier or flat' },
       { name: 'meta_json', ...nullable('string') },
       { name: 'client_json', ...nullable('string') },
       {

@@ -51,7 +51,8 @@ export const userCatalog: CatalogDef = {
     zipcode: s(),
     experience: s(),
     organization_id: s(),
-    organization_name: s(),
+    // The synthetic data generator sends `organization` (generator.md, 13).
+    organization_name: opt(t.string, { client: { aliases: ['organization'] } }),
     language: s('full name'),
     education_level: s('from a predefined set (the set is not shown in the spec)'),
     timezone: req(t.string, { doc: 'current timezone; auto tracked' }),

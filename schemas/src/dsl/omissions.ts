@@ -9,7 +9,11 @@ import type { FieldType, ObjectDef, RecognisedClient } from './types';
  * Every other client is still held to `required` by the definition itself. Because such events exist,
  * the field is nullable in Avro and optional in the generated types.
  */
-const copies: Record<RecognisedClient, WeakMap<ObjectDef, ObjectDef>> = { 'ios-cf': new WeakMap(), 'ios-kenkai': new WeakMap() };
+const copies: Record<RecognisedClient, WeakMap<ObjectDef, ObjectDef>> = {
+  'ios-cf': new WeakMap(),
+  'ios-kenkai': new WeakMap(),
+  'server-import': new WeakMap(),
+};
 const tolerating = new WeakMap<ObjectDef, RecognisedClient>();
 
 export function toleratingOmissions<T extends ObjectDef>(def: T, client: RecognisedClient): T {

@@ -70,10 +70,12 @@ export interface FieldClientValues {
 
 /**
  * Real clients the validator recognises per event, for what only they are allowed: `ios-cf`, the older
- * CausalFoundry iOS line (every earlier-form event), and `ios-kenkai`, the Kenkai iOS client and the
- * Kenkai Core in Unity (current-form events normalize/flat-ctx/adapt.ts recognises as flattened).
+ * CausalFoundry iOS line (every earlier-form event), `ios-kenkai`, the Kenkai iOS client and the
+ * Kenkai Core in Unity (current-form events normalize/flat-ctx/adapt.ts recognises as flattened), and
+ * `server-import`, a server-side import such as the synthetic data generator (every flat-form event,
+ * normalize/flat-form.ts): it has no device to measure on and reports steps without what comes later.
  */
-export type RecognisedClient = 'ios-cf' | 'ios-kenkai';
+export type RecognisedClient = 'ios-cf' | 'ios-kenkai' | 'server-import';
 
 export interface ClientOmission {
   by: readonly RecognisedClient[];

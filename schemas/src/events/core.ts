@@ -74,7 +74,16 @@ const appEvent: EventDef = {
   doc: 'App lifecycle (tracked automatically)',
   fields: {
     action: req(t.enum('app_action', ['open', 'close', 'resume', 'background'])),
-    start_time: req(t.int, { doc: 'ms to open and render the first screen; 0 for every action but open', min: 0 }),
+    start_time: req(t.int, {
+      doc: 'ms to open and render the first screen; 0 for every action but open',
+      min: 0,
+      client: {
+        mayOmit: leftOutBy(
+          'server-import',
+          'it is measured on the device, and a server-side import has no such measurement (sent only for close, resume, background, as 0)',
+        ),
+      },
+    }),
   },
   // The iOS SDK's lifecycle observer sends 0 for resume, background and close (every version).
   rules: [
@@ -95,7 +104,11 @@ const pageEvent: EventDef = {
       min: 0,
       client: { mayOmit: leftOutBy('ios-kenkai', 'the Kenkai iOS client never sends it (page events of CFViewController)') },
     }),
-    render_time: req(t.int, { doc: 'ms', min: 0 }),
+    render_time: req(t.int, {
+      doc: 'ms',
+      min: 0,
+      client: { mayOmit: leftOutBy('server-import', 'it is measured on the device, and a server-side import has no such measurement') },
+    }),
   },
 };
 
@@ -145,7 +158,8 @@ const rateEvent: EventDef = {
   name: 'RateProps',
   fields: {
     rate_value: req(t.float, { min: 0, max: 5 }),
-    type: req(t.enum('rate_type', RATE_TYPES)),
+    // The synthetic data generator rates a shop item with the item's own type (generator.md, 9).
+    type: req(t.enum('rate_type', RATE_TYPES, { aliases: { drug: 'item', blood: 'item', oxygen: 'item', medical_equipment: 'item' } })),
     subject_id: req(t.string),
   },
 };

@@ -18,6 +18,14 @@ const questionEvent: EventDef = {
   },
 };
 
+/**
+ * An exam step is reported as it happens: causalfoundry/ios-sdk, the Kenkai iOS client and the
+ * synthetic data generator (a server-side import) send the result only with result and the duration
+ * only with submit.
+ */
+const EXAM_RESULT_ONLY = 'causalfoundry/ios-sdk, the Kenkai iOS client and server-side imports send it only for result';
+const EXAM_SUBMIT_ONLY = 'causalfoundry/ios-sdk, the Kenkai iOS client and server-side imports send it only for submit';
+
 const examEvent: EventDef = {
   event: 'exam',
   block: 'e_learning',
@@ -28,15 +36,15 @@ const examEvent: EventDef = {
     // Kenkai's ExamObject has them optional, and causalfoundry/ios-sdk sends each only when it has one:
     // duration with submit, score and is_passed with result.
     is_passed: req(t.boolean, {
-      client: { mayOmit: leftOutBy(['ios-cf', 'ios-kenkai'], 'causalfoundry/ios-sdk and the Kenkai iOS client send it only for result') },
+      client: { mayOmit: leftOutBy(['ios-cf', 'ios-kenkai', 'server-import'], EXAM_RESULT_ONLY) },
     }),
     score: req(t.float, {
-      client: { mayOmit: leftOutBy(['ios-cf', 'ios-kenkai'], 'causalfoundry/ios-sdk and the Kenkai iOS client send it only for result') },
+      client: { mayOmit: leftOutBy(['ios-cf', 'ios-kenkai', 'server-import'], EXAM_RESULT_ONLY) },
     }),
     duration: req(t.int, {
       doc: 'seconds',
       min: 0,
-      client: { mayOmit: leftOutBy(['ios-cf', 'ios-kenkai'], 'causalfoundry/ios-sdk and the Kenkai iOS client send it only for submit') },
+      client: { mayOmit: leftOutBy(['ios-cf', 'ios-kenkai', 'server-import'], EXAM_SUBMIT_ONLY) },
     }),
   },
 };

@@ -11,7 +11,12 @@ const levelEvent: EventDef = {
   fields: {
     module_id: req(t.string, {
       doc: 'matters especially for e-learning',
-      client: { mayOmit: leftOutBy('ios-kenkai', 'the Kenkai iOS client leaves it out when the app gives none') },
+      client: {
+        mayOmit: leftOutBy(
+          ['ios-kenkai', 'server-import'],
+          'the Kenkai iOS client leaves it out when the app gives none, and a server-side import may report app-wide levels, tied to no module',
+        ),
+      },
     }),
     new_level: req(t.int, { min: 0 }),
     prev_level: req(t.int, { min: 0 }),

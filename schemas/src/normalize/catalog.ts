@@ -3,6 +3,7 @@ import type { IngestContext } from '../canonical';
 import { catalogDef, catalogKindAlias, catalogKindNames, resolveCatalogKind, type CatalogKindAlias } from '../catalogs/definitions';
 import type { CatalogDef } from '../catalogs/types';
 import { validateObject } from '../dsl/validate';
+import { applyCatalogQuirks } from './catalog-quirks';
 import { isObject } from './fields';
 import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, type Rejection } from './types';
 
@@ -117,12 +118,13 @@ export function normalizeRecord(
     return { kind: 'size_violation', errors: [{ path, rule: 'max_size', message: `record is ${size} characters; the limit is ${options.maxEventChars}` }] };
   }
   if (!isObject(item)) return { kind: 'schema_violation', errors: [{ path, rule: 'type', message: `a ${def.kind} record must be an object` }] };
-  const warnings: RejectionReason[] = [];
-  let input = item;
+  const quirks = applyCatalogQuirks(def, item, path);
+  const warnings: RejectionReason[] = quirks.warnings;
+  let input = quirks.record;
   if ((item.id === undefined || item.id === null) && def.defaultId) {
     const derived = def.defaultId(item);
     if (derived !== undefined) {
-      input = { ...item, id: derived };
+      input = { ...input, id: derived };
       warnings.push({ path: `${path}.id`, rule: 'default_id', message: `no id; defaulted to ${derived} (${def.defaultIdDoc ?? 'kind default'})` });
     }
   }

@@ -9,14 +9,15 @@ import { checkDeclaredBlock } from './block';
 import { adaptCurrentFormEvent } from './flat-ctx/adapt';
 import { readCurrentEnvelope, readCurrentEvent } from './current-form';
 import { looksEarlier, readEarlierEnvelope, readEarlierEvent } from './earlier-form';
+import { flatEnvelopeExtra, looksFlat, readFlatEvent } from './flat-form';
 import { MAX_JSON_DEPTH, pathDeeperThan } from './depth';
 import { eventId } from './event-id';
 import { isObject } from './fields';
-import { parseEventTime } from './time';
+import { hasSubMillisecondDigits, parseEventTime } from './time';
 import { DEFAULT_NORMALIZE_OPTIONS, type EnvelopeFacts, type NormalizeOptions, type NormalizeResult, type RawEvent, type Rejection } from './types';
 
 /**
- * Both envelope forms → canonical events. A body is one envelope or an array of envelopes. Never
+ * Every envelope form (current, earlier, flat) → canonical events. A body is one envelope or an array of envelopes. Never
  * throws: every event ends up accepted or in exactly one rejection, and rejections count the events
  * they stand for, so `events in = accepted + Σ rejected.event_count`.
  */
@@ -45,25 +46,45 @@ function normalizeEnvelope(env: unknown, envelopeIndex: number | null, path: str
     out.rejected.push(envelopeRejection([{ path, rule: 'type', message: 'an envelope must be an object' }]));
     return;
   }
-  const earlier = looksEarlier(env);
-  const { facts, errors } = earlier ? readEarlierEnvelope(env, path) : readCurrentEnvelope(env, path);
-  if (!facts) {
-    out.rejected.push(envelopeRejection(errors));
-    return;
+  let reader: Reader;
+  if (looksFlat(env)) {
+    // Every flat log carries its own user: there are no envelope facts to check first.
+    reader = { form: 'flat', facts: null, envelopeExtra: flatEnvelopeExtra(env) };
+  } else {
+    const earlier = looksEarlier(env);
+    const { facts, errors } = earlier ? readEarlierEnvelope(env, path) : readCurrentEnvelope(env, path);
+    if (!facts) {
+      out.rejected.push(envelopeRejection(errors));
+      return;
+    }
+    reader = { form: earlier ? 'earlier' : 'current', facts, envelopeExtra: null };
   }
   // A loop and plain functions rather than forEach with closures per event: this is the hot path.
   const data = env.data as unknown[];
   for (let j = 0; j < data.length; j++) {
     if (!(j in data)) continue; // holes are skipped, as forEach does
-    normalizeEvent(data[j], j, earlier, facts, `${path}.data[${j}]`, envelopeIndex, ctx, options, out);
+    normalizeEvent(data[j], j, reader, `${path}.data[${j}]`, envelopeIndex, ctx, options, out);
   }
+}
+
+/** How one envelope's logs are read: its form, and its facts (null in the flat form: per log). */
+interface Reader {
+  form: EnvelopeFacts['form'];
+  facts: EnvelopeFacts | null;
+  /** Flat form: keys of the body besides `data`, kept in each event's `client`. */
+  envelopeExtra: Record<string, unknown> | null;
+}
+
+/** A log of a spec envelope shares the envelope's facts; a flat log brings its own. */
+function readEvent(item: unknown, reader: Reader, path: string): { event?: RawEvent; facts?: EnvelopeFacts; errors: RejectionReason[] } {
+  if (reader.form === 'flat') return readFlatEvent(item, path, reader.envelopeExtra);
+  return reader.form === 'earlier' ? readEarlierEvent(item, path) : readCurrentEvent(item, path);
 }
 
 function normalizeEvent(
   item: unknown,
   j: number,
-  earlier: boolean,
-  facts: EnvelopeFacts,
+  reader: Reader,
   eventPath: string,
   envelopeIndex: number | null,
   ctx: IngestContext,
@@ -76,19 +97,21 @@ function normalizeEvent(
     const deep = pathDeeperThan(item, MAX_JSON_DEPTH, eventPath);
     if (deep !== null) {
       const errors = [{ path: deep, rule: 'max_depth', message: `event nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }];
-      out.rejected.push(eventRejection('size_violation', errors, shallowPayload(item), envelopeIndex, j, null, facts.userId));
+      out.rejected.push(eventRejection('size_violation', errors, shallowPayload(item), envelopeIndex, j, null, userOf(reader, item)));
       return;
     }
     const size = JSON.stringify(item)?.length ?? 0;
     if (size > options.maxEventChars) {
       const errors = [{ path: eventPath, rule: 'max_size', message: `event is ${size} characters; the limit is ${options.maxEventChars}` }];
-      out.rejected.push(eventRejection('size_violation', errors, item, envelopeIndex, j, null, facts.userId));
+      out.rejected.push(eventRejection('size_violation', errors, item, envelopeIndex, j, null, userOf(reader, item)));
       return;
     }
   }
-  const read = earlier ? readEarlierEvent(item, eventPath) : readCurrentEvent(item, eventPath);
-  if (!read.event) {
-    out.rejected.push(eventRejection('schema_violation', read.errors, item, envelopeIndex, j, null, facts.userId));
+  const read = readEvent(item, reader, eventPath);
+  // No object spread per event to merge the facts in: this is the hot path.
+  const facts = reader.facts ?? read.facts;
+  if (!read.event || !facts) {
+    out.rejected.push(eventRejection('schema_violation', read.errors, item, envelopeIndex, j, null, userOf(reader, item)));
     return;
   }
   const made = toCanonical(read.event, facts, ctx, eventPath);
@@ -114,9 +137,15 @@ function eventRejection(
   envelopeIndex: number | null,
   j: number,
   name: string | null,
-  userId: string,
+  userId: string | null,
 ): Rejection {
   return { kind, errors, payload: item, event_count: 1, envelope_index: envelopeIndex, event_index: j, event_name: name, user_id: userId };
+}
+
+/** The user of a log that could not be read: its envelope's, or in the flat form the log's own `u_id` if it names one. */
+function userOf(reader: Reader, item: unknown): string | null {
+  if (reader.facts) return reader.facts.userId;
+  return isObject(item) && typeof item.u_id === 'string' && item.u_id.length > 0 ? item.u_id : null;
 }
 
 /** The user an unreadable envelope names, if it names one (so the inspector can filter its rejection by user). */
@@ -153,12 +182,16 @@ function toCanonical(raw: RawEvent, facts: EnvelopeFacts, ctx: IngestContext, pa
   const time = parseEventTime(raw.time, facts.form === 'current' ? facts.tz : undefined);
   if (time === undefined) {
     errors.push({ path: timePath, rule: 'time_format', message: 'time must be YYYY-MM-DD HH:mm:ss.SSS (with envelope tz) or ISO 8601 with an offset' });
+  } else if (hasSubMillisecondDigits(raw.time)) {
+    quirks.push({ path: timePath, rule: 'time_precision', message: 'time has digits below the millisecond; read to the millisecond' });
   }
   // Current-form clients that flatten ctx (Kenkai): the spec's shape rebuilt first (flat-ctx/adapt.ts).
   const adapted = facts.form === 'current' ? adaptCurrentFormEvent({ def, raw, facts, path }) : undefined;
   // The required fields real clients leave out (client.mayOmit) are tolerated for the events of those
-  // clients: the earlier form is the older iOS line's, a flattened current-form event Kenkai's.
-  const sender: RecognisedClient | undefined = facts.form === 'earlier' ? 'ios-cf' : adapted?.flattening ? 'ios-kenkai' : undefined;
+  // clients: the earlier form is the older iOS line's, a flattened current-form event Kenkai's, the
+  // flat form a server-side import's.
+  const sender: RecognisedClient | undefined =
+    facts.form === 'earlier' ? 'ios-cf' : facts.form === 'flat' ? 'server-import' : adapted?.flattening ? 'ios-kenkai' : undefined;
   const validated = validateObject(sender ? toleratingOmissions(def, sender) : def, adapted?.props ?? raw.props, propsPath);
   errors.push(...validated.errors);
   if (errors.length > 0) return { errors };

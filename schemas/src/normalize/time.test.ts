@@ -1,4 +1,4 @@
-import { parseEventTime } from './time';
+import { parseEventTime, hasSubMillisecondDigits } from './time';
 
 describe('parseEventTime', () => {
   const at10 = Date.UTC(2023, 4, 1, 10, 0, 0, 0);
@@ -26,5 +26,20 @@ describe('parseEventTime', () => {
 
   it('needs an offset: a local time without envelope tz (earlier form) is rejected', () => {
     expect(parseEventTime('2023-05-01 10:00:00', undefined)).toBeUndefined();
+  });
+});
+
+describe('hasSubMillisecondDigits', () => {
+  it.each([
+    ['2025-03-04T09:12:45.381204Z', true],
+    ['2025-03-04T09:12:45.3812+05:30', true],
+    ['2025-03-04 09:12:45.000001', true],
+    ['2025-03-04T09:12:45.381000Z', false],
+    ['2025-03-04T09:12:45.381Z', false],
+    ['2025-03-04T09:12:45.38Z', false],
+    ['2025-03-04T09:12:45Z', false],
+    ['2023-11-15 03:43:20.123', false],
+  ])('%s → %s', (value, expected) => {
+    expect(hasSubMillisecondDigits(value)).toBe(expected);
   });
 });

@@ -63,3 +63,20 @@ export function parseEventTime(value: string, envelopeTz: string | undefined): n
   }
   return undefined;
 }
+
+/**
+ * True when a time has non-zero fraction digits below the millisecond (`…45.381204Z`): canonical
+ * times are epoch ms, so those digits are not kept (the caller says so with a warning). Trailing
+ * zeros (`.381000`) lose nothing. Call it on a time parseEventTime accepted. A scan, not a regex:
+ * it runs for every event.
+ */
+export function hasSubMillisecondDigits(value: string): boolean {
+  const dot = value.indexOf('.');
+  if (dot < 0) return false;
+  for (let i = dot + 4; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 48 || c > 57) return false; // the fraction ended (Z, an offset, a space)
+    if (c !== 48) return true;
+  }
+  return false;
+}

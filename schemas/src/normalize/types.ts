@@ -1,5 +1,5 @@
 import type { RejectionReason } from '@evp/core';
-import type { CanonicalEvent } from '../canonical';
+import type { CanonicalEvent, EnvelopeForm } from '../canonical';
 import type { RejectionKind } from '../rejected';
 
 /** A rejection as the normaliser sees it; the validator adds provenance to make a RejectedRecord. */
@@ -36,9 +36,9 @@ export interface NormalizeOptions {
 
 export const DEFAULT_NORMALIZE_OPTIONS: NormalizeOptions = { maxEventChars: 64 * 1024 };
 
-/** Envelope-level facts shared by every event of one envelope. */
+/** Envelope-level facts shared by every event of one envelope (per event in the flat form). */
 export interface EnvelopeFacts {
-  form: 'current' | 'earlier';
+  form: EnvelopeForm;
   userId: string;
   sessionId: string;
   sessionStart: number | null;

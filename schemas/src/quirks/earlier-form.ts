@@ -1,4 +1,4 @@
-import { CF } from './clients';
+import { CF, GENERATOR } from './clients';
 import type { ClientQuirk } from './types';
 
 /**
@@ -19,9 +19,9 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
   {
     rule: 'block_spelling',
     sends: '`block` spelled `e-commerce`, `e-learning`, or `chw_mgmt` (the 0.4.x patient management block)',
-    becomes: 'the block of the event type (e_commerce, e_learning, patient_mgmt)',
-    clients: `${CF} 0.4.3–1.2.3 (chw_mgmt: 0.4.3–0.5.3)`,
-    source: 'CausalFoundrySDKCore/Sources/CFSetup.swift (track), EventTypes/ContentBlock.swift',
+    becomes: 'the block of the event type (e_commerce, e_learning, patient_mgmt); one reading for every envelope form (normalize/block.ts)',
+    clients: `${CF} 0.4.3–1.2.3 (chw_mgmt: 0.4.3–0.5.3); ${GENERATOR} (e-commerce, e-learning)`,
+    source: 'CausalFoundrySDKCore/Sources/CFSetup.swift (track), EventTypes/ContentBlock.swift; generator src/synthetic/constants.py (BlockType)',
   },
   {
     rule: 'block_missing',
@@ -43,8 +43,9 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     rule: 'event_alias',
     sends: 'an event type under its own name: `identity` (identify), `schedule_delivery` (a delivery with action schedule/update)',
     becomes: 'the spec event (`sent_name` keeps the name as sent)',
-    clients: `${CF} 0.4.3–1.2.3 (schedule_delivery: 0.4.3–0.5.3)`,
-    source: 'CausalFoundrySDKCore/Sources/EventTypes/CoreEventType.swift, CausalFoundrySDKEcom/Sources/EventTypes/EComEventType.swift (0.5.3)',
+    clients: `${CF} 0.4.3–1.2.3 (schedule_delivery: 0.4.3–0.5.3); ${GENERATOR} (schedule_delivery)`,
+    source:
+      'CausalFoundrySDKCore/Sources/EventTypes/CoreEventType.swift, CausalFoundrySDKEcom/Sources/EventTypes/EComEventType.swift (0.5.3); generator src/synthetic/event/log/commerce/schedule_delivery.py',
   },
   {
     rule: 'event_spelling',
@@ -63,18 +64,21 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
   {
     rule: 'default_applied',
     sends:
-      'a required field its builder never writes: delivery `is_urgent` (0.4.x delivered), schedule_delivery without a delivery `id`, chwsite records without `type`',
-    becomes: 'is_urgent false; the delivery id is the order id; a chwsite is type community',
-    clients: `${CF} 0.4.3–0.5.3 (delivery), 0.4.3–1.1.8 (chwsite)`,
+      'a required field its builder never writes: delivery `is_urgent` (0.4.x delivered; the generator’s delivered), schedule_delivery without a delivery `id`, chwsite records without `type`; the generator also: app `start_time` (close, resume, background), search `module`, nudge_response `time`',
+    becomes:
+      'is_urgent false; the delivery id is the order id; a chwsite is type community; start_time 0 (spec 6: 0 but for open); module `core` (the search’s block); the log’s `ts` (the time of the reaction)',
+    clients: `${CF} 0.4.3–0.5.3 (delivery), 0.4.3–1.1.8 (chwsite); ${GENERATOR}`,
     source:
-      'CausalFoundrySDKEcom/Sources/Models/EventObjetcs/DeliveryObject.swift, ScheduleDeliveryObject.swift (0.5.3); CausalFoundrySDKPatientMgmt/Sources/Catalog/CatalogModels/HcwSiteCatalogModel.swift',
+      'CausalFoundrySDKEcom/Sources/Models/EventObjetcs/DeliveryObject.swift, ScheduleDeliveryObject.swift (0.5.3); CausalFoundrySDKPatientMgmt/Sources/Catalog/CatalogModels/HcwSiteCatalogModel.swift; generator commerce/delivery.py, checkout.py, navigation/app.py, general/search.py, event/log/nudge/nudge_response.py',
   },
   {
     rule: 'type_coerced',
-    sends: 'a number or boolean for a string field: diagnosis item `value` (e.g. age `46`)',
-    becomes: 'the value as its JSON text (`"46"`)',
-    clients: `${CF} 1.1.4–1.2.3`,
-    source: 'CausalFoundrySDKPatientMgmt/Sources/Models/ItemObjects/DiagnosisItem.swift',
+    sends:
+      'a value of another JSON type: a number or boolean for a string field (diagnosis item `value`, e.g. age `46`); the generator: nudge_response `nudge_id` as a number, `response` as `{"action": …}`, drug `active_ingredients` as the text of a Python list (`"[\'a\', \'b\']"`)',
+    becomes: 'the value as its JSON text (`"46"`); the action string; the list it prints (any other string is still rejected)',
+    clients: `${CF} 1.1.4–1.2.3; ${GENERATOR}`,
+    source:
+      'CausalFoundrySDKPatientMgmt/Sources/Models/ItemObjects/DiagnosisItem.swift; generator event/log/nudge/nudge_response.py, utils/nudge_utils.py, event/catalog/drug_catalog.py',
   },
   // Property names
   {

@@ -1,4 +1,4 @@
-import { CF, KENKAI, KENKAI_AND_UNITY } from './clients';
+import { CF, GENERATOR, KENKAI, KENKAI_AND_UNITY } from './clients';
 import type { ClientQuirk } from './types';
 
 /**
@@ -26,22 +26,22 @@ export const iosLinesQuirks: readonly ClientQuirk[] = [
   {
     rule: 'property_alias',
     sends:
-      "its own name for a field. Older line: patient/encounter `id` (patient_id), encounter summary `prev_diagnosis_status`, `diagnosis_status`, `main_complaints`, diagnostic elements `treatment_adherence`, `health_questionnaires`; delivery `delivery_ts`; catalogs `has_whatsapp`, `site_ids_list`, `parent_site_id`. Kenkai (its models' names): media `media_id`/`seek_time`, question/exam/module/milestone `<x>_id`, cart `cart_id`, patient `id`, patient catalog `has_whatsapp`",
+      "its own name for a field. Older line: patient/encounter `id` (patient_id), encounter summary `prev_diagnosis_status`, `diagnosis_status`, `main_complaints`, diagnostic elements `treatment_adherence`, `health_questionnaires`; delivery `delivery_ts`; catalogs `has_whatsapp`, `site_ids_list`, `parent_site_id`. Kenkai (its models' names): media `media_id`/`seek_time`, question/exam/module/milestone `<x>_id`, cart `cart_id`, patient `id`, patient catalog `has_whatsapp`. The generator: delivery `delivery_ts`, nudge_response `nudge_id` (ref), user catalog `organization` (organization_name)",
     becomes:
-      'the spec field (patient_id, prev_diagnosis_status_list, …, est_delivery_ts, has_chatapp, site_id_list, parent_id; media id and time, …) when the spec name is not sent too',
-    clients: `${CF} 0.4.3–1.1.8; ${KENKAI}`,
+      'the spec field (patient_id, prev_diagnosis_status_list, …, est_delivery_ts, has_chatapp, site_id_list, parent_id; media id and time, …; ref, organization_name) when the spec name is not sent too (otherwise the client name stays an extra)',
+    clients: `${CF} 0.4.3–1.1.8; ${KENKAI}; ${GENERATOR}`,
     source:
-      'CausalFoundrySDKPatientMgmt/Sources/Models (1.1.8), Catalog/CatalogModels/PatientCatalogModel.swift, HcwCatalogModel.swift, HcwSiteCatalogModel.swift; Kenkai MediaObject.swift, QuestionObject.swift, ExamObject.swift, ModuleObject.swift, MilestoneObject.swift, CartObject.swift, PatientEventObject.swift, PatientCatalogModel.swift',
+      'CausalFoundrySDKPatientMgmt/Sources/Models (1.1.8), Catalog/CatalogModels/PatientCatalogModel.swift, HcwCatalogModel.swift, HcwSiteCatalogModel.swift; Kenkai MediaObject.swift, QuestionObject.swift, ExamObject.swift, ModuleObject.swift, MilestoneObject.swift, CartObject.swift, PatientEventObject.swift, PatientCatalogModel.swift; generator commerce/schedule_delivery.py, event/log/nudge/nudge_response.py, event/catalog/user_catalog.py',
   },
   {
     rule: 'required_missing',
     sends:
-      'events without a property the spec requires. Both lines: exam `score`/`is_passed` (only with result) and `duration` (only with submit), question `answer_id` (not for skip), payment `usd_rate` (never). Kenkai also: page `duration`, cart `cart_price`, patient `category`, search result `type`, cancel item `type`, survey response `id`, appointment update/missed `id`, level `module_id`',
+      'events without a property the spec requires. Both lines: exam `score`/`is_passed` (only with result) and `duration` (only with submit), question `answer_id` (not for skip), payment `usd_rate` (never). Kenkai also: page `duration`, cart `cart_price`, patient `category`, search result `type`, cancel item `type`, survey response `id`, appointment update/missed `id`, level `module_id`. The generator (a server-side import): app `start_time` (open), page `render_time` (device measurements), level `module_id`, exam fields by step as above',
     becomes:
-      'accepted without it (the field is nullable) for the clients that leave it out: earlier-form events and current-form events of the flattening client; every other client is still held to `required`',
-    clients: `${CF} 0.4.3–1.2.3; ${KENKAI}`,
+      'accepted without it (the field is nullable) for the clients that leave it out: earlier-form events, current-form events of the flattening client and flat-form (server-side import) events; every other client is still held to `required`',
+    clients: `${CF} 0.4.3–1.2.3; ${KENKAI}; ${GENERATOR}`,
     source:
-      'CausalFoundrySDKElearn/Sources/Models/ExamObject.swift, QuestionObject.swift; CausalFoundrySDKPayments/Sources/Models/EventObjects; the Kenkai event models (EventObjects/*.swift), CFViewController.swift',
+      'CausalFoundrySDKElearn/Sources/Models/ExamObject.swift, QuestionObject.swift; CausalFoundrySDKPayments/Sources/Models/EventObjects; the Kenkai event models (EventObjects/*.swift), CFViewController.swift; generator navigation/app.py, general/page.py, event/log/generator.py (level), learning/exam.py',
   },
   {
     rule: 'epoch_zero_time',

@@ -13,8 +13,9 @@ export const valueQuirks: readonly ClientQuirk[] = [
     rule: 'enum_alias',
     sends: 'its own spelling of a spec value, e.g. module_selection `appointments` for `appointment`',
     becomes: 'the spec value',
-    clients: 'causalfoundry/ios-sdk 1.2.2–1.2.3 and Kenkai 1.0.0–1.0.1',
-    source: 'ModuleType.swift',
+    clients:
+      'causalfoundry/ios-sdk 1.2.2–1.2.3 and Kenkai 1.0.0–1.0.1; benshi-ai/open-synthetic-data-generator 9adc0d6 (rate `type` drug, blood, oxygen, medical_equipment → item)',
+    source: 'ModuleType.swift; generator utils/event_utils.py',
   },
   {
     rule: 'enum_spelling',

@@ -4,10 +4,18 @@ import { ApiError, InfraError, type KeyRing, type Logger, type RejectionReason }
 import { checkJsonContentType, createHttpApp, grantOf, requireKey, type HttpMetrics } from '@evp/http';
 import {
   DEFAULT_PULL_MAX,
+  generatorPulls,
+  olderSdkPulls,
+  parseGeneratorFetch,
+  parseOlderSdkFetch,
+  queuedMicros,
+  toGeneratorNudge,
+  toOlderSdkNudge,
   parseCreateRequest,
   parsePullRequest,
   parseSdkPullRequest,
   parseUserIdParam,
+  type ActionRecord,
   type ActionStore,
   type CreateStatus,
   type ParseResult,
@@ -128,7 +136,9 @@ function sdkCors(allowed: string[]) {
 
 /**
  * The action API: create (API key), bulk pull (API key, spec 4.1), single-user pull (SDK key),
- * stats and unblock (API key). The key alone decides the app; a body naming another app is refused.
+ * stats and unblock (API key), and the older clients' single-user fetches (GET /v1/nudge/sdk/{user_id},
+ * SDK key; GET /nudge/sdk/get, API key). The key alone decides the app; a body naming another app is
+ * refused.
  */
 export function createActionStoreApp(deps: ActionStoreAppDeps) {
   const pullMax = deps.pullMax ?? DEFAULT_PULL_MAX;
@@ -181,6 +191,44 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
         res.status(204).end();
       });
       router.post('/v1/action/sdk/pull', sdkCors(deps.corsOrigins ?? []), requireKey(deps.keys, 'sdk'), body, pull('sdk', parseSdkPullRequest));
+
+      /**
+       * The older clients' single-user fetch (docs/actions.md, "Older clients' fetch"): the pulls of
+       * every dimension the fetch covers, one-off first, at most pullMax entries in all, oldest first.
+       * Entries this answer does not carry stay available (one-off) or come again (cached).
+       */
+      const fetchAll = async (route: string, appId: string, queries: PullQuery[], keep: (r: ActionRecord) => boolean = () => true) => {
+        const records: ActionRecord[] = [];
+        for (const q of queries) {
+          if (records.length >= pullMax) break;
+          const result = await deps.store.pull(appId, q, { max: pullMax - records.length });
+          const kept = result.data.filter(keep);
+          if (kept.length > 0) m.delivered.inc({ route, delivery_mode: q.delivery_mode }, kept.length);
+          records.push(...kept);
+        }
+        return records.sort((a, b) => (a.queued_at < b.queued_at ? -1 : a.queued_at > b.queued_at ? 1 : 0));
+      };
+
+      // CausalFoundry iOS 0.4.3–1.2.3 (SDK key): a bare array of the nudges they decode. An SDK key
+      // may fetch for any user id of its app, as the SDK pull.
+      router.get('/v1/nudge/sdk/:user_id', requireKey(deps.keys, 'sdk'), async (req, res) => {
+        const { appId } = grantOf(req);
+        const f = orBadRequest(parseOlderSdkFetch(String(req.params.user_id), req.query as Record<string, unknown>));
+        const records = await guarded('pull', req, () => fetchAll('nudge_sdk', appId, olderSdkPulls(f)));
+        res.status(200).json(records.map(toOlderSdkNudge));
+      });
+
+      // The synthetic data generator (its API key, as for its uploads): every action of the user, as
+      // a bare array of {id, action, queued_at}. Cached actions it already saw (queued at or before
+      // `queued_at`) are left out; every available one-off action is new to it by definition.
+      router.get('/nudge/sdk/get', requireKey(deps.keys, 'api'), async (req, res) => {
+        const { appId } = grantOf(req);
+        const f = orBadRequest(parseGeneratorFetch(req.query as Record<string, unknown>));
+        const after = f.queued_after === undefined ? undefined : Math.round(f.queued_after * 1000);
+        const isNew = (r: ActionRecord) => after === undefined || r.payload.delivery_mode === 'one-off' || queuedMicros(r.queued_at) > after;
+        const records = await guarded('pull', req, () => fetchAll('nudge_get', appId, generatorPulls(f), isNew));
+        res.status(200).json(records.map(toGeneratorNudge));
+      });
 
       router.get('/v1/actions/:action_id/stats', requireKey(deps.keys, 'api'), async (req, res) => {
         const { appId } = grantOf(req);

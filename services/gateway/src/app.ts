@@ -48,11 +48,12 @@ export function createGatewayApp(deps: GatewayDeps) {
     before: [cors(deps.corsOrigins)],
     routes: (router: Router, httpMetrics: HttpMetrics): HotRoute[] => {
       const metrics = createIngestMetrics(httpMetrics);
-      const guards = [requireKey(deps.keys, 'sdk')];
-      if (deps.rateLimiter) {
-        const limiter = failOpen(deps.rateLimiter, { logger: deps.logger, errors: metrics.rateLimitErrors });
-        guards.push(rateLimit(limiter, metrics.rateLimited, statusBlindPath));
-      }
+      const limited = deps.rateLimiter
+        ? [rateLimit(failOpen(deps.rateLimiter, { logger: deps.logger, errors: metrics.rateLimitErrors }), metrics.rateLimited, statusBlindPath)]
+        : [];
+      const guards = [requireKey(deps.keys, 'sdk'), ...limited];
+      // Server-side imports (the synthetic data generator) authenticate with the app's API key.
+      const importGuards = [requireKey(deps.keys, 'api'), ...limited];
       const ingest = {
         producer: deps.producer,
         logger: deps.logger,
@@ -74,10 +75,9 @@ export function createGatewayApp(deps: GatewayDeps) {
             details: { events, max_events: max },
           });
         }
-        // One raw message per envelope, keyed by user: one user's events stay in order.
-        // A single envelope travels as the very bytes received (no re-encoding).
-        const single = !Array.isArray(body);
-        const messages = slices.map((s) => ({ key: `${appId}:${s.userId}`, value: single ? raw.bytes : Buffer.from(s.json) }));
+        // One raw message per envelope (per user of a flat body), keyed by user: one user's events
+        // stay in order. A single envelope travels as the very bytes received (no re-encoding).
+        const messages = slices.map((s) => ({ key: `${appId}:${s.userId}`, value: s.asReceived ? raw.bytes : Buffer.from(s.json) }));
         const answer = logAnswerStyle(
           req,
           slices.every((s) => s.earlier),
@@ -133,6 +133,10 @@ export function createGatewayApp(deps: GatewayDeps) {
       router.post('/v1/ingest/catalog/:kind', ...guards, catalogKind, ingestCatalog);
       router.post('/v1/ingest/dimensions', ...guards, ingestDimensions);
       router.post('/v1/ingest/sdk/crash', ...guards, ingestCrash);
+      // Server-side import, on the very paths the generator posts to (no /v1; docs/api.md): the same
+      // handlers, limits, metrics and answers as the SDK routes, with an API key.
+      router.post('/data/ingest/log', ...importGuards, ingestLog);
+      router.post('/data/ingest/catalog/:kind', ...importGuards, catalogKind, ingestCatalog);
       const doc = openApiDocument();
       router.get('/openapi.json', (_req, res) => void res.json(doc));
       // What SDKs call all day: dispatched without the router (packages/http/src/hot-routes.ts).

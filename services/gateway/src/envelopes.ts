@@ -7,6 +7,8 @@ export interface EnvelopeSlice {
   events: number;
   /** The earlier form (spec 2.2): the older iOS clients' protocol, answered as they need. */
   earlier: boolean;
+  /** True when `json` is the request body itself: it may then travel as the very bytes received. */
+  asReceived: boolean;
 }
 
 /**
@@ -20,6 +22,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /**
  * The gateway checks only what it needs to route and count: each envelope is an object with a `data`
  * array. Everything else is the validator's job, so one bad event never fails its siblings here.
+ * A flat body (below) is split by user.
  */
 export function sliceEnvelopes(body: unknown, rawText: string, maxEnvelopes = DEFAULT_MAX_ENVELOPES_PER_REQUEST): EnvelopeSlice[] {
   if (Array.isArray(body)) {
@@ -32,17 +35,56 @@ export function sliceEnvelopes(body: unknown, rawText: string, maxEnvelopes = DE
         details: { envelopes: body.length, max_envelopes: maxEnvelopes },
       });
     }
-    return body.map((env, i) => describe(env, `$[${i}]`, JSON.stringify(env)));
+    return body.flatMap((env, i) => (isFlat(env) ? byUser(env) : [describe(env, `$[${i}]`, JSON.stringify(env), false)]));
   }
-  return [describe(body, '$', rawText)];
+  return isFlat(body) ? byUser(body) : [describe(body, '$', rawText, true)];
 }
 
-function describe(env: unknown, path: string, json: string): EnvelopeSlice {
+/** Keys that make an envelope a spec envelope (2.1 or 2.2), even a broken one. */
+const ENVELOPE_KEYS = ['id', 'u_id', 's_id', 'tz', 'internal', 'd_info', 'app_info', 'sdk'];
+
+/**
+ * The flat form (server-side imports: the synthetic data generator, docs/api.md): an object with a
+ * `data` array, none of the spec envelopes' keys, and logs that each name their user (`u_id`). The
+ * same test as the validator's (schemas/src/normalize/flat-form.ts `looksFlat`).
+ */
+function isFlat(body: unknown): body is Record<string, unknown> & { data: unknown[] } {
+  if (!isObject(body) || !Array.isArray(body.data)) return false;
+  for (const k of ENVELOPE_KEYS) if (k in body) return false;
+  return body.data.some((item) => isObject(item) && 'u_id' in item);
+}
+
+/**
+ * A flat body mixes users, but the raw message key must be one user's (`<app>:<user>`) so that each
+ * user's events stay in order. So it becomes one slice per user, in order of first appearance, each
+ * `{"data": [that user's logs, in body order]}` (other top-level keys copied into each). Logs without
+ * a string `u_id` go together under the empty user; the validator rejects them.
+ */
+function byUser(body: Record<string, unknown> & { data: unknown[] }): EnvelopeSlice[] {
+  const groups = new Map<string, unknown[]>();
+  for (const item of body.data) {
+    const user = isObject(item) && typeof item.u_id === 'string' ? item.u_id : '';
+    let g = groups.get(user);
+    if (!g) groups.set(user, (g = []));
+    g.push(item);
+  }
+  const rest = Object.fromEntries(Object.entries(body).filter(([k]) => k !== 'data'));
+  return [...groups].map(([userId, data]) => ({
+    json: JSON.stringify({ ...rest, data }),
+    userId,
+    events: data.length,
+    // Server-side imports, not the older iOS clients' earlier form.
+    earlier: false,
+    asReceived: false,
+  }));
+}
+
+function describe(env: unknown, path: string, json: string, asReceived: boolean): EnvelopeSlice {
   if (!isObject(env)) throw new ApiError('invalid_envelope', { message: 'An envelope must be a JSON object.', path });
   if (!Array.isArray(env.data)) {
     throw new ApiError('invalid_envelope', { message: 'An envelope needs a `data` array of logs.', path: `${path}.data` });
   }
   // The partition key keeps one user's events in order; a missing id still routes (the validator rejects it).
   const user = typeof env.id === 'string' ? env.id : typeof env.u_id === 'string' ? env.u_id : '';
-  return { json, userId: user, events: env.data.length, earlier: isEarlierEnvelope(env) };
+  return { json, userId: user, events: env.data.length, earlier: isEarlierEnvelope(env), asReceived };
 }

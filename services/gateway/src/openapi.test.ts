@@ -85,6 +85,25 @@ describe('OpenAPI document', () => {
       for (let i = 0; i < 2; i++) await hit(app, 'post', path, template, (t) => auth(t).send(good));
       await hit(down, 'post', path, template, (t) => auth(t).send(good));
     }
+    // The server-side import routes: an API key is the right one, an SDK key the wrong one.
+    const importer = (t: request.Test) => t.set('Authorization', `Bearer ${API}`);
+    const flat = { data: [{ u_id: 'u', d_id: 'd', os: 'android', ol: true, ts: '2025-03-04T09:12:45.381204Z', type: 'identify', block: 'core', props: {} }] };
+    for (const [path, template, good] of [
+      ['/data/ingest/log', '/data/ingest/log', flat],
+      ['/data/ingest/catalog/site', '/data/ingest/catalog/{kind}', [{ id: 's' }]],
+    ] as const) {
+      const app = await make({ deps: { rateLimiter: createInMemoryRateLimiter({ limit: 4, windowMs: 60_000 }) } });
+      const tooMany = JSON.stringify('data' in good ? { data: Array(5).fill(good.data[0]) } : Array(5).fill(good[0]));
+      await hit(app, 'post', path, template, (t) => importer(t).send(good));
+      await hit(app, 'post', path, template, (t) => importer(t).set('Content-Type', 'application/json').send('{'));
+      await hit(app, 'post', path, template, (t) => t.send(good));
+      await hit(app, 'post', path, template, (t) => t.set('Authorization', `Bearer ${SDK}`).send(good));
+      await hit(app, 'post', path, template, (t) => importer(t).set('Content-Type', 'application/json').send(tooMany));
+      await hit(app, 'post', path, template, (t) => importer(t).set('Content-Type', 'application/xml').send('<a/>'));
+      for (let i = 0; i < 2; i++) await hit(app, 'post', path, template, (t) => importer(t).send(good));
+      await hit(down, 'post', path, template, (t) => importer(t).send(good));
+    }
+    await hit(up, 'post', '/data/ingest/catalog/nope', '/data/ingest/catalog/{kind}', (t) => importer(t).send([{}]));
     await hit(up, 'post', '/v1/ingest/catalog/nope', '/v1/ingest/catalog/{kind}', (t) => auth(t).send([{}]));
     for (const app of [up, down]) for (const p of ['/healthz', '/readyz', '/metrics', '/openapi.json']) await hit(app, 'get', p, p);
 

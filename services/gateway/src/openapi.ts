@@ -60,13 +60,37 @@ const preflight = {
 const ingestLog = (summary: string) => ({
   summary,
   description:
-    'One log envelope (current or earlier form) or a non-empty JSON array of envelopes. The gateway checks only that each envelope is an object with a `data` array; events are validated downstream, so a bad event never fails its siblings. Each envelope becomes one raw message keyed `<app>:<user id>`.',
+    'One log envelope (current, earlier or flat form) or a non-empty JSON array of envelopes. The gateway checks only that each envelope is an object with a `data` array; events are validated downstream, so a bad event never fails its siblings. Each envelope becomes one raw message keyed `<app>:<user id>`; a flat one, one per user.',
   requestBody: requestBody({ oneOf: [ref('Envelope'), { type: 'array', minItems: 1, items: ref('Envelope') }] }, 'Envelopes.'),
   responses: { '200': accepted, ...commonIngestErrors },
 });
 
+/**
+ * The server-side import routes (the synthetic data generator): the SDK routes' handlers under
+ * /data/ingest, with the app's API key instead of the SDK key and no CORS.
+ */
+const serverImport = <T extends { description: string; responses: Record<string, unknown> }>(op: T, summary: string, description: string) => ({
+  ...op,
+  summary,
+  description: `${description} ${op.description}`,
+  security: [{ apiKey: [] }],
+  responses: { ...op.responses, '403': errorResponse('The key is not an API key.', ['forbidden_role']) },
+});
+
 export function openApiDocument() {
   const kinds = catalogKindNames();
+  const catalogUpload = {
+    summary: 'Upload catalog records of one kind',
+    description:
+      'A non-empty JSON array of records of one catalog kind; the whole request becomes one raw message keyed `<app>:catalog:<kind>`. `user_chw` is an alias of `hcw`.',
+    parameters: [{ name: 'kind', in: 'path', required: true, schema: { type: 'string', enum: kinds } }],
+    requestBody: requestBody({ type: 'array', minItems: 1, items: { type: 'object' } }, 'Catalog records.'),
+    responses: {
+      '200': accepted,
+      ...commonIngestErrors,
+      '404': errorResponse('Unknown catalog kind; `details.kinds` lists the kinds.', ['unknown_catalog_kind']),
+    },
+  };
   return {
     openapi: '3.1.0',
     info: {
@@ -80,20 +104,16 @@ export function openApiDocument() {
     paths: {
       '/v1/ingest/log': { post: ingestLog('Upload log envelopes'), options: preflight },
       '/v1/ingest/events': { post: ingestLog('Upload log envelopes (alias of /v1/ingest/log)'), options: preflight },
-      '/v1/ingest/catalog/{kind}': {
-        post: {
-          summary: 'Upload catalog records of one kind',
-          description:
-            'A non-empty JSON array of records of one catalog kind; the whole request becomes one raw message keyed `<app>:catalog:<kind>`. `user_chw` is an alias of `hcw`.',
-          parameters: [{ name: 'kind', in: 'path', required: true, schema: { type: 'string', enum: kinds } }],
-          requestBody: requestBody({ type: 'array', minItems: 1, items: { type: 'object' } }, 'Catalog records.'),
-          responses: {
-            '200': accepted,
-            ...commonIngestErrors,
-            '404': errorResponse('Unknown catalog kind; `details.kinds` lists the kinds.', ['unknown_catalog_kind']),
-          },
-        },
-        options: preflight,
+      '/v1/ingest/catalog/{kind}': { post: catalogUpload, options: preflight },
+      '/data/ingest/log': {
+        post: serverImport(
+          ingestLog('Server-side import of logs'),
+          'Server-side import of logs',
+          'For server-side importers such as the synthetic data generator (docs/api.md), with the app’s API key. Also takes the flat form `{"data": [{u_id, d_id, os, ol, ts, type, block, props, …}, …]}`, split into one raw message per user (`u_id`).',
+        ),
+      },
+      '/data/ingest/catalog/{kind}': {
+        post: serverImport(catalogUpload, 'Server-side import of catalog records', 'For server-side importers, with the app’s API key.'),
       },
       '/v1/ingest/dimensions': {
         post: {
@@ -163,7 +183,10 @@ export function openApiDocument() {
       },
     },
     components: {
-      securitySchemes: { sdkKey: { type: 'http', scheme: 'bearer', description: "The app's SDK key; the key alone decides the app." } },
+      securitySchemes: {
+        sdkKey: { type: 'http', scheme: 'bearer', description: "The app's SDK key; the key alone decides the app." },
+        apiKey: { type: 'http', scheme: 'bearer', description: "The app's API (partner) key, for server-side imports; the key alone decides the app." },
+      },
       schemas: {
         Accepted: {
           type: 'object',
@@ -172,7 +195,8 @@ export function openApiDocument() {
         },
         Envelope: {
           type: 'object',
-          description: 'Current form {id, tz, internal, data} or earlier form {s_id, u_id, d_info, app_info, sdk, up, dn, data}; only `data` is checked here.',
+          description:
+            'Current form {id, tz, internal, data}, earlier form {s_id, u_id, d_info, app_info, sdk, up, dn, data}, or the flat form {data} whose logs each carry `u_id`; only `data` is checked here.',
           required: ['data'],
           properties: { id: { type: 'string' }, u_id: { type: 'string' }, data: { type: 'array', items: { type: 'object' } } },
         },

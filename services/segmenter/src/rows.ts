@@ -72,7 +72,7 @@ export interface EventRow {
   online: boolean;
   received_at: string;
   request_id: string;
-  envelope: 'current' | 'earlier';
+  envelope: 'current' | 'earlier' | 'flat';
   props: Record<string, unknown>;
   meta: string | null;
   client: Record<string, unknown>;
@@ -150,7 +150,7 @@ export function eventValues(e: CanonicalEvent): EventValues {
     e.online === true,
     chTime(e.received_at, 'received_at'),
     text(e.request_id, 'request_id'),
-    e.envelope === 'earlier' ? 'earlier' : 'current',
+    e.envelope === 'earlier' || e.envelope === 'flat' ? e.envelope : 'current',
     e.props ?? {},
     // meta may be any JSON value (a scalar too), which a JSON column cannot hold: kept as JSON text,
     // with lone surrogates as U+FFFD so the text reads back as what ClickHouse stored.

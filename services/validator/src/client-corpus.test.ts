@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rawHeaders, type BusMessage } from '@evp/core';
+// Test-only: the gateway's own slicing, so the raw messages are exactly the gateway's.
+import { sliceEnvelopes } from '../../gateway/src/envelopes';
 import { processRawMessage, type RawOutcome } from './process-raw';
 
 /**
@@ -40,24 +42,28 @@ const files = readdirSync(CORPUS_DIR)
  * path that is not an upload (action fetches). Kept in step with the gateway by the HTTP corpus test.
  */
 function payloadKindOf(path: string): string | undefined {
-  if (path === '/v1/ingest/log' || path === '/v1/ingest/events') return 'log';
+  if (path === '/v1/ingest/log' || path === '/v1/ingest/events' || path === '/data/ingest/log') return 'log';
   if (path === '/v1/ingest/dimensions') return 'dimensions';
   if (path === '/v1/ingest/sdk/crash') return 'crash';
-  const catalog = /^\/v1\/ingest\/catalog\/([^/?]+)$/.exec(path);
+  const catalog = /^\/(?:v1|data)\/ingest\/catalog\/([^/?]+)$/.exec(path);
   if (catalog) return `catalog:${decodeURIComponent(catalog[1] as string)}`;
   return undefined;
 }
 
-/** The raw messages the gateway writes for a body: one per envelope of an array, else the body. */
+/**
+ * The raw messages the gateway writes for a body: for logs one per envelope (per user of a flat
+ * body), else the body.
+ */
 function rawMessages(kind: string, body: unknown): BusMessage[] {
-  const bodies = kind === 'log' && Array.isArray(body) ? body : [body];
+  const text = JSON.stringify(body);
+  const bodies = kind === 'log' ? sliceEnvelopes(body, text).map((s) => s.json) : [text];
   return bodies.map((b, i) => ({
     topic: 'ingest.raw',
     partition: 0,
     offset: String(i),
     key: 'app-1:u',
     timestamp: 1_741_946_400_000,
-    value: Buffer.from(JSON.stringify(b)),
+    value: Buffer.from(b),
     headers: {
       [rawHeaders.appId]: 'app-1',
       [rawHeaders.requestId]: 'req-corpus',

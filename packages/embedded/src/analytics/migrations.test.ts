@@ -18,19 +18,25 @@ afterAll(async () => {
   await analytics.close();
 });
 
+const ALL = ['001_events.sql', '002_rejected.sql', '003_catalog.sql', '004_receipts.sql', '005_client_catalogs.sql', '006_flat_envelope.sql'];
+
 describe('runMigrations on chdb', () => {
   it('applies every migration once, records it, and is a no-op the second time', async () => {
     const first = await runMigrations({ analytics });
-    const files = ['001_events.sql', '002_rejected.sql', '003_catalog.sql', '004_receipts.sql', '005_client_catalogs.sql'];
-    expect(first).toEqual({ applied: files, alreadyApplied: [] });
+    expect(first).toEqual({ applied: ALL, alreadyApplied: [] });
     const second = await runMigrations({ analytics });
-    expect(second).toEqual({ applied: [], alreadyApplied: files });
+    expect(second).toEqual({ applied: [], alreadyApplied: ALL });
     expect(await analytics.query('SELECT version, name FROM schema_migrations FINAL ORDER BY version')).toEqual([
       { version: 1, name: 'events' },
       { version: 2, name: 'rejected' },
       { version: 3, name: 'catalog' },
       { version: 4, name: 'receipts' },
       { version: 5, name: 'client_catalogs' },
+      { version: 6, name: 'flat_envelope' },
+    ]);
+    // 006 added the flat form to the envelope enum.
+    expect(await analytics.query("SELECT type FROM system.columns WHERE database = currentDatabase() AND table = 'events' AND name = 'envelope'")).toEqual([
+      { type: "Enum8('current' = 1, 'earlier' = 2, 'flat' = 3)" },
     ]);
     const tables = await analytics.query<{ name: string; engine: string; partition_key: string; sorting_key: string }>(
       `SELECT name, engine, partition_key, sorting_key FROM system.tables
@@ -59,11 +65,8 @@ describe('runMigrations on chdb', () => {
   it('applies a new migration after the recorded ones', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mig-'));
     for (const f of readdirSync(DEFAULT_MIGRATIONS_DIR)) copyFileSync(join(DEFAULT_MIGRATIONS_DIR, f), join(dir, f));
-    writeFileSync(join(dir, '099_extra.sql'), 'CREATE TABLE IF NOT EXISTS extra (x String) ENGINE = MergeTree ORDER BY x;\n');
-    expect(await runMigrations({ analytics, dir })).toEqual({
-      applied: ['099_extra.sql'],
-      alreadyApplied: ['001_events.sql', '002_rejected.sql', '003_catalog.sql', '004_receipts.sql', '005_client_catalogs.sql'],
-    });
+    writeFileSync(join(dir, '900_extra.sql'), 'CREATE TABLE IF NOT EXISTS extra (x String) ENGINE = MergeTree ORDER BY x;\n');
+    expect(await runMigrations({ analytics, dir })).toEqual({ applied: ['900_extra.sql'], alreadyApplied: ALL });
     expect(await analytics.query('EXISTS TABLE extra')).toEqual([{ result: 1 }]);
   });
 });
