@@ -1,4 +1,5 @@
 import type { RejectionReason } from '@evp/core';
+import { REASON_AVRO_FIELDS } from './rejected';
 
 /**
  * What became of one event or catalog record of a request: accepted (with its warnings) or rejected
@@ -52,15 +53,7 @@ export interface IngestReceipt {
 /** Reasons a receipt item carries at most; the full lists stay on the event and the rejected record. */
 export const MAX_RECEIPT_REASONS = 20;
 
-const reason = {
-  type: 'record',
-  name: 'ReceiptReason',
-  fields: [
-    { name: 'path', type: 'string' },
-    { name: 'rule', type: 'string' },
-    { name: 'message', type: 'string' },
-  ],
-} as const;
+const reason = { type: 'record', name: 'ReceiptReason', fields: REASON_AVRO_FIELDS } as const;
 
 export const ingestReceiptSchema = {
   type: 'record',

@@ -51,6 +51,16 @@ export function payloadPrefix(json: string): { payload: string; payload_truncate
     : { payload: json, payload_truncated: false };
 }
 
+/**
+ * The fields of a `{path, rule, message}` record (RejectionReason): rejection errors, receipt
+ * reasons and event warnings are all written with them (each record under its own name).
+ */
+export const REASON_AVRO_FIELDS = [
+  { name: 'path', type: 'string' },
+  { name: 'rule', type: 'string' },
+  { name: 'message', type: 'string' },
+] as const;
+
 export const rejectedRecordSchema = {
   type: 'record',
   name: 'RejectedRecord',
@@ -66,11 +76,7 @@ export const rejectedRecordSchema = {
         items: {
           type: 'record',
           name: 'RejectionError',
-          fields: [
-            { name: 'path', type: 'string' },
-            { name: 'rule', type: 'string' },
-            { name: 'message', type: 'string' },
-          ],
+          fields: REASON_AVRO_FIELDS,
         },
       },
     },

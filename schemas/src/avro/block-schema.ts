@@ -1,5 +1,6 @@
 import type { Block } from '@evp/core';
 import { eventsOfBlock } from '../events/registry';
+import { REASON_AVRO_FIELDS } from '../rejected';
 import { AvroNames, avroRecord, type AvroSchema } from './derive';
 
 const pascal = (s: string) =>
@@ -51,18 +52,12 @@ export function blockEventSchema(block: Block): AvroSchema {
       {
         name: 'warnings',
         doc: 'What was accepted but is worth knowing: unknown properties, normalised client quirks',
-        type: { type: 'array', items: { type: 'record', name: 'EventWarning', fields: reasonFields } },
+        type: { type: 'array', items: { type: 'record', name: 'EventWarning', fields: REASON_AVRO_FIELDS } },
         default: [],
       },
       ...eventsOfBlock(block).map((def) => ({ name: def.event, ...nullable(avroRecord(def, names)) })),
     ],
   };
 }
-
-const reasonFields = [
-  { name: 'path', type: 'string' },
-  { name: 'rule', type: 'string' },
-  { name: 'message', type: 'string' },
-];
 
 export const blockSubject = (topic: string) => `${topic}-value`;

@@ -1,4 +1,5 @@
 import type { Analytics, RejectionReason } from '@evp/core';
+import type { ReceiptItem } from '@evp/schemas';
 
 /** One event's or record's verdict, as GET /v1/ingest/requests/{request_id} lists it. */
 type EventVerdict =
@@ -38,18 +39,6 @@ export interface RequestVerdicts {
   events: EventVerdict[];
 }
 
-interface ReceiptItemRow {
-  event_index: number | null;
-  status: string;
-  id: string;
-  name: string | null;
-  user_id: string | null;
-  kind: string | null;
-  reasons: RejectionReason[];
-  reasons_total: number;
-  event_count: number;
-}
-
 interface ReceiptRowOut {
   envelope_index: number;
   envelope_count: number;
@@ -60,7 +49,7 @@ interface ReceiptRowOut {
   rejected: number;
   received_ms: number;
   payload_kind: string;
-  items: ReceiptItemRow[];
+  items: ReceiptItem[];
 }
 
 /**
