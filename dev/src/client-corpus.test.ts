@@ -1,7 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createLogger } from '@evp/core';
-import { uniqueName, waitFor } from '@evp/testkit';
+import { clientCorpus, ruleNames as rules, uniqueName, waitFor, type CorpusVerdict as Verdict } from '@evp/testkit';
 import { createEmbeddedParts } from './embedded-parts';
 import { startPipeline, type RunningPipeline } from './pipeline';
 import { API_KEY, SDK_KEY, e2eKeys } from './testing/scenario';
@@ -14,28 +12,6 @@ import { API_KEY, SDK_KEY, e2eKeys } from './testing/scenario';
  * expected verdicts, read back from the receipts through GET /v1/ingest/requests/{id}.
  * services/validator/src/client-corpus.test.ts runs the same uploads through the validator alone.
  */
-const CORPUS_DIR = join(__dirname, '../../schemas/corpus/clients');
-
-interface Verdict {
-  status: 'accepted' | 'rejected';
-  name: string | null;
-  warnings?: string[];
-  reasons?: string[];
-}
-
-interface CorpusPayload {
-  id: string;
-  request: { method: string; path: string; query?: Record<string, string>; auth: 'sdk' | 'api'; headers?: Record<string, string>; body?: unknown };
-  expect?: { status: number; body?: 'empty'; verdicts?: Verdict[] };
-}
-
-const corpus = readdirSync(CORPUS_DIR)
-  .filter((f) => f.endsWith('.json'))
-  .sort()
-  .flatMap((file) =>
-    (JSON.parse(readFileSync(join(CORPUS_DIR, file), 'utf8')) as { payloads: CorpusPayload[] }).payloads.map((p) => ({ name: `${file} ${p.id}`, p })),
-  );
-
 interface ReceiptEvent {
   status: 'accepted' | 'rejected';
   name: string | null;
@@ -45,14 +21,14 @@ interface ReceiptEvent {
   reasons_total?: number;
 }
 
-const rules = (list: { rule: string }[] | undefined) => [...new Set((list ?? []).map((r) => r.rule))].sort();
-
 /** A receipt's event as the corpus writes a verdict (rule names only, sorted, unique). */
 function verdictOf(e: ReceiptEvent): Verdict {
   return e.status === 'accepted'
     ? { status: 'accepted', name: e.name, warnings: rules(e.warnings) }
     : { status: 'rejected', name: e.name, reasons: rules(e.reasons) };
 }
+
+const corpus = clientCorpus();
 
 describe('the real clients’ corpus end to end (HTTP → receipts)', () => {
   let pipeline: RunningPipeline;

@@ -8,3 +8,4 @@ export * from './conformance/action-store-redis';
 export * from './conformance/analytics';
 export * from './stack/throwaway-kafka';
 export * from './migrated-chdb';
+export * from './client-corpus';

@@ -1,6 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { rawHeaders, type BusMessage } from '@evp/core';
+import { clientCorpus, ruleNames as rules, type CorpusVerdict as Verdict } from '@evp/testkit';
 // Test-only: the gateway's own slicing, so the raw messages are exactly the gateway's.
 import { sliceEnvelopes } from '../../gateway/src/envelopes';
 import { processRawMessage, type RawOutcome } from './process-raw';
@@ -11,32 +10,6 @@ import { processRawMessage, type RawOutcome } from './process-raw';
  * payload becomes the raw messages the gateway would write and must end in exactly the verdicts its
  * `expect` names. dev/src/client-corpus.test.ts sends the same payloads over HTTP end to end.
  */
-const CORPUS_DIR = join(__dirname, '../../../schemas/corpus/clients');
-
-interface Verdict {
-  status: 'accepted' | 'rejected';
-  name: string | null;
-  warnings?: string[];
-  reasons?: string[];
-}
-
-interface CorpusPayload {
-  id: string;
-  request: { method: string; path: string; auth: string; body?: unknown };
-  expect?: { status: number; verdicts?: Verdict[] };
-}
-
-interface CorpusFile {
-  client: string;
-  version: string;
-  payloads: CorpusPayload[];
-}
-
-const files = readdirSync(CORPUS_DIR)
-  .filter((f) => f.endsWith('.json'))
-  .sort()
-  .map((f) => ({ file: f, corpus: JSON.parse(readFileSync(join(CORPUS_DIR, f), 'utf8')) as CorpusFile }));
-
 /**
  * The payload kind the gateway gives an ingest path (services/gateway/src/app.ts), or undefined for a
  * path that is not an upload (action fetches). Kept in step with the gateway by the HTTP corpus test.
@@ -76,8 +49,6 @@ function rawMessages(kind: string, body: unknown): BusMessage[] {
   }));
 }
 
-const rules = (list: readonly { rule: string }[]) => [...new Set(list.map((r) => r.rule))].sort();
-
 /** One message's verdicts, in the receipt's order: by event index, a whole-envelope rejection first. */
 function verdictsOf(o: RawOutcome): Verdict[] {
   const items: { index: number; verdict: Verdict }[] = [
@@ -90,9 +61,9 @@ function verdictsOf(o: RawOutcome): Verdict[] {
   return items.sort((a, b) => a.index - b.index).map((i) => i.verdict);
 }
 
-const cases = files.flatMap(({ file, corpus }) =>
-  corpus.payloads.filter((p) => payloadKindOf(p.request.path) !== undefined && p.expect?.verdicts !== undefined).map((p) => [`${file} ${p.id}`, p] as const),
-);
+const cases = clientCorpus()
+  .filter(({ p }) => payloadKindOf(p.request.path) !== undefined && p.expect?.verdicts !== undefined)
+  .map(({ name, p }) => [name, p] as const);
 
 describe('real clients’ corpus through the validator', () => {
   it('has payloads with expectations', () => {
