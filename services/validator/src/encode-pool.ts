@@ -76,7 +76,7 @@ function materialize(batch: EncodedBatch): EncodedMessage[] {
   return batch.outcomes.map((o) => ({
     catalog: o.catalog,
     rejections: o.rejections,
-    warnings: o.warnings,
+    identifyProblems: o.identifyProblems,
     ctx: o.ctx,
     payloadKind: o.payloadKind,
     envelope: o.envelope,

@@ -35,7 +35,7 @@ describe('processRawMessage: payload kind crash (POST /v1/ingest/sdk/crash)', ()
     expect(o.eventIndexes).toEqual([0]);
     expect(o.catalog).toEqual([]);
     expect(o.rejections.map((r) => [r.kind, r.event_index, r.errors.map((e) => e.rule)])).toEqual([['schema_violation', 1, ['time_format']]]);
-    expect(o.warnings.map((w) => w.rule)).toEqual(['sdk_crash_item']);
+    expect(o.events.map((e) => e.warnings.map((w) => w.rule))).toEqual([['sdk_crash_item']]);
   });
 
   it('counts the items of a crash upload it cannot process at all', () => {

@@ -25,7 +25,11 @@ export interface RawOutcome {
    */
   catalog: AcceptedCatalogRecord[];
   rejections: Rejection[];
-  warnings: RejectionReason[];
+  /**
+   * Why an identify event's user properties made no catalog record (the event itself is accepted):
+   * logged. The warnings of accepted events and records travel with them, not here.
+   */
+  identifyProblems: RejectionReason[];
   ctx: IngestContext;
   payloadKind: string;
   /** Where the message sits in its request (gateway headers; 0 of 1 for messages without them). */
@@ -126,7 +130,7 @@ function parseViolation(msg: RawMessage, errors: RejectionReason[], eventCount =
         event_name: null,
       },
     ],
-    warnings: [],
+    identifyProblems: [],
     ...contextOf(msg),
   };
 }
@@ -160,7 +164,7 @@ function processUnguarded(msg: RawMessage, options: NormalizeOptions): RawOutcom
       eventIndexes: [],
       catalog: result.accepted,
       rejections: result.rejected,
-      warnings: result.accepted.flatMap((a) => a.warnings),
+      identifyProblems: [],
       ctx,
       payloadKind,
       envelope,
@@ -173,7 +177,7 @@ function processUnguarded(msg: RawMessage, options: NormalizeOptions): RawOutcom
       eventIndexes: crash.accepted.map((a) => a.event_index),
       catalog: [],
       rejections: crash.rejected,
-      warnings: crash.accepted.flatMap((a) => a.warnings),
+      identifyProblems: [],
       ctx,
       payloadKind,
       envelope,
@@ -189,7 +193,7 @@ function processUnguarded(msg: RawMessage, options: NormalizeOptions): RawOutcom
     eventIndexes: result.accepted.map((a) => a.event_index),
     catalog: fromIdentify.flatMap((d) => (d.accepted ? [d.accepted] : [])),
     rejections: result.rejected,
-    warnings: [...result.accepted.flatMap((a) => a.warnings), ...fromIdentify.flatMap((d) => d.problems)],
+    identifyProblems: fromIdentify.flatMap((d) => d.problems),
     ctx,
     payloadKind,
     envelope,

@@ -187,8 +187,9 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
         headers: { app_id: receipt.app_id },
       });
     }
-    if (outcome.warnings.length > 0) {
-      deps.logger.debug({ requestId: outcome.ctx.requestId, warnings: outcome.warnings.slice(0, 20) }, 'accepted with warnings');
+    if (outcome.identifyProblems.length > 0) {
+      // Event and record warnings are in the receipt; these belong to no submitted item.
+      deps.logger.debug({ requestId: outcome.ctx.requestId, problems: outcome.identifyProblems.slice(0, 20) }, 'identify made no user catalog record');
     }
   }
 
