@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { PUBLIC_ROUTES, type PublicService } from '@evp/http';
 import { loadActionStoreConfig } from '@evp/action-store';
 import { loadGatewayConfig } from '@evp/gateway';
+import { SEGMENT_BODY_LIMIT } from '@evp/segmenter';
 import { NGINX_CONF, nginxLocations, nginxUpstreams } from './testing/nginx-conf';
 
 /** The nginx upstream each service of the route table is reached through, and where it listens in compose. */
@@ -40,12 +41,12 @@ describe('deploy/edge/nginx.conf routes the route table', () => {
     const limit: Record<PublicService, number> = {
       gateway: loadGatewayConfig({ KAFKA_BROKERS: 'kafka:9092', KEYS_FILE: 'keys.json' }).MAX_BODY_BYTES,
       'action-store': loadActionStoreConfig({ KEYS_FILE: 'keys.json' }).MAX_BODY_BYTES,
-      // The segmenter's routes are all GETs.
-      segmenter: 0,
+      // Only segment definitions have bodies.
+      segmenter: SEGMENT_BODY_LIMIT,
     };
-    expect(limit).toEqual({ gateway: 5 * 1024 * 1024, 'action-store': 16 * 1024 * 1024, segmenter: 0 });
+    expect(limit).toEqual({ gateway: 5 * 1024 * 1024, 'action-store': 16 * 1024 * 1024, segmenter: 256 * 1024 });
     // Fetches, the inspector and the OpenAPI document take no body: nginx's 1 MiB default is plenty.
-    const bodiless = new Set(['/openapi.json', '/v1/nudge/', '/nudge/', '/v1/ingest/requests/', '/v1/inspect/', '/inspector', '/inspector/']);
+    const bodiless = new Set(['/openapi.json', '/v1/nudge/', '/nudge/', '/v1/ingest/requests/', '/v1/inspect/', '/inspector', '/inspector/', '/v1/users/']);
     for (const r of PUBLIC_ROUTES) {
       const l = proxied.find((p) => p.path === r.path && p.match === r.match);
       expect([r.path, l?.maxBodyBytes]).toEqual([r.path, bodiless.has(r.path) ? undefined : limit[r.service] + 1024 * 1024]);

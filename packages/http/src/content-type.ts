@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { ApiError } from '@evp/core';
 
 /**
@@ -30,4 +30,13 @@ export function checkJsonContentType(req: Request): void {
       });
     }
   }
+}
+
+/** A JSON body of at most `limit` bytes, UTF-8 only (checkJsonContentType); anything else is 415. */
+export function jsonBody(limit: number) {
+  const parse = express.json({ limit, type: () => true });
+  return (req: Request, res: Response, next: NextFunction) => {
+    checkJsonContentType(req);
+    parse(req, res, next);
+  };
 }

@@ -28,6 +28,9 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   { match: 'prefix', path: '/v1/inspect/', service: 'segmenter', serves: 'the inspector API' },
   { match: 'exact', path: '/inspector', service: 'segmenter', serves: 'the inspector page' },
   { match: 'prefix', path: '/inspector/', service: 'segmenter', serves: 'the inspector page’s script and style' },
+  { match: 'exact', path: '/v1/segments', service: 'segmenter', serves: 'segment creation and list' },
+  { match: 'prefix', path: '/v1/segments/', service: 'segmenter', serves: 'segments, their preview and members' },
+  { match: 'prefix', path: '/v1/users/', service: 'segmenter', serves: 'a user’s segments' },
   // The synthetic data generator posts server-side imports under the bare base URL, without /v1.
   { match: 'prefix', path: '/data/ingest/', service: 'gateway', serves: 'server-side import (generator)' },
   { match: 'exact', path: '/openapi.json', service: 'gateway', serves: 'the ingest API description' },

@@ -1,7 +1,7 @@
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { type NextFunction, type Request, type Response, type Router } from 'express';
 import { Counter } from 'prom-client';
 import { ApiError, InfraError, type KeyRing, type Logger, type RejectionReason } from '@evp/core';
-import { checkJsonContentType, createHttpApp, grantOf, requireKey, type HttpMetrics } from '@evp/http';
+import { createHttpApp, jsonBody, grantOf, requireKey, type HttpMetrics } from '@evp/http';
 import {
   DEFAULT_PULL_MAX,
   generatorPulls,
@@ -106,15 +106,6 @@ function actionIdParam(req: Request): number {
     throw new ApiError('invalid_request', { message: 'action_id must be a non-negative integer', path: 'params.action_id' });
   }
   return Number(raw);
-}
-
-/** UTF-8 JSON bodies only (text/plain too, as browsers' simple requests send it); anything else is 415. */
-function jsonBody(limit: number) {
-  const parse = express.json({ limit, type: () => true });
-  return (req: Request, res: Response, next: NextFunction) => {
-    checkJsonContentType(req);
-    parse(req, res, next);
-  };
 }
 
 /** CORS for the SDK pull only: the SDK key is public, API keys must never be used from a browser. */

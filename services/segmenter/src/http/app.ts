@@ -4,6 +4,8 @@ import { createHttpApp, grantOf, requireKey, type HttpMetrics } from '@evp/http'
 import { INSPECTOR_CSS, INSPECTOR_HTML, INSPECTOR_JS } from './inspector-page';
 import { inspectEvents, inspectRejected, parseInspectQuery } from './inspect';
 import { requestVerdicts } from './verdicts';
+import { segmentRoutes } from './segments';
+import type { SegmentsService } from '../segments/service';
 
 export interface SegmenterAppDeps {
   analytics: Analytics;
@@ -12,6 +14,8 @@ export interface SegmenterAppDeps {
   /** Problems that make the service not ready (its consumer, ClickHouse). */
   readiness?: () => Promise<string[]>;
   metrics?: HttpMetrics;
+  /** The segments API; absent, its routes answer 404 (a segmenter run as a sink and inspector only). */
+  segments?: SegmentsService;
   /** Seconds a client should wait after a 503. Default 2. */
   retryAfterSeconds?: number;
 }
@@ -67,6 +71,7 @@ export function createSegmenterApp(deps: SegmenterAppDeps) {
         const q = parseInspectQuery(req.query);
         res.status(200).json({ data: await guarded(req, () => inspectRejected(deps.analytics, appId, q)) });
       });
+      if (deps.segments) segmentRoutes(router, deps.keys, deps.segments, guarded);
       router.get('/inspector', page('text/html', INSPECTOR_HTML));
       router.get('/inspector/inspector.js', page('text/javascript', INSPECTOR_JS));
       router.get('/inspector/inspector.css', page('text/css', INSPECTOR_CSS));
