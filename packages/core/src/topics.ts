@@ -40,6 +40,13 @@ export const topics = {
    * nothing is dropped silently.
    */
   deadLetters: 'deadletters',
+  /**
+   * Segment evaluations to do (JSON, key `app_id:segment_id`): the segmenter replicas share them as
+   * one consumer group, so the owner of a partition is the only replica evaluating its segments.
+   */
+  segmentsWork: 'segments.work',
+  /** Every change of segment membership, once (Avro, key `app_id:user_id`; docs/segments-engine.md). */
+  segmentsMembership: 'segments.membership',
   events: (block: Block) => `events.${block}`,
   catalog: (kind: CatalogKind) => `catalog.${kind}`,
 } as const;
@@ -68,6 +75,10 @@ export function allTopics(): TopicSpec[] {
     ...CATALOG_KINDS.map((k) => ({ name: topics.catalog(k), partitions: 1 })),
     { name: topics.actionsRequested, partitions: 3 },
     { name: topics.deadLetters, partitions: 3, maxMessageBytes: RAW_MAX_MESSAGE_BYTES },
+    // More partitions than replicas are likely: the unit of ownership is a partition, and segments
+    // spread over replicas only as far as partitions do.
+    { name: topics.segmentsWork, partitions: 6 },
+    { name: topics.segmentsMembership, partitions: 3 },
   ];
 }
 

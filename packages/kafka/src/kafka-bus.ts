@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   CompressionTypes,
   ConfigResourceTypes,
@@ -6,6 +7,7 @@ import {
   Partitioners,
   type Admin,
   type IHeaders,
+  type KafkaMessage,
   type Message,
   type Producer,
 } from 'kafkajs';
@@ -44,6 +46,8 @@ export interface KafkaBusOptions {
    * Heartbeats continue while a handler runs, so a long batch does not count as silence.
    */
   sessionTimeoutMs?: number;
+  /** Longest a `scan` may take before it fails (retriable). Default 60 s. */
+  scanTimeoutMs?: number;
 }
 
 function kafkaLogger(logger: Logger) {
@@ -63,6 +67,16 @@ const headersOf = (h: IHeaders | undefined): Record<string, string> => {
   }
   return out;
 };
+
+const toBusMessage = (topic: string, partition: number, m: KafkaMessage): BusMessage => ({
+  topic,
+  partition,
+  offset: m.offset,
+  key: m.key ? m.key.toString('utf8') : null,
+  value: m.value ?? Buffer.alloc(0),
+  headers: headersOf(m.headers),
+  timestamp: Number(m.timestamp),
+});
 
 const toKafkaMessage = (m: OutgoingMessage): Message => ({
   key: m.key ?? null,
@@ -178,15 +192,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
         // eslint-disable-next-line @typescript-eslint/unbound-method
         eachBatch: async ({ batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, isRunning, isStale }) => {
           if (!isRunning() || isStale() || batch.messages.length === 0) return;
-          const messages: BusMessage[] = batch.messages.map((m) => ({
-            topic: batch.topic,
-            partition: batch.partition,
-            offset: m.offset,
-            key: m.key ? m.key.toString('utf8') : null,
-            value: m.value ?? Buffer.alloc(0),
-            headers: headersOf(m.headers),
-            timestamp: Number(m.timestamp),
-          }));
+          const messages: BusMessage[] = batch.messages.map((m) => toBusMessage(batch.topic, batch.partition, m));
           // Heartbeats while the handler runs, so the session timeout can be short (fast failover)
           // without a slow batch making the group think this member died. A failed heartbeat (e.g.
           // a rebalance) is left to the next fetch to handle.
@@ -239,6 +245,63 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
         }
       } catch (err) {
         throw toInfraError(err, 'ensure topics');
+      }
+    },
+
+    async scan(topic, fromTimestampMs, visit) {
+      // Where each partition's range starts (the first offset at or after the time; the end when
+      // none is) and ends (the high watermark now).
+      let ranges: { partition: number; start: number; end: number }[];
+      try {
+        const a = await getAdmin();
+        const [ends, starts] = await Promise.all([a.fetchTopicOffsets(topic), a.fetchTopicOffsetsByTimestamp(topic, fromTimestampMs)]);
+        ranges = ends.map((e) => {
+          const start = Number(starts.find((s) => s.partition === e.partition)?.offset ?? e.high);
+          return { partition: e.partition, start: start < 0 ? Number(e.high) : start, end: Number(e.high) };
+        });
+      } catch (err) {
+        throw toInfraError(err, 'scan offsets');
+      }
+      const pending = new Map(ranges.filter((r) => r.start < r.end).map((r) => [r.partition, r]));
+      if (pending.size === 0) return;
+      // kafkajs reads only as a group member: a group of its own, never committed, left at the end.
+      const consumer = kafka.consumer({ groupId: `evp-scan-${randomUUID()}`, maxBytesPerPartition: options.maxBytesPerPartition ?? 1_048_576 });
+      let settle!: { resolve: () => void; reject: (err: unknown) => void };
+      const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+      // The visitor's own failure reaches the caller unchanged, not as a Kafka error.
+      let visitFailed = false;
+      try {
+        await consumer.connect();
+        await consumer.subscribe({ topic, fromBeginning: true });
+        await consumer.run({
+          autoCommit: false,
+          eachBatch: async ({ batch }) => {
+            const range = pending.get(batch.partition);
+            if (!range) return;
+            try {
+              for (const m of batch.messages) {
+                const offset = Number(m.offset);
+                // A fetch can start before the sought offset (a record batch's base) or run past the end.
+                if (offset < range.start) continue;
+                if (offset >= range.end) break;
+                await visit(toBusMessage(batch.topic, batch.partition, m));
+                range.start = offset + 1;
+              }
+            } catch (err) {
+              visitFailed = true;
+              settle.reject(err);
+              return;
+            }
+            if (range.start >= range.end) pending.delete(batch.partition);
+            if (pending.size === 0) settle.resolve();
+          },
+        });
+        for (const r of ranges) consumer.seek({ topic, partition: r.partition, offset: String(pending.has(r.partition) ? r.start : r.end) });
+        await withTimeout(done, options.scanTimeoutMs ?? 60_000, `scan of ${topic}`);
+      } catch (err) {
+        throw visitFailed ? err : toInfraError(err, 'scan');
+      } finally {
+        await consumer.disconnect().catch(() => undefined);
       }
     },
 

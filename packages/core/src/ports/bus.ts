@@ -96,6 +96,14 @@ export interface Bus {
    * limit, also when it exists already.
    */
   ensureTopics(topics: TopicSpec[]): Promise<void>;
+  /**
+   * Reads a topic back without joining a consumer group or committing anything: every message of
+   * every partition from the first one the log accepted at or after `fromTimestampMs` up to the
+   * partition's end as of the call (messages written meanwhile are not visited), in offset order
+   * within a partition. For rare look-backs (the segment engine's crash recovery checks which
+   * membership changes reached the log), not for consuming.
+   */
+  scan(topic: string, fromTimestampMs: number, visit: (message: BusMessage) => void | Promise<void>): Promise<void>;
   /** Names of existing topics; throws a retriable InfraError when the bus is unreachable. */
   listTopics(): Promise<string[]>;
   close(): Promise<void>;

@@ -235,6 +235,20 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
       for (const g of groups.values()) rebalance(g);
     },
 
+    async scan(topic, fromTimestampMs, visit) {
+      const parts = partitionsOf(topic);
+      // The ends as of the call: what a visitor (or anyone) writes meanwhile is not visited.
+      const ends = parts.map((p) => p.log.length);
+      for (let partition = 0; partition < parts.length; partition++) {
+        const log = (parts[partition] as Partition).log;
+        const end = ends[partition] as number;
+        // Log times never decrease within a partition here (one clock, appends in order).
+        let offset = 0;
+        while (offset < end && (log[offset] as BusMessage).timestamp < fromTimestampMs) offset++;
+        for (; offset < end; offset++) await visit(log[offset] as BusMessage);
+      }
+    },
+
     async listTopics() {
       return [...topicLogs.keys()];
     },

@@ -322,6 +322,48 @@ export function describeBusConformance(name: string, make: () => Promise<BusUnde
       timeoutMs,
     );
 
+    it(
+      'scans a topic back from a log time to its end as of the call, in offset order per partition',
+      async () => {
+        const topic = await freshTopic(2);
+        const producer = await sut.bus.producer();
+        const send = (values: string[]) => producer.send(topic, values.map((v) => ({ key: v, value: Buffer.from(v), headers: { v } })));
+        await send(['b1', 'b2', 'b3', 'b4']);
+        // A time after every earlier message's and before every later one's (log times are ms).
+        const from = Date.now() + 1;
+        await waitFor(() => Date.now() > from, { timeoutMs, intervalMs: 1, what: 'the clock to pass the scan time' });
+        const later = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6'];
+        await send(later);
+        const visited: BusMessage[] = [];
+        await sut.bus.scan(topic, from, async (m) => {
+          // Written during the scan: past the end the scan took at its call, so not visited.
+          if (visited.length === 0) await send(['during']);
+          visited.push(m);
+        });
+        expect(visited.map((m) => m.value.toString()).sort()).toEqual(later);
+        for (const m of visited) expect([m.topic, m.key, m.headers]).toEqual([topic, m.value.toString(), { v: m.value.toString() }]);
+        for (const p of [0, 1]) {
+          const offsets = visited.filter((m) => m.partition === p).map((m) => Number(m.offset));
+          expect(offsets).toEqual([...offsets].sort((x, y) => x - y));
+        }
+        const all: string[] = [];
+        await sut.bus.scan(topic, 0, (m) => void all.push(m.value.toString()));
+        expect(all.sort()).toEqual(['during', ...later, 'b1', 'b2', 'b3', 'b4'].sort());
+        const none: BusMessage[] = [];
+        await sut.bus.scan(topic, Date.now() + 60_000, (m) => void none.push(m));
+        expect(none).toEqual([]);
+        // A visitor's failure is the scan's, unchanged.
+        const failure = new RangeError('visitor failed (test)');
+        await expect(
+          sut.bus.scan(topic, 0, () => {
+            throw failure;
+          }),
+        ).rejects.toBe(failure);
+        await producer.close();
+      },
+      timeoutMs * 3,
+    );
+
     it('lists ensured topics and ensures idempotently', async () => {
       const topic = await freshTopic(2);
       await sut.bus.ensureTopics([{ name: topic, partitions: 2 }]);
