@@ -1,6 +1,7 @@
 export * from './canonical';
 export * from './rejected';
 export * from './receipt';
+export * from './membership';
 export * from './dsl/types';
 export * from './dsl/validate';
 export * from './avro/derive';

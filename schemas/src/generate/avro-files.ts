@@ -1,4 +1,4 @@
-import { blockSources, catalogSources, receiptSource, rejectedSource } from './sources';
+import { blockSources, catalogSources, membershipSource, receiptSource, rejectedSource } from './sources';
 import { stableJson } from './stable-json';
 import type { AvroSchema } from '../avro/derive';
 
@@ -18,6 +18,7 @@ export function derivedTopicSchemas(): Map<string, AvroSchema> {
   for (const c of catalogSources()) add(c.topic, c.avro);
   add(rejectedSource.topic, rejectedSource.avro);
   add(receiptSource.topic, receiptSource.avro);
+  add(membershipSource.topic, membershipSource.avro);
   return out;
 }
 

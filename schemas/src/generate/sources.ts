@@ -4,6 +4,7 @@ import { blockEventSchema } from '../avro/block-schema';
 import { AvroNames, avroRecord, type AvroSchema } from '../avro/derive';
 import type { EventDef, ObjectDef } from '../dsl/types';
 import { eventsOfBlock } from '../events/registry';
+import { membershipChangeSchema } from '../membership';
 import { ingestReceiptSchema } from '../receipt';
 import { rejectedRecordSchema } from '../rejected';
 
@@ -74,3 +75,5 @@ export function catalogSources(exports: Record<string, unknown> = contract): Cat
 export const rejectedSource = { topic: topics.rejected, avro: rejectedRecordSchema as unknown as AvroSchema };
 
 export const receiptSource = { topic: topics.receipts, avro: ingestReceiptSchema as unknown as AvroSchema };
+
+export const membershipSource = { topic: topics.segmentsMembership, avro: membershipChangeSchema as unknown as AvroSchema };
