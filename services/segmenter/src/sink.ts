@@ -56,6 +56,18 @@ export const DEFAULT_SINK_CONFIG: SinkConfig = {
   retryBudgetMs: 10_000,
 };
 
+/**
+ * What one stored row says about who did what: the segment engine's trigger (which segments may
+ * have changed, for which users). Events carry app, user and canonical name; catalog records their
+ * kind (and, for the `user` catalog, the user: the record's id).
+ */
+export interface InsertedRow {
+  app_id: string;
+  user_id?: string;
+  name?: string;
+  catalog?: CatalogKind;
+}
+
 export interface SinkDeps {
   bus: Bus;
   registry: SchemaRegistry;
@@ -66,6 +78,12 @@ export interface SinkDeps {
   now?: () => number;
   /** Called once if the consumer stops for good (see Subscription). */
   onDead?: (error: Error) => void;
+  /**
+   * Called with the events and catalog records of a handler call once all its rows are in
+   * ClickHouse, before the handler returns: offsets are committed only after it resolves, so what
+   * it starts (segment work items) is at-least-once. If it throws, the batch is delivered again.
+   */
+  onInserted?: (rows: InsertedRow[]) => Promise<void>;
 }
 
 export interface Sink {
@@ -104,6 +122,8 @@ interface Read {
   key: string;
   receivedAtMs: number;
   unreadable: boolean;
+  /** Set only when the sink has an onInserted hook (read from values the row is built from anyway). */
+  inserted?: InsertedRow | undefined;
 }
 
 /**
@@ -121,6 +141,7 @@ export function createSink(deps: SinkDeps): Sink {
   const logger = deps.logger.child({ component: 'segmenter-sink' });
   const registry = deps.metrics ?? new Registry();
   const m = createSinkMetrics(registry);
+  const tracking = deps.onInserted !== undefined;
   let subscription: Subscription | undefined;
   let producer: BusProducer | undefined;
   let outageLogged = false;
@@ -199,7 +220,14 @@ export function createSink(deps: SinkDeps): Sink {
       switch (route.table) {
         case 'events': {
           const row = eventValues(canonicalFromAvro(record));
-          return { table: TABLES.events, row: jsonRow(row), key: row[0] /* event_id */, receivedAtMs: record.received_at as number, unreadable: false };
+          return {
+            table: TABLES.events,
+            row: jsonRow(row),
+            key: row[0] /* event_id */,
+            receivedAtMs: record.received_at as number,
+            unreadable: false,
+            inserted: tracking ? { app_id: row[1], user_id: row[2], name: row[14] } : undefined,
+          };
         }
         case 'rejected': {
           const row = rejectedRow(record as unknown as RejectedRecord);
@@ -217,6 +245,8 @@ export function createSink(deps: SinkDeps): Sink {
             key: `${row.app_id}\u0000${row.id}\u0000${row.received_at}`,
             receivedAtMs: record.received_at as number,
             unreadable: false,
+            // A user record's id is the user's id (spec 2.4).
+            inserted: tracking ? { app_id: row.app_id, catalog: route.kind, ...(route.kind === 'user' ? { user_id: row.id } : {}) } : undefined,
           };
         }
       }
@@ -232,6 +262,7 @@ export function createSink(deps: SinkDeps): Sink {
     // received_at of every row, per table: observed once the rows are in (freshness).
     const received = new Map<string, number[]>();
     let tables = new Map<string, TableRows<BusMessage>>();
+    const inserted: InsertedRow[] = [];
     let sliceStart = 0;
     const handOver = (end: number) => {
       pending.push(batcher.add({ tables }));
@@ -249,6 +280,7 @@ export function createSink(deps: SinkDeps): Sink {
       const at = received.get(r.table) ?? [];
       received.set(r.table, at);
       at.push(r.receivedAtMs);
+      if (r.inserted) inserted.push(r.inserted);
       if (i + 1 - sliceStart >= config.sliceRows && i + 1 < batch.messages.length) handOver(i + 1);
     }
     handOver(batch.messages.length);
@@ -257,6 +289,7 @@ export function createSink(deps: SinkDeps): Sink {
     const outcomes = await Promise.allSettled(pending);
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
+    if (deps.onInserted && inserted.length > 0) await deps.onInserted(inserted);
     const done = now();
     const last = batch.messages[batch.messages.length - 1] as BusMessage;
     m.batchDuration.observe((done - started) / 1000);

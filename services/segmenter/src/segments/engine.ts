@@ -1,0 +1,288 @@
+import { Registry } from 'prom-client';
+import {
+  errorMessage,
+  topics,
+  type Analytics,
+  type Bus,
+  type BusProducer,
+  type Logger,
+  type MessageBatch,
+  type SchemaRegistry,
+  type Subscription,
+  type SubscriptionHealth,
+} from '@evp/core';
+import type { InsertedRow } from '../sink';
+import { createChangeLog } from './change-log';
+import type { CompiledSegment } from './compiled';
+import { createSegmentStore, type SegmentStore, type StoredSegment } from './definitions-store';
+import { createEvaluator } from './evaluator';
+import { createMembershipState } from './membership-store';
+import { createEngineMetrics } from './metrics';
+import type { MembershipReader, Segment, SegmentDefinitions, SegmentScheduler } from './model';
+import { SegmentCache } from './segment-cache';
+import { readWorkItem, workForRows, workKey, workMessage, type WorkItem } from './work';
+
+export interface SegmentEngineConfig {
+  /** Consumer group of `segments.work`: its partition owners are the evaluating replicas. */
+  groupId: string;
+  workTopic: string;
+  membershipTopic: string;
+  /**
+   * How often every time-driven segment gets a full recompute (SEGMENTS_RECOMPUTE_INTERVAL_MS), on
+   * the multiples of it of the wall clock. Default 60 s; 0: no timer (scheduleTimeDriven() is called by someone else).
+   */
+  recomputeIntervalMs: number;
+  /** How often the in-memory list of segments (the sink hook's) is reloaded. Default 5 s; 0: no timer (refresh() only). */
+  refreshIntervalMs: number;
+  /** Most users in one `users` work item. Default 1 000. */
+  usersPerItem: number;
+  /** Recovery reads the topic back from this long before a pending row was written (clock skew). Default 60 s. */
+  recoveryMarginMs: number;
+  /** Work partitions handled at once by this replica. Default 1. */
+  concurrency: number;
+}
+
+export const DEFAULT_SEGMENT_ENGINE_CONFIG: SegmentEngineConfig = {
+  groupId: 'segmenter-segments',
+  workTopic: topics.segmentsWork,
+  membershipTopic: topics.segmentsMembership,
+  recomputeIntervalMs: 60_000,
+  refreshIntervalMs: 5_000,
+  usersPerItem: 1_000,
+  recoveryMarginMs: 60_000,
+  concurrency: 1,
+};
+
+export interface SegmentEngineDeps {
+  analytics: Analytics;
+  bus: Bus;
+  registry: SchemaRegistry;
+  logger: Logger;
+  /** A saved definition → its query (segments/compile); called once per segment version. */
+  compile: (segment: Segment) => CompiledSegment | Promise<CompiledSegment>;
+  config?: Partial<SegmentEngineConfig>;
+  /** The instant of evaluations, requests and definition times (injected in tests). Default Date.now. */
+  now?: () => number;
+  metrics?: Registry;
+  /** Called once if the work consumer stops for good. */
+  onDead?: (error: Error) => void;
+  /** Ids of new segments. Default: random UUIDs. */
+  newId?: () => string;
+}
+
+export interface SegmentEngine {
+  /** Where definitions are saved (ClickHouse `segment_definitions`). Saving does not request a recompute: the caller does (scheduler). */
+  readonly definitions: SegmentDefinitions;
+  /** Current members (ClickHouse `segment_members`). */
+  readonly membership: MembershipReader;
+  /** Requests a full recompute of one segment (after create, update, delete, or a change of a segment it references). */
+  readonly scheduler: SegmentScheduler;
+  /** The sink's hook: work items for the segments the stored rows may change. */
+  onInserted(rows: InsertedRow[]): Promise<void>;
+  /** Requests a full recompute of every time-driven segment now (what the timer does every interval). */
+  scheduleTimeDriven(): Promise<void>;
+  /** Reloads the list of segments the sink hook matches against (the timer does it every refresh interval). */
+  refresh(): Promise<void>;
+  /** Registers the membership schema, loads the segments, joins the work group, starts the timers. */
+  start(): Promise<void>;
+  /** Stops the timers, lets the work in hand finish, leaves the group. */
+  stop(): Promise<void>;
+  health(): SubscriptionHealth;
+  readonly metrics: Registry;
+}
+
+/** Users one scoped evaluation names at most: a larger set is evaluated in parts. */
+const USERS_PER_EVALUATION = 10_000;
+
+/** One segment's work in a batch of work items: a full evaluation, or the union of the users to re-evaluate. */
+interface SegmentWork {
+  app_id: string;
+  segment_id: string;
+  /** Latest requested_at of the full items; undefined when there is none. */
+  fullRequestedAt: number | undefined;
+  fullItems: number;
+  users: Set<string>;
+  userItems: number;
+}
+
+/**
+ * The segment engine (docs/segments-engine.md): definitions and membership in ClickHouse, work on
+ * `segments.work` (one consumer group: a partition's owner is the only replica evaluating its
+ * segments), incremental work from the sink, scheduled full recomputes of time-driven segments, and
+ * every change of membership once on `segments.membership`.
+ */
+export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
+  const config: SegmentEngineConfig = { ...DEFAULT_SEGMENT_ENGINE_CONFIG, ...deps.config };
+  const now = deps.now ?? Date.now;
+  const logger = deps.logger.child({ component: 'segment-engine' });
+  const registry = deps.metrics ?? new Registry();
+  const metrics = createEngineMetrics(registry);
+  const store: SegmentStore = createSegmentStore({ analytics: deps.analytics, now, ...(deps.newId ? { newId: deps.newId } : {}) });
+  const state = createMembershipState(deps.analytics);
+  const cache = new SegmentCache(store, deps.compile, logger);
+  const log = createChangeLog({ bus: deps.bus, registry: deps.registry, topic: config.membershipTopic });
+  const evaluator = createEvaluator({
+    analytics: deps.analytics,
+    state,
+    log,
+    compile: (s) => cache.compile(s),
+    now,
+    wallClock: Date.now,
+    recoveryMarginMs: config.recoveryMarginMs,
+    logger,
+    metrics,
+  });
+  /** This replica's last full evaluation per segment: when it started and which version it evaluated. */
+  const lastFull = new Map<string, { startedAt: number; version: number }>();
+  let producer: BusProducer | undefined;
+  let subscription: Subscription | undefined;
+  const timers: NodeJS.Timeout[] = [];
+
+  async function produce(items: WorkItem[], source: 'sink' | 'schedule' | 'request'): Promise<void> {
+    if (items.length === 0) return;
+    if (!producer) throw new Error('segment engine not started');
+    await producer.send(config.workTopic, items.map(workMessage));
+    for (const i of items) metrics.workProduced.inc({ kind: i.kind, source });
+  }
+
+  function collect(batch: MessageBatch): Map<string, SegmentWork> {
+    const work = new Map<string, SegmentWork>();
+    for (const m of batch.messages) {
+      const item = readWorkItem(m);
+      const key = workKey(item.app_id, item.segment_id);
+      let w = work.get(key);
+      if (!w)
+        work.set(key, (w = { app_id: item.app_id, segment_id: item.segment_id, fullRequestedAt: undefined, fullItems: 0, users: new Set(), userItems: 0 }));
+      if (item.kind === 'full') {
+        w.fullRequestedAt = Math.max(w.fullRequestedAt ?? item.requested_at, item.requested_at);
+        w.fullItems += 1;
+      } else {
+        for (const u of item.users) w.users.add(u);
+        w.userItems += 1;
+      }
+    }
+    return work;
+  }
+
+  /**
+   * Whether a full item can be skipped: this replica already started a full evaluation of the same
+   * version at or after it was requested (clocks of replicas assumed in step within well under the
+   * time between a request and an evaluation; a new version is never skipped).
+   */
+  function coveredFull(key: string, requestedAt: number, segment: StoredSegment): boolean {
+    const last = lastFull.get(key);
+    return last !== undefined && last.version === segment.version && requestedAt <= last.startedAt;
+  }
+
+  /** Evaluates one segment's work; returns how many items were evaluated and how many a full evaluation made moot. */
+  async function handleWork(w: SegmentWork): Promise<{ kind: 'users' | 'full'; outcome: 'evaluated' | 'skipped'; n: number }[]> {
+    const key = workKey(w.app_id, w.segment_id);
+    const segment = await store.latest(w.app_id, w.segment_id);
+    if (!segment) {
+      logger.warn({ app_id: w.app_id, segment_id: w.segment_id }, 'work for a segment that does not exist: skipped');
+      return [
+        { kind: 'full', outcome: 'skipped', n: w.fullItems },
+        { kind: 'users', outcome: 'skipped', n: w.userItems },
+      ];
+    }
+    if (w.fullRequestedAt !== undefined && !coveredFull(key, w.fullRequestedAt, segment)) {
+      const startedAt = now();
+      await evaluator.evaluate(segment);
+      lastFull.set(key, { startedAt, version: segment.version });
+      // Every user was evaluated: the batch's user items are covered too.
+      return [
+        { kind: 'full', outcome: 'evaluated', n: w.fullItems },
+        { kind: 'users', outcome: 'skipped', n: w.userItems },
+      ];
+    }
+    const users = [...w.users];
+    for (let i = 0; i < users.length; i += USERS_PER_EVALUATION) await evaluator.evaluate(segment, users.slice(i, i + USERS_PER_EVALUATION));
+    return [
+      { kind: 'full', outcome: 'skipped', n: w.fullItems },
+      { kind: 'users', outcome: 'evaluated', n: w.userItems },
+    ];
+  }
+
+  async function handleBatch(batch: MessageBatch): Promise<void> {
+    const work = collect(batch);
+    // What a writer (a crashed replica, or this one) left half done goes out before anything new.
+    await evaluator.recover([...work.values()]);
+    const outcomes = [];
+    for (const w of work.values()) outcomes.push(...(await handleWork(w)));
+    // Counted once the whole batch is done (a failed batch is delivered again and counted then).
+    for (const o of outcomes) if (o.n > 0) metrics.workItems.inc({ kind: o.kind, outcome: o.outcome }, o.n);
+  }
+
+  async function scheduleTimeDriven(): Promise<void> {
+    // Every replica asks on the same instants (multiples of the interval) with the same requested_at,
+    // so the owner evaluates once and skips the other replicas' copies.
+    const interval = config.recomputeIntervalMs;
+    const at = interval > 0 ? Math.floor(now() / interval) * interval : now();
+    const items: WorkItem[] = cache
+      .all()
+      .filter((s) => s.compiled.timeDriven)
+      .map((s) => ({ kind: 'full', app_id: s.app_id, segment_id: s.id, requested_at: at }));
+    await produce(items, 'schedule');
+  }
+
+  /** Runs `fn` on every multiple of `everyMs` of the wall clock (aligned across replicas), logging failures; never when 0. */
+  function every(everyMs: number, what: string, fn: () => Promise<void>) {
+    if (everyMs <= 0) return;
+    const run = () => void fn().catch((err: unknown) => logger.error({ err }, `${what} failed: ${errorMessage(err)}`));
+    const first = setTimeout(
+      () => {
+        run();
+        const t = setInterval(run, everyMs);
+        t.unref();
+        timers.push(t);
+      },
+      everyMs - (Date.now() % everyMs),
+    );
+    first.unref();
+    timers.push(first);
+  }
+
+  return {
+    definitions: store,
+    membership: state,
+    metrics: registry,
+    scheduler: {
+      requestRecompute: (appId, segmentId) => produce([{ kind: 'full', app_id: appId, segment_id: segmentId, requested_at: now() }], 'request'),
+    },
+    onInserted: (rows) =>
+      produce(
+        workForRows(rows, (app) => cache.forApp(app), config.usersPerItem, now()),
+        'sink',
+      ),
+    scheduleTimeDriven,
+    refresh: () => cache.refresh(),
+    health: () => subscription?.health() ?? { state: 'stopped' },
+    async start() {
+      if (subscription) return;
+      await log.start();
+      producer ??= await deps.bus.producer();
+      await cache.refresh();
+      subscription = await deps.bus.subscribe({
+        groupId: config.groupId,
+        topics: [config.workTopic],
+        fromBeginning: true,
+        concurrency: config.concurrency,
+        handleBatch,
+        ...(deps.onDead ? { onDead: deps.onDead } : {}),
+      });
+      every(config.refreshIntervalMs, 'segment list refresh', () => cache.refresh());
+      every(config.recomputeIntervalMs, 'scheduled recompute', scheduleTimeDriven);
+      logger.info({ group: config.groupId, topic: config.workTopic, recomputeIntervalMs: config.recomputeIntervalMs }, 'segment engine running');
+    },
+    async stop() {
+      for (const t of timers.splice(0)) clearTimeout(t);
+      const s = subscription;
+      subscription = undefined;
+      await s?.stop();
+      const p = producer;
+      producer = undefined;
+      await Promise.all([p?.close(), log.stop()]);
+      logger.info('segment engine stopped');
+    },
+  };
+}
