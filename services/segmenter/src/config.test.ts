@@ -1,5 +1,5 @@
 import { ConfigError } from '@evp/core';
-import { clickhouseOptions, loadMigrateConfig, loadSegmenterConfig, sinkConfig } from './config';
+import { clickhouseOptions, loadMigrateConfig, loadSegmenterConfig, segmentEngineConfig, sinkConfig } from './config';
 
 const env = {
   KAFKA_BROKERS: 'k1:9092, k2:9092',
@@ -31,6 +31,15 @@ describe('segmenter config', () => {
       retryBudgetMs: 10_000,
     });
     expect([c.CLICKHOUSE_MIGRATE_ON_START, c.METRICS_PORT, c.LOG_LEVEL]).toEqual([true, 9464, 'info']);
+    expect(segmentEngineConfig(c)).toEqual({
+      groupId: 'segmenter-segments',
+      recomputeIntervalMs: 60_000,
+      refreshIntervalMs: 5_000,
+      usersPerItem: 1_000,
+      recoveryMarginMs: 60_000,
+      concurrency: 1,
+    });
+    expect(segmentEngineConfig(loadSegmenterConfig({ ...env, SEGMENTS_RECOMPUTE_INTERVAL_MS: '0' })).recomputeIntervalMs).toBe(0);
   });
 
   it('reports every bad variable at once', () => {

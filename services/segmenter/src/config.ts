@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { envFragments, parseConfig } from '@evp/core';
 import type { ClickHouseHttpOptions } from '@evp/clickhouse';
 import type { SinkConfig } from './sink';
+import type { SegmentEngineConfig } from './segments/engine';
 
 /** The only module of the segmenter that reads process.env; everything else gets typed values. */
 const clickhouse = {
@@ -17,6 +18,8 @@ const clickhouse = {
   CLICKHOUSE_MIGRATIONS_DIR: z.string().min(1).optional(),
   LOG_LEVEL: envFragments.logLevel,
 };
+
+const nonNegativeInt = z.coerce.number().int().min(0);
 
 const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
 
@@ -38,6 +41,13 @@ const sinkSchema = z.object({
   SINK_RETRY_INITIAL_DELAY_MS: envFragments.positiveInt.default(200),
   SINK_RETRY_MAX_DELAY_MS: envFragments.positiveInt.default(5_000),
   SINK_RETRY_BUDGET_MS: envFragments.positiveInt.default(10_000),
+  /** Full recompute of every time-driven segment, on multiples of this of the clock; 0: none on this replica. */
+  SEGMENTS_RECOMPUTE_INTERVAL_MS: nonNegativeInt.default(60_000),
+  /** Reload of the segment list the sink's trigger matches rows against. */
+  SEGMENTS_REFRESH_INTERVAL_MS: envFragments.positiveInt.default(5_000),
+  SEGMENTS_USERS_PER_ITEM: envFragments.positiveInt.default(1_000),
+  SEGMENTS_RECOVERY_MARGIN_MS: nonNegativeInt.default(60_000),
+  SEGMENTS_WORK_CONCURRENCY: envFragments.positiveInt.default(1),
 });
 
 const migrateSchema = z.object(clickhouse);
@@ -67,4 +77,13 @@ export const sinkConfig = (c: SegmenterConfig): SinkConfig => ({
   retryInitialDelayMs: c.SINK_RETRY_INITIAL_DELAY_MS,
   retryMaxDelayMs: c.SINK_RETRY_MAX_DELAY_MS,
   retryBudgetMs: c.SINK_RETRY_BUDGET_MS,
+});
+
+export const segmentEngineConfig = (c: SegmenterConfig): Partial<SegmentEngineConfig> => ({
+  groupId: 'segmenter-segments',
+  recomputeIntervalMs: c.SEGMENTS_RECOMPUTE_INTERVAL_MS,
+  refreshIntervalMs: c.SEGMENTS_REFRESH_INTERVAL_MS,
+  usersPerItem: c.SEGMENTS_USERS_PER_ITEM,
+  recoveryMarginMs: c.SEGMENTS_RECOVERY_MARGIN_MS,
+  concurrency: c.SEGMENTS_WORK_CONCURRENCY,
 });

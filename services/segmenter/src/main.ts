@@ -1,19 +1,32 @@
 import { Registry } from 'prom-client';
 import { createClickHouseHttpAnalytics, ensureClickHouseDatabase, runMigrations } from '@evp/clickhouse';
-import { ConfigError, KeyRing, consumerProblems, createLogger } from '@evp/core';
+import { ConfigError, InfraError, KeyRing, consumerProblems, createLogger } from '@evp/core';
 import { closeServer, listen, serveOps } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
-import { clickhouseOptions, loadSegmenterConfig, sinkConfig } from './config';
+import { clickhouseOptions, loadSegmenterConfig, segmentEngineConfig, sinkConfig } from './config';
 import { createSegmenterApp } from './http/app';
+import type { CompiledSegment } from './segments/compiled';
+import { createSegmentEngine } from './segments/engine';
+import type { Segment } from './segments/model';
 import { createSink } from './sink';
 
 /**
- * Composition root: config → logger → keys → ClickHouse (+ migrations) → Kafka + registry → sink →
- * the public API (request verdicts, inspector) on PORT; /metrics, /healthz, /readyz on a side port.
- * Shutdown in reverse: stop answering → stop consuming (buffered rows are inserted and committed) →
- * leave Kafka → close ClickHouse. A consumer that stops for good fails
- * readiness and exits non-zero, so an orchestrator restarts the process.
+ * The definition compiler (segments/compile) is merged separately; until it is, a saved segment
+ * cannot be evaluated and its work items are dead-lettered with this reason.
+ */
+const compile = (segment: Segment): CompiledSegment => {
+  throw new InfraError('segments', `no segment compiler in this build: segment ${segment.id} cannot be evaluated`, { retriable: false });
+};
+
+/**
+ * Composition root: config → logger → keys → ClickHouse (+ migrations) → Kafka + registry → segment
+ * engine (its work consumer and timers) → sink (whose stored rows become segment work) → the public
+ * API (request verdicts, inspector) on PORT; /metrics, /healthz, /readyz on a side port.
+ * Shutdown in reverse: stop answering → stop the sink (buffered rows are inserted, their work
+ * produced, offsets committed) → stop the engine (the evaluation in hand finishes) → leave Kafka →
+ * close ClickHouse. A consumer that stops for good fails readiness and exits non-zero, so an
+ * orchestrator restarts the process.
  */
 async function main() {
   const config = loadSegmenterConfig();
@@ -33,6 +46,11 @@ async function main() {
   let stopping = false;
   let ops: Awaited<ReturnType<typeof serveOps>> | undefined;
   let http: Awaited<ReturnType<typeof listen>> | undefined;
+  const dead = (consumer: string) => (err: Error) => {
+    logger.fatal({ err }, `the ${consumer} consumer stopped for good: not ready, exiting to be restarted`);
+    void shutdown('consumer dead', 1);
+  };
+  const engine = createSegmentEngine({ analytics, bus, registry, logger, metrics, compile, config: segmentEngineConfig(config), onDead: dead('segment work') });
   const sink = createSink({
     bus,
     registry,
@@ -40,14 +58,16 @@ async function main() {
     logger,
     metrics,
     config: sinkConfig(config),
-    onDead: (err) => {
-      logger.fatal({ err }, 'the sink consumer stopped for good: not ready, exiting to be restarted');
-      void shutdown('consumer dead', 1);
-    },
+    onInserted: (rows) => engine.onInserted(rows),
+    onDead: dead('sink'),
   });
+  await engine.start();
   await sink.start();
-  // /healthz: the process answers; /readyz: ClickHouse answers and the consumer is alive.
-  const readiness = async () => [...consumerProblems({ 'segmenter-sink': sink }), ...((await analytics.ping()) ? [] : ['clickhouse: not reachable'])];
+  // /healthz: the process answers; /readyz: ClickHouse answers and the consumers are alive.
+  const readiness = async () => [
+    ...consumerProblems({ 'segmenter-sink': sink, 'segmenter-segments': engine }),
+    ...((await analytics.ping()) ? [] : ['clickhouse: not reachable']),
+  ];
   // The public API (request verdicts, the inspector) on PORT, behind the edge; its request series
   // join the sink's on the side port's /metrics.
   const api = createSegmenterApp({ analytics, keys, logger, readiness });
@@ -65,6 +85,7 @@ async function main() {
     logger.info({ signal }, 'shutting down: stop answering and consuming, insert buffered rows, close');
     if (http) await closeServer(http.server).catch((err) => logger.error({ err }, 'http close failed'));
     await sink.stop().catch((err) => logger.error({ err }, 'sink stop failed'));
+    await engine.stop().catch((err) => logger.error({ err }, 'segment engine stop failed'));
     const results = await Promise.allSettled([bus.close(), new Promise<void>((r) => (ops ? ops.server.close(() => r()) : r()))]);
     await analytics.close().catch((err) => logger.error({ err }, 'ClickHouse close failed'));
     for (const r of results) if (r.status === 'rejected') logger.error({ err: r.reason }, 'shutdown step failed');

@@ -1,6 +1,6 @@
 import { allTopics, createLogger, topics, type Analytics, type Bus, type SchemaRegistry } from '@evp/core';
 import { blockEventSchema, blockSubject, canonicalToAvro, type CanonicalEvent } from '@evp/schemas';
-import { createSink, type Sink, type SinkConfig } from './sink';
+import { createSink, type Sink, type SinkConfig, type SinkDeps } from './sink';
 import { pageEvent } from './test-fixtures';
 
 /**
@@ -23,6 +23,7 @@ export interface SinkHarnessOptions {
   config?: Partial<SinkConfig>;
   /** What the sink sees of the bus (tests wrap it to make its producer fail). */
   busForSink?: (bus: Bus) => Bus;
+  onInserted?: SinkDeps['onInserted'];
 }
 
 const logger = createLogger('sink-test', 'silent');
@@ -37,6 +38,7 @@ export async function startSinkHarness(opts: SinkHarnessOptions): Promise<SinkHa
     analytics: opts.analytics,
     logger,
     config: { batchMaxWaitMs: 20, retryInitialDelayMs: 5, retryMaxDelayMs: 20, retryBudgetMs: 50, ...opts.config },
+    ...(opts.onInserted ? { onInserted: opts.onInserted } : {}),
   });
   await sink.start();
   const producer = await bus.producer();
