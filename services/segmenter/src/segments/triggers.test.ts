@@ -76,7 +76,13 @@ describe('the sink triggers segment work (in-process bus, chdb)', () => {
     const bus = createInProcessBus({ retryDelayMs: 5 });
     const registry = createInProcessRegistry();
     const hooked: { rows: InsertedRow[]; storedEvents: number }[] = [];
-    let engine!: Awaited<ReturnType<typeof startEngine>>;
+    const engine = await startEngine({
+      analytics: chdb.analytics,
+      bus,
+      registry,
+      now: () => 1_000,
+      compile: (s) => SEGMENTS[s.name] as CompiledSegment,
+    });
     const sink = await startSinkHarness({
       bus,
       registry,
@@ -87,13 +93,6 @@ describe('the sink triggers segment work (in-process bus, chdb)', () => {
         hooked.push({ rows, storedEvents: stored?.n ?? 0 });
         await engine.engine.onInserted(rows);
       },
-    });
-    engine = await startEngine({
-      analytics: chdb.analytics,
-      bus,
-      registry,
-      now: () => 1_000,
-      compile: (s) => SEGMENTS[s.name] as CompiledSegment,
     });
     try {
       const ids = new Map<string, string>();
