@@ -18,7 +18,15 @@ afterAll(async () => {
   await analytics.close();
 });
 
-const ALL = ['001_events.sql', '002_rejected.sql', '003_catalog.sql', '004_receipts.sql', '005_client_catalogs.sql', '006_flat_envelope.sql', '008_segments.sql'];
+const ALL = [
+  '001_events.sql',
+  '002_rejected.sql',
+  '003_catalog.sql',
+  '004_receipts.sql',
+  '005_client_catalogs.sql',
+  '006_flat_envelope.sql',
+  '008_segments.sql',
+];
 
 describe('runMigrations on chdb', () => {
   it('applies every migration once, records it, and is a no-op the second time', async () => {

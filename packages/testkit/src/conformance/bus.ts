@@ -327,7 +327,11 @@ export function describeBusConformance(name: string, make: () => Promise<BusUnde
       async () => {
         const topic = await freshTopic(2);
         const producer = await sut.bus.producer();
-        const send = (values: string[]) => producer.send(topic, values.map((v) => ({ key: v, value: Buffer.from(v), headers: { v } })));
+        const send = (values: string[]) =>
+          producer.send(
+            topic,
+            values.map((v) => ({ key: v, value: Buffer.from(v), headers: { v } })),
+          );
         await send(['b1', 'b2', 'b3', 'b4']);
         // A time after every earlier message's and before every later one's (log times are ms).
         const from = Date.now() + 1;

@@ -39,7 +39,7 @@ export interface EngineHarnessOptions {
 const logger = createLogger('segments-test', 'silent');
 
 /** Timers off: tests drive the refresh and the schedule themselves. */
-export const TEST_ENGINE_CONFIG: Partial<SegmentEngineConfig> = { recomputeIntervalMs: 0, refreshIntervalMs: 0 };
+const TEST_ENGINE_CONFIG: Partial<SegmentEngineConfig> = { recomputeIntervalMs: 0, refreshIntervalMs: 0 };
 
 const sum = async (engine: SegmentEngine, name: string) => {
   const metric = engine.metrics.getSingleMetric(name);
