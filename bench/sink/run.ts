@@ -2,7 +2,7 @@
  * Sink throughput into chdb (issue 6), in one run beside a bare `INSERT … FORMAT JSONEachRow` of
  * the same rows, so both numbers share the machine's state. Not part of the test run.
  *
- *   npx tsx bench/sink/run.ts [--rows 200000] [--batch 10000] [--slice 5000] [--rounds 3] [--bus-concurrency N]
+ *   npx tsx bench/sink/run.ts [--rows 200000] [--batch 10000] [--slice 5000] [--rounds 3] [--bus-concurrency N] [--trigger]
  *
  * - bare: the already-mapped rows (objects) inserted through the Analytics adapter as JSONEachRow,
  *   `--batch` rows per insert: the issue's reference;
@@ -15,7 +15,10 @@
  * - sink: the same events as Avro messages (Confluent wire format) on events.core of the in-process
  *   bus, consumed by `createSink` (decode through the registry → canonicalFromAvro → row → batched
  *   insert → commit), timed from start to the last row inserted. The bus hands out `--batch`
- *   messages per batch, so both sides insert the same block size.
+ *   messages per batch, so both sides insert the same block size. With `--trigger` the sink has the
+ *   segment engine's hook (issue 13): after each handler call's insert, the work items of five
+ *   segments per app (one per event name, one on any event, one on the user catalog) are computed
+ *   from the stored rows, as the engine does before producing them (the produce itself is left out).
  * Every phase reports rows/s and the process CPU per row (all threads). Rounds run the phases in
  * turn, each on a table emptied before and after it (so background merges of one phase do not run
  * into the next); the median round (by sink / fastest bare format) is reported.
@@ -27,7 +30,7 @@ import { runMigrations } from '@evp/clickhouse';
 import { allTopics, createLogger, topics, type Analytics } from '@evp/core';
 import { createChdbAnalytics, createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { blockEventSchema, blockSubject, canonicalToAvro, type CanonicalEvent } from '@evp/schemas';
-import { EVENT_COLUMNS, createSink, eventRow, eventValues } from '@evp/segmenter';
+import { EVENT_COLUMNS, createSink, eventRow, eventValues, workForRows, type InsertedRow, type SegmentEntry } from '@evp/segmenter';
 import { RowBinaryWriter, benchClient, insertRowBinaryViaFile, insertTsv, rowBinaryEvent } from './formats';
 
 const arg = (name: string, dflt: number) => {
@@ -40,6 +43,19 @@ const ROUNDS = arg('rounds', 3);
 const SLICE = arg('slice', 5_000);
 // Handler calls the bus runs at once (SINK_BUS_CONCURRENCY); unset keeps the sink's default.
 const BUS_CONCURRENCY = process.argv.includes('--bus-concurrency') ? arg('bus-concurrency', 1) : undefined;
+const TRIGGER = process.argv.includes('--trigger');
+
+/** The segments the trigger matches rows against: per app, one per event name, one on any event, one on user records. */
+const triggerSegments = (app: string): SegmentEntry[] =>
+  [['page'], ['app'], ['media'], ['*'], ['identify']].map((events, i) => ({
+    app_id: app,
+    id: `seg-${i}`,
+    compiled: { sql: '', params: {}, events, catalogs: i === 4 ? ['user'] : [], timeDriven: false, segments: [] },
+  }));
+let workItems = 0;
+const trigger = async (rows: InsertedRow[]) => {
+  workItems += workForRows(rows, triggerSegments, 1_000, Date.now()).length;
+};
 
 const t0 = Date.UTC(2024, 2, 1);
 function makeEvents(): CanonicalEvent[] {
@@ -156,6 +172,7 @@ async function sink(analytics: Analytics, events: CanonicalEvent[]): Promise<Pha
     analytics,
     logger: createLogger('bench', 'silent'),
     config: { batchMaxRows: BATCH, batchMaxWaitMs: 1_000, sliceRows: SLICE, ...(BUS_CONCURRENCY ? { busConcurrency: BUS_CONCURRENCY } : {}) },
+    ...(TRIGGER ? { onInserted: trigger } : {}),
   });
   const inserted = s.metrics.getSingleMetric('segmenter_sink_rows_inserted_total');
   const phase = await measured(events.length, async () => {
@@ -214,6 +231,7 @@ async function main() {
     console.log(
       `| ${ROWS} | ${BATCH} | ${Math.round(median.bare)} | ${Math.round(median.compact)} | ${Math.round(median.tsv)} | ${Math.round(median.rowBinary)} | ${Math.round(median.sink)} | ${(median.sink / median.fastest).toFixed(2)} | ${(median.sink / median.fastestClient).toFixed(2)} |`,
     );
+    if (TRIGGER) console.error(`trigger: ${workItems} work items computed from the stored rows`);
     await client.close();
   } finally {
     await analytics.close();

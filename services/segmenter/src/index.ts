@@ -7,3 +7,4 @@ export * from './http/app';
 export { SEGMENT_BODY_LIMIT } from './http/segments';
 export * from './segments/service';
 export * from './segments/engine';
+export { workForRows, type SegmentEntry, type WorkItem } from './segments/work';
