@@ -41,23 +41,29 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
   const { metrics } = deps;
 
   async function recover(segments: readonly { app_id: string; segment_id: string }[]): Promise<void> {
-    const pending: { app_id: string; segment_id: string; rows: MemberState[] }[] = [];
-    for (const s of segments) {
-      const rows = await deps.state.pending(s.app_id, s.segment_id);
-      if (rows.length > 0) pending.push({ ...s, rows });
-    }
+    // One query per app of the batch, not per segment: most batches find nothing.
+    const byApp = new Map<string, string[]>();
+    for (const s of segments) byApp.set(s.app_id, [...(byApp.get(s.app_id) ?? []), s.segment_id]);
+    const pending: { app_id: string; segment_id: string; row: MemberState }[] = [];
+    for (const [app, ids] of byApp) for (const row of await deps.state.pending(app, ids)) pending.push({ app_id: app, segment_id: row.segment_id, row });
     if (pending.length === 0) return;
-    const changes = pending.flatMap((p) => p.rows.map((r) => changeOf(p.app_id, p.segment_id, r)));
-    const ids = new Map(changes.map((c) => [membershipChangeId(c), c]));
-    const from = Math.min(...pending.flatMap((p) => p.rows.map((r) => r.written_at))) - deps.recoveryMarginMs;
-    const found = await deps.log.present(from, new Set(ids.keys()));
-    const missing = [...ids].filter(([id]) => !found.has(id)).map(([, c]) => c);
+    const changes = new Map(pending.map((p) => changeOf(p.app_id, p.segment_id, p.row)).map((c) => [membershipChangeId(c), c]));
+    const from = Math.min(...pending.map((p) => p.row.written_at)) - deps.recoveryMarginMs;
+    const found = await deps.log.present(from, new Set(changes.keys()));
+    const missing = [...changes].filter(([id]) => !found.has(id)).map(([, c]) => c);
     await deps.log.publish(missing);
-    for (const p of pending) await deps.state.write(p.app_id, p.segment_id, p.rows, true);
-    metrics.recovered.inc({ outcome: 'found' }, changes.length - missing.length);
+    const bySegment = new Map<string, { app_id: string; segment_id: string; rows: MemberState[] }>();
+    for (const p of pending) {
+      const key = `${p.app_id}\u0000${p.segment_id}`;
+      const s = bySegment.get(key) ?? { app_id: p.app_id, segment_id: p.segment_id, rows: [] };
+      bySegment.set(key, s);
+      s.rows.push(p.row);
+    }
+    for (const s of bySegment.values()) await deps.state.write(s.app_id, s.segment_id, s.rows, true);
+    metrics.recovered.inc({ outcome: 'found' }, changes.size - missing.length);
     metrics.recovered.inc({ outcome: 'published' }, missing.length);
     deps.logger.warn(
-      { segments: pending.map((p) => `${p.app_id}:${p.segment_id}`), pending: changes.length, published: missing.length },
+      { segments: [...bySegment.keys()].map((k) => k.replace('\u0000', ':')), pending: changes.size, published: missing.length },
       'recovered membership changes a writer left pending',
     );
   }

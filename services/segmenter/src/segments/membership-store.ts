@@ -45,8 +45,8 @@ const USERS_PER_QUERY = 10_000;
 export interface MembershipState extends MembershipReader {
   /** Each user's latest row of the segment: of the given users, or of every user it ever had. */
   load(appId: string, segmentId: string, users?: readonly string[]): Promise<Map<string, MemberState>>;
-  /** Rows whose change is not known to be on the topic (a writer stopped between its steps). */
-  pending(appId: string, segmentId: string): Promise<MemberState[]>;
+  /** Rows of these segments whose change is not known to be on the topic (a writer stopped between its steps). */
+  pending(appId: string, segmentIds: readonly string[]): Promise<(MemberState & { segment_id: string })[]>;
   write(appId: string, segmentId: string, rows: readonly MemberState[], emitted: boolean): Promise<void>;
 }
 
@@ -72,7 +72,12 @@ export function createMembershipState(analytics: Analytics): MembershipState {
       return out;
     },
 
-    pending: (appId, segmentId) => rows('AND NOT emitted', { app: appId, segment: segmentId }),
+    pending: (appId, segmentIds) =>
+      analytics.query<MemberState & { segment_id: string }>(
+        `SELECT segment_id, ${STATE_COLUMNS} FROM segment_members FINAL
+         WHERE app_id = {app:String} AND segment_id IN {segments:Array(String)} AND NOT emitted`,
+        { app: appId, segments: segmentIds },
+      ),
 
     async write(appId, segmentId, states, emitted) {
       if (states.length === 0) return;
