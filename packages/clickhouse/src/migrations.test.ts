@@ -36,6 +36,8 @@ describe('loadMigrations', () => {
       [4, 'receipts', 3],
       [5, 'client_catalogs', clientKinds],
       [6, 'flat_envelope', 1],
+      // 008: segment definitions and membership.
+      [8, 'segments', 2],
     ]);
     const catalog = [...(ms[2]?.statements ?? []), ...(ms[4]?.statements ?? [])];
     expect(catalog.map((s) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(s)?.[1])).toEqual(CATALOG_KINDS.map((k) => `catalog_${k}`));
