@@ -18,7 +18,18 @@ let seq = 0;
 export function ev(app: string, user: string, name: string, time: number, props: Record<string, unknown>, extra: Partial<CanonicalEvent> = {}): CanonicalEvent {
   const def = eventDef(name);
   if (!def) throw new Error(`no event ${name}`);
-  return { ...pageEvent, event_id: `${app}-${user}-${seq++}`, app_id: app, user_id: user, block: def.block, name: def.event, property: null, time, props, ...extra };
+  return {
+    ...pageEvent,
+    event_id: `${app}-${user}-${seq++}`,
+    app_id: app,
+    user_id: user,
+    block: def.block,
+    name: def.event,
+    property: null,
+    time,
+    props,
+    ...extra,
+  };
 }
 
 export interface CatalogSeed {

@@ -16,7 +16,8 @@ const cart = (app: string, user: string, time: number, action = 'add_item', pric
   ev(app, user, 'cart', time, { id: `c-${user}`, action, cart_price: price, currency: 'KES', item: { id: 'i1' } });
 const checkout = (app: string, user: string, time: number, items: { id: string; price?: number }[], price = 10) =>
   ev(app, user, 'checkout', time, { id: `o-${user}-${time}`, cart_id: `c-${user}`, cart_price: price, currency: 'KES', items, is_successful: true });
-const page = (app: string, user: string, time: number, extra = {}) => ev(app, user, 'page', time, { path: '/home', title: 'Home', duration: 1.5, render_time: 10 }, extra);
+const page = (app: string, user: string, time: number, extra = {}) =>
+  ev(app, user, 'page', time, { path: '/home', title: 'Home', duration: 1.5, render_time: 10 }, extra);
 const nudge = (app: string, user: string, time: number, ref: string, response: string) =>
   ev(app, user, 'nudge_response', time, { ref, time: '2024-03-01T08:00:00Z', response }, { sent_name: 'action_response' });
 const user = (app: string, id: string, record: Record<string, unknown>, at?: number): CatalogSeed => ({
@@ -50,7 +51,10 @@ beforeAll(async () => {
   ];
   await seed(analytics, evApp, [user('ev', 'u5', { country: 'Kenya' })]);
   // Every event of u1 delivered twice (a re-delivery: same event ids): counts stay exact.
-  await seed(analytics, evApp.filter((e) => e.user_id === 'u1'));
+  await seed(
+    analytics,
+    evApp.filter((e) => e.user_id === 'u1'),
+  );
 });
 
 describe('event conditions', () => {
@@ -81,7 +85,10 @@ describe('event conditions', () => {
     expect(await members({ all: [added, { event: 'page' }] }, 'ev')).toEqual(['u2']);
     expect(await members({ any: [{ event: 'page' }, { event: 'cart', count: { gte: 3 }, within: 'P7D' }] }, 'ev')).toEqual(['u1', 'u2', 'u3']);
     expect(await members({ not: added }, 'ev')).toEqual(['u3', 'u4', 'u5']);
-    expect(await members({ all: [{ not: { event: 'page' } }, { any: [added, { profile: 'country', op: 'eq', value: 'Kenya' }] }] }, 'ev')).toEqual(['u1', 'u5']);
+    expect(await members({ all: [{ not: { event: 'page' } }, { any: [added, { profile: 'country', op: 'eq', value: 'Kenya' }] }] }, 'ev')).toEqual([
+      'u1',
+      'u5',
+    ]);
     expect(await members({ not: { not: { event: 'page' } } }, 'ev')).toEqual(['u2']);
   });
 });
@@ -131,7 +138,16 @@ describe('aggregate conditions', () => {
     await seed(
       analytics,
       [
-        checkout('agg', 'u1', ago(1), [{ id: 'a', price: 1 }, { id: 'b', price: 2 }], 10),
+        checkout(
+          'agg',
+          'u1',
+          ago(1),
+          [
+            { id: 'a', price: 1 },
+            { id: 'b', price: 2 },
+          ],
+          10,
+        ),
         checkout('agg', 'u1', ago(2), [{ id: 'b', price: 2 }, { id: 'c' }], 20),
         checkout('agg', 'u1', ago(40), [{ id: 'z', price: 100 }], 1000),
         checkout('agg', 'u2', ago(1), [{ id: 'a', price: 5 }], 5),
@@ -291,10 +307,9 @@ describe('catalog predicates', () => {
   it("via item.id; the catalog's id and an empty where", async () => {
     expect(await members({ event: 'item', where: [{ catalog: 'drug', via: 'item.id', where: groupA }] }, 'cat')).toEqual(['u4']);
     expect(await members({ event: 'item', where: [{ catalog: 'drug', via: 'item.id', where: [] }] }, 'cat')).toEqual(['u4']);
-    expect(await members({ event: 'checkout', where: [{ catalog: 'drug', via: 'items[].id', where: [{ prop: 'id', op: 'eq', value: 'd1' }] }] }, 'cat')).toEqual([
-      'u1',
-      'u3',
-    ]);
+    expect(
+      await members({ event: 'checkout', where: [{ catalog: 'drug', via: 'items[].id', where: [{ prop: 'id', op: 'eq', value: 'd1' }] }] }, 'cat'),
+    ).toEqual(['u1', 'u3']);
   });
 });
 

@@ -19,7 +19,9 @@ const NOW = Date.UTC(2024, 2, 31, 10, 0, 0);
 const HOUR = 3_600_000;
 const USERS = ['u0', 'u1', 'u2', 'u3', 'u4', 'u5'];
 
-const window = fc.option(fc.constantFrom<unknown>('P7D', 'P1D', 'PT12H', 'P1M', { from: '2024-03-25T00:00:00Z', to: '2024-03-30T00:00:00Z' }), { nil: undefined });
+const window = fc.option(fc.constantFrom<unknown>('P7D', 'P1D', 'PT12H', 'P1M', { from: '2024-03-25T00:00:00Z', to: '2024-03-30T00:00:00Z' }), {
+  nil: undefined,
+});
 const withWindow = <T extends object>(c: T, w: unknown) => (w === undefined ? c : { ...c, within: w });
 const count = fc.option(
   fc.tuple(fc.constantFrom('gte', 'lte', 'eq', 'gt', 'lt'), fc.integer({ min: 0, max: 3 })).map(([op, n]) => ({ [op]: n })),
@@ -121,7 +123,12 @@ describe('scoped evaluation = full evaluation, restricted', () => {
           const app = `prop-${run++}`;
           const events = happenings.map((h) => toEvent(app, h));
           const records: CatalogSeed[] = [
-            ...catalogUsers.map((id, i) => ({ app, kind: 'user' as const, id, record: { timezone: '+03:00', ...(i % 3 === 2 ? {} : { country: i % 3 ? 'Kenya' : 'Uganda' }) } })),
+            ...catalogUsers.map((id, i) => ({
+              app,
+              kind: 'user' as const,
+              id,
+              record: { timezone: '+03:00', ...(i % 3 === 2 ? {} : { country: i % 3 ? 'Kenya' : 'Uganda' }) },
+            })),
             { app, kind: 'drug', id: 'd1', record: { name: 'One', atc_anatomical_group: 'A' } },
             { app, kind: 'drug', id: 'd2', record: { name: 'Two', atc_anatomical_group: 'B' } },
           ];

@@ -24,8 +24,7 @@ export function backFromNow(duration: string, params: Params): string {
   return sql;
 }
 
-const instant = (text: string, params: Params): string =>
-  params.add(formatDateTime64(parsed(parseTimestamp(text), 'timestamp')), "DateTime64(3, 'UTC')");
+const instant = (text: string, params: Params): string => params.add(formatDateTime64(parsed(parseTimestamp(text), 'timestamp')), "DateTime64(3, 'UTC')");
 
 /** SQL true when `time` (DateTime64, possibly NULL: then NULL) lies in the window. */
 export function inWindow(time: string, window: Window, params: Params): string {

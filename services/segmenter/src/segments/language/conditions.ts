@@ -139,7 +139,8 @@ export class ConditionWalk {
       const at_ = at(here, i);
       if (!isObject(step)) return p.add(at_, 'type', `a step must be an object {event, where}, got ${jsonType(step)}`);
       for (const key of Object.keys(step)) {
-        if (key === 'count' || key === 'within') p.add(at(at_, key), 'unknown_key', `a sequence step has no ${key}: the sequence's within applies to every step`);
+        if (key === 'count' || key === 'within')
+          p.add(at(at_, key), 'unknown_key', `a sequence step has no ${key}: the sequence's within applies to every step`);
         else if (key !== 'event' && key !== 'where') p.add(at(at_, key), 'unknown_key', `a sequence step has no key ${key} (its keys: event, where)`);
       }
       this.event(at_, step, false);

@@ -73,7 +73,11 @@ export function checkSegmentRefs(problems: Problems, refs: SegmentRef[], lookup:
     total += inlinedLeaves(def, lookup, [ref.id]) - 1;
   }
   if (total > LIMITS.inlinedConditions) {
-    problems.add('$', 'max_conditions', `with referenced segments inlined the definition has ${total} leaf conditions; the limit is ${LIMITS.inlinedConditions}`);
+    problems.add(
+      '$',
+      'max_conditions',
+      `with referenced segments inlined the definition has ${total} leaf conditions; the limit is ${LIMITS.inlinedConditions}`,
+    );
   }
 }
 

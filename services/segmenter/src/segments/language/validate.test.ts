@@ -23,17 +23,43 @@ describe('validateDefinition: accepted definitions', () => {
     ['an event with where, count, within', { event: 'cart', where: [{ prop: 'action', op: 'eq', value: 'add_item' }], count: { gte: 3 }, within: 'P30D' }],
     ['did not, absolute window', { event: 'page', count: { eq: 0 }, within: { from: '2024-01-01T00:00:00Z', to: '2024-02-01T00:00:00.5+03:00' } }],
     ['the newer name of nudge_response', { event: 'action_response', where: [{ prop: 'response', op: 'in', value: ['open', 'shown'] }] }],
-    ['nested and array paths', { event: 'checkout', where: [{ prop: 'items[].price', op: 'gt', value: 2 }, { prop: 'items[].id', op: 'contains', value: 'x' }] }],
+    [
+      'nested and array paths',
+      {
+        event: 'checkout',
+        where: [
+          { prop: 'items[].price', op: 'gt', value: 2 },
+          { prop: 'items[].id', op: 'contains', value: 'x' },
+        ],
+      },
+    ],
     ['exists on an object', { event: 'identify', where: [{ prop: 'blocked', op: 'exists' }] }],
     ['an epoch-ms time compared as a number', { event: 'appointment', where: [{ prop: 'appointment.time', op: 'gte', value: 1_700_000_000_000 }] }],
     ['an enum client alias and extension', { event: 'module_selection', where: [{ prop: 'type', op: 'in', value: ['appointments', 'core'] }] }],
-    ['a catalog predicate via items[].id', { event: 'checkout', where: [{ catalog: 'drug', via: 'items[].id', where: [{ prop: 'atc_anatomical_group', op: 'eq', value: 'A' }] }] }],
-    ['a catalog predicate via a top-level id', { event: 'encounter', where: [{ catalog: 'site', via: 'site_id', where: [{ prop: 'service_list', op: 'contains', value: 'x' }] }] }],
-    ['each aggregate function', { all: ['sum', 'avg', 'min', 'max'].map((fn) => ({ aggregate: { event: 'checkout', prop: 'cart_price', fn }, op: 'gte', value: 1 })) }],
+    [
+      'a catalog predicate via items[].id',
+      { event: 'checkout', where: [{ catalog: 'drug', via: 'items[].id', where: [{ prop: 'atc_anatomical_group', op: 'eq', value: 'A' }] }] },
+    ],
+    [
+      'a catalog predicate via a top-level id',
+      { event: 'encounter', where: [{ catalog: 'site', via: 'site_id', where: [{ prop: 'service_list', op: 'contains', value: 'x' }] }] },
+    ],
+    [
+      'each aggregate function',
+      { all: ['sum', 'avg', 'min', 'max'].map((fn) => ({ aggregate: { event: 'checkout', prop: 'cart_price', fn }, op: 'gte', value: 1 })) },
+    ],
     ['count_distinct of a string', { aggregate: { event: 'checkout', prop: 'items[].id', fn: 'count_distinct' }, op: 'in', value: [1, 2] }],
     ['a sequence', { sequence: [{ event: 'cart' }, { event: 'checkout', where: [{ prop: 'is_successful', op: 'eq', value: true }] }], within: 'PT2H' }],
     ['first_seen and last_seen', { any: [{ first_seen: { within: 'P7D' } }, { last_seen: { before: 'P1Y2M' } }, { last_seen: { within: 'PT1.5S' } }] }],
-    ['profile: catalog field and client fact', { all: [{ profile: 'gender', op: 'eq', value: 'undisclosed' }, { profile: 'app_version_code', op: 'lt', value: 140 }] }],
+    [
+      'profile: catalog field and client fact',
+      {
+        all: [
+          { profile: 'gender', op: 'eq', value: 'undisclosed' },
+          { profile: 'app_version_code', op: 'lt', value: 140 },
+        ],
+      },
+    ],
     ['responded', { responded: { response: 'open', action_id: 9, inv_id: 0 }, within: 'P7D' }],
     ['a segment reference', { not: { segment: 'buyers' } }],
   ];
@@ -59,7 +85,15 @@ describe('validateDefinition: refusals, each at its path with its rule', () => {
   });
 
   it('unknown property, and a client spelling named as such', () => {
-    expect(problems({ event: 'cart', where: [{ prop: 'item.sku', op: 'exists' }, { prop: 'cart_id', op: 'exists' }] })).toEqual([
+    expect(
+      problems({
+        event: 'cart',
+        where: [
+          { prop: 'item.sku', op: 'exists' },
+          { prop: 'cart_id', op: 'exists' },
+        ],
+      }),
+    ).toEqual([
       { path: '$.where[0].prop', rule: 'unknown_property', message: 'item.sku is not a property of event cart' },
       {
         path: '$.where[1].prop',
@@ -99,7 +133,15 @@ describe('validateDefinition: refusals, each at its path with its rule', () => {
       { path: '$.where[0].op', rule: 'op_type', message: 'gt does not apply: path is a string (operators for it: eq, neq, in, nin, contains, exists)' },
       { path: '$.where[1].value', rule: 'value_type', message: 'duration is a number: the value must be a number, got a string' },
     ]);
-    expect(refused({ event: 'cart', where: [{ prop: 'action', op: 'contains', value: 'add' }, { prop: 'id', op: 'like', value: 'x' }] })).toEqual([
+    expect(
+      refused({
+        event: 'cart',
+        where: [
+          { prop: 'action', op: 'contains', value: 'add' },
+          { prop: 'id', op: 'like', value: 'x' },
+        ],
+      }),
+    ).toEqual([
       ['$.where[0].op', 'op_type'],
       ['$.where[1].op', 'unknown_op'],
     ]);
@@ -201,7 +243,8 @@ describe('validateDefinition: refusals, each at its path with its rule', () => {
       {
         path: '$',
         rule: 'condition_kind',
-        message: 'a condition is exactly one of all, any, not, event, aggregate, sequence, first_seen, last_seen, profile, responded, segment; this one has the keys of several: event, profile',
+        message:
+          'a condition is exactly one of all, any, not, event, aggregate, sequence, first_seen, last_seen, profile, responded, segment; this one has the keys of several: event, profile',
       },
     ]);
     expect(
@@ -285,7 +328,12 @@ describe('validateDefinition: refusals, each at its path with its rule', () => {
       refused({
         any: [
           { sequence: [{ event: 'cart' }] },
-          { sequence: [{ event: 'cart', within: 'P1D' }, { event: 'checkout', count: { gte: 1 } }] },
+          {
+            sequence: [
+              { event: 'cart', within: 'P1D' },
+              { event: 'checkout', count: { gte: 1 } },
+            ],
+          },
           { first_seen: {} },
           { last_seen: { within: 'P1D', before: 'P2D' } },
           { last_seen: {} },
@@ -333,7 +381,11 @@ describe('validateDefinition: refusals, each at its path with its rule', () => {
     const big = { big: many(LIMITS.conditions) as Condition };
     const refs = { any: Array.from({ length: 5 }, () => ({ segment: 'big' })) };
     expect(problems(refs, { definitionOf: (id) => big[id as 'big'] })).toEqual([
-      { path: '$', rule: 'max_conditions', message: `with referenced segments inlined the definition has 320 leaf conditions; the limit is ${LIMITS.inlinedConditions}` },
+      {
+        path: '$',
+        rule: 'max_conditions',
+        message: `with referenced segments inlined the definition has 320 leaf conditions; the limit is ${LIMITS.inlinedConditions}`,
+      },
     ]);
     const preds = Array.from({ length: LIMITS.predicates + 1 }, () => ({ prop: 'path', op: 'exists' }));
     expect(refused({ event: 'page', where: preds })).toEqual([['$.where', 'max_items']]);
