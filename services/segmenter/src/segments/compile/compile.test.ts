@@ -108,7 +108,7 @@ FROM
 (
     SELECT
         user_id,
-        countIf(name = {p0:String} AND arrayExists(v -> v IN (SELECT id FROM catalog_drug FINAL WHERE app_id = {app_id:String} AND ifNull(record.atc_anatomical_group::Nullable(String) = {p1:String}, 0)), props.items[].id::Array(Nullable(String))) AND time >= subtractMilliseconds({now:DateTime64(3, 'UTC')}, {p2:UInt64}) AND time <= {now:DateTime64(3, 'UTC')}) AS e0
+        countIf(name = {p0:String} AND arrayExists(v -> v IN (SELECT id FROM catalog_drug FINAL WHERE app_id = {app_id:String} AND ifNull(record.atc_anatomical_group.:String = {p1:String}, 0)), props.items[].id::Array(Nullable(String))) AND time >= subtractMilliseconds({now:DateTime64(3, 'UTC')}, {p2:UInt64}) AND time <= {now:DateTime64(3, 'UTC')}) AS e0
     FROM events FINAL
     WHERE app_id = {app_id:String} AND (NOT {scoped:UInt8} OR has({users:Array(String)}, user_id)) AND name IN {p5:Array(String)}
     GROUP BY user_id
@@ -117,7 +117,7 @@ LEFT JOIN
 (
     SELECT
         id AS user_id,
-        record.country::Nullable(String) AS u0
+        record.country.:String AS u0
     FROM catalog_user FINAL
     WHERE app_id = {app_id:String} AND (NOT {scoped:UInt8} OR has({users:Array(String)}, id))
 ) AS u USING (user_id)

@@ -4,9 +4,10 @@ import { FIELD_NAME, storedEnumValue, valueClass, type ResolvedPath } from '../l
 import type { Params } from './params';
 
 /**
- * Reading values and comparing them. JSON columns (`props`, a catalog's `record`) are read with the
- * casts docs/analytics.md prescribes: `col.path::Nullable(T)` (NULL when absent; integers and floats
- * alike as Float64), `col.a[].b::Array(Nullable(T))` through arrays of objects. Every comparison is
+ * Reading values and comparing them. JSON columns (`props`, a catalog's `record`) are read as
+ * docs/analytics.md describes: `col.path.:String` / `.:Bool` (the typed subcolumn, NULL when absent),
+ * `col.path::Nullable(Float64)` for numbers (integers and floats alike), `col.a[].b::Array(Nullable(T))`
+ * through arrays of objects. Every comparison is
  * made non-NULL here, so the boolean combination of conditions is two-valued (`not` of an absent
  * value is true, never NULL).
  */
@@ -54,7 +55,12 @@ export function readJson(column: 'props' | 'record', path: ResolvedPath): Read {
   if (cls === 'array' && path.type.kind === 'array') {
     return { expr: `${text}::Array(Nullable(${scalarType(path.type.items)}))`, type: path.type, many: false, present: `isNotNull(${text})` };
   }
-  return { expr: `${text}::Nullable(${scalarType(path.type)})`, type: path.type, many: false, present: `isNotNull(${text})` };
+  // Strings (enums too) and booleans are stored as exactly that JSON type (validated, and inserts
+  // never infer dates from strings: docs/analytics.md), so the typed subcolumn reads them without a
+  // cast from Dynamic, markedly faster. Numbers arrive as Int64 or Float64 alike and need the cast.
+  const typed = scalarType(path.type);
+  const expr = typed === 'Float64' ? `${text}::Nullable(Float64)` : `${text}.:${typed}`;
+  return { expr, type: path.type, many: false, present: `isNotNull(${text})` };
 }
 
 /** A column (or computed value) already of the comparison type, NULL when absent. */
