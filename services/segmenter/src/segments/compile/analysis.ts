@@ -1,5 +1,5 @@
 import type { CatalogKind } from '@evp/core';
-import type { AggregateCondition, Condition, CountBound, Op, Predicate, Window } from '../definition';
+import type { AggregateCondition, Condition, CountBound, CountOp, Op, Predicate, Window } from '../definition';
 import { contractEvent, profileField } from '../language/contract';
 
 /**
@@ -16,11 +16,11 @@ const all = (ts: Truth[]): Truth => (ts.includes('false') ? 'false' : ts.every((
 const any = (ts: Truth[]): Truth => (ts.includes('true') ? 'true' : ts.every((t) => t === 'false') ? 'false' : 'unknown');
 const truth = (b: boolean): Truth => (b ? 'true' : 'false');
 
-export const DEFAULT_COUNT: CountBound = { gte: 1 };
+const DEFAULT_COUNT: CountBound = { gte: 1 };
 
 /** A count bound's operator and number (validated: exactly one key). */
-export function countBound(c: CountBound | undefined): [keyof CountBound, number] {
-  const [op, n] = Object.entries(c ?? DEFAULT_COUNT)[0] as [keyof CountBound, number];
+export function countBound(c: CountBound | undefined): [CountOp, number] {
+  const [op, n] = Object.entries(c ?? DEFAULT_COUNT)[0] as [CountOp, number];
   return [op, n];
 }
 
@@ -47,7 +47,7 @@ function aggregateWithoutEvents(c: AggregateCondition): Truth {
  * definition's names), so the query can start from them alone; otherwise the users of the user
  * catalog (and every user with any event) are candidates too.
  */
-export function withoutEvents(c: Condition): Truth {
+function withoutEvents(c: Condition): Truth {
   if ('all' in c) return all(c.all.map(withoutEvents));
   if ('any' in c) return any(c.any.map(withoutEvents));
   if ('not' in c) return not(withoutEvents(c.not));
@@ -63,7 +63,7 @@ export function withoutEvents(c: Condition): Truth {
 }
 
 /** Every leaf of a condition (segments inlined), in order. */
-export function leaves(c: Condition): Condition[] {
+function leaves(c: Condition): Condition[] {
   if ('all' in c) return c.all.flatMap(leaves);
   if ('any' in c) return c.any.flatMap(leaves);
   if ('not' in c) return leaves(c.not);

@@ -108,9 +108,9 @@ FROM
 (
     SELECT
         user_id,
-        countIf(name = {p0:String} AND arrayExists(v -> v IN (SELECT id FROM catalog_drug FINAL WHERE app_id = {app_id:String} AND ifNull(record.atc_anatomical_group.:String = {p1:String}, 0)), props.items[].id::Array(Nullable(String))) AND time >= subtractMilliseconds({now:DateTime64(3, 'UTC')}, {p2:UInt64}) AND time <= {now:DateTime64(3, 'UTC')}) AS e0
+        countIf(name = {p0:String} AND arrayExists(v -> v IN (SELECT id FROM catalog_drug FINAL PREWHERE app_id = {app_id:String} WHERE ifNull(record.atc_anatomical_group.:String = {p1:String}, 0)), props.items[].id::Array(Nullable(String))) AND time >= subtractMilliseconds({now:DateTime64(3, 'UTC')}, {p2:UInt64}) AND time <= {now:DateTime64(3, 'UTC')}) AS e0
     FROM events FINAL
-    WHERE app_id = {app_id:String} AND (NOT {scoped:UInt8} OR has({users:Array(String)}, user_id)) AND name IN {p5:Array(String)}
+    PREWHERE app_id = {app_id:String} AND (NOT {scoped:UInt8} OR has({users:Array(String)}, user_id)) AND name IN {p5:Array(String)}
     GROUP BY user_id
 ) AS e
 LEFT JOIN
@@ -119,7 +119,7 @@ LEFT JOIN
         id AS user_id,
         record.country.:String AS u0
     FROM catalog_user FINAL
-    WHERE app_id = {app_id:String} AND (NOT {scoped:UInt8} OR has({users:Array(String)}, id))
+    PREWHERE app_id = {app_id:String} AND (NOT {scoped:UInt8} OR has({users:Array(String)}, id))
 ) AS u USING (user_id)
 WHERE ((e0 >= {p3:UInt64}) AND NOT (ifNull(u0 = {p4:String}, 0)))`);
     expect(c.params).toEqual({ p0: 'checkout', p1: 'A', p2: 2_592_000_000, p3: 1, p4: 'Kenya', p5: ['checkout'] });

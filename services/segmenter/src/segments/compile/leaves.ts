@@ -1,12 +1,15 @@
 import { userCatalog, type FieldType, type ObjectDef } from '@evp/schemas';
 import type {
   AggregateCondition,
+  AggregateFn,
+  CatalogPredicate,
   Condition,
   EventCondition,
   FirstSeenCondition,
   LastSeenCondition,
   Predicate,
   ProfileCondition,
+  PropPredicate,
   RespondedCondition,
   SequenceCondition,
   Window,
@@ -14,7 +17,7 @@ import type {
 import { catalogFields, catalogKind, contractEvent, FIELD_NAME, isPathProblem, profileField, resolvePath, type ResolvedPath } from '../language/contract';
 import { countBound } from './analysis';
 import { APP, Params } from './params';
-import { predicate, readColumn, readJson, type Read } from './values';
+import { predicate, readColumn, readJson } from './values';
 import { backFromNow, inWindow } from './windows';
 
 /**
@@ -62,18 +65,20 @@ function contract(name: string): { name: string; def: ObjectDef } {
   return e;
 }
 
-/** A catalog predicate's `where` reads `record` of the kind's table; `id` is its own column. */
-function catalogRead(def: ObjectDef, prop: string): Read {
-  return prop === 'id' ? readColumn('id', { kind: 'scalar', scalar: 'string' }) : readJson('record', path(def, prop));
+/** A predicate over an event's `props`, or a catalog record's `record` (where `id` is its own column). */
+function propPredicateSql(p: PropPredicate, def: ObjectDef, column: 'props' | 'record', q: QueryParts): string {
+  const read = column === 'record' && p.prop === 'id' ? readColumn('id', { kind: 'scalar', scalar: 'string' }) : readJson(column, path(def, p.prop));
+  return predicate(read, p.op, p.value, q.params);
 }
 
-function predicateSql(p: Predicate, event: ObjectDef, q: QueryParts): string {
-  if (!('catalog' in p)) return predicate(readJson('props', path(event, p.prop)), p.op, p.value, q.params);
+/** A catalog predicate: the record the event refers to at `via`, in its latest version, matches `where`. */
+function catalogPredicateSql(p: CatalogPredicate, event: ObjectDef, q: QueryParts): string {
   const kind = catalogKind(p.catalog);
   if (!kind) throw new Error(`catalog kind was not validated: ${p.catalog}`);
   const def = catalogFields(kind);
-  const where = [`app_id = ${APP}`, ...p.where.map((w) => predicate(catalogRead(def, w.prop), w.op, w.value, q.params))];
-  const records = `(SELECT id FROM catalog_${kind} FINAL WHERE ${where.join(' AND ')})`;
+  // Only the app before FINAL (a key column): the predicates must see the latest version alone.
+  const where = p.where.map((w) => propPredicateSql(w, def, 'record', q));
+  const records = `(SELECT id FROM catalog_${kind} FINAL PREWHERE app_id = ${APP}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''})`;
   const via = readJson('props', path(event, p.via));
   return via.many ? `arrayExists(v -> v IN ${records}, ${via.expr})` : `ifNull(${via.expr} IN ${records}, 0)`;
 }
@@ -81,7 +86,8 @@ function predicateSql(p: Predicate, event: ObjectDef, q: QueryParts): string {
 /** SQL true for a row of `events` that is the event, matches every predicate and lies in the window. */
 function eventMatch(name: string, where: Predicate[] | undefined, within: Window | undefined, q: QueryParts): string {
   const event = contract(name);
-  const parts = [`name = ${q.params.add(event.name, 'String')}`, ...(where ?? []).map((p) => predicateSql(p, event.def, q))];
+  const parts = [`name = ${q.params.add(event.name, 'String')}`];
+  for (const p of where ?? []) parts.push('catalog' in p ? catalogPredicateSql(p, event.def, q) : propPredicateSql(p, event.def, 'props', q));
   if (within !== undefined) parts.push(inWindow('time', within, q.params));
   return parts.join(' AND ');
 }
@@ -93,6 +99,7 @@ function eventLeaf(c: EventCondition, q: QueryParts): string {
 }
 
 const NUMBER: FieldType = { kind: 'scalar', scalar: 'double' };
+const AGGREGATES: Record<AggregateFn, string> = { sum: 'sum', avg: 'avg', min: 'min', max: 'max', count_distinct: 'uniqExact' };
 
 function aggregateLeaf(c: AggregateCondition, q: QueryParts): string {
   const { event, where, prop, fn } = c.aggregate;
@@ -100,7 +107,7 @@ function aggregateLeaf(c: AggregateCondition, q: QueryParts): string {
   const read = readJson('props', path(contract(event).def, prop));
   // -Array sums (counts, …) the elements of every matching row's array: items[].price.
   const array = read.many ? 'Array' : '';
-  const call = { sum: 'sum', avg: 'avg', min: 'min', max: 'max', count_distinct: 'uniqExact' }[fn];
+  const call = AGGREGATES[fn];
   const value = q.eventColumn(`${call}${array}If(${read.expr}, ${match})`);
   // A sum over nothing is 0; avg, min and max over nothing have no value (NULL).
   return predicate(readColumn(fn === 'sum' ? `ifNull(${value}, 0)` : value, NUMBER), c.op, c.value, q.params);

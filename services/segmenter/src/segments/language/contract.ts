@@ -8,7 +8,7 @@ import { catalogDef, eventDef, userCatalog, type FieldDef, type FieldType, type 
  */
 
 /** One step of a property path: a field name and whether `[]` follows it (any element of the array). */
-export interface PathStep {
+interface PathStep {
   name: string;
   each: boolean;
 }
@@ -158,7 +158,7 @@ export function storedEnumValue(type: Extract<FieldType, { kind: 'enum' }>, valu
  * Client facts a profile condition reads from the user's latest event: columns of `events`
  * (deploy/clickhouse/migrations/001_events.sql). Their names do not clash with user catalog fields.
  */
-export const CLIENT_FACTS: Readonly<Record<string, FieldType>> = {
+const CLIENT_FACTS: Readonly<Record<string, FieldType>> = {
   os: { kind: 'scalar', scalar: 'string' },
   app_version: { kind: 'scalar', scalar: 'string' },
   app_version_code: { kind: 'scalar', scalar: 'int' },

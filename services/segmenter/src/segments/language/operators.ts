@@ -18,7 +18,7 @@ const OPS_BY_CLASS: Readonly<Record<ValueClass, readonly Op[]>> = {
   any: ['exists'],
 };
 
-export const isOp = (v: unknown): v is Op => typeof v === 'string' && (OPS as readonly string[]).includes(v);
+const isOp = (v: unknown): v is Op => typeof v === 'string' && (OPS as readonly string[]).includes(v);
 
 /** What is compared: the type read, whether through `[]`, and its name for messages. */
 export interface Target {

@@ -1,4 +1,4 @@
-import type { Condition } from '../definition';
+import type { Condition, SegmentRefCondition } from '../definition';
 import type { SegmentRef } from './conditions';
 import { LIMITS, type Problems } from './rules';
 
@@ -6,11 +6,13 @@ import { LIMITS, type Problems } from './rules';
 export type DefinitionLookup = (id: string) => Condition | undefined;
 
 /** The ids a definition refers to directly (`{"segment": id}` anywhere in it), in order. */
-export function directRefs(c: Condition): string[] {
+const isRef = (c: Condition): c is SegmentRefCondition => 'segment' in c;
+
+function directRefs(c: Condition): string[] {
   if ('all' in c) return c.all.flatMap(directRefs);
   if ('any' in c) return c.any.flatMap(directRefs);
   if ('not' in c) return directRefs(c.not);
-  if ('segment' in c) return [c.segment];
+  if (isRef(c)) return [c.segment];
   return [];
 }
 
@@ -38,7 +40,7 @@ function inlinedLeaves(c: Condition, lookup: DefinitionLookup, trail: string[]):
   if ('all' in c) return c.all.reduce((n, x) => n + inlinedLeaves(x, lookup, trail), 0);
   if ('any' in c) return c.any.reduce((n, x) => n + inlinedLeaves(x, lookup, trail), 0);
   if ('not' in c) return inlinedLeaves(c.not, lookup, trail);
-  if ('segment' in c) {
+  if (isRef(c)) {
     const def = trail.includes(c.segment) ? undefined : lookup(c.segment);
     return def ? inlinedLeaves(def, lookup, [...trail, c.segment]) : 1;
   }
@@ -92,7 +94,7 @@ export function inlineSegments(c: Condition, lookup: DefinitionLookup): { condit
     if ('all' in x) return { all: x.all.map((y) => inline(y, trail)) };
     if ('any' in x) return { any: x.any.map((y) => inline(y, trail)) };
     if ('not' in x) return { not: inline(x.not, trail) };
-    if (!('segment' in x)) return x;
+    if (!isRef(x)) return x;
     if (trail.includes(x.segment)) throw new Error(`segment cycle: ${[...trail, x.segment].join(' → ')}`);
     const def = lookup(x.segment);
     if (!def) throw new Error(`no segment ${x.segment} to inline`);
