@@ -121,7 +121,8 @@ LEFT JOIN
     FROM catalog_user FINAL
     PREWHERE app_id = {app_id:String} AND (NOT {scoped:UInt8} OR has({users:Array(String)}, id))
 ) AS u USING (user_id)
-WHERE ((e0 >= {p3:UInt64}) AND NOT (ifNull(u0 = {p4:String}, 0)))`);
+WHERE ((e0 >= {p3:UInt64}) AND NOT (ifNull(u0 = {p4:String}, 0)))
+SETTINGS join_use_nulls = 0`);
     expect(c.params).toEqual({ p0: 'checkout', p1: 'A', p2: 2_592_000_000, p3: 1, p4: 'Kenya', p5: ['checkout'] });
   });
 

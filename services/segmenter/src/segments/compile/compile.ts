@@ -52,6 +52,9 @@ export function compileSegment(definition: Condition, ctx: CompileContext): Comp
     parts.push('    FROM catalog_user FINAL', `    PREWHERE app_id = ${APP} AND ${inScope('id')}`, ') AS u USING (user_id)');
   }
   parts.push(`WHERE ${where}`);
+  // A user the other side lacks gets that side's defaults (0 counts, NULL values): what the
+  // conditions are written against, whatever the server's profile says.
+  if (deps.joinsUsers) parts.push('SETTINGS join_use_nulls = 0');
   return {
     sql: parts.join('\n'),
     params: q.params.values,
