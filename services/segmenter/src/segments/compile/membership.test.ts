@@ -93,6 +93,56 @@ describe('event conditions', () => {
   });
 });
 
+describe('predicates by type', () => {
+  beforeAll(async () => {
+    await seed(analytics, [
+      checkout('pred', 'ok', ago(1), [{ id: 'a', price: 3 }, { id: 'b' }], 12.5),
+      {
+        ...checkout('pred', 'failed', ago(1), [{ id: 'b', price: 30 }], 40),
+        props: { id: 'o', cart_id: 'c', cart_price: 40, currency: 'UGX', items: [{ id: 'b', price: 30 }], is_successful: false },
+      },
+      ev('pred', 'module', 'module_selection', ago(1), { type: 'appointment' }),
+      ev('pred', 'blocked', 'identify', ago(1), { action: 'blocked', blocked: { reason: 'spam' } }),
+      ev('pred', 'login', 'identify', ago(1), { action: 'login' }),
+      ev('pred', 'visit', 'appointment', ago(1), {
+        patient_id: 'p',
+        site_id: 's',
+        action: 'add',
+        appointment: { id: 'a1', time: Date.UTC(2024, 3, 2), type_list: ['assessment', 'review'] },
+      }),
+    ]);
+  });
+
+  const where = (event: string, ...preds: unknown[]) => ({ event, where: preds });
+
+  it('numbers (integers and floats alike), booleans, strings', async () => {
+    expect(await members(where('checkout', { prop: 'cart_price', op: 'gt', value: 12 }), 'pred')).toEqual(['failed', 'ok']);
+    expect(await members(where('checkout', { prop: 'cart_price', op: 'in', value: [12.5, 7] }), 'pred')).toEqual(['ok']);
+    expect(await members(where('checkout', { prop: 'cart_price', op: 'eq', value: 40 }), 'pred')).toEqual(['failed']);
+    expect(await members(where('checkout', { prop: 'is_successful', op: 'eq', value: false }), 'pred')).toEqual(['failed']);
+    expect(await members(where('checkout', { prop: 'is_successful', op: 'neq', value: false }), 'pred')).toEqual(['ok']);
+    expect(await members(where('checkout', { prop: 'currency', op: 'contains', value: 'GX' }), 'pred')).toEqual(['failed']);
+    expect(await members(where('checkout', { prop: 'currency', op: 'nin', value: ['KES'] }), 'pred')).toEqual(['failed']);
+  });
+
+  it('through []: one element matches; neq and nin: none does', async () => {
+    expect(await members(where('checkout', { prop: 'items[].id', op: 'eq', value: 'b' }), 'pred')).toEqual(['failed', 'ok']);
+    expect(await members(where('checkout', { prop: 'items[].id', op: 'neq', value: 'a' }), 'pred')).toEqual(['failed']);
+    expect(await members(where('checkout', { prop: 'items[].price', op: 'gte', value: 30 }), 'pred')).toEqual(['failed']);
+    expect(await members(where('checkout', { prop: 'items[].price', op: 'exists' }), 'pred')).toEqual(['failed', 'ok']);
+    expect(await members(where('appointment', { prop: 'appointment.type_list[]', op: 'eq', value: 'review' }), 'pred')).toEqual(['visit']);
+  });
+
+  it('arrays, objects, enum aliases and epoch-ms times', async () => {
+    expect(await members(where('appointment', { prop: 'appointment.type_list', op: 'contains', value: 'assessment' }), 'pred')).toEqual(['visit']);
+    expect(await members(where('identify', { prop: 'blocked', op: 'exists' }), 'pred')).toEqual(['blocked']);
+    expect(await members(where('identify', { prop: 'blocked.reason', op: 'eq', value: 'spam' }), 'pred')).toEqual(['blocked']);
+    expect(await members(where('module_selection', { prop: 'type', op: 'eq', value: 'appointments' }), 'pred')).toEqual(['module']);
+    expect(await members(where('appointment', { prop: 'appointment.time', op: 'gte', value: Date.UTC(2024, 3, 2) }), 'pred')).toEqual(['visit']);
+    expect(await members(where('appointment', { prop: 'appointment.time', op: 'gt', value: Date.UTC(2024, 3, 2) }), 'pred')).toEqual([]);
+  });
+});
+
 describe('windows: boundaries', () => {
   beforeAll(async () => {
     const from = Date.UTC(2024, 0, 1);
