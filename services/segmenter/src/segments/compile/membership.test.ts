@@ -421,8 +421,15 @@ describe('scoped evaluation and tenancy', () => {
 
 describe('values never become SQL', () => {
   it('a value with quotes and SQL in it is only a parameter', async () => {
-    const nasty = "x') OR 1 = 1 --";
+    const nasty = "x') OR 1 = 1 --\\\n\t{p0:String}";
     expect(await members({ event: 'cart', where: [{ prop: 'id', op: 'eq', value: nasty }] }, 'ev')).toEqual([]);
     expect(await members({ profile: 'country', op: 'in', value: [nasty, 'Kenya'] }, 'ev')).toEqual(['u5']);
+  });
+
+  it('and compares exactly with the value stored', async () => {
+    const odd = "O'Brien \\ \n\t ünïcödé {x:String}";
+    await seed(analytics, [cart('odd', 'u1', ago(1)), cart('odd', 'u2', ago(1))], [user('odd', 'u1', { city: odd }), user('odd', 'u2', { city: `${odd} ` })]);
+    expect(await members({ profile: 'city', op: 'eq', value: odd }, 'odd')).toEqual(['u1']);
+    expect(await members({ profile: 'city', op: 'contains', value: "'Brien \\ \n" }, 'odd')).toEqual(['u1', 'u2']);
   });
 });
