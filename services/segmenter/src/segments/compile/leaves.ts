@@ -118,8 +118,9 @@ function aggregateLeaf(c: AggregateCondition, q: QueryParts): string {
  * gets a bit per step it matches; the user's matching rows, sorted by time, are folded greedily: the
  * earliest row that matches the next step and is later than the step before advances. Taking the
  * earliest match at every step never loses a sequence, and rows of the same millisecond are never
- * ordered, so the result does not depend on how ties are sorted (windowFunnel's strict modes and
- * sequenceMatch both do).
+ * ordered, so the result does not depend on how ties happen to be sorted. windowFunnel and
+ * sequenceMatch do not give that: on chdb, strict_increase missed a cart, cart, checkout sequence
+ * whose second cart shared the checkout's millisecond, and sequenceMatch orders ties as they arrive.
  */
 function sequenceLeaf(c: SequenceCondition, q: QueryParts): string {
   const bits = c.sequence.map((s, i) => `toUInt32(${eventMatch(s.event, s.where, undefined, q)}) * ${2 ** i}`).join(' + ');
