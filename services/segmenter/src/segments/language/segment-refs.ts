@@ -1,4 +1,5 @@
 import type { Condition, SegmentRefCondition } from '../definition';
+import { segmentRefs } from '../references';
 import type { SegmentRef } from './conditions';
 import { LIMITS, type Problems } from './rules';
 
@@ -7,14 +8,6 @@ export type DefinitionLookup = (id: string) => Condition | undefined;
 
 /** The ids a definition refers to directly (`{"segment": id}` anywhere in it), in order. */
 const isRef = (c: Condition): c is SegmentRefCondition => 'segment' in c;
-
-function directRefs(c: Condition): string[] {
-  if ('all' in c) return c.all.flatMap(directRefs);
-  if ('any' in c) return c.any.flatMap(directRefs);
-  if ('not' in c) return directRefs(c.not);
-  if (isRef(c)) return [c.segment];
-  return [];
-}
 
 /**
  * The first cycle reachable from `id` given the ids that led to it (`trail`), as the ids in order
@@ -26,7 +19,7 @@ function findCycle(id: string, trail: string[], lookup: DefinitionLookup, done: 
   if (done.has(id)) return undefined;
   const def = lookup(id);
   if (def) {
-    for (const next of directRefs(def)) {
+    for (const next of segmentRefs(def)) {
       const cycle = findCycle(next, [...trail, id], lookup, done);
       if (cycle) return cycle;
     }
