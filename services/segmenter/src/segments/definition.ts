@@ -75,8 +75,13 @@ export interface ProfileCondition {
   value?: unknown;
 }
 
+/**
+ * The user responded to a nudge (a `nudge_response` event) with every field given: `response`, and the
+ * action's ids as integers (`ref` is `<inv_id>:<action_id>`, docs/actions.md). `tag` is refused for now
+ * (rule `unsupported`): the actions' tags are not in ClickHouse yet.
+ */
 export interface RespondedCondition {
-  responded: { response?: string; action_id?: number | string; inv_id?: number | string; tag?: string };
+  responded: { response?: string; action_id?: number; inv_id?: number; tag?: string };
   within?: Window;
 }
 
