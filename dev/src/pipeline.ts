@@ -5,7 +5,7 @@ import { closeServer, createEdge, listen } from '@evp/http';
 import { canonicalFromAvro } from '@evp/schemas';
 import { createGatewayApp } from '@evp/gateway';
 import { startValidator } from '@evp/validator';
-import { createSegmenterApp, createSink, runMigrations } from '@evp/segmenter';
+import { createSegmenterApp, createSegments, createSink, runMigrations, type SegmentEngineConfig } from '@evp/segmenter';
 import { createActionStoreApp, startActionRequestsConsumer, startFeedbackConsumer, startSweeper, storeReadiness } from '@evp/action-store';
 
 /** The four ports a pipeline runs on; embedded or real, the services are the same code. */
@@ -27,6 +27,10 @@ export interface PipelineOptions {
   groupSuffix?: string;
   /** Sink batching: small in tests and the demo so rows appear quickly. */
   sinkFlushMs?: number;
+  /** Segment engine settings (e.g. a short recompute interval in tests). */
+  segments?: Partial<SegmentEngineConfig>;
+  /** The clock of segment evaluations (injected in tests of time-driven exits). Default Date.now. */
+  now?: () => number;
   /** The validator's encode worker threads (default 0: inline, the simplest one-process demo). */
   validatorWorkers?: number;
 }
@@ -64,12 +68,22 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     groupId: `validator${suffix}`,
     workers: opts.validatorWorkers ?? 0,
   });
+  const segments = createSegments({
+    analytics,
+    bus,
+    registry,
+    logger: logger.child({ service: 'segmenter' }),
+    config: { groupId: `segmenter-segments${suffix}`, ...opts.segments },
+    ...(opts.now ? { now: opts.now } : {}),
+  });
+  await segments.engine.start();
   const sink = createSink({
     bus,
     registry,
     analytics,
     logger: logger.child({ service: 'segmenter' }),
     config: { groupId: `segmenter-sink${suffix}`, batchMaxWaitMs: opts.sinkFlushMs ?? 200 },
+    onInserted: (rows) => segments.engine.onInserted(rows),
   });
   await sink.start();
   const consumers: Subscription[] = [
@@ -87,6 +101,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     consumerProblems({
       validator,
       'segmenter-sink': sink,
+      'segmenter-segments': segments.engine,
       'action-store.requests': consumers[0] as Subscription,
       'action-store.feedback': consumers[1] as Subscription,
     });
@@ -102,13 +117,13 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     readiness: async () => problems(),
   });
   const actions = createActionStoreApp({ store, keys, logger: logger.child({ service: 'action-store' }) });
-  const segmenter = createSegmenterApp({ analytics, keys, logger: logger.child({ service: 'segmenter' }) });
+  const segmenter = createSegmenterApp({ analytics, keys, logger: logger.child({ service: 'segmenter' }), segments: segments.service });
   const storeReady = storeReadiness(store);
   const edge = createEdge({
     logger: logger.child({ service: 'edge' }),
     services: { gateway: gateway.app, 'action-store': actions.app, segmenter: segmenter.app },
     readiness: async () => [...problems(), ...(await storeReady())],
-    registries: [gateway.metrics.registry, actions.metrics.registry, segmenter.metrics.registry, validatorMetrics, sink.metrics],
+    registries: [gateway.metrics.registry, actions.metrics.registry, segmenter.metrics.registry, validatorMetrics, sink.metrics, segments.engine.metrics],
   });
   const server = await listen(edge, opts.port ?? 0, host);
   const baseUrl = `http://${host}:${server.port}`;
@@ -121,6 +136,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     async stop() {
       await closeServer(server.server).catch(() => undefined);
       await Promise.allSettled([validator.stop(), sink.stop(), sweeper.stop(), ...consumers.map((c) => c.stop())]);
+      // After the sink: its last stored rows' work is produced before the engine leaves.
+      await segments.engine.stop().catch(() => undefined);
       await Promise.allSettled([producer.close()]);
     },
   };

@@ -8,3 +8,4 @@ export { SEGMENT_BODY_LIMIT } from './http/segments';
 export * from './segments/service';
 export * from './segments/engine';
 export { workForRows, type SegmentEntry, type WorkItem } from './segments/work';
+export { createSegments, type SegmentsDeps } from './segments/compose';

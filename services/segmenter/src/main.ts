@@ -1,23 +1,13 @@
 import { Registry } from 'prom-client';
 import { createClickHouseHttpAnalytics, ensureClickHouseDatabase, runMigrations } from '@evp/clickhouse';
-import { ConfigError, InfraError, KeyRing, consumerProblems, createLogger } from '@evp/core';
+import { ConfigError, KeyRing, consumerProblems, createLogger } from '@evp/core';
 import { closeServer, listen, serveOps } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { clickhouseOptions, loadSegmenterConfig, segmentEngineConfig, sinkConfig } from './config';
 import { createSegmenterApp } from './http/app';
-import type { CompiledSegment } from './segments/compiled';
-import { createSegmentEngine } from './segments/engine';
-import type { Segment } from './segments/model';
+import { createSegments } from './segments/compose';
 import { createSink } from './sink';
-
-/**
- * The definition compiler (segments/compile) is merged separately; until it is, a saved segment
- * cannot be evaluated and its work items are dead-lettered with this reason.
- */
-const compile = (segment: Segment): CompiledSegment => {
-  throw new InfraError('segments', `no segment compiler in this build: segment ${segment.id} cannot be evaluated`, { retriable: false });
-};
 
 /**
  * Composition root: config → logger → keys → ClickHouse (+ migrations) → Kafka + registry → segment
@@ -50,7 +40,15 @@ async function main() {
     logger.fatal({ err }, `the ${consumer} consumer stopped for good: not ready, exiting to be restarted`);
     void shutdown('consumer dead', 1);
   };
-  const engine = createSegmentEngine({ analytics, bus, registry, logger, metrics, compile, config: segmentEngineConfig(config), onDead: dead('segment work') });
+  const { engine, service: segments } = createSegments({
+    analytics,
+    bus,
+    registry,
+    logger,
+    metrics,
+    config: segmentEngineConfig(config),
+    onDead: dead('segment work'),
+  });
   const sink = createSink({
     bus,
     registry,
@@ -70,7 +68,7 @@ async function main() {
   ];
   // The public API (request verdicts, the inspector) on PORT, behind the edge; its request series
   // join the sink's on the side port's /metrics.
-  const api = createSegmenterApp({ analytics, keys, logger, readiness });
+  const api = createSegmenterApp({ analytics, keys, logger, readiness, segments });
   // Assigned once each, but shutdown() can run before the assignments (a consumer dying during
   // start-up) and must then see undefined, not a const's temporal dead zone.
   // eslint-disable-next-line prefer-const

@@ -1,0 +1,47 @@
+import type { Registry } from 'prom-client';
+import type { Analytics, Bus, Logger, SchemaRegistry } from '@evp/core';
+import { createSegmentEngine, type SegmentEngine, type SegmentEngineConfig } from './engine';
+import { segmentLanguage } from './segment-language';
+import { createSegmentsService, type SegmentsService } from './service';
+
+export interface SegmentsDeps {
+  analytics: Analytics;
+  bus: Bus;
+  registry: SchemaRegistry;
+  logger: Logger;
+  metrics?: Registry;
+  config?: Partial<SegmentEngineConfig>;
+  now?: () => number;
+  onDead?: (error: Error) => void;
+}
+
+/**
+ * Segments as one part, for both composition roots (the segmenter's main.ts and `npm start`): the
+ * engine (work consumer, timers, the sink's hook) compiles saved definitions with the same language
+ * the API checks them with, and the API's service saves through the engine's stores.
+ */
+export function createSegments(deps: SegmentsDeps): { engine: SegmentEngine; service: SegmentsService } {
+  let language: ReturnType<typeof segmentLanguage> | undefined;
+  const engine = createSegmentEngine({
+    analytics: deps.analytics,
+    bus: deps.bus,
+    registry: deps.registry,
+    logger: deps.logger,
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
+    ...(deps.config ? { config: deps.config } : {}),
+    ...(deps.now ? { now: deps.now } : {}),
+    ...(deps.onDead ? { onDead: deps.onDead } : {}),
+    // References resolve against the app's segments as saved now.
+    compile: (segment) => (language as ReturnType<typeof segmentLanguage>).compile(segment.app_id, segment.definition),
+  });
+  language = segmentLanguage(engine.definitions);
+  const service = createSegmentsService({
+    ...language,
+    definitions: engine.definitions,
+    membership: engine.membership,
+    scheduler: engine.scheduler,
+    analytics: deps.analytics,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  return { engine, service };
+}
