@@ -21,7 +21,8 @@ export interface SegmentsDeps {
  * the API checks them with, and the API's service saves through the engine's stores.
  */
 export function createSegments(deps: SegmentsDeps): { engine: SegmentEngine; service: SegmentsService } {
-  let language: ReturnType<typeof segmentLanguage> | undefined;
+  // References resolve against the app's segments as saved now (read through the engine's store).
+  const language = segmentLanguage({ list: (appId) => engine.definitions.list(appId) });
   const engine = createSegmentEngine({
     analytics: deps.analytics,
     bus: deps.bus,
@@ -31,10 +32,8 @@ export function createSegments(deps: SegmentsDeps): { engine: SegmentEngine; ser
     ...(deps.config ? { config: deps.config } : {}),
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.onDead ? { onDead: deps.onDead } : {}),
-    // References resolve against the app's segments as saved now.
-    compile: (segment) => (language as ReturnType<typeof segmentLanguage>).compile(segment.app_id, segment.definition),
+    compile: (segment) => language.compile(segment.app_id, segment.definition),
   });
-  language = segmentLanguage(engine.definitions);
   const service = createSegmentsService({
     ...language,
     definitions: engine.definitions,
