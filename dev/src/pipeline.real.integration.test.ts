@@ -7,6 +7,7 @@ import { createConfluentRegistry } from '@evp/registry';
 import { deletePrefix, randomActionPrefix, uniqueName } from '@evp/testkit';
 import { startPipeline, type PipelineParts, type RunningPipeline } from './pipeline';
 import { defineSkeletonScenario, e2eKeys } from './testing/scenario';
+import { defineSegmentScenario, SCENARIO_SEGMENT_CONFIG, TestClock } from './testing/segments-scenario';
 
 describe('walking skeleton on the real stack (Kafka broker, registry REST API, Redis, chdb; validator with 2 encode workers)', () => {
   const logger = createLogger('e2e', 'silent');
@@ -19,9 +20,19 @@ describe('walking skeleton on the real stack (Kafka broker, registry REST API, R
     store: new RedisActionStore({ redis, clock: systemClock(), prefix }),
   };
   let pipeline: RunningPipeline;
+  const clock = new TestClock();
 
   beforeAll(async () => {
-    pipeline = await startPipeline({ parts, keys: e2eKeys(), logger, groupSuffix: uniqueName('e2e'), sinkFlushMs: 100, validatorWorkers: 2 });
+    pipeline = await startPipeline({
+      parts,
+      keys: e2eKeys(),
+      logger,
+      groupSuffix: uniqueName('e2e'),
+      sinkFlushMs: 100,
+      validatorWorkers: 2,
+      now: clock.now,
+      segments: SCENARIO_SEGMENT_CONFIG,
+    });
   }, 120_000);
   afterAll(async () => {
     await pipeline.stop();
@@ -31,4 +42,5 @@ describe('walking skeleton on the real stack (Kafka broker, registry REST API, R
   });
 
   defineSkeletonScenario(() => ({ pipeline, analytics: parts.analytics }));
+  defineSegmentScenario(() => ({ pipeline, bus: parts.bus, registry: parts.registry, clock }));
 });
