@@ -1,7 +1,7 @@
 /**
  * One change of segment membership as published on `segments.membership` (Confluent wire format,
  * subject `segments.membership-value`), key `app_id:user_id`. The segment engine
- * (services/segmenter/src/segments) writes each change once; docs/segments-engine.md argues why.
+ * (services/segmenter/src/segments) writes each change once; docs/segments.md argues why.
  */
 export const MEMBERSHIP_CHANGE_KINDS = ['entered', 'exited'] as const;
 

@@ -45,7 +45,7 @@ export const topics = {
    * one consumer group, so the owner of a partition is the only replica evaluating its segments.
    */
   segmentsWork: 'segments.work',
-  /** Every change of segment membership, once (Avro, key `app_id:user_id`; docs/segments-engine.md). */
+  /** Every change of segment membership, once (Avro, key `app_id:user_id`; docs/segments.md). */
   segmentsMembership: 'segments.membership',
   events: (block: Block) => `events.${block}`,
   catalog: (kind: CatalogKind) => `catalog.${kind}`,

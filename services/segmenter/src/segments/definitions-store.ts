@@ -53,7 +53,7 @@ const live = (s: StoredSegment | undefined): Segment | undefined => {
  * updates of one segment at the same moment can both read version n and both insert n + 1; both
  * callers are answered version n + 1, and the row inserted last is the one kept (ReplacingMergeTree
  * keeps the last inserted of equal versions). Each update requests a recompute that runs after its
- * write, so membership follows the definition that was kept (docs/segments-engine.md).
+ * write, so membership follows the definition that was kept (docs/segments.md).
  */
 export function createSegmentStore(deps: { analytics: Analytics; now?: () => number; newId?: () => string }): SegmentStore {
   const { analytics } = deps;

@@ -106,7 +106,7 @@ interface SegmentWork {
 }
 
 /**
- * The segment engine (docs/segments-engine.md): definitions and membership in ClickHouse, work on
+ * The segment engine (docs/segments.md): definitions and membership in ClickHouse, work on
  * `segments.work` (one consumer group: a partition's owner is the only replica evaluating its
  * segments), incremental work from the sink, scheduled full recomputes of time-driven segments, and
  * every change of membership once on `segments.membership`.

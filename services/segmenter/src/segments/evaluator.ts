@@ -35,7 +35,7 @@ export interface Evaluator {
  * (3) the rows are inserted again with emitted = true. A writer that stops between (1) and (3)
  * leaves rows pending; before evaluating a segment its owner reads the topic back from those rows'
  * write time, produces only the changes not found there and marks all of them emitted
- * (docs/segments-engine.md, "Membership topic").
+ * (docs/segments.md, "Membership topic").
  */
 export function createEvaluator(deps: EvaluatorDeps): Evaluator {
   const { metrics } = deps;

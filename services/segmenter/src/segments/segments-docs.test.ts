@@ -8,7 +8,9 @@ import { validateDefinition } from './language/validate';
 // docs/segments.md stays true: its examples are valid definitions, its rule table is the rules, its
 // limits are the limits, and its SQL is what the compiler writes for the definition before it.
 const doc = readFileSync(resolve(__dirname, '../../../../docs/segments.md'), 'utf8');
-const blocks = [...doc.matchAll(/```(json|sql)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1] as string, text: m[2] as string }));
+// The language's part: the engine's sections further down show work items and records, not definitions.
+const language = doc.slice(0, doc.indexOf('## Evaluation and guarantees'));
+const blocks = [...language.matchAll(/```(json|sql)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1] as string, text: m[2] as string }));
 const saved: Record<string, Condition> = { buyers: { event: 'checkout' }, lapsed: { last_seen: { before: 'P30D' } } };
 const ctx = { definitionOf: (id: string) => saved[id] };
 
