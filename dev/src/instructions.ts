@@ -29,11 +29,12 @@ export function startInstructions(p: {
       },
     ],
   };
+  const segment = { name: 'active this hour', definition: { event: 'page', within: 'PT1H' } };
   const pull = { user_id: '*', type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' };
   return [
     '',
     'Event platform is running in one process (embedded Kafka-compatible bus, schema registry, ClickHouse via chdb, action store).',
-    `  base URL      ${p.baseUrl}   (every public route: /v1/ingest/…, /v1/actions, /v1/action/pull, /v1/action/sdk/pull, /inspector;`,
+    `  base URL      ${p.baseUrl}   (every public route: /v1/ingest/…, /v1/segments, /v1/actions, /v1/action/pull, /v1/action/sdk/pull, /inspector;`,
     '                and one /healthz, /readyz, /metrics for all parts)',
     `  ClickHouse    ${p.chdbPath} (chdb; database "analytics", table "events")`,
     `  keys          ${p.keysFile}${p.keysCreated ? ' (created now)' : ''}`,
@@ -49,6 +50,12 @@ export function startInstructions(p: {
     `  curl -s ${p.baseUrl}/v1/ingest/requests/REQUEST_ID -H 'Authorization: Bearer ${p.sdkKey}'`,
     `  curl -s '${p.baseUrl}/v1/inspect/events?limit=5' -H 'Authorization: Bearer ${p.apiKey}'`,
     `  open ${p.baseUrl}/inspector in a browser and enter the API key (events and rejections, live)`,
+    '',
+    'Define a segment (API key): users with a page view in the last hour (user-1 once the event above is in);',
+    'then list its members (kept current as events arrive; each entry and exit is a record on segments.membership):',
+    `  curl -s -X POST ${p.baseUrl}/v1/segments -H 'Authorization: Bearer ${p.apiKey}' -H 'Content-Type: application/json' \\`,
+    `    -d '${JSON.stringify(segment)}'`,
+    `  curl -s ${p.baseUrl}/v1/segments/SEGMENT_ID/members -H 'Authorization: Bearer ${p.apiKey}'`,
     '',
     'Create an action, then pull it (API key); a one-off action comes back once only:',
     `  curl -s -X POST ${p.baseUrl}/v1/actions -H 'Authorization: Bearer ${p.apiKey}' -H 'Content-Type: application/json' \\`,
