@@ -9,7 +9,6 @@ import { describeCrashUpload } from './crash';
 import { sliceEnvelopes } from './envelopes';
 import { ingestHandler } from './ingest';
 import { createIngestMetrics } from './metrics';
-import { openApiDocument } from './openapi';
 import { failOpen, rateLimit, type RateLimiter } from './rate-limit';
 
 export interface GatewayLimits {
@@ -137,8 +136,6 @@ export function createGatewayApp(deps: GatewayDeps) {
       // handlers, limits, metrics and answers as the SDK routes, with an API key.
       router.post('/data/ingest/log', ...importGuards, ingestLog);
       router.post('/data/ingest/catalog/:kind', ...importGuards, catalogKind, ingestCatalog);
-      const doc = openApiDocument();
-      router.get('/openapi.json', (_req, res) => void res.json(doc));
       // What SDKs call all day: dispatched without the router (packages/http/src/hot-routes.ts).
       return [
         { method: 'POST', path: '/v1/ingest/log', handlers: [...guards, ingestLog] },
