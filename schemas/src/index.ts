@@ -22,3 +22,5 @@ export * from './avro/catalog-codec';
 export * from './normalize/catalog-identify';
 export * from './quirks';
 export * from './normalize/dimensions';
+export * from './catalogs/custom';
+export * from './avro/custom-catalog';

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { ApiError, topics, type BusProducer, type CatalogKind, type KeyRing, type Logger } from '@evp/core';
+import { ApiError, topics, type BusProducer, type KeyRing, type Logger } from '@evp/core';
 import { createHttpApp, requireKey, type HotRoute, type HttpMetrics } from '@evp/http';
 import { CRASH_PAYLOAD_KIND } from '@evp/schemas';
 import { catalogKind, countCatalogRecords, countDimensionRecords } from './catalog';
@@ -85,7 +85,7 @@ export function createGatewayApp(deps: GatewayDeps) {
       });
 
       const ingestCatalog = ingestHandler(ingest, (req, body, raw, appId) => {
-        const kind = req.catalogKind as CatalogKind;
+        const kind = req.catalogKind as string;
         const records = countCatalogRecords(body, deps.limits.maxCatalogRecordsPerRequest ?? deps.limits.maxEventsPerRequest);
         // One message per request: the validator splits it; the body's bytes travel unchanged. The key
         // names the kind; the payload kind names it as the client did (`chwsite`), since an alias can

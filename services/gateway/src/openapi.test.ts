@@ -83,8 +83,9 @@ describe("the gateway's OpenAPI fragment", () => {
       for (let i = 0; i < 2; i++) await hit(app, 'post', path, template, (t) => importer(t).send(good));
       await hit(down, 'post', path, template, (t) => importer(t).send(good));
     }
-    await hit(up, 'post', '/data/ingest/catalog/nope', '/data/ingest/catalog/{kind}', (t) => importer(t).send([{}]));
-    await hit(up, 'post', '/v1/ingest/catalog/nope', '/v1/ingest/catalog/{kind}', (t) => auth(t).send([{}]));
+    await hit(up, 'post', '/data/ingest/catalog/No-pe', '/data/ingest/catalog/{kind}', (t) => importer(t).send([{}]));
+    await hit(up, 'post', '/v1/ingest/catalog/No-pe', '/v1/ingest/catalog/{kind}', (t) => auth(t).send([{}]));
+    await hit(up, 'post', '/v1/ingest/catalog/game_item', '/v1/ingest/catalog/{kind}', (t) => auth(t).send([{ id: 'sword' }]));
     for (const app of [up, down]) for (const p of ['/healthz', '/readyz', '/metrics']) await hit(app, 'get', p, p);
 
     expect(undescribedAnswers(doc, seen)).toEqual([]);

@@ -1,5 +1,5 @@
 import { errorResponse, internalError, jsonResponse, keyed, pathParam, ref, retryAfterHeader, type OpenApiFragment, type OpenApiOperation } from '@evp/http';
-import { catalogKindNames } from '@evp/schemas';
+import { CUSTOM_CATALOG_KIND_PATTERN, catalogKindNames } from '@evp/schemas';
 
 /**
  * The gateway's part of the base URL's OpenAPI document (the ingest routes), built from the same
@@ -73,11 +73,27 @@ export function gatewayOpenApi(): OpenApiFragment {
     );
   const catalogUpload = upload(
     'Upload catalog records of one kind',
-    'A non-empty JSON array of records of one catalog kind; the whole request becomes one raw message keyed `<app>:catalog:<kind>`. `user_chw` is an alias of `hcw`.',
+    'A non-empty JSON array of records of one catalog kind; the whole request becomes one raw message keyed `<app>:catalog:<kind>`. `user_chw` is an alias of `hcw`. A kind that is no built-in one is a kind the app defines itself: its records keep their fields as sent (table `catalog_custom`, docs/data-contract.md).',
     requestBody({ type: 'array', minItems: 1, items: { type: 'object' } }, 'Catalog records.'),
-    { '404': errorResponse('Unknown catalog kind; `details.kinds` lists the kinds.', ['unknown_catalog_kind']) },
+    {
+      '404': errorResponse(
+        'The name is no built-in kind and no app-defined kind name; `details.kinds` lists the built-in kinds, `details.app_defined` the pattern.',
+        ['unknown_catalog_kind'],
+      ),
+    },
   );
-  catalogUpload.parameters = [pathParam('kind', { type: 'string', enum: catalogKindNames() })];
+  catalogUpload.parameters = [
+    pathParam(
+      'kind',
+      {
+        anyOf: [
+          { type: 'string', enum: catalogKindNames() },
+          { type: 'string', pattern: CUSTOM_CATALOG_KIND_PATTERN.source },
+        ],
+      },
+      'A built-in kind or alias, or a kind the app defines itself (a lower-case name of up to 64 letters, digits and _, starting with a letter).',
+    ),
+  ];
   return {
     service: 'gateway',
     paths: {
@@ -97,7 +113,7 @@ export function gatewayOpenApi(): OpenApiFragment {
       '/v1/ingest/dimensions': {
         post: upload(
           'Upload catalog records of several kinds (the Kenkai client form)',
-          'An object `{"data": [{"id", "type", "kv": {string: string}}]}` with a non-empty `data` array; records of any kinds (`type`, aliases such as `user_chw` included) may be mixed. The gateway checks only this wrapper; the validator splits the records by kind and reads the `kv` strings by the kind\'s field types. The whole request becomes one raw message (payload kind `dimensions`) keyed `<app>:catalog:dimensions`.',
+          'An object `{"data": [{"id", "type", "kv": {string: string}}]}` with a non-empty `data` array; records of any kinds (`type`, aliases such as `user_chw` and app-defined kinds included) may be mixed. The gateway checks only this wrapper; the validator splits the records by kind and reads the `kv` strings by the kind\'s field types. The whole request becomes one raw message (payload kind `dimensions`) keyed `<app>:catalog:dimensions`.',
           requestBody(
             {
               type: 'object',

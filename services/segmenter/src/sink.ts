@@ -22,7 +22,7 @@ import { canonicalFromAvro, type IngestReceipt, type RejectedRecord } from '@evp
 import { InsertBatcher, type TableRows } from './batcher';
 import { deadLetterOf } from './dead-letters';
 import { createSinkMetrics } from './metrics';
-import { RowError, TABLES, VALUE_COLUMNS, catalogRow, eventValues, receiptRow, rejectedRow, unreadableRow } from './rows';
+import { RowError, TABLES, VALUE_COLUMNS, catalogRow, customCatalogRow, eventValues, receiptRow, rejectedRow, unreadableRow } from './rows';
 
 export interface SinkConfig {
   /** Consumer group. Default `segmenter-sink`. */
@@ -79,7 +79,13 @@ export interface Sink {
 }
 
 /** Every topic the sink reads: one per block, one per catalog kind, and the rejected records. */
-export const SINK_TOPICS: string[] = [...BLOCKS.map((b) => topics.events(b)), ...CATALOG_KINDS.map((k) => topics.catalog(k)), topics.rejected, topics.receipts];
+export const SINK_TOPICS: string[] = [
+  ...BLOCKS.map((b) => topics.events(b)),
+  ...CATALOG_KINDS.map((k) => topics.catalog(k)),
+  topics.customCatalog,
+  topics.rejected,
+  topics.receipts,
+];
 
 /**
  * Every row is written as JSON text when its message is read, not when its insert starts: the
@@ -88,11 +94,12 @@ export const SINK_TOPICS: string[] = [...BLOCKS.map((b) => topics.events(b)), ..
  */
 const jsonRow = (row: object) => new JsonRow(stringifyWellFormed(row));
 
-type Route = { table: 'events' } | { table: 'rejected' } | { table: 'receipts' } | { table: 'catalog'; kind: CatalogKind };
+type Route = { table: 'events' } | { table: 'rejected' } | { table: 'receipts' } | { table: 'catalog'; kind: CatalogKind } | { table: 'customCatalog' };
 
 const routes = new Map<string, Route>([
   ...BLOCKS.map((b) => [topics.events(b), { table: 'events' }] as [string, Route]),
   ...CATALOG_KINDS.map((k) => [topics.catalog(k), { table: 'catalog', kind: k }] as [string, Route]),
+  [topics.customCatalog, { table: 'customCatalog' }],
   [topics.rejected, { table: 'rejected' }],
   [topics.receipts, { table: 'receipts' }],
 ]);
@@ -107,7 +114,7 @@ interface Read {
 }
 
 /**
- * The sink: events.*, catalog.* and ingest.rejected → ClickHouse. Each message is decoded through
+ * The sink: events.*, catalog.* (catalog.custom: every app-defined kind) and ingest.rejected → ClickHouse. Each message is decoded through
  * the registry and mapped to one row; rows are inserted in batches and a handler call returns (so
  * the bus commits its offsets) only once its rows are in ClickHouse. A message that cannot be read is
  * written to `rejected` as a parse_violation, never dropped; a registry or ClickHouse outage throws a
@@ -215,6 +222,16 @@ export function createSink(deps: SinkDeps): Sink {
             table: TABLES.catalog(route.kind),
             row: jsonRow(row),
             key: `${row.app_id}\u0000${row.id}\u0000${row.received_at}`,
+            receivedAtMs: record.received_at as number,
+            unreadable: false,
+          };
+        }
+        case 'customCatalog': {
+          const row = customCatalogRow(record);
+          return {
+            table: TABLES.customCatalog,
+            row: jsonRow(row),
+            key: `${row.app_id}\u0000${row.kind}\u0000${row.id}\u0000${row.received_at}`,
             receivedAtMs: record.received_at as number,
             unreadable: false,
           };

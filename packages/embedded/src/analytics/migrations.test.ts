@@ -18,7 +18,15 @@ afterAll(async () => {
   await analytics.close();
 });
 
-const ALL = ['001_events.sql', '002_rejected.sql', '003_catalog.sql', '004_receipts.sql', '005_client_catalogs.sql', '006_flat_envelope.sql'];
+const ALL = [
+  '001_events.sql',
+  '002_rejected.sql',
+  '003_catalog.sql',
+  '004_receipts.sql',
+  '005_client_catalogs.sql',
+  '006_flat_envelope.sql',
+  '007_custom_catalog.sql',
+];
 
 describe('runMigrations on chdb', () => {
   it('applies every migration once, records it, and is a no-op the second time', async () => {
@@ -33,6 +41,7 @@ describe('runMigrations on chdb', () => {
       { version: 4, name: 'receipts' },
       { version: 5, name: 'client_catalogs' },
       { version: 6, name: 'flat_envelope' },
+      { version: 7, name: 'custom_catalog' },
     ]);
     // 006 added the flat form to the envelope enum.
     expect(await analytics.query("SELECT type FROM system.columns WHERE database = currentDatabase() AND table = 'events' AND name = 'envelope'")).toEqual([
@@ -40,9 +49,10 @@ describe('runMigrations on chdb', () => {
     ]);
     const tables = await analytics.query<{ name: string; engine: string; partition_key: string; sorting_key: string }>(
       `SELECT name, engine, partition_key, sorting_key FROM system.tables
-       WHERE database = currentDatabase() AND name IN ('events', 'rejected', 'catalog_patient') ORDER BY name`,
+       WHERE database = currentDatabase() AND name IN ('events', 'rejected', 'catalog_patient', 'catalog_custom') ORDER BY name`,
     );
     expect(tables).toEqual([
+      { name: 'catalog_custom', engine: 'ReplacingMergeTree', partition_key: '', sorting_key: 'app_id, kind, id' },
       { name: 'catalog_patient', engine: 'ReplacingMergeTree', partition_key: '', sorting_key: 'app_id, id' },
       { name: 'events', engine: 'ReplacingMergeTree', partition_key: 'toYYYYMM(time)', sorting_key: 'app_id, toDate(time), user_id, time, event_id' },
       {
