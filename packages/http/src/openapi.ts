@@ -46,6 +46,28 @@ export function errorResponse(description: string, codes: readonly ErrorCode[], 
   };
 }
 
+/** An object with exactly these properties (an answer gaining a field fails the fragments' tests until it is described). */
+export const closedObject = (required: string[], properties: Record<string, object>, description?: string) => ({
+  type: 'object',
+  ...(description ? { description } : {}),
+  required,
+  properties,
+  additionalProperties: false,
+});
+
+/** A value of `type` or null. */
+export const nullable = (type: string, extra: object = {}) => ({ type: [type, 'null'], ...extra });
+
+/** A JSON request body as every service reads it: JSON, or text/plain holding JSON; gzip or deflate. */
+export const jsonRequestBody = (schema: object, description: string) => ({
+  required: true,
+  description: `${description} Also sent as \`text/plain\` holding JSON (a browser's simple request, navigator.sendBeacon). \`Content-Encoding: gzip\` or \`deflate\` is accepted; limits apply after decompression.`,
+  content: { 'application/json': { schema }, 'text/plain': { schema: { type: 'string', description: 'JSON text of the same shape.' } } },
+});
+
+/** A CORS preflight (OPTIONS) of a route browsers may call with the SDK key. */
+export const corsPreflight = (description: string): OpenApiOperation => ({ summary: 'CORS preflight', security: [], responses: { '204': { description } } });
+
 /** A success answer with a JSON body. */
 export const jsonResponse = (description: string, schema: object) => ({ description, headers: requestIdHeader, content: json(schema) });
 

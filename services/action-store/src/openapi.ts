@@ -13,8 +13,11 @@ import {
   type CreateStatus,
 } from '@evp/actions';
 import {
+  closedObject,
+  corsPreflight,
   errorResponse,
   internalError,
+  jsonRequestBody,
   jsonResponse,
   keyed,
   pathParam,
@@ -33,13 +36,7 @@ import {
  * dev/src/openapi.ts assembles it into docs/openapi.json.
  */
 
-const object = (required: string[], properties: Record<string, object>, description?: string) => ({
-  type: 'object',
-  ...(description ? { description } : {}),
-  required,
-  properties,
-  additionalProperties: false,
-});
+const object = closedObject;
 const str = (maxLength?: number, minLength?: number) => ({
   type: 'string',
   ...(minLength !== undefined ? { minLength } : {}),
@@ -81,12 +78,6 @@ function errors(role: KeyRole, opts: { body?: boolean; notFound?: string; badReq
   out['503'] = unavailable('Redis');
   return out;
 }
-
-const jsonBody = (schema: object, description: string) => ({
-  required: true,
-  description: `${description} \`application/json\` or \`text/plain\` holding JSON; \`Content-Encoding: gzip\` or \`deflate\` accepted.`,
-  content: { 'application/json': { schema }, 'text/plain': { schema: { type: 'string', description: 'JSON text of the same shape.' } } },
-});
 
 /** `app_id` a body may carry: ignored when it names the key's app, 403 forbidden_app otherwise. */
 const appIdClaim = { type: 'string', description: "Optional; must name the key's own app (the key alone decides the app)." };
@@ -147,7 +138,7 @@ export function actionStoreOpenApi(): OpenApiFragment {
     paths: {
       '/v1/actions': {
         post: op('api', 'Create actions', 'For the key’s app; one result per action, in input order (docs/actions.md). Unknown fields are rejected.', {
-          requestBody: jsonBody(
+          requestBody: jsonRequestBody(
             { oneOf: [actions, object(['actions'], { actions, app_id: appIdClaim })] },
             `A JSON array of 1–${MAX_ACTIONS_PER_CREATE} actions, or \`{"actions": [...]}\`.`,
           ),
@@ -159,7 +150,7 @@ export function actionStoreOpenApi(): OpenApiFragment {
       },
       '/v1/action/pull': {
         post: op('api', 'Bulk pull (spec 4.1)', 'One-off actions are returned by exactly one pull, ever; cached ones by every pull until `expired_at`.', {
-          requestBody: jsonBody(pullRequest(false), 'The pull.'),
+          requestBody: jsonRequestBody(pullRequest(false), 'The pull.'),
           responses: { '200': pullAnswer, ...errors('api', { body: true, badRequest: 'A field is missing or invalid.' }) },
         }),
       },
@@ -169,15 +160,11 @@ export function actionStoreOpenApi(): OpenApiFragment {
           'Pull for one user (the client library’s fetch)',
           'As the bulk pull, for one concrete user, accepting the client-library spellings (docs/actions.md).',
           {
-            requestBody: jsonBody(pullRequest(true), 'The pull.'),
+            requestBody: jsonRequestBody(pullRequest(true), 'The pull.'),
             responses: { '200': pullAnswer, ...errors('sdk', { body: true, badRequest: 'A field is missing or invalid, or `user_id` is `*`.' }) },
           },
         ),
-        options: {
-          summary: 'CORS preflight',
-          security: [],
-          responses: { '204': { description: 'Preflight answered; allow-headers are set for the allowed origins (CORS_ORIGINS) only.' } },
-        },
+        options: corsPreflight('Preflight answered; allow-headers are set for the allowed origins (CORS_ORIGINS) only.'),
       },
       '/v1/actions/{action_id}/stats': {
         get: op('api', 'Counters and latest error reports of one action id', 'For the key’s app only (action ids are per app).', {

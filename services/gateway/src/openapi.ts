@@ -1,4 +1,16 @@
-import { errorResponse, internalError, jsonResponse, keyed, pathParam, ref, retryAfterHeader, type OpenApiFragment, type OpenApiOperation } from '@evp/http';
+import {
+  corsPreflight,
+  errorResponse,
+  internalError,
+  jsonRequestBody,
+  jsonResponse,
+  keyed,
+  pathParam,
+  ref,
+  retryAfterHeader,
+  type OpenApiFragment,
+  type OpenApiOperation,
+} from '@evp/http';
 import { CUSTOM_CATALOG_KIND_PATTERN, catalogKindNames } from '@evp/schemas';
 
 /**
@@ -31,17 +43,7 @@ function ingestErrors(role: 'sdk' | 'api') {
 
 const accepted = jsonResponse('Kafka acknowledged the write (acks=all). `accepted` counts events (logs) or records (catalog).', ref('Accepted'));
 
-const requestBody = (schema: object, description: string) => ({
-  required: true,
-  description: `${description} Also sent as \`text/plain\` holding JSON (navigator.sendBeacon). \`Content-Encoding: gzip\` or \`deflate\` is accepted; limits apply after decompression.`,
-  content: { 'application/json': { schema }, 'text/plain': { schema: { type: 'string', description: 'JSON text of the same shape.' } } },
-});
-
-const preflight: OpenApiOperation = {
-  summary: 'CORS preflight',
-  security: [],
-  responses: { '204': { description: 'Preflight answered; allow-headers are set for allowed origins only.' } },
-};
+const preflight = corsPreflight('Preflight answered; allow-headers are set for allowed origins only.');
 
 /** An SDK upload route: SDK key, the upload errors, 200 once Kafka has it. */
 const upload = (summary: string, description: string, body: object, extra: Record<string, object> = {}): OpenApiOperation => ({
@@ -69,12 +71,12 @@ export function gatewayOpenApi(): OpenApiFragment {
     upload(
       summary,
       'One log envelope (current, earlier or flat form) or a non-empty JSON array of envelopes. The gateway checks only that each envelope is an object with a `data` array; events are validated downstream, so a bad event never fails its siblings. Each envelope becomes one raw message keyed `<app>:<user id>`; a flat one, one per user. What became of each event: `GET /v1/ingest/requests/{request_id}`.',
-      requestBody({ oneOf: [ref('Envelope'), { type: 'array', minItems: 1, items: ref('Envelope') }] }, 'Envelopes.'),
+      jsonRequestBody({ oneOf: [ref('Envelope'), { type: 'array', minItems: 1, items: ref('Envelope') }] }, 'Envelopes.'),
     );
   const catalogUpload = upload(
     'Upload catalog records of one kind',
     'A non-empty JSON array of records of one catalog kind; the whole request becomes one raw message keyed `<app>:catalog:<kind>`. `user_chw` is an alias of `hcw`. A kind that is no built-in one is a kind the app defines itself: its records keep their fields as sent (table `catalog_custom`, docs/data-contract.md).',
-    requestBody({ type: 'array', minItems: 1, items: { type: 'object' } }, 'Catalog records.'),
+    jsonRequestBody({ type: 'array', minItems: 1, items: { type: 'object' } }, 'Catalog records.'),
     {
       '404': errorResponse(
         'The name is no built-in kind and no app-defined kind name; `details.kinds` lists the built-in kinds, `details.app_defined` the pattern.',
@@ -114,7 +116,7 @@ export function gatewayOpenApi(): OpenApiFragment {
         post: upload(
           'Upload catalog records of several kinds (the Kenkai client form)',
           'An object `{"data": [{"id", "type", "kv": {string: string}}]}` with a non-empty `data` array; records of any kinds (`type`, aliases such as `user_chw` and app-defined kinds included) may be mixed. The gateway checks only this wrapper; the validator splits the records by kind and reads the `kv` strings by the kind\'s field types. The whole request becomes one raw message (payload kind `dimensions`) keyed `<app>:catalog:dimensions`.',
-          requestBody(
+          jsonRequestBody(
             {
               type: 'object',
               required: ['data'],
@@ -138,7 +140,7 @@ export function gatewayOpenApi(): OpenApiFragment {
         post: upload(
           'Upload an SDK crash report (causalfoundry/ios-sdk 0.4.3–1.2.3)',
           'Not in the spec: the exceptions an older iOS client library met, `{u_id, d_info, app_info, sdk, data: [{title, event_type, exception_type, exception_source, stack_trace, ts}]}`. The gateway checks only that the body is an object with a `data` array; each item becomes one `exception` event downstream. The request becomes one raw message keyed `<app>:<u_id>`.',
-          requestBody({ type: 'object', required: ['data'], properties: { data: { type: 'array', items: { type: 'object' } } } }, 'A crash upload.'),
+          jsonRequestBody({ type: 'object', required: ['data'], properties: { data: { type: 'array', items: { type: 'object' } } } }, 'A crash upload.'),
         ),
         options: preflight,
       },

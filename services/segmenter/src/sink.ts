@@ -114,8 +114,8 @@ interface Read {
 }
 
 /**
- * The sink: events.*, catalog.* (catalog.custom: every app-defined kind) and ingest.rejected → ClickHouse. Each message is decoded through
- * the registry and mapped to one row; rows are inserted in batches and a handler call returns (so
+ * The sink: events.*, catalog.* (catalog.custom: every app-defined kind), ingest.rejected and
+ * ingest.receipts → ClickHouse. Each message is decoded through the registry and mapped to one row; rows are inserted in batches and a handler call returns (so
  * the bus commits its offsets) only once its rows are in ClickHouse. A message that cannot be read is
  * written to `rejected` as a parse_violation, never dropped; a registry or ClickHouse outage throws a
  * retriable error, and the bus delivers the batch again after a back-off. A row ClickHouse refuses

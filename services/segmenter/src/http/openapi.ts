@@ -1,9 +1,11 @@
 import {
   REQUEST_ID_PATTERN,
+  closedObject,
   errorResponse,
   internalError,
   jsonResponse,
   keyed,
+  nullable,
   pathParam,
   queryParam,
   ref,
@@ -21,15 +23,8 @@ import { DEFAULT_INSPECT_LIMIT, MAX_FILTER_CHARS, MAX_INSPECT_LIMIT } from './in
  * dev/src/openapi.ts assembles it into docs/openapi.json.
  */
 
-const nullable = (type: string, extra: object = {}) => ({ type: [type, 'null'], ...extra });
 const reasons = { type: 'array', items: ref('Reason') };
-const object = (required: string[], properties: Record<string, object>, description?: string) => ({
-  type: 'object',
-  ...(description ? { description } : {}),
-  required,
-  properties,
-  additionalProperties: false,
-});
+const object = closedObject;
 const time = { type: 'string', format: 'date-time' };
 
 const badRequest = (what: string) => errorResponse(`${what} \`path\` names the parameter.`, ['invalid_request']);
