@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server as HttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { RedisActionStore, systemClock } from '@evp/actions';
 import { createActionStoreApp } from '@evp/action-store';
@@ -13,9 +13,12 @@ import { closeServer, listen } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createSegmenterApp } from '@evp/segmenter';
 import { deletePrefix, randomActionPrefix, useMigratedChdb, waitFor } from '@evp/testkit';
-import { NGINX_CONF } from './testing/nginx-conf';
+import { NGINX_CONF, OPENAPI_ROOT } from './testing/nginx-conf';
 import { oneEventEnvelope, sdkPullBody } from './testing/one-event';
 import { API_KEY, SDK_KEY, e2eKeys } from './testing/scenario';
+
+/** Where docs/openapi.json is: the directory docker-compose mounts the file from. */
+const DOCS = resolve(__dirname, '../../docs');
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -68,7 +71,8 @@ describe('deploy/edge/nginx.conf with a real nginx in front of the services', ()
         .replace('server action-store:8090;', `server 127.0.0.1:${a.port};`)
         .replace('server segmenter:8070;', `server 127.0.0.1:${s.port};`)
         .replace('listen 8080;', `listen 127.0.0.1:${port};`)
-        .replace('pid /tmp/nginx.pid;', `pid ${join(dir, 'nginx.pid')};`),
+        .replace('pid /tmp/nginx.pid;', `pid ${join(dir, 'nginx.pid')};`)
+        .replace(`root ${OPENAPI_ROOT};`, `root ${DOCS};`),
     );
     base = `http://127.0.0.1:${port}`;
     nginx = spawn('nginx', ['-p', dir, '-e', 'stderr', '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -126,6 +130,12 @@ describe('deploy/edge/nginx.conf with a real nginx in front of the services', ()
       true,
     ]);
     expect((await fetch(`${base}/inspector/inspector.js`)).status).toBe(200);
+  });
+
+  it('serves the OpenAPI document of every public route itself: docs/openapi.json, as JSON', async () => {
+    const res = await fetch(`${base}/openapi.json`, { headers: { 'X-Request-Id': 'edge-3' } });
+    expect([res.status, res.headers.get('content-type'), res.headers.get('x-request-id')]).toEqual([200, 'application/json', 'edge-3']);
+    expect(await res.text()).toBe(readFileSync(join(DOCS, 'openapi.json'), 'utf8'));
   });
 
   it('answers an unknown path 404 in the JSON error shape with the client’s request id', async () => {

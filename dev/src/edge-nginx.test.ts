@@ -4,7 +4,7 @@ import { PUBLIC_ROUTES, type PublicService } from '@evp/http';
 import { loadActionStoreConfig } from '@evp/action-store';
 import { loadGatewayConfig } from '@evp/gateway';
 import { SEGMENT_BODY_LIMIT } from '@evp/segmenter';
-import { NGINX_CONF, nginxLocations, nginxUpstreams } from './testing/nginx-conf';
+import { NGINX_CONF, OPENAPI_ROOT, nginxLocations, nginxUpstreams } from './testing/nginx-conf';
 
 /** The nginx upstream each service of the route table is reached through, and where it listens in compose. */
 const UPSTREAM: Record<PublicService, { name: string; server: string }> = {
@@ -34,6 +34,7 @@ describe('deploy/edge/nginx.conf routes the route table', () => {
       expect([server, block.test(compose)]).toEqual([server, true]);
     }
     expect(compose).toContain('./deploy/edge/nginx.conf:/etc/nginx/nginx.conf:ro');
+    expect(compose).toContain(`./docs/openapi.json:${OPENAPI_ROOT}/openapi.json:ro`);
     expect(compose).toContain("ports: ['8080:8080']");
   });
 
@@ -45,12 +46,21 @@ describe('deploy/edge/nginx.conf routes the route table', () => {
       segmenter: SEGMENT_BODY_LIMIT,
     };
     expect(limit).toEqual({ gateway: 5 * 1024 * 1024, 'action-store': 16 * 1024 * 1024, segmenter: 256 * 1024 });
-    // Fetches, the inspector and the OpenAPI document take no body: nginx's 1 MiB default is plenty.
-    const bodiless = new Set(['/openapi.json', '/v1/nudge/', '/nudge/', '/v1/ingest/requests/', '/v1/inspect/', '/inspector', '/inspector/', '/v1/users/']);
+    // Fetches and the inspector take no body: nginx's 1 MiB default is plenty.
+    const bodiless = new Set(['/v1/nudge/', '/nudge/', '/v1/ingest/requests/', '/v1/inspect/', '/inspector', '/inspector/', '/v1/users/']);
     for (const r of PUBLIC_ROUTES) {
       const l = proxied.find((p) => p.path === r.path && p.match === r.match);
       expect([r.path, l?.maxBodyBytes]).toEqual([r.path, bodiless.has(r.path) ? undefined : limit[r.service] + 1024 * 1024]);
     }
+  });
+
+  it('serves the OpenAPI document of every public route itself, from the file docker-compose mounts', () => {
+    const own = locations.find((l) => l.path === '/openapi.json');
+    expect([own?.match, own?.upstream, own?.body.match(/^\s*(root|add_header) .*;$/gm)?.map((d) => d.trim())]).toEqual([
+      'exact',
+      undefined,
+      ['add_header X-Request-Id $edge_request_id always;', `root ${OPENAPI_ROOT};`],
+    ]);
   });
 
   it('passes the request id and the client address to the services', () => {

@@ -7,6 +7,7 @@ import { createGatewayApp } from '@evp/gateway';
 import { startValidator } from '@evp/validator';
 import { createSegmenterApp, createSegments, createSink, runMigrations, type SegmentEngineConfig } from '@evp/segmenter';
 import { createActionStoreApp, startActionRequestsConsumer, startFeedbackConsumer, startSweeper, storeReadiness } from '@evp/action-store';
+import { platformOpenApi } from './openapi';
 
 /** The four ports a pipeline runs on; embedded or real, the services are the same code. */
 export interface PipelineParts {
@@ -124,6 +125,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     services: { gateway: gateway.app, 'action-store': actions.app, segmenter: segmenter.app },
     readiness: async () => [...problems(), ...(await storeReady())],
     registries: [gateway.metrics.registry, actions.metrics.registry, segmenter.metrics.registry, validatorMetrics, sink.metrics, segments.engine.metrics],
+    openApi: platformOpenApi(),
   });
   const server = await listen(edge, opts.port ?? 0, host);
   const baseUrl = `http://${host}:${server.port}`;

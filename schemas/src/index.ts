@@ -23,3 +23,5 @@ export * from './avro/catalog-codec';
 export * from './normalize/catalog-identify';
 export * from './quirks';
 export * from './normalize/dimensions';
+export * from './catalogs/custom';
+export * from './avro/custom-catalog';

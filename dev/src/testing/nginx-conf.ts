@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 
 /** deploy/edge/nginx.conf, the edge docker-compose puts in front of the services. */
 export const NGINX_CONF = resolve(__dirname, '../../../deploy/edge/nginx.conf');
+/** Where docker-compose mounts docs/openapi.json in the edge container (the `root` of `location = /openapi.json`). */
+export const OPENAPI_ROOT = '/usr/share/nginx/openapi';
 
 export interface NginxLocation {
   match: 'exact' | 'prefix' | 'named';

@@ -114,6 +114,52 @@ export function defineSkeletonScenario(get: () => { pipeline: RunningPipeline; a
     ]);
   });
 
+  it('stores catalog records of kinds the app defines itself in catalog_custom, fields as sent; a name that is no kind is rejected', async () => {
+    const { pipeline, analytics } = get();
+    // The Unity SDK's LogOtherCatalog("item-…", "Game Item", {rarity, power, tradable}), and the same kind by the catalog route.
+    const unity = await post(`${pipeline.baseUrl}/v1/ingest/dimensions`, SDK_KEY, {
+      data: [
+        { id: `item-${user}`, type: 'game_item', kv: { name: 'Game Item', power: '12', rarity: 'epic', tradable: 'true' } },
+        { id: `bad-${user}`, type: 'Game-Item', kv: { name: 'x' } },
+      ],
+    });
+    const byPath = await post(`${pipeline.baseUrl}/v1/ingest/catalog/game_item`, SDK_KEY, [{ id: `shield-${user}`, power: 3, stats: { def: 9 } }]);
+    expect([unity.status, unity.body.accepted, byPath.status, byPath.body.accepted]).toEqual([200, 2, 200, 1]);
+    const rows = await waitFor(
+      async () => {
+        const r = await analytics.query<Record<string, unknown>>(
+          `SELECT app_id, kind, id, request_id, toString(record) AS record FROM catalog_custom FINAL WHERE endsWith(id, {user:String}) ORDER BY id`,
+          { user },
+        );
+        return r.length >= 2 ? r : undefined;
+      },
+      { timeoutMs: 60_000, what: 'two catalog_custom rows' },
+    );
+    expect(rows).toEqual([
+      {
+        app_id: 'e2e-app',
+        kind: 'game_item',
+        id: `item-${user}`,
+        request_id: unity.body.request_id,
+        record: '{"name":"Game Item","power":"12","rarity":"epic","tradable":"true"}',
+      },
+      { app_id: 'e2e-app', kind: 'game_item', id: `shield-${user}`, request_id: byPath.body.request_id, record: '{"power":3,"stats":{"def":9}}' },
+    ]);
+    const rejected = await waitFor(
+      async () => {
+        const r = await analytics.query<Record<string, unknown>>(
+          `SELECT kind, errors[1].2 AS rule, event_index FROM rejected FINAL WHERE request_id = {rid:String}`,
+          {
+            rid: unity.body.request_id,
+          },
+        );
+        return r.length >= 1 ? r : undefined;
+      },
+      { timeoutMs: 60_000, what: 'the rejected record of the bad kind name' },
+    );
+    expect(rejected).toEqual([{ kind: 'schema_violation', rule: 'unknown_catalog_kind', event_index: 1 }]);
+  });
+
   it('delivers a one-off action once and a cached one on every pull, to its own app only', async () => {
     const { pipeline } = get();
     const action = (mode: string, actionId: number) => ({

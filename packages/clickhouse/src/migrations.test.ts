@@ -25,7 +25,7 @@ describe('splitStatements', () => {
 });
 
 describe('loadMigrations', () => {
-  it('reads the repository migrations in version order: events, rejected, one table per catalog kind', () => {
+  it('reads the repository migrations in version order: events, rejected, one table per catalog kind, one for the app-defined kinds', () => {
     const ms = loadMigrations();
     // 005: the kinds real clients upload that the spec lacks (media, survey, reward).
     const clientKinds = 3;
@@ -36,11 +36,14 @@ describe('loadMigrations', () => {
       [4, 'receipts', 3],
       [5, 'client_catalogs', clientKinds],
       [6, 'flat_envelope', 1],
+      [7, 'custom_catalog', 1],
       // 008: segment definitions and membership.
       [8, 'segments', 2],
     ]);
     const catalog = [...(ms[2]?.statements ?? []), ...(ms[4]?.statements ?? [])];
     expect(catalog.map((s) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(s)?.[1])).toEqual(CATALOG_KINDS.map((k) => `catalog_${k}`));
+    // 007: one table for every app-defined kind.
+    expect(ms[6]?.statements.map((s) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(s)?.[1])).toEqual(['catalog_custom']);
     // Every statement must be re-runnable: a migration that died half way is run again. (Modifying a
     // column to the type it already has is a no-op.)
     for (const m of ms)

@@ -49,6 +49,8 @@ export const topics = {
   segmentsMembership: 'segments.membership',
   events: (block: Block) => `events.${block}`,
   catalog: (kind: CatalogKind) => `catalog.${kind}`,
+  /** Records of every app-defined catalog kind (not in CATALOG_KINDS; schemas/src/catalogs/custom.ts). */
+  customCatalog: 'catalog.custom',
 } as const;
 
 /** Kafka's default `message.max.bytes`: the largest record batch per partition a topic takes. */
@@ -73,6 +75,7 @@ export function allTopics(): TopicSpec[] {
     { name: topics.receipts, partitions: 3 },
     ...BLOCKS.map((b) => ({ name: topics.events(b), partitions: 3 })),
     ...CATALOG_KINDS.map((k) => ({ name: topics.catalog(k), partitions: 1 })),
+    { name: topics.customCatalog, partitions: 1 },
     { name: topics.actionsRequested, partitions: 3 },
     { name: topics.deadLetters, partitions: 3, maxMessageBytes: RAW_MAX_MESSAGE_BYTES },
     // More partitions than replicas are likely: the unit of ownership is a partition, and segments

@@ -13,13 +13,16 @@ export interface EdgeOptions {
   readiness: () => Promise<string[]>;
   /** Every part's metrics registry, merged into the one /metrics (names must not collide). */
   registries: Registry[];
+  /** The OpenAPI document of every public route (dev/src/openapi.ts), served at GET /openapi.json. */
+  openApi: object;
 }
 
 /**
  * One base URL for an in-process platform (`npm start`): requests whose path the route table gives
  * to a service go to that service's app untouched (Node's own request and response, so the
- * gateway's hot routes keep their fast path); /healthz, /readyz, /metrics and unknown paths are the
- * edge's own, with the usual request id and JSON 404. docker-compose does the same with nginx.
+ * gateway's hot routes keep their fast path); EDGE_PATHS (/healthz, /readyz, /metrics, /openapi.json)
+ * and unknown paths are the edge's own, with the usual request id and JSON 404. docker-compose does
+ * the same with nginx.
  */
 export function createEdge(opts: EdgeOptions): RequestListener {
   const own = createHttpMetrics('edge');
@@ -30,7 +33,9 @@ export function createEdge(opts: EdgeOptions): RequestListener {
     metricsPrefix: 'edge',
     metrics: { ...own, registry },
     readiness: opts.readiness,
-    routes: () => undefined,
+    routes: (router) => {
+      router.get('/openapi.json', (_req, res) => void res.json(opts.openApi));
+    },
   });
   return (req, res) => {
     const service = serviceForPath(req.url ?? '/');

@@ -11,3 +11,4 @@ export * from './hot-routes';
 export * from './ops-server';
 export * from './public-routes';
 export * from './edge';
+export * from './openapi';

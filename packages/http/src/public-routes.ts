@@ -3,7 +3,7 @@
  * configured with a single API URL and send uploads and their action fetch to it (docs/api.md
  * "Paths the real clients call"), so `npm start` dispatches by this table in-process
  * (packages/http/src/edge.ts) and docker-compose's nginx routes the same paths to each service's
- * own port (deploy/edge/nginx.conf, checked against this table by public-routes.test.ts).
+ * own port (deploy/edge/nginx.conf, checked against this table by dev/src/edge-nginx.test.ts).
  *
  * Matching follows nginx: an `exact` path matches only itself; a `prefix` matches every path that
  * starts with it. Prefixes end with `/` so that `/v1/actions` never claims `/v1/actionsfoo`.
@@ -33,7 +33,6 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   { match: 'prefix', path: '/v1/users/', service: 'segmenter', serves: 'a user’s segments' },
   // The synthetic data generator posts server-side imports under the bare base URL, without /v1.
   { match: 'prefix', path: '/data/ingest/', service: 'gateway', serves: 'server-side import (generator)' },
-  { match: 'exact', path: '/openapi.json', service: 'gateway', serves: 'the ingest API description' },
   // /v1/action/pull (API key) and /v1/action/sdk/pull (SDK key, the current client's fetch).
   { match: 'prefix', path: '/v1/action/', service: 'action-store', serves: 'action pulls' },
   { match: 'exact', path: '/v1/actions', service: 'action-store', serves: 'action creation' },
@@ -44,8 +43,12 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   { match: 'prefix', path: '/nudge/', service: 'action-store', serves: 'generator’s action fetch' },
 ];
 
-/** Paths the edge answers itself, from every part at once. */
-export const EDGE_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
+/**
+ * Paths the edge answers itself, from every part at once: health, readiness and metrics of every
+ * part, and the OpenAPI document of every public route (which no single service may build, since
+ * services never import each other: dev/src/openapi.ts assembles it; nginx serves docs/openapi.json).
+ */
+export const EDGE_PATHS = ['/healthz', '/readyz', '/metrics', '/openapi.json'] as const;
 
 /** The service a request path belongs to (query string ignored), or undefined for the edge's 404. */
 export function serviceForPath(url: string): PublicService | undefined {

@@ -9,3 +9,4 @@ export * from './conformance/analytics';
 export * from './stack/throwaway-kafka';
 export * from './migrated-chdb';
 export * from './client-corpus';
+export * from './openapi-check';

@@ -1,10 +1,15 @@
 import { catalogDef, resolveCatalogKind } from '../catalogs/definitions';
 import type { FieldType } from '../dsl/types';
-import type { CanonicalCatalogRecord } from '../normalize/catalog';
+import type { CanonicalCatalogRecord, CustomCatalogRecord } from '../normalize/catalog';
 import { catalogAvroFieldName, isJsonCatalogField } from './catalog-schema';
+import { customCatalogToAvro, isCustomCatalogRecord } from './custom-catalog';
 
-/** CanonicalCatalogRecord → the record of its kind's schema (catalogSchema). */
-export function catalogToAvro(r: CanonicalCatalogRecord): Record<string, unknown> {
+/**
+ * A catalog record → the record of its topic's schema (catalogRecordTopic): its kind's
+ * (catalogSchema), or for an app-defined kind the one custom schema (customCatalogSchema).
+ */
+export function catalogToAvro(r: CanonicalCatalogRecord | CustomCatalogRecord): Record<string, unknown> {
+  if (isCustomCatalogRecord(r)) return customCatalogToAvro(r);
   const def = catalogDef(r.kind);
   const out: Record<string, unknown> = {
     app_id: r.app_id,

@@ -1,4 +1,4 @@
-import { blockSources, catalogSources, membershipSource, receiptSource, rejectedSource } from './sources';
+import { blockSources, catalogSources, customCatalogSource, membershipSource, receiptSource, rejectedSource } from './sources';
 import { stableJson } from './stable-json';
 import type { AvroSchema } from '../avro/derive';
 
@@ -16,6 +16,7 @@ export function derivedTopicSchemas(): Map<string, AvroSchema> {
   };
   for (const b of blockSources()) add(b.topic, b.avro);
   for (const c of catalogSources()) add(c.topic, c.avro);
+  add(customCatalogSource.topic, customCatalogSource.avro);
   add(rejectedSource.topic, rejectedSource.avro);
   add(receiptSource.topic, receiptSource.avro);
   add(membershipSource.topic, membershipSource.avro);

@@ -3,7 +3,8 @@ import { clientEventAliases } from '../events/client-names';
 import { eventAliases } from '../events/registry';
 import { objectsOf, typeLabel } from './objects';
 import { probeRules } from './rule-probe';
-import { blockSources, catalogSources } from './sources';
+import { CUSTOM_CATALOG_KIND_PATTERN } from '../catalogs/custom';
+import { blockSources, catalogSources, customCatalogSource } from './sources';
 
 export const EVENTS_REFERENCE_PATH = 'docs/reference/events.md';
 export const CATALOGS_REFERENCE_PATH = 'docs/reference/catalogs.md';
@@ -130,7 +131,14 @@ export function catalogsReference(): string {
   }
   out.push('| kind | topic | record |', '|---|---|---|');
   for (const c of catalogs) out.push(`| [${c.kind}](#${anchor(c.kind)})${c.deprecated ? ' (deprecated)' : ''} | ${code(c.topic)} | ${c.def.name} |`);
+  out.push(`| [app-defined](#app-defined-kinds) | ${code(customCatalogSource.topic)} | ${customCatalogSource.avro.name} |`);
   out.push('');
+  out.push(
+    '## App-defined kinds',
+    '',
+    `Any other name matching ${code(CUSTOM_CATALOG_KIND_PATTERN.source)} is a kind the app defines itself: no definition, so only \`id\` (a non-empty string) is checked and every other field is kept as sent, in one topic and one table (\`catalog_custom\`, column \`kind\`); each record carries the warning \`custom_catalog_kind\`. See docs/data-contract.md, "App-defined catalog kinds".`,
+    '',
+  );
   const nested: ObjectDef[] = [];
   for (const c of catalogs) {
     const notes = [c.deprecated ? 'Deprecated: accepted for older clients.' : '', c.defaultIdDoc ? `Default id: ${cell(c.defaultIdDoc)}` : ''].filter(Boolean);

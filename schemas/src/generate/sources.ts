@@ -4,6 +4,7 @@ import { blockEventSchema } from '../avro/block-schema';
 import { AvroNames, avroRecord, type AvroSchema } from '../avro/derive';
 import type { EventDef, ObjectDef } from '../dsl/types';
 import { eventsOfBlock } from '../events/registry';
+import { customCatalogSchema } from '../avro/custom-catalog';
 import { membershipChangeSchema } from '../membership';
 import { ingestReceiptSchema } from '../receipt';
 import { rejectedRecordSchema } from '../rejected';
@@ -71,6 +72,9 @@ export function catalogSources(exports: Record<string, unknown> = contract): Cat
     };
   });
 }
+
+/** The one topic of every app-defined catalog kind (catalogs/custom.ts): no definition, one schema. */
+export const customCatalogSource = { topic: topics.customCatalog, avro: customCatalogSchema };
 
 export const rejectedSource = { topic: topics.rejected, avro: rejectedRecordSchema as unknown as AvroSchema };
 

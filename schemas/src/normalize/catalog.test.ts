@@ -81,8 +81,8 @@ describe('normalizeCatalog', () => {
     });
   });
 
-  it('an unknown kind is a parse_violation standing for every record', () => {
-    const r = normalizeCatalog('vehicle', [{ id: 'v-1' }, { id: 'v-2' }], ctx);
+  it('a name that is no kind (no built-in one, no app-defined name) is a parse_violation standing for every record', () => {
+    const r = normalizeCatalog('Vehicle', [{ id: 'v-1' }, { id: 'v-2' }], ctx);
     expect(r.accepted).toEqual([]);
     expect(r.rejected).toEqual([
       {
@@ -91,7 +91,7 @@ describe('normalizeCatalog', () => {
           {
             path: 'headers.payload_kind',
             rule: 'unknown_catalog_kind',
-            message: expect.stringContaining('catalog kind "vehicle" is not one of user, site, hcw,'),
+            message: expect.stringContaining('catalog kind "Vehicle" is neither a built-in kind (user, site, hcw,'),
           },
         ],
         payload: [{ id: 'v-1' }, { id: 'v-2' }],

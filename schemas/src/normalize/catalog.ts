@@ -1,6 +1,7 @@
 import { rawHeaders, type CatalogKind, type RejectionReason } from '@evp/core';
 import type { IngestContext } from '../canonical';
-import { catalogDef, catalogKindAlias, catalogKindNames, resolveCatalogKind, type CatalogKindAlias } from '../catalogs/definitions';
+import { catalogKindOf, unknownCatalogKindMessage } from '../catalogs/custom';
+import { catalogDef, catalogKindAlias, type CatalogKindAlias } from '../catalogs/definitions';
 import type { CatalogDef } from '../catalogs/types';
 import { validateObject } from '../dsl/validate';
 import { applyCatalogQuirks } from './catalog-quirks';
@@ -22,8 +23,25 @@ export interface CanonicalCatalogRecord {
   extra: Record<string, unknown> | null;
 }
 
+/**
+ * A record of an app-defined kind (catalogs/custom.ts): no definition, so nothing but `id` is
+ * checked and every other field is kept as sent (docs/data-contract.md, "App-defined catalog kinds").
+ */
+export interface CustomCatalogRecord {
+  custom: true;
+  /** The key's app (never anything in the record). */
+  app_id: string;
+  id: string;
+  /** The app's own kind name, as sent (CUSTOM_CATALOG_KIND_PATTERN). */
+  kind: string;
+  received_at: number;
+  request_id: string;
+  /** Every field but `id`, as sent (from the dimensions upload: the `kv` strings). */
+  record: Record<string, unknown>;
+}
+
 export interface AcceptedCatalogRecord {
-  record: CanonicalCatalogRecord;
+  record: CanonicalCatalogRecord | CustomCatalogRecord;
   warnings: RejectionReason[];
   /** Index of the record in its submission (null for records derived from an identify event). */
   index: number | null;
@@ -62,27 +80,23 @@ export function normalizeCatalog(
       event_index: null,
       event_name: null,
     });
-  const kind = resolveCatalogKind(kindName);
-  if (kind === undefined) {
-    // The gateway answers 404 to unknown kinds, so this is a producer bug or a newer gateway:
-    // nothing in the body can be read without its definition.
-    whole('parse_violation', [
-      {
-        path: `headers.${rawHeaders.payloadKind}`,
-        rule: 'unknown_catalog_kind',
-        message: `catalog kind ${JSON.stringify(kindName)} is not one of ${catalogKindNames().join(', ')}`,
-      },
-    ]);
+  const of = catalogKindOf(kindName);
+  if (of === undefined) {
+    // The gateway answers 404 to names that are no kind, so this is a producer bug or a newer
+    // gateway: nothing in the body can be read without knowing its kind.
+    whole('parse_violation', [{ path: `headers.${rawHeaders.payloadKind}`, rule: 'unknown_catalog_kind', message: unknownCatalogKindMessage(kindName) }]);
     return out;
   }
   if (!Array.isArray(body)) {
-    whole('envelope_violation', [{ path: '$', rule: 'type', message: `a catalog submission must be a JSON array of ${kind} records` }]);
+    whole('envelope_violation', [{ path: '$', rule: 'type', message: `a catalog submission must be a JSON array of ${of.kind} records` }]);
     return out;
   }
-  const def = catalogDef(kind);
   const alias = catalogKindAlias(kindName);
   body.forEach((item, i) => {
-    const made = normalizeRecord(def, item, `$[${i}]`, ctx, options, alias === undefined ? undefined : { name: kindName, ...alias });
+    const path = `$[${i}]`;
+    const made = of.custom
+      ? normalizeCustomRecord(of.kind, item, path, path, ctx, options)
+      : normalizeRecord(catalogDef(of.kind), item, path, ctx, options, alias === undefined ? undefined : { name: kindName, ...alias });
     if ('record' in made) out.accepted.push({ ...made, index: i });
     else {
       out.rejected.push({
@@ -100,6 +114,40 @@ export function normalizeCatalog(
 }
 
 type Made = Omit<AcceptedCatalogRecord, 'index'> | { kind: Rejection['kind']; errors: RejectionReason[] };
+
+/**
+ * One record of an app-defined kind → a CustomCatalogRecord or why not. There is no definition, so
+ * only what any catalog record needs is checked: an object of bounded size with a non-empty string
+ * `id`. The other fields are kept as sent, and every record carries the `custom_catalog_kind`
+ * warning (at `kindPath`, where the kind was named), so an app sees that its kind was not a
+ * built-in one — a misspelt built-in kind included.
+ */
+export function normalizeCustomRecord(kind: string, item: unknown, path: string, kindPath: string, ctx: IngestContext, options: NormalizeOptions): Made {
+  const size = JSON.stringify(item)?.length ?? 0;
+  if (size > options.maxEventChars) {
+    return { kind: 'size_violation', errors: [{ path, rule: 'max_size', message: `record is ${size} characters; the limit is ${options.maxEventChars}` }] };
+  }
+  if (!isObject(item)) return { kind: 'schema_violation', errors: [{ path, rule: 'type', message: `a ${kind} record must be an object` }] };
+  const id = item.id;
+  const idPath = `${path}.id`;
+  if (id === undefined || id === null) return { kind: 'schema_violation', errors: [{ path: idPath, rule: 'required', message: 'id is required' }] };
+  if (typeof id !== 'string') return { kind: 'schema_violation', errors: [{ path: idPath, rule: 'type', message: 'id must be a string' }] };
+  // An empty id would make every such record the same row (and the sink refuses it).
+  if (id.length === 0) return { kind: 'schema_violation', errors: [{ path: idPath, rule: 'non_empty', message: 'id must not be empty' }] };
+  const record: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(item))
+    if (k !== 'id') Object.defineProperty(record, k, { value: v, enumerable: true, writable: true, configurable: true });
+  return {
+    record: { custom: true, app_id: ctx.appId, id, kind, received_at: ctx.receivedAt, request_id: ctx.requestId, record },
+    warnings: [
+      {
+        path: kindPath,
+        rule: 'custom_catalog_kind',
+        message: `${kind} is no built-in catalog kind: kept as an app-defined kind (table catalog_custom), its fields as sent and unchecked`,
+      },
+    ],
+  };
+}
 
 /**
  * One record of a kind → a canonical record or why not (shared by catalog submissions and the

@@ -21,7 +21,7 @@ describe('normalizeDimensions: the Kenkai catalog upload {data: [{id, type, kv}]
       ctx,
     );
     expect(r.rejected).toEqual([]);
-    expect(r.accepted.map((a) => [a.index, a.record.kind, a.record.record, a.record.extra])).toEqual([
+    expect(r.accepted.map((a) => [a.index, a.record.kind, a.record.record, 'extra' in a.record ? a.record.extra : 'custom'])).toEqual([
       [0, 'user', { id: 'u-1', name: 'Amina', timezone: '+05:00', birth_year: 1990 }, { notification_permission: 'granted' }],
       [1, 'hcw', { id: 'hcw-11', name: 'Sana', site_id_list: ['s-4', 's-5'] }, null],
       [2, 'site', { id: 'site-1', name: 'City', type: 'pharmacy', is_active: true, is_private: false, latitude: 24.8607, longitude: 67.0011 }, null],
@@ -63,15 +63,16 @@ describe('normalizeDimensions: the Kenkai catalog upload {data: [{id, type, kv}]
     ]);
   });
 
-  it('judges each record on its own: unknown kinds, bad shapes and values that do not parse', () => {
+  it('judges each record on its own: kinds that are no kind, bad shapes and values that do not parse', () => {
     const r = normalizeDimensions(
       {
         data: [
-          { id: 'x', type: 'game_item', kv: { name: 'Sword' } },
+          { id: 'x', type: 'Game-Item', kv: { name: 'Sword' } },
           'nope',
           { type: 'drug', kv: {} },
           { id: 'u', type: 'user', kv: { timezone: 'Z', birth_year: 'nineteen' } },
           { id: 'd', type: 'drug', kv: { name: 'Panadol' } },
+          { id: '', type: 'game_item', kv: {} },
         ],
       },
       ctx,
@@ -82,6 +83,43 @@ describe('normalizeDimensions: the Kenkai catalog upload {data: [{id, type, kv}]
       [1, 'schema_violation', 1, [['$.data[1]', 'type']]],
       [2, 'schema_violation', 1, [['$.data[2].id', 'required']]],
       [3, 'schema_violation', 1, [['$.data[3].kv.birth_year', 'type']]],
+      [5, 'schema_violation', 1, [['$.data[5].id', 'non_empty']]],
+    ]);
+    expect(r.rejected[0]!.errors[0]!.message).toMatch(/^catalog kind "Game-Item" is neither a built-in kind \(user, site, .*\) nor an app-defined kind name/);
+  });
+
+  it('keeps a record of an app-defined kind (Unity LogOtherCatalog) with its kv as sent and a custom_catalog_kind warning', () => {
+    const r = normalizeDimensions(
+      {
+        data: [
+          { id: 'item-77', type: 'game_item', kv: { name: 'Game Item', power: '12', rarity: 'epic', tradable: 'true', id: 'ignored' } },
+          { id: 'lvl-1', type: 'level_pack' },
+        ],
+      },
+      ctx,
+    );
+    expect(r.rejected).toEqual([]);
+    expect(r.accepted).toEqual([
+      {
+        index: 0,
+        record: {
+          custom: true,
+          app_id: ctx.appId,
+          id: 'item-77',
+          kind: 'game_item',
+          received_at: ctx.receivedAt,
+          request_id: ctx.requestId,
+          record: { name: 'Game Item', power: '12', rarity: 'epic', tradable: 'true' },
+        },
+        warnings: [
+          {
+            path: '$.data[0].type',
+            rule: 'custom_catalog_kind',
+            message: 'game_item is no built-in catalog kind: kept as an app-defined kind (table catalog_custom), its fields as sent and unchecked',
+          },
+        ],
+      },
+      expect.objectContaining({ index: 1, record: expect.objectContaining({ kind: 'level_pack', id: 'lvl-1', record: {} }) }),
     ]);
   });
 

@@ -1,9 +1,10 @@
 import type { RejectionReason } from '@evp/core';
 import type { IngestContext } from '../canonical';
-import { catalogDef, catalogDefs, catalogKindAlias, resolveCatalogKind } from '../catalogs/definitions';
+import { catalogKindOf, unknownCatalogKindMessage } from '../catalogs/custom';
+import { catalogDef, catalogKindAlias } from '../catalogs/definitions';
 import type { CatalogDef } from '../catalogs/types';
 import type { FieldDef } from '../dsl/types';
-import { normalizeRecord, type CatalogNormalizeResult } from './catalog';
+import { normalizeCustomRecord, normalizeRecord, type CatalogNormalizeResult } from './catalog';
 import { isObject } from './fields';
 import { parseEventTime } from './time';
 import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, type Rejection } from './types';
@@ -15,7 +16,8 @@ export const DIMENSIONS_PAYLOAD_KIND = 'dimensions';
  * The Kenkai catalog upload (`CatalogAPIHandler.swift`, `CatalogItemModel.swift`):
  * `{"data": [{"id", "type", "kv": {string: string}}]}`, every subject mixed in one body. Each
  * element is judged on its own: its `type` names the kind (aliases resolved by resolveCatalogKind:
- * `user_chw` → hcw; kinds added to the schemas later are picked up as they come), `id` is the
+ * `user_chw` → hcw; kinds added to the schemas later are picked up as they come; any other
+ * lower-case name is an app-defined kind, catalogs/custom.ts, whose `kv` is kept as sent), `id` is the
  * record's id, and `kv` holds the fields as strings (the client's `flattenMapToString`), read back
  * into the definition's types (readKv). Counts add up as for catalog submissions: elements in =
  * accepted + Σ rejected.event_count; a body that is not this shape is one envelope_violation.
@@ -41,17 +43,23 @@ export function normalizeDimensions(body: unknown, ctx: IngestContext, options: 
     if (item.kv !== undefined && item.kv !== null && !isObject(item.kv))
       errors.push({ path: `${path}.kv`, rule: 'type', message: 'kv must be an object of strings' });
     if (errors.length > 0) return reject(errors);
-    const kind = resolveCatalogKind(item.type as string);
-    if (kind === undefined) {
-      return reject([
-        {
-          path: `${path}.type`,
-          rule: 'unknown_catalog_kind',
-          message: `catalog kind ${JSON.stringify(item.type)} is not one of ${catalogDefs.map((d) => d.kind).join(', ')}`,
-        },
-      ]);
+    const of = catalogKindOf(item.type as string);
+    if (of === undefined) return reject([{ path: `${path}.type`, rule: 'unknown_catalog_kind', message: unknownCatalogKindMessage(item.type) }]);
+    if (of.custom) {
+      // No definition to type the `kv` strings by: they are kept as sent (Unity: `name` and the app's meta).
+      const made = normalizeCustomRecord(
+        of.kind,
+        { ...(item.kv as Record<string, unknown> | null | undefined), id: item.id },
+        path,
+        `${path}.type`,
+        ctx,
+        options,
+      );
+      if ('record' in made) out.accepted.push({ ...made, index: i });
+      else reject(made.errors, made.kind);
+      return;
     }
-    const def = catalogDef(kind);
+    const def = catalogDef(of.kind);
     const warnings: RejectionReason[] = [];
     const fields = readKv(def, (item.kv ?? {}) as Record<string, unknown>, `${path}.kv`, warnings);
     const alias = catalogKindAlias(item.type as string);

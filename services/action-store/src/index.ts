@@ -3,3 +3,4 @@ export * from './config';
 export * from './consumers/action-requests';
 export * from './consumers/feedback';
 export * from './sweeper';
+export { actionStoreOpenApi } from './openapi';

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { ApiError, topics, type BusProducer, type CatalogKind, type KeyRing, type Logger } from '@evp/core';
+import { ApiError, topics, type BusProducer, type KeyRing, type Logger } from '@evp/core';
 import { createHttpApp, requireKey, type HotRoute, type HttpMetrics } from '@evp/http';
 import { CRASH_PAYLOAD_KIND } from '@evp/schemas';
 import { catalogKind, countCatalogRecords, countDimensionRecords } from './catalog';
@@ -9,7 +9,6 @@ import { describeCrashUpload } from './crash';
 import { sliceEnvelopes } from './envelopes';
 import { ingestHandler } from './ingest';
 import { createIngestMetrics } from './metrics';
-import { openApiDocument } from './openapi';
 import { failOpen, rateLimit, type RateLimiter } from './rate-limit';
 
 export interface GatewayLimits {
@@ -86,7 +85,7 @@ export function createGatewayApp(deps: GatewayDeps) {
       });
 
       const ingestCatalog = ingestHandler(ingest, (req, body, raw, appId) => {
-        const kind = req.catalogKind as CatalogKind;
+        const kind = req.catalogKind as string;
         const records = countCatalogRecords(body, deps.limits.maxCatalogRecordsPerRequest ?? deps.limits.maxEventsPerRequest);
         // One message per request: the validator splits it; the body's bytes travel unchanged. The key
         // names the kind; the payload kind names it as the client did (`chwsite`), since an alias can
@@ -137,8 +136,6 @@ export function createGatewayApp(deps: GatewayDeps) {
       // handlers, limits, metrics and answers as the SDK routes, with an API key.
       router.post('/data/ingest/log', ...importGuards, ingestLog);
       router.post('/data/ingest/catalog/:kind', ...importGuards, catalogKind, ingestCatalog);
-      const doc = openApiDocument();
-      router.get('/openapi.json', (_req, res) => void res.json(doc));
       // What SDKs call all day: dispatched without the router (packages/http/src/hot-routes.ts).
       return [
         { method: 'POST', path: '/v1/ingest/log', handlers: [...guards, ingestLog] },

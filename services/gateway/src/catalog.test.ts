@@ -53,18 +53,32 @@ describe('POST /v1/ingest/catalog/{kind}', () => {
     await s.close();
   });
 
-  it('answers 404 unknown_catalog_kind with the list of kinds, before reading the body', async () => {
+  it('accepts a kind the app defines itself: keyed and named as sent (the validator keeps its records generically)', async () => {
     const s = await setup();
-    const res = await post(s.app, 'spaceship').set('Content-Type', 'application/json').send('not json');
-    expect(res.status).toBe(404);
-    expect(res.body.error).toMatchObject({ code: 'unknown_catalog_kind', path: 'path.kind' });
-    expect(res.body.error.details.kinds).toEqual(expect.arrayContaining([...CATALOG_KINDS, 'user_chw', 'chw', 'chwsite']));
+    const res = await post(s.app, 'game_item').send([{ id: 'sword', power: 12 }]);
+    expect([res.status, res.body.accepted]).toEqual([200, 1]);
+    await waitFor(() => s.raw.length === 1);
+    expect([s.raw[0]!.key, s.raw[0]!.headers[rawHeaders.payloadKind]]).toEqual(['app-1:catalog:game_item', 'catalog:game_item']);
     await s.close();
   });
 
+  it.each(['Space-Ship', 'space.ship', '_ship', 'x'.repeat(65)])(
+    'answers 404 unknown_catalog_kind for %s (no kind, and no app-defined kind name), with the kinds and the pattern, before reading the body',
+    async (name) => {
+      const s = await setup();
+      const res = await post(s.app, name).set('Content-Type', 'application/json').send('not json');
+      expect(res.status).toBe(404);
+      expect(res.body.error).toMatchObject({ code: 'unknown_catalog_kind', path: 'path.kind' });
+      expect(res.body.error.message).toMatch(new RegExp(`^catalog kind "${name.replace('.', '\\.')}" is neither a built-in kind`));
+      expect(res.body.error.details).toEqual({ kinds: [...CATALOG_KINDS, 'user_chw', 'chw', 'chwsite'], app_defined: '^[a-z][a-z0-9_]{0,63}$' });
+      expect(s.raw).toHaveLength(0);
+      await s.close();
+    },
+  );
+
   it('does not reveal the kinds without a key', async () => {
     const s = await setup();
-    expect((await request(s.app).post('/v1/ingest/catalog/spaceship').send([{}])).status).toBe(401);
+    expect((await request(s.app).post('/v1/ingest/catalog/Space-Ship').send([{}])).status).toBe(401);
     expect((await request(s.app).post('/v1/ingest/catalog/site').set('Authorization', `Bearer ${API}`).send([{}])).status).toBe(403);
     await s.close();
   });

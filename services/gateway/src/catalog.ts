@@ -1,31 +1,33 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError, type CatalogKind } from '@evp/core';
-import { catalogKindNames, resolveCatalogKind } from '@evp/schemas';
+import { ApiError } from '@evp/core';
+import { CUSTOM_CATALOG_KIND_PATTERN, catalogKindNames, catalogKindOf, unknownCatalogKindMessage } from '@evp/schemas';
 
 declare module 'express-serve-static-core' {
   interface Request {
-    catalogKind?: CatalogKind;
+    /** The kind a catalog upload's `:kind` names: a built-in kind (aliases resolved) or an app-defined name. */
+    catalogKind?: string;
   }
 }
 
 /**
  * The kind a `:kind` path segment means. Kinds and their aliases (`user_chw`, and the older iOS
  * subjects `chw`, `chwsite`) live in one place, the schemas' catalog definitions, which the
- * validator resolves through too.
+ * validator resolves through too; any other lower-case name is a kind the app defines itself
+ * (schemas/src/catalogs/custom.ts). Anything else is no kind: 404, before the body is read.
  */
-export function catalogKindOf(name: string): CatalogKind {
-  const kind = resolveCatalogKind(name);
-  if (kind !== undefined) return kind;
+export function kindOfPath(name: string): string {
+  const of = catalogKindOf(name);
+  if (of !== undefined) return of.kind;
   throw new ApiError('unknown_catalog_kind', {
-    message: `There is no catalog kind '${name}'.`,
+    message: unknownCatalogKindMessage(name),
     path: 'path.kind',
-    details: { kinds: catalogKindNames() },
+    details: { kinds: catalogKindNames(), app_defined: CUSTOM_CATALOG_KIND_PATTERN.source },
   });
 }
 
-/** Resolves `:kind` (aliases included) before the body is read: an unknown kind costs no upload. */
+/** Resolves `:kind` (aliases included) before the body is read: a name that is no kind costs no upload. */
 export function catalogKind(req: Request, _res: Response, next: NextFunction) {
-  req.catalogKind = catalogKindOf(String(req.params.kind));
+  req.catalogKind = kindOfPath(String(req.params.kind));
   next();
 }
 

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { createInProcessBus } from '@evp/embedded';
 import { MAX_JSON_DEPTH } from '@evp/http';
+import { waitFor } from '@evp/testkit';
 import type { GatewayDeps } from './app';
 import { SDK, envelope, harness } from './test-fixtures';
 
@@ -58,16 +59,25 @@ describe('gateway: hostile client input is a 4xx in the one error shape', () => 
     await s.close();
   });
 
-  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])('answers 404 unknown_catalog_kind for the built-in name %s', async (kind) => {
+  it.each(['__proto__', 'toString', 'hasOwnProperty', 'valueOf'])('answers 404 unknown_catalog_kind for the built-in name %s', async (kind) => {
     const s = await setup();
     const res = await post(s.app, `/v1/ingest/catalog/${kind}`).send('[{"id":"x"}]');
     expect([res.status, res.body.error.code, res.body.error.path, res.body.error.message]).toEqual([
       404,
       'unknown_catalog_kind',
       'path.kind',
-      `There is no catalog kind '${kind}'.`,
+      expect.stringMatching(new RegExp(`^catalog kind "${kind}" is neither a built-in kind`)),
     ]);
     expect(s.raw).toHaveLength(0);
+    await s.close();
+  });
+
+  it('takes the built-in name constructor for what it looks like, an app-defined kind, never for a built-in one', async () => {
+    const s = await setup();
+    const res = await post(s.app, '/v1/ingest/catalog/constructor').send('[{"id":"x"}]');
+    expect(res.status).toBe(200);
+    await waitFor(() => s.raw.length === 1);
+    expect([s.raw[0]!.key, s.raw[0]!.headers.payload_kind]).toEqual(['app-1:catalog:constructor', 'catalog:constructor']);
     await s.close();
   });
 

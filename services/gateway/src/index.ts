@@ -5,4 +5,4 @@ export * from './coalescing-producer';
 export * from './rate-limit';
 export * from './readiness';
 export * from './shutdown';
-export { openApiDocument } from './openapi';
+export { gatewayOpenApi } from './openapi';

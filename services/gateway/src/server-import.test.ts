@@ -85,7 +85,7 @@ describe('server-side import routes', () => {
       'catalog:drug',
       records,
     ]);
-    const unknown = await asImporter(s.app, '/data/ingest/catalog/nope').send(records);
+    const unknown = await asImporter(s.app, '/data/ingest/catalog/No-pe').send(records);
     expect([unknown.status, unknown.body.error.code]).toEqual([404, 'unknown_catalog_kind']);
     await s.close();
   });

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Analytics, Block } from '@evp/core';
-import { catalogToAvro, type CanonicalCatalogRecord, type CanonicalEvent, type RejectedRecord } from '@evp/schemas';
+import { catalogToAvro, type CanonicalCatalogRecord, type CanonicalEvent, type CustomCatalogRecord, type RejectedRecord } from '@evp/schemas';
 import { useMigratedChdb } from '@evp/testkit';
-import { catalogRow, eventRow, rejectedRow, unreadableRow } from './rows';
+import { catalogRow, customCatalogRow, eventRow, rejectedRow, unreadableRow } from './rows';
 import { pageEvent, rejectedRecord } from './test-fixtures';
 
 // The example queries of docs/analytics.md, run as written against rows made by the sink's own
@@ -107,6 +107,24 @@ const patient = (id: string, receivedAt: number, country: string): CanonicalCata
   extra: null,
 });
 const patients = [patient('p-1', 1_000, 'Kenya'), patient('p-1', 2_000, 'Uganda'), patient('p-2', 1_000, 'Kenya')];
+// Records of an app-defined kind as the Unity SDK sends them (every value a string): the sword's
+// second version wins; the same id in another kind, and another app's kind, stay out.
+const item = (app: string, kind: string, id: string, receivedAt: number, record: Record<string, unknown>): CustomCatalogRecord => ({
+  custom: true,
+  app_id: app,
+  id,
+  kind,
+  received_at: receivedAt,
+  request_id: `r${receivedAt}`,
+  record,
+});
+const items = [
+  item('game', 'game_item', 'sword', 1_000, { name: 'Sword', power: '12', rarity: 'epic' }),
+  item('game', 'game_item', 'sword', 2_000, { name: 'Sword', power: '14', rarity: 'epic' }),
+  item('game', 'game_item', 'shield', 1_000, { name: 'Shield', rarity: 'rare' }),
+  item('game', 'level_pack', 'sword', 1_000, { name: 'Sword levels' }),
+  item('other', 'game_item', 'axe', 1_000, { name: 'Axe' }),
+];
 
 beforeAll(async () => {
   analytics = chdb.analytics;
@@ -130,6 +148,10 @@ beforeAll(async () => {
       'catalog_patient',
       patients.map((p) => catalogRow(catalogToAvro(p))),
     );
+    await analytics.insert(
+      'catalog_custom',
+      items.map((i) => customCatalogRow(catalogToAvro(i))),
+    );
   }
 });
 
@@ -142,6 +164,7 @@ const run = (name: string, params: Record<string, unknown>) => {
 describe('docs/analytics.md example queries', () => {
   it('lists exactly the documented queries', () => {
     expect([...queries.keys()]).toEqual([
+      'custom_catalog_kind',
       'daily_active_users',
       'cart_checkout_funnel',
       'nudge_response_rates',
@@ -176,6 +199,13 @@ describe('docs/analytics.md example queries', () => {
       { kind: 'envelope_violation', rule: 'required', rejections: 1, events: 5 },
       { kind: 'parse_violation', rule: 'avro_decode', rejections: 1, events: 1 },
       { kind: 'schema_violation', rule: 'enum', rejections: 1, events: 1 },
+    ]);
+  });
+
+  it('the latest records of one app-defined kind', async () => {
+    expect(await run('custom_catalog_kind', { app: 'game', kind: 'game_item' })).toEqual([
+      { id: 'shield', name: 'Shield', power: null, rarity: 'rare' },
+      { id: 'sword', name: 'Sword', power: 14, rarity: 'epic' },
     ]);
   });
 

@@ -9,3 +9,4 @@ export * from './segments/service';
 export * from './segments/engine';
 export { workForRows, type SegmentEntry, type WorkItem } from './segments/work';
 export { createSegments, type SegmentsDeps } from './segments/compose';
+export { segmenterOpenApi } from './http/openapi';

@@ -1,5 +1,5 @@
 import type { BusMessage } from '@evp/core';
-import { EVENT_COLUMNS, RowError, catalogRow, chTime, eventRow, eventValues, rejectedRow, unreadableRow } from './rows';
+import { EVENT_COLUMNS, RowError, catalogRow, chTime, customCatalogRow, eventRow, eventValues, rejectedRow, unreadableRow } from './rows';
 import { pageEvent, pageEventRow, rejectedRecord } from './test-fixtures';
 import { catalogToAvro } from '@evp/schemas';
 
@@ -68,6 +68,41 @@ describe('rejectedRow', () => {
       received_at: '2024-03-01 00:01:40.001',
       failed_at: '2024-03-01 00:01:40.100',
     });
+  });
+});
+
+describe('customCatalogRow', () => {
+  const value = {
+    app_id: 'app-1',
+    id: 'item-77',
+    kind: 'game_item',
+    received_at: 1709251300001,
+    request_id: 'req-9',
+    record_json: '{"name":"Game Item","power":"12"}',
+  };
+
+  it('keeps provenance and the kind as columns, the fields as sent as the record', () => {
+    expect(customCatalogRow(value)).toEqual({
+      app_id: 'app-1',
+      kind: 'game_item',
+      id: 'item-77',
+      received_at: '2024-03-01 00:01:40.001',
+      request_id: 'req-9',
+      record: { name: 'Game Item', power: '12' },
+    });
+  });
+
+  it.each([
+    [{ kind: 'Game Item' }, 'kind'],
+    [{ id: '' }, 'id'],
+    [{ received_at: 1e15 }, 'received_at'],
+  ])('refuses %j (a producer bug) with a RowError at %s', (over, path) => {
+    expect(() => customCatalogRow({ ...value, ...over })).toThrow(RowError);
+    try {
+      customCatalogRow({ ...value, ...over });
+    } catch (err) {
+      expect((err as RowError).path).toBe(path);
+    }
   });
 });
 

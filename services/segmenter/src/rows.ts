@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { formatDateTime64, stringifyWellFormed } from '@evp/clickhouse';
 import type { BusMessage, CatalogKind } from '@evp/core';
-import { catalogFromAvro, payloadPrefix, type CanonicalEvent, type IngestReceipt, type RejectedRecord } from '@evp/schemas';
+import {
+  CUSTOM_CATALOG_KIND_PATTERN,
+  catalogFromAvro,
+  customCatalogFromAvro,
+  payloadPrefix,
+  type CanonicalEvent,
+  type IngestReceipt,
+  type RejectedRecord,
+} from '@evp/schemas';
 
 /** ClickHouse tables the sink writes (deploy/clickhouse/migrations). */
 export const TABLES = {
@@ -9,6 +17,8 @@ export const TABLES = {
   rejected: 'rejected',
   receipts: 'ingest_receipts',
   catalog: (kind: CatalogKind) => `catalog_${kind}`,
+  /** Every app-defined catalog kind (007_custom_catalog.sql), told apart by its `kind` column. */
+  customCatalog: 'catalog_custom',
 } as const;
 
 export const SINK_PROCESSOR = 'evp-segmenter-sink/0.1';
@@ -248,6 +258,28 @@ export function catalogRow(value: Record<string, unknown>): CatalogRow {
     received_at: chTime(r.received_at, 'received_at'),
     request_id: text(r.request_id, 'request_id'),
     record: { ...(r.extra ?? {}), ...fields },
+  };
+}
+
+export interface CustomCatalogRow extends CatalogRow {
+  kind: string;
+}
+
+/**
+ * A decoded `catalog.custom` Avro value (schemas/src/avro/custom-catalog.ts) → its `catalog_custom`
+ * row: the record's fields as sent. A kind that is no app-defined kind name would be a producer bug.
+ */
+export function customCatalogRow(value: Record<string, unknown>): CustomCatalogRow {
+  const r = customCatalogFromAvro(value);
+  const kind = nonEmpty(r.kind, 'kind');
+  if (!CUSTOM_CATALOG_KIND_PATTERN.test(kind)) throw new RowError('kind', `${kind} is not an app-defined catalog kind name`);
+  return {
+    app_id: nonEmpty(r.app_id, 'app_id'),
+    kind,
+    id: nonEmpty(r.id, 'id'),
+    received_at: chTime(r.received_at, 'received_at'),
+    request_id: text(r.request_id, 'request_id'),
+    record: r.record,
   };
 }
 

@@ -1,6 +1,6 @@
 import { InfraError, topics, type Analytics } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
-import { blockSubject, catalogSchema, catalogSubject, catalogToAvro, rejectedRecordSchema } from '@evp/schemas';
+import { blockSubject, catalogSchema, catalogSubject, catalogToAvro, customCatalogSchema, rejectedRecordSchema } from '@evp/schemas';
 import { useMigratedChdb, waitFor } from '@evp/testkit';
 import { EVENT_COLUMNS } from './rows';
 import { nth, startSinkHarness, type SinkHarness, type SinkHarnessOptions } from './sink-test-harness';
@@ -261,6 +261,37 @@ describe('sink (in-process bus + registry, chdb)', () => {
         received_at: '1970-01-01 00:00:02.000',
         request_id: 'r2000',
         record: { country: 'Uganda', insurance_status: false, site_id_list: ['s1'], ward: '7B' },
+      },
+    ]);
+  });
+
+  it('writes records of app-defined kinds to catalog_custom: the latest version per (app, kind, id), fields as sent', async () => {
+    const h = await start();
+    const id = await h.registry.register(blockSubject(topics.customCatalog), customCatalogSchema);
+    const version = async (kind: string, receivedAt: number, record: Record<string, unknown>) => ({
+      key: `app-custom:${kind}:item-1`,
+      value: await h.registry.encode(
+        id,
+        catalogToAvro({ custom: true, app_id: 'app-custom', id: 'item-1', kind, received_at: receivedAt, request_id: `r${receivedAt}`, record }),
+      ),
+    });
+    await h.send(topics.customCatalog, [
+      await version('game_item', 2_000, { name: 'Sword', power: '12', stats: { atk: 3 } }),
+      await version('game_item', 1_000, { name: 'Old sword' }),
+      // The same id in another kind is another record.
+      await version('level_pack', 1_500, { levels: [1, 2] }),
+    ]);
+    // One row per (kind, id) once the versions are merged (ClickHouse already does on insert).
+    await waitFor(async () => (await countOf('catalog_custom', 'app-custom')) >= 2, { timeoutMs: 10_000, what: 'custom catalog rows' });
+    expect(await rowsOf('catalog_custom', 'app-custom')).toEqual([
+      { app_id: 'app-custom', kind: 'level_pack', id: 'item-1', received_at: '1970-01-01 00:00:01.500', request_id: 'r1500', record: { levels: [1, 2] } },
+      {
+        app_id: 'app-custom',
+        kind: 'game_item',
+        id: 'item-1',
+        received_at: '1970-01-01 00:00:02.000',
+        request_id: 'r2000',
+        record: { name: 'Sword', power: '12', stats: { atk: 3 } },
       },
     ]);
   });

@@ -22,7 +22,7 @@ import { canonicalFromAvro, type IngestReceipt, type RejectedRecord } from '@evp
 import { InsertBatcher, type TableRows } from './batcher';
 import { deadLetterOf } from './dead-letters';
 import { createSinkMetrics } from './metrics';
-import { RowError, TABLES, VALUE_COLUMNS, catalogRow, eventValues, receiptRow, rejectedRow, unreadableRow } from './rows';
+import { RowError, TABLES, VALUE_COLUMNS, catalogRow, customCatalogRow, eventValues, receiptRow, rejectedRow, unreadableRow } from './rows';
 
 export interface SinkConfig {
   /** Consumer group. Default `segmenter-sink`. */
@@ -97,7 +97,13 @@ export interface Sink {
 }
 
 /** Every topic the sink reads: one per block, one per catalog kind, and the rejected records. */
-export const SINK_TOPICS: string[] = [...BLOCKS.map((b) => topics.events(b)), ...CATALOG_KINDS.map((k) => topics.catalog(k)), topics.rejected, topics.receipts];
+export const SINK_TOPICS: string[] = [
+  ...BLOCKS.map((b) => topics.events(b)),
+  ...CATALOG_KINDS.map((k) => topics.catalog(k)),
+  topics.customCatalog,
+  topics.rejected,
+  topics.receipts,
+];
 
 /**
  * Every row is written as JSON text when its message is read, not when its insert starts: the
@@ -106,11 +112,12 @@ export const SINK_TOPICS: string[] = [...BLOCKS.map((b) => topics.events(b)), ..
  */
 const jsonRow = (row: object) => new JsonRow(stringifyWellFormed(row));
 
-type Route = { table: 'events' } | { table: 'rejected' } | { table: 'receipts' } | { table: 'catalog'; kind: CatalogKind };
+type Route = { table: 'events' } | { table: 'rejected' } | { table: 'receipts' } | { table: 'catalog'; kind: CatalogKind } | { table: 'customCatalog' };
 
 const routes = new Map<string, Route>([
   ...BLOCKS.map((b) => [topics.events(b), { table: 'events' }] as [string, Route]),
   ...CATALOG_KINDS.map((k) => [topics.catalog(k), { table: 'catalog', kind: k }] as [string, Route]),
+  [topics.customCatalog, { table: 'customCatalog' }],
   [topics.rejected, { table: 'rejected' }],
   [topics.receipts, { table: 'receipts' }],
 ]);
@@ -127,8 +134,8 @@ interface Read {
 }
 
 /**
- * The sink: events.*, catalog.* and ingest.rejected → ClickHouse. Each message is decoded through
- * the registry and mapped to one row; rows are inserted in batches and a handler call returns (so
+ * The sink: events.*, catalog.* (catalog.custom: every app-defined kind), ingest.rejected and
+ * ingest.receipts → ClickHouse. Each message is decoded through the registry and mapped to one row; rows are inserted in batches and a handler call returns (so
  * the bus commits its offsets) only once its rows are in ClickHouse. A message that cannot be read is
  * written to `rejected` as a parse_violation, never dropped; a registry or ClickHouse outage throws a
  * retriable error, and the bus delivers the batch again after a back-off. A row ClickHouse refuses
@@ -247,6 +254,16 @@ export function createSink(deps: SinkDeps): Sink {
             unreadable: false,
             // A user record's id is the user's id (spec 2.4).
             inserted: tracking ? { app_id: row.app_id, catalog: route.kind, ...(route.kind === 'user' ? { user_id: row.id } : {}) } : undefined,
+          };
+        }
+        case 'customCatalog': {
+          const row = customCatalogRow(record);
+          return {
+            table: TABLES.customCatalog,
+            row: jsonRow(row),
+            key: `${row.app_id}\u0000${row.kind}\u0000${row.id}\u0000${row.received_at}`,
+            receivedAtMs: record.received_at as number,
+            unreadable: false,
           };
         }
       }

@@ -2,14 +2,14 @@ import { CATALOG_KINDS, allTopics, createLogger, topicMaxBatchBytes, topics, typ
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { waitFor } from '@evp/testkit';
 // Test-only import: checks that what the validator writes is what the sink's catalog reader expects.
-import { catalogRow } from '@evp/segmenter/src/rows';
+import { catalogRow, customCatalogRow } from '@evp/segmenter/src/rows';
 import { startValidator, type RunningValidator } from './validator';
 
 // The validator on the in-process bus and registry: raw messages in, decoded outputs compared exactly.
 const logger = createLogger('validator-test', 'silent');
 const FAILED_AT = 1_700_000_200_000;
 const RECEIVED_AT = 1_700_000_100_000;
-const OUTPUT_TOPICS = [...CATALOG_KINDS.map((k) => topics.catalog(k)), topics.rejected, topics.events('core')];
+const OUTPUT_TOPICS = [...CATALOG_KINDS.map((k) => topics.catalog(k)), topics.customCatalog, topics.rejected, topics.events('core')];
 
 interface Out {
   topic: string;
@@ -233,6 +233,55 @@ describe('validator: catalog submissions', () => {
     });
   });
 
+  it('writes records of app-defined kinds to catalog.custom, keyed by app, kind and id, as the sink reads them; the receipt names the kind', async () => {
+    const h = await start();
+    await h.sendRaw('dimensions', {
+      data: [
+        { id: 'item-77', type: 'game_item', kv: { name: 'Game Item', power: '12' } },
+        { id: 'u-1', type: 'user', kv: { timezone: 'Z' } },
+      ],
+    });
+    await h.sendRaw('catalog:level_pack', [{ id: 'p-1', levels: [1, 2] }]);
+    await until(h, 3, 'three records');
+    expect(h.out.map((o) => [o.topic, o.key, o.headers])).toEqual([
+      ['catalog.custom', 'app-1:game_item:item-77', { app_id: 'app-1', kind: 'game_item' }],
+      ['catalog.user', 'app-1:u-1', { app_id: 'app-1', kind: 'user' }],
+      ['catalog.custom', 'app-1:level_pack:p-1', { app_id: 'app-1', kind: 'level_pack' }],
+    ]);
+    expect(on(h, topics.customCatalog).map((o) => customCatalogRow(o.value))).toEqual([
+      {
+        app_id: 'app-1',
+        kind: 'game_item',
+        id: 'item-77',
+        received_at: '2023-11-14 22:15:00.000',
+        request_id: 'req-1',
+        record: { name: 'Game Item', power: '12' },
+      },
+      { app_id: 'app-1', kind: 'level_pack', id: 'p-1', received_at: '2023-11-14 22:15:00.000', request_id: 'req-1', record: { levels: [1, 2] } },
+    ]);
+    await waitFor(() => h.receipts.length === 2, { what: 'two receipts' });
+    expect(h.receipts[0]!.value.items).toEqual([
+      {
+        event_index: 0,
+        status: 'accepted',
+        id: 'item-77',
+        name: 'game_item',
+        user_id: null,
+        kind: null,
+        reasons: [
+          {
+            path: '$.data[0].type',
+            rule: 'custom_catalog_kind',
+            message: 'game_item is no built-in catalog kind: kept as an app-defined kind (table catalog_custom), its fields as sent and unchecked',
+          },
+        ],
+        reasons_total: 1,
+        event_count: 1,
+      },
+      { event_index: 1, status: 'accepted', id: 'u-1', name: 'user', user_id: null, kind: null, reasons: [], reasons_total: 0, event_count: 1 },
+    ]);
+  });
+
   it('defaults blood and oxygen ids and keys the records by them; user_chw is hcw', async () => {
     const h = await start();
     await h.sendRaw('catalog:blood', [{ blood_group: 'A+', blood_component: 'plasma' }]);
@@ -247,9 +296,9 @@ describe('validator: catalog submissions', () => {
     ]);
   });
 
-  it('an unknown catalog kind is a parse_violation with rule unknown_catalog_kind; an unknown payload kind too', async () => {
+  it('a catalog kind name that is no kind is a parse_violation with rule unknown_catalog_kind; an unknown payload kind too', async () => {
     const h = await start();
-    await h.sendRaw('catalog:vehicle', [{ id: 'v-1' }, { id: 'v-2' }]);
+    await h.sendRaw('catalog:Vehicle', [{ id: 'v-1' }, { id: 'v-2' }]);
     await h.sendRaw('bulk', [{ id: 'v-1' }]);
     await until(h, 2, 'two rejections');
     expect(on(h, topics.rejected).map((o) => [o.value.kind, o.value.errors, o.value.event_count, o.value.payload_kind])).toEqual([
@@ -259,11 +308,11 @@ describe('validator: catalog submissions', () => {
           {
             path: 'headers.payload_kind',
             rule: 'unknown_catalog_kind',
-            message: expect.stringContaining('catalog kind "vehicle" is not one of user, site, hcw, patient'),
+            message: expect.stringContaining('catalog kind "Vehicle" is neither a built-in kind (user, site, hcw, patient'),
           },
         ],
         2,
-        'catalog:vehicle',
+        'catalog:Vehicle',
       ],
       [
         'parse_violation',

@@ -18,9 +18,11 @@ import {
 } from '@evp/core';
 import {
   blockSubject,
+  catalogRecordTopic,
   catalogSchema,
   catalogSubject,
   catalogToAvro,
+  customCatalogSchema,
   ingestReceiptSchema,
   rejectedRecordSchema,
   type NormalizeOptions,
@@ -63,7 +65,7 @@ export interface RunningValidator {
 
 /**
  * Consumes ingest.raw, writes canonical events (Avro, Confluent wire format) to events.<block>,
- * catalog records to catalog.<kind> and rejected records to ingest.rejected. The raw batch's
+ * catalog records to catalog.<kind> (app-defined kinds: catalog.custom) and rejected records to ingest.rejected. The raw batch's
  * offsets are committed only after every output is durable, so a crash can repeat work
  * (deterministic ids and keys make that harmless) but never lose it.
  */
@@ -76,6 +78,8 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
   for (const kind of CATALOG_KINDS) {
     schemaIds.set(topics.catalog(kind), await deps.registry.register(catalogSubject(kind), catalogSchema(kind) as object));
   }
+  // Every app-defined kind shares one topic and one schema (schemas/src/avro/custom-catalog.ts).
+  schemaIds.set(topics.customCatalog, await deps.registry.register(blockSubject(topics.customCatalog), customCatalogSchema));
   const rejectedId = await deps.registry.register(blockSubject(topics.rejected), rejectedRecordSchema);
   const receiptId = await deps.registry.register(blockSubject(topics.receipts), ingestReceiptSchema);
   const metrics = deps.metrics ?? new Registry();
@@ -138,10 +142,15 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
       perBlock.set(e.block, (perBlock.get(e.block) ?? 0) + 1);
     }
     for (const { record: c, index, warnings } of outcome.catalog) {
-      const topic = topics.catalog(c.kind);
+      const topic = catalogRecordTopic(c);
       const value = await deps.registry.encode(schemaIds.get(topic) as number, catalogToAvro(c));
-      // Keyed by record so every version of one record lands on one partition, in order.
-      const m = { key: `${c.app_id}:${c.id}`, value, headers: { app_id: c.app_id, kind: c.kind } };
+      // Keyed by record so every version of one record lands on one partition, in order (the
+      // app-defined kinds share their topic, so their key names the kind too).
+      const m = {
+        key: topic === topics.customCatalog ? `${c.app_id}:${c.kind}:${c.id}` : `${c.app_id}:${c.id}`,
+        value,
+        headers: { app_id: c.app_id, kind: c.kind },
+      };
       if (!fits(topic, m)) {
         oversized.push(sizeViolation(topic, m, JSON.stringify(c.record) ?? 'null', index));
         continue;

@@ -25,6 +25,7 @@ const ALL = [
   '004_receipts.sql',
   '005_client_catalogs.sql',
   '006_flat_envelope.sql',
+  '007_custom_catalog.sql',
   '008_segments.sql',
 ];
 
@@ -41,6 +42,7 @@ describe('runMigrations on chdb', () => {
       { version: 4, name: 'receipts' },
       { version: 5, name: 'client_catalogs' },
       { version: 6, name: 'flat_envelope' },
+      { version: 7, name: 'custom_catalog' },
       { version: 8, name: 'segments' },
     ]);
     // 006 added the flat form to the envelope enum.
@@ -49,9 +51,10 @@ describe('runMigrations on chdb', () => {
     ]);
     const tables = await analytics.query<{ name: string; engine: string; partition_key: string; sorting_key: string }>(
       `SELECT name, engine, partition_key, sorting_key FROM system.tables
-       WHERE database = currentDatabase() AND name IN ('events', 'rejected', 'catalog_patient', 'segment_definitions', 'segment_members') ORDER BY name`,
+       WHERE database = currentDatabase() AND name IN ('events', 'rejected', 'catalog_patient', 'catalog_custom', 'segment_definitions', 'segment_members') ORDER BY name`,
     );
     expect(tables).toEqual([
+      { name: 'catalog_custom', engine: 'ReplacingMergeTree', partition_key: '', sorting_key: 'app_id, kind, id' },
       { name: 'catalog_patient', engine: 'ReplacingMergeTree', partition_key: '', sorting_key: 'app_id, id' },
       { name: 'events', engine: 'ReplacingMergeTree', partition_key: 'toYYYYMM(time)', sorting_key: 'app_id, toDate(time), user_id, time, event_id' },
       {

@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { ApiError, InfraError, type Analytics, type KeyRing, type Logger } from '@evp/core';
-import { createHttpApp, grantOf, requireKey, type HttpMetrics } from '@evp/http';
+import { REQUEST_ID_PATTERN, createHttpApp, grantOf, requireKey, type HttpMetrics } from '@evp/http';
 import { INSPECTOR_CSS, INSPECTOR_HTML, INSPECTOR_JS } from './inspector-page';
 import { inspectEvents, inspectRejected, parseInspectQuery } from './inspect';
 import { requestVerdicts } from './verdicts';
@@ -19,8 +19,6 @@ export interface SegmenterAppDeps {
   /** Seconds a client should wait after a 503. Default 2. */
   retryAfterSeconds?: number;
 }
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** The page's own assets: served with a policy that lets it load nothing but them and call this origin. */
 function page(type: string, body: string) {
@@ -58,7 +56,8 @@ export function createSegmenterApp(deps: SegmenterAppDeps) {
       router.get('/v1/ingest/requests/:request_id', requireKey(deps.keys, ['sdk', 'api']), async (req, res) => {
         const { appId } = grantOf(req);
         const id = String(req.params.request_id);
-        if (!REQUEST_ID.test(id)) throw new ApiError('invalid_request', { message: 'request_id is 1–128 of A-Z a-z 0-9 . _ -', path: 'params.request_id' });
+        if (!REQUEST_ID_PATTERN.test(id))
+          throw new ApiError('invalid_request', { message: 'request_id is 1–128 of A-Z a-z 0-9 . _ -', path: 'params.request_id' });
         res.status(200).json(await guarded(req, () => requestVerdicts(deps.analytics, appId, id)));
       });
       router.get('/v1/inspect/events', requireKey(deps.keys, 'api'), async (req, res) => {

@@ -11,14 +11,16 @@ export interface InspectQuery {
   limit: number;
 }
 
-const DEFAULT_INSPECT_LIMIT = 100;
-const MAX_INSPECT_LIMIT = 1000;
+export const DEFAULT_INSPECT_LIMIT = 100;
+export const MAX_INSPECT_LIMIT = 1000;
+/** Longest value of a filter (user_id, request_id, name, since). */
+export const MAX_FILTER_CHARS = 256;
 
 function param(q: Record<string, unknown>, name: string): string | undefined {
   const v = q[name];
   if (v === undefined) return undefined;
-  if (typeof v !== 'string' || v.length === 0 || v.length > 256) {
-    throw new ApiError('invalid_request', { message: `${name} must be one non-empty value of at most 256 characters`, path: `query.${name}` });
+  if (typeof v !== 'string' || v.length === 0 || v.length > MAX_FILTER_CHARS) {
+    throw new ApiError('invalid_request', { message: `${name} must be one non-empty value of at most ${MAX_FILTER_CHARS} characters`, path: `query.${name}` });
   }
   return v;
 }
