@@ -52,6 +52,12 @@ const PROBES: Record<string, Probe[]> = {
     { method: 'GET', path: '/v1/inspect/events', key: SDK_KEY, status: 403, expect: 'forbidden_role' },
     { method: 'GET', path: '/v1/inspect/rejected?user_id=nobody', key: API_KEY, status: 200, expect: (b) => expect(b).toEqual({ data: [] }) },
   ],
+  '/v1/segments': [
+    { method: 'GET', path: '/v1/segments', key: SDK_KEY, status: 403, expect: 'forbidden_role' },
+    { method: 'GET', path: '/v1/segments', key: API_KEY, status: 200, expect: (b) => expect(b).toEqual({ data: [] }) },
+  ],
+  '/v1/segments/': [{ method: 'GET', path: '/v1/segments/none/members', key: API_KEY, status: 404, expect: 'not_found' }],
+  '/v1/users/': [{ method: 'GET', path: '/v1/users/user-1/segments', key: API_KEY, status: 200, expect: (b) => expect(b).toEqual({ data: [] }) }],
   '/inspector': [{ method: 'GET', path: '/inspector', status: 200, expect: (b) => expect(b.html).toContain('<title>Event inspector</title>') }],
   '/inspector/': [{ method: 'GET', path: '/inspector/inspector.js', status: 200, expect: (b) => expect(b.html).toContain('fetch(query(kind)') }],
   '/data/ingest/': [

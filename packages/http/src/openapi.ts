@@ -9,7 +9,7 @@ import type { PublicService } from './public-routes';
  * shape from the one error-code registry, the key schemes, the edge's own paths — is here.
  */
 
-export type HttpMethod = 'get' | 'post' | 'delete' | 'options';
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'options';
 
 export interface OpenApiOperation {
   summary: string;

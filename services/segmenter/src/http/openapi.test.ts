@@ -1,9 +1,12 @@
 import request from 'supertest';
-import { InfraError, KeyRing, createLogger, type Analytics } from '@evp/core';
+import { InfraError, KeyRing, allTopics, createLogger, type Analytics } from '@evp/core';
+import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { commonSchemas, opsPaths } from '@evp/http';
-import { describedRoutes, expressRoutes, undescribedAnswers, useMigratedChdb, type SeenAnswer } from '@evp/testkit';
+import { describedRoutes, expressRoutes, undescribedAnswers, useMigratedChdb, waitFor, type SeenAnswer } from '@evp/testkit';
 import { TABLES, eventRow, receiptRow, rejectedRow } from '../rows';
 import { pageEvent, rejectedRecord } from '../test-fixtures';
+import { createSegments } from '../segments/compose';
+import { insertEvents, userEvent } from '../segments/engine-test-harness';
 import { createSegmenterApp } from './app';
 import { segmenterOpenApi } from './openapi';
 
@@ -23,9 +26,17 @@ const T = Math.floor(Date.now() / 60_000) * 60_000 - 3_600_000;
 
 describe("the segmenter's OpenAPI fragment", () => {
   const db = useMigratedChdb('segopenapi');
-  const app = () => createSegmenterApp({ analytics: db.analytics, keys, logger }).app;
+  const bus = createInProcessBus({ retryDelayMs: 5, maxRetryDelayMs: 20 });
+  const segmentsOn = (analytics: Analytics) =>
+    createSegments({ analytics, bus, registry: createInProcessRegistry(), logger, config: { recomputeIntervalMs: 0, refreshIntervalMs: 0 } });
+  let segments: ReturnType<typeof createSegments>;
+  const app = () => createSegmenterApp({ analytics: db.analytics, keys, logger, segments: segments.service }).app;
+  afterAll(() => segments.engine.stop());
 
   beforeAll(async () => {
+    await bus.ensureTopics(allTopics());
+    segments = segmentsOn(db.analytics);
+    await segments.engine.start();
     const warning = { path: '$.data[0].ctx.x', rule: 'unknown_property', message: 'kept as extra' };
     await db.analytics.insert(TABLES.receipts, [
       receiptRow({
@@ -92,12 +103,23 @@ describe("the segmenter's OpenAPI fragment", () => {
       },
     };
     const up = app();
-    const failing = createSegmenterApp({ analytics: down, keys, logger }).app;
+    const failing = createSegmenterApp({ analytics: down, keys, logger, segments: segmentsOn(down).service }).app;
     const seen: SeenAnswer[] = [];
-    const hit = async (a: typeof up, path: string, template: string, key?: string) => {
-      const t = request(a).get(path);
-      const res = await (key ? t.set('Authorization', `Bearer ${key}`) : t);
-      seen.push({ template, method: 'get', status: res.status, contentType: res.headers['content-type'], body: res.body as unknown });
+    const hit = async (
+      a: typeof up,
+      path: string,
+      template: string,
+      key?: string,
+      method: 'get' | 'post' | 'put' | 'delete' = 'get',
+      body?: unknown,
+      type?: string,
+    ) => {
+      let t = request(a)[method](path);
+      if (key) t = t.set('Authorization', `Bearer ${key}`);
+      if (type) t = t.set('Content-Type', type);
+      const res = await (body === undefined ? t : t.send(body as object));
+      seen.push({ template, method, status: res.status, contentType: res.headers['content-type'], body: res.body as unknown });
+      return res.body as Record<string, unknown>;
     };
     const verdicts = '/v1/ingest/requests/{request_id}';
     for (const key of [SDK, API]) {
@@ -119,10 +141,48 @@ describe("the segmenter's OpenAPI fragment", () => {
     }
     for (const p of ['/inspector', '/inspector/inspector.js', '/inspector/inspector.css', '/healthz', '/readyz', '/metrics']) await hit(up, p, p);
 
+    const verdictBodies = seen.filter((a) => a.status === 200 && a.template.startsWith('/v1/')).map((a) => a.body as { data?: unknown[]; events?: unknown[] });
+    expect(verdictBodies.map((b) => (b.data ?? b.events)?.length)).toEqual([3, 0, 3, 0, 2, 2, 2, 2, 0, 2]);
+
+    // Segments: every route, its successes and its errors.
+    await insertEvents(db.analytics, [userEvent('app-1', 'u-1', 'page', T), userEvent('app-1', 'u-2', 'page', T)]);
+    const definition = { event: 'page' };
+    const all = '/v1/segments';
+    const one = '/v1/segments/{segment_id}';
+    const members = '/v1/segments/{segment_id}/members';
+    const created = await hit(up, all, all, API, 'post', { name: 'paged', definition });
+    const id = String(created.id);
+    await hit(up, all, all, API, 'post', { name: 'bad', definition: { event: 'nope' } });
+    await hit(up, all, all, API, 'post', '{"name":', 'application/json');
+    await hit(up, all, all, API, 'post', { name: 'big', definition: { any: [{ event: 'x'.repeat(300 * 1024) }] } });
+    await hit(up, all, all, API, 'post', 'name=x', 'application/x-www-form-urlencoded');
+    await hit(up, all, all, SDK, 'post', { name: 'x', definition });
+    await hit(up, all, all, undefined, 'get');
+    await hit(up, all, all, API);
+    await hit(failing, all, all, API);
+    await hit(up, '/v1/segments/preview', '/v1/segments/preview', API, 'post', { definition });
+    await hit(up, `/v1/segments/${id}`, one, API);
+    await hit(up, '/v1/segments/none', one, API);
+    await hit(up, '/v1/segments/a%20b', one, API);
+    await hit(up, `/v1/segments/${id}`, one, API, 'put', { name: 'paged 2', definition });
+    await waitFor(
+      async () => ((await request(up).get(`/v1/segments/${id}/members`).set('Authorization', `Bearer ${API}`)).body.data as unknown[]).length === 3,
+      {
+        timeoutMs: 20_000,
+        what: 'three members (u-1, u-2, user-42)',
+      },
+    );
+    await hit(up, `/v1/segments/${id}/members?limit=1`, members, API);
+    await hit(up, `/v1/segments/${id}/members?limit=5000`, members, API);
+    await hit(up, '/v1/segments/none/members', members, API);
+    await hit(up, '/v1/users/u-1/segments', '/v1/users/{user_id}/segments', API);
+    const ref = await hit(up, all, all, API, 'post', { name: 'ref', definition: { segment: id } });
+    await hit(up, `/v1/segments/${id}`, one, API, 'delete');
+    await hit(up, `/v1/segments/${String(ref.id)}`, one, API, 'delete');
+    await hit(up, `/v1/segments/${id}`, one, API, 'delete');
+
     expect(undescribedAnswers(doc, seen)).toEqual([]);
     // The scenarios really produced each answer (so the check is not vacuous).
-    expect(new Set(seen.map((a) => a.status))).toEqual(new Set([200, 400, 401, 403, 503]));
-    const bodies = seen.filter((a) => a.status === 200 && a.template.startsWith('/v1/')).map((a) => a.body as { data?: unknown[]; events?: unknown[] });
-    expect(bodies.map((b) => (b.data ?? b.events)?.length)).toEqual([3, 0, 3, 0, 2, 2, 2, 2, 0, 2]);
+    expect(new Set(seen.map((a) => a.status))).toEqual(new Set([200, 201, 204, 400, 401, 403, 404, 409, 413, 415, 503]));
   });
 });

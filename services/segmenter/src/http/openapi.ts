@@ -14,6 +14,7 @@ import {
   type OpenApiOperation,
 } from '@evp/http';
 import { REJECTION_KINDS } from '@evp/schemas';
+import { segmentPaths, segmentSchemas } from './segments-openapi';
 import { DEFAULT_INSPECT_LIMIT, MAX_FILTER_CHARS, MAX_INSPECT_LIMIT } from './inspect';
 
 /**
@@ -96,8 +97,10 @@ export function segmenterOpenApi(): OpenApiFragment {
       '/inspector': page('The inspector page', 'text/html'),
       '/inspector/inspector.js': page('The inspector page’s script', 'text/javascript'),
       '/inspector/inspector.css': page('The inspector page’s style', 'text/css'),
+      ...segmentPaths(),
     },
     schemas: {
+      ...segmentSchemas,
       RequestVerdicts: object(['request_id', 'status', 'received_at', 'payload_kind', 'envelopes', 'counts', 'events'], {
         request_id: { type: 'string' },
         status: { enum: ['pending', 'complete'], description: '`complete` once every envelope of the request has been validated.' },

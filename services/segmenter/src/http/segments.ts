@@ -6,8 +6,8 @@ import type { SegmentsService } from '../segments/service';
 
 /** A definition is small; a body this large is a mistake, not a segment. */
 export const SEGMENT_BODY_LIMIT = 256 * 1024;
-const MEMBERS_PAGE_DEFAULT = 100;
-const MEMBERS_PAGE_MAX = 1_000;
+export const MEMBERS_PAGE_DEFAULT = 100;
+export const MEMBERS_PAGE_MAX = 1_000;
 const ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 function param(raw: unknown, name: string): string {

@@ -1,0 +1,167 @@
+import {
+  closedObject,
+  errorResponse,
+  internalError,
+  jsonRequestBody,
+  jsonResponse,
+  keyed,
+  pathParam,
+  queryParam,
+  ref,
+  unavailable,
+  type OpenApiOperation,
+  type OpenApiPaths,
+} from '@evp/http';
+import { NAME_MAX, PREVIEW_SAMPLE } from '../segments/service';
+import { MEMBERS_PAGE_DEFAULT, MEMBERS_PAGE_MAX, SEGMENT_BODY_LIMIT } from './segments';
+
+/** The segments API's part of the segmenter's OpenAPI fragment (segments.ts; docs/segments.md#api). */
+
+const time = { type: 'string', format: 'date-time' };
+const segmentId = pathParam('segment_id', { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' }, 'The segment’s `id`.');
+
+/** The errors of a segments route by what it reads: a body (with a definition), a segment id. */
+function errors(opts: { body?: 'definition' | 'plain'; notFound?: boolean; conflict?: string; badRequest: string }) {
+  const key = keyed('api');
+  const codes = opts.body
+    ? (['invalid_request', 'invalid_json', ...(opts.body === 'definition' ? (['invalid_definition'] as const) : [])] as const)
+    : (['invalid_request'] as const);
+  const out: Record<string, object> = {
+    '400': errorResponse(
+      `${opts.badRequest} \`path\` names the first problem; for \`invalid_definition\`, \`details.issues\` lists up to 100 as {path, rule, message} and \`details.issue_count\` counts them.`,
+      codes,
+    ),
+    ...key.responses,
+  };
+  if (opts.notFound) out['404'] = errorResponse('No segment with this id in the key’s app (another app’s segment reads the same).', ['not_found']);
+  if (opts.conflict) out['409'] = errorResponse(opts.conflict, ['conflict']);
+  if (opts.body) {
+    out['413'] = errorResponse(`The body exceeds ${SEGMENT_BODY_LIMIT / 1024} KiB.`, ['payload_too_large']);
+    out['415'] = errorResponse('Content-Type other than application/json or text/plain (or a charset other than utf-8), or an unsupported Content-Encoding.', [
+      'unsupported_media_type',
+      'unsupported_encoding',
+    ]);
+  }
+  out['500'] = internalError;
+  out['503'] = unavailable('ClickHouse');
+  return out;
+}
+
+const op = (summary: string, description: string, rest: Omit<OpenApiOperation, 'summary' | 'security'>): OpenApiOperation => ({
+  summary,
+  description,
+  security: keyed('api').security,
+  ...rest,
+});
+
+const segmentBody = jsonRequestBody(ref('SegmentInput'), 'A name and a definition.');
+
+export function segmentPaths(): OpenApiPaths {
+  return {
+    '/v1/segments': {
+      post: op('Create a segment', 'Checked against the language and the data contract, saved as version 1; a full recompute starts.', {
+        requestBody: segmentBody,
+        responses: {
+          '201': jsonResponse('The saved segment.', ref('Segment')),
+          ...errors({ body: 'definition', badRequest: 'The name or the definition is invalid.' }),
+        },
+      }),
+      get: op('The app’s segments', 'Every live segment of the key’s app.', {
+        responses: {
+          '200': jsonResponse('The segments.', closedObject(['data'], { data: { type: 'array', items: ref('Segment') } })),
+          ...errors({ badRequest: 'Not answered by this route.' }),
+        },
+      }),
+    },
+    '/v1/segments/preview': {
+      post: op('Preview a definition', 'Evaluates a definition now, over every user of the app, without saving it.', {
+        requestBody: jsonRequestBody(closedObject(['definition'], { definition: ref('Definition') }), 'A definition.'),
+        responses: {
+          '200': jsonResponse(
+            'How many users it selects now, the first of them and the query.',
+            closedObject(['count', 'sample', 'sql'], {
+              count: { type: 'integer', minimum: 0 },
+              sample: { type: 'array', maxItems: PREVIEW_SAMPLE, items: { type: 'string' }, description: `The first ${PREVIEW_SAMPLE} members by user id.` },
+              sql: { type: 'string', description: 'The parameterised ClickHouse query the definition compiles to (its explanation).' },
+            }),
+          ),
+          ...errors({ body: 'definition', badRequest: 'The definition is invalid.' }),
+        },
+      }),
+    },
+    '/v1/segments/{segment_id}': {
+      get: op('One segment', 'The segment’s latest version.', {
+        parameters: [segmentId],
+        responses: { '200': jsonResponse('The segment.', ref('Segment')), ...errors({ notFound: true, badRequest: '`segment_id` is malformed.' }) },
+      }),
+      put: op('Replace a segment’s name and definition', 'Bumps the version; the segment and every segment referencing it are recomputed.', {
+        parameters: [segmentId],
+        requestBody: segmentBody,
+        responses: {
+          '200': jsonResponse('The segment, version + 1.', ref('Segment')),
+          ...errors({ body: 'definition', notFound: true, badRequest: 'The name or the definition is invalid, or `segment_id` is malformed.' }),
+        },
+      }),
+      delete: op('Delete a segment', 'Every member exits (one `exited` record each on segments.membership).', {
+        parameters: [segmentId],
+        responses: {
+          '204': { description: 'Deleted.' },
+          ...errors({ notFound: true, conflict: 'Another segment references this one; `message` names it.', badRequest: '`segment_id` is malformed.' }),
+        },
+      }),
+    },
+    '/v1/segments/{segment_id}/members': {
+      get: op('A segment’s current members', 'By user id, a page at a time.', {
+        parameters: [
+          segmentId,
+          queryParam('cursor', { type: 'string', maxLength: 1024 }, 'The `cursor` of the previous page.'),
+          queryParam('limit', { type: 'integer', minimum: 1, maximum: MEMBERS_PAGE_MAX }, `Members per page. Default ${MEMBERS_PAGE_DEFAULT}.`),
+        ],
+        responses: {
+          '200': jsonResponse(
+            'A page of members; `cursor` is present while more remain.',
+            closedObject(['data'], {
+              data: { type: 'array', items: closedObject(['user_id', 'entered_at'], { user_id: { type: 'string' }, entered_at: time }) },
+              cursor: { type: 'string' },
+            }),
+          ),
+          ...errors({ notFound: true, badRequest: '`limit` or `cursor` is invalid, or `segment_id` is malformed.' }),
+        },
+      }),
+    },
+    '/v1/users/{user_id}/segments': {
+      get: op('A user’s segments', 'The segments of the key’s app the user is a member of now.', {
+        parameters: [pathParam('user_id', { type: 'string', minLength: 1, maxLength: 256 })],
+        responses: {
+          '200': jsonResponse(
+            'The user’s segments.',
+            closedObject(['data'], {
+              data: {
+                type: 'array',
+                items: closedObject(['segment_id', 'name', 'entered_at'], { segment_id: { type: 'string' }, name: { type: 'string' }, entered_at: time }),
+              },
+            }),
+          ),
+          ...errors({ badRequest: '`user_id` is longer than 256 characters.' }),
+        },
+      }),
+    },
+  };
+}
+
+export const segmentSchemas: Record<string, object> = {
+  Definition: {
+    type: 'object',
+    description:
+      'One condition of the segment language (docs/segments.md): `{"all"|"any": [...]}`, `{"not": …}`, an event condition `{"event", "where"?, "count"?, "within"?}`, `{"aggregate": …}`, `{"sequence": […]}`, `{"first_seen"|"last_seen": …}`, `{"profile", "op", "value"}`, `{"responded": …}` or `{"segment": id}`.',
+  },
+  SegmentInput: closedObject(['name', 'definition'], { name: { type: 'string', minLength: 1, maxLength: NAME_MAX }, definition: ref('Definition') }),
+  Segment: closedObject(['id', 'name', 'version', 'definition', 'created_at', 'updated_at'], {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    version: { type: 'integer', minimum: 1 },
+    definition: ref('Definition'),
+    created_at: time,
+    updated_at: time,
+  }),
+};
