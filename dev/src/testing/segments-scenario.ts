@@ -48,8 +48,9 @@ export function defineSegmentScenario(get: () => { pipeline: RunningPipeline; bu
     const since = Date.now() - 1_000;
     const user = `seg-${Date.now().toString(36)}`;
     const created = await call(`${pipeline.baseUrl}/v1/segments`, API_KEY, 'POST', {
-      name: 'two pages in the last hour',
-      definition: { event: 'page', count: { gte: 2 }, within: 'PT1H' },
+      name: 'two views of this run’s page in the last hour',
+      // The path is this run's: on a shared broker the pipeline also reads earlier runs' events.
+      definition: { event: 'page', where: [{ prop: 'path', op: 'eq', value: `/${user}` }], count: { gte: 2 }, within: 'PT1H' },
     });
     expect(created.status).toBe(201);
     const segmentId = created.body.id as string;
@@ -60,7 +61,7 @@ export function defineSegmentScenario(get: () => { pipeline: RunningPipeline; bu
       __ol: true,
       name: 'page',
       property: 'Home',
-      ctx: { path: '/', title: 'Home', duration: 1, render_time: 10 },
+      ctx: { path: `/${user}`, title: 'Home', duration: 1, render_time: 10 },
     });
     const envelope = {
       id: user,
