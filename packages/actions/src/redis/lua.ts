@@ -12,6 +12,7 @@
  *       st        a(vailable) d(elivered) x (expired) w(ithdrawn by block)
  *       av        attrs as a JSON array [k1,v1,k2,v2,...]   '@'..k   attr value, for matching
  *       i c       inv_id, action_id                 'f:'..response   feedback seen (dedup)
+ *       q         creation time, epoch ms (names this action in its log entries)
  *   base..'j:'..rid                      STRING the pull entry as JSON, while available; separate
  *                                        from the hash so a pull fetches 1,000 with one MGET
  *   base..'u:'..dim..':'..user           ZSET rid by seq: available actions of one user
@@ -25,6 +26,11 @@
  *   base..'lz:'..action_id               ZSET user by 'les' sequence: recency of the reports above,
  *                                        trimmed to the newest MAX_LAST_ERRORS users
  *   base..'les'                          INCR: order of error reports (no ties, unlike the clock)
+ *   base..'log'                          STREAM the action log's outbox (action-log.ts): one entry per
+ *                                        step kind of a script call, appended in that script; read by
+ *                                        the relay through the consumer group 'relay', XACK+XDEL
+ *   base..'nd'                           HASH rid -> log value, of cached actions no pull returned yet:
+ *                                        a cached pull logs a delivery only for these (the first one)
  * with dim = delivery_mode..':'..type..':'..render_method. A single-user pull reads one small zset;
  * a `*` pull reads the app's zset for that dim, or the smallest attr zset when attrs narrow it.
  * When nothing expired is waiting to be swept and the scanned zset implies every filter, a pull is
@@ -36,17 +42,39 @@ local function xkey(base, dim, k, v)
   return base .. 'x:' .. dim .. ':' .. #k .. ':' .. k .. ':' .. v
 end
 
+-- The action log's outbox (action-log.ts): 'list' collects rid, value pairs of one step kind;
+-- appendLog writes them as one stream entry (per LOG_RECORD_MAX_ENTRIES), in the script that took
+-- the steps, so no step is ever without its entry. f is what unindex returns.
+local function logValue(f)
+  return (f[9] or '0') .. '|' .. (f[10] or '') .. '|' .. f[2] .. '|' .. f[3] .. '|' .. f[4]
+end
+
+local function appendLog(base, kind, now, list, source)
+  for c = 1, #list, 2000 do
+    local rec = { 'k', kind, 't', now }
+    if source then
+      rec[5] = 's'
+      rec[6] = source
+    end
+    for j = c, math.min(c + 1999, #list) do rec[#rec + 1] = list[j] end
+    redis.call('XADD', base .. 'log', '*', unpack(rec))
+  end
+end
+
 local function bump(base, act, inv, counter)
   local key = base .. 'st:' .. act
   redis.call('HINCRBY', key, counter, 1)
   redis.call('HINCRBY', key, inv .. '|' .. counter, 1)
 end
 
--- Removes an action from every index; returns its hash fields (or nil when the hash is gone).
+-- Removes an action from every index; returns its hash fields (or nil when the hash is gone), with
+-- f[11] = 1 when it was a cached action no pull had returned.
 local function unindex(base, rid)
   local rec = base .. 'a:' .. rid
-  local f = redis.call('HMGET', rec, 'u', 'm', 't', 'r', 'av', 'i', 'c', 'st')
+  local f = redis.call('HMGET', rec, 'u', 'm', 't', 'r', 'av', 'i', 'c', 'st', 'q', 'e')
   redis.call('ZREM', base .. 'exp', rid)
+  f[11] = 0
+  if not f[1] or f[2] == 'cached' then f[11] = redis.call('HDEL', base .. 'nd', rid) end
   if not f[1] then return nil end
   local dim = f[2] .. ':' .. f[3] .. ':' .. f[4]
   redis.call('ZREM', base .. 'u:' .. dim .. ':' .. f[1], rid)
@@ -68,26 +96,37 @@ local function retire(base, rid, state, retention)
   return f
 end
 
-local function sweep(base, now, limit, retention)
-  local ids = redis.call('ZRANGEBYSCORE', base .. 'exp', '-inf', now, 'LIMIT', 0, limit)
-  for _, rid in ipairs(ids) do
-    local f = retire(base, rid, 'x', retention)
-    if f and f[8] == 'a' then bump(base, f[7], f[6], 'expired') end
+-- Retires an available action whose expiry passed; logs it when no pull had returned it.
+local function expire(base, rid, retention, xs)
+  local f = retire(base, rid, 'x', retention)
+  if f and f[8] == 'a' then
+    bump(base, f[7], f[6], 'expired')
+    if f[2] == 'one-off' or f[11] == 1 then
+      xs[#xs + 1] = rid
+      xs[#xs + 1] = logValue(f)
+    end
   end
+end
+
+local function sweep(base, now, limit, retention, xs)
+  local ids = redis.call('ZRANGEBYSCORE', base .. 'exp', '-inf', now, 'LIMIT', 0, limit)
+  for _, rid in ipairs(ids) do expire(base, rid, retention, xs) end
   return #ids
 end
 `;
 
 /**
  * KEYS[1] = base..'seq'
- * ARGV: base, now, retention, n, then n groups of 10: rid user mode type rm exp inv act json attrs
+ * ARGV: base, now, retention, source, n, then n groups of 11: rid user mode type rm exp inv act json
+ *       attrs logValue
  * Returns one status per action: created | duplicate | blocked.
  */
 export const CREATE = `${COMMON}
-local base, now, retention, n = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local out = {}
+local base, nowText, retention, source, n = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
+local now = tonumber(nowText)
+local out, cs = {}, {}
 for i = 0, n - 1 do
-  local o = 5 + i * 10
+  local o = 6 + i * 11
   local rid, user, mode, typ, rm = ARGV[o], ARGV[o + 1], ARGV[o + 2], ARGV[o + 3], ARGV[o + 4]
   local exp, inv, act, json, attrs = ARGV[o + 5], ARGV[o + 6], ARGV[o + 7], ARGV[o + 8], ARGV[o + 9]
   local rec = base .. 'a:' .. rid
@@ -100,7 +139,7 @@ for i = 0, n - 1 do
     local dim = mode .. ':' .. typ .. ':' .. rm
     local kv = cjson.decode(attrs)
     local fields = { 'u', user, 'm', mode, 't', typ, 'r', rm, 'e', exp, 's', seq, 'st', 'a',
-                     'av', attrs, 'i', inv, 'c', act }
+                     'av', attrs, 'i', inv, 'c', act, 'q', nowText }
     for j = 1, #kv, 2 do
       fields[#fields + 1] = '@' .. kv[j]
       fields[#fields + 1] = kv[j + 1]
@@ -118,10 +157,16 @@ for i = 0, n - 1 do
     else
       redis.call('SET', base .. 'j:' .. rid, json)
     end
+    if mode == 'cached' then
+      redis.call('HSET', base .. 'nd', rid, nowText .. '|' .. exp .. '|' .. mode .. '|' .. typ .. '|' .. rm)
+    end
     bump(base, act, inv, 'created')
+    cs[#cs + 1] = rid
+    cs[#cs + 1] = ARGV[o + 10]
     out[#out + 1] = 'created'
   end
 end
+appendLog(base, 'c', nowText, cs, source)
 return out
 `;
 
@@ -139,7 +184,8 @@ local retention, budget, lazy, nattr = tonumber(ARGV[9]), tonumber(ARGV[10]), to
 
 -- A bounded slice of the app's expired actions goes on every pull, so memory stays bounded even
 -- without the periodic sweeper.
-sweep(base, nowText, lazy, retention)
+local xs = {}
+sweep(base, nowText, lazy, retention, xs)
 -- Expired actions still indexed (a sweep backlog) force the entry-by-entry path below, which checks
 -- expiry itself, so correctness never depends on the sweeper keeping up.
 local backlog = #redis.call('ZRANGEBYSCORE', base .. 'exp', '-inf', nowText, 'LIMIT', 0, 1) > 0
@@ -193,8 +239,7 @@ else
         -- The hash is gone (retention ran out before a sweep) or retired: a stale index entry.
         redis.call('ZREM', scan, rid)
       elseif f[2] ~= '' and tonumber(f[2]) <= now then
-        local g = retire(base, rid, 'x', retention)
-        if g then bump(base, g[7], g[6], 'expired') end
+        expire(base, rid, retention, xs)
       else
         local match = true
         for j = 1, #want do
@@ -222,6 +267,8 @@ else
   end
 end
 
+appendLog(base, 'x', nowText, xs)
+
 -- The entries go back as separate bulk strings: joining 1,000 of them in Lua (table.concat on a
 -- large result) costs several times what the MGET does; Node joins them instead.
 local out = { more, more == 1 and consumed or '' }
@@ -233,12 +280,17 @@ for c = 1, #picked, 1000 do
     if j then out[#out + 1] = j end
   end
 end
--- Only one-off deliveries are counted: a cached pull stays free of writes (a cached action is
--- returned on every pull by design; its reach shows in the clients' 'shown' responses).
+-- Only one-off deliveries are counted: a cached pull stays free of counter writes (a cached action
+-- is returned on every pull by design; its reach shows in the clients' 'shown' responses).
+local ds = {}
 if mode == 'one-off' then
   local counted = {}
   for _, rid in ipairs(picked) do
-    retire(base, rid, 'd', retention)
+    local f = retire(base, rid, 'd', retention)
+    if f then
+      ds[#ds + 1] = rid
+      ds[#ds + 1] = logValue(f)
+    end
     local key = string.match(rid, '^(%d+:%d+):')
     counted[key] = (counted[key] or 0) + 1
   end
@@ -248,7 +300,25 @@ if mode == 'one-off' then
     redis.call('HINCRBY', sk, 'delivered', n)
     redis.call('HINCRBY', sk, inv .. '|delivered', n)
   end
+else
+  -- A cached action's first delivery is logged, later ones are not: one read of 'nd' per 1,000
+  -- returned, and a write only the first time.
+  for c = 1, #picked, 1000 do
+    local chunk = {}
+    for p = c, math.min(c + 999, #picked) do chunk[#chunk + 1] = picked[p] end
+    local vals = redis.call('HMGET', base .. 'nd', unpack(chunk))
+    local first = {}
+    for p = 1, #chunk do
+      if vals[p] then
+        first[#first + 1] = chunk[p]
+        ds[#ds + 1] = chunk[p]
+        ds[#ds + 1] = vals[p]
+      end
+    end
+    if #first > 0 then redis.call('HDEL', base .. 'nd', unpack(first)) end
+  end
 end
+appendLog(base, 'd', nowText, ds)
 return out
 `;
 
@@ -281,23 +351,46 @@ end
 if response == 'block' then
   redis.call('SADD', base .. 'blk:' .. user, act)
   -- Withdraw every queued action of this action_id for this user, in every dimension.
+  local ws = {}
   for _, mode in ipairs({ 'one-off', 'cached' }) do
     for _, typ in ipairs({ 'message', 'custom' }) do
       for _, rm in ipairs({ 'push_notification', 'in_app_message', 'generic_message' }) do
         local key = base .. 'u:' .. mode .. ':' .. typ .. ':' .. rm .. ':' .. user
         for _, other in ipairs(redis.call('ZRANGE', key, 0, -1)) do
-          if redis.call('HGET', base .. 'a:' .. other, 'c') == act then retire(base, other, 'w', retention) end
+          if redis.call('HGET', base .. 'a:' .. other, 'c') == act then
+            local f = retire(base, other, 'w', retention)
+            if f then
+              ws[#ws + 1] = other
+              ws[#ws + 1] = logValue(f)
+            end
+          end
         end
       end
     end
   end
+  appendLog(base, 'w', now, ws)
 end
 return 'recorded'
 `;
 
 /** KEYS[1] = base..'exp'; ARGV: base, now, limit, retention. Returns how many were swept. */
 export const SWEEP = `${COMMON}
-return sweep(ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]))
+local xs = {}
+local n = sweep(ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), xs)
+appendLog(ARGV[1], 'x', ARGV[2], xs)
+return n
+`;
+
+/**
+ * KEYS[1] = base..'log'
+ * ARGV: group, then record ids. Acknowledges and deletes them in one step (a record is never left
+ * deleted but pending, or acknowledged but kept). Returns how many were deleted.
+ */
+export const ACK_LOG = `
+local ids = {}
+for i = 2, #ARGV do ids[#ids + 1] = ARGV[i] end
+redis.call('XACK', KEYS[1], ARGV[1], unpack(ids))
+return redis.call('XDEL', KEYS[1], unpack(ids))
 `;
 
 /**

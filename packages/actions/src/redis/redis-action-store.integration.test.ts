@@ -66,12 +66,15 @@ describe('RedisActionStore data model', () => {
       'apps',
       '{app-a}:a:1:2:u1',
       '{app-a}:blk:u1',
+      '{app-a}:log',
       '{app-a}:seq',
       '{app-a}:st:2',
       '{app-b}:a:1:2:u1',
       '{app-b}:all:cached:message:push_notification',
       '{app-b}:exp',
       '{app-b}:j:1:2:u1',
+      '{app-b}:log',
+      '{app-b}:nd',
       '{app-b}:seq',
       '{app-b}:st:2',
       '{app-b}:u:cached:message:push_notification:u1',
@@ -95,7 +98,7 @@ describe('RedisActionStore data model', () => {
     expect(await redis.hget(h1, 'st')).toBe('d');
     expect(await redis.exists(`${prefix}{app-a}:j:1:1:u1`)).toBe(0);
     expect(Math.abs((await redis.pttl(h1)) - DAY)).toBeLessThan(5_000);
-    expect(await keys()).toEqual(['apps', '{app-a}:a:1:1:u1', '{app-a}:a:1:2:u1', '{app-a}:seq', '{app-a}:st:1', '{app-a}:st:2']);
+    expect(await keys()).toEqual(['apps', '{app-a}:a:1:1:u1', '{app-a}:a:1:2:u1', '{app-a}:log', '{app-a}:seq', '{app-a}:st:1', '{app-a}:st:2']);
     expect(await redis.hgetall(h2)).toEqual({
       u: 'u1',
       m: 'one-off',
@@ -107,7 +110,34 @@ describe('RedisActionStore data model', () => {
       av: '[]',
       i: '1',
       c: '2',
+      q: String(T0),
     });
+  });
+
+  it('appends one outbox record per step kind of a script call, in the script, and keeps undelivered cached actions in nd', async () => {
+    const cached = { ...base, delivery_mode: 'cached' as const, attr: {}, expired_at: '2030-01-02T00:00:00Z' };
+    await store.create(
+      'app-a',
+      [
+        { ...cached, user_id: 'u1', inv_id: 1, action_id: 1 },
+        { ...cached, user_id: 'u2', inv_id: 1, action_id: 1, tags: ['t'] },
+      ],
+      { source: 'test' },
+    );
+    const nd = `${prefix}{app-a}:nd`;
+    const value = `${T0}|${Date.UTC(2030, 0, 2)}|cached|message|push_notification`;
+    expect(await redis.hgetall(nd)).toEqual({ '1:1:u1': value, '1:1:u2': value });
+    clock.advance(1000);
+    await store.pull('app-a', { user_id: 'u1', type: 'message', render_method: 'push_notification', delivery_mode: 'cached' });
+    await store.pull('app-a', { user_id: 'u1', type: 'message', render_method: 'push_notification', delivery_mode: 'cached' });
+    expect(await redis.hgetall(nd)).toEqual({ '1:1:u2': value });
+    const records = (await redis.xrange(`${prefix}{app-a}:log`, '-', '+')).map(([, fields]) => fields);
+    const created = (tags: string[]) =>
+      JSON.stringify({ type: 'message', render_method: 'push_notification', delivery_mode: 'cached', tags, attr: {}, expired_at: Date.UTC(2030, 0, 2) });
+    expect(records).toEqual([
+      ['k', 'c', 't', String(T0), 's', 'test', '1:1:u1', created([]), '1:1:u2', created(['t'])],
+      ['k', 'd', 't', String(T0 + 1000), '1:1:u1', value],
+    ]);
   });
 
   it('reloads its scripts after Redis lost them (NOSCRIPT)', async () => {
