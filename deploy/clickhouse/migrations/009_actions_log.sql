@@ -20,7 +20,7 @@ CREATE TABLE IF NOT EXISTS actions_log
     type          LowCardinality(String),
     render_method LowCardinality(String),
     delivery_mode LowCardinality(String),
-    expired_at    Nullable(DateTime64(3, 'UTC')) COMMENT 'NULL = never',
+    expired_at    Nullable(DateTime64(3, 'UTC')) COMMENT 'NULL = never; an expiry after 2299 is stored as 2299-12-31 23:59:59.999',
     tags          Array(String) COMMENT 'created only',
     attr          Map(String, String) COMMENT 'created only',
     source        LowCardinality(String) COMMENT 'created only: api, actions.requested or the message source',

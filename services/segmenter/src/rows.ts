@@ -357,6 +357,7 @@ export function actionLogRow(e: ActionLogEntry): ActionLogRow {
     user_id: text(e.user_id, 'user_id'),
     at: chTime(e.at, 'at'),
     created_at: chTime(e.created_at, 'created_at'),
-    expired_at: chTimeOrNull(e.expired_at, 'expired_at'),
+    // An action may expire in 2999; DateTime64 ends with 2299, which is as good as never here.
+    expired_at: typeof e.expired_at === 'number' ? chTime(Math.min(e.expired_at, MAX_TIME_MS), 'expired_at') : chTimeOrNull(e.expired_at, 'expired_at'),
   };
 }
