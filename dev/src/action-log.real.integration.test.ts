@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { NEVER_EXPIRES, RedisActionStore, systemClock, type NewAction } from '@evp/actions';
 import { startLogRelay, type LogRelay } from '@evp/action-store';
-import { InfraError, createLogger, topics, type BusMessage, type BusProducer, type Subscription } from '@evp/core';
+import { InfraError, createLogger, topics, type BusProducer, type Subscription } from '@evp/core';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { createSink } from '@evp/segmenter';
@@ -52,7 +52,7 @@ async function watchTopic(): Promise<string[]> {
     topics: [topics.actionsLog],
     fromBeginning: true,
     handleBatch: async (b) => {
-      for (const m of b.messages as BusMessage[]) {
+      for (const m of b.messages) {
         if (m.headers.app_id !== app) continue;
         const e = (await registry.decode(m.value)) as { kind: string; user_id: string; action_id: number };
         seen.push(`${e.kind} ${e.user_id}/${e.action_id}`);
