@@ -42,22 +42,32 @@ local function xkey(base, dim, k, v)
   return base .. 'x:' .. dim .. ':' .. #k .. ':' .. k .. ':' .. v
 end
 
--- The action log's outbox (action-log.ts): 'list' collects rid, value pairs of one step kind;
--- appendLog writes them as one stream entry (per LOG_RECORD_MAX_ENTRIES), in the script that took
--- the steps, so no step is ever without its entry. f is what unindex returns.
+-- The action log's outbox (action-log.ts). A script collects the steps of one kind in a record
+-- (newLog: the header, then rid, value pairs) and appends it to the app's stream (flushLog) before
+-- it returns, so no step is ever without its entry. logValue(f) is a step's value from what
+-- unindex returns.
 local function logValue(f)
   return (f[9] or '0') .. '|' .. (f[10] or '') .. '|' .. f[2] .. '|' .. f[3] .. '|' .. f[4]
 end
 
-local function appendLog(base, kind, now, list, source)
-  for c = 1, #list, 2000 do
-    local rec = { 'k', kind, 't', now }
-    if source then
-      rec[5] = 's'
-      rec[6] = source
-    end
-    for j = c, math.min(c + 1999, #list) do rec[#rec + 1] = list[j] end
+local function newLog(kind, now, source)
+  if source then return { 'k', kind, 't', now, 's', source } end
+  return { 'k', kind, 't', now }
+end
+
+-- One stream entry per LOG_RECORD_MAX_ENTRIES steps; none when there were none. (A rid starts with
+-- a digit, so rec[5] is 's' only in a header with a source.)
+local function flushLog(base, rec)
+  local head = rec[5] == 's' and 6 or 4
+  if #rec == head then return end
+  if #rec - head <= 2000 then
     redis.call('XADD', base .. 'log', '*', unpack(rec))
+    return
+  end
+  for c = head + 1, #rec, 2000 do
+    local part = { unpack(rec, 1, head) }
+    for j = c, math.min(c + 1999, #rec) do part[#part + 1] = rec[j] end
+    redis.call('XADD', base .. 'log', '*', unpack(part))
   end
 end
 
@@ -124,7 +134,7 @@ end
 export const CREATE = `${COMMON}
 local base, nowText, retention, source, n = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
 local now = tonumber(nowText)
-local out, cs = {}, {}
+local out, cs = {}, newLog('c', nowText, source)
 for i = 0, n - 1 do
   local o = 6 + i * 11
   local rid, user, mode, typ, rm = ARGV[o], ARGV[o + 1], ARGV[o + 2], ARGV[o + 3], ARGV[o + 4]
@@ -166,7 +176,7 @@ for i = 0, n - 1 do
     out[#out + 1] = 'created'
   end
 end
-appendLog(base, 'c', nowText, cs, source)
+flushLog(base, cs)
 return out
 `;
 
@@ -184,7 +194,7 @@ local retention, budget, lazy, nattr = tonumber(ARGV[9]), tonumber(ARGV[10]), to
 
 -- A bounded slice of the app's expired actions goes on every pull, so memory stays bounded even
 -- without the periodic sweeper.
-local xs = {}
+local xs = newLog('x', nowText)
 sweep(base, nowText, lazy, retention, xs)
 -- Expired actions still indexed (a sweep backlog) force the entry-by-entry path below, which checks
 -- expiry itself, so correctness never depends on the sweeper keeping up.
@@ -267,7 +277,7 @@ else
   end
 end
 
-appendLog(base, 'x', nowText, xs)
+flushLog(base, xs)
 
 -- The entries go back as separate bulk strings: joining 1,000 of them in Lua (table.concat on a
 -- large result) costs several times what the MGET does; Node joins them instead.
@@ -282,7 +292,7 @@ for c = 1, #picked, 1000 do
 end
 -- Only one-off deliveries are counted: a cached pull stays free of counter writes (a cached action
 -- is returned on every pull by design; its reach shows in the clients' 'shown' responses).
-local ds = {}
+local ds = newLog('d', nowText)
 if mode == 'one-off' then
   local counted = {}
   for _, rid in ipairs(picked) do
@@ -300,25 +310,43 @@ if mode == 'one-off' then
     redis.call('HINCRBY', sk, 'delivered', n)
     redis.call('HINCRBY', sk, inv .. '|delivered', n)
   end
-else
-  -- A cached action's first delivery is logged, later ones are not: one read of 'nd' per 1,000
-  -- returned, and a write only the first time.
-  for c = 1, #picked, 1000 do
-    local chunk = {}
-    for p = c, math.min(c + 999, #picked) do chunk[#chunk + 1] = picked[p] end
-    local vals = redis.call('HMGET', base .. 'nd', unpack(chunk))
-    local first = {}
-    for p = 1, #chunk do
-      if vals[p] then
-        first[#first + 1] = chunk[p]
-        ds[#ds + 1] = chunk[p]
-        ds[#ds + 1] = vals[p]
+elseif #picked > 0 then
+  -- A cached action's first delivery is logged, later ones are not. Which of the returned actions
+  -- await theirs is asked of 'nd' with the cheaper of: every returned rid (HMGET), or, when the
+  -- app has fewer awaiting than a quarter of those returned, every awaiting one (HGETALL). Once
+  -- an app's cached actions have all been pulled, a large pull costs one HLEN.
+  local nd = base .. 'nd'
+  local awaiting = #picked
+  if #picked > 16 then awaiting = redis.call('HLEN', nd) end
+  local first = {}
+  if awaiting > 0 and awaiting * 4 < #picked then
+    local all = redis.call('HGETALL', nd)
+    local byRid = {}
+    for i = 1, #all, 2 do byRid[all[i]] = all[i + 1] end
+    for _, rid in ipairs(picked) do
+      if byRid[rid] then first[#first + 1] = rid end
+    end
+    for _, rid in ipairs(first) do
+      ds[#ds + 1] = rid
+      ds[#ds + 1] = byRid[rid]
+    end
+  elseif awaiting > 0 then
+    for c = 1, #picked, 1000 do
+      local chunk = picked
+      if #picked > 1000 then chunk = { unpack(picked, c, math.min(c + 999, #picked)) } end
+      local vals = redis.call('HMGET', nd, unpack(chunk))
+      for p = 1, #chunk do
+        if vals[p] then
+          first[#first + 1] = chunk[p]
+          ds[#ds + 1] = chunk[p]
+          ds[#ds + 1] = vals[p]
+        end
       end
     end
-    if #first > 0 then redis.call('HDEL', base .. 'nd', unpack(first)) end
   end
+  for c = 1, #first, 1000 do redis.call('HDEL', nd, unpack(first, c, math.min(c + 999, #first))) end
 end
-appendLog(base, 'd', nowText, ds)
+flushLog(base, ds)
 return out
 `;
 
@@ -351,7 +379,7 @@ end
 if response == 'block' then
   redis.call('SADD', base .. 'blk:' .. user, act)
   -- Withdraw every queued action of this action_id for this user, in every dimension.
-  local ws = {}
+  local ws = newLog('w', now)
   for _, mode in ipairs({ 'one-off', 'cached' }) do
     for _, typ in ipairs({ 'message', 'custom' }) do
       for _, rm in ipairs({ 'push_notification', 'in_app_message', 'generic_message' }) do
@@ -368,16 +396,16 @@ if response == 'block' then
       end
     end
   end
-  appendLog(base, 'w', now, ws)
+  flushLog(base, ws)
 end
 return 'recorded'
 `;
 
 /** KEYS[1] = base..'exp'; ARGV: base, now, limit, retention. Returns how many were swept. */
 export const SWEEP = `${COMMON}
-local xs = {}
+local xs = newLog('x', ARGV[2])
 local n = sweep(ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), xs)
-appendLog(ARGV[1], 'x', ARGV[2], xs)
+flushLog(ARGV[1], xs)
 return n
 `;
 

@@ -219,7 +219,7 @@ export class InMemoryActionStore implements ActionStore {
     return batch.length;
   }
 
-  /** One outbox record per LOG_RECORD_MAX_ENTRIES pairs, as the Redis script's appendLog. */
+  /** One outbox record per LOG_RECORD_MAX_ENTRIES pairs, as the Redis script's flushLog. */
   private appendLog(a: AppState, code: 'c' | 'd' | 'w' | 'x', now: number, pairs: LogPairs, source?: string): void {
     for (let c = 0; c < pairs.length; c += 2 * LOG_RECORD_MAX_ENTRIES) {
       const fields = ['k', code, 't', String(now), ...(source === undefined ? [] : ['s', source]), ...pairs.slice(c, c + 2 * LOG_RECORD_MAX_ENTRIES)];

@@ -144,6 +144,24 @@ export function describeActionLogConformance(name: string, makeStore: MakeAction
       await store.pull('app-a', cached);
       await store.pull('app-a', cached);
       expect(brief(await drainLog(store))).toEqual(['created u1/1:1@0', 'created u2/1:2@0', 'delivered u1/1:1@1000', 'delivered u2/1:2@2000']);
+
+      // Large pulls: most returned actions were delivered before, a few await their first delivery.
+      await store.create(
+        'app-a',
+        Array.from({ length: 40 }, (_, i) => sampleAction({ user_id: `v${i}`, inv_id: 2, action_id: i, delivery_mode: 'cached' })),
+      );
+      clock.set(T0 + 3000);
+      expect((await store.pull('app-a', cached)).data).toHaveLength(42);
+      await store.create('app-a', [
+        sampleAction({ user_id: 'w1', inv_id: 3, action_id: 1, delivery_mode: 'cached' }),
+        sampleAction({ user_id: 'w2', inv_id: 3, action_id: 2, delivery_mode: 'cached' }),
+      ]);
+      clock.set(T0 + 4000);
+      expect((await store.pull('app-a', cached)).data).toHaveLength(44);
+      clock.set(T0 + 5000);
+      expect((await store.pull('app-a', cached)).data).toHaveLength(44);
+      const delivered = (await drainLog(store)).filter((e) => e.kind === 'delivered');
+      expect(delivered.map((e) => `${e.user_id}@${e.at - T0}`)).toEqual([...Array.from({ length: 40 }, (_, i) => `v${i}@3000`), 'w1@4000', 'w2@4000']);
     });
 
     it('logs withdrawn for every queued action a block takes back (a delivered cached one too); a blocked create logs nothing', async () => {
