@@ -18,8 +18,7 @@ export type { ActionLogEntry, ActionLogKind } from '@evp/schemas';
  *
  * where rid is `<inv_id>:<action_id>:<user_id>` and value is, for `created`, the JSON of
  * CreatedLogValue, and otherwise `<created_at>|<expires ms or ''>|<delivery_mode>|<type>|<render_method>`
- * (the same text the Redis script builds from the action's hash, and keeps per undelivered cached
- * action).
+ * (the same text the Redis script keeps in the action's hash, field `l`).
  */
 export const LOG_KIND_CODES: Readonly<Record<string, ActionLogKind>> = { c: 'created', d: 'delivered', w: 'withdrawn', x: 'expired' };
 
@@ -61,7 +60,7 @@ export function createdLogValue(p: PreparedAction): string {
   return JSON.stringify(value);
 }
 
-/** The outbox value of any later step: what the Redis script builds from the action's hash. */
+/** The outbox value of any later step: what the Redis script keeps in the action's hash (`l`). */
 export const stepLogValue = (createdAt: number, expiresAt: number | null, p: { delivery_mode: string; type: string; render_method: string }) =>
   `${createdAt}|${expiresAt ?? ''}|${p.delivery_mode}|${p.type}|${p.render_method}`;
 

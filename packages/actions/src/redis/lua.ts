@@ -12,9 +12,14 @@
  *       st        a(vailable) d(elivered) x (expired) w(ithdrawn by block)
  *       av        attrs as a JSON array [k1,v1,k2,v2,...]   '@'..k   attr value, for matching
  *       i c       inv_id, action_id                 'f:'..response   feedback seen (dedup)
- *       q         creation time, epoch ms (names this action in its log entries)
+ *       l         the action's log value (action-log.ts): '<created ms>|<e>|<m>|<t>|<r>', ready
+ *                 for its later log entries
  *   base..'j:'..rid                      STRING the pull entry as JSON, while available; separate
- *                                        from the hash so a pull fetches 1,000 with one MGET
+ *                                        from the hash so a pull fetches 1,000 with one MGET. A cached
+ *                                        action no pull returned yet has it behind a space (JSON.stringify
+ *                                        never writes one; JSON.parse skips it, so a store that does
+ *                                        not know the mark still reads it): its first pull logs the
+ *                                        delivery and drops the mark; later pulls see it at no cost
  *   base..'u:'..dim..':'..user           ZSET rid by seq: available actions of one user
  *   base..'all:'..dim                    ZSET rid by seq: available actions of all users
  *   base..'x:'..dim..':'..#k..':'..k..':'..v   ZSET rid by seq: available, with attr k=v
@@ -29,8 +34,6 @@
  *   base..'log'                          STREAM the action log's outbox (action-log.ts): one entry per
  *                                        step kind of a script call, appended in that script; read by
  *                                        the relay through the consumer group 'relay', XACK+XDEL
- *   base..'nd'                           HASH rid -> log value, of cached actions no pull returned yet:
- *                                        a cached pull logs a delivery only for these (the first one)
  * with dim = delivery_mode..':'..type..':'..render_method. A single-user pull reads one small zset;
  * a `*` pull reads the app's zset for that dim, or the smallest attr zset when attrs narrow it.
  * When nothing expired is waiting to be swept and the scanned zset implies every filter, a pull is
@@ -47,7 +50,7 @@ end
 -- it returns, so no step is ever without its entry. logValue(f) is a step's value from what
 -- unindex returns.
 local function logValue(f)
-  return (f[9] or '0') .. '|' .. (f[10] or '') .. '|' .. f[2] .. '|' .. f[3] .. '|' .. f[4]
+  return f[9]
 end
 
 local function newLog(kind, now, source)
@@ -77,15 +80,14 @@ local function bump(base, act, inv, counter)
   redis.call('HINCRBY', key, inv .. '|' .. counter, 1)
 end
 
--- Removes an action from every index; returns its hash fields (or nil when the hash is gone), with
--- f[11] = 1 when it was a cached action no pull had returned.
+-- Removes an action from every index; returns its hash fields (or nil when the hash is gone).
 local function unindex(base, rid)
   local rec = base .. 'a:' .. rid
-  local f = redis.call('HMGET', rec, 'u', 'm', 't', 'r', 'av', 'i', 'c', 'st', 'q', 'e')
+  local f = redis.call('HMGET', rec, 'u', 'm', 't', 'r', 'av', 'i', 'c', 'st', 'l')
   redis.call('ZREM', base .. 'exp', rid)
-  f[11] = 0
-  if not f[1] or f[2] == 'cached' then f[11] = redis.call('HDEL', base .. 'nd', rid) end
   if not f[1] then return nil end
+  -- An action stored before the log existed has no log value: its creation time is unknown (0).
+  if not f[9] then f[9] = '0|' .. (redis.call('HGET', rec, 'e') or '') .. '|' .. f[2] .. '|' .. f[3] .. '|' .. f[4] end
   local dim = f[2] .. ':' .. f[3] .. ':' .. f[4]
   redis.call('ZREM', base .. 'u:' .. dim .. ':' .. f[1], rid)
   redis.call('ZREM', base .. 'all:' .. dim, rid)
@@ -96,9 +98,14 @@ end
 
 -- Takes an action out of circulation with a final state; keeps the small hash for idempotency and
 -- feedback until the retention runs out.
+-- f[10] is 1 when it was a cached action no pull had returned (its entry still marked).
 local function retire(base, rid, state, retention)
   local f = unindex(base, rid)
-  redis.call('DEL', base .. 'j:' .. rid)
+  local jkey = base .. 'j:' .. rid
+  if f then
+    f[10] = (f[2] == 'cached' and redis.call('GETRANGE', jkey, 0, 0) == ' ') and 1 or 0
+  end
+  redis.call('DEL', jkey)
   if not f then return nil end
   local rec = base .. 'a:' .. rid
   redis.call('HSET', rec, 'st', state)
@@ -111,7 +118,7 @@ local function expire(base, rid, retention, xs)
   local f = retire(base, rid, 'x', retention)
   if f and f[8] == 'a' then
     bump(base, f[7], f[6], 'expired')
-    if f[2] == 'one-off' or f[11] == 1 then
+    if f[2] == 'one-off' or f[10] == 1 then
       xs[#xs + 1] = rid
       xs[#xs + 1] = logValue(f)
     end
@@ -148,8 +155,9 @@ for i = 0, n - 1 do
     local seq = redis.call('INCR', KEYS[1])
     local dim = mode .. ':' .. typ .. ':' .. rm
     local kv = cjson.decode(attrs)
+    local lv = nowText .. '|' .. exp .. '|' .. mode .. '|' .. typ .. '|' .. rm
     local fields = { 'u', user, 'm', mode, 't', typ, 'r', rm, 'e', exp, 's', seq, 'st', 'a',
-                     'av', attrs, 'i', inv, 'c', act, 'q', nowText }
+                     'av', attrs, 'i', inv, 'c', act, 'l', lv }
     for j = 1, #kv, 2 do
       fields[#fields + 1] = '@' .. kv[j]
       fields[#fields + 1] = kv[j + 1]
@@ -158,6 +166,8 @@ for i = 0, n - 1 do
     redis.call('ZADD', base .. 'u:' .. dim .. ':' .. user, seq, rid)
     redis.call('ZADD', base .. 'all:' .. dim, seq, rid)
     for j = 1, #kv, 2 do redis.call('ZADD', xkey(base, dim, kv[j], kv[j + 1]), seq, rid) end
+    -- A cached action's entry is marked until its first pull (see 'j:' above).
+    if mode == 'cached' then json = ' ' .. json end
     if exp ~= '' then
       redis.call('ZADD', base .. 'exp', exp, rid)
       -- %d: Lua would print a large number in exponent notation, which PEXPIRE rejects.
@@ -166,9 +176,6 @@ for i = 0, n - 1 do
       redis.call('SET', base .. 'j:' .. rid, json, 'PX', ttl)
     else
       redis.call('SET', base .. 'j:' .. rid, json)
-    end
-    if mode == 'cached' then
-      redis.call('HSET', base .. 'nd', rid, nowText .. '|' .. exp .. '|' .. mode .. '|' .. typ .. '|' .. rm)
     end
     bump(base, act, inv, 'created')
     cs[#cs + 1] = rid
@@ -280,19 +287,33 @@ end
 flushLog(base, xs)
 
 -- The entries go back as separate bulk strings: joining 1,000 of them in Lua (table.concat on a
--- large result) costs several times what the MGET does; Node joins them instead.
+-- large result) costs several times what the MGET does; Node joins them instead. A marked entry
+-- (a leading space) is a cached action's first delivery: logged, and the mark dropped (TTL kept).
 local out = { more, more == 1 and consumed or '' }
+local ds = newLog('d', nowText)
 for c = 1, #picked, 1000 do
   local keys = {}
   for p = c, math.min(c + 999, #picked) do keys[#keys + 1] = base .. 'j:' .. picked[p] end
   local got = redis.call('MGET', unpack(keys))
-  for _, j in ipairs(got) do
-    if j then out[#out + 1] = j end
+  for i = 1, #keys do
+    local j = got[i]
+    if j then
+      if string.byte(j, 1) == 32 then
+        j = string.sub(j, 2)
+        redis.call('SET', keys[i], j, 'KEEPTTL')
+        local rid = picked[c + i - 1]
+        local lv = redis.call('HGET', base .. 'a:' .. rid, 'l')
+        if lv then
+          ds[#ds + 1] = rid
+          ds[#ds + 1] = lv
+        end
+      end
+      out[#out + 1] = j
+    end
   end
 end
 -- Only one-off deliveries are counted: a cached pull stays free of counter writes (a cached action
 -- is returned on every pull by design; its reach shows in the clients' 'shown' responses).
-local ds = newLog('d', nowText)
 if mode == 'one-off' then
   local counted = {}
   for _, rid in ipairs(picked) do
@@ -310,41 +331,6 @@ if mode == 'one-off' then
     redis.call('HINCRBY', sk, 'delivered', n)
     redis.call('HINCRBY', sk, inv .. '|delivered', n)
   end
-elseif #picked > 0 then
-  -- A cached action's first delivery is logged, later ones are not. Which of the returned actions
-  -- await theirs is asked of 'nd' with the cheaper of: every returned rid (HMGET), or, when the
-  -- app has fewer awaiting than a quarter of those returned, every awaiting one (HGETALL). Once
-  -- an app's cached actions have all been pulled, a large pull costs one HLEN.
-  local nd = base .. 'nd'
-  local awaiting = #picked
-  if #picked > 16 then awaiting = redis.call('HLEN', nd) end
-  local first = {}
-  if awaiting > 0 and awaiting * 4 < #picked then
-    local all = redis.call('HGETALL', nd)
-    local byRid = {}
-    for i = 1, #all, 2 do byRid[all[i]] = all[i + 1] end
-    for _, rid in ipairs(picked) do
-      if byRid[rid] then first[#first + 1] = rid end
-    end
-    for _, rid in ipairs(first) do
-      ds[#ds + 1] = rid
-      ds[#ds + 1] = byRid[rid]
-    end
-  elseif awaiting > 0 then
-    for c = 1, #picked, 1000 do
-      local chunk = picked
-      if #picked > 1000 then chunk = { unpack(picked, c, math.min(c + 999, #picked)) } end
-      local vals = redis.call('HMGET', nd, unpack(chunk))
-      for p = 1, #chunk do
-        if vals[p] then
-          first[#first + 1] = chunk[p]
-          ds[#ds + 1] = chunk[p]
-          ds[#ds + 1] = vals[p]
-        end
-      end
-    end
-  end
-  for c = 1, #first, 1000 do redis.call('HDEL', nd, unpack(first, c, math.min(c + 999, #first))) end
 end
 flushLog(base, ds)
 return out

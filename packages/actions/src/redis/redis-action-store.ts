@@ -1,5 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
+import { createHash } from 'node:crypto';
 import { ReplyError, type Redis } from 'ioredis';
 import { InfraError } from '@evp/core';
 import type { Clock } from '../clock';
@@ -35,7 +34,11 @@ export interface RedisActionStoreOptions {
   lazySweep?: number;
   /** Entries one pull may examine before it returns `more` with a cursor. Default max(10 × max, 10,000). */
   scanBudget?: number;
-  /** This store's name among the action log's readers (a stream consumer). Default host, pid and a random part. */
+  /**
+   * This store's name among the action log's readers (a stream consumer). Default `relay` for every
+   * instance: a record's lease is its idle time, whoever holds it, so one shared name works and
+   * restarts leave no consumer behind.
+   */
   logConsumer?: string;
   /** How long an action log record read here stays this reader's before another may claim it. Default 30 s. */
   logLeaseMs?: number;
@@ -111,7 +114,7 @@ export class RedisActionStore implements ActionStore {
     this.retentionMs = opts.retentionMs ?? DEFAULT_RETENTION_MS;
     this.lazySweep = opts.lazySweep ?? 100;
     this.scanBudget = opts.scanBudget;
-    this.logConsumer = opts.logConsumer ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+    this.logConsumer = opts.logConsumer ?? LOG_GROUP;
     this.logLeaseMs = opts.logLeaseMs ?? DEFAULT_LOG_LEASE_MS;
   }
 

@@ -82,7 +82,7 @@ interface AppState {
   blocked: Map<string, Set<number>>;
   /** action_id → user → latest error report; Map order is recency (oldest first), as the Redis `lz:` zset. */
   lastErrors: Map<number, Map<string, ActionErrorReport>>;
-  /** rid → log value of cached actions no pull returned yet (the Redis `nd` hash). */
+  /** rid → log value of cached actions no pull returned yet (the Redis adapter marks their entry JSON instead). */
   undelivered: Map<string, string>;
   /** The action log's outbox (the Redis `log` stream), oldest first. */
   outbox: OutboxRecord[];
