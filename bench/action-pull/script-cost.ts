@@ -77,9 +77,9 @@ async function main() {
     await redis.connect();
     const clock = systemClock();
     const variants: [string, ActionStore][] = [
-      [`base (${BASE})`, new Base({ redis, clock }) as unknown as ActionStore],
+      [`base (${BASE})`, new Base({ redis, clock })],
       ['this checkout', new RedisActionStore({ redis, clock })],
-      [`base again (noise floor)`, new Base({ redis, clock }) as unknown as ActionStore],
+      [`base again (noise floor)`, new Base({ redis, clock })],
     ];
     const USERS = 2000;
     const single = (n: number): PullQuery => ({ user_id: `user-${n % USERS}`, type: 'message', render_method: 'in_app_message', delivery_mode: 'cached' });
