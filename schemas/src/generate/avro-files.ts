@@ -7,7 +7,7 @@ export const AVRO_DIR = 'schemas/generated/avro';
 
 export const avscPath = (topic: string) => `${AVRO_DIR}/${topic}.avsc`;
 
-/** Topic → the schema its producer registers for `<topic>-value` (the validator; `actions.log`: the action store's relay). */
+/** Topic → the schema its producer registers for `<topic>-value` (the validator; the segmenter for `segments.membership`; the action store's relay for `actions.log`). */
 export function derivedTopicSchemas(): Map<string, AvroSchema> {
   const out = new Map<string, AvroSchema>();
   const add = (topic: string, schema: AvroSchema) => {
