@@ -16,7 +16,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createConnection, createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import Redis from 'ioredis';
@@ -53,6 +53,21 @@ const freePort = () =>
     });
   });
 
+/** Resolves once the port accepts connections (redis-server takes a moment to listen). */
+async function listening(port: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<boolean>((ok) => {
+      const s = createConnection({ port, host: '127.0.0.1' });
+      s.once('connect', () => (s.destroy(), ok(true)));
+      s.once('error', () => ok(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`redis-server did not listen on ${port} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 const action = (user: string, i: number, mode: 'one-off' | 'cached', inv = 1): NewAction => ({
   user_id: user,
   type: 'message',
@@ -72,8 +87,9 @@ async function main() {
   const Base = await baseAdapter(BASE as string);
   const port = await freePort();
   const server = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const redis = new Redis({ port, lazyConnect: true, retryStrategy: (n) => (n < 50 ? 100 : null) });
+  const redis = new Redis({ port, lazyConnect: true });
   try {
+    await listening(port);
     await redis.connect();
     const clock = systemClock();
     const variants: [string, ActionStore][] = [
