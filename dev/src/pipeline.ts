@@ -6,7 +6,7 @@ import { canonicalFromAvro } from '@evp/schemas';
 import { createGatewayApp } from '@evp/gateway';
 import { startValidator } from '@evp/validator';
 import { createSegmenterApp, createSegments, createSink, runMigrations, type SegmentEngineConfig } from '@evp/segmenter';
-import { createActionStoreApp, startActionRequestsConsumer, startFeedbackConsumer, startSweeper, storeReadiness } from '@evp/action-store';
+import { createActionStoreApp, startActionRequestsConsumer, startFeedbackConsumer, startLogRelay, startSweeper, storeReadiness } from '@evp/action-store';
 import { platformOpenApi } from './openapi';
 
 /** The four ports a pipeline runs on; embedded or real, the services are the same code. */
@@ -34,6 +34,8 @@ export interface PipelineOptions {
   now?: () => number;
   /** The validator's encode worker threads (default 0: inline, the simplest one-process demo). */
   validatorWorkers?: number;
+  /** How often the action log relay looks at an empty outbox (default 200 ms). */
+  actionLogIdleMs?: number;
 }
 
 export interface RunningPipeline {
@@ -48,7 +50,8 @@ export interface RunningPipeline {
 }
 
 /**
- * Starts gateway → validator → sink, and the action store with its consumers, on the given parts.
+ * Starts gateway → validator → sink, and the action store with its consumers and its action log
+ * relay (outbox → actions.log → the sink's actions_log), on the given parts.
  * Shutdown runs in reverse: HTTP first (no new work), then consumers, then producers and stores.
  */
 export async function startPipeline(opts: PipelineOptions): Promise<RunningPipeline> {
@@ -108,6 +111,15 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     });
   const sweeper = startSweeper({ store, logger: logger.child({ service: 'action-store' }), intervalMs: 10_000 });
   const producer = await bus.producer();
+  const actions = createActionStoreApp({ store, keys, logger: logger.child({ service: 'action-store' }) });
+  const relay = startLogRelay({
+    store,
+    producer,
+    registry,
+    logger: logger.child({ service: 'action-store' }),
+    metrics: actions.metrics.registry,
+    ...(opts.actionLogIdleMs === undefined ? {} : { idleMs: opts.actionLogIdleMs }),
+  });
   const gateway = createGatewayApp({
     producer,
     keys,
@@ -117,7 +129,6 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     // One process: the gateway is ready only while every consumer behind it runs.
     readiness: async () => problems(),
   });
-  const actions = createActionStoreApp({ store, keys, logger: logger.child({ service: 'action-store' }) });
   const segmenter = createSegmenterApp({ analytics, keys, logger: logger.child({ service: 'segmenter' }), segments: segments.service });
   const storeReady = storeReadiness(store);
   const edge = createEdge({
@@ -140,6 +151,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
       await Promise.allSettled([validator.stop(), sink.stop(), sweeper.stop(), ...consumers.map((c) => c.stop())]);
       // After the sink: its last stored rows' work is produced before the engine leaves.
       await segments.engine.stop().catch(() => undefined);
+      await relay.stop();
       await Promise.allSettled([producer.close()]);
     },
   };

@@ -2,6 +2,7 @@ export * from './canonical';
 export * from './rejected';
 export * from './receipt';
 export * from './membership';
+export * from './action-log';
 export * from './dsl/types';
 export * from './dsl/validate';
 export * from './avro/derive';

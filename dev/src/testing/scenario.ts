@@ -27,7 +27,8 @@ const post = async (url: string, key: string, body: unknown) => {
 /**
  * The walking skeleton, end to end over real HTTP: an upload becomes exact ClickHouse rows (and a
  * rejected record for its bad event); an action is created and pulled, once for one-off, every time
- * for cached. Shared by the embedded and the real-stack tests so both prove the same behaviour.
+ * for cached, and every step of an action reaches actions_log. Shared by the embedded and the
+ * real-stack tests so both prove the same behaviour.
  */
 export function defineSkeletonScenario(get: () => { pipeline: RunningPipeline; analytics: Analytics }) {
   const user = `u-${Date.now().toString(36)}`;
@@ -209,5 +210,75 @@ export function defineSkeletonScenario(get: () => { pipeline: RunningPipeline; a
       const cached = await pull('cached');
       expect(cached.body.data.map((d: any) => d.payload.internal.action_id)).toEqual([2]);
     }
+  });
+
+  it('logs every step of an action into actions_log: created, first delivery, withdrawn by a block, expired unpulled', async () => {
+    const { pipeline, analytics } = get();
+    const logUser = `${user}-log`;
+    // Whole seconds: the expiry is compared on the store's clock, a couple of seconds ahead.
+    const soon = new Date(Math.ceil((Date.now() + 2000) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    const action = (actionId: number, mode: string, renderMethod = 'push_notification', expiredAt = '2999-01-01T00:00:00Z') => ({
+      user_id: logUser,
+      type: 'message',
+      render_method: renderMethod,
+      delivery_mode: mode,
+      content: { title: 't', body: 'b' },
+      tags: [`tag-${actionId}`],
+      expired_at: expiredAt,
+      inv_id: 77,
+      action_id: actionId,
+    });
+    const created = await post(`${pipeline.actionsUrl}/v1/actions`, API_KEY, [
+      action(11, 'one-off'),
+      action(12, 'cached'),
+      action(13, 'cached'),
+      action(14, 'one-off', 'in_app_message', soon),
+    ]);
+    expect(created.body.counts).toEqual({ created: 4, duplicate: 0, expired: 0, blocked: 0 });
+    const pull = (mode: string, renderMethod = 'push_notification') =>
+      post(`${pipeline.actionsUrl}/v1/action/pull`, API_KEY, { user_id: logUser, type: 'message', render_method: renderMethod, delivery_mode: mode });
+    expect((await pull('one-off')).body.data.map((d: any) => d.payload.internal.ref)).toEqual(['77:11']);
+    expect((await pull('one-off')).body.data).toEqual([]);
+    for (let i = 0; i < 2; i++) expect((await pull('cached')).body.data.map((d: any) => d.payload.internal.ref)).toEqual(['77:12', '77:13']);
+
+    // The user blocks 77:13 from the app: the feedback consumer withdraws it.
+    const block = await post(`${pipeline.gatewayUrl}/v1/ingest/log`, SDK_KEY, {
+      id: logUser,
+      tz: '+00:00',
+      internal: { s_id: `${logUser}_1700000000000_0`, sdk: 'android/2.4.1', a_id: 'e2e-app', a_ver: '1.2.3 (45)', d_id: 'device-9', os: 'android' },
+      data: [{ time: '2023-11-15 03:43:20.123', __ol: true, name: 'nudge_response', ctx: { ref: '77:13', time: '2023-11-15T03:43:20Z', response: 'block' } }],
+    });
+    expect([block.status, block.body.accepted]).toEqual([200, 1]);
+    await waitFor(async () => (await pull('cached')).body.data.length === 1, { timeoutMs: 60_000, what: 'the block to withdraw 77:13' });
+
+    // 77:14 expires unpulled; the next pull of the app retires it.
+    await waitFor(async () => Date.now() > Date.parse(soon) && (await pull('one-off', 'in_app_message')).body.data.length === 0, {
+      timeoutMs: 30_000,
+      what: '77:14 to expire',
+    });
+
+    const expected = [
+      'created 77:11 tag-11',
+      'created 77:12 tag-12',
+      'created 77:13 tag-13',
+      'created 77:14 tag-14',
+      'delivered 77:11',
+      'delivered 77:12',
+      'delivered 77:13',
+      'withdrawn 77:13',
+      'expired 77:14',
+    ];
+    const rows = await waitFor(
+      async () => {
+        const r = await analytics.query<{ step: string }>(
+          `SELECT trim(concat(toString(kind), ' ', ref, ' ', arrayStringConcat(tags, ','))) AS step
+           FROM actions_log FINAL WHERE app_id = 'e2e-app' AND user_id = {user:String} ORDER BY kind, ref`,
+          { user: logUser },
+        );
+        return r.length >= expected.length ? r.map((x) => x.step) : undefined;
+      },
+      { timeoutMs: 60_000, what: 'nine actions_log rows' },
+    );
+    expect(rows).toEqual(expected);
   });
 }

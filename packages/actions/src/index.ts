@@ -3,6 +3,7 @@ export * from './clock';
 export * from './time';
 export * from './records';
 export * from './store';
+export * from './action-log';
 export * from './validation';
 export * from './redis/redis-action-store';
 export * from './messages';

@@ -53,5 +53,7 @@ describe('ids and refs', () => {
     };
     const m = actionRequestMessage('app-1', [a]);
     expect([m.key, m.headers, JSON.parse(m.value.toString())]).toEqual(['app-1', { app_id: 'app-1' }, { app_id: 'app-1', actions: [a] }]);
+    const withSource = actionRequestMessage('app-1', [a], { source: 'campaign:42' });
+    expect(JSON.parse(withSource.value.toString())).toEqual({ app_id: 'app-1', source: 'campaign:42', actions: [a] });
   });
 });

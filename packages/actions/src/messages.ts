@@ -1,19 +1,27 @@
 import type { OutgoingMessage } from '@evp/core';
 import { ACTION_RESPONSES, type ActionFeedback, type ActionResponse, type NewAction } from './model';
+
+/** The action log `source` of actions created through the HTTP API, and of `actions.requested` messages naming none. */
+export const ACTION_SOURCES = { api: 'api', requested: 'actions.requested' } as const;
 import { parseRef } from './records';
 
 /**
  * Message contracts around the action store:
  * - `actions.requested` (campaign services → action store): JSON `{app_id, actions:[...]}`, each
  *   action as for POST /v1/actions but with both inv_id and action_id, so a redelivered message
- *   cannot create anything twice. Key `<app_id>`, header `app_id`.
+ *   cannot create anything twice. Key `<app_id>`, header `app_id`. An optional `source` (1–128
+ *   characters, e.g. `campaign:42`) is kept in the action log's created entries.
  * - `events.core` `nudge_response` (client → action store): `props.ref` is the `internal.ref` the
  *   pull returned (`<inv_id>:<action_id>`), `props.response` the reaction.
  */
-export function actionRequestMessage(appId: string, actions: (NewAction & { inv_id: number; action_id: number })[]): OutgoingMessage {
+export function actionRequestMessage(
+  appId: string,
+  actions: (NewAction & { inv_id: number; action_id: number })[],
+  opts: { source?: string } = {},
+): OutgoingMessage {
   return {
     key: appId,
-    value: Buffer.from(JSON.stringify({ app_id: appId, actions })),
+    value: Buffer.from(JSON.stringify({ app_id: appId, ...(opts.source === undefined ? {} : { source: opts.source }), actions })),
     headers: { app_id: appId },
   };
 }

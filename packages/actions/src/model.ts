@@ -105,6 +105,14 @@ export interface NewAction {
   action_id?: number;
 }
 
+export interface CreateOptions {
+  /**
+   * Who asked for the actions, kept in the action log's `created` entries: `api` (POST /v1/actions),
+   * `actions.requested` or that message's own `source`. Default ''.
+   */
+  source?: string;
+}
+
 /**
  * - created: stored and available;
  * - duplicate: an action with the same (app, inv_id, action_id, user_id) exists (or was delivered);

@@ -1,4 +1,16 @@
-import type { ActionFeedback, ActionStats, CreateResult, FeedbackStatus, NewAction, UnblockStatus, PullOptions, PullQuery, PullResult } from './model';
+import type { ActionLogBatch } from './action-log';
+import type {
+  ActionFeedback,
+  ActionStats,
+  CreateOptions,
+  CreateResult,
+  FeedbackStatus,
+  NewAction,
+  UnblockStatus,
+  PullOptions,
+  PullQuery,
+  PullResult,
+} from './model';
 
 /**
  * ActionStore port. Every operation is scoped to one app; nothing reads or changes another app's
@@ -17,11 +29,17 @@ import type { ActionFeedback, ActionStats, CreateResult, FeedbackStatus, NewActi
  *   (most recent first, at most MAX_LAST_ERRORS users).
  * - `unblock` lifts a block for one (user, action_id): later creates are accepted again; actions
  *   withdrawn by the block stay withdrawn.
+ * - The action log: in the same atomic step as the change, every created action, the first delivery
+ *   of every action (a one-off action's only one; a cached action's first pull), every withdrawal
+ *   by a block and every expiry of an action no pull had returned is appended to the outbox (see
+ *   action-log.ts). `readLog` hands out whole records, each to one reader at a time: a record read
+ *   and not acknowledged within the lease is handed out again (at-least-once); `ackLog` removes
+ *   records for good. Entries are never dropped by the store.
  * - Infrastructure failures throw InfraError (with `retriable`); invalid input is the caller's job
  *   (see validation.ts), the store trusts its arguments.
  */
 export interface ActionStore {
-  create(appId: string, actions: readonly NewAction[]): Promise<CreateResult[]>;
+  create(appId: string, actions: readonly NewAction[], opts?: CreateOptions): Promise<CreateResult[]>;
   pull(appId: string, query: PullQuery, opts?: PullOptions): Promise<PullResult>;
   recordFeedback(appId: string, feedback: ActionFeedback): Promise<FeedbackStatus>;
   unblock(appId: string, userId: string, actionId: number): Promise<UnblockStatus>;
@@ -29,6 +47,15 @@ export interface ActionStore {
   stats(appId: string, actionId: number): Promise<ActionStats | null>;
   /** Removes every expired action of every app from the indices; returns how many. */
   sweepExpired(): Promise<number>;
+  /**
+   * Outbox records not handed to a reader yet, or whose reader's lease ran out; whole records, until
+   * at least `max` entries (the last record may pass it), apps in id order, each app's records oldest first.
+   */
+  readLog(max: number): Promise<ActionLogBatch>;
+  /** Removes the records of these acks from the outbox; unknown or repeated acks are ignored. */
+  ackLog(acks: readonly string[]): Promise<void>;
+  /** Records in the outbox (read or not) that are not acknowledged yet. */
+  logLength(): Promise<number>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -116,6 +116,20 @@ describe('parseActionRequestMessage', () => {
     expect(r).toEqual({ ok: true, value: { app_id: 'app-1', actions: [{ ...action, attr: {}, tags: [], inv_id: 1, action_id: 2 }] } });
   });
 
+  it('accepts a source of 1–128 characters for the action log', () => {
+    const msg = (source: unknown) => ({ app_id: 'app-1', source, actions: [{ ...action, inv_id: 1, action_id: 2 }] });
+    const ok = parseActionRequestMessage(msg('campaign:42'));
+    expect(ok.ok && ok.value.source).toBe('campaign:42');
+    for (const [source, rule] of [
+      ['', 'min'],
+      ['x'.repeat(129), 'max'],
+      [7, 'type'],
+    ] as const) {
+      const r = parseActionRequestMessage(msg(source));
+      expect(r.ok ? null : r.issues.map((i) => [i.path, i.rule])).toEqual([['$.source', rule]]);
+    }
+  });
+
   it('rejects an app id that could not be a key', () => {
     const r = parseActionRequestMessage({ app_id: 'a}b', actions: [{ ...action, inv_id: 1, action_id: 2 }] });
     expect(r.ok ? null : r.issues.map((i) => i.path)).toEqual(['$.app_id']);

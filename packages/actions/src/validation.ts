@@ -241,9 +241,11 @@ export function parseSdkPullRequest(body: unknown): ParseResult<PullQuery> {
   return run(sdkPullRequestSchema, body);
 }
 
-/** Value of an `actions.requested` message: `{app_id, actions: [...]}` with both ids on every action. */
+/** Value of an `actions.requested` message: `{app_id, source?, actions: [...]}` with both ids on every action. */
 export interface ActionRequestMessage {
   app_id: string;
+  /** Kept in the action log's created entries (e.g. `campaign:42`); default `actions.requested`. */
+  source?: string;
   actions: NewAction[];
 }
 
@@ -253,6 +255,7 @@ const actionRequestMessageSchema = z
       .string()
       .min(1)
       .regex(/^[A-Za-z0-9._-]+$/),
+    source: z.string().min(1).max(128).optional(),
     actions: z.array(requestedActionSchema).min(1).max(MAX_ACTIONS_PER_CREATE),
   })
   .strict();

@@ -35,6 +35,11 @@ export const topics = {
   receipts: 'ingest.receipts',
   actionsRequested: 'actions.requested',
   /**
+   * The action log: every action's creation, first delivery, withdrawal (block) and undelivered
+   * expiry, relayed by the action store from its outbox (Avro, key `<app_id>:<user_id>`).
+   */
+  actionsLog: 'actions.log',
+  /**
    * Messages a consumer could not handle for a reason retrying cannot cure, each with its provenance
    * (source topic, partition, offset, group, error) in headers, so the partition moves on and
    * nothing is dropped silently.
@@ -77,6 +82,7 @@ export function allTopics(): TopicSpec[] {
     ...CATALOG_KINDS.map((k) => ({ name: topics.catalog(k), partitions: 1 })),
     { name: topics.customCatalog, partitions: 1 },
     { name: topics.actionsRequested, partitions: 3 },
+    { name: topics.actionsLog, partitions: 3 },
     { name: topics.deadLetters, partitions: 3, maxMessageBytes: RAW_MAX_MESSAGE_BYTES },
     // More partitions than replicas are likely: the unit of ownership is a partition, and segments
     // spread over replicas only as far as partitions do.

@@ -1,4 +1,4 @@
-import { blockSources, catalogSources, customCatalogSource, membershipSource, receiptSource, rejectedSource } from './sources';
+import { actionLogSource, blockSources, catalogSources, customCatalogSource, membershipSource, receiptSource, rejectedSource } from './sources';
 import { stableJson } from './stable-json';
 import type { AvroSchema } from '../avro/derive';
 
@@ -7,7 +7,7 @@ export const AVRO_DIR = 'schemas/generated/avro';
 
 export const avscPath = (topic: string) => `${AVRO_DIR}/${topic}.avsc`;
 
-/** Topic → the schema the validator registers for `<topic>-value`. */
+/** Topic → the schema its producer registers for `<topic>-value` (the validator; the segmenter for `segments.membership`; the action store's relay for `actions.log`). */
 export function derivedTopicSchemas(): Map<string, AvroSchema> {
   const out = new Map<string, AvroSchema>();
   const add = (topic: string, schema: AvroSchema) => {
@@ -20,6 +20,7 @@ export function derivedTopicSchemas(): Map<string, AvroSchema> {
   add(rejectedSource.topic, rejectedSource.avro);
   add(receiptSource.topic, receiptSource.avro);
   add(membershipSource.topic, membershipSource.avro);
+  add(actionLogSource.topic, actionLogSource.avro);
   return out;
 }
 

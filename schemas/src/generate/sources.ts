@@ -4,6 +4,7 @@ import { blockEventSchema } from '../avro/block-schema';
 import { AvroNames, avroRecord, type AvroSchema } from '../avro/derive';
 import type { EventDef, ObjectDef } from '../dsl/types';
 import { eventsOfBlock } from '../events/registry';
+import { actionLogEntrySchema } from '../action-log';
 import { customCatalogSchema } from '../avro/custom-catalog';
 import { membershipChangeSchema } from '../membership';
 import { ingestReceiptSchema } from '../receipt';
@@ -81,3 +82,4 @@ export const rejectedSource = { topic: topics.rejected, avro: rejectedRecordSche
 export const receiptSource = { topic: topics.receipts, avro: ingestReceiptSchema as unknown as AvroSchema };
 
 export const membershipSource = { topic: topics.segmentsMembership, avro: membershipChangeSchema as unknown as AvroSchema };
+export const actionLogSource = { topic: topics.actionsLog, avro: actionLogEntrySchema as unknown as AvroSchema };

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { InfraError, KeyRing, createLogger } from '@evp/core';
 import { FIRST_GENERATED_ID, ManualClock, NEVER_EXPIRES, type ActionStore } from '@evp/actions';
 import { InMemoryActionStore } from '@evp/embedded';
+import { drainLog } from '@evp/testkit';
 import { createActionStoreApp, type ActionStoreAppDeps } from './app';
 
 const API = 'api-key-app1-0123456789';
@@ -69,6 +70,12 @@ describe('POST /v1/actions', () => {
       ],
       counts: { created: 2, duplicate: 0, expired: 0, blocked: 0 },
     });
+  });
+
+  it('logs the created actions with source api', async () => {
+    const { app, store } = setup();
+    await create(app, [action({ inv_id: 1, action_id: 2 }), action({ user_id: 'u2', inv_id: 1, action_id: 2 })]);
+    expect((await drainLog(store)).map((e) => `${e.kind} ${e.user_id} ${e.source}`)).toEqual(['created u1 api', 'created u2 api']);
   });
 
   it('accepts {actions:[...]} and is idempotent on the ids', async () => {
@@ -185,6 +192,9 @@ describe('POST /v1/actions', () => {
       },
       recordFeedback: async () => 'unknown',
       sweepExpired: async () => 0,
+      readLog: async () => ({ entries: [], acks: [] }),
+      ackLog: async () => undefined,
+      logLength: async () => 0,
       ping: async () => false,
       close: async () => {},
     });

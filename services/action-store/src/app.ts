@@ -3,6 +3,7 @@ import { Counter } from 'prom-client';
 import { ApiError, InfraError, type KeyRing, type Logger, type RejectionReason } from '@evp/core';
 import { createHttpApp, jsonBody, grantOf, requireKey, type HttpMetrics } from '@evp/http';
 import {
+  ACTION_SOURCES,
   DEFAULT_PULL_MAX,
   generatorPulls,
   olderSdkPulls,
@@ -169,7 +170,7 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
         const { appId } = grantOf(req);
         checkAppClaim(req, appId);
         const actions = orBadRequest(parseCreateRequest(req.body));
-        const results = await guarded('create', req, () => deps.store.create(appId, actions));
+        const results = await guarded('create', req, () => deps.store.create(appId, actions, { source: ACTION_SOURCES.api }));
         const counts: Record<CreateStatus, number> = { created: 0, duplicate: 0, expired: 0, blocked: 0 };
         for (const r of results) counts[r.status]++;
         for (const [status, n] of Object.entries(counts)) if (n > 0) m.created.inc({ status }, n);

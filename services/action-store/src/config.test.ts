@@ -17,6 +17,9 @@ describe('loadActionStoreConfig', () => {
       CORS_ORIGINS: ['*'],
       CONSUMER_GROUP_PREFIX: 'action-store',
       KAFKA_SESSION_TIMEOUT_MS: 10_000,
+      ACTION_LOG_BATCH: 1000,
+      ACTION_LOG_IDLE_MS: 200,
+      ACTION_LOG_LEASE_MS: 30_000,
     });
   });
 

@@ -19,11 +19,17 @@ const schema = z
     RETRY_AFTER_SECONDS: envFragments.positiveInt.default(1),
     /** Browser origins allowed to call the SDK pull; the API-key routes never answer CORS. */
     CORS_ORIGINS: envFragments.corsOrigins,
-    /** Without brokers the service runs HTTP only (no actions.requested, no feedback). */
+    /** Without brokers the service runs HTTP only (no actions.requested, no feedback, no action log relay). */
     KAFKA_BROKERS: envFragments.kafkaBrokers.optional(),
     KAFKA_SESSION_TIMEOUT_MS: envFragments.kafkaSessionTimeoutMs,
     SCHEMA_REGISTRY_URL: envFragments.url.optional(),
     CONSUMER_GROUP_PREFIX: z.string().min(1).default('action-store'),
+    /** Action log entries the relay moves to actions.log per round (whole outbox records). */
+    ACTION_LOG_BATCH: envFragments.positiveInt.max(100_000).default(1000),
+    /** How often the relay looks at an empty outbox. */
+    ACTION_LOG_IDLE_MS: envFragments.positiveInt.default(200),
+    /** How long an outbox record read by one replica's relay stays its own before another may take it over. */
+    ACTION_LOG_LEASE_MS: envFragments.positiveInt.default(30_000),
   })
   .superRefine((c, ctx) => {
     if (c.KAFKA_BROKERS && !c.SCHEMA_REGISTRY_URL) {

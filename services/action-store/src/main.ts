@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { ConfigError, KeyRing, consumerProblems, createLogger, type Subscription } from '@evp/core';
+import { ConfigError, KeyRing, consumerProblems, createLogger, type BusProducer, type Subscription } from '@evp/core';
 import { closeServer, listen } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
@@ -9,11 +9,13 @@ import { createActionStoreApp } from './app';
 import { loadActionStoreConfig } from './config';
 import { startActionRequestsConsumer } from './consumers/action-requests';
 import { startFeedbackConsumer } from './consumers/feedback';
+import { startLogRelay, type LogRelay } from './log-relay';
 import { startSweeper } from './sweeper';
 
 /**
- * Composition root: config → logger → Redis → store → (Kafka consumers) → sweeper → HTTP.
- * Shutdown in reverse: stop accepting HTTP, stop consuming, stop sweeping, close Kafka, close Redis.
+ * Composition root: config → logger → Redis → store → (Kafka consumers, action log relay) → sweeper → HTTP.
+ * Shutdown in reverse: stop accepting HTTP, stop consuming, stop sweeping, let the relay finish its
+ * batch, close Kafka, close Redis.
  */
 async function main() {
   const config = loadActionStoreConfig();
@@ -23,7 +25,13 @@ async function main() {
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
   redis.on('error', (err) => logger.warn({ err }, 'redis connection error'));
   await redis.connect();
-  const store = new RedisActionStore({ redis, clock: systemClock(), prefix: config.REDIS_KEY_PREFIX, retentionMs: config.RETENTION_MS });
+  const store = new RedisActionStore({
+    redis,
+    clock: systemClock(),
+    prefix: config.REDIS_KEY_PREFIX,
+    retentionMs: config.RETENTION_MS,
+    logLeaseMs: config.ACTION_LOG_LEASE_MS,
+  });
 
   const consumers: Record<string, Subscription> = {};
   const { app, metrics } = createActionStoreApp({
@@ -38,6 +46,8 @@ async function main() {
     corsOrigins: config.CORS_ORIGINS,
   });
 
+  let relay: LogRelay | undefined;
+  let producer: BusProducer | undefined;
   const bus = config.KAFKA_BROKERS
     ? createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'action-store', logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS })
     : undefined;
@@ -58,8 +68,19 @@ async function main() {
       metrics: metrics.registry,
       decode: async (value) => canonicalFromAvro((await registry.decode(value)) as Record<string, unknown>),
     });
+    producer = await bus.producer();
+    relay = startLogRelay({
+      store,
+      producer,
+      registry,
+      logger,
+      metrics: metrics.registry,
+      batchMax: config.ACTION_LOG_BATCH,
+      idleMs: config.ACTION_LOG_IDLE_MS,
+    });
   } else {
-    logger.info('KAFKA_BROKERS not set: HTTP only (no actions.requested, no feedback)');
+    // The store still logs (atomically, into its outbox); a replica with Kafka relays it.
+    logger.warn('KAFKA_BROKERS not set: HTTP only (no actions.requested, no feedback, no action log relay: the outbox grows)');
   }
   const sweeper = startSweeper({ store, logger, intervalMs: config.SWEEP_INTERVAL_MS });
   const { server, port } = await listen(app, config.PORT);
@@ -70,10 +91,12 @@ async function main() {
     if (stopping) return;
     stopping = true;
     clearInterval(watch);
-    logger.info({ signal }, 'shutting down: stop HTTP, stop consuming, stop sweeping, close Kafka and Redis');
+    logger.info({ signal }, 'shutting down: stop HTTP, stop consuming, stop sweeping, finish relaying, close Kafka and Redis');
     await closeServer(server).catch((err) => logger.error({ err }, 'http close failed'));
     await Promise.allSettled(Object.values(consumers).map((s) => s.stop()));
     await sweeper.stop();
+    await relay?.stop();
+    await producer?.close().catch((err) => logger.error({ err }, 'producer close failed'));
     await Promise.allSettled([bus?.close(), store.close()]);
     await redis.quit().catch(() => redis.disconnect());
     process.exit(code);

@@ -30,7 +30,19 @@ function failing(err: Error): ActionStore {
   const fail = async (): Promise<never> => {
     throw err;
   };
-  return { create: fail, pull: fail, stats: fail, unblock: fail, recordFeedback: fail, sweepExpired: fail, ping: async () => false, close: async () => {} };
+  return {
+    create: fail,
+    pull: fail,
+    stats: fail,
+    unblock: fail,
+    recordFeedback: fail,
+    sweepExpired: fail,
+    readLog: fail,
+    ackLog: fail,
+    logLength: fail,
+    ping: async () => false,
+    close: async () => {},
+  };
 }
 
 const action = (over: Record<string, unknown> = {}) => ({

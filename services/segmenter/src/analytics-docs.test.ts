@@ -1,9 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Analytics, Block } from '@evp/core';
-import { catalogToAvro, type CanonicalCatalogRecord, type CanonicalEvent, type CustomCatalogRecord, type RejectedRecord } from '@evp/schemas';
+import {
+  catalogToAvro,
+  type ActionLogEntry,
+  type CanonicalCatalogRecord,
+  type CanonicalEvent,
+  type CustomCatalogRecord,
+  type RejectedRecord,
+} from '@evp/schemas';
 import { useMigratedChdb } from '@evp/testkit';
-import { catalogRow, customCatalogRow, eventRow, rejectedRow, unreadableRow } from './rows';
+import { actionLogRow, catalogRow, customCatalogRow, eventRow, rejectedRow, unreadableRow } from './rows';
 import { pageEvent, rejectedRecord } from './test-fixtures';
 
 // The example queries of docs/analytics.md, run as written against rows made by the sink's own
@@ -106,6 +113,36 @@ const patient = (id: string, receivedAt: number, country: string): CanonicalCata
   record: { id, country },
   extra: null,
 });
+// The action log of the nudges above: 101:1 (one-off, tags promo and cart) for u1–u4, u4 never
+// pulled it; 101:2 (cached, tag reminder) for u1; 102:7 (cached, tag promo) for u2, who blocked it.
+const logEntry = (kind: ActionLogEntry['kind'], user: string, inv: number, act: number, when: string, tags: string[] = []): ActionLogEntry => ({
+  entry_id: `${kind}-${user}-${inv}:${act}`,
+  kind,
+  app_id: 'shop',
+  user_id: user,
+  inv_id: inv,
+  action_id: act,
+  at: at(when),
+  created_at: at('2024-03-01T12:00:00'),
+  type: 'message',
+  render_method: 'push_notification',
+  delivery_mode: act === 1 ? 'one-off' : 'cached',
+  expired_at: at('2024-03-02T12:00:00'),
+  tags: kind === 'created' ? tags : [],
+  attr: {},
+  source: kind === 'created' ? 'api' : '',
+});
+const actionLog: ActionLogEntry[] = [
+  ...['u1', 'u2', 'u3', 'u4'].map((u) => logEntry('created', u, 101, 1, '2024-03-01T12:00:00', ['promo', 'cart'])),
+  ...['u1', 'u2', 'u3'].map((u) => logEntry('delivered', u, 101, 1, '2024-03-01T12:30:00')),
+  logEntry('expired', 'u4', 101, 1, '2024-03-02T12:00:00'),
+  logEntry('created', 'u1', 101, 2, '2024-03-01T12:00:00', ['reminder']),
+  logEntry('delivered', 'u1', 101, 2, '2024-03-01T13:30:00'),
+  logEntry('created', 'u2', 102, 7, '2024-03-01T12:00:00', ['promo']),
+  logEntry('delivered', 'u2', 102, 7, '2024-03-01T14:30:00'),
+  logEntry('withdrawn', 'u2', 102, 7, '2024-03-01T15:01:00'),
+];
+
 const patients = [patient('p-1', 1_000, 'Kenya'), patient('p-1', 2_000, 'Uganda'), patient('p-2', 1_000, 'Kenya')];
 // Records of an app-defined kind as the Unity SDK sends them (every value a string): the sword's
 // second version wins; the same id in another kind, and another app's kind, stay out.
@@ -144,6 +181,7 @@ beforeAll(async () => {
   for (let copy = 0; copy < 2; copy++) {
     await analytics.insert('events', events.map(eventRow));
     await analytics.insert('rejected', [...rejected.map(rejectedRow), unreadable]);
+    await analytics.insert('actions_log', actionLog.map(actionLogRow));
     await analytics.insert(
       'catalog_patient',
       patients.map((p) => catalogRow(catalogToAvro(p))),
@@ -168,6 +206,8 @@ describe('docs/analytics.md example queries', () => {
       'daily_active_users',
       'cart_checkout_funnel',
       'nudge_response_rates',
+      'action_funnel',
+      'responded_to_tag',
       'rejected_by_reason',
       'patients_with_encounters',
     ]);
@@ -191,6 +231,26 @@ describe('docs/analytics.md example queries', () => {
       { inv_id: 101, shown: 4, opened: 2, discarded: 1, blocked: 0, open_rate: 0.5 },
       { inv_id: 102, shown: 1, opened: 0, discarded: 0, blocked: 1, open_rate: 0 },
     ]);
+  });
+
+  it('what became of the actions of one invocation, with the reactions to them', async () => {
+    expect(await run('action_funnel', { app: 'shop', inv: 101 })).toEqual([
+      { action_id: 1, created: 4, delivered: 3, withdrawn: 0, expired: 1, shown: 3, opened: 1 },
+      { action_id: 2, created: 1, delivered: 1, withdrawn: 0, expired: 0, shown: 1, opened: 1 },
+    ]);
+    expect(await run('action_funnel', { app: 'shop', inv: 102 })).toEqual([
+      { action_id: 7, created: 1, delivered: 1, withdrawn: 1, expired: 0, shown: 1, opened: 0 },
+    ]);
+  });
+
+  it('users who responded to an action carrying a tag', async () => {
+    const users = async (response: string, tag: string) =>
+      (await run('responded_to_tag', { app: 'shop', response, tag })).map((r) => (r as { user_id: string }).user_id);
+    expect(await users('shown', 'promo')).toEqual(['u1', 'u2', 'u3']);
+    expect(await users('open', 'promo')).toEqual(['u1']);
+    expect(await users('open', 'reminder')).toEqual(['u1']);
+    expect(await users('block', 'promo')).toEqual(['u2']);
+    expect(await users('discard', 'reminder')).toEqual([]);
   });
 
   it('rejected records by reason', async () => {

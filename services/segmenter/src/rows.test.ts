@@ -1,7 +1,7 @@
 import type { BusMessage } from '@evp/core';
-import { EVENT_COLUMNS, RowError, catalogRow, chTime, customCatalogRow, eventRow, eventValues, rejectedRow, unreadableRow } from './rows';
+import { EVENT_COLUMNS, RowError, actionLogRow, catalogRow, chTime, customCatalogRow, eventRow, eventValues, rejectedRow, unreadableRow } from './rows';
 import { pageEvent, pageEventRow, rejectedRecord } from './test-fixtures';
-import { catalogToAvro } from '@evp/schemas';
+import { catalogToAvro, type ActionLogEntry } from '@evp/schemas';
 
 function thrown(fn: () => unknown): RowError {
   try {
@@ -150,6 +150,47 @@ describe('catalogRow', () => {
     expect([noId.path, noId.message]).toEqual(['id', 'must not be empty']);
     const late = thrown(() => catalogRow(catalogToAvro({ ...base, received_at: Number.MAX_SAFE_INTEGER })));
     expect(late.path).toBe('received_at');
+  });
+});
+
+describe('actionLogRow', () => {
+  const entry: ActionLogEntry = {
+    entry_id: 'e1',
+    kind: 'expired',
+    app_id: 'app-1',
+    user_id: 'u1',
+    inv_id: 1,
+    action_id: 2,
+    at: Date.UTC(2030, 0, 2),
+    created_at: Date.UTC(2030, 0, 1, 0, 0, 0, 5),
+    type: 'message',
+    render_method: 'push_notification',
+    delivery_mode: 'one-off',
+    expired_at: Date.UTC(2030, 0, 2),
+    tags: [],
+    attr: {},
+    source: '',
+  };
+
+  it('keeps every field, times as DateTime64 text', () => {
+    expect(actionLogRow(entry)).toEqual({
+      ...entry,
+      at: '2030-01-02 00:00:00.000',
+      created_at: '2030-01-01 00:00:00.005',
+      expired_at: '2030-01-02 00:00:00.000',
+    });
+    expect(actionLogRow({ ...entry, expired_at: null }).expired_at).toBeNull();
+  });
+
+  it("stores an expiry past DateTime64's end (2299) as that end", () => {
+    expect(actionLogRow({ ...entry, expired_at: Date.UTC(2999, 0, 1) }).expired_at).toBe('2299-12-31 23:59:59.999');
+  });
+
+  it('refuses an unknown kind and a time ClickHouse cannot hold, naming the field', () => {
+    expect([thrown(() => actionLogRow({ ...entry, kind: 'shown' as never })).path, thrown(() => actionLogRow({ ...entry, at: -1e15 })).path]).toEqual([
+      'kind',
+      'at',
+    ]);
   });
 });
 

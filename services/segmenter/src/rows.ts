@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import { formatDateTime64, stringifyWellFormed } from '@evp/clickhouse';
 import type { BusMessage, CatalogKind } from '@evp/core';
 import {
+  ACTION_LOG_KINDS,
   CUSTOM_CATALOG_KIND_PATTERN,
   catalogFromAvro,
   customCatalogFromAvro,
   payloadPrefix,
+  type ActionLogEntry,
   type CanonicalEvent,
   type IngestReceipt,
   type RejectedRecord,
@@ -16,6 +18,7 @@ export const TABLES = {
   events: 'events',
   rejected: 'rejected',
   receipts: 'ingest_receipts',
+  actionsLog: 'actions_log',
   catalog: (kind: CatalogKind) => `catalog_${kind}`,
   /** Every app-defined catalog kind (007_custom_catalog.sql), told apart by its `kind` column. */
   customCatalog: 'catalog_custom',
@@ -335,5 +338,26 @@ export function receiptRow(r: IngestReceipt): ReceiptRow {
     received_at: chTime(r.received_at, 'received_at'),
     processed_at: chTime(r.processed_at, 'processed_at'),
     items: r.items.map((i, n) => ({ ...i, reasons: reasons(i.reasons, `items[${n}].reasons`) })),
+  };
+}
+
+export interface ActionLogRow extends Omit<ActionLogEntry, 'at' | 'created_at' | 'expired_at'> {
+  at: string;
+  created_at: string;
+  expired_at: string | null;
+}
+
+/** A decoded action log entry (schemas/src/action-log.ts) → its `actions_log` row (009_actions_log.sql). */
+export function actionLogRow(e: ActionLogEntry): ActionLogRow {
+  if (!(ACTION_LOG_KINDS as readonly string[]).includes(e.kind)) throw new RowError('kind', `${String(e.kind)} is not one of ${ACTION_LOG_KINDS.join(', ')}`);
+  return {
+    ...e,
+    entry_id: nonEmpty(e.entry_id, 'entry_id'),
+    app_id: nonEmpty(e.app_id, 'app_id'),
+    user_id: text(e.user_id, 'user_id'),
+    at: chTime(e.at, 'at'),
+    created_at: chTime(e.created_at, 'created_at'),
+    // An action may expire in 2999; DateTime64 ends with 2299, which is as good as never here.
+    expired_at: typeof e.expired_at === 'number' ? chTime(Math.min(e.expired_at, MAX_TIME_MS), 'expired_at') : chTimeOrNull(e.expired_at, 'expired_at'),
   };
 }

@@ -1,6 +1,15 @@
 import { InfraError, topics, type Analytics } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
-import { blockSubject, catalogSchema, catalogSubject, catalogToAvro, customCatalogSchema, rejectedRecordSchema } from '@evp/schemas';
+import {
+  actionLogEntrySchema,
+  blockSubject,
+  catalogSchema,
+  catalogSubject,
+  catalogToAvro,
+  customCatalogSchema,
+  rejectedRecordSchema,
+  type ActionLogEntry,
+} from '@evp/schemas';
 import { useMigratedChdb, waitFor } from '@evp/testkit';
 import { EVENT_COLUMNS } from './rows';
 import { nth, startSinkHarness, type SinkHarness, type SinkHarnessOptions } from './sink-test-harness';
@@ -208,6 +217,68 @@ describe('sink (in-process bus + registry, chdb)', () => {
         source: 'ingest.raw/1/77',
         user_id: 'user-42',
       },
+    ]);
+  });
+
+  it('writes action log entries from actions.log as exactly these actions_log rows; a re-sent entry collapses, a bad one is rejected', async () => {
+    const app = 'app-log';
+    const h = await start();
+    const id = await h.registry.register(blockSubject(topics.actionsLog), actionLogEntrySchema);
+    const created: ActionLogEntry = {
+      entry_id: 'e-created',
+      kind: 'created',
+      app_id: app,
+      user_id: 'u1',
+      inv_id: 2147483648,
+      action_id: 7,
+      at: Date.UTC(2030, 0, 1),
+      created_at: Date.UTC(2030, 0, 1),
+      type: 'message',
+      render_method: 'push_notification',
+      delivery_mode: 'cached',
+      expired_at: Date.UTC(2030, 1, 1),
+      tags: ['promo', 'q1'],
+      attr: { screen: 'cart' },
+      source: 'campaign:42',
+    };
+    const delivered: ActionLogEntry = { ...created, entry_id: 'e-delivered', kind: 'delivered', at: created.at + 1500, tags: [], attr: {}, source: '' };
+    const msg = async (e: ActionLogEntry) => ({ key: `${app}:u1`, value: await h.registry.encode(id, e) });
+    await h.send(topics.actionsLog, [
+      await msg(created),
+      await msg(delivered),
+      await msg(created),
+      await msg({ ...created, entry_id: 'e-bad', kind: 'shown' as never }),
+    ]);
+    await waitFor(async () => (await countOf('rejected', app)) === 1 && (await countOf('actions_log', app)) >= 2, {
+      timeoutMs: 10_000,
+      what: 'the action log rows',
+    });
+    const common = {
+      app_id: app,
+      user_id: 'u1',
+      inv_id: 2147483648,
+      action_id: 7,
+      created_at: '2030-01-01 00:00:00.000',
+      type: 'message',
+      render_method: 'push_notification',
+      delivery_mode: 'cached',
+      expired_at: '2030-02-01 00:00:00.000',
+      ref: '2147483648:7',
+    };
+    expect(await analytics.query(`SELECT * EXCEPT (inserted_at), ref FROM actions_log FINAL WHERE app_id = {app:String} ORDER BY kind`, { app })).toEqual([
+      {
+        entry_id: 'e-created',
+        kind: 'created',
+        at: '2030-01-01 00:00:00.000',
+        tags: ['promo', 'q1'],
+        attr: { screen: 'cart' },
+        source: 'campaign:42',
+        ...common,
+      },
+      { entry_id: 'e-delivered', kind: 'delivered', at: '2030-01-01 00:00:01.500', tags: [], attr: {}, source: '', ...common },
+    ]);
+    expect(await analytics.query(`SELECT errors FROM rejected FINAL WHERE app_id = {app:String}`, { app })).toEqual([
+      { errors: [{ path: '$.kind', rule: 'row', message: 'shown is not one of created, delivered, withdrawn, expired' }] },
     ]);
   });
 

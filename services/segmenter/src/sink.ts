@@ -18,11 +18,11 @@ import {
   type Subscription,
   type SubscriptionHealth,
 } from '@evp/core';
-import { canonicalFromAvro, type IngestReceipt, type RejectedRecord } from '@evp/schemas';
+import { canonicalFromAvro, type ActionLogEntry, type IngestReceipt, type RejectedRecord } from '@evp/schemas';
 import { InsertBatcher, type TableRows } from './batcher';
 import { deadLetterOf } from './dead-letters';
 import { createSinkMetrics } from './metrics';
-import { RowError, TABLES, VALUE_COLUMNS, catalogRow, customCatalogRow, eventValues, receiptRow, rejectedRow, unreadableRow } from './rows';
+import { RowError, TABLES, VALUE_COLUMNS, actionLogRow, catalogRow, customCatalogRow, eventValues, receiptRow, rejectedRow, unreadableRow } from './rows';
 
 export interface SinkConfig {
   /** Consumer group. Default `segmenter-sink`. */
@@ -96,13 +96,14 @@ export interface Sink {
   readonly metrics: Registry;
 }
 
-/** Every topic the sink reads: one per block, one per catalog kind, and the rejected records. */
+/** Every topic the sink reads: one per block, one per catalog kind, the app-defined catalogs, the rejected records, the receipts and the action log. */
 export const SINK_TOPICS: string[] = [
   ...BLOCKS.map((b) => topics.events(b)),
   ...CATALOG_KINDS.map((k) => topics.catalog(k)),
   topics.customCatalog,
   topics.rejected,
   topics.receipts,
+  topics.actionsLog,
 ];
 
 /**
@@ -112,7 +113,13 @@ export const SINK_TOPICS: string[] = [
  */
 const jsonRow = (row: object) => new JsonRow(stringifyWellFormed(row));
 
-type Route = { table: 'events' } | { table: 'rejected' } | { table: 'receipts' } | { table: 'catalog'; kind: CatalogKind } | { table: 'customCatalog' };
+type Route =
+  | { table: 'events' }
+  | { table: 'rejected' }
+  | { table: 'receipts' }
+  | { table: 'actions_log' }
+  | { table: 'catalog'; kind: CatalogKind }
+  | { table: 'customCatalog' };
 
 const routes = new Map<string, Route>([
   ...BLOCKS.map((b) => [topics.events(b), { table: 'events' }] as [string, Route]),
@@ -120,6 +127,7 @@ const routes = new Map<string, Route>([
   [topics.customCatalog, { table: 'customCatalog' }],
   [topics.rejected, { table: 'rejected' }],
   [topics.receipts, { table: 'receipts' }],
+  [topics.actionsLog, { table: 'actions_log' }],
 ]);
 
 interface Read {
@@ -134,8 +142,8 @@ interface Read {
 }
 
 /**
- * The sink: events.*, catalog.* (catalog.custom: every app-defined kind), ingest.rejected and
- * ingest.receipts → ClickHouse. Each message is decoded through the registry and mapped to one row; rows are inserted in batches and a handler call returns (so
+ * The sink: events.*, catalog.* (catalog.custom: every app-defined kind), ingest.rejected,
+ * ingest.receipts and actions.log → ClickHouse. Each message is decoded through the registry and mapped to one row; rows are inserted in batches and a handler call returns (so
  * the bus commits its offsets) only once its rows are in ClickHouse. A message that cannot be read is
  * written to `rejected` as a parse_violation, never dropped; a registry or ClickHouse outage throws a
  * retriable error, and the bus delivers the batch again after a back-off. A row ClickHouse refuses
@@ -243,6 +251,10 @@ export function createSink(deps: SinkDeps): Sink {
         case 'receipts': {
           const row = receiptRow(record as unknown as IngestReceipt);
           return { table: TABLES.receipts, row: jsonRow(row), key: row.receipt_id, receivedAtMs: record.received_at as number, unreadable: false };
+        }
+        case 'actions_log': {
+          const row = actionLogRow(record as unknown as ActionLogEntry);
+          return { table: TABLES.actionsLog, row: jsonRow(row), key: row.entry_id, receivedAtMs: record.at as number, unreadable: false };
         }
         case 'catalog': {
           const row = catalogRow(record);

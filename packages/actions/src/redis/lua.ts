@@ -12,8 +12,14 @@
  *       st        a(vailable) d(elivered) x (expired) w(ithdrawn by block)
  *       av        attrs as a JSON array [k1,v1,k2,v2,...]   '@'..k   attr value, for matching
  *       i c       inv_id, action_id                 'f:'..response   feedback seen (dedup)
+ *       l         the action's log value (action-log.ts): '<created ms>|<e>|<m>|<t>|<r>', ready
+ *                 for its later log entries
  *   base..'j:'..rid                      STRING the pull entry as JSON, while available; separate
- *                                        from the hash so a pull fetches 1,000 with one MGET
+ *                                        from the hash so a pull fetches 1,000 with one MGET. A cached
+ *                                        action no pull returned yet has it behind a space (JSON.stringify
+ *                                        never writes one; JSON.parse skips it, so a store that does
+ *                                        not know the mark still reads it): its first pull logs the
+ *                                        delivery and drops the mark; later pulls see it at no cost
  *   base..'u:'..dim..':'..user           ZSET rid by seq: available actions of one user
  *   base..'all:'..dim                    ZSET rid by seq: available actions of all users
  *   base..'x:'..dim..':'..#k..':'..k..':'..v   ZSET rid by seq: available, with attr k=v
@@ -25,6 +31,9 @@
  *   base..'lz:'..action_id               ZSET user by 'les' sequence: recency of the reports above,
  *                                        trimmed to the newest MAX_LAST_ERRORS users
  *   base..'les'                          INCR: order of error reports (no ties, unlike the clock)
+ *   base..'log'                          STREAM the action log's outbox (action-log.ts): one entry per
+ *                                        step kind of a script call, appended in that script; read by
+ *                                        the relay through the consumer group 'relay', XACK+XDEL
  * with dim = delivery_mode..':'..type..':'..render_method. A single-user pull reads one small zset;
  * a `*` pull reads the app's zset for that dim, or the smallest attr zset when attrs narrow it.
  * When nothing expired is waiting to be swept and the scanned zset implies every filter, a pull is
@@ -36,6 +45,35 @@ local function xkey(base, dim, k, v)
   return base .. 'x:' .. dim .. ':' .. #k .. ':' .. k .. ':' .. v
 end
 
+-- The action log's outbox (action-log.ts). A script collects the steps of one kind in a record
+-- (newLog: the header, then rid, value pairs) and appends it to the app's stream (flushLog) before
+-- it returns, so no step is ever without its entry. logValue(f) is a step's value from what
+-- unindex returns.
+local function logValue(f)
+  return f[9]
+end
+
+local function newLog(kind, now, source)
+  if source then return { 'k', kind, 't', now, 's', source } end
+  return { 'k', kind, 't', now }
+end
+
+-- One stream entry per LOG_RECORD_MAX_ENTRIES steps; none when there were none. (A rid starts with
+-- a digit, so rec[5] is 's' only in a header with a source.)
+local function flushLog(base, rec)
+  local head = rec[5] == 's' and 6 or 4
+  if #rec == head then return end
+  if #rec - head <= 2000 then
+    redis.call('XADD', base .. 'log', '*', unpack(rec))
+    return
+  end
+  for c = head + 1, #rec, 2000 do
+    local part = { unpack(rec, 1, head) }
+    for j = c, math.min(c + 1999, #rec) do part[#part + 1] = rec[j] end
+    redis.call('XADD', base .. 'log', '*', unpack(part))
+  end
+end
+
 local function bump(base, act, inv, counter)
   local key = base .. 'st:' .. act
   redis.call('HINCRBY', key, counter, 1)
@@ -45,9 +83,11 @@ end
 -- Removes an action from every index; returns its hash fields (or nil when the hash is gone).
 local function unindex(base, rid)
   local rec = base .. 'a:' .. rid
-  local f = redis.call('HMGET', rec, 'u', 'm', 't', 'r', 'av', 'i', 'c', 'st')
+  local f = redis.call('HMGET', rec, 'u', 'm', 't', 'r', 'av', 'i', 'c', 'st', 'l')
   redis.call('ZREM', base .. 'exp', rid)
   if not f[1] then return nil end
+  -- An action stored before the log existed has no log value: its creation time is unknown (0).
+  if not f[9] then f[9] = '0|' .. (redis.call('HGET', rec, 'e') or '') .. '|' .. f[2] .. '|' .. f[3] .. '|' .. f[4] end
   local dim = f[2] .. ':' .. f[3] .. ':' .. f[4]
   redis.call('ZREM', base .. 'u:' .. dim .. ':' .. f[1], rid)
   redis.call('ZREM', base .. 'all:' .. dim, rid)
@@ -58,9 +98,14 @@ end
 
 -- Takes an action out of circulation with a final state; keeps the small hash for idempotency and
 -- feedback until the retention runs out.
+-- f[10] is 1 when it was a cached action no pull had returned (its entry still marked).
 local function retire(base, rid, state, retention)
   local f = unindex(base, rid)
-  redis.call('DEL', base .. 'j:' .. rid)
+  local jkey = base .. 'j:' .. rid
+  if f then
+    f[10] = (f[2] == 'cached' and redis.call('GETRANGE', jkey, 0, 0) == ' ') and 1 or 0
+  end
+  redis.call('DEL', jkey)
   if not f then return nil end
   local rec = base .. 'a:' .. rid
   redis.call('HSET', rec, 'st', state)
@@ -68,26 +113,37 @@ local function retire(base, rid, state, retention)
   return f
 end
 
-local function sweep(base, now, limit, retention)
-  local ids = redis.call('ZRANGEBYSCORE', base .. 'exp', '-inf', now, 'LIMIT', 0, limit)
-  for _, rid in ipairs(ids) do
-    local f = retire(base, rid, 'x', retention)
-    if f and f[8] == 'a' then bump(base, f[7], f[6], 'expired') end
+-- Retires an available action whose expiry passed; logs it when no pull had returned it.
+local function expire(base, rid, retention, xs)
+  local f = retire(base, rid, 'x', retention)
+  if f and f[8] == 'a' then
+    bump(base, f[7], f[6], 'expired')
+    if f[2] == 'one-off' or f[10] == 1 then
+      xs[#xs + 1] = rid
+      xs[#xs + 1] = logValue(f)
+    end
   end
+end
+
+local function sweep(base, now, limit, retention, xs)
+  local ids = redis.call('ZRANGEBYSCORE', base .. 'exp', '-inf', now, 'LIMIT', 0, limit)
+  for _, rid in ipairs(ids) do expire(base, rid, retention, xs) end
   return #ids
 end
 `;
 
 /**
  * KEYS[1] = base..'seq'
- * ARGV: base, now, retention, n, then n groups of 10: rid user mode type rm exp inv act json attrs
+ * ARGV: base, now, retention, source, n, then n groups of 11: rid user mode type rm exp inv act json
+ *       attrs logValue
  * Returns one status per action: created | duplicate | blocked.
  */
 export const CREATE = `${COMMON}
-local base, now, retention, n = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local out = {}
+local base, nowText, retention, source, n = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
+local now = tonumber(nowText)
+local out, cs = {}, newLog('c', nowText, source)
 for i = 0, n - 1 do
-  local o = 5 + i * 10
+  local o = 6 + i * 11
   local rid, user, mode, typ, rm = ARGV[o], ARGV[o + 1], ARGV[o + 2], ARGV[o + 3], ARGV[o + 4]
   local exp, inv, act, json, attrs = ARGV[o + 5], ARGV[o + 6], ARGV[o + 7], ARGV[o + 8], ARGV[o + 9]
   local rec = base .. 'a:' .. rid
@@ -99,8 +155,9 @@ for i = 0, n - 1 do
     local seq = redis.call('INCR', KEYS[1])
     local dim = mode .. ':' .. typ .. ':' .. rm
     local kv = cjson.decode(attrs)
+    local lv = nowText .. '|' .. exp .. '|' .. mode .. '|' .. typ .. '|' .. rm
     local fields = { 'u', user, 'm', mode, 't', typ, 'r', rm, 'e', exp, 's', seq, 'st', 'a',
-                     'av', attrs, 'i', inv, 'c', act }
+                     'av', attrs, 'i', inv, 'c', act, 'l', lv }
     for j = 1, #kv, 2 do
       fields[#fields + 1] = '@' .. kv[j]
       fields[#fields + 1] = kv[j + 1]
@@ -109,6 +166,8 @@ for i = 0, n - 1 do
     redis.call('ZADD', base .. 'u:' .. dim .. ':' .. user, seq, rid)
     redis.call('ZADD', base .. 'all:' .. dim, seq, rid)
     for j = 1, #kv, 2 do redis.call('ZADD', xkey(base, dim, kv[j], kv[j + 1]), seq, rid) end
+    -- A cached action's entry is marked until its first pull (see 'j:' above).
+    if mode == 'cached' then json = ' ' .. json end
     if exp ~= '' then
       redis.call('ZADD', base .. 'exp', exp, rid)
       -- %d: Lua would print a large number in exponent notation, which PEXPIRE rejects.
@@ -119,9 +178,12 @@ for i = 0, n - 1 do
       redis.call('SET', base .. 'j:' .. rid, json)
     end
     bump(base, act, inv, 'created')
+    cs[#cs + 1] = rid
+    cs[#cs + 1] = ARGV[o + 10]
     out[#out + 1] = 'created'
   end
 end
+flushLog(base, cs)
 return out
 `;
 
@@ -139,7 +201,8 @@ local retention, budget, lazy, nattr = tonumber(ARGV[9]), tonumber(ARGV[10]), to
 
 -- A bounded slice of the app's expired actions goes on every pull, so memory stays bounded even
 -- without the periodic sweeper.
-sweep(base, nowText, lazy, retention)
+local xs = newLog('x', nowText)
+sweep(base, nowText, lazy, retention, xs)
 -- Expired actions still indexed (a sweep backlog) force the entry-by-entry path below, which checks
 -- expiry itself, so correctness never depends on the sweeper keeping up.
 local backlog = #redis.call('ZRANGEBYSCORE', base .. 'exp', '-inf', nowText, 'LIMIT', 0, 1) > 0
@@ -193,8 +256,7 @@ else
         -- The hash is gone (retention ran out before a sweep) or retired: a stale index entry.
         redis.call('ZREM', scan, rid)
       elseif f[2] ~= '' and tonumber(f[2]) <= now then
-        local g = retire(base, rid, 'x', retention)
-        if g then bump(base, g[7], g[6], 'expired') end
+        expire(base, rid, retention, xs)
       else
         local match = true
         for j = 1, #want do
@@ -222,23 +284,44 @@ else
   end
 end
 
+flushLog(base, xs)
+
 -- The entries go back as separate bulk strings: joining 1,000 of them in Lua (table.concat on a
--- large result) costs several times what the MGET does; Node joins them instead.
+-- large result) costs several times what the MGET does; Node joins them instead. A marked entry
+-- (a leading space) is a cached action's first delivery: logged, and the mark dropped (TTL kept).
 local out = { more, more == 1 and consumed or '' }
+local ds = newLog('d', nowText)
 for c = 1, #picked, 1000 do
   local keys = {}
   for p = c, math.min(c + 999, #picked) do keys[#keys + 1] = base .. 'j:' .. picked[p] end
   local got = redis.call('MGET', unpack(keys))
-  for _, j in ipairs(got) do
-    if j then out[#out + 1] = j end
+  for i = 1, #keys do
+    local j = got[i]
+    if j then
+      if string.byte(j, 1) == 32 then
+        j = string.sub(j, 2)
+        redis.call('SET', keys[i], j, 'KEEPTTL')
+        local rid = picked[c + i - 1]
+        local lv = redis.call('HGET', base .. 'a:' .. rid, 'l')
+        if lv then
+          ds[#ds + 1] = rid
+          ds[#ds + 1] = lv
+        end
+      end
+      out[#out + 1] = j
+    end
   end
 end
--- Only one-off deliveries are counted: a cached pull stays free of writes (a cached action is
--- returned on every pull by design; its reach shows in the clients' 'shown' responses).
+-- Only one-off deliveries are counted: a cached pull stays free of counter writes (a cached action
+-- is returned on every pull by design; its reach shows in the clients' 'shown' responses).
 if mode == 'one-off' then
   local counted = {}
   for _, rid in ipairs(picked) do
-    retire(base, rid, 'd', retention)
+    local f = retire(base, rid, 'd', retention)
+    if f then
+      ds[#ds + 1] = rid
+      ds[#ds + 1] = logValue(f)
+    end
     local key = string.match(rid, '^(%d+:%d+):')
     counted[key] = (counted[key] or 0) + 1
   end
@@ -249,6 +332,7 @@ if mode == 'one-off' then
     redis.call('HINCRBY', sk, inv .. '|delivered', n)
   end
 end
+flushLog(base, ds)
 return out
 `;
 
@@ -281,23 +365,46 @@ end
 if response == 'block' then
   redis.call('SADD', base .. 'blk:' .. user, act)
   -- Withdraw every queued action of this action_id for this user, in every dimension.
+  local ws = newLog('w', now)
   for _, mode in ipairs({ 'one-off', 'cached' }) do
     for _, typ in ipairs({ 'message', 'custom' }) do
       for _, rm in ipairs({ 'push_notification', 'in_app_message', 'generic_message' }) do
         local key = base .. 'u:' .. mode .. ':' .. typ .. ':' .. rm .. ':' .. user
         for _, other in ipairs(redis.call('ZRANGE', key, 0, -1)) do
-          if redis.call('HGET', base .. 'a:' .. other, 'c') == act then retire(base, other, 'w', retention) end
+          if redis.call('HGET', base .. 'a:' .. other, 'c') == act then
+            local f = retire(base, other, 'w', retention)
+            if f then
+              ws[#ws + 1] = other
+              ws[#ws + 1] = logValue(f)
+            end
+          end
         end
       end
     end
   end
+  flushLog(base, ws)
 end
 return 'recorded'
 `;
 
 /** KEYS[1] = base..'exp'; ARGV: base, now, limit, retention. Returns how many were swept. */
 export const SWEEP = `${COMMON}
-return sweep(ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]))
+local xs = newLog('x', ARGV[2])
+local n = sweep(ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), xs)
+flushLog(ARGV[1], xs)
+return n
+`;
+
+/**
+ * KEYS[1] = base..'log'
+ * ARGV: group, then record ids. Acknowledges and deletes them in one step (a record is never left
+ * deleted but pending, or acknowledged but kept). Returns how many were deleted.
+ */
+export const ACK_LOG = `
+local ids = {}
+for i = 2, #ARGV do ids[#ids + 1] = ARGV[i] end
+redis.call('XACK', KEYS[1], ARGV[1], unpack(ids))
+return redis.call('XDEL', KEYS[1], unpack(ids))
 `;
 
 /**

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import Redis from 'ioredis';
 import { InMemoryActionStore } from '@evp/embedded';
-import { deletePrefix, randomActionPrefix } from '@evp/testkit';
+import { deletePrefix, drainLog, randomActionPrefix } from '@evp/testkit';
 import { ManualClock } from '../clock';
 import { ACTION_RESPONSES, NEVER_EXPIRES, type NewAction, type PullQuery } from '../model';
 import type { ActionStore } from '../store';
@@ -9,7 +9,7 @@ import { RedisActionStore } from './redis-action-store';
 
 /**
  * Random operation sequences run against the Redis adapter and the in-memory adapter side by side:
- * every answer must be identical. The conformance suite pins the behaviour; this finds the corners
+ * every answer must be identical, and so must the action logs they wrote. The conformance suite pins the behaviour; this finds the corners
  * it does not name (duplicates within a call, expiry between pulls, blocks mid-sequence, paging).
  */
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -135,6 +135,9 @@ describe('Redis and in-memory adapters agree on random operation sequences', () 
             const [a, b] = [await run(redisStore, redisClock, o), await run(memStore, memClock, o)];
             expect({ o, answer: a }).toEqual({ o, answer: b });
           }
+          // Both logged the same steps, record by record.
+          expect(await redisStore.logLength()).toBe(await memStore.logLength());
+          expect(await drainLog(redisStore)).toEqual(await drainLog(memStore));
         } finally {
           await deletePrefix(redis, prefix);
         }

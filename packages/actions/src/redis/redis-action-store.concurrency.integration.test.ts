@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { ManualClock, NEVER_EXPIRES, type ActionStore, type NewAction, type PullQuery } from '../index';
 import { RedisActionStore } from './redis-action-store';
-import { deletePrefix, randomActionPrefix } from '@evp/testkit';
+import { deletePrefix, drainLog, randomActionPrefix } from '@evp/testkit';
 
 /**
  * Several action-store replicas pulling the same app at once: one-off actions must each be
@@ -43,7 +43,7 @@ describe('RedisActionStore under concurrent pullers on two instances', () => {
     await Promise.all(connections.map((c) => c.quit()));
   });
 
-  it('2 instances × 50 pullers over 10,000 one-off actions deliver each exactly once', async () => {
+  it('2 instances × 50 pullers over 10,000 one-off actions deliver (and log the delivery of) each exactly once', async () => {
     const all = Array.from({ length: ONE_OFF }, (_, i) => action(i));
     for (let i = 0; i < all.length; i += 1000) {
       const results = await (stores[0] as ActionStore).create('app-conc', all.slice(i, i + 1000));
@@ -81,6 +81,10 @@ describe('RedisActionStore under concurrent pullers on two instances', () => {
     expect(pullersThatGotSome).toBeGreaterThan(10);
     const stats = await (stores[1] as ActionStore).stats('app-conc', 0);
     expect([stats?.totals.created, stats?.totals.delivered]).toEqual([1, 1]);
+    // The action log says the same: one created and one delivered entry per action, none twice.
+    const log = await drainLog(stores[0] as ActionStore);
+    const count = (kind: string) => new Set(log.filter((e) => e.kind === kind).map((e) => e.action_id)).size;
+    expect([log.length, count('created'), count('delivered')]).toEqual([2 * ONE_OFF, ONE_OFF, ONE_OFF]);
   }, 120_000);
 
   it('returns cached actions to every concurrent puller until they expire', async () => {

@@ -66,12 +66,14 @@ describe('RedisActionStore data model', () => {
       'apps',
       '{app-a}:a:1:2:u1',
       '{app-a}:blk:u1',
+      '{app-a}:log',
       '{app-a}:seq',
       '{app-a}:st:2',
       '{app-b}:a:1:2:u1',
       '{app-b}:all:cached:message:push_notification',
       '{app-b}:exp',
       '{app-b}:j:1:2:u1',
+      '{app-b}:log',
       '{app-b}:seq',
       '{app-b}:st:2',
       '{app-b}:u:cached:message:push_notification:u1',
@@ -95,7 +97,7 @@ describe('RedisActionStore data model', () => {
     expect(await redis.hget(h1, 'st')).toBe('d');
     expect(await redis.exists(`${prefix}{app-a}:j:1:1:u1`)).toBe(0);
     expect(Math.abs((await redis.pttl(h1)) - DAY)).toBeLessThan(5_000);
-    expect(await keys()).toEqual(['apps', '{app-a}:a:1:1:u1', '{app-a}:a:1:2:u1', '{app-a}:seq', '{app-a}:st:1', '{app-a}:st:2']);
+    expect(await keys()).toEqual(['apps', '{app-a}:a:1:1:u1', '{app-a}:a:1:2:u1', '{app-a}:log', '{app-a}:seq', '{app-a}:st:1', '{app-a}:st:2']);
     expect(await redis.hgetall(h2)).toEqual({
       u: 'u1',
       m: 'one-off',
@@ -107,7 +109,38 @@ describe('RedisActionStore data model', () => {
       av: '[]',
       i: '1',
       c: '2',
+      l: `${T0}|${Date.UTC(2030, 0, 3)}|one-off|message|push_notification`,
     });
+  });
+
+  it('appends one outbox record per step kind of a script call, in the script; marks a cached action until its first pull', async () => {
+    const cached = { ...base, delivery_mode: 'cached' as const, attr: {}, expired_at: '2030-01-02T00:00:00Z' };
+    await store.create(
+      'app-a',
+      [
+        { ...cached, user_id: 'u1', inv_id: 1, action_id: 1 },
+        { ...cached, user_id: 'u2', inv_id: 1, action_id: 1, tags: ['t'] },
+      ],
+      { source: 'test' },
+    );
+    const entry = (user: string) => redis.get(`${prefix}{app-a}:j:1:1:${user}`);
+    expect([(await entry('u1'))?.slice(0, 2), (await entry('u2'))?.slice(0, 2)]).toEqual([' {', ' {']);
+    // The mark is JSON whitespace: a store without the action log (a rolling deploy) still parses it.
+    expect((JSON.parse(`[${await entry('u2')}]`) as { user_id: string }[])[0]?.user_id).toBe('u2');
+    clock.advance(1000);
+    const pulled = await store.pull('app-a', { user_id: 'u1', type: 'message', render_method: 'push_notification', delivery_mode: 'cached' });
+    expect(pulled.data.map((r) => r.payload.internal.ref)).toEqual(['1:1']);
+    await store.pull('app-a', { user_id: 'u1', type: 'message', render_method: 'push_notification', delivery_mode: 'cached' });
+    // The mark is gone from the delivered one (its TTL kept: expiry plus retention), kept on the other.
+    expect([(await entry('u1'))?.slice(0, 2), (await entry('u2'))?.slice(0, 2)]).toEqual(['{"', ' {']);
+    expect(Math.abs((await redis.pttl(`${prefix}{app-a}:j:1:1:u1`)) - (Date.UTC(2030, 0, 2) - T0 + DAY))).toBeLessThan(5_000);
+    const records = (await redis.xrange(`${prefix}{app-a}:log`, '-', '+')).map(([, fields]) => fields);
+    const created = (tags: string[]) =>
+      JSON.stringify({ type: 'message', render_method: 'push_notification', delivery_mode: 'cached', tags, attr: {}, expired_at: Date.UTC(2030, 0, 2) });
+    expect(records).toEqual([
+      ['k', 'c', 't', String(T0), 's', 'test', '1:1:u1', created([]), '1:1:u2', created(['t'])],
+      ['k', 'd', 't', String(T0 + 1000), '1:1:u1', `${T0}|${Date.UTC(2030, 0, 2)}|cached|message|push_notification`],
+    ]);
   });
 
   it('reloads its scripts after Redis lost them (NOSCRIPT)', async () => {

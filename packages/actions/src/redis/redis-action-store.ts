@@ -9,6 +9,7 @@ import {
   type ActionFeedback,
   type ActionRecord,
   type ActionStats,
+  type CreateOptions,
   type CreateResult,
   type FeedbackStatus,
   type NewAction,
@@ -20,7 +21,8 @@ import {
 import { clampDetails, generatedId, idsNeeded, prepareActions, recordId, statsFromFields } from '../records';
 import { formatMicros } from '../time';
 import { DEFAULT_RETENTION_MS, type ActionStore } from '../store';
-import { CREATE, FEEDBACK, PULL, STATS, SWEEP, UNBLOCK } from './lua';
+import { DEFAULT_LOG_LEASE_MS, LOG_READ_RECORDS, createdLogValue, entriesOfLogRecord, logAck, parseLogAck, type ActionLogBatch } from '../action-log';
+import { ACK_LOG, CREATE, FEEDBACK, PULL, STATS, SWEEP, UNBLOCK } from './lua';
 
 export interface RedisActionStoreOptions {
   redis: Redis;
@@ -32,6 +34,14 @@ export interface RedisActionStoreOptions {
   lazySweep?: number;
   /** Entries one pull may examine before it returns `more` with a cursor. Default max(10 × max, 10,000). */
   scanBudget?: number;
+  /**
+   * This store's name among the action log's readers (a stream consumer). Default `relay` for every
+   * instance: a record's lease is its idle time, whoever holds it, so one shared name works and
+   * restarts leave no consumer behind.
+   */
+  logConsumer?: string;
+  /** How long an action log record read here stays this reader's before another may claim it. Default 30 s. */
+  logLeaseMs?: number;
 }
 
 /** A script run by SHA, loaded on first use or after a Redis restart (NOSCRIPT). */
@@ -60,7 +70,15 @@ const scripts = {
   sweep: new LuaScript(SWEEP),
   unblock: new LuaScript(UNBLOCK),
   stats: new LuaScript(STATS),
+  ackLog: new LuaScript(ACK_LOG),
 };
+
+/** The stream consumer group every action log reader of every store instance belongs to. */
+const LOG_GROUP = 'relay';
+/** Record ids one acknowledgement script takes at most (Lua's unpack limit is far above). */
+const ACK_CHUNK = 1000;
+
+type StreamRecord = [id: string, fields: string[] | null];
 
 /**
  * Redis error replies whose code means "the server is busy or failing over" are worth retrying;
@@ -84,6 +102,10 @@ export class RedisActionStore implements ActionStore {
   private readonly retentionMs: number;
   private readonly lazySweep: number;
   private readonly scanBudget: number | undefined;
+  private readonly logConsumer: string;
+  private readonly logLeaseMs: number;
+  /** Apps whose outbox stream is known to have the readers' group. */
+  private readonly logGroups = new Set<string>();
 
   constructor(opts: RedisActionStoreOptions) {
     this.redis = opts.redis;
@@ -92,6 +114,8 @@ export class RedisActionStore implements ActionStore {
     this.retentionMs = opts.retentionMs ?? DEFAULT_RETENTION_MS;
     this.lazySweep = opts.lazySweep ?? 100;
     this.scanBudget = opts.scanBudget;
+    this.logConsumer = opts.logConsumer ?? LOG_GROUP;
+    this.logLeaseMs = opts.logLeaseMs ?? DEFAULT_LOG_LEASE_MS;
   }
 
   /** `<prefix>{<app>}:`: the braces are a cluster hash tag, so one app's keys share a slot and scripts may touch them together. */
@@ -103,7 +127,7 @@ export class RedisActionStore implements ActionStore {
     return Math.floor(this.clock.now());
   }
 
-  async create(appId: string, actions: readonly NewAction[]): Promise<CreateResult[]> {
+  async create(appId: string, actions: readonly NewAction[], opts: CreateOptions = {}): Promise<CreateResult[]> {
     if (actions.length === 0) return [];
     const base = this.base(appId);
     try {
@@ -119,7 +143,7 @@ export class RedisActionStore implements ActionStore {
       const results = prepared.map((p) => ({ ...p.result }));
       if (toStore.length === 0) return results;
 
-      const args: (string | number)[] = [base, Math.floor(nowMs), this.retentionMs, toStore.length];
+      const args: (string | number)[] = [base, Math.floor(nowMs), this.retentionMs, opts.source ?? '', toStore.length];
       for (const p of toStore) {
         const { payload } = p.record;
         args.push(
@@ -133,6 +157,7 @@ export class RedisActionStore implements ActionStore {
           payload.internal.action_id,
           JSON.stringify(p.record),
           JSON.stringify(Object.entries(payload.attr).flat()),
+          createdLogValue(p),
         );
       }
       // The app set lets the sweeper find apps without SCAN; outside the script because, in a
@@ -227,7 +252,7 @@ export class RedisActionStore implements ActionStore {
 
   async sweepExpired(): Promise<number> {
     try {
-      const apps = (await this.redis.smembers(`${this.prefix}apps`)).sort();
+      const apps = await this.apps();
       let total = 0;
       for (const app of apps) {
         const base = this.base(app);
@@ -241,6 +266,95 @@ export class RedisActionStore implements ActionStore {
     } catch (err) {
       throw toInfraError(err, 'sweepExpired');
     }
+  }
+
+  private async apps(): Promise<string[]> {
+    return (await this.redis.smembers(`${this.prefix}apps`)).sort();
+  }
+
+  /**
+   * Per app with records in its outbox: first records other readers read but did not acknowledge
+   * within the lease (XAUTOCLAIM: a crashed relay's), then records nobody read yet (XREADGROUP).
+   */
+  async readLog(max: number): Promise<ActionLogBatch> {
+    if (!Number.isInteger(max) || max < 1) throw new RangeError(`readLog max must be a positive integer, got ${max}`);
+    const batch: ActionLogBatch = { entries: [], acks: [] };
+    try {
+      const apps = await this.apps();
+      const lengths = await this.logLengths(apps);
+      for (let i = 0; i < apps.length && batch.entries.length < max; i++) {
+        if ((lengths[i] ?? 0) === 0) continue;
+        const app = apps[i] as string;
+        const key = `${this.base(app)}log`;
+        await this.ensureLogGroup(app, key);
+        const claimed = (await this.redis.xautoclaim(key, LOG_GROUP, this.logConsumer, this.logLeaseMs, '0-0', 'COUNT', LOG_READ_RECORDS)) as [
+          string,
+          StreamRecord[],
+        ];
+        const fresh = (await this.redis.xreadgroup('GROUP', LOG_GROUP, this.logConsumer, 'COUNT', LOG_READ_RECORDS, 'STREAMS', key, '>')) as
+          [string, StreamRecord[]][] | null;
+        for (const [id, fields] of [...claimed[1], ...(fresh?.[0]?.[1] ?? [])]) {
+          // A record deleted while pending comes back without fields: only its ack is left to do.
+          if (fields) batch.entries.push(...entriesOfLogRecord(app, fields));
+          batch.acks.push(logAck(app, id));
+        }
+      }
+      return batch;
+    } catch (err) {
+      // The group may have gone with its stream (deleted by hand): created again on the next read.
+      this.logGroups.clear();
+      throw toInfraError(err, 'readLog');
+    }
+  }
+
+  /** The readers' group, created at the stream's first record ('0'), so no record is ever skipped. */
+  private async ensureLogGroup(app: string, key: string): Promise<void> {
+    if (this.logGroups.has(app)) return;
+    try {
+      await this.redis.xgroup('CREATE', key, LOG_GROUP, '0', 'MKSTREAM');
+    } catch (err) {
+      if (!(err instanceof ReplyError && String((err as Error).message).startsWith('BUSYGROUP'))) throw err;
+    }
+    this.logGroups.add(app);
+  }
+
+  async ackLog(acks: readonly string[]): Promise<void> {
+    const byApp = new Map<string, string[]>();
+    for (const ack of acks) {
+      const { appId, recordId } = parseLogAck(ack);
+      const ids = byApp.get(appId) ?? [];
+      byApp.set(appId, ids);
+      ids.push(recordId);
+    }
+    try {
+      for (const [app, ids] of byApp) {
+        for (let i = 0; i < ids.length; i += ACK_CHUNK) {
+          await scripts.ackLog.run(this.redis, [`${this.base(app)}log`], [LOG_GROUP, ...ids.slice(i, i + ACK_CHUNK)]);
+        }
+      }
+    } catch (err) {
+      throw toInfraError(err, 'ackLog');
+    }
+  }
+
+  async logLength(): Promise<number> {
+    try {
+      return (await this.logLengths(await this.apps())).reduce((a, b) => a + b, 0);
+    } catch (err) {
+      throw toInfraError(err, 'logLength');
+    }
+  }
+
+  /** XLEN of every app's outbox in one round trip (acknowledged records are deleted, so this is the backlog). */
+  private async logLengths(apps: readonly string[]): Promise<number[]> {
+    if (apps.length === 0) return [];
+    const pipe = this.redis.pipeline();
+    for (const app of apps) pipe.xlen(`${this.base(app)}log`);
+    const replies = (await pipe.exec()) ?? [];
+    return replies.map(([err, n]) => {
+      if (err) throw err;
+      return Number(n);
+    });
   }
 
   async ping(): Promise<boolean> {

@@ -1,23 +1,33 @@
 import {
   ACTION_TYPES,
+  DEFAULT_LOG_LEASE_MS,
   DELIVERY_MODES,
+  LOG_READ_RECORDS,
+  LOG_RECORD_MAX_ENTRIES,
   RENDER_METHODS,
   DEFAULT_PULL_MAX,
   DEFAULT_RETENTION_MS,
   MAX_LAST_ERRORS,
   clampDetails,
+  createdLogValue,
+  entriesOfLogRecord,
   formatMicros,
   generatedId,
   idsNeeded,
+  logAck,
+  parseLogAck,
   prepareActions,
   recordId,
   statsFromFields,
+  stepLogValue,
   type ActionErrorReport,
+  type ActionLogBatch,
   type ActionFeedback,
   type ActionRecord,
   type ActionStats,
   type ActionStore,
   type Clock,
+  type CreateOptions,
   type CreateResult,
   type FeedbackStatus,
   type NewAction,
@@ -38,6 +48,8 @@ export interface InMemoryActionStoreOptions {
   retentionMs?: number;
   lazySweep?: number;
   scanBudget?: number;
+  /** As the Redis adapter's: how long a read log record stays with its reader (real time, as Redis's stream idle time). */
+  logLeaseMs?: number;
 }
 
 type State = 'available' | 'delivered' | 'expired' | 'withdrawn';
@@ -45,6 +57,8 @@ type State = 'available' | 'delivered' | 'expired' | 'withdrawn';
 interface Entry {
   rid: string;
   seq: number;
+  /** Epoch ms (whole) of creation: the Redis hash's `q`. */
+  createdAt: number;
   record: ActionRecord;
   expiresAt: number | null;
   state: State;
@@ -68,7 +82,23 @@ interface AppState {
   blocked: Map<string, Set<number>>;
   /** action_id → user → latest error report; Map order is recency (oldest first), as the Redis `lz:` zset. */
   lastErrors: Map<number, Map<string, ActionErrorReport>>;
+  /** rid → log value of cached actions no pull returned yet (the Redis adapter marks their entry JSON instead). */
+  undelivered: Map<string, string>;
+  /** The action log's outbox (the Redis `log` stream), oldest first. */
+  outbox: OutboxRecord[];
+  /** Number of the last outbox record. */
+  logSeq: number;
 }
+
+interface OutboxRecord {
+  id: string;
+  fields: string[];
+  /** Real-time ms until which its reader holds it; null = never read. */
+  heldUntil: number | null;
+}
+
+/** The steps of one kind an operation took, as rid, log value pairs (action-log.ts). */
+type LogPairs = string[];
 
 const attrKey = (dim: string, k: string, v: string) => `${dim}:${k.length}:${k}:${v}`;
 
@@ -86,18 +116,25 @@ function removeFrom(index: Map<string, Map<string, Entry>>, key: string, rid: st
 
 const dimOf = (p: { delivery_mode: string; type: string; render_method: string }) => `${p.delivery_mode}:${p.type}:${p.render_method}`;
 
+const logValue = (e: Entry) => stepLogValue(e.createdAt, e.expiresAt, e.record.payload);
+
+/** As the Redis adapter's SWEEP_BATCH: expired actions per sweep step, so outbox records split alike. */
+const SWEEP_BATCH = 1000;
+
 export class InMemoryActionStore implements ActionStore {
   private readonly apps = new Map<string, AppState>();
   private readonly clock: Clock;
   private readonly retentionMs: number;
   private readonly lazySweep: number;
   private readonly scanBudget: number | undefined;
+  private readonly logLeaseMs: number;
 
   constructor(opts: InMemoryActionStoreOptions) {
     this.clock = opts.clock;
     this.retentionMs = opts.retentionMs ?? DEFAULT_RETENTION_MS;
     this.lazySweep = opts.lazySweep ?? 100;
     this.scanBudget = opts.scanBudget;
+    this.logLeaseMs = opts.logLeaseMs ?? DEFAULT_LOG_LEASE_MS;
   }
 
   private app(appId: string): AppState {
@@ -114,6 +151,9 @@ export class InMemoryActionStore implements ActionStore {
         stats: new Map(),
         blocked: new Map(),
         lastErrors: new Map(),
+        undelivered: new Map(),
+        outbox: [],
+        logSeq: 0,
       };
       this.apps.set(appId, a);
     }
@@ -143,38 +183,51 @@ export class InMemoryActionStore implements ActionStore {
     s.set(k, (s.get(k) ?? 0) + n);
   }
 
-  private unindex(a: AppState, e: Entry): void {
+  /** Takes an entry out of every index; true when it was a cached action no pull had returned. */
+  private unindex(a: AppState, e: Entry): boolean {
     const dim = dimOf(e.record.payload);
     removeFrom(a.byUser, `${dim}:${e.record.user_id}`, e.rid);
     removeFrom(a.byDim, dim, e.rid);
     for (const [k, v] of Object.entries(e.record.payload.attr)) removeFrom(a.byAttr, attrKey(dim, k, v), e.rid);
     a.expiring.delete(e);
+    return a.undelivered.delete(e.rid);
   }
 
-  private retire(a: AppState, e: Entry, state: State, now: number): void {
-    this.unindex(a, e);
+  private retire(a: AppState, e: Entry, state: State, now: number): boolean {
+    const undelivered = this.unindex(a, e);
     e.state = state;
     if (e.forgetAt === null) e.forgetAt = now + this.retentionMs;
+    return undelivered;
   }
 
-  private expire(a: AppState, e: Entry, now: number): void {
-    this.retire(a, e, 'expired', now);
+  /** Retires an expired entry; logs it when no pull had returned it. */
+  private expire(a: AppState, e: Entry, now: number, xs: LogPairs): void {
+    const undeliveredCached = this.retire(a, e, 'expired', now);
     this.bump(a, e.record.payload.internal.action_id, e.record.payload.internal.inv_id, 'expired');
+    if (e.record.payload.delivery_mode === 'one-off' || undeliveredCached) xs.push(e.rid, logValue(e));
   }
 
   /** The `limit` soonest-expired available entries, in Redis zset order (score, then member). */
-  private sweepApp(a: AppState, now: number, limit: number): number {
+  private sweepApp(a: AppState, now: number, limit: number, xs: LogPairs): number {
     const due: Entry[] = [];
     for (const e of a.expiring) {
       if ((e.expiresAt as number) <= now) due.push(e);
     }
     due.sort((x, y) => (x.expiresAt as number) - (y.expiresAt as number) || (x.rid < y.rid ? -1 : x.rid > y.rid ? 1 : 0));
     const batch = due.slice(0, limit);
-    for (const e of batch) this.expire(a, e, now);
+    for (const e of batch) this.expire(a, e, now, xs);
     return batch.length;
   }
 
-  async create(appId: string, actions: readonly NewAction[]): Promise<CreateResult[]> {
+  /** One outbox record per LOG_RECORD_MAX_ENTRIES pairs, as the Redis script's flushLog. */
+  private appendLog(a: AppState, code: 'c' | 'd' | 'w' | 'x', now: number, pairs: LogPairs, source?: string): void {
+    for (let c = 0; c < pairs.length; c += 2 * LOG_RECORD_MAX_ENTRIES) {
+      const fields = ['k', code, 't', String(now), ...(source === undefined ? [] : ['s', source]), ...pairs.slice(c, c + 2 * LOG_RECORD_MAX_ENTRIES)];
+      a.outbox.push({ id: `${++a.logSeq}-0`, fields, heldUntil: null });
+    }
+  }
+
+  async create(appId: string, actions: readonly NewAction[], opts: CreateOptions = {}): Promise<CreateResult[]> {
     if (actions.length === 0) return [];
     const a = this.app(appId);
     const need = idsNeeded(actions);
@@ -182,7 +235,8 @@ export class InMemoryActionStore implements ActionStore {
     for (let i = 0; i < need; i++) fresh.push(generatedId(++a.ids));
     const nowMs = this.clock.now();
     const now = Math.floor(nowMs);
-    return prepareActions(actions, fresh, nowMs).map((p) => {
+    const cs: LogPairs = [];
+    const results = prepareActions(actions, fresh, nowMs).map((p) => {
       const result = { ...p.result };
       if (result.status !== 'created') return result;
       const { internal } = p.record.payload;
@@ -194,6 +248,7 @@ export class InMemoryActionStore implements ActionStore {
         const e: Entry = {
           rid: p.rid,
           seq: ++a.seq,
+          createdAt: now,
           record: p.record,
           expiresAt: p.expiresAt,
           state: 'available',
@@ -206,10 +261,14 @@ export class InMemoryActionStore implements ActionStore {
         addTo(a.byDim, dim, e);
         for (const [k, v] of Object.entries(p.record.payload.attr)) addTo(a.byAttr, attrKey(dim, k, v), e);
         if (e.expiresAt !== null) a.expiring.add(e);
+        if (p.record.payload.delivery_mode === 'cached') a.undelivered.set(p.rid, logValue(e));
         this.bump(a, internal.action_id, internal.inv_id, 'created');
+        cs.push(p.rid, createdLogValue(p));
       }
       return result;
     });
+    this.appendLog(a, 'c', now, cs, opts.source ?? '');
+    return results;
   }
 
   async pull(appId: string, query: PullQuery, opts: PullOptions = {}): Promise<PullResult> {
@@ -218,7 +277,8 @@ export class InMemoryActionStore implements ActionStore {
     const a = this.apps.get(appId);
     if (!a) return { data: [], more: false };
     const now = this.now();
-    this.sweepApp(a, now, this.lazySweep);
+    const xs: LogPairs = [];
+    this.sweepApp(a, now, this.lazySweep, xs);
 
     const dim = dimOf(query);
     const attrs = Object.entries(query.attr ?? {});
@@ -257,7 +317,7 @@ export class InMemoryActionStore implements ActionStore {
     } else {
       for (const e of candidates) {
         if (e.expiresAt !== null && e.expiresAt <= now) {
-          this.expire(a, e, now);
+          this.expire(a, e, now, xs);
         } else if (want.every(([k, v]) => Object.hasOwn(e.record.payload.attr, k) && e.record.payload.attr[k] === v)) {
           if (picked.length === max) {
             more = true;
@@ -273,15 +333,27 @@ export class InMemoryActionStore implements ActionStore {
       }
     }
 
+    this.appendLog(a, 'x', now, xs);
+
     const data: ActionRecord[] = [];
+    const ds: LogPairs = [];
     for (const e of picked) {
       data.push(structuredClone(e.record));
-      // Only one-off deliveries count (as in the Redis adapter: cached pulls write nothing).
+      // Only one-off deliveries count (as in the Redis adapter: cached pulls write no counters).
       if (query.delivery_mode === 'one-off') {
         this.retire(a, e, 'delivered', now);
         this.bump(a, e.record.payload.internal.action_id, e.record.payload.internal.inv_id, 'delivered');
+        ds.push(e.rid, logValue(e));
+      } else {
+        // A cached action's first delivery is logged, later ones are not.
+        const value = a.undelivered.get(e.rid);
+        if (value !== undefined) {
+          a.undelivered.delete(e.rid);
+          ds.push(e.rid, value);
+        }
       }
     }
+    this.appendLog(a, 'd', now, ds);
     return more ? { data, more, cursor: String(consumed) } : { data, more };
   }
 
@@ -309,16 +381,21 @@ export class InMemoryActionStore implements ActionStore {
       if (!set) a.blocked.set(fb.user_id, (set = new Set()));
       set.add(fb.action_id);
       // Every dimension of this user, as the Redis script walks them.
+      const ws: LogPairs = [];
       for (const mode of DELIVERY_MODES) {
         for (const type of ACTION_TYPES) {
           for (const rm of RENDER_METHODS) {
             const m = a.byUser.get(`${mode}:${type}:${rm}:${fb.user_id}`);
             for (const other of m ? [...m.values()] : []) {
-              if (other.record.payload.internal.action_id === fb.action_id) this.retire(a, other, 'withdrawn', now);
+              if (other.record.payload.internal.action_id === fb.action_id) {
+                this.retire(a, other, 'withdrawn', now);
+                ws.push(other.rid, logValue(other));
+              }
             }
           }
         }
       }
+      this.appendLog(a, 'w', now, ws);
     }
     return 'recorded';
   }
@@ -345,7 +422,14 @@ export class InMemoryActionStore implements ActionStore {
     let total = 0;
     for (const id of [...this.apps.keys()].sort()) {
       const a = this.apps.get(id) as AppState;
-      total += this.sweepApp(a, now, Number.POSITIVE_INFINITY);
+      // In steps of SWEEP_BATCH, one outbox record each, as the Redis adapter's sweep calls.
+      for (;;) {
+        const xs: LogPairs = [];
+        const n = this.sweepApp(a, now, SWEEP_BATCH, xs);
+        this.appendLog(a, 'x', now, xs);
+        total += n;
+        if (n < SWEEP_BATCH) break;
+      }
       for (const [rid, e] of a.entries) {
         if (e.forgetAt !== null && now >= e.forgetAt) {
           this.unindex(a, e);
@@ -354,6 +438,44 @@ export class InMemoryActionStore implements ActionStore {
       }
     }
     return total;
+  }
+
+  /** As the Redis adapter: per app, stale records (lease over) first, then never-read ones, LOG_READ_RECORDS each. */
+  async readLog(max: number): Promise<ActionLogBatch> {
+    if (!Number.isInteger(max) || max < 1) throw new RangeError(`readLog max must be a positive integer, got ${max}`);
+    const batch: ActionLogBatch = { entries: [], acks: [] };
+    const now = Date.now();
+    for (const id of [...this.apps.keys()].sort()) {
+      if (batch.entries.length >= max) break;
+      const a = this.apps.get(id) as AppState;
+      const stale = a.outbox.filter((r) => r.heldUntil !== null && r.heldUntil <= now).slice(0, LOG_READ_RECORDS);
+      const fresh = a.outbox.filter((r) => r.heldUntil === null).slice(0, LOG_READ_RECORDS);
+      for (const r of [...stale, ...fresh]) {
+        r.heldUntil = now + this.logLeaseMs;
+        batch.entries.push(...entriesOfLogRecord(id, r.fields));
+        batch.acks.push(logAck(id, r.id));
+      }
+    }
+    return batch;
+  }
+
+  async ackLog(acks: readonly string[]): Promise<void> {
+    const byApp = new Map<string, Set<string>>();
+    for (const ack of acks) {
+      const { appId, recordId } = parseLogAck(ack);
+      const ids = byApp.get(appId) ?? new Set();
+      byApp.set(appId, ids.add(recordId));
+    }
+    for (const [appId, ids] of byApp) {
+      const a = this.apps.get(appId);
+      if (a) a.outbox = a.outbox.filter((r) => !ids.has(r.id));
+    }
+  }
+
+  async logLength(): Promise<number> {
+    let n = 0;
+    for (const a of this.apps.values()) n += a.outbox.length;
+    return n;
   }
 
   async ping(): Promise<boolean> {

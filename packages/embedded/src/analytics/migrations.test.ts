@@ -27,6 +27,7 @@ const ALL = [
   '006_flat_envelope.sql',
   '007_custom_catalog.sql',
   '008_segments.sql',
+  '009_actions_log.sql',
 ];
 
 describe('runMigrations on chdb', () => {
@@ -44,6 +45,7 @@ describe('runMigrations on chdb', () => {
       { version: 6, name: 'flat_envelope' },
       { version: 7, name: 'custom_catalog' },
       { version: 8, name: 'segments' },
+      { version: 9, name: 'actions_log' },
     ]);
     // 006 added the flat form to the envelope enum.
     expect(await analytics.query("SELECT type FROM system.columns WHERE database = currentDatabase() AND table = 'events' AND name = 'envelope'")).toEqual([

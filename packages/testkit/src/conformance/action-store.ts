@@ -1,51 +1,14 @@
-import { FIRST_GENERATED_ID, ManualClock, NEVER_EXPIRES, type ActionRecord, type ActionStore, type NewAction, type PullQuery } from '@evp/actions';
+import { FIRST_GENERATED_ID, ManualClock, NEVER_EXPIRES, type ActionStore } from '@evp/actions';
+import { describeActionLogConformance } from './action-store-log';
+import { T0, ids, iso, q, sampleAction, type MakeActionStore } from './action-store-fixtures';
+
+export * from './action-store-fixtures';
 
 /**
  * One suite for every ActionStore adapter (Redis, in-memory): what the action-store service relies
  * on, with exact values. The clock is manual so expiry is decided by the test, never by waiting.
+ * The action log's part is in action-store-log.ts.
  */
-export interface ActionStoreUnderTest {
-  store: ActionStore;
-  /** Removes whatever the store left behind (e.g. the Redis keys under a test prefix). */
-  cleanup?: () => Promise<void>;
-}
-
-export interface ActionStoreTestOptions {
-  /** Entries one pull may examine before returning `more` with a cursor. */
-  scanBudget?: number;
-}
-
-export type MakeActionStore = (clock: ManualClock, opts: ActionStoreTestOptions) => Promise<ActionStoreUnderTest>;
-
-/** 2030-01-01T00:00:00Z: fixed, so timestamps in assertions are literal. */
-export const T0 = Date.UTC(2030, 0, 1);
-const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
-
-/** A valid action; tests override what they look at. */
-export function sampleAction(overrides: Partial<NewAction> = {}): NewAction {
-  return {
-    user_id: 'u1',
-    type: 'message',
-    render_method: 'push_notification',
-    delivery_mode: 'one-off',
-    content: { title: 'Hello', body: 'World' },
-    attr: {},
-    tags: [],
-    expired_at: NEVER_EXPIRES,
-    ...overrides,
-  };
-}
-
-const q = (overrides: Partial<PullQuery> = {}): PullQuery => ({
-  user_id: '*',
-  type: 'message',
-  render_method: 'push_notification',
-  delivery_mode: 'one-off',
-  ...overrides,
-});
-
-/** `<user>/<inv>:<action>` of each entry, in order: compact enough to assert exact sequences. */
-const ids = (data: ActionRecord[]) => data.map((r) => `${r.user_id}/${r.payload.internal.ref}`);
 
 export function describeActionStoreConformance(name: string, makeStore: MakeActionStore): void {
   describe(`ActionStore conformance: ${name}`, () => {
@@ -591,4 +554,5 @@ export function describeActionStoreConformance(name: string, makeStore: MakeActi
       });
     });
   });
+  describeActionLogConformance(name, makeStore);
 }

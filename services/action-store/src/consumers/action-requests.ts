@@ -1,6 +1,6 @@
 import { Counter, type Registry } from 'prom-client';
 import { errorMessage, topics, type Bus, type Logger, type Subscription } from '@evp/core';
-import { parseActionRequestMessage, type ActionStore } from '@evp/actions';
+import { ACTION_SOURCES, parseActionRequestMessage, type ActionStore } from '@evp/actions';
 
 export interface ActionRequestsConsumerDeps {
   bus: Bus;
@@ -50,7 +50,7 @@ export async function startActionRequestsConsumer(deps: ActionRequestsConsumerDe
           counter.inc({ outcome: 'rejected' });
           continue;
         }
-        await deps.store.create(parsed.value.app_id, parsed.value.actions);
+        await deps.store.create(parsed.value.app_id, parsed.value.actions, { source: parsed.value.source ?? ACTION_SOURCES.requested });
         counter.inc({ outcome: 'stored' });
       }
     },

@@ -2,7 +2,7 @@ import { Registry } from 'prom-client';
 import { InfraError, createLogger, topics, type Bus, type Subscription } from '@evp/core';
 import { ManualClock, NEVER_EXPIRES, actionRequestMessage, type FeedbackEventLike } from '@evp/actions';
 import { InMemoryActionStore, createInProcessBus } from '@evp/embedded';
-import { waitFor } from '@evp/testkit';
+import { drainLog, waitFor } from '@evp/testkit';
 import { startActionRequestsConsumer } from './action-requests';
 import { normalizeUpload } from '@evp/schemas';
 import { startFeedbackConsumer } from './feedback';
@@ -53,13 +53,19 @@ describe('actions.requested consumer', () => {
       { key: 'app-1', value: Buffer.from('not json') },
       { key: 'app-1', value: Buffer.from(JSON.stringify({ app_id: 'app-1', actions: [{ ...requested('u3', 1, 2), action_id: undefined }] })) },
       { ...actionRequestMessage('app-2', [requested('u4', 1, 3)]), headers: { app_id: 'app-1' } },
-      actionRequestMessage('app-2', [requested('u5', 1, 4)]),
+      actionRequestMessage('app-2', [requested('u5', 1, 4)], { source: 'campaign:42' }),
     ]);
     await waitFor(async () => (await counter(metrics, 'action_store_requested_messages_total')).stored === 3, { timeoutMs: 5000, what: '3 stored messages' });
     expect(await counter(metrics, 'action_store_requested_messages_total')).toEqual({ stored: 3, rejected: 3 });
     expect((await store.pull('app-1', pullAll)).data.map((r) => r.user_id)).toEqual(['u1', 'u2']);
     expect((await store.pull('app-2', pullAll)).data.map((r) => r.user_id)).toEqual(['u5']);
     expect((await store.stats('app-1', 1))?.totals.created).toBe(2);
+    // The action log names where they came from: the message's source, else actions.requested.
+    expect((await drainLog(store)).filter((e) => e.kind === 'created').map((e) => `${e.app_id}/${e.user_id} ${e.source}`)).toEqual([
+      'app-1/u1 actions.requested',
+      'app-1/u2 actions.requested',
+      'app-2/u5 campaign:42',
+    ]);
     await producer.close();
   });
 
@@ -67,9 +73,9 @@ describe('actions.requested consumer', () => {
     const store = new InMemoryActionStore({ clock: new ManualClock(Date.UTC(2030, 0, 1)) });
     const create = store.create.bind(store);
     let failures = 2;
-    store.create = async (app, actions) => {
+    store.create = async (app, actions, opts) => {
       if (failures-- > 0) throw new InfraError('redis', 'down', { retriable: true });
-      return create(app, actions);
+      return create(app, actions, opts);
     };
     subs.push(await startActionRequestsConsumer({ bus, store, logger }));
     const producer = await bus.producer();
