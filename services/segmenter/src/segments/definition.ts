@@ -77,8 +77,8 @@ export interface ProfileCondition {
 
 /**
  * The user responded to a nudge (a `nudge_response` event) with every field given: `response`, and the
- * action's ids as integers (`ref` is `<inv_id>:<action_id>`, docs/actions.md). `tag` is refused for now
- * (rule `unsupported`): the actions' tags are not in ClickHouse yet.
+ * action's ids as integers (`ref` is `<inv_id>:<action_id>`, docs/actions.md), and `tag`, one of the
+ * tags of the action responded to (the action log, `actions_log`).
  */
 export interface RespondedCondition {
   responded: { response?: string; action_id?: number; inv_id?: number; tag?: string };

@@ -98,6 +98,9 @@ function leafCatalogs(c: Condition): CatalogKind[] {
 const relative = (w: Window | undefined): boolean => typeof w === 'string';
 
 function leafTimeDriven(c: Condition): boolean {
+  // The action log may arrive after the response that names its action: a pass on the schedule
+  // catches what the response's own incremental evaluation could not see yet.
+  if ('responded' in c && c.responded.tag !== undefined) return true;
   if ('last_seen' in c) return 'before' in c.last_seen || relative(c.last_seen.within);
   if ('first_seen' in c) return relative(c.first_seen.within);
   return 'within' in c && relative(c.within);

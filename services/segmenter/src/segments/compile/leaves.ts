@@ -160,15 +160,23 @@ function profileLeaf(c: ProfileCondition, q: QueryParts): string {
   return predicate(readColumn(q.userColumn(read.expr), field.type), c.op, c.value, q.params);
 }
 
-/** The user's nudge feedback: `nudge_response` events; `ref` is `<inv_id>:<action_id>` (docs/actions.md). */
+/**
+ * The user's nudge feedback: `nudge_response` events; `ref` is `<inv_id>:<action_id>` (docs/actions.md).
+ * A tag is the created action's (the action log, `actions_log`): the response's (user, ref) must be
+ * an action created for that user with that tag.
+ */
 function respondedLeaf(c: RespondedCondition, q: QueryParts): string {
   const nudge = contract('nudge_response');
-  const { response, action_id, inv_id } = c.responded;
+  const { response, action_id, inv_id, tag } = c.responded;
   const where: Predicate[] = response === undefined ? [] : [{ prop: 'response', op: 'eq', value: response }];
   const parts = [eventMatch(nudge.name, where, c.within, q)];
   const ref = (i: number, id: number) => `splitByChar(':', props.ref::String)[${i}] = ${q.params.add(String(id), 'String')}`;
   if (inv_id !== undefined) parts.push(ref(1, inv_id));
   if (action_id !== undefined) parts.push(ref(2, action_id));
+  if (tag !== undefined) {
+    const tagged = `SELECT user_id, ref FROM actions_log PREWHERE app_id = ${APP} WHERE kind = 'created' AND has(tags, ${q.params.add(tag, 'String')})`;
+    parts.push(`(user_id, props.ref::String) IN (${tagged})`);
+  }
   return `${q.eventColumn(`countIf(${parts.join(' AND ')})`)} > 0`;
 }
 

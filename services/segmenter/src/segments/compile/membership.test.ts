@@ -380,6 +380,37 @@ describe('responded conditions', () => {
     expect(await members({ responded: {} }, 'resp')).toEqual(['u1', 'u2', 'u3', 'u4']);
     expect(await members({ event: 'action_response', where: [{ prop: 'response', op: 'eq', value: 'shown' }] }, 'resp')).toEqual(['u3']);
   });
+
+  it("by tag: the created action's tags in the action log, for that user", async () => {
+    const created = (app: string, user: string, inv: number, action: number, tags: string[]) => ({
+      entry_id: `${app}-${user}-${inv}-${action}`,
+      app_id: app,
+      user_id: user,
+      inv_id: inv,
+      action_id: action,
+      kind: 'created',
+      at: '2026-01-01 00:00:00.000',
+      created_at: '2026-01-01 00:00:00.000',
+      type: 'message',
+      render_method: 'in_app_message',
+      delivery_mode: 'one-off',
+      expired_at: null,
+      tags,
+      attr: {},
+      source: 'api',
+    });
+    await analytics.insert('actions_log', [
+      created('resp', 'u1', 4, 9, ['promo', 'spring']),
+      created('resp', 'u2', 4, 8, ['other']),
+      // u3's response names 5:9, created for u4 with the tag: a ref of another user's action does not count.
+      created('resp', 'u4', 5, 9, ['promo']),
+      // Another app's log never counts.
+      created('resp-other', 'u2', 4, 8, ['promo']),
+    ]);
+    expect(await members({ responded: { tag: 'promo' } }, 'resp')).toEqual(['u1']);
+    expect(await members({ responded: { tag: 'other', response: 'open' }, within: 'P7D' }, 'resp')).toEqual(['u2']);
+    expect(await members({ responded: { tag: 'none' } }, 'resp')).toEqual([]);
+  });
 });
 
 describe('segment references', () => {

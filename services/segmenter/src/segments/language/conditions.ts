@@ -194,8 +194,8 @@ export class ConditionWalk {
         p.add(at(here, key), 'id_value', `${key} must be an integer from 0 to 2147483647, got ${typeof v === 'number' ? v : jsonType(v)}`);
       }
     }
-    if (r.tag !== undefined) {
-      p.add(at(here, 'tag'), 'unsupported', "tag is not evaluated yet: the actions' tags are not in ClickHouse (docs/segments.md)");
+    if (r.tag !== undefined && (typeof r.tag !== 'string' || r.tag.length === 0 || r.tag.length > 256)) {
+      p.add(at(here, 'tag'), 'type', `tag must be a string of 1–256 characters, got ${jsonType(r.tag)}`);
     }
     if (node.within !== undefined) checkWindow(p, at(path, 'within'), node.within);
   }

@@ -341,7 +341,7 @@ describe('validateDefinition: refusals, each at its path with its rule', () => {
           { profile: 'id', op: 'exists' },
           { profile: 'os', op: 'gt', value: 'a' },
           { responded: { action_id: '9', inv_id: 2_147_483_648 } },
-          { responded: { tag: 'promo' } },
+          { responded: { tag: '' } },
         ],
       }),
     ).toEqual([
@@ -356,7 +356,7 @@ describe('validateDefinition: refusals, each at its path with its rule', () => {
       ['$.any[7].op', 'op_type'],
       ['$.any[8].responded.action_id', 'id_value'],
       ['$.any[8].responded.inv_id', 'id_value'],
-      ['$.any[9].responded.tag', 'unsupported'],
+      ['$.any[9].responded.tag', 'type'],
     ]);
   });
 
