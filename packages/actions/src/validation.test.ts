@@ -1,5 +1,5 @@
 import { MAX_GIVEN_ID } from './model';
-import { jsonPath, parseActionRequestMessage, parseCreateRequest, parsePullRequest, parseSdkPullRequest } from './validation';
+import { jsonPath, parseActionRequestMessage, parseCreateRequest, parseNewAction, parsePullRequest, parseSdkPullRequest } from './validation';
 
 const action = {
   user_id: 'u',
@@ -9,6 +9,19 @@ const action = {
   content: { title: 't', body: 'b' },
   expired_at: '0001-01-01T00:00:00Z',
 };
+
+describe('parseNewAction', () => {
+  it('checks one action as a create request does, paths under the prefix', () => {
+    expect(parseNewAction(action)).toEqual({ ok: true, value: { ...action, attr: {}, tags: [] } });
+    expect(parseNewAction({ ...action, type: 'custom', render_method: 'push_notification', foo: 1 }, ['variants', 1, 'action'])).toEqual({
+      ok: false,
+      issues: [
+        { path: '$.variants[1].action.foo', rule: 'unknown_field', message: 'unknown field' },
+        { path: '$.variants[1].action.render_method', rule: 'type_render_method', message: "type 'custom' allows render_method in_app_message, generic_message" },
+      ],
+    });
+  });
+});
 
 describe('parseCreateRequest', () => {
   it('fills defaults and keeps given ids', () => {

@@ -225,6 +225,15 @@ export function parseCreateRequest(body: unknown): ParseResult<NewAction[]> {
   return r.ok ? { ok: true, value: r.value.actions } : r;
 }
 
+/**
+ * One action as a create request holds it, problems' paths under `prefix` (`['action']` →
+ * `$.action.render_method`). Campaigns check an action template with it and the actions they render
+ * (services/segmenter/src/campaigns/action-template.ts), so both follow the store's rules exactly.
+ */
+export function parseNewAction(value: unknown, prefix: readonly (string | number)[] = []): ParseResult<NewAction> {
+  return run(newActionSchema, value, prefix);
+}
+
 export function parsePullRequest(body: unknown): ParseResult<PullQuery> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return notAnObject('$', 'the body must be a JSON object');
   return run(pullRequestSchema, body);
