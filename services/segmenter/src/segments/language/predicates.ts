@@ -8,14 +8,14 @@ const PROP_KEYS = ['prop', 'op', 'value'];
 const CATALOG_KEYS = ['catalog', 'via', 'where'];
 
 /** Reports every key of `node` not in `keys`. */
-export function onlyKeys(problems: Problems, path: string, node: Record<string, unknown>, keys: readonly string[], what: string): void {
+export function onlyKeys(problems: Problems<'unknown_key'>, path: string, node: Record<string, unknown>, keys: readonly string[], what: string): void {
   for (const key of Object.keys(node)) {
     if (!keys.includes(key)) problems.add(at(path, key), 'unknown_key', `${what} has no key ${key} (its keys: ${keys.join(', ')})`);
   }
 }
 
 /** `node[key]` when it is a non-empty string; reports it and gives undefined when it is not. */
-export function stringAt(problems: Problems, path: string, node: Record<string, unknown>, key: string): string | undefined {
+export function stringAt(problems: Problems<'required' | 'type'>, path: string, node: Record<string, unknown>, key: string): string | undefined {
   const v = node[key];
   if (typeof v === 'string' && v.length > 0) return v;
   if (v === undefined) problems.add(at(path, key), 'required', `${key} is required`);

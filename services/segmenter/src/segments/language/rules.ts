@@ -55,11 +55,14 @@ export const LIMITS = {
   values: 1000,
 } as const;
 
-/** Collects problems, each at a JSON path from the definition's root. */
-export class Problems {
+/**
+ * Collects problems, each at a JSON path from the document's root. `Rule`: the rules it may name (a
+ * campaign document reuses the helpers below with its own rules; services/segmenter/src/campaigns).
+ */
+export class Problems<Rule extends string = DefinitionRule> {
   readonly list: DefinitionProblem[] = [];
 
-  add(path: string, rule: DefinitionRule, message: string): void {
+  add(path: string, rule: Rule, message: string): void {
     this.list.push({ path, rule, message });
   }
 }

@@ -3,7 +3,7 @@ import { at, isObject, jsonType, type Problems } from './rules';
 import { parseDuration, parseTimestamp } from './time';
 
 /** A duration back from now (`within`, `before`). */
-export function checkDuration(problems: Problems, path: string, value: unknown): void {
+export function checkDuration(problems: Problems<'type' | 'duration'>, path: string, value: unknown): void {
   if (typeof value !== 'string') return problems.add(path, 'type', `must be an ISO 8601 duration string such as "P30D", got ${jsonType(value)}`);
   const d = parseDuration(value);
   if (typeof d === 'string') problems.add(path, 'duration', d);
