@@ -43,7 +43,11 @@ describe('assign', () => {
     expect(Math.abs(n.control - 2000)).toBeLessThanOrEqual(4 * 40);
     // Each variant among the treated: p = weight / 4.
     const treated = 10_000 - n.control;
-    for (const [k, p] of [['v0', 0.25], ['v1', 0.5], ['v2', 0.25]] as const) {
+    for (const [k, p] of [
+      ['v0', 0.25],
+      ['v1', 0.5],
+      ['v2', 0.25],
+    ] as const) {
       expect(Math.abs(n[k] - treated * p)).toBeLessThanOrEqual(4 * Math.sqrt(treated * p * (1 - p)));
     }
     // Pinned (counted by an independent Python script over hashlib): a change of the hash would move
@@ -58,7 +62,7 @@ describe('assign', () => {
     const b = users.map((u) => assign('c', u, { holdout: 0.3, weights: [1, 1] }));
     const c = users.map((u) => assign('c', u, { holdout: 0.1, weights: [3, 1, 1] }));
     users.forEach((_, i) => {
-      const [x, y, z] = [a[i], b[i], c[i]] as Assignment[];
+      const [x, y, z] = [a[i], b[i], c[i]] as [Assignment, Assignment, Assignment];
       if (x.group === 'variant' && y.group === 'variant') expect(y.variant).toBe(x.variant);
       if (x.group === 'control') expect(y.group).toBe('control');
       expect(z.group).toBe(x.group);

@@ -14,7 +14,9 @@ const TWO_TO_53 = 2 ** 53;
  * apart whatever characters the ids hold (`"a:b","c"` and `"a","b:c"` hash differently).
  */
 export function unitHash(purpose: string, campaignId: string, userId: string): number {
-  const digest = createHash('sha256').update(JSON.stringify([purpose, campaignId, userId]), 'utf8').digest();
+  const digest = createHash('sha256')
+    .update(JSON.stringify([purpose, campaignId, userId]), 'utf8')
+    .digest();
   return Number(digest.readBigUInt64BE(0) >> 11n) / TWO_TO_53;
 }
 

@@ -21,7 +21,14 @@ const NIGHT: [string, string] = ['21:00', '08:00'];
 describe('parseLocalTime', () => {
   it('reads HH:MM, 24-hour', () => {
     expect(['00:00', '09:00', '21:30', '23:59'].map(parseLocalTime)).toEqual([0, 540, 1290, 1439]);
-    expect(['24:00', '9:00', '09:60', '09:00:00', ' 09:00', ''].map(parseLocalTime)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
+    expect(['24:00', '9:00', '09:60', '09:00:00', ' 09:00', ''].map(parseLocalTime)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });
 
@@ -116,12 +123,9 @@ describe('quiet hours within one day, and both rules', () => {
   it('12:00–14:00 holds only between them', () => {
     const z = zone('+00:00');
     const quiet = { start: hhmm('12:00'), end: hhmm('14:00') };
-    expect([ms('2026-01-15T11:59:00Z'), ms('2026-01-15T12:00:00Z'), ms('2026-01-15T13:59:00Z'), ms('2026-01-15T14:00:00Z')].map((t) => quietHoursEnd(z, t, quiet))).toEqual([
-      undefined,
-      ms('2026-01-15T14:00:00Z'),
-      ms('2026-01-15T14:00:00Z'),
-      undefined,
-    ]);
+    expect(
+      [ms('2026-01-15T11:59:00Z'), ms('2026-01-15T12:00:00Z'), ms('2026-01-15T13:59:00Z'), ms('2026-01-15T14:00:00Z')].map((t) => quietHoursEnd(z, t, quiet)),
+    ).toEqual([undefined, ms('2026-01-15T14:00:00Z'), ms('2026-01-15T14:00:00Z'), undefined]);
   });
 
   it('equal start and end are no quiet hours', () => {
