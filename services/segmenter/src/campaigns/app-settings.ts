@@ -1,0 +1,39 @@
+import type { DefinitionProblem } from '../segments/definition';
+import { onlyKeys } from '../segments/language/predicates';
+import { isObject, jsonType } from '../segments/language/rules';
+import { campaignProblems } from './rules';
+
+/**
+ * Campaign settings of an app, across all its campaigns. The app-wide frequency cap lives here, not
+ * in a campaign's document: it limits what all campaigns together send a user, so no one campaign
+ * may set it (two campaigns could not disagree about it). A campaign opts out with
+ * `caps.ignore_app_cap` (e.g. transactional messages), which also keeps its actions out of the count.
+ */
+export interface CampaignAppSettings {
+  /** At most this many campaign actions per user per day across the app's campaigns; null: no app-wide cap. */
+  max_per_user_per_day: number | null;
+}
+
+export const DEFAULT_APP_SETTINGS: CampaignAppSettings = { max_per_user_per_day: null };
+
+export const MAX_PER_USER_PER_DAY = 1_000;
+
+export type AppSettingsValidation = { ok: true; settings: CampaignAppSettings } | { ok: false; problems: DefinitionProblem[] };
+
+/** Unknown JSON → settings (keys left out keep their defaults), or the problems with paths and CAMPAIGN_RULES. */
+export function validateAppSettings(json: unknown): AppSettingsValidation {
+  const problems = campaignProblems();
+  if (!isObject(json)) problems.add('$', 'type', `campaign settings must be a JSON object, got ${jsonType(json)}`);
+  else {
+    onlyKeys(problems, '$', json, Object.keys(DEFAULT_APP_SETTINGS), 'campaign settings');
+    const max = json.max_per_user_per_day;
+    if (max !== undefined && max !== null) {
+      if (typeof max !== 'number') problems.add('$.max_per_user_per_day', 'type', `must be an integer or null (no cap), got ${jsonType(max)}`);
+      else if (!Number.isInteger(max) || max < 1 || max > MAX_PER_USER_PER_DAY) {
+        problems.add('$.max_per_user_per_day', 'range', `must be an integer from 1 to ${MAX_PER_USER_PER_DAY}, or null (no cap); got ${max}`);
+      }
+    }
+  }
+  if (problems.list.length > 0) return { ok: false, problems: problems.list };
+  return { ok: true, settings: { ...DEFAULT_APP_SETTINGS, ...(json as Partial<CampaignAppSettings>) } };
+}
