@@ -17,7 +17,11 @@ describe('parseNewAction', () => {
       ok: false,
       issues: [
         { path: '$.variants[1].action.foo', rule: 'unknown_field', message: 'unknown field' },
-        { path: '$.variants[1].action.render_method', rule: 'type_render_method', message: "type 'custom' allows render_method in_app_message, generic_message" },
+        {
+          path: '$.variants[1].action.render_method',
+          rule: 'type_render_method',
+          message: "type 'custom' allows render_method in_app_message, generic_message",
+        },
       ],
     });
   });
