@@ -9,14 +9,14 @@ import { campaignProblems } from './rules';
  * may set it (two campaigns could not disagree about it). A campaign opts out with
  * `caps.ignore_app_cap` (e.g. transactional messages), which also keeps its actions out of the count.
  */
-export interface CampaignAppSettings {
+interface CampaignAppSettings {
   /** At most this many campaign actions per user per day across the app's campaigns; null: no app-wide cap. */
   max_per_user_per_day: number | null;
 }
 
-export const DEFAULT_APP_SETTINGS: CampaignAppSettings = { max_per_user_per_day: null };
+const DEFAULT_APP_SETTINGS: CampaignAppSettings = { max_per_user_per_day: null };
 
-export const MAX_PER_USER_PER_DAY = 1_000;
+const MAX_PER_USER_PER_DAY = 1_000;
 
 export type AppSettingsValidation = { ok: true; settings: CampaignAppSettings } | { ok: false; problems: DefinitionProblem[] };
 

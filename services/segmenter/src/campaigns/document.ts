@@ -7,11 +7,11 @@ import type { EventCondition, Predicate } from '../segments/definition';
  */
 
 /** An event condition of the segment language as a trigger: each matching event triggers (no count, no window). */
-export type TriggerEventCondition = Pick<EventCondition, 'event' | 'where'>;
+type TriggerEventCondition = Pick<EventCondition, 'event' | 'where'>;
 
-export type ScheduleSpec = { at: string } | { every: string };
+type ScheduleSpec = { at: string } | { every: string };
 
-export type Trigger =
+type Trigger =
   /** The user entered this segment (a record on `segments.membership`). */
   | { segment_entry: string }
   /** The user performed a matching event. */
@@ -23,20 +23,6 @@ export type Trigger =
 
 export const TRIGGER_KINDS = ['segment_entry', 'event', 'schedule', 'api'] as const;
 export type TriggerKind = (typeof TRIGGER_KINDS)[number];
-
-export function triggerKind(t: Trigger): TriggerKind {
-  if ('segment_entry' in t) return 'segment_entry';
-  if ('event' in t) return 'event';
-  if ('schedule' in t) return 'schedule';
-  return 'api';
-}
-
-/** The segment a trigger reads (segment_entry, schedule), if any. */
-export function triggerSegment(t: Trigger): string | undefined {
-  if ('segment_entry' in t) return t.segment_entry;
-  if ('schedule' in t) return t.segment;
-  return undefined;
-}
 
 /**
  * The fields of `POST /v1/actions` less `user_id` (each user of the audience), `inv_id` (one per
@@ -61,15 +47,15 @@ export interface ActionTemplate {
  * campaign's, except `content`, merged field by field (a variant may change only the title); giving
  * either expiry replaces both.
  */
-export type VariantAction = Partial<Omit<ActionTemplate, 'content'>> & { content?: Partial<ActionTemplate['content']> };
+type VariantAction = Partial<Omit<ActionTemplate, 'content'>> & { content?: Partial<ActionTemplate['content']> };
 
-export interface Variant {
+interface Variant {
   /** Relative: a variant's share of the treated audience is its weight over the sum of weights. */
   weight: number;
   action: VariantAction;
 }
 
-export interface Caps {
+interface Caps {
   /** At most `max` actions of this campaign per user within `within` (an ISO 8601 duration); after that the user is eligible again. */
   per_user?: { max: number; within: string };
   /** True: the app's cap across campaigns (app-settings.ts) neither limits nor counts this campaign's actions. Default false. */
@@ -77,13 +63,13 @@ export interface Caps {
 }
 
 /** Local wall-clock times `HH:MM` (24-hour) in each user's time zone. */
-export interface QuietHours {
+interface QuietHours {
   start: string;
   end: string;
 }
 
 /** An event condition whose `within` (a duration, required) is the attribution window after the action's creation. */
-export interface Goal {
+interface Goal {
   event: string;
   where?: Predicate[];
   within: string;

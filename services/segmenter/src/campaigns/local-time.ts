@@ -90,7 +90,7 @@ function addDays(d: LocalDate, days: number): LocalDate {
 }
 
 /** The first instant at or after `fromMs` at which the local clock reads `minutes` (after midnight). */
-export function nextLocalTime(zone: Zone, fromMs: number, minutes: number): number {
+function nextLocalTime(zone: Zone, fromMs: number, minutes: number): number {
   let date = localDateOf(zone, fromMs);
   // Today's, else tomorrow's; a third day only if a day's clock never reached it after fromMs (never in practice).
   for (let i = 0; i < 3; i++) {

@@ -22,7 +22,7 @@ type Segment = string | number | Variable;
 
 const STRING: FieldType = { kind: 'scalar', scalar: 'string' };
 const INT: FieldType = { kind: 'scalar', scalar: 'int' };
-export const TEMPLATE_ROOTS = ['user', 'event', 'catalog', 'trigger'] as const;
+const TEMPLATE_ROOTS = ['user', 'event', 'catalog', 'trigger'] as const;
 
 /** `a.b[0][c.d]` as Liquid would write it. */
 function show(segments: readonly Segment[]): string {

@@ -34,7 +34,7 @@ export interface CompiledContent {
  *   failed, a limit was hit).
  */
 export type RenderOutcome = { status: 'rendered'; content: Content } | { status: 'needs_catalog'; refs: CatalogRef[] } | Skipped;
-export interface Skipped {
+interface Skipped {
   status: 'skipped';
   reason: string;
 }
@@ -43,7 +43,7 @@ export interface Skipped {
 export type CatalogLoader = (kind: CatalogKind, ids: string[]) => Promise<ReadonlyMap<string, Record<string, unknown>>>;
 
 /** Bounds one template's cost: its source is bounded by the action store's content limits already. */
-export const TEMPLATE_LIMITS = {
+const TEMPLATE_LIMITS = {
   /** Characters parsed per template (parseLimit). */
   parse: 20_000,
   /** Milliseconds per render (renderLimit). */
