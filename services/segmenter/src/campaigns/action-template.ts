@@ -1,10 +1,10 @@
-import { NEVER_EXPIRES, parseNewAction, type NewAction, type ParseResult } from '@evp/actions';
-import type { RejectionReason } from '@evp/core';
+import { jsonPath, NEVER_EXPIRES, parseNewAction, type NewAction, type ParseResult } from '@evp/actions';
 import { DateTime, Duration } from 'luxon';
 import { at, isObject, jsonType } from '../segments/language/rules';
 import { checkDuration } from '../segments/language/windows';
 import type { ActionTemplate, CampaignDocument } from './document';
-import type { CampaignProblems } from './rules';
+import type { DefinitionProblem } from '../segments/definition';
+import { campaignProblems, type CampaignProblems } from './rules';
 import type { TemplateScope } from './template-variables';
 import { TEMPLATE_FIELDS, type Content, type TemplateEngine } from './templates';
 
@@ -31,8 +31,13 @@ export interface TemplateCheck {
   scope: TemplateScope;
 }
 
-/** The store's problems of a template's fields (paths under `prefix`), after the campaign's own keys. */
-function storeProblems(problems: CampaignProblems, path: string, template: Record<string, unknown>, prefix: readonly (string | number)[]): RejectionReason[] {
+/**
+ * Every problem of a template's fields but its templates, paths under `prefix` (`['action']` →
+ * `$.action.…`): the campaign's own keys and expiry, then the store's rules.
+ */
+function fieldProblems(template: Record<string, unknown>, prefix: readonly (string | number)[]): DefinitionProblem[] {
+  const problems = campaignProblems();
+  const path = jsonPath(prefix);
   const fields = { ...template };
   for (const [key, why] of Object.entries(SET_BY_CAMPAIGN)) {
     if (!Object.hasOwn(fields, key)) continue;
@@ -48,7 +53,7 @@ function storeProblems(problems: CampaignProblems, path: string, template: Recor
   }
   if (after !== undefined) checkDuration(problems, at(path, 'expires_after'), after);
   const r = parseNewAction({ ...fields, user_id: PLACEHOLDER_USER, expired_at: fields.expired_at ?? NEVER_EXPIRES }, prefix);
-  return r.ok ? [] : r.issues;
+  return r.ok ? problems.list : [...problems.list, ...r.issues];
 }
 
 function checkContentTemplates(problems: CampaignProblems, path: string, content: unknown, check: TemplateCheck): void {
@@ -60,10 +65,10 @@ function checkContentTemplates(problems: CampaignProblems, path: string, content
 }
 
 /**
- * `$.action`: the store's rules, the campaign's keys, the templates. Gives the store's problems of
- * it (its variants' problems that are the same are not repeated).
+ * `$.action`: the campaign's keys, the store's rules, the templates. Gives its problems but the
+ * templates', so that its variants' same problems are not repeated.
  */
-export function checkActionTemplate(problems: CampaignProblems, value: unknown, check: TemplateCheck): RejectionReason[] {
+export function checkActionTemplate(problems: CampaignProblems, value: unknown, check: TemplateCheck): DefinitionProblem[] {
   const path = '$.action';
   if (!isObject(value)) {
     problems.add(
@@ -73,7 +78,7 @@ export function checkActionTemplate(problems: CampaignProblems, value: unknown, 
     );
     return [];
   }
-  const issues = storeProblems(problems, path, value, ['action']);
+  const issues = fieldProblems(value, ['action']);
   problems.list.push(...issues);
   checkContentTemplates(problems, path, value.content, check);
   return issues;
@@ -103,7 +108,7 @@ export function checkVariantAction(
   index: number,
   value: unknown,
   base: unknown,
-  baseIssues: RejectionReason[],
+  baseIssues: DefinitionProblem[],
   check: TemplateCheck,
 ): void {
   const path = `$.variants[${index}].action`;
@@ -117,7 +122,7 @@ export function checkVariantAction(
     return problems.add(at(path, 'content'), 'type', `content must be an object {title, body}, got ${jsonType(value.content)}`);
   if (!isObject(base)) return;
   const known = new Set(baseIssues.map((i) => `${i.path.slice('$.action'.length)} ${i.rule} ${i.message}`));
-  for (const issue of storeProblems(problems, path, mergeVariant(base, value), ['variants', index, 'action'])) {
+  for (const issue of fieldProblems(mergeVariant(base, value), ['variants', index, 'action'])) {
     if (!known.has(`${issue.path.slice(path.length)} ${issue.rule} ${issue.message}`)) problems.list.push(issue);
   }
   checkContentTemplates(problems, path, value.content, check);

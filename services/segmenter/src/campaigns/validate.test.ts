@@ -207,6 +207,19 @@ describe('validateCampaign', () => {
       ]);
     });
 
+    it("do not repeat the action's own key and expiry problems", () => {
+      const { expires_after: _, ...noExpiry } = { ...action, content: { title: 't', body: 'b' } };
+      const variants = [
+        { weight: 1, action: {} },
+        { weight: 1, action: { expires_after: 'P1D', inv_id: 1 } },
+      ];
+      expect(problemsOf(minimal({ action: { ...noExpiry, user_id: 'u' }, variants }))).toEqual([
+        ['$.action.user_id', 'unknown_key'],
+        ['$.action.expired_at', 'required'],
+        ['$.variants[1].action.inv_id', 'unknown_key'],
+      ]);
+    });
+
     it('have positive weights, 1 to 10 of them', () => {
       expect(problemsOf(minimal({ variants: [] }))).toEqual([['$.variants', 'min_items']]);
       expect(problemsOf(minimal({ variants: Array.from({ length: 11 }, () => ({ weight: 1, action: {} })) }))).toEqual([['$.variants', 'max_items']]);
