@@ -1,9 +1,9 @@
 import { jsonPath, NEVER_EXPIRES, parseNewAction, type NewAction, type ParseResult } from '@evp/actions';
 import { DateTime, Duration } from 'luxon';
+import type { DefinitionProblem } from '../segments/definition';
 import { at, isObject, jsonType } from '../segments/language/rules';
 import { checkDuration } from '../segments/language/windows';
 import type { ActionTemplate, CampaignDocument } from './document';
-import type { DefinitionProblem } from '../segments/definition';
 import { campaignProblems, type CampaignProblems } from './rules';
 import type { TemplateScope } from './template-variables';
 import { TEMPLATE_FIELDS, type Content, type TemplateEngine } from './templates';
