@@ -12,12 +12,11 @@
  *
  *   npm run bench:pipeline -- [--rates 5000,20000] [--seconds 30]
  */
-import { join } from 'node:path';
-import { loadFaultsConfig } from '../../dev/src/faults/config';
 import { awaitAllStored } from '../../dev/src/faults/counts';
-import { Harness, KEYS, sideCall } from '../../dev/src/faults/harness';
+import { KEYS, sideCall } from '../../dev/src/faults/harness';
 import { bounded, killAllChildren, runHarnessScript } from '../../dev/src/faults/processes';
 import { startLoad } from '../../dev/src/faults/load';
+import { benchHarness, warmUp } from './bench-harness';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -39,26 +38,12 @@ interface Phase {
 }
 
 async function main() {
-  const base = loadFaultsConfig();
-  // Ports 1,000 above the fault suite's, so a bench and a fault run never meet.
-  const h = new Harness({
-    ...base,
-    FAULTS_DIR: join(base.FAULTS_DIR, '..', 'bench-pipeline'),
-    FAULTS_KAFKA_PORT: base.FAULTS_KAFKA_PORT + 1000,
-    FAULTS_KAFKA_CONTROLLER_PORT: base.FAULTS_KAFKA_CONTROLLER_PORT + 1000,
-    FAULTS_REGISTRY_PORT: base.FAULTS_REGISTRY_PORT + 1000,
-    FAULTS_REDIS_PORT: base.FAULTS_REDIS_PORT + 1000,
-    FAULTS_BASE_PORT: base.FAULTS_BASE_PORT + 1000,
-  });
+  const h = benchHarness('bench-pipeline').harness;
   const runId = Date.now().toString(36);
   const phases: Phase[] = [];
   try {
     await bounded(h.start(), 5 * 60_000, 'the stack and services to start');
-    // Warm-up: group joins and first inserts are start-up, not throughput.
-    const warm = startLoad({ gatewayUrl: h.gatewayUrl, key: KEYS.sdk, tag: `warm-${runId}`, seed: 1, rate: 20 });
-    await new Promise((r) => setTimeout(r, 5_000));
-    const warmTally = await warm.stop();
-    await awaitAllStored((s, p) => h.query(s, p), warmTally, [`warm-${runId}`], { timeoutMs: 120_000, since: Date.now() });
+    await warmUp(h, `warm-${runId}`);
     for (const rate of RATES) {
       const tag = `p${rate}-${runId}`;
       console.log(`--- ${rate} events/s offered for ${SECONDS} s`);

@@ -27,7 +27,7 @@ export type ServiceName = 'gateway' | 'validator' | 'action-store' | 'sink';
  */
 export class Harness {
   readonly dir: string;
-  readonly ports: { gateway: number; validator: number; actions: number; sinkMetrics: number; sinkQuery: number; embedded: number };
+  readonly ports: { gateway: number; validator: number; actions: number; sinkMetrics: number; sinkQuery: number; embedded: number; sinkApi: number };
   private readonly children = new Map<ServiceName, Child>();
   private redis?: Child;
   /** Extra env per service for its next start (fault injection). */
@@ -36,11 +36,15 @@ export class Harness {
   constructor(private readonly config: FaultsConfig) {
     this.dir = config.FAULTS_DIR;
     const b = config.FAULTS_BASE_PORT;
-    this.ports = { gateway: b, validator: b + 1, actions: b + 2, sinkMetrics: b + 3, sinkQuery: b + 4, embedded: b + 5 };
+    this.ports = { gateway: b, validator: b + 1, actions: b + 2, sinkMetrics: b + 3, sinkQuery: b + 4, embedded: b + 5, sinkApi: b + 6 };
   }
 
   get gatewayUrl() {
     return `http://127.0.0.1:${this.ports.gateway}`;
+  }
+  /** The segmenter's public API (segments) on the chdb sink process. */
+  get segmenterUrl() {
+    return `http://127.0.0.1:${this.ports.sinkApi}`;
   }
   get actionsUrl() {
     return `http://127.0.0.1:${this.ports.actions}`;
@@ -139,7 +143,12 @@ export class Harness {
       gateway: { PORT: String(this.ports.gateway), SHUTDOWN_GRACE_MS: '10000' },
       validator: { METRICS_PORT: String(this.ports.validator) },
       'action-store': { PORT: String(this.ports.actions), REDIS_URL: `redis://127.0.0.1:${this.config.FAULTS_REDIS_PORT}`, PULL_MAX: '50' },
-      sink: { METRICS_PORT: String(this.ports.sinkMetrics), SINK_QUERY_PORT: String(this.ports.sinkQuery), CHDB_PATH: join(this.dir, 'chdb') },
+      sink: {
+        METRICS_PORT: String(this.ports.sinkMetrics),
+        SINK_QUERY_PORT: String(this.ports.sinkQuery),
+        PORT: String(this.ports.sinkApi),
+        CHDB_PATH: join(this.dir, 'chdb'),
+      },
     };
     return { ...common, ...own[name], ...this.overrides[name] };
   }

@@ -23,14 +23,17 @@ export interface Upload {
   markers: string[];
 }
 
-/** Builds uploads of `size` page events for `tag`; `pad` adds that many characters to each event's title. */
-export function uploadFactory(tag: string, seed: number, opts: { pad?: number } = {}) {
+/**
+ * Builds uploads of `size` page events for `tag`; `pad` adds that many characters to each event's
+ * title; the uploads cycle through `users` users (64; Infinity: a new user per upload).
+ */
+export function uploadFactory(tag: string, seed: number, opts: { pad?: number; users?: number } = {}) {
   const rnd = seeded(seed);
   let seq = 0;
   let upload = 0;
   const pad = 'x'.repeat(opts.pad ?? 0);
   return (size: number): Upload => {
-    const user = `${tag}-u${upload++ % 64}`;
+    const user = `${tag}-u${upload++ % (opts.users ?? 64)}`;
     const start = T0 + seq * 10;
     const markers: string[] = [];
     const data = Array.from({ length: size }, () => {
@@ -110,9 +113,11 @@ export function startLoad(opts: {
   size?: number;
   maxInFlight?: number;
   tally?: LoadTally;
+  /** Distinct users the uploads cycle through (uploadFactory). */
+  users?: number;
 }) {
   const tally = opts.tally ?? emptyTally();
-  const next = uploadFactory(opts.tag, opts.seed);
+  const next = uploadFactory(opts.tag, opts.seed, opts.users === undefined ? {} : { users: opts.users });
   const size = opts.size ?? 50;
   const maxInFlight = opts.maxInFlight ?? 256;
   const inFlight = new Set<Promise<void>>();

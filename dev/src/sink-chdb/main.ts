@@ -1,20 +1,23 @@
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { Registry } from 'prom-client';
-import { ConfigError, createLogger } from '@evp/core';
+import { ConfigError, KeyRing, createLogger } from '@evp/core';
 import { createChdbAnalytics } from '@evp/embedded';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
-import { createSink, runMigrations, sinkConfig } from '@evp/segmenter';
+import { createSegmenterApp, createSegments, createSink, runMigrations, segmentEngineConfig, sinkConfig } from '@evp/segmenter';
 import { loadSinkChdbConfig } from './config';
 import { withInsertFaults } from './faulty-analytics';
 import { startQueryServer } from './query-server';
 
 /**
- * Composition root of the segmenter sink on chdb, the real sink code on the real broker and
- * registry with an embedded ClickHouse: what the fault suite and the pipeline bench run where no
- * ClickHouse server exists. Insert faults are injected here (FAULT_* in config.ts), never in the
- * service. Shutdown as the service's: stop consuming (buffered rows inserted and committed), leave
- * Kafka, close ClickHouse.
+ * Composition root of the segmenter on chdb, the real sink and segment engine code on the real
+ * broker and registry with an embedded ClickHouse: what the fault suite and the pipeline bench run
+ * where no ClickHouse server exists. As in the service (services/segmenter/src/main.ts), the sink's
+ * stored rows become segment work and the public API (segments, request verdicts) answers on PORT.
+ * Insert faults are injected here (FAULT_* in config.ts), never in the service. Shutdown as the
+ * service's: stop answering, stop consuming (buffered rows inserted and committed), stop the engine,
+ * leave Kafka, close ClickHouse.
  */
 async function main() {
   const config = loadSinkChdbConfig();
@@ -28,10 +31,24 @@ async function main() {
   const bus = createKafkaBus({ brokers: config.segmenter.KAFKA_BROKERS, clientId: 'segmenter', logger });
   const registry = createConfluentRegistry({ url: config.segmenter.SCHEMA_REGISTRY_URL, clientId: 'segmenter' });
   const metrics = new Registry();
-  const sink = createSink({ bus, registry, analytics, logger, metrics, config: sinkConfig(config.segmenter) });
+  const { engine, service: segments } = createSegments({ analytics: chdb, bus, registry, logger, metrics, config: segmentEngineConfig(config.segmenter) });
+  const sink = createSink({
+    bus,
+    registry,
+    analytics,
+    logger,
+    metrics,
+    config: sinkConfig(config.segmenter),
+    onInserted: (rows) => engine.onInserted(rows),
+  });
+  await engine.start();
   await sink.start();
   const server = await startQueryServer({ analytics: chdb, metrics, port: config.SINK_QUERY_PORT });
-  logger.info({ port: config.SINK_QUERY_PORT, chdb: config.CHDB_PATH }, 'segmenter sink on chdb running');
+  const keys = KeyRing.fromFile(config.segmenter.KEYS_FILE);
+  const api = createSegmenterApp({ analytics: chdb, keys, logger, segments });
+  const http = createServer(api.app);
+  await new Promise<void>((resolve) => http.listen(config.segmenter.PORT, '127.0.0.1', resolve));
+  logger.info({ port: config.SINK_QUERY_PORT, apiPort: config.segmenter.PORT, chdb: config.CHDB_PATH }, 'segmenter sink and segments on chdb running');
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -39,7 +56,8 @@ async function main() {
     stopping = true;
     logger.info({ signal }, 'shutting down: stop consuming, insert buffered rows, close');
     await sink.stop().catch((err) => logger.error({ err }, 'sink stop failed'));
-    await Promise.allSettled([bus.close(), new Promise<void>((r) => server.close(() => r()))]);
+    await engine.stop().catch((err) => logger.error({ err }, 'segment engine stop failed'));
+    await Promise.allSettled([bus.close(), ...[server, http].map((s) => new Promise<void>((r) => s.close(() => r())))]);
     await chdb.close().catch((err) => logger.error({ err }, 'chdb close failed'));
     process.exit(0);
   };

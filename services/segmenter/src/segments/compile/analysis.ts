@@ -62,6 +62,20 @@ function withoutEvents(c: Condition): Truth {
   return 'false';
 }
 
+/**
+ * Whether a user who has events, but none since the earliest start of the definition's windows, can
+ * be a member. Event leaves then see no rows (their value without events) and `last_seen` within a
+ * window is false; `last_seen` before, client facts and user catalog fields could be anything.
+ */
+function withoutRecentEvents(c: Condition): Truth {
+  if ('all' in c) return all(c.all.map(withoutRecentEvents));
+  if ('any' in c) return any(c.any.map(withoutRecentEvents));
+  if ('not' in c) return not(withoutRecentEvents(c.not));
+  if ('last_seen' in c) return 'within' in c.last_seen ? 'false' : 'unknown';
+  if ('first_seen' in c || 'profile' in c) return 'unknown';
+  return withoutEvents(c);
+}
+
 /** Every leaf of a condition (segments inlined), in order. */
 function leaves(c: Condition): Condition[] {
   if ('all' in c) return c.all.flatMap(leaves);
@@ -108,12 +122,25 @@ function leafTimeDriven(c: Condition): boolean {
 
 export interface Dependencies {
   events: string[];
+  /** Canonical names of the events the event, aggregate, sequence and responded leaves read, sorted. */
+  names: string[];
   catalogs: CatalogKind[];
   timeDriven: boolean;
   /** Users without events may be members: the query starts from every user with events or a user catalog record. */
   everyUser: boolean;
   /** The query joins the latest user catalog records (profile fields, or every user as a candidate). */
   joinsUsers: boolean;
+  /**
+   * The query reads every event of the user (not only the definition's names): first or last seen,
+   * client facts, or every user with an event as a candidate.
+   */
+  anyEvent: boolean;
+  /**
+   * Reading every event only since the earliest start of the windows cannot change membership: a
+   * user with no event since then is no member, and what is read of the others (last seen, the
+   * latest event's client facts) is the same. Not with first_seen (the first event may be older).
+   */
+  anyEventSinceWindows: boolean;
 }
 
 export function dependencies(c: Condition): Dependencies {
@@ -125,9 +152,12 @@ export function dependencies(c: Condition): Dependencies {
   return {
     // Any event can make a user a candidate when users without events can be members.
     events: everyUser || names.has('*') ? ['*'] : [...names].sort(),
+    names: [...names].filter((n) => n !== '*').sort(),
     catalogs: [...kinds].sort(),
     timeDriven: ls.some(leafTimeDriven),
     everyUser,
     joinsUsers: everyUser || ls.some((l) => 'profile' in l && profileField(l.profile)?.source === 'catalog'),
+    anyEvent: everyUser || names.has('*'),
+    anyEventSinceWindows: !everyUser && !ls.some((l) => 'first_seen' in l) && withoutRecentEvents(c) === 'false',
   };
 }

@@ -91,9 +91,48 @@ describe('compileSegment: the query', () => {
     expect(compile({ event: 'cart' }).sql).toContain('AND name IN {p2:Array(String)}');
     expect(compile({ event: 'cart' }).sql).not.toContain('JOIN');
     expect(compile({ all: [{ event: 'cart' }, { profile: 'country', op: 'exists' }] }).sql).toContain('LEFT JOIN');
+    // Every user with any event (a pass without FINAL), their cart events (with FINAL), and the user catalog.
     const every = compile({ not: { event: 'cart' } }).sql;
-    expect(every).toContain('FULL OUTER JOIN');
-    expect(every).not.toContain('name IN');
+    expect(every).toContain(
+      'FROM events\n    PREWHERE app_id = {app_id:String} AND (NOT {scoped:UInt8} OR has({users:Array(String)}, user_id))\n    GROUP BY user_id\n) AS a\nLEFT JOIN',
+    );
+    expect(every).toContain(
+      'FROM events FINAL\n    PREWHERE app_id = {app_id:String} AND (NOT {scoped:UInt8} OR has({users:Array(String)}, user_id)) AND name IN {p2:Array(String)}\n',
+    );
+    expect(every).toContain(') AS e USING (user_id)\nFULL OUTER JOIN');
+  });
+
+  it('reads only the span of the windows when nothing outside it can matter', () => {
+    const back = (p: string) => `subtractMilliseconds({now:DateTime64(3, 'UTC')}, {${p}:UInt64})`;
+    const since = (p: string) => `time >= ${back(p)}`;
+    // Event leaves: the earliest start to the latest end.
+    const two = compile({
+      all: [
+        { event: 'cart', within: 'P7D' },
+        { event: 'page', within: { from: '2024-01-01T00:00:00Z', to: '2024-02-01T00:00:00Z' } },
+      ],
+    });
+    expect(two.sql).toContain(
+      `AND time >= least(${back('p1')}, {p4:DateTime64(3, 'UTC')}) AND time <= greatest({now:DateTime64(3, 'UTC')}, {p5:DateTime64(3, 'UTC')})\n`,
+    );
+    // One leaf over all history: every event of the name.
+    expect(compile({ all: [{ event: 'cart', within: 'P7D' }, { event: 'page' }] }).sql).toContain('AND name IN {p4:Array(String)}\n');
+    // Last seen before needs every event of a user, unless a member must have an event in the windows.
+    const lapsed = compile({ last_seen: { before: 'P30D' } }).sql;
+    expect(lapsed).toContain('FROM events\n    PREWHERE app_id = {app_id:String} AND (NOT {scoped:UInt8} OR has({users:Array(String)}, user_id))\n');
+    const recentBuyer = compile({ all: [{ event: 'checkout', within: 'P90D' }, { not: { last_seen: { before: 'P7D' } } }] }).sql;
+    expect(recentBuyer).toContain(
+      `FROM events\n    PREWHERE app_id = {app_id:String} AND (NOT {scoped:UInt8} OR has({users:Array(String)}, user_id)) AND ${since('p1')}\n`,
+    );
+    // First seen needs the first event, however old; a user without recent events may be a member of an `any`.
+    expect(compile({ all: [{ event: 'checkout', within: 'P90D' }, { first_seen: { within: 'P30D' } }] }).sql).toContain(
+      'FROM events\n    PREWHERE app_id = {app_id:String} AND (NOT {scoped:UInt8} OR has({users:Array(String)}, user_id))\n',
+    );
+    expect(compile({ any: [{ event: 'checkout', within: 'P90D' }, { last_seen: { before: 'P7D' } }] }).sql).toContain(
+      'FROM events\n    PREWHERE app_id = {app_id:String} AND (NOT {scoped:UInt8} OR has({users:Array(String)}, user_id))\n',
+    );
+    // Last seen within a window is a window too.
+    expect(compile({ last_seen: { within: 'P7D' } }).sql).toContain(`AND ${since('p0')}\n`);
   });
 
   it('is exactly this SQL for a small definition (the docs show it)', () => {
@@ -108,9 +147,9 @@ FROM
 (
     SELECT
         user_id,
-        countIf(name = {p0:String} AND arrayExists(v -> v IN (SELECT id FROM catalog_drug FINAL PREWHERE app_id = {app_id:String} WHERE ifNull(record.atc_anatomical_group.:String = {p1:String}, 0)), props.items[].id::Array(Nullable(String))) AND time >= subtractMilliseconds({now:DateTime64(3, 'UTC')}, {p2:UInt64}) AND time <= {now:DateTime64(3, 'UTC')}) AS e0
+        countIf(name = {p0:String} AND arrayExists(v -> v IN (SELECT id FROM catalog_drug FINAL PREWHERE app_id = {app_id:String} WHERE ifNull(record.atc_anatomical_group.:String = {p1:String}, 0)), props.items[].id.:String) AND time >= subtractMilliseconds({now:DateTime64(3, 'UTC')}, {p2:UInt64}) AND time <= {now:DateTime64(3, 'UTC')}) AS e0
     FROM events FINAL
-    PREWHERE app_id = {app_id:String} AND (NOT {scoped:UInt8} OR has({users:Array(String)}, user_id)) AND name IN {p5:Array(String)}
+    PREWHERE app_id = {app_id:String} AND (NOT {scoped:UInt8} OR has({users:Array(String)}, user_id)) AND name IN {p5:Array(String)} AND time >= subtractMilliseconds({now:DateTime64(3, 'UTC')}, {p2:UInt64}) AND time <= {now:DateTime64(3, 'UTC')}
     GROUP BY user_id
 ) AS e
 LEFT JOIN

@@ -22,17 +22,33 @@ import { backFromNow, inWindow } from './windows';
 
 /**
  * Leaf conditions as SQL. Everything a leaf needs from the user's events is one aggregate column of
- * a single pass over `events` (grouped by user); profile fields are columns of the user catalog
- * subquery; the leaf itself is a boolean over those columns, evaluated per user after the join.
+ * a pass over `events` grouped by user: over the rows of the definition's event names (`e`, FINAL)
+ * for event, aggregate, sequence and responded leaves, over every event of the user (`a`, without
+ * FINAL) for first/last seen and client facts. Profile fields are columns of the user catalog
+ * subquery; the leaf itself is a boolean over those columns, evaluated per user after the joins.
  */
 export class QueryParts {
   readonly params = new Params();
   readonly eventColumns = new Map<string, string>();
+  readonly anyEventColumns = new Map<string, string>();
   readonly userColumns = new Map<string, string>();
+  /** The window of every leaf reading named events (undefined: all history): the span `e` reads. */
+  readonly eventWindows: (Window | undefined)[] = [];
+  /** The windows of `last_seen` within: with the ones above, the span `a` may read. */
+  readonly lastSeenWindows: Window[] = [];
 
-  /** The alias of an aggregate over the user's events (the same aggregate twice is one column). */
-  eventColumn(expr: string): string {
+  /** The alias of an aggregate over the user's events of the definition's names (the same aggregate twice is one column). */
+  eventColumn(expr: string, within: Window | undefined): string {
+    this.eventWindows.push(within);
     return column(this.eventColumns, expr, 'e');
+  }
+
+  /**
+   * The alias of an aggregate over every event of the user. Only aggregates a duplicate cannot
+   * change (the first and last time, the latest event's values), since this pass reads without FINAL.
+   */
+  anyEventColumn(expr: string): string {
+    return column(this.anyEventColumns, expr, 'a');
   }
 
   /** The alias of a value of the user's latest user catalog record. */
@@ -93,7 +109,7 @@ function eventMatch(name: string, where: Predicate[] | undefined, within: Window
 }
 
 function eventLeaf(c: EventCondition, q: QueryParts): string {
-  const count = q.eventColumn(`countIf(${eventMatch(c.event, c.where, c.within, q)})`);
+  const count = q.eventColumn(`countIf(${eventMatch(c.event, c.where, c.within, q)})`, c.within);
   const [op, n] = countBound(c.count);
   return `${count} ${SQL_OPS[op]} ${q.params.add(n, 'UInt64')}`;
 }
@@ -108,7 +124,7 @@ function aggregateLeaf(c: AggregateCondition, q: QueryParts): string {
   // -Array sums (counts, …) the elements of every matching row's array: items[].price.
   const array = read.many ? 'Array' : '';
   const call = AGGREGATES[fn];
-  const value = q.eventColumn(`${call}${array}If(${read.expr}, ${match})`);
+  const value = q.eventColumn(`${call}${array}If(${read.expr}, ${match})`, c.within);
   // A sum over nothing is 0; avg, min and max over nothing have no value (NULL).
   return predicate(readColumn(fn === 'sum' ? `ifNull(${value}, 0)` : value, NUMBER), c.op, c.value, q.params);
 }
@@ -129,16 +145,17 @@ function sequenceLeaf(c: SequenceCondition, q: QueryParts): string {
   const fold =
     `arrayFold((acc, x) -> if(acc.1 < ${n} AND bitTest(x.2, acc.1) AND x.1 > acc.2, (toUInt8(acc.1 + 1), x.1), acc), ` +
     `arraySort(groupArrayIf((toUnixTimestamp64Milli(time), ${mask}), ${mask} != 0)), (toUInt8(0), toInt64(-9223372036854775807))).1`;
-  return `${q.eventColumn(fold)} = ${n}`;
+  return `${q.eventColumn(fold, c.within)} = ${n}`;
 }
 
 function firstSeenLeaf(c: FirstSeenCondition, q: QueryParts): string {
-  return `ifNull(${inWindow(q.eventColumn('minOrNull(time)'), c.first_seen.within, q.params)}, 0)`;
+  return `ifNull(${inWindow(q.anyEventColumn('minOrNull(time)'), c.first_seen.within, q.params)}, 0)`;
 }
 
 function lastSeenLeaf(c: LastSeenCondition, q: QueryParts): string {
-  const last = q.eventColumn('maxOrNull(time)');
+  const last = q.anyEventColumn('maxOrNull(time)');
   if ('before' in c.last_seen) return `ifNull(${last} < ${backFromNow(c.last_seen.before, q.params)}, 0)`;
+  q.lastSeenWindows.push(c.last_seen.within);
   return `ifNull(${inWindow(last, c.last_seen.within, q.params)}, 0)`;
 }
 
@@ -154,7 +171,7 @@ function profileLeaf(c: ProfileCondition, q: QueryParts): string {
     const latest = `argMax(tuple(${field.name}), (time, event_id)).1`;
     const text = field.type.kind === 'scalar' && field.type.scalar === 'string';
     const fact = text ? `nullIf(${latest}, '')` : latest;
-    return predicate(readColumn(q.eventColumn(fact), field.type), c.op, c.value, q.params);
+    return predicate(readColumn(q.anyEventColumn(fact), field.type), c.op, c.value, q.params);
   }
   const read = readJson('record', path(userCatalog, field.name));
   return predicate(readColumn(q.userColumn(read.expr), field.type), c.op, c.value, q.params);
@@ -177,7 +194,7 @@ function respondedLeaf(c: RespondedCondition, q: QueryParts): string {
     const tagged = `SELECT user_id, ref FROM actions_log PREWHERE app_id = ${APP} WHERE kind = 'created' AND has(tags, ${q.params.add(tag, 'String')})`;
     parts.push(`(user_id, props.ref::String) IN (${tagged})`);
   }
-  return `${q.eventColumn(`countIf(${parts.join(' AND ')})`)} > 0`;
+  return `${q.eventColumn(`countIf(${parts.join(' AND ')})`, c.within)} > 0`;
 }
 
 /** A condition (segments already inlined) as a boolean SQL expression over the query's columns. */

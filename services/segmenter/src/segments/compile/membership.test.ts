@@ -288,6 +288,13 @@ describe('first_seen and last_seen', () => {
     expect(await members({ last_seen: { before: 'P7D' } }, 'seen')).toEqual(['gone']);
     expect(await members({ not: { last_seen: { within: 'P7D' } } }, 'seen')).toEqual(['gone', 'no-events']);
   });
+
+  // The query then reads every event only since the windows' start when it may (compile.ts).
+  it('beside windowed event conditions: older events still count for first seen and for an alternative', async () => {
+    expect(await members({ all: [{ event: 'page', within: 'P3D' }, { not: { last_seen: { before: 'P1D' } } }] }, 'seen')).toEqual(['old']);
+    expect(await members({ all: [{ event: 'page', within: 'P3D' }, { first_seen: { within: 'P7D' } }] }, 'seen')).toEqual(['new']);
+    expect(await members({ any: [{ event: 'page', within: 'P3D' }, { last_seen: { before: 'P7D' } }] }, 'seen')).toEqual(['gone', 'new', 'old']);
+  });
 });
 
 describe('profile conditions', () => {

@@ -6,8 +6,9 @@ import type { Params } from './params';
 /**
  * Reading values and comparing them. JSON columns (`props`, a catalog's `record`) are read as
  * docs/analytics.md describes: `col.path.:String` / `.:Bool` (the typed subcolumn, NULL when absent),
- * `col.path::Nullable(Float64)` for numbers (integers and floats alike), `col.a[].b::Array(Nullable(T))`
- * through arrays of objects. Every comparison is
+ * `col.path::Nullable(Float64)` for numbers (integers and floats alike); through an array of objects
+ * `col.a[].b.:String` / `.:Bool`, and `col.a[].b::Array(Nullable(Float64))` for numbers (casts for
+ * deeper arrays). Every comparison is
  * made non-NULL here, so the boolean combination of conditions is two-valued (`not` of an absent
  * value is true, never NULL).
  */
@@ -43,7 +44,14 @@ export function readJson(column: 'props' | 'record', path: ResolvedPath): Read {
   const cls = valueClass(path.type);
   if (path.many) {
     const depth = path.steps.filter((s) => s.each).length;
-    const cast = `${text}::${'Array('.repeat(depth)}Nullable(${scalarType(path.type)})${')'.repeat(depth)}`;
+    const typed = scalarType(path.type);
+    // b of every element of one array of objects (`a[].b`), a string or boolean: the elements'
+    // typed subcolumn, as for a single value below (about half the cost of the cast).
+    if (depth === 1 && !path.steps[last]?.each && typed !== 'Float64') {
+      const expr = `${text}.:${typed}`;
+      return { expr, type: path.type, many: true, present: `arrayExists(v -> isNotNull(v), ${expr})` };
+    }
+    const cast = `${text}::${'Array('.repeat(depth)}Nullable(${typed})${')'.repeat(depth)}`;
     const expr = depth > 1 ? `arrayFlatten(${cast})` : cast;
     return { expr, type: path.type, many: true, present: `arrayExists(v -> isNotNull(v), ${expr})` };
   }

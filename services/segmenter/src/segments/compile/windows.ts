@@ -31,3 +31,39 @@ export function inWindow(time: string, window: Window, params: Params): string {
   if (typeof window === 'string') return `${time} >= ${backFromNow(window, params)} AND ${time} <= ${NOW}`;
   return `${time} >= ${instant(window.from, params)} AND ${time} < ${instant(window.to, params)}`;
 }
+
+/** The first instant of a window, as SQL. */
+function windowStart(window: Window, params: Params): string {
+  return typeof window === 'string' ? backFromNow(window, params) : instant(window.from, params);
+}
+
+/** The last instant of a window (relative: now; absolute: `to`, itself excluded), as SQL. */
+function windowEnd(window: Window, params: Params): string {
+  return typeof window === 'string' ? NOW : instant(window.to, params);
+}
+
+const extreme = (fn: 'least' | 'greatest', xs: string[]): string => {
+  const distinct = [...new Set(xs)];
+  return distinct.length === 1 ? (distinct[0] as string) : `${fn}(${distinct.join(', ')})`;
+};
+
+/**
+ * SQL true for a `time` inside at least the union of the windows' spans — [earliest start, latest
+ * end] — or undefined when a window is missing (all history: nothing can be left out). Every
+ * instant is a constant of the query, so the sorting key's day and the monthly partitions skip
+ * whatever lies outside.
+ */
+export function timeSpan(windows: readonly (Window | undefined)[], params: Params, opts: { end: boolean }): string | undefined {
+  if (windows.length === 0 || windows.some((w) => w === undefined)) return undefined;
+  const ws = windows as Window[];
+  const start = `time >= ${extreme(
+    'least',
+    ws.map((w) => windowStart(w, params)),
+  )}`;
+  return opts.end
+    ? `${start} AND time <= ${extreme(
+        'greatest',
+        ws.map((w) => windowEnd(w, params)),
+      )}`
+    : start;
+}
