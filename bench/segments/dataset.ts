@@ -19,11 +19,11 @@ import type { Analytics } from '@evp/core';
 
 export const USERS = 100_000;
 export const EVENTS = 10_000_000;
-export const DAYS = 300;
+const DAYS = 300;
 /** The end of the generated history and the evaluation instant of every run. */
 export const NOW = new Date('2026-11-01T00:00:00.000Z');
 export const APP = 'bench';
-export const DRUGS = 500;
+const DRUGS = 500;
 const GROCERIES = 200;
 const INSERTS = 10;
 const ATC_GROUPS = ['A', 'B', 'C', 'D', 'G', 'H', 'J', 'L', 'M', 'N', 'P', 'R', 'S', 'V'];

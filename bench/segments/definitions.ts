@@ -4,7 +4,7 @@
  * of a numeric property, a user catalog field (joined), last seen (which reads every event of the
  * user, so no name filter applies) and a catalog predicate through an array of items.
  */
-export const FIVE_CONDITIONS = {
+const FIVE_CONDITIONS = {
   all: [
     { event: 'checkout', where: [{ prop: 'is_successful', op: 'eq', value: true }], count: { gte: 2 }, within: 'P90D' },
     { aggregate: { event: 'checkout', prop: 'cart_price', fn: 'sum' }, op: 'gt', value: 500, within: 'P30D' },
@@ -22,7 +22,7 @@ export const FIVE_CONDITIONS = {
  * The same five kinds over all history: no window, so every event of the user is read (and every
  * checkout's properties): what the properties cost when no time span can be skipped.
  */
-export const FIVE_CONDITIONS_ALL_HISTORY = {
+const FIVE_CONDITIONS_ALL_HISTORY = {
   all: [
     { event: 'checkout', where: [{ prop: 'is_successful', op: 'eq', value: true }], count: { gte: 10 } },
     { aggregate: { event: 'checkout', prop: 'cart_price', fn: 'sum' }, op: 'gt', value: 4000 },
