@@ -40,6 +40,8 @@ describe('loadMigrations', () => {
       // 008: segment definitions and membership.
       [8, 'segments', 2],
       [9, 'actions_log', 1],
+      [10, 'actions_log_caps', 3],
+      [11, 'campaign_outcomes', 1],
     ]);
     const catalog = [...(ms[2]?.statements ?? []), ...(ms[4]?.statements ?? [])];
     expect(catalog.map((s) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(s)?.[1])).toEqual(CATALOG_KINDS.map((k) => `catalog_${k}`));
