@@ -4,7 +4,7 @@
  * (docs/actions.md, "The action log"), relayed to Kafka at least once; `entry_id` is derived from
  * the entry's content, so a re-sent entry collapses with its first copy downstream.
  */
-export const ACTION_LOG_KINDS = ['created', 'delivered', 'withdrawn', 'expired'] as const;
+export const ACTION_LOG_KINDS = ['created', 'delivered', 'withdrawn', 'expired', 'capped'] as const;
 export type ActionLogKind = (typeof ACTION_LOG_KINDS)[number];
 
 export interface ActionLogEntry {
@@ -21,26 +21,33 @@ export interface ActionLogEntry {
    * not the later sweep).
    */
   at: number;
-  /** Epoch ms the action was created: with (inv_id, action_id, user_id) it names one action even after a re-create past retention. */
+  /**
+   * Epoch ms the action was created: with (inv_id, action_id, user_id) it names one action even after
+   * a re-create past retention. For `capped`, the refusal (equal to `at`): the action never existed.
+   */
   created_at: number;
   type: string;
   render_method: string;
   delivery_mode: string;
   /** Epoch ms (whole) at which the action expires; null = never. */
   expired_at: number | null;
-  /** `created` only ([] on the other kinds: join on the created entry). */
+  /** `created` and `capped` ([] on the other kinds: join on the created entry). */
   tags: string[];
-  /** `created` only ({} on the other kinds). */
+  /** `created` and `capped` ({} on the other kinds). */
   attr: Record<string, string>;
-  /** `created` only: who asked for the action (`api`, `actions.requested`, or the message's own `source`); '' on the other kinds. */
+  /** `created` and `capped`: who asked for the action (`api`, `actions.requested`, or the message's own `source`); '' on the other kinds. */
   source: string;
+  /** `capped` only: which frequency cap refused the action, `campaign_cap` or `app_cap`; '' on the other kinds. */
+  reason: string;
+  /** `created` and `capped`: epoch ms before which no pull returns the action; null = at creation (and on the other kinds). */
+  available_at: number | null;
 }
 
 export const actionLogEntrySchema = {
   type: 'record',
   name: 'ActionLogEntry',
   namespace: 'evp.actions',
-  doc: 'One step of an action of the action store: created, delivered (first pull), withdrawn (block) or expired undelivered',
+  doc: 'One step of an action of the action store: created, delivered (first pull), withdrawn (block), expired undelivered, or capped (refused by a frequency cap)',
   fields: [
     { name: 'entry_id', type: 'string' },
     { name: 'kind', type: 'string', doc: ACTION_LOG_KINDS.join(', ') },
@@ -54,8 +61,11 @@ export const actionLogEntrySchema = {
     { name: 'render_method', type: 'string' },
     { name: 'delivery_mode', type: 'string' },
     { name: 'expired_at', type: ['null', 'long'], default: null, doc: 'epoch ms; null = never' },
-    { name: 'tags', type: { type: 'array', items: 'string' }, doc: 'created only' },
-    { name: 'attr', type: { type: 'map', values: 'string' }, doc: 'created only' },
-    { name: 'source', type: 'string', doc: "created only: api, actions.requested or the message's source" },
+    { name: 'tags', type: { type: 'array', items: 'string' }, doc: 'created and capped' },
+    { name: 'attr', type: { type: 'map', values: 'string' }, doc: 'created and capped' },
+    { name: 'source', type: 'string', doc: "created and capped: api, actions.requested or the message's source" },
+    // Added with campaigns; defaults let records written before them decode.
+    { name: 'reason', type: 'string', default: '', doc: 'capped only: campaign_cap or app_cap' },
+    { name: 'available_at', type: ['null', 'long'], default: null, doc: 'created and capped: epoch ms before which no pull returns it; null = at creation' },
   ],
 } as const;

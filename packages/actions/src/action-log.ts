@@ -13,14 +13,14 @@ export type { ActionLogEntry, ActionLogKind } from '@evp/schemas';
  * one-off actions at one append instead of 1,000. A record is a flat list of strings (a Redis
  * stream entry's fields):
  *
- *   'k', <c|d|w|x>, 't', <store clock, epoch ms>, ['s', <source>: created only], then per entry
- *   <rid>, <value>
+ *   'k', <c|d|w|x|p>, 't', <store clock, epoch ms>, ['s', <source>: created and capped], then per
+ *   entry <rid>, <value>
  *
  * where rid is `<inv_id>:<action_id>:<user_id>` and value is, for `created`, the JSON of
- * CreatedLogValue, and otherwise `<created_at>|<expires ms or ''>|<delivery_mode>|<type>|<render_method>`
+ * CreatedLogValue, for `capped` (code p) `<reason>|` followed by that JSON, and otherwise `<created_at>|<expires ms or ''>|<delivery_mode>|<type>|<render_method>`
  * (the same text the Redis script keeps in the action's hash, field `l`).
  */
-export const LOG_KIND_CODES: Readonly<Record<string, ActionLogKind>> = { c: 'created', d: 'delivered', w: 'withdrawn', x: 'expired' };
+export const LOG_KIND_CODES: Readonly<Record<string, ActionLogKind>> = { c: 'created', d: 'delivered', w: 'withdrawn', x: 'expired', p: 'capped' };
 
 /** Entries in one outbox record at most (the Redis script's argument lists stay far below Lua's limit). */
 export const LOG_RECORD_MAX_ENTRIES = 1000;
@@ -44,6 +44,8 @@ export interface CreatedLogValue {
   attr: Record<string, string>;
   /** Epoch ms, null = never. */
   expired_at: number | null;
+  /** Epoch ms, null = at creation. Absent in values written before availability existed. */
+  available_at?: number | null;
 }
 
 /** The outbox value of a created action (both adapters store exactly this text). */
@@ -56,6 +58,7 @@ export function createdLogValue(p: PreparedAction): string {
     tags: payload.tags,
     attr: payload.attr,
     expired_at: p.expiresAt,
+    available_at: p.availableAt,
   };
   return JSON.stringify(value);
 }
@@ -98,8 +101,9 @@ export function entriesOfLogRecord(appId: string, fields: readonly string[]): Ac
     const m = RID.exec(rid);
     if (!m) throw new Error(`action log record of ${appId} has a malformed action id: ${rid}`);
     const ids = { app_id: appId, user_id: m[3] as string, inv_id: Number(m[1]), action_id: Number(m[2]) };
-    if (kind === 'created') {
-      const v = JSON.parse(value) as CreatedLogValue;
+    if (kind === 'created' || kind === 'capped') {
+      const bar = kind === 'capped' ? value.indexOf('|') : -1;
+      const v = JSON.parse(value.slice(bar + 1)) as CreatedLogValue;
       out.push({
         entry_id: actionLogEntryId(appId, rid, at, kind),
         kind,
@@ -113,6 +117,8 @@ export function entriesOfLogRecord(appId: string, fields: readonly string[]): Ac
         tags: v.tags,
         attr: v.attr,
         source: head.get('s') ?? '',
+        reason: bar < 0 ? '' : value.slice(0, bar),
+        available_at: v.available_at ?? null,
       });
     } else {
       const [created, expires, mode, type, rm] = value.split('|') as [string, string, string, string, string];
@@ -132,6 +138,8 @@ export function entriesOfLogRecord(appId: string, fields: readonly string[]): Ac
         tags: [],
         attr: {},
         source: '',
+        reason: '',
+        available_at: null,
       });
     }
   }

@@ -103,7 +103,34 @@ export interface NewAction {
   expired_at: string;
   inv_id?: number;
   action_id?: number;
+  /**
+   * RFC 3339 with offset, like `expired_at`: no pull returns the action before this instant (store
+   * clock); absent, or not after the creation time, = available at once. Pulls still order by
+   * creation (`queued_at`), see docs/actions.md "Availability".
+   */
+  available_at?: string;
+  /** Frequency caps checked atomically with the creation (campaigns; docs/actions.md "Frequency caps"). */
+  caps?: ActionCaps;
 }
+
+/**
+ * - campaign: at most `max` created actions with this `key` (the campaign id) per user in the
+ *   rolling `within_ms` before now (store clock). One key should always come with one window: the
+ *   counter is trimmed to the window of the action being checked.
+ * - app: at most `max` created actions per user in the rolling APP_CAP_WINDOW_MS before now,
+ *   counting only actions that themselves carried an `app` cap.
+ */
+export interface ActionCaps {
+  campaign?: { key: string; max: number; within_ms: number };
+  app?: { max: number };
+}
+
+/** The app cap's rolling window: one day. */
+export const APP_CAP_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** Why an action was `capped`: which cap was full (the campaign cap is checked first). */
+export const CAP_REASONS = ['campaign_cap', 'app_cap'] as const;
+export type CapReason = (typeof CAP_REASONS)[number];
 
 export interface CreateOptions {
   /**
@@ -117,16 +144,19 @@ export interface CreateOptions {
  * - created: stored and available;
  * - duplicate: an action with the same (app, inv_id, action_id, user_id) exists (or was delivered);
  *   nothing changed;
- * - expired: `expired_at` had already passed; not stored;
- * - blocked: the user blocked this action_id (a `block` response); not stored.
+ * - expired: `expired_at` had already passed, or comes no later than `available_at`; not stored;
+ * - blocked: the user blocked this action_id (a `block` response); not stored;
+ * - capped: a frequency cap of `caps` was full (`reason` says which); not stored, logged as `capped`.
  */
-export type CreateStatus = 'created' | 'duplicate' | 'expired' | 'blocked';
+export type CreateStatus = 'created' | 'duplicate' | 'expired' | 'blocked' | 'capped';
 
 export interface CreateResult {
   status: CreateStatus;
   user_id: string;
   inv_id: number;
   action_id: number;
+  /** `capped` only. */
+  reason?: CapReason;
 }
 
 export interface PullQuery {

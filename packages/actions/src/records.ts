@@ -4,6 +4,7 @@ import {
   emptyCounters,
   MAX_ERROR_DETAILS_BYTES,
   type ActionCounters,
+  type ActionCaps,
   type ActionErrorReport,
   type ActionRecord,
   type ActionResponse,
@@ -11,7 +12,7 @@ import {
   type CreateResult,
   type NewAction,
 } from './model';
-import { expiryMs, formatMicros, wholeSeconds } from './time';
+import { expiryMs, formatMicros, parseIsoWithOffset, wholeSeconds } from './time';
 
 /**
  * Pieces both adapters share, so the Redis and in-memory stores build byte-identical records and
@@ -35,6 +36,9 @@ export interface PreparedAction {
   record: ActionRecord;
   /** Epoch ms (whole) at which the action stops being returned; null = never. */
   expiresAt: number | null;
+  /** Epoch ms (whole) before which no pull returns it; null = at once (absent, or not after creation). */
+  availableAt: number | null;
+  caps: ActionCaps | undefined;
   result: CreateResult;
 }
 
@@ -50,7 +54,8 @@ export const generatedId = (n: number) => FIRST_GENERATED_ID + n - 1;
 /**
  * Builds records for a create call. `fresh` holds the generated ids (idsNeeded of them, in order):
  * the call's inv_id first, then one action_id per action without one.
- * Actions whose `expired_at` has passed come back with status `expired`; callers skip storing them.
+ * Actions whose `expired_at` has passed, or is no later than their `available_at` (they could never
+ * be pulled), come back with status `expired`; callers skip storing them.
  */
 export function prepareActions(actions: readonly NewAction[], fresh: readonly number[], nowMs: number): PreparedAction[] {
   let next = 0;
@@ -88,11 +93,15 @@ export function prepareActions(actions: readonly NewAction[], fresh: readonly nu
       error: null,
       queued_at: queuedAt,
     };
-    const expired = expiresAt !== null && expiresAt <= now;
+    const given = a.available_at === undefined ? undefined : parseIsoWithOffset(a.available_at);
+    const availableAt = given === undefined || Math.floor(given) <= now ? null : Math.floor(given);
+    const expired = expiresAt !== null && expiresAt <= (availableAt ?? now);
     return {
       rid: recordId(inv, act, a.user_id),
       record,
       expiresAt,
+      availableAt,
+      caps: a.caps,
       result: { status: expired ? 'expired' : 'created', user_id: a.user_id, inv_id: inv, action_id: act },
     };
   });

@@ -72,6 +72,15 @@ describe('parseCreateRequest', () => {
   });
 });
 
+describe('caps and available_at on POST /v1/actions', () => {
+  it('accepts available_at but refuses caps, which are for campaigns (actions.requested)', () => {
+    const ok = parseCreateRequest([{ ...action, available_at: '2030-01-01T09:00:00Z' }]);
+    expect(ok.ok && ok.value[0]?.available_at).toBe('2030-01-01T09:00:00Z');
+    const r = parseCreateRequest({ actions: [{ ...action, caps: { app: { max: 1 } } }] });
+    expect(r.ok ? null : r.issues.map((i) => [i.path, i.rule])).toEqual([['$.actions[0].caps', 'unknown_field']]);
+  });
+});
+
 describe('parsePullRequest / parseSdkPullRequest', () => {
   const pull = { user_id: '*', type: 'custom', render_method: 'generic_message', delivery_mode: 'one-off' };
 
@@ -145,6 +154,29 @@ describe('parseActionRequestMessage', () => {
       const r = parseActionRequestMessage(msg(source));
       expect(r.ok ? null : r.issues.map((i) => [i.path, i.rule])).toEqual([['$.source', rule]]);
     }
+  });
+
+  it('accepts per-action caps and available_at, and checks each with its path', () => {
+    const caps = { campaign: { key: 'campaign-42', max: 1, within_ms: 86_400_000 }, app: { max: 3 } };
+    const one = { ...action, inv_id: 1, action_id: 2, caps, available_at: '2030-01-01T09:00:00+05:45' };
+    const ok = parseActionRequestMessage({ app_id: 'app-1', actions: [one] });
+    expect(ok).toEqual({ ok: true, value: { app_id: 'app-1', actions: [{ ...one, attr: {}, tags: [] }] } });
+    const bad = parseActionRequestMessage({
+      app_id: 'app-1',
+      actions: [
+        { ...one, caps: { campaign: { key: '', max: 0, within_ms: 1.5 }, app: { max: 'x' } } },
+        { ...one, caps: { campaign: { key: 'k', max: 1 }, daily: 3 }, available_at: 'tomorrow' },
+      ],
+    });
+    expect(bad.ok ? null : bad.issues.map((i) => [i.path, i.rule])).toEqual([
+      ['$.actions[0].caps.campaign.key', 'min'],
+      ['$.actions[0].caps.campaign.max', 'min'],
+      ['$.actions[0].caps.campaign.within_ms', 'type'],
+      ['$.actions[0].caps.app.max', 'type'],
+      ['$.actions[1].available_at', 'invalid'],
+      ['$.actions[1].caps.campaign.within_ms', 'required'],
+      ['$.actions[1].caps.daily', 'unknown_field'],
+    ]);
   });
 
   it('rejects an app id that could not be a key', () => {

@@ -33,6 +33,10 @@ export const LIMITS = {
   tags: 50,
   tagLength: 128,
   cursorLength: 20,
+  capKeyLength: 128,
+  /** A campaign cap's window: at most a year. */
+  capWindowMs: 366 * 24 * 60 * 60 * 1000,
+  capMax: 1_000_000,
 } as const;
 
 const userId = z.string().min(1, 'must not be empty').max(LIMITS.userIdLength);
@@ -46,6 +50,27 @@ const givenId = z.number().int().min(0).max(MAX_GIVEN_ID);
 const expiredAt = z
   .string()
   .refine((s) => parseIsoWithOffset(s) !== undefined, 'must be an ISO 8601 timestamp with offset, e.g. 2025-01-31T12:00:00Z (0001-01-01T00:00:00Z = never)');
+
+const availableAt = z
+  .string()
+  .refine((s) => parseIsoWithOffset(s) !== undefined, 'must be an RFC 3339 timestamp with offset, e.g. 2025-01-31T09:00:00+05:45');
+
+const capMax = z.number().int().min(1).max(LIMITS.capMax);
+
+/** Frequency caps: `actions.requested` only (campaigns); docs/actions.md "Frequency caps". */
+const capsSchema = z
+  .object({
+    campaign: z
+      .object({
+        key: z.string().min(1, 'must not be empty').max(LIMITS.capKeyLength),
+        max: capMax,
+        within_ms: z.number().int().min(1).max(LIMITS.capWindowMs),
+      })
+      .strict()
+      .optional(),
+    app: z.object({ max: capMax }).strict().optional(),
+  })
+  .strict();
 
 /** type↔render_method rule (see RENDER_METHODS_BY_TYPE), reported on render_method. */
 function checkRenderMethod(v: { type: ActionType; render_method: RenderMethod }, ctx: z.RefinementCtx) {
@@ -68,6 +93,7 @@ const newActionShape = {
   attr: attrMap.default({}),
   tags: z.array(z.string().min(1).max(LIMITS.tagLength)).max(LIMITS.tags).default([]),
   expired_at: expiredAt,
+  available_at: availableAt.optional(),
 };
 
 export const newActionSchema = z
@@ -75,9 +101,12 @@ export const newActionSchema = z
   .strict()
   .superRefine(checkRenderMethod);
 
-/** Actions from `actions.requested` must carry both ids: redelivery then cannot duplicate them. */
+/**
+ * Actions from `actions.requested` must carry both ids: redelivery then cannot duplicate them. Only
+ * they may carry `caps`: a cap counts a campaign's actions, which come this way.
+ */
 const requestedActionSchema = z
-  .object({ ...newActionShape, inv_id: givenId, action_id: givenId })
+  .object({ ...newActionShape, inv_id: givenId, action_id: givenId, caps: capsSchema.optional() })
   .strict()
   .superRefine(checkRenderMethod);
 

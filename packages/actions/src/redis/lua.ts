@@ -12,6 +12,7 @@
  *       st        a(vailable) d(elivered) x (expired) w(ithdrawn by block)
  *       av        attrs as a JSON array [k1,v1,k2,v2,...]   '@'..k   attr value, for matching
  *       i c       inv_id, action_id                 'f:'..response   feedback seen (dedup)
+ *       v         available_at epoch ms, only when it was after the creation
  *       l         the action's log value (action-log.ts): '<created ms>|<e>|<m>|<t>|<r>', ready
  *                 for its later log entries
  *   base..'j:'..rid                      STRING the pull entry as JSON, while available; separate
@@ -24,6 +25,12 @@
  *   base..'all:'..dim                    ZSET rid by seq: available actions of all users
  *   base..'x:'..dim..':'..#k..':'..k..':'..v   ZSET rid by seq: available, with attr k=v
  *   base..'exp'                          ZSET rid by expiry: available actions that expire
+ *   base..'pd:'..dim                     ZSET rid by available_at: indexed actions created with a later
+ *   base..'pu:'..dim..':'..user          available_at, app-wide and per user; trimmed by each pull, and
+ *                                        while not empty that pull checks each entry's 'v'
+ *   base..'cc:'..#user..':'..user..':'..key   ZSET '<rid>@<ms>' by creation ms: the campaign cap's
+ *                                        counter (caps.campaign.key), trimmed to its window, PEXPIRE window
+ *   base..'ac:'..user                    ZSET the same for the app cap (actions with caps.app), one day
  *   base..'st:'..action_id               HASH counters (created, delivered, expired, r:<response>),
  *                                        and per invocation '<inv_id>|<counter>'
  *   base..'blk:'..user                   SET action_ids the user blocked (SREM by unblock)
@@ -83,9 +90,14 @@ end
 -- Removes an action from every index; returns its hash fields (or nil when the hash is gone).
 local function unindex(base, rid)
   local rec = base .. 'a:' .. rid
-  local f = redis.call('HMGET', rec, 'u', 'm', 't', 'r', 'av', 'i', 'c', 'st', 'l')
+  local f = redis.call('HMGET', rec, 'u', 'm', 't', 'r', 'av', 'i', 'c', 'st', 'l', 'v')
   redis.call('ZREM', base .. 'exp', rid)
   if not f[1] then return nil end
+  -- Only an action created with a later available_at was ever listed as pending.
+  if f[10] then
+    redis.call('ZREM', base .. 'pd:' .. f[2] .. ':' .. f[3] .. ':' .. f[4], rid)
+    redis.call('ZREM', base .. 'pu:' .. f[2] .. ':' .. f[3] .. ':' .. f[4] .. ':' .. f[1], rid)
+  end
   -- An action stored before the log existed has no log value: its creation time is unknown (0).
   if not f[9] then f[9] = '0|' .. (redis.call('HGET', rec, 'e') or '') .. '|' .. f[2] .. '|' .. f[3] .. '|' .. f[4] end
   local dim = f[2] .. ':' .. f[3] .. ':' .. f[4]
@@ -98,12 +110,12 @@ end
 
 -- Takes an action out of circulation with a final state; keeps the small hash for idempotency and
 -- feedback until the retention runs out.
--- f[10] is 1 when it was a cached action no pull had returned (its entry still marked).
+-- f[11] is 1 when it was a cached action no pull had returned (its entry still marked).
 local function retire(base, rid, state, retention)
   local f = unindex(base, rid)
   local jkey = base .. 'j:' .. rid
   if f then
-    f[10] = (f[2] == 'cached' and redis.call('GETRANGE', jkey, 0, 0) == ' ') and 1 or 0
+    f[11] = (f[2] == 'cached' and redis.call('GETRANGE', jkey, 0, 0) == ' ') and 1 or 0
   end
   redis.call('DEL', jkey)
   if not f then return nil end
@@ -118,7 +130,7 @@ local function expire(base, rid, retention, xs)
   local f = retire(base, rid, 'x', retention)
   if f and f[8] == 'a' then
     bump(base, f[7], f[6], 'expired')
-    if f[2] == 'one-off' or f[10] == 1 then
+    if f[2] == 'one-off' or f[11] == 1 then
       xs[#xs + 1] = rid
       xs[#xs + 1] = logValue(f)
     end
@@ -134,23 +146,57 @@ end
 
 /**
  * KEYS[1] = base..'seq'
- * ARGV: base, now, retention, source, n, then n groups of 11: rid user mode type rm exp inv act json
- *       attrs logValue
- * Returns one status per action: created | duplicate | blocked.
+ * ARGV: base, now, retention, source, appCapWindow, n, then n groups of 16: rid user mode type rm exp
+ *       inv act json attrs logValue avail ('' = at once) campaignKey ('' = no campaign cap)
+ *       campaignMax campaignWithin appMax ('' = no app cap)
+ * Returns one status per action: created | duplicate | blocked | capped:<reason>.
  */
 export const CREATE = `${COMMON}
-local base, nowText, retention, source, n = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
+local base, nowText, retention, source = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
+local appWindow, n = tonumber(ARGV[5]), tonumber(ARGV[6])
 local now = tonumber(nowText)
-local out, cs = {}, newLog('c', nowText, source)
+local out, cs, ps = {}, newLog('c', nowText, source), newLog('p', nowText, source)
+
+-- A cap's counter: creation times of the user's capped-kind actions, trimmed to the window first.
+-- Entries are '<rid>@<now>' so a re-created rid (after retention) still counts twice.
+local function capFull(key, max, within)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%d', now - within))
+  return redis.call('ZCARD', key) >= max
+end
+local function capRecord(key, within, rid)
+  redis.call('ZADD', key, now, rid .. '@' .. nowText)
+  redis.call('PEXPIRE', key, string.format('%d', within))
+end
+
 for i = 0, n - 1 do
-  local o = 6 + i * 11
+  local o = 7 + i * 16
   local rid, user, mode, typ, rm = ARGV[o], ARGV[o + 1], ARGV[o + 2], ARGV[o + 3], ARGV[o + 4]
   local exp, inv, act, json, attrs = ARGV[o + 5], ARGV[o + 6], ARGV[o + 7], ARGV[o + 8], ARGV[o + 9]
+  local avail, ckey, amax = ARGV[o + 11], ARGV[o + 12], ARGV[o + 15]
   local rec = base .. 'a:' .. rid
+  local ck, cwithin, ak = nil, nil, nil
+  if ckey ~= '' then
+    ck = base .. 'cc:' .. #user .. ':' .. user .. ':' .. ckey
+    cwithin = tonumber(ARGV[o + 14])
+  end
+  if amax ~= '' then ak = base .. 'ac:' .. user end
+  -- Order: duplicate, block, caps (expiry was decided before the call). Both caps are checked
+  -- before either counts, so a refused action consumes neither.
+  local status = nil
   if redis.call('EXISTS', rec) == 1 then
-    out[#out + 1] = 'duplicate'
+    status = 'duplicate'
   elseif redis.call('SISMEMBER', base .. 'blk:' .. user, act) == 1 then
-    out[#out + 1] = 'blocked'
+    status = 'blocked'
+  elseif ck and capFull(ck, tonumber(ARGV[o + 13]), cwithin) then
+    status = 'capped:campaign_cap'
+  elseif ak and capFull(ak, tonumber(amax), appWindow) then
+    status = 'capped:app_cap'
+  end
+  if status then
+    if string.sub(status, 1, 7) == 'capped:' then
+      ps[#ps + 1] = rid
+      ps[#ps + 1] = string.sub(status, 8) .. '|' .. ARGV[o + 10]
+    end
   else
     local seq = redis.call('INCR', KEYS[1])
     local dim = mode .. ':' .. typ .. ':' .. rm
@@ -161,6 +207,14 @@ for i = 0, n - 1 do
     for j = 1, #kv, 2 do
       fields[#fields + 1] = '@' .. kv[j]
       fields[#fields + 1] = kv[j + 1]
+    end
+    if avail ~= '' then
+      -- Not pullable yet: indexed like any action, and listed as pending for its dim (and user),
+      -- which sends pulls there to the entry-by-entry path that checks 'v'.
+      fields[#fields + 1] = 'v'
+      fields[#fields + 1] = avail
+      redis.call('ZADD', base .. 'pd:' .. dim, avail, rid)
+      redis.call('ZADD', base .. 'pu:' .. dim .. ':' .. user, avail, rid)
     end
     redis.call('HSET', rec, unpack(fields))
     redis.call('ZADD', base .. 'u:' .. dim .. ':' .. user, seq, rid)
@@ -177,13 +231,17 @@ for i = 0, n - 1 do
     else
       redis.call('SET', base .. 'j:' .. rid, json)
     end
+    if ck then capRecord(ck, cwithin, rid) end
+    if ak then capRecord(ak, appWindow, rid) end
     bump(base, act, inv, 'created')
     cs[#cs + 1] = rid
     cs[#cs + 1] = ARGV[o + 10]
-    out[#out + 1] = 'created'
+    status = 'created'
   end
+  out[#out + 1] = status
 end
 flushLog(base, cs)
+flushLog(base, ps)
 return out
 `;
 
@@ -222,8 +280,13 @@ else
     end
   end
 end
+-- Actions of this dim (and user) whose available_at is still ahead: the ones that became available
+-- leave the pending list here, and any left force the entry-by-entry path, which checks 'v'.
+local pend = user ~= '*' and (base .. 'pu:' .. dim .. ':' .. user) or (base .. 'pd:' .. dim)
+redis.call('ZREMRANGEBYSCORE', pend, '-inf', nowText)
+local pending = redis.call('EXISTS', pend) == 1
 -- Attr pairs the scanned zset does not already guarantee are checked per entry.
-local fields, want = { 'st', 'e' }, {}
+local fields, want = { 'st', 'e', 'v' }, {}
 for j = 1, nattr do
   if j ~= implied then
     fields[#fields + 1] = '@' .. ARGV[12 + 2 * j - 1]
@@ -234,7 +297,7 @@ end
 local picked = {}
 local more, consumed = 0, nil
 local min = cursor == '' and '-inf' or ('(' .. cursor)
-if not backlog and #want == 0 then
+if not backlog and not pending and #want == 0 then
   -- Every indexed entry matches: take the first max, peek one more for the flag.
   local page = redis.call('ZRANGEBYSCORE', scan, min, '+inf', 'WITHSCORES', 'LIMIT', 0, max + 1)
   local n = #page / 2
@@ -257,10 +320,12 @@ else
         redis.call('ZREM', scan, rid)
       elseif f[2] ~= '' and tonumber(f[2]) <= now then
         expire(base, rid, retention, xs)
+      elseif f[3] and tonumber(f[3]) > now then
+        -- Not available yet: passed over like an entry that does not match.
       else
         local match = true
         for j = 1, #want do
-          if f[2 + j] ~= want[j] then match = false break end
+          if f[3 + j] ~= want[j] then match = false break end
         end
         if match then
           if #picked == max then

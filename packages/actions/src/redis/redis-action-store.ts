@@ -3,12 +3,14 @@ import { ReplyError, type Redis } from 'ioredis';
 import { InfraError } from '@evp/core';
 import type { Clock } from '../clock';
 import {
+  APP_CAP_WINDOW_MS,
   DEFAULT_PULL_MAX,
   MAX_LAST_ERRORS,
   type ActionErrorReport,
   type ActionFeedback,
   type ActionRecord,
   type ActionStats,
+  type CapReason,
   type CreateOptions,
   type CreateResult,
   type FeedbackStatus,
@@ -143,7 +145,7 @@ export class RedisActionStore implements ActionStore {
       const results = prepared.map((p) => ({ ...p.result }));
       if (toStore.length === 0) return results;
 
-      const args: (string | number)[] = [base, Math.floor(nowMs), this.retentionMs, opts.source ?? '', toStore.length];
+      const args: (string | number)[] = [base, Math.floor(nowMs), this.retentionMs, opts.source ?? '', APP_CAP_WINDOW_MS, toStore.length];
       for (const p of toStore) {
         const { payload } = p.record;
         args.push(
@@ -158,6 +160,11 @@ export class RedisActionStore implements ActionStore {
           JSON.stringify(p.record),
           JSON.stringify(Object.entries(payload.attr).flat()),
           createdLogValue(p),
+          p.availableAt ?? '',
+          p.caps?.campaign?.key ?? '',
+          p.caps?.campaign?.max ?? '',
+          p.caps?.campaign?.within_ms ?? '',
+          p.caps?.app?.max ?? '',
         );
       }
       // The app set lets the sweeper find apps without SCAN; outside the script because, in a
@@ -168,7 +175,14 @@ export class RedisActionStore implements ActionStore {
       ]);
       let k = 0;
       for (const r of results) {
-        if (r.status === 'created') r.status = statuses[k++] as CreateResult['status'];
+        if (r.status !== 'created') continue;
+        const status = statuses[k++] as string;
+        if (status.startsWith('capped:')) {
+          r.status = 'capped';
+          r.reason = status.slice('capped:'.length) as CapReason;
+        } else {
+          r.status = status as CreateResult['status'];
+        }
       }
       return results;
     } catch (err) {

@@ -1,5 +1,6 @@
 import {
   ACTION_TYPES,
+  APP_CAP_WINDOW_MS,
   DEFAULT_LOG_LEASE_MS,
   DELIVERY_MODES,
   LOG_READ_RECORDS,
@@ -61,6 +62,8 @@ interface Entry {
   createdAt: number;
   record: ActionRecord;
   expiresAt: number | null;
+  /** Epoch ms before which no pull returns it; null = at creation (the Redis hash's `v`). */
+  availableAt: number | null;
   state: State;
   /** Clock ms after which the entry is forgotten (as a Redis TTL would); null = kept. */
   forgetAt: number | null;
@@ -78,6 +81,10 @@ interface AppState {
   byAttr: Map<string, Map<string, Entry>>;
   /** Available entries that have an expiry (the Redis `exp` zset). */
   expiring: Set<Entry>;
+  /** Available entries whose available_at has not come yet (the Redis `pd:`/`pu:` zsets). */
+  pending: Set<Entry>;
+  /** Cap counter key (as the Redis `cc:`/`ac:` keys) → creation times, oldest first. */
+  caps: Map<string, number[]>;
   stats: Map<number, Map<string, number>>;
   blocked: Map<string, Set<number>>;
   /** action_id → user → latest error report; Map order is recency (oldest first), as the Redis `lz:` zset. */
@@ -118,6 +125,17 @@ const dimOf = (p: { delivery_mode: string; type: string; render_method: string }
 
 const logValue = (e: Entry) => stepLogValue(e.createdAt, e.expiresAt, e.record.payload);
 
+/**
+ * Whether a cap counter already holds `max` creations within `within` ms before now; drops the older
+ * ones first, as the Redis script's ZREMRANGEBYSCORE.
+ */
+function capFull(a: AppState, key: string, max: number, within: number, now: number): boolean {
+  const times = (a.caps.get(key) ?? []).filter((t) => t > now - within);
+  if (times.length === 0) a.caps.delete(key);
+  else a.caps.set(key, times);
+  return times.length >= max;
+}
+
 /** As the Redis adapter's SWEEP_BATCH: expired actions per sweep step, so outbox records split alike. */
 const SWEEP_BATCH = 1000;
 
@@ -148,6 +166,8 @@ export class InMemoryActionStore implements ActionStore {
         byDim: new Map(),
         byAttr: new Map(),
         expiring: new Set(),
+        pending: new Set(),
+        caps: new Map(),
         stats: new Map(),
         blocked: new Map(),
         lastErrors: new Map(),
@@ -190,6 +210,7 @@ export class InMemoryActionStore implements ActionStore {
     removeFrom(a.byDim, dim, e.rid);
     for (const [k, v] of Object.entries(e.record.payload.attr)) removeFrom(a.byAttr, attrKey(dim, k, v), e.rid);
     a.expiring.delete(e);
+    a.pending.delete(e);
     return a.undelivered.delete(e.rid);
   }
 
@@ -220,7 +241,7 @@ export class InMemoryActionStore implements ActionStore {
   }
 
   /** One outbox record per LOG_RECORD_MAX_ENTRIES pairs, as the Redis script's flushLog. */
-  private appendLog(a: AppState, code: 'c' | 'd' | 'w' | 'x', now: number, pairs: LogPairs, source?: string): void {
+  private appendLog(a: AppState, code: 'c' | 'd' | 'w' | 'x' | 'p', now: number, pairs: LogPairs, source?: string): void {
     for (let c = 0; c < pairs.length; c += 2 * LOG_RECORD_MAX_ENTRIES) {
       const fields = ['k', code, 't', String(now), ...(source === undefined ? [] : ['s', source]), ...pairs.slice(c, c + 2 * LOG_RECORD_MAX_ENTRIES)];
       a.outbox.push({ id: `${++a.logSeq}-0`, fields, heldUntil: null });
@@ -236,14 +257,26 @@ export class InMemoryActionStore implements ActionStore {
     const nowMs = this.clock.now();
     const now = Math.floor(nowMs);
     const cs: LogPairs = [];
+    const ps: LogPairs = [];
     const results = prepareActions(actions, fresh, nowMs).map((p) => {
       const result = { ...p.result };
       if (result.status !== 'created') return result;
       const { internal } = p.record.payload;
+      const user = p.record.user_id;
+      const campaign = p.caps?.campaign;
+      const ck = campaign && `cc:${user.length}:${user}:${campaign.key}`;
+      const ak = p.caps?.app && `ac:${user}`;
+      // The Redis script's order: duplicate, block, then both caps before either counts.
       if (this.live(a, p.rid, now)) {
         result.status = 'duplicate';
-      } else if (a.blocked.get(p.record.user_id)?.has(internal.action_id)) {
+      } else if (a.blocked.get(user)?.has(internal.action_id)) {
         result.status = 'blocked';
+      } else if (ck && capFull(a, ck, campaign.max, campaign.within_ms, now)) {
+        result.status = 'capped';
+        result.reason = 'campaign_cap';
+      } else if (ak && capFull(a, ak, p.caps?.app?.max ?? 0, APP_CAP_WINDOW_MS, now)) {
+        result.status = 'capped';
+        result.reason = 'app_cap';
       } else {
         const e: Entry = {
           rid: p.rid,
@@ -251,6 +284,7 @@ export class InMemoryActionStore implements ActionStore {
           createdAt: now,
           record: p.record,
           expiresAt: p.expiresAt,
+          availableAt: p.availableAt,
           state: 'available',
           forgetAt: p.expiresAt === null ? null : Math.max(now, p.expiresAt) + this.retentionMs,
           feedback: new Set(),
@@ -261,13 +295,18 @@ export class InMemoryActionStore implements ActionStore {
         addTo(a.byDim, dim, e);
         for (const [k, v] of Object.entries(p.record.payload.attr)) addTo(a.byAttr, attrKey(dim, k, v), e);
         if (e.expiresAt !== null) a.expiring.add(e);
+        if (e.availableAt !== null) a.pending.add(e);
+        if (ck) a.caps.set(ck, [...(a.caps.get(ck) ?? []), now]);
+        if (ak) a.caps.set(ak, [...(a.caps.get(ak) ?? []), now]);
         if (p.record.payload.delivery_mode === 'cached') a.undelivered.set(p.rid, logValue(e));
         this.bump(a, internal.action_id, internal.inv_id, 'created');
         cs.push(p.rid, createdLogValue(p));
       }
+      if (result.status === 'capped') ps.push(p.rid, `${result.reason}|${createdLogValue(p)}`);
       return result;
     });
     this.appendLog(a, 'c', now, cs, opts.source ?? '');
+    this.appendLog(a, 'p', now, ps, opts.source ?? '');
     return results;
   }
 
@@ -298,6 +337,10 @@ export class InMemoryActionStore implements ActionStore {
       });
     }
     const want = attrs.filter((_, j) => j !== implied);
+    // As the Redis pending zsets: entries that became available leave, any left of this dim (and
+    // user) send the pull down the entry-by-entry path.
+    for (const e of a.pending) if ((e.availableAt as number) <= now) a.pending.delete(e);
+    const pending = [...a.pending].some((e) => dimOf(e.record.payload) === dim && (query.user_id === '*' || e.record.user_id === query.user_id));
     let backlog = false;
     for (const e of a.expiring) if ((e.expiresAt as number) <= now) backlog = true;
     const after = query.cursor === undefined ? -Infinity : Number(query.cursor);
@@ -309,7 +352,7 @@ export class InMemoryActionStore implements ActionStore {
     let examined = 0;
     // Snapshot: expiring entries while iterating would otherwise mutate the map under the loop.
     const candidates = scan ? [...scan.values()].filter((e) => e.seq > after) : [];
-    if (!backlog && want.length === 0) {
+    if (!backlog && !pending && want.length === 0) {
       // Every candidate matches (the Redis fast path): no per-entry work, no scan budget.
       picked.push(...candidates.slice(0, max));
       consumed = picked[picked.length - 1]?.seq ?? 0;
@@ -318,6 +361,8 @@ export class InMemoryActionStore implements ActionStore {
       for (const e of candidates) {
         if (e.expiresAt !== null && e.expiresAt <= now) {
           this.expire(a, e, now, xs);
+        } else if (e.availableAt !== null && e.availableAt > now) {
+          // Not available yet: passed over like an entry that does not match.
         } else if (want.every(([k, v]) => Object.hasOwn(e.record.payload.attr, k) && e.record.payload.attr[k] === v)) {
           if (picked.length === max) {
             more = true;
