@@ -136,11 +136,36 @@ describe('RedisActionStore data model', () => {
     expect(Math.abs((await redis.pttl(`${prefix}{app-a}:j:1:1:u1`)) - (Date.UTC(2030, 0, 2) - T0 + DAY))).toBeLessThan(5_000);
     const records = (await redis.xrange(`${prefix}{app-a}:log`, '-', '+')).map(([, fields]) => fields);
     const created = (tags: string[]) =>
-      JSON.stringify({ type: 'message', render_method: 'push_notification', delivery_mode: 'cached', tags, attr: {}, expired_at: Date.UTC(2030, 0, 2) });
+      JSON.stringify({ type: 'message', render_method: 'push_notification', delivery_mode: 'cached', tags, attr: {}, expired_at: Date.UTC(2030, 0, 2), available_at: null });
     expect(records).toEqual([
       ['k', 'c', 't', String(T0), 's', 'test', '1:1:u1', created([]), '1:1:u2', created(['t'])],
       ['k', 'd', 't', String(T0 + 1000), '1:1:u1', `${T0}|${Date.UTC(2030, 0, 2)}|cached|message|push_notification`],
     ]);
+  });
+
+  it('keeps cap counters per user (and key) that expire with their window, and pending lists only while pending', async () => {
+    const one = { ...base, delivery_mode: 'one-off' as const, attr: {}, expired_at: '0001-01-01T00:00:00Z', inv_id: 1 };
+    await store.create('app-a', [
+      { ...one, user_id: 'a:b', action_id: 1, caps: { campaign: { key: 'c:1', max: 5, within_ms: 60_000 }, app: { max: 5 } } },
+      { ...one, user_id: 'a:b', action_id: 2, available_at: new Date(T0 + 1000).toISOString() },
+    ]);
+    const t = '{app-a}:';
+    expect((await keys()).filter((k) => /:(cc|ac|pd|pu):/.test(k))).toEqual([
+      `${t}ac:a:b`,
+      `${t}cc:3:a:b:c:1`,
+      `${t}pd:one-off:message:push_notification`,
+      `${t}pu:one-off:message:push_notification:a:b`,
+    ]);
+    expect(await redis.zrange(`${prefix}${t}cc:3:a:b:c:1`, 0, -1, 'WITHSCORES')).toEqual([`1:1:a:b@${T0}`, String(T0)]);
+    const ttl = await redis.pttl(`${prefix}${t}cc:3:a:b:c:1`);
+    expect(ttl > 55_000 && ttl <= 60_000).toBe(true);
+    expect(Math.abs((await redis.pttl(`${prefix}${t}ac:a:b`)) - DAY)).toBeLessThan(5_000);
+    expect(await redis.hget(`${prefix}${t}a:1:2:a:b`, 'v')).toBe(String(T0 + 1000));
+    expect(await redis.hget(`${prefix}${t}a:1:1:a:b`, 'v')).toBeNull();
+    clock.set(T0 + 1000);
+    const pulled = await store.pull('app-a', { user_id: 'a:b', type: 'message', render_method: 'push_notification', delivery_mode: 'one-off' });
+    expect(pulled.data.map((r) => r.payload.internal.ref)).toEqual(['1:1', '1:2']);
+    expect((await keys()).filter((k) => /:(pd|pu):/.test(k))).toEqual([]);
   });
 
   it('reloads its scripts after Redis lost them (NOSCRIPT)', async () => {

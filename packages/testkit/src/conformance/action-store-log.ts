@@ -58,7 +58,7 @@ export function describeActionLogConformance(name: string, makeStore: MakeAction
         ],
         { source: 'api' },
       );
-      const ids = { app_id: 'app-a', inv_id: 1, action_id: 2, at: T0, created_at: T0, source: 'api' };
+      const ids = { app_id: 'app-a', inv_id: 1, action_id: 2, at: T0, created_at: T0, source: 'api', reason: '', available_at: null };
       expect(await drainLog(store)).toEqual([
         {
           entry_id: actionLogEntryId('app-a', '1:2:u1', T0, 'created'),
@@ -115,6 +115,8 @@ export function describeActionLogConformance(name: string, makeStore: MakeAction
           tags: [],
           attr: {},
           source: '',
+          reason: '',
+          available_at: null,
         },
       ]);
 

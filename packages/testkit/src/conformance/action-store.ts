@@ -1,4 +1,5 @@
 import { FIRST_GENERATED_ID, ManualClock, NEVER_EXPIRES, type ActionStore } from '@evp/actions';
+import { describeActionStoreCampaignConformance } from './action-store-campaigns';
 import { describeActionLogConformance } from './action-store-log';
 import { T0, ids, iso, q, sampleAction, type MakeActionStore } from './action-store-fixtures';
 
@@ -555,4 +556,5 @@ export function describeActionStoreConformance(name: string, makeStore: MakeActi
     });
   });
   describeActionLogConformance(name, makeStore);
+  describeActionStoreCampaignConformance(name, makeStore);
 }
