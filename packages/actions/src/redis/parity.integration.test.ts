@@ -3,14 +3,15 @@ import Redis from 'ioredis';
 import { InMemoryActionStore } from '@evp/embedded';
 import { deletePrefix, drainLog, randomActionPrefix } from '@evp/testkit';
 import { ManualClock } from '../clock';
-import { ACTION_RESPONSES, NEVER_EXPIRES, type NewAction, type PullQuery } from '../model';
+import { ACTION_RESPONSES, NEVER_EXPIRES, type ActionCaps, type NewAction, type PullQuery } from '../model';
 import type { ActionStore } from '../store';
 import { RedisActionStore } from './redis-action-store';
 
 /**
  * Random operation sequences run against the Redis adapter and the in-memory adapter side by side:
  * every answer must be identical, and so must the action logs they wrote. The conformance suite pins the behaviour; this finds the corners
- * it does not name (duplicates within a call, expiry between pulls, blocks mid-sequence, paging).
+ * it does not name (duplicates within a call, expiry between pulls, blocks mid-sequence, paging,
+ * frequency caps and their windows, actions that become available between pulls).
  */
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const T0 = Date.UTC(2030, 0, 1);
@@ -25,6 +26,19 @@ const dim = fc.constantFrom(...DIMS);
 const mode = fc.constantFrom('one-off' as const, 'cached' as const);
 const attr = fc.dictionary(fc.constantFrom('k', 'j', 'a:b'), fc.constantFrom('x', 'y', ''), { maxKeys: 2 });
 
+/** One window per campaign key (as docs/actions.md asks), short enough for `advance` to pass it. */
+const CAP_WINDOWS = { c1: 2000, c2: 5000 } as const;
+const caps: fc.Arbitrary<ActionCaps> = fc
+  .record({
+    key: fc.option(fc.constantFrom('c1' as const, 'c2' as const), { nil: undefined }),
+    max: fc.integer({ min: 1, max: 2 }),
+    app: fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
+  })
+  .map(({ key, max, app }) => ({
+    ...(key === undefined ? {} : { campaign: { key, max, within_ms: CAP_WINDOWS[key] } }),
+    ...(app === undefined ? {} : { app: { max: app } }),
+  }));
+
 const newAction: fc.Arbitrary<NewAction> = fc
   .record({
     user,
@@ -34,8 +48,10 @@ const newAction: fc.Arbitrary<NewAction> = fc
     expiresIn: fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined, freq: 2 }),
     inv: fc.option(fc.integer({ min: 1, max: 2 }), { nil: undefined, freq: 5 }),
     act: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined, freq: 5 }),
+    availableIn: fc.option(fc.integer({ min: -1, max: 4 }), { nil: undefined, freq: 2 }),
+    caps: fc.option(caps, { nil: undefined, freq: 2 }),
   })
-  .map(({ user: u, dim: [type, rm], mode: m, attr: at, expiresIn, inv, act }) => ({
+  .map(({ user: u, dim: [type, rm], mode: m, attr: at, expiresIn, inv, act, availableIn, caps: c }) => ({
     user_id: u,
     type,
     render_method: rm,
@@ -46,6 +62,8 @@ const newAction: fc.Arbitrary<NewAction> = fc
     expired_at: expiresIn === undefined ? NEVER_EXPIRES : new Date(T0 + expiresIn * 1000).toISOString(),
     ...(inv !== undefined ? { inv_id: inv } : {}),
     ...(act !== undefined ? { action_id: act } : {}),
+    ...(availableIn !== undefined ? { available_at: new Date(T0 + availableIn * 1000).toISOString() } : {}),
+    ...(c !== undefined ? { caps: c } : {}),
   }));
 
 type Op =
