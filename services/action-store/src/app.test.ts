@@ -78,6 +78,15 @@ describe('POST /v1/actions', () => {
     expect((await drainLog(store)).map((e) => `${e.kind} ${e.user_id} ${e.source}`)).toEqual(['created u1 api', 'created u2 api']);
   });
 
+  it('accepts available_at: no pull returns the action before it', async () => {
+    const { app, clock } = setup();
+    const res = await create(app, [action({ inv_id: 1, action_id: 2, available_at: '2030-01-01T12:30:00+00:00' })]);
+    expect(res.body.counts).toEqual({ created: 1, duplicate: 0, expired: 0, blocked: 0 });
+    expect((await pull(app, pullBody())).body).toEqual({ data: [], more: false });
+    clock.set(Date.UTC(2030, 0, 1, 12, 30));
+    expect((await pull(app, pullBody())).body.data.map((r: { payload: { internal: { ref: string } } }) => r.payload.internal.ref)).toEqual(['1:2']);
+  });
+
   it('accepts {actions:[...]} and is idempotent on the ids', async () => {
     const { app } = setup();
     await create(app, { actions: [action({ inv_id: 1, action_id: 2 })] });
@@ -106,6 +115,8 @@ describe('POST /v1/actions', () => {
     ['actions that are not a list', { actions: 'x' }, '$.actions', 'type'],
     ['an extra top-level field', { actions: [action()], owner: 'app-2' }, '$.owner', 'unknown_field'],
     ['app_id inside an action', [action({ app_id: 'app-1' })], '$[0].app_id', 'unknown_field'],
+    ['caps (campaigns only, through actions.requested)', [action({ caps: { app: { max: 1 } } })], '$[0].caps', 'unknown_field'],
+    ['a malformed available_at', [action({ available_at: '09:00' })], '$[0].available_at', 'invalid'],
   ])('rejects %s with 400 invalid_request at the offending path', async (_what, body, path, rule) => {
     const { app } = setup();
     const res = await create(app, body);

@@ -171,8 +171,10 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
         checkAppClaim(req, appId);
         const actions = orBadRequest(parseCreateRequest(req.body));
         const results = await guarded('create', req, () => deps.store.create(appId, actions, { source: ACTION_SOURCES.api }));
-        const counts: Record<CreateStatus, number> = { created: 0, duplicate: 0, expired: 0, blocked: 0 };
-        for (const r of results) counts[r.status]++;
+        // No `capped` here: this route refuses `caps` (frequency caps count campaign actions, which
+        // come through actions.requested), so the answer keeps its four counts.
+        const counts: Record<Exclude<CreateStatus, 'capped'>, number> = { created: 0, duplicate: 0, expired: 0, blocked: 0 };
+        for (const r of results) if (r.status !== 'capped') counts[r.status]++;
         for (const [status, n] of Object.entries(counts)) if (n > 0) m.created.inc({ status }, n);
         res.status(200).json({ data: results, counts });
       });

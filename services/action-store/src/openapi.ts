@@ -122,6 +122,11 @@ export function actionStoreOpenApi(): OpenApiFragment {
     attr,
     tags: { type: 'array', maxItems: LIMITS.tags, items: str(LIMITS.tagLength, 1) },
     expired_at: { type: 'string', description: `RFC 3339 with offset; \`${NEVER_EXPIRES}\` means never.` },
+    available_at: {
+      type: 'string',
+      description:
+        'RFC 3339 with offset: no pull returns the action before this instant; absent or past = at once. An `expired_at` no later than it makes the action `expired`. Pulls still order by creation (`queued_at`).',
+    },
     inv_id: givenId,
     action_id: givenId,
   });

@@ -11,7 +11,8 @@ export interface ActionRequestsConsumerDeps {
 }
 
 /**
- * Creates the actions campaign services publish on `actions.requested`. A store failure throws, so
+ * Creates the actions campaign services publish on `actions.requested` (with their frequency caps
+ * and available_at, checked by the store). A store failure throws, so
  * the batch is delivered again (creation is idempotent: every requested action carries both ids).
  * A malformed message can never succeed; it is logged with its reasons and skipped, so it cannot
  * block the partition.
@@ -21,6 +22,13 @@ export async function startActionRequestsConsumer(deps: ActionRequestsConsumerDe
     name: 'action_store_requested_messages_total',
     help: 'actions.requested messages by outcome',
     labelNames: ['outcome'] as const,
+    registers: deps.metrics ? [deps.metrics] : [],
+  });
+  // Per action: a campaign watches `capped` here (and `duplicate` under redelivery).
+  const actions = new Counter({
+    name: 'action_store_requested_actions_total',
+    help: 'actions of actions.requested messages by create status (created, duplicate, expired, blocked, capped)',
+    labelNames: ['status'] as const,
     registers: deps.metrics ? [deps.metrics] : [],
   });
   const log = deps.logger.child({ consumer: 'actions.requested' });
@@ -50,8 +58,9 @@ export async function startActionRequestsConsumer(deps: ActionRequestsConsumerDe
           counter.inc({ outcome: 'rejected' });
           continue;
         }
-        await deps.store.create(parsed.value.app_id, parsed.value.actions, { source: parsed.value.source ?? ACTION_SOURCES.requested });
+        const results = await deps.store.create(parsed.value.app_id, parsed.value.actions, { source: parsed.value.source ?? ACTION_SOURCES.requested });
         counter.inc({ outcome: 'stored' });
+        for (const r of results) actions.inc({ status: r.status });
       }
     },
   });

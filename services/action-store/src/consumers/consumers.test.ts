@@ -37,8 +37,8 @@ afterEach(async () => {
   await bus.close();
 });
 
-const counter = async (metrics: Registry, name: string) =>
-  Object.fromEntries((await metrics.getSingleMetric(name)?.get())?.values.map((v) => [String(v.labels.outcome), v.value]) ?? []);
+const counter = async (metrics: Registry, name: string, label = 'outcome') =>
+  Object.fromEntries((await metrics.getSingleMetric(name)?.get())?.values.map((v) => [String(v.labels[label]), v.value]) ?? []);
 
 describe('actions.requested consumer', () => {
   it('creates requested actions, skips malformed messages, and is idempotent under redelivery', async () => {
@@ -66,6 +66,31 @@ describe('actions.requested consumer', () => {
       'app-1/u2 actions.requested',
       'app-2/u5 campaign:42',
     ]);
+    await producer.close();
+  });
+
+  it('passes per-action caps and available_at to the store: capped actions are counted and logged, not stored', async () => {
+    const clock = new ManualClock(Date.UTC(2030, 0, 1));
+    const store = new InMemoryActionStore({ clock });
+    const metrics = new Registry();
+    subs.push(await startActionRequestsConsumer({ bus, store, logger, metrics }));
+    const producer = await bus.producer();
+    const caps = { campaign: { key: 'campaign-42', max: 1, within_ms: 86_400_000 } };
+    const later = { ...requested('u1', 7, 1), caps, available_at: '2030-01-01T09:00:00+05:45' };
+    await producer.send(topics.actionsRequested, [
+      actionRequestMessage('app-1', [later, { ...requested('u1', 8, 1), caps }], { source: 'campaign:42' }),
+      actionRequestMessage('app-1', [later]), // redelivered: a duplicate, the cap untouched
+    ]);
+    const statuses = () => counter(metrics, 'action_store_requested_actions_total', 'status');
+    await waitFor(async () => (await statuses()).duplicate === 1, { timeoutMs: 5000, what: 'the redelivered action' });
+    expect(await statuses()).toEqual({ created: 1, capped: 1, duplicate: 1 });
+    expect((await drainLog(store)).map((e) => `${e.kind} ${e.inv_id} ${e.reason} ${e.available_at}`)).toEqual([
+      `created 7  ${Date.UTC(2030, 0, 1, 3, 15)}`,
+      'capped 8 campaign_cap null',
+    ]);
+    expect((await store.pull('app-1', pullAll)).data).toEqual([]);
+    clock.set(Date.UTC(2030, 0, 1, 3, 15));
+    expect((await store.pull('app-1', pullAll)).data.map((r) => r.payload.internal.ref)).toEqual(['7:1']);
     await producer.close();
   });
 
