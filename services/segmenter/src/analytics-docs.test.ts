@@ -128,9 +128,11 @@ const logEntry = (kind: ActionLogEntry['kind'], user: string, inv: number, act: 
   render_method: 'push_notification',
   delivery_mode: act === 1 ? 'one-off' : 'cached',
   expired_at: at('2024-03-02T12:00:00'),
-  tags: kind === 'created' ? tags : [],
+  tags: kind === 'created' || kind === 'capped' ? tags : [],
   attr: {},
-  source: kind === 'created' ? 'api' : '',
+  source: kind === 'created' || kind === 'capped' ? 'api' : '',
+  reason: kind === 'capped' ? (user === 'u1' ? 'campaign_cap' : 'app_cap') : '',
+  available_at: null,
 });
 const actionLog: ActionLogEntry[] = [
   ...['u1', 'u2', 'u3', 'u4'].map((u) => logEntry('created', u, 101, 1, '2024-03-01T12:00:00', ['promo', 'cart'])),
@@ -141,6 +143,8 @@ const actionLog: ActionLogEntry[] = [
   logEntry('created', 'u2', 102, 7, '2024-03-01T12:00:00', ['promo']),
   logEntry('delivered', 'u2', 102, 7, '2024-03-01T14:30:00'),
   logEntry('withdrawn', 'u2', 102, 7, '2024-03-01T15:01:00'),
+  // 103:1 was refused by frequency caps: u1's campaign cap, u2's and u3's app cap.
+  ...['u1', 'u2', 'u3'].map((u) => logEntry('capped', u, 103, 1, '2024-03-01T12:00:00')),
 ];
 
 const patients = [patient('p-1', 1_000, 'Kenya'), patient('p-1', 2_000, 'Uganda'), patient('p-2', 1_000, 'Kenya')];
@@ -207,6 +211,7 @@ describe('docs/analytics.md example queries', () => {
       'cart_checkout_funnel',
       'nudge_response_rates',
       'action_funnel',
+      'capped_by_reason',
       'responded_to_tag',
       'rejected_by_reason',
       'patients_with_encounters',
@@ -240,6 +245,13 @@ describe('docs/analytics.md example queries', () => {
     ]);
     expect(await run('action_funnel', { app: 'shop', inv: 102 })).toEqual([
       { action_id: 7, created: 1, delivered: 1, withdrawn: 1, expired: 0, shown: 1, opened: 0 },
+    ]);
+  });
+
+  it('campaign actions refused by a frequency cap, per invocation and cap', async () => {
+    expect(await run('capped_by_reason', { app: 'shop' })).toEqual([
+      { inv_id: 103, reason: 'app_cap', capped: 2, users: 2 },
+      { inv_id: 103, reason: 'campaign_cap', capped: 1, users: 1 },
     ]);
   });
 

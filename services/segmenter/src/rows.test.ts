@@ -170,6 +170,8 @@ describe('actionLogRow', () => {
     tags: [],
     attr: {},
     source: '',
+    reason: '',
+    available_at: null,
   };
 
   it('keeps every field, times as DateTime64 text', () => {
@@ -178,8 +180,18 @@ describe('actionLogRow', () => {
       at: '2030-01-02 00:00:00.000',
       created_at: '2030-01-01 00:00:00.005',
       expired_at: '2030-01-02 00:00:00.000',
+      available_at: null,
     });
     expect(actionLogRow({ ...entry, expired_at: null }).expired_at).toBeNull();
+  });
+
+  it('writes a capped entry with its reason and available_at (010_actions_log_caps.sql)', () => {
+    const capped: ActionLogEntry = { ...entry, kind: 'capped', reason: 'app_cap', available_at: Date.UTC(2030, 0, 1, 9), source: 'campaign:42' };
+    expect(actionLogRow(capped)).toMatchObject({ kind: 'capped', reason: 'app_cap', available_at: '2030-01-01 09:00:00.000', source: 'campaign:42' });
+    // An entry decoded from a record written before these fields carries the schema's defaults; a
+    // value that skipped decoding (undefined) maps to the columns' defaults too.
+    const old = { ...entry, reason: undefined, available_at: undefined } as unknown as ActionLogEntry;
+    expect(actionLogRow(old)).toMatchObject({ reason: '', available_at: null });
   });
 
   it("stores an expiry past DateTime64's end (2299) as that end", () => {

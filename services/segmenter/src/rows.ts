@@ -341,13 +341,18 @@ export function receiptRow(r: IngestReceipt): ReceiptRow {
   };
 }
 
-export interface ActionLogRow extends Omit<ActionLogEntry, 'at' | 'created_at' | 'expired_at'> {
+export interface ActionLogRow extends Omit<ActionLogEntry, 'at' | 'created_at' | 'expired_at' | 'available_at'> {
   at: string;
   created_at: string;
   expired_at: string | null;
+  available_at: string | null;
 }
 
-/** A decoded action log entry (schemas/src/action-log.ts) → its `actions_log` row (009_actions_log.sql). */
+/**
+ * A decoded action log entry (schemas/src/action-log.ts) → its `actions_log` row (009_actions_log.sql,
+ * with `reason` and `available_at` from 010_actions_log_caps.sql). An entry written before those
+ * fields existed decodes with their defaults ('' and null), which are the columns' defaults too.
+ */
 export function actionLogRow(e: ActionLogEntry): ActionLogRow {
   if (!(ACTION_LOG_KINDS as readonly string[]).includes(e.kind)) throw new RowError('kind', `${String(e.kind)} is not one of ${ACTION_LOG_KINDS.join(', ')}`);
   return {
@@ -359,5 +364,7 @@ export function actionLogRow(e: ActionLogEntry): ActionLogRow {
     created_at: chTime(e.created_at, 'created_at'),
     // An action may expire in 2999; DateTime64 ends with 2299, which is as good as never here.
     expired_at: typeof e.expired_at === 'number' ? chTime(Math.min(e.expired_at, MAX_TIME_MS), 'expired_at') : chTimeOrNull(e.expired_at, 'expired_at'),
+    reason: text(e.reason ?? '', 'reason'),
+    available_at: chTimeOrNull(e.available_at ?? null, 'available_at'),
   };
 }

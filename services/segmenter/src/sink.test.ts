@@ -240,16 +240,29 @@ describe('sink (in-process bus + registry, chdb)', () => {
       tags: ['promo', 'q1'],
       attr: { screen: 'cart' },
       source: 'campaign:42',
+      reason: '',
+      available_at: Date.UTC(2030, 0, 1, 9),
     };
-    const delivered: ActionLogEntry = { ...created, entry_id: 'e-delivered', kind: 'delivered', at: created.at + 1500, tags: [], attr: {}, source: '' };
+    const delivered: ActionLogEntry = {
+      ...created,
+      entry_id: 'e-delivered',
+      kind: 'delivered',
+      at: created.at + 1500,
+      tags: [],
+      attr: {},
+      source: '',
+      available_at: null,
+    };
+    const capped: ActionLogEntry = { ...created, entry_id: 'e-capped', kind: 'capped', reason: 'campaign_cap', available_at: null };
     const msg = async (e: ActionLogEntry) => ({ key: `${app}:u1`, value: await h.registry.encode(id, e) });
     await h.send(topics.actionsLog, [
       await msg(created),
       await msg(delivered),
       await msg(created),
+      await msg(capped),
       await msg({ ...created, entry_id: 'e-bad', kind: 'shown' as never }),
     ]);
-    await waitFor(async () => (await countOf('rejected', app)) === 1 && (await countOf('actions_log', app)) >= 2, {
+    await waitFor(async () => (await countOf('rejected', app)) === 1 && (await countOf('actions_log', app)) >= 3, {
       timeoutMs: 10_000,
       what: 'the action log rows',
     });
@@ -273,12 +286,35 @@ describe('sink (in-process bus + registry, chdb)', () => {
         tags: ['promo', 'q1'],
         attr: { screen: 'cart' },
         source: 'campaign:42',
+        reason: '',
+        available_at: '2030-01-01 09:00:00.000',
         ...common,
       },
-      { entry_id: 'e-delivered', kind: 'delivered', at: '2030-01-01 00:00:01.500', tags: [], attr: {}, source: '', ...common },
+      {
+        entry_id: 'e-delivered',
+        kind: 'delivered',
+        at: '2030-01-01 00:00:01.500',
+        tags: [],
+        attr: {},
+        source: '',
+        reason: '',
+        available_at: null,
+        ...common,
+      },
+      {
+        entry_id: 'e-capped',
+        kind: 'capped',
+        at: '2030-01-01 00:00:00.000',
+        tags: ['promo', 'q1'],
+        attr: { screen: 'cart' },
+        source: 'campaign:42',
+        reason: 'campaign_cap',
+        available_at: null,
+        ...common,
+      },
     ]);
     expect(await analytics.query(`SELECT errors FROM rejected FINAL WHERE app_id = {app:String}`, { app })).toEqual([
-      { errors: [{ path: '$.kind', rule: 'row', message: 'shown is not one of created, delivered, withdrawn, expired' }] },
+      { errors: [{ path: '$.kind', rule: 'row', message: 'shown is not one of created, delivered, withdrawn, expired, capped' }] },
     ]);
   });
 
