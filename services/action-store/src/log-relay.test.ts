@@ -100,6 +100,8 @@ describe('startLogRelay', () => {
       tags: ['promo'],
       attr: { screen: 'cart' },
       source: 'api',
+      reason: '',
+      available_at: null,
     });
     expect(await metricValues(metrics, 'action_store_log_entries_relayed_total')).toEqual({ created: 2, delivered: 1 });
     expect(await metricValues(metrics, 'action_store_log_outbox_records')).toEqual({ '-': 0 });
