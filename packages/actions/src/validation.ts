@@ -51,9 +51,7 @@ const expiredAt = z
   .string()
   .refine((s) => parseIsoWithOffset(s) !== undefined, 'must be an ISO 8601 timestamp with offset, e.g. 2025-01-31T12:00:00Z (0001-01-01T00:00:00Z = never)');
 
-const availableAt = z
-  .string()
-  .refine((s) => parseIsoWithOffset(s) !== undefined, 'must be an RFC 3339 timestamp with offset, e.g. 2025-01-31T09:00:00+05:45');
+const availableAt = z.string().refine((s) => parseIsoWithOffset(s) !== undefined, 'must be an RFC 3339 timestamp with offset, e.g. 2025-01-31T09:00:00+05:45');
 
 const capMax = z.number().int().min(1).max(LIMITS.capMax);
 

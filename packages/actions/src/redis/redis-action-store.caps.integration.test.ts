@@ -59,7 +59,12 @@ describe('RedisActionStore frequency caps across two instances', () => {
     const statuses = await race(() => ({ campaign: { key: 'campaign-1', max: 1, within_ms: 3_600_000 } }));
     expect(statuses.filter((s) => s === 'created')).toHaveLength(1);
     expect(statuses.filter((s) => s === 'capped:campaign_cap')).toHaveLength(CONCURRENT - 1);
-    const pulled = await (stores[1] as ActionStore).pull('app-caps', { user_id: 'user-1', type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' });
+    const pulled = await (stores[1] as ActionStore).pull('app-caps', {
+      user_id: 'user-1',
+      type: 'message',
+      render_method: 'in_app_message',
+      delivery_mode: 'one-off',
+    });
     expect(pulled.data.map((r) => r.payload.internal.inv_id)).toEqual([statuses.indexOf('created') + 1]);
     const log = await drainLog(stores[0] as ActionStore);
     expect(['created', 'capped', 'delivered'].map((k) => log.filter((e) => e.kind === k).length)).toEqual([1, CONCURRENT - 1, 1]);

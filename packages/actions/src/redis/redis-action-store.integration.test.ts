@@ -136,7 +136,15 @@ describe('RedisActionStore data model', () => {
     expect(Math.abs((await redis.pttl(`${prefix}{app-a}:j:1:1:u1`)) - (Date.UTC(2030, 0, 2) - T0 + DAY))).toBeLessThan(5_000);
     const records = (await redis.xrange(`${prefix}{app-a}:log`, '-', '+')).map(([, fields]) => fields);
     const created = (tags: string[]) =>
-      JSON.stringify({ type: 'message', render_method: 'push_notification', delivery_mode: 'cached', tags, attr: {}, expired_at: Date.UTC(2030, 0, 2), available_at: null });
+      JSON.stringify({
+        type: 'message',
+        render_method: 'push_notification',
+        delivery_mode: 'cached',
+        tags,
+        attr: {},
+        expired_at: Date.UTC(2030, 0, 2),
+        available_at: null,
+      });
     expect(records).toEqual([
       ['k', 'c', 't', String(T0), 's', 'test', '1:1:u1', created([]), '1:1:u2', created(['t'])],
       ['k', 'd', 't', String(T0 + 1000), '1:1:u1', `${T0}|${Date.UTC(2030, 0, 2)}|cached|message|push_notification`],

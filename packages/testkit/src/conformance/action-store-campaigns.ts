@@ -71,7 +71,7 @@ export function describeActionStoreCampaignConformance(name: string, makeStore: 
           { status: 'capped', reason: 'campaign_cap', user_id: 'u1', inv_id: 1, action_id: 3 },
           { status: 'created', user_id: 'u1', inv_id: 1, action_id: 4 },
         ]);
-        expect((await store.stats('app-a', 3))).toBeNull();
+        expect(await store.stats('app-a', 3)).toBeNull();
       });
 
       it('never consumes a cap twice for a redelivered request: a duplicate is answered before the caps', async () => {
