@@ -22,14 +22,19 @@ import type {
  *   and every given attr pair, oldest first, at most `max`; `more` says whether matches were left.
  *   A one-off action is returned by exactly one pull ever, also under concurrent pulls on several
  *   store instances. A cached one is returned by every matching pull until `expired_at`.
- *   Expired actions are never returned.
+ *   Expired actions are never returned, nor actions before their `available_at` (order stays by
+ *   creation, see docs/actions.md "Availability").
+ * - `create` checks an action's `caps` in the same atomic step as storing it, after the expired,
+ *   duplicate and block checks: a full cap answers `capped` with its `reason`, stores nothing and
+ *   logs a `capped` entry; a created action counts in each cap it carried (docs/actions.md
+ *   "Frequency caps"), also against concurrent creates on several store instances.
  * - `recordFeedback` counts each (action, user, response) once; `block` stops that action_id for
  *   that user (queued ones are withdrawn, later creates return `blocked`) until `unblock`. A recorded
  *   `error` keeps its details (clampDetails) as that user's latest error in `stats().last_errors`
  *   (most recent first, at most MAX_LAST_ERRORS users).
  * - `unblock` lifts a block for one (user, action_id): later creates are accepted again; actions
  *   withdrawn by the block stay withdrawn.
- * - The action log: in the same atomic step as the change, every created action, the first delivery
+ * - The action log: in the same atomic step as the change, every created and every capped action, the first delivery
  *   of every action (a one-off action's only one; a cached action's first pull), every withdrawal
  *   by a block and every expiry of an action no pull had returned is appended to the outbox (see
  *   action-log.ts). `readLog` hands out whole records, each to one reader at a time: a record read
