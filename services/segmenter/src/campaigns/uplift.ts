@@ -1,0 +1,91 @@
+/**
+ * The statistics of the campaign report (docs/campaigns.md, "Report"): a variant's conversion
+ * against control's, by the normal approximation to two independent proportions. Pure arithmetic on
+ * the counts ClickHouse returns, so it can be checked against hand-computed numbers alone.
+ */
+
+/** Users converted out of users assigned: one group's proportion. */
+export interface Proportion {
+  converted: number;
+  audience: number;
+}
+
+/** An interval [low, high] at the report's confidence level. */
+type Interval = [number, number];
+
+export interface Uplift {
+  /** p_v − p_c, with its interval; `ci` null when both proportions are 0 or 1 (no variance to estimate). */
+  absolute: { estimate: number; ci: Interval | null };
+  /** p_v / p_c − 1, with its interval (log ratio, delta method); null when p_c = 0; `ci` null when p_v = 0 too. */
+  relative: { estimate: number; ci: Interval | null } | null;
+  /** (p_v − p_c) / SE, null when SE = 0. */
+  z: number | null;
+  /** Two-sided, from `z`; null when `z` is. */
+  p_value: number | null;
+  /** The interval of the absolute uplift excludes 0 (equivalently p_value < 0.05). */
+  significant: boolean;
+}
+
+/** The report's confidence level and its two-sided normal quantile Φ⁻¹(0.975). */
+export const CONFIDENCE = 0.95;
+const Z = 1.959963984540054;
+
+/**
+ * erfc(x) for x ≥ 0 to about 1e-15 relative: below 2.5 as 1 − erf with erf's series of positive
+ * terms, erf(x) = 2/√π · e^(−x²) · Σ 2ⁿ x^(2n+1) / (1·3·…·(2n+1)) (no cancellation inside the sum);
+ * above, the continued fraction erfc(x) = e^(−x²)/√π · 1/(x + (1/2)/(x + (2/2)/(x + (3/2)/(x + …)))),
+ * evaluated from a fixed depth backwards (it converges fast there).
+ */
+function erfc(x: number): number {
+  if (x < 2.5) {
+    let term = x;
+    let sum = x;
+    for (let n = 1; term > 1e-17 * sum; n++) {
+      term *= (2 * x * x) / (2 * n + 1);
+      sum += term;
+    }
+    return 1 - (2 / Math.sqrt(Math.PI)) * Math.exp(-x * x) * sum;
+  }
+  let t = x;
+  for (let n = 80; n >= 1; n--) t = x + n / 2 / t;
+  return Math.exp(-x * x) / (Math.sqrt(Math.PI) * t);
+}
+
+/** P(|N(0,1)| ≥ |z|). */
+export function twoSidedP(z: number): number {
+  return Math.min(1, erfc(Math.abs(z) / Math.SQRT2));
+}
+
+/**
+ * Variant against control (both audiences > 0; null otherwise: no proportion to compare):
+ * - absolute: d = p_v − p_c, SE = √(p_v(1 − p_v)/n_v + p_c(1 − p_c)/n_c) (unpooled), d ± 1.96·SE;
+ * - z = d / SE and the two-sided p-value from it, so `significant` (p < 0.05) is exactly "the
+ *   interval excludes 0";
+ * - relative: r = p_v/p_c − 1; the interval on log(p_v/p_c) with SE_log = √((1 − p_v)/x_v +
+ *   (1 − p_c)/x_c) (delta method; x the converted counts), mapped back: exp(log(p_v/p_c) ± 1.96·SE_log) − 1.
+ *   Asymmetric, never below −1.
+ */
+export function uplift(control: Proportion, variant: Proportion): Uplift | null {
+  if (control.audience === 0 || variant.audience === 0) return null;
+  const pc = control.converted / control.audience;
+  const pv = variant.converted / variant.audience;
+  const d = pv - pc;
+  const se = Math.sqrt((pv * (1 - pv)) / variant.audience + (pc * (1 - pc)) / control.audience);
+  const z = se > 0 ? d / se : null;
+  const ci: Interval | null = se > 0 ? [d - Z * se, d + Z * se] : null;
+  return {
+    absolute: { estimate: d, ci },
+    relative: relative(control.converted, pc, variant.converted, pv),
+    z,
+    p_value: z === null ? null : twoSidedP(z),
+    significant: ci !== null && (ci[0] > 0 || ci[1] < 0),
+  };
+}
+
+function relative(xc: number, pc: number, xv: number, pv: number): Uplift['relative'] {
+  if (xc === 0) return null;
+  if (xv === 0) return { estimate: -1, ci: null };
+  const log = Math.log(pv / pc);
+  const se = Math.sqrt((1 - pv) / xv + (1 - pc) / xc);
+  return { estimate: pv / pc - 1, ci: [Math.exp(log - Z * se) - 1, Math.exp(log + Z * se) - 1] };
+}
