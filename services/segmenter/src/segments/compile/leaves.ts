@@ -99,8 +99,11 @@ function catalogPredicateSql(p: CatalogPredicate, event: ObjectDef, q: QueryPart
   return via.many ? `arrayExists(v -> v IN ${records}, ${via.expr})` : `ifNull(${via.expr} IN ${records}, 0)`;
 }
 
-/** SQL true for a row of `events` that is the event, matches every predicate and lies in the window. */
-function eventMatch(name: string, where: Predicate[] | undefined, within: Window | undefined, q: QueryParts): string {
+/**
+ * SQL true for a row of `events` that is the event, matches every predicate and lies in the window.
+ * Also a campaign goal's event (campaigns/report-query.ts), without a window.
+ */
+export function eventMatch(name: string, where: Predicate[] | undefined, within: Window | undefined, q: QueryParts): string {
   const event = contract(name);
   const parts = [`name = ${q.params.add(event.name, 'String')}`];
   for (const p of where ?? []) parts.push('catalog' in p ? catalogPredicateSql(p, event.def, q) : propPredicateSql(p, event.def, 'props', q));

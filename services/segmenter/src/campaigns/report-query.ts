@@ -1,0 +1,169 @@
+import { eventMatch, QueryParts } from '../segments/compile/leaves';
+import { APP, NOW } from '../segments/compile/params';
+import type { Predicate } from '../segments/definition';
+import { contractEvent } from '../segments/language/contract';
+import { parseDuration } from '../segments/language/time';
+
+/**
+ * The campaign report's one query (docs/campaigns.md, "Report"): one row per group (`variant`, 0 =
+ * control) with every count the report gives. Parameters: `app_id`, `campaign_id`, `now` and the
+ * literals of the goal (named `pN` by the segment compiler's Params); nothing of the goal is SQL
+ * text. Every table is read for the one app only.
+ *
+ * - `outcomes`: the campaign's rows of campaign_outcomes, FINAL (one row per run and user).
+ * - `actions`: what the action log says of each requested (run, variant action, user): created,
+ *   delivered, withdrawn, expired unpulled, or the cap that refused it. Existence per action only,
+ *   so a re-sent entry changes nothing and the log is read without FINAL.
+ * - `responses`: per (user, ref) the responses the user's nudge_response events (`action_response`
+ *   is the same event) gave to that action; existence again, without FINAL.
+ * - `conversions`: the (run, user) pairs with a goal event in [at, at + within] (and not after now).
+ *   The goal's event and `where` are compiled by the segment compiler (catalog predicates included).
+ */
+
+/** A campaign goal, as the validated document has it. */
+export interface ReportGoal {
+  event: string;
+  where?: Predicate[];
+  within: string;
+}
+
+/** One row of the query; every count is a number (64-bit integers are not quoted: packages/clickhouse). */
+export interface GroupRow {
+  variant: number;
+  audience: number;
+  runs: number;
+  requested: number;
+  skipped_reasons: string[];
+  skipped_counts: number[];
+  created: number;
+  delivered: number;
+  withdrawn: number;
+  expired: number;
+  shown: number;
+  open: number;
+  discard: number;
+  block: number;
+  error: number;
+  response_expired: number;
+  /** With a goal only. */
+  converted?: number;
+  attribution_open?: number;
+}
+
+export interface ReportQuery {
+  sql: string;
+  params: Record<string, unknown>;
+}
+
+const RESPONSES = ['shown', 'open', 'discard', 'block', 'error', 'expired'] as const;
+
+/** `at` + the goal's `within`, as SQL: calendar months first, then the fixed part (as the segment language adds durations). */
+function windowEnd(at: string, within: string, q: QueryParts): string {
+  const d = parseDuration(within);
+  if (typeof d === 'string') throw new Error(`goal.within was not validated: ${d}`);
+  let sql = at;
+  if (d.months > 0) sql = `addMonths(${sql}, ${q.params.add(d.months, 'UInt32')})`;
+  if (d.millis > 0) sql = `addMilliseconds(${sql}, ${q.params.add(d.millis, 'UInt64')})`;
+  return sql;
+}
+
+function canonical(name: string): string {
+  const e = contractEvent(name);
+  if (!e) throw new Error(`event was not validated: ${name}`);
+  return e.name;
+}
+
+export function reportQuery(goal: ReportGoal | undefined): ReportQuery {
+  const q = new QueryParts();
+  const requested = "SELECT inv_id, action_id, user_id FROM outcomes WHERE outcome = 'requested'";
+  const refOf = (t: string) => `concat(toString(${t}.inv_id), ':', toString(${t}.action_id))`;
+  const ctes = [
+    `outcomes AS (
+    SELECT inv_id, action_id, user_id, variant, outcome, reason, at
+    FROM campaign_outcomes FINAL
+    WHERE app_id = ${APP} AND campaign_id = {campaign_id:String}
+)`,
+    `actions AS (
+    SELECT inv_id, action_id, user_id,
+        max(kind = 'created') AS created,
+        max(kind = 'delivered') AS delivered,
+        max(kind = 'withdrawn') AS withdrawn,
+        max(kind = 'expired') AS expired,
+        anyIf(reason, kind = 'capped') AS capped
+    FROM actions_log
+    PREWHERE app_id = ${APP}
+    WHERE (inv_id, action_id, user_id) IN (${requested})
+    GROUP BY inv_id, action_id, user_id
+)`,
+    `responses AS (
+    SELECT user_id, props.ref::String AS ref,
+${RESPONSES.map((r) => `        max(props.response::String = '${r}') AS ${r}`).join(',\n')}
+    FROM events
+    PREWHERE app_id = ${APP} AND name = ${q.params.add(canonical('nudge_response'), 'String')}
+    WHERE (user_id, ref) IN (SELECT user_id, concat(toString(inv_id), ':', toString(action_id)) FROM outcomes WHERE outcome = 'requested')
+    GROUP BY user_id, ref
+)`,
+  ];
+  const joins = [
+    'LEFT JOIN actions AS a ON a.inv_id = r.inv_id AND a.action_id = r.action_id AND a.user_id = r.user_id',
+    `LEFT JOIN responses AS s ON s.user_id = r.user_id AND s.ref = ${refOf('r')}`,
+  ];
+  const columns = [
+    'r.variant AS variant',
+    'uniqExact(r.user_id) AS audience',
+    'count() AS runs',
+    "countIf(r.outcome = 'requested') AS requested",
+    'any(k.reasons) AS skipped_reasons',
+    'any(k.counts) AS skipped_counts',
+    'sum(a.created) AS created',
+    'sum(a.delivered) AS delivered',
+    'sum(a.withdrawn) AS withdrawn',
+    'sum(a.expired) AS expired',
+    ...RESPONSES.map((r) => `sum(s.${r}) AS ${r === 'expired' ? 'response_expired' : r}`),
+  ];
+  if (goal) {
+    const end = windowEnd('o.at', goal.within, q);
+    ctes.push(`conversions AS (
+    SELECT o.inv_id AS inv_id, o.user_id AS user_id, 1 AS converted
+    FROM outcomes AS o
+    INNER JOIN (
+        SELECT user_id, time
+        FROM events
+        PREWHERE app_id = ${APP} AND time >= (SELECT min(at) FROM outcomes) AND time <= ${NOW}
+        WHERE user_id IN (SELECT user_id FROM outcomes) AND ${eventMatch(goal.event, goal.where, undefined, q)}
+    ) AS g ON g.user_id = o.user_id
+    WHERE g.time >= o.at AND g.time <= ${end}
+    GROUP BY o.inv_id, o.user_id
+)`);
+    joins.push('LEFT JOIN conversions AS c ON c.inv_id = r.inv_id AND c.user_id = r.user_id');
+    columns.push(
+      'uniqExactIf(r.user_id, c.converted = 1) AS converted',
+      `uniqExactIf(r.user_id, ${windowEnd('r.at', goal.within, q)} > ${NOW}) AS attribution_open`,
+    );
+  }
+  // Skip reasons per group: the outcome's own (template, …) and the cap that refused the action (a
+  // capped action that a later request of the same run did create was not skipped). Unordered.
+  ctes.push(`skips AS (
+    SELECT variant, groupArray(reason) AS reasons, groupArray(n) AS counts
+    FROM (
+        SELECT r.variant AS variant, if(r.outcome = 'skipped', r.reason, a.capped) AS reason, count() AS n
+        FROM outcomes AS r
+        LEFT JOIN actions AS a ON a.inv_id = r.inv_id AND a.action_id = r.action_id AND a.user_id = r.user_id
+        WHERE r.outcome = 'skipped' OR (a.capped != '' AND NOT a.created)
+        GROUP BY variant, reason
+    )
+    GROUP BY variant
+)`);
+  joins.push('LEFT JOIN skips AS k ON k.variant = r.variant');
+  const sql = [
+    `WITH\n${ctes.join(',\n')}`,
+    `SELECT\n${columns.map((c) => `    ${c}`).join(',\n')}`,
+    'FROM outcomes AS r',
+    ...joins,
+    'GROUP BY r.variant',
+    'ORDER BY variant',
+    // A run without an action log entry, response or conversion gets 0 (and '' for no cap).
+    'SETTINGS join_use_nulls = 0',
+  ].join('\n');
+  return { sql, params: q.params.values };
+}

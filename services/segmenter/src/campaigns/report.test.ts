@@ -1,0 +1,365 @@
+import { formatDateTime64 } from '@evp/clickhouse';
+import type { Analytics } from '@evp/core';
+import type { CanonicalEvent } from '@evp/schemas';
+import { useMigratedChdb } from '@evp/testkit';
+import { ev, seed } from '../segments/segment-test-seeding';
+import { variantActionId } from './ids';
+import { campaignReport } from './report';
+import type { ReportGoal } from './report-query';
+
+// The campaign report on chdb with every migration: outcomes, action log entries and events seeded
+// as rows, every number of the report checked against the hand count written beside the seeding.
+const chdb = useMigratedChdb('campreport');
+let analytics: Analytics;
+
+const APP = 'rep';
+const OTHER = 'other';
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** Every run of control and variant 1 happens at T0; the report is read at NOW. */
+const T0 = Date.UTC(2026, 2, 1);
+const NOW = Date.UTC(2026, 2, 10);
+const GOAL: ReportGoal = { event: 'checkout', where: [{ prop: 'is_successful', op: 'eq', value: true }], within: 'P3D' };
+const A1 = variantActionId(APP, 'c1', 1);
+const A2 = variantActionId(APP, 'c1', 2);
+
+const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, k) => from + k);
+const pad = (i: number) => String(i).padStart(4, '0');
+const v1 = (i: number) => `v1-${pad(i)}`;
+const ctl = (i: number) => `c-${pad(i)}`;
+
+interface Outcome {
+  app?: string;
+  campaign?: string;
+  inv: number;
+  user: string;
+  variant: number;
+  action: number;
+  outcome: 'requested' | 'control' | 'skipped';
+  reason?: string;
+  at: number;
+}
+const outcomeRow = (o: Outcome) => ({
+  app_id: o.app ?? APP,
+  campaign_id: o.campaign ?? 'c1',
+  inv_id: o.inv,
+  user_id: o.user,
+  variant: o.variant,
+  action_id: o.action,
+  outcome: o.outcome,
+  reason: o.reason ?? '',
+  trigger: 'api',
+  at: formatDateTime64(o.at),
+});
+
+type Kind = 'created' | 'delivered' | 'withdrawn' | 'expired' | 'capped';
+const logRow = (inv: number, action: number, user: string, kind: Kind, opts: { app?: string; reason?: string; at?: number } = {}) => ({
+  entry_id: `${opts.app ?? APP}-${inv}-${action}-${user}-${kind}`,
+  app_id: opts.app ?? APP,
+  user_id: user,
+  inv_id: inv,
+  action_id: action,
+  kind,
+  at: formatDateTime64(opts.at ?? T0 + HOUR),
+  created_at: formatDateTime64(T0 + HOUR),
+  type: 'message',
+  render_method: 'push_notification',
+  delivery_mode: 'one-off',
+  expired_at: null,
+  tags: [],
+  attr: {},
+  source: kind === 'created' ? 'campaign:c1' : '',
+  reason: opts.reason ?? '',
+});
+
+const checkout = (app: string, user: string, time: number, successful = true): CanonicalEvent =>
+  ev(app, user, 'checkout', time, {
+    id: `o-${user}-${time}`,
+    cart_id: `c-${user}`,
+    cart_price: 10,
+    currency: 'KES',
+    items: [{ id: 'i1' }],
+    is_successful: successful,
+  });
+const response = (app: string, user: string, ref: string, r: string, time = T0 + 2 * HOUR, alias = false): CanonicalEvent =>
+  ev(app, user, 'nudge_response', time, { ref, time: '2026-03-01T02:00:00Z', response: r }, alias ? { sent_name: 'action_response' } : {});
+
+const report = (campaignId: string, variants: number, withGoal = true) =>
+  campaignReport(analytics, { appId: APP, campaignId, variants, goal: withGoal ? GOAL : undefined, now: new Date(NOW) });
+
+beforeAll(async () => {
+  analytics = chdb.analytics;
+  const outcomes: Outcome[] = [];
+  const log: ReturnType<typeof logRow>[] = [];
+  const events: CanonicalEvent[] = [];
+
+  // Control: 1,000 users c-0000 … c-0999, one run each (inv 20000 + i) at T0, action_id 0.
+  for (const i of range(0, 999)) outcomes.push({ inv: 20000 + i, user: ctl(i), variant: 0, action: 0, outcome: 'control', at: T0 });
+  // Converted: c-0000 … c-0048 one day in; c-0000 also exactly at T0 (the window's start is in it);
+  // c-0049 exactly at T0 + 3 days (its end is in it too): 50 users.
+  for (const i of range(0, 48)) events.push(checkout(APP, ctl(i), T0 + DAY));
+  events.push(checkout(APP, ctl(0), T0), checkout(APP, ctl(49), T0 + 3 * DAY));
+  // Not converted: an unsuccessful checkout inside the window (c-0050 … c-0059), a successful one 1 ms
+  // after the window (c-0060 … c-0069), 1 ms before the run (c-0070), another event (c-0071).
+  for (const i of range(50, 59)) events.push(checkout(APP, ctl(i), T0 + DAY, false));
+  for (const i of range(60, 69)) events.push(checkout(APP, ctl(i), T0 + 3 * DAY + 1));
+  events.push(checkout(APP, ctl(70), T0 - 1));
+  events.push(ev(APP, ctl(71), 'page', T0 + DAY, { path: '/home', title: 'Home', duration: 1, render_time: 1 }));
+
+  // Variant 1: 1,000 users v1-0000 … v1-0999, one run each (inv 10000 + i) at T0, action A1.
+  const ref1 = (i: number) => `${10000 + i}:${A1}`;
+  for (const i of range(0, 989)) outcomes.push({ inv: 10000 + i, user: v1(i), variant: 1, action: A1, outcome: 'requested', at: T0 });
+  // Skipped by the worker: 6 for a missing user name, 4 for a missing catalog record.
+  for (const i of range(990, 995))
+    outcomes.push({ inv: 10000 + i, user: v1(i), variant: 1, action: A1, outcome: 'skipped', reason: 'template_variable_missing: user.name', at: T0 });
+  for (const i of range(996, 999))
+    outcomes.push({ inv: 10000 + i, user: v1(i), variant: 1, action: A1, outcome: 'skipped', reason: 'template_variable_missing: catalog.drug.D-9', at: T0 });
+  // The action log of the 990 requested: created 0 … 979 (980); capped 980 … 982 by the campaign's
+  // cap (3) and 983 … 984 by the app's (2); 985 … 989 nothing yet (5). v1-0000 was capped once and
+  // created by a later request of the same run: created, not skipped.
+  for (const i of range(0, 979)) log.push(logRow(10000 + i, A1, v1(i), 'created'));
+  for (const i of range(980, 982)) log.push(logRow(10000 + i, A1, v1(i), 'capped', { reason: 'campaign_cap' }));
+  for (const i of range(983, 984)) log.push(logRow(10000 + i, A1, v1(i), 'capped', { reason: 'app_cap' }));
+  log.push(logRow(10000, A1, v1(0), 'capped', { reason: 'campaign_cap', at: T0 + 1 }));
+  // Delivered 0 … 699 (700), withdrawn 0 … 9 (10), expired unpulled 700 … 899 (200).
+  for (const i of range(0, 699)) log.push(logRow(10000 + i, A1, v1(i), 'delivered'));
+  for (const i of range(0, 9)) log.push(logRow(10000 + i, A1, v1(i), 'withdrawn'));
+  for (const i of range(700, 899)) log.push(logRow(10000 + i, A1, v1(i), 'expired'));
+  // Re-sent entries (same entry ids) and another app's entries for the same ids change nothing.
+  for (const i of range(0, 99)) log.push(logRow(10000 + i, A1, v1(i), 'delivered'));
+  for (const i of range(700, 799)) log.push(logRow(10000 + i, A1, v1(i), 'expired', { app: OTHER }), logRow(10000 + i, A1, v1(i), 'delivered', { app: OTHER }));
+  // Responses: shown 0 … 599 (600; 0 … 99 twice, 0 … 49 as action_response), open 0 … 149 (150),
+  // discard 150 … 199 (50), block 0 … 9 (10), error 200 … 204 (5), expired 205 … 207 (3).
+  for (const i of range(0, 599)) events.push(response(APP, v1(i), ref1(i), 'shown', T0 + 2 * HOUR, i < 50));
+  for (const i of range(0, 99)) events.push(response(APP, v1(i), ref1(i), 'shown', T0 + 3 * HOUR));
+  for (const i of range(0, 149)) events.push(response(APP, v1(i), ref1(i), 'open'));
+  for (const i of range(150, 199)) events.push(response(APP, v1(i), ref1(i), 'discard'));
+  for (const i of range(0, 9)) events.push(response(APP, v1(i), ref1(i), 'block'));
+  for (const i of range(200, 204)) events.push(response(APP, v1(i), ref1(i), 'error'));
+  for (const i of range(205, 207)) events.push(response(APP, v1(i), ref1(i), 'expired'));
+  // Responses that are not this campaign's actions' own: another user's ref (v1-0700 answering
+  // v1-0701's action), an action id the run never had, another app.
+  events.push(response(APP, v1(700), ref1(701), 'open'), response(APP, v1(701), `${10701}:${A1 + 1}`, 'open'), response(OTHER, v1(702), ref1(702), 'open'));
+  // Converted: 0 … 79 two days in (80). Not: unsuccessful (80 … 89), four days in (90 … 94).
+  for (const i of range(0, 79)) events.push(checkout(APP, v1(i), T0 + 2 * DAY));
+  for (const i of range(80, 89)) events.push(checkout(APP, v1(i), T0 + 2 * DAY, false));
+  for (const i of range(90, 94)) events.push(checkout(APP, v1(i), T0 + 4 * DAY));
+
+  // Variant 2: w1 with two runs, converting in the second one's window (T0 + 6 days); w2 run a day
+  // before NOW (window open), converted 12 hours before NOW; w3 likewise, its goal event an hour
+  // after NOW (not counted yet). A response of w2 to w1's action does not count.
+  outcomes.push(
+    { inv: 5001, user: 'w1', variant: 2, action: A2, outcome: 'requested', at: T0 },
+    { inv: 5002, user: 'w1', variant: 2, action: A2, outcome: 'requested', at: T0 + 5 * DAY },
+    { inv: 5003, user: 'w2', variant: 2, action: A2, outcome: 'requested', at: NOW - DAY },
+    { inv: 5004, user: 'w3', variant: 2, action: A2, outcome: 'requested', at: NOW - DAY },
+  );
+  log.push(logRow(5001, A2, 'w1', 'created'), logRow(5002, A2, 'w1', 'created'), logRow(5003, A2, 'w2', 'created'), logRow(5004, A2, 'w3', 'created'));
+  log.push(logRow(5002, A2, 'w1', 'delivered'), logRow(5003, A2, 'w2', 'delivered'));
+  events.push(response(APP, 'w1', `5002:${A2}`, 'open'), response(APP, 'w2', `5001:${A2}`, 'open'));
+  events.push(checkout(APP, 'w1', T0 + 6 * DAY), checkout(APP, 'w2', NOW - 12 * HOUR), checkout(APP, 'w3', NOW + HOUR));
+
+  // Another app's outcomes of a campaign with the same id, and another campaign of this app: neither counts.
+  for (const i of range(0, 4)) outcomes.push({ app: OTHER, inv: 10000 + i, user: v1(i), variant: 1, action: A1, outcome: 'requested', at: T0 });
+  outcomes.push({ app: OTHER, inv: 20100, user: ctl(100), variant: 0, action: 0, outcome: 'control', at: T0 });
+  events.push(checkout(OTHER, ctl(100), T0 + DAY));
+  for (const i of range(0, 4)) outcomes.push({ campaign: 'c2', inv: 30000 + i, user: ctl(i), variant: 0, action: 0, outcome: 'control', at: T0 });
+
+  // Campaign c3: no control; one variant with 4 users, one converted. Campaign c4: control and a
+  // variant, nobody converted.
+  for (const i of range(0, 3)) outcomes.push({ campaign: 'c3', inv: 40000 + i, user: `x${i}`, variant: 1, action: 7, outcome: 'requested', at: T0 });
+  events.push(checkout(APP, 'x0', T0 + HOUR));
+  for (const i of range(0, 9))
+    outcomes.push({
+      campaign: 'c4',
+      inv: 50000 + i,
+      user: `y${i}`,
+      variant: i < 5 ? 0 : 1,
+      action: i < 5 ? 0 : 8,
+      outcome: i < 5 ? 'control' : 'requested',
+      at: T0,
+    });
+
+  await analytics.insert('campaign_outcomes', outcomes.map(outcomeRow));
+  await analytics.insert('actions_log', log);
+  await seed(analytics, events);
+});
+
+const responses = (shown: number, open: number, discard: number, block: number, error: number, expired: number) => ({
+  shown,
+  open,
+  discard,
+  block,
+  error,
+  expired,
+});
+const NO_ACTIONS = { created: 0, delivered: 0, withdrawn: 0, expired: 0, responses: responses(0, 0, 0, 0, 0, 0) };
+const NO_SKIPS = { total: 0, reasons: {} };
+
+describe('campaignReport', () => {
+  it('counts every group by hand', async () => {
+    const r = await report('c1', 2);
+    expect(r.campaign_id).toBe('c1');
+    expect(r.as_of).toBe('2026-03-10T00:00:00.000Z');
+    expect(r.goal).toEqual(GOAL);
+    expect(r.confidence).toBe(0.95);
+    expect(r.control).toEqual({
+      audience: 1000,
+      runs: 1000,
+      requested: 0,
+      skipped: NO_SKIPS,
+      ...NO_ACTIONS,
+      converted: 50,
+      conversion_rate: 0.05,
+      attribution_open: 0,
+    });
+    const [first, second] = r.variants;
+    expect(first).toMatchObject({
+      variant: 1,
+      action_id: A1,
+      audience: 1000,
+      runs: 1000,
+      requested: 990,
+      // 10 skipped by the worker + 5 capped = 15
+      skipped: {
+        total: 15,
+        reasons: { app_cap: 2, campaign_cap: 3, 'template_variable_missing: catalog.drug.D-9': 4, 'template_variable_missing: user.name': 6 },
+      },
+      created: 980,
+      delivered: 700,
+      withdrawn: 10,
+      expired: 200,
+      responses: responses(600, 150, 50, 10, 5, 3),
+      converted: 80,
+      conversion_rate: 0.08,
+      attribution_open: 0,
+    });
+    expect(second).toEqual({
+      variant: 2,
+      action_id: A2,
+      audience: 3,
+      runs: 4,
+      requested: 4,
+      skipped: NO_SKIPS,
+      created: 4,
+      delivered: 2,
+      withdrawn: 0,
+      expired: 0,
+      responses: responses(0, 1, 0, 0, 0, 0),
+      converted: 2,
+      conversion_rate: 2 / 3,
+      attribution_open: 2,
+      uplift: expect.any(Object),
+    });
+    expect(r.variants).toHaveLength(2);
+  });
+
+  it('uplift of variant 1 against control, as computed by hand', async () => {
+    // p_c = 50/1000 = 0.05, p_v = 80/1000 = 0.08, d = 0.03
+    // SE = √(0.05·0.95/1000 + 0.08·0.92/1000) = √0.0001211 = 0.011004544515789829
+    // CI = 0.03 ∓ 1.959963984540054 · 0.011004544515789829 = [0.008431489082784, 0.051568510917216]
+    // z = 0.03 / 0.011004544515789829 = 2.726146453127; p = 0.006407855935
+    // relative = 0.08 / 0.05 − 1 = 0.6; SE_log = √(0.92/80 + 0.95/50) = √0.0305 = 0.174642491966
+    // CI = exp(ln 1.6 ∓ 1.959963984540054 · 0.174642491966) − 1 = [0.136224171414, 1.253076518178]
+    const u = (await report('c1', 2)).variants[0]?.uplift;
+    expect(u?.absolute.estimate).toBeCloseTo(0.03, 15);
+    expect(u?.absolute.ci?.[0]).toBeCloseTo(0.008431489082784, 14);
+    expect(u?.absolute.ci?.[1]).toBeCloseTo(0.051568510917216, 14);
+    expect(u?.z).toBeCloseTo(2.726146453127, 11);
+    expect(u?.p_value).toBeCloseTo(0.006407855935, 11);
+    expect(u?.significant).toBe(true);
+    expect(u?.relative?.estimate).toBeCloseTo(0.6, 14);
+    expect(u?.relative?.ci?.[0]).toBeCloseTo(0.136224171414, 11);
+    expect(u?.relative?.ci?.[1]).toBeCloseTo(1.253076518178, 11);
+  });
+
+  it('uplift of the small variant 2: a wide interval, still above 0', async () => {
+    // p_c = 0.05, p_v = 2/3, d = 0.616666666667
+    // SE = √(0.05·0.95/1000 + (2/3)(1/3)/3) = √(0.0000475 + 0.074074074074) = √0.074121574074 = 0.272252776063
+    // CI = 0.616666666667 ∓ 1.959963984540054 · 0.272252776063 = 0.616666666667 ∓ 0.533605635775 = [0.083061030892, 1.150272302441]
+    const u = (await report('c1', 2)).variants[1]?.uplift;
+    expect(u?.absolute.estimate).toBeCloseTo(0.616666666667, 12);
+    expect(u?.absolute.ci?.[0]).toBeCloseTo(0.083061030892, 11);
+    expect(u?.absolute.ci?.[1]).toBeCloseTo(1.150272302441, 11);
+    expect(u?.significant).toBe(true);
+  });
+
+  it('without a goal: the same counts, no conversion fields, no uplift', async () => {
+    const r = await report('c1', 2, false);
+    expect(r.goal).toBeNull();
+    expect(r.control).toMatchObject({ audience: 1000, converted: null, conversion_rate: null, attribution_open: null });
+    expect(r.variants[0]).toMatchObject({
+      audience: 1000,
+      created: 980,
+      responses: responses(600, 150, 50, 10, 5, 3),
+      converted: null,
+      conversion_rate: null,
+      uplift: null,
+    });
+    expect(r.variants[1]).toMatchObject({ audience: 3, runs: 4, converted: null, uplift: null });
+  });
+
+  it('no control group: control is empty and no variant has an uplift', async () => {
+    const r = await report('c3', 1);
+    expect(r.control).toEqual({
+      audience: 0,
+      runs: 0,
+      requested: 0,
+      skipped: NO_SKIPS,
+      ...NO_ACTIONS,
+      converted: 0,
+      conversion_rate: null,
+      attribution_open: 0,
+    });
+    expect(r.variants).toEqual([
+      {
+        variant: 1,
+        action_id: variantActionId(APP, 'c3', 1),
+        audience: 4,
+        runs: 4,
+        requested: 4,
+        skipped: NO_SKIPS,
+        ...NO_ACTIONS,
+        converted: 1,
+        conversion_rate: 0.25,
+        attribution_open: 0,
+        uplift: null,
+      },
+    ]);
+  });
+
+  it('zero conversions in both groups: a rate of 0, no interval, no relative uplift', async () => {
+    const r = await report('c4', 1);
+    expect(r.control).toMatchObject({ audience: 5, converted: 0, conversion_rate: 0 });
+    expect(r.variants[0]).toMatchObject({
+      audience: 5,
+      converted: 0,
+      conversion_rate: 0,
+      uplift: { absolute: { estimate: 0, ci: null }, relative: null, z: null, p_value: null, significant: false },
+    });
+  });
+
+  it('a campaign without outcomes: zeros for control and each variant of the document', async () => {
+    const r = await report('none', 3);
+    expect(r.variants.map((v) => [v.variant, v.audience, v.converted, v.uplift])).toEqual([
+      [1, 0, 0, null],
+      [2, 0, 0, null],
+      [3, 0, 0, null],
+    ]);
+    expect(r.control.audience).toBe(0);
+  });
+
+  it('the other app of the same campaign id sees only its own rows', async () => {
+    const r = await campaignReport(analytics, { appId: OTHER, campaignId: 'c1', variants: 1, goal: GOAL, now: new Date(NOW) });
+    expect(r.control).toMatchObject({ audience: 1, converted: 1 });
+    expect(r.variants[0]).toMatchObject({
+      audience: 5,
+      requested: 5,
+      created: 0,
+      delivered: 0,
+      expired: 0,
+      responses: responses(0, 0, 0, 0, 0, 0),
+      converted: 0,
+    });
+  });
+});

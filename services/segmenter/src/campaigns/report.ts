@@ -1,0 +1,129 @@
+import { formatDateTime64 } from '@evp/clickhouse';
+import type { Analytics } from '@evp/core';
+import { variantActionId } from './ids';
+import { reportQuery, type GroupRow, type ReportGoal } from './report-query';
+import { CONFIDENCE, uplift, type Uplift } from './uplift';
+
+/**
+ * `GET /v1/campaigns/{id}/report` (docs/campaigns.md, "Report"): per group — control and each
+ * variant — what the campaign did with its audience and how many converted, and each variant's
+ * uplift against control. The counting is one ClickHouse query (report-query.ts); the intervals are
+ * arithmetic on its counts (uplift.ts).
+ */
+
+export interface ReportOptions {
+  appId: string;
+  campaignId: string;
+  /** How many variants the document has: `document.variants?.length ?? 1`. */
+  variants: number;
+  /** The document's goal; without one, the conversion fields are null. */
+  goal?: ReportGoal | undefined;
+  /** The report's instant: goal events after it are not counted, windows open at it are counted as open. */
+  now: Date;
+}
+
+/** What one group's counts are (docs/campaigns.md, "Report", has each one's definition). */
+interface GroupReport {
+  /** Distinct users with an outcome in the group (every run of the campaign, skipped ones too). */
+  audience: number;
+  /** (run, user) pairs: a user triggered three times is three runs. The action counts below count these. */
+  runs: number;
+  requested: number;
+  skipped: { total: number; reasons: Record<string, number> };
+  created: number;
+  delivered: number;
+  withdrawn: number;
+  expired: number;
+  responses: { shown: number; open: number; discard: number; block: number; error: number; expired: number };
+  /** Users of the audience with a goal event in the attribution window of one of their runs; null without a goal. */
+  converted: number | null;
+  /** converted / audience; null without a goal or with no audience. */
+  conversion_rate: number | null;
+  /** Users of the audience whose attribution window (of one of their runs) is still open at `as_of`; null without a goal. */
+  attribution_open: number | null;
+}
+
+interface VariantReport extends GroupReport {
+  /** 1 … N, in document order. */
+  variant: number;
+  /** The variant's actions' `action_id` (also in nudge_response refs and /v1/actions/{action_id}/stats). */
+  action_id: number;
+  /** Against control; null without a goal or when either group has no audience. */
+  uplift: Uplift | null;
+}
+
+export interface CampaignReport {
+  campaign_id: string;
+  as_of: string;
+  goal: ReportGoal | null;
+  confidence: number;
+  control: GroupReport;
+  variants: VariantReport[];
+}
+
+const EMPTY: GroupRow = {
+  variant: 0,
+  audience: 0,
+  runs: 0,
+  requested: 0,
+  skipped_reasons: [],
+  skipped_counts: [],
+  created: 0,
+  delivered: 0,
+  withdrawn: 0,
+  expired: 0,
+  shown: 0,
+  open: 0,
+  discard: 0,
+  block: 0,
+  error: 0,
+  response_expired: 0,
+  converted: 0,
+  attribution_open: 0,
+};
+
+function group(row: GroupRow, hasGoal: boolean): GroupReport {
+  const pairs = row.skipped_reasons.map((reason, i) => [reason, row.skipped_counts[i] ?? 0] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const converted = hasGoal ? (row.converted ?? 0) : null;
+  return {
+    audience: row.audience,
+    runs: row.runs,
+    requested: row.requested,
+    skipped: { total: pairs.reduce((n, [, c]) => n + c, 0), reasons: Object.fromEntries(pairs) },
+    created: row.created,
+    delivered: row.delivered,
+    withdrawn: row.withdrawn,
+    expired: row.expired,
+    responses: { shown: row.shown, open: row.open, discard: row.discard, block: row.block, error: row.error, expired: row.response_expired },
+    converted,
+    conversion_rate: converted === null || row.audience === 0 ? null : converted / row.audience,
+    attribution_open: hasGoal ? (row.attribution_open ?? 0) : null,
+  };
+}
+
+/**
+ * The report of one campaign of one app. Variants are 1 … `variants`, and any higher variant that
+ * still has outcomes (a document edited to fewer variants); a group without outcomes has zeros.
+ */
+export async function campaignReport(analytics: Analytics, opts: ReportOptions): Promise<CampaignReport> {
+  const { sql, params } = reportQuery(opts.goal);
+  const rows = await analytics.query<GroupRow>(sql, { ...params, app_id: opts.appId, campaign_id: opts.campaignId, now: formatDateTime64(opts.now.getTime()) });
+  const byVariant = new Map(rows.map((r) => [r.variant, r]));
+  const hasGoal = opts.goal !== undefined;
+  const control = group(byVariant.get(0) ?? EMPTY, hasGoal);
+  const last = Math.max(opts.variants, ...rows.map((r) => r.variant));
+  const variants: VariantReport[] = [];
+  for (let v = 1; v <= last; v++) {
+    const g = group(byVariant.get(v) ?? EMPTY, hasGoal);
+    variants.push({
+      variant: v,
+      action_id: variantActionId(opts.appId, opts.campaignId, v),
+      ...g,
+      uplift:
+        g.converted === null || control.converted === null
+          ? null
+          : uplift({ converted: control.converted, audience: control.audience }, { converted: g.converted, audience: g.audience }),
+    });
+  }
+  return { campaign_id: opts.campaignId, as_of: opts.now.toISOString(), goal: opts.goal ?? null, confidence: CONFIDENCE, control, variants };
+}
