@@ -181,6 +181,8 @@ beforeAll(async () => {
     });
 
   await analytics.insert('campaign_outcomes', outcomes.map(outcomeRow));
+  // A redelivered trigger writes its outcome again (same key and content, another part): FINAL keeps one.
+  await analytics.insert('campaign_outcomes', outcomes.slice(0, 100).map(outcomeRow));
   await analytics.insert('actions_log', log);
   await seed(analytics, events);
 });
@@ -282,6 +284,15 @@ describe('campaignReport', () => {
     expect(u?.absolute.ci?.[0]).toBeCloseTo(0.083061030892, 11);
     expect(u?.absolute.ci?.[1]).toBeCloseTo(1.150272302441, 11);
     expect(u?.significant).toBe(true);
+  });
+
+  it('a window of calendar months: P1M from 1 March ends on 1 April, still open on 10 March', async () => {
+    const r = await campaignReport(analytics, { appId: APP, campaignId: 'c1', variants: 2, goal: { ...GOAL, within: 'P1M' }, now: new Date(NOW) });
+    // Control: the 50 as before, and c-0060 … c-0069 (3 days and 1 ms in) now inside the window.
+    expect(r.control).toMatchObject({ audience: 1000, converted: 60, conversion_rate: 0.06, attribution_open: 1000 });
+    // Variant 1: 80, and 90 … 94 (4 days in). Variant 2: w1 at its first run too; w2, w3 as before.
+    expect(r.variants[0]).toMatchObject({ converted: 85, attribution_open: 1000 });
+    expect(r.variants[1]).toMatchObject({ converted: 2, attribution_open: 3 });
   });
 
   it('without a goal: the same counts, no conversion fields, no uplift', async () => {
