@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { formatDateTime64 } from '@evp/clickhouse';
 import type { Analytics } from '@evp/core';
 import type { CanonicalEvent } from '@evp/schemas';
@@ -273,6 +275,14 @@ describe('campaignReport', () => {
     expect(u?.relative?.estimate).toBeCloseTo(0.6, 14);
     expect(u?.relative?.ci?.[0]).toBeCloseTo(0.136224171414, 11);
     expect(u?.relative?.ci?.[1]).toBeCloseTo(1.253076518178, 11);
+  });
+
+  it('is the example of docs/campaigns.md, "Report" (control and variant 1)', async () => {
+    const doc = readFileSync(resolve(__dirname, '../../../../docs/campaigns.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('### The answer'), doc.indexOf('### Uplift'));
+    const example = /```json\n([\s\S]*?)```/.exec(section)?.[1];
+    const r = await report('c1', 2);
+    expect(JSON.parse(example ?? 'null')).toEqual({ ...r, variants: r.variants.slice(0, 1) });
   });
 
   it('uplift of the small variant 2: a wide interval, still above 0', async () => {
