@@ -1,8 +1,8 @@
 import { eventMatch, QueryParts } from '../segments/compile/leaves';
 import { APP, NOW } from '../segments/compile/params';
-import type { Predicate } from '../segments/definition';
 import { contractEvent } from '../segments/language/contract';
 import { parseDuration } from '../segments/language/time';
+import type { CampaignDocument } from './document';
 
 /**
  * The campaign report's one query (docs/campaigns.md, "Report"): one row per group (`variant`, 0 =
@@ -21,11 +21,7 @@ import { parseDuration } from '../segments/language/time';
  */
 
 /** A campaign goal, as the validated document has it. */
-export interface ReportGoal {
-  event: string;
-  where?: Predicate[];
-  within: string;
-}
+export type ReportGoal = NonNullable<CampaignDocument['goal']>;
 
 /** One row of the query; every count is a number (64-bit integers are not quoted: packages/clickhouse). */
 export interface GroupRow {

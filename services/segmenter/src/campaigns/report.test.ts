@@ -305,6 +305,21 @@ describe('campaignReport', () => {
     expect(r.variants[1]).toMatchObject({ converted: 2, attribution_open: 3 });
   });
 
+  it("a goal's literals are query parameters: a quote in a value is a value", async () => {
+    const goal: ReportGoal = { event: 'checkout', where: [{ prop: 'currency', op: 'in', value: ["KES' OR 1 = 1 --", 'USD'] }], within: 'P3D' };
+    const r = await campaignReport(analytics, { appId: APP, campaignId: 'c1', variants: 2, goal, now: new Date(NOW) });
+    expect([r.control.converted, ...r.variants.map((v) => v.converted)]).toEqual([0, 0, 0]);
+    const kes = await campaignReport(analytics, {
+      appId: APP,
+      campaignId: 'c1',
+      variants: 2,
+      goal: { ...goal, where: [{ prop: 'currency', op: 'in', value: ['KES'] }] },
+      now: new Date(NOW),
+    });
+    // Every checkout is in KES, successful or not: control 50 + c-0050 … c-0059; variant 1: 80 + 80 … 89.
+    expect([kes.control.converted, ...kes.variants.map((v) => v.converted)]).toEqual([60, 90, 2]);
+  });
+
   it('without a goal: the same counts, no conversion fields, no uplift', async () => {
     const r = await report('c1', 2, false);
     expect(r.goal).toBeNull();
