@@ -68,7 +68,10 @@ interface QuietHours {
   end: string;
 }
 
-/** An event condition whose `within` (a duration, required) is the attribution window after the action's creation. */
+/**
+ * An event condition whose `within` (a duration, required) is the attribution window, counted from
+ * the trigger (the outcome's `at`) for treated and control users alike (campaigns/report-query.ts).
+ */
 interface Goal {
   event: string;
   where?: Predicate[];
