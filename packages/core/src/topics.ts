@@ -52,6 +52,12 @@ export const topics = {
   segmentsWork: 'segments.work',
   /** Every change of segment membership, once (Avro, key `app_id:user_id`; docs/segments.md). */
   segmentsMembership: 'segments.membership',
+  /**
+   * Campaign triggers to act on (JSON, key `app_id:campaign_id`): users of one run, or a schedule
+   * occurrence to expand to a segment's members. The segmenter replicas share them as the consumer
+   * group `segmenter-campaigns` (docs/campaigns.md, "Triggers and delivery").
+   */
+  campaignsTriggers: 'campaigns.triggers',
   events: (block: Block) => `events.${block}`,
   catalog: (kind: CatalogKind) => `catalog.${kind}`,
   /** Records of every app-defined catalog kind (not in CATALOG_KINDS; schemas/src/catalogs/custom.ts). */
@@ -88,6 +94,7 @@ export function allTopics(): TopicSpec[] {
     // spread over replicas only as far as partitions do.
     { name: topics.segmentsWork, partitions: 6 },
     { name: topics.segmentsMembership, partitions: 3 },
+    { name: topics.campaignsTriggers, partitions: 6 },
   ];
 }
 

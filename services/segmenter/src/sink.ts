@@ -59,12 +59,14 @@ export const DEFAULT_SINK_CONFIG: SinkConfig = {
 /**
  * What one stored row says about who did what: the segment engine's trigger (which segments may
  * have changed, for which users). Events carry app, user and canonical name; catalog records their
- * kind (and, for the `user` catalog, the user: the record's id).
+ * kind (and, for the `user` catalog, the user: the record's id). An event also carries its id, which
+ * campaign event triggers name to read the event back (campaigns/triggers/event.ts).
  */
 export interface InsertedRow {
   app_id: string;
   user_id?: string;
   name?: string;
+  event_id?: string;
   catalog?: CatalogKind;
 }
 
@@ -241,7 +243,7 @@ export function createSink(deps: SinkDeps): Sink {
             key: row[0] /* event_id */,
             receivedAtMs: record.received_at as number,
             unreadable: false,
-            inserted: tracking ? { app_id: row[1], user_id: row[2], name: row[14] } : undefined,
+            inserted: tracking ? { app_id: row[1], user_id: row[2], name: row[14], event_id: row[0] } : undefined,
           };
         }
         case 'rejected': {

@@ -111,6 +111,15 @@ export function eventMatch(name: string, where: Predicate[] | undefined, within:
   return parts.join(' AND ');
 }
 
+/**
+ * An event condition without count or window (a campaign's event trigger) as a boolean over one row
+ * of `events`, with its parameters (and `{app_id:String}` for catalog predicates).
+ */
+export function compileEventMatch(event: string, where: Predicate[] | undefined): { sql: string; params: Record<string, unknown> } {
+  const q = new QueryParts();
+  return { sql: eventMatch(event, where, undefined, q), params: q.params.values };
+}
+
 function eventLeaf(c: EventCondition, q: QueryParts): string {
   const count = q.eventColumn(`countIf(${eventMatch(c.event, c.where, c.within, q)})`, c.within);
   const [op, n] = countBound(c.count);

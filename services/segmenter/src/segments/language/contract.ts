@@ -168,6 +168,9 @@ const CLIENT_FACTS: Readonly<Record<string, FieldType>> = {
   device_id: { kind: 'scalar', scalar: 'string' },
 };
 
+/** The client facts' names (columns of `events`): what a campaign's `user` scope reads from the latest event. */
+export const CLIENT_FACT_NAMES: readonly string[] = Object.keys(CLIENT_FACTS);
+
 export type ProfileField = { source: 'client'; name: string; type: FieldType } | { source: 'catalog'; name: string; type: FieldType };
 
 /**

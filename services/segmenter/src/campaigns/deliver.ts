@@ -1,0 +1,139 @@
+import { actionRequestMessage, MAX_ACTIONS_PER_CREATE, type NewAction } from '@evp/actions';
+import type { Analytics, OutgoingMessage } from '@evp/core';
+import { Duration } from 'luxon';
+import { actionFor, variantTemplates } from './action-template';
+import { assign } from './assignment';
+import type { ActionTemplate, TriggerKind } from './document';
+import { runInvId } from './ids';
+import { catalogLoader, loadUserFacts } from './loaders';
+import { availableAt, parseLocalTime, userZone, type LocalTimeRules } from './local-time';
+import type { OutcomeRow } from './outcomes';
+import type { CampaignSettings, StoredCampaign } from './source';
+import { CatalogRecords, userScope, type TemplateData } from './template-data';
+import type { TemplateEngine } from './templates';
+
+/**
+ * One batch of a campaign's deliveries → its outcome rows and the actions to request: assignment
+ * (control gets a row, nothing else), user data and catalog records loaded in batches, templates
+ * rendered, local time and expiry applied, caps attached (docs/campaigns.md, "Triggers and
+ * delivery"). Pure apart from the ClickHouse reads; the worker writes and produces.
+ */
+
+/** One user of one run: what the worker acts on. */
+export interface Delivery {
+  user_id: string;
+  run_key: string;
+  /** Epoch ms the trigger happened. */
+  at: number;
+  trigger: TriggerKind;
+  /** An event trigger's event: its canonical name and properties. */
+  event?: { name: string; props: Record<string, unknown> };
+}
+
+/**
+ * Frequency caps of one action as the action store enforces them at create time (packages/actions
+ * is adding them to `actions.requested`; typed here until its types have them): the campaign's
+ * per-user cap (key = the campaign id) and the app's daily cap across campaigns.
+ */
+interface ActionCaps {
+  campaign?: { key: string; max: number; within_ms: number };
+  app?: { max: number };
+}
+
+/** An action of `actions.requested` with the campaign's additions: caps and when it becomes available (RFC 3339). */
+export type CampaignAction = NewAction & { inv_id: number; action_id: number; caps?: ActionCaps; available_at?: string };
+
+export interface DeliveryPlan {
+  outcomes: OutcomeRow[];
+  actions: CampaignAction[];
+}
+
+/** A duration as milliseconds, months counted as 30 days (what a cap's sliding window can be). */
+export const durationMs = (iso: string): number => Duration.fromISO(iso).as('milliseconds');
+
+function capsOf(campaign: StoredCampaign, settings: CampaignSettings): ActionCaps | undefined {
+  const caps: ActionCaps = {};
+  const perUser = campaign.document.caps?.per_user;
+  if (perUser) caps.campaign = { key: campaign.id, max: perUser.max, within_ms: durationMs(perUser.within) };
+  if (!campaign.document.caps?.ignore_app_cap && settings.max_per_user_per_day !== null) caps.app = { max: settings.max_per_user_per_day };
+  return caps.campaign || caps.app ? caps : undefined;
+}
+
+function localRules(campaign: StoredCampaign): LocalTimeRules {
+  const { quiet_hours: quiet, send_at_local: sendAt } = campaign.document;
+  const rules: LocalTimeRules = {};
+  if (quiet) rules.quietHours = { start: parseLocalTime(quiet.start) as number, end: parseLocalTime(quiet.end) as number };
+  if (sendAt !== undefined) rules.sendAtLocal = parseLocalTime(sendAt) as number;
+  return rules;
+}
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+export interface PlanDeps {
+  analytics: Analytics;
+  templates: TemplateEngine;
+}
+
+/** The outcome rows and actions of one batch of a campaign's deliveries. */
+export async function planDeliveries(deps: PlanDeps, campaign: StoredCampaign, settings: CampaignSettings, deliveries: readonly Delivery[]): Promise<DeliveryPlan> {
+  const doc = campaign.document;
+  const templates = variantTemplates(doc);
+  const plan = { holdout: doc.holdout ?? 0, weights: doc.variants?.map((v) => v.weight) ?? [1] };
+  const outcomes: OutcomeRow[] = [];
+  const treated: { d: Delivery; variant: number; inv_id: number }[] = [];
+  for (const d of deliveries) {
+    const inv_id = runInvId(campaign.app_id, campaign.id, d.run_key);
+    const base = { campaign_id: campaign.id, inv_id, user_id: d.user_id, trigger: d.trigger, at: d.at, reason: '' };
+    const a = assign(campaign.id, d.user_id, plan);
+    if (a.group === 'control') outcomes.push({ ...base, variant: 0, action_id: 0, outcome: 'control' });
+    else treated.push({ d, variant: a.variant, inv_id });
+  }
+  const facts = await loadUserFacts(deps.analytics, campaign.app_id, treated.map((t) => t.d.user_id));
+  const records = new CatalogRecords();
+  const load = catalogLoader(deps.analytics, campaign.app_id);
+  const caps = capsOf(campaign, settings);
+  const rules = localRules(campaign);
+  const actions: CampaignAction[] = [];
+  // One render pass per variant over its users (catalog loads batched across them).
+  for (let v = 0; v < templates.length; v++) {
+    const template = templates[v] as ActionTemplate;
+    const action_id = campaign.action_ids[v] as number;
+    const group = treated.filter((t) => t.variant === v);
+    if (group.length === 0) continue;
+    const data: TemplateData[] = group.map(({ d }) => {
+      const f = facts.get(d.user_id);
+      const trigger: TemplateData['trigger'] = { kind: d.trigger, time: new Date(d.at).toISOString() };
+      if (d.event) trigger.event = d.event.name;
+      return { user: userScope(d.user_id, f?.record, f?.facts), trigger, ...(d.event ? { event: d.event.props } : {}) };
+    });
+    const rendered = await deps.templates.renderAll(deps.templates.compile(template.content), data, load, records);
+    group.forEach(({ d, inv_id }, i) => {
+      const row = { campaign_id: campaign.id, inv_id, user_id: d.user_id, trigger: d.trigger, at: d.at, variant: v + 1, action_id };
+      const r = rendered[i] as (typeof rendered)[number];
+      if (r.status === 'skipped') return void outcomes.push({ ...row, outcome: 'skipped', reason: r.reason });
+      const f = facts.get(d.user_id);
+      const { zone } = userZone(text(f?.record?.timezone), text(f?.facts?.tz));
+      const availableMs = availableAt(zone, d.at, rules);
+      const parsed = actionFor(template, { userId: d.user_id, content: r.content, inv_id, action_id, createdAtMs: availableMs });
+      if (!parsed.ok) {
+        const first = parsed.issues[0];
+        return void outcomes.push({ ...row, outcome: 'skipped', reason: `action_invalid: ${first ? `${first.path} ${first.message}` : 'refused'}` });
+      }
+      outcomes.push({ ...row, outcome: 'requested', reason: '' });
+      const action: CampaignAction = { ...parsed.value, inv_id, action_id };
+      if (caps) action.caps = caps;
+      if (availableMs > d.at) action.available_at = new Date(availableMs).toISOString();
+      actions.push(action);
+    });
+  }
+  return { outcomes, actions };
+}
+
+/** `actions.requested` messages of at most MAX_ACTIONS_PER_CREATE actions each, source `campaign:<id>`. */
+export function actionMessages(appId: string, campaignId: string, actions: readonly CampaignAction[]): OutgoingMessage[] {
+  const out: OutgoingMessage[] = [];
+  for (let i = 0; i < actions.length; i += MAX_ACTIONS_PER_CREATE) {
+    out.push(actionRequestMessage(appId, actions.slice(i, i + MAX_ACTIONS_PER_CREATE), { source: `campaign:${campaignId}` }));
+  }
+  return out;
+}

@@ -1,0 +1,43 @@
+import { createHash } from 'node:crypto';
+import { formatDateTime64 } from '@evp/clickhouse';
+import type { Analytics } from '@evp/core';
+import type { TriggerKind } from './document';
+
+/** One row of `campaign_outcomes` (migration 011): what a campaign did with one user of one run. */
+export interface OutcomeRow {
+  campaign_id: string;
+  inv_id: number;
+  user_id: string;
+  /** 0 = control; 1 … N the variant. */
+  variant: number;
+  /** 0 for control. */
+  action_id: number;
+  outcome: 'requested' | 'control' | 'skipped';
+  reason: string;
+  trigger: TriggerKind;
+  /** Epoch ms the trigger happened. */
+  at: number;
+}
+
+/**
+ * Writes one batch's rows. The same rows of a redelivered batch get the same dedup token (a digest
+ * of their content), so ClickHouse drops the repeat at once; FINAL would collapse it anyway (same
+ * sorting key, same content).
+ */
+export async function writeOutcomes(analytics: Analytics, appId: string, rows: readonly OutcomeRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const values = rows.map((r) => ({
+    app_id: appId,
+    campaign_id: r.campaign_id,
+    inv_id: r.inv_id,
+    user_id: r.user_id,
+    variant: r.variant,
+    action_id: r.action_id,
+    outcome: r.outcome,
+    reason: r.reason,
+    trigger: r.trigger,
+    at: formatDateTime64(r.at),
+  }));
+  const dedupToken = createHash('sha256').update(JSON.stringify(values)).digest('hex');
+  await analytics.insert('campaign_outcomes', values, { dedupToken });
+}

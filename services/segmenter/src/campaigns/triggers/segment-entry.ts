@@ -1,0 +1,32 @@
+import type { StoredCampaign } from '../source';
+import type { TriggerItem } from '../trigger-items';
+
+/** A decoded record of `segments.membership` (schemas/src/membership.ts). */
+export interface MembershipRecord {
+  app_id: string;
+  segment_id: string;
+  user_id: string;
+  change: 'entered' | 'exited';
+  /** Epoch ms of the evaluation that saw the change. */
+  at: number;
+}
+
+/**
+ * The triggers of one membership record: for an `entered` record, one `users` item per active
+ * campaign of the app triggered by entering that segment, run key `entry:<segment>:<user>:<at>`
+ * (a user who leaves and enters again is a new run; the same record read twice is the same run).
+ */
+export function entryItems(record: MembershipRecord, campaigns: readonly StoredCampaign[]): TriggerItem[] {
+  if (record.change !== 'entered') return [];
+  return campaigns
+    .filter((c) => c.app_id === record.app_id && 'segment_entry' in c.document.trigger && c.document.trigger.segment_entry === record.segment_id)
+    .map((c) => ({
+      kind: 'users',
+      app_id: c.app_id,
+      campaign_id: c.id,
+      run_key: `entry:${record.segment_id}:${record.user_id}:${record.at}`,
+      trigger: 'segment_entry',
+      at: record.at,
+      users: [{ user_id: record.user_id }],
+    }));
+}

@@ -1,0 +1,301 @@
+import { randomUUID } from 'node:crypto';
+import { Counter, Registry } from 'prom-client';
+import {
+  accepted,
+  errorMessage,
+  rejected,
+  topics,
+  type Analytics,
+  type Bus,
+  type BusProducer,
+  type Logger,
+  type MessageBatch,
+  type Outcome,
+  type SchemaRegistry,
+  type Subscription,
+  type SubscriptionHealth,
+} from '@evp/core';
+import type { InsertedRow } from '../sink';
+import { parseTimestamp } from '../segments/language/time';
+import { actionMessages, planDeliveries, type Delivery } from './deliver';
+import { matchingEvents, memberPage } from './loaders';
+import { writeOutcomes } from './outcomes';
+import { RateLimiter } from './rate-limit';
+import type { CampaignSource, StoredCampaign } from './source';
+import { isLive } from './states';
+import type { TemplateEngine } from './templates';
+import { readTriggerItem, triggerMessage, type TriggerItem } from './trigger-items';
+import { eventItems, triggerEventName } from './triggers/event';
+import { latestOccurrence } from './triggers/schedule';
+import { entryItems, type MembershipRecord } from './triggers/segment-entry';
+import { runInvId } from './ids';
+
+export interface CampaignWorkerConfig {
+  /** Consumer group of `campaigns.triggers`: a partition's owner acts on its campaigns' triggers. */
+  groupId: string;
+  /** Consumer group of `segments.membership` turning entries into triggers. */
+  entryGroupId: string;
+  triggersTopic: string;
+  membershipTopic: string;
+  actionsTopic: string;
+  /** How often the list of active campaigns (of the entry consumer, the sink hook and the timer) is reloaded. 0: refresh() only. */
+  refreshIntervalMs: number;
+  /** How often the schedule timer looks for due occurrences. 0: scheduleDue() only. */
+  scheduleIntervalMs: number;
+  /** An occurrence older than this when first seen due is not run (an outage longer than it skips it). */
+  scheduleCatchUpMs: number;
+  /** Most users in one `users` item the producers write. */
+  usersPerItem: number;
+  /** Users per batch of the worker (rendering, one outcome insert, its actions' messages) and per members page. */
+  usersPerBatch: number;
+  /** Trigger partitions handled at once by this replica. */
+  concurrency: number;
+}
+
+export const DEFAULT_CAMPAIGN_WORKER_CONFIG: CampaignWorkerConfig = {
+  groupId: 'segmenter-campaigns',
+  entryGroupId: 'segmenter-campaign-entries',
+  triggersTopic: topics.campaignsTriggers,
+  membershipTopic: topics.segmentsMembership,
+  actionsTopic: topics.actionsRequested,
+  refreshIntervalMs: 5_000,
+  scheduleIntervalMs: 60_000,
+  scheduleCatchUpMs: 3_600_000,
+  usersPerItem: 1_000,
+  usersPerBatch: 1_000,
+  concurrency: 1,
+};
+
+export interface CampaignWorkerDeps {
+  analytics: Analytics;
+  bus: Bus;
+  registry: SchemaRegistry;
+  logger: Logger;
+  campaigns: CampaignSource;
+  templates: TemplateEngine;
+  config?: Partial<CampaignWorkerConfig>;
+  /** The instant of triggers and liveness checks (injected in tests). Default Date.now. */
+  now?: () => number;
+  metrics?: Registry;
+  /** Called once if a consumer stops for good. */
+  onDead?: (error: Error) => void;
+  /** Run keys of API triggers. Default: random UUIDs. */
+  newId?: () => string;
+}
+
+export interface CampaignWorker {
+  /** The sink's hook: trigger items for the stored events of active event-trigger campaigns. */
+  onInserted(rows: InsertedRow[]): Promise<void>;
+  /** `POST /v1/campaigns/{id}/trigger`: one run for these users; resolves once the bus has the item. */
+  triggerApi(appId: string, campaign: StoredCampaign, userIds: string[]): Promise<{ inv_id: number; users: number }>;
+  /** Produces the due schedule occurrences now (what the timer does). */
+  scheduleDue(): Promise<void>;
+  /** Reloads the active campaigns the producers match against. */
+  refresh(): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  health(): SubscriptionHealth;
+  readonly metrics: Registry;
+}
+
+/** What one trigger item came to: its users' outcome counts, or why it was not acted on. */
+type ItemResult = Outcome<{ requested: number; control: number; skipped: number }>;
+
+/**
+ * The campaign worker (docs/campaigns.md, "Triggers and delivery"): trigger producers (segment
+ * entries from `segments.membership`, events from the sink's hook, schedule occurrences from a
+ * timer, API calls) write items to `campaigns.triggers`; its consumer group acts on them: per batch
+ * of users, the outcome rows are written to ClickHouse, then the actions produced to
+ * `actions.requested`, then the offsets committed. Every id is derived (ids.ts), so a redelivered
+ * item writes the same rows and requests the same actions, which the action store turns into duplicates.
+ */
+export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
+  const config: CampaignWorkerConfig = { ...DEFAULT_CAMPAIGN_WORKER_CONFIG, ...deps.config };
+  const now = deps.now ?? Date.now;
+  const newId = deps.newId ?? randomUUID;
+  const logger = deps.logger.child({ component: 'campaign-worker' });
+  const registry = deps.metrics ?? new Registry();
+  const itemsTotal = new Counter({
+    name: 'segmenter_campaign_trigger_items_total',
+    help: 'Campaign trigger items consumed, by kind (users, schedule) and outcome (accepted, rejected: the campaign was not live or is gone)',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [registry],
+  });
+  const usersTotal = new Counter({
+    name: 'segmenter_campaign_users_total',
+    help: 'Users of campaign runs by outcome (requested, control, skipped)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const producedTotal = new Counter({
+    name: 'segmenter_campaign_trigger_items_produced_total',
+    help: 'Campaign trigger items produced, by source (segment_entry, event, schedule, api)',
+    labelNames: ['source'] as const,
+    registers: [registry],
+  });
+  const limiter = new RateLimiter();
+  let active: StoredCampaign[] = [];
+  let producer: BusProducer | undefined;
+  const subscriptions: Subscription[] = [];
+  const timers: NodeJS.Timeout[] = [];
+  /** Schedule occurrences this process produced, by `app:campaign` → run_at. */
+  const produced = new Map<string, number>();
+
+  async function produce(items: TriggerItem[], source: string): Promise<void> {
+    if (items.length === 0) return;
+    if (!producer) throw new Error('campaign worker not started');
+    await producer.send(config.triggersTopic, items.map(triggerMessage));
+    producedTotal.inc({ source }, items.length);
+  }
+
+  const activeOf = (appId: string) => active.filter((c) => c.app_id === appId);
+
+  function live(c: StoredCampaign, atMs: number): boolean {
+    const window: { startMs?: number; endMs?: number } = {};
+    if (c.document.start_at !== undefined) window.startMs = parseTimestamp(c.document.start_at) as number;
+    if (c.document.end_at !== undefined) window.endMs = parseTimestamp(c.document.end_at) as number;
+    // The trigger inside the campaign's window, and the campaign still live when acted on.
+    return isLive(c.state, window, atMs) && (window.endMs === undefined || now() < window.endMs);
+  }
+
+  /** One item → the deliveries it stands for, in batches of at most usersPerBatch. */
+  async function* deliveries(c: StoredCampaign, item: TriggerItem): AsyncGenerator<Delivery[]> {
+    const trigger = c.document.trigger;
+    if (item.kind === 'schedule') {
+      if (!('schedule' in trigger)) return;
+      const run_key = `schedule:${item.run_at}`;
+      let after = '';
+      for (;;) {
+        const page = await memberPage(deps.analytics, c.app_id, trigger.segment, after, config.usersPerBatch);
+        if (page.length > 0) yield page.map((user_id) => ({ user_id, run_key, at: item.run_at, trigger: 'schedule' }));
+        if (page.length < config.usersPerBatch) return;
+        after = page[page.length - 1] as string;
+      }
+    }
+    for (let i = 0; i < item.users.length; i += config.usersPerBatch) {
+      const users = item.users.slice(i, i + config.usersPerBatch);
+      if (item.trigger !== 'event') {
+        yield users.map((u) => ({ user_id: u.user_id, run_key: item.run_key, at: item.at, trigger: item.trigger }));
+        continue;
+      }
+      if (!('event' in trigger)) continue;
+      const ids = users.flatMap((u) => (u.event_id === undefined ? [] : [u.event_id]));
+      const events = await matchingEvents(deps.analytics, c.app_id, trigger.event, ids);
+      const name = triggerEventName(c) as string;
+      yield events.map((e) => ({ user_id: e.user_id, run_key: `event:${e.event_id}`, at: e.time, trigger: 'event', event: { name, props: e.props } }));
+    }
+  }
+
+  async function handleItem(item: TriggerItem): Promise<ItemResult> {
+    const c = await deps.campaigns.get(item.app_id, item.campaign_id);
+    const at = item.kind === 'schedule' ? item.run_at : item.at;
+    if (!c) return rejected([{ path: '$.campaign_id', rule: 'unknown_campaign', message: `no campaign ${item.campaign_id} in app ${item.app_id}` }]);
+    if (!live(c, at)) return rejected([{ path: '$.campaign_id', rule: 'not_live', message: `campaign ${c.id} is ${c.state} or outside its start_at/end_at` }]);
+    const settings = await deps.campaigns.settings(c.app_id);
+    const counts = { requested: 0, control: 0, skipped: 0 };
+    for await (const batch of deliveries(c, item)) {
+      if (batch.length === 0) continue;
+      const plan = await planDeliveries({ analytics: deps.analytics, templates: deps.templates }, c, settings, batch);
+      // The record of what the run did comes first: a crash after it and before the actions leaves
+      // rows whose actions the redelivered item requests again (same ids), never actions without rows.
+      await writeOutcomes(deps.analytics, c.app_id, plan.outcomes);
+      const messages = actionMessages(c.app_id, c.id, plan.actions);
+      for (let i = 0; i < messages.length; i++) {
+        const n = Math.min(plan.actions.length - i * 1000, 1000);
+        await limiter.take(`${c.app_id}:${c.id}`, c.document.rate_per_second, n);
+        await (producer as BusProducer).send(config.actionsTopic, [messages[i] as (typeof messages)[number]]);
+      }
+      for (const o of plan.outcomes) counts[o.outcome] += 1;
+    }
+    return accepted(counts);
+  }
+
+  async function handleBatch(batch: MessageBatch): Promise<void> {
+    const results: { kind: string; result: ItemResult }[] = [];
+    for (const m of batch.messages) {
+      // A message that is no item throws non-retriable: the bus dead-letters it (consumer-guard).
+      const item = readTriggerItem(m);
+      const result = await handleItem(item);
+      if (result.kind === 'rejected') logger.info({ app_id: item.app_id, campaign_id: item.campaign_id, reasons: result.reasons }, 'trigger not acted on');
+      results.push({ kind: item.kind, result });
+    }
+    // Counted once the whole batch is done (a failed batch is delivered again and counted then).
+    for (const { kind, result } of results) {
+      itemsTotal.inc({ kind, outcome: result.kind });
+      if (result.kind === 'accepted') for (const [outcome, n] of Object.entries(result.value)) if (n > 0) usersTotal.inc({ outcome }, n);
+    }
+  }
+
+  async function handleMembership(batch: MessageBatch): Promise<void> {
+    const items: TriggerItem[] = [];
+    for (const m of batch.messages) {
+      const record = (await deps.registry.decode(m.value)) as MembershipRecord;
+      items.push(...entryItems(record, activeOf(record.app_id)));
+    }
+    await produce(items, 'segment_entry');
+  }
+
+  async function scheduleDue(): Promise<void> {
+    const t = now();
+    const items: TriggerItem[] = [];
+    for (const c of active) {
+      const runAt = latestOccurrence(c, t);
+      const key = `${c.app_id}:${c.id}`;
+      if (runAt === undefined || t - runAt > config.scheduleCatchUpMs || produced.get(key) === runAt) continue;
+      items.push({ kind: 'schedule', app_id: c.app_id, campaign_id: c.id, run_at: runAt });
+    }
+    await produce(items, 'schedule');
+    for (const i of items) if (i.kind === 'schedule') produced.set(`${i.app_id}:${i.campaign_id}`, i.run_at);
+  }
+
+  async function refresh(): Promise<void> {
+    active = await deps.campaigns.active();
+  }
+
+  function every(ms: number, what: string, fn: () => Promise<void>) {
+    if (ms <= 0) return;
+    const t = setInterval(() => void fn().catch((err: unknown) => logger.error({ err }, `${what} failed: ${errorMessage(err)}`)), ms);
+    t.unref();
+    timers.push(t);
+  }
+
+  return {
+    metrics: registry,
+    onInserted: (rows) => produce(eventItems(rows, activeOf, config.usersPerItem, now()), 'event'),
+    async triggerApi(appId, campaign, userIds) {
+      const run_key = `api:${newId()}`;
+      const users = [...new Set(userIds)];
+      await produce([{ kind: 'users', app_id: appId, campaign_id: campaign.id, run_key, trigger: 'api', at: now(), users: users.map((user_id) => ({ user_id })) }], 'api');
+      return { inv_id: runInvId(appId, campaign.id, run_key), users: users.length };
+    },
+    scheduleDue,
+    refresh,
+    health() {
+      const dead = subscriptions.map((s) => s.health()).find((h) => h.state === 'dead');
+      return dead ?? (subscriptions.length > 0 ? { state: 'running' } : { state: 'stopped' });
+    },
+    async start() {
+      if (subscriptions.length > 0) return;
+      producer ??= await deps.bus.producer();
+      await refresh();
+      const onDead = deps.onDead ? { onDead: deps.onDead } : {};
+      subscriptions.push(
+        await deps.bus.subscribe({ groupId: config.groupId, topics: [config.triggersTopic], fromBeginning: true, concurrency: config.concurrency, handleBatch, ...onDead }),
+        // Entries before this group first started are not campaign triggers: a new deployment does
+        // not replay the topic's history into nudges.
+        await deps.bus.subscribe({ groupId: config.entryGroupId, topics: [config.membershipTopic], fromBeginning: false, handleBatch: handleMembership, ...onDead }),
+      );
+      every(config.refreshIntervalMs, 'campaign list refresh', refresh);
+      every(config.scheduleIntervalMs, 'campaign schedule', scheduleDue);
+      logger.info({ group: config.groupId, topic: config.triggersTopic }, 'campaign worker running');
+    },
+    async stop() {
+      for (const t of timers.splice(0)) clearInterval(t);
+      await Promise.all(subscriptions.splice(0).map((s) => s.stop()));
+      const p = producer;
+      producer = undefined;
+      await p?.close();
+      logger.info('campaign worker stopped');
+    },
+  };
+}
