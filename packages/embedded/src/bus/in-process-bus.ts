@@ -186,7 +186,11 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
           // one batch at a time, so its order holds.
           const pending = member.assigned.filter(({ topic, partition }) => {
             const log = (topicLogs.get(topic)?.[partition] as Partition).log;
-            return (group.committed.get(`${topic}:${partition}`) ?? (opts.fromBeginning === false ? log.length : 0)) < log.length;
+            const key = `${topic}:${partition}`;
+            // A group starting at the end starts at the end as of its first look, as Kafka's does at
+            // its join: messages written after that are consumed.
+            if (!group.committed.has(key) && opts.fromBeginning === false) group.committed.set(key, log.length);
+            return (group.committed.get(key) ?? 0) < log.length;
           });
           for (let i = 0; i < pending.length && running; i += concurrency) {
             const results = await Promise.all(pending.slice(i, i + concurrency).map(consume));

@@ -1,0 +1,300 @@
+import { formatDateTime64 } from '@evp/clickhouse';
+import { allTopics, createLogger, topics, type Bus } from '@evp/core';
+import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
+import { useMigratedChdb, waitFor } from '@evp/testkit';
+import { createChangeLog } from '../segments/change-log';
+import { insertEvents, userEvent } from '../segments/engine-test-harness';
+import { createMembershipState } from '../segments/membership-store';
+import { runInvId, variantActionId } from './ids';
+import { TemplateEngine } from './templates';
+import { createCampaignWorker, type CampaignWorker } from './worker';
+import { MemoryCampaigns, readRequested } from './worker-test-harness';
+
+// The campaign worker on the embedded adapters (in-process bus and registry, chdb), with an
+// injected clock: each trigger kind up to the `actions.requested` messages and the outcome rows.
+const chdb = useMigratedChdb('campaigns');
+const logger = createLogger('campaigns-test', 'silent');
+const T = Date.UTC(2026, 0, 10, 12, 0, 0);
+let clock = T;
+const running: CampaignWorker[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((w) => w.stop()));
+  clock = T;
+});
+
+const action = (title: string, body = 'body', extra: Record<string, unknown> = {}) => ({
+  type: 'message',
+  render_method: 'push_notification',
+  delivery_mode: 'one-off',
+  content: { title, body },
+  expired_at: '2027-01-01T00:00:00Z',
+  ...extra,
+});
+
+const sum = async (w: CampaignWorker, name: string, labels: Record<string, string> = {}) => {
+  const values = (await w.metrics.getSingleMetric(name)?.get())?.values ?? [];
+  return values.filter((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l)).reduce((n, v) => n + v.value, 0);
+};
+
+async function setup() {
+  const bus: Bus = createInProcessBus({ retryDelayMs: 5, maxRetryDelayMs: 20 });
+  await bus.ensureTopics(allTopics());
+  const registry = createInProcessRegistry();
+  const templates = new TemplateEngine();
+  const campaigns = new MemoryCampaigns(templates);
+  const worker = createCampaignWorker({
+    analytics: chdb.analytics,
+    bus,
+    registry,
+    logger,
+    campaigns,
+    templates,
+    now: () => clock,
+    config: { refreshIntervalMs: 0, scheduleIntervalMs: 0 },
+  });
+  await worker.start();
+  running.push(worker);
+  /** Waits until every item produced so far was consumed. */
+  const settled = () =>
+    waitFor(
+      async () =>
+        (await sum(worker, 'segmenter_campaign_trigger_items_total')) >= (await sum(worker, 'segmenter_campaign_trigger_items_produced_total')) || undefined,
+      { timeoutMs: 30_000, what: 'trigger items consumed' },
+    );
+  return { bus, registry, campaigns, worker, settled };
+}
+
+async function userRecords(app: string, records: Record<string, Record<string, unknown>>) {
+  await chdb.analytics.insert(
+    'catalog_user',
+    Object.entries(records).map(([id, record]) => ({ app_id: app, id, received_at: formatDateTime64(T - 60_000), request_id: 'r', record: { id, ...record } })),
+  );
+}
+
+const outcomes = (app: string) =>
+  chdb.analytics.query<{ campaign_id: string; inv_id: string; user_id: string; variant: number; action_id: string; outcome: string; reason: string; trigger: string; at: string }>(
+    `SELECT campaign_id, toString(inv_id) AS inv_id, user_id, variant, toString(action_id) AS action_id, outcome, reason, trigger, toString(at) AS at
+     FROM campaign_outcomes FINAL WHERE app_id = {app:String} ORDER BY user_id`,
+    { app },
+  );
+
+describe('campaign worker: api trigger', () => {
+  it('renders from the user catalog and a catalog record, writes the outcome rows and requests the actions', async () => {
+    const { bus, campaigns, worker, settled } = await setup();
+    const app = 'app-api';
+    await userRecords(app, { u1: { name: 'Ann' }, u2: { name: 'Bob' } });
+    await chdb.analytics.insert('catalog_drug', [{ app_id: app, id: 'D1', received_at: formatDateTime64(T), request_id: 'r', record: { id: 'D1', name: 'Aspirin' } }]);
+    const c = campaigns.save(app, 'c-api', {
+      name: 'api',
+      trigger: { api: true },
+      action: action('{{ catalog.drug["D1"].name }} for {{ user.name }}', 'at {{ trigger.time }}', { tags: ['t'] }),
+    });
+    const r = await worker.triggerApi(app, c, ['u1', 'u2', 'u1']);
+    expect(r.users).toBe(2);
+    await settled();
+    const aid = variantActionId(app, 'c-api', 1);
+    const messages = await readRequested(bus, topics.actionsRequested, app);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]?.source).toBe('campaign:c-api');
+    expect(messages[0]?.actions).toEqual(
+      ['Ann', 'Bob'].map((name, i) => ({
+        user_id: `u${i + 1}`,
+        type: 'message',
+        render_method: 'push_notification',
+        delivery_mode: 'one-off',
+        content: { title: `Aspirin for ${name}`, body: `at ${new Date(T).toISOString()}` },
+        attr: {},
+        tags: ['t'],
+        expired_at: '2027-01-01T00:00:00Z',
+        inv_id: r.inv_id,
+        action_id: aid,
+      })),
+    );
+    expect(await outcomes(app)).toEqual(
+      ['u1', 'u2'].map((u) => ({
+        campaign_id: 'c-api',
+        inv_id: String(r.inv_id),
+        user_id: u,
+        variant: 1,
+        action_id: String(aid),
+        outcome: 'requested',
+        reason: '',
+        trigger: 'api',
+        at: '2026-01-10 12:00:00.000',
+      })),
+    );
+  });
+
+  it('skips a user whose template variable is missing, with the reason, and requests the others', async () => {
+    const { bus, campaigns, worker, settled } = await setup();
+    const app = 'app-missing';
+    await userRecords(app, { u1: { name: 'Ann' } });
+    const c = campaigns.save(app, 'c-missing', { name: 'm', trigger: { api: true }, action: action('Hi {{ user.name }}') });
+    await worker.triggerApi(app, c, ['u1', 'u2']);
+    await settled();
+    const actions = (await readRequested(bus, topics.actionsRequested, app)).flatMap((m) => m.actions);
+    expect(actions.map((a) => [a.user_id, a.content.title])).toEqual([['u1', 'Hi Ann']]);
+    expect((await outcomes(app)).map((o) => [o.user_id, o.outcome, o.reason])).toEqual([
+      ['u1', 'requested', ''],
+      ['u2', 'skipped', 'template_variable_missing: user.name'],
+    ]);
+  });
+
+  it('holds out 10% of 10,000 users (within ±1%), in messages of at most 1,000 actions (one per batch of 1,000 users)', async () => {
+    const { bus, campaigns, worker, settled } = await setup();
+    const app = 'app-holdout';
+    const c = campaigns.save(app, 'c-holdout', { name: 'h', trigger: { api: true }, action: action('Hello'), holdout: 0.1 });
+    const users = Array.from({ length: 10_000 }, (_, i) => `user-${i}`);
+    await worker.triggerApi(app, c, users);
+    await settled();
+    const counts = await chdb.analytics.query<{ outcome: string; n: string }>(
+      'SELECT outcome, toString(count()) AS n FROM campaign_outcomes FINAL WHERE app_id = {app:String} GROUP BY outcome ORDER BY outcome',
+      { app },
+    );
+    const control = Number(counts.find((x) => x.outcome === 'control')?.n);
+    const requested = Number(counts.find((x) => x.outcome === 'requested')?.n);
+    // Binomial(10,000, 0.1): sd = 30, so ±100 is ±3.3 sd (a fair hash leaves it with p ≈ 0.001).
+    expect(control).toBeGreaterThanOrEqual(900);
+    expect(control).toBeLessThanOrEqual(1100);
+    expect(control + requested).toBe(10_000);
+    const messages = await readRequested(bus, topics.actionsRequested, app);
+    expect(messages.every((m) => m.actions.length <= 1000)).toBe(true);
+    expect(messages).toHaveLength(10);
+    expect(messages.reduce((n, m) => n + m.actions.length, 0)).toBe(requested);
+  });
+
+  it('does nothing for a paused campaign or a trigger before start_at', async () => {
+    const { bus, campaigns, worker, settled } = await setup();
+    const app = 'app-notlive';
+    const paused = campaigns.save(app, 'c-paused', { name: 'p', trigger: { api: true }, action: action('x') }, { state: 'paused' });
+    const later = campaigns.save(app, 'c-later', { name: 'l', trigger: { api: true }, action: action('x'), start_at: '2026-02-01T00:00:00Z' });
+    await worker.triggerApi(app, paused, ['u1']);
+    await worker.triggerApi(app, later, ['u1']);
+    await settled();
+    expect(await sum(worker, 'segmenter_campaign_trigger_items_total', { outcome: 'rejected' })).toBe(2);
+    expect(await readRequested(bus, topics.actionsRequested, app)).toEqual([]);
+    expect(await outcomes(app)).toEqual([]);
+  });
+});
+
+describe('campaign worker: local time', () => {
+  it('quiet hours 21:00–08:00 at +05:45, −09:30 and across the New York DST change; expiry counts from availability', async () => {
+    const { bus, campaigns, worker, settled } = await setup();
+    const app = 'app-local';
+    await userRecords(app, {
+      ktm: { timezone: 'Asia/Kathmandu' },
+      mrq: { timezone: 'Pacific/Marquesas' },
+      nyc: { timezone: 'America/New_York' },
+    });
+    const c = campaigns.save(app, 'c-local', {
+      name: 'local',
+      trigger: { api: true },
+      action: { ...action('x'), expired_at: undefined, expires_after: 'P1D' },
+      quiet_hours: { start: '21:00', end: '08:00' },
+    });
+    // 16:00Z: 21:45 in Kathmandu (quiet until 08:00 = 02:15Z), 06:30 in the Marquesas (quiet until 08:00 = 17:30Z).
+    clock = Date.UTC(2026, 2, 8, 16, 0);
+    await worker.triggerApi(app, c, ['ktm', 'mrq']);
+    // 06:30Z on 8 March 2026 is 01:30 EST; the clocks go to EDT at 02:00, so 08:00 local is 12:00Z (not 13:00Z).
+    clock = Date.UTC(2026, 2, 8, 6, 30);
+    await worker.triggerApi(app, c, ['nyc']);
+    await settled();
+    const actions = (await readRequested(bus, topics.actionsRequested, app)).flatMap((m) => m.actions);
+    const byUser = Object.fromEntries(actions.map((a) => [a.user_id, [a.available_at, a.expired_at]]));
+    expect(byUser).toEqual({
+      ktm: ['2026-03-09T02:15:00.000Z', '2026-03-10T02:15:00.000Z'],
+      mrq: ['2026-03-08T17:30:00.000Z', '2026-03-09T17:30:00.000Z'],
+      nyc: ['2026-03-08T12:00:00.000Z', '2026-03-09T12:00:00.000Z'],
+    });
+  });
+
+  it('attaches the campaign cap and the app cap (unless ignore_app_cap)', async () => {
+    const { bus, campaigns, worker, settled } = await setup();
+    const app = 'app-caps';
+    campaigns.setSettings(app, { max_per_user_per_day: 3 });
+    const capped = campaigns.save(app, 'c-capped', { name: 'a', trigger: { api: true }, action: action('x'), caps: { per_user: { max: 2, within: 'P7D' } } });
+    const ignoring = campaigns.save(app, 'c-ignoring', { name: 'b', trigger: { api: true }, action: action('x'), caps: { ignore_app_cap: true } });
+    await worker.triggerApi(app, capped, ['u1']);
+    await worker.triggerApi(app, ignoring, ['u1']);
+    await settled();
+    const messages = await readRequested(bus, topics.actionsRequested, app);
+    const caps = Object.fromEntries(messages.map((m) => [m.source, m.actions[0]?.caps]));
+    expect(caps).toEqual({ 'campaign:c-capped': { campaign: { key: 'c-capped', max: 2, within_ms: 7 * 86_400_000 }, app: { max: 3 } }, 'campaign:c-ignoring': undefined });
+  });
+});
+
+describe('campaign worker: segment entry, event and schedule triggers', () => {
+  it('an entered record triggers each active campaign on that segment; an exit triggers nothing', async () => {
+    const { bus, registry, campaigns, worker, settled } = await setup();
+    const app = 'app-entry';
+    campaigns.save(app, 'c-entry', { name: 'e', trigger: { segment_entry: 'seg-1' }, action: action('Welcome') });
+    campaigns.save(app, 'c-other', { name: 'o', trigger: { segment_entry: 'seg-2' }, action: action('Other') });
+    await worker.refresh();
+    const log = createChangeLog({ bus, registry, topic: topics.segmentsMembership });
+    await log.start();
+    const at = T - 1_000;
+    await log.publish([
+      { app_id: app, segment_id: 'seg-1', user_id: 'u1', change: 'entered', at, version: 1, seq: 1 },
+      { app_id: app, segment_id: 'seg-1', user_id: 'u2', change: 'exited', at, version: 1, seq: 2 },
+    ]);
+    await log.stop();
+    await waitFor(async () => (await sum(worker, 'segmenter_campaign_trigger_items_produced_total', { source: 'segment_entry' })) === 1 || undefined);
+    await settled();
+    const actions = (await readRequested(bus, topics.actionsRequested, app)).flatMap((m) => m.actions);
+    expect(actions.map((a) => [a.user_id, a.content.title, a.inv_id])).toEqual([['u1', 'Welcome', runInvId(app, 'c-entry', `entry:seg-1:u1:${at}`)]]);
+    expect((await outcomes(app)).map((o) => [o.user_id, o.trigger, o.at])).toEqual([['u1', 'segment_entry', '2026-01-10 11:59:59.000']]);
+  });
+
+  it("an inserted event matching the trigger's where triggers one run per event, with the event's properties", async () => {
+    const { bus, campaigns, worker, settled } = await setup();
+    const app = 'app-event';
+    campaigns.save(app, 'c-event', {
+      name: 'ev',
+      trigger: { event: { event: 'page', where: [{ prop: 'path', op: 'eq', value: '/cart' }] } },
+      action: action('Back to {{ event.title }}'),
+    });
+    await worker.refresh();
+    const cart = { ...userEvent(app, 'u1', 'page', T - 5_000), props: { path: '/cart', title: 'Cart' } };
+    const home = { ...userEvent(app, 'u2', 'page', T - 4_000), props: { path: '/home', title: 'Home' } };
+    const other = { ...userEvent(app, 'u3', 'other_event', T - 3_000), props: {} };
+    await insertEvents(chdb.analytics, [cart, home, other]);
+    await worker.onInserted([cart, home, other].map((e) => ({ app_id: app, user_id: e.user_id, name: e.name, event_id: e.event_id })));
+    await settled();
+    const actions = (await readRequested(bus, topics.actionsRequested, app)).flatMap((m) => m.actions);
+    expect(actions.map((a) => [a.user_id, a.content.title, a.inv_id])).toEqual([['u1', 'Back to Cart', runInvId(app, 'c-event', `event:${cart.event_id}`)]]);
+    expect((await outcomes(app)).map((o) => [o.user_id, o.trigger, o.at])).toEqual([['u1', 'event', '2026-01-10 11:59:55.000']]);
+  });
+
+  it("a due schedule runs over the segment's current members once per occurrence", async () => {
+    const { bus, campaigns, worker, settled } = await setup();
+    const app = 'app-schedule';
+    const state = createMembershipState(chdb.analytics);
+    const row = (user_id: string, is_member: boolean, seq: number) => ({
+      user_id,
+      is_member,
+      entered_at: T - 3_600_000,
+      exited_at: is_member ? null : T - 1_800_000,
+      version: 1,
+      seq,
+      emitted: true,
+      written_at: T,
+    });
+    await state.write(app, 'seg-s', [row('u1', true, 1), row('u2', true, 1), row('u3', false, 2)], true);
+    campaigns.save(app, 'c-sched', { name: 's', trigger: { schedule: { at: '2026-01-10T11:30:00Z' }, segment: 'seg-s' }, action: action('Scheduled') });
+    campaigns.save(app, 'c-future', { name: 'f', trigger: { schedule: { at: '2026-01-11T00:00:00Z' }, segment: 'seg-s' }, action: action('Later') });
+    await worker.refresh();
+    await worker.scheduleDue();
+    await worker.scheduleDue();
+    await settled();
+    expect(await sum(worker, 'segmenter_campaign_trigger_items_produced_total', { source: 'schedule' })).toBe(1);
+    const runAt = Date.UTC(2026, 0, 10, 11, 30);
+    const actions = (await readRequested(bus, topics.actionsRequested, app)).flatMap((m) => m.actions);
+    expect(actions.map((a) => [a.user_id, a.content.title, a.inv_id])).toEqual(
+      ['u1', 'u2'].map((u) => [u, 'Scheduled', runInvId(app, 'c-sched', `schedule:${runAt}`)]),
+    );
+    expect((await outcomes(app)).map((o) => [o.user_id, o.trigger, o.at])).toEqual([
+      ['u1', 'schedule', '2026-01-10 11:30:00.000'],
+      ['u2', 'schedule', '2026-01-10 11:30:00.000'],
+    ]);
+  });
+});
