@@ -1,0 +1,123 @@
+import { createLogger, InfraError, type Bus, type BusProducer } from '@evp/core';
+import { createKafkaBus } from '@evp/kafka';
+import { createConfluentRegistry } from '@evp/registry';
+import { uniqueName, useMigratedChdb, waitFor } from '@evp/testkit';
+import { variantActionId } from './ids';
+import { TemplateEngine } from './templates';
+import { createCampaignWorker, type CampaignWorker, type CampaignWorkerConfig } from './worker';
+import { MemoryCampaigns, readRequested } from './worker-test-harness';
+
+// The campaign worker on a real Kafka broker and chdb. A first worker stops for good in the middle
+// of a batch — after its outcome rows are written but before its actions are produced, or after
+// they are produced but before the offsets are committed — and a second one in the same group
+// takes the item over: the same (inv_id, action_id, user_id) set is requested, nothing else, and
+// the outcome rows are one per user.
+const chdb = useMigratedChdb('campaignsit');
+const logger = createLogger('campaigns-it', 'silent');
+const brokers = () => (process.env.KAFKA_BROKERS as string).split(',');
+
+/**
+ * A bus whose producer fails every send to `topic` (`before`: without sending; `after`: the first
+ * one once sent, later ones without sending, as a dead process sends nothing more).
+ */
+function crashingAt(bus: Bus, topic: string, when: 'before' | 'after', crashed: () => void): Bus {
+  let sentOnce = false;
+  return {
+    ...bus,
+    subscribe: (o) => bus.subscribe(o),
+    producer: async () => {
+      const p = await bus.producer();
+      const wrapped: BusProducer = {
+        async send(t, messages) {
+          if (t !== topic) return p.send(t, messages);
+          if (when === 'after' && !sentOnce) {
+            await p.send(t, messages);
+            sentOnce = true;
+          }
+          crashed();
+          // Retriable: the batch is not committed and not dead-lettered; the worker is stopped meanwhile.
+          throw new InfraError('kafka', 'the worker crashed here (test)', { retriable: true });
+        },
+        sendBatch: (e) => p.sendBatch(e),
+        close: () => p.close(),
+      };
+      return wrapped;
+    },
+  };
+}
+
+describe('campaign worker on Kafka', () => {
+  it.each(['before', 'after'] as const)('killed mid-batch (%s producing the actions) and restarted: the same actions, no extra', async (when) => {
+    const app = uniqueName('app-cw').replace(/-/g, '_');
+    const config: Partial<CampaignWorkerConfig> = {
+      groupId: uniqueName('cw-group'),
+      entryGroupId: uniqueName('cw-entries'),
+      triggersTopic: uniqueName('cw-triggers'),
+      membershipTopic: uniqueName('cw-members'),
+      actionsTopic: uniqueName('cw-actions'),
+      refreshIntervalMs: 0,
+      scheduleIntervalMs: 0,
+    };
+    const bus = createKafkaBus({ brokers: brokers(), clientId: uniqueName('cw'), logger, sessionTimeoutMs: 6_000 });
+    await bus.ensureTopics([
+      { name: config.triggersTopic as string, partitions: 2 },
+      { name: config.membershipTopic as string, partitions: 1 },
+      { name: config.actionsTopic as string, partitions: 1 },
+    ]);
+    const registry = createConfluentRegistry({ url: process.env.SCHEMA_REGISTRY_URL as string });
+    const templates = new TemplateEngine();
+    const campaigns = new MemoryCampaigns(templates);
+    const c = campaigns.save(app, 'c-kill', {
+      name: 'kill',
+      trigger: { api: true },
+      action: { type: 'message', render_method: 'push_notification', delivery_mode: 'one-off', content: { title: 'Hi', body: 'b' }, expired_at: '2027-01-01T00:00:00Z' },
+      variants: [
+        { weight: 1, action: {} },
+        { weight: 1, action: { content: { title: 'Hey' } } },
+      ],
+      holdout: 0.2,
+    });
+    const users = Array.from({ length: 300 }, (_, i) => `u${i}`);
+    let crashed = false;
+    const deps = { analytics: chdb.analytics, registry, logger, campaigns, templates, config };
+    const first: CampaignWorker = createCampaignWorker({ ...deps, bus: crashingAt(bus, config.actionsTopic as string, when, () => (crashed = true)) });
+    let second: CampaignWorker | undefined;
+    try {
+      await first.start();
+      const { inv_id } = await first.triggerApi(app, c, users);
+      await waitFor(() => crashed, { timeoutMs: 60_000, what: 'the first worker to reach its crash point' });
+      // Outcome rows are in ClickHouse before any action is produced.
+      const rowsAtCrash = await chdb.analytics.query<{ n: string }>('SELECT toString(count()) AS n FROM campaign_outcomes FINAL WHERE app_id = {app:String}', {
+        app,
+      });
+      expect(Number(rowsAtCrash[0]?.n)).toBe(300);
+      await first.stop();
+
+      second = createCampaignWorker({ ...deps, bus });
+      await second.start();
+      const expected = await chdb.analytics.query<{ user_id: string; action_id: string }>(
+        `SELECT user_id, toString(action_id) AS action_id FROM campaign_outcomes FINAL WHERE app_id = {app:String} AND outcome = 'requested' ORDER BY user_id`,
+        { app },
+      );
+      const key = (a: { inv_id: number; action_id: number | string; user_id: string }) => `${a.inv_id}:${a.action_id}:${a.user_id}`;
+      const want = expected.map((r) => key({ inv_id, action_id: r.action_id, user_id: r.user_id })).sort();
+      const handled = async () => (await second?.metrics.getSingleMetric('segmenter_campaign_trigger_items_total')?.get())?.values.reduce((n, v) => n + v.value, 0);
+      await waitFor(async () => (await handled()) === 1 || undefined, { timeoutMs: 60_000, what: 'the second worker to act on the item' });
+      const actions = (await readRequested(bus, config.actionsTopic as string, app)).flatMap((m) => m.actions);
+      expect([...new Set(actions.map(key))].sort()).toEqual(want);
+      // 'after': the first worker's message is on the topic too (the action store turns it into duplicates).
+      expect(actions.length).toBe(when === 'after' ? 2 * want.length : want.length);
+      const ids = new Set(actions.map((a) => a.action_id));
+      expect([...ids].sort()).toEqual([variantActionId(app, 'c-kill', 1), variantActionId(app, 'c-kill', 2)].sort());
+      const rows = await chdb.analytics.query<{ outcome: string; n: string }>(
+        'SELECT outcome, toString(count()) AS n FROM campaign_outcomes FINAL WHERE app_id = {app:String} GROUP BY outcome ORDER BY outcome',
+        { app },
+      );
+      expect(rows.reduce((n, r) => n + Number(r.n), 0)).toBe(300);
+      expect(Number(rows.find((r) => r.outcome === 'requested')?.n)).toBe(want.length);
+    } finally {
+      await second?.stop();
+      await bus.close();
+    }
+  });
+});
