@@ -11,7 +11,7 @@ import { TRIGGER_KINDS, type TriggerKind } from './document';
  * - `schedule`: the occurrence of a schedule trigger at `run_at` (epoch ms): the worker expands it to
  *   the segment's current members (run key `schedule:<run_at>`).
  */
-export interface TriggerUser {
+interface TriggerUser {
   user_id: string;
   /** Event triggers: the inserted event the worker selects with the trigger's `where`. */
   event_id?: string;

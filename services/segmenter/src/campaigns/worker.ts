@@ -52,7 +52,7 @@ export interface CampaignWorkerConfig {
   concurrency: number;
 }
 
-export const DEFAULT_CAMPAIGN_WORKER_CONFIG: CampaignWorkerConfig = {
+const DEFAULT_CAMPAIGN_WORKER_CONFIG: CampaignWorkerConfig = {
   groupId: 'segmenter-campaigns',
   entryGroupId: 'segmenter-campaign-entries',
   triggersTopic: topics.campaignsTriggers,
