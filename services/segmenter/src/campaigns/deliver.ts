@@ -1,4 +1,4 @@
-import { actionRequestMessage, MAX_ACTIONS_PER_CREATE, type NewAction } from '@evp/actions';
+import { actionRequestMessage, MAX_ACTIONS_PER_CREATE, type ActionCaps, type NewAction } from '@evp/actions';
 import type { Analytics, OutgoingMessage } from '@evp/core';
 import { Duration } from 'luxon';
 import { actionFor, variantTemplates } from './action-template';
@@ -30,18 +30,8 @@ export interface Delivery {
   event?: { name: string; props: Record<string, unknown> };
 }
 
-/**
- * Frequency caps of one action as the action store enforces them at create time (packages/actions
- * is adding them to `actions.requested`; typed here until its types have them): the campaign's
- * per-user cap (key = the campaign id) and the app's daily cap across campaigns.
- */
-interface ActionCaps {
-  campaign?: { key: string; max: number; within_ms: number };
-  app?: { max: number };
-}
-
-/** An action of `actions.requested` with the campaign's additions: caps and when it becomes available (RFC 3339). */
-export type CampaignAction = NewAction & { inv_id: number; action_id: number; caps?: ActionCaps; available_at?: string };
+/** An action of `actions.requested` as a campaign requests it: both ids, maybe caps and `available_at` (RFC 3339). */
+export type CampaignAction = NewAction & { inv_id: number; action_id: number };
 
 export interface DeliveryPlan {
   outcomes: OutcomeRow[];
