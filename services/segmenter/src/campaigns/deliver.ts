@@ -53,7 +53,7 @@ function localRules(campaign: StoredCampaign): LocalTimeRules {
   const { quiet_hours: quiet, send_at_local: sendAt } = campaign.document;
   const rules: LocalTimeRules = {};
   if (quiet) rules.quietHours = { start: parseLocalTime(quiet.start) as number, end: parseLocalTime(quiet.end) as number };
-  if (sendAt !== undefined) rules.sendAtLocal = parseLocalTime(sendAt) as number;
+  if (sendAt !== undefined) rules.sendAtLocal = parseLocalTime(sendAt);
   return rules;
 }
 
@@ -65,7 +65,12 @@ export interface PlanDeps {
 }
 
 /** The outcome rows and actions of one batch of a campaign's deliveries. */
-export async function planDeliveries(deps: PlanDeps, campaign: StoredCampaign, settings: CampaignSettings, deliveries: readonly Delivery[]): Promise<DeliveryPlan> {
+export async function planDeliveries(
+  deps: PlanDeps,
+  campaign: StoredCampaign,
+  settings: CampaignSettings,
+  deliveries: readonly Delivery[],
+): Promise<DeliveryPlan> {
   const doc = campaign.document;
   const templates = variantTemplates(doc);
   const plan = { holdout: doc.holdout ?? 0, weights: doc.variants?.map((v) => v.weight) ?? [1] };
@@ -78,7 +83,11 @@ export async function planDeliveries(deps: PlanDeps, campaign: StoredCampaign, s
     if (a.group === 'control') outcomes.push({ ...base, variant: 0, action_id: 0, outcome: 'control' });
     else treated.push({ d, variant: a.variant, inv_id });
   }
-  const facts = await loadUserFacts(deps.analytics, campaign.app_id, treated.map((t) => t.d.user_id));
+  const facts = await loadUserFacts(
+    deps.analytics,
+    campaign.app_id,
+    treated.map((t) => t.d.user_id),
+  );
   const records = new CatalogRecords();
   const load = catalogLoader(deps.analytics, campaign.app_id);
   const caps = capsOf(campaign, settings);

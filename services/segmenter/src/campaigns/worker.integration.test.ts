@@ -70,7 +70,13 @@ describe('campaign worker on Kafka', () => {
     const c = campaigns.save(app, 'c-kill', {
       name: 'kill',
       trigger: { api: true },
-      action: { type: 'message', render_method: 'push_notification', delivery_mode: 'one-off', content: { title: 'Hi', body: 'b' }, expired_at: '2027-01-01T00:00:00Z' },
+      action: {
+        type: 'message',
+        render_method: 'push_notification',
+        delivery_mode: 'one-off',
+        content: { title: 'Hi', body: 'b' },
+        expired_at: '2027-01-01T00:00:00Z',
+      },
       variants: [
         { weight: 1, action: {} },
         { weight: 1, action: { content: { title: 'Hey' } } },
@@ -101,7 +107,8 @@ describe('campaign worker on Kafka', () => {
       );
       const key = (a: { inv_id: number; action_id: number | string; user_id: string }) => `${a.inv_id}:${a.action_id}:${a.user_id}`;
       const want = expected.map((r) => key({ inv_id, action_id: r.action_id, user_id: r.user_id })).sort();
-      const handled = async () => (await second?.metrics.getSingleMetric('segmenter_campaign_trigger_items_total')?.get())?.values.reduce((n, v) => n + v.value, 0);
+      const handled = async () =>
+        (await second?.metrics.getSingleMetric('segmenter_campaign_trigger_items_total')?.get())?.values.reduce((n, v) => n + v.value, 0);
       await waitFor(async () => (await handled()) === 1 || undefined, { timeoutMs: 60_000, what: 'the second worker to act on the item' });
       const actions = (await readRequested(bus, config.actionsTopic as string, app)).flatMap((m) => m.actions);
       expect([...new Set(actions.map(key))].sort()).toEqual(want);

@@ -72,7 +72,17 @@ async function userRecords(app: string, records: Record<string, Record<string, u
 }
 
 const outcomes = (app: string) =>
-  chdb.analytics.query<{ campaign_id: string; inv_id: string; user_id: string; variant: number; action_id: string; outcome: string; reason: string; trigger: string; at: string }>(
+  chdb.analytics.query<{
+    campaign_id: string;
+    inv_id: string;
+    user_id: string;
+    variant: number;
+    action_id: string;
+    outcome: string;
+    reason: string;
+    trigger: string;
+    at: string;
+  }>(
     `SELECT campaign_id, toString(inv_id) AS inv_id, user_id, variant, toString(action_id) AS action_id, outcome, reason, trigger, toString(at) AS at
      FROM campaign_outcomes FINAL WHERE app_id = {app:String} ORDER BY user_id`,
     { app },
@@ -83,7 +93,9 @@ describe('campaign worker: api trigger', () => {
     const { bus, campaigns, worker, settled } = await setup();
     const app = 'app-api';
     await userRecords(app, { u1: { name: 'Ann' }, u2: { name: 'Bob' } });
-    await chdb.analytics.insert('catalog_drug', [{ app_id: app, id: 'D1', received_at: formatDateTime64(T), request_id: 'r', record: { id: 'D1', name: 'Aspirin' } }]);
+    await chdb.analytics.insert('catalog_drug', [
+      { app_id: app, id: 'D1', received_at: formatDateTime64(T), request_id: 'r', record: { id: 'D1', name: 'Aspirin' } },
+    ]);
     const c = campaigns.save(app, 'c-api', {
       name: 'api',
       trigger: { api: true },
@@ -219,7 +231,10 @@ describe('campaign worker: local time', () => {
     await settled();
     const messages = await readRequested(bus, topics.actionsRequested, app);
     const caps = Object.fromEntries(messages.map((m) => [m.source, m.actions[0]?.caps]));
-    expect(caps).toEqual({ 'campaign:c-capped': { campaign: { key: 'c-capped', max: 2, within_ms: 7 * 86_400_000 }, app: { max: 3 } }, 'campaign:c-ignoring': undefined });
+    expect(caps).toEqual({
+      'campaign:c-capped': { campaign: { key: 'c-capped', max: 2, within_ms: 7 * 86_400_000 }, app: { max: 3 } },
+      'campaign:c-ignoring': undefined,
+    });
   });
 });
 

@@ -265,7 +265,10 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
     async triggerApi(appId, campaign, userIds) {
       const run_key = `api:${newId()}`;
       const users = [...new Set(userIds)];
-      await produce([{ kind: 'users', app_id: appId, campaign_id: campaign.id, run_key, trigger: 'api', at: now(), users: users.map((user_id) => ({ user_id })) }], 'api');
+      await produce(
+        [{ kind: 'users', app_id: appId, campaign_id: campaign.id, run_key, trigger: 'api', at: now(), users: users.map((user_id) => ({ user_id })) }],
+        'api',
+      );
       return { inv_id: runInvId(appId, campaign.id, run_key), users: users.length };
     },
     scheduleDue,
@@ -280,10 +283,23 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
       await refresh();
       const onDead = deps.onDead ? { onDead: deps.onDead } : {};
       subscriptions.push(
-        await deps.bus.subscribe({ groupId: config.groupId, topics: [config.triggersTopic], fromBeginning: true, concurrency: config.concurrency, handleBatch, ...onDead }),
+        await deps.bus.subscribe({
+          groupId: config.groupId,
+          topics: [config.triggersTopic],
+          fromBeginning: true,
+          concurrency: config.concurrency,
+          handleBatch,
+          ...onDead,
+        }),
         // Entries before this group first started are not campaign triggers: a new deployment does
         // not replay the topic's history into nudges.
-        await deps.bus.subscribe({ groupId: config.entryGroupId, topics: [config.membershipTopic], fromBeginning: false, handleBatch: handleMembership, ...onDead }),
+        await deps.bus.subscribe({
+          groupId: config.entryGroupId,
+          topics: [config.membershipTopic],
+          fromBeginning: false,
+          handleBatch: handleMembership,
+          ...onDead,
+        }),
       );
       every(config.refreshIntervalMs, 'campaign list refresh', refresh);
       every(config.scheduleIntervalMs, 'campaign schedule', scheduleDue);

@@ -17,7 +17,12 @@ export function triggerEventName(c: StoredCampaign): string | undefined {
  * hook stays a scan of names. Each event is its own run (run key `event:<event_id>`); `at` here is
  * the hook's instant and is replaced by each event's time when the worker reads it.
  */
-export function eventItems(rows: readonly InsertedRow[], campaignsOf: (appId: string) => readonly StoredCampaign[], perItem: number, now: number): TriggerItem[] {
+export function eventItems(
+  rows: readonly InsertedRow[],
+  campaignsOf: (appId: string) => readonly StoredCampaign[],
+  perItem: number,
+  now: number,
+): TriggerItem[] {
   const byApp = new Map<string, InsertedRow[]>();
   for (const r of rows) {
     if (r.event_id === undefined || r.user_id === undefined || r.name === undefined) continue;
