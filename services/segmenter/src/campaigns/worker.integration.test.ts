@@ -2,7 +2,11 @@ import { createLogger, InfraError, type Bus, type BusProducer } from '@evp/core'
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { uniqueName, useMigratedChdb, waitFor } from '@evp/testkit';
-import { variantActionId } from './ids';
+import { formatDateTime64 } from '@evp/clickhouse';
+import { createChangeLog } from '../segments/change-log';
+import { insertEvents, userEvent } from '../segments/engine-test-harness';
+import { createMembershipState } from '../segments/membership-store';
+import { runInvId, variantActionId } from './ids';
 import { TemplateEngine } from './templates';
 import { createCampaignWorker, type CampaignWorker, type CampaignWorkerConfig } from './worker';
 import { MemoryCampaigns, readRequested } from './worker-test-harness';
@@ -124,6 +128,110 @@ describe('campaign worker on Kafka', () => {
       expect(Number(rows.find((r) => r.outcome === 'requested')?.n)).toBe(want.length);
     } finally {
       await second?.stop();
+      await bus.close();
+    }
+  });
+});
+
+describe('campaign triggers on Kafka', () => {
+  it('segment entry (Avro through the registry), event and schedule triggers, each up to its actions and outcome rows', async () => {
+    const app = uniqueName('app-ct').replace(/-/g, '_');
+    const config: Partial<CampaignWorkerConfig> = {
+      groupId: uniqueName('ct-group'),
+      entryGroupId: uniqueName('ct-entries'),
+      // A topic of its own: from its beginning is what the default (its end at the join) means here,
+      // without racing the join.
+      entryFromBeginning: true,
+      triggersTopic: uniqueName('ct-triggers'),
+      membershipTopic: uniqueName('ct-members'),
+      actionsTopic: uniqueName('ct-actions'),
+      refreshIntervalMs: 0,
+      scheduleIntervalMs: 0,
+    };
+    const bus = createKafkaBus({ brokers: brokers(), clientId: uniqueName('ct'), logger, sessionTimeoutMs: 6_000 });
+    await bus.ensureTopics([
+      { name: config.triggersTopic as string, partitions: 3 },
+      { name: config.membershipTopic as string, partitions: 1 },
+      { name: config.actionsTopic as string, partitions: 1 },
+    ]);
+    const registry = createConfluentRegistry({ url: process.env.SCHEMA_REGISTRY_URL as string });
+    const templates = new TemplateEngine();
+    const campaigns = new MemoryCampaigns(templates);
+    const act = (title: string) => ({
+      type: 'message',
+      render_method: 'push_notification',
+      delivery_mode: 'one-off',
+      content: { title, body: 'b' },
+      expired_at: '2099-01-01T00:00:00Z',
+    });
+    campaigns.save(app, 'c-entry', { name: 'e', trigger: { segment_entry: 'seg-e' }, action: act('Welcome {{ user.name }}') });
+    campaigns.save(app, 'c-event', {
+      name: 'v',
+      trigger: { event: { event: 'page', where: [{ prop: 'path', op: 'eq', value: '/cart' }] } },
+      action: act('{{ event.title }}'),
+    });
+    const now = Date.now();
+    const runAt = now - 60_000;
+    campaigns.save(app, 'c-sched', { name: 's', trigger: { schedule: { at: new Date(runAt).toISOString() }, segment: 'seg-s' }, action: act('Weekly') });
+    await chdb.analytics.insert('catalog_user', [
+      { app_id: app, id: 'u-entry', received_at: formatDateTime64(now - 1_000), request_id: 'r', record: { id: 'u-entry', name: 'Eve' } },
+    ]);
+    const state = createMembershipState(chdb.analytics);
+    const member = (user_id: string) => ({
+      user_id,
+      is_member: true,
+      entered_at: now - 3_600_000,
+      exited_at: null,
+      version: 1,
+      seq: 1,
+      emitted: true,
+      written_at: now,
+    });
+    await state.write(app, 'seg-s', [member('s1'), member('s2'), member('s3')], true);
+
+    const worker = createCampaignWorker({ analytics: chdb.analytics, bus, registry, logger, campaigns, templates, config });
+    const log = createChangeLog({ bus, registry, topic: config.membershipTopic as string });
+    try {
+      await worker.start();
+      await log.start();
+      const at = now - 2_000;
+      await log.publish([
+        { app_id: app, segment_id: 'seg-e', user_id: 'u-entry', change: 'entered', at, version: 1, seq: 1 },
+        { app_id: app, segment_id: 'seg-e', user_id: 'u-gone', change: 'exited', at, version: 1, seq: 2 },
+      ]);
+      const cart = { ...userEvent(app, 'u-ev', 'page', now - 5_000), props: { path: '/cart', title: 'Your cart' } };
+      const home = { ...userEvent(app, 'u-ev', 'page', now - 4_000), props: { path: '/home', title: 'Home' } };
+      await insertEvents(chdb.analytics, [cart, home]);
+      await worker.onInserted([cart, home].map((e) => ({ app_id: app, user_id: e.user_id, name: e.name, event_id: e.event_id })));
+      await worker.scheduleDue();
+
+      const expected = [
+        ['s1', 'Weekly', runInvId(app, 'c-sched', `schedule:${runAt}`)],
+        ['s2', 'Weekly', runInvId(app, 'c-sched', `schedule:${runAt}`)],
+        ['s3', 'Weekly', runInvId(app, 'c-sched', `schedule:${runAt}`)],
+        ['u-entry', 'Welcome Eve', runInvId(app, 'c-entry', `entry:seg-e:u-entry:${at}`)],
+        ['u-ev', 'Your cart', runInvId(app, 'c-event', `event:${cart.event_id}`)],
+      ];
+      const requested = async () =>
+        (await readRequested(bus, config.actionsTopic as string, app))
+          .flatMap((m) => m.actions.map((a) => [a.user_id, a.content.title, a.inv_id]))
+          .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+      await waitFor(async () => ((await requested()).length >= expected.length ? true : undefined), { timeoutMs: 60_000, what: 'five actions requested' });
+      expect(await requested()).toEqual(expected);
+      const rows = await chdb.analytics.query<{ user_id: string; trigger: string; outcome: string }>(
+        'SELECT user_id, trigger, outcome FROM campaign_outcomes FINAL WHERE app_id = {app:String} ORDER BY user_id',
+        { app },
+      );
+      expect(rows.map((r) => [r.user_id, r.trigger, r.outcome])).toEqual([
+        ['s1', 'schedule', 'requested'],
+        ['s2', 'schedule', 'requested'],
+        ['s3', 'schedule', 'requested'],
+        ['u-entry', 'segment_entry', 'requested'],
+        ['u-ev', 'event', 'requested'],
+      ]);
+    } finally {
+      await log.stop();
+      await worker.stop();
       await bus.close();
     }
   });

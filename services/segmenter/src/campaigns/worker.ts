@@ -35,6 +35,11 @@ export interface CampaignWorkerConfig {
   groupId: string;
   /** Consumer group of `segments.membership` turning entries into triggers. */
   entryGroupId: string;
+  /**
+   * Where that group starts when it has no committed offsets. Default false (the topic's end): a
+   * first deployment does not replay the history of entries into nudges.
+   */
+  entryFromBeginning: boolean;
   triggersTopic: string;
   membershipTopic: string;
   actionsTopic: string;
@@ -55,6 +60,7 @@ export interface CampaignWorkerConfig {
 const DEFAULT_CAMPAIGN_WORKER_CONFIG: CampaignWorkerConfig = {
   groupId: 'segmenter-campaigns',
   entryGroupId: 'segmenter-campaign-entries',
+  entryFromBeginning: false,
   triggersTopic: topics.campaignsTriggers,
   membershipTopic: topics.segmentsMembership,
   actionsTopic: topics.actionsRequested,
@@ -291,12 +297,10 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
           handleBatch,
           ...onDead,
         }),
-        // Entries before this group first started are not campaign triggers: a new deployment does
-        // not replay the topic's history into nudges.
         await deps.bus.subscribe({
           groupId: config.entryGroupId,
           topics: [config.membershipTopic],
-          fromBeginning: false,
+          fromBeginning: config.entryFromBeginning,
           handleBatch: handleMembership,
           ...onDead,
         }),
