@@ -128,11 +128,12 @@ export async function planDeliveries(
   return { outcomes, actions };
 }
 
-/** `actions.requested` messages of at most MAX_ACTIONS_PER_CREATE actions each, source `campaign:<id>`. */
-export function actionMessages(appId: string, campaignId: string, actions: readonly CampaignAction[]): OutgoingMessage[] {
-  const out: OutgoingMessage[] = [];
+/** `actions.requested` messages of at most MAX_ACTIONS_PER_CREATE actions each, source `campaign:<id>`, with their action counts. */
+export function actionMessages(appId: string, campaignId: string, actions: readonly CampaignAction[]): { message: OutgoingMessage; actions: number }[] {
+  const out: { message: OutgoingMessage; actions: number }[] = [];
   for (let i = 0; i < actions.length; i += MAX_ACTIONS_PER_CREATE) {
-    out.push(actionRequestMessage(appId, actions.slice(i, i + MAX_ACTIONS_PER_CREATE), { source: `campaign:${campaignId}` }));
+    const part = actions.slice(i, i + MAX_ACTIONS_PER_CREATE);
+    out.push({ message: actionRequestMessage(appId, part, { source: `campaign:${campaignId}` }), actions: part.length });
   }
   return out;
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { formatDateTime64 } from '@evp/clickhouse';
 import type { Analytics } from '@evp/core';
 import type { TriggerKind } from './document';
@@ -20,9 +19,8 @@ export interface OutcomeRow {
 }
 
 /**
- * Writes one batch's rows. The same rows of a redelivered batch get the same dedup token (a digest
- * of their content), so ClickHouse drops the repeat at once; FINAL would collapse it anyway (same
- * sorting key, same content).
+ * Writes one batch's rows. A redelivered batch writes the same rows again (same sorting key, same
+ * content): `campaign_outcomes` is a ReplacingMergeTree read with FINAL, which collapses them.
  */
 export async function writeOutcomes(analytics: Analytics, appId: string, rows: readonly OutcomeRow[]): Promise<void> {
   if (rows.length === 0) return;
@@ -38,6 +36,5 @@ export async function writeOutcomes(analytics: Analytics, appId: string, rows: r
     trigger: r.trigger,
     at: formatDateTime64(r.at),
   }));
-  const dedupToken = createHash('sha256').update(JSON.stringify(values)).digest('hex');
-  await analytics.insert('campaign_outcomes', values, { dedupToken });
+  await analytics.insert('campaign_outcomes', values);
 }

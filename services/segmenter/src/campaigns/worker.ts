@@ -186,7 +186,9 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
       }
       if (!('event' in trigger)) continue;
       const ids = users.flatMap((u) => (u.event_id === undefined ? [] : [u.event_id]));
-      const events = await matchingEvents(deps.analytics, c.app_id, trigger.event, ids);
+      const matched = await matchingEvents(deps.analytics, c.app_id, trigger.event, ids);
+      // Each event is its own trigger: one from before start_at (or after end_at) is not acted on.
+      const events = matched.filter((e) => live(c, e.time));
       const name = triggerEventName(c) as string;
       yield events.map((e) => ({ user_id: e.user_id, run_key: `event:${e.event_id}`, at: e.time, trigger: 'event', event: { name, props: e.props } }));
     }
@@ -205,11 +207,9 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
       // The record of what the run did comes first: a crash after it and before the actions leaves
       // rows whose actions the redelivered item requests again (same ids), never actions without rows.
       await writeOutcomes(deps.analytics, c.app_id, plan.outcomes);
-      const messages = actionMessages(c.app_id, c.id, plan.actions);
-      for (let i = 0; i < messages.length; i++) {
-        const n = Math.min(plan.actions.length - i * 1000, 1000);
-        await limiter.take(`${c.app_id}:${c.id}`, c.document.rate_per_second, n);
-        await (producer as BusProducer).send(config.actionsTopic, [messages[i] as (typeof messages)[number]]);
+      for (const m of actionMessages(c.app_id, c.id, plan.actions)) {
+        await limiter.take(`${c.app_id}:${c.id}`, c.document.rate_per_second, m.actions);
+        await (producer as BusProducer).send(config.actionsTopic, [m.message]);
       }
       for (const o of plan.outcomes) counts[o.outcome] += 1;
     }
