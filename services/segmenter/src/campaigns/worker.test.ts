@@ -1,5 +1,5 @@
 import { formatDateTime64 } from '@evp/clickhouse';
-import { allTopics, createLogger, topics, type Bus } from '@evp/core';
+import { allTopics, createLogger, deadLetterHeaders, topics, type Bus } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { useMigratedChdb, waitFor } from '@evp/testkit';
 import { createChangeLog } from '../segments/change-log';
@@ -173,6 +173,24 @@ describe('campaign worker: api trigger', () => {
     expect(messages.every((m) => m.actions.length <= 1000)).toBe(true);
     expect(messages).toHaveLength(10);
     expect(messages.reduce((n, m) => n + m.actions.length, 0)).toBe(requested);
+  });
+
+  it('dead-letters a message that is no trigger item, with its provenance, and acts on the items beside it', async () => {
+    const { bus, campaigns, worker, settled } = await setup();
+    const app = 'app-poison';
+    const c = campaigns.save(app, 'c-poison', { name: 'p', trigger: { api: true }, action: action('ok') });
+    const producer = await bus.producer();
+    // Same key as the campaign's items: the same partition, before the good item.
+    await producer.send(topics.campaignsTriggers, [{ key: `${app}:c-poison`, value: Buffer.from('{"kind":"users","app_id":"x"}') }]);
+    await producer.close();
+    await worker.triggerApi(app, c, ['u1']);
+    await settled();
+    const dead: { topic: string | undefined; group: string | undefined }[] = [];
+    await bus.scan(topics.deadLetters, 0, (m) => {
+      if (m.key === `${app}:c-poison`) dead.push({ topic: m.headers[deadLetterHeaders.sourceTopic], group: m.headers[deadLetterHeaders.group] });
+    });
+    expect(dead).toEqual([{ topic: topics.campaignsTriggers, group: 'segmenter-campaigns' }]);
+    expect((await readRequested(bus, topics.actionsRequested, app)).flatMap((m) => m.actions.map((a) => a.user_id))).toEqual(['u1']);
   });
 
   it('does nothing for a paused campaign or a trigger before start_at', async () => {
