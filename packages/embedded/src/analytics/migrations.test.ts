@@ -1,7 +1,7 @@
 import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_MIGRATIONS_DIR, MigrationError, runMigrations } from '@evp/clickhouse';
+import { DEFAULT_MIGRATIONS_DIR, MigrationError, loadMigrations, runMigrations } from '@evp/clickhouse';
 import type { Analytics } from '@evp/core';
 import { chdbTestPath, testDatabase } from '@evp/testkit/src/conformance/analytics';
 import { createChdbAnalytics } from './chdb-analytics';
@@ -18,17 +18,8 @@ afterAll(async () => {
   await analytics.close();
 });
 
-const ALL = [
-  '001_events.sql',
-  '002_rejected.sql',
-  '003_catalog.sql',
-  '004_receipts.sql',
-  '005_client_catalogs.sql',
-  '006_flat_envelope.sql',
-  '007_custom_catalog.sql',
-  '008_segments.sql',
-  '009_actions_log.sql',
-];
+// The list itself is pinned by packages/clickhouse's loadMigrations test; here: what applying them does.
+const ALL = loadMigrations().map((m) => m.file);
 
 describe('runMigrations on chdb', () => {
   it('applies every migration once, records it, and is a no-op the second time', async () => {
@@ -36,17 +27,9 @@ describe('runMigrations on chdb', () => {
     expect(first).toEqual({ applied: ALL, alreadyApplied: [] });
     const second = await runMigrations({ analytics });
     expect(second).toEqual({ applied: [], alreadyApplied: ALL });
-    expect(await analytics.query('SELECT version, name FROM schema_migrations FINAL ORDER BY version')).toEqual([
-      { version: 1, name: 'events' },
-      { version: 2, name: 'rejected' },
-      { version: 3, name: 'catalog' },
-      { version: 4, name: 'receipts' },
-      { version: 5, name: 'client_catalogs' },
-      { version: 6, name: 'flat_envelope' },
-      { version: 7, name: 'custom_catalog' },
-      { version: 8, name: 'segments' },
-      { version: 9, name: 'actions_log' },
-    ]);
+    expect(await analytics.query('SELECT version, name FROM schema_migrations FINAL ORDER BY version')).toEqual(
+      loadMigrations().map((m) => ({ version: m.version, name: m.name })),
+    );
     // 006 added the flat form to the envelope enum.
     expect(await analytics.query("SELECT type FROM system.columns WHERE database = currentDatabase() AND table = 'events' AND name = 'envelope'")).toEqual([
       { type: "Enum8('current' = 1, 'earlier' = 2, 'flat' = 3)" },
