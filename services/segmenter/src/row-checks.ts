@@ -44,4 +44,3 @@ export function reasons(list: unknown, path: string): RejectionReason[] {
   if (!Array.isArray(list)) throw new RowError(path, 'expected an array');
   return (list as RejectionReason[]).map((e) => ({ path: e.path, rule: e.rule, message: e.message }));
 }
-

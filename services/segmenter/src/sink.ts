@@ -22,7 +22,18 @@ import type { ActionLogEntry, IngestReceipt } from '@evp/schemas';
 import { InsertBatcher, type TableRows } from './batcher';
 import { deadLetterOf } from './dead-letters';
 import { createSinkMetrics } from './metrics';
-import { RowError, TABLES, VALUE_COLUMNS, actionLogRow, catalogRow, customCatalogRow, eventValuesFromAvro, receiptRow, rejectedRow, unreadableRow } from './rows';
+import {
+  RowError,
+  TABLES,
+  VALUE_COLUMNS,
+  actionLogRow,
+  catalogRow,
+  customCatalogRow,
+  eventValuesFromAvro,
+  receiptRow,
+  rejectedRow,
+  unreadableRow,
+} from './rows';
 
 export interface SinkConfig {
   /** Consumer group. Default `segmenter-sink`. */
