@@ -118,12 +118,15 @@ export function valuesWriter<const Fs extends readonly RecordField[]>(fields: Fs
   };
 }
 
-/** A decoded Avro record of a field table → its row as an object (each value checked). */
-export function rowWriter<const Fs extends readonly RecordField[]>(fields: Fs): (record: Record<string, unknown>) => RowOf<Fs> {
+/**
+ * A decoded Avro record of a field table → its row as an object (each value checked). Takes any
+ * object: the record's own interface (RejectedRecord) has no index signature.
+ */
+export function rowWriter<const Fs extends readonly RecordField[]>(fields: Fs): (record: object) => RowOf<Fs> {
   const writers = fields.map((f) => [f.name, writerOf(f)] as const);
   return (record) => {
     const row: Record<string, unknown> = {};
-    for (const [name, write] of writers) row[name] = write(record);
+    for (const [name, write] of writers) row[name] = write(record as Record<string, unknown>);
     return row as RowOf<Fs>;
   };
 }

@@ -70,9 +70,7 @@ export function eventRow(e: CanonicalEvent): EventRow {
 export type RejectedRow = RowOf<typeof REJECTED_FIELDS>;
 
 /** A decoded rejected record (ingest.rejected) → its `rejected` row. */
-export const rejectedRow: (record: RejectedRecord | Record<string, unknown>) => RejectedRow = rowWriter(REJECTED_FIELDS) as (
-  record: RejectedRecord | Record<string, unknown>,
-) => RejectedRow;
+export const rejectedRow: (record: RejectedRecord | Record<string, unknown>) => RejectedRow = rowWriter(REJECTED_FIELDS);
 
 export interface CatalogRow {
   app_id: string;
