@@ -84,8 +84,9 @@ interface BlockLayout {
 }
 
 /**
- * Computed once per block: the sink decodes every event through canonicalFromAvro, and building
- * the block's field set per record was a large share of its cost.
+ * Computed once per block: the events.core readers (the action store's feedback) decode every
+ * event through canonicalFromAvro, and building the block's field set per record was a large share
+ * of its cost.
  */
 const blockLayouts = new Map<string, BlockLayout>();
 function layoutOf(block: Block): BlockLayout {
