@@ -1,5 +1,7 @@
 export * from './canonical';
 export * from './rejected';
+export * from './canonical-fields';
+export * from './record-fields';
 export * from './receipt';
 export * from './membership';
 export * from './action-log';

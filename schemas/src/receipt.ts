@@ -1,5 +1,5 @@
 import type { RejectionReason } from '@evp/core';
-import { REASON_AVRO_FIELDS } from './rejected';
+import { REASON_AVRO_FIELDS } from './record-fields';
 
 /**
  * What became of one event or catalog record of a request: accepted (with its warnings) or rejected

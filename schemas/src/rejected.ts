@@ -1,4 +1,6 @@
-import type { RejectionReason } from '@evp/core';
+import { CH_LOW_CARDINALITY, CH_REASONS, CH_TIME, avroFieldsOf, type RecordField } from './record-fields';
+
+export type { RejectedRecord } from '../generated/records';
 
 /**
  * A typed rejected record, in the manner of Snowplow's bad rows: what failed, every reason with its
@@ -17,31 +19,42 @@ export const REJECTION_KINDS = [
 ] as const;
 export type RejectionKind = (typeof REJECTION_KINDS)[number];
 
-export interface RejectedRecord {
-  rejection_id: string;
-  kind: RejectionKind;
-  errors: RejectionReason[];
-  /** The offending JSON as text: the event, or the envelope for envelope violations. */
-  payload: string;
-  payload_truncated: boolean;
-  app_id: string;
-  request_id: string;
-  key_id: string;
-  received_at: number;
-  failed_at: number;
-  processor: string;
-  /** How many submitted events or records this rejection stands for (counts must add up). */
-  event_count: number;
-  envelope_index: number | null;
-  event_index: number | null;
-  event_name: string | null;
-  /** `log` or `catalog:<kind>`. */
-  payload_kind: string;
-  /** Raw topic coordinates of the message it came from. */
-  source: string;
-  /** The envelope's user, when it could be read; null otherwise (catalog records, unreadable input). */
-  user_id: string | null;
-}
+/**
+ * The rejected record, field by field, in order. `RejectedRecord` (schemas/generated/records.ts),
+ * its Avro schema, the `rejected` columns and the sink's row are derived from it (record-fields.ts).
+ */
+export const REJECTED_FIELDS = [
+  { name: 'rejection_id', kind: 'string', nonEmpty: true, clickhouse: 'String' },
+  // Open: a validator may know a kind before the sink does; the column is text.
+  { name: 'kind', kind: 'enum', symbols: REJECTION_KINDS, open: true, avroDoc: REJECTION_KINDS.join(', '), clickhouse: CH_LOW_CARDINALITY },
+  { name: 'errors', kind: 'reasons', avroRecord: 'RejectionError', clickhouse: CH_REASONS },
+  { name: 'payload', kind: 'string', doc: 'The offending JSON as text: the event, or the envelope for envelope violations.', clickhouse: 'String' },
+  { name: 'payload_truncated', kind: 'boolean', clickhouse: 'Bool' },
+  { name: 'app_id', kind: 'string', clickhouse: CH_LOW_CARDINALITY },
+  { name: 'request_id', kind: 'string', clickhouse: 'String' },
+  { name: 'key_id', kind: 'string', clickhouse: 'String' },
+  { name: 'received_at', kind: 'epochMs', clickhouse: CH_TIME },
+  { name: 'failed_at', kind: 'epochMs', clickhouse: CH_TIME },
+  { name: 'processor', kind: 'string', clickhouse: CH_LOW_CARDINALITY },
+  {
+    name: 'event_count',
+    kind: 'int',
+    doc: 'How many submitted events or records this rejection stands for (counts must add up).',
+    clickhouse: 'UInt32',
+  },
+  { name: 'envelope_index', kind: 'int', nullable: true, clickhouse: 'Nullable(Int32)' },
+  { name: 'event_index', kind: 'int', nullable: true, clickhouse: 'Nullable(Int32)' },
+  { name: 'event_name', kind: 'string', nullable: true, clickhouse: 'LowCardinality(Nullable(String))' },
+  { name: 'payload_kind', kind: 'string', doc: '`log` or `catalog:<kind>`.', clickhouse: CH_LOW_CARDINALITY },
+  { name: 'source', kind: 'string', doc: 'Raw topic coordinates of the message it came from.', clickhouse: 'String' },
+  {
+    name: 'user_id',
+    kind: 'string',
+    nullable: true,
+    doc: "The envelope's user, when it could be read; null otherwise (catalog records, unreadable input).",
+    clickhouse: 'Nullable(String)',
+  },
+] as const satisfies readonly RecordField[];
 
 export const MAX_REJECTED_PAYLOAD_CHARS = 64 * 1024;
 
@@ -51,49 +64,10 @@ export function payloadPrefix(json: string): { payload: string; payload_truncate
     : { payload: json, payload_truncated: false };
 }
 
-/**
- * The fields of a `{path, rule, message}` record (RejectionReason): rejection errors, receipt
- * reasons and event warnings are all written with them (each record under its own name).
- */
-export const REASON_AVRO_FIELDS = [
-  { name: 'path', type: 'string' },
-  { name: 'rule', type: 'string' },
-  { name: 'message', type: 'string' },
-] as const;
-
 export const rejectedRecordSchema = {
   type: 'record',
   name: 'RejectedRecord',
   namespace: 'evp.ingest',
   doc: 'An event, record or envelope the validator could not accept, with every reason',
-  fields: [
-    { name: 'rejection_id', type: 'string' },
-    { name: 'kind', type: 'string', doc: REJECTION_KINDS.join(', ') },
-    {
-      name: 'errors',
-      type: {
-        type: 'array',
-        items: {
-          type: 'record',
-          name: 'RejectionError',
-          fields: REASON_AVRO_FIELDS,
-        },
-      },
-    },
-    { name: 'payload', type: 'string' },
-    { name: 'payload_truncated', type: 'boolean' },
-    { name: 'app_id', type: 'string' },
-    { name: 'request_id', type: 'string' },
-    { name: 'key_id', type: 'string' },
-    { name: 'received_at', type: 'long' },
-    { name: 'failed_at', type: 'long' },
-    { name: 'processor', type: 'string' },
-    { name: 'event_count', type: 'int' },
-    { name: 'envelope_index', type: ['null', 'int'], default: null },
-    { name: 'event_index', type: ['null', 'int'], default: null },
-    { name: 'event_name', type: ['null', 'string'], default: null },
-    { name: 'payload_kind', type: 'string' },
-    { name: 'source', type: 'string' },
-    { name: 'user_id', type: ['null', 'string'], default: null },
-  ],
+  fields: avroFieldsOf(REJECTED_FIELDS),
 } as const;

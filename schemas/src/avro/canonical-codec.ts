@@ -1,10 +1,21 @@
 import type { Block } from '@evp/core';
+import { canonicalAvroHead, canonicalFromAvroHead } from '../../generated/records';
 import type { CanonicalEvent } from '../canonical';
+import { CANONICAL_FIELDS } from '../canonical-fields';
 import { eventDef, eventsOfBlock } from '../events/registry';
+import { avroFieldName } from '../record-fields';
 import { fromAvroValue, toAvroValue } from './derive';
 
 /** Own keys of a CanonicalEvent; the fast path of canonicalToAvro is taken only for events with exactly these. */
-const CANONICAL_KEY_COUNT = 26; // 22 common fields + props, meta, client, warnings
+const CANONICAL_KEY_COUNT = CANONICAL_FIELDS.length;
+
+/**
+ * Canonical fields that are not copied as they are: props (the event's own field), the JSON fields
+ * (text), the reason lists (defaulted to empty).
+ */
+const NOT_COMMON: ReadonlySet<string> = new Set(
+  CANONICAL_FIELDS.filter((f) => f.kind === 'props' || f.kind === 'jsonText' || f.kind === 'jsonObject' || f.kind === 'reasons').map((f) => f.name),
+);
 
 /** Event fields of each block's record (all null but the event's own), computed once per block. */
 const blockEventFields = new Map<string, readonly string[]>();
@@ -41,39 +52,16 @@ export function canonicalToAvro(e: CanonicalEvent, clientMemo?: ClientJsonMemo):
   }
   let record: Record<string, unknown>;
   if (Object.keys(e).length === CANONICAL_KEY_COUNT) {
-    // Written out instead of `{ props, meta, client, ...common } = e`: V8 runs object rest with
-    // excluded keys on a generic slow path (≈ 11 µs per event); same keys, same order.
-    record = {
-      event_id: e.event_id,
-      app_id: e.app_id,
-      user_id: e.user_id,
-      session_id: e.session_id,
-      session_start: e.session_start,
-      session_end: e.session_end,
-      device_id: e.device_id,
-      os: e.os,
-      sdk_name: e.sdk_name,
-      sdk_version: e.sdk_version,
-      app_version: e.app_version,
-      app_version_code: e.app_version_code,
-      tz: e.tz,
-      block: e.block,
-      name: e.name,
-      sent_name: e.sent_name,
-      property: e.property,
-      time: e.time,
-      online: e.online,
-      received_at: e.received_at,
-      request_id: e.request_id,
-      envelope: e.envelope,
-      meta_json: metaJson,
-      client_json: clientJson,
-      warnings: e.warnings,
-    };
+    // One generated literal instead of `{ props, meta, client, ...common } = e`: V8 runs object rest
+    // with excluded keys on a generic slow path (≈ 11 µs per event); same keys, same order.
+    record = canonicalAvroHead(e, metaJson, clientJson);
   } else {
     // Anything but a plain CanonicalEvent (extra or missing keys) keeps the generic form.
-    const { props: _props, meta: _meta, client: _client, warnings, ...common } = e;
-    record = { ...common, meta_json: metaJson, client_json: clientJson, warnings: warnings ?? [] };
+    record = {};
+    for (const k of Object.keys(e)) if (!NOT_COMMON.has(k)) record[k] = (e as unknown as Record<string, unknown>)[k];
+    record.meta_json = metaJson;
+    record.client_json = clientJson;
+    record.warnings = e.warnings ?? [];
   }
   const fields = eventFieldsOf(e.block);
   for (let i = 0; i < fields.length; i++) record[fields[i] as string] = null;
@@ -83,33 +71,10 @@ export function canonicalToAvro(e: CanonicalEvent, clientMemo?: ClientJsonMemo):
 }
 
 /** The leading fields of every block record (block-schema.ts), in order: the fast path's layout. */
-const RECORD_HEAD = [
-  'event_id',
-  'app_id',
-  'user_id',
-  'session_id',
-  'session_start',
-  'session_end',
-  'device_id',
-  'os',
-  'sdk_name',
-  'sdk_version',
-  'app_version',
-  'app_version_code',
-  'tz',
-  'block',
-  'name',
-  'sent_name',
-  'property',
-  'time',
-  'online',
-  'received_at',
-  'request_id',
-  'envelope',
-  'meta_json',
-  'client_json',
-  'warnings',
-] as const;
+const RECORD_HEAD = CANONICAL_FIELDS.filter((f) => f.kind !== 'props').map(avroFieldName);
+
+/** Head fields that are not common fields of the event (JSON texts, warnings). */
+const HEAD_NOT_COMMON = CANONICAL_FIELDS.filter((f) => NOT_COMMON.has(f.name) && f.kind !== 'props').map(avroFieldName);
 
 interface BlockLayout {
   /** Keys of the block's record that are not common fields: its event fields, meta_json, client_json, warnings. */
@@ -119,15 +84,16 @@ interface BlockLayout {
 }
 
 /**
- * Computed once per block: the sink decodes every event through canonicalFromAvro, and building
- * the block's field set per record was a large share of its cost.
+ * Computed once per block: the events.core readers (the action store's feedback) decode every
+ * event through canonicalFromAvro, and building the block's field set per record was a large share
+ * of its cost.
  */
 const blockLayouts = new Map<string, BlockLayout>();
 function layoutOf(block: Block): BlockLayout {
   let layout = blockLayouts.get(block);
   if (layout === undefined) {
     const eventFields = eventsOfBlock(block).map((d) => d.event);
-    layout = { nonCommon: new Set([...eventFields, 'meta_json', 'client_json', 'warnings']), keys: [...RECORD_HEAD, ...eventFields] };
+    layout = { nonCommon: new Set([...eventFields, ...HEAD_NOT_COMMON]), keys: [...RECORD_HEAD, ...eventFields] };
     blockLayouts.set(block, layout);
   }
   return layout;
@@ -153,37 +119,9 @@ export function canonicalFromAvro(record: Record<string, unknown>): CanonicalEve
   const keys = Object.keys(record);
   const layout = layoutOf(block);
   if (hasCurrentLayout(keys, layout)) {
-    // Written out: one object literal (one hidden class) instead of 22 keyed stores, which V8 runs
-    // on its megamorphic path; the sink decodes every event through here. Same keys, same order.
-    const r = record as unknown as CanonicalEvent;
-    return {
-      event_id: r.event_id,
-      app_id: r.app_id,
-      user_id: r.user_id,
-      session_id: r.session_id,
-      session_start: r.session_start,
-      session_end: r.session_end,
-      device_id: r.device_id,
-      os: r.os,
-      sdk_name: r.sdk_name,
-      sdk_version: r.sdk_version,
-      app_version: r.app_version,
-      app_version_code: r.app_version_code,
-      tz: r.tz,
-      block: r.block,
-      name: r.name,
-      sent_name: r.sent_name,
-      property: r.property,
-      time: r.time,
-      online: r.online,
-      received_at: r.received_at,
-      request_id: r.request_id,
-      envelope: r.envelope,
-      props,
-      meta,
-      client,
-      warnings: r.warnings,
-    };
+    // One generated literal (one hidden class) instead of 22 keyed stores, which V8 runs on its
+    // megamorphic path; the events.core readers decode every event through here.
+    return canonicalFromAvroHead(record as unknown as CanonicalEvent, props, meta, client);
   }
   // Any other layout (another schema version): every field but the event fields and the JSON
   // texts is a common field, in the record's order (Object.keys, not for…in: avsc records carry

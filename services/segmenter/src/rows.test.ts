@@ -1,7 +1,20 @@
 import type { BusMessage } from '@evp/core';
-import { EVENT_COLUMNS, RowError, actionLogRow, catalogRow, chTime, customCatalogRow, eventRow, eventValues, rejectedRow, unreadableRow } from './rows';
+import {
+  EVENT_COLUMNS,
+  RowError,
+  actionLogRow,
+  catalogRow,
+  chTime,
+  customCatalogRow,
+  eventRow,
+  eventValues,
+  eventValuesFromAvro,
+  rejectedRow,
+  unreadableRow,
+} from './rows';
 import { pageEvent, pageEventRow, rejectedRecord } from './test-fixtures';
-import { catalogToAvro, type ActionLogEntry } from '@evp/schemas';
+import { blockEventSchema, canonicalToAvro, catalogToAvro, type ActionLogEntry } from '@evp/schemas';
+import { createInProcessRegistry } from '@evp/embedded';
 
 function thrown(fn: () => unknown): RowError {
   try {
@@ -52,6 +65,42 @@ describe('eventRow', () => {
   });
 });
 
+describe('eventValuesFromAvro (the sink: a decoded block record straight to its row)', () => {
+  const pageValues = EVENT_COLUMNS.map((c) => pageEventRow[c]);
+
+  it('maps the record as the registry decodes it to exactly the events row', async () => {
+    const registry = createInProcessRegistry();
+    const id = await registry.register('events.core-value', blockEventSchema('core') as object);
+    const decoded = (await registry.decode(await registry.encode(id, canonicalToAvro(pageEvent)))) as Record<string, unknown>;
+    expect(eventValuesFromAvro(decoded)).toEqual(pageValues);
+  });
+
+  it('keeps meta as the text the validator wrote (never parsed), lone surrogates as U+FFFD', () => {
+    const record = canonicalToAvro(pageEvent);
+    const meta = (meta_json: string) => eventValuesFromAvro({ ...record, meta_json })[EVENT_COLUMNS.indexOf('meta')];
+    expect(meta('{ "campaign" : "spring" }')).toBe('{ "campaign" : "spring" }');
+    expect(meta(JSON.stringify({ a: '\ud800' }))).toBe('{"a":"\ufffd"}');
+    expect(eventValuesFromAvro({ ...record, meta_json: null })[EVENT_COLUMNS.indexOf('meta')]).toBeNull();
+  });
+
+  it('reads a record written before warnings existed as having none', () => {
+    const { warnings: _w, ...older } = canonicalToAvro(pageEvent);
+    expect(eventValuesFromAvro(older)[EVENT_COLUMNS.indexOf('warnings')]).toEqual([]);
+  });
+
+  it.each([
+    [{ envelope: 'nested' }, 'envelope', 'nested is not one of current, earlier, flat'],
+    [{ client_json: '[1]' }, 'client_json', 'expected a JSON object'],
+    [{ client_json: '{' }, 'client_json', expect.stringMatching(/^not JSON: /)],
+    [{ app_version_code: 1.5 }, 'app_version_code', 'expected an integer, got 1.5'],
+    [{ block: '' }, 'block', 'must not be empty'],
+  ])('refuses %j (a producer bug) with a RowError at %s', (over, path, message) => {
+    const err = thrown(() => eventValuesFromAvro({ ...canonicalToAvro(pageEvent), ...over }));
+    expect(err).toBeInstanceOf(RowError);
+    expect({ path: err.path, message: err.message }).toEqual({ path, message });
+  });
+});
+
 describe('chTime', () => {
   it('renders the range edges exactly', () => {
     expect(chTime(Date.UTC(1900, 0, 1), 't')).toBe('1900-01-01 00:00:00.000');
@@ -68,6 +117,11 @@ describe('rejectedRow', () => {
       received_at: '2024-03-01 00:01:40.001',
       failed_at: '2024-03-01 00:01:40.100',
     });
+  });
+
+  it('keeps a kind it does not know yet (the column is text) but not an empty one', () => {
+    expect(rejectedRow({ ...rejectedRecord, kind: 'quota_violation' }).kind).toBe('quota_violation');
+    expect(thrown(() => rejectedRow({ ...rejectedRecord, kind: '' })).path).toBe('kind');
   });
 });
 

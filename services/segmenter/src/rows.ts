@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
-import { formatDateTime64, stringifyWellFormed } from '@evp/clickhouse';
+import { formatDateTime64 } from '@evp/clickhouse';
 import type { BusMessage, CatalogKind } from '@evp/core';
 import {
   ACTION_LOG_KINDS,
+  CANONICAL_FIELDS,
   CUSTOM_CATALOG_KIND_PATTERN,
+  REJECTED_FIELDS,
+  canonicalToAvro,
   catalogFromAvro,
   customCatalogFromAvro,
   payloadPrefix,
@@ -12,6 +15,10 @@ import {
   type IngestReceipt,
   type RejectedRecord,
 } from '@evp/schemas';
+import { columnsOf, rowWriter, valuesWriter, type RowOf, type ValuesOf } from './record-columns';
+import { MAX_TIME_MS, RowError, chTime, chTimeOrNull, nonEmpty, reasons, text } from './row-checks';
+
+export { RowError, chTime } from './row-checks';
 
 /** ClickHouse tables the sink writes (deploy/clickhouse/migrations). */
 export const TABLES = {
@@ -26,153 +33,24 @@ export const TABLES = {
 
 export const SINK_PROCESSOR = 'evp-segmenter-sink/0.1';
 
-/** A value the sink cannot turn into a row; the message becomes a rejected row instead. */
-export class RowError extends Error {
-  constructor(
-    readonly path: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'RowError';
-  }
-}
-
-// DateTime64's range. A time outside it would make ClickHouse refuse the whole insert (or clamp
-// the value), and a refused insert would be retried forever: such a message is rejected instead.
-const MIN_TIME_MS = Date.UTC(1900, 0, 1);
-const MAX_TIME_MS = Date.UTC(2299, 11, 31, 23, 59, 59, 999);
-
-export function chTime(ms: unknown, path: string): string {
-  if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < MIN_TIME_MS || ms > MAX_TIME_MS) {
-    throw new RowError(path, `${String(ms)} is not an epoch-ms time between 1900 and 2299`);
-  }
-  return formatDateTime64(ms);
-}
-
-const chTimeOrNull = (ms: unknown, path: string) => (ms === null || ms === undefined ? null : chTime(ms, path));
-
-function text(v: unknown, path: string): string {
-  if (typeof v !== 'string') throw new RowError(path, `expected a string, got ${v === null ? 'null' : typeof v}`);
-  return v;
-}
-
-function nonEmpty(v: unknown, path: string): string {
-  const s = text(v, path);
-  if (s.length === 0) throw new RowError(path, 'must not be empty');
-  return s;
-}
-
-/** Exactly the columns of `events` (001_events.sql); `inserted_at` is the server's default. */
-export interface EventRow {
-  event_id: string;
-  app_id: string;
-  user_id: string;
-  session_id: string;
-  session_start: string | null;
-  session_end: string | null;
-  device_id: string;
-  os: string;
-  sdk_name: string;
-  sdk_version: string;
-  app_version: string;
-  app_version_code: number | null;
-  tz: string;
-  block: string;
-  name: string;
-  sent_name: string | null;
-  property: string | null;
-  time: string;
-  online: boolean;
-  received_at: string;
-  request_id: string;
-  envelope: 'current' | 'earlier' | 'flat';
-  props: Record<string, unknown>;
-  meta: string | null;
-  client: Record<string, unknown>;
-  warnings: { path: string; rule: string; message: string }[];
-}
-
 /**
- * The columns the sink writes to `events`, in the order of `eventValues` (every column of EventRow;
- * the type checks below keep the two in step with the interface).
+ * The columns of `events`, in table order: one per canonical field (CANONICAL_FIELDS in schemas;
+ * a test compares them with the migrated table). `inserted_at` is the server's default.
  */
-export const EVENT_COLUMNS = [
-  'event_id',
-  'app_id',
-  'user_id',
-  'session_id',
-  'session_start',
-  'session_end',
-  'device_id',
-  'os',
-  'sdk_name',
-  'sdk_version',
-  'app_version',
-  'app_version_code',
-  'tz',
-  'block',
-  'name',
-  'sent_name',
-  'property',
-  'time',
-  'online',
-  'received_at',
-  'request_id',
-  'envelope',
-  'props',
-  'meta',
-  'client',
-  'warnings',
-] as const satisfies readonly (keyof EventRow)[];
-
+export const EVENT_COLUMNS = columnsOf(CANONICAL_FIELDS);
+export type EventRow = RowOf<typeof CANONICAL_FIELDS>;
 /** One events row as values in EVENT_COLUMNS order, each typed as its column. */
-// Generic so that the mapped type maps the tuple's elements (not its length and methods).
-type ValuesOf<C extends readonly (keyof EventRow)[]> = { -readonly [I in keyof C]: EventRow[C[I] & keyof EventRow] };
-export type EventValues = ValuesOf<typeof EVENT_COLUMNS>;
-
-// Compile-time: EVENT_COLUMNS names every column of EventRow.
-type MissingColumn = Exclude<keyof EventRow, (typeof EVENT_COLUMNS)[number]>;
-const everyColumn: [MissingColumn] extends [never] ? true : MissingColumn = true;
-void everyColumn;
+export type EventValues = ValuesOf<typeof CANONICAL_FIELDS>;
 
 /**
- * A canonical event → its `events` row as value arrays (what the sink inserts, with EVENT_COLUMNS:
- * ClickHouse then reads no key per value). The one place an event becomes a row; `eventRow` is the
- * same values with their column names.
+ * A decoded block record (events.<block>) → its `events` row as values in EVENT_COLUMNS order: what
+ * the sink inserts (with EVENT_COLUMNS, so ClickHouse reads no key per value). Straight from the
+ * Avro record, never through a CanonicalEvent: meta stays the validator's JSON text.
  */
-export function eventValues(e: CanonicalEvent): EventValues {
-  return [
-    nonEmpty(e.event_id, 'event_id'),
-    nonEmpty(e.app_id, 'app_id'),
-    text(e.user_id, 'user_id'),
-    text(e.session_id, 'session_id'),
-    chTimeOrNull(e.session_start, 'session_start'),
-    chTimeOrNull(e.session_end, 'session_end'),
-    text(e.device_id, 'device_id'),
-    text(e.os, 'os'),
-    text(e.sdk_name, 'sdk_name'),
-    text(e.sdk_version, 'sdk_version'),
-    text(e.app_version, 'app_version'),
-    e.app_version_code ?? null,
-    text(e.tz, 'tz'),
-    nonEmpty(e.block, 'block'),
-    nonEmpty(e.name, 'name'),
-    e.sent_name ?? null,
-    e.property ?? null,
-    chTime(e.time, 'time'),
-    e.online === true,
-    chTime(e.received_at, 'received_at'),
-    text(e.request_id, 'request_id'),
-    e.envelope === 'earlier' || e.envelope === 'flat' ? e.envelope : 'current',
-    e.props ?? {},
-    // meta may be any JSON value (a scalar too), which a JSON column cannot hold: kept as JSON text,
-    // with lone surrogates as U+FFFD so the text reads back as what ClickHouse stored.
-    e.meta === null || e.meta === undefined ? null : stringifyWellFormed(e.meta),
-    // A JSON column cannot be NULL; {} stands for "no client info" (envelope tells the form).
-    e.client ?? {},
-    reasons(e.warnings ?? [], 'warnings'),
-  ];
-}
+export const eventValuesFromAvro: (record: Record<string, unknown>) => EventValues = valuesWriter(CANONICAL_FIELDS);
+
+/** A canonical event → its `events` row values, through its Avro record (tests, the bench's bare insert). */
+export const eventValues = (e: CanonicalEvent): EventValues => eventValuesFromAvro(canonicalToAvro(e));
 
 /**
  * Tables whose rows the sink builds as value arrays, with the column order to insert them with;
@@ -185,58 +63,14 @@ export function eventRow(e: CanonicalEvent): EventRow {
   const values = eventValues(e);
   const row: Record<string, unknown> = {};
   for (let i = 0; i < EVENT_COLUMNS.length; i++) row[EVENT_COLUMNS[i] as string] = values[i];
-  return row as unknown as EventRow;
+  return row as EventRow;
 }
 
-export interface RejectedRow {
-  rejection_id: string;
-  kind: string;
-  errors: { path: string; rule: string; message: string }[];
-  payload: string;
-  payload_truncated: boolean;
-  app_id: string;
-  request_id: string;
-  key_id: string;
-  received_at: string;
-  failed_at: string;
-  processor: string;
-  event_count: number;
-  envelope_index: number | null;
-  event_index: number | null;
-  event_name: string | null;
-  payload_kind: string;
-  source: string;
-  user_id: string | null;
-}
+/** The columns of `rejected`, one per REJECTED_FIELDS field (schemas), in table order. */
+export type RejectedRow = RowOf<typeof REJECTED_FIELDS>;
 
-/** `{path, rule, message}` lists (rejection errors, event warnings) as their Array(Tuple) column takes them. */
-function reasons(list: unknown, path: string): { path: string; rule: string; message: string }[] {
-  if (!Array.isArray(list)) throw new RowError(path, 'expected an array');
-  return (list as { path: string; rule: string; message: string }[]).map((e) => ({ path: e.path, rule: e.rule, message: e.message }));
-}
-
-export function rejectedRow(r: RejectedRecord): RejectedRow {
-  return {
-    rejection_id: nonEmpty(r.rejection_id, 'rejection_id'),
-    kind: nonEmpty(r.kind, 'kind'),
-    errors: reasons(r.errors, 'errors'),
-    payload: text(r.payload, 'payload'),
-    payload_truncated: r.payload_truncated === true,
-    app_id: text(r.app_id, 'app_id'),
-    request_id: text(r.request_id, 'request_id'),
-    key_id: text(r.key_id, 'key_id'),
-    received_at: chTime(r.received_at, 'received_at'),
-    failed_at: chTime(r.failed_at, 'failed_at'),
-    processor: text(r.processor, 'processor'),
-    event_count: r.event_count,
-    envelope_index: r.envelope_index ?? null,
-    event_index: r.event_index ?? null,
-    event_name: r.event_name ?? null,
-    payload_kind: text(r.payload_kind, 'payload_kind'),
-    source: text(r.source, 'source'),
-    user_id: r.user_id ?? null,
-  };
-}
+/** A decoded rejected record (ingest.rejected) → its `rejected` row. */
+export const rejectedRow: (record: RejectedRecord | Record<string, unknown>) => RejectedRow = rowWriter(REJECTED_FIELDS);
 
 export interface CatalogRow {
   app_id: string;

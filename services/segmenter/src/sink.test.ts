@@ -11,7 +11,6 @@ import {
   type ActionLogEntry,
 } from '@evp/schemas';
 import { useMigratedChdb, waitFor } from '@evp/testkit';
-import { EVENT_COLUMNS } from './rows';
 import { nth, startSinkHarness, type SinkHarness, type SinkHarnessOptions } from './sink-test-harness';
 import { pageEvent, pageEventRow, rejectedRecord } from './test-fixtures';
 
@@ -46,14 +45,6 @@ const countOf = async (table: string, app: string, final = false) =>
   (await analytics.query<{ c: number }>(`SELECT count() AS c FROM ${table} ${final ? 'FINAL' : ''} WHERE app_id = {app:String}`, { app }))[0]?.c ?? 0;
 
 describe('sink (in-process bus + registry, chdb)', () => {
-  it("inserts events with exactly the events table's columns, in table order (inserted_at is the server's)", async () => {
-    const columns = await analytics.query<{ name: string }>(
-      `SELECT name FROM system.columns WHERE database = {db:String} AND table = 'events' ORDER BY position`,
-      { db: chdb.database },
-    );
-    expect(columns.map((c) => c.name)).toEqual([...EVENT_COLUMNS, 'inserted_at']);
-  });
-
   it('writes a canonical page event from events.core as exactly this events row', async () => {
     const h = await start();
     await h.send(topics.events('core'), [await h.event(pageEvent)]);

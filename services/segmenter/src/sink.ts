@@ -18,11 +18,22 @@ import {
   type Subscription,
   type SubscriptionHealth,
 } from '@evp/core';
-import { canonicalFromAvro, type ActionLogEntry, type IngestReceipt, type RejectedRecord } from '@evp/schemas';
+import type { ActionLogEntry, IngestReceipt } from '@evp/schemas';
 import { InsertBatcher, type TableRows } from './batcher';
 import { deadLetterOf } from './dead-letters';
 import { createSinkMetrics } from './metrics';
-import { RowError, TABLES, VALUE_COLUMNS, actionLogRow, catalogRow, customCatalogRow, eventValues, receiptRow, rejectedRow, unreadableRow } from './rows';
+import {
+  RowError,
+  TABLES,
+  VALUE_COLUMNS,
+  actionLogRow,
+  catalogRow,
+  customCatalogRow,
+  eventValuesFromAvro,
+  receiptRow,
+  rejectedRow,
+  unreadableRow,
+} from './rows';
 
 export interface SinkConfig {
   /** Consumer group. Default `segmenter-sink`. */
@@ -236,18 +247,21 @@ export function createSink(deps: SinkDeps): Sink {
     try {
       switch (route.table) {
         case 'events': {
-          const row = eventValues(canonicalFromAvro(record));
+          // Every value is checked as its row is written: the ids read from the record below are those of the row.
+          const row = eventValuesFromAvro(record);
           return {
             table: TABLES.events,
             row: jsonRow(row),
-            key: row[0] /* event_id */,
+            key: record.event_id as string,
             receivedAtMs: record.received_at as number,
             unreadable: false,
-            inserted: tracking ? { app_id: row[1], user_id: row[2], name: row[14], event_id: row[0] } : undefined,
+            inserted: tracking
+              ? { app_id: record.app_id as string, user_id: record.user_id as string, name: record.name as string, event_id: record.event_id as string }
+              : undefined,
           };
         }
         case 'rejected': {
-          const row = rejectedRow(record as unknown as RejectedRecord);
+          const row = rejectedRow(record);
           return { table: TABLES.rejected, row: jsonRow(row), key: row.rejection_id, receivedAtMs: record.received_at as number, unreadable: false };
         }
         case 'receipts': {

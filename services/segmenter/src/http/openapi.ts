@@ -13,7 +13,7 @@ import {
   type OpenApiFragment,
   type OpenApiOperation,
 } from '@evp/http';
-import { REJECTION_KINDS } from '@evp/schemas';
+import { ENVELOPE_FORMS, REJECTION_KINDS } from '@evp/schemas';
 import { segmentPaths, segmentSchemas } from './segments-openapi';
 import { DEFAULT_INSPECT_LIMIT, MAX_FILTER_CHARS, MAX_INSPECT_LIMIT } from './inspect';
 
@@ -168,7 +168,7 @@ export function segmenterOpenApi(): OpenApiFragment {
           time: time,
           received_at: time,
           request_id: { type: 'string' },
-          envelope: { enum: ['current', 'earlier', 'flat'] },
+          envelope: { enum: [...ENVELOPE_FORMS] },
           sdk: { type: 'string', description: '`<name>/<version>`, empty when unknown.' },
           app_version: { type: 'string' },
           props: { type: 'object' },

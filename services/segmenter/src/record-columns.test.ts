@@ -1,0 +1,32 @@
+import { CANONICAL_FIELDS, REJECTED_FIELDS, type RecordField } from '@evp/schemas';
+import { useMigratedChdb } from '@evp/testkit';
+import { TABLES } from './rows';
+
+// The field tables against the tables as the migrations leave them (every migration applied on
+// chdb): a field added to a table needs a migration adding its column, in the same place.
+const chdb = useMigratedChdb('record_columns');
+
+const columnsOf = (table: string) =>
+  chdb.analytics.query<{ name: string; type: string }>(
+    `SELECT name, type FROM system.columns WHERE database = {db:String} AND table = {table:String} ORDER BY position`,
+    {
+      db: chdb.database,
+      table,
+    },
+  );
+
+const expected = (fields: readonly RecordField[]) => [
+  ...fields.map((f) => ({ name: f.name, type: f.clickhouse })),
+  // Not a field: the server's insert time.
+  { name: 'inserted_at', type: "DateTime64(3, 'UTC')" },
+];
+
+describe('field tables and the migrated ClickHouse tables', () => {
+  it('events has exactly the CANONICAL_FIELDS columns, in order, with their types', async () => {
+    expect(await columnsOf(TABLES.events)).toEqual(expected(CANONICAL_FIELDS));
+  });
+
+  it('rejected has exactly the REJECTED_FIELDS columns, in order, with their types', async () => {
+    expect(await columnsOf(TABLES.rejected)).toEqual(expected(REJECTED_FIELDS));
+  });
+});

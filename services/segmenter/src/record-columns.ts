@@ -1,0 +1,132 @@
+import { wellFormedJson } from '@evp/clickhouse';
+import type { RejectionReason } from '@evp/core';
+import { avroFieldName, eventDef, fromAvroValue, type RecordField } from '@evp/schemas';
+import { RowError, chTime, chTimeOrNull, nonEmpty, reasons, text } from './row-checks';
+
+/**
+ * A field table (schemas: CANONICAL_FIELDS, REJECTED_FIELDS) read as ClickHouse columns: the column
+ * names, the row types and the writers that turn a decoded Avro record straight into a row. One
+ * column per field, in table order, named as the field (record-fields.ts lists each kind's forms).
+ */
+
+/** The value a field's column takes. */
+type CellOf<F> = F extends RecordField ? (F['kind'] extends 'jsonObject' ? Cell<F> : F extends { nullable: true } ? Cell<F> | null : Cell<F>) : never;
+type Cell<F extends RecordField> = F['kind'] extends 'string' | 'block' | 'epochMs' | 'jsonText'
+  ? string
+  : F['kind'] extends 'int'
+    ? number
+    : F['kind'] extends 'boolean'
+      ? boolean
+      : F['kind'] extends 'enum'
+        ? F extends { open: true }
+          ? string
+          : F extends { symbols: readonly (infer S)[] }
+            ? S
+            : never
+        : F['kind'] extends 'props' | 'jsonObject'
+          ? Record<string, unknown>
+          : F['kind'] extends 'reasons'
+            ? RejectionReason[]
+            : never;
+
+/** A row of a field table as an object (column → value). */
+export type RowOf<Fs extends readonly RecordField[]> = { -readonly [F in Fs[number] as F['name']]: CellOf<F> };
+
+/** A row of a field table as values in column order. Generic so that the mapped type maps the tuple's elements. */
+export type ValuesOf<Fs extends readonly RecordField[]> = { -readonly [I in keyof Fs]: CellOf<Fs[I]> };
+
+type NamesOf<Fs extends readonly RecordField[]> = { -readonly [I in keyof Fs]: Fs[I] extends { name: infer N } ? N : never };
+
+/** The column names of a field table, in order. */
+export const columnsOf = <const Fs extends readonly RecordField[]>(fields: Fs): NamesOf<Fs> => fields.map((f) => f.name) as NamesOf<Fs>;
+
+type Write = (record: Record<string, unknown>) => unknown;
+
+/** The event's typed props: the block record's field named after the event (one per event type). */
+function eventProps(record: Record<string, unknown>): Record<string, unknown> {
+  const def = eventDef(record.name as string);
+  const props = def ? (record[def.event] as Record<string, unknown> | null) : null;
+  return def && props ? fromAvroValue(def, props) : {};
+}
+
+function writerOf(f: RecordField): Write {
+  const name = f.name;
+  const at = avroFieldName(f);
+  switch (f.kind) {
+    case 'string':
+      if (f.nullable) return (r) => (r[at] === null || r[at] === undefined ? null : text(r[at], at));
+      return f.nonEmpty ? (r) => nonEmpty(r[at], at) : (r) => text(r[at], at);
+    case 'block':
+      return (r) => nonEmpty(r[at], at);
+    case 'epochMs':
+      return f.nullable ? (r) => chTimeOrNull(r[at], at) : (r) => chTime(r[at], at);
+    case 'int':
+      return (r) => {
+        const v = r[at];
+        if (f.nullable && (v === null || v === undefined)) return null;
+        if (typeof v !== 'number' || !Number.isInteger(v)) throw new RowError(at, `expected an integer, got ${String(v)}`);
+        return v;
+      };
+    case 'boolean':
+      return (r) => r[at] === true;
+    case 'enum': {
+      if (f.open) return (r) => nonEmpty(r[at], at);
+      const symbols: readonly unknown[] = f.symbols ?? [];
+      return (r) => {
+        const v = r[at];
+        if (!symbols.includes(v)) throw new RowError(at, `${String(v)} is not one of ${symbols.join(', ')}`);
+        return v;
+      };
+    }
+    case 'props':
+      return eventProps;
+    case 'jsonText':
+      // Kept as the text the validator wrote, never parsed. Lone surrogates (JSON.stringify writes
+      // them as escapes) become U+FFFD, so the text reads back as what ClickHouse stores.
+      return (r) => {
+        const v = r[at];
+        return v === null || v === undefined ? null : wellFormedJson(text(v, at));
+      };
+    case 'jsonObject':
+      // A JSON column cannot be NULL: {} stands for none.
+      return (r) => {
+        const v = r[at];
+        if (v === null || v === undefined) return {};
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text(v, at));
+        } catch (err) {
+          if (err instanceof RowError) throw err;
+          throw new RowError(at, `not JSON: ${(err as Error).message}`);
+        }
+        if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new RowError(at, 'expected a JSON object');
+        return parsed;
+      };
+    case 'reasons':
+      // A field added after the schema's first version is missing from records written before it.
+      return f.avroDefault !== undefined ? (r) => reasons(r[at] ?? f.avroDefault, name) : (r) => reasons(r[at], name);
+  }
+}
+
+/** A decoded Avro record of a field table → its row as values in column order (each value checked). */
+export function valuesWriter<const Fs extends readonly RecordField[]>(fields: Fs): (record: Record<string, unknown>) => ValuesOf<Fs> {
+  const writers = fields.map(writerOf);
+  return (record) => {
+    const values: unknown[] = [];
+    for (let i = 0; i < writers.length; i++) values.push((writers[i] as Write)(record));
+    return values as ValuesOf<Fs>;
+  };
+}
+
+/**
+ * A decoded Avro record of a field table → its row as an object (each value checked). Takes any
+ * object: the record's own interface (RejectedRecord) has no index signature.
+ */
+export function rowWriter<const Fs extends readonly RecordField[]>(fields: Fs): (record: object) => RowOf<Fs> {
+  const writers = fields.map((f) => [f.name, writerOf(f)] as const);
+  return (record) => {
+    const row: Record<string, unknown> = {};
+    for (const [name, write] of writers) row[name] = write(record as Record<string, unknown>);
+    return row as RowOf<Fs>;
+  };
+}
