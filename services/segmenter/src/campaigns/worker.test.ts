@@ -289,7 +289,7 @@ describe('campaign worker: segment entry, event and schedule triggers', () => {
     await worker.refresh();
     const cart = { ...userEvent(app, 'u1', 'page', T - 5_000), props: { path: '/cart', title: 'Cart' } };
     const home = { ...userEvent(app, 'u2', 'page', T - 4_000), props: { path: '/home', title: 'Home' } };
-    const other = { ...userEvent(app, 'u3', 'other_event', T - 3_000), props: {} };
+    const other = { ...userEvent(app, 'u3', 'identify', T - 3_000), props: { action: 'login' } };
     await insertEvents(chdb.analytics, [cart, home, other]);
     await worker.onInserted([cart, home, other].map((e) => ({ app_id: app, user_id: e.user_id, name: e.name, event_id: e.event_id })));
     await settled();
