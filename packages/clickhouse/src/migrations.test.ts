@@ -42,6 +42,8 @@ describe('loadMigrations', () => {
       [9, 'actions_log', 1],
       [10, 'actions_log_caps', 3],
       [11, 'campaign_outcomes', 1],
+      // 012: saved campaigns and each app's campaign settings.
+      [12, 'campaigns', 2],
     ]);
     const catalog = [...(ms[2]?.statements ?? []), ...(ms[4]?.statements ?? [])];
     expect(catalog.map((s) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(s)?.[1])).toEqual(CATALOG_KINDS.map((k) => `catalog_${k}`));

@@ -11,6 +11,10 @@ export const errorCodes = {
   invalid_envelope: { status: 400, message: 'The body is not a log envelope, an array of envelopes, or (catalog) an array of records.' },
   invalid_request: { status: 400, message: 'A field of the request is missing or invalid.' },
   invalid_definition: { status: 400, message: 'The segment definition is not valid; details.issues lists every problem with its path.' },
+  invalid_campaign: {
+    status: 400,
+    message: 'The campaign document (or the campaign settings) is not valid; details.issues lists every problem with its path.',
+  },
   too_deep: { status: 400, message: 'The body nests arrays and objects deeper than allowed.' },
   malformed_request: { status: 400, message: 'The request is not well-formed HTTP.' },
   request_timeout: { status: 408, message: 'The request was not received in time.' },
@@ -24,6 +28,7 @@ export const errorCodes = {
   not_found: { status: 404, message: 'No such route or resource.' },
   conflict: { status: 409, message: 'The request conflicts with the current state of the resource.' },
   rate_limited: { status: 429, message: 'Too many requests for this key; retry after the given delay.' },
+  not_enabled: { status: 503, message: 'This part of the API does not run in this deployment.' },
   unavailable: { status: 503, message: 'A dependency is unavailable; nothing was stored; retry later.' },
   internal: { status: 500, message: 'An unexpected error occurred.' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -9,12 +9,12 @@ import { campaignProblems } from './rules';
  * may set it (two campaigns could not disagree about it). A campaign opts out with
  * `caps.ignore_app_cap` (e.g. transactional messages), which also keeps its actions out of the count.
  */
-interface CampaignAppSettings {
+export interface CampaignAppSettings {
   /** At most this many campaign actions per user per day across the app's campaigns; null: no app-wide cap. */
   max_per_user_per_day: number | null;
 }
 
-const DEFAULT_APP_SETTINGS: CampaignAppSettings = { max_per_user_per_day: null };
+export const DEFAULT_APP_SETTINGS: CampaignAppSettings = { max_per_user_per_day: null };
 
 const MAX_PER_USER_PER_DAY = 1_000;
 

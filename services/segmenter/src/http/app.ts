@@ -5,7 +5,9 @@ import { INSPECTOR_CSS, INSPECTOR_HTML, INSPECTOR_JS } from './inspector-page';
 import { inspectEvents, inspectRejected, parseInspectQuery } from './inspect';
 import { requestVerdicts } from './verdicts';
 import { segmentRoutes } from './segments';
+import { campaignRoutes } from './campaigns';
 import type { SegmentsService } from '../segments/service';
+import type { CampaignsService } from '../campaigns/service';
 
 export interface SegmenterAppDeps {
   analytics: Analytics;
@@ -16,6 +18,8 @@ export interface SegmenterAppDeps {
   metrics?: HttpMetrics;
   /** The segments API; absent, its routes answer 404 (a segmenter run as a sink and inspector only). */
   segments?: SegmentsService;
+  /** The campaigns API; absent, its routes answer 404. */
+  campaigns?: CampaignsService;
   /** Seconds a client should wait after a 503. Default 2. */
   retryAfterSeconds?: number;
 }
@@ -71,6 +75,7 @@ export function createSegmenterApp(deps: SegmenterAppDeps) {
         res.status(200).json({ data: await guarded(req, () => inspectRejected(deps.analytics, appId, q)) });
       });
       if (deps.segments) segmentRoutes(router, deps.keys, deps.segments, guarded);
+      if (deps.campaigns) campaignRoutes(router, deps.keys, deps.campaigns, guarded);
       router.get('/inspector', page('text/html', INSPECTOR_HTML));
       router.get('/inspector/inspector.js', page('text/javascript', INSPECTOR_JS));
       router.get('/inspector/inspector.css', page('text/css', INSPECTOR_CSS));
