@@ -42,7 +42,7 @@ describe('deploy/edge/nginx.conf routes the route table', () => {
     const limit: Record<PublicService, number> = {
       gateway: loadGatewayConfig({ KAFKA_BROKERS: 'kafka:9092', KEYS_FILE: 'keys.json' }).MAX_BODY_BYTES,
       'action-store': loadActionStoreConfig({ KEYS_FILE: 'keys.json' }).MAX_BODY_BYTES,
-      // Only segment definitions have bodies.
+      // Only segment definitions and campaigns have bodies, with one limit.
       segmenter: SEGMENT_BODY_LIMIT,
     };
     expect(limit).toEqual({ gateway: 5 * 1024 * 1024, 'action-store': 16 * 1024 * 1024, segmenter: 256 * 1024 });

@@ -57,6 +57,14 @@ const PROBES: Record<string, Probe[]> = {
     { method: 'GET', path: '/v1/segments', key: API_KEY, status: 200, expect: (b) => expect(b).toEqual({ data: [] }) },
   ],
   '/v1/segments/': [{ method: 'GET', path: '/v1/segments/none/members', key: API_KEY, status: 404, expect: 'not_found' }],
+  '/v1/campaigns': [
+    { method: 'GET', path: '/v1/campaigns', key: SDK_KEY, status: 403, expect: 'forbidden_role' },
+    { method: 'GET', path: '/v1/campaigns', key: API_KEY, status: 200, expect: (b) => expect(b).toEqual({ data: [] }) },
+  ],
+  '/v1/campaigns/': [
+    { method: 'GET', path: '/v1/campaigns/none', key: API_KEY, status: 404, expect: 'not_found' },
+    { method: 'GET', path: '/v1/campaigns/settings', key: API_KEY, status: 200, expect: (b) => expect(b).toEqual({ max_per_user_per_day: null }) },
+  ],
   '/v1/users/': [{ method: 'GET', path: '/v1/users/user-1/segments', key: API_KEY, status: 200, expect: (b) => expect(b).toEqual({ data: [] }) }],
   '/inspector': [{ method: 'GET', path: '/inspector', status: 200, expect: (b) => expect(b.html).toContain('<title>Event inspector</title>') }],
   '/inspector/': [{ method: 'GET', path: '/inspector/inspector.js', status: 200, expect: (b) => expect(b.html).toContain('fetch(query(kind)') }],

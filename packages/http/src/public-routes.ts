@@ -31,6 +31,8 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   { match: 'exact', path: '/v1/segments', service: 'segmenter', serves: 'segment creation and list' },
   { match: 'prefix', path: '/v1/segments/', service: 'segmenter', serves: 'segments, their preview and members' },
   { match: 'prefix', path: '/v1/users/', service: 'segmenter', serves: 'a user’s segments' },
+  { match: 'exact', path: '/v1/campaigns', service: 'segmenter', serves: 'campaign creation and list' },
+  { match: 'prefix', path: '/v1/campaigns/', service: 'segmenter', serves: 'campaigns, their states, preview, settings, trigger and report' },
   // The synthetic data generator posts server-side imports under the bare base URL, without /v1.
   { match: 'prefix', path: '/data/ingest/', service: 'gateway', serves: 'server-side import (generator)' },
   // /v1/action/pull (API key) and /v1/action/sdk/pull (SDK key, the current client's fetch).

@@ -5,6 +5,7 @@ import { commonSchemas, opsPaths } from '@evp/http';
 import { describedRoutes, expressRoutes, undescribedAnswers, useMigratedChdb, waitFor, type SeenAnswer } from '@evp/testkit';
 import { TABLES, eventRow, receiptRow, rejectedRow } from '../rows';
 import { pageEvent, rejectedRecord } from '../test-fixtures';
+import { createCampaigns } from '../campaigns/compose';
 import { createSegments } from '../segments/compose';
 import { insertEvents, userEvent } from '../segments/engine-test-harness';
 import { createSegmenterApp } from './app';
@@ -30,7 +31,16 @@ describe("the segmenter's OpenAPI fragment", () => {
   const segmentsOn = (analytics: Analytics) =>
     createSegments({ analytics, bus, registry: createInProcessRegistry(), logger, config: { recomputeIntervalMs: 0, refreshIntervalMs: 0 } });
   let segments: ReturnType<typeof createSegments>;
-  const app = () => createSegmenterApp({ analytics: db.analytics, keys, logger, segments: segments.service }).app;
+  // The campaign worker's and the report's parts are faked: their routes' HTTP layer is what is described here.
+  const campaignsOn = (analytics: Analytics, parts = true) =>
+    createCampaigns({
+      analytics,
+      segments: segments.engine.definitions,
+      ...(parts
+        ? { triggerApi: async (_app: string, _c: unknown, users: string[]) => ({ inv_id: 5, users: users.length }), report: async () => ({ groups: [] }) }
+        : {}),
+    }).service;
+  const app = () => createSegmenterApp({ analytics: db.analytics, keys, logger, segments: segments.service, campaigns: campaignsOn(db.analytics) }).app;
   afterAll(() => segments.engine.stop());
 
   beforeAll(async () => {
@@ -103,7 +113,8 @@ describe("the segmenter's OpenAPI fragment", () => {
       },
     };
     const up = app();
-    const failing = createSegmenterApp({ analytics: down, keys, logger, segments: segmentsOn(down).service }).app;
+    const failing = createSegmenterApp({ analytics: down, keys, logger, segments: segmentsOn(down).service, campaigns: campaignsOn(down) }).app;
+    const partless = createSegmenterApp({ analytics: db.analytics, keys, logger, campaigns: campaignsOn(db.analytics, false) }).app;
     const seen: SeenAnswer[] = [];
     const hit = async (
       a: typeof up,
@@ -181,8 +192,72 @@ describe("the segmenter's OpenAPI fragment", () => {
     await hit(up, `/v1/segments/${String(ref.id)}`, one, API, 'delete');
     await hit(up, `/v1/segments/${id}`, one, API, 'delete');
 
+    // Campaigns: every route, its successes and its errors.
+    const campaigns = '/v1/campaigns';
+    const campaign = '/v1/campaigns/{campaign_id}';
+    const content = { title: 'Hi {{ user.name | default: "there" }}', body: 'x' };
+    const action = { type: 'message', render_method: 'push_notification', delivery_mode: 'one-off', content, expires_after: 'P1D' };
+    const document = { name: 'api', trigger: { api: true }, action };
+    const c = await hit(up, campaigns, campaigns, API, 'post', document);
+    const cid = String(c.id);
+    await hit(up, campaigns, campaigns, API, 'post', { ...document, holdout: 2 });
+    await hit(up, campaigns, campaigns, API, 'post', { ...document, name: 'x'.repeat(300 * 1024) });
+    await hit(up, campaigns, campaigns, API, 'post', 'name=x', 'application/x-www-form-urlencoded');
+    await hit(up, campaigns, campaigns, SDK, 'post', document);
+    await hit(up, campaigns, campaigns);
+    await hit(up, campaigns, campaigns, API);
+    await hit(failing, campaigns, campaigns, API);
+    const preview = '/v1/campaigns/preview';
+    await hit(up, preview, preview, API, 'post', { campaign: document, user_id: 'u-1' });
+    await hit(up, preview, preview, API, 'post', {
+      campaign: { ...document, action: { ...action, content: { title: '{{ user.name }}', body: 'x' } } },
+      user_id: 'u-1',
+    });
+    await hit(up, preview, preview, API, 'post', { campaign: { ...document, holdout: 0.99 }, user_id: 'u-1' });
+    await hit(up, preview, preview, API, 'post', { campaign: cid, user_id: 'u-1' });
+    await hit(up, preview, preview, API, 'post', { campaign: 'none', user_id: 'u-1' });
+    await hit(up, preview, preview, API, 'post', { campaign: document });
+    const settings = '/v1/campaigns/settings';
+    await hit(up, settings, settings, API);
+    await hit(up, settings, settings, API, 'put', { max_per_user_per_day: 2 });
+    await hit(up, settings, settings, API, 'put', { max_per_user_per_day: 0 });
+    await hit(up, campaign.replace('{campaign_id}', cid), campaign, API);
+    await hit(up, '/v1/campaigns/none', campaign, API);
+    await hit(up, '/v1/campaigns/a%20b', campaign, API);
+    await hit(up, `/v1/campaigns/${cid}`, campaign, API, 'put', { ...document, name: 'api 2' });
+    await hit(up, `/v1/campaigns/${cid}/pause`, `${campaign}/pause`, API, 'post');
+    await hit(up, `/v1/campaigns/${cid}/trigger`, `${campaign}/trigger`, API, 'post', { user_ids: ['u-1'] });
+    await hit(up, `/v1/campaigns/${cid}/resume`, `${campaign}/resume`, API, 'post');
+    await hit(up, `/v1/campaigns/${cid}`, campaign, API, 'put', document);
+    await hit(up, `/v1/campaigns/${cid}/trigger`, `${campaign}/trigger`, API, 'post', { user_ids: ['u-1', 'u-2'] });
+    await hit(up, `/v1/campaigns/${cid}/trigger`, `${campaign}/trigger`, API, 'post', { user_ids: [] });
+    await hit(partless, `/v1/campaigns/${cid}/trigger`, `${campaign}/trigger`, API, 'post', { user_ids: ['u-1'] });
+    await hit(up, `/v1/campaigns/${cid}/report`, `${campaign}/report`, API);
+    await hit(up, '/v1/campaigns/none/report', `${campaign}/report`, API);
+    await hit(partless, `/v1/campaigns/${cid}/report`, `${campaign}/report`, API);
+    await hit(up, `/v1/campaigns/${cid}/end`, `${campaign}/end`, API, 'post');
+    await hit(up, `/v1/campaigns/${cid}/pause`, `${campaign}/pause`, API, 'post');
+    await hit(up, '/v1/campaigns/none/end', `${campaign}/end`, API, 'post');
+    await hit(up, '/v1/campaigns/none/resume', `${campaign}/resume`, API, 'post');
+
     expect(undescribedAnswers(doc, seen)).toEqual([]);
     // The scenarios really produced each answer (so the check is not vacuous).
-    expect(new Set(seen.map((a) => a.status))).toEqual(new Set([200, 201, 204, 400, 401, 403, 404, 409, 413, 415, 503]));
+    expect(new Set(seen.map((a) => a.status))).toEqual(new Set([200, 201, 202, 204, 400, 401, 403, 404, 409, 413, 415, 503]));
+    const campaignCodes = seen.filter((a) => a.template.startsWith('/v1/campaigns')).map((a) => (a.body as { error?: { code: string } }).error?.code);
+    expect(new Set(campaignCodes)).toEqual(
+      new Set([
+        undefined,
+        'invalid_campaign',
+        'payload_too_large',
+        'unsupported_media_type',
+        'forbidden_role',
+        'auth_missing',
+        'unavailable',
+        'not_found',
+        'invalid_request',
+        'conflict',
+        'not_enabled',
+      ]),
+    );
   });
 });

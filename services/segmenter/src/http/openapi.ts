@@ -14,12 +14,13 @@ import {
   type OpenApiOperation,
 } from '@evp/http';
 import { ENVELOPE_FORMS, REJECTION_KINDS } from '@evp/schemas';
+import { campaignPaths, campaignSchemas } from './campaigns-openapi';
 import { segmentPaths, segmentSchemas } from './segments-openapi';
 import { DEFAULT_INSPECT_LIMIT, MAX_FILTER_CHARS, MAX_INSPECT_LIMIT } from './inspect';
 
 /**
  * The segmenter's part of the base URL's OpenAPI document: request verdicts, the inspector API and
- * page (app.ts). The answer shapes are those of verdicts.ts and inspect.ts; openapi.test.ts checks
+ * page, segments and campaigns (app.ts). The answer shapes are those of verdicts.ts and inspect.ts; openapi.test.ts checks
  * every route of the app is here (and no other), and that the app's answers match what is described.
  * dev/src/openapi.ts assembles it into docs/openapi.json.
  */
@@ -98,9 +99,11 @@ export function segmenterOpenApi(): OpenApiFragment {
       '/inspector/inspector.js': page('The inspector page’s script', 'text/javascript'),
       '/inspector/inspector.css': page('The inspector page’s style', 'text/css'),
       ...segmentPaths(),
+      ...campaignPaths(),
     },
     schemas: {
       ...segmentSchemas,
+      ...campaignSchemas,
       RequestVerdicts: object(['request_id', 'status', 'received_at', 'payload_kind', 'envelopes', 'counts', 'events'], {
         request_id: { type: 'string' },
         status: { enum: ['pending', 'complete'], description: '`complete` once every envelope of the request has been validated.' },

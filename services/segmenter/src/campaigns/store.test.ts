@@ -1,0 +1,64 @@
+import { useMigratedChdb } from '@evp/testkit';
+import type { CampaignDocument } from './document';
+import { variantActionId } from './ids';
+import { createCampaignStore } from './store';
+
+// The store on chdb, as the campaign worker reads it (CampaignReader): the latest version of each
+// campaign, active ones of one app or of all, the per-variant action ids, and the app settings.
+const chdb = useMigratedChdb('campaignstore');
+const action = {
+  type: 'message',
+  render_method: 'push_notification',
+  delivery_mode: 'one-off',
+  content: { title: 'Hello', body: 'Hi' },
+  expires_after: 'P1D',
+} as CampaignDocument['action'];
+const doc = (name: string, variants = 0): CampaignDocument => ({
+  name,
+  trigger: { api: true },
+  action,
+  ...(variants > 0 ? { variants: Array.from({ length: variants }, () => ({ weight: 1, action: {} })) } : {}),
+});
+
+describe('campaign store', () => {
+  let clock = Date.UTC(2026, 0, 1);
+  let ids = 0;
+  const store = () => createCampaignStore({ analytics: chdb.analytics, now: () => (clock += 1000), newId: () => `c-${++ids}` });
+
+  it('reads the latest version; active of one app or of every app; action ids per variant', async () => {
+    const s = store();
+    const a = await s.create('app-a', doc('A', 3));
+    const b = await s.create('app-a', doc('B'));
+    const c = await s.create('app-b', doc('C'));
+    expect(a).toMatchObject({ id: 'c-1', version: 1, state: 'draft', name: 'A' });
+    expect(a.action_ids).toEqual([1, 2, 3].map((i) => variantActionId('app-a', 'c-1', i)));
+    expect(b.action_ids).toEqual([variantActionId('app-a', 'c-2', 1)]);
+    expect(await s.active()).toEqual([]);
+    const live = await s.change(a, { state: 'active' });
+    await s.change(await s.change(c, { state: 'active' }), { state: 'paused' });
+    const renamed = await s.change(live, { document: doc('A2', 2) });
+    expect(renamed).toMatchObject({ version: 3, state: 'active', name: 'A2', created_at: a.created_at });
+    // A fresh store reads what was written (nothing is kept in memory).
+    const again = store();
+    expect(await again.get('app-a', 'c-1')).toEqual(renamed);
+    expect((await again.active('app-a')).map((x) => [x.id, x.version, x.action_ids.length])).toEqual([['c-1', 3, 2]]);
+    expect((await again.active()).map((x) => x.id)).toEqual(['c-1']);
+    expect((await again.list('app-a')).map((x) => [x.id, x.state])).toEqual([
+      ['c-1', 'active'],
+      ['c-2', 'draft'],
+    ]);
+    expect((await again.list('app-b')).map((x) => [x.id, x.state, x.version])).toEqual([['c-3', 'paused', 3]]);
+    expect(await again.get('app-b', 'c-1')).toBeUndefined();
+  });
+
+  it('keeps settings per app, the latest write winning', async () => {
+    const s = store();
+    expect(await s.settings('app-s')).toEqual({ max_per_user_per_day: null });
+    await s.putSettings('app-s', { max_per_user_per_day: 2 });
+    await s.putSettings('app-s', { max_per_user_per_day: 5 });
+    expect(await s.settings('app-s')).toEqual({ max_per_user_per_day: 5 });
+    expect(await s.settings('app-t')).toEqual({ max_per_user_per_day: null });
+    await s.putSettings('app-s', { max_per_user_per_day: null });
+    expect(await store().settings('app-s')).toEqual({ max_per_user_per_day: null });
+  });
+});

@@ -1,0 +1,274 @@
+import {
+  closedObject,
+  errorResponse,
+  internalError,
+  jsonRequestBody,
+  jsonResponse,
+  keyed,
+  nullable,
+  pathParam,
+  ref,
+  retryAfterHeader,
+  unavailable,
+  type OpenApiOperation,
+  type OpenApiPaths,
+} from '@evp/http';
+import { CAMPAIGN_STATES } from '../campaigns/states';
+import { TRIGGER_MAX_USERS } from '../campaigns/service';
+import { CAMPAIGN_BODY_LIMIT } from './campaigns';
+
+/** The campaigns API's part of the segmenter's OpenAPI fragment (campaigns.ts; docs/campaigns.md#api). */
+
+const time = { type: 'string', format: 'date-time' };
+const campaignId = pathParam('campaign_id', { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' }, 'The campaign’s `id`.');
+
+/** The errors of a campaigns route by what it reads: a body (with a document or settings), a campaign id; and what else it may answer. */
+function errors(opts: { body?: 'document' | 'plain'; notFound?: boolean; conflict?: string; badRequest: string; notEnabled?: boolean }) {
+  const key = keyed('api');
+  const codes = opts.body
+    ? (['invalid_request', 'invalid_json', ...(opts.body === 'document' ? (['invalid_campaign'] as const) : [])] as const)
+    : (['invalid_request'] as const);
+  const out: Record<string, object> = {
+    '400': errorResponse(
+      `${opts.badRequest} \`path\` names the first problem; for \`invalid_campaign\`, \`details.issues\` lists up to 100 as {path, rule, message} and \`details.issue_count\` counts them.`,
+      codes,
+    ),
+    ...key.responses,
+  };
+  if (opts.notFound) out['404'] = errorResponse('No campaign with this id in the key’s app (another app’s campaign reads the same).', ['not_found']);
+  if (opts.conflict) out['409'] = errorResponse(opts.conflict, ['conflict']);
+  if (opts.body) {
+    out['413'] = errorResponse(`The body exceeds ${CAMPAIGN_BODY_LIMIT / 1024} KiB.`, ['payload_too_large']);
+    out['415'] = errorResponse('Content-Type other than application/json or text/plain (or a charset other than utf-8), or an unsupported Content-Encoding.', [
+      'unsupported_media_type',
+      'unsupported_encoding',
+    ]);
+  }
+  out['500'] = internalError;
+  out['503'] = opts.notEnabled
+    ? errorResponse(
+        'ClickHouse (or the part behind the route) did not answer: `unavailable`, retry after `Retry-After`; or the part behind the route does not run in this deployment: `not_enabled`.',
+        ['unavailable', 'not_enabled'],
+        retryAfterHeader,
+      )
+    : unavailable('ClickHouse');
+  return out;
+}
+
+const op = (summary: string, description: string, rest: Omit<OpenApiOperation, 'summary' | 'security'>): OpenApiOperation => ({
+  summary,
+  description,
+  security: keyed('api').security,
+  ...rest,
+});
+
+const documentBody = jsonRequestBody(ref('CampaignDocument'), 'A campaign document.');
+const stateConflict = 'The campaign’s state refuses this (docs/campaigns.md#states); `details.state` is the state.';
+
+const command = (name: 'pause' | 'resume' | 'end', description: string) => ({
+  post: op(`${name[0]?.toUpperCase()}${name.slice(1)} a campaign`, `${description} Repeating it in the state it leads to changes nothing (no new version).`, {
+    parameters: [campaignId],
+    responses: {
+      '200': jsonResponse('The campaign in its new state.', ref('Campaign')),
+      ...errors({ notFound: true, conflict: stateConflict, badRequest: '`campaign_id` is malformed.' }),
+    },
+  }),
+});
+
+export function campaignPaths(): OpenApiPaths {
+  return {
+    '/v1/campaigns': {
+      post: op(
+        'Create a campaign',
+        'Validated against the campaign rules, the app’s saved segments and the data contract; saved as version 1 in state `draft`.',
+        {
+          requestBody: documentBody,
+          responses: {
+            '201': jsonResponse('The saved campaign.', ref('Campaign')),
+            ...errors({ body: 'document', badRequest: 'The document is invalid.' }),
+          },
+        },
+      ),
+      get: op('The app’s campaigns', 'Every campaign of the key’s app, whatever its state, by creation.', {
+        responses: {
+          '200': jsonResponse('The campaigns.', closedObject(['data'], { data: { type: 'array', items: ref('Campaign') } })),
+          ...errors({ badRequest: 'Not answered by this route.' }),
+        },
+      }),
+    },
+    '/v1/campaigns/preview': {
+      post: op(
+        'Preview a campaign for one user',
+        'The action the campaign would request for the user now — assigned to control or a variant, its templates rendered with the user’s data and catalog records — or why it would request none. Nothing is saved or sent.',
+        {
+          requestBody: jsonRequestBody(
+            closedObject(['campaign', 'user_id'], {
+              campaign: {
+                oneOf: [ref('CampaignDocument'), { type: 'string', description: 'The id of a saved campaign of the app.' }],
+                description: 'A document (validated, not saved; assigned as if its id were `preview`) or the id of a saved campaign.',
+              },
+              user_id: { type: 'string', minLength: 1, maxLength: 256 },
+              event: { type: 'object', description: 'The triggering event’s properties (`event` of the templates), for a campaign with an event trigger.' },
+            }),
+            'The campaign and the user.',
+          ),
+          responses: {
+            '200': jsonResponse('What the campaign would do for the user.', ref('CampaignPreview')),
+            ...errors({
+              body: 'document',
+              notFound: true,
+              badRequest:
+                'The document is invalid (paths under `$.campaign`), `user_id` is missing, or `event` is not an object or given for a campaign without an event trigger.',
+            }),
+          },
+        },
+      ),
+    },
+    '/v1/campaigns/settings': {
+      get: op('The app’s campaign settings', 'Across all the app’s campaigns; the defaults until set.', {
+        responses: { '200': jsonResponse('The settings.', ref('CampaignSettings')), ...errors({ badRequest: 'Not answered by this route.' }) },
+      }),
+      put: op('Replace the app’s campaign settings', 'Keys left out take their defaults.', {
+        requestBody: jsonRequestBody(ref('CampaignSettings'), 'The settings.'),
+        responses: {
+          '200': jsonResponse('The saved settings.', ref('CampaignSettings')),
+          ...errors({ body: 'document', badRequest: 'The settings are invalid.' }),
+        },
+      }),
+    },
+    '/v1/campaigns/{campaign_id}': {
+      get: op('One campaign', 'The campaign’s latest version.', {
+        parameters: [campaignId],
+        responses: { '200': jsonResponse('The campaign.', ref('Campaign')), ...errors({ notFound: true, badRequest: '`campaign_id` is malformed.' }) },
+      }),
+      put: op(
+        'Replace a campaign’s document',
+        'Only while the campaign is `draft` or `paused`; bumps the version. The action ids stay those of the variants by position.',
+        {
+          parameters: [campaignId],
+          requestBody: documentBody,
+          responses: {
+            '200': jsonResponse('The campaign, version + 1.', ref('Campaign')),
+            ...errors({
+              body: 'document',
+              notFound: true,
+              conflict: 'The campaign is `active` (pause it first) or `ended`; `details.state` is the state.',
+              badRequest: 'The document is invalid, or `campaign_id` is malformed.',
+            }),
+          },
+        },
+      ),
+    },
+    '/v1/campaigns/{campaign_id}/pause': command('pause', 'An active campaign stops acting on triggers.'),
+    '/v1/campaigns/{campaign_id}/resume': command('resume', 'A draft or paused campaign becomes active.'),
+    '/v1/campaigns/{campaign_id}/end': command('end', 'Final: an ended campaign stays ended.'),
+    '/v1/campaigns/{campaign_id}/trigger': {
+      post: op(
+        'Trigger an API campaign for users',
+        'One run of an active campaign with an `{"api": true}` trigger, for these users (duplicates counted once); answered once the run is durable.',
+        {
+          parameters: [campaignId],
+          requestBody: jsonRequestBody(
+            closedObject(['user_ids'], {
+              user_ids: { type: 'array', minItems: 1, maxItems: TRIGGER_MAX_USERS, items: { type: 'string', minLength: 1, maxLength: 256 } },
+            }),
+            'The users.',
+          ),
+          responses: {
+            '202': jsonResponse(
+              'The run is accepted: its actions follow (docs/campaigns.md, "Triggers and delivery").',
+              closedObject(['inv_id', 'users'], {
+                inv_id: { type: 'integer', minimum: 1, description: 'The run’s `inv_id`: the actions’ and the report’s.' },
+                users: { type: 'integer', minimum: 1, description: 'Distinct users of the run.' },
+              }),
+            ),
+            ...errors({
+              body: 'plain',
+              notFound: true,
+              conflict: 'The campaign is not `active`, or its trigger is not `api`.',
+              badRequest: '`user_ids` is not an array of 1–10,000 user ids of 1–256 characters, or `campaign_id` is malformed.',
+              notEnabled: true,
+            }),
+          },
+        },
+      ),
+    },
+    '/v1/campaigns/{campaign_id}/report': {
+      get: op('A campaign’s report', 'Per variant and for control, with uplift against control (docs/campaigns.md#report).', {
+        parameters: [campaignId],
+        responses: {
+          '200': jsonResponse('The report.', ref('CampaignReport')),
+          ...errors({ notFound: true, badRequest: '`campaign_id` is malformed.', notEnabled: true }),
+        },
+      }),
+    },
+  };
+}
+
+const previewAction = {
+  type: 'object',
+  description:
+    'The action as `POST /v1/actions` would take it, less `inv_id` (a preview is no run); `action_id` is the variant’s when the campaign is saved. `expired_at` counts `expires_after` from now.',
+  required: ['user_id', 'type', 'render_method', 'delivery_mode', 'content', 'attr', 'tags', 'expired_at'],
+  properties: {
+    user_id: { type: 'string' },
+    type: { type: 'string' },
+    render_method: { type: 'string' },
+    delivery_mode: { type: 'string' },
+    content: closedObject(['title', 'body'], { title: { type: 'string' }, body: { type: 'string' } }),
+    attr: { type: 'object', additionalProperties: { type: 'string' } },
+    tags: { type: 'array', items: { type: 'string' } },
+    expired_at: time,
+    action_id: { type: 'integer', minimum: 1 },
+  },
+};
+
+export const campaignSchemas: Record<string, object> = {
+  CampaignDocument: {
+    type: 'object',
+    description:
+      'A campaign document (docs/campaigns.md): `{"name", "trigger", "action", "variants"?, "holdout"?, "caps"?, "quiet_hours"?, "send_at_local"?, "goal"?, "start_at"?, "end_at"?, "rate_per_second"?}`.',
+  },
+  Campaign: closedObject(['id', 'name', 'version', 'state', 'document', 'action_ids', 'created_at', 'updated_at'], {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    version: { type: 'integer', minimum: 1 },
+    state: { enum: [...CAMPAIGN_STATES] },
+    document: ref('CampaignDocument'),
+    action_ids: {
+      type: 'array',
+      minItems: 1,
+      items: { type: 'integer', minimum: 1 },
+      description: 'The `action_id` of each variant, in document order (one when the document has no variants).',
+    },
+    created_at: time,
+    updated_at: time,
+  }),
+  CampaignSettings: closedObject(['max_per_user_per_day'], {
+    max_per_user_per_day: nullable('integer', {
+      minimum: 1,
+      maximum: 1000,
+      description: 'Campaign actions per user per day across the app; null: no app-wide cap.',
+    }),
+  }),
+  CampaignPreview: {
+    oneOf: [
+      closedObject(['user_id', 'variant', 'outcome', 'action'], {
+        user_id: { type: 'string' },
+        variant: { type: 'integer', minimum: 1, description: 'The variant, 1 … N in document order.' },
+        outcome: { const: 'requested' },
+        action: previewAction,
+      }),
+      closedObject(['user_id', 'variant', 'outcome', 'reason'], {
+        user_id: { type: 'string' },
+        variant: { type: 'integer', minimum: 0, description: '0 for control.' },
+        outcome: { enum: ['control', 'skipped'] },
+        reason: {
+          type: 'string',
+          description: '`control`, `template_variable_missing: <variable>`, `template_error: <message>` or `invalid_action: <path> <message>`.',
+        },
+      }),
+    ],
+  },
+  CampaignReport: { type: 'object', description: 'Per variant and for control (docs/campaigns.md#report).' },
+};
