@@ -34,7 +34,7 @@ export function startInstructions(p: {
   return [
     '',
     'Event platform is running in one process (embedded Kafka-compatible bus, schema registry, ClickHouse via chdb, action store).',
-    `  base URL      ${p.baseUrl}   (every public route: /v1/ingest/…, /v1/segments, /v1/actions, /v1/action/pull, /v1/action/sdk/pull, /inspector;`,
+    `  base URL      ${p.baseUrl}   (every public route: /v1/ingest/…, /v1/segments, /v1/campaigns, /v1/actions, /v1/action/pull, /v1/action/sdk/pull, /inspector;`,
     '                and one /healthz, /readyz, /metrics for all parts)',
     `  ClickHouse    ${p.chdbPath} (chdb; database "analytics", table "events")`,
     `  keys          ${p.keysFile}${p.keysCreated ? ' (created now)' : ''}`,
