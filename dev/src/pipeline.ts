@@ -5,7 +5,7 @@ import { closeServer, createEdge, listen } from '@evp/http';
 import { canonicalFromAvro } from '@evp/schemas';
 import { createGatewayApp } from '@evp/gateway';
 import { startValidator } from '@evp/validator';
-import { createCampaigns, createSegmenterApp, createSegments, createSink, runMigrations, type SegmentEngineConfig } from '@evp/segmenter';
+import { clickhouseReport, createCampaigns, createSegmenterApp, createSegments, createSink, runMigrations, type SegmentEngineConfig } from '@evp/segmenter';
 import { createActionStoreApp, startActionRequestsConsumer, startFeedbackConsumer, startLogRelay, startSweeper, storeReadiness } from '@evp/action-store';
 import { platformOpenApi } from './openapi';
 
@@ -129,7 +129,12 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     // One process: the gateway is ready only while every consumer behind it runs.
     readiness: async () => problems(),
   });
-  const campaigns = createCampaigns({ analytics, segments: segments.engine.definitions, ...(opts.now ? { now: opts.now } : {}) });
+  const campaigns = createCampaigns({
+    analytics,
+    segments: segments.engine.definitions,
+    report: clickhouseReport(analytics, opts.now),
+    ...(opts.now ? { now: opts.now } : {}),
+  });
   const segmenter = createSegmenterApp({
     analytics,
     keys,

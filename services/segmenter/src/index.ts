@@ -10,4 +10,4 @@ export * from './segments/engine';
 export { workForRows, type SegmentEntry, type WorkItem } from './segments/work';
 export { createSegments, type SegmentsDeps } from './segments/compose';
 export { segmenterOpenApi } from './http/openapi';
-export { createCampaigns, type CampaignsDeps } from './campaigns/compose';
+export { clickhouseReport, createCampaigns, type CampaignsDeps } from './campaigns/compose';

@@ -6,7 +6,7 @@ import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { clickhouseOptions, loadSegmenterConfig, segmentEngineConfig, sinkConfig } from './config';
 import { createSegmenterApp } from './http/app';
-import { createCampaigns } from './campaigns/compose';
+import { clickhouseReport, createCampaigns } from './campaigns/compose';
 import { createSegments } from './segments/compose';
 import { createSink } from './sink';
 
@@ -69,8 +69,8 @@ async function main() {
   ];
   // The public API (request verdicts, the inspector) on PORT, behind the edge; its request series
   // join the sink's on the side port's /metrics.
-  // The campaigns API; its trigger and report routes answer 503 until the campaign worker and the report are composed here.
-  const campaigns = createCampaigns({ analytics, segments: engine.definitions });
+  // The campaigns API; its trigger route answers 503 not_enabled until the campaign worker is composed here.
+  const campaigns = createCampaigns({ analytics, segments: engine.definitions, report: clickhouseReport(analytics) });
   const api = createSegmenterApp({ analytics, keys, logger, readiness, segments, campaigns: campaigns.service });
   // Assigned once each, but shutdown() can run before the assignments (a consumer dying during
   // start-up) and must then see undefined, not a const's temporal dead zone.

@@ -1,5 +1,6 @@
 import type { Analytics } from '@evp/core';
 import type { SegmentDefinitions } from '../segments/model';
+import { campaignReport } from './report';
 import { createCampaignsService, type CampaignReport, type CampaignsService, type TriggerApi } from './service';
 import { createCampaignStore, type CampaignStore } from './store';
 import { TemplateEngine } from './templates';
@@ -35,4 +36,16 @@ export function createCampaigns(deps: CampaignsDeps): { service: CampaignsServic
     ...now,
   });
   return { service, store };
+}
+
+/** The report of report.ts over the same ClickHouse, as the API's `report` part; `now` is the report's instant. */
+export function clickhouseReport(analytics: Analytics, now: () => number = Date.now): CampaignReport {
+  return (appId, campaign) =>
+    campaignReport(analytics, {
+      appId,
+      campaignId: campaign.id,
+      variants: campaign.document.variants?.length ?? 1,
+      goal: campaign.document.goal,
+      now: new Date(now()),
+    });
 }

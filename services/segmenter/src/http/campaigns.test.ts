@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createLogger, KeyRing } from '@evp/core';
 import { useMigratedChdb } from '@evp/testkit';
 import { assign } from '../campaigns/assignment';
-import { createCampaigns } from '../campaigns/compose';
+import { clickhouseReport, createCampaigns } from '../campaigns/compose';
 import { variantActionId } from '../campaigns/ids';
 import type { Campaign } from '../campaigns/store';
 import { createSegmentStore } from '../segments/definitions-store';
@@ -350,6 +350,27 @@ describe('campaigns API', () => {
       const res = await request(app).get(`/v1/campaigns/${id}/report`).set(auth(API));
       expect([res.status, res.body]).toEqual([200, { app: 'app-1', campaign: id, groups: [] }]);
       expect((await request(app).get(`/v1/campaigns/${id}/report`).set(auth(API2))).status).toBe(404);
+    });
+
+    it('answers the real report (report.ts on the same ClickHouse) as composed by main.ts: a campaign with no runs yet', async () => {
+      const real = createSegmenterApp({
+        analytics: chdb.analytics,
+        keys,
+        logger,
+        campaigns: createCampaigns({
+          analytics: chdb.analytics,
+          segments: createSegmentStore({ analytics: chdb.analytics }),
+          report: clickhouseReport(chdb.analytics, () => NOW),
+        }).service,
+      }).app;
+      const { id } = await create(refill);
+      const res = await request(real).get(`/v1/campaigns/${id}/report`).set(auth(API));
+      expect(res.status).toBe(200);
+      expect([res.body.campaign_id, res.body.as_of, res.body.goal, res.body.control.audience]).toEqual([id, new Date(NOW).toISOString(), null, 0]);
+      expect(res.body.variants.map((v: { variant: number; action_id: number; audience: number }) => [v.variant, v.action_id, v.audience])).toEqual([
+        [1, variantActionId('app-1', id, 1), 0],
+        [2, variantActionId('app-1', id, 2), 0],
+      ]);
     });
 
     it('answers 503 not_enabled where the worker and the report are not composed', async () => {
