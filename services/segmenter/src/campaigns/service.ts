@@ -6,7 +6,7 @@ import { actionFor, variantTemplates } from './action-template';
 import { validateAppSettings, type CampaignAppSettings } from './app-settings';
 import { assign } from './assignment';
 import type { CampaignDocument } from './document';
-import { isEditable, transition, type CampaignCommand } from './states';
+import { isEditable, isLive, transition, type CampaignCommand } from './states';
 import type { Campaign, CampaignStore } from './store';
 import { CatalogRecords, userScope, type TemplateData } from './template-data';
 import type { CatalogLoader, TemplateEngine } from './templates';
@@ -156,6 +156,15 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
           path: 'params.campaign_id',
           details: { state: campaign.state },
         });
+      const { start_at: start, end_at: end } = campaign.document;
+      if (!isLive(campaign.state, { ...(start ? { startMs: Date.parse(start) } : {}), ...(end ? { endMs: Date.parse(end) } : {}) }, now())) {
+        const why = start && now() < Date.parse(start) ? `it starts at ${start}` : `it ended at ${end}`;
+        throw new ApiError('conflict', {
+          message: `campaign ${id} acts on no trigger now: ${why}`,
+          path: 'params.campaign_id',
+          details: { state: campaign.state },
+        });
+      }
       return run(appId, campaign, users);
     },
     async report(appId: string, id: string): Promise<unknown> {

@@ -185,7 +185,7 @@ export function campaignPaths(): OpenApiPaths {
             ...errors({
               body: 'plain',
               notFound: true,
-              conflict: 'The campaign is not `active`, or its trigger is not `api`.',
+              conflict: 'The campaign is not `active`, the time is outside its `[start_at, end_at)`, or its trigger is not `api`.',
               badRequest: '`user_ids` is not an array of 1–10,000 user ids of 1–256 characters, or `campaign_id` is malformed.',
               notEnabled: true,
             }),

@@ -326,12 +326,28 @@ describe('campaigns API', () => {
       const res = await post(`/v1/campaigns/${id}/trigger`, { user_ids: ['u-1', 'u-2', 'u-1'] });
       expect([res.status, res.body]).toEqual([202, { inv_id: 77, users: 2 }]);
       expect(triggered.map((t) => [t.appId, t.campaign.id, t.campaign.state, t.userIds])).toEqual([['app-1', id, 'active', ['u-1', 'u-2']]]);
+      triggered.length = 0;
       for (const bad of [{}, { user_ids: [] }, { user_ids: ['u-1', 5] }, { user_ids: [''] }]) {
         const r = await post(`/v1/campaigns/${id}/trigger`, bad);
         expect([r.status, r.body.error.code]).toEqual([400, 'invalid_request']);
       }
       expect((await post(`/v1/campaigns/${id}/trigger`, { user_ids: ['u-1'] }, API2)).status).toBe(404);
-      expect(triggered).toHaveLength(1);
+      expect(triggered).toHaveLength(0);
+    });
+
+    it('refuses to trigger an active campaign outside [start_at, end_at)', async () => {
+      for (const [window, message] of [
+        [{ start_at: '2026-06-11T00:00:00Z' }, 'it starts at 2026-06-11T00:00:00Z'],
+        [{ start_at: '2026-06-01T00:00:00Z', end_at: '2026-06-10T12:00:00Z' }, 'it ended at 2026-06-10T12:00:00Z'],
+      ] as const) {
+        const { id } = await create({ ...apiCampaign, ...window });
+        await post(`/v1/campaigns/${id}/resume`, {});
+        const res = await post(`/v1/campaigns/${id}/trigger`, { user_ids: ['u-1'] });
+        expect([res.status, res.body.error.code, res.body.error.message]).toEqual([409, 'conflict', `campaign ${id} acts on no trigger now: ${message}`]);
+      }
+      const { id } = await create({ ...apiCampaign, start_at: '2026-06-10T12:00:00Z', end_at: '2026-06-10T12:00:01Z' });
+      await post(`/v1/campaigns/${id}/resume`, {});
+      expect((await post(`/v1/campaigns/${id}/trigger`, { user_ids: ['u-1'] })).status).toBe(202);
     });
 
     it('refuses to trigger a campaign whose trigger is not the API', async () => {
