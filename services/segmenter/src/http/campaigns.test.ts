@@ -221,6 +221,42 @@ describe('campaigns API', () => {
     expect(await get(API)).toEqual({ max_per_user_per_day: null });
   });
 
+  it('answers hostile bodies with a 4xx, never a 5xx', async () => {
+    const { id } = await create({ ...refill, trigger: { api: true }, variants: undefined, action: { ...action, content: { title: 'x', body: 'y' } } });
+    await post(`/v1/campaigns/${id}/resume`, {});
+    const bodies: unknown[] = [
+      null,
+      [],
+      1,
+      'x',
+      {},
+      { campaign: 1, user_id: {} },
+      { campaign: { name: {}, trigger: [], action: null, variants: [null, 1] }, user_id: 'u' },
+      { campaign: { ...refill, variants: [{ weight: 1, action: { content: 'x' } }] }, user_id: 'u', event: { item: 'not an object' } },
+      { campaign: refill, user_id: 'u-1', event: { item: { id: { nested: true } } } },
+      { user_ids: null },
+      { user_ids: Array.from({ length: 10_001 }, (_, i) => `u${i}`) },
+      { max_per_user_per_day: '3' },
+      { __proto__: { x: 1 }, constructor: 1 },
+    ];
+    const statuses = new Set<number>();
+    for (const path of ['/v1/campaigns', '/v1/campaigns/preview', `/v1/campaigns/${id}/trigger`]) {
+      for (const body of bodies) {
+        const res = await request(app).post(path).set(auth(API)).set('Content-Type', 'application/json').send(JSON.stringify(body));
+        expect([path, body, res.status < 500]).toEqual([path, body, true]);
+        statuses.add(res.status);
+      }
+    }
+    for (const body of bodies) {
+      for (const path of ['/v1/campaigns/settings', `/v1/campaigns/${id}`]) {
+        const res = await request(app).put(path).set(auth(API)).set('Content-Type', 'application/json').send(JSON.stringify(body));
+        expect([path, body, res.status < 500]).toEqual([path, body, true]);
+        statuses.add(res.status);
+      }
+    }
+    expect([...statuses].sort()).toEqual([200, 400, 409]);
+  });
+
   describe('preview', () => {
     const preview = async (body: object, key = API) => {
       const res = await post('/v1/campaigns/preview', body, key);
