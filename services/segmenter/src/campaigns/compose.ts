@@ -4,7 +4,7 @@ import { campaignReport } from './report';
 import { createCampaignsService, type CampaignReport, type CampaignsService, type TriggerApi } from './service';
 import { createCampaignStore, type CampaignStore } from './store';
 import { TemplateEngine } from './templates';
-import { catalogLoader, loadUserData } from './user-data';
+import { catalogLoader, loadUserFacts } from './loaders';
 
 export interface CampaignsDeps {
   analytics: Analytics;
@@ -30,7 +30,10 @@ export function createCampaigns(deps: CampaignsDeps): { service: CampaignsServic
     store,
     segments: deps.segments,
     templates: deps.templates ?? new TemplateEngine(),
-    users: { load: (appId, userId) => loadUserData(deps.analytics, appId, userId), catalog: (appId) => catalogLoader(deps.analytics, appId) },
+    users: {
+      load: async (appId, userId) => (await loadUserFacts(deps.analytics, appId, [userId])).get(userId) ?? {},
+      catalog: (appId) => catalogLoader(deps.analytics, appId),
+    },
     ...(deps.triggerApi ? { triggerApi: deps.triggerApi } : {}),
     ...(deps.report ? { report: deps.report } : {}),
     ...now,

@@ -10,7 +10,7 @@ import { isEditable, isLive, transition, type CampaignCommand } from './states';
 import type { Campaign, CampaignStore } from './store';
 import { CatalogRecords, userScope, type TemplateData } from './template-data';
 import type { CatalogLoader, TemplateEngine } from './templates';
-import type { UserData } from './user-data';
+import type { UserFacts } from './loaders';
 import { validateCampaign } from './validate';
 
 /** Starts one run of an API-triggered campaign for these users; resolves once the run is durable (the campaign worker's). */
@@ -24,7 +24,7 @@ export interface CampaignsServiceDeps {
   segments: Pick<SegmentDefinitions, 'list'>;
   templates: TemplateEngine;
   /** What a preview renders with: one user's data, and catalog records by id. */
-  users: { load(appId: string, userId: string): Promise<UserData>; catalog(appId: string): CatalogLoader };
+  users: { load(appId: string, userId: string): Promise<UserFacts>; catalog(appId: string): CatalogLoader };
   /** Absent: `POST /v1/campaigns/{id}/trigger` answers 503 not_enabled. */
   triggerApi?: TriggerApi;
   /** Absent: `GET /v1/campaigns/{id}/report` answers 503 not_enabled. */

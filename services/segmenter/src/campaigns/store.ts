@@ -4,42 +4,25 @@ import type { Analytics } from '@evp/core';
 import { chToRfc3339 } from '../segments/times';
 import { DEFAULT_APP_SETTINGS, type CampaignAppSettings } from './app-settings';
 import type { CampaignDocument } from './document';
+import type { CampaignSource, StoredCampaign } from './source';
 import { variantActionId } from './ids';
 import type { CampaignState } from './states';
 
-/** A saved campaign's latest version, as the API, the campaign worker and the trigger producers read it. */
-export interface Campaign {
-  app_id: string;
-  id: string;
-  /** From 1; every change of the document or the state bumps it. */
-  version: number;
+/** A saved campaign's latest version, as the API shows it; the worker and the trigger producers read it as a StoredCampaign. */
+export interface Campaign extends StoredCampaign {
+  /** The document's name (a column, for lists). */
   name: string;
-  state: CampaignState;
-  /** Validated (validate.ts) when it was saved. */
-  document: CampaignDocument;
-  /** The action id of each variant, in document order (ids.ts variantActionId; one when the document has no variants). */
-  action_ids: number[];
-  /** Epoch ms. */
-  created_at: number;
+  /** Epoch ms of the latest change. */
   updated_at: number;
 }
 
 /**
- * What the campaign worker and the trigger producers read (docs/campaigns.md, "Triggers and
- * delivery"): an interface, so their tests can use an in-memory fake. (Exported once its first
- * reader imports it: knip refuses an export nothing uses.)
+ * Where campaigns are kept (ClickHouse tables `campaigns` and `campaign_settings`); every call is
+ * scoped to one app. The campaign worker reads it through its port (source.ts, CampaignSource).
  */
-interface CampaignReader {
-  /** Campaigns in state `active`, of one app or (no app) of every app. */
-  active(appId?: string): Promise<Campaign[]>;
-  /** The latest version of one campaign, whatever its state; undefined when the app has none with this id. */
+export interface CampaignStore extends CampaignSource {
   get(appId: string, id: string): Promise<Campaign | undefined>;
-  /** The app's campaign settings (the defaults when never set). */
-  settings(appId: string): Promise<CampaignAppSettings>;
-}
-
-/** Where campaigns are kept (ClickHouse tables `campaigns` and `campaign_settings`); every call is scoped to one app. */
-export interface CampaignStore extends CampaignReader {
+  active(appId?: string): Promise<Campaign[]>;
   /** Every campaign of the app, by creation. */
   list(appId: string): Promise<Campaign[]>;
   /** Saves a new draft, version 1. */
