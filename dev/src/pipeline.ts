@@ -81,13 +81,29 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     ...(opts.now ? { now: opts.now } : {}),
   });
   await segments.engine.start();
+  const campaigns = createCampaigns({
+    analytics,
+    segments: segments.engine.definitions,
+    report: clickhouseReport(analytics, opts.now),
+    worker: {
+      bus,
+      registry,
+      logger: logger.child({ service: 'segmenter' }),
+      config: { groupId: `segmenter-campaigns${suffix}`, entryGroupId: `segmenter-campaign-entries${suffix}` },
+    },
+    ...(opts.now ? { now: opts.now } : {}),
+  });
+  await campaigns.worker.start();
   const sink = createSink({
     bus,
     registry,
     analytics,
     logger: logger.child({ service: 'segmenter' }),
     config: { groupId: `segmenter-sink${suffix}`, batchMaxWaitMs: opts.sinkFlushMs ?? 200 },
-    onInserted: (rows) => segments.engine.onInserted(rows),
+    onInserted: async (rows) => {
+      await segments.engine.onInserted(rows);
+      await campaigns.worker.onInserted(rows);
+    },
   });
   await sink.start();
   const consumers: Subscription[] = [
@@ -106,6 +122,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
       validator,
       'segmenter-sink': sink,
       'segmenter-segments': segments.engine,
+      'segmenter-campaigns': campaigns.worker,
       'action-store.requests': consumers[0] as Subscription,
       'action-store.feedback': consumers[1] as Subscription,
     });
@@ -129,12 +146,6 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     // One process: the gateway is ready only while every consumer behind it runs.
     readiness: async () => problems(),
   });
-  const campaigns = createCampaigns({
-    analytics,
-    segments: segments.engine.definitions,
-    report: clickhouseReport(analytics, opts.now),
-    ...(opts.now ? { now: opts.now } : {}),
-  });
   const segmenter = createSegmenterApp({
     analytics,
     keys,
@@ -147,7 +158,15 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     logger: logger.child({ service: 'edge' }),
     services: { gateway: gateway.app, 'action-store': actions.app, segmenter: segmenter.app },
     readiness: async () => [...problems(), ...(await storeReady())],
-    registries: [gateway.metrics.registry, actions.metrics.registry, segmenter.metrics.registry, validatorMetrics, sink.metrics, segments.engine.metrics],
+    registries: [
+      gateway.metrics.registry,
+      actions.metrics.registry,
+      segmenter.metrics.registry,
+      validatorMetrics,
+      sink.metrics,
+      segments.engine.metrics,
+      campaigns.worker.metrics,
+    ],
     openApi: platformOpenApi(),
   });
   const server = await listen(edge, opts.port ?? 0, host);
@@ -163,6 +182,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
       await Promise.allSettled([validator.stop(), sink.stop(), sweeper.stop(), ...consumers.map((c) => c.stop())]);
       // After the sink: its last stored rows' work is produced before the engine leaves.
       await segments.engine.stop().catch(() => undefined);
+      await campaigns.worker.stop().catch(() => undefined);
       await relay.stop();
       await Promise.allSettled([producer.close()]);
     },

@@ -12,10 +12,12 @@ import { createSink } from './sink';
 
 /**
  * Composition root: config → logger → keys → ClickHouse (+ migrations) → Kafka + registry → segment
- * engine (its work consumer and timers) → sink (whose stored rows become segment work) → the public
- * API (request verdicts, inspector) on PORT; /metrics, /healthz, /readyz on a side port.
+ * engine (its work consumer and timers) → campaigns (store, API service, campaign worker) → sink
+ * (whose stored rows become segment work and event triggers) → the public API (request verdicts,
+ * inspector, segments, campaigns) on PORT; /metrics, /healthz, /readyz on a side port.
  * Shutdown in reverse: stop answering → stop the sink (buffered rows are inserted, their work
- * produced, offsets committed) → stop the engine (the evaluation in hand finishes) → leave Kafka →
+ * produced, offsets committed) → stop the engine (the evaluation in hand finishes) → stop the
+ * campaign worker (the batch in hand finishes) → leave Kafka →
  * close ClickHouse. A consumer that stops for good fails readiness and exits non-zero, so an
  * orchestrator restarts the process.
  */
@@ -50,6 +52,15 @@ async function main() {
     config: segmentEngineConfig(config),
     onDead: dead('segment work'),
   });
+  // Campaigns: the API's service and store, and the campaign worker (its trigger producers and its
+  // consumer of campaigns.triggers), which reads the store and acts on the sink's stored events.
+  const campaigns = createCampaigns({
+    analytics,
+    segments: engine.definitions,
+    report: clickhouseReport(analytics),
+    worker: { bus, registry, logger, metrics, onDead: dead('campaign trigger') },
+  });
+  const { worker } = campaigns;
   const sink = createSink({
     bus,
     registry,
@@ -57,20 +68,23 @@ async function main() {
     logger,
     metrics,
     config: sinkConfig(config),
-    onInserted: (rows) => engine.onInserted(rows),
+    // Segment work first, then the campaigns' event triggers; a failure delivers the batch again.
+    onInserted: async (rows) => {
+      await engine.onInserted(rows);
+      await worker.onInserted(rows);
+    },
     onDead: dead('sink'),
   });
   await engine.start();
+  await worker.start();
   await sink.start();
   // /healthz: the process answers; /readyz: ClickHouse answers and the consumers are alive.
   const readiness = async () => [
-    ...consumerProblems({ 'segmenter-sink': sink, 'segmenter-segments': engine }),
+    ...consumerProblems({ 'segmenter-sink': sink, 'segmenter-segments': engine, 'segmenter-campaigns': worker }),
     ...((await analytics.ping()) ? [] : ['clickhouse: not reachable']),
   ];
   // The public API (request verdicts, the inspector) on PORT, behind the edge; its request series
   // join the sink's on the side port's /metrics.
-  // The campaigns API; its trigger route answers 503 not_enabled until the campaign worker is composed here.
-  const campaigns = createCampaigns({ analytics, segments: engine.definitions, report: clickhouseReport(analytics) });
   const api = createSegmenterApp({ analytics, keys, logger, readiness, segments, campaigns: campaigns.service });
   // Assigned once each, but shutdown() can run before the assignments (a consumer dying during
   // start-up) and must then see undefined, not a const's temporal dead zone.
@@ -87,6 +101,7 @@ async function main() {
     if (http) await closeServer(http.server).catch((err) => logger.error({ err }, 'http close failed'));
     await sink.stop().catch((err) => logger.error({ err }, 'sink stop failed'));
     await engine.stop().catch((err) => logger.error({ err }, 'segment engine stop failed'));
+    await worker.stop().catch((err) => logger.error({ err }, 'campaign worker stop failed'));
     const results = await Promise.allSettled([bus.close(), new Promise<void>((r) => (ops ? ops.server.close(() => r()) : r()))]);
     await analytics.close().catch((err) => logger.error({ err }, 'ClickHouse close failed'));
     for (const r of results) if (r.status === 'rejected') logger.error({ err: r.reason }, 'shutdown step failed');

@@ -1,18 +1,22 @@
 import type { Analytics } from '@evp/core';
 import type { SegmentDefinitions } from '../segments/model';
+import { catalogLoader, loadUserFacts } from './loaders';
 import { campaignReport } from './report';
 import { createCampaignsService, type CampaignReport, type CampaignsService, type TriggerApi } from './service';
 import { createCampaignStore, type CampaignStore } from './store';
 import { TemplateEngine } from './templates';
-import { catalogLoader, loadUserFacts } from './loaders';
+import { createCampaignWorker, type CampaignWorker, type CampaignWorkerDeps } from './worker';
 
 export interface CampaignsDeps {
   analytics: Analytics;
   /** The app's saved segments (the segment engine's store): what a trigger may name. */
   segments: Pick<SegmentDefinitions, 'list'>;
-  /** The composition root's template engine, when another part (the campaign worker) shares it. */
-  templates?: TemplateEngine;
-  /** The campaign worker's entry for API triggers; absent: that route answers 503 not_enabled. */
+  /**
+   * The campaign worker's deps but those composed here (it reads this store, renders with this
+   * template engine): given, the worker is created and answers `POST /v1/campaigns/{id}/trigger`.
+   */
+  worker?: Omit<CampaignWorkerDeps, 'analytics' | 'campaigns' | 'templates' | 'now'>;
+  /** The entry for API triggers when no worker is composed here (tests); absent with no worker: that route answers 503 not_enabled. */
   triggerApi?: TriggerApi;
   /** The campaign report; absent: that route answers 503 not_enabled. */
   report?: CampaignReport;
@@ -21,24 +25,35 @@ export interface CampaignsDeps {
 
 /**
  * Campaigns as one part, for both composition roots (the segmenter's main.ts and `npm start`): the
- * store (ClickHouse; also what the campaign worker reads, as a CampaignReader) and the API's service.
+ * store (ClickHouse), the API's service, and (with `worker`) the campaign worker, which reads the
+ * store as its CampaignSource and shares the template engine. The caller starts and stops the
+ * worker and hands its `onInserted` to the sink.
  */
-export function createCampaigns(deps: CampaignsDeps): { service: CampaignsService; store: CampaignStore } {
+interface CampaignParts {
+  service: CampaignsService;
+  store: CampaignStore;
+}
+export function createCampaigns(deps: CampaignsDeps & { worker: NonNullable<CampaignsDeps['worker']> }): CampaignParts & { worker: CampaignWorker };
+export function createCampaigns(deps: CampaignsDeps): CampaignParts;
+export function createCampaigns(deps: CampaignsDeps): CampaignParts & { worker?: CampaignWorker } {
   const now = deps.now ? { now: deps.now } : {};
   const store = createCampaignStore({ analytics: deps.analytics, ...now });
+  const templates = new TemplateEngine();
+  const worker = deps.worker ? createCampaignWorker({ ...deps.worker, analytics: deps.analytics, campaigns: store, templates, ...now }) : undefined;
+  const triggerApi = worker ? worker.triggerApi.bind(worker) : deps.triggerApi;
   const service = createCampaignsService({
     store,
     segments: deps.segments,
-    templates: deps.templates ?? new TemplateEngine(),
+    templates,
     users: {
       load: async (appId, userId) => (await loadUserFacts(deps.analytics, appId, [userId])).get(userId) ?? {},
       catalog: (appId) => catalogLoader(deps.analytics, appId),
     },
-    ...(deps.triggerApi ? { triggerApi: deps.triggerApi } : {}),
+    ...(triggerApi ? { triggerApi } : {}),
     ...(deps.report ? { report: deps.report } : {}),
     ...now,
   });
-  return { service, store };
+  return { service, store, ...(worker ? { worker } : {}) };
 }
 
 /** The report of report.ts over the same ClickHouse, as the API's `report` part; `now` is the report's instant. */

@@ -1,0 +1,94 @@
+import { createLogger } from '@evp/core';
+import { uniqueName, waitFor } from '@evp/testkit';
+import { createEmbeddedParts } from './embedded-parts';
+import { startPipeline, type RunningPipeline } from './pipeline';
+import { API_KEY, OTHER_API_KEY, SDK_KEY, e2eKeys } from './testing/scenario';
+
+// The campaigns API composed as `npm start` composes it (dev/src/pipeline.ts: the campaign worker
+// behind POST /v1/campaigns/{id}/trigger, the report behind GET …/report), over real HTTP on the
+// embedded adapters: catalog uploads → a preview personalised from them → an API-triggered
+// campaign → the action pulled with the SDK key, with the run's inv_id and the variant's action_id.
+describe('campaigns API on the embedded pipeline', () => {
+  let pipeline: RunningPipeline;
+  const parts = createEmbeddedParts({ chdbPath: ':memory:', database: uniqueName('campaignsapi').replace(/-/g, '_') });
+
+  beforeAll(async () => {
+    pipeline = await startPipeline({ parts, keys: e2eKeys(), logger: createLogger('campaigns', 'silent'), sinkFlushMs: 50 });
+  });
+  afterAll(async () => {
+    await pipeline.stop();
+    await Promise.allSettled([parts.bus.close(), parts.analytics.close()]);
+  });
+
+  const call = async (method: string, path: string, key: string, body?: unknown) => {
+    const res = await fetch(`${pipeline.baseUrl}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
+  };
+
+  it('previews, triggers and delivers a campaign personalised from the user and drug catalogs', async () => {
+    expect((await call('POST', '/v1/ingest/catalog/user', SDK_KEY, [{ id: 'user-c1', name: 'Amina', timezone: 'Africa/Nairobi' }])).status).toBe(200);
+    expect((await call('POST', '/v1/ingest/catalog/drug', SDK_KEY, [{ id: 'D-1', name: 'Amoxicillin' }])).status).toBe(200);
+    const document = {
+      name: 'Refill',
+      trigger: { api: true },
+      action: {
+        type: 'message',
+        render_method: 'in_app_message',
+        delivery_mode: 'one-off',
+        content: { title: '{{ catalog.drug["D-1"].name }} is in stock', body: 'Hi {{ user.name }}' },
+        tags: ['refill'],
+        expires_after: 'P1D',
+      },
+    };
+    // The preview reads what the sink stored: poll it until both records are in.
+    let preview: Record<string, any> = {};
+    await waitFor(
+      async () => {
+        preview = (await call('POST', '/v1/campaigns/preview', API_KEY, { campaign: document, user_id: 'user-c1' })).body;
+        return preview.outcome === 'requested';
+      },
+      { timeoutMs: 30_000, what: 'the catalog records in ClickHouse' },
+    );
+    expect(preview.action.content).toEqual({ title: 'Amoxicillin is in stock', body: 'Hi Amina' });
+
+    const created = await call('POST', '/v1/campaigns', API_KEY, document);
+    expect([created.status, created.body.state]).toEqual([201, 'draft']);
+    const id = created.body.id as string;
+    expect((await call('POST', `/v1/campaigns/${id}/resume`, API_KEY)).body.state).toBe('active');
+    // Another app cannot trigger it.
+    expect((await call('POST', `/v1/campaigns/${id}/trigger`, OTHER_API_KEY, { user_ids: ['user-c1'] })).status).toBe(404);
+    const run = await call('POST', `/v1/campaigns/${id}/trigger`, API_KEY, { user_ids: ['user-c1', 'user-c2'] });
+    expect([run.status, run.body.users]).toEqual([202, 2]);
+
+    // user-c1 gets the action; user-c2 has no user record, so is skipped (template_variable_missing: user.name).
+    let pulled: Record<string, any>[] = [];
+    await waitFor(
+      async () => {
+        const r = await call('POST', '/v1/action/sdk/pull', SDK_KEY, {
+          user_id: 'user-c1',
+          type: 'message',
+          render_method: 'in_app_message',
+          delivery_mode: 'one-off',
+        });
+        pulled = r.body.data as Record<string, any>[];
+        return pulled.length > 0;
+      },
+      { timeoutMs: 30_000, what: 'the campaign action available to the SDK pull' },
+    );
+    expect(pulled.map((a) => [a.user_id, a.payload.internal.inv_id, a.payload.internal.action_id, a.payload.content, a.payload.tags])).toEqual([
+      ['user-c1', run.body.inv_id, created.body.action_ids[0], { title: 'Amoxicillin is in stock', body: 'Hi Amina' }, ['refill']],
+    ]);
+    const report = await waitFor(
+      async () => {
+        const r = (await call('GET', `/v1/campaigns/${id}/report`, API_KEY)).body;
+        return r.variants?.[0]?.audience === 2 ? r : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the report counting both users' },
+    );
+    expect([report.variants[0].requested, report.variants[0].skipped]).toEqual([1, { total: 1, reasons: { 'template_variable_missing: user.name': 1 } }]);
+  });
+});
