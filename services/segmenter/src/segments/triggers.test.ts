@@ -99,11 +99,12 @@ describe('the sink triggers segment work (in-process bus, chdb)', () => {
       for (const name of Object.keys(SEGMENTS)) ids.set((await engine.engine.definitions.create(app, { name, definition: { event: name } })).id, name);
       await engine.engine.refresh();
 
-      await sink.send(topics.events('core'), [
-        await sink.event({ ...userEvent(app, 'u1', 'page', 1_000), props: pageEvent.props }),
-        await sink.event({ ...userEvent(app, 'u2', 'rate', 1_001), props: rating }),
-        await sink.event({ ...userEvent(app, 'u1', 'rate', 1_002), props: rating }),
-      ]);
+      const sent = [
+        { ...userEvent(app, 'u1', 'page', 1_000), props: pageEvent.props },
+        { ...userEvent(app, 'u2', 'rate', 1_001), props: rating },
+        { ...userEvent(app, 'u1', 'rate', 1_002), props: rating },
+      ];
+      await sink.send(topics.events('core'), await Promise.all(sent.map((e) => sink.event(e))));
       const hookedRows = () => hooked.flatMap((h) => h.rows);
       await waitFor(() => hookedRows().length === 3, { timeoutMs: 10_000, what: 'the hook for the events' });
       const catalog = async (kind: CatalogKind, id: string, record: Record<string, unknown>) => {
@@ -122,9 +123,7 @@ describe('the sink triggers segment work (in-process bus, chdb)', () => {
       const sorted = (list: unknown[]) => list.map((i) => JSON.stringify(i)).sort();
       expect(sorted(hookedRows())).toEqual(
         sorted([
-          { app_id: app, user_id: 'u1', name: 'page' },
-          { app_id: app, user_id: 'u2', name: 'rate' },
-          { app_id: app, user_id: 'u1', name: 'rate' },
+          ...sent.map((e) => ({ app_id: app, user_id: e.user_id, name: e.name, event_id: e.event_id })),
           { app_id: app, catalog: 'user', user_id: 'u3' },
           { app_id: app, catalog: 'drug' },
         ]),
