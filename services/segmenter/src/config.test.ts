@@ -1,5 +1,5 @@
 import { ConfigError } from '@evp/core';
-import { clickhouseOptions, loadMigrateConfig, loadSegmenterConfig, segmentEngineConfig, sinkConfig } from './config';
+import { campaignWorkerConfig, clickhouseOptions, loadMigrateConfig, loadSegmenterConfig, segmentEngineConfig, sinkConfig } from './config';
 
 const env = {
   KAFKA_BROKERS: 'k1:9092, k2:9092',
@@ -40,6 +40,20 @@ describe('segmenter config', () => {
       concurrency: 1,
     });
     expect(segmentEngineConfig(loadSegmenterConfig({ ...env, SEGMENTS_RECOMPUTE_INTERVAL_MS: '0' })).recomputeIntervalMs).toBe(0);
+  });
+
+  it('reads the campaign worker settings, with the documented defaults', () => {
+    expect(campaignWorkerConfig(loadSegmenterConfig(env))).toEqual({
+      refreshIntervalMs: 5_000,
+      scheduleIntervalMs: 60_000,
+      scheduleCatchUpMs: 3_600_000,
+      usersPerBatch: 1_000,
+      concurrency: 1,
+      entryFromBeginning: false,
+    });
+    const c = loadSegmenterConfig({ ...env, CAMPAIGNS_SCHEDULE_INTERVAL_MS: '0', CAMPAIGNS_ENTRIES_FROM_BEGINNING: 'true', CAMPAIGNS_USERS_PER_BATCH: '250' });
+    expect(campaignWorkerConfig(c)).toMatchObject({ scheduleIntervalMs: 0, entryFromBeginning: true, usersPerBatch: 250 });
+    expect(() => loadSegmenterConfig({ ...env, CAMPAIGNS_USERS_PER_BATCH: '0' })).toThrow(/CAMPAIGNS_USERS_PER_BATCH/);
   });
 
   it('reports every bad variable at once', () => {

@@ -3,6 +3,7 @@ import { envFragments, parseConfig } from '@evp/core';
 import type { ClickHouseHttpOptions } from '@evp/clickhouse';
 import type { SinkConfig } from './sink';
 import type { SegmentEngineConfig } from './segments/engine';
+import type { CampaignWorkerConfig } from './campaigns/worker';
 
 /** The only module of the segmenter that reads process.env; everything else gets typed values. */
 const clickhouse = {
@@ -48,6 +49,17 @@ const sinkSchema = z.object({
   SEGMENTS_USERS_PER_ITEM: envFragments.positiveInt.default(1_000),
   SEGMENTS_RECOVERY_MARGIN_MS: nonNegativeInt.default(60_000),
   SEGMENTS_WORK_CONCURRENCY: envFragments.positiveInt.default(1),
+  /** Reload of the active campaigns (the entry consumer's, the sink hook's and the schedule timer's list). */
+  CAMPAIGNS_REFRESH_INTERVAL_MS: envFragments.positiveInt.default(5_000),
+  /** How often the schedule timer looks for due occurrences; 0: no timer on this replica. */
+  CAMPAIGNS_SCHEDULE_INTERVAL_MS: nonNegativeInt.default(60_000),
+  /** An occurrence older than this when first seen due is not run (after an outage longer than it). */
+  CAMPAIGNS_SCHEDULE_CATCH_UP_MS: nonNegativeInt.default(3_600_000),
+  /** Users per worker batch: one outcome insert and its actions' messages. */
+  CAMPAIGNS_USERS_PER_BATCH: envFragments.positiveInt.default(1_000),
+  CAMPAIGNS_WORK_CONCURRENCY: envFragments.positiveInt.default(1),
+  /** A first deployment's entry consumer reads segments.membership from its start (replays past entries into nudges). */
+  CAMPAIGNS_ENTRIES_FROM_BEGINNING: bool.default('false'),
 });
 
 const migrateSchema = z.object(clickhouse);
@@ -86,4 +98,13 @@ export const segmentEngineConfig = (c: SegmenterConfig): Partial<SegmentEngineCo
   usersPerItem: c.SEGMENTS_USERS_PER_ITEM,
   recoveryMarginMs: c.SEGMENTS_RECOVERY_MARGIN_MS,
   concurrency: c.SEGMENTS_WORK_CONCURRENCY,
+});
+
+export const campaignWorkerConfig = (c: SegmenterConfig): Partial<CampaignWorkerConfig> => ({
+  refreshIntervalMs: c.CAMPAIGNS_REFRESH_INTERVAL_MS,
+  scheduleIntervalMs: c.CAMPAIGNS_SCHEDULE_INTERVAL_MS,
+  scheduleCatchUpMs: c.CAMPAIGNS_SCHEDULE_CATCH_UP_MS,
+  usersPerBatch: c.CAMPAIGNS_USERS_PER_BATCH,
+  concurrency: c.CAMPAIGNS_WORK_CONCURRENCY,
+  entryFromBeginning: c.CAMPAIGNS_ENTRIES_FROM_BEGINNING,
 });

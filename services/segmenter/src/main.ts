@@ -4,7 +4,7 @@ import { ConfigError, KeyRing, consumerProblems, createLogger } from '@evp/core'
 import { closeServer, listen, serveOps } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
-import { clickhouseOptions, loadSegmenterConfig, segmentEngineConfig, sinkConfig } from './config';
+import { campaignWorkerConfig, clickhouseOptions, loadSegmenterConfig, segmentEngineConfig, sinkConfig } from './config';
 import { createSegmenterApp } from './http/app';
 import { clickhouseReport, createCampaigns } from './campaigns/compose';
 import { createSegments } from './segments/compose';
@@ -58,7 +58,7 @@ async function main() {
     analytics,
     segments: engine.definitions,
     report: clickhouseReport(analytics),
-    worker: { bus, registry, logger, metrics, onDead: dead('campaign trigger') },
+    worker: { bus, registry, logger, metrics, config: campaignWorkerConfig(config), onDead: dead('campaign trigger') },
   });
   const { worker } = campaigns;
   const sink = createSink({
