@@ -21,7 +21,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { BLOCKS, rawHeaders, topics, type BusMessage } from '@evp/core';
+import { rawHeaders } from '@evp/contract';
+import { BLOCKS, topics, type BusMessage } from '@evp/core';
 import { createInProcessRegistry } from '@evp/embedded/src/registry/in-process-registry';
 import { parseAvroSchema } from '@evp/registry';
 import { blockEventSchema, canonicalToAvro, DEFAULT_NORMALIZE_OPTIONS, eventDef } from '@evp/schemas';

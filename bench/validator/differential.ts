@@ -15,7 +15,8 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { BLOCKS, rawHeaders, topics, type BusMessage } from '@evp/core';
+import { rawHeaders } from '@evp/contract';
+import { BLOCKS, topics, type BusMessage } from '@evp/core';
 import { createInProcessRegistry } from '@evp/embedded/src/registry/in-process-registry';
 import { blockEventSchema, blockSubject, canonicalToAvro, eventDef } from '@evp/schemas';
 import { processRawMessage } from '@evp/validator';

@@ -1,11 +1,12 @@
-import { rawHeaders, type CatalogKind, type RejectionReason } from '@evp/core';
+import { rawHeaders } from '@evp/contract';
+import type { CatalogKind, RejectionReason } from '@evp/core';
 import type { IngestContext } from '../canonical';
 import { catalogKindOf, unknownCatalogKindMessage } from '../catalogs/custom';
 import { catalogDef, catalogKindAlias, type CatalogKindAlias } from '../catalogs/definitions';
 import type { CatalogDef } from '../catalogs/types';
 import { validateObject } from '../dsl/validate';
 import { applyCatalogQuirks } from './catalog-quirks';
-import { isObject } from './fields';
+import { isObject } from '@evp/contract';
 import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, type Rejection } from './types';
 
 /** What a catalog submission's record becomes (see docs/data-contract.md, "Catalog records"). */
@@ -50,11 +51,6 @@ export interface AcceptedCatalogRecord {
 export interface CatalogNormalizeResult {
   accepted: AcceptedCatalogRecord[];
   rejected: Rejection[];
-}
-
-/** `catalog:<kind>` → the kind as sent, or undefined when the payload kind is not a catalog one. */
-export function catalogKindOfPayload(payloadKind: string): string | undefined {
-  return payloadKind.startsWith('catalog:') ? payloadKind.slice('catalog:'.length) : undefined;
 }
 
 /**

@@ -5,12 +5,9 @@ import { catalogDef, catalogKindAlias } from '../catalogs/definitions';
 import type { CatalogDef } from '../catalogs/types';
 import type { FieldDef } from '../dsl/types';
 import { normalizeCustomRecord, normalizeRecord, type CatalogNormalizeResult } from './catalog';
-import { isObject } from './fields';
+import { isObject } from '@evp/contract';
 import { parseEventTime } from './time';
 import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, type Rejection } from './types';
-
-/** The raw message payload kind of `POST /v1/ingest/dimensions` (the gateway writes the body's bytes unchanged). */
-export const DIMENSIONS_PAYLOAD_KIND = 'dimensions';
 
 /**
  * The Kenkai catalog upload (`CatalogAPIHandler.swift`, `CatalogItemModel.swift`):

@@ -1,4 +1,5 @@
-import { rawHeaders, type BusMessage } from '@evp/core';
+import { rawHeaders } from '@evp/contract';
+import { type BusMessage } from '@evp/core';
 import { clientCorpus, ruleNames as rules, type CorpusVerdict as Verdict } from '@evp/testkit';
 // Test-only: the gateway's own slicing, so the raw messages are exactly the gateway's.
 import { sliceEnvelopes } from '../../gateway/src/envelopes';

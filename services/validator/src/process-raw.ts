@@ -1,8 +1,14 @@
-import { errorMessage, rawHeaders, type BusMessage, type RejectionReason } from '@evp/core';
 import {
-  catalogKindOfPayload,
   CRASH_PAYLOAD_KIND,
   DIMENSIONS_PAYLOAD_KIND,
+  LOG_PAYLOAD_KIND,
+  catalogKindOfPayload,
+  fromRawHeaders,
+  rawHeaders,
+  type RawHeaderFields,
+} from '@evp/contract';
+import { errorMessage, type BusMessage, type RejectionReason } from '@evp/core';
+import {
   normalizeCatalog,
   normalizeCrashUpload,
   normalizeDimensions,
@@ -74,12 +80,12 @@ export function processingFailure(msg: RawMessage, err: unknown): RawOutcome {
 function submittedCount(msg: RawMessage): number {
   try {
     const body: unknown = JSON.parse(msg.value.toString('utf8'));
-    const kind = msg.headers[rawHeaders.payloadKind] ?? 'log';
+    const kind = msg.headers[rawHeaders.payloadKind] ?? LOG_PAYLOAD_KIND;
     if (kind === DIMENSIONS_PAYLOAD_KIND) {
       const data = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
       return Array.isArray(data) ? Math.max(data.length, 1) : 1;
     }
-    if (kind !== 'log' && kind !== CRASH_PAYLOAD_KIND) return Array.isArray(body) ? Math.max(body.length, 1) : 1;
+    if (kind !== LOG_PAYLOAD_KIND && kind !== CRASH_PAYLOAD_KIND) return Array.isArray(body) ? Math.max(body.length, 1) : 1;
     let n = 0;
     for (const env of Array.isArray(body) ? body : [body]) {
       const data = typeof env === 'object' && env !== null ? (env as { data?: unknown }).data : undefined;
@@ -93,25 +99,9 @@ function submittedCount(msg: RawMessage): number {
 
 type RawMessage = Pick<BusMessage, 'value' | 'headers' | 'timestamp'>;
 
-/** A non-negative integer header, or the fallback when absent or malformed. */
-function intHeader(v: string | undefined, fallback: number): number {
-  const n = Number(v);
-  return v !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : fallback;
-}
-
-function contextOf(msg: RawMessage): { ctx: IngestContext; payloadKind: string; envelope: { index: number; count: number } } {
-  const h = msg.headers;
-  const count = Math.max(1, intHeader(h[rawHeaders.envelopeCount], 1));
-  return {
-    envelope: { index: Math.min(intHeader(h[rawHeaders.envelopeIndex], 0), count - 1), count },
-    ctx: {
-      appId: h[rawHeaders.appId] ?? '',
-      requestId: h[rawHeaders.requestId] ?? '',
-      keyId: h[rawHeaders.keyId] ?? '',
-      receivedAt: Number(h[rawHeaders.receivedAt] ?? msg.timestamp) || msg.timestamp,
-    },
-    payloadKind: h[rawHeaders.payloadKind] ?? 'log',
-  };
+/** What the gateway's headers say of the message (@evp/contract). */
+function contextOf(msg: RawMessage): RawHeaderFields {
+  return fromRawHeaders(msg.headers, msg.timestamp);
 }
 
 function parseViolation(msg: RawMessage, errors: RejectionReason[], eventCount = 1): RawOutcome {
@@ -140,7 +130,7 @@ function processUnguarded(msg: RawMessage, options: NormalizeOptions): RawOutcom
   if (!ctx.appId) return parseViolation(msg, [{ path: `headers.${rawHeaders.appId}`, rule: 'required', message: 'raw message has no app id header' }]);
   const catalogKind = catalogKindOfPayload(payloadKind);
   const dimensions = payloadKind === DIMENSIONS_PAYLOAD_KIND;
-  if (payloadKind !== 'log' && payloadKind !== CRASH_PAYLOAD_KIND && catalogKind === undefined && !dimensions) {
+  if (payloadKind !== LOG_PAYLOAD_KIND && payloadKind !== CRASH_PAYLOAD_KIND && catalogKind === undefined && !dimensions) {
     return parseViolation(msg, [
       {
         path: `headers.${rawHeaders.payloadKind}`,
