@@ -28,7 +28,7 @@ import { parseAvroSchema } from '@evp/registry';
 import { blockEventSchema, canonicalToAvro, DEFAULT_NORMALIZE_OPTIONS, eventDef } from '@evp/schemas';
 import { processRawMessage } from '@evp/validator';
 import { createEncodePool, type EncodePool } from '@evp/validator/src/encode-pool';
-import { registerEventSchemas } from '@evp/validator/src/encode-raw';
+import { registerOutputSchemas } from '@evp/validator/src/output-schemas';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -244,7 +244,7 @@ async function main() {
   const batches: BusMessage[][] = [];
   for (let i = 0; i < messages.length; i += BATCH) batches.push(messages.slice(i, i + BATCH));
   const registry = createInProcessRegistry();
-  const schemas = await registerEventSchemas(registry);
+  const schemas = await registerOutputSchemas(registry);
   const inline = createEncodePool({ workers: 0, schemas, normalize: DEFAULT_NORMALIZE_OPTIONS });
   const pool = createEncodePool({ workers: WORKERS, schemas, normalize: DEFAULT_NORMALIZE_OPTIONS });
 
@@ -259,7 +259,7 @@ async function main() {
   const [firstOut] = await inline.encode([messages[0]!]);
   for (let i = 0; i < first.events.length; i++) {
     const e = first.events[i]!;
-    const viaPort = await registry.encode(schemas.find((s) => s.block === e.block)!.id, canonicalToAvro(e));
+    const viaPort = await registry.encode(schemas.find((s) => s.topic === topics.events(e.block))!.id, canonicalToAvro(e));
     if (!viaPort.equals(firstOut!.events[i]!.value)) throw new Error(`event ${i} is framed unlike the registry port's encode`);
   }
   const bytesMb = bodies.reduce((s, b) => s + b.length, 0) / 1e6;

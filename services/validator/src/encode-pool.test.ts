@@ -5,7 +5,7 @@ import { InfraError, topics, type BusMessage } from '@evp/core';
 import { createInProcessRegistry } from '@evp/embedded';
 import { canonicalToAvro } from '@evp/schemas';
 import { createEncodePool, sliceByBytes, type EncodePool, type EncodedMessage } from './encode-pool';
-import { registerEventSchemas } from './encode-raw';
+import { registerOutputSchemas } from './output-schemas';
 import { processRawMessage } from './process-raw';
 
 const normalize = { maxEventChars: 64 * 1024 };
@@ -45,7 +45,7 @@ const MESSAGES: BusMessage[] = [
 
 async function registered() {
   const registry = createInProcessRegistry();
-  return { schemas: await registerEventSchemas(registry), registry };
+  return { schemas: await registerOutputSchemas(registry), registry };
 }
 
 const pools: EncodePool[] = [];
@@ -73,7 +73,7 @@ describe('encode pool', () => {
       );
       for (let j = 0; j < expected.events.length; j++) {
         const e = expected.events[j]!;
-        const id = schemas.find((s) => s.block === e.block)!.id;
+        const id = schemas.find((s) => s.topic === topics.events(e.block))!.id;
         expect(got.events[j]!.value.equals(await registry.encode(id, canonicalToAvro(e)))).toBe(true);
       }
       expect({ catalog: got.catalog, rejections: got.rejections, identifyProblems: got.identifyProblems, ctx: got.ctx, payloadKind: got.payloadKind }).toEqual({

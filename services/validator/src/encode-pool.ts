@@ -2,7 +2,8 @@ import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { InfraError, type BusMessage } from '@evp/core';
 import type { NormalizeOptions } from '@evp/schemas';
-import { RawEncoder, packValues, type EncodedBatch, type EncodedOutcome, type EventSchemaRef, type EventVerdictFacts } from './encode-raw';
+import { RawEncoder, packValues, type EncodedBatch, type EncodedOutcome, type EventVerdictFacts } from './encode-raw';
+import type { OutputSchema } from './output-schemas';
 
 export type EncodeRequest = { seq: number } & ReturnType<typeof packValues>;
 export type EncodeReply = { seq: number; batch: EncodedBatch } | { seq: number; error: string };
@@ -20,7 +21,7 @@ export type EncodedMessage = Omit<EncodedOutcome, 'events'> & { events: EncodedE
 export interface EncodePoolOptions {
   /** Worker threads; 0 runs the work inline on the calling thread. */
   workers: number;
-  schemas: readonly EventSchemaRef[];
+  schemas: readonly OutputSchema[];
   normalize: NormalizeOptions;
   /** The worker's entry script; by default encode.worker beside this file. Tests substitute one. */
   workerFile?: string;

@@ -1,24 +1,7 @@
-import { BLOCKS, topics, type BusMessage, type RejectionReason, type SchemaRegistry } from '@evp/core';
-import { encodeWireFormat, parseAvroSchema } from '@evp/registry';
-import { blockEventSchema, blockSubject, canonicalToAvro, type CanonicalEvent, type ClientJsonMemo, type NormalizeOptions } from '@evp/schemas';
+import { topics, type BusMessage, type RejectionReason } from '@evp/core';
+import { canonicalToAvro, type CanonicalEvent, type ClientJsonMemo, type NormalizeOptions } from '@evp/schemas';
+import { Framer, type OutputSchema } from './output-schemas';
 import { processRawMessage, processingFailure, type RawOutcome } from './process-raw';
-
-/** A block schema as registered through the registry port: what a worker needs to encode events. */
-export interface EventSchemaRef {
-  block: string;
-  id: number;
-  schema: object;
-}
-
-/** Registers every block's event schema under its topic's subject; what RawEncoder is built from. */
-export async function registerEventSchemas(registry: SchemaRegistry): Promise<EventSchemaRef[]> {
-  const refs: EventSchemaRef[] = [];
-  for (const block of BLOCKS) {
-    const schema = blockEventSchema(block) as object;
-    refs.push({ block, id: await registry.register(blockSubject(topics.events(block)), schema), schema });
-  }
-  return refs;
-}
 
 /** One accepted event, encoded (Confluent wire format) at bytes [start, end) of its batch's buffer. */
 interface EncodedEventRef extends EventVerdictFacts {
@@ -50,29 +33,20 @@ export interface EncodedBatch {
 /** What processRawMessage reads of a raw message; in a worker its value is a view into a packed buffer. */
 export type RawInput = Pick<BusMessage, 'value' | 'headers' | 'timestamp'>;
 
-interface BlockEncoder {
-  type: ReturnType<typeof parseAvroSchema>;
-  header: Buffer;
-}
-
 /**
  * Normalise + validate + Avro-encode raw messages, the validator's CPU work, in whichever thread
- * runs it (inline or a pool worker: the same function). Events are written with the schemas the
- * validator registered, by their registry ids, exactly as the registry port's encode frames them
- * (magic byte, 4-byte id, Avro body), into one growing buffer, so a batch leaves a worker as one
- * transfer instead of a structured clone per event.
+ * runs it (inline or a pool worker: the same function). Events are framed by the validator's one
+ * Framer into one growing buffer, so a batch leaves a worker as one transfer instead of a
+ * structured clone per event.
  */
 export class RawEncoder {
-  private readonly blocks = new Map<string, BlockEncoder>();
-  private scratch = Buffer.allocUnsafeSlow(1 << 20);
+  private readonly framer: Framer;
 
   constructor(
-    schemas: readonly EventSchemaRef[],
+    schemas: readonly OutputSchema[],
     private readonly normalize: NormalizeOptions,
   ) {
-    for (const s of schemas) {
-      this.blocks.set(s.block, { type: parseAvroSchema(s.schema), header: encodeWireFormat(s.id, Buffer.alloc(0)) });
-    }
+    this.framer = new Framer(schemas);
   }
 
   encode(messages: readonly RawInput[]): EncodedBatch {
@@ -87,10 +61,8 @@ export class RawEncoder {
         const refs: EncodedEventRef[] = [];
         for (let i = 0; i < events.length; i++) {
           const e = events[i] as CanonicalEvent;
-          const block = this.blocks.get(e.block);
-          if (block === undefined) throw new Error(`no registered schema for block ${e.block}`);
           const start = pos;
-          pos = this.write(block, canonicalToAvro(e, clientJson), start);
+          pos = this.framer.write(topics.events(e.block), canonicalToAvro(e, clientJson), start);
           refs.push({
             block: e.block,
             key: `${e.app_id}:${e.user_id}`,
@@ -112,23 +84,7 @@ export class RawEncoder {
         outcomes.push({ ...processingFailure(msg, err), events: [] });
       }
     }
-    // A copy of exactly the written bytes: the scratch buffer stays for the next batch.
-    return { outcomes, bytes: this.scratch.buffer.slice(this.scratch.byteOffset, this.scratch.byteOffset + pos) };
-  }
-
-  /** Frames one record at `pos`, growing the scratch buffer when it is too small; returns the end. */
-  private write(block: BlockEncoder, record: unknown, pos: number): number {
-    for (;;) {
-      if (pos + block.header.length <= this.scratch.length) {
-        block.header.copy(this.scratch, pos);
-        // avsc returns the negated missing room instead of throwing when the buffer is too small.
-        const end = block.type.encode(record, this.scratch, pos + block.header.length);
-        if (end >= 0) return end;
-      }
-      const grown = Buffer.allocUnsafeSlow(2 * this.scratch.length);
-      this.scratch.copy(grown, 0, 0, pos);
-      this.scratch = grown;
-    }
+    return { outcomes, bytes: this.framer.copyOut(pos) };
   }
 }
 
