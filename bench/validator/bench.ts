@@ -200,7 +200,7 @@ async function stagePass(
     const out = processRawMessage(msg, DEFAULT_NORMALIZE_OPTIONS);
     if (stage === 'normalise') continue;
     const clientJson = new Map<object, string>();
-    for (const e of out.events) {
+    for (const { event: e } of out.events) {
       const record = canonicalToAvro(e, clientJson);
       if (stage === 'avsc') typeOf(e.block).toBuffer(record);
     }
@@ -258,7 +258,7 @@ async function main() {
   const first = processRawMessage(messages[0]!, DEFAULT_NORMALIZE_OPTIONS);
   const [firstOut] = await inline.encode([messages[0]!]);
   for (let i = 0; i < first.events.length; i++) {
-    const e = first.events[i]!;
+    const e = first.events[i]!.event;
     const viaPort = await registry.encode(schemas.find((s) => s.topic === topics.events(e.block))!.id, canonicalToAvro(e));
     if (!viaPort.equals(firstOut!.events[i]!.value)) throw new Error(`event ${i} is framed unlike the registry port's encode`);
   }

@@ -69,10 +69,10 @@ describe('encode pool', () => {
       const expected = processRawMessage(MESSAGES[i] as BusMessage, normalize);
       const got = out[i] as EncodedMessage;
       expect(got.events.map((e) => [e.block, e.key, e.app_id, e.event_id])).toEqual(
-        expected.events.map((e) => [e.block, `${e.app_id}:${e.user_id}`, e.app_id, e.event_id]),
+        expected.events.map(({ event: e }) => [e.block, `${e.app_id}:${e.user_id}`, e.app_id, e.event_id]),
       );
       for (let j = 0; j < expected.events.length; j++) {
-        const e = expected.events[j]!;
+        const e = expected.events[j]!.event;
         const id = schemas.find((s) => s.topic === topics.events(e.block))!.id;
         expect(got.events[j]!.value.equals(await registry.encode(id, canonicalToAvro(e)))).toBe(true);
       }

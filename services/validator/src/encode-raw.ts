@@ -1,13 +1,22 @@
-import { topics, type BusMessage, type RejectionReason } from '@evp/core';
-import { canonicalToAvro, type CanonicalEvent, type ClientJsonMemo, type NormalizeOptions } from '@evp/schemas';
+import { envelopeKey } from '@evp/contract';
+import { topics, type Block, type BusMessage, type RejectionReason } from '@evp/core';
+import { canonicalToAvro, type ClientJsonMemo, type NormalizeOptions } from '@evp/schemas';
 import { Framer, type OutputSchema } from './output-schemas';
-import { processRawMessage, processingFailure, type RawOutcome } from './process-raw';
+import { processRawMessage, processingFailure, type MessageOutcome } from './process-raw';
 
-/** One accepted event, encoded (Confluent wire format) at bytes [start, end) of its batch's buffer. */
-interface EncodedEventRef extends EventVerdictFacts {
-  block: string;
+/**
+ * An accepted event once framed (Confluent wire format): what its topic, key, headers and receipt
+ * need, and its bytes: in a worker's reply `[start, end)` of the batch's buffer, on the main thread a
+ * view of them.
+ */
+export interface FramedEvent<Bytes> extends EventVerdictFacts {
+  block: Block;
   key: string;
   app_id: string;
+  value: Bytes;
+}
+
+interface ByteRange {
   start: number;
   end: number;
 }
@@ -21,12 +30,9 @@ export interface EventVerdictFacts {
   warnings: RejectionReason[];
 }
 
-/** A raw message's outcome with its events already encoded; catalog records and rejections stay values. */
-export type EncodedOutcome = Omit<RawOutcome, 'events' | 'eventIndexes'> & { events: EncodedEventRef[] };
-
 /** The outcomes of consecutive raw messages, their events' bytes packed in one transferable buffer. */
 export interface EncodedBatch {
-  outcomes: EncodedOutcome[];
+  outcomes: MessageOutcome<FramedEvent<ByteRange>>[];
   bytes: ArrayBuffer;
 }
 
@@ -51,37 +57,35 @@ export class RawEncoder {
 
   encode(messages: readonly RawInput[]): EncodedBatch {
     let pos = 0;
-    const outcomes: EncodedOutcome[] = [];
+    const outcomes: EncodedBatch['outcomes'] = [];
     for (const msg of messages) {
       const mark = pos;
       try {
-        const { events, eventIndexes, ...rest } = processRawMessage(msg, this.normalize);
+        const { events, ...rest } = processRawMessage(msg, this.normalize);
         // The events of one message share their envelope's `client`: its JSON is computed once.
         const clientJson: ClientJsonMemo = new Map();
-        const refs: EncodedEventRef[] = [];
-        for (let i = 0; i < events.length; i++) {
-          const e = events[i] as CanonicalEvent;
+        const framed: FramedEvent<ByteRange>[] = [];
+        for (const { event: e, event_index } of events) {
           const start = pos;
           pos = this.framer.write(topics.events(e.block), canonicalToAvro(e, clientJson), start);
-          refs.push({
+          framed.push({
             block: e.block,
-            key: `${e.app_id}:${e.user_id}`,
+            key: envelopeKey(e.app_id, e.user_id),
             app_id: e.app_id,
             event_id: e.event_id,
             name: e.name,
             user_id: e.user_id,
-            event_index: eventIndexes[i] as number,
+            event_index,
             warnings: e.warnings,
-            start,
-            end: pos,
+            value: { start, end: pos },
           });
         }
-        outcomes.push({ ...rest, events: refs });
+        outcomes.push({ ...rest, events: framed });
       } catch (err) {
         // An event Avro cannot encode is as much a poison input as one normalisation cannot read:
         // the message's bytes written so far are dropped and it becomes one typed rejection.
         pos = mark;
-        outcomes.push({ ...processingFailure(msg, err), events: [] });
+        outcomes.push(processingFailure(msg, err));
       }
     }
     return { outcomes, bytes: this.framer.copyOut(pos) };

@@ -5,7 +5,6 @@ import {
   fitsOneBatch,
   recordBytes,
   topics,
-  type Block,
   type Bus,
   type BusMessage,
   type BusProducer,
@@ -111,7 +110,7 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
     const writtenCatalog: ReceiptInput['catalog'][number][] = [];
     const rejectedRecords: RejectedRecord[] = [];
     for (const e of outcome.events) {
-      const topic = topics.events(e.block as Block);
+      const topic = topics.events(e.block);
       const m = { key: e.key, value: e.value, headers: { app_id: e.app_id, event_id: e.event_id } };
       if (!fits(topic, m)) {
         oversized.push(sizeViolation(topic, m, msg.value.toString('utf8'), e.event_index, e.name));
