@@ -4,10 +4,10 @@ import { catalogKindOf, unknownCatalogKindMessage } from '../catalogs/custom';
 import { catalogDef, catalogKindAlias } from '../catalogs/definitions';
 import type { CatalogDef } from '../catalogs/types';
 import type { FieldDef } from '../dsl/types';
-import { normalizeCustomRecord, normalizeRecord, type CatalogNormalizeResult } from './catalog';
+import { normalizeCustomRecord, normalizeRecord, type AcceptedCatalogRecord } from './catalog';
 import { isObject } from '@evp/contract';
 import { parseEventTime } from './time';
-import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, type Rejection } from './types';
+import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, type NormalizeResult, type Rejection } from './types';
 
 /**
  * The Kenkai catalog upload (`CatalogAPIHandler.swift`, `CatalogItemModel.swift`):
@@ -19,8 +19,12 @@ import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, type Rejection } from
  * into the definition's types (readKv). Counts add up as for catalog submissions: elements in =
  * accepted + Σ rejected.event_count; a body that is not this shape is one envelope_violation.
  */
-export function normalizeDimensions(body: unknown, ctx: IngestContext, options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS): CatalogNormalizeResult {
-  const out: CatalogNormalizeResult = { accepted: [], rejected: [] };
+export function normalizeDimensions(
+  body: unknown,
+  ctx: IngestContext,
+  options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS,
+): NormalizeResult<AcceptedCatalogRecord> {
+  const out: NormalizeResult<AcceptedCatalogRecord> = { accepted: [], rejected: [] };
   const data = isObject(body) ? body.data : undefined;
   if (!Array.isArray(data)) {
     const path = isObject(body) ? '$.data' : '$';
