@@ -21,13 +21,14 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { BLOCKS, rawHeaders, topics, type BusMessage } from '@evp/core';
+import { rawHeaders } from '@evp/contract';
+import { BLOCKS, topics, type BusMessage } from '@evp/core';
 import { createInProcessRegistry } from '@evp/embedded/src/registry/in-process-registry';
 import { parseAvroSchema } from '@evp/registry';
 import { blockEventSchema, canonicalToAvro, DEFAULT_NORMALIZE_OPTIONS, eventDef } from '@evp/schemas';
 import { processRawMessage } from '@evp/validator';
 import { createEncodePool, type EncodePool } from '@evp/validator/src/encode-pool';
-import { registerEventSchemas } from '@evp/validator/src/encode-raw';
+import { registerOutputSchemas } from '@evp/validator/src/output-schemas';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -199,7 +200,7 @@ async function stagePass(
     const out = processRawMessage(msg, DEFAULT_NORMALIZE_OPTIONS);
     if (stage === 'normalise') continue;
     const clientJson = new Map<object, string>();
-    for (const e of out.events) {
+    for (const { event: e } of out.events) {
       const record = canonicalToAvro(e, clientJson);
       if (stage === 'avsc') typeOf(e.block).toBuffer(record);
     }
@@ -243,7 +244,7 @@ async function main() {
   const batches: BusMessage[][] = [];
   for (let i = 0; i < messages.length; i += BATCH) batches.push(messages.slice(i, i + BATCH));
   const registry = createInProcessRegistry();
-  const schemas = await registerEventSchemas(registry);
+  const schemas = await registerOutputSchemas(registry);
   const inline = createEncodePool({ workers: 0, schemas, normalize: DEFAULT_NORMALIZE_OPTIONS });
   const pool = createEncodePool({ workers: WORKERS, schemas, normalize: DEFAULT_NORMALIZE_OPTIONS });
 
@@ -257,8 +258,8 @@ async function main() {
   const first = processRawMessage(messages[0]!, DEFAULT_NORMALIZE_OPTIONS);
   const [firstOut] = await inline.encode([messages[0]!]);
   for (let i = 0; i < first.events.length; i++) {
-    const e = first.events[i]!;
-    const viaPort = await registry.encode(schemas.find((s) => s.block === e.block)!.id, canonicalToAvro(e));
+    const e = first.events[i]!.event;
+    const viaPort = await registry.encode(schemas.find((s) => s.topic === topics.events(e.block))!.id, canonicalToAvro(e));
     if (!viaPort.equals(firstOut!.events[i]!.value)) throw new Error(`event ${i} is framed unlike the registry port's encode`);
   }
   const bytesMb = bodies.reduce((s, b) => s + b.length, 0) / 1e6;

@@ -15,7 +15,8 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { BLOCKS, rawHeaders, topics, type BusMessage } from '@evp/core';
+import { rawHeaders } from '@evp/contract';
+import { BLOCKS, topics, type BusMessage } from '@evp/core';
 import { createInProcessRegistry } from '@evp/embedded/src/registry/in-process-registry';
 import { blockEventSchema, blockSubject, canonicalToAvro, eventDef } from '@evp/schemas';
 import { processRawMessage } from '@evp/validator';
@@ -184,15 +185,17 @@ async function main() {
     };
     const limit = pickOf([65536, 200, 400, 700, 1000, 1500, 3000]);
     const o = processRawMessage(msg, { maxEventChars: limit });
-    const line = JSON.stringify({ ev: o.events, cat: o.catalog, rej: o.rejections, w: o.identifyProblems }, (_k, v) => (v === undefined ? '<undef>' : v));
+    const line = JSON.stringify({ ev: o.events.map((a) => a.event), cat: o.catalog, rej: o.rejections, w: o.identifyProblems }, (_k, v) =>
+      v === undefined ? '<undef>' : v,
+    );
     h.update(line);
     out.push(line);
     nEv += o.events.length;
     nRej += o.rejections.length;
     nWarn += o.identifyProblems.length;
-    for (const e of o.events) nWarn += e.warnings.length;
+    for (const { event: e } of o.events) nWarn += e.warnings.length;
     const memo = new Map<object, string>();
-    for (const e of o.events) {
+    for (const { event: e } of o.events) {
       const rec = canonicalToAvro(e, memo);
       const recLine = JSON.stringify(rec);
       h.update(recLine);

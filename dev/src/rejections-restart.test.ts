@@ -1,4 +1,5 @@
-import { allTopics, createLogger, rawHeaders, topics, type Analytics, type OutgoingMessage } from '@evp/core';
+import { rawHeaders } from '@evp/contract';
+import { allTopics, createLogger, topics, type Analytics, type OutgoingMessage } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { createSink } from '@evp/segmenter';
 import { useMigratedChdb, waitFor } from '@evp/testkit';

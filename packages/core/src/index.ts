@@ -11,4 +11,3 @@ export * from './ports/schema-registry';
 export * from './ports/analytics';
 export * from './batch-size';
 export * from './consumer-guard';
-export * from './envelope-forms';

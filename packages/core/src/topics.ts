@@ -1,30 +1,10 @@
+import { BLOCKS, CATALOG_KINDS, type Block, type CatalogKind } from '@evp/contract';
 import type { TopicSpec } from './ports/bus';
 
+// The vocabulary topics are named by; it lives in the contract package, re-exported for topic users.
+export { BLOCKS, CATALOG_KINDS, type Block, type CatalogKind };
+
 /** Every Kafka topic name lives here; a version suffix would be added in this one place. */
-export const BLOCKS = ['core', 'patient_mgmt', 'e_commerce', 'e_learning', 'loyalty', 'emergency_mgmt', 'call_center', 'chat', 'payment'] as const;
-export type Block = (typeof BLOCKS)[number];
-
-export const CATALOG_KINDS = [
-  'user',
-  'site',
-  'hcw',
-  'patient',
-  'chat_user',
-  'chat_group',
-  'chat_bot',
-  'drug',
-  'grocery',
-  'blood',
-  'oxygen',
-  'medical_equipment',
-  'facility',
-  // Not in the spec; uploaded by real clients (schemas/src/catalogs/definitions.ts).
-  'media',
-  'survey',
-  'reward',
-] as const;
-export type CatalogKind = (typeof CATALOG_KINDS)[number];
-
 export const topics = {
   raw: 'ingest.raw',
   rejected: 'ingest.rejected',
@@ -97,19 +77,3 @@ export function allTopics(): TopicSpec[] {
     { name: topics.campaignsTriggers, partitions: 6 },
   ];
 }
-
-/** Headers the gateway puts on every raw message. */
-export const rawHeaders = {
-  appId: 'app_id',
-  requestId: 'request_id',
-  receivedAt: 'received_at',
-  keyId: 'key_id',
-  /** `log` for event envelopes, `catalog:<kind>` for catalog submissions. */
-  payloadKind: 'payload_kind',
-  /**
-   * Where this message sits in its request: a body holding an array of envelopes becomes one raw
-   * message per envelope, and the receipts of all of them tell when the whole request is validated.
-   */
-  envelopeIndex: 'envelope_index',
-  envelopeCount: 'envelope_count',
-} as const;

@@ -1,4 +1,4 @@
-import { normalizeCatalog, catalogKindOfPayload } from './catalog';
+import { normalizeCatalog } from './catalog';
 
 const ctx = { appId: 'app-1', requestId: 'req-1', receivedAt: 1_700_000_100_000, keyId: 'k-sdk' };
 
@@ -140,13 +140,5 @@ describe('normalizeCatalog', () => {
       const r = normalizeCatalog('hcw', body, ctx);
       expect(r.accepted.length + r.rejected.reduce((n, x) => n + x.event_count, 0)).toBeGreaterThanOrEqual(Array.isArray(body) ? body.length : 1);
     }
-  });
-});
-
-describe('catalogKindOfPayload', () => {
-  it('reads the kind of catalog payloads only', () => {
-    expect(catalogKindOfPayload('catalog:user')).toBe('user');
-    expect(catalogKindOfPayload('catalog:')).toBe('');
-    expect(catalogKindOfPayload('log')).toBeUndefined();
   });
 });

@@ -1,12 +1,13 @@
-import { rawHeaders, type CatalogKind, type RejectionReason } from '@evp/core';
+import { rawHeaders } from '@evp/contract';
+import type { CatalogKind, RejectionReason } from '@evp/core';
 import type { IngestContext } from '../canonical';
 import { catalogKindOf, unknownCatalogKindMessage } from '../catalogs/custom';
 import { catalogDef, catalogKindAlias, type CatalogKindAlias } from '../catalogs/definitions';
 import type { CatalogDef } from '../catalogs/types';
 import { validateObject } from '../dsl/validate';
 import { applyCatalogQuirks } from './catalog-quirks';
-import { isObject } from './fields';
-import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, type Rejection } from './types';
+import { isObject } from '@evp/contract';
+import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, type NormalizeResult, type Rejection } from './types';
 
 /** What a catalog submission's record becomes (see docs/data-contract.md, "Catalog records"). */
 export interface CanonicalCatalogRecord {
@@ -47,16 +48,6 @@ export interface AcceptedCatalogRecord {
   index: number | null;
 }
 
-export interface CatalogNormalizeResult {
-  accepted: AcceptedCatalogRecord[];
-  rejected: Rejection[];
-}
-
-/** `catalog:<kind>` → the kind as sent, or undefined when the payload kind is not a catalog one. */
-export function catalogKindOfPayload(payloadKind: string): string | undefined {
-  return payloadKind.startsWith('catalog:') ? payloadKind.slice('catalog:'.length) : undefined;
-}
-
 /**
  * A catalog submission (a JSON array of records of one kind) → canonical catalog records and
  * rejections. Never throws. Each record is judged on its own, so one bad record never rejects its
@@ -68,8 +59,8 @@ export function normalizeCatalog(
   body: unknown,
   ctx: IngestContext,
   options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS,
-): CatalogNormalizeResult {
-  const out: CatalogNormalizeResult = { accepted: [], rejected: [] };
+): NormalizeResult<AcceptedCatalogRecord> {
+  const out: NormalizeResult<AcceptedCatalogRecord> = { accepted: [], rejected: [] };
   const whole = (kind: Rejection['kind'], errors: RejectionReason[]) =>
     out.rejected.push({
       kind,

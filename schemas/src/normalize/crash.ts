@@ -4,13 +4,11 @@ import { validateObject } from '../dsl/validate';
 import { eventDef } from '../events/registry';
 import { majorBuildVersion } from './earlier-form';
 import { eventId } from './event-id';
-import { FieldReader, isObject, pickUnknown } from './fields';
+import { isObject } from '@evp/contract';
+import { FieldReader, pickUnknown } from './fields';
 import { clientFacts } from './session-facts';
 import { parseEventTime } from './time';
 import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, type NormalizeResult, type Rejection } from './types';
-
-/** The payload kind the gateway gives `POST /v1/ingest/sdk/crash` uploads. */
-export const CRASH_PAYLOAD_KIND = 'crash';
 
 const ENVELOPE_KEYS = ['u_id', 'd_info', 'app_info', 'sdk', 'data'];
 

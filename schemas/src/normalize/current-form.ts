@@ -1,5 +1,6 @@
 import type { RejectionReason } from '@evp/core';
-import { FieldReader, isObject, pickUnknown } from './fields';
+import { isObject } from '@evp/contract';
+import { FieldReader, pickUnknown } from './fields';
 import { sessionFacts } from './session-facts';
 import type { EnvelopeFacts, RawEvent } from './types';
 

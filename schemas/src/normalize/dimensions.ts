@@ -4,13 +4,10 @@ import { catalogKindOf, unknownCatalogKindMessage } from '../catalogs/custom';
 import { catalogDef, catalogKindAlias } from '../catalogs/definitions';
 import type { CatalogDef } from '../catalogs/types';
 import type { FieldDef } from '../dsl/types';
-import { normalizeCustomRecord, normalizeRecord, type CatalogNormalizeResult } from './catalog';
-import { isObject } from './fields';
+import { normalizeCustomRecord, normalizeRecord, type AcceptedCatalogRecord } from './catalog';
+import { isObject } from '@evp/contract';
 import { parseEventTime } from './time';
-import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, type Rejection } from './types';
-
-/** The raw message payload kind of `POST /v1/ingest/dimensions` (the gateway writes the body's bytes unchanged). */
-export const DIMENSIONS_PAYLOAD_KIND = 'dimensions';
+import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, type NormalizeResult, type Rejection } from './types';
 
 /**
  * The Kenkai catalog upload (`CatalogAPIHandler.swift`, `CatalogItemModel.swift`):
@@ -22,8 +19,12 @@ export const DIMENSIONS_PAYLOAD_KIND = 'dimensions';
  * into the definition's types (readKv). Counts add up as for catalog submissions: elements in =
  * accepted + Σ rejected.event_count; a body that is not this shape is one envelope_violation.
  */
-export function normalizeDimensions(body: unknown, ctx: IngestContext, options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS): CatalogNormalizeResult {
-  const out: CatalogNormalizeResult = { accepted: [], rejected: [] };
+export function normalizeDimensions(
+  body: unknown,
+  ctx: IngestContext,
+  options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS,
+): NormalizeResult<AcceptedCatalogRecord> {
+  const out: NormalizeResult<AcceptedCatalogRecord> = { accepted: [], rejected: [] };
   const data = isObject(body) ? body.data : undefined;
   if (!Array.isArray(data)) {
     const path = isObject(body) ? '$.data' : '$';

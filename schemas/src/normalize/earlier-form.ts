@@ -1,5 +1,6 @@
-import { isEarlierEnvelope, type RejectionReason } from '@evp/core';
-import { FieldReader, isObject, pickUnknown } from './fields';
+import { isObject } from '@evp/contract';
+import type { RejectionReason } from '@evp/core';
+import { FieldReader, pickUnknown } from './fields';
 import { sessionFacts, type ReadAppVersion } from './session-facts';
 import type { EnvelopeFacts, RawEvent } from './types';
 
@@ -114,9 +115,6 @@ export function readEarlierEvent(item: unknown, path: string): { event?: RawEven
     },
   };
 }
-
-/** The earlier form's mark (one rule for the gateway and the validator: @evp/core). */
-export const looksEarlier = isEarlierEnvelope;
 
 /**
  * `props` without `meta`, the same as the rest of `{ meta, ...rest } = props`: same keys, order and

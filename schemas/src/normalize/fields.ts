@@ -57,8 +57,6 @@ export class FieldReader {
   }
 }
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 export function pickUnknown(obj: Record<string, unknown>, known: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   // Keys, not entries: no [key, value] pair allocated per key of every event.

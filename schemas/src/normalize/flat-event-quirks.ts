@@ -1,5 +1,5 @@
 import type { RejectionReason } from '@evp/core';
-import { isObject } from './fields';
+import { isObject } from '@evp/contract';
 
 /**
  * What the synthetic data generator (the flat form's client, docs/clients/generator.md) sends

@@ -1,8 +1,8 @@
+import { looksFlat } from '@evp/contract';
 import avro from 'avsc';
 import { blockEventSchema } from '../avro/block-schema';
 import { canonicalFromAvro, canonicalToAvro } from '../avro/canonical-codec';
 import { ctx, earlierEnvelope } from '../__fixtures__/envelopes';
-import { looksFlat } from './flat-form';
 import { normalizeUpload } from './normalize';
 
 /** A log as the synthetic data generator builds it (log_base.py as_payload_dict). */

@@ -1,6 +1,7 @@
+import { isObject } from '@evp/contract';
 import type { RejectionReason } from '@evp/core';
 import { readEarlierEvent } from './earlier-form';
-import { FieldReader, isObject, pickUnknown } from './fields';
+import { FieldReader, pickUnknown } from './fields';
 import { applyFlatEventQuirks } from './flat-event-quirks';
 import type { EnvelopeFacts, RawEvent } from './types';
 
@@ -17,22 +18,9 @@ import type { EnvelopeFacts, RawEvent } from './types';
  * omissions of required fields are tolerated as the client `server-import` (FieldDef.client.mayOmit).
  */
 
-/** Keys that make an envelope a spec envelope (2.1 or 2.2), even a broken one. */
-const ENVELOPE_KEYS = ['id', 'u_id', 's_id', 'tz', 'internal', 'd_info', 'app_info', 'sdk'];
 /** What a flat log carries beyond the earlier form's data object. */
 const WHO = ['u_id', 'd_id', 'os'];
 const CLIENT_KEYS = ['ip', 'up', 'dn'];
-
-/**
- * An object with a `data` array, none of the spec envelopes' keys, and at least one log that names
- * its own user (`u_id`). The gateway applies the same test to split such a body by user
- * (services/gateway/src/envelopes.ts).
- */
-export function looksFlat(env: Record<string, unknown>): boolean {
-  if (!Array.isArray(env.data)) return false;
-  for (const k of ENVELOPE_KEYS) if (k in env) return false;
-  return env.data.some((item) => isObject(item) && 'u_id' in item);
-}
 
 /** Keys of a flat body besides `data` (never sent by the generator), kept in every event's `client`. */
 export function flatEnvelopeExtra(env: Record<string, unknown>): Record<string, unknown> | null {

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isObject } from '@evp/contract';
 import fc from 'fast-check';
 import { ctx, currentEnvelope, earlierEnvelope } from '../__fixtures__/envelopes';
 import { eventDef } from '../events/registry';
@@ -10,8 +11,6 @@ import type { NormalizeResult } from './types';
  * Property-based checks of the validator's two promises: it never throws, and every submitted event
  * is accounted for exactly once (accepted, or inside one rejection's event_count).
  */
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Events submitted in a body: the `data` items of each envelope. An envelope rejected as a whole

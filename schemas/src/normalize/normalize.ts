@@ -1,3 +1,4 @@
+import { envelopeUserId, isEarlierEnvelope, isObject, looksFlat } from '@evp/contract';
 import type { RejectionReason } from '@evp/core';
 import type { CanonicalEvent, IngestContext } from '../canonical';
 import { toleratingOmissions } from '../dsl/omissions';
@@ -8,11 +9,10 @@ import { eventDef } from '../events/registry';
 import { checkDeclaredBlock } from './block';
 import { adaptCurrentFormEvent } from './flat-ctx/adapt';
 import { readCurrentEnvelope, readCurrentEvent } from './current-form';
-import { looksEarlier, readEarlierEnvelope, readEarlierEvent } from './earlier-form';
-import { flatEnvelopeExtra, looksFlat, readFlatEvent } from './flat-form';
+import { readEarlierEnvelope, readEarlierEvent } from './earlier-form';
+import { flatEnvelopeExtra, readFlatEvent } from './flat-form';
 import { MAX_JSON_DEPTH, pathDeeperThan } from './depth';
 import { eventId } from './event-id';
-import { isObject } from './fields';
 import { hasSubMillisecondDigits, parseEventTime } from './time';
 import { DEFAULT_NORMALIZE_OPTIONS, type EnvelopeFacts, type NormalizeOptions, type NormalizeResult, type RawEvent, type Rejection } from './types';
 
@@ -51,7 +51,7 @@ function normalizeEnvelope(env: unknown, envelopeIndex: number | null, path: str
     // Every flat log carries its own user: there are no envelope facts to check first.
     reader = { form: 'flat', facts: null, envelopeExtra: flatEnvelopeExtra(env) };
   } else {
-    const earlier = looksEarlier(env);
+    const earlier = isEarlierEnvelope(env);
     const { facts, errors } = earlier ? readEarlierEnvelope(env, path) : readCurrentEnvelope(env, path);
     if (!facts) {
       out.rejected.push(envelopeRejection(errors));
@@ -150,9 +150,8 @@ function userOf(reader: Reader, item: unknown): string | null {
 
 /** The user an unreadable envelope names, if it names one (so the inspector can filter its rejection by user). */
 function envelopeUser(env: unknown): string | null {
-  if (!isObject(env)) return null;
-  const id = env.id ?? env.u_id;
-  return typeof id === 'string' && id.length > 0 ? id : null;
+  const id = isObject(env) ? envelopeUserId(env) : '';
+  return id.length > 0 ? id : null;
 }
 
 function toCanonical(raw: RawEvent, facts: EnvelopeFacts, ctx: IngestContext, path: string): { event: CanonicalEvent } | { errors: RejectionReason[] } {

@@ -24,8 +24,9 @@ export interface AcceptedEvent {
   event_index: number;
 }
 
-export interface NormalizeResult {
-  accepted: AcceptedEvent[];
+/** What a normaliser makes of a body: its accepted events (or catalog records) and its rejections. */
+export interface NormalizeResult<Accepted = AcceptedEvent> {
+  accepted: Accepted[];
   rejected: Rejection[];
 }
 

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
-import { rawHeaders } from '@evp/core';
+import { rawHeaders } from '@evp/contract';
 import { createInProcessBus } from '@evp/embedded';
 import { waitFor } from '@evp/testkit';
 import { API, SDK, envelope, harness, testLimits as limits } from './test-fixtures';

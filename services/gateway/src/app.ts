@@ -1,7 +1,7 @@
 import type { Router } from 'express';
+import { CRASH_PAYLOAD_KIND, DIMENSIONS_PAYLOAD_KIND, LOG_PAYLOAD_KIND, catalogPayloadKind, envelopeKey } from '@evp/contract';
 import { ApiError, topics, type BusProducer, type KeyRing, type Logger } from '@evp/core';
 import { createHttpApp, requireKey, type HotRoute, type HttpMetrics } from '@evp/http';
-import { CRASH_PAYLOAD_KIND } from '@evp/schemas';
 import { catalogKind, countCatalogRecords, countDimensionRecords } from './catalog';
 import { logAnswerStyle, statusBlindPath } from './client-answers';
 import { cors } from './cors';
@@ -76,12 +76,12 @@ export function createGatewayApp(deps: GatewayDeps) {
         }
         // One raw message per envelope (per user of a flat body), keyed by user: one user's events
         // stay in order. A single envelope travels as the very bytes received (no re-encoding).
-        const messages = slices.map((s) => ({ key: `${appId}:${s.userId}`, value: s.asReceived ? raw.bytes : Buffer.from(s.json) }));
+        const messages = slices.map((s) => ({ key: envelopeKey(appId, s.userId), value: s.asReceived ? raw.bytes : Buffer.from(s.json) }));
         const answer = logAnswerStyle(
           req,
           slices.every((s) => s.earlier),
         );
-        return { payloadKind: 'log', metricKind: 'log', accepted: events, messages, answer };
+        return { payloadKind: LOG_PAYLOAD_KIND, metricKind: 'log', accepted: events, messages, answer };
       });
 
       const ingestCatalog = ingestHandler(ingest, (req, body, raw, appId) => {
@@ -92,7 +92,7 @@ export function createGatewayApp(deps: GatewayDeps) {
         // mean more than its kind (defaults its records lack), which the validator applies.
         const sent = String(req.params.kind);
         return {
-          payloadKind: `catalog:${sent}`,
+          payloadKind: catalogPayloadKind(sent),
           metricKind: 'catalog',
           accepted: records,
           messages: [{ key: `${appId}:catalog:${kind}`, value: raw.bytes }],
@@ -105,7 +105,7 @@ export function createGatewayApp(deps: GatewayDeps) {
       const ingestDimensions = ingestHandler(ingest, (_req, body, raw, appId) => {
         const records = countDimensionRecords(body, deps.limits.maxCatalogRecordsPerRequest ?? deps.limits.maxEventsPerRequest);
         return {
-          payloadKind: 'dimensions',
+          payloadKind: DIMENSIONS_PAYLOAD_KIND,
           metricKind: 'catalog',
           accepted: records,
           messages: [{ key: `${appId}:catalog:dimensions`, value: raw.bytes }],
@@ -123,7 +123,7 @@ export function createGatewayApp(deps: GatewayDeps) {
           payloadKind: CRASH_PAYLOAD_KIND,
           metricKind: 'crash',
           accepted: crash.items,
-          messages: [{ key: `${appId}:${crash.userId}`, value: raw.bytes }],
+          messages: [{ key: envelopeKey(appId, crash.userId), value: raw.bytes }],
           answer: { emptySuccess: false, closeOnRetriable: statusBlindPath(req) },
         };
       });

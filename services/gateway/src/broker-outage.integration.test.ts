@@ -1,6 +1,7 @@
 import request from 'supertest';
 import pino from 'pino';
-import { rawHeaders, topics } from '@evp/core';
+import { rawHeaders } from '@evp/contract';
+import { topics } from '@evp/core';
 import { createKafkaBus } from '@evp/kafka';
 import { createThrowawayKafka, type ThrowawayKafka, uniqueName, waitFor } from '@evp/testkit';
 import { createGatewayApp } from './app';

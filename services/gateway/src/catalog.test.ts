@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { CATALOG_KINDS, rawHeaders } from '@evp/core';
+import { rawHeaders } from '@evp/contract';
+import { CATALOG_KINDS } from '@evp/core';
 import { createInProcessBus } from '@evp/embedded';
 import { waitFor } from '@evp/testkit';
 import { API, SDK, harness } from './test-fixtures';

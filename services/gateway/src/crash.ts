@@ -1,6 +1,5 @@
+import { envelopeUserId, isObject } from '@evp/contract';
 import { ApiError } from '@evp/core';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * An SDK crash upload (`POST /v1/ingest/sdk/crash`, causalfoundry/ios-sdk 0.4.3–1.2.3): one object
@@ -18,5 +17,5 @@ export function describeCrashUpload(body: unknown, maxItems: number): { userId: 
     });
   }
   // The partition key keeps one user's items in order; a missing id still routes (the validator rejects it).
-  return { userId: typeof body.u_id === 'string' ? body.u_id : '', items: body.data.length };
+  return { userId: envelopeUserId(body), items: body.data.length };
 }

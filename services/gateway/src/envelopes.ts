@@ -1,4 +1,5 @@
-import { ApiError, isEarlierEnvelope } from '@evp/core';
+import { envelopeUserId, isEarlierEnvelope, isObject, looksFlat } from '@evp/contract';
+import { ApiError } from '@evp/core';
 
 export interface EnvelopeSlice {
   /** The envelope as its own JSON text, to become one raw message. */
@@ -17,12 +18,10 @@ export interface EnvelopeSlice {
  */
 const DEFAULT_MAX_ENVELOPES_PER_REQUEST = 1000;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * The gateway checks only what it needs to route and count: each envelope is an object with a `data`
  * array. Everything else is the validator's job, so one bad event never fails its siblings here.
- * A flat body (below) is split by user.
+ * A flat body (@evp/contract `looksFlat`: server-side imports) is split by user.
  */
 export function sliceEnvelopes(body: unknown, rawText: string, maxEnvelopes = DEFAULT_MAX_ENVELOPES_PER_REQUEST): EnvelopeSlice[] {
   if (Array.isArray(body)) {
@@ -35,23 +34,9 @@ export function sliceEnvelopes(body: unknown, rawText: string, maxEnvelopes = DE
         details: { envelopes: body.length, max_envelopes: maxEnvelopes },
       });
     }
-    return body.flatMap((env, i) => (isFlat(env) ? byUser(env) : [describe(env, `$[${i}]`, JSON.stringify(env), false)]));
+    return body.flatMap((env, i) => (looksFlat(env) ? byUser(env) : [describe(env, `$[${i}]`, JSON.stringify(env), false)]));
   }
-  return isFlat(body) ? byUser(body) : [describe(body, '$', rawText, true)];
-}
-
-/** Keys that make an envelope a spec envelope (2.1 or 2.2), even a broken one. */
-const ENVELOPE_KEYS = ['id', 'u_id', 's_id', 'tz', 'internal', 'd_info', 'app_info', 'sdk'];
-
-/**
- * The flat form (server-side imports: the synthetic data generator, docs/api.md): an object with a
- * `data` array, none of the spec envelopes' keys, and logs that each name their user (`u_id`). The
- * same test as the validator's (schemas/src/normalize/flat-form.ts `looksFlat`).
- */
-function isFlat(body: unknown): body is Record<string, unknown> & { data: unknown[] } {
-  if (!isObject(body) || !Array.isArray(body.data)) return false;
-  for (const k of ENVELOPE_KEYS) if (k in body) return false;
-  return body.data.some((item) => isObject(item) && 'u_id' in item);
+  return looksFlat(body) ? byUser(body) : [describe(body, '$', rawText, true)];
 }
 
 /**
@@ -85,6 +70,5 @@ function describe(env: unknown, path: string, json: string, asReceived: boolean)
     throw new ApiError('invalid_envelope', { message: 'An envelope needs a `data` array of logs.', path: `${path}.data` });
   }
   // The partition key keeps one user's events in order; a missing id still routes (the validator rejects it).
-  const user = typeof env.id === 'string' ? env.id : typeof env.u_id === 'string' ? env.u_id : '';
-  return { json, userId: user, events: env.data.length, earlier: isEarlierEnvelope(env), asReceived };
+  return { json, userId: envelopeUserId(env), events: env.data.length, earlier: isEarlierEnvelope(env), asReceived };
 }

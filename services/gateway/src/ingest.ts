@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
-import { ApiError, InfraError, rawHeaders, type BusProducer, type Logger } from '@evp/core';
+import { toRawHeaders } from '@evp/contract';
+import { ApiError, InfraError, type BusProducer, type Logger } from '@evp/core';
 import { checkJsonContentType, checkJsonDepth, grantOf } from '@evp/http';
 import { readBody } from './body';
 import type { AnswerStyle } from './client-answers';
@@ -51,23 +52,15 @@ export function ingestHandler(deps: IngestDeps, plan: (req: Request, body: unkno
     const p = plan(req, body, { text, bytes: raw }, grant.appId);
     const requestId = req.requestId as string;
     // The key decides the app: headers come from the grant, never from the body.
-    const receivedAt = String(deps.now());
-    const envelopeCount = String(p.messages.length);
+    const ctx = { appId: grant.appId, requestId, keyId: grant.keyId, receivedAt: deps.now() };
+    const count = p.messages.length;
     const started = performance.now();
     try {
       await deps.producer.send(
         deps.rawTopic,
         p.messages.map((m, i) => ({
           ...m,
-          headers: {
-            [rawHeaders.appId]: grant.appId,
-            [rawHeaders.requestId]: requestId,
-            [rawHeaders.receivedAt]: receivedAt,
-            [rawHeaders.keyId]: grant.keyId,
-            [rawHeaders.payloadKind]: p.payloadKind,
-            [rawHeaders.envelopeIndex]: String(i),
-            [rawHeaders.envelopeCount]: envelopeCount,
-          },
+          headers: toRawHeaders({ ctx, payloadKind: p.payloadKind, envelope: { index: i, count } }),
         })),
       );
       produced.ok.observe((performance.now() - started) / 1000);

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { rawHeaders } from '@evp/core';
+import { rawHeaders } from '@evp/contract';
 import { createInProcessBus } from '@evp/embedded';
 import { waitFor } from '@evp/testkit';
 import { API, SDK, envelope, harness } from './test-fixtures';

@@ -1,8 +1,10 @@
-import { rawHeaders, type BusMessage } from '@evp/core';
+import { rawHeaders } from '@evp/contract';
+import type { BusMessage } from '@evp/core';
+import type { AcceptedEvent } from '@evp/schemas';
 import { clientCorpus, ruleNames as rules, type CorpusVerdict as Verdict } from '@evp/testkit';
 // Test-only: the gateway's own slicing, so the raw messages are exactly the gateway's.
 import { sliceEnvelopes } from '../../gateway/src/envelopes';
-import { processRawMessage, type RawOutcome } from './process-raw';
+import { processRawMessage, type MessageOutcome } from './process-raw';
 
 /**
  * The real clients' corpus (schemas/corpus/clients: one file per client version, every payload as
@@ -50,9 +52,12 @@ function rawMessages(kind: string, body: unknown): BusMessage[] {
 }
 
 /** One message's verdicts, in the receipt's order: by event index, a whole-envelope rejection first. */
-function verdictsOf(o: RawOutcome): Verdict[] {
+function verdictsOf(o: MessageOutcome<AcceptedEvent>): Verdict[] {
   const items: { index: number; verdict: Verdict }[] = [
-    ...o.events.map((e, i) => ({ index: o.eventIndexes[i] as number, verdict: { status: 'accepted' as const, name: e.name, warnings: rules(e.warnings) } })),
+    ...o.events.map(({ event: e, event_index }) => ({
+      index: event_index,
+      verdict: { status: 'accepted' as const, name: e.name, warnings: rules(e.warnings) },
+    })),
     ...o.catalog
       .filter((c) => c.index !== null)
       .map((c) => ({ index: c.index as number, verdict: { status: 'accepted' as const, name: c.record.kind, warnings: rules(c.warnings) } })),

@@ -5,7 +5,7 @@ import { InfraError, topics, type BusMessage } from '@evp/core';
 import { createInProcessRegistry } from '@evp/embedded';
 import { canonicalToAvro } from '@evp/schemas';
 import { createEncodePool, sliceByBytes, type EncodePool, type EncodedMessage } from './encode-pool';
-import { registerEventSchemas } from './encode-raw';
+import { registerOutputSchemas } from './output-schemas';
 import { processRawMessage } from './process-raw';
 
 const normalize = { maxEventChars: 64 * 1024 };
@@ -45,7 +45,7 @@ const MESSAGES: BusMessage[] = [
 
 async function registered() {
   const registry = createInProcessRegistry();
-  return { schemas: await registerEventSchemas(registry), registry };
+  return { schemas: await registerOutputSchemas(registry), registry };
 }
 
 const pools: EncodePool[] = [];
@@ -69,11 +69,11 @@ describe('encode pool', () => {
       const expected = processRawMessage(MESSAGES[i] as BusMessage, normalize);
       const got = out[i] as EncodedMessage;
       expect(got.events.map((e) => [e.block, e.key, e.app_id, e.event_id])).toEqual(
-        expected.events.map((e) => [e.block, `${e.app_id}:${e.user_id}`, e.app_id, e.event_id]),
+        expected.events.map(({ event: e }) => [e.block, `${e.app_id}:${e.user_id}`, e.app_id, e.event_id]),
       );
       for (let j = 0; j < expected.events.length; j++) {
-        const e = expected.events[j]!;
-        const id = schemas.find((s) => s.block === e.block)!.id;
+        const e = expected.events[j]!.event;
+        const id = schemas.find((s) => s.topic === topics.events(e.block))!.id;
         expect(got.events[j]!.value.equals(await registry.encode(id, canonicalToAvro(e)))).toBe(true);
       }
       expect({ catalog: got.catalog, rejections: got.rejections, identifyProblems: got.identifyProblems, ctx: got.ctx, payloadKind: got.payloadKind }).toEqual({

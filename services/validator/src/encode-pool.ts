@@ -2,25 +2,20 @@ import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { InfraError, type BusMessage } from '@evp/core';
 import type { NormalizeOptions } from '@evp/schemas';
-import { RawEncoder, packValues, type EncodedBatch, type EncodedOutcome, type EventSchemaRef, type EventVerdictFacts } from './encode-raw';
+import { RawEncoder, packValues, type EncodedBatch, type FramedEvent } from './encode-raw';
+import type { OutputSchema } from './output-schemas';
+import type { MessageOutcome } from './process-raw';
 
 export type EncodeRequest = { seq: number } & ReturnType<typeof packValues>;
 export type EncodeReply = { seq: number; batch: EncodedBatch } | { seq: number; error: string };
 
-/** One accepted event ready to produce. */
-interface EncodedEvent extends EventVerdictFacts {
-  block: string;
-  key: string;
-  app_id: string;
-  value: Buffer;
-}
-
-export type EncodedMessage = Omit<EncodedOutcome, 'events'> & { events: EncodedEvent[] };
+/** A raw message's outcome, its events framed and ready to produce. */
+export type EncodedMessage = MessageOutcome<FramedEvent<Buffer>>;
 
 export interface EncodePoolOptions {
   /** Worker threads; 0 runs the work inline on the calling thread. */
   workers: number;
-  schemas: readonly EventSchemaRef[];
+  schemas: readonly OutputSchema[];
   normalize: NormalizeOptions;
   /** The worker's entry script; by default encode.worker beside this file. Tests substitute one. */
   workerFile?: string;
@@ -89,7 +84,7 @@ function materialize(batch: EncodedBatch): EncodedMessage[] {
       user_id: e.user_id,
       event_index: e.event_index,
       warnings: e.warnings,
-      value: Buffer.from(bytes, e.start, e.end - e.start),
+      value: Buffer.from(bytes, e.value.start, e.value.end - e.value.start),
     })),
   }));
 }

@@ -1,30 +1,22 @@
-import { BLOCKS, topics, type BusMessage, type RejectionReason, type SchemaRegistry } from '@evp/core';
-import { encodeWireFormat, parseAvroSchema } from '@evp/registry';
-import { blockEventSchema, blockSubject, canonicalToAvro, type CanonicalEvent, type ClientJsonMemo, type NormalizeOptions } from '@evp/schemas';
-import { processRawMessage, processingFailure, type RawOutcome } from './process-raw';
+import { envelopeKey } from '@evp/contract';
+import { topics, type Block, type BusMessage, type RejectionReason } from '@evp/core';
+import { canonicalToAvro, type ClientJsonMemo, type NormalizeOptions } from '@evp/schemas';
+import { Framer, type OutputSchema } from './output-schemas';
+import { processRawMessage, processingFailure, type MessageOutcome } from './process-raw';
 
-/** A block schema as registered through the registry port: what a worker needs to encode events. */
-export interface EventSchemaRef {
-  block: string;
-  id: number;
-  schema: object;
-}
-
-/** Registers every block's event schema under its topic's subject; what RawEncoder is built from. */
-export async function registerEventSchemas(registry: SchemaRegistry): Promise<EventSchemaRef[]> {
-  const refs: EventSchemaRef[] = [];
-  for (const block of BLOCKS) {
-    const schema = blockEventSchema(block) as object;
-    refs.push({ block, id: await registry.register(blockSubject(topics.events(block)), schema), schema });
-  }
-  return refs;
-}
-
-/** One accepted event, encoded (Confluent wire format) at bytes [start, end) of its batch's buffer. */
-interface EncodedEventRef extends EventVerdictFacts {
-  block: string;
+/**
+ * An accepted event once framed (Confluent wire format): what its topic, key, headers and receipt
+ * need, and its bytes: in a worker's reply `[start, end)` of the batch's buffer, on the main thread a
+ * view of them.
+ */
+export interface FramedEvent<Bytes> extends EventVerdictFacts {
+  block: Block;
   key: string;
   app_id: string;
+  value: Bytes;
+}
+
+interface ByteRange {
   start: number;
   end: number;
 }
@@ -38,97 +30,65 @@ export interface EventVerdictFacts {
   warnings: RejectionReason[];
 }
 
-/** A raw message's outcome with its events already encoded; catalog records and rejections stay values. */
-export type EncodedOutcome = Omit<RawOutcome, 'events' | 'eventIndexes'> & { events: EncodedEventRef[] };
-
 /** The outcomes of consecutive raw messages, their events' bytes packed in one transferable buffer. */
 export interface EncodedBatch {
-  outcomes: EncodedOutcome[];
+  outcomes: MessageOutcome<FramedEvent<ByteRange>>[];
   bytes: ArrayBuffer;
 }
 
 /** What processRawMessage reads of a raw message; in a worker its value is a view into a packed buffer. */
 export type RawInput = Pick<BusMessage, 'value' | 'headers' | 'timestamp'>;
 
-interface BlockEncoder {
-  type: ReturnType<typeof parseAvroSchema>;
-  header: Buffer;
-}
-
 /**
  * Normalise + validate + Avro-encode raw messages, the validator's CPU work, in whichever thread
- * runs it (inline or a pool worker: the same function). Events are written with the schemas the
- * validator registered, by their registry ids, exactly as the registry port's encode frames them
- * (magic byte, 4-byte id, Avro body), into one growing buffer, so a batch leaves a worker as one
- * transfer instead of a structured clone per event.
+ * runs it (inline or a pool worker: the same function). Events are framed by the validator's one
+ * Framer into one growing buffer, so a batch leaves a worker as one transfer instead of a
+ * structured clone per event.
  */
 export class RawEncoder {
-  private readonly blocks = new Map<string, BlockEncoder>();
-  private scratch = Buffer.allocUnsafeSlow(1 << 20);
+  private readonly framer: Framer;
 
   constructor(
-    schemas: readonly EventSchemaRef[],
+    schemas: readonly OutputSchema[],
     private readonly normalize: NormalizeOptions,
   ) {
-    for (const s of schemas) {
-      this.blocks.set(s.block, { type: parseAvroSchema(s.schema), header: encodeWireFormat(s.id, Buffer.alloc(0)) });
-    }
+    this.framer = new Framer(schemas);
   }
 
   encode(messages: readonly RawInput[]): EncodedBatch {
     let pos = 0;
-    const outcomes: EncodedOutcome[] = [];
+    const outcomes: EncodedBatch['outcomes'] = [];
     for (const msg of messages) {
       const mark = pos;
       try {
-        const { events, eventIndexes, ...rest } = processRawMessage(msg, this.normalize);
+        const { events, ...rest } = processRawMessage(msg, this.normalize);
         // The events of one message share their envelope's `client`: its JSON is computed once.
         const clientJson: ClientJsonMemo = new Map();
-        const refs: EncodedEventRef[] = [];
-        for (let i = 0; i < events.length; i++) {
-          const e = events[i] as CanonicalEvent;
-          const block = this.blocks.get(e.block);
-          if (block === undefined) throw new Error(`no registered schema for block ${e.block}`);
+        const framed: FramedEvent<ByteRange>[] = [];
+        for (const { event: e, event_index } of events) {
           const start = pos;
-          pos = this.write(block, canonicalToAvro(e, clientJson), start);
-          refs.push({
+          pos = this.framer.write(topics.events(e.block), canonicalToAvro(e, clientJson), start);
+          framed.push({
             block: e.block,
-            key: `${e.app_id}:${e.user_id}`,
+            key: envelopeKey(e.app_id, e.user_id),
             app_id: e.app_id,
             event_id: e.event_id,
             name: e.name,
             user_id: e.user_id,
-            event_index: eventIndexes[i] as number,
+            event_index,
             warnings: e.warnings,
-            start,
-            end: pos,
+            value: { start, end: pos },
           });
         }
-        outcomes.push({ ...rest, events: refs });
+        outcomes.push({ ...rest, events: framed });
       } catch (err) {
         // An event Avro cannot encode is as much a poison input as one normalisation cannot read:
         // the message's bytes written so far are dropped and it becomes one typed rejection.
         pos = mark;
-        outcomes.push({ ...processingFailure(msg, err), events: [] });
+        outcomes.push(processingFailure(msg, err));
       }
     }
-    // A copy of exactly the written bytes: the scratch buffer stays for the next batch.
-    return { outcomes, bytes: this.scratch.buffer.slice(this.scratch.byteOffset, this.scratch.byteOffset + pos) };
-  }
-
-  /** Frames one record at `pos`, growing the scratch buffer when it is too small; returns the end. */
-  private write(block: BlockEncoder, record: unknown, pos: number): number {
-    for (;;) {
-      if (pos + block.header.length <= this.scratch.length) {
-        block.header.copy(this.scratch, pos);
-        // avsc returns the negated missing room instead of throwing when the buffer is too small.
-        const end = block.type.encode(record, this.scratch, pos + block.header.length);
-        if (end >= 0) return end;
-      }
-      const grown = Buffer.allocUnsafeSlow(2 * this.scratch.length);
-      this.scratch.copy(grown, 0, 0, pos);
-      this.scratch = grown;
-    }
+    return { outcomes, bytes: this.framer.copyOut(pos) };
   }
 }
 

@@ -31,11 +31,13 @@ describe('processRawMessage: payload kind crash (POST /v1/ingest/sdk/crash)', ()
   it('turns each crash item into an exception event; items in = accepted + rejected', () => {
     const o = processRawMessage(msg(upload), options);
     expect(o.payloadKind).toBe('crash');
-    expect(o.events.map((e) => [e.name, e.block, e.user_id, e.time])).toEqual([['exception', 'core', 'usr_48213', Date.UTC(2025, 2, 17, 9, 5, 11, 482)]]);
-    expect(o.eventIndexes).toEqual([0]);
+    expect(o.events.map(({ event: e }) => [e.name, e.block, e.user_id, e.time])).toEqual([
+      ['exception', 'core', 'usr_48213', Date.UTC(2025, 2, 17, 9, 5, 11, 482)],
+    ]);
+    expect(o.events.map((e) => e.event_index)).toEqual([0]);
     expect(o.catalog).toEqual([]);
     expect(o.rejections.map((r) => [r.kind, r.event_index, r.errors.map((e) => e.rule)])).toEqual([['schema_violation', 1, ['time_format']]]);
-    expect(o.events.map((e) => e.warnings.map((w) => w.rule))).toEqual([['sdk_crash_item']]);
+    expect(o.events.map(({ event: e }) => e.warnings.map((w) => w.rule))).toEqual([['sdk_crash_item']]);
   });
 
   it('counts the items of a crash upload it cannot process at all', () => {

@@ -1,24 +1,36 @@
-import { errorMessage, rawHeaders, type BusMessage, type RejectionReason } from '@evp/core';
 import {
-  catalogKindOfPayload,
   CRASH_PAYLOAD_KIND,
   DIMENSIONS_PAYLOAD_KIND,
+  LOG_PAYLOAD_KIND,
+  catalogKindOfPayload,
+  fromRawHeaders,
+  rawHeaders,
+  type RawHeaderFields,
+} from '@evp/contract';
+import { errorMessage, type BusMessage, type RejectionReason } from '@evp/core';
+import {
   normalizeCatalog,
   normalizeCrashUpload,
   normalizeDimensions,
   normalizeUpload,
   userCatalogFromIdentify,
   type AcceptedCatalogRecord,
-  type CanonicalEvent,
-  type IngestContext,
+  type AcceptedEvent,
   type NormalizeOptions,
   type Rejection,
 } from '@evp/schemas';
 
-export interface RawOutcome {
-  events: CanonicalEvent[];
-  /** Index of each event (same order as `events`) in its envelope's `data`: the receipt's item index. */
-  eventIndexes: number[];
+/**
+ * What became of one raw message: the validator's one result shape, from the normaliser to the
+ * produce (PostHog's per-event PipelineResult, here per raw message, since one upload holds many
+ * events). Every event or record it held is either accepted (an output) or covered by a rejection
+ * with reasons; where it came from is what its headers say. `E` is what an accepted event is at each
+ * step: the normaliser's value, then framed (encode-raw.ts). Retrying is no outcome of a message:
+ * only infrastructure needs it (a worker that died), and that is a retriable InfraError for the
+ * whole batch, as everywhere else.
+ */
+export interface MessageOutcome<E> extends RawHeaderFields {
+  events: E[];
   /**
    * Catalog records to write: the accepted records of a `catalog:<kind>` submission, or for `log`
    * messages the user records derived from identify events that carry user properties.
@@ -30,10 +42,6 @@ export interface RawOutcome {
    * logged. The warnings of accepted events and records travel with them, not here.
    */
   identifyProblems: RejectionReason[];
-  ctx: IngestContext;
-  payloadKind: string;
-  /** Where the message sits in its request (gateway headers; 0 of 1 for messages without them). */
-  envelope: { index: number; count: number };
 }
 
 /**
@@ -45,7 +53,7 @@ export interface RawOutcome {
  * `dimensions` → a dimensions upload (records of several kinds, `POST /v1/ingest/dimensions`); `crash` →
  * an SDK crash upload, whose items become exception events.
  */
-export function processRawMessage(msg: RawMessage, options: NormalizeOptions): RawOutcome {
+export function processRawMessage(msg: RawMessage, options: NormalizeOptions): MessageOutcome<AcceptedEvent> {
   try {
     return processUnguarded(msg, options);
   } catch (err) {
@@ -57,7 +65,7 @@ export function processRawMessage(msg: RawMessage, options: NormalizeOptions): R
  * The last line of defence: a bug or an input the bounds missed must not stall the partition. The
  * whole message becomes one typed rejection that keeps its bytes for replay.
  */
-export function processingFailure(msg: RawMessage, err: unknown): RawOutcome {
+export function processingFailure(msg: RawMessage, err: unknown): MessageOutcome<never> {
   return parseViolation(
     msg,
     [{ path: '$', rule: 'processing_error', message: `the validator could not process this message: ${errorMessage(err)}` }],
@@ -74,12 +82,12 @@ export function processingFailure(msg: RawMessage, err: unknown): RawOutcome {
 function submittedCount(msg: RawMessage): number {
   try {
     const body: unknown = JSON.parse(msg.value.toString('utf8'));
-    const kind = msg.headers[rawHeaders.payloadKind] ?? 'log';
+    const kind = msg.headers[rawHeaders.payloadKind] ?? LOG_PAYLOAD_KIND;
     if (kind === DIMENSIONS_PAYLOAD_KIND) {
       const data = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
       return Array.isArray(data) ? Math.max(data.length, 1) : 1;
     }
-    if (kind !== 'log' && kind !== CRASH_PAYLOAD_KIND) return Array.isArray(body) ? Math.max(body.length, 1) : 1;
+    if (kind !== LOG_PAYLOAD_KIND && kind !== CRASH_PAYLOAD_KIND) return Array.isArray(body) ? Math.max(body.length, 1) : 1;
     let n = 0;
     for (const env of Array.isArray(body) ? body : [body]) {
       const data = typeof env === 'object' && env !== null ? (env as { data?: unknown }).data : undefined;
@@ -93,31 +101,14 @@ function submittedCount(msg: RawMessage): number {
 
 type RawMessage = Pick<BusMessage, 'value' | 'headers' | 'timestamp'>;
 
-/** A non-negative integer header, or the fallback when absent or malformed. */
-function intHeader(v: string | undefined, fallback: number): number {
-  const n = Number(v);
-  return v !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : fallback;
+/** What the gateway's headers say of the message (@evp/contract). */
+function contextOf(msg: RawMessage): RawHeaderFields {
+  return fromRawHeaders(msg.headers, msg.timestamp);
 }
 
-function contextOf(msg: RawMessage): { ctx: IngestContext; payloadKind: string; envelope: { index: number; count: number } } {
-  const h = msg.headers;
-  const count = Math.max(1, intHeader(h[rawHeaders.envelopeCount], 1));
-  return {
-    envelope: { index: Math.min(intHeader(h[rawHeaders.envelopeIndex], 0), count - 1), count },
-    ctx: {
-      appId: h[rawHeaders.appId] ?? '',
-      requestId: h[rawHeaders.requestId] ?? '',
-      keyId: h[rawHeaders.keyId] ?? '',
-      receivedAt: Number(h[rawHeaders.receivedAt] ?? msg.timestamp) || msg.timestamp,
-    },
-    payloadKind: h[rawHeaders.payloadKind] ?? 'log',
-  };
-}
-
-function parseViolation(msg: RawMessage, errors: RejectionReason[], eventCount = 1): RawOutcome {
+function parseViolation(msg: RawMessage, errors: RejectionReason[], eventCount = 1): MessageOutcome<never> {
   return {
     events: [],
-    eventIndexes: [],
     catalog: [],
     rejections: [
       {
@@ -135,12 +126,12 @@ function parseViolation(msg: RawMessage, errors: RejectionReason[], eventCount =
   };
 }
 
-function processUnguarded(msg: RawMessage, options: NormalizeOptions): RawOutcome {
+function processUnguarded(msg: RawMessage, options: NormalizeOptions): MessageOutcome<AcceptedEvent> {
   const { ctx, payloadKind, envelope } = contextOf(msg);
   if (!ctx.appId) return parseViolation(msg, [{ path: `headers.${rawHeaders.appId}`, rule: 'required', message: 'raw message has no app id header' }]);
   const catalogKind = catalogKindOfPayload(payloadKind);
   const dimensions = payloadKind === DIMENSIONS_PAYLOAD_KIND;
-  if (payloadKind !== 'log' && payloadKind !== CRASH_PAYLOAD_KIND && catalogKind === undefined && !dimensions) {
+  if (payloadKind !== LOG_PAYLOAD_KIND && payloadKind !== CRASH_PAYLOAD_KIND && catalogKind === undefined && !dimensions) {
     return parseViolation(msg, [
       {
         path: `headers.${rawHeaders.payloadKind}`,
@@ -161,7 +152,6 @@ function processUnguarded(msg: RawMessage, options: NormalizeOptions): RawOutcom
     const result = dimensions ? normalizeDimensions(body, ctx, options) : normalizeCatalog(catalogKind as string, body, ctx, options);
     return {
       events: [],
-      eventIndexes: [],
       catalog: result.accepted,
       rejections: result.rejected,
       identifyProblems: [],
@@ -173,8 +163,7 @@ function processUnguarded(msg: RawMessage, options: NormalizeOptions): RawOutcom
   if (payloadKind === CRASH_PAYLOAD_KIND) {
     const crash = normalizeCrashUpload(body, ctx, options);
     return {
-      events: crash.accepted.map((a) => a.event),
-      eventIndexes: crash.accepted.map((a) => a.event_index),
+      events: crash.accepted,
       catalog: [],
       rejections: crash.rejected,
       identifyProblems: [],
@@ -189,8 +178,7 @@ function processUnguarded(msg: RawMessage, options: NormalizeOptions): RawOutcom
   // `events in = accepted + rejected`, and one that cannot be made is a warning, not a rejection.
   const fromIdentify = result.accepted.map((a) => userCatalogFromIdentify(a.event));
   return {
-    events: result.accepted.map((a) => a.event),
-    eventIndexes: result.accepted.map((a) => a.event_index),
+    events: result.accepted,
     catalog: fromIdentify.flatMap((d) => (d.accepted ? [d.accepted] : [])),
     rejections: result.rejected,
     identifyProblems: fromIdentify.flatMap((d) => d.problems),

@@ -5,7 +5,6 @@ import {
   fitsOneBatch,
   recordBytes,
   topics,
-  type Block,
   type Bus,
   type BusMessage,
   type BusProducer,
@@ -16,21 +15,9 @@ import {
   type Subscription,
   type SubscriptionHealth,
 } from '@evp/core';
-import {
-  blockSubject,
-  catalogRecordTopic,
-  catalogSchema,
-  catalogSubject,
-  catalogToAvro,
-  customCatalogSchema,
-  ingestReceiptSchema,
-  rejectedRecordSchema,
-  type NormalizeOptions,
-  type RejectedRecord,
-  type Rejection,
-} from '@evp/schemas';
+import { catalogRecordTopic, catalogToAvro, type NormalizeOptions, type RejectedRecord, type Rejection } from '@evp/schemas';
 import { createEncodePool, type EncodedMessage } from './encode-pool';
-import { registerEventSchemas } from './encode-raw';
+import { Framer, registerOutputSchemas } from './output-schemas';
 import { receiptsOf, type ReceiptInput } from './receipt';
 import { toRejectedRecord } from './rejected-record';
 
@@ -71,17 +58,9 @@ export interface RunningValidator {
  */
 export async function startValidator(deps: ValidatorDeps): Promise<RunningValidator> {
   const now = deps.now ?? Date.now;
-  const eventSchemas = await registerEventSchemas(deps.registry);
-  const schemaIds = new Map<string, number>();
-  // Every catalog schema is registered up front, like the block schemas: an incompatible change
-  // fails the start, not the first catalog submission hours later.
-  for (const kind of CATALOG_KINDS) {
-    schemaIds.set(topics.catalog(kind), await deps.registry.register(catalogSubject(kind), catalogSchema(kind) as object));
-  }
-  // Every app-defined kind shares one topic and one schema (schemas/src/avro/custom-catalog.ts).
-  schemaIds.set(topics.customCatalog, await deps.registry.register(blockSubject(topics.customCatalog), customCatalogSchema));
-  const rejectedId = await deps.registry.register(blockSubject(topics.rejected), rejectedRecordSchema);
-  const receiptId = await deps.registry.register(blockSubject(topics.receipts), ingestReceiptSchema);
+  const schemas = await registerOutputSchemas(deps.registry);
+  // Events are framed where they are normalised (the pool); what the main thread writes, here.
+  const framer = new Framer(schemas);
   const metrics = deps.metrics ?? new Registry();
   const accepted = new Counter({ name: 'validator_events_accepted_total', help: 'Canonical events written', labelNames: ['block'], registers: [metrics] });
   const catalogAccepted = new Counter({
@@ -97,7 +76,7 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
     registers: [metrics],
   });
   const producer: BusProducer = await deps.bus.producer();
-  const pool = createEncodePool({ workers: deps.workers ?? 0, schemas: eventSchemas, normalize: deps.normalize });
+  const pool = createEncodePool({ workers: deps.workers ?? 0, schemas, normalize: deps.normalize });
 
   /**
    * An output that cannot fit its topic's record batch on its own (the bus would refuse it, and no
@@ -120,7 +99,7 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
   });
   const fits = (topic: string, m: OutgoingMessage) => fitsOneBatch(m, deps.bus.maxBatchBytes(topic));
 
-  async function handleMessage(msg: BusMessage, outcome: EncodedMessage, out: Map<string, OutgoingMessage[]>, perBlock: Map<string, number>) {
+  function handleMessage(msg: BusMessage, outcome: EncodedMessage, out: Map<string, OutgoingMessage[]>, perBlock: Map<string, number>) {
     const push = (topic: string, m: OutgoingMessage) => {
       const list = out.get(topic) ?? [];
       list.push(m);
@@ -131,7 +110,7 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
     const writtenCatalog: ReceiptInput['catalog'][number][] = [];
     const rejectedRecords: RejectedRecord[] = [];
     for (const e of outcome.events) {
-      const topic = topics.events(e.block as Block);
+      const topic = topics.events(e.block);
       const m = { key: e.key, value: e.value, headers: { app_id: e.app_id, event_id: e.event_id } };
       if (!fits(topic, m)) {
         oversized.push(sizeViolation(topic, m, msg.value.toString('utf8'), e.event_index, e.name));
@@ -143,7 +122,7 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
     }
     for (const { record: c, index, warnings } of outcome.catalog) {
       const topic = catalogRecordTopic(c);
-      const value = await deps.registry.encode(schemaIds.get(topic) as number, catalogToAvro(c));
+      const value = framer.frame(topic, catalogToAvro(c));
       // Keyed by record so every version of one record lands on one partition, in order (the
       // app-defined kinds share their topic, so their key names the kind too).
       const m = {
@@ -166,7 +145,7 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
         key: `${rec.app_id}:${rec.rejection_id}`,
         headers: { app_id: rec.app_id, kind: rec.kind },
       });
-      let m: OutgoingMessage = { ...toMessage(record), value: await deps.registry.encode(rejectedId, record) };
+      let m: OutgoingMessage = { ...toMessage(record), value: framer.frame(topics.rejected, record) };
       if (!fits(topics.rejected, m)) {
         // Thousands of reasons can outgrow a record batch: keep the first ones and a short prefix.
         // Were even that too large, the bus refuses it and the consumer guard dead-letters the raw message.
@@ -176,7 +155,7 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
           payload: record.payload.slice(0, TRIMMED_PAYLOAD_CHARS),
           payload_truncated: true,
         };
-        m = { ...toMessage(trimmed), value: await deps.registry.encode(rejectedId, trimmed) };
+        m = { ...toMessage(trimmed), value: framer.frame(topics.rejected, trimmed) };
       }
       push(topics.rejected, m);
       rejectedCount.inc({ kind: r.kind }, r.event_count);
@@ -192,7 +171,7 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
     })) {
       push(topics.receipts, {
         key: `${receipt.app_id}:${receipt.request_id}`,
-        value: await deps.registry.encode(receiptId, receipt),
+        value: framer.frame(topics.receipts, receipt),
         headers: { app_id: receipt.app_id },
       });
     }
@@ -215,7 +194,7 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
       const out = new Map<string, OutgoingMessage[]>();
       const perBlock = new Map<string, number>();
       const outcomes = await pool.encode(batch.messages);
-      for (let i = 0; i < outcomes.length; i++) await handleMessage(batch.messages[i] as BusMessage, outcomes[i] as EncodedMessage, out, perBlock);
+      for (let i = 0; i < outcomes.length; i++) handleMessage(batch.messages[i] as BusMessage, outcomes[i] as EncodedMessage, out, perBlock);
       await producer.sendBatch([...out].map(([topic, messages]) => ({ topic, messages })));
       // Counted once written, per batch: a label lookup per event was a visible cost.
       for (const [block, n] of perBlock) accepted.inc({ block }, n);

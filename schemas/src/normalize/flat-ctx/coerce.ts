@@ -1,7 +1,7 @@
 import type { RejectionReason } from '@evp/core';
 import type { FieldType, ObjectDef } from '../../dsl/types';
 import { coordinates } from '../../events/shared-objects';
-import { isObject } from '../fields';
+import { isObject } from '@evp/contract';
 import { parseEventTime } from '../time';
 import { JOIN_SEPARATOR, splitJoined } from './rebuild';
 

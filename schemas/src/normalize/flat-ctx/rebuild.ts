@@ -1,5 +1,5 @@
 import type { RejectionReason } from '@evp/core';
-import { isObject } from '../fields';
+import { isObject } from '@evp/contract';
 import type { FlatCtxMapping, FlatTarget } from './mappings';
 
 /** The separator the client's flattening joins arrays with (`list.joined(separator: ", ")`). */

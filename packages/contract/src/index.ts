@@ -1,0 +1,3 @@
+export * from './vocabulary';
+export * from './envelope';
+export * from './raw-headers';

@@ -1,0 +1,71 @@
+import { LOG_PAYLOAD_KIND } from './vocabulary';
+
+/** Header names of a raw message (`ingest.raw`): written by the gateway, read by the validator. */
+export const rawHeaders = {
+  appId: 'app_id',
+  requestId: 'request_id',
+  receivedAt: 'received_at',
+  keyId: 'key_id',
+  /** `log` for event envelopes, `catalog:<kind>` for catalog submissions (vocabulary.ts). */
+  payloadKind: 'payload_kind',
+  /**
+   * Where this message sits in its request: a body holding an array of envelopes becomes one raw
+   * message per envelope, and the receipts of all of them tell when the whole request is validated.
+   */
+  envelopeIndex: 'envelope_index',
+  envelopeCount: 'envelope_count',
+} as const;
+
+/** Who sent a raw message and when: from the key's grant and the gateway's clock, never from the body. */
+export interface IngestContext {
+  appId: string;
+  requestId: string;
+  receivedAt: number;
+  keyId: string;
+}
+
+/** What the headers of a raw message say. */
+export interface RawHeaderFields {
+  ctx: IngestContext;
+  payloadKind: string;
+  /** Where the message sits in its request. */
+  envelope: { index: number; count: number };
+}
+
+export function toRawHeaders(f: RawHeaderFields): Record<string, string> {
+  return {
+    [rawHeaders.appId]: f.ctx.appId,
+    [rawHeaders.requestId]: f.ctx.requestId,
+    [rawHeaders.receivedAt]: String(f.ctx.receivedAt),
+    [rawHeaders.keyId]: f.ctx.keyId,
+    [rawHeaders.payloadKind]: f.payloadKind,
+    [rawHeaders.envelopeIndex]: String(f.envelope.index),
+    [rawHeaders.envelopeCount]: String(f.envelope.count),
+  };
+}
+
+/** A non-negative integer header, or the fallback when absent or malformed. */
+function intHeader(v: string | undefined, fallback: number): number {
+  const n = Number(v);
+  return v !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : fallback;
+}
+
+/**
+ * Reads what toRawHeaders wrote, tolerating messages of older gateways and hand-made ones: a missing
+ * payload kind is `log`, a missing or malformed receipt time is the message's timestamp, a missing
+ * position is 0 of 1 (an index past the count is the last one), a missing id is empty (the validator
+ * rejects a message without an app id).
+ */
+export function fromRawHeaders(headers: Readonly<Record<string, string | undefined>>, timestamp: number): RawHeaderFields {
+  const count = Math.max(1, intHeader(headers[rawHeaders.envelopeCount], 1));
+  return {
+    ctx: {
+      appId: headers[rawHeaders.appId] ?? '',
+      requestId: headers[rawHeaders.requestId] ?? '',
+      keyId: headers[rawHeaders.keyId] ?? '',
+      receivedAt: Number(headers[rawHeaders.receivedAt] ?? timestamp) || timestamp,
+    },
+    payloadKind: headers[rawHeaders.payloadKind] ?? LOG_PAYLOAD_KIND,
+    envelope: { index: Math.min(intHeader(headers[rawHeaders.envelopeIndex], 0), count - 1), count },
+  };
+}

@@ -1,0 +1,90 @@
+import { BLOCKS, CATALOG_KINDS, InfraError, errorMessage, topics, type SchemaRegistry } from '@evp/core';
+import { encodeWireFormat, parseAvroSchema } from '@evp/registry';
+import { blockEventSchema, blockSubject, catalogSchema, catalogSubject, customCatalogSchema, ingestReceiptSchema, rejectedRecordSchema } from '@evp/schemas';
+
+/** The schema one output topic is written with, as registered through the registry port. */
+export interface OutputSchema {
+  topic: string;
+  id: number;
+  schema: object;
+}
+
+/**
+ * Registers the schema of every topic the validator writes (each block's events, each catalog kind,
+ * the app-defined kinds' shared topic, rejected records, receipts) at start, so an incompatible
+ * change fails the start, not the first message of that kind hours later. This list is the only
+ * place schema ids are held; the main thread and the encode workers frame with it alike.
+ */
+export async function registerOutputSchemas(registry: SchemaRegistry): Promise<OutputSchema[]> {
+  const out: OutputSchema[] = [];
+  const add = async (topic: string, subject: string, schema: object) => out.push({ topic, id: await registry.register(subject, schema), schema });
+  for (const block of BLOCKS) await add(topics.events(block), blockSubject(topics.events(block)), blockEventSchema(block) as object);
+  for (const kind of CATALOG_KINDS) await add(topics.catalog(kind), catalogSubject(kind), catalogSchema(kind) as object);
+  // Every app-defined kind shares one topic and one schema (schemas/src/avro/custom-catalog.ts).
+  await add(topics.customCatalog, blockSubject(topics.customCatalog), customCatalogSchema);
+  await add(topics.rejected, blockSubject(topics.rejected), rejectedRecordSchema);
+  await add(topics.receipts, blockSubject(topics.receipts), ingestReceiptSchema);
+  return out;
+}
+
+interface TopicWriter {
+  type: ReturnType<typeof parseAvroSchema>;
+  /** Magic byte and schema id: the Confluent wire format's 5-byte head. */
+  header: Buffer;
+}
+
+const FRAMER_DEPENDENCY = 'avro-encode';
+
+/**
+ * The one encoder of every output kind: a record is framed exactly as the registry port's encode
+ * frames it (magic byte, 4-byte schema id, Avro body) with the schema registered for its topic.
+ * It writes into one growing scratch buffer, so a worker's batch of events leaves as one transfer
+ * (`write` at increasing positions, then `copyOut`), and one record costs one allocation (`frame`).
+ */
+export class Framer {
+  private readonly writers = new Map<string, TopicWriter>();
+  private scratch = Buffer.allocUnsafeSlow(1 << 20);
+
+  constructor(schemas: readonly OutputSchema[]) {
+    for (const s of schemas) this.writers.set(s.topic, { type: parseAvroSchema(s.schema), header: encodeWireFormat(s.id, Buffer.alloc(0)) });
+  }
+
+  /**
+   * Frames one record at `pos` of the scratch buffer, growing it (bytes before `pos` kept) when too
+   * small; returns the end. Throws on a topic without a schema or a record its schema refuses.
+   */
+  write(topic: string, record: unknown, pos: number): number {
+    const w = this.writers.get(topic);
+    if (w === undefined) throw new Error(`no registered schema for topic ${topic}`);
+    for (;;) {
+      if (pos + w.header.length <= this.scratch.length) {
+        w.header.copy(this.scratch, pos);
+        // avsc returns the negated missing room instead of throwing when the buffer is too small.
+        const end = w.type.encode(record, this.scratch, pos + w.header.length);
+        if (end >= 0) return end;
+      }
+      const grown = Buffer.allocUnsafeSlow(2 * this.scratch.length);
+      this.scratch.copy(grown, 0, 0, pos);
+      this.scratch = grown;
+    }
+  }
+
+  /** A copy of the bytes written at [0, end): the scratch buffer stays for the next batch. */
+  copyOut(end: number): ArrayBuffer {
+    return this.scratch.buffer.slice(this.scratch.byteOffset, this.scratch.byteOffset + end);
+  }
+
+  /**
+   * One record as its own buffer. A record its schema refuses is a defect no retry cures: a
+   * non-retriable InfraError, as the registry port's encode throws.
+   */
+  frame(topic: string, record: unknown): Buffer {
+    let end: number;
+    try {
+      end = this.write(topic, record, 0);
+    } catch (err) {
+      throw new InfraError(FRAMER_DEPENDENCY, `encode for ${topic} failed: ${errorMessage(err)}`, { retriable: false, cause: err });
+    }
+    return Buffer.from(this.scratch.subarray(0, end));
+  }
+}
