@@ -95,6 +95,7 @@ function makeEvents(): CanonicalEvent[] {
       props,
       meta: null,
       client: null,
+      warnings: [],
     };
   });
 }
