@@ -12,3 +12,4 @@ export * from './ops-server';
 export * from './public-routes';
 export * from './edge';
 export * from './openapi';
+export * from './cors';

@@ -1,7 +1,7 @@
-import { type NextFunction, type Request, type Response, type Router } from 'express';
+import { type Request, type Response, type Router } from 'express';
 import { Counter } from 'prom-client';
 import { ApiError, InfraError, type KeyRing, type Logger, type RejectionReason } from '@evp/core';
-import { createHttpApp, jsonBody, grantOf, requireKey, type HttpMetrics } from '@evp/http';
+import { browserCors, createHttpApp, jsonBody, grantOf, requireKey, type HttpMetrics } from '@evp/http';
 import {
   ACTION_SOURCES,
   DEFAULT_PULL_MAX,
@@ -110,21 +110,8 @@ function actionIdParam(req: Request): number {
 }
 
 /** CORS for the SDK pull only: the SDK key is public, API keys must never be used from a browser. */
-function sdkCors(allowed: string[]) {
-  const any = allowed.includes('*');
-  return (req: Request, res: Response, next: NextFunction) => {
-    const origin = req.headers.origin;
-    if (origin && (any || allowed.includes(origin))) {
-      res.setHeader('Access-Control-Allow-Origin', any ? '*' : origin);
-      if (!any) res.setHeader('Vary', 'Origin');
-      res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, X-Request-Id');
-      res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
-      res.setHeader('Access-Control-Max-Age', '600');
-      res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
-    }
-    next();
-  };
-}
+const sdkCors = (allowedOrigins: string[]) =>
+  browserCors({ allowedOrigins, allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'], answerPreflight: false });
 
 /**
  * The action API: create (API key), bulk pull (API key, spec 4.1), single-user pull (SDK key),

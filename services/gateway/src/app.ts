@@ -1,10 +1,9 @@
 import type { Router } from 'express';
 import { CRASH_PAYLOAD_KIND, DIMENSIONS_PAYLOAD_KIND, LOG_PAYLOAD_KIND, catalogPayloadKind, envelopeKey } from '@evp/contract';
 import { ApiError, topics, type BusProducer, type KeyRing, type Logger } from '@evp/core';
-import { createHttpApp, requireKey, type HotRoute, type HttpMetrics } from '@evp/http';
+import { browserCors, createHttpApp, requireKey, type HotRoute, type HttpMetrics } from '@evp/http';
 import { catalogKind, countCatalogRecords, countDimensionRecords } from './catalog';
 import { logAnswerStyle, statusBlindPath } from './client-answers';
-import { cors } from './cors';
 import { describeCrashUpload } from './crash';
 import { sliceEnvelopes } from './envelopes';
 import { ingestHandler } from './ingest';
@@ -44,7 +43,16 @@ export function createGatewayApp(deps: GatewayDeps) {
     metricsPrefix: 'gateway',
     readiness: deps.readiness,
     accessLog: true,
-    before: [cors(deps.corsOrigins)],
+    // Browser SDKs upload with the SDK key; the server-side import paths (`/data/…`, API key) get no
+    // CORS and no preflight answer: an API key must never be used from a browser.
+    before: [
+      browserCors({
+        allowedOrigins: deps.corsOrigins,
+        allowHeaders: ['Authorization', 'Content-Type', 'Content-Encoding', 'X-Request-Id'],
+        answerPreflight: true,
+        skip: (url) => url.startsWith('/data/'),
+      }),
+    ],
     routes: (router: Router, httpMetrics: HttpMetrics): HotRoute[] => {
       const metrics = createIngestMetrics(httpMetrics);
       const limited = deps.rateLimiter
