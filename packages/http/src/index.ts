@@ -13,3 +13,4 @@ export * from './public-routes';
 export * from './edge';
 export * from './openapi';
 export * from './cors';
+export * from './service-lifecycle';

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
-import { ConfigError, KeyRing, consumerProblems, createLogger, type BusProducer, type Subscription } from '@evp/core';
-import { closeServer, listen } from '@evp/http';
+import { KeyRing, consumerProblems, createLogger, type BusProducer, type Subscription } from '@evp/core';
+import { closeServer, listen, runService, serviceLifecycle } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { canonicalFromAvro } from '@evp/schemas';
@@ -86,34 +86,28 @@ async function main() {
   const { server, port } = await listen(app, config.PORT);
   logger.info({ port }, 'action-store listening');
 
-  let stopping = false;
-  const shutdown = async (signal: string, code = 0) => {
-    if (stopping) return;
-    stopping = true;
-    clearInterval(watch);
-    logger.info({ signal }, 'shutting down: stop HTTP, stop consuming, stop sweeping, finish relaying, close Kafka and Redis');
-    await closeServer(server).catch((err) => logger.error({ err }, 'http close failed'));
-    await Promise.allSettled(Object.values(consumers).map((s) => s.stop()));
-    await sweeper.stop();
-    await relay?.stop();
-    await producer?.close().catch((err) => logger.error({ err }, 'producer close failed'));
-    await Promise.allSettled([bus?.close(), store.close()]);
-    await redis.quit().catch(() => redis.disconnect());
-    process.exit(code);
-  };
+  const lifecycle = serviceLifecycle({
+    logger,
+    steps: () => [
+      { what: 'consumer watch', run: () => clearInterval(watch) },
+      { what: 'HTTP', run: () => closeServer(server) },
+      { what: 'consumers', run: () => Promise.all(Object.values(consumers).map((c) => c.stop())) },
+      { what: 'sweeper', run: () => sweeper.stop() },
+      { what: 'action log relay (finishes its batch)', run: () => relay?.stop() },
+      { what: 'producer', run: () => producer?.close() },
+      { what: 'Kafka', run: () => bus?.close() },
+      { what: 'store', run: () => store.close() },
+      { what: 'Redis', run: () => redis.quit().catch(() => redis.disconnect()) },
+    ],
+  });
   // A consumer that stopped for good leaves the process up consuming nothing: /readyz already says
   // so; exiting non-zero lets an orchestrator restart it.
   const watch = setInterval(() => {
     const dead = Object.entries(consumers).filter(([, c]) => c.health().state === 'dead');
     if (dead.length === 0) return;
     logger.fatal({ problems: consumerProblems(Object.fromEntries(dead)) }, 'a consumer stopped for good: exiting to be restarted');
-    void shutdown('consumer dead', 1);
+    void lifecycle.shutdown('consumer dead', 1);
   }, 1_000);
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
 }
 
-main().catch((err) => {
-  console.error(err instanceof ConfigError ? err.message : err);
-  process.exit(1);
-});
+void runService(main);

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
-import { ConfigError, KeyRing, createLogger } from '@evp/core';
-import { listen } from '@evp/http';
+import { KeyRing, createLogger } from '@evp/core';
+import { listen, runService, serviceLifecycle } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createGatewayApp } from './app';
 import { coalescingProducer } from './coalescing-producer';
@@ -40,24 +40,24 @@ async function main() {
   const { server, port } = await listen(app, config.PORT);
   logger.info({ port, rateLimit: { ...policy, shared: Boolean(redis) } }, 'gateway listening');
 
-  const shutdown = async (signal: string) => {
-    logger.info({ signal }, 'shutting down: stop accepting, finish in-flight, flush producer');
-    await shutdownGateway({
-      server,
-      producer,
-      logger,
-      graceMs: config.SHUTDOWN_GRACE_MS,
-      onDrain: () => void (draining = true),
-      closers: [() => rateLimiter.close(), async () => void redis?.disconnect(), () => bus.close()],
-    });
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  // The gateway's own drain (stop accepting, answer in-flight requests, flush the producer) is one step.
+  serviceLifecycle({
+    logger,
+    steps: () => [
+      {
+        what: 'drain (stop accepting, finish in-flight, flush the producer)',
+        run: () =>
+          shutdownGateway({
+            server,
+            producer,
+            logger,
+            graceMs: config.SHUTDOWN_GRACE_MS,
+            onDrain: () => void (draining = true),
+            closers: [() => rateLimiter.close(), async () => void redis?.disconnect(), () => bus.close()],
+          }),
+      },
+    ],
+  });
 }
 
-main().catch((err) => {
-  // Config errors list every problem at once; anything else is unexpected at start-up.
-  console.error(err instanceof ConfigError ? err.message : err);
-  process.exit(1);
-});
+void runService(main);

@@ -1,7 +1,7 @@
 import { Registry } from 'prom-client';
 import { createClickHouseHttpAnalytics, ensureClickHouseDatabase, runMigrations } from '@evp/clickhouse';
-import { ConfigError, KeyRing, consumerProblems, createLogger } from '@evp/core';
-import { closeServer, listen, serveOps } from '@evp/http';
+import { KeyRing, consumerProblems, createLogger } from '@evp/core';
+import { closeServer, listen, runService, serveOps, serviceLifecycle } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { campaignWorkerConfig, clickhouseOptions, loadSegmenterConfig, segmentEngineConfig, sinkConfig } from './config';
@@ -36,13 +36,26 @@ async function main() {
   const bus = createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'segmenter', logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
   const registry = createConfluentRegistry({ url: config.SCHEMA_REGISTRY_URL, clientId: 'segmenter' });
   const metrics = new Registry();
-  let stopping = false;
+  // Assigned once each, but a shutdown can start before the assignments (a consumer dying during
+  // start-up) and must then see undefined, not a const's temporal dead zone.
+  // eslint-disable-next-line prefer-const
   let ops: Awaited<ReturnType<typeof serveOps>> | undefined;
+  // eslint-disable-next-line prefer-const
   let http: Awaited<ReturnType<typeof listen>> | undefined;
-  const dead = (consumer: string) => (err: Error) => {
-    logger.fatal({ err }, `the ${consumer} consumer stopped for good: not ready, exiting to be restarted`);
-    void shutdown('consumer dead', 1);
-  };
+  // The parts are read when a shutdown starts (a signal or a dead consumer, both after they exist).
+  const lifecycle = serviceLifecycle({
+    logger,
+    steps: () => [
+      { what: 'HTTP', run: () => http && closeServer(http.server) },
+      { what: 'sink (buffered rows inserted, their work produced, offsets committed)', run: () => sink.stop() },
+      { what: 'segment engine', run: () => engine.stop() },
+      { what: 'campaign worker', run: () => worker.stop() },
+      { what: 'Kafka', run: () => bus.close() },
+      { what: 'ops server', run: () => ops && closeServer(ops.server) },
+      { what: 'ClickHouse', run: () => analytics.close() },
+    ],
+  });
+  const dead = lifecycle.exitOnDead;
   const { engine, service: segments } = createSegments({
     analytics,
     bus,
@@ -86,32 +99,9 @@ async function main() {
   // The public API (request verdicts, the inspector) on PORT, behind the edge; its request series
   // join the sink's on the side port's /metrics.
   const api = createSegmenterApp({ analytics, keys, logger, readiness, segments, campaigns: campaigns.service });
-  // Assigned once each, but shutdown() can run before the assignments (a consumer dying during
-  // start-up) and must then see undefined, not a const's temporal dead zone.
-  // eslint-disable-next-line prefer-const
   ops = await serveOps({ port: config.METRICS_PORT, metrics: Registry.merge([metrics, api.metrics.registry]), readiness });
-  // eslint-disable-next-line prefer-const
   http = await listen(api.app, config.PORT);
   logger.info({ metricsPort: ops.port, port: http.port }, 'segmenter sink and API running');
-
-  async function shutdown(signal: string, code: number) {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: stop answering and consuming, insert buffered rows, close');
-    if (http) await closeServer(http.server).catch((err) => logger.error({ err }, 'http close failed'));
-    await sink.stop().catch((err) => logger.error({ err }, 'sink stop failed'));
-    await engine.stop().catch((err) => logger.error({ err }, 'segment engine stop failed'));
-    await worker.stop().catch((err) => logger.error({ err }, 'campaign worker stop failed'));
-    const results = await Promise.allSettled([bus.close(), new Promise<void>((r) => (ops ? ops.server.close(() => r()) : r()))]);
-    await analytics.close().catch((err) => logger.error({ err }, 'ClickHouse close failed'));
-    for (const r of results) if (r.status === 'rejected') logger.error({ err: r.reason }, 'shutdown step failed');
-    process.exit(code);
-  }
-  process.once('SIGTERM', () => void shutdown('SIGTERM', 0));
-  process.once('SIGINT', () => void shutdown('SIGINT', 0));
 }
 
-main().catch((err) => {
-  console.error(err instanceof ConfigError ? err.message : err);
-  process.exit(1);
-});
+void runService(main);

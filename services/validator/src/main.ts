@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
-import { ConfigError, consumerProblems, createLogger } from '@evp/core';
-import { serveOps } from '@evp/http';
+import { consumerProblems, createLogger } from '@evp/core';
+import { closeServer, runService, serveOps, serviceLifecycle } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { loadValidatorConfig } from './config';
@@ -17,21 +17,21 @@ async function main() {
   const bus = createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'validator', logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
   const registry = createConfluentRegistry({ url: config.SCHEMA_REGISTRY_URL });
   const metrics = new Registry();
-  // Assigned once, but shutdown() can run before the assignment (a consumer dying during start-up)
-  // and must then see undefined, not a const's temporal dead zone.
+  // Assigned once, but a shutdown can start before the assignments (a consumer dying during
+  // start-up) and must then see undefined, not a const's temporal dead zone.
   // eslint-disable-next-line prefer-const
   let validator: RunningValidator | undefined;
-  let stopping = false;
-  const shutdown = async (reason: string, code: number) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ reason }, 'shutting down: stop consuming, flush producer');
-    const results = await Promise.allSettled([validator?.stop(), new Promise<void>((r) => ops.server.close(() => r()))]);
-    await bus.close();
-    for (const r of results) if (r.status === 'rejected') logger.error({ err: r.reason }, 'shutdown step failed');
-    process.exit(code);
-  };
-  const ops = await serveOps({
+  // eslint-disable-next-line prefer-const
+  let ops: Awaited<ReturnType<typeof serveOps>> | undefined;
+  const lifecycle = serviceLifecycle({
+    logger,
+    steps: () => [
+      { what: 'validator (stop consuming, flush the producer)', run: () => validator?.stop() },
+      { what: 'ops server', run: () => ops && closeServer(ops.server) },
+      { what: 'Kafka', run: () => bus.close() },
+    ],
+  });
+  ops = await serveOps({
     port: config.METRICS_PORT,
     metrics,
     readiness: async () => (validator ? consumerProblems({ [`validator (ingest.raw)`]: validator }) : ['starting']),
@@ -43,16 +43,8 @@ async function main() {
     metrics,
     normalize: { maxEventChars: config.MAX_EVENT_CHARS },
     workers: config.VALIDATOR_WORKERS,
-    onDead: (err) => {
-      logger.fatal({ err }, 'the ingest.raw consumer stopped for good: not ready, exiting to be restarted');
-      void shutdown('consumer dead', 1);
-    },
+    onDead: lifecycle.exitOnDead('ingest.raw'),
   });
-  process.once('SIGTERM', () => void shutdown('SIGTERM', 0));
-  process.once('SIGINT', () => void shutdown('SIGINT', 0));
 }
 
-main().catch((err) => {
-  console.error(err instanceof ConfigError ? err.message : err);
-  process.exit(1);
-});
+void runService(main);
