@@ -10,7 +10,7 @@ export * from './dsl/validate';
 export * from './avro/derive';
 export * from './avro/block-schema';
 export * from './avro/canonical-codec';
-export * from './events/registry';
+export * from './events/event-defs';
 export * from './normalize/normalize';
 export * from './normalize/crash';
 export * from './normalize/depth';

@@ -1,5 +1,5 @@
 import type { Block } from '@evp/core';
-import { eventsOfBlock } from '../events/registry';
+import { eventsOfBlock } from '../events/event-defs';
 import { CANONICAL_FIELDS } from '../canonical-fields';
 import { avroFieldsOf } from '../record-fields';
 import { AvroNames, avroRecord, type AvroSchema } from './derive';

@@ -2,7 +2,7 @@ import type { Block } from '@evp/core';
 import { canonicalAvroHead, canonicalFromAvroHead } from '../../generated/records';
 import type { CanonicalEvent } from '../canonical';
 import { CANONICAL_FIELDS } from '../canonical-fields';
-import { eventDef, eventsOfBlock } from '../events/registry';
+import { eventDef, eventsOfBlock } from '../events/event-defs';
 import { avroFieldName } from '../record-fields';
 import { fromAvroValue, toAvroValue } from './derive';
 

@@ -58,7 +58,7 @@ const groupEvent: EventDef = {
   },
 };
 
-/** Receipts are also sent with the outer type `group`; see `resolveEventName` in registry.ts. */
+/** Receipts are also sent with the outer type `group`; see `resolveEventName` in event-defs.ts. */
 const receiptEvent: EventDef = {
   event: 'receipt',
   block: 'chat',

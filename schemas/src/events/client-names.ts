@@ -1,5 +1,5 @@
 import { clientEventVariant } from './client-variants';
-import { eventDef, resolveEventName } from './registry';
+import { eventDef, resolveEventName } from './event-defs';
 
 /**
  * Event type names real clients send for an event the spec names otherwise (docs/data-contract.md,

@@ -6,7 +6,7 @@ import { blockEventSchema } from '../avro/block-schema';
 import { canonicalFromAvro, canonicalToAvro } from '../avro/canonical-codec';
 import { ctx, currentEnvelope, earlierEnvelope } from '../__fixtures__/envelopes';
 import { normalizeUpload } from '../normalize/normalize';
-import { eventDef, eventDefs } from './registry';
+import { eventDef, eventDefs } from './event-defs';
 
 /**
  * Runs the corpus (schemas/corpus/events/*.json, see its README) through the validator in both

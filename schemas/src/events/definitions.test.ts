@@ -1,5 +1,5 @@
 import type { FieldType, ObjectDef } from '../dsl/types';
-import { eventDef, eventDefs, eventsOfBlock, resolveEventName } from './registry';
+import { eventDef, eventDefs, eventsOfBlock, resolveEventName } from './event-defs';
 
 /** The legacy patient-management events of causalfoundry/ios-sdk 0.4.3–1.0.3. */
 const LEGACY_PATIENT_MGMT = [

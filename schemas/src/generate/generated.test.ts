@@ -1,6 +1,6 @@
 import { parseAvroSchema } from '@evp/registry';
 import { BLOCKS, CATALOG_KINDS } from '@evp/core';
-import { eventDefs } from '../events/registry';
+import { eventDefs } from '../events/event-defs';
 import { rejectedRecordSchema } from '../rejected';
 import { opt, req, t } from '../dsl/types';
 import { derivedTopicSchemas } from './avro-files';

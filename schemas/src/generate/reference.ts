@@ -1,6 +1,6 @@
 import type { FieldDef, ObjectDef } from '../dsl/types';
 import { clientEventAliases } from '../events/client-names';
-import { eventAliases } from '../events/registry';
+import { eventAliases } from '../events/event-defs';
 import { objectsOf, typeLabel } from './objects';
 import { probeRules } from './rule-probe';
 import { CUSTOM_CATALOG_KIND_PATTERN } from '../catalogs/custom';

@@ -3,7 +3,7 @@ import * as contract from '../index';
 import { blockEventSchema } from '../avro/block-schema';
 import { AvroNames, avroRecord, type AvroSchema } from '../avro/derive';
 import type { EventDef, ObjectDef } from '../dsl/types';
-import { eventsOfBlock } from '../events/registry';
+import { eventsOfBlock } from '../events/event-defs';
 import { actionLogEntrySchema } from '../action-log';
 import { customCatalogSchema } from '../avro/custom-catalog';
 import { membershipChangeSchema } from '../membership';

@@ -1,7 +1,7 @@
 import type { RejectionReason } from '@evp/core';
 import type { CanonicalEvent, IngestContext } from '../canonical';
 import { validateObject } from '../dsl/validate';
-import { eventDef } from '../events/registry';
+import { eventDef } from '../events/event-defs';
 import { majorBuildVersion } from './earlier-form';
 import { eventId } from './event-id';
 import { isObject } from '@evp/contract';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { isObject } from '@evp/contract';
 import fc from 'fast-check';
 import { ctx, currentEnvelope, earlierEnvelope } from '../__fixtures__/envelopes';
-import { eventDef } from '../events/registry';
+import { eventDef } from '../events/event-defs';
 import { normalizeUpload } from './normalize';
 import type { NormalizeResult } from './types';
 

@@ -5,7 +5,7 @@ import { toleratingOmissions } from '../dsl/omissions';
 import type { RecognisedClient } from '../dsl/types';
 import { validateObject } from '../dsl/validate';
 import { resolveSentEventName } from '../events/client-names';
-import { eventDef } from '../events/registry';
+import { eventDef } from '../events/event-defs';
 import { checkDeclaredBlock } from './block';
 import { adaptCurrentFormEvent } from './flat-ctx/adapt';
 import { readCurrentEnvelope, readCurrentEvent } from './current-form';

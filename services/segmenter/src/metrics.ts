@@ -5,63 +5,63 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
  * for its rows to be inserted, freshness (received_at → inserted) and how far behind the log the sink
  * is, in messages (from each batch's high watermark) and in seconds.
  */
-export function createSinkMetrics(registry: Registry) {
+export function createSinkMetrics(metricRegistry: Registry) {
   return {
     rowsInserted: new Counter({
       name: 'segmenter_sink_rows_inserted_total',
       help: 'Rows inserted into ClickHouse, by table',
       labelNames: ['table'] as const,
-      registers: [registry],
+      registers: [metricRegistry],
     }),
     insertDuration: new Histogram({
       name: 'segmenter_sink_insert_duration_seconds',
       help: 'Duration of one successful ClickHouse insert, by table',
       labelNames: ['table'] as const,
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [registry],
+      registers: [metricRegistry],
     }),
     insertFailures: new Counter({
       name: 'segmenter_sink_insert_failures_total',
       help: 'Failed ClickHouse inserts, by table and whether a retry can help',
       labelNames: ['table', 'retriable'] as const,
-      registers: [registry],
+      registers: [metricRegistry],
     }),
     batchDuration: new Histogram({
       name: 'segmenter_sink_batch_duration_seconds',
       help: 'From a batch handed over by the bus to its rows inserted (decode + buffering + insert)',
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers: [registry],
+      registers: [metricRegistry],
     }),
     freshness: new Histogram({
       name: 'segmenter_sink_freshness_seconds',
       help: 'From received_at (gateway) to the row being inserted, by table',
       labelNames: ['table'] as const,
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
-      registers: [registry],
+      registers: [metricRegistry],
     }),
     lagSeconds: new Gauge({
       name: 'segmenter_sink_lag_seconds',
       help: 'Now minus the log time of the last message whose rows were inserted, by topic and partition',
       labelNames: ['topic', 'partition'] as const,
-      registers: [registry],
+      registers: [metricRegistry],
     }),
     lagMessages: new Gauge({
       name: 'segmenter_sink_lag_messages',
       help: "Messages in the partition beyond the last one whose rows were inserted (its high watermark at that batch's fetch), by topic and partition",
       labelNames: ['topic', 'partition'] as const,
-      registers: [registry],
+      registers: [metricRegistry],
     }),
     unreadable: new Counter({
       name: 'segmenter_sink_unreadable_messages_total',
       help: 'Messages written to `rejected` as parse_violation because they could not be read, by topic',
       labelNames: ['topic'] as const,
-      registers: [registry],
+      registers: [metricRegistry],
     }),
     deadLettered: new Counter({
       name: 'segmenter_sink_dead_lettered_total',
       help: 'Messages written to `deadletters` because ClickHouse refused their row on its own for a reason no retry cures, by table',
       labelNames: ['table'] as const,
-      registers: [registry],
+      registers: [metricRegistry],
     }),
   };
 }

@@ -167,8 +167,8 @@ export function createSink(deps: SinkDeps): Sink {
   const config: SinkConfig = { ...DEFAULT_SINK_CONFIG, ...deps.config };
   const now = deps.now ?? Date.now;
   const logger = deps.logger.child({ component: 'segmenter-sink' });
-  const registry = deps.metrics ?? new Registry();
-  const m = createSinkMetrics(registry);
+  const metricRegistry = deps.metrics ?? new Registry();
+  const m = createSinkMetrics(metricRegistry);
   const tracking = deps.onInserted !== undefined;
   let subscription: Subscription | undefined;
   let producer: BusProducer | undefined;
@@ -349,7 +349,7 @@ export function createSink(deps: SinkDeps): Sink {
   }
 
   return {
-    metrics: registry,
+    metrics: metricRegistry,
     health: () => subscription?.health() ?? { state: 'stopped' },
     async start() {
       if (subscription) return;

@@ -2,7 +2,7 @@ import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { InfraError, type BusMessage } from '@evp/core';
 import type { NormalizeOptions } from '@evp/schemas';
-import { RawEncoder, packValues, type EncodedBatch, type FramedEvent } from './encode-raw';
+import { RawBatchProcessor, packValues, type EncodedBatch, type FramedEvent } from './raw-batch-processor';
 import type { OutputSchema } from './output-schemas';
 import type { MessageOutcome } from './process-raw';
 
@@ -39,7 +39,7 @@ const ENCODE_WORKER_DEPENDENCY = 'encode-worker';
  */
 export function createEncodePool(opts: EncodePoolOptions): EncodePool {
   if (opts.workers <= 0) {
-    const encoder = new RawEncoder(opts.schemas, opts.normalize);
+    const encoder = new RawBatchProcessor(opts.schemas, opts.normalize);
     return {
       workers: 0,
       async encode(messages) {

@@ -1,12 +1,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { RawEncoder, unpackValues } from './encode-raw';
+import { RawBatchProcessor, unpackValues } from './raw-batch-processor';
 import type { EncodeReply, EncodeRequest } from './encode-pool';
 import type { NormalizeOptions } from '@evp/schemas';
 import type { OutputSchema } from './output-schemas';
 
 /** Entry of an encode pool worker: raw messages in, encoded outcomes out, one request at a time. */
 const { schemas, normalize } = workerData as { schemas: OutputSchema[]; normalize: NormalizeOptions };
-const encoder = new RawEncoder(schemas, normalize);
+const encoder = new RawBatchProcessor(schemas, normalize);
 const port = parentPort;
 if (port === null) throw new Error('encode.worker runs only as a worker thread');
 

@@ -25,7 +25,7 @@ import {
  * produce (PostHog's per-event PipelineResult, here per raw message, since one upload holds many
  * events). Every event or record it held is either accepted (an output) or covered by a rejection
  * with reasons; where it came from is what its headers say. `E` is what an accepted event is at each
- * step: the normaliser's value, then framed (encode-raw.ts). Retrying is no outcome of a message:
+ * step: the normaliser's value, then framed (raw-batch-processor.ts). Retrying is no outcome of a message:
  * only infrastructure needs it (a worker that died), and that is a retriable InfraError for the
  * whole batch, as everywhere else.
  */

@@ -1,6 +1,6 @@
 import { sha256Hex, type RejectionReason } from '@evp/core';
 import { MAX_RECEIPT_REASONS, type IngestContext, type IngestReceipt, type ReceiptItem, type RejectedRecord } from '@evp/schemas';
-import type { EventVerdictFacts } from './encode-raw';
+import type { EventVerdictFacts } from './raw-batch-processor';
 
 export interface ReceiptInput {
   ctx: IngestContext;

@@ -120,24 +120,24 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
   const now = deps.now ?? Date.now;
   const newId = deps.newId ?? randomUUID;
   const logger = deps.logger.child({ component: 'campaign-worker' });
-  const registry = deps.metrics ?? new Registry();
+  const metricRegistry = deps.metrics ?? new Registry();
   const itemsTotal = new Counter({
     name: 'segmenter_campaign_trigger_items_total',
     help: 'Campaign trigger items consumed, by kind (users, schedule) and outcome (accepted, rejected: the campaign was not live or is gone)',
     labelNames: ['kind', 'outcome'] as const,
-    registers: [registry],
+    registers: [metricRegistry],
   });
   const usersTotal = new Counter({
     name: 'segmenter_campaign_users_total',
     help: 'Users of campaign runs by outcome (requested, control, skipped)',
     labelNames: ['outcome'] as const,
-    registers: [registry],
+    registers: [metricRegistry],
   });
   const producedTotal = new Counter({
     name: 'segmenter_campaign_trigger_items_produced_total',
     help: 'Campaign trigger items produced, by source (segment_entry, event, schedule, api)',
     labelNames: ['source'] as const,
-    registers: [registry],
+    registers: [metricRegistry],
   });
   const limiter = new RateLimiter();
   let active: StoredCampaign[] = [];
@@ -266,7 +266,7 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
   }
 
   return {
-    metrics: registry,
+    metrics: metricRegistry,
     onInserted: (rows) => produce(eventItems(rows, activeOf, config.usersPerItem, now()), 'event'),
     async triggerApi(appId, campaign, userIds) {
       const run_key = `api:${newId()}`;

@@ -115,8 +115,8 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
   const config: SegmentEngineConfig = { ...DEFAULT_SEGMENT_ENGINE_CONFIG, ...deps.config };
   const now = deps.now ?? Date.now;
   const logger = deps.logger.child({ component: 'segment-engine' });
-  const registry = deps.metrics ?? new Registry();
-  const metrics = createEngineMetrics(registry);
+  const metricRegistry = deps.metrics ?? new Registry();
+  const metrics = createEngineMetrics(metricRegistry);
   const store: SegmentStore = createSegmentStore({ analytics: deps.analytics, now, ...(deps.newId ? { newId: deps.newId } : {}) });
   const state = createMembershipState(deps.analytics);
   const cache = new SegmentCache(store, deps.compile, logger);
@@ -245,7 +245,7 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
   return {
     definitions: store,
     membership: state,
-    metrics: registry,
+    metrics: metricRegistry,
     scheduler: {
       requestRecompute: (appId, segmentId) => produce([{ kind: 'full', app_id: appId, segment_id: segmentId, requested_at: now() }], 'request'),
     },

@@ -45,7 +45,7 @@ export type RawInput = Pick<BusMessage, 'value' | 'headers' | 'timestamp'>;
  * Framer into one growing buffer, so a batch leaves a worker as one transfer instead of a
  * structured clone per event.
  */
-export class RawEncoder {
+export class RawBatchProcessor {
   private readonly framer: Framer;
 
   constructor(
