@@ -1,18 +1,5 @@
-import {
-  closedObject,
-  errorResponse,
-  internalError,
-  jsonRequestBody,
-  jsonResponse,
-  keyed,
-  nullable,
-  pathParam,
-  ref,
-  retryAfterHeader,
-  unavailable,
-  type OpenApiOperation,
-  type OpenApiPaths,
-} from '@evp/http';
+import { closedObject, jsonRequestBody, jsonResponse, keyed, nullable, pathParam, ref, type OpenApiOperation, type OpenApiPaths } from '@evp/http';
+import { resourceErrors } from './resource-errors-openapi';
 import { CAMPAIGN_STATES } from '../campaigns/states';
 import { TRIGGER_MAX_USERS } from '../campaigns/service';
 import { CAMPAIGN_BODY_LIMIT } from './campaigns';
@@ -22,38 +9,7 @@ import { CAMPAIGN_BODY_LIMIT } from './campaigns';
 const time = { type: 'string', format: 'date-time' };
 const campaignId = pathParam('campaign_id', { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' }, 'The campaign’s `id`.');
 
-/** The errors of a campaigns route by what it reads: a body (with a document or settings), a campaign id; and what else it may answer. */
-function errors(opts: { body?: 'document' | 'plain'; notFound?: boolean; conflict?: string; badRequest: string; notEnabled?: boolean }) {
-  const key = keyed('api');
-  const codes = opts.body
-    ? (['invalid_request', 'invalid_json', ...(opts.body === 'document' ? (['invalid_campaign'] as const) : [])] as const)
-    : (['invalid_request'] as const);
-  const out: Record<string, object> = {
-    '400': errorResponse(
-      `${opts.badRequest} \`path\` names the first problem; for \`invalid_campaign\`, \`details.issues\` lists up to 100 as {path, rule, message} and \`details.issue_count\` counts them.`,
-      codes,
-    ),
-    ...key.responses,
-  };
-  if (opts.notFound) out['404'] = errorResponse('No campaign with this id in the key’s app (another app’s campaign reads the same).', ['not_found']);
-  if (opts.conflict) out['409'] = errorResponse(opts.conflict, ['conflict']);
-  if (opts.body) {
-    out['413'] = errorResponse(`The body exceeds ${CAMPAIGN_BODY_LIMIT / 1024} KiB.`, ['payload_too_large']);
-    out['415'] = errorResponse('Content-Type other than application/json or text/plain (or a charset other than utf-8), or an unsupported Content-Encoding.', [
-      'unsupported_media_type',
-      'unsupported_encoding',
-    ]);
-  }
-  out['500'] = internalError;
-  out['503'] = opts.notEnabled
-    ? errorResponse(
-        'ClickHouse (or the part behind the route) did not answer: `unavailable`, retry after `Retry-After`; or the part behind the route does not run in this deployment: `not_enabled`.',
-        ['unavailable', 'not_enabled'],
-        retryAfterHeader,
-      )
-    : unavailable('ClickHouse');
-  return out;
-}
+const errors = resourceErrors({ resource: 'campaign', invalidCode: 'invalid_campaign', bodyLimitBytes: CAMPAIGN_BODY_LIMIT });
 
 const op = (summary: string, description: string, rest: Omit<OpenApiOperation, 'summary' | 'security'>): OpenApiOperation => ({
   summary,

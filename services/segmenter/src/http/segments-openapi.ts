@@ -1,17 +1,5 @@
-import {
-  closedObject,
-  errorResponse,
-  internalError,
-  jsonRequestBody,
-  jsonResponse,
-  keyed,
-  pathParam,
-  queryParam,
-  ref,
-  unavailable,
-  type OpenApiOperation,
-  type OpenApiPaths,
-} from '@evp/http';
+import { closedObject, jsonRequestBody, jsonResponse, keyed, pathParam, queryParam, ref, type OpenApiOperation, type OpenApiPaths } from '@evp/http';
+import { resourceErrors } from './resource-errors-openapi';
 import { NAME_MAX, PREVIEW_SAMPLE } from '../segments/service';
 import { MEMBERS_PAGE_DEFAULT, MEMBERS_PAGE_MAX, SEGMENT_BODY_LIMIT } from './segments';
 
@@ -20,32 +8,7 @@ import { MEMBERS_PAGE_DEFAULT, MEMBERS_PAGE_MAX, SEGMENT_BODY_LIMIT } from './se
 const time = { type: 'string', format: 'date-time' };
 const segmentId = pathParam('segment_id', { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' }, 'The segment’s `id`.');
 
-/** The errors of a segments route by what it reads: a body (with a definition), a segment id. */
-function errors(opts: { body?: 'definition' | 'plain'; notFound?: boolean; conflict?: string; badRequest: string }) {
-  const key = keyed('api');
-  const codes = opts.body
-    ? (['invalid_request', 'invalid_json', ...(opts.body === 'definition' ? (['invalid_definition'] as const) : [])] as const)
-    : (['invalid_request'] as const);
-  const out: Record<string, object> = {
-    '400': errorResponse(
-      `${opts.badRequest} \`path\` names the first problem; for \`invalid_definition\`, \`details.issues\` lists up to 100 as {path, rule, message} and \`details.issue_count\` counts them.`,
-      codes,
-    ),
-    ...key.responses,
-  };
-  if (opts.notFound) out['404'] = errorResponse('No segment with this id in the key’s app (another app’s segment reads the same).', ['not_found']);
-  if (opts.conflict) out['409'] = errorResponse(opts.conflict, ['conflict']);
-  if (opts.body) {
-    out['413'] = errorResponse(`The body exceeds ${SEGMENT_BODY_LIMIT / 1024} KiB.`, ['payload_too_large']);
-    out['415'] = errorResponse('Content-Type other than application/json or text/plain (or a charset other than utf-8), or an unsupported Content-Encoding.', [
-      'unsupported_media_type',
-      'unsupported_encoding',
-    ]);
-  }
-  out['500'] = internalError;
-  out['503'] = unavailable('ClickHouse');
-  return out;
-}
+const errors = resourceErrors({ resource: 'segment', invalidCode: 'invalid_definition', bodyLimitBytes: SEGMENT_BODY_LIMIT });
 
 const op = (summary: string, description: string, rest: Omit<OpenApiOperation, 'summary' | 'security'>): OpenApiOperation => ({
   summary,
@@ -63,7 +26,7 @@ export function segmentPaths(): OpenApiPaths {
         requestBody: segmentBody,
         responses: {
           '201': jsonResponse('The saved segment.', ref('Segment')),
-          ...errors({ body: 'definition', badRequest: 'The name or the definition is invalid.' }),
+          ...errors({ body: 'document', badRequest: 'The name or the definition is invalid.' }),
         },
       }),
       get: op('The app’s segments', 'Every live segment of the key’s app.', {
@@ -85,7 +48,7 @@ export function segmentPaths(): OpenApiPaths {
               sql: { type: 'string', description: 'The parameterised ClickHouse query the definition compiles to (its explanation).' },
             }),
           ),
-          ...errors({ body: 'definition', badRequest: 'The definition is invalid.' }),
+          ...errors({ body: 'document', badRequest: 'The definition is invalid.' }),
         },
       }),
     },
@@ -99,7 +62,7 @@ export function segmentPaths(): OpenApiPaths {
         requestBody: segmentBody,
         responses: {
           '200': jsonResponse('The segment, version + 1.', ref('Segment')),
-          ...errors({ body: 'definition', notFound: true, badRequest: 'The name or the definition is invalid, or `segment_id` is malformed.' }),
+          ...errors({ body: 'document', notFound: true, badRequest: 'The name or the definition is invalid, or `segment_id` is malformed.' }),
         },
       }),
       delete: op('Delete a segment', 'Every member exits (one `exited` record each on segments.membership).', {
