@@ -3,6 +3,7 @@ import { uniqueName } from '@evp/testkit';
 import { createEmbeddedParts } from './embedded-parts';
 import { startPipeline, type RunningPipeline } from './pipeline';
 import { defineSkeletonScenario, e2eKeys } from './testing/scenario';
+import { defineCampaignScenario } from './testing/campaigns-scenario';
 import { defineSegmentScenario, SCENARIO_SEGMENT_CONFIG, TestClock } from './testing/segments-scenario';
 
 describe('walking skeleton, embedded mode (in-process bus and registry, chdb, in-memory store)', () => {
@@ -29,4 +30,5 @@ describe('walking skeleton, embedded mode (in-process bus and registry, chdb, in
 
   defineSkeletonScenario(() => ({ pipeline, analytics }));
   defineSegmentScenario(() => ({ pipeline, bus: parts.bus, registry: parts.registry, clock }));
+  defineCampaignScenario(() => ({ pipeline, bus: parts.bus, registry: parts.registry, clock }));
 });

@@ -7,6 +7,7 @@ import { createConfluentRegistry } from '@evp/registry';
 import { deletePrefix, randomActionPrefix, uniqueName } from '@evp/testkit';
 import { startPipeline, type PipelineParts, type RunningPipeline } from './pipeline';
 import { defineSkeletonScenario, e2eKeys } from './testing/scenario';
+import { defineCampaignScenario } from './testing/campaigns-scenario';
 import { defineSegmentScenario, SCENARIO_SEGMENT_CONFIG, TestClock } from './testing/segments-scenario';
 
 describe('walking skeleton on the real stack (Kafka broker, registry REST API, Redis, chdb; validator with 2 encode workers)', () => {
@@ -43,4 +44,5 @@ describe('walking skeleton on the real stack (Kafka broker, registry REST API, R
 
   defineSkeletonScenario(() => ({ pipeline, analytics: parts.analytics }));
   defineSegmentScenario(() => ({ pipeline, bus: parts.bus, registry: parts.registry, clock }));
+  defineCampaignScenario(() => ({ pipeline, bus: parts.bus, registry: parts.registry, clock }));
 });

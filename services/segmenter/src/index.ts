@@ -11,3 +11,5 @@ export { workForRows, type SegmentEntry, type WorkItem } from './segments/work';
 export { createSegments, type SegmentsDeps } from './segments/compose';
 export { segmenterOpenApi } from './http/openapi';
 export { clickhouseReport, createCampaigns, type CampaignsDeps } from './campaigns/compose';
+export { assign } from './campaigns/assignment';
+export { runInvId } from './campaigns/ids';

@@ -51,6 +51,7 @@ export function createCampaigns(deps: CampaignsDeps): CampaignParts & { worker?:
     },
     ...(triggerApi ? { triggerApi } : {}),
     ...(deps.report ? { report: deps.report } : {}),
+    ...(worker ? { onChanged: () => worker.refresh() } : {}),
     ...now,
   });
   return { service, store, ...(worker ? { worker } : {}) };

@@ -29,6 +29,12 @@ export interface CampaignsServiceDeps {
   triggerApi?: TriggerApi;
   /** Absent: `GET /v1/campaigns/{id}/report` answers 503 not_enabled. */
   report?: CampaignReport;
+  /**
+   * Called once a state change or a new document is saved, before the answer: the campaign worker
+   * composed in this process reloads its active campaigns, so a `resume` acts on the next trigger
+   * here rather than after the worker's next periodic refresh (other replicas still see it then).
+   */
+  onChanged?: () => Promise<void>;
   now?: () => number;
 }
 
@@ -92,7 +98,14 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
     const t = transition(current.state, cmd);
     if (!t.ok) throw new ApiError('conflict', { message: t.message, path: 'params.campaign_id', details: { state: current.state } });
     // A repeated command changes nothing: no new version.
-    return t.changed ? deps.store.change(current, { state: t.state }) : current;
+    if (!t.changed) return current;
+    return changed(await deps.store.change(current, { state: t.state }));
+  }
+
+  /** The saved change, after the local worker has seen it. Its refresh failing loses nothing: the change is saved and its periodic refresh (which logs failures) comes. */
+  async function changed(c: Campaign): Promise<Campaign> {
+    await deps.onChanged?.().catch(() => undefined);
+    return c;
   }
 
   function enabled<T>(part: T | undefined, what: string): T {
@@ -127,7 +140,7 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
           details: { state: current.state },
         });
       }
-      return deps.store.change(current, { document: await validated(appId, body) });
+      return changed(await deps.store.change(current, { document: await validated(appId, body) }));
     },
     pause: (appId: string, id: string) => command(appId, id, 'pause'),
     resume: (appId: string, id: string) => command(appId, id, 'resume'),
