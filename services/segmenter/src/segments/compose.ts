@@ -40,6 +40,7 @@ export function createSegments(deps: SegmentsDeps): { engine: SegmentEngine; ser
     membership: engine.membership,
     scheduler: engine.scheduler,
     analytics: deps.analytics,
+    onChanged: () => engine.refresh(),
     ...(deps.now ? { now: deps.now } : {}),
   });
   return { engine, service };

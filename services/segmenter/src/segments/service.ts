@@ -15,6 +15,13 @@ export interface SegmentsServiceDeps {
   /** Validates a definition against the data contract and the app's other segments (`selfId`: the segment being updated, for cycles). */
   check(appId: string, json: unknown, selfId?: string): Promise<DefinitionCheck>;
   compile(appId: string, definition: Condition): Promise<CompiledSegment>;
+  /**
+   * Called once a segment is saved or deleted, before its recompute is requested and before the
+   * answer: the engine composed in this process reloads its segment list, so events stored from then
+   * on get incremental items here, and those stored before are the recompute's (no gap in between;
+   * other replicas reload within their refresh interval, docs/segments.md).
+   */
+  onChanged?: () => Promise<void>;
   now?: () => number;
 }
 
@@ -89,6 +96,11 @@ export function createSegmentsService(deps: SegmentsServiceDeps) {
     return dependentsOf(id, await deps.definitions.list(appId));
   }
 
+  /** After a change is saved. Its reload failing loses nothing: the periodic reload (which logs failures) comes, and the recompute covers what was stored until then. */
+  async function changed(): Promise<void> {
+    await deps.onChanged?.().catch(() => undefined);
+  }
+
   async function recomputeWithDependents(appId: string, id: string): Promise<void> {
     for (const sid of [id, ...(await dependents(appId, id))]) await deps.scheduler.requestRecompute(appId, sid);
   }
@@ -99,6 +111,7 @@ export function createSegmentsService(deps: SegmentsServiceDeps) {
       const name = readName(b);
       const definition = await checked(appId, b.definition);
       const segment = await deps.definitions.create(appId, { name, definition });
+      await changed();
       await deps.scheduler.requestRecompute(appId, segment.id);
       return segment;
     },
@@ -111,6 +124,7 @@ export function createSegmentsService(deps: SegmentsServiceDeps) {
       const definition = await checked(appId, b.definition, id);
       const segment = await deps.definitions.update(appId, id, { name, definition });
       if (!segment) throw new ApiError('not_found', { message: `no segment ${id} in this app`, path: 'params.segment_id' });
+      await changed();
       await recomputeWithDependents(appId, id);
       return segment;
     },
@@ -120,6 +134,7 @@ export function createSegmentsService(deps: SegmentsServiceDeps) {
         throw new ApiError('conflict', { message: `segment ${id} is referenced by segment ${referrer}; change that one first`, path: 'params.segment_id' });
       }
       if (!(await deps.definitions.delete(appId, id))) throw new ApiError('not_found', { message: `no segment ${id} in this app`, path: 'params.segment_id' });
+      await changed();
       // The deletion's recompute makes every member exit (changes on the membership topic).
       await deps.scheduler.requestRecompute(appId, id);
     },
