@@ -209,7 +209,8 @@ describe('docs/campaigns.md, "Worked example", on the embedded pipeline', () => 
       else throw new Error(`a statement the test does not know: ${st}`);
     }
 
-    const at = (method: string, path: string) => sent.filter((s) => s.method === method && s.path === path).map((s) => [s.status, s.body]);
+    const at = (method: string, path: string) =>
+      sent.filter((s) => s.method === method && s.path === path).map((s): [number, Record<string, any>] => [s.status, s.body]);
     const campaignId = vars.CAMPAIGN_ID as string;
     expect(at('POST', '/v1/ingest/catalog/user')).toEqual([[200, expect.objectContaining({ accepted: 1 })]]);
     expect(at('POST', '/v1/ingest/catalog/drug')).toEqual([[200, expect.objectContaining({ accepted: 1 })]]);
