@@ -91,4 +91,49 @@ describe('campaigns API on the embedded pipeline', () => {
     );
     expect([report.variants[0].requested, report.variants[0].skipped]).toEqual([1, { total: 1, reasons: { 'template_variable_missing: user.name': 1 } }]);
   });
+
+  it('refuses deleting a segment that a campaign not ended names (segment_entry or schedule): 409 conflict with the campaign ids', async () => {
+    const segment = await call('POST', '/v1/segments', API_KEY, { name: 'refill page', definition: { event: 'page', within: 'PT1H' } });
+    expect(segment.status).toBe(201);
+    const segmentId = segment.body.id as string;
+    const action = {
+      type: 'message',
+      render_method: 'in_app_message',
+      delivery_mode: 'one-off',
+      content: { title: 'Refill', body: 'Your refill is waiting' },
+      expires_after: 'P1D',
+    };
+    const campaign = async (name: string, trigger: object) => {
+      const c = await call('POST', '/v1/campaigns', API_KEY, { name, trigger, action });
+      expect(c.status).toBe(201);
+      return c.body.id as string;
+    };
+    const onEntry = await campaign('on entry (draft)', { segment_entry: segmentId });
+    const scheduled = await campaign('scheduled (active)', { schedule: { every: 'P1D' }, segment: segmentId });
+    const ended = await campaign('ended', { segment_entry: segmentId });
+    expect((await call('POST', `/v1/campaigns/${scheduled}/resume`, API_KEY)).body.state).toBe('active');
+    expect((await call('POST', `/v1/campaigns/${ended}/end`, API_KEY)).body.state).toBe('ended');
+    await campaign('another trigger', { api: true });
+
+    const refused = await call('DELETE', `/v1/segments/${segmentId}`, API_KEY);
+    expect([refused.status, refused.body.error.code, refused.body.error.path, refused.body.error.details]).toEqual([
+      409,
+      'conflict',
+      'params.segment_id',
+      { campaign_ids: [onEntry, scheduled] },
+    ]);
+    expect(refused.body.error.message).toBe(`segment ${segmentId} triggers campaigns ${onEntry}, ${scheduled}; end them or change their trigger first`);
+    // Another app's key sees no such segment: 404 before any campaign is named.
+    expect((await call('DELETE', `/v1/segments/${segmentId}`, OTHER_API_KEY)).status).toBe(404);
+    expect((await call('GET', `/v1/segments/${segmentId}`, API_KEY)).status).toBe(200);
+
+    expect((await call('POST', `/v1/campaigns/${onEntry}/end`, API_KEY)).body.state).toBe('ended');
+    const still = await call('DELETE', `/v1/segments/${segmentId}`, API_KEY);
+    expect([still.status, still.body.error.details]).toEqual([409, { campaign_ids: [scheduled] }]);
+    expect(still.body.error.message).toBe(`segment ${segmentId} triggers campaign ${scheduled}; end it or change its trigger first`);
+    expect((await call('POST', `/v1/campaigns/${scheduled}/end`, API_KEY)).body.state).toBe('ended');
+    const deleted = await fetch(`${pipeline.baseUrl}/v1/segments/${segmentId}`, { method: 'DELETE', headers: { Authorization: `Bearer ${API_KEY}` } });
+    expect(deleted.status).toBe(204);
+    expect((await call('GET', `/v1/segments/${segmentId}`, API_KEY)).status).toBe(404);
+  });
 });

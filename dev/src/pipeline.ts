@@ -79,6 +79,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     logger: logger.child({ service: 'segmenter' }),
     config: { groupId: `segmenter-segments${suffix}`, ...opts.segments },
     ...(opts.now ? { now: opts.now } : {}),
+    // Called per DELETE request, after `campaigns` below exists.
+    campaignsUsing: (appId, segmentId) => campaigns.usingSegment(appId, segmentId),
   });
   await segments.engine.start();
   const campaigns = createCampaigns({

@@ -64,6 +64,8 @@ async function main() {
     metrics,
     config: segmentEngineConfig(config),
     onDead: dead('segment work'),
+    // Called per DELETE request, after `campaigns` below exists.
+    campaignsUsing: (appId, segmentId) => campaigns.usingSegment(appId, segmentId),
   });
   // Campaigns: the API's service and store, and the campaign worker (its trigger producers and its
   // consumer of campaigns.triggers), which reads the store and acts on the sink's stored events.

@@ -1,5 +1,6 @@
 import type { Analytics } from '@evp/core';
 import type { SegmentDefinitions } from '../segments/model';
+import type { CampaignDocument } from './document';
 import { catalogLoader, loadUserFacts } from './loaders';
 import { campaignReport } from './report';
 import { createCampaignsService, type CampaignReport, type CampaignsService, type TriggerApi } from './service';
@@ -32,6 +33,8 @@ export interface CampaignsDeps {
 interface CampaignParts {
   service: CampaignsService;
   store: CampaignStore;
+  /** The ids of the app's campaigns, not ended, whose trigger names the segment (`segment_entry`, or a schedule's `segment`), by creation. */
+  usingSegment(appId: string, segmentId: string): Promise<string[]>;
 }
 export function createCampaigns(deps: CampaignsDeps & { worker: NonNullable<CampaignsDeps['worker']> }): CampaignParts & { worker: CampaignWorker };
 export function createCampaigns(deps: CampaignsDeps): CampaignParts;
@@ -54,7 +57,15 @@ export function createCampaigns(deps: CampaignsDeps): CampaignParts & { worker?:
     ...(worker ? { onChanged: () => worker.refresh() } : {}),
     ...now,
   });
-  return { service, store, ...(worker ? { worker } : {}) };
+  const usingSegment = async (appId: string, segmentId: string) =>
+    (await store.list(appId)).filter((c) => c.state !== 'ended' && triggerSegment(c.document) === segmentId).map((c) => c.id);
+  return { service, store, usingSegment, ...(worker ? { worker } : {}) };
+}
+
+function triggerSegment({ trigger }: CampaignDocument): string | undefined {
+  if ('segment_entry' in trigger) return trigger.segment_entry;
+  if ('schedule' in trigger) return trigger.segment;
+  return undefined;
 }
 
 /** The report of report.ts over the same ClickHouse, as the API's `report` part; `now` is the report's instant. */

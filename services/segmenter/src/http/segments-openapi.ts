@@ -69,7 +69,12 @@ export function segmentPaths(): OpenApiPaths {
         parameters: [segmentId],
         responses: {
           '204': { description: 'Deleted.' },
-          ...errors({ notFound: true, conflict: 'Another segment references this one; `message` names it.', badRequest: '`segment_id` is malformed.' }),
+          ...errors({
+            notFound: true,
+            conflict:
+              'Another segment references this one (`message` names it), or campaigns not ended are triggered by it (entering it, or a schedule over its members): `details.campaign_ids` lists them.',
+            badRequest: '`segment_id` is malformed.',
+          }),
         },
       }),
     },

@@ -13,6 +13,8 @@ export interface SegmentsDeps {
   config?: Partial<SegmentEngineConfig>;
   now?: () => number;
   onDead?: (error: Error) => void;
+  /** The campaigns that name a segment (campaigns/compose.ts `usingSegment`), so the API refuses deleting it; late-bound: campaigns are composed after segments. */
+  campaignsUsing?: (appId: string, segmentId: string) => Promise<string[]>;
 }
 
 /**
@@ -41,6 +43,7 @@ export function createSegments(deps: SegmentsDeps): { engine: SegmentEngine; ser
     scheduler: engine.scheduler,
     analytics: deps.analytics,
     onChanged: () => engine.refresh(),
+    ...(deps.campaignsUsing ? { campaignsUsing: deps.campaignsUsing } : {}),
     ...(deps.now ? { now: deps.now } : {}),
   });
   return { engine, service };

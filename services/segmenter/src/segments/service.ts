@@ -22,6 +22,8 @@ export interface SegmentsServiceDeps {
    * other replicas reload within their refresh interval, docs/segments.md).
    */
   onChanged?: () => Promise<void>;
+  /** The ids of the app's campaigns, not ended, whose trigger names the segment: a segment they name is not deleted. Absent: no campaigns here. */
+  campaignsUsing?: (appId: string, segmentId: string) => Promise<string[]>;
   now?: () => number;
 }
 
@@ -132,6 +134,15 @@ export function createSegmentsService(deps: SegmentsServiceDeps) {
       const [referrer] = await dependents(appId, id);
       if (referrer !== undefined) {
         throw new ApiError('conflict', { message: `segment ${id} is referenced by segment ${referrer}; change that one first`, path: 'params.segment_id' });
+      }
+      // A campaign on a deleted segment would never trigger again without saying so: end it (or point it elsewhere) first.
+      const campaigns = (await deps.campaignsUsing?.(appId, id)) ?? [];
+      if (campaigns.length > 0) {
+        throw new ApiError('conflict', {
+          message: `segment ${id} triggers campaign${campaigns.length > 1 ? 's' : ''} ${campaigns.join(', ')}; end ${campaigns.length > 1 ? 'them' : 'it'} or change ${campaigns.length > 1 ? 'their' : 'its'} trigger first`,
+          path: 'params.segment_id',
+          details: { campaign_ids: campaigns },
+        });
       }
       if (!(await deps.definitions.delete(appId, id))) throw new ApiError('not_found', { message: `no segment ${id} in this app`, path: 'params.segment_id' });
       await changed();
