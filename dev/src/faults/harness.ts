@@ -49,6 +49,10 @@ export class Harness {
   get actionsUrl() {
     return `http://127.0.0.1:${this.ports.actions}`;
   }
+  /** The harness's schema registry (a bench encodes and decodes records as the services do). */
+  get registryUrl() {
+    return `http://127.0.0.1:${this.config.FAULTS_REGISTRY_PORT}`;
+  }
   get keysFile() {
     return join(this.dir, 'keys.json');
   }

@@ -5,7 +5,17 @@ import { ConfigError, KeyRing, createLogger } from '@evp/core';
 import { createChdbAnalytics } from '@evp/embedded';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
-import { createSegmenterApp, createSegments, createSink, runMigrations, segmentEngineConfig, sinkConfig } from '@evp/segmenter';
+import {
+  campaignWorkerConfig,
+  clickhouseReport,
+  createCampaigns,
+  createSegmenterApp,
+  createSegments,
+  createSink,
+  runMigrations,
+  segmentEngineConfig,
+  sinkConfig,
+} from '@evp/segmenter';
 import { loadSinkChdbConfig } from './config';
 import { withInsertFaults } from './faulty-analytics';
 import { startQueryServer } from './query-server';
@@ -14,10 +24,12 @@ import { startQueryServer } from './query-server';
  * Composition root of the segmenter on chdb, the real sink and segment engine code on the real
  * broker and registry with an embedded ClickHouse: what the fault suite and the pipeline bench run
  * where no ClickHouse server exists. As in the service (services/segmenter/src/main.ts), the sink's
- * stored rows become segment work and the public API (segments, request verdicts) answers on PORT.
+ * stored rows become segment work and event triggers, the campaign worker turns triggers (segment
+ * entries, events, schedules, API calls) into actions, and the public API (segments, campaigns,
+ * request verdicts) answers on PORT.
  * Insert faults are injected here (FAULT_* in config.ts), never in the service. Shutdown as the
  * service's: stop answering, stop consuming (buffered rows inserted and committed), stop the engine,
- * leave Kafka, close ClickHouse.
+ * stop the campaign worker (the batch in hand finishes), leave Kafka, close ClickHouse.
  */
 async function main() {
   const config = loadSinkChdbConfig();
@@ -32,6 +44,13 @@ async function main() {
   const registry = createConfluentRegistry({ url: config.segmenter.SCHEMA_REGISTRY_URL, clientId: 'segmenter' });
   const metrics = new Registry();
   const { engine, service: segments } = createSegments({ analytics: chdb, bus, registry, logger, metrics, config: segmentEngineConfig(config.segmenter) });
+  const campaigns = createCampaigns({
+    analytics: chdb,
+    segments: engine.definitions,
+    report: clickhouseReport(chdb),
+    worker: { bus, registry, logger, metrics, config: campaignWorkerConfig(config.segmenter) },
+  });
+  const { worker } = campaigns;
   const sink = createSink({
     bus,
     registry,
@@ -39,13 +58,18 @@ async function main() {
     logger,
     metrics,
     config: sinkConfig(config.segmenter),
-    onInserted: (rows) => engine.onInserted(rows),
+    // Segment work first, then the campaigns' event triggers; a failure delivers the batch again.
+    onInserted: async (rows) => {
+      await engine.onInserted(rows);
+      await worker.onInserted(rows);
+    },
   });
   await engine.start();
+  await worker.start();
   await sink.start();
   const server = await startQueryServer({ analytics: chdb, metrics, port: config.SINK_QUERY_PORT });
   const keys = KeyRing.fromFile(config.segmenter.KEYS_FILE);
-  const api = createSegmenterApp({ analytics: chdb, keys, logger, segments });
+  const api = createSegmenterApp({ analytics: chdb, keys, logger, segments, campaigns: campaigns.service });
   const http = createServer(api.app);
   await new Promise<void>((resolve) => http.listen(config.segmenter.PORT, '127.0.0.1', resolve));
   logger.info({ port: config.SINK_QUERY_PORT, apiPort: config.segmenter.PORT, chdb: config.CHDB_PATH }, 'segmenter sink and segments on chdb running');
@@ -57,6 +81,7 @@ async function main() {
     logger.info({ signal }, 'shutting down: stop consuming, insert buffered rows, close');
     await sink.stop().catch((err) => logger.error({ err }, 'sink stop failed'));
     await engine.stop().catch((err) => logger.error({ err }, 'segment engine stop failed'));
+    await worker.stop().catch((err) => logger.error({ err }, 'campaign worker stop failed'));
     await Promise.allSettled([bus.close(), ...[server, http].map((s) => new Promise<void>((r) => s.close(() => r())))]);
     await chdb.close().catch((err) => logger.error({ err }, 'chdb close failed'));
     process.exit(0);
