@@ -202,7 +202,7 @@ async function main() {
     const seeded = [...Array.from({ length: 10 }, (_, r) => warmUsers(r)).flat(), ...campaignUsers];
     const nameOf = (u: string) => `User ${u.split('-').pop()}`;
     for (let i = 0; i < seeded.length; i += 1000) {
-      const records = seeded.slice(i, i + 1000).map((id) => ({ id, name: nameOf(id) }));
+      const records = seeded.slice(i, i + 1000).map((id) => ({ id, name: nameOf(id), timezone: 'UTC' }));
       await call(`${h.gatewayUrl}/v1/ingest/catalog/user`, KEYS.sdk, 'POST', records);
     }
     for (const deadline = Date.now() + 300_000; ; ) {
