@@ -21,7 +21,7 @@ import { actionMessages, planDeliveries, type Delivery } from './deliver';
 import { matchingEvents, memberPage } from './loaders';
 import { writeOutcomes } from './outcomes';
 import { RateLimiter } from './rate-limit';
-import type { CampaignSource, StoredCampaign } from './source';
+import type { CampaignSettings, CampaignSource, StoredCampaign } from './source';
 import { isLive } from './states';
 import type { TemplateEngine } from './templates';
 import { readTriggerItem, triggerMessage, type TriggerItem } from './trigger-items';
@@ -105,7 +105,8 @@ export interface CampaignWorker {
 }
 
 /** What one trigger item came to: its users' outcome counts, or why it was not acted on. */
-type ItemResult = Outcome<{ requested: number; control: number; skipped: number }>;
+type UserCounts = { requested: number; control: number; skipped: number };
+type ItemResult = Outcome<UserCounts>;
 
 /**
  * The campaign worker (docs/campaigns.md, "Triggers and delivery"): trigger producers (segment
@@ -194,16 +195,14 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
     }
   }
 
-  async function handleItem(item: TriggerItem): Promise<ItemResult> {
-    const c = await deps.campaigns.get(item.app_id, item.campaign_id);
-    const at = item.kind === 'schedule' ? item.run_at : item.at;
-    if (!c) return rejected([{ path: '$.campaign_id', rule: 'unknown_campaign', message: `no campaign ${item.campaign_id} in app ${item.app_id}` }]);
-    if (!live(c, at)) return rejected([{ path: '$.campaign_id', rule: 'not_live', message: `campaign ${c.id} is ${c.state} or outside its start_at/end_at` }]);
-    const settings = await deps.campaigns.settings(c.app_id);
-    const counts = { requested: 0, control: 0, skipped: 0 };
-    for await (const batch of deliveries(c, item)) {
-      if (batch.length === 0) continue;
-      const plan = await planDeliveries({ analytics: deps.analytics, templates: deps.templates }, c, settings, batch);
+  /**
+   * Acts on deliveries of a live campaign: per batch of at most usersPerBatch users, the outcome
+   * rows are written, then the actions produced. Adds the batch's outcome counts to `counts`.
+   */
+  async function act(c: StoredCampaign, settings: CampaignSettings, batch: readonly Delivery[], counts: UserCounts): Promise<void> {
+    for (let i = 0; i < batch.length; i += config.usersPerBatch) {
+      const part = batch.slice(i, i + config.usersPerBatch);
+      const plan = await planDeliveries({ analytics: deps.analytics, templates: deps.templates }, c, settings, part);
       // The record of what the run did comes first: a crash after it and before the actions leaves
       // rows whose actions the redelivered item requests again (same ids), never actions without rows.
       await writeOutcomes(deps.analytics, c.app_id, plan.outcomes);
@@ -213,22 +212,73 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
       }
       for (const o of plan.outcomes) counts[o.outcome] += 1;
     }
+  }
+
+  /** Why an item of campaign `c` (undefined: gone) is not acted on at `at`, or undefined if it is. */
+  function notActedOn(item: TriggerItem, c: StoredCampaign | undefined, at: number): ItemResult | undefined {
+    if (!c) return rejected([{ path: '$.campaign_id', rule: 'unknown_campaign', message: `no campaign ${item.campaign_id} in app ${item.app_id}` }]);
+    if (!live(c, at)) return rejected([{ path: '$.campaign_id', rule: 'not_live', message: `campaign ${c.id} is ${c.state} or outside its start_at/end_at` }]);
+    return undefined;
+  }
+
+  async function handleItem(item: TriggerItem): Promise<ItemResult> {
+    const c = await deps.campaigns.get(item.app_id, item.campaign_id);
+    const refused = notActedOn(item, c, item.kind === 'schedule' ? item.run_at : item.at);
+    if (refused || !c) return refused as ItemResult;
+    const settings = await deps.campaigns.settings(c.app_id);
+    const counts = { requested: 0, control: 0, skipped: 0 };
+    for await (const batch of deliveries(c, item)) if (batch.length > 0) await act(c, settings, batch, counts);
     return accepted(counts);
   }
 
-  async function handleBatch(batch: MessageBatch): Promise<void> {
-    const results: { kind: string; result: ItemResult }[] = [];
-    for (const m of batch.messages) {
-      // A message that is no item throws non-retriable: the bus dead-letters it (consumer-guard).
-      const item = readTriggerItem(m);
-      const result = await handleItem(item);
-      if (result.kind === 'rejected') logger.info({ app_id: item.app_id, campaign_id: item.campaign_id, reasons: result.reasons }, 'trigger not acted on');
-      results.push({ kind: item.kind, result });
+  /**
+   * The `users` items of one campaign in a batch whose users are named outright (segment entries,
+   * API calls: one item per entry, so one user each at the rate users enter), acted on together:
+   * the campaign and settings read once, and the users of every live item planned, rendered and
+   * written in batches of usersPerBatch, as one item's users would be. Each user keeps its item's
+   * run key and trigger time, so the rows and actions are those of acting on the items one by one.
+   */
+  async function handleUsersItems(items: Extract<TriggerItem, { kind: 'users' }>[]): Promise<ItemResult[]> {
+    const first = items[0] as (typeof items)[number];
+    const c = await deps.campaigns.get(first.app_id, first.campaign_id);
+    const results: ItemResult[] = [];
+    const batch: Delivery[] = [];
+    const counts = { requested: 0, control: 0, skipped: 0 };
+    for (const item of items) {
+      const refused = notActedOn(item, c, item.at);
+      results.push(refused ?? accepted(counts));
+      if (!refused) for (const u of item.users) batch.push({ user_id: u.user_id, run_key: item.run_key, at: item.at, trigger: item.trigger });
     }
-    // Counted once the whole batch is done (a failed batch is delivered again and counted then).
-    for (const { kind, result } of results) {
-      itemsTotal.inc({ kind, outcome: result.kind });
-      if (result.kind === 'accepted') for (const [outcome, n] of Object.entries(result.value)) if (n > 0) usersTotal.inc({ outcome }, n);
+    if (c && batch.length > 0) await act(c, await deps.campaigns.settings(c.app_id), batch, counts);
+    return results;
+  }
+
+  async function handleBatch(batch: MessageBatch): Promise<void> {
+    // A message that is no item throws non-retriable: the bus dead-letters it (consumer-guard).
+    const items = batch.messages.map(readTriggerItem);
+    // Items whose users are named outright, by campaign (in their order); event and schedule items
+    // (which read ClickHouse per item to find their users) one by one.
+    const byCampaign = new Map<string, Extract<TriggerItem, { kind: 'users' }>[]>();
+    const results: { item: TriggerItem; result: ItemResult }[] = [];
+    for (const item of items) {
+      if (item.kind === 'users' && item.trigger !== 'event') {
+        const key = `${item.app_id}:${item.campaign_id}`;
+        byCampaign.set(key, [...(byCampaign.get(key) ?? []), item]);
+      } else results.push({ item, result: await handleItem(item) });
+    }
+    for (const group of byCampaign.values()) {
+      const groupResults = await handleUsersItems(group);
+      group.forEach((item, i) => results.push({ item, result: groupResults[i] as ItemResult }));
+    }
+    // Counted once the whole batch is done (a failed batch is delivered again and counted then);
+    // the accepted items of one group share one count object, so users are counted once per object.
+    const counted = new Set<object>();
+    for (const { item, result } of results) {
+      if (result.kind === 'rejected') logger.info({ app_id: item.app_id, campaign_id: item.campaign_id, reasons: result.reasons }, 'trigger not acted on');
+      itemsTotal.inc({ kind: item.kind, outcome: result.kind });
+      if (result.kind !== 'accepted' || counted.has(result.value)) continue;
+      counted.add(result.value);
+      for (const [outcome, n] of Object.entries(result.value)) if (n > 0) usersTotal.inc({ outcome }, n);
     }
   }
 
