@@ -125,7 +125,14 @@ async function awaitCreated(h: Harness, brokers: string[], from: number, prefix:
 }
 
 /** Produces `users` as `entered` records of `segmentId` at `rate`/s, encoded as the segment engine does. Returns when all are acked. */
-async function produceEntries(producer: BusProducer, encode: (v: unknown) => Promise<Buffer>, segmentId: string, users: string[], rate: number, onSent: (i: number) => void) {
+async function produceEntries(
+  producer: BusProducer,
+  encode: (v: unknown) => Promise<Buffer>,
+  segmentId: string,
+  users: string[],
+  rate: number,
+  onSent: (i: number) => void,
+) {
   const start = Date.now();
   let sent = 0;
   while (sent < users.length) {
@@ -152,7 +159,12 @@ async function produceEntries(producer: BusProducer, encode: (v: unknown) => Pro
 }
 
 /** `POST /v1/actions` of one action per user at `rate`/s (open loop, at most 512 in flight); per request its send instant and latency. */
-async function postActions(h: Harness, users: string[], rate: number, onSent: (i: number, sentAt: number) => void): Promise<{ sentAt: number[]; latency: number[]; failed: number }> {
+async function postActions(
+  h: Harness,
+  users: string[],
+  rate: number,
+  onSent: (i: number, sentAt: number) => void,
+): Promise<{ sentAt: number[]; latency: number[]; failed: number }> {
   const sentAt: number[] = new Array(users.length);
   const latency: number[] = [];
   let failed = 0;
@@ -205,11 +217,14 @@ async function main() {
       const records = seeded.slice(i, i + 1000).map((id) => ({ id, name: nameOf(id), timezone: 'UTC' }));
       await call(`${h.gatewayUrl}/v1/ingest/catalog/user`, KEYS.sdk, 'POST', records);
     }
-    for (const deadline = Date.now() + 300_000; ; ) {
-      const [row] = await h.query<{ n: string }>(`SELECT toString(count()) AS n FROM catalog_user FINAL WHERE app_id = {app:String} AND id IN {ids:Array(String)}`, {
-        app: KEYS.appId,
-        ids: seeded,
-      });
+    for (const deadline = Date.now() + 300_000; ;) {
+      const [row] = await h.query<{ n: string }>(
+        `SELECT toString(count()) AS n FROM catalog_user FINAL WHERE app_id = {app:String} AND id IN {ids:Array(String)}`,
+        {
+          app: KEYS.appId,
+          ids: seeded,
+        },
+      );
       if (Number(row?.n) === seeded.length) break;
       if (Date.now() > deadline) throw new Error(`user catalog: ${row?.n}/${seeded.length} records stored`);
       await sleep(1_000);
@@ -314,7 +329,9 @@ async function main() {
     };
     console.log(JSON.stringify(counts));
     const row = (label: string, s: ReturnType<typeof stats>) => `| ${label} | ${s.n} | ${s.p50} | ${s.p95} | ${s.p99} | ${s.max} |`;
-    console.log(`\n${ENTRIES} segment entries at ${RATE}/s (${SECONDS} s) vs ${ENTRIES} POST /v1/actions at ${RATE}/s; load average (1 min) at the end of each phase: baseline ${bLoad}, campaign ${cLoad}\n`);
+    console.log(
+      `\n${ENTRIES} segment entries at ${RATE}/s (${SECONDS} s) vs ${ENTRIES} POST /v1/actions at ${RATE}/s; load average (1 min) at the end of each phase: baseline ${bLoad}, campaign ${cLoad}\n`,
+    );
     console.log('| ms | samples | p50 | p95 | p99 | max |');
     console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
     console.log(row('**campaign: `entered` record → action `created`** (every user)', cs));

@@ -7,6 +7,7 @@ import { insertEvents, userEvent } from '../segments/engine-test-harness';
 import { createMembershipState } from '../segments/membership-store';
 import { runInvId, variantActionId } from './ids';
 import { TemplateEngine } from './templates';
+import { triggerMessage } from './trigger-items';
 import { createCampaignWorker, type CampaignWorker } from './worker';
 import { MemoryCampaigns, readRequested } from './worker-test-harness';
 
@@ -276,6 +277,52 @@ describe('campaign worker: segment entry, event and schedule triggers', () => {
     const actions = (await readRequested(bus, topics.actionsRequested, app)).flatMap((m) => m.actions);
     expect(actions.map((a) => [a.user_id, a.content.title, a.inv_id])).toEqual([['u1', 'Welcome', runInvId(app, 'c-entry', `entry:seg-1:u1:${at}`)]]);
     expect((await outcomes(app)).map((o) => [o.user_id, o.trigger, o.at])).toEqual([['u1', 'segment_entry', '2026-01-10 11:59:59.000']]);
+  });
+
+  it('entries of one campaign consumed in one batch are acted on together: one actions message per campaign, each user with its own run', async () => {
+    const { bus, campaigns, worker, settled } = await setup();
+    const app = 'app-entries';
+    campaigns.save(app, 'c-a', { name: 'a', trigger: { segment_entry: 'seg-a' }, action: action('A') });
+    campaigns.save(app, 'c-b', { name: 'b', trigger: { segment_entry: 'seg-b' }, action: action('B') });
+    campaigns.save(app, 'c-off', { name: 'off', trigger: { segment_entry: 'seg-off' }, action: action('Off') }, { state: 'paused' });
+    // 300 entry items, the two live campaigns interleaved and a paused one among them, in one send:
+    // one batch of the trigger consumer.
+    const items = Array.from({ length: 300 }, (_, i) => {
+      const [campaign, segment] = i % 3 === 0 ? ['c-off', 'seg-off'] : i % 3 === 1 ? ['c-a', 'seg-a'] : ['c-b', 'seg-b'];
+      const at = T - 10_000 + i;
+      return triggerMessage({
+        kind: 'users',
+        app_id: app,
+        campaign_id: campaign as string,
+        run_key: `entry:${segment}:u${i}:${at}`,
+        trigger: 'segment_entry',
+        at,
+        users: [{ user_id: `u${i}` }],
+      });
+    });
+    const producer = await bus.producer();
+    await producer.send(topics.campaignsTriggers, items);
+    await producer.close();
+    await waitFor(async () => (await sum(worker, 'segmenter_campaign_trigger_items_total')) === 300 || undefined, { timeoutMs: 30_000 });
+    await settled();
+    const messages = await readRequested(bus, topics.actionsRequested, app);
+    expect(messages.map((m) => [m.actions.length, m.actions[0]?.content.title])).toEqual([
+      [100, 'A'],
+      [100, 'B'],
+    ]);
+    const expected = Array.from({ length: 300 }, (_, i) => i)
+      .filter((i) => i % 3 !== 0)
+      .map((i) => {
+        const [campaign, segment] = i % 3 === 1 ? ['c-a', 'seg-a'] : ['c-b', 'seg-b'];
+        return [`u${i}`, runInvId(app, campaign as string, `entry:${segment}:u${i}:${T - 10_000 + i}`)];
+      });
+    const sortByUser = (xs: (string | number)[][]) => [...xs].sort((x, y) => String(x[0]).localeCompare(String(y[0])));
+    expect(sortByUser(messages.flatMap((m) => m.actions.map((a) => [a.user_id, a.inv_id])))).toEqual(sortByUser(expected));
+    const rows = await outcomes(app);
+    expect(rows).toHaveLength(200);
+    expect(rows.every((o) => o.outcome === 'requested' && o.trigger === 'segment_entry')).toBe(true);
+    expect(await sum(worker, 'segmenter_campaign_trigger_items_total', { outcome: 'rejected' })).toBe(100);
+    expect(await sum(worker, 'segmenter_campaign_users_total', { outcome: 'requested' })).toBe(200);
   });
 
   it("an inserted event matching the trigger's where triggers one run per event, with the event's properties", async () => {
