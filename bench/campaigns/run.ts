@@ -105,14 +105,37 @@ async function entryTimestamps(brokers: string[], segmentId: string, from: numbe
   return out;
 }
 
+/**
+ * Where the time goes, by user since `from`: the Kafka timestamp of the campaign's trigger item
+ * naming the user (campaigns.triggers: the entry consumer's work done) and of the actions.requested
+ * message holding the user's action (the worker's: loads, render, outcome insert done).
+ */
+async function stages(brokers: string[], campaignId: string, from: number): Promise<{ item: Map<string, number>; requested: Map<string, number> }> {
+  const bus = createKafkaBus({ brokers, clientId: 'bench-campaigns-stages', logger: createLogger('bench', 'warn') });
+  const item = new Map<string, number>();
+  const requested = new Map<string, number>();
+  try {
+    await bus.scan('campaigns.triggers', from, (m) => {
+      const v = JSON.parse(m.value.toString('utf8')) as { campaign_id: string; users?: { user_id: string }[] };
+      if (v.campaign_id === campaignId) for (const u of v.users ?? []) if (!item.has(u.user_id)) item.set(u.user_id, m.timestamp);
+    });
+    await bus.scan('actions.requested', from, (m) => {
+      const v = JSON.parse(m.value.toString('utf8')) as { source?: string; actions: { user_id: string }[] };
+      if (v.source === `campaign:${campaignId}`) for (const a of v.actions) if (!requested.has(a.user_id)) requested.set(a.user_id, m.timestamp);
+    });
+  } finally {
+    await bus.close();
+  }
+  return { item, requested };
+}
+
 /** Waits until every user of `users` has a `created` entry (or `ms` pass); returns the entries. */
 async function awaitCreated(h: Harness, brokers: string[], from: number, prefix: string, users: number, ms: number) {
   const deadline = Date.now() + ms;
-  let got = new Map<string, { at: number[]; source: string }>();
   let last = -1;
   let stalled = Date.now();
   while (Date.now() < deadline) {
-    got = await createdEntries(h, brokers, from, prefix);
+    const got = await createdEntries(h, brokers, from, prefix);
     if (got.size >= users) break;
     if (got.size !== last) [last, stalled] = [got.size, Date.now()];
     // Nothing new for 30 s: what is missing is not coming.
@@ -289,6 +312,18 @@ async function main() {
       { app: KEYS.appId, c: campaign.id },
     );
 
+    const split = await stages(brokers, campaign.id, cFrom - 1_000);
+    const toItem: number[] = [];
+    const toRequested: number[] = [];
+    const toCreated: number[] = [];
+    for (const u of campaignUsers) {
+      const [e, i, r, c] = [entered.get(u), split.item.get(u), split.requested.get(u), cCreated.get(u)?.at[0]];
+      if (e === undefined || i === undefined || r === undefined || c === undefined) continue;
+      toItem.push(i - e);
+      toRequested.push(r - i);
+      toCreated.push(c - r);
+    }
+
     // Per user.
     const cLatency: number[] = [];
     let cDup = 0;
@@ -335,6 +370,9 @@ async function main() {
     console.log('| ms | samples | p50 | p95 | p99 | max |');
     console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
     console.log(row('**campaign: `entered` record → action `created`** (every user)', cs));
+    console.log(row('… `entered` record → its trigger item on campaigns.triggers (the entry consumer)', stats(toItem)));
+    console.log(row('… trigger item → its actions.requested message (the worker: reads, render, outcome insert)', stats(toRequested)));
+    console.log(row('… actions.requested message → `created` (the action store consumer)', stats(toCreated)));
     console.log(row('campaign: `entered` record → first SDK pull returning it (sampled users)', stats(cPull)));
     console.log(row('… of which `created` → that pull (the polling interval is 50 ms)', stats(cPullVsCreated)));
     console.log(row('**baseline: `POST /v1/actions` sent → action `created`** (every action)', bs));

@@ -293,7 +293,7 @@ describe('campaign worker: segment entry, event and schedule triggers', () => {
       return triggerMessage({
         kind: 'users',
         app_id: app,
-        campaign_id: campaign as string,
+        campaign_id: campaign,
         run_key: `entry:${segment}:u${i}:${at}`,
         trigger: 'segment_entry',
         at,
@@ -314,7 +314,7 @@ describe('campaign worker: segment entry, event and schedule triggers', () => {
       .filter((i) => i % 3 !== 0)
       .map((i) => {
         const [campaign, segment] = i % 3 === 1 ? ['c-a', 'seg-a'] : ['c-b', 'seg-b'];
-        return [`u${i}`, runInvId(app, campaign as string, `entry:${segment}:u${i}:${T - 10_000 + i}`)];
+        return [`u${i}`, runInvId(app, campaign, `entry:${segment}:u${i}:${T - 10_000 + i}`)];
       });
     const sortByUser = (xs: (string | number)[][]) => [...xs].sort((x, y) => String(x[0]).localeCompare(String(y[0])));
     expect(sortByUser(messages.flatMap((m) => m.actions.map((a) => [a.user_id, a.inv_id])))).toEqual(sortByUser(expected));
