@@ -102,6 +102,13 @@ export function catalogScope(records: CatalogRecords, needs: Map<string, Catalog
       }
       return found === null ? undefined : withoutNulls(found);
     });
-  const kinds = new Map<string, object>(CATALOG_KINDS.map((k) => [k, kindScope(k)]));
-  return view((kind) => kinds.get(kind));
+  // Each kind's view made on its first read: most templates read one kind or none, and a render
+  // per user made every kind's proxies.
+  const kinds = new Map<string, object>();
+  return view((kind) => {
+    if (!(CATALOG_KINDS as readonly string[]).includes(kind)) return undefined;
+    let scope = kinds.get(kind);
+    if (scope === undefined) kinds.set(kind, (scope = kindScope(kind as CatalogKind)));
+    return scope;
+  });
 }
