@@ -72,14 +72,16 @@ async function createdEntries(h: Harness, brokers: string[], from: number, prefi
   const bus = createKafkaBus({ brokers, clientId: 'bench-campaigns-log', logger: createLogger('bench', 'warn') });
   const registry = createConfluentRegistry({ url: h.registryUrl, clientId: 'bench-campaigns' });
   const out = new Map<string, { at: number[]; source: string }>();
+  const entries = new Set<string>();
   try {
     await bus.scan('actions.log', from, async (m) => {
       if (!m.key?.startsWith(`${KEYS.appId}:${prefix}`)) return;
       const e = (await registry.decode(m.value)) as ActionLogEntry;
       if (e.kind !== 'created' || !e.user_id.startsWith(prefix)) return;
-      const seen = out.get(e.user_id);
       // The relay sends at least once: copies of one entry (same entry_id) count once.
-      if (seen && seen.at.includes(Number(e.at))) return;
+      if (entries.has(e.entry_id)) return;
+      entries.add(e.entry_id);
+      const seen = out.get(e.user_id);
       if (seen) seen.at.push(Number(e.at));
       else out.set(e.user_id, { at: [Number(e.at)], source: e.source });
     });
