@@ -43,7 +43,16 @@ async function main() {
   const bus = createKafkaBus({ brokers: config.segmenter.KAFKA_BROKERS, clientId: 'segmenter', logger });
   const registry = createConfluentRegistry({ url: config.segmenter.SCHEMA_REGISTRY_URL, clientId: 'segmenter' });
   const metrics = new Registry();
-  const { engine, service: segments } = createSegments({ analytics: chdb, bus, registry, logger, metrics, config: segmentEngineConfig(config.segmenter) });
+  const { engine, service: segments } = createSegments({
+    analytics: chdb,
+    bus,
+    registry,
+    logger,
+    metrics,
+    config: segmentEngineConfig(config.segmenter),
+    // Called per DELETE request, after `campaigns` below exists (as in the service's main.ts).
+    campaignsUsing: (appId, segmentId) => campaigns.usingSegment(appId, segmentId),
+  });
   const campaigns = createCampaigns({
     analytics: chdb,
     segments: engine.definitions,
