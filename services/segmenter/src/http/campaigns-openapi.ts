@@ -11,6 +11,38 @@ const campaignId = pathParam('campaign_id', { type: 'string', pattern: '^[A-Za-z
 
 const errors = resourceErrors({ resource: 'campaign', invalidCode: 'invalid_campaign', bodyLimitBytes: CAMPAIGN_BODY_LIMIT });
 
+/** One group's counts in a report (docs/campaigns.md#report defines each). */
+const count = { type: 'integer', minimum: 0 };
+const interval = {
+  type: ['array', 'null'],
+  items: { type: 'number' },
+  minItems: 2,
+  maxItems: 2,
+  description: '[low, high]; null when it cannot be estimated.',
+};
+const groupProperties = {
+  audience: count,
+  runs: count,
+  requested: count,
+  skipped: closedObject(['total', 'reasons'], { total: count, reasons: { type: 'object', additionalProperties: count, description: 'Skips by reason.' } }),
+  created: count,
+  delivered: count,
+  withdrawn: count,
+  expired: count,
+  responses: closedObject(['shown', 'open', 'discard', 'block', 'error', 'expired'], {
+    shown: count,
+    open: count,
+    discard: count,
+    block: count,
+    error: count,
+    expired: count,
+  }),
+  converted: nullable('integer', { minimum: 0, description: 'null without a goal.' }),
+  conversion_rate: nullable('number', { minimum: 0, maximum: 1, description: 'converted / audience; null without a goal or audience.' }),
+  attribution_open: nullable('integer', { minimum: 0, description: 'Users whose attribution window is still open; null without a goal.' }),
+};
+const GROUP_FIELDS = Object.keys(groupProperties);
+
 const op = (summary: string, description: string, rest: Omit<OpenApiOperation, 'summary' | 'security'>): OpenApiOperation => ({
   summary,
   description,
@@ -226,5 +258,40 @@ export const campaignSchemas: Record<string, object> = {
       }),
     ],
   },
-  CampaignReport: { type: 'object', description: 'Per variant and for control (docs/campaigns.md#report).' },
+  CampaignReport: closedObject(
+    ['campaign_id', 'as_of', 'goal', 'confidence', 'control', 'variants'],
+    {
+      campaign_id: { type: 'string' },
+      as_of: { ...time, description: 'The report’s instant: goal events after it are not counted.' },
+      goal: { type: ['object', 'null'], description: 'The document’s goal (an event condition with `within`); null without one.' },
+      confidence: { type: 'number', description: 'The confidence level of every interval (0.95).' },
+      control: closedObject(GROUP_FIELDS, groupProperties, 'The holdout group: assigned, sent nothing.'),
+      variants: {
+        type: 'array',
+        description: 'Variants 1 … N in document order.',
+        items: closedObject([...GROUP_FIELDS, 'variant', 'action_id', 'uplift'], {
+          ...groupProperties,
+          variant: { type: 'integer', minimum: 1 },
+          action_id: { type: 'integer', minimum: 1, description: 'The variant’s actions’ `action_id` (in nudge_response refs).' },
+          uplift: {
+            description: 'Against control; null without a goal or when either group has no audience.',
+            oneOf: [
+              { type: 'null' },
+              closedObject(['absolute', 'relative', 'z', 'p_value', 'significant'], {
+                absolute: closedObject(['estimate', 'ci'], { estimate: { type: 'number' }, ci: interval }, 'p_v − p_c'),
+                relative: {
+                  description: 'p_v / p_c − 1; null when p_c = 0.',
+                  oneOf: [{ type: 'null' }, closedObject(['estimate', 'ci'], { estimate: { type: 'number' }, ci: interval })],
+                },
+                z: nullable('number'),
+                p_value: nullable('number', { description: 'Two-sided.' }),
+                significant: { type: 'boolean', description: 'The interval of the absolute uplift excludes 0.' },
+              }),
+            ],
+          },
+        }),
+      },
+    },
+    'Per variant and for control (docs/campaigns.md#report).',
+  ),
 };

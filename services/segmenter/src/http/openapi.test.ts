@@ -5,7 +5,7 @@ import { commonSchemas, opsPaths } from '@evp/http';
 import { describedRoutes, expressRoutes, undescribedAnswers, useMigratedChdb, waitFor, type SeenAnswer } from '@evp/testkit';
 import { TABLES, eventRow, receiptRow, rejectedRow } from '../rows';
 import { pageEvent, rejectedRecord } from '../test-fixtures';
-import { createCampaigns } from '../campaigns/compose';
+import { clickhouseReport, createCampaigns } from '../campaigns/compose';
 import { createSegments } from '../segments/compose';
 import { insertEvents, userEvent } from '../segments/engine-test-harness';
 import { createSegmenterApp } from './app';
@@ -31,13 +31,13 @@ describe("the segmenter's OpenAPI fragment", () => {
   const segmentsOn = (analytics: Analytics) =>
     createSegments({ analytics, bus, registry: createInProcessRegistry(), logger, config: { recomputeIntervalMs: 0, refreshIntervalMs: 0 } });
   let segments: ReturnType<typeof createSegments>;
-  // The campaign worker's and the report's parts are faked: their routes' HTTP layer is what is described here.
+  // The campaign worker is faked (its route's HTTP layer is what is described here); the report is the real one on chdb.
   const campaignsOn = (analytics: Analytics, parts = true) =>
     createCampaigns({
       analytics,
       segments: segments.engine.definitions,
       ...(parts
-        ? { triggerApi: async (_app: string, _c: unknown, users: string[]) => ({ inv_id: 5, users: users.length }), report: async () => ({ groups: [] }) }
+        ? { triggerApi: async (_app: string, _c: unknown, users: string[]) => ({ inv_id: 5, users: users.length }), report: clickhouseReport(analytics) }
         : {}),
     }).service;
   const app = () => createSegmenterApp({ analytics: db.analytics, keys, logger, segments: segments.service, campaigns: campaignsOn(db.analytics) }).app;
