@@ -98,6 +98,12 @@ export class RowBinaryWriter {
     this.pos += this.buf.write(s, this.pos);
   }
 
+  /** Array(T): the length, then each element. */
+  array<T>(items: readonly T[], write: (v: T) => void) {
+    this.uvarint(items.length);
+    for (const v of items) write(v);
+  }
+
   u8(n: number) {
     this.room(1);
     this.buf[this.pos++] = n;
@@ -156,6 +162,11 @@ export function rowBinaryEvent(w: RowBinaryWriter, e: CanonicalEvent): void {
   w.string(stringifyWellFormed(e.props ?? {}));
   w.nullable(e.meta === null || e.meta === undefined ? null : stringifyWellFormed(e.meta), str);
   w.string(stringifyWellFormed(e.client ?? {}));
+  w.array(e.warnings, (r) => {
+    w.string(r.path);
+    w.string(r.rule);
+    w.string(r.message);
+  });
 }
 
 /** The events columns as RowBinary reads them (001_events.sql; JSON columns as their text). */
@@ -185,6 +196,7 @@ const EVENTS_ROWBINARY_STRUCTURE = [
   'props String',
   'meta Nullable(String)',
   'client String',
+  'warnings Array(Tuple(path String, rule String, message String))',
 ].join(', ');
 
 /** Inserts a RowBinary body of events rows into `table` through a file chdb reads (see above). */
