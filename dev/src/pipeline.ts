@@ -5,7 +5,7 @@ import { closeServer, createEdge, listen } from '@evp/http';
 import { canonicalFromAvro } from '@evp/schemas';
 import { createGatewayApp } from '@evp/gateway';
 import { startValidator } from '@evp/validator';
-import { clickhouseReport, createCampaigns, createSegmenterApp, createSegments, createSink, runMigrations, type SegmentEngineConfig } from '@evp/segmenter';
+import { createSegmenterApp, createSegmenterParts, runMigrations, type SegmentEngineConfig } from '@evp/segmenter';
 import { createActionStoreApp, startActionRequestsConsumer, startFeedbackConsumer, startLogRelay, startSweeper, storeReadiness } from '@evp/action-store';
 import { platformOpenApi } from './openapi';
 
@@ -72,42 +72,18 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     groupId: `validator${suffix}`,
     workers: opts.validatorWorkers ?? 0,
   });
-  const segments = createSegments({
+  const segmenterParts = createSegmenterParts({
     analytics,
     bus,
     registry,
     logger: logger.child({ service: 'segmenter' }),
-    config: { groupId: `segmenter-segments${suffix}`, ...opts.segments },
-    ...(opts.now ? { now: opts.now } : {}),
-    // Called per DELETE request, after `campaigns` below exists.
-    campaignsUsing: (appId, segmentId) => campaigns.usingSegment(appId, segmentId),
-  });
-  await segments.engine.start();
-  const campaigns = createCampaigns({
-    analytics,
-    segments: segments.engine.definitions,
-    report: clickhouseReport(analytics, opts.now),
-    worker: {
-      bus,
-      registry,
-      logger: logger.child({ service: 'segmenter' }),
-      config: { groupId: `segmenter-campaigns${suffix}`, entryGroupId: `segmenter-campaign-entries${suffix}` },
-    },
+    sink: { groupId: `segmenter-sink${suffix}`, batchMaxWaitMs: opts.sinkFlushMs ?? 200 },
+    segments: { groupId: `segmenter-segments${suffix}`, ...opts.segments },
+    campaigns: { groupId: `segmenter-campaigns${suffix}`, entryGroupId: `segmenter-campaign-entries${suffix}` },
     ...(opts.now ? { now: opts.now } : {}),
   });
-  await campaigns.worker.start();
-  const sink = createSink({
-    bus,
-    registry,
-    analytics,
-    logger: logger.child({ service: 'segmenter' }),
-    config: { groupId: `segmenter-sink${suffix}`, batchMaxWaitMs: opts.sinkFlushMs ?? 200 },
-    onInserted: async (rows) => {
-      await segments.engine.onInserted(rows);
-      await campaigns.worker.onInserted(rows);
-    },
-  });
-  await sink.start();
+  const { segments, campaigns, sink } = segmenterParts;
+  await segmenterParts.start();
   const consumers: Subscription[] = [
     await startActionRequestsConsumer({ bus, store, logger: logger.child({ service: 'action-store' }), groupId: `action-store.requests${suffix}` }),
     await startFeedbackConsumer({
@@ -122,9 +98,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
   const problems = () =>
     consumerProblems({
       validator,
-      'segmenter-sink': sink,
-      'segmenter-segments': segments.engine,
-      'segmenter-campaigns': campaigns.worker,
+      ...segmenterParts.consumers,
       'action-store.requests': consumers[0] as Subscription,
       'action-store.feedback': consumers[1] as Subscription,
     });
@@ -181,10 +155,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     consumerProblems: problems,
     async stop() {
       await closeServer(server.server).catch(() => undefined);
-      await Promise.allSettled([validator.stop(), sink.stop(), sweeper.stop(), ...consumers.map((c) => c.stop())]);
-      // After the sink: its last stored rows' work is produced before the engine leaves.
-      await segments.engine.stop().catch(() => undefined);
-      await campaigns.worker.stop().catch(() => undefined);
+      // The segmenter's parts stop the sink before the engine and the worker: its last stored rows' work is produced first.
+      await Promise.allSettled([validator.stop(), segmenterParts.stop(), sweeper.stop(), ...consumers.map((c) => c.stop())]);
       await relay.stop();
       await Promise.allSettled([producer.close()]);
     },

@@ -5,17 +5,7 @@ import { ConfigError, KeyRing, createLogger } from '@evp/core';
 import { createChdbAnalytics } from '@evp/embedded';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
-import {
-  campaignWorkerConfig,
-  clickhouseReport,
-  createCampaigns,
-  createSegmenterApp,
-  createSegments,
-  createSink,
-  runMigrations,
-  segmentEngineConfig,
-  sinkConfig,
-} from '@evp/segmenter';
+import { campaignWorkerConfig, createSegmenterApp, createSegmenterParts, runMigrations, segmentEngineConfig, sinkConfig } from '@evp/segmenter';
 import { loadSinkChdbConfig } from './config';
 import { withInsertFaults } from './faulty-analytics';
 import { startQueryServer } from './query-server';
@@ -43,42 +33,21 @@ async function main() {
   const bus = createKafkaBus({ brokers: config.segmenter.KAFKA_BROKERS, clientId: 'segmenter', logger });
   const registry = createConfluentRegistry({ url: config.segmenter.SCHEMA_REGISTRY_URL, clientId: 'segmenter' });
   const metrics = new Registry();
-  const { engine, service: segments } = createSegments({
+  const parts = createSegmenterParts({
     analytics: chdb,
+    sinkAnalytics: analytics,
     bus,
     registry,
     logger,
     metrics,
-    config: segmentEngineConfig(config.segmenter),
-    // Called per DELETE request, after `campaigns` below exists (as in the service's main.ts).
-    campaignsUsing: (appId, segmentId) => campaigns.usingSegment(appId, segmentId),
+    sink: sinkConfig(config.segmenter),
+    segments: segmentEngineConfig(config.segmenter),
+    campaigns: campaignWorkerConfig(config.segmenter),
   });
-  const campaigns = createCampaigns({
-    analytics: chdb,
-    segments: engine.definitions,
-    report: clickhouseReport(chdb),
-    worker: { bus, registry, logger, metrics, config: campaignWorkerConfig(config.segmenter) },
-  });
-  const { worker } = campaigns;
-  const sink = createSink({
-    bus,
-    registry,
-    analytics,
-    logger,
-    metrics,
-    config: sinkConfig(config.segmenter),
-    // Segment work first, then the campaigns' event triggers; a failure delivers the batch again.
-    onInserted: async (rows) => {
-      await engine.onInserted(rows);
-      await worker.onInserted(rows);
-    },
-  });
-  await engine.start();
-  await worker.start();
-  await sink.start();
+  await parts.start();
   const server = await startQueryServer({ analytics: chdb, metrics, port: config.SINK_QUERY_PORT });
   const keys = KeyRing.fromFile(config.segmenter.KEYS_FILE);
-  const api = createSegmenterApp({ analytics: chdb, keys, logger, segments, campaigns: campaigns.service });
+  const api = createSegmenterApp({ analytics: chdb, keys, logger, segments: parts.segments.service, campaigns: parts.campaigns.service });
   const http = createServer(api.app);
   await new Promise<void>((resolve) => http.listen(config.segmenter.PORT, '127.0.0.1', resolve));
   logger.info({ port: config.SINK_QUERY_PORT, apiPort: config.segmenter.PORT, chdb: config.CHDB_PATH }, 'segmenter sink and segments on chdb running');
@@ -88,9 +57,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: stop consuming, insert buffered rows, close');
-    await sink.stop().catch((err) => logger.error({ err }, 'sink stop failed'));
-    await engine.stop().catch((err) => logger.error({ err }, 'segment engine stop failed'));
-    await worker.stop().catch((err) => logger.error({ err }, 'campaign worker stop failed'));
+    await parts.stop().catch((err) => logger.error({ err }, 'segmenter parts stop failed'));
     await Promise.allSettled([bus.close(), ...[server, http].map((s) => new Promise<void>((r) => s.close(() => r())))]);
     await chdb.close().catch((err) => logger.error({ err }, 'chdb close failed'));
     process.exit(0);

@@ -13,3 +13,4 @@ export { segmenterOpenApi } from './http/openapi';
 export { clickhouseReport, createCampaigns, type CampaignsDeps } from './campaigns/compose';
 export { assign } from './campaigns/assignment';
 export { runInvId } from './campaigns/ids';
+export { createSegmenterParts, type SegmenterPartsDeps } from './segmenter-parts';

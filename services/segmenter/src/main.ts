@@ -6,9 +6,7 @@ import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { campaignWorkerConfig, clickhouseOptions, loadSegmenterConfig, segmentEngineConfig, sinkConfig } from './config';
 import { createSegmenterApp } from './http/app';
-import { clickhouseReport, createCampaigns } from './campaigns/compose';
-import { createSegments } from './segments/compose';
-import { createSink } from './sink';
+import { createSegmenterParts } from './segmenter-parts';
 
 /**
  * Composition root: config → logger → keys → ClickHouse (+ migrations) → Kafka + registry → segment
@@ -47,60 +45,30 @@ async function main() {
     logger,
     steps: () => [
       { what: 'HTTP', run: () => http && closeServer(http.server) },
-      { what: 'sink (buffered rows inserted, their work produced, offsets committed)', run: () => sink.stop() },
-      { what: 'segment engine', run: () => engine.stop() },
-      { what: 'campaign worker', run: () => worker.stop() },
+      { what: 'sink, segment engine, campaign worker', run: () => parts.stop() },
       { what: 'Kafka', run: () => bus.close() },
       { what: 'ops server', run: () => ops && closeServer(ops.server) },
       { what: 'ClickHouse', run: () => analytics.close() },
     ],
   });
-  const dead = lifecycle.exitOnDead;
-  const { engine, service: segments } = createSegments({
+  const parts = createSegmenterParts({
     analytics,
     bus,
     registry,
     logger,
     metrics,
-    config: segmentEngineConfig(config),
-    onDead: dead('segment work'),
-    // Called per DELETE request, after `campaigns` below exists.
-    campaignsUsing: (appId, segmentId) => campaigns.usingSegment(appId, segmentId),
+    sink: sinkConfig(config),
+    segments: segmentEngineConfig(config),
+    campaigns: campaignWorkerConfig(config),
+    onDead: lifecycle.exitOnDead,
   });
-  // Campaigns: the API's service and store, and the campaign worker (its trigger producers and its
-  // consumer of campaigns.triggers), which reads the store and acts on the sink's stored events.
-  const campaigns = createCampaigns({
-    analytics,
-    segments: engine.definitions,
-    report: clickhouseReport(analytics),
-    worker: { bus, registry, logger, metrics, config: campaignWorkerConfig(config), onDead: dead('campaign trigger') },
-  });
-  const { worker } = campaigns;
-  const sink = createSink({
-    bus,
-    registry,
-    analytics,
-    logger,
-    metrics,
-    config: sinkConfig(config),
-    // Segment work first, then the campaigns' event triggers; a failure delivers the batch again.
-    onInserted: async (rows) => {
-      await engine.onInserted(rows);
-      await worker.onInserted(rows);
-    },
-    onDead: dead('sink'),
-  });
-  await engine.start();
-  await worker.start();
-  await sink.start();
+  const { segments, campaigns } = parts;
+  await parts.start();
   // /healthz: the process answers; /readyz: ClickHouse answers and the consumers are alive.
-  const readiness = async () => [
-    ...consumerProblems({ 'segmenter-sink': sink, 'segmenter-segments': engine, 'segmenter-campaigns': worker }),
-    ...((await analytics.ping()) ? [] : ['clickhouse: not reachable']),
-  ];
+  const readiness = async () => [...consumerProblems(parts.consumers), ...((await analytics.ping()) ? [] : ['clickhouse: not reachable'])];
   // The public API (request verdicts, the inspector) on PORT, behind the edge; its request series
   // join the sink's on the side port's /metrics.
-  const api = createSegmenterApp({ analytics, keys, logger, readiness, segments, campaigns: campaigns.service });
+  const api = createSegmenterApp({ analytics, keys, logger, readiness, segments: segments.service, campaigns: campaigns.service });
   ops = await serveOps({ port: config.METRICS_PORT, metrics: Registry.merge([metrics, api.metrics.registry]), readiness });
   http = await listen(api.app, config.PORT);
   logger.info({ metricsPort: ops.port, port: http.port }, 'segmenter sink and API running');

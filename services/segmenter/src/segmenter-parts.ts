@@ -1,0 +1,101 @@
+import type { Registry } from 'prom-client';
+import type { Analytics, Bus, Logger, SchemaRegistry, SubscriptionHealth } from '@evp/core';
+import { clickhouseReport, createCampaigns } from './campaigns/compose';
+import type { CampaignWorkerConfig } from './campaigns/worker';
+import type { SegmentEngineConfig } from './segments/engine';
+import { createSegments } from './segments/compose';
+import { createSink, type SinkConfig } from './sink';
+
+export interface SegmenterPartsDeps {
+  /** What the segments, the campaigns and their reports read and write. */
+  analytics: Analytics;
+  /** What the sink inserts through; default `analytics` (the fault harness wraps it to inject insert faults). */
+  sinkAnalytics?: Analytics;
+  bus: Bus;
+  registry: SchemaRegistry;
+  logger: Logger;
+  metrics?: Registry;
+  sink?: Partial<SinkConfig>;
+  segments?: Partial<SegmentEngineConfig>;
+  campaigns?: Partial<CampaignWorkerConfig>;
+  /** The clock of segment evaluations, campaigns and reports (injected in tests). Default Date.now. */
+  now?: () => number;
+  /** The `onDead` of each part's consumer, by the part's name. */
+  onDead?: (part: 'sink' | 'segment work' | 'campaign trigger') => (error: Error) => void;
+}
+
+/**
+ * The segmenter's consuming parts wired together, for every composition root that runs them (the
+ * service's main.ts, `npm start`, the fault harness's chdb segmenter): the segment engine and its
+ * API service, the campaigns (store, API service, worker) and the sink, whose stored rows feed the
+ * engine's work and the worker's event triggers. The caller serves the HTTP API.
+ */
+export function createSegmenterParts(deps: SegmenterPartsDeps) {
+  const { analytics, bus, registry, logger } = deps;
+  const now = deps.now ? { now: deps.now } : {};
+  const metrics = deps.metrics ? { metrics: deps.metrics } : {};
+  const dead = (part: Parameters<NonNullable<SegmenterPartsDeps['onDead']>>[0]) => (deps.onDead ? { onDead: deps.onDead(part) } : {});
+  const segments = createSegments({
+    analytics,
+    bus,
+    registry,
+    logger,
+    ...metrics,
+    ...(deps.segments ? { config: deps.segments } : {}),
+    ...now,
+    ...dead('segment work'),
+    // Called per DELETE request, after `campaigns` below exists.
+    campaignsUsing: (appId, segmentId) => campaigns.usingSegment(appId, segmentId),
+  });
+  const campaigns = createCampaigns({
+    analytics,
+    segments: segments.engine.definitions,
+    report: clickhouseReport(analytics, deps.now),
+    worker: { bus, registry, logger, ...metrics, ...(deps.campaigns ? { config: deps.campaigns } : {}), ...dead('campaign trigger') },
+    ...now,
+  });
+  const { engine } = segments;
+  const { worker } = campaigns;
+  const sink = createSink({
+    bus,
+    registry,
+    analytics: deps.sinkAnalytics ?? analytics,
+    logger,
+    ...metrics,
+    ...(deps.sink ? { config: deps.sink } : {}),
+    ...dead('sink'),
+    // Segment work first, then the campaigns' event triggers; a failure delivers the batch again.
+    onInserted: async (rows) => {
+      await engine.onInserted(rows);
+      await worker.onInserted(rows);
+    },
+  });
+  const consumers: Record<string, { health(): SubscriptionHealth }> = {
+    'segmenter-sink': sink,
+    'segmenter-segments': engine,
+    'segmenter-campaigns': worker,
+  };
+  return {
+    segments,
+    campaigns: { ...campaigns, worker },
+    sink,
+    /** Each consumer by its name in readiness answers. */
+    consumers,
+    /** The engine and the worker first, then the sink, whose stored rows they act on. */
+    async start() {
+      await engine.start();
+      await worker.start();
+      await sink.start();
+    },
+    /**
+     * The sink first (buffered rows inserted, their work and triggers produced, offsets committed),
+     * then the engine and the worker, each finishing what it has in hand. Every part is stopped even
+     * when one fails; the first failure is thrown.
+     */
+    async stop() {
+      const failures: unknown[] = [];
+      for (const part of [sink, engine, worker]) await part.stop().catch((err: unknown) => failures.push(err));
+      if (failures.length > 0) throw failures[0];
+    },
+  };
+}
