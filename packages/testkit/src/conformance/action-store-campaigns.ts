@@ -1,6 +1,6 @@
 import { APP_CAP_WINDOW_MS, ManualClock, actionLogEntryId, type ActionCaps, type ActionStore, type CreateResult } from '@evp/actions';
 import { drainLog } from './action-store-log';
-import { T0, ids, iso, q, sampleAction, type MakeActionStore } from './action-store-fixtures';
+import { T0, freshStoreEachTest, ids, iso, q, sampleAction, type MakeActionStore } from './action-store-fixtures';
 
 /**
  * The campaign part of the ActionStore conformance suite (run by describeActionStoreConformance for
@@ -16,16 +16,7 @@ export function describeActionStoreCampaignConformance(name: string, makeStore: 
   describe(`ActionStore conformance, campaigns: ${name}`, () => {
     let clock: ManualClock;
     let store: ActionStore;
-    let cleanup: (() => Promise<void>) | undefined;
-
-    beforeEach(async () => {
-      clock = new ManualClock(T0);
-      ({ store, cleanup } = await makeStore(clock, {}));
-    });
-    afterEach(async () => {
-      await store.close();
-      await cleanup?.();
-    });
+    freshStoreEachTest(makeStore, (s) => ({ store, clock } = s));
 
     const campaign = (key: string, max: number, within_ms = HOUR): ActionCaps => ({ campaign: { key, max, within_ms } });
     const create = async (user_id: string, inv_id: number, caps: ActionCaps, action_id = 1) =>

@@ -1,4 +1,4 @@
-import { NEVER_EXPIRES, type ActionRecord, type ActionStore, type ManualClock, type NewAction, type PullQuery } from '@evp/actions';
+import { ManualClock, NEVER_EXPIRES, type ActionRecord, type ActionStore, type NewAction, type PullQuery } from '@evp/actions';
 
 /** What the ActionStore conformance suites (action-store.ts, action-store-log.ts) share. */
 export interface ActionStoreUnderTest {
@@ -18,6 +18,38 @@ export type MakeActionStore = (clock: ManualClock, opts: ActionStoreTestOptions)
 
 /** 2030-01-01T00:00:00Z: fixed, so timestamps in assertions are literal. */
 export const T0 = Date.UTC(2030, 0, 1);
+
+/**
+ * Registers, in the calling describe block, a fresh store on a manual clock at T0 before each test
+ * (handed to `use`) and its close and cleanup after it. `remake` swaps the test's store for one made
+ * with other options on the same clock (handed to `use` again).
+ */
+export function freshStoreEachTest(
+  makeStore: MakeActionStore,
+  use: (s: { store: ActionStore; clock: ManualClock }) => void,
+): { remake(opts: ActionStoreTestOptions): Promise<void> } {
+  let clock = new ManualClock(T0);
+  let made: ActionStoreUnderTest | undefined;
+  const close = async () => {
+    await made?.store.close();
+    await made?.cleanup?.();
+  };
+  const make = async (opts: ActionStoreTestOptions) => {
+    made = await makeStore(clock, opts);
+    use({ store: made.store, clock });
+  };
+  beforeEach(async () => {
+    clock = new ManualClock(T0);
+    await make({});
+  });
+  afterEach(close);
+  return {
+    async remake(opts) {
+      await close();
+      await make(opts);
+    },
+  };
+}
 export const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 /** A valid action; tests override what they look at. */

@@ -1,5 +1,5 @@
 import { ManualClock, actionLogEntryId, type ActionLogEntry, type ActionStore } from '@evp/actions';
-import { T0, iso, q, sampleAction, type MakeActionStore } from './action-store-fixtures';
+import { T0, freshStoreEachTest, iso, q, sampleAction, type MakeActionStore } from './action-store-fixtures';
 
 /**
  * The action log part of the ActionStore conformance suite (run by describeActionStoreConformance
@@ -25,16 +25,7 @@ export function describeActionLogConformance(name: string, makeStore: MakeAction
   describe(`ActionStore conformance, action log: ${name}`, () => {
     let clock: ManualClock;
     let store: ActionStore;
-    let cleanup: (() => Promise<void>) | undefined;
-
-    beforeEach(async () => {
-      clock = new ManualClock(T0);
-      ({ store, cleanup } = await makeStore(clock, {}));
-    });
-    afterEach(async () => {
-      await store.close();
-      await cleanup?.();
-    });
+    const fresh = freshStoreEachTest(makeStore, (s) => ({ store, clock } = s));
 
     it('logs one created entry per stored action, with what it was created with; duplicates and expired ones log nothing', async () => {
       clock.set(T0 + 0.75);
@@ -229,9 +220,7 @@ export function describeActionLogConformance(name: string, makeStore: MakeAction
     });
 
     it('hands a record out again once its lease ran out (its reader died before acknowledging)', async () => {
-      await store.close();
-      await cleanup?.();
-      ({ store, cleanup } = await makeStore(clock, { logLeaseMs: 0 }));
+      await fresh.remake({ logLeaseMs: 0 });
       await store.create('app-a', [sampleAction({ inv_id: 1, action_id: 1 })]);
       const first = await store.readLog(1000);
       const again = await store.readLog(1000);

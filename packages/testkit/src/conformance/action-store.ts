@@ -1,7 +1,7 @@
 import { FIRST_GENERATED_ID, ManualClock, NEVER_EXPIRES, type ActionStore } from '@evp/actions';
 import { describeActionStoreCampaignConformance } from './action-store-campaigns';
 import { describeActionLogConformance } from './action-store-log';
-import { T0, ids, iso, q, sampleAction, type MakeActionStore } from './action-store-fixtures';
+import { T0, freshStoreEachTest, ids, iso, q, sampleAction, type MakeActionStore } from './action-store-fixtures';
 
 export * from './action-store-fixtures';
 
@@ -15,16 +15,7 @@ export function describeActionStoreConformance(name: string, makeStore: MakeActi
   describe(`ActionStore conformance: ${name}`, () => {
     let clock: ManualClock;
     let store: ActionStore;
-    let cleanup: (() => Promise<void>) | undefined;
-
-    beforeEach(async () => {
-      clock = new ManualClock(T0);
-      ({ store, cleanup } = await makeStore(clock, {}));
-    });
-    afterEach(async () => {
-      await store.close();
-      await cleanup?.();
-    });
+    const fresh = freshStoreEachTest(makeStore, (s) => ({ store, clock } = s));
 
     describe('create', () => {
       it('stores the record exactly as a pull returns it', async () => {
@@ -328,9 +319,7 @@ export function describeActionStoreConformance(name: string, makeStore: MakeActi
       });
 
       it('stops after the scan budget and continues from the cursor', async () => {
-        await store.close();
-        await cleanup?.();
-        ({ store, cleanup } = await makeStore(clock, { scanBudget: 10 }));
+        await fresh.remake({ scanBudget: 10 });
         const mk = (id: number, k: string) => sampleAction({ delivery_mode: 'cached', inv_id: 1, action_id: id, attr: { k } });
         await store.create('app-a', [...Array.from({ length: 30 }, (_, i) => mk(i + 1, 'no')), mk(31, 'yes'), mk(32, 'yes')]);
         const pages: [string[], boolean][] = [];
