@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server as HttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -64,6 +64,12 @@ describe('deploy/edge/nginx.conf with a real nginx in front of the services', ()
     const s = await listen(segmenter.app, 0, '127.0.0.1');
     servers.push(g.server, a.server, s.server);
     const port = await freePort();
+    // As docker-compose mounts it: a copy nginx's workers (another user when the master runs as root)
+    // can read wherever the checkout lives (a 0700 temporary directory, say).
+    const openapiRoot = join(dir, 'openapi');
+    mkdirSync(openapiRoot);
+    copyFileSync(join(DOCS, 'openapi.json'), join(openapiRoot, 'openapi.json'));
+    for (const d of [dir, openapiRoot]) chmodSync(d, 0o755);
     writeFileSync(
       conf,
       readFileSync(NGINX_CONF, 'utf8')
@@ -72,7 +78,7 @@ describe('deploy/edge/nginx.conf with a real nginx in front of the services', ()
         .replace('server segmenter:8070;', `server 127.0.0.1:${s.port};`)
         .replace('listen 8080;', `listen 127.0.0.1:${port};`)
         .replace('pid /tmp/nginx.pid;', `pid ${join(dir, 'nginx.pid')};`)
-        .replace(`root ${OPENAPI_ROOT};`, `root ${DOCS};`),
+        .replace(`root ${OPENAPI_ROOT};`, `root ${openapiRoot};`),
     );
     base = `http://127.0.0.1:${port}`;
     nginx = spawn('nginx', ['-p', dir, '-e', 'stderr', '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
