@@ -10,7 +10,9 @@
  *     (JSONCompactEachRow, the sink's format), 10,000 per insert, timed alone — the reference the
  *     pipeline is set against, in the same run.
  *
- *   npm run bench:pipeline -- [--rates 5000,20000] [--seconds 30]
+ * A warm-up at the first rate for `--warmup` seconds comes first (untimed, until stored).
+ *
+ *   npm run bench:pipeline -- [--rates 5000,20000] [--seconds 30] [--warmup 30]
  */
 import { awaitAllStored } from '../../dev/src/faults/counts';
 import { KEYS, sideCall } from '../../dev/src/faults/harness';
@@ -24,6 +26,7 @@ const arg = (name: string, dflt: string) => {
 };
 const RATES = arg('rates', '5000,20000').split(',').map(Number);
 const SECONDS = Number(arg('seconds', '30'));
+const WARMUP_SECONDS = Number(arg('warmup', '30'));
 
 interface Phase {
   offered: number;
@@ -43,7 +46,7 @@ async function main() {
   const phases: Phase[] = [];
   try {
     await bounded(h.start(), 5 * 60_000, 'the stack and services to start');
-    await warmUp(h, `warm-${runId}`);
+    await warmUp(h, `warm-${runId}`, { seconds: WARMUP_SECONDS, eventsPerSecond: RATES[0] });
     for (const rate of RATES) {
       const tag = `p${rate}-${runId}`;
       console.log(`--- ${rate} events/s offered for ${SECONDS} s`);

@@ -13,7 +13,10 @@
  * the matching row's inserted_at, split at the Kafka timestamp of the `users` work item that named
  * the user). p50/p95/p99/max.
  *
- *   npm run bench:segments:latency -- [--rate 5000] [--seconds 30] [--history 0]
+ * Before the timed phase, `--warmup` seconds of the same load (untimed, until stored), so the JIT
+ * compilers of the fresh broker and services are not what is measured.
+ *
+ *   npm run bench:segments:latency -- [--rate 5000] [--seconds 30] [--warmup 30] [--history 0]
  *
  * `--history N` first stores N generated events of 100,000 other users of the same app over 300
  * days (bench/segments/dataset.ts), so each scoped evaluation runs against that history.
@@ -35,6 +38,7 @@ const arg = (name: string, dflt: string) => {
 const RATE = Number(arg('rate', '5000'));
 const SECONDS = Number(arg('seconds', '30'));
 const HISTORY = Number(arg('history', '0'));
+const WARMUP_SECONDS = Number(arg('warmup', '30'));
 
 /** Enters on the first page view of one path: about two uploads in three carry one (paths /p/0…/p/49). */
 const PATH = '/p/7';
@@ -137,6 +141,10 @@ async function main() {
       if (expected.size > 0 && entered === expected.size) break;
     }
 
+    if (WARMUP_SECONDS > 0) {
+      await warmUp(h, `load-${runId}`, { seconds: WARMUP_SECONDS, eventsPerSecond: RATE, users: Infinity });
+      console.log(`warm-up: ${RATE} events/s for ${WARMUP_SECONDS} s, stored`);
+    }
     const tag = `s${RATE}-${runId}`;
     console.log(`--- ${RATE} events/s offered for ${SECONDS} s, a new user per 50-event upload`);
     const start = Date.now();

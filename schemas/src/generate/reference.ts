@@ -93,6 +93,10 @@ const common = [
   'reported as `unknown_property` warnings. Types: `int` is a 32-bit integer, `long (epoch ms)` an integer',
   'of milliseconds (ISO strings are rejected), `float`/`double` any finite number; enums travel as Avro',
   'strings. See docs/data-contract.md for the envelopes and the canonical event.',
+  '',
+  "Each accepted event is one record on its block's topic: key `<app_id>:<user_id>`, value the Avro",
+  'record (Confluent wire format), headers `app_id`, `event_id` and `name` (the canonical event name, so',
+  'a consumer that wants a few events can skip decoding the others).',
 ];
 
 export function eventsReference(): string {

@@ -38,6 +38,14 @@ const part = (tables: Record<string, string[]>): BatchPart<string> => ({
   tables: new Map(Object.entries(tables).map(([t, ids]) => [t, { rows: ids.map((id) => ({ id })), keys: ids, sources: ids.map((id) => `msg-${id}`) }])),
 });
 
+async function waitUntil(cond: () => boolean) {
+  const deadline = Date.now() + 5_000;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error('condition not met within 5 s');
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
 const down = () => new InfraError('clickhouse', 'insert failed: server unreachable', { retriable: true });
 
 describe('InsertBatcher', () => {
@@ -136,6 +144,56 @@ describe('InsertBatcher', () => {
     await Promise.all([batcher.add(part({ events: ['a'] })), batcher.add(part({ events: ['b'] }))]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(25);
     expect(inserts.map((i) => i.rows.length)).toEqual([2]);
+  });
+
+  describe('idle flush (idleFlushIntervalMs)', () => {
+    it('flushes the calls of one tick at once when no insert runs, without waiting for time or every caller', async () => {
+      const { batcher, inserts } = setup({ concurrency: 10, maxWaitMs: 60_000, idleFlushIntervalMs: 0 });
+      const started = Date.now();
+      await Promise.all([batcher.add(part({ events: ['a'] })), batcher.add(part({ events: ['b'] }))]);
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(inserts.map((i) => i.rows)).toEqual([[{ id: 'a' }, { id: 'b' }]]);
+    });
+
+    it('gathers the calls that come while an insert runs and sends them together right after it', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const inserted: string[][] = [];
+      const { batcher } = setup({
+        concurrency: 10,
+        maxWaitMs: 60_000,
+        idleFlushIntervalMs: 0,
+        insert: async (_table, rows) => {
+          inserted.push(rows.map((r) => (r as { id: string }).id));
+          if (inserted.length === 1) await gate;
+        },
+      });
+      const first = batcher.add(part({ events: ['a'] }));
+      await waitUntil(() => inserted.length === 1);
+      const later = [batcher.add(part({ events: ['b'] })), batcher.add(part({ events: ['c', 'd'] }))];
+      await new Promise((r) => setTimeout(r, 20));
+      expect(inserted).toEqual([['a']]);
+      release();
+      await Promise.all([first, ...later]);
+      expect(inserted).toEqual([['a'], ['b', 'c', 'd']]);
+    });
+
+    it('flushNow seals at once, interval or not (a slice of a large batch)', async () => {
+      const { batcher, inserts } = setup({ concurrency: 10, maxWaitMs: 60_000, idleFlushIntervalMs: 60_000 });
+      await batcher.add(part({ events: ['a'] }), { flushNow: true });
+      await batcher.add(part({ events: ['b'] }), { flushNow: true });
+      expect(inserts.map((i) => i.rows)).toEqual([[{ id: 'a' }], [{ id: 'b' }]]);
+    });
+
+    it('starts inserts at most once per interval', async () => {
+      // The first insert does not wait (maxWaitMs is a minute); the second waits out the interval.
+      const { batcher, inserts } = setup({ concurrency: 10, maxWaitMs: 60_000, idleFlushIntervalMs: 300 });
+      await batcher.add(part({ events: ['a'] }));
+      const first = Date.now();
+      await batcher.add(part({ events: ['b'] }));
+      expect(Date.now() - first).toBeGreaterThanOrEqual(250);
+      expect(inserts.map((i) => i.rows)).toEqual([[{ id: 'a' }], [{ id: 'b' }]]);
+    });
   });
 
   it('flushes by size', async () => {

@@ -30,6 +30,14 @@ export interface BatcherOptions<S = unknown> {
    * buffer nothing more can arrive before one of them returns, so waiting longer only adds latency.
    */
   concurrency: number;
+  /**
+   * When set, a generation is also sealed as soon as no flush is running (once the handler calls of
+   * the same fetch joined it), but no sooner than this long after the previous flush began. Rows
+   * then leave at once when the store is idle and gather while an insert runs, so inserts grow with
+   * the load by themselves; the interval caps the inserts per second (each costs the engine a fixed
+   * ≈ 20 ms of CPU on chdb). maxRows, maxWaitMs and every caller waiting stay the other triggers.
+   */
+  idleFlushIntervalMs?: number;
   /** One table's insert; the token makes a repeat of the same block a no-op in ClickHouse. */
   insert(table: string, rows: object[], dedupToken: string): Promise<void>;
   isRetriable(err: unknown): boolean;
@@ -56,6 +64,7 @@ interface Generation<S> {
   rows: number;
   waiters: { resolve: () => void; reject: (err: unknown) => void }[];
   timer: NodeJS.Timeout | undefined;
+  idleTimer?: NodeJS.Timeout | undefined;
   sealed: boolean;
 }
 
@@ -73,6 +82,9 @@ export class InsertBatcher<S = unknown> {
   private draining = false;
   /** Handler calls waiting on any generation, sealed or not. */
   private waiting = 0;
+  /** Sealed generations not yet flushed. */
+  private unflushed = 0;
+  private lastSealAt = -Infinity;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
 
@@ -81,7 +93,11 @@ export class InsertBatcher<S = unknown> {
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
-  add(part: BatchPart<S>): Promise<void> {
+  /**
+   * Buffers a handler call's rows; resolves once they are stored. `flushNow` seals the buffer at once:
+   * a large batch handed over in slices inserts one slice while the next is decoded.
+   */
+  add(part: BatchPart<S>, opts: { flushNow?: boolean } = {}): Promise<void> {
     let count = 0;
     for (const t of part.tables.values()) count += t.rows.length;
     const gen = this.open();
@@ -109,7 +125,7 @@ export class InsertBatcher<S = unknown> {
         },
       }),
     );
-    if (this.draining || gen.rows >= this.opts.maxRows || this.waiting >= this.opts.concurrency) this.seal(gen);
+    if (opts.flushNow || this.draining || gen.rows >= this.opts.maxRows || this.waiting >= this.opts.concurrency) this.seal(gen);
     return done;
   }
 
@@ -125,16 +141,33 @@ export class InsertBatcher<S = unknown> {
     const gen: Generation<S> = { tables: new Map(), rows: 0, waiters: [], timer: undefined, sealed: false };
     gen.timer = setTimeout(() => this.seal(gen), this.opts.maxWaitMs);
     this.current = gen;
+    // setImmediate, not a microtask: the other handler calls of the same fetch add their rows first.
+    if (this.opts.idleFlushIntervalMs !== undefined) setImmediate(() => this.sealIfIdle(gen));
     return gen;
+  }
+
+  private sealIfIdle(gen: Generation<S>) {
+    const interval = this.opts.idleFlushIntervalMs;
+    if (interval === undefined || gen.sealed || this.unflushed > 0) return;
+    const wait = this.lastSealAt + interval - this.now();
+    if (wait <= 0) this.seal(gen);
+    else gen.idleTimer ??= setTimeout(() => this.sealIfIdle(gen), wait);
   }
 
   private seal(gen: Generation<S>) {
     if (gen.sealed) return;
     gen.sealed = true;
     clearTimeout(gen.timer);
+    clearTimeout(gen.idleTimer);
     if (this.current === gen) this.current = undefined;
+    this.unflushed += 1;
+    this.lastSealAt = this.now();
     // Flushes run one after another: at most one insert per table in flight.
-    this.chain = this.chain.then(() => this.flush(gen));
+    this.chain = this.chain.then(async () => {
+      await this.flush(gen);
+      this.unflushed -= 1;
+      if (this.current) this.sealIfIdle(this.current);
+    });
   }
 
   private async flush(gen: Generation<S>): Promise<void> {

@@ -394,6 +394,8 @@ describe('validator: catalog submissions', () => {
     });
     await until(h, 2, 'the event and the user record');
     expect(on(h, topics.events('core')).map((o) => o.key)).toEqual(['app-1:user-42']);
+    // The canonical name rides in a header, so a consumer can pick events without decoding them.
+    expect(on(h, topics.events('core')).map((o) => o.headers)).toEqual([{ app_id: 'app-1', event_id: expect.any(String), name: 'identify' }]);
     const [user] = on(h, topics.catalog('user'));
     expect(user!.key).toBe('app-1:user-42');
     expect(catalogRow(user!.value)).toEqual({

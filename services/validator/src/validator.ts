@@ -111,7 +111,8 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
     const rejectedRecords: RejectedRecord[] = [];
     for (const e of outcome.events) {
       const topic = topics.events(e.block);
-      const m = { key: e.key, value: e.value, headers: { app_id: e.app_id, event_id: e.event_id } };
+      // `name` lets a consumer that wants a few events (the action store's feedback) skip decoding the rest.
+      const m = { key: e.key, value: e.value, headers: { app_id: e.app_id, event_id: e.event_id, name: e.name } };
       if (!fits(topic, m)) {
         oversized.push(sizeViolation(topic, m, msg.value.toString('utf8'), e.event_index, e.name));
         continue;

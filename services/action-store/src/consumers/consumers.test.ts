@@ -145,6 +145,38 @@ describe('feedback consumer', () => {
     await producer.close();
   });
 
+  it('skips events whose name header names another event without decoding them; decodes those named feedback and those without the header', async () => {
+    const store = new InMemoryActionStore({ clock: new ManualClock(Date.UTC(2030, 0, 1)) });
+    await store.create('app-1', [requested('u1', 7, 9)]);
+    const metrics = new Registry();
+    const decoded: string[] = [];
+    const decode = async (value: Buffer) => {
+      const e = JSON.parse(value.toString()) as FeedbackEventLike;
+      decoded.push(`${e.name}:${e.user_id}`);
+      return e;
+    };
+    subs.push(await startFeedbackConsumer({ bus, store, logger, decode, metrics }));
+    const ev = (user: string, name: string, header: string | undefined, props: Record<string, unknown>) => ({
+      key: `app-1:${user}`,
+      value: Buffer.from(JSON.stringify({ app_id: 'app-1', user_id: user, name, props })),
+      headers: { app_id: 'app-1', ...(header === undefined ? {} : { name: header }) },
+    });
+    const producer = await bus.producer();
+    await producer.send(topics.events('core'), [
+      ev('u1', 'page', 'page', { path: '/' }),
+      // Not decodable, but named as another event: never read.
+      { key: 'app-1:u9', value: Buffer.from('{'), headers: { app_id: 'app-1', name: 'identify' } },
+      ev('u1', 'nudge_response', 'nudge_response', { ref: '7:9', time: 't', response: 'shown' }),
+      ev('u1', 'action_response', 'action_response', { ref: '7:9', time: 't', response: 'open' }),
+      ev('u1', 'nudge_response', undefined, { ref: '7:9', time: 't', response: 'discard' }),
+      ev('u2', 'page', undefined, { path: '/' }),
+    ]);
+    await waitFor(async () => (await counter(metrics, 'action_store_feedback_events_total')).recorded === 3, { timeoutMs: 5000, what: '3 recorded' });
+    expect(decoded.sort()).toEqual(['action_response:u1', 'nudge_response:u1', 'nudge_response:u1', 'page:u2']);
+    expect((await store.stats('app-1', 9))?.totals.responses).toEqual({ shown: 1, open: 1, discard: 1, block: 0, expired: 0, error: 0 });
+    await producer.close();
+  });
+
   it('keeps the details of error responses; identify blocked/unblocked do not touch action blocks', async () => {
     const store = new InMemoryActionStore({ clock: new ManualClock(Date.UTC(2030, 0, 1)) });
     await store.create('app-1', [requested('u1', 7, 9), requested('u2', 7, 9)]);

@@ -1,6 +1,8 @@
 import { Counter, type Registry } from 'prom-client';
 import { errorMessage, topics, type Bus, type Logger, type Subscription } from '@evp/core';
-import { feedbackFromEvent, type ActionStore, type FeedbackEventLike } from '@evp/actions';
+import { FEEDBACK_EVENT_NAMES, feedbackFromEvent, type ActionStore, type FeedbackEventLike } from '@evp/actions';
+
+const FEEDBACK_NAMES: ReadonlySet<string> = new Set(FEEDBACK_EVENT_NAMES);
 
 export interface FeedbackConsumerDeps {
   bus: Bus;
@@ -19,7 +21,8 @@ export interface FeedbackConsumerDeps {
  * other event is ignored, identify `blocked`/`unblocked` included: those describe the user's
  * account, and lifting a nudge block is an explicit API call (docs/actions.md, Feedback).
  * Store failures throw (the batch comes again); undecodable or malformed events are logged and
- * skipped.
+ * skipped. An event whose `name` header names another event is skipped without decoding (most of
+ * `events.core` is not feedback); one without the header (written before it existed) is decoded.
  */
 export async function startFeedbackConsumer(deps: FeedbackConsumerDeps): Promise<Subscription> {
   const counter = new Counter({
@@ -34,6 +37,8 @@ export async function startFeedbackConsumer(deps: FeedbackConsumerDeps): Promise
     topics: [topics.events('core')],
     handleBatch: async (batch) => {
       for (const msg of batch.messages) {
+        const name = msg.headers.name;
+        if (name !== undefined && !FEEDBACK_NAMES.has(name)) continue;
         const where = { topic: msg.topic, partition: msg.partition, offset: msg.offset };
         let event: FeedbackEventLike;
         try {

@@ -205,8 +205,8 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
 
   async function handleBatch(batch: MessageBatch): Promise<void> {
     const work = collect(batch);
-    // What a writer (a crashed replica, or this one) left half done goes out before anything new.
-    await evaluator.recover([...work.values()]);
+    // Each evaluation first publishes what a writer (a crashed replica, or this one) left half done
+    // for its segment (evaluator.ts).
     const outcomes = [];
     for (const w of work.values()) outcomes.push(...(await handleWork(w)));
     // Counted once the whole batch is done (a failed batch is delivered again and counted then).

@@ -23,9 +23,11 @@ export interface EvaluatorDeps {
 }
 
 export interface Evaluator {
-  /** Finishes what a writer left half done for these segments: publishes the pending changes not on the topic, marks them emitted. */
-  recover(segments: readonly { app_id: string; segment_id: string }[]): Promise<void>;
-  /** Evaluates the latest version of a segment for the given users (every user when absent) and publishes the changes; returns them. */
+  /**
+   * Evaluates the latest version of a segment for the given users (every user when absent) and
+   * publishes the changes; returns them. First finishes what a writer left half done for the
+   * segment: publishes the pending changes not on the topic and marks them emitted.
+   */
   evaluate(segment: StoredSegment, users?: readonly string[]): Promise<MembershipChange[]>;
 }
 
@@ -40,30 +42,18 @@ export interface Evaluator {
 export function createEvaluator(deps: EvaluatorDeps): Evaluator {
   const { metrics } = deps;
 
-  async function recover(segments: readonly { app_id: string; segment_id: string }[]): Promise<void> {
-    // One query per app of the batch, not per segment: most batches find nothing.
-    const byApp = new Map<string, string[]>();
-    for (const s of segments) byApp.set(s.app_id, [...(byApp.get(s.app_id) ?? []), s.segment_id]);
-    const pending: { app_id: string; segment_id: string; row: MemberState }[] = [];
-    for (const [app, ids] of byApp) for (const row of await deps.state.pending(app, ids)) pending.push({ app_id: app, segment_id: row.segment_id, row });
-    if (pending.length === 0) return;
-    const changes = new Map(pending.map((p) => changeOf(p.app_id, p.segment_id, p.row)).map((c) => [membershipChangeId(c), c]));
-    const from = Math.min(...pending.map((p) => p.row.written_at)) - deps.recoveryMarginMs;
+  /** Publishes the pending changes of one segment not found on the topic, then marks them all emitted. */
+  async function recover(appId: string, segmentId: string, pending: readonly MemberState[]): Promise<void> {
+    const changes = new Map(pending.map((row) => changeOf(appId, segmentId, row)).map((c) => [membershipChangeId(c), c]));
+    const from = Math.min(...pending.map((row) => row.written_at)) - deps.recoveryMarginMs;
     const found = await deps.log.present(from, new Set(changes.keys()));
     const missing = [...changes].filter(([id]) => !found.has(id)).map(([, c]) => c);
     await deps.log.publish(missing);
-    const bySegment = new Map<string, { app_id: string; segment_id: string; rows: MemberState[] }>();
-    for (const p of pending) {
-      const key = `${p.app_id}\u0000${p.segment_id}`;
-      const s = bySegment.get(key) ?? { app_id: p.app_id, segment_id: p.segment_id, rows: [] };
-      bySegment.set(key, s);
-      s.rows.push(p.row);
-    }
-    for (const s of bySegment.values()) await deps.state.write(s.app_id, s.segment_id, s.rows, true);
+    await deps.state.write(appId, segmentId, pending, true);
     metrics.recovered.inc({ outcome: 'found' }, changes.size - missing.length);
     metrics.recovered.inc({ outcome: 'published' }, missing.length);
     deps.logger.warn(
-      { segments: [...bySegment.keys()].map((k) => k.replace('\u0000', ':')), pending: changes.size, published: missing.length },
+      { segment: `${appId}:${segmentId}`, pending: changes.size, published: missing.length },
       'recovered membership changes a writer left pending',
     );
   }
@@ -83,6 +73,10 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
     const at = deps.now();
     const scope = users ? [...new Set(users)] : undefined;
     const [now, before] = await Promise.all([members(segment, at, scope), deps.state.load(appId, segmentId, scope)]);
+    // What a writer left half done (the load brings every pending row of the segment) goes out
+    // before anything new: one query per evaluation serves both.
+    const pending = [...before.values()].filter((row) => !row.emitted);
+    if (pending.length > 0) await recover(appId, segmentId, pending);
     const writtenAt = deps.wallClock();
     const changed: MemberState[] = [];
     const candidates = scope ?? new Set([...now, ...before.keys()]);
@@ -113,5 +107,5 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
     return changes;
   }
 
-  return { recover, evaluate };
+  return { evaluate };
 }

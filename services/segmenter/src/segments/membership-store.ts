@@ -43,10 +43,12 @@ const USERS_PER_QUERY = 10_000;
  * `FINAL … WHERE is_member`. Every query filters by app and segment.
  */
 export interface MembershipState extends MembershipReader {
-  /** Each user's latest row of the segment: of the given users, or of every user it ever had. */
+  /**
+   * Each user's latest row of the segment: of the given users and of every user whose latest change
+   * is not known to be on the topic (`emitted` false: a writer stopped between its steps), or of
+   * every user it ever had.
+   */
   load(appId: string, segmentId: string, users?: readonly string[]): Promise<Map<string, MemberState>>;
-  /** Rows of these segments whose change is not known to be on the topic (a writer stopped between its steps). */
-  pending(appId: string, segmentIds: readonly string[]): Promise<(MemberState & { segment_id: string })[]>;
   write(appId: string, segmentId: string, rows: readonly MemberState[], emitted: boolean): Promise<void>;
 }
 
@@ -67,17 +69,10 @@ export function createMembershipState(analytics: Analytics): MembershipState {
       }
       for (let i = 0; i < users.length; i += USERS_PER_QUERY) {
         const some = users.slice(i, i + USERS_PER_QUERY);
-        for (const r of await rows('AND user_id IN {users:Array(String)}', { ...params, users: some })) out.set(r.user_id, r);
+        for (const r of await rows('AND (user_id IN {users:Array(String)} OR NOT emitted)', { ...params, users: some })) out.set(r.user_id, r);
       }
       return out;
     },
-
-    pending: (appId, segmentIds) =>
-      analytics.query<MemberState & { segment_id: string }>(
-        `SELECT segment_id, ${STATE_COLUMNS} FROM segment_members FINAL
-         WHERE app_id = {app:String} AND segment_id IN {segments:Array(String)} AND NOT emitted`,
-        { app: appId, segments: segmentIds },
-      ),
 
     async write(appId, segmentId, states, emitted) {
       if (states.length === 0) return;
