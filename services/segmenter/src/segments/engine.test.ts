@@ -180,9 +180,16 @@ describe('segment evaluation (in-process bus, chdb)', () => {
       ['u2', 'entered', 1, 1],
       ['u2', 'exited', 3, 2],
     ]);
-    expect(
-      await chdb.analytics.query(`SELECT user_id, is_member, seq, emitted FROM segment_members FINAL WHERE app_id = {app:String} ORDER BY user_id`, { app }),
-    ).toEqual([
+    const state = () =>
+      chdb.analytics.query(`SELECT user_id, is_member, seq, emitted FROM segment_members FINAL WHERE app_id = {app:String} ORDER BY user_id`, { app });
+    // The exits are stored at once; their emitted marks are held back for the segment's next write
+    // and, none coming, written alone within a second.
+    expect((await state()).map((r) => [r.user_id, r.is_member, r.seq])).toEqual([
+      ['u1', false, 2],
+      ['u2', false, 2],
+    ]);
+    await waitFor(async () => (await state()).every((r) => r.emitted), { timeoutMs: 5_000, what: 'the emitted marks' });
+    expect(await state()).toEqual([
       { user_id: 'u1', is_member: false, seq: 2, emitted: true },
       { user_id: 'u2', is_member: false, seq: 2, emitted: true },
     ]);
@@ -270,6 +277,68 @@ describe('exactly one record per change when an evaluation stops half way', () =
     await purchases(h, app, ['u1']);
     await h.settled();
     expect((await records()).map((r) => r.change_id)).toEqual([`${seg.id}:u1:1`]);
+  });
+
+  it('holds the emitted marks back for the next write: one state insert per evaluation, nothing recovered', async () => {
+    const app = 'app-marks';
+    const writes: { emitted: boolean[] }[] = [];
+    const counting: Analytics = {
+      ...chdb.analytics,
+      insert: async (table, rows, opts) => {
+        if (table === 'segment_members') writes.push({ emitted: rows.map((r) => (r as { emitted: boolean }).emitted) });
+        return chdb.analytics.insert(table, rows, opts);
+      },
+    };
+    const { h, records } = await setup({ analytics: counting });
+    const seg = await h.engine.definitions.create(app, { name: 'buyers', definition: buyers });
+    await h.engine.refresh();
+    await purchases(h, app, ['u1']);
+    await h.settled();
+    await purchases(h, app, ['u2']);
+    await h.settled();
+    expect((await records()).map((r) => r.change_id).sort()).toEqual([`${seg.id}:u1:1`, `${seg.id}:u2:1`]);
+    // u1's change, then u2's change with u1's mark in the same insert.
+    expect(writes.slice(0, 2)).toEqual([{ emitted: [false] }, { emitted: [true, false] }]);
+    // u2's mark, held with no write to ride in, is written alone within a second.
+    await waitFor(() => writes.length === 3, { timeoutMs: 5_000, what: 'the held mark' });
+    expect(writes[2]).toEqual({ emitted: [true] });
+    const recovered = await h.engine.metrics.getSingleMetric('segmenter_segments_recovered_changes_total')!.get();
+    expect(recovered.values.map((v) => v.value)).toEqual([]);
+    expect(await chdb.analytics.query(`SELECT count() AS n FROM segment_members FINAL WHERE app_id = {app:String} AND emitted`, { app })).toEqual([{ n: 2 }]);
+  });
+
+  it('marks held back when a replica stops for good are recovered by the next: found on the topic, none sent twice', async () => {
+    const app = 'app-marks-lost';
+    // Every write of marks alone fails, as if the process died before them.
+    const noMarks: Analytics = {
+      ...chdb.analytics,
+      insert: async (table, rows, opts) => {
+        if (table === 'segment_members' && rows.every((r) => (r as { emitted: boolean }).emitted)) {
+          throw new InfraError('clickhouse', 'the process is gone (test)', { retriable: true });
+        }
+        return chdb.analytics.insert(table, rows, opts);
+      },
+    };
+    const { h, start, records } = await setup({ analytics: noMarks });
+    const seg = await h.engine.definitions.create(app, { name: 'buyers', definition: buyers });
+    await h.engine.refresh();
+    await purchases(h, app, ['u1', 'u2']);
+    await h.settled();
+    await h.stop();
+    running.splice(running.indexOf(h), 1);
+    expect(await chdb.analytics.query(`SELECT count() AS n FROM segment_members FINAL WHERE app_id = {app:String} AND NOT emitted`, { app })).toEqual([
+      { n: 2 },
+    ]);
+    const h2 = await start();
+    await h2.sendWork({ kind: 'users', app_id: app, segment_id: seg.id, users: ['u3'] });
+    await h2.settled();
+    expect((await records()).map((r) => r.change_id).sort()).toEqual([`${seg.id}:u1:1`, `${seg.id}:u2:1`]);
+    const recovered = await h2.engine.metrics.getSingleMetric('segmenter_segments_recovered_changes_total')!.get();
+    expect(recovered.values.map((v) => [v.labels.outcome, v.value]).sort()).toEqual([
+      ['found', 2],
+      ['published', 0],
+    ]);
+    expect(await chdb.analytics.query(`SELECT count() AS n FROM segment_members FINAL WHERE app_id = {app:String} AND emitted`, { app })).toEqual([{ n: 2 }]);
   });
 
   it('a replica dead after producing (2) and replaced by another: every change once, none missing', async () => {

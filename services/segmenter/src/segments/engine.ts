@@ -91,6 +91,9 @@ export interface SegmentEngine {
   readonly metrics: Registry;
 }
 
+/** How long emitted marks wait at most for a segment's next write before being written alone. */
+const MARKS_HELD_MS = 1_000;
+
 /** Users one scoped evaluation names at most: a larger set is evaluated in parts. */
 const USERS_PER_EVALUATION = 10_000;
 
@@ -137,6 +140,7 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
   let producer: BusProducer | undefined;
   let subscription: Subscription | undefined;
   const timers: NodeJS.Timeout[] = [];
+  let marksTimer: NodeJS.Timeout | undefined;
 
   async function produce(items: WorkItem[], source: 'sink' | 'schedule' | 'request'): Promise<void> {
     if (items.length === 0) return;
@@ -177,6 +181,13 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
   /** Evaluates one segment's work; returns how many items were evaluated and how many a full evaluation made moot. */
   async function handleWork(w: SegmentWork): Promise<{ kind: 'users' | 'full'; outcome: 'evaluated' | 'skipped'; n: number }[]> {
     const key = workKey(w.app_id, w.segment_id);
+    const users = [...w.users];
+    const first = users.slice(0, USERS_PER_EVALUATION);
+    // The sink's work (users only, the common case): the first part's state is read while the
+    // definition is, one round trip off the path from an event to its change.
+    const read = w.fullRequestedAt === undefined && first.length > 0 ? evaluator.load(w.app_id, w.segment_id, first) : undefined;
+    // Awaited below or, when the segment is gone, dropped: never an unhandled rejection.
+    read?.rows.catch(() => undefined);
     const segment = await store.latest(w.app_id, w.segment_id);
     if (!segment) {
       logger.warn({ app_id: w.app_id, segment_id: w.segment_id }, 'work for a segment that does not exist: skipped');
@@ -195,8 +206,8 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
         { kind: 'users', outcome: 'skipped', n: w.userItems },
       ];
     }
-    const users = [...w.users];
-    for (let i = 0; i < users.length; i += USERS_PER_EVALUATION) await evaluator.evaluate(segment, users.slice(i, i + USERS_PER_EVALUATION));
+    if (first.length > 0) await evaluator.evaluate(segment, first, read);
+    for (let i = USERS_PER_EVALUATION; i < users.length; i += USERS_PER_EVALUATION) await evaluator.evaluate(segment, users.slice(i, i + USERS_PER_EVALUATION));
     return [
       { kind: 'full', outcome: 'skipped', n: w.fullItems },
       { kind: 'users', outcome: 'evaluated', n: w.userItems },
@@ -211,6 +222,12 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
     for (const w of work.values()) outcomes.push(...(await handleWork(w)));
     // Counted once the whole batch is done (a failed batch is delivered again and counted then).
     for (const o of outcomes) if (o.n > 0) metrics.workItems.inc({ kind: o.kind, outcome: o.outcome }, o.n);
+    // The emitted marks held back ride in each segment's next write; those still held a while
+    // later are written on their own (evaluator.ts), so a pause leaves nothing pending for long.
+    marksTimer ??= setTimeout(() => {
+      marksTimer = undefined;
+      evaluator.flushMarks().catch((err: unknown) => logger.warn({ err }, `writing emitted marks failed (kept for the next write): ${errorMessage(err)}`));
+    }, MARKS_HELD_MS);
   }
 
   async function scheduleTimeDriven(): Promise<void> {
@@ -279,6 +296,10 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
       const s = subscription;
       subscription = undefined;
       await s?.stop();
+      clearTimeout(marksTimer);
+      marksTimer = undefined;
+      // What is left is recovered by the next owner if this fails (found on the topic, not sent again).
+      await evaluator.flushMarks().catch((err: unknown) => logger.warn({ err }, `writing emitted marks on stop failed: ${errorMessage(err)}`));
       const p = producer;
       producer = undefined;
       await Promise.all([p?.close(), log.stop()]);

@@ -22,13 +22,25 @@ export interface EvaluatorDeps {
   metrics: EngineMetrics;
 }
 
+/** A segment's state being read for an evaluation (Evaluator.load), started before its definition is known. */
+export interface StateRead {
+  readonly rows: Promise<Map<string, MemberState>>;
+  /** Rows this process published whose emitted mark may not have been stored when the read began. */
+  readonly published: ReadonlySet<string>;
+}
+
 export interface Evaluator {
+  /** Starts reading the state of these users of a segment (every user when absent), pending rows included. */
+  load(appId: string, segmentId: string, users?: readonly string[]): StateRead;
   /**
    * Evaluates the latest version of a segment for the given users (every user when absent) and
    * publishes the changes; returns them. First finishes what a writer left half done for the
-   * segment: publishes the pending changes not on the topic and marks them emitted.
+   * segment: publishes the pending changes not on the topic and marks them emitted. `read`: the
+   * state of exactly these users, when the caller started reading it early (load).
    */
-  evaluate(segment: StoredSegment, users?: readonly string[]): Promise<MembershipChange[]>;
+  evaluate(segment: StoredSegment, users?: readonly string[], read?: StateRead): Promise<MembershipChange[]>;
+  /** Writes the emitted marks still held back (the engine calls it when its work pauses, and on stop). */
+  flushMarks(): Promise<void>;
 }
 
 /**
@@ -38,9 +50,62 @@ export interface Evaluator {
  * leaves rows pending; before evaluating a segment its owner reads the topic back from those rows'
  * write time, produces only the changes not found there and marks all of them emitted
  * (docs/segments.md, "Membership topic").
+ *
+ * Step (3) is held back and rides in the insert of the segment's next step (1), or is written by
+ * flushMarks() when the work pauses: one insert per evaluation instead of two. Until its mark is
+ * stored, this process knows the row is published (`published`) and does not recover it; after a
+ * crash the marks held back are recovered like any pending row (found on the topic, none twice).
  */
 export function createEvaluator(deps: EvaluatorDeps): Evaluator {
   const { metrics } = deps;
+  const segmentKey = (appId: string, segmentId: string) => `${appId}\u0000${segmentId}`;
+  const rowKey = (appId: string, segmentId: string, row: MemberState) => `${appId}\u0000${segmentId}\u0000${row.user_id}\u0000${row.seq}`;
+  /** Published rows whose emitted mark is held back, per segment (rows with emitted = true). */
+  const marks = new Map<string, { appId: string; segmentId: string; rows: MemberState[] }>();
+  /** rowKey of every published row whose mark is held back or being written. */
+  const published = new Set<string>();
+
+  function holdMarks(appId: string, segmentId: string, rows: readonly MemberState[]) {
+    const key = segmentKey(appId, segmentId);
+    const held = marks.get(key) ?? { appId, segmentId, rows: [] };
+    marks.set(key, held);
+    for (const r of rows) {
+      held.rows.push({ ...r, emitted: true });
+      published.add(rowKey(appId, segmentId, r));
+    }
+  }
+
+  function takeMarks(appId: string, segmentId: string): MemberState[] {
+    const key = segmentKey(appId, segmentId);
+    const held = marks.get(key);
+    marks.delete(key);
+    return held?.rows ?? [];
+  }
+
+  /** After the marks are stored: a later read sees them, and this process stops vouching for them. */
+  function stored(appId: string, segmentId: string, rows: readonly MemberState[]) {
+    for (const r of rows) published.delete(rowKey(appId, segmentId, r));
+  }
+
+  function load(appId: string, segmentId: string, users?: readonly string[]): StateRead {
+    // Taken before the read starts: a mark stored while it runs may be missing from what it returns.
+    const snapshot = new Set(published);
+    return { rows: deps.state.load(appId, segmentId, users), published: snapshot };
+  }
+
+  async function flushMarks(): Promise<void> {
+    for (const { appId, segmentId } of [...marks.values()]) {
+      const rows = takeMarks(appId, segmentId);
+      try {
+        await deps.state.write(appId, segmentId, rows);
+      } catch (err) {
+        // Held again for the next write; a process that stops first leaves them to recovery.
+        holdMarks(appId, segmentId, rows);
+        throw err;
+      }
+      stored(appId, segmentId, rows);
+    }
+  }
 
   /** Publishes the pending changes of one segment not found on the topic, then marks them all emitted. */
   async function recover(appId: string, segmentId: string, pending: readonly MemberState[]): Promise<void> {
@@ -66,16 +131,22 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
     return new Set(rows.map((r) => r.user_id));
   }
 
-  async function evaluate(segment: StoredSegment, users?: readonly string[]): Promise<MembershipChange[]> {
+  async function evaluate(segment: StoredSegment, users?: readonly string[], read?: StateRead): Promise<MembershipChange[]> {
     const { app_id: appId, id: segmentId } = segment;
     const kind = users ? 'users' : 'full';
     const started = performance.now();
     const at = deps.now();
     const scope = users ? [...new Set(users)] : undefined;
-    const [now, before] = await Promise.all([members(segment, at, scope), deps.state.load(appId, segmentId, scope)]);
+    const state = read ?? load(appId, segmentId, scope);
+    const [now, before] = await Promise.all([members(segment, at, scope), state.rows]);
     // What a writer left half done (the load brings every pending row of the segment) goes out
-    // before anything new: one query per evaluation serves both.
-    const pending = [...before.values()].filter((row) => !row.emitted);
+    // before anything new: one query per evaluation serves both. Rows this process published and
+    // holds the marks of are not half done.
+    const pending = [...before.values()].filter((row) => {
+      if (row.emitted) return false;
+      const key = rowKey(appId, segmentId, row);
+      return !published.has(key) && !state.published.has(key);
+    });
     if (pending.length > 0) await recover(appId, segmentId, pending);
     const writtenAt = deps.wallClock();
     const changed: MemberState[] = [];
@@ -97,9 +168,16 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
     }
     const changes = changed.map((r) => changeOf(appId, segmentId, r));
     if (changed.length > 0) {
-      await deps.state.write(appId, segmentId, changed, false);
+      const held = takeMarks(appId, segmentId);
+      try {
+        await deps.state.write(appId, segmentId, [...held, ...changed]);
+      } catch (err) {
+        holdMarks(appId, segmentId, held);
+        throw err;
+      }
+      stored(appId, segmentId, held);
       await deps.log.publish(changes);
-      await deps.state.write(appId, segmentId, changed, true);
+      holdMarks(appId, segmentId, changed);
       for (const c of changes) metrics.changes.inc({ change: c.change });
     }
     metrics.evaluations.inc({ kind });
@@ -107,5 +185,5 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
     return changes;
   }
 
-  return { evaluate };
+  return { load, evaluate, flushMarks };
 }
