@@ -23,7 +23,7 @@ export interface EvaluatorDeps {
 }
 
 /** A segment's state being read for an evaluation (Evaluator.load), started before its definition is known. */
-export interface StateRead {
+interface StateRead {
   readonly rows: Promise<Map<string, MemberState>>;
   /** Rows this process published whose emitted mark may not have been stored when the read began. */
   readonly published: ReadonlySet<string>;
