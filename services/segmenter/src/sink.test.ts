@@ -146,6 +146,46 @@ describe('sink (in-process bus + registry, chdb)', () => {
     expect(await countOf('events', app, true)).toBe(4);
   });
 
+  it('lets the event loop turn while it decodes a large batch (every 250 messages), so other work in the process goes on', async () => {
+    const app = 'app-yield';
+    let turns = 0;
+    let spinning = true;
+    const spin = () => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    const registry = createInProcessRegistry();
+    let atFirstDecode: number | undefined;
+    const watched = {
+      ...registry,
+      register: registry.register.bind(registry),
+      encode: registry.encode.bind(registry),
+      decode: (value: Buffer) => {
+        atFirstDecode ??= turns;
+        return registry.decode(value);
+      },
+    };
+    let atFirstInsert: number | undefined;
+    const counting: Analytics = {
+      ...analytics,
+      insert: async (table, rows, opts) => {
+        atFirstInsert ??= turns;
+        await analytics.insert(table, rows, opts);
+      },
+    };
+    const bus = createInProcessBus({ retryDelayMs: 5, maxRetryDelayMs: 20, maxBatchSize: 1_000 });
+    const h = await startSinkHarness({ bus, registry: watched, analytics: counting });
+    running.push(h);
+    // One user ⇒ one partition ⇒ one batch of 1,000 messages, decoded with only microtasks between them.
+    const values = await Promise.all(Array.from({ length: 1_000 }, (_, i) => h.event(nth(app, i))));
+    setImmediate(spin);
+    await h.send(topics.events('core'), values);
+    await waitFor(async () => (await countOf('events', app)) === 1_000, { timeoutMs: 10_000, what: '1,000 rows' });
+    spinning = false;
+    // Three turns at least: after messages 250, 500 and 750.
+    expect((atFirstInsert ?? 0) - (atFirstDecode ?? 0)).toBeGreaterThanOrEqual(3);
+  });
+
   it('inserts a large batch in slices and commits it only once every slice is in', async () => {
     const app = 'app-slices';
     let inserts = 0;

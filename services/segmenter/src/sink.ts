@@ -172,6 +172,9 @@ interface Read {
  * for a reason no retry cures is isolated (the insert bisected), every other row is inserted, and
  * the refused row's message goes to `deadletters` with its provenance before anything is committed.
  */
+/** Messages decoded between two turns of the event loop (≈ 5 ms of work). */
+const YIELD_EVERY_MESSAGES = 250;
+
 export function createSink(deps: SinkDeps): Sink {
   const config: SinkConfig = { ...DEFAULT_SINK_CONFIG, ...deps.config };
   const now = deps.now ?? Date.now;
@@ -326,6 +329,9 @@ export function createSink(deps: SinkDeps): Sink {
       sliceStart = end;
     };
     for (let i = 0; i < batch.messages.length; i++) {
+      // Decoding is synchronous work (awaits of a cached schema are microtasks): a turn of the event
+      // loop now and then lets the process's other work (the segment engine's queries) go on.
+      if (i > 0 && i % YIELD_EVERY_MESSAGES === 0) await new Promise((r) => setImmediate(r));
       const msg = batch.messages[i] as BusMessage;
       const r = await read(msg);
       const t = tables.get(r.table) ?? { rows: [], keys: [], sources: [] };
