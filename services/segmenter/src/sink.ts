@@ -163,6 +163,9 @@ interface Read {
   inserted?: InsertedRow | undefined;
 }
 
+/** Messages decoded between two turns of the event loop (≈ 5 ms of work). */
+const YIELD_EVERY_MESSAGES = 250;
+
 /**
  * The sink: events.*, catalog.* (catalog.custom: every app-defined kind), ingest.rejected,
  * ingest.receipts and actions.log → ClickHouse. Each message is decoded through the registry and mapped to one row; rows are inserted in batches and a handler call returns (so
@@ -172,9 +175,6 @@ interface Read {
  * for a reason no retry cures is isolated (the insert bisected), every other row is inserted, and
  * the refused row's message goes to `deadletters` with its provenance before anything is committed.
  */
-/** Messages decoded between two turns of the event loop (≈ 5 ms of work). */
-const YIELD_EVERY_MESSAGES = 250;
-
 export function createSink(deps: SinkDeps): Sink {
   const config: SinkConfig = { ...DEFAULT_SINK_CONFIG, ...deps.config };
   const now = deps.now ?? Date.now;

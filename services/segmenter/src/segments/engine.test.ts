@@ -33,6 +33,15 @@ async function setup(opts: { analytics?: Analytics; busForEngine?: (bus: Bus) =>
   return { bus, registry, h, start, records: () => readMembership(bus, registry) };
 }
 
+/** chdb's Analytics, calling `onMembers` with the rows of each segment_members insert before it (a throw fails the insert). */
+const watchMembersInserts = (onMembers: (rows: { emitted: boolean }[]) => void): Analytics => ({
+  ...chdb.analytics,
+  insert: async (table, rows, opts) => {
+    if (table === 'segment_members') onMembers(rows as { emitted: boolean }[]);
+    return chdb.analytics.insert(table, rows, opts);
+  },
+});
+
 /** Makes events of `users` (two purchases each within the last hour) and tells the engine, as the sink would. */
 async function purchases(h: EngineHarness, app: string, users: string[], at = clock) {
   await insertEvents(
@@ -262,15 +271,9 @@ describe('exactly one record per change when an evaluation stops half way', () =
   it('the emitted mark failing (3): the next evaluation finds the records and marks them, publishing nothing again', async () => {
     const app = 'app-crash-3';
     let failures = 1;
-    const failingMark: Analytics = {
-      ...chdb.analytics,
-      insert: async (table, rows, opts) => {
-        if (table === 'segment_members' && (rows[0] as { emitted: boolean }).emitted && failures-- > 0) {
-          throw new InfraError('clickhouse', 'connection reset (test)', { retriable: true });
-        }
-        return chdb.analytics.insert(table, rows, opts);
-      },
-    };
+    const failingMark = watchMembersInserts((rows) => {
+      if (rows[0]?.emitted && failures-- > 0) throw new InfraError('clickhouse', 'connection reset (test)', { retriable: true });
+    });
     const { h, records } = await setup({ analytics: failingMark });
     const seg = await h.engine.definitions.create(app, { name: 'buyers', definition: buyers });
     await h.engine.refresh();
@@ -282,13 +285,7 @@ describe('exactly one record per change when an evaluation stops half way', () =
   it('holds the emitted marks back for the next write: one state insert per evaluation, nothing recovered', async () => {
     const app = 'app-marks';
     const writes: { emitted: boolean[] }[] = [];
-    const counting: Analytics = {
-      ...chdb.analytics,
-      insert: async (table, rows, opts) => {
-        if (table === 'segment_members') writes.push({ emitted: rows.map((r) => (r as { emitted: boolean }).emitted) });
-        return chdb.analytics.insert(table, rows, opts);
-      },
-    };
+    const counting = watchMembersInserts((rows) => writes.push({ emitted: rows.map((r) => r.emitted) }));
     const { h, records } = await setup({ analytics: counting });
     const seg = await h.engine.definitions.create(app, { name: 'buyers', definition: buyers });
     await h.engine.refresh();
@@ -310,15 +307,9 @@ describe('exactly one record per change when an evaluation stops half way', () =
   it('marks held back when a replica stops for good are recovered by the next: found on the topic, none sent twice', async () => {
     const app = 'app-marks-lost';
     // Every write of marks alone fails, as if the process died before them.
-    const noMarks: Analytics = {
-      ...chdb.analytics,
-      insert: async (table, rows, opts) => {
-        if (table === 'segment_members' && rows.every((r) => (r as { emitted: boolean }).emitted)) {
-          throw new InfraError('clickhouse', 'the process is gone (test)', { retriable: true });
-        }
-        return chdb.analytics.insert(table, rows, opts);
-      },
-    };
+    const noMarks = watchMembersInserts((rows) => {
+      if (rows.every((r) => r.emitted)) throw new InfraError('clickhouse', 'the process is gone (test)', { retriable: true });
+    });
     const { h, start, records } = await setup({ analytics: noMarks });
     const seg = await h.engine.definitions.create(app, { name: 'buyers', definition: buyers });
     await h.engine.refresh();

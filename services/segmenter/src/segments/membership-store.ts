@@ -79,9 +79,9 @@ export function createMembershipState(analytics: Analytics): MembershipState {
       if (states.length === 0) return;
       await analytics.insert(
         'segment_members',
-        states
-          .map((s) => ({ ...s, emitted: mark ?? s.emitted }))
-          .map((s) => ({
+        states.map((s) => {
+          const emitted = mark ?? s.emitted;
+          return {
             app_id: appId,
             segment_id: segmentId,
             user_id: s.user_id,
@@ -90,10 +90,11 @@ export function createMembershipState(analytics: Analytics): MembershipState {
             exited_at: s.exited_at === null ? null : formatDateTime64(s.exited_at),
             version: s.version,
             seq: s.seq,
-            emitted: s.emitted,
-            state_version: s.seq * 2 + (s.emitted ? 1 : 0),
+            emitted,
+            state_version: s.seq * 2 + (emitted ? 1 : 0),
             written_at: formatDateTime64(s.written_at),
-          })),
+          };
+        }),
       );
     },
 
