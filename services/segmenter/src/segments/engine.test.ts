@@ -268,7 +268,7 @@ describe('exactly one record per change when an evaluation stops half way', () =
     ]);
   });
 
-  it('the emitted mark failing (3): the next evaluation finds the records and marks them, publishing nothing again', async () => {
+  it('the emitted mark failing (3): the mark stays held and is written again, publishing nothing again', async () => {
     const app = 'app-crash-3';
     let failures = 1;
     const failingMark = watchMembersInserts((rows) => {
@@ -279,6 +279,12 @@ describe('exactly one record per change when an evaluation stops half way', () =
     await h.engine.refresh();
     await purchases(h, app, ['u1']);
     await h.settled();
+    expect((await records()).map((r) => r.change_id)).toEqual([`${seg.id}:u1:1`]);
+    // The held mark's first write failed; with no more work coming it is written again.
+    const marked = async () =>
+      (await chdb.analytics.query<{ n: number }>(`SELECT count() AS n FROM segment_members FINAL WHERE app_id = {app:String} AND emitted`, { app }))[0]?.n;
+    await waitFor(async () => (await marked()) === 1, { timeoutMs: 10_000, what: 'the mark written after its failure' });
+    expect(failures).toBeLessThan(1);
     expect((await records()).map((r) => r.change_id)).toEqual([`${seg.id}:u1:1`]);
   });
 

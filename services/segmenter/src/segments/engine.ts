@@ -222,11 +222,21 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
     for (const w of work.values()) outcomes.push(...(await handleWork(w)));
     // Counted once the whole batch is done (a failed batch is delivered again and counted then).
     for (const o of outcomes) if (o.n > 0) metrics.workItems.inc({ kind: o.kind, outcome: o.outcome }, o.n);
-    // The emitted marks held back ride in each segment's next write; those still held a while
-    // later are written on their own (evaluator.ts), so a pause leaves nothing pending for long.
+    armMarksTimer();
+  }
+
+  /**
+   * The emitted marks held back ride in each segment's next write; those still held a while later
+   * are written on their own (evaluator.ts), so a pause leaves nothing pending for long. A failed
+   * write keeps them held and tries again after the same while.
+   */
+  function armMarksTimer() {
     marksTimer ??= setTimeout(() => {
       marksTimer = undefined;
-      evaluator.flushMarks().catch((err: unknown) => logger.warn({ err }, `writing emitted marks failed (kept for the next write): ${errorMessage(err)}`));
+      evaluator.flushMarks().catch((err: unknown) => {
+        logger.warn({ err }, `writing emitted marks failed (kept, tried again): ${errorMessage(err)}`);
+        if (subscription) armMarksTimer();
+      });
     }, MARKS_HELD_MS);
   }
 
