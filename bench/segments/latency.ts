@@ -21,7 +21,7 @@
  * `--history N` first stores N generated events of 100,000 other users of the same app over 300
  * days (bench/segments/dataset.ts), so each scoped evaluation runs against that history.
  */
-import { createLogger } from '@evp/core';
+import { createLogger, topics } from '@evp/core';
 import { createKafkaBus } from '@evp/kafka';
 import { awaitAllStored } from '../../dev/src/faults/counts';
 import { KEYS, sideCall, type Harness } from '../../dev/src/faults/harness';
@@ -70,10 +70,9 @@ async function entrants(h: Harness, tag: string): Promise<Map<string, { received
  * first `users` work item naming the user (produced by the sink's hook once the row was stored).
  */
 async function timestamps(brokers: string[], segmentId: string, from: number): Promise<{ entered: Map<string, number>; work: Map<string, number> }> {
-  const bus = createKafkaBus({ brokers, clientId: 'bench-segments-latency', logger: createLogger('bench', 'warn') });
   const entered = new Map<string, number>();
   const work = new Map<string, number>();
-  try {
+  await withBus(brokers, async (bus) => {
     await bus.scan('segments.membership', from, (m) => {
       if (m.headers.segment_id !== segmentId) return;
       // change_id = segment_id:user_id:seq; odd seq = entered.
@@ -85,10 +84,32 @@ async function timestamps(brokers: string[], segmentId: string, from: number): P
       if (item.segment_id !== segmentId || item.kind !== 'users') return;
       for (const u of item.users ?? []) if (!work.has(u)) work.set(u, m.timestamp);
     });
+  });
+  return { entered, work };
+}
+
+async function withBus(brokers: string[], fn: (bus: ReturnType<typeof createKafkaBus>) => Promise<void>): Promise<void> {
+  const bus = createKafkaBus({ brokers, clientId: 'bench-segments-latency', logger: createLogger('bench', 'warn') });
+  try {
+    await fn(bus);
   } finally {
     await bus.close();
   }
-  return { entered, work };
+}
+
+/**
+ * Since `from`, by user (keys are `app_id:user_id`; every upload is one new user's, so its events
+ * travel together): the Kafka timestamp of the user's first message on `topic`.
+ */
+async function firstByUser(brokers: string[], topic: string, from: number): Promise<Map<string, number>> {
+  const first = new Map<string, number>();
+  await withBus(brokers, (bus) =>
+    bus.scan(topic, from, (m) => {
+      const user = m.key?.slice(m.key.indexOf(':') + 1);
+      if (user !== undefined && !first.has(user)) first.set(user, m.timestamp);
+    }),
+  );
+  return first;
 }
 
 const stats = (xs: number[]) => ({
@@ -165,7 +186,19 @@ async function main() {
     const hook: number[] = [];
     const evaluation: number[] = [];
     const matchingFreshness: number[] = [];
+    // The matching rows' freshness split at the gateway's and the validator's Kafka writes.
+    const [raw, validated] = await Promise.all([firstByUser(brokers, topics.raw, start), firstByUser(brokers, topics.events('core'), start)]);
+    const gateway: number[] = [];
+    const validator: number[] = [];
+    const sink: number[] = [];
     for (const [user, e] of expected) {
+      const r = raw.get(user);
+      const v = validated.get(user);
+      if (r !== undefined && v !== undefined) {
+        gateway.push(r - e.received);
+        validator.push(v - r);
+        sink.push(e.inserted - v);
+      }
       const at = got.entered.get(user);
       const work = got.work.get(user);
       if (at === undefined || work === undefined) continue;
@@ -191,6 +224,9 @@ async function main() {
       `| freshness received_at → row inserted, every row of the phase (baseline) | ${f?.rows} | ${freshness[0]} | ${freshness[1]} | ${freshness[2]} | |`,
     );
     console.log(row('freshness of the matching rows', stats(matchingFreshness)));
+    console.log(row('… received_at → upload on ingest.raw (the gateway)', stats(gateway)));
+    console.log(row('… ingest.raw → event on events.core (the validator)', stats(validator)));
+    console.log(row('… events.core → row inserted (the sink)', stats(sink)));
     console.log(row('row inserted → `entered` record (the segment engine)', stats(engine)));
     console.log(row("… row inserted → its `users` work item produced (the sink's hook)", stats(hook)));
     console.log(row('… work item produced → `entered` record (consumed, evaluated, published)', stats(evaluation)));

@@ -185,6 +185,22 @@ describe('InsertBatcher', () => {
       expect(inserts.map((i) => i.rows)).toEqual([[{ id: 'a' }], [{ id: 'b' }]]);
     });
 
+    it('looks again when its timer fires before the clock says the interval is over', async () => {
+      // The injected clock stands still: every idle timer fires "early". The rows leave once the
+      // clock moves on, not after maxWaitMs (a minute).
+      let clock = 0;
+      const { batcher, inserts } = setup({ concurrency: 10, maxWaitMs: 60_000, idleFlushIntervalMs: 50, now: () => clock });
+      await batcher.add(part({ events: ['a'] }));
+      const second = batcher.add(part({ events: ['b'] }));
+      await new Promise((r) => setTimeout(r, 120));
+      expect(inserts.map((i) => i.rows)).toEqual([[{ id: 'a' }]]);
+      clock = 50;
+      const moved = Date.now();
+      await second;
+      expect(Date.now() - moved).toBeLessThan(1_000);
+      expect(inserts.map((i) => i.rows)).toEqual([[{ id: 'a' }], [{ id: 'b' }]]);
+    });
+
     it('starts inserts at most once per interval', async () => {
       // The first insert does not wait (maxWaitMs is a minute); the second waits out the interval.
       const { batcher, inserts } = setup({ concurrency: 10, maxWaitMs: 60_000, idleFlushIntervalMs: 300 });

@@ -151,7 +151,15 @@ export class InsertBatcher<S = unknown> {
     if (interval === undefined || gen.sealed || this.unflushed > 0) return;
     const wait = this.lastSealAt + interval - this.now();
     if (wait <= 0) this.seal(gen);
-    else gen.idleTimer ??= setTimeout(() => this.sealIfIdle(gen), wait);
+    else if (gen.idleTimer === undefined) {
+      // A timer can fire a millisecond before the clock says the interval is over: the look again
+      // then sets a new one. (Keeping the spent timer left the rows to maxWaitMs: a second's wait,
+      // several times a minute, at 5,000 events/s.)
+      gen.idleTimer = setTimeout(() => {
+        gen.idleTimer = undefined;
+        this.sealIfIdle(gen);
+      }, wait);
+    }
   }
 
   private seal(gen: Generation<S>) {
