@@ -42,6 +42,21 @@ const watchMembersInserts = (onMembers: (rows: { emitted: boolean }[]) => void):
   },
 });
 
+/** The engine's recovered changes by outcome (`found` on the topic, `published` by the recovery), sorted. */
+async function recoveredChanges(h: EngineHarness): Promise<[string | number | undefined, number][]> {
+  const metric = await h.engine.metrics.getSingleMetric('segmenter_segments_recovered_changes_total')!.get();
+  return metric.values.map((v): [string | number | undefined, number] => [v.labels.outcome, v.value]).sort();
+}
+
+/** How many of the app's membership rows carry the emitted mark (or lack it). */
+async function stateRows(app: string, emitted: boolean): Promise<number | undefined> {
+  const rows = await chdb.analytics.query<{ n: number }>(
+    `SELECT count() AS n FROM segment_members FINAL WHERE app_id = {app:String} AND ${emitted ? '' : 'NOT '}emitted`,
+    { app },
+  );
+  return rows[0]?.n;
+}
+
 /** Makes events of `users` (two purchases each within the last hour) and tells the engine, as the sink would. */
 async function purchases(h: EngineHarness, app: string, users: string[], at = clock) {
   await insertEvents(
@@ -244,12 +259,11 @@ describe('exactly one record per change when an evaluation stops half way', () =
     await purchases(h, app, ['u1', 'u2']);
     await h.settled();
     expect((await records()).map((r) => r.change_id).sort()).toEqual([`${seg.id}:u1:1`, `${seg.id}:u2:1`]);
-    const recovered = await h.engine.metrics.getSingleMetric('segmenter_segments_recovered_changes_total')!.get();
-    expect(recovered.values.map((v) => [v.labels.outcome, v.value]).sort()).toEqual([
+    expect(await recoveredChanges(h)).toEqual([
       ['found', 0],
       ['published', 2],
     ]);
-    expect(await chdb.analytics.query(`SELECT count() AS n FROM segment_members FINAL WHERE app_id = {app:String} AND emitted`, { app })).toEqual([{ n: 2 }]);
+    expect(await stateRows(app, true)).toBe(2);
   });
 
   it('a crash between the records and the emitted mark (2 → 3): the recovery finds them and publishes nothing again', async () => {
@@ -261,8 +275,7 @@ describe('exactly one record per change when an evaluation stops half way', () =
     await purchases(h, app, ['u1', 'u2']);
     await h.settled();
     expect((await records()).map((r) => r.change_id).sort()).toEqual([`${seg.id}:u1:1`, `${seg.id}:u2:1`]);
-    const recovered = await h.engine.metrics.getSingleMetric('segmenter_segments_recovered_changes_total')!.get();
-    expect(recovered.values.map((v) => [v.labels.outcome, v.value]).sort()).toEqual([
+    expect(await recoveredChanges(h)).toEqual([
       ['found', 2],
       ['published', 0],
     ]);
@@ -281,9 +294,7 @@ describe('exactly one record per change when an evaluation stops half way', () =
     await h.settled();
     expect((await records()).map((r) => r.change_id)).toEqual([`${seg.id}:u1:1`]);
     // The held mark's first write failed; with no more work coming it is written again.
-    const marked = async () =>
-      (await chdb.analytics.query<{ n: number }>(`SELECT count() AS n FROM segment_members FINAL WHERE app_id = {app:String} AND emitted`, { app }))[0]?.n;
-    await waitFor(async () => (await marked()) === 1, { timeoutMs: 10_000, what: 'the mark written after its failure' });
+    await waitFor(async () => (await stateRows(app, true)) === 1, { timeoutMs: 10_000, what: 'the mark written after its failure' });
     expect(failures).toBeLessThan(1);
     expect((await records()).map((r) => r.change_id)).toEqual([`${seg.id}:u1:1`]);
   });
@@ -305,9 +316,8 @@ describe('exactly one record per change when an evaluation stops half way', () =
     // u2's mark, held with no write to ride in, is written alone within a second.
     await waitFor(() => writes.length === 3, { timeoutMs: 5_000, what: 'the held mark' });
     expect(writes[2]).toEqual({ emitted: [true] });
-    const recovered = await h.engine.metrics.getSingleMetric('segmenter_segments_recovered_changes_total')!.get();
-    expect(recovered.values.map((v) => v.value)).toEqual([]);
-    expect(await chdb.analytics.query(`SELECT count() AS n FROM segment_members FINAL WHERE app_id = {app:String} AND emitted`, { app })).toEqual([{ n: 2 }]);
+    expect(await recoveredChanges(h)).toEqual([]);
+    expect(await stateRows(app, true)).toBe(2);
   });
 
   it('marks held back when a replica stops for good are recovered by the next: found on the topic, none sent twice', async () => {
@@ -323,19 +333,16 @@ describe('exactly one record per change when an evaluation stops half way', () =
     await h.settled();
     await h.stop();
     running.splice(running.indexOf(h), 1);
-    expect(await chdb.analytics.query(`SELECT count() AS n FROM segment_members FINAL WHERE app_id = {app:String} AND NOT emitted`, { app })).toEqual([
-      { n: 2 },
-    ]);
+    expect(await stateRows(app, false)).toBe(2);
     const h2 = await start();
     await h2.sendWork({ kind: 'users', app_id: app, segment_id: seg.id, users: ['u3'] });
     await h2.settled();
     expect((await records()).map((r) => r.change_id).sort()).toEqual([`${seg.id}:u1:1`, `${seg.id}:u2:1`]);
-    const recovered = await h2.engine.metrics.getSingleMetric('segmenter_segments_recovered_changes_total')!.get();
-    expect(recovered.values.map((v) => [v.labels.outcome, v.value]).sort()).toEqual([
+    expect(await recoveredChanges(h2)).toEqual([
       ['found', 2],
       ['published', 0],
     ]);
-    expect(await chdb.analytics.query(`SELECT count() AS n FROM segment_members FINAL WHERE app_id = {app:String} AND emitted`, { app })).toEqual([{ n: 2 }]);
+    expect(await stateRows(app, true)).toBe(2);
   });
 
   it('a replica dead after producing (2) and replaced by another: every change once, none missing', async () => {
@@ -361,9 +368,7 @@ describe('exactly one record per change when an evaluation stops half way', () =
     );
     await h.engine.onInserted(['u1', 'u2', 'u3'].map((u) => ({ app_id: app, user_id: u, name: 'purchase' })));
     await waitFor(async () => (await records()).length === 3, { timeoutMs: 10_000, what: 'the records of the dying replica' });
-    expect(await chdb.analytics.query(`SELECT count() AS n FROM segment_members FINAL WHERE app_id = {app:String} AND NOT emitted`, { app })).toEqual([
-      { n: 3 },
-    ]);
+    expect(await stateRows(app, false)).toBe(3);
     await h.stop();
     running.splice(running.indexOf(h), 1);
     // Another replica takes the partition over: its first batch is the uncommitted item.
@@ -371,9 +376,8 @@ describe('exactly one record per change when an evaluation stops half way', () =
     await h2.sendWork({ kind: 'users', app_id: app, segment_id: seg.id, users: ['u1'] });
     await h2.settled();
     expect((await records()).map((r) => r.change_id).sort()).toEqual([`${seg.id}:u1:1`, `${seg.id}:u2:1`, `${seg.id}:u3:1`]);
-    expect(await chdb.analytics.query(`SELECT count() AS n FROM segment_members FINAL WHERE app_id = {app:String} AND emitted`, { app })).toEqual([{ n: 3 }]);
-    const recovered = await h2.engine.metrics.getSingleMetric('segmenter_segments_recovered_changes_total')!.get();
-    expect(recovered.values.map((v) => [v.labels.outcome, v.value]).sort()).toEqual([
+    expect(await stateRows(app, true)).toBe(3);
+    expect(await recoveredChanges(h2)).toEqual([
       ['found', 3],
       ['published', 0],
     ]);
