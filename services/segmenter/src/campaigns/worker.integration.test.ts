@@ -187,7 +187,7 @@ describe('campaign triggers on Kafka', () => {
       emitted: true,
       written_at: now,
     });
-    await state.write(app, 'seg-s', [member('s1'), member('s2'), member('s3')], true);
+    await state.write(app, 'seg-s', [member('s1'), member('s2'), member('s3')]);
 
     const worker = createCampaignWorker({ analytics: chdb.analytics, bus, registry, logger, campaigns, templates, config });
     const log = createChangeLog({ bus, registry, topic: config.membershipTopic as string });

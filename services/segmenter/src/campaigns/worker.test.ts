@@ -359,7 +359,7 @@ describe('campaign worker: segment entry, event and schedule triggers', () => {
       emitted: true,
       written_at: T,
     });
-    await state.write(app, 'seg-s', [row('u1', true, 1), row('u2', true, 1), row('u3', false, 2)], true);
+    await state.write(app, 'seg-s', [row('u1', true, 1), row('u2', true, 1), row('u3', false, 2)]);
     campaigns.save(app, 'c-sched', { name: 's', trigger: { schedule: { at: '2026-01-10T11:30:00Z' }, segment: 'seg-s' }, action: action('Scheduled') });
     campaigns.save(app, 'c-future', { name: 'f', trigger: { schedule: { at: '2026-01-11T00:00:00Z' }, segment: 'seg-s' }, action: action('Later') });
     await worker.refresh();

@@ -114,7 +114,11 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
     const found = await deps.log.present(from, new Set(changes.keys()));
     const missing = [...changes].filter(([id]) => !found.has(id)).map(([, c]) => c);
     await deps.log.publish(missing);
-    await deps.state.write(appId, segmentId, pending, true);
+    await deps.state.write(
+      appId,
+      segmentId,
+      pending.map((row) => ({ ...row, emitted: true })),
+    );
     metrics.recovered.inc({ outcome: 'found' }, changes.size - missing.length);
     metrics.recovered.inc({ outcome: 'published' }, missing.length);
     deps.logger.warn(

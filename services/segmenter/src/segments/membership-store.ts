@@ -49,8 +49,8 @@ export interface MembershipState extends MembershipReader {
    * every user it ever had.
    */
   load(appId: string, segmentId: string, users?: readonly string[]): Promise<Map<string, MemberState>>;
-  /** One insert of these rows, marked `emitted` (each row's own `emitted` when absent). */
-  write(appId: string, segmentId: string, rows: readonly MemberState[], emitted?: boolean): Promise<void>;
+  /** One insert of these rows, each with its own `emitted`. */
+  write(appId: string, segmentId: string, rows: readonly MemberState[]): Promise<void>;
 }
 
 export function createMembershipState(analytics: Analytics): MembershipState {
@@ -75,26 +75,23 @@ export function createMembershipState(analytics: Analytics): MembershipState {
       return out;
     },
 
-    async write(appId, segmentId, states, mark) {
+    async write(appId, segmentId, states) {
       if (states.length === 0) return;
       await analytics.insert(
         'segment_members',
-        states.map((s) => {
-          const emitted = mark ?? s.emitted;
-          return {
-            app_id: appId,
-            segment_id: segmentId,
-            user_id: s.user_id,
-            is_member: s.is_member,
-            entered_at: formatDateTime64(s.entered_at),
-            exited_at: s.exited_at === null ? null : formatDateTime64(s.exited_at),
-            version: s.version,
-            seq: s.seq,
-            emitted,
-            state_version: s.seq * 2 + (emitted ? 1 : 0),
-            written_at: formatDateTime64(s.written_at),
-          };
-        }),
+        states.map((s) => ({
+          app_id: appId,
+          segment_id: segmentId,
+          user_id: s.user_id,
+          is_member: s.is_member,
+          entered_at: formatDateTime64(s.entered_at),
+          exited_at: s.exited_at === null ? null : formatDateTime64(s.exited_at),
+          version: s.version,
+          seq: s.seq,
+          emitted: s.emitted,
+          state_version: s.seq * 2 + (s.emitted ? 1 : 0),
+          written_at: formatDateTime64(s.written_at),
+        })),
       );
     },
 
