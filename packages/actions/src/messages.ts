@@ -34,13 +34,16 @@ export interface FeedbackEventLike {
   props: Record<string, unknown>;
 }
 
-export const FEEDBACK_EVENT_NAMES = ['nudge_response', 'action_response'] as const;
+const FEEDBACK_EVENT_NAMES = ['nudge_response', 'action_response'] as const;
+
+/** Whether events of this canonical name carry nudge feedback (feedbackFromEvent reads them). */
+export const isFeedbackEventName = (name: string): boolean => (FEEDBACK_EVENT_NAMES as readonly string[]).includes(name);
 
 export type FeedbackFromEvent = { kind: 'feedback'; appId: string; feedback: ActionFeedback } | { kind: 'ignored' } | { kind: 'invalid'; reason: string };
 
 /** Turns a decoded event into feedback; other events are `ignored`, malformed ones `invalid`. */
 export function feedbackFromEvent(e: FeedbackEventLike): FeedbackFromEvent {
-  if (!(FEEDBACK_EVENT_NAMES as readonly string[]).includes(e.name)) return { kind: 'ignored' };
+  if (!isFeedbackEventName(e.name)) return { kind: 'ignored' };
   const ref = typeof e.props.ref === 'string' ? parseRef(e.props.ref) : undefined;
   if (!ref) return { kind: 'invalid', reason: `ref ${JSON.stringify(e.props.ref)} is not <inv_id>:<action_id>` };
   const response = e.props.response;

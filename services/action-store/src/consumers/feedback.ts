@@ -1,8 +1,6 @@
 import { Counter, type Registry } from 'prom-client';
 import { errorMessage, topics, type Bus, type Logger, type Subscription } from '@evp/core';
-import { FEEDBACK_EVENT_NAMES, feedbackFromEvent, type ActionStore, type FeedbackEventLike } from '@evp/actions';
-
-const FEEDBACK_NAMES: ReadonlySet<string> = new Set(FEEDBACK_EVENT_NAMES);
+import { feedbackFromEvent, isFeedbackEventName, type ActionStore, type FeedbackEventLike } from '@evp/actions';
 
 export interface FeedbackConsumerDeps {
   bus: Bus;
@@ -38,7 +36,7 @@ export async function startFeedbackConsumer(deps: FeedbackConsumerDeps): Promise
     handleBatch: async (batch) => {
       for (const msg of batch.messages) {
         const name = msg.headers.name;
-        if (name !== undefined && !FEEDBACK_NAMES.has(name)) continue;
+        if (name !== undefined && !isFeedbackEventName(name)) continue;
         const where = { topic: msg.topic, partition: msg.partition, offset: msg.offset };
         let event: FeedbackEventLike;
         try {
