@@ -59,6 +59,9 @@ export function createGatewayApp(deps: GatewayDeps) {
         ? [rateLimit(failOpen(deps.rateLimiter, { logger: deps.logger, errors: metrics.rateLimitErrors }), metrics.rateLimited, statusBlindPath)]
         : [];
       const guards = [requireKey(deps.keys, 'sdk'), ...limited];
+      // The routes a browser library's sendBeacon posts to, which cannot set headers: the SDK key may
+      // come as ?sdk_key= (docs/api.md, "The SDK key in the URL").
+      const beaconGuards = [requireKey(deps.keys, 'sdk', { sdkKeyInQuery: true }), ...limited];
       // Server-side imports (the synthetic data generator) authenticate with the app's API key.
       const importGuards = [requireKey(deps.keys, 'api'), ...limited];
       const ingest = {
@@ -137,7 +140,7 @@ export function createGatewayApp(deps: GatewayDeps) {
       });
 
       // Auth first (the kind list is for key holders), then the kind, before the body is read.
-      router.post('/v1/ingest/catalog/:kind', ...guards, catalogKind, ingestCatalog);
+      router.post('/v1/ingest/catalog/:kind', ...beaconGuards, catalogKind, ingestCatalog);
       router.post('/v1/ingest/dimensions', ...guards, ingestDimensions);
       router.post('/v1/ingest/sdk/crash', ...guards, ingestCrash);
       // Server-side import, on the very paths the generator posts to (no /v1; docs/api.md): the same
@@ -146,8 +149,8 @@ export function createGatewayApp(deps: GatewayDeps) {
       router.post('/data/ingest/catalog/:kind', ...importGuards, catalogKind, ingestCatalog);
       // What SDKs call all day: dispatched without the router (packages/http/src/hot-routes.ts).
       return [
-        { method: 'POST', path: '/v1/ingest/log', handlers: [...guards, ingestLog] },
-        { method: 'POST', path: '/v1/ingest/events', handlers: [...guards, ingestLog] },
+        { method: 'POST', path: '/v1/ingest/log', handlers: [...beaconGuards, ingestLog] },
+        { method: 'POST', path: '/v1/ingest/events', handlers: [...beaconGuards, ingestLog] },
       ];
     },
   });

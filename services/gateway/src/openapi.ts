@@ -55,6 +55,23 @@ const upload = (summary: string, description: string, body: object, extra: Recor
 });
 
 /**
+ * An upload route a browser's sendBeacon may post to (log, events, catalog): the SDK key in the
+ * Authorization header or as `?sdk_key=` (an API key there is a 403 of its own), the body as
+ * application/json or text/plain.
+ */
+const beaconUpload = (op: OpenApiOperation): OpenApiOperation => ({
+  ...op,
+  security: [{ sdkKey: [] }, { sdkKeyQuery: [] }],
+  responses: {
+    ...op.responses,
+    '403': errorResponse('The key is not an SDK key; or an API key came as `sdk_key` in the URL (`api_key_in_url`: a secret in a URL, replace it).', [
+      'forbidden_role',
+      'api_key_in_url',
+    ]),
+  },
+});
+
+/**
  * The server-side import routes (the synthetic data generator): the SDK routes' handlers under
  * /data/ingest, with the app's API key instead of the SDK key and no CORS.
  */
@@ -99,9 +116,9 @@ export function gatewayOpenApi(): OpenApiFragment {
   return {
     service: 'gateway',
     paths: {
-      '/v1/ingest/log': { post: ingestLog('Upload log envelopes'), options: preflight },
-      '/v1/ingest/events': { post: ingestLog('Upload log envelopes (alias of /v1/ingest/log)'), options: preflight },
-      '/v1/ingest/catalog/{kind}': { post: catalogUpload, options: preflight },
+      '/v1/ingest/log': { post: beaconUpload(ingestLog('Upload log envelopes')), options: preflight },
+      '/v1/ingest/events': { post: beaconUpload(ingestLog('Upload log envelopes (alias of /v1/ingest/log)')), options: preflight },
+      '/v1/ingest/catalog/{kind}': { post: beaconUpload(catalogUpload), options: preflight },
       '/data/ingest/log': {
         post: serverImport(
           ingestLog('Server-side import of logs'),
