@@ -128,6 +128,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     logger: logger.child({ service: 'segmenter' }),
     segments: segments.service,
     campaigns: campaigns.service,
+    corsOrigins: ['*'],
   });
   const storeReady = storeReadiness(store);
   const edge = createEdge({
