@@ -113,12 +113,12 @@ export class Queue {
     return this.store.list<Batch>(BATCH);
   }
 
-  /** Replaces a batch by its halves (413), in one write; a batch of one event cannot be split. */
-  async split(key: string, b: Batch, now: number): Promise<boolean> {
+  /** Replaces a batch by its halves (413), in one write, in its place in the order; a batch of one event cannot be split. */
+  async split(key: string, b: Batch): Promise<boolean> {
     const halves = splitBatch(b);
     if (!halves) return false;
     await this.store.write(
-      halves.map((h) => [keyAt(BATCH, now, this.random()), h]),
+      halves.map((h, i) => [`${key}.${i}`, h]),
       [key],
     );
     return true;

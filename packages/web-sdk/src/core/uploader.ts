@@ -67,7 +67,7 @@ export class Uploader {
         const id = (res.body as { request_id?: unknown } | undefined)?.request_id;
         if (typeof id === 'string') this.cfg.onAccepted?.(id);
       } else if (s === 413) {
-        if (!(await this.queue.split(key, batch, this.deps.clock.now()))) {
+        if (!(await this.queue.split(key, batch))) {
           this.refused += batch.n;
           this.deps.warn(`an event is larger than the platform accepts (413): dropped`);
           await this.queue.remove(key);
