@@ -3,13 +3,13 @@ import { attach } from './browser/auto';
 import { idbStore, memoryStore, sharedStore } from './browser/stores';
 import { fetchTransport, webLock } from './browser/transport';
 import type { Action, ActionEvent, ActionQuery } from './core/actions';
-import { Client, type Renderer } from './core/client';
+import { Client, type IdentifyAction, type Renderer } from './core/client';
 import { guard } from './core/guard';
 import { settle, type Consent, type InitOptions } from './core/options';
 import type { Clock, Deps } from './core/ports';
 import type { CatalogKind, CatalogRecordByKind, EventName, EventPropsByName, IdentifyExtra } from './generated/events';
 
-export type IdentifyAction = 'register' | 'login' | 'logout' | 'blocked' | 'unblocked';
+export type { IdentifyAction };
 
 export interface Status {
   user: string;
@@ -105,19 +105,9 @@ export function createApi(loadRenderer: () => Promise<Renderer>, makeDeps?: (o: 
     },
     track: withClient(undefined, (c, name: string, props: object, meta?: unknown) => c.record(name, { ...props }, meta)),
     trackCustom: withClient(undefined, (c, name: string, values?: Record<string, unknown>) => c.record('custom', { name }, values)),
-    identify: withClient(undefined, async (c, action: IdentifyAction, userId: string, userProps?: object, extra?: IdentifyExtra) => {
-      const props: Record<string, unknown> = { action, ...extra };
-      const toEvent = action === 'register' || action === 'login';
-      if (toEvent) {
-        // The platform derives the user catalog record from a register/login identify's user fields.
-        c.setUser(userId);
-        await c.record('identify', { ...props, ...userProps });
-        return;
-      }
-      await c.record('identify', props, undefined, { user: userId, start: c.sessions.current()?.start ?? c.deps.clock.now() });
-      if (userProps) await c.catalog('user', { id: userId, timezone: tzName(), ...userProps });
-      if (action === 'logout') c.reset();
-    }),
+    identify: withClient(undefined, (c, action: IdentifyAction, userId: string, userProps?: object, extra?: IdentifyExtra) =>
+      c.identify(action, userId, userProps as Record<string, unknown>, extra),
+    ),
     catalog: withClient(undefined, (c, kind: string, record: object) => c.catalog(kind, { ...record })),
     flush: withClient(undefined, (c) => c.flush()),
     reset: () => void ready.then((c) => c?.reset()),
@@ -153,13 +143,4 @@ export function createApi(loadRenderer: () => Promise<Renderer>, makeDeps?: (o: 
     (api as unknown as Record<string, unknown>)[k] = guard(warn, k, api[k] as (...a: unknown[]) => unknown, fallbacks[k]);
   }
   return api;
-}
-
-/** The IANA time zone (the user catalog's `timezone`), else the offset. */
-function tzName(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone;
-  } catch {
-    return 'UTC';
-  }
 }

@@ -39,6 +39,17 @@ export function propertyOf(name: string, props: Record<string, unknown>): string
 
 const ACTION = 'a:';
 
+export type IdentifyAction = 'register' | 'login' | 'logout' | 'blocked' | 'unblocked';
+
+/** The IANA time zone (the user catalog's `timezone`), else UTC. */
+function tzName(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    return 'UTC';
+  }
+}
+
 /**
  * The library without the browser: recording, sessions, consent, the queue and its uploader, the
  * action pull and feedback. src/browser wires it to the page (automatic events, unload delivery).
@@ -178,6 +189,21 @@ export class Client {
       for (const q of held) await this.queue.add(q);
       await this.flush();
     }
+  }
+
+  /**
+   * Identify (spec 4.3): register and login switch to the user (a new session); logout is logged
+   * under the user, then the library goes back to the anonymous device id (a new session); blocked
+   * and unblocked carry `blocked`. User properties update the user catalog as a record of their own
+   * (`POST /ingest/catalog/user`, with the browser's time zone unless given): on the identify event
+   * the platform would keep them but warn `unknown_property`.
+   */
+  async identify(action: IdentifyAction, userId: string, userProps?: Record<string, unknown>, extra?: Record<string, unknown>): Promise<void> {
+    if (action === 'register' || action === 'login') this.setUser(userId);
+    const start = this.sessions.current()?.start ?? this.deps.clock.now();
+    await this.record('identify', { action, ...extra }, undefined, { user: userId, start });
+    if (userProps) await this.catalog('user', { id: userId, timezone: tzName(), ...userProps });
+    if (action === 'logout') this.reset();
   }
 
   /** Forgets the user and the session (a shared device's "log out and forget"); the device id stays. */

@@ -20,7 +20,7 @@ describe('guard', () => {
     const f = guard(
       (m) => warnings.push(m),
       'fetchActions',
-      () => Promise.reject(new Error('offline')),
+      () => Promise.reject<string[]>(new Error('offline')),
       [] as string[],
     );
     await expect(f()).resolves.toEqual([]);

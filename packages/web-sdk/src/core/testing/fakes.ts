@@ -21,8 +21,8 @@ export interface Sent {
  * Deps for the unit tests: a clock that moves only when told (timers run on advance), memory
  * stores, and a transport that answers from a script (default 200) and records every request.
  */
-export function fakeDeps(shared: SyncStore = memoryShared(), store = memoryStore()) {
-  let now = T0;
+export function fakeDeps(shared: SyncStore = memoryShared(), store = memoryStore(), start = T0) {
+  let now = start;
   let nextTimer = 1;
   const timers = new Map<number, { at: number; fn: () => void }>();
   const answers: (SendResult | ((url: string, body: string) => SendResult))[] = [];
