@@ -105,9 +105,11 @@ export function createApi(loadRenderer: () => Promise<Renderer>, makeDeps?: (o: 
     },
     track: withClient(undefined, (c, name: string, props: object, meta?: unknown) => c.record(name, { ...props }, meta)),
     trackCustom: withClient(undefined, (c, name: string, values?: Record<string, unknown>) => c.record('custom', { name }, values)),
-    identify: withClient(undefined, (c, action: IdentifyAction, userId: string, userProps?: object, extra?: IdentifyExtra) =>
-      c.identify(action, userId, userProps as Record<string, unknown>, extra),
-    ),
+    identify: withClient(undefined, async (c, action: IdentifyAction, userId: string, userProps?: object, extra?: IdentifyExtra) => {
+      await c.identify(action, userId, userProps as Record<string, unknown>, extra);
+      // A new user may have actions waiting.
+      if (action === 'login' || action === 'register') void poll(c).catch((e: unknown) => warn('action poll failed', e));
+    }),
     catalog: withClient(undefined, (c, kind: string, record: object) => c.catalog(kind, { ...record })),
     flush: withClient(undefined, (c) => c.flush()),
     reset: () => void ready.then((c) => c?.reset()),

@@ -75,7 +75,7 @@ export function attach(c: Client, pollActions: () => void): void {
     if (cfg.trackApp) app('open', 0);
     if (cfg.trackPages) pages.navigate(path(), document.title, now());
   });
-  addEventListener('online', () => void c.flush());
+  addEventListener('online', () => void c.uploader.retryNow());
   setInterval(() => void c.flush(), cfg.flushIntervalMs);
   if (cfg.nudges && cfg.actionPollMs > 0) {
     setInterval(() => {

@@ -35,10 +35,12 @@ function fakeRenderer() {
   return { renderer, shown, click: () => on!.open(), close: () => on!.discard() };
 }
 
-const responses = (t: { sent: { url: string; body: string }[] }) =>
+const responses = (t: { sent: { url: string; body: string }[] }): { user: string; response?: unknown; [k: string]: unknown }[] =>
   t.sent
     .filter((s) => s.url.endsWith('/ingest/log'))
-    .flatMap((s) => envelopes(s.body).flatMap((e) => e.data.filter((d) => d.name === 'nudge_response').map((d) => ({ user: e.id, ...(d.ctx as object) }))));
+    .flatMap((s) =>
+      envelopes(s.body).flatMap((e) => e.data.filter((d) => d.name === 'nudge_response').map((d) => ({ user: e.id, ...(d.ctx as Record<string, unknown>) }))),
+    );
 
 describe('actions', () => {
   it('pulls for the current user with the given filters, and keeps one-off actions until they are handled', async () => {
@@ -101,7 +103,7 @@ describe('actions', () => {
     const discard = t.sent
       .flatMap((s) => (s.url.endsWith('/ingest/log') ? envelopes(s.body) : []))
       .find((e) => e.data.some((d) => (d.ctx as { response?: string }).response === 'discard'));
-    expect(discard!.internal.s_id.startsWith('alice_')).toBe(true);
+    expect(discard?.internal.s_id?.startsWith('alice_')).toBe(true);
   });
 
   it('expired before it was shown: nudge_response expired, nothing rendered', async () => {

@@ -77,7 +77,8 @@ export class Client {
     const d = deps.shared.get<string>(`${this.p}d`);
     this.deviceId = d ?? `${Math.floor(deps.random() * 2 ** 52).toString(36)}${deps.clock.now().toString(36)}`;
     if (d === undefined) deps.shared.set(`${this.p}d`, this.deviceId);
-    if (cfg.consent !== undefined) deps.shared.set(`${this.p}c`, cfg.consent);
+    // The init option is the state until the user chose: a remembered choice (setConsent) wins.
+    if (cfg.consent !== undefined && deps.shared.get(`${this.p}c`) === undefined) deps.shared.set(`${this.p}c`, cfg.consent);
     this.sessions = new Sessions(deps.shared, `${this.p}s`);
     this.queue = new Queue(deps.store, () => ({ maxEvents: cfg.maxQueueEvents, maxBytes: cfg.maxQueueBytes, maxAgeMs: cfg.maxEventAgeMs }), deps.random);
     this.uploader = new Uploader(

@@ -18,7 +18,7 @@ export interface InitOptions {
   upload?: 'batched' | 'immediate';
   /** @default 10000 */
   flushIntervalMs?: number;
-  /** Initial consent; a later setConsent is remembered across visits. @default the remembered state, else 'granted' */
+  /** Consent until the user chooses: a setConsent choice is remembered across visits and wins over this. @default 'granted' */
   consent?: Consent;
   /** The nudge mechanism: pull in-app messages for the user (spec 4.3 "listening for actions"). @default true */
   nudges?: boolean;

@@ -104,8 +104,11 @@ export class Uploader {
     }, ms);
   }
 
-  cancel(): void {
-    if (this.timer !== undefined) this.deps.clock.clearTimeout(this.timer);
-    this.timer = undefined;
+  /** Back online: the backoff was for the network, so send now. */
+  retryNow(): Promise<void> {
+    this.attempt = 0;
+    this.deps.shared.del(this.cfg.prefix + BACKOFF_KEY);
+    if (this.state === 'backoff') this.state = 'idle';
+    return this.flush();
   }
 }
