@@ -80,6 +80,11 @@ describe('the web library in Chromium', () => {
 
   it('offline, then online: events recorded offline (marked so) arrive once the browser is back', async () => {
     const ctx = await h.context();
+    const bodies: string[] = [];
+    // Answered requests only (the attempts while offline fail).
+    ctx.on('requestfinished', (r) => {
+      if (r.url().endsWith('/v1/ingest/log')) bodies.push(r.postData() ?? '');
+    });
     const p = await h.open(ctx, '/', quiet);
     const user = uid('offline');
     await call(p, 'identify', 'login', user);
@@ -91,6 +96,8 @@ describe('the web library in Chromium', () => {
     await ctx.setOffline(false);
     const got = await h.waitForEvents(user, 2, 'search');
     expect(got.map((e) => e.property)).toEqual(['while offline 1', 'while offline 2']);
+    const sent = bodies.flatMap(envelopesOf).flatMap((e) => e.data as { name: string; __ol?: boolean }[]);
+    expect(sent.filter((d) => d.name === 'search').map((d) => d.__ol)).toEqual([false, false]);
     await ctx.close();
   });
 
