@@ -93,7 +93,7 @@ export function webSdkHarness(name: string) {
 }
 
 /** The test pages' policy: nothing inline, nothing from elsewhere (what a strict app ships). */
-export const CSP = "default-src 'self'; script-src 'self'; style-src 'self'";
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self'";
 
 /** The test app's one document: the script build, then init with the test's options (no inline script: CSP). */
 function page(init: string): string {

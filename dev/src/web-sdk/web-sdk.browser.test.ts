@@ -18,8 +18,12 @@ describe('the web library in Chromium', () => {
   beforeAll(() => h.start(), 120_000);
   afterAll(() => h.stop());
 
-  it('SPA navigation: page events per path change (not for replaceState), with durations and render times', async () => {
+  it('SPA navigation: page events per path change (not for replaceState), with durations and render times; app open with the time to first render', async () => {
     const ctx = await h.context();
+    const bodies: string[] = [];
+    ctx.on('requestfinished', (r) => {
+      if (r.url().endsWith('/v1/ingest/log')) bodies.push(r.postData() ?? '');
+    });
     const p = await h.open(ctx, '/home');
     const user = uid('spa');
     await call(p, 'identify', 'login', user);
@@ -42,6 +46,11 @@ describe('the web library in Chromium', () => {
       expect(typeof e.props.render_time).toBe('number');
       expect(e.warnings).toEqual([]);
     }
+    const opens = bodies
+      .flatMap((b) => [JSON.parse(b)].flat() as { data: { name: string; ctx: { action?: string; start_time?: number } }[] }[])
+      .flatMap((e) => e.data.filter((x) => x.name === 'app' && x.ctx.action === 'open'));
+    expect(opens).toHaveLength(1);
+    expect(opens[0]!.ctx.start_time).toBeGreaterThan(0);
     await ctx.close();
   });
 
@@ -77,6 +86,37 @@ describe('the web library in Chromium', () => {
   const envelopesOf = (body: string) =>
     [JSON.parse(body)].flat() as { sent_at: string; id: string; internal: { s_id: string }; data: { name: string; ctx: { query?: string } }[] }[];
   const withoutSentAt = (body: string) => body.replace(/"sent_at":"[^"]*",/g, '');
+  /** One one-off in-app message for `user`, created with the API key (docs/actions.md). */
+  const createAction = async (user: string, actionId: number, content: { title: string; body: string }, attr: Record<string, string> = {}) => {
+    const res = await fetch(`${h.baseUrl}/v1/actions`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${API_KEY}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify([
+        {
+          user_id: user,
+          type: 'message',
+          render_method: 'in_app_message',
+          delivery_mode: 'one-off',
+          content,
+          attr: { ...attr, cta_type: 'redirect', cta_id: 'drug-42' },
+          expired_at: '2099-01-01T00:00:00Z',
+          inv_id: 1,
+          action_id: actionId,
+        },
+      ]),
+    });
+    expect(res.status).toBe(200);
+  };
+  /** The action's response counts, once `done` holds for them. */
+  const actionStats = (actionId: number, done: (r: Record<string, number>) => boolean) =>
+    waitFor(
+      async () => {
+        const res = await fetch(`${h.baseUrl}/v1/actions/${actionId}/stats`, { headers: { Authorization: `Bearer ${API_KEY}` } });
+        const body = (await res.json()) as { totals?: { responses: Record<string, number> } };
+        return body.totals && done(body.totals.responses) ? body.totals.responses : undefined;
+      },
+      { timeoutMs: 30_000, what: `the stats of action ${actionId}` },
+    );
 
   it('offline, then online: events recorded offline (marked so) arrive once the browser is back', async () => {
     const ctx = await h.context();
@@ -243,26 +283,14 @@ describe('the web library in Chromium', () => {
   it('pull → in-app message shown (closed shadow root, strict CSP) → clicked → open counted in the action’s stats, the app gets the CTA', async () => {
     const user = uid('nudge');
     const actionId = Math.floor(Math.random() * 1e9);
-    const created = await fetch(`${h.baseUrl}/v1/actions`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${API_KEY}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify([
-        {
-          user_id: user,
-          type: 'message',
-          render_method: 'in_app_message',
-          delivery_mode: 'one-off',
-          content: { title: 'Your cart', body: '<img src=x onerror=alert(1)> 10% off today' },
-          attr: { screen: 'cart', cta_type: 'redirect', cta_id: 'drug-42' },
-          expired_at: '2099-01-01T00:00:00Z',
-          inv_id: 1,
-          action_id: actionId,
-        },
-      ]),
-    });
-    expect(created.status).toBe(200);
+    await createAction(user, actionId, { title: 'Your cart', body: '<img src=x onerror=alert(1)> 10% off today' }, { screen: 'cart' });
     const ctx = await h.context();
     const p = await h.open(ctx, '/cart', { ...quiet, nudges: true, autoShowInAppMessages: false });
+    const dialogs: string[] = [];
+    p.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
     await call(p, 'identify', 'login', user);
     // Rule 1: auto-show is off, so nothing appears until the app asks for the screen.
     expect(await p.locator('evp-message').count()).toBe(0);
@@ -274,19 +302,34 @@ describe('the web library in Chromium', () => {
     await p.locator('evp-message').waitFor({ state: 'detached' });
     expect(await p.evaluate(() => (window as unknown as { __actions: unknown[] }).__actions)).toEqual([{ cta_type: 'redirect', cta_id: 'drug-42' }]);
     expect(await p.evaluate(() => (window as unknown as { __csp: string[] }).__csp)).toEqual([]);
+    // The body's markup stayed text: no element was made from it, so its onerror never ran.
+    expect(dialogs).toEqual([]);
     await call(p, 'flush');
-    const stats = await waitFor(
-      async () => {
-        const res = await fetch(`${h.baseUrl}/v1/actions/${actionId}/stats`, { headers: { Authorization: `Bearer ${API_KEY}` } });
-        const body = (await res.json()) as { totals?: { responses: Record<string, number> } };
-        return body.totals && body.totals.responses.open === 1 ? body.totals : undefined;
-      },
-      { timeoutMs: 30_000, what: 'open in the action stats' },
-    );
-    expect(stats.responses).toMatchObject({ shown: 1, open: 1, discard: 0, error: 0 });
+    const stats = await actionStats(actionId, (r) => r.open === 1);
+    expect(stats).toMatchObject({ shown: 1, open: 1, discard: 0, error: 0 });
     const responses = await h.waitForEvents(user, 2, 'nudge_response');
     expect(responses.map((e) => e.props.response)).toEqual(['shown', 'open']);
     expect(responses.every((e) => e.warnings.length === 0)).toBe(true);
+    await ctx.close();
+  });
+  it('auto-show: a pulled message appears on login, takes the focus, Esc discards it (counted), focus returns', async () => {
+    const user = uid('auto');
+    const actionId = Math.floor(Math.random() * 1e9);
+    await createAction(user, actionId, { title: 'Welcome back', body: 'Your refill is ready' });
+    const ctx = await h.context();
+    const p = await h.open(ctx, '/', { ...quiet, nudges: true });
+    await p.focus('#b');
+    await call(p, 'identify', 'login', user);
+    await p.locator('evp-message').waitFor();
+    // The dialog holds the focus (inside its closed shadow root, so the page sees the host).
+    expect(await p.evaluate(() => document.activeElement?.tagName)).toBe('EVP-MESSAGE');
+    await p.keyboard.press('Escape');
+    await p.locator('evp-message').waitFor({ state: 'detached' });
+    expect(await p.evaluate(() => document.activeElement?.id)).toBe('b');
+    expect(await p.evaluate(() => (window as unknown as { __actions: unknown[] }).__actions)).toEqual([]);
+    await call(p, 'flush');
+    const stats = await actionStats(actionId, (r) => r.discard === 1);
+    expect(stats).toMatchObject({ shown: 1, open: 0, discard: 1 });
     await ctx.close();
   });
 });

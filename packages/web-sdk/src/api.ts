@@ -54,12 +54,13 @@ const browserClock: Clock = {
 };
 
 const warn = (m: string, d?: unknown) => console.warn(`[evp] ${m}`, d ?? '');
+const debug = (m: string, d?: unknown) => console.info(`[evp] ${m}`, d ?? '');
 
 /**
  * Builds the API. Nothing here touches window or document until init() runs, so importing the
  * library during server-side rendering is harmless (and init() there is a no-op).
  */
-export function createApi(loadRenderer: () => Promise<Renderer>, makeDeps?: (o: InitOptions) => Promise<Omit<Deps, 'warn'>>): Evp {
+export function createApi(loadRenderer: () => Promise<Renderer>): Evp {
   let ready: Promise<Client | undefined> = Promise.resolve(undefined);
   let started = false;
   const handlers: ((e: ActionEvent) => void)[] = [];
@@ -76,13 +77,15 @@ export function createApi(loadRenderer: () => Promise<Renderer>, makeDeps?: (o: 
     else await c.fetchActions({ type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' });
   };
 
-  const defaultDeps = async (o: InitOptions): Promise<Omit<Deps, 'warn'>> => ({
+  const browserDeps = async (o: InitOptions): Promise<Deps> => ({
     clock: browserClock,
     store: (await idbStore(`evp:${o.appId ?? location.hostname}`)) ?? memoryStore(),
     shared: sharedStore(),
     transport: fetchTransport(o.sdkKey),
     exclusive: webLock,
     random: Math.random,
+    warn,
+    debug,
   });
 
   const api: Evp = {
@@ -93,7 +96,7 @@ export function createApi(loadRenderer: () => Promise<Renderer>, makeDeps?: (o: 
       started = true;
       const cfg = settle(options, location.hostname);
       ready = (async () => {
-        const c = new Client(cfg, { ...(await (makeDeps ?? defaultDeps)(options)), warn }, loadRenderer, handlers);
+        const c = new Client(cfg, await browserDeps(options), loadRenderer, handlers);
         attach(c, () => void poll(c).catch((e: unknown) => warn('action poll failed', e)));
         void poll(c).catch((e: unknown) => warn('action poll failed', e));
         void c.flush();

@@ -11,13 +11,13 @@ import { blockSources, catalogSources } from './sources';
  * older clients' `exception`): an app's own events go through trackCustom.
  */
 export const WEB_SDK_TYPES_PATH = 'packages/web-sdk/src/generated/events.ts';
-export const webSdkBlockPath = (block: string) => `packages/web-sdk/src/blocks/${block.replace(/_/g, '-')}.ts`;
+const webSdkBlockPath = (block: string) => `packages/web-sdk/src/blocks/${block.replace(/_/g, '-')}.ts`;
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const key = (k: string) => (IDENT.test(k) ? k : JSON.stringify(k));
 const NOT_FOR_WEB = new Set(['exception']);
 
-export const webEvents = (b: { events: EventDef[] }) => b.events.filter((e) => e.origin === undefined && !NOT_FOR_WEB.has(e.event));
+const webEvents = (b: { events: EventDef[] }) => b.events.filter((e) => e.origin === undefined && !NOT_FOR_WEB.has(e.event));
 
 function tsType(type: FieldType): string {
   switch (type.kind) {
@@ -52,7 +52,7 @@ function fieldDoc(f: FieldDef): string[] {
 }
 
 /** Required for a web client: the spec requires it and the platform has no default for it. */
-export const webRequired = (f: FieldDef) => f.required && f.default === undefined;
+const webRequired = (f: FieldDef) => f.required && f.default === undefined;
 
 function renderInterface(def: ObjectDef, heading?: string): string {
   const out: string[] = [];

@@ -8,29 +8,36 @@ import type { Exclusive, SendResult, Transport } from '../core/ports';
  * headers); a beacon's answer is never seen, so its batch stays queued and the next visit re-sends the
  * same bytes, which the platform's event ids absorb.
  */
+async function answer(res: Response): Promise<SendResult> {
+  const ra = Number(res.headers.get('Retry-After'));
+  let parsed: unknown;
+  try {
+    parsed = await res.json();
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, retryAfter: res.headers.has('Retry-After') && Number.isFinite(ra) ? ra : undefined, body: parsed };
+}
+
 export function fetchTransport(sdkKey: string): Transport {
+  const auth = { Authorization: `Bearer ${sdkKey}` };
   return {
+    async get(url) {
+      try {
+        return await answer(await fetch(url, { headers: auth, credentials: 'omit' }));
+      } catch {
+        return { status: 0 };
+      }
+    },
     async post(url, body, unload): Promise<SendResult> {
       if (unload && typeof Request !== 'undefined' && !('keepalive' in Request.prototype) && typeof navigator.sendBeacon === 'function') {
         navigator.sendBeacon(`${url}?sdk_key=${encodeURIComponent(sdkKey)}`, new Blob([body], { type: 'text/plain' }));
         return { status: 0 };
       }
       try {
-        const res = await fetch(url, {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${sdkKey}`, 'Content-Type': 'application/json' },
-          body,
-          keepalive: unload,
-          credentials: 'omit',
-        });
-        const ra = Number(res.headers.get('Retry-After'));
-        let parsed: unknown;
-        try {
-          parsed = await res.json();
-        } catch {
-          parsed = undefined;
-        }
-        return { status: res.status, retryAfter: res.headers.has('Retry-After') && Number.isFinite(ra) ? ra : undefined, body: parsed };
+        return await answer(
+          await fetch(url, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body, keepalive: unload, credentials: 'omit' }),
+        );
       } catch {
         return { status: 0 };
       }

@@ -32,7 +32,7 @@ const PROPERTY_OF: Record<string, string> = {
 };
 
 /** The event's `property`: a non-empty string, whatever the props hold. */
-export function propertyOf(name: string, props: Record<string, unknown>): string {
+function propertyOf(name: string, props: Record<string, unknown>): string {
   const v = props.action ?? props[PROPERTY_OF[name] ?? ''];
   return typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : name;
 }
@@ -314,13 +314,13 @@ export class Client {
   private async verdict(id: string): Promise<void> {
     for (let i = 0; i < 10; i++) {
       await new Promise((r) => this.deps.clock.setTimeout(() => r(undefined), 1000));
-      const res = await fetch(`${this.cfg.apiUrl}/ingest/requests/${encodeURIComponent(id)}`, { headers: { Authorization: `Bearer ${this.cfg.sdkKey}` } });
-      const body = (await res.json()) as { status?: string };
-      if (body.status === 'complete') {
-        console.info('[evp] verdict', id, body);
+      const res = await this.deps.transport.get(`${this.cfg.apiUrl}/ingest/requests/${encodeURIComponent(id)}`);
+      if ((res.body as { status?: string } | undefined)?.status === 'complete') {
+        this.deps.debug(`verdict of upload ${id}`, res.body);
         return;
       }
     }
+    this.deps.debug(`verdict of upload ${id} not complete after 10 s`);
   }
 
   status() {

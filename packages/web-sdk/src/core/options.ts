@@ -39,7 +39,7 @@ export interface InitOptions {
 export type Settings = Required<Omit<InitOptions, 'consent'>> & { consent: Consent | undefined };
 
 /** Every default in one place. */
-export const DEFAULTS = {
+const DEFAULTS = {
   appVersion: '1.0.0 (1)',
   trackPages: true,
   trackApp: true,

@@ -30,6 +30,8 @@ export interface SendResult {
 export interface Transport {
   /** POST `body` (JSON text) to `url` with the SDK key; `unload` asks for a request that outlives the page. */
   post: (url: string, body: string, unload: boolean) => Promise<SendResult>;
+  /** GET `url` with the SDK key (debug mode reads its verdicts). */
+  get: (url: string) => Promise<SendResult>;
 }
 
 export interface Clock {
@@ -51,4 +53,6 @@ export interface Deps {
   exclusive: Exclusive;
   random: () => number;
   warn: (message: string, detail?: unknown) => void;
+  /** Debug output (console.info in the browser). */
+  debug: (message: string, detail?: unknown) => void;
 }

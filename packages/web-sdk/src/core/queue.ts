@@ -40,8 +40,8 @@ let counter = 0;
 const keyAt = (prefix: string, ms: number, rnd: number) =>
   `${prefix}${String(ms).padStart(15, '0')}.${String(counter++ % 1e6).padStart(6, '0')}${Math.floor(rnd * 1e9).toString(36)}`;
 
-export const EVENT = 'e:';
-export const BATCH = 'b:';
+const EVENT = 'e:';
+const BATCH = 'b:';
 
 export class Queue {
   /** Events dropped by the bounds since the page loaded (also reported through the debug log). */
@@ -136,7 +136,7 @@ export class Queue {
 }
 
 /** Halves a batch by envelopes, else by the events of its one envelope (keeping the envelope's own bytes). */
-export function splitBatch(b: Batch): [Batch, Batch] | undefined {
+function splitBatch(b: Batch): [Batch, Batch] | undefined {
   if (b.parts.length > 1) {
     const mid = Math.ceil(b.parts.length / 2);
     const count = (parts: string[]) => (b.p === 'log' ? parts.reduce((a, t) => a + (JSON.parse(t) as { data: unknown[] }).data.length, 0) : parts.length);

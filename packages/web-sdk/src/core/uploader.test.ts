@@ -169,3 +169,25 @@ describe('queue bounds', () => {
     expect(t.client.status().dropped).toBe(1 + 4 - kept.length);
   });
 });
+
+describe('debug mode', () => {
+  it('reads the verdict of each accepted upload with the SDK key, polling until it is complete', async () => {
+    const t = testClient({ debug: true });
+    await t.client.record('app', { action: 'open', start_time: 1 });
+    t.answer({ status: 200, body: { accepted: 1, request_id: 'req-7' } });
+    await t.client.flush();
+    const verdict = { request_id: 'req-7', status: 'complete', events: [{ status: 'accepted', name: 'app', warnings: [] }] };
+    t.answerGet({ status: 200, body: { request_id: 'req-7', status: 'pending', events: [] } }, { status: 200, body: verdict });
+    await t.advance(2_000);
+    expect(t.gets).toEqual(['https://api.example.com/v1/ingest/requests/req-7', 'https://api.example.com/v1/ingest/requests/req-7']);
+    expect(t.debugged).toEqual([['verdict of upload req-7', verdict]]);
+  });
+
+  it('reads nothing when debug is off', async () => {
+    const t = testClient();
+    await t.client.record('app', { action: 'open', start_time: 1 });
+    await t.client.flush();
+    await t.advance(20_000);
+    expect(t.gets).toEqual([]);
+  });
+});

@@ -11,7 +11,7 @@ export function memoryShared(): SyncStore & { map: Map<string, unknown> } {
   return { map, get: <T>(k: string) => map.get(k) as T | undefined, set: (k, v) => void map.set(k, structuredClone(v)), del: (k) => void map.delete(k) };
 }
 
-export interface Sent {
+interface Sent {
   url: string;
   body: string;
   unload: boolean;
@@ -28,6 +28,9 @@ export function fakeDeps(shared: SyncStore = memoryShared(), store = memoryStore
   const answers: (SendResult | ((url: string, body: string) => SendResult))[] = [];
   const sent: Sent[] = [];
   const warnings: string[] = [];
+  const debugged: [string, unknown][] = [];
+  const gets: string[] = [];
+  const getAnswers: SendResult[] = [];
   const deps: Deps = {
     clock: {
       now: () => now,
@@ -41,6 +44,10 @@ export function fakeDeps(shared: SyncStore = memoryShared(), store = memoryStore
     store,
     shared,
     transport: {
+      get: async (url) => {
+        gets.push(url);
+        return getAnswers.shift() ?? { status: 404 };
+      },
       post: async (url, body, unload) => {
         sent.push({ url, body, unload });
         const a = answers.shift() ?? { status: 200, body: { accepted: 1, request_id: `r${sent.length}` } };
@@ -50,11 +57,15 @@ export function fakeDeps(shared: SyncStore = memoryShared(), store = memoryStore
     exclusive: (_name, fn) => fn(),
     random: () => 0.5,
     warn: (m) => void warnings.push(m),
+    debug: (m, d) => void debugged.push([m, d]),
   };
   return {
     deps,
     sent,
     warnings,
+    debugged,
+    gets,
+    answerGet: (...a: SendResult[]) => void getAnswers.push(...a),
     answer: (...a: (SendResult | ((url: string, body: string) => SendResult))[]) => void answers.push(...a),
     /** Moves the clock, running the timers that come due (in time order). */
     async advance(ms: number) {
@@ -81,7 +92,7 @@ export async function settleAll(): Promise<void> {
   for (let i = 0; i < 50; i++) await Promise.resolve();
 }
 
-export const OPTIONS: InitOptions = { sdkKey: 'sdk_test', apiUrl: 'https://api.example.com/v1/', appId: 'shop.example.com', appVersion: '2.1.0 (21)' };
+const OPTIONS: InitOptions = { sdkKey: 'sdk_test', apiUrl: 'https://api.example.com/v1/', appId: 'shop.example.com', appVersion: '2.1.0 (21)' };
 
 export function testClient(options: Partial<InitOptions> = {}, f = fakeDeps(), renderer?: Renderer) {
   const handlers: ConstructorParameters<typeof Client>[3] = [];
