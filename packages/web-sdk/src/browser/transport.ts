@@ -32,7 +32,7 @@ export function fetchTransport(sdkKey: string): Transport {
     async post(url, body, unload): Promise<SendResult> {
       if (unload && typeof Request !== 'undefined' && !('keepalive' in Request.prototype) && typeof navigator.sendBeacon === 'function') {
         navigator.sendBeacon(`${url}?sdk_key=${encodeURIComponent(sdkKey)}`, new Blob([body], { type: 'text/plain' }));
-        return { status: 0 };
+        return { status: 0, beacon: true };
       }
       try {
         return await answer(

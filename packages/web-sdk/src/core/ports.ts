@@ -25,6 +25,8 @@ export interface SendResult {
   retryAfter?: number;
   /** The answer's JSON body, when there was one. */
   body?: unknown;
+  /** Handed to sendBeacon: sent or not, nobody will know; the batch stays for the next visit (no backoff). */
+  beacon?: true;
 }
 
 export interface Transport {

@@ -1,4 +1,5 @@
-import { envelopes, settleAll, T0, testClient } from './testing/fakes';
+import { memoryStore } from '../browser/stores';
+import { envelopes, fakeDeps, memoryShared, settleAll, T0, testClient } from './testing/fakes';
 
 const withoutSentAt = (body: string) => body.replace(/"sent_at":"[^"]*",/g, '');
 
@@ -158,15 +159,17 @@ describe('queue bounds', () => {
   });
 
   it('drops events older than the age bound and the oldest over the byte bound', async () => {
-    const t = testClient({ maxEventAgeMs: 60_000, maxQueueBytes: 400 });
+    const store = memoryStore();
+    // Each of these events is 131 characters of JSON (the old one 132): 400 bytes hold three of them.
+    const t = testClient({ maxEventAgeMs: 60_000, maxQueueBytes: 400 }, fakeDeps(memoryShared(), store));
     await t.client.record('rate', { rate_value: 1, type: 'app', subject_id: 'old' });
     await t.advance(60_001);
     for (let i = 0; i < 4; i++) await t.client.record('rate', { rate_value: 1, type: 'app', subject_id: `s${i}` });
-    const size = JSON.parse((await t.client.queue['store'].list<{ n: number }>('e:'))[0]![1].n.toString()) as number;
+    expect((await store.list<{ n: number }>('e:')).map(([, q]) => q.n)).toEqual([132, 131, 131, 131, 131]);
     await t.client.flush();
-    const kept = envelopes(t.sent[0]!.body)[0]!.data.map((d) => (d.ctx as { subject_id: string }).subject_id);
-    expect(kept).toEqual(['s0', 's1', 's2', 's3'].slice(4 - Math.floor(400 / size)));
-    expect(t.client.status().dropped).toBe(1 + 4 - kept.length);
+    expect(envelopes(t.sent[0]!.body)[0]!.data.map((d) => (d.ctx as { subject_id: string }).subject_id)).toEqual(['s1', 's2', 's3']);
+    // The old one by age, s0 by bytes.
+    expect(t.client.status().dropped).toBe(2);
   });
 });
 
@@ -189,5 +192,20 @@ describe('debug mode', () => {
     await t.client.flush();
     await t.advance(20_000);
     expect(t.gets).toEqual([]);
+  });
+});
+
+describe('beacon', () => {
+  it('keeps the batch and sets no backoff when the transport could only hand it to sendBeacon', async () => {
+    const t = testClient();
+    await t.client.record('app', { action: 'close', start_time: 0 });
+    t.answer({ status: 0, beacon: true });
+    await t.client.flush(true);
+    expect(t.client.uploader.state).toBe('idle');
+    expect((await t.client.queue.batches()).length).toBe(1);
+    // The next visit re-sends the same bytes.
+    await t.client.flush();
+    expect(t.sent.map((s) => s.unload)).toEqual([true, false]);
+    expect(t.sent[1]!.body.replace(/"sent_at":"[^"]*",/, '')).toBe(t.sent[0]!.body.replace(/"sent_at":"[^"]*",/, ''));
   });
 });

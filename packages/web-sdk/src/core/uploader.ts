@@ -59,6 +59,7 @@ export class Uploader {
       }
       const [key, batch] = batches.shift()!;
       const res = await this.deps.transport.post(`${this.cfg.apiUrl}/ingest/${batch.p}`, batchBody(batch, isoUtc(this.deps.clock.now())), unload);
+      if (res.beacon) return;
       const s = res.status;
       if (s >= 200 && s < 300) {
         this.attempt = 0;
