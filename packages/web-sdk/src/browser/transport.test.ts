@@ -56,7 +56,7 @@ describe('fetch transport', () => {
       retryAfter: 7,
       body: { error: { code: 'unavailable' } },
     });
-    globalThis.fetch = (() => Promise.reject(new TypeError('Failed to fetch'))) as typeof fetch;
+    globalThis.fetch = () => Promise.reject(new TypeError('Failed to fetch'));
     expect(await fetchTransport('k').post('https://x/v1/ingest/log', '{}', false)).toEqual({ status: 0 });
   });
 
