@@ -332,4 +332,29 @@ describe('the web library in Chromium', () => {
     expect(stats).toMatchObject({ shown: 1, open: 0, discard: 1 });
     await ctx.close();
   });
+  it('page hidden: app background, the current page view with its duration, uploaded at once; visible again: app resume', async () => {
+    const ctx = await h.context();
+    const user = uid('hidden');
+    const p = await h.open(ctx, '/product/7', { flushIntervalMs: 3_600_000 });
+    await call(p, 'identify', 'login', user);
+    const setVisibility = (state: 'hidden' | 'visible') =>
+      p.evaluate((v) => {
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => v });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, state);
+    await setVisibility('hidden');
+    // No flush call: going hidden uploads by itself.
+    const got = await h.waitForEvents(user, 3);
+    expect(got.map((e) => [e.name, e.property])).toEqual([
+      ['identify', 'login'],
+      ['app', 'background'],
+      ['page', `${SHOP}/product/7`],
+    ]);
+    expect(got[2]!.props.duration as number).toBeGreaterThan(0);
+    await setVisibility('visible');
+    await call(p, 'flush');
+    const resumed = await h.waitForEvents(user, 2, 'app');
+    expect(resumed.map((e) => e.property)).toEqual(['background', 'resume']);
+    await ctx.close();
+  });
 });
