@@ -5,6 +5,7 @@ import { CATALOGS_REFERENCE_PATH, EVENTS_REFERENCE_PATH, catalogsReference, even
 import { DATA_CONTRACT_PATH, dataContractWithQuirks } from './quirks-doc';
 import { RECORDS_PATH, recordsFile } from './records';
 import { TYPES_PATH, typesFile } from './ts-types';
+import { WEB_SDK_TYPES_PATH, webSdkBlockFiles, webSdkTypesFile } from './web-sdk-types';
 
 export const REGENERATE_COMMAND = 'npm run generate -w @evp/schemas';
 
@@ -22,6 +23,8 @@ export function generateFiles(root = REPO_ROOT): Map<string, string> {
   files.set(RECORDS_PATH, recordsFile());
   files.set(EVENTS_REFERENCE_PATH, eventsReference());
   files.set(CATALOGS_REFERENCE_PATH, catalogsReference());
+  files.set(WEB_SDK_TYPES_PATH, webSdkTypesFile());
+  for (const [path, text] of webSdkBlockFiles()) files.set(path, text);
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 

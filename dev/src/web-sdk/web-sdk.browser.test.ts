@@ -1,0 +1,360 @@
+/// <reference lib="dom" />
+import type { Page, Request } from 'playwright-core';
+import { waitFor } from '@evp/testkit';
+import { API_KEY } from '../testing/scenario';
+import { SHOP, webSdkHarness } from './harness';
+
+/**
+ * The web library in Chromium against the real embedded pipeline: what a page does with the
+ * library, asserted by what the platform stored (the inspector API) and by the requests it saw.
+ */
+type Evp = { evp: Record<string, (...a: unknown[]) => Promise<unknown>> };
+const call = (p: Page, fn: string, ...args: unknown[]) => p.evaluate(([f, a]) => (window as unknown as Evp).evp[f]!(...a), [fn, args] as const);
+const uid = (s: string) => `${s}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+const ingestBodies = (requests: Request[]) => requests.filter((r) => r.url().endsWith('/v1/ingest/log')).map((r) => r.postData() ?? '');
+
+describe('the web library in Chromium', () => {
+  const h = webSdkHarness('websdk');
+  beforeAll(() => h.start(), 120_000);
+  afterAll(() => h.stop());
+
+  it('SPA navigation: page events per path change (not for replaceState), with durations and render times; app open with the time to first render', async () => {
+    const ctx = await h.context();
+    const bodies: string[] = [];
+    ctx.on('requestfinished', (r) => {
+      if (r.url().endsWith('/v1/ingest/log')) bodies.push(r.postData() ?? '');
+    });
+    const p = await h.open(ctx, '/home');
+    const user = uid('spa');
+    await call(p, 'identify', 'login', user);
+    await p.evaluate(() => history.pushState({}, '', '/catalog'));
+    await p.waitForTimeout(300);
+    // A router rewriting the query in place: the same path, no new view.
+    await p.evaluate(() => history.replaceState({}, '', '/catalog?sort=price'));
+    await p.evaluate(() => history.pushState({}, '', '/product/42'));
+    await p.evaluate(() => history.back());
+    await p.waitForFunction(() => location.pathname === '/catalog');
+    await p.evaluate(() => history.pushState({}, '', '/cart'));
+    await call(p, 'flush');
+    // Each view is logged when it ends (its duration known then): the landing page, under the user
+    // who was logged in by then, and three SPA views; /cart is still on screen.
+    const pages = await h.waitForEvents(user, 4, 'page');
+    expect(pages.map((e) => e.props.path)).toEqual([`${SHOP}/home`, '/catalog', '/product/42', '/catalog']);
+    expect(pages.map((e) => e.property)).toEqual([`${SHOP}/home`, '/catalog', '/product/42', '/catalog']);
+    expect(pages[1]!.props.duration as number).toBeGreaterThanOrEqual(0.3);
+    for (const e of pages) {
+      expect(typeof e.props.render_time).toBe('number');
+      expect(e.warnings).toEqual([]);
+    }
+    const opens = bodies
+      .flatMap((b) => [JSON.parse(b)].flat() as { data: { name: string; ctx: { action?: string; start_time?: number } }[] }[])
+      .flatMap((e) => e.data.filter((x) => x.name === 'app' && x.ctx.action === 'open'));
+    expect(opens).toHaveLength(1);
+    expect(opens[0]!.ctx.start_time).toBeGreaterThan(0);
+    await ctx.close();
+  });
+
+  it('identify and logout: events after login are the user’s, after logout the anonymous device’s, each in its own session', async () => {
+    const ctx = await h.context();
+    const seen: Request[] = [];
+    ctx.on('request', (r) => seen.push(r));
+    const p = await h.open(ctx, '/', { trackApp: false, trackPages: false });
+    const user = uid('id');
+    await call(p, 'identify', 'login', user, { name: 'Amina', country: 'Kenya' });
+    await call(p, 'track', 'search', { query: 'paracetamol', module: 'e_commerce', results_list: [] });
+    await call(p, 'identify', 'logout', user);
+    await call(p, 'track', 'search', { query: 'ibuprofen', module: 'e_commerce', results_list: [] });
+    await call(p, 'flush');
+    const mine = await h.waitForEvents(user, 3);
+    expect(mine.map((e) => [e.name, e.property])).toEqual([
+      ['identify', 'login'],
+      ['search', 'paracetamol'],
+      ['identify', 'logout'],
+    ]);
+    const envs = ingestBodies(seen).flatMap((b) => [JSON.parse(b)].flat() as { id: string; internal: { s_id: string } }[]);
+    const anon = envs.find((e) => e.id !== user)!;
+    expect(anon.id).not.toBe(user);
+    const after = await h.waitForEvents(anon.id, 1, 'search');
+    expect(after.map((e) => e.property)).toEqual(['ibuprofen']);
+    expect(anon.internal.s_id.startsWith(`${anon.id}_`)).toBe(true);
+    const catalog = seen.filter((r) => r.url().endsWith('/v1/ingest/catalog/user')).map((r) => JSON.parse(r.postData() ?? '[]') as object[]);
+    expect(catalog).toEqual([[expect.objectContaining({ id: user, name: 'Amina', country: 'Kenya' })]]);
+    await ctx.close();
+  });
+  const search = (p: Page, query: string) => call(p, 'track', 'search', { query, module: 'e_commerce', results_list: [] });
+  const quiet = { trackApp: false, trackPages: false, flushIntervalMs: 3_600_000 };
+  const envelopesOf = (body: string) =>
+    [JSON.parse(body)].flat() as { sent_at: string; id: string; internal: { s_id: string }; data: { name: string; ctx: { query?: string } }[] }[];
+  const withoutSentAt = (body: string) => body.replace(/"sent_at":"[^"]*",/g, '');
+  /** One one-off in-app message for `user`, created with the API key (docs/actions.md). */
+  const createAction = async (user: string, actionId: number, content: { title: string; body: string }, attr: Record<string, string> = {}) => {
+    const res = await fetch(`${h.baseUrl}/v1/actions`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${API_KEY}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify([
+        {
+          user_id: user,
+          type: 'message',
+          render_method: 'in_app_message',
+          delivery_mode: 'one-off',
+          content,
+          attr: { ...attr, cta_type: 'redirect', cta_id: 'drug-42' },
+          expired_at: '2099-01-01T00:00:00Z',
+          inv_id: 1,
+          action_id: actionId,
+        },
+      ]),
+    });
+    expect(res.status).toBe(200);
+  };
+  /** The action's response counts, once `done` holds for them. */
+  const actionStats = (actionId: number, done: (r: Record<string, number>) => boolean) =>
+    waitFor(
+      async () => {
+        const res = await fetch(`${h.baseUrl}/v1/actions/${actionId}/stats`, { headers: { Authorization: `Bearer ${API_KEY}` } });
+        const body = (await res.json()) as { totals?: { responses: Record<string, number> } };
+        return body.totals && done(body.totals.responses) ? body.totals.responses : undefined;
+      },
+      { timeoutMs: 30_000, what: `the stats of action ${actionId}` },
+    );
+
+  it('offline, then online: events recorded offline (marked so) arrive once the browser is back', async () => {
+    const ctx = await h.context();
+    const bodies: string[] = [];
+    // Answered requests only (the attempts while offline fail).
+    ctx.on('requestfinished', (r) => {
+      if (r.url().endsWith('/v1/ingest/log')) bodies.push(r.postData() ?? '');
+    });
+    const p = await h.open(ctx, '/', quiet);
+    const user = uid('offline');
+    await call(p, 'identify', 'login', user);
+    await ctx.setOffline(true);
+    await search(p, 'while offline 1');
+    await search(p, 'while offline 2');
+    await call(p, 'flush');
+    expect(await p.evaluate(() => (window as unknown as Evp).evp.status!())).toMatchObject({ uploads: 'backoff' });
+    await ctx.setOffline(false);
+    const got = await h.waitForEvents(user, 2, 'search');
+    expect(got.map((e) => e.property)).toEqual(['while offline 1', 'while offline 2']);
+    const sent = bodies.flatMap(envelopesOf).flatMap((e) => e.data as { name: string; __ol?: boolean }[]);
+    expect(sent.filter((d) => d.name === 'search').map((d) => d.__ol)).toEqual([false, false]);
+    await ctx.close();
+  });
+
+  it('a tab closed while its batch was in flight: the batch arrives on the next visit, once', async () => {
+    const ctx = await h.context();
+    const bodies: string[] = [];
+    let delivered!: () => void;
+    const inFlight = new Promise<void>((r) => (delivered = r));
+    await ctx.route('**/v1/ingest/log', async (route) => {
+      bodies.push(route.request().postData() ?? '');
+      if (bodies.length === 1) {
+        // The platform stores it, but the tab is gone before the answer is read.
+        await route.fetch();
+        delivered();
+        return;
+      }
+      await route.continue();
+    });
+    const user = uid('closed');
+    const p = await h.open(ctx, '/', quiet);
+    await call(p, 'identify', 'login', user);
+    for (const q of ['a', 'b', 'c']) await search(p, q);
+    void call(p, 'flush').catch(() => undefined);
+    await inFlight;
+    await p.close();
+    const next = await h.open(ctx, '/', quiet);
+    await call(next, 'flush');
+    const got = await h.waitForEvents(user, 3, 'search');
+    expect(got.map((e) => e.property)).toEqual(['a', 'b', 'c']);
+    // The same frozen batch went out twice, byte for byte but for sent_at; the platform kept it once.
+    expect(bodies.length).toBeGreaterThanOrEqual(2);
+    expect(withoutSentAt(bodies[1]!)).toBe(withoutSentAt(bodies[0]!));
+    await ctx.close();
+  });
+
+  it('503 with Retry-After: the same batch again after the wait, stored once', async () => {
+    const ctx = await h.context();
+    const sent: { at: number; body: string }[] = [];
+    await ctx.route('**/v1/ingest/log', async (route) => {
+      sent.push({ at: Date.now(), body: route.request().postData() ?? '' });
+      if (sent.length === 1) {
+        return route.fulfill({ status: 503, headers: { 'Retry-After': '2' }, contentType: 'application/json', body: '{"error":{"code":"unavailable"}}' });
+      }
+      return route.continue();
+    });
+    const user = uid('retry');
+    const p = await h.open(ctx, '/', quiet);
+    await call(p, 'identify', 'login', user);
+    await search(p, 'retried');
+    await call(p, 'flush');
+    const got = await h.waitForEvents(user, 2);
+    expect(got.map((e) => e.name)).toEqual(['identify', 'search']);
+    expect(sent.length).toBe(2);
+    expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(2_000);
+    expect(withoutSentAt(sent[1]!.body)).toBe(withoutSentAt(sent[0]!.body));
+    expect(envelopesOf(sent[1]!.body)[0]!.sent_at > envelopesOf(sent[0]!.body)[0]!.sent_at).toBe(true);
+    await ctx.close();
+  });
+
+  it('413: the batch is split until the halves fit, every event stored once', async () => {
+    const ctx = await h.context();
+    const sizes: number[] = [];
+    await ctx.route('**/v1/ingest/log', async (route) => {
+      const n = envelopesOf(route.request().postData() ?? '[]').reduce((a, e) => a + e.data.length, 0);
+      sizes.push(n);
+      if (n > 2) return route.fulfill({ status: 413, contentType: 'application/json', body: '{"error":{"code":"payload_too_large"}}' });
+      return route.continue();
+    });
+    const user = uid('split');
+    const p = await h.open(ctx, '/', quiet);
+    await call(p, 'identify', 'login', user);
+    for (const q of ['1', '2', '3', '4']) await search(p, q);
+    await call(p, 'flush');
+    const got = await h.waitForEvents(user, 4, 'search');
+    expect(got.map((e) => e.property)).toEqual(['1', '2', '3', '4']);
+    // identify + 4 searches = 5 → 3 + 2 → (2 + 1) + 2.
+    expect(sizes).toEqual([5, 3, 2, 1, 2]);
+    await ctx.close();
+  });
+
+  it('two tabs share one session', async () => {
+    const ctx = await h.context();
+    const bodies: string[] = [];
+    ctx.on('request', (r) => {
+      if (r.url().endsWith('/v1/ingest/log')) bodies.push(r.postData() ?? '');
+    });
+    const user = uid('tabs');
+    const tab1 = await h.open(ctx, '/', quiet);
+    await call(tab1, 'identify', 'login', user);
+    const tab2 = await h.open(ctx, '/other', quiet);
+    await search(tab1, 'tab 1');
+    await search(tab2, 'tab 2');
+    await call(tab1, 'flush');
+    await call(tab2, 'flush');
+    const got = await h.waitForEvents(user, 2, 'search');
+    expect(got.map((e) => e.property).sort()).toEqual(['tab 1', 'tab 2']);
+    const starts = new Set(bodies.flatMap(envelopesOf).map((e) => e.internal.s_id.split('_').slice(-2, -1)[0]));
+    expect(starts.size).toBe(1);
+    await ctx.close();
+  });
+
+  it('consent pending → granted: held events arrive; pending → denied: nothing is sent or kept', async () => {
+    const ctx = await h.context();
+    const bodies: string[] = [];
+    ctx.on('request', (r) => {
+      if (r.url().includes('/v1/ingest/')) bodies.push(r.postData() ?? '');
+    });
+    const granted = uid('granted');
+    const p = await h.open(ctx, '/', { ...quiet, consent: 'pending' });
+    await call(p, 'identify', 'login', granted);
+    await search(p, 'before consent');
+    await call(p, 'flush');
+    expect(bodies).toEqual([]);
+    await call(p, 'setConsent', 'granted');
+    const got = await h.waitForEvents(granted, 2);
+    expect(got.map((e) => [e.name, e.property])).toEqual([
+      ['identify', 'login'],
+      ['search', 'before consent'],
+    ]);
+
+    const ctx2 = await h.context();
+    const bodies2: string[] = [];
+    ctx2.on('request', (r) => {
+      if (r.url().includes('/v1/ingest/')) bodies2.push(r.postData() ?? '');
+    });
+    const denied = uid('denied');
+    const q = await h.open(ctx2, '/', { ...quiet, consent: 'pending' });
+    await call(q, 'identify', 'login', denied);
+    await search(q, 'never sent');
+    await call(q, 'setConsent', 'denied');
+    await search(q, 'after denial');
+    await call(q, 'flush');
+    // Reloaded: the choice is remembered, nothing was stored to send later.
+    await q.reload();
+    await q.waitForFunction(() => typeof (window as { evp?: unknown }).evp === 'object');
+    await call(q, 'flush');
+    expect(bodies2).toEqual([]);
+    expect(await q.evaluate(() => (window as unknown as Evp).evp.status!())).toMatchObject({ consent: 'denied' });
+    await ctx.close();
+    await ctx2.close();
+  });
+
+  it('pull → in-app message shown (closed shadow root, strict CSP) → clicked → open counted in the action’s stats, the app gets the CTA', async () => {
+    const user = uid('nudge');
+    const actionId = Math.floor(Math.random() * 1e9);
+    await createAction(user, actionId, { title: 'Your cart', body: '<img src=x onerror=alert(1)> 10% off today' }, { screen: 'cart' });
+    const ctx = await h.context();
+    const p = await h.open(ctx, '/cart', { ...quiet, nudges: true, autoShowInAppMessages: false });
+    const dialogs: string[] = [];
+    p.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await call(p, 'identify', 'login', user);
+    // Rule 1: auto-show is off, so nothing appears until the app asks for the screen.
+    expect(await p.locator('evp-message').count()).toBe(0);
+    expect(await call(p, 'showInAppMessage', 'cart')).toBe(true);
+    await p.locator('evp-message').waitFor();
+    // Closed shadow root: the page cannot reach the content; the markup in the body is text, not HTML.
+    expect(await p.evaluate(() => document.querySelector('evp-message')!.shadowRoot)).toBeNull();
+    await p.keyboard.press('Enter');
+    await p.locator('evp-message').waitFor({ state: 'detached' });
+    expect(await p.evaluate(() => (window as unknown as { __actions: unknown[] }).__actions)).toEqual([{ cta_type: 'redirect', cta_id: 'drug-42' }]);
+    expect(await p.evaluate(() => (window as unknown as { __csp: string[] }).__csp)).toEqual([]);
+    // The body's markup stayed text: no element was made from it, so its onerror never ran.
+    expect(dialogs).toEqual([]);
+    await call(p, 'flush');
+    const stats = await actionStats(actionId, (r) => r.open === 1);
+    expect(stats).toMatchObject({ shown: 1, open: 1, discard: 0, error: 0 });
+    const responses = await h.waitForEvents(user, 2, 'nudge_response');
+    expect(responses.map((e) => e.props.response)).toEqual(['shown', 'open']);
+    expect(responses.every((e) => e.warnings.length === 0)).toBe(true);
+    await ctx.close();
+  });
+  it('auto-show: a pulled message appears on login, takes the focus, Esc discards it (counted), focus returns', async () => {
+    const user = uid('auto');
+    const actionId = Math.floor(Math.random() * 1e9);
+    await createAction(user, actionId, { title: 'Welcome back', body: 'Your refill is ready' });
+    const ctx = await h.context();
+    const p = await h.open(ctx, '/', { ...quiet, nudges: true });
+    await p.focus('#b');
+    await call(p, 'identify', 'login', user);
+    await p.locator('evp-message').waitFor();
+    // The dialog holds the focus (inside its closed shadow root, so the page sees the host).
+    expect(await p.evaluate(() => document.activeElement?.tagName)).toBe('EVP-MESSAGE');
+    await p.keyboard.press('Escape');
+    await p.locator('evp-message').waitFor({ state: 'detached' });
+    expect(await p.evaluate(() => document.activeElement?.id)).toBe('b');
+    expect(await p.evaluate(() => (window as unknown as { __actions: unknown[] }).__actions)).toEqual([]);
+    await call(p, 'flush');
+    const stats = await actionStats(actionId, (r) => r.discard === 1);
+    expect(stats).toMatchObject({ shown: 1, open: 0, discard: 1 });
+    await ctx.close();
+  });
+  it('page hidden: app background, the current page view with its duration, uploaded at once; visible again: app resume', async () => {
+    const ctx = await h.context();
+    const user = uid('hidden');
+    const p = await h.open(ctx, '/product/7', { flushIntervalMs: 3_600_000 });
+    await call(p, 'identify', 'login', user);
+    const setVisibility = (state: 'hidden' | 'visible') =>
+      p.evaluate((v) => {
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => v });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, state);
+    await setVisibility('hidden');
+    // No flush call: going hidden uploads by itself.
+    const got = await h.waitForEvents(user, 3);
+    expect(got.map((e) => [e.name, e.property])).toEqual([
+      ['identify', 'login'],
+      ['app', 'background'],
+      ['page', `${SHOP}/product/7`],
+    ]);
+    expect(got[2]!.props.duration as number).toBeGreaterThan(0);
+    await setVisibility('visible');
+    await call(p, 'flush');
+    const resumed = await h.waitForEvents(user, 2, 'app');
+    expect(resumed.map((e) => e.property)).toEqual(['background', 'resume']);
+    await ctx.close();
+  });
+});

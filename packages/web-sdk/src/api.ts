@@ -1,0 +1,151 @@
+/// <reference lib="dom" />
+import { attach } from './browser/auto';
+import { idbStore, memoryStore, sharedStore } from './browser/stores';
+import { fetchTransport, webLock } from './browser/transport';
+import type { Action, ActionEvent, ActionQuery } from './core/actions';
+import { Client, type IdentifyAction, type Renderer } from './core/client';
+import { guard } from './core/guard';
+import { settle, type Consent, type InitOptions } from './core/options';
+import type { Clock, Deps } from './core/ports';
+import type { CatalogKind, CatalogRecordByKind, EventName, EventPropsByName, IdentifyExtra } from './generated/events';
+
+export type { IdentifyAction };
+
+export interface Status {
+  user: string;
+  consent: Consent;
+  uploads: 'idle' | 'backoff' | 'stopped';
+  /** Events dropped by the queue bounds (oldest first) since the page loaded. */
+  dropped: number;
+  /** Events the platform refused for good (a 4xx other than 401/403/408/413/429). */
+  refused: number;
+}
+
+/** The library's public surface: the same object is the `evp` global of the script build. */
+export interface Evp {
+  init: (options: InitOptions) => void;
+  /** Logs an event of spec section 6; its props are type-checked per event name. Resolves once it is stored. */
+  track: <N extends EventName>(name: N, props: EventPropsByName[N], meta?: unknown) => Promise<void>;
+  /** An app-defined event (not in the spec): the platform keeps it as a `custom` event under its name; `values` travel in `meta`. */
+  trackCustom: (name: string, values?: Record<string, unknown>) => Promise<void>;
+  /** register / login switch to `userId` (a new session); logout logs out of it; user properties update the user catalog. */
+  identify: (action: IdentifyAction, userId: string, userProps?: Partial<CatalogRecordByKind['user']>, extra?: IdentifyExtra) => Promise<void>;
+  catalog: <K extends CatalogKind>(kind: K, record: CatalogRecordByKind[K]) => Promise<void>;
+  /** Uploads what is queued now. */
+  flush: () => Promise<void>;
+  /** Forgets the user and ends the session (the device id stays). */
+  reset: () => void;
+  setConsent: (consent: Consent) => Promise<void>;
+  /** Same as setConsent('denied'): queued events are deleted and nothing more is recorded. */
+  optOut: () => Promise<void>;
+  fetchActions: (query: ActionQuery) => Promise<Action[]>;
+  /** Rule 2: the handler gets cta_type, cta_id and the action's attributes; the library never navigates. Returns an unsubscribe function. */
+  onAction: (handler: (e: ActionEvent) => void) => () => void;
+  /** Rule 1: shows the user's next in-app message for `screen` (attr `screen`, or none). Resolves whether one was shown. */
+  showInAppMessage: (screen: string) => Promise<boolean>;
+  status: () => Promise<Status | undefined>;
+}
+
+const browserClock: Clock = {
+  now: () => Date.now(),
+  offset: (ms) => -new Date(ms).getTimezoneOffset(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as number),
+};
+
+const warn = (m: string, d?: unknown) => console.warn(`[evp] ${m}`, d ?? '');
+const debug = (m: string, d?: unknown) => console.info(`[evp] ${m}`, d ?? '');
+
+/**
+ * Builds the API. Nothing here touches window or document until init() runs, so importing the
+ * library during server-side rendering is harmless (and init() there is a no-op).
+ */
+export function createApi(loadRenderer: () => Promise<Renderer>): Evp {
+  let ready: Promise<Client | undefined> = Promise.resolve(undefined);
+  let started = false;
+  const handlers: ((e: ActionEvent) => void)[] = [];
+  const withClient =
+    <A extends unknown[], R>(fallback: R, fn: (c: Client, ...a: A) => R | Promise<R>) =>
+    async (...a: A): Promise<R> => {
+      const c = await ready;
+      return c ? fn(c, ...a) : fallback;
+    };
+
+  const poll = async (c: Client) => {
+    if (!c.cfg.nudges || c.consent === 'denied') return;
+    if (c.cfg.autoShowInAppMessages) await c.showFor(undefined);
+    else await c.fetchActions({ type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' });
+  };
+
+  const browserDeps = async (o: InitOptions): Promise<Deps> => ({
+    clock: browserClock,
+    store: (await idbStore(`evp:${o.appId ?? location.hostname}`)) ?? memoryStore(),
+    shared: sharedStore(),
+    transport: fetchTransport(o.sdkKey),
+    exclusive: webLock,
+    random: Math.random,
+    warn,
+    debug,
+  });
+
+  const api: Evp = {
+    init(options) {
+      if (typeof window === 'undefined' || typeof document === 'undefined') return;
+      if (started) return warn('init was called twice; the second call is ignored');
+      if (!options?.sdkKey || !options.apiUrl) return warn('init needs sdkKey and apiUrl');
+      started = true;
+      const cfg = settle(options, location.hostname);
+      ready = (async () => {
+        const c = new Client(cfg, await browserDeps(options), loadRenderer, handlers);
+        attach(c, () => void poll(c).catch((e: unknown) => warn('action poll failed', e)));
+        void poll(c).catch((e: unknown) => warn('action poll failed', e));
+        void c.flush();
+        return c;
+      })().catch((e: unknown) => {
+        warn('init failed', e);
+        return undefined;
+      });
+    },
+    track: withClient(undefined, (c, name: string, props: object, meta?: unknown) => c.record(name, { ...props }, meta)),
+    trackCustom: withClient(undefined, (c, name: string, values?: Record<string, unknown>) => c.record('custom', { name }, values)),
+    identify: withClient(undefined, async (c, action: IdentifyAction, userId: string, userProps?: object, extra?: IdentifyExtra) => {
+      await c.identify(action, userId, userProps as Record<string, unknown>, extra);
+      // A new user may have actions waiting.
+      if (action === 'login' || action === 'register') void poll(c).catch((e: unknown) => warn('action poll failed', e));
+    }),
+    catalog: withClient(undefined, (c, kind: string, record: object) => c.catalog(kind, { ...record })),
+    flush: withClient(undefined, (c) => c.flush()),
+    reset: () => void ready.then((c) => c?.reset()),
+    setConsent: withClient(undefined, (c, consent: Consent) => c.setConsent(consent)),
+    optOut: withClient(undefined, (c) => c.setConsent('denied')),
+    fetchActions: withClient([] as Action[], (c, q: ActionQuery) => c.fetchActions(q)),
+    onAction(handler) {
+      handlers.push(handler);
+      return () => {
+        const i = handlers.indexOf(handler);
+        if (i >= 0) handlers.splice(i, 1);
+      };
+    },
+    showInAppMessage: withClient(false, (c, screen: string) => c.showFor(screen)),
+    status: withClient(undefined as Status | undefined, (c) => c.status()),
+  };
+  const fallbacks: Record<keyof Evp, unknown> = {
+    init: undefined,
+    track: undefined,
+    trackCustom: undefined,
+    identify: undefined,
+    catalog: undefined,
+    flush: undefined,
+    reset: undefined,
+    setConsent: undefined,
+    optOut: undefined,
+    fetchActions: [],
+    onAction: () => undefined,
+    showInAppMessage: false,
+    status: undefined,
+  };
+  for (const k of Object.keys(fallbacks) as (keyof Evp)[]) {
+    (api as unknown as Record<string, unknown>)[k] = guard(warn, k, api[k] as (...a: unknown[]) => unknown, fallbacks[k]);
+  }
+  return api;
+}

@@ -1,0 +1,55 @@
+/// <reference lib="dom" />
+import type { Exclusive, SendResult, Transport } from '../core/ports';
+
+/**
+ * fetch with the SDK key as a bearer token; while the page unloads, `keepalive` (the body is under
+ * the 64 KB keepalive budget: batches are frozen at ≤ 60 KB). Where keepalive fetch is missing,
+ * sendBeacon with the key in the `sdk_key` query parameter and a text/plain body (a beacon cannot set
+ * headers); a beacon's answer is never seen, so its batch stays queued and the next visit re-sends the
+ * same bytes, which the platform's event ids absorb.
+ */
+async function answer(res: Response): Promise<SendResult> {
+  const ra = Number(res.headers.get('Retry-After'));
+  let parsed: unknown;
+  try {
+    parsed = await res.json();
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, retryAfter: res.headers.has('Retry-After') && Number.isFinite(ra) ? ra : undefined, body: parsed };
+}
+
+export function fetchTransport(sdkKey: string): Transport {
+  const auth = { Authorization: `Bearer ${sdkKey}` };
+  return {
+    async get(url) {
+      try {
+        return await answer(await fetch(url, { headers: auth, credentials: 'omit' }));
+      } catch {
+        return { status: 0 };
+      }
+    },
+    async post(url, body, unload): Promise<SendResult> {
+      if (unload && typeof Request !== 'undefined' && !('keepalive' in Request.prototype) && typeof navigator.sendBeacon === 'function') {
+        navigator.sendBeacon(`${url}?sdk_key=${encodeURIComponent(sdkKey)}`, new Blob([body], { type: 'text/plain' }));
+        return { status: 0, beacon: true };
+      }
+      try {
+        return await answer(
+          await fetch(url, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body, keepalive: unload, credentials: 'omit' }),
+        );
+      } catch {
+        return { status: 0 };
+      }
+    },
+  };
+}
+
+/** One uploader across the tabs: a Web Lock taken only if free (another tab's pass is not waited for). */
+export const webLock: Exclusive = async (name, fn) => {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  if (!locks) return fn();
+  await locks.request(name, { ifAvailable: true }, async (lock) => {
+    if (lock) await fn();
+  });
+};

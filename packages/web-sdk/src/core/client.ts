@@ -1,0 +1,329 @@
+import { actionsOf, isExpired, type Action, type ActionEvent, type ActionQuery } from './actions';
+import type { Consent, Settings } from './options';
+import type { Deps } from './ports';
+import { Queue, type Queued } from './queue';
+import { Sessions, sessionId } from './session';
+import { localTime, tzOf } from './time';
+import { Uploader } from './uploader';
+
+export const SDK_VERSION = '0.1.0';
+
+/** The in-app message renderer, loaded only when a message is shown (src/messages). */
+export interface Renderer {
+  render: (view: { title: string; body: string; cta: string }, on: { open: () => void; discard: () => void }) => void;
+}
+
+/** Which prop is an event's `property` (spec 2.1: "the action, or a page title"): `action` when the event has one, else this. */
+const PROPERTY_OF: Record<string, string> = {
+  page: 'path',
+  search: 'query',
+  rate: 'type',
+  nudge_response: 'response',
+  module_selection: 'type',
+  checkout: 'id',
+  cancel_checkout: 'type',
+  item_request: 'item_name',
+  item_verification: 'scan_type',
+  level: 'module_id',
+  message: 'type',
+  group: 'type',
+  receipt: 'type',
+  custom: 'name',
+};
+
+/** The event's `property`: a non-empty string, whatever the props hold. */
+function propertyOf(name: string, props: Record<string, unknown>): string {
+  const v = props.action ?? props[PROPERTY_OF[name] ?? ''];
+  return typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : name;
+}
+
+const ACTION = 'a:';
+
+export type IdentifyAction = 'register' | 'login' | 'logout' | 'blocked' | 'unblocked';
+
+/** The IANA time zone (the user catalog's `timezone`), else UTC. */
+function tzName(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    return 'UTC';
+  }
+}
+
+/**
+ * The library without the browser: recording, sessions, consent, the queue and its uploader, the
+ * action pull and feedback. src/browser wires it to the page (automatic events, unload delivery).
+ */
+export class Client {
+  readonly queue: Queue;
+  readonly uploader: Uploader;
+  readonly sessions: Sessions;
+  /** Events recorded while consent is pending: memory only, stored when it is granted. */
+  private pending: Queued[] = [];
+  /** Writes not yet stored: a flush waits for them, so an event recorded on pagehide leaves with it. */
+  private readonly inflight = new Set<Promise<void>>();
+  private showing = false;
+  private readonly deviceId: string;
+  private readonly p: string;
+
+  constructor(
+    readonly cfg: Settings,
+    readonly deps: Deps,
+    private readonly loadRenderer: () => Promise<Renderer>,
+    /** The app's action callbacks (owned by the public API, which takes them before init finished). */
+    private readonly handlers: ((e: ActionEvent) => void)[] = [],
+  ) {
+    this.p = `evp:${cfg.appId}:`;
+    const d = deps.shared.get<string>(`${this.p}d`);
+    this.deviceId = d ?? `${Math.floor(deps.random() * 2 ** 52).toString(36)}${deps.clock.now().toString(36)}`;
+    if (d === undefined) deps.shared.set(`${this.p}d`, this.deviceId);
+    // The init option is the state until the user chose: a remembered choice (setConsent) wins.
+    if (cfg.consent !== undefined && deps.shared.get(`${this.p}c`) === undefined) deps.shared.set(`${this.p}c`, cfg.consent);
+    this.sessions = new Sessions(deps.shared, `${this.p}s`);
+    this.queue = new Queue(deps.store, () => ({ maxEvents: cfg.maxQueueEvents, maxBytes: cfg.maxQueueBytes, maxAgeMs: cfg.maxEventAgeMs }), deps.random);
+    this.uploader = new Uploader(
+      deps,
+      this.queue,
+      {
+        apiUrl: cfg.apiUrl,
+        lock: `${this.p}upload`,
+        prefix: this.p,
+        onAccepted: cfg.debug ? (id) => void this.verdict(id) : undefined,
+      },
+      (group) => this.envelope(group),
+    );
+  }
+
+  get consent(): Consent {
+    return this.deps.shared.get<Consent>(`${this.p}c`) ?? 'granted';
+  }
+
+  /** The identified user, else the anonymous device id. */
+  get user(): string {
+    return this.deps.shared.get<string>(`${this.p}u`) ?? this.deviceId;
+  }
+
+  /** One envelope (spec 2.1 current form) of events of one user, session and tz; s_id ends at its last event. */
+  envelope(group: Queued[]): string {
+    const { u = '', s = 0, z = 0 } = group[0] ?? {};
+    const last = group.reduce((m, q) => Math.max(m, q.at), s);
+    const c = this.cfg;
+    return JSON.stringify({
+      id: u,
+      tz: tzOf(z),
+      internal: {
+        s_id: sessionId(u, s, c.upload === 'immediate' ? 0 : last),
+        sdk: `web/${SDK_VERSION}`,
+        a_id: c.appId,
+        a_ver: c.appVersion,
+        d_id: this.deviceId,
+        os: 'web',
+      },
+      data: group.map((q) => q.e),
+    });
+  }
+
+  /**
+   * Records one event: stored before the promise resolves (IndexedDB, or memory while consent is
+   * pending), uploaded with its batch. `as` logs it under another user's session (feedback on an
+   * action pulled for a user who has since logged out).
+   */
+  async record(name: string, props: Record<string, unknown>, meta?: unknown, as?: { user: string; start: number }): Promise<void> {
+    const consent = this.consent;
+    if (consent === 'denied') return;
+    const now = this.deps.clock.now();
+    const user = as?.user ?? this.user;
+    const start = as && as.user !== this.user ? as.start : this.sessions.touch(user, now).start;
+    const z = this.deps.clock.offset(now);
+    const e: Record<string, unknown> = { time: localTime(now, z), __ol: this.online(), name, property: propertyOf(name, props), ctx: props };
+    if (meta !== undefined) e.meta = meta;
+    const item: Queued = { at: now, n: JSON.stringify(e).length, p: 'log', u: user, s: start, z, e };
+    await this.enqueue(item, consent);
+  }
+
+  /** Catalog records (spec 2.4) go to `POST {apiUrl}/ingest/catalog/{kind}`, batched like events. */
+  async catalog(kind: string, record: Record<string, unknown>): Promise<void> {
+    const consent = this.consent;
+    if (consent === 'denied') return;
+    const now = this.deps.clock.now();
+    await this.enqueue({ at: now, n: JSON.stringify(record).length, p: `catalog/${encodeURIComponent(kind)}`, e: record }, consent);
+  }
+
+  private async enqueue(item: Queued, consent: Consent): Promise<void> {
+    if (consent === 'pending') {
+      this.pending.push(item);
+      return;
+    }
+    const w = this.queue.add(item);
+    this.inflight.add(w);
+    try {
+      await w;
+    } finally {
+      this.inflight.delete(w);
+    }
+    if (this.cfg.upload === 'immediate') await this.flush();
+  }
+
+  online(): boolean {
+    return typeof navigator === 'undefined' || navigator.onLine !== false;
+  }
+
+  async flush(unload = false): Promise<void> {
+    await Promise.allSettled([...this.inflight]);
+    if (this.consent === 'granted') await this.uploader.flush(unload);
+  }
+
+  /** Login or register changes the user (a new session); logout goes back to the anonymous device id. */
+  setUser(user: string | undefined): void {
+    if (user === undefined) this.deps.shared.del(`${this.p}u`);
+    else this.deps.shared.set(`${this.p}u`, user);
+  }
+
+  async setConsent(c: Consent): Promise<void> {
+    this.deps.shared.set(`${this.p}c`, c);
+    if (c === 'denied') {
+      this.pending = [];
+      await this.queue.clear();
+    } else if (c === 'granted') {
+      const held = this.pending;
+      this.pending = [];
+      for (const q of held) await this.queue.add(q);
+      await this.flush();
+    }
+  }
+
+  /**
+   * Identify (spec 4.3): register and login switch to the user (a new session); logout is logged
+   * under the user, then the library goes back to the anonymous device id (a new session); blocked
+   * and unblocked carry `blocked`. User properties update the user catalog as a record of their own
+   * (`POST /ingest/catalog/user`, with the browser's time zone unless given): on the identify event
+   * the platform would keep them but warn `unknown_property`.
+   */
+  async identify(action: IdentifyAction, userId: string, userProps?: Record<string, unknown>, extra?: Record<string, unknown>): Promise<void> {
+    if (action === 'register' || action === 'login') this.setUser(userId);
+    const start = this.sessions.current()?.start ?? this.deps.clock.now();
+    await this.record('identify', { action, ...extra }, undefined, { user: userId, start });
+    if (userProps) await this.catalog('user', { id: userId, timezone: tzName(), ...userProps });
+    if (action === 'logout') this.reset();
+  }
+
+  /** Forgets the user and the session (a shared device's "log out and forget"); the device id stays. */
+  reset(): void {
+    this.setUser(undefined);
+    this.sessions.end();
+  }
+
+  // ── actions ──
+
+  async fetchActions(q: ActionQuery): Promise<Action[]> {
+    if (this.consent === 'denied') return [];
+    const user = this.user;
+    const res = await this.deps.transport.post(`${this.cfg.apiUrl}/action/sdk/pull`, JSON.stringify({ user_id: user, ...q }), false);
+    if (res.status !== 200) {
+      this.deps.warn(`action pull answered ${res.status}`, res.body);
+      return this.kept(user);
+    }
+    const start = this.sessions.current()?.start ?? this.deps.clock.now();
+    const fresh = actionsOf(res.body, user);
+    // A pull returns a one-off action once: it is kept (with the session it was pulled in) until handled.
+    const oneOff = fresh.filter((a) => a.delivery_mode === 'one-off');
+    if (oneOff.length > 0)
+      await this.deps.store.write(
+        oneOff.map((a) => [ACTION + a.time, { a, s: start }]),
+        [],
+      );
+    const kept = await this.kept(user);
+    const seen = new Set(kept.map((a) => a.time));
+    return [...kept, ...fresh.filter((a) => !seen.has(a.time))];
+  }
+
+  /** One-off actions pulled for `user` and not handled yet. */
+  async kept(user = this.user): Promise<Action[]> {
+    const all = await this.deps.store.list<{ a: Action }>(ACTION);
+    return all.map(([, v]) => v.a).filter((a) => a.user_id === user);
+  }
+
+  /** nudge_response (spec 6), under the user the action was pulled for. */
+  private async respond(a: Action, response: string, details?: string): Promise<void> {
+    const kept = (await this.deps.store.list<{ a: Action; s: number }>(ACTION + a.time))[0]?.[1];
+    const props: Record<string, unknown> = { ref: a.ref, time: a.time, response };
+    if (details !== undefined) props.details = details;
+    await this.record('nudge_response', props, undefined, { user: a.user_id, start: kept?.s ?? this.deps.clock.now() });
+    if (response !== 'shown') await this.deps.store.write([], [ACTION + a.time]);
+  }
+
+  /**
+   * Shows one in-app message: `expired` when its time has passed, `error` (with details) when it
+   * cannot be shown, else `shown` once, then `open` (the call-to-action: the handlers get it) or
+   * `discard`. Answers whether it was shown.
+   */
+  async show(a: Action): Promise<boolean> {
+    if (this.showing) return false;
+    if (isExpired(a, this.deps.clock.now())) {
+      await this.respond(a, 'expired');
+      return false;
+    }
+    this.showing = true;
+    let renderer: Renderer;
+    try {
+      renderer = await this.loadRenderer();
+    } catch (e) {
+      this.showing = false;
+      await this.respond(a, 'error', `renderer did not load: ${String(e)}`);
+      return false;
+    }
+    try {
+      renderer.render(
+        { title: a.content.title, body: a.content.body, cta: a.attr.cta_label ?? 'Open' },
+        {
+          open: () => {
+            this.showing = false;
+            void this.respond(a, 'open');
+            const e: ActionEvent = { cta_type: a.attr.cta_type, cta_id: a.attr.cta_id, attr: a.attr, action: a };
+            for (const h of [...this.handlers]) {
+              try {
+                h(e);
+              } catch (err) {
+                this.deps.warn('an onAction handler threw', err);
+              }
+            }
+          },
+          discard: () => {
+            this.showing = false;
+            void this.respond(a, 'discard');
+          },
+        },
+      );
+    } catch (e) {
+      this.showing = false;
+      await this.respond(a, 'error', `render failed: ${String(e)}`);
+      return false;
+    }
+    await this.respond(a, 'shown');
+    return true;
+  }
+
+  /** The first kept in-app message for `screen` (attr `screen` equal, or none), pulling first. */
+  async showFor(screen: string | undefined): Promise<boolean> {
+    const all = await this.fetchActions({ type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' });
+    const a = all.find((x) => x.render_method === 'in_app_message' && (x.attr.screen === undefined || x.attr.screen === screen));
+    return a ? this.show(a) : false;
+  }
+
+  /** Debug mode: the platform's verdict of an upload (GET /ingest/requests/{id}), logged once it is complete. */
+  private async verdict(id: string): Promise<void> {
+    for (let i = 0; i < 10; i++) {
+      await new Promise((r) => this.deps.clock.setTimeout(() => r(undefined), 1000));
+      const res = await this.deps.transport.get(`${this.cfg.apiUrl}/ingest/requests/${encodeURIComponent(id)}`);
+      if ((res.body as { status?: string } | undefined)?.status === 'complete') {
+        this.deps.debug(`verdict of upload ${id}`, res.body);
+        return;
+      }
+    }
+    this.deps.debug(`verdict of upload ${id} not complete after 10 s`);
+  }
+
+  status() {
+    return { user: this.user, consent: this.consent, uploads: this.uploader.state, dropped: this.queue.dropped, refused: this.uploader.refused };
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * What the library needs from its surroundings, as small ports: the browser adapters live in
+ * src/browser, the unit tests pass memory ones (no test-only branches in the library itself).
+ */
+
+/** Durable storage shared by every tab of the origin (IndexedDB; a Map when it is unavailable). */
+export interface AsyncStore {
+  /** Every value whose key starts with `prefix`, in key order. */
+  list: <T>(prefix: string) => Promise<[string, T][]>;
+  /** One atomic write: every put and delete happens, or none (one IndexedDB transaction). */
+  write: (puts: [string, unknown][], dels: string[]) => Promise<void>;
+}
+
+/** Small synchronous state shared by the tabs (localStorage; a Map when it is unavailable). */
+export interface SyncStore {
+  get: <T>(key: string) => T | undefined;
+  set: (key: string, value: unknown) => void;
+  del: (key: string) => void;
+}
+
+export interface SendResult {
+  /** HTTP status; 0 when the request never got an answer (offline, CORS, aborted). */
+  status: number;
+  /** Seconds from a `Retry-After` header. */
+  retryAfter?: number;
+  /** The answer's JSON body, when there was one. */
+  body?: unknown;
+  /** Handed to sendBeacon: sent or not, nobody will know; the batch stays for the next visit (no backoff). */
+  beacon?: true;
+}
+
+export interface Transport {
+  /** POST `body` (JSON text) to `url` with the SDK key; `unload` asks for a request that outlives the page. */
+  post: (url: string, body: string, unload: boolean) => Promise<SendResult>;
+  /** GET `url` with the SDK key (debug mode reads its verdicts). */
+  get: (url: string) => Promise<SendResult>;
+}
+
+export interface Clock {
+  now: () => number;
+  /** Minutes east of UTC at `ms` (so DST changes mid-session give the right offset per event). */
+  offset: (ms: number) => number;
+  setTimeout: (fn: () => void, ms: number) => unknown;
+  clearTimeout: (handle: unknown) => void;
+}
+
+/** Runs `fn` only when no other tab of the app is uploading (Web Locks); skips it otherwise. */
+export type Exclusive = (name: string, fn: () => Promise<void>) => Promise<void>;
+
+export interface Deps {
+  clock: Clock;
+  store: AsyncStore;
+  shared: SyncStore;
+  transport: Transport;
+  exclusive: Exclusive;
+  random: () => number;
+  warn: (message: string, detail?: unknown) => void;
+  /** Debug output (console.info in the browser). */
+  debug: (message: string, detail?: unknown) => void;
+}

@@ -1,0 +1,161 @@
+import { BATCH_MAX_BYTES, BATCH_MAX_EVENTS } from './options';
+import type { AsyncStore } from './ports';
+
+/** One stored record: an event of an envelope, or a catalog record. */
+export interface Queued {
+  /** When it was recorded, epoch ms. */
+  at: number;
+  /** Its JSON size in bytes (UTF-16 length; close enough for a bound). */
+  n: number;
+  /** Ingest route below `{apiUrl}/ingest/`: `log` or `catalog/<kind>`. */
+  p: string;
+  /** For logs: user, session start and tz offset of its envelope. */
+  u?: string;
+  s?: number;
+  z?: number;
+  /** The data object (logs) or the record (catalog). */
+  e: unknown;
+}
+
+/**
+ * A batch frozen for upload: every re-send carries exactly these bytes (but for `sent_at`), so the
+ * platform's deterministic event ids absorb a retry of a batch that did arrive.
+ */
+export interface Batch {
+  p: string;
+  /** Envelope texts without sent_at (logs) or record texts (catalog). */
+  parts: string[];
+  /** Events or records in it. */
+  n: number;
+}
+
+export interface QueueBounds {
+  maxEvents: number;
+  maxBytes: number;
+  maxAgeMs: number;
+}
+
+let counter = 0;
+/** Keys sort by time, then by a per-tab counter and a random tail (tabs never collide). */
+const keyAt = (prefix: string, ms: number, rnd: number) =>
+  `${prefix}${String(ms).padStart(15, '0')}.${String(counter++ % 1e6).padStart(6, '0')}${Math.floor(rnd * 1e9).toString(36)}`;
+
+const EVENT = 'e:';
+const BATCH = 'b:';
+
+export class Queue {
+  /** Events dropped by the bounds since the page loaded (also reported through the debug log). */
+  dropped = 0;
+
+  constructor(
+    private readonly store: AsyncStore,
+    private readonly bounds: () => QueueBounds,
+    private readonly random: () => number,
+  ) {}
+
+  add(item: Queued): Promise<void> {
+    return this.store.write([[keyAt(EVENT, item.at, this.random()), item]], []);
+  }
+
+  /** Drops what is over a bound, oldest first; answers how many were dropped. */
+  async trim(now: number): Promise<number> {
+    const { maxEvents, maxBytes, maxAgeMs } = this.bounds();
+    const items = await this.store.list<Queued>(EVENT);
+    let bytes = items.reduce((a, [, q]) => a + q.n, 0);
+    const drop: string[] = [];
+    for (const [k, q] of items) {
+      if (items.length - drop.length <= maxEvents && bytes <= maxBytes && now - q.at <= maxAgeMs) break;
+      drop.push(k);
+      bytes -= q.n;
+    }
+    if (drop.length > 0) await this.store.write([], drop);
+    this.dropped += drop.length;
+    return drop.length;
+  }
+
+  /**
+   * Moves the oldest events of one route into one frozen batch, in one atomic write (the batch is
+   * stored and its events removed together, so no event is ever in two batches or in none).
+   */
+  async freeze(envelope: (group: Queued[]) => string, now: number): Promise<[string, Batch] | undefined> {
+    const items = await this.store.list<Queued>(EVENT);
+    const first = items[0]?.[1];
+    if (!first) return undefined;
+    const taken: [string, Queued][] = [];
+    let bytes = 0;
+    for (const it of items) {
+      if (it[1].p !== first.p) continue;
+      if (taken.length >= BATCH_MAX_EVENTS || (taken.length > 0 && bytes + it[1].n > BATCH_MAX_BYTES)) break;
+      taken.push(it);
+      bytes += it[1].n;
+    }
+    let parts: string[];
+    if (first.p === 'log') {
+      const groups = new Map<string, Queued[]>();
+      for (const [, q] of taken) {
+        const g = `${q.u}\u0000${q.s}\u0000${q.z}`;
+        groups.set(g, [...(groups.get(g) ?? []), q]);
+      }
+      parts = [...groups.values()].map(envelope);
+    } else {
+      parts = taken.map(([, q]) => JSON.stringify(q.e));
+    }
+    const batch: Batch = { p: first.p, parts, n: taken.length };
+    const key = keyAt(BATCH, now, this.random());
+    await this.store.write(
+      [[key, batch]],
+      taken.map(([k]) => k),
+    );
+    return [key, batch];
+  }
+
+  batches(): Promise<[string, Batch][]> {
+    return this.store.list<Batch>(BATCH);
+  }
+
+  /** Replaces a batch by its halves (413), in one write, in its place in the order; a batch of one event cannot be split. */
+  async split(key: string, b: Batch): Promise<boolean> {
+    const halves = splitBatch(b);
+    if (!halves) return false;
+    await this.store.write(
+      halves.map((h, i) => [`${key}.${i}`, h]),
+      [key],
+    );
+    return true;
+  }
+
+  remove(key: string): Promise<void> {
+    return this.store.write([], [key]);
+  }
+
+  /** Forgets every queued event and batch (consent denied). */
+  async clear(): Promise<void> {
+    const keys = [...(await this.store.list(EVENT)), ...(await this.batches())].map(([k]) => k);
+    if (keys.length > 0) await this.store.write([], keys);
+  }
+}
+
+/** Halves a batch by envelopes, else by the events of its one envelope (keeping the envelope's own bytes). */
+function splitBatch(b: Batch): [Batch, Batch] | undefined {
+  if (b.parts.length > 1) {
+    const mid = Math.ceil(b.parts.length / 2);
+    const count = (parts: string[]) => (b.p === 'log' ? parts.reduce((a, t) => a + (JSON.parse(t) as { data: unknown[] }).data.length, 0) : parts.length);
+    const [x, y] = [b.parts.slice(0, mid), b.parts.slice(mid)];
+    return [
+      { p: b.p, parts: x, n: count(x) },
+      { p: b.p, parts: y, n: count(y) },
+    ];
+  }
+  if (b.p !== 'log' || b.n < 2) return undefined;
+  const env = JSON.parse(b.parts[0]!) as { data: unknown[] };
+  const mid = Math.ceil(env.data.length / 2);
+  const half = (data: unknown[]): Batch => ({ p: b.p, parts: [JSON.stringify({ ...env, data })], n: data.length });
+  return [half(env.data.slice(0, mid)), half(env.data.slice(mid))];
+}
+
+/** The request body of a batch as sent at `sentAt` (ISO): the only bytes that change between re-sends. */
+export function batchBody(b: Batch, sentAt: string): string {
+  if (b.p !== 'log') return `[${b.parts.join(',')}]`;
+  const withSent = b.parts.map((t) => `{"sent_at":"${sentAt}",${t.slice(1)}`);
+  return withSent.length === 1 ? withSent[0]! : `[${withSent.join(',')}]`;
+}

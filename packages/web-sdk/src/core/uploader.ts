@@ -1,0 +1,115 @@
+import { BACKOFF_BASE_MS, BACKOFF_MAX_MS } from './options';
+import type { Deps } from './ports';
+import { batchBody, type Queue, type Queued } from './queue';
+import { isoUtc } from './time';
+
+/** What became of the last upload attempt, for status() and the tests. */
+export type UploadState = 'idle' | 'backoff' | 'stopped';
+
+const BACKOFF_KEY = 'bo';
+
+/**
+ * Sends frozen batches, oldest first, from one tab at a time. A batch is deleted only after a 2xx.
+ * 413 splits it; 401/403 stop uploads for this page (the key is wrong: retrying cannot help) and
+ * warn; 408/429/5xx and network errors back off (Retry-After when given, shared by the tabs); any
+ * other 4xx can never succeed, so the batch is dropped, counted and warned about.
+ */
+export class Uploader {
+  state: UploadState = 'idle';
+  /** Events the platform refused for good (a 4xx other than 401/403/408/413/429, or one event over 413). */
+  refused = 0;
+  private attempt = 0;
+  private timer: unknown;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly queue: Queue,
+    private readonly cfg: { apiUrl: string; lock: string; prefix: string; onAccepted?: (requestId: string) => void },
+    private readonly envelope: (group: Queued[]) => string,
+  ) {}
+
+  /** One pass: every frozen batch, then freeze and send until the queue is empty or a send fails. */
+  flush(unload = false): Promise<void> {
+    if (this.state === 'stopped') return Promise.resolve();
+    const until = this.deps.shared.get<number>(this.cfg.prefix + BACKOFF_KEY) ?? 0;
+    if (until > this.deps.clock.now()) {
+      this.schedule(until - this.deps.clock.now());
+      return Promise.resolve();
+    }
+    // One pass per tab at a time; a second call while one runs waits for it.
+    this.running ??= this.deps
+      .exclusive(this.cfg.lock, () => this.pass(unload))
+      .finally(() => {
+        this.running = undefined;
+      });
+    return this.running;
+  }
+
+  private async pass(unload: boolean): Promise<void> {
+    const now = this.deps.clock.now();
+    const dropped = await this.queue.trim(now);
+    if (dropped > 0) this.deps.warn(`queue over its bounds: dropped the ${dropped} oldest events`);
+    let batches = await this.queue.batches();
+    for (let rounds = 0; rounds < 50; rounds++) {
+      if (batches.length === 0) {
+        const frozen = await this.queue.freeze(this.envelope, this.deps.clock.now());
+        if (!frozen) return;
+        batches = [frozen];
+      }
+      const [key, batch] = batches.shift()!;
+      const res = await this.deps.transport.post(`${this.cfg.apiUrl}/ingest/${batch.p}`, batchBody(batch, isoUtc(this.deps.clock.now())), unload);
+      if (res.beacon) return;
+      const s = res.status;
+      if (s >= 200 && s < 300) {
+        this.attempt = 0;
+        this.state = 'idle';
+        await this.queue.remove(key);
+        const id = (res.body as { request_id?: unknown } | undefined)?.request_id;
+        if (typeof id === 'string') this.cfg.onAccepted?.(id);
+      } else if (s === 413) {
+        if (!(await this.queue.split(key, batch))) {
+          this.refused += batch.n;
+          this.deps.warn(`an event is larger than the platform accepts (413): dropped`);
+          await this.queue.remove(key);
+        }
+        batches = await this.queue.batches();
+      } else if (s === 401 || s === 403) {
+        this.state = 'stopped';
+        this.deps.warn(`uploads stopped: the platform refused the SDK key (${s}); events stay queued`);
+        return;
+      } else if (s === 0 || s === 408 || s === 429 || s >= 500) {
+        this.backoff(res.retryAfter);
+        return;
+      } else {
+        this.refused += batch.n;
+        this.deps.warn(`the platform refused a batch of ${batch.n} (${s}): dropped`, res.body);
+        await this.queue.remove(key);
+      }
+    }
+  }
+
+  private backoff(retryAfter: number | undefined): void {
+    const exp = Math.min(BACKOFF_BASE_MS * 2 ** this.attempt++, BACKOFF_MAX_MS);
+    const wait = retryAfter !== undefined ? retryAfter * 1000 : exp / 2 + (exp / 2) * this.deps.random();
+    this.state = 'backoff';
+    this.deps.shared.set(this.cfg.prefix + BACKOFF_KEY, this.deps.clock.now() + wait);
+    this.schedule(wait);
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer !== undefined) this.deps.clock.clearTimeout(this.timer);
+    this.timer = this.deps.clock.setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, ms);
+  }
+
+  /** Back online: the backoff was for the network, so send now. */
+  retryNow(): Promise<void> {
+    this.attempt = 0;
+    this.deps.shared.del(this.cfg.prefix + BACKOFF_KEY);
+    if (this.state === 'backoff') this.state = 'idle';
+    return this.flush();
+  }
+}

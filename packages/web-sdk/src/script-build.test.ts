@@ -1,0 +1,43 @@
+import { runInNewContext } from 'node:vm';
+import { bundleWebSdk } from './bundle';
+import * as sdk from './index';
+
+/** The script build defines one global, `evp`, with the package's API, and nothing a strict CSP forbids. */
+describe('script build', () => {
+  it('web.js defines exactly one global, evp, with the same functions as the package; web-messages.js adds none', async () => {
+    const files = await bundleWebSdk();
+    const sandbox: Record<string, unknown> = {};
+    runInNewContext(files['web.js'], sandbox);
+    expect(Object.keys(sandbox)).toEqual(['evp']);
+    const evp = sandbox.evp as Record<string, unknown>;
+    expect(Object.keys(evp).sort()).toEqual(
+      [
+        'catalog',
+        'fetchActions',
+        'flush',
+        'identify',
+        'init',
+        'onAction',
+        'optOut',
+        'reset',
+        'setConsent',
+        'showInAppMessage',
+        'status',
+        'track',
+        'trackCustom',
+      ].sort(),
+    );
+    // The package exports the same functions by name.
+    for (const k of Object.keys(evp)) expect(typeof (sdk as unknown as Record<string, unknown>)[k]).toBe('function');
+    runInNewContext(files['web-messages.js'], sandbox);
+    expect(Object.keys(sandbox)).toEqual(['evp']);
+    expect(typeof (evp._renderer as { render?: unknown }).render).toBe('function');
+  });
+
+  it('uses no eval, no Function constructor, no innerHTML and no style markup', async () => {
+    const files = await bundleWebSdk();
+    for (const text of Object.values(files)) {
+      expect(text).not.toMatch(/\beval\(|new Function\(|\binnerHTML\b|insertAdjacentHTML|<style|\.setAttribute\("style"/);
+    }
+  });
+});
