@@ -3,7 +3,8 @@ import { allTopics, consumerProblems, type Analytics, type Bus, type KeyRing, ty
 import type { ActionStore } from '@evp/actions';
 import { closeServer, createEdge, listen } from '@evp/http';
 import { canonicalFromAvro } from '@evp/schemas';
-import { createGatewayApp } from '@evp/gateway';
+import { createGatewayApp, type ScriptFiles } from '@evp/gateway';
+import { bundleWebSdk } from '@evp/web-sdk/bundle';
 import { startValidator } from '@evp/validator';
 import { createSegmenterApp, createSegmenterParts, runMigrations, type SegmentEngineConfig } from '@evp/segmenter';
 import { createActionStoreApp, startActionRequestsConsumer, startFeedbackConsumer, startLogRelay, startSweeper, storeReadiness } from '@evp/action-store';
@@ -36,6 +37,8 @@ export interface PipelineOptions {
   validatorWorkers?: number;
   /** How often the action log relay looks at an empty outbox (default 200 ms). */
   actionLogIdleMs?: number;
+  /** The web library's script build served at /sdk/ (default: built in process by esbuild on first request). */
+  webSdk?: ScriptFiles;
 }
 
 export interface RunningPipeline {
@@ -121,6 +124,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     limits: { maxBodyBytes: 5 * 1024 * 1024, maxEventsPerRequest: 5000, retryAfterSeconds: 5 },
     // One process: the gateway is ready only while every consumer behind it runs.
     readiness: async () => problems(),
+    webSdk: opts.webSdk ?? bundleWebSdk,
   });
   const segmenter = createSegmenterApp({
     analytics,

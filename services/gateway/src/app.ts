@@ -9,6 +9,7 @@ import { sliceEnvelopes } from './envelopes';
 import { ingestHandler } from './ingest';
 import { createIngestMetrics } from './metrics';
 import { failOpen, rateLimit, type RateLimiter } from './rate-limit';
+import { sdkScriptHandler, type ScriptFiles } from './sdk-script';
 
 export interface GatewayLimits {
   maxBodyBytes: number;
@@ -33,6 +34,8 @@ export interface GatewayDeps {
   now?: () => number;
   /** Where raw uploads go; ingest.raw unless a benchmark points it at its own topic. */
   rawTopic?: string;
+  /** The web library's script build, served at GET /sdk/{file} (sdk-script.ts); absent, those answer 503 not_enabled. */
+  webSdk?: ScriptFiles;
 }
 
 /** The ingest API: thin, no per-event validation, and never a 2xx before Kafka has the data. */
@@ -50,7 +53,8 @@ export function createGatewayApp(deps: GatewayDeps) {
         allowedOrigins: deps.corsOrigins,
         allowHeaders: ['Authorization', 'Content-Type', 'Content-Encoding', 'X-Request-Id'],
         answerPreflight: true,
-        skip: (url) => url.startsWith('/data/'),
+        // /sdk/ (the script build) answers CORS for any origin itself (sdk-script.ts).
+        skip: (url) => url.startsWith('/data/') || url.startsWith('/sdk/'),
       }),
     ],
     routes: (router: Router, httpMetrics: HttpMetrics): HotRoute[] => {
@@ -139,6 +143,9 @@ export function createGatewayApp(deps: GatewayDeps) {
         };
       });
 
+      // The web library's script build: public, no key (a page's <script src> sends none).
+      const noScript: ScriptFiles = () => Promise.reject(new Error('no script build given to this gateway (webSdk)'));
+      router.get('/sdk/:file', sdkScriptHandler(deps.webSdk ?? noScript, deps.logger));
       // Auth first (the kind list is for key holders), then the kind, before the body is read.
       router.post('/v1/ingest/catalog/:kind', ...beaconGuards, catalogKind, ingestCatalog);
       router.post('/v1/ingest/dimensions', ...guards, ingestDimensions);
