@@ -9,6 +9,8 @@ import { startValidator } from '@evp/validator';
 import { createSegmenterApp, createSegmenterParts, runMigrations, type SegmentEngineConfig } from '@evp/segmenter';
 import { createActionStoreApp, startActionRequestsConsumer, startFeedbackConsumer, startLogRelay, startSweeper, storeReadiness } from '@evp/action-store';
 import { platformOpenApi } from './openapi';
+import { demoServer, isDemoPath } from './demo/demo-server';
+import { seedDemoDrugs } from './demo/drugs';
 
 /** The four ports a pipeline runs on; embedded or real, the services are the same code. */
 export interface PipelineParts {
@@ -39,6 +41,8 @@ export interface PipelineOptions {
   actionLogIdleMs?: number;
   /** The web library's script build served at /sdk/ (default: built in process by esbuild on first request). */
   webSdk?: ScriptFiles;
+  /** Serve the demo shop at /demo for this SDK key's app, seeding its drug catalog when empty (npm start). */
+  demo?: { sdkKey: string };
 }
 
 export interface RunningPipeline {
@@ -150,8 +154,18 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     ],
     openApi: platformOpenApi(),
   });
-  const server = await listen(edge, opts.port ?? 0, host);
+  const demoApp = opts.demo ? keys.lookup(opts.demo.sdkKey)?.appId : undefined;
+  if (opts.demo && demoApp === undefined) throw new Error('the demo shop needs an SDK key of the keys file');
+  const demo =
+    opts.demo && demoApp !== undefined
+      ? demoServer({ analytics, appId: demoApp, sdkKey: opts.demo.sdkKey, logger: logger.child({ service: 'demo' }) })
+      : undefined;
+  const server = await listen(demo ? (req, res) => (isDemoPath(req.url) ? demo : edge)(req, res) : edge, opts.port ?? 0, host);
   const baseUrl = `http://${host}:${server.port}`;
+  if (opts.demo && demoApp !== undefined) {
+    const seeded = await seedDemoDrugs({ analytics, appId: demoApp, baseUrl, sdkKey: opts.demo.sdkKey });
+    if (seeded) logger.info({ appId: demoApp }, 'demo: seeded the drug catalog');
+  }
 
   return {
     baseUrl,
