@@ -51,7 +51,7 @@ export const CANONICAL_FIELDS = [
     name: 'sent_at',
     kind: 'epochMs',
     nullable: true,
-    doc: "The upload's `sent_at` by the device's clock (docs/data-contract.md, \"Clock skew\"); null when absent or unreadable.",
+    doc: 'The upload\'s `sent_at` by the device\'s clock (docs/data-contract.md, "Clock skew"); null when absent or unreadable.',
     avroDoc: 'UTC epoch ms by the device clock',
     clickhouse: `Nullable(${CH_TIME})`,
   },

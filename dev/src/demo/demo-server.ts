@@ -4,7 +4,7 @@ import { shopDrugs } from './drugs';
 import { SHOP_CSS, SHOP_HTML, SHOP_ICON, SHOP_JS } from './shop-page';
 
 /** Every path of the demo shop starts so (the shop is a single-page app below it). */
-export const DEMO_PREFIX = '/demo';
+const DEMO_PREFIX = '/demo';
 
 /** What the shop may load and call: only this origin, nothing inline (the library needs no more). */
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; frame-ancestors 'none'";

@@ -5,7 +5,7 @@ import type { Analytics } from '@evp/core';
  * app has none, so the shop, the campaign template (`catalog.drug["D-1"].name`) and the inspector
  * read the same records. The catalog has no price: the shop's prices are its own (below).
  */
-export const DEMO_DRUGS = [
+const DEMO_DRUGS = [
   { id: 'D-1', name: 'Amoxicillin', drug_form: 'capsule', drug_strength: '500 mg', otc_or_ethical: 'ethical', active_ingredients: ['amoxicillin'] },
   { id: 'D-2', name: 'Paracetamol', drug_form: 'tablet', drug_strength: '500 mg', otc_or_ethical: 'otc', active_ingredients: ['paracetamol'] },
   { id: 'D-3', name: 'Ibuprofen', drug_form: 'tablet', drug_strength: '200 mg', otc_or_ethical: 'otc', active_ingredients: ['ibuprofen'] },

@@ -159,7 +159,13 @@ function envelopeUser(env: unknown): string | null {
   return id.length > 0 ? id : null;
 }
 
-function toCanonical(raw: RawEvent, facts: EnvelopeFacts, sent: SentAt, ctx: IngestContext, path: string): { event: CanonicalEvent } | { errors: RejectionReason[] } {
+function toCanonical(
+  raw: RawEvent,
+  facts: EnvelopeFacts,
+  sent: SentAt,
+  ctx: IngestContext,
+  path: string,
+): { event: CanonicalEvent } | { errors: RejectionReason[] } {
   // Aliases (action_response), content-dependent variants (receipts sent as `group`), client
   // spellings (identity, moduleSelection) and client variants of names the spec lacks (Kenkai's
   // payment, an app's own track event): one resolver, events/client-names.ts. The name as sent
