@@ -1,3 +1,4 @@
+import type { RuleName } from '../rules/registry';
 /**
  * The contract DSL: one definition per event type, nested object and catalog kind. Validators, Avro
  * schemas, TypeScript types and the reference page are all derived from these definitions.
@@ -85,7 +86,7 @@ export interface ClientOmission {
 
 export interface UnsetValue {
   /** The warning rule, e.g. `unset_value`. */
-  rule: string;
+  rule: RuleName;
   /** The values, in words (for the reference page and the warning message). */
   doc: string;
   is: (value: unknown) => boolean;
@@ -109,7 +110,7 @@ export interface ObjectDef {
 export interface RuleProblem {
   /** Path relative to the object, e.g. `details` or `body.url`. Empty for the object itself. */
   path: string;
-  rule: string;
+  rule: RuleName;
   message: string;
   /**
    * A known client quirk rather than an error: the object is accepted and the problem is reported as

@@ -43,14 +43,20 @@ describe('event names real clients send (client-names.ts)', () => {
   });
 
   it('keeps the name as sent and reports the warning at the type', () => {
-    const r = normalizeUpload(earlierEnvelope([{ block: 'core', ol: true, ts: '2025-03-17T09:00:20Z', type: 'identity', props: { action: 'login' } }]), ctx);
+    const r = normalizeUpload(
+      { ...earlierEnvelope([{ block: 'core', ol: true, ts: '2025-03-17T09:00:20Z', type: 'identity', props: { action: 'login' } }]), sdk: 'ios/1.2.3' },
+      ctx,
+    );
     expect(r.accepted[0]!.event).toMatchObject({ name: 'identify', sent_name: 'identity', block: 'core', props: { action: 'login' } });
     expect(r.accepted[0]!.warnings).toEqual([{ path: '$.data[0].type', rule: 'event_alias', message: 'identity is a client name of identify' }]);
   });
 
   it('names legacy patient-management events (event_not_in_spec) after the spelling', () => {
     const props = { patient_id: 'pat_771', site_id: 'site_12', id: 'ls_6', lifestyle_plan_list: [{ name: 'daily walk', action: 'add' }] };
-    const r = normalizeUpload(earlierEnvelope([{ block: 'chw_mgmt', ol: true, ts: '2025-03-17T09:09:50Z', type: 'lifestyle', props }]), ctx);
+    const r = normalizeUpload(
+      { ...earlierEnvelope([{ block: 'chw_mgmt', ol: true, ts: '2025-03-17T09:09:50Z', type: 'lifestyle', props }]), sdk: 'ios/0.5.3' },
+      ctx,
+    );
     expect(r.accepted[0]!.event).toMatchObject({ name: 'lifestyle', sent_name: null, block: 'patient_mgmt', props });
     expect(r.accepted[0]!.warnings.map((w) => `${w.path} ${w.rule}`)).toEqual(['$.data[0].type event_not_in_spec', '$.data[0].block block_spelling']);
   });

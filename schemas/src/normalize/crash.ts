@@ -1,4 +1,4 @@
-import type { RejectionReason } from '@evp/core';
+import type { Reason } from '../rules/registry';
 import type { CanonicalEvent, IngestContext } from '../canonical';
 import { validateObject } from '../dsl/validate';
 import { eventDef } from '../events/event-defs';
@@ -24,7 +24,7 @@ const ENVELOPE_KEYS = ['u_id', 'd_info', 'app_info', 'sdk', 'data'];
  */
 export function normalizeCrashUpload(body: unknown, ctx: IngestContext, options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS): NormalizeResult {
   const out: NormalizeResult = { accepted: [], rejected: [] };
-  const envelopeRejection = (errors: RejectionReason[]) =>
+  const envelopeRejection = (errors: Reason[]) =>
     out.rejected.push({
       kind: 'envelope_violation',
       errors,
@@ -54,7 +54,7 @@ export function normalizeCrashUpload(body: unknown, ctx: IngestContext, options:
     envelopeRejection(errors);
     return out;
   }
-  const envelopeWarnings: RejectionReason[] = [];
+  const envelopeWarnings: Reason[] = [];
   const facts = clientFacts(
     { sdk: sdk as string, appVersion: majorBuildVersion(appInfo as Record<string, unknown>, '$.app_info') ?? (appVersion as string), path: '$' },
     envelopeWarnings,
@@ -72,7 +72,7 @@ export function normalizeCrashUpload(body: unknown, ctx: IngestContext, options:
     if (!(j in data)) continue;
     const item = data[j];
     const path = `$.data[${j}]`;
-    const reject = (kind: Rejection['kind'], errs: RejectionReason[]) =>
+    const reject = (kind: Rejection['kind'], errs: Reason[]) =>
       out.rejected.push({ kind, errors: errs, payload: item, event_count: 1, envelope_index: null, event_index: j, event_name: 'exception' });
     const size = JSON.stringify(item)?.length ?? 0;
     if (size > options.maxEventChars) {
@@ -83,7 +83,7 @@ export function normalizeCrashUpload(body: unknown, ctx: IngestContext, options:
       reject('schema_violation', [{ path, rule: 'type', message: 'a crash item must be an object' }]);
       continue;
     }
-    const itemErrors: RejectionReason[] = [];
+    const itemErrors: Reason[] = [];
     const time = typeof item.ts === 'string' ? parseEventTime(item.ts, undefined) : undefined;
     if (time === undefined) {
       itemErrors.push({

@@ -2,6 +2,7 @@ import { currentFormQuirks } from './current-form';
 import { earlierFormQuirks } from './earlier-form';
 import { iosLinesQuirks } from './ios-lines';
 import { serverImportQuirks } from './server-import';
+import type { RuleName } from '../rules/registry';
 import type { ClientQuirk } from './types';
 import { valueQuirks } from './values';
 
@@ -13,4 +14,4 @@ export const CLIENT_QUIRKS: readonly ClientQuirk[] = [...valueQuirks, ...iosLine
 const byRule = new Map(CLIENT_QUIRKS.map((q) => [q.rule, q]));
 
 /** The quirk a warning rule names, if it names one. */
-export const clientQuirk = (rule: string): ClientQuirk | undefined => byRule.get(rule);
+export const clientQuirk = (rule: RuleName): ClientQuirk | undefined => byRule.get(rule);
