@@ -1,4 +1,4 @@
-import type { Reason } from './rules/registry';
+import type { RejectionReason } from '@evp/core';
 import { REASON_AVRO_FIELDS } from './record-fields';
 
 /**
@@ -21,7 +21,7 @@ export interface ReceiptItem {
   /** For a rejection: its kind (schema_violation, …). */
   kind: string | null;
   /** Warnings of an accepted item, errors of a rejected one; the first MAX_RECEIPT_REASONS. */
-  reasons: Reason[];
+  reasons: RejectionReason[];
   /** How many there were in all (the full list: the event's `warnings`, or the rejected record's `errors`). */
   reasons_total: number;
   /** How many submitted events this item stands for (an envelope rejection stands for all its events). */

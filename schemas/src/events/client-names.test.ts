@@ -1,6 +1,9 @@
-import { ctx, earlierEnvelope } from '../__fixtures__/envelopes';
+import { ctx as fixtureCtx, earlierEnvelope } from '../__fixtures__/envelopes';
 import { normalizeUpload } from '../normalize/normalize';
 import { resolveSentEventName } from './client-names';
+
+// Received after the 2025 times these clients' logs carry (an earlier receipt would flag them future_time).
+const ctx = { ...fixtureCtx, receivedAt: Date.UTC(2026, 0, 1) };
 
 describe('event names real clients send (client-names.ts)', () => {
   it('reads client aliases with event_alias', () => {

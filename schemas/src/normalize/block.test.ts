@@ -1,5 +1,8 @@
-import { ctx, earlierEnvelope } from '../__fixtures__/envelopes';
+import { ctx as fixtureCtx, earlierEnvelope } from '../__fixtures__/envelopes';
 import { normalizeUpload } from './normalize';
+
+// Received after the 2025 times these clients' logs carry (an earlier receipt would flag them future_time).
+const ctx = { ...fixtureCtx, receivedAt: Date.UTC(2026, 0, 1) };
 
 /** The declared block of earlier-form logs as causalfoundry/ios-sdk 0.4.3–1.2.3 send it (block.ts). */
 const log = (block: string, type: string, props: Record<string, unknown>) => ({ block, ol: true, ts: '2025-03-17T09:02:20Z', type, props });

@@ -2,8 +2,11 @@ import { looksFlat } from '@evp/contract';
 import avro from 'avsc';
 import { blockEventSchema } from '../avro/block-schema';
 import { canonicalFromAvro, canonicalToAvro } from '../avro/canonical-codec';
-import { ctx, earlierEnvelope } from '../__fixtures__/envelopes';
+import { ctx as fixtureCtx, earlierEnvelope } from '../__fixtures__/envelopes';
 import { normalizeUpload } from './normalize';
+
+// Received after the 2025 times these clients' logs carry (an earlier receipt would flag them future_time).
+const ctx = { ...fixtureCtx, receivedAt: Date.UTC(2026, 0, 1) };
 
 /** A log as the synthetic data generator builds it (log_base.py as_payload_dict). */
 const log = (over: Record<string, unknown> = {}) => ({

@@ -15,6 +15,7 @@ import { readEarlierEnvelope, readEarlierEvent } from './earlier-form';
 import { flatEnvelopeExtra, readFlatEvent } from './flat-form';
 import { MAX_JSON_DEPTH, pathDeeperThan } from './depth';
 import { eventId } from './event-id';
+import { futureTimeWarning } from './future-time';
 import { hasSubMillisecondDigits, parseEventTime } from './time';
 import { DEFAULT_NORMALIZE_OPTIONS, type EnvelopeFacts, type NormalizeOptions, type NormalizeResult, type RawEvent, type Rejection } from './types';
 
@@ -192,8 +193,12 @@ function toCanonical(
     // A time the reader already reported missing or mistyped is not reported twice.
     if (raw.time !== '')
       errors.push({ path: timePath, rule: 'time_format', message: 'time must be YYYY-MM-DD HH:mm:ss.SSS (with envelope tz) or ISO 8601 with an offset' });
-  } else if (hasSubMillisecondDigits(raw.time)) {
-    quirks.push({ path: timePath, rule: 'time_precision', message: 'time has digits below the millisecond; read to the millisecond' });
+  } else {
+    if (hasSubMillisecondDigits(raw.time)) {
+      quirks.push({ path: timePath, rule: 'time_precision', message: 'time has digits below the millisecond; read to the millisecond' });
+    }
+    const future = futureTimeWarning(time, ctx.receivedAt, timePath);
+    if (future) quirks.push(future);
   }
   // Current-form clients that flatten ctx (Kenkai): the spec's shape rebuilt first (flat-ctx/adapt.ts).
   const adapted = facts.form === 'current' ? adaptCurrentFormEvent({ def, raw, facts, path }) : undefined;

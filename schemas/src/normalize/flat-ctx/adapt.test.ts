@@ -1,7 +1,10 @@
-import { ctx as ingestCtx } from '../../__fixtures__/envelopes';
+import { ctx as fixtureCtx } from '../../__fixtures__/envelopes';
 import { normalizeUpload } from '../normalize';
 import { BLOCK_IS_PERMISSION_DETAILS } from './action-response';
 import { identifyClient } from '../../clients/identity';
+
+// Received after the 2025 times these clients' logs carry (an earlier receipt would flag them future_time).
+const ingestCtx = { ...fixtureCtx, receivedAt: Date.UTC(2026, 0, 1) };
 
 /** An upload as the Kenkai iOS client 1.0.1 builds it (schemas/corpus/clients/ios-kenkai-1.0.1.json). */
 function kenkai(name: string, property: string, ctx: Record<string, unknown>, sdk = 'ios/1.0.1') {
