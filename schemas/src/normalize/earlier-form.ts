@@ -103,8 +103,8 @@ export function readEarlierEvent(item: unknown, path: string): { event?: RawEven
   // With a type and props the event can still be validated: its faults in the log's own fields are
   // reported together with those in its properties (one answer names them all).
   if (type === undefined || props === undefined || (block === undefined && r.errors.length > 0)) return { errors: r.errors };
-  const meta = (props as Record<string, unknown>).meta;
-  const rest = withoutMeta(props as Record<string, unknown>);
+  const meta = props.meta;
+  const rest = withoutMeta(props);
   return {
     errors: r.errors,
     event: {

@@ -22,12 +22,6 @@ const GATES = new Map<RuleName, Gate>(
   ]),
 );
 
-/** Whether the quirk reported under `rule` is accepted from `line` (true for a rule that is no quirk). */
-export function quirkAllowed(rule: RuleName, line: ClientLine | null): boolean {
-  const gate = GATES.get(rule);
-  return gate === undefined || gate.allowed === null || (line !== null && gate.allowed.has(line));
-}
-
 /**
  * An event's warnings as its client may have them. A quirk warning (schemas/src/quirks) is kept only
  * when the event's client is one its gate names; for any other client it becomes the spec's rule

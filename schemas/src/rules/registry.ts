@@ -127,5 +127,3 @@ export type RuleName = keyof typeof RULES;
 
 /** A rejection reason or warning naming a registered rule (assignable to @evp/core's RejectionReason). */
 export type Reason = RejectionReason<RuleName>;
-
-export const isRuleName = (s: string): s is RuleName => Object.hasOwn(RULES, s);
