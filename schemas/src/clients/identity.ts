@@ -22,7 +22,7 @@ export type ClientLine = 'ios-cf' | 'ios-kenkai' | 'unity-ios' | 'server-import'
 export const CLIENT_LINES: readonly ClientLine[] = ['ios-cf', 'ios-kenkai', 'unity-ios', 'server-import'];
 
 /** `1.2.3` → [1, 2, 3]; undefined for anything that is not dot-separated numbers. */
-function versionParts(v: string): number[] | undefined {
+export function versionParts(v: string): number[] | undefined {
   if (!/^\d+(\.\d+)*$/.test(v)) return undefined;
   return v.split('.').map(Number);
 }
@@ -37,7 +37,8 @@ function atMost(a: readonly number[], b: readonly number[]): boolean {
   return true;
 }
 
-const inRange = (v: readonly number[], from: readonly number[], to: readonly number[]) => atMost(from, v) && atMost(v, to);
+/** from ≤ v ≤ to, as versions. */
+export const inRange = (v: readonly number[], from: readonly number[], to: readonly number[]) => atMost(from, v) && atMost(v, to);
 
 /**
  * Which known client sent an envelope, from its form and its parsed `sdk` (name without a wrapper,

@@ -7,8 +7,8 @@ import { canonicalFromAvro, canonicalToAvro } from '../avro/canonical-codec';
 import { ctx, currentEnvelope, earlierEnvelope } from '../__fixtures__/envelopes';
 import { normalizeUpload } from '../normalize/normalize';
 import { eventDef, eventDefs } from './event-defs';
-import type { ClientLine } from '../clients/identity';
-import { clientQuirk } from '../quirks';
+import { inRange, versionParts, type ClientLine } from '../clients/identity';
+import { clientQuirk, type GateEntry } from '../quirks';
 import { RULES, type RuleName } from '../rules/registry';
 
 /**
@@ -52,12 +52,29 @@ type Form = (typeof forms)[number];
  * name in that form (clients/identity.ts): the older iOS line in the earlier form, the Kenkai client
  * (or the Unity one) in the current form; a form without such a client does not hold the case.
  */
-type Sender = ClientLine | null;
-const SDK_OF: Record<ClientLine, string> = { 'ios-cf': 'ios/1.2.3', 'ios-kenkai': 'ios/1.0.1', 'unity-ios': 'ios/1.0.10', 'server-import': '' };
-const LINES_OF_FORM: Record<Form, readonly ClientLine[]> = { earlier: ['ios-cf'], current: ['ios-kenkai', 'unity-ios'] };
+interface Client {
+  line: ClientLine;
+  /** The `sdk` it sends. */
+  sdk: string;
+}
+type Sender = Client | null;
+/** The real clients of each form, the versions of the corpus (schemas/corpus/clients) newest first. */
+const CLIENTS_OF_FORM: Record<Form, readonly Client[]> = {
+  earlier: ['1.2.3', '1.1.13', '1.1.8', '1.1.4', '1.0.3', '0.9.7', '0.5.3'].map((v) => ({ line: 'ios-cf' as const, sdk: `ios/${v}` })),
+  current: [
+    { line: 'ios-kenkai', sdk: 'ios/1.0.1' },
+    { line: 'unity-ios', sdk: 'ios/1.0.10' },
+  ],
+};
+
+/** Whether a quirk gate admits a client. */
+const admits = (gate: readonly GateEntry[], c: Client) =>
+  gate.some((e) =>
+    typeof e === 'string' ? e === c.line : e.line === c.line && inRange(versionParts(c.sdk.slice(4))!, versionParts(e.from)!, versionParts(e.to)!),
+  );
 
 /** The quirk gates a case's warnings need (`every` and non-quirk rules need none). */
-function gatesOf(c: { warnings?: Problem[] }): (readonly ClientLine[])[] {
+function gatesOf(c: { warnings?: Problem[] }): (readonly GateEntry[])[] {
   return (c.warnings ?? []).flatMap((w) => {
     const q = clientQuirk(w.rule as RuleName);
     return q === undefined || q.gate === 'every' ? [] : [q.gate];
@@ -68,7 +85,7 @@ function gatesOf(c: { warnings?: Problem[] }): (readonly ClientLine[])[] {
 function senderFor(form: Form, c: { warnings?: Problem[] }): Sender | undefined {
   const gates = gatesOf(c);
   if (gates.length === 0) return null;
-  return LINES_OF_FORM[form].find((line) => gates.every((g) => g.includes(line)));
+  return CLIENTS_OF_FORM[form].find((client) => gates.every((g) => admits(g, client)));
 }
 
 /** One log of the given form; `meta` where each form carries it (log level / inside props). */
@@ -78,11 +95,11 @@ function envelopeFor(form: Form, c: { event: string; sent?: string; props: Recor
   if (form === 'current') {
     const log = { time: '2023-11-15 03:43:20.123', __ol: true, name, property: 'p', ctx: c.props, ...(c.meta !== undefined ? { meta: c.meta } : {}) };
     const env = currentEnvelope([log]);
-    return sender === null ? env : { ...env, internal: { ...env.internal, sdk: SDK_OF[sender] } };
+    return sender === null ? env : { ...env, internal: { ...env.internal, sdk: sender.sdk } };
   }
   const props = c.meta !== undefined ? { ...c.props, meta: c.meta } : c.props;
   const env = earlierEnvelope([{ block, ol: false, ts: '2023-11-14T22:13:20.123Z', type: name, props }]);
-  return sender === null ? env : { ...env, sdk: SDK_OF[sender] };
+  return sender === null ? env : { ...env, sdk: sender.sdk };
 }
 
 /** A corpus path relative to the props; `@name` is the log's event name (current `name`, earlier `type`). */
@@ -96,7 +113,7 @@ const label = (c: { file: string; event: string; note?: string; sent?: string },
 const validCases = valid.flatMap((c, i) =>
   (c.forms ?? forms).flatMap((form) => {
     const sender = senderFor(form, c);
-    return sender === undefined ? [] : [[`${form} ${label(c, i)}${sender ? ` from ${sender}` : ''}`, form, c, sender] as const];
+    return sender === undefined ? [] : [[`${form} ${label(c, i)}${sender ? ` from ${sender.sdk}` : ''}`, form, c, sender] as const];
   }),
 );
 
@@ -213,7 +230,9 @@ describe('every required field is enforced', () => {
           const spec = [`${form} ${label(c, i)} without ${name}: required`, form, c, name, 'required', null] as const;
           if (form !== 'earlier' || c.warnings !== undefined) return [spec];
           const outcome = f.client?.default ? 'default_applied' : f.client?.mayOmit?.by.includes('ios-cf') ? 'required_missing' : 'required';
-          return [spec, [`${form} ${label(c, i)} without ${name} from ios-cf: ${outcome}`, form, c, name, outcome, 'ios-cf'] as const];
+          // causalfoundry/ios-sdk 0.5.3: the delivered step without is_urgent is of 0.4.3–0.5.3 (default_applied's gate).
+          const cf: Client = { line: 'ios-cf', sdk: 'ios/0.5.3' };
+          return [spec, [`${form} ${label(c, i)} without ${name} from ios/0.5.3: ${outcome}`, form, c, name, outcome, cf] as const];
         }),
       );
   });

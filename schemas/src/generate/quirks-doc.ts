@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLIENT_QUIRKS, type ClientQuirk } from '../quirks';
+import { CLIENT_QUIRKS, gateEntryText, type ClientQuirk } from '../quirks';
 
 export const DATA_CONTRACT_PATH = 'docs/data-contract.md';
 // Prettier leaves the generated table as written (it would pad the cells, and the file would be stale).
@@ -11,7 +11,7 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** The client lines a quirk is accepted from (clients/identity.ts) and, for any other client, the rule it meets instead. */
 const gateCell = (q: ClientQuirk) =>
-  q.gate === 'every' ? 'every client (the spec allows it)' : `${q.gate.map((l) => `\`${l}\``).join(', ')} (else \`${q.otherwise}\`)`;
+  q.gate === 'every' ? 'every client (the spec allows it)' : `${q.gate.map((l) => `\`${gateEntryText(l)}\``).join(', ')} (else \`${q.otherwise}\`)`;
 
 /** The quirk table: one row per known client quirk, by the warning rule it is reported under. */
 function quirksTable(): string {

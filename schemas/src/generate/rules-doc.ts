@@ -1,5 +1,5 @@
 import { CLIENT_LINES } from '../clients/identity';
-import { CLIENT_QUIRKS } from '../quirks';
+import { CLIENT_QUIRKS, gateEntryText } from '../quirks';
 import { RULES, type RuleName } from '../rules/registry';
 
 export const RULES_REFERENCE_PATH = 'docs/reference/rules.md';
@@ -16,7 +16,7 @@ export function rulesReference(): string {
   const row = (name: RuleName) => {
     const r = RULES[name];
     const q = quirks.get(name);
-    const gate = q === undefined ? '' : q.gate === 'every' ? 'every client' : q.gate.map((l) => `\`${l}\``).join(', ');
+    const gate = q === undefined ? '' : q.gate === 'every' ? 'every client' : q.gate.map((l) => `\`${gateEntryText(l)}\``).join(', ');
     const otherwise = q === undefined || q.gate === 'every' ? '' : `\`${q.otherwise}\``;
     return `| \`${name}\` | ${cell(r.meaning)} | ${cell(r.from)} | ${gate} | ${otherwise} |`;
   };

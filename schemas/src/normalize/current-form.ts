@@ -1,7 +1,7 @@
 import type { Reason } from '../rules/registry';
 import { isObject } from '@evp/contract';
 import { FieldReader, pickUnknown } from './fields';
-import { identifyClient } from '../clients/identity';
+import { identifyClient, versionParts } from '../clients/identity';
 import { sessionFacts } from './session-facts';
 import type { EnvelopeFacts, RawEvent } from './types';
 
@@ -44,6 +44,7 @@ export function readCurrentEnvelope(env: Record<string, unknown>, path: string):
     facts: {
       form: 'current',
       line: identifyClient('current', s.sdkName, s.sdkVersion),
+      lineVersion: versionParts(s.sdkVersion) ?? [],
       userId: userId as string,
       sessionId: sId as string,
       ...s,

@@ -1,7 +1,7 @@
 import { isObject } from '@evp/contract';
 import type { Reason } from '../rules/registry';
 import { FieldReader, pickUnknown } from './fields';
-import { identifyClient } from '../clients/identity';
+import { identifyClient, versionParts } from '../clients/identity';
 import { sessionFacts, type ReadAppVersion } from './session-facts';
 import type { EnvelopeFacts, RawEvent } from './types';
 
@@ -50,6 +50,7 @@ export function readEarlierEnvelope(env: Record<string, unknown>, path: string):
     facts: {
       form: 'earlier',
       line: identifyClient('earlier', s.sdkName, s.sdkVersion),
+      lineVersion: versionParts(s.sdkVersion) ?? [],
       userId: userId as string,
       sessionId: sId as string,
       ...s,

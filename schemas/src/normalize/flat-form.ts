@@ -62,6 +62,7 @@ export function readFlatEvent(
     facts: {
       form: 'flat',
       line: 'server-import',
+      lineVersion: [],
       userId: userId as string,
       sessionId: '',
       sessionStart: null,

@@ -211,7 +211,7 @@ function toCanonical(
   if (adapted) quirks.push(...adapted.warnings);
   // Every quirk is accepted only from the clients its gate names; from any other client it is the
   // spec's rule, reported with the event's other reasons (quirks/gate.ts).
-  const warnings = gateWarnings([...facts.warnings, ...quirks, ...validated.warnings], facts.line, errors);
+  const warnings = gateWarnings([...facts.warnings, ...quirks, ...validated.warnings], facts, errors);
   if (errors.length > 0) return { errors };
   const props = Object.keys(validated.unknown).length > 0 ? { ...validated.value, __extra: validated.unknown } : validated.value;
   const client = Object.keys(raw.extra).length > 0 ? { ...(facts.client ?? {}), event_extra: raw.extra } : facts.client;

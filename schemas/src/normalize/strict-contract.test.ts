@@ -95,6 +95,26 @@ describe('a spec client (web/1.0.0, sent_at at the top) is held to the spec', ()
   });
 });
 
+describe('a quirk of some versions of a line is gated by the sdk version', () => {
+  const media = { block: 'core', ol: true, ts: '2025-06-01T10:00:00.000Z', type: 'media', props: { id: 'vid-1', type: 'video', action: 'View', time: 0 } };
+  it('enum_spelling (causalfoundry/ios-sdk 0.4.3–0.5.3): accepted from ios/0.5.3, `enum` from ios/1.2.3', () => {
+    expect(warnings(earlier('ios/0.5.3', [media]))).toEqual([['$.data[0].props.action', 'enum_spelling']]);
+    expect(reasons(earlier('ios/1.2.3', [media]))).toEqual([['$.data[0].props.action', 'enum']]);
+  });
+
+  it('the delivery default (0.4.3–1.1.8 for the older line): `required` from ios/1.2.3', () => {
+    const delivery = {
+      block: 'e_commerce',
+      ol: true,
+      ts: '2025-06-01T10:00:00.000Z',
+      type: 'delivery',
+      props: { id: 'd-1', order_id: 'o-1', action: 'delivered' },
+    };
+    expect(warnings(earlier('ios/0.5.3', [delivery]))).toEqual([['$.data[0].props.is_urgent', 'default_applied']]);
+    expect(reasons(earlier('ios/1.2.3', [delivery]))).toEqual([['$.data[0].props.is_urgent', 'required']]);
+  });
+});
+
 describe('every reason of an event in one answer', () => {
   const checkout = {
     __ol: true,

@@ -56,6 +56,8 @@ export interface EnvelopeFacts {
   client: Record<string, unknown> | null;
   /** Which known client sent it (clients/identity.ts), from the form and the sdk, once per envelope; null for any other client. */
   line: ClientLine | null;
+  /** The sdk version as numbers (`1.2.3` → [1, 2, 3]) for a quirk gated to some versions of the line; empty when none. */
+  lineVersion: readonly number[];
   warnings: Reason[];
 }
 

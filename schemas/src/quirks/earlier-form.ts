@@ -14,7 +14,7 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     becomes: 'app_version as sent; app_version_code is the build number (the major version is not a version code)',
     clients: `${CF} 0.4.3–1.1.4`,
     source: 'CausalFoundrySDKCore/Sources/CFSetup.swift (getApplicationInfo)',
-    gate: ['ios-cf'],
+    gate: [{ line: 'ios-cf', from: '0.4.3', to: '1.1.4' }],
     otherwise: 'app_version_shape',
   },
   // Block and event names
@@ -33,7 +33,7 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     becomes: 'the block of the event type',
     clients: `${CF} 0.4.3–1.0.3`,
     source: 'CausalFoundrySDKCore/Sources/Builders/CfLogRateEvent.swift',
-    gate: ['ios-cf'],
+    gate: [{ line: 'ios-cf', from: '0.4.3', to: '1.0.3' }],
     otherwise: 'block_mismatch',
   },
   {
@@ -63,7 +63,7 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     becomes: 'the snake_case event (`sent_name` keeps the name as sent)',
     clients: `${CF} 0.4.3–0.5.3`,
     source: 'CHWManagement/Sources/Enums/ChwMgmtEventType.swift (0.5.3)',
-    gate: ['ios-cf'],
+    gate: [{ line: 'ios-cf', from: '0.4.3', to: '0.5.3' }],
     otherwise: 'unknown_event',
   },
   {
@@ -84,7 +84,7 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     clients: `${CF} 0.4.3–0.5.3 (delivery), 0.4.3–1.1.8 (chwsite); ${GENERATOR}`,
     source:
       'CausalFoundrySDKEcom/Sources/Models/EventObjetcs/DeliveryObject.swift, ScheduleDeliveryObject.swift (0.5.3); CausalFoundrySDKPatientMgmt/Sources/Catalog/CatalogModels/HcwSiteCatalogModel.swift; generator commerce/delivery.py, checkout.py, navigation/app.py, general/search.py, event/log/nudge/nudge_response.py',
-    gate: ['ios-cf', 'server-import'],
+    gate: [{ line: 'ios-cf', from: '0.4.3', to: '1.1.8' }, 'server-import'],
     otherwise: 'required',
   },
   {
@@ -95,7 +95,7 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     clients: `${CF} 1.1.4–1.2.3; ${GENERATOR}`,
     source:
       'CausalFoundrySDKPatientMgmt/Sources/Models/ItemObjects/DiagnosisItem.swift; generator event/log/nudge/nudge_response.py, utils/nudge_utils.py, event/catalog/drug_catalog.py',
-    gate: ['ios-cf', 'server-import'],
+    gate: [{ line: 'ios-cf', from: '1.1.4', to: '1.2.3' }, 'server-import'],
     otherwise: 'type',
   },
   // Property names
@@ -115,7 +115,7 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     becomes: 'read as the event’s patient_id and site_id (the item keeps its copies as extras)',
     clients: `${CF} 1.1.4–1.1.8`,
     source: 'CausalFoundrySDKPatientMgmt/Sources/Models/ItemObjects/AppointmentItem.swift (1.1.8)',
-    gate: ['ios-cf'],
+    gate: [{ line: 'ios-cf', from: '1.1.4', to: '1.1.8' }],
     otherwise: 'client_quirk',
   },
   // Catalogs and uploads outside the spec
@@ -125,7 +125,7 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     becomes: 'the hcw and site catalogs',
     clients: `${CF} 0.4.3–0.5.3 (chw), 0.4.3–1.1.8 (chwsite)`,
     source: 'CHWManagement/Sources/Catalog (0.5.3), CausalFoundrySDKPatientMgmt/Sources/Catalog/PatientMgmtCatalogSubject.swift',
-    gate: ['ios-cf'],
+    gate: [{ line: 'ios-cf', from: '0.4.3', to: '1.1.8' }],
     otherwise: 'unknown_catalog_kind',
   },
   {

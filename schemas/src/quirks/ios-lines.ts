@@ -13,7 +13,7 @@ export const iosLinesQuirks: readonly ClientQuirk[] = [
     becomes: 'sdk_name and sdk_version of the native library (`ios`, `<version>`); the wrapper kept in `client.sdk_wrapper`',
     clients: `${CF} 0.4.6–1.2.3 and ${KENKAI}, with setUsageForReactNative()`,
     source: 'CausalFoundrySDKCore/Sources/Core.swift, KenkaiSDKCore Core.swift:52 (setUsageForReactNative)',
-    gate: ['ios-cf', 'ios-kenkai'],
+    gate: [{ line: 'ios-cf', from: '0.4.6', to: '1.2.3' }, 'ios-kenkai'],
     otherwise: 'sdk_shape',
   },
   {
@@ -36,7 +36,7 @@ export const iosLinesQuirks: readonly ClientQuirk[] = [
     clients: `${CF} 0.4.3–1.1.8; ${KENKAI}; ${GENERATOR}`,
     source:
       'CausalFoundrySDKPatientMgmt/Sources/Models (1.1.8), Catalog/CatalogModels/PatientCatalogModel.swift, HcwCatalogModel.swift, HcwSiteCatalogModel.swift; Kenkai MediaObject.swift, QuestionObject.swift, ExamObject.swift, ModuleObject.swift, MilestoneObject.swift, CartObject.swift, PatientEventObject.swift, PatientCatalogModel.swift; generator commerce/schedule_delivery.py, event/log/nudge/nudge_response.py, event/catalog/user_catalog.py',
-    gate: ['ios-cf', 'ios-kenkai', 'server-import'],
+    gate: [{ line: 'ios-cf', from: '0.4.3', to: '1.1.8' }, 'ios-kenkai', 'server-import'],
     otherwise: 'client_quirk',
   },
   {
@@ -81,7 +81,7 @@ export const iosLinesQuirks: readonly ClientQuirk[] = [
     clients: `${CF} 0.4.3–1.0.3; ${KENKAI}`,
     source:
       'CHWManagement/Sources (0.4.3–0.5.3), CausalFoundrySDKPatientMgmt/Sources/Models/EventObjects (0.9.5–1.0.3); KenkaiSDKPatientMgmt Models/EventObjects/DiagnosisEventObject.swift',
-    gate: ['ios-cf', 'ios-kenkai'],
+    gate: [{ line: 'ios-cf', from: '0.4.3', to: '1.0.3' }, 'ios-kenkai'],
     otherwise: 'unknown_event',
   },
 ];

@@ -1,6 +1,9 @@
 import type { ClientLine } from '../clients/identity';
 import type { RuleName } from '../rules/registry';
 
+/** A client line, all its versions, or some of them. */
+export type GateEntry = ClientLine | { line: ClientLine; from: string; to: string };
+
 /**
  * A known quirk of a real client: something it sends that differs from the spec but can be
  * interpreted. The validator normalises it and accepts the event or record with a warning whose
@@ -21,9 +24,10 @@ export interface ClientQuirk {
   source: string;
   /**
    * The clients it is accepted from (clients/identity.ts: sdk platform and version range, envelope
-   * form), or `every` for a reading the spec itself allows, reported for every client.
+   * form) — a line, or a line between two sdk versions (`{ line: 'ios-cf', from: '0.4.3', to: '0.5.3' }`,
+   * inclusive) — or `every` for a reading the spec itself allows, reported for every client.
    */
-  gate: readonly ClientLine[] | 'every';
+  gate: readonly GateEntry[] | 'every';
   /**
    * What an event of any other client gets instead: the spec's rule it breaks. An error rule rejects
    * the event (`required`, `enum`, …; `client_quirk` when the spec has no narrower rule); a warning

@@ -8,7 +8,7 @@ export const valueQuirks: readonly ClientQuirk[] = [
     becomes: 'the field is treated as absent (an optional field is left out; a required one is still `required`)',
     clients: 'causalfoundry/ios-sdk 0.9.5–1.2.3 (catalog and item defaults)',
     source: 'CausalFoundrySDKCore Models/Catalog/UserCatalogModel.swift, KenkaiSDKEcom ItemModel.swift (1.x)',
-    gate: ['ios-cf'],
+    gate: [{ line: 'ios-cf', from: '0.9.5', to: '1.2.3' }],
     otherwise: 'enum',
   },
   {
@@ -18,7 +18,7 @@ export const valueQuirks: readonly ClientQuirk[] = [
     clients:
       'causalfoundry/ios-sdk 1.2.2–1.2.3 and Kenkai 1.0.0–1.0.1; benshi-ai/open-synthetic-data-generator 9adc0d6 (rate `type` drug, blood, oxygen, medical_equipment → item)',
     source: 'ModuleType.swift; generator utils/event_utils.py',
-    gate: ['ios-cf', 'ios-kenkai', 'server-import'],
+    gate: [{ line: 'ios-cf', from: '1.2.2', to: '1.2.3' }, 'ios-kenkai', 'server-import'],
     otherwise: 'enum',
   },
   {
@@ -27,7 +27,7 @@ export const valueQuirks: readonly ClientQuirk[] = [
     becomes: 'the spec value (snake_case, lower case)',
     clients: 'causalfoundry/ios-sdk 0.4.3–0.5.3',
     source: 'MediaAction.swift, SearchItemType.swift (0.4.x)',
-    gate: ['ios-cf'],
+    gate: [{ line: 'ios-cf', from: '0.4.3', to: '0.5.3' }],
     otherwise: 'enum',
   },
   {
@@ -55,7 +55,7 @@ export const valueQuirks: readonly ClientQuirk[] = [
     becomes: 'the currency is treated as absent',
     clients: 'causalfoundry/ios-sdk 1.2.3',
     source: 'CausalFoundrySDKLoyalty Models/RedeemObject.swift (`currency?.rawValue ?? ""`)',
-    gate: ['ios-cf'],
+    gate: [{ line: 'ios-cf', from: '1.2.3', to: '1.2.3' }],
     otherwise: 'currency_code',
   },
   {
@@ -64,7 +64,7 @@ export const valueQuirks: readonly ClientQuirk[] = [
     becomes: 'kept as sent; the total is unknown',
     clients: 'causalfoundry/ios-sdk 1.2.3 and Kenkai 1.0.0–1.0.1',
     source: 'RewardEventObject.swift (`totalPoints: Float = 0.0`)',
-    gate: ['ios-cf', 'ios-kenkai'],
+    gate: [{ line: 'ios-cf', from: '1.2.3', to: '1.2.3' }, 'ios-kenkai'],
     otherwise: 'total_points_below_acc_points',
   },
 ];
