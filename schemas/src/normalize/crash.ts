@@ -9,6 +9,9 @@ import { FieldReader, pickUnknown } from './fields';
 import { clientFacts } from './session-facts';
 import { parseEventTime } from './time';
 import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, type NormalizeResult, type Rejection } from './types';
+import { identifyClient, versionParts } from '../clients/identity';
+import { gateWarnings } from '../quirks/gate';
+import { futureTimeWarning } from './future-time';
 
 const ENVELOPE_KEYS = ['u_id', 'd_info', 'app_info', 'sdk', 'data'];
 
@@ -59,6 +62,9 @@ export function normalizeCrashUpload(body: unknown, ctx: IngestContext, options:
     { sdk: sdk as string, appVersion: majorBuildVersion(appInfo as Record<string, unknown>, '$.app_info') ?? (appVersion as string), path: '$' },
     envelopeWarnings,
   );
+  // Only causalfoundry/ios-sdk uploads crash items (0.4.3–1.2.3, the earlier form's fields): its quirks,
+  // sdk_crash_item itself included, are gated by its sdk like those of its logs (quirks/gate.ts).
+  const sender = { line: identifyClient('earlier', facts.sdkName, facts.sdkVersion), lineVersion: versionParts(facts.sdkVersion) ?? [] };
   const versionCode = (appInfo as Record<string, unknown>).version_code;
   const client: Record<string, unknown> = { crash_upload: true, d_info: dInfo, app_info: appInfo };
   if (facts.sdkWrapper !== undefined) client.sdk_wrapper = facts.sdkWrapper;
@@ -94,6 +100,13 @@ export function normalizeCrashUpload(body: unknown, ctx: IngestContext, options:
     }
     const validated = validateObject(def, item, path);
     itemErrors.push(...validated.errors);
+    const crashWarning: Reason = {
+      path,
+      rule: 'sdk_crash_item',
+      message: 'an item of the SDK crash upload, stored as an exception event: ts is its time; no session or connectivity is sent (online false)',
+    };
+    const future = time === undefined ? undefined : futureTimeWarning(time, ctx.receivedAt, `${path}.ts`);
+    const warnings = gateWarnings([crashWarning, ...envelopeWarnings, ...(future ? [future] : []), ...validated.warnings], sender, itemErrors);
     if (itemErrors.length > 0) {
       reject('schema_violation', itemErrors);
       continue;
@@ -133,15 +146,7 @@ export function normalizeCrashUpload(body: unknown, ctx: IngestContext, options:
       props,
       meta: null,
       client,
-      warnings: [
-        {
-          path,
-          rule: 'sdk_crash_item',
-          message: 'an item of the SDK crash upload, stored as an exception event: ts is its time; no session or connectivity is sent (online false)',
-        },
-        ...envelopeWarnings,
-        ...validated.warnings,
-      ],
+      warnings: warnings as Reason[],
     };
     out.accepted.push({ event, warnings: event.warnings, event_index: j });
   }
