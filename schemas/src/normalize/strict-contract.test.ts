@@ -102,7 +102,7 @@ describe('a quirk of some versions of a line is gated by the sdk version', () =>
     expect(reasons(earlier('ios/1.2.3', [media]))).toEqual([['$.data[0].props.action', 'enum']]);
   });
 
-  it('the delivery default (0.4.3–1.1.8 for the older line): `required` from ios/1.2.3', () => {
+  it('the delivery default (0.4.3–0.5.3 for the older line): `required` from ios/0.9.7 and ios/1.2.3', () => {
     const delivery = {
       block: 'e_commerce',
       ol: true,
@@ -111,6 +111,7 @@ describe('a quirk of some versions of a line is gated by the sdk version', () =>
       props: { id: 'd-1', order_id: 'o-1', action: 'delivered' },
     };
     expect(warnings(earlier('ios/0.5.3', [delivery]))).toEqual([['$.data[0].props.is_urgent', 'default_applied']]);
+    expect(reasons(earlier('ios/0.9.7', [delivery]))).toEqual([['$.data[0].props.is_urgent', 'required']]);
     expect(reasons(earlier('ios/1.2.3', [delivery]))).toEqual([['$.data[0].props.is_urgent', 'required']]);
   });
 });

@@ -84,7 +84,7 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     clients: `${CF} 0.4.3–0.5.3 (delivery), 0.4.3–1.1.8 (chwsite); ${GENERATOR}`,
     source:
       'CausalFoundrySDKEcom/Sources/Models/EventObjetcs/DeliveryObject.swift, ScheduleDeliveryObject.swift (0.5.3); CausalFoundrySDKPatientMgmt/Sources/Catalog/CatalogModels/HcwSiteCatalogModel.swift; generator commerce/delivery.py, checkout.py, navigation/app.py, general/search.py, event/log/nudge/nudge_response.py',
-    gate: [{ line: 'ios-cf', from: '0.4.3', to: '1.1.8' }, 'server-import'],
+    gate: [{ line: 'ios-cf', from: '0.4.3', to: '0.5.3' }, 'server-import'],
     otherwise: 'required',
   },
   {
