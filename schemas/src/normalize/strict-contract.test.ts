@@ -116,6 +116,34 @@ describe('a quirk of some versions of a line is gated by the sdk version', () =>
   });
 });
 
+describe('a quirk verified in the client source: Kenkai’s empty redeem currency', () => {
+  // KenkaiSDKLoyalty RewardEventObject.swift:45 (tag 1.0.1): `redeemCurrency?.rawValue ?? ""`, flattened as redeem_currency.
+  const ctx = {
+    __ol: true,
+    id: 'rwd-1',
+    action: 'redeem',
+    acc_points: 0,
+    total_points: 1200,
+    redeem_type: 'points',
+    redeem_points_withdrawn: 500,
+    redeem_converted_value: 0,
+    redeem_is_successful: 1,
+    redeem_currency: '',
+  };
+  it('is accepted from ios/1.0.1 (redeem_currency_empty) and `currency_code` from web/1.0.0', () => {
+    expect(warnings(kenkai([log('reward', 'redeem', ctx)])).map(([, rule]) => rule)).toContain('redeem_currency_empty');
+    const plain = {
+      __ol: true,
+      id: 'rwd-1',
+      action: 'redeem',
+      acc_points: 0,
+      total_points: 1200,
+      redeem: { type: 'points', points_withdrawn: 500, converted_value: 0, is_successful: true, currency: '' },
+    };
+    expect(reasons(web([log('reward', 'redeem', plain)]))).toEqual([['$.data[0].ctx.redeem.currency', 'currency_code']]);
+  });
+});
+
 describe('every reason of an event in one answer', () => {
   const checkout = {
     __ol: true,

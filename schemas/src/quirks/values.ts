@@ -53,9 +53,10 @@ export const valueQuirks: readonly ClientQuirk[] = [
     rule: 'redeem_currency_empty',
     sends: 'redeem `currency: ""` when the app gives none',
     becomes: 'the currency is treated as absent',
-    clients: 'causalfoundry/ios-sdk 1.2.3',
-    source: 'CausalFoundrySDKLoyalty Models/RedeemObject.swift (`currency?.rawValue ?? ""`)',
-    gate: [{ line: 'ios-cf', from: '1.2.3', to: '1.2.3' }],
+    clients: 'causalfoundry/ios-sdk 1.2.3 and Kenkai 1.0.0–1.0.1 (flattened as `redeem_currency`)',
+    source:
+      'CausalFoundrySDKLoyalty Models/RedeemObject.swift (`currency?.rawValue ?? ""`); KenkaiSDKLoyalty Models/RewardEventObject.swift:45 (`redeemCurrency?.rawValue ?? ""`, at tag 1.0.1)',
+    gate: [{ line: 'ios-cf', from: '1.2.3', to: '1.2.3' }, 'ios-kenkai'],
     otherwise: 'currency_code',
   },
   {
