@@ -144,6 +144,20 @@ describe('a quirk verified in the client source: Kenkai’s empty redeem currenc
   });
 });
 
+describe('envelope quirks with a warning as the spec rule', () => {
+  it.each([
+    ['2.3 (45)', 'app_version_two_part', '2.3'],
+    ['0.0 (45)', 'app_version_unknown', ''],
+  ])('app version %s: %s from ios/1.0.1, app_version_shape from web/1.0.0 (the reading kept)', (version, quirk, read) => {
+    const login = log('identify', 'login', { __ol: true, action: 'login' });
+    const k = normalizeUpload(web([login], { sdk: 'ios/1.0.1', a_ver: version }), ctx).accepted[0]!;
+    expect([k.event.app_version, k.warnings.map((w) => [w.path, w.rule])]).toEqual([read, [['$.internal.app_version', quirk]]]);
+    const w = normalizeUpload(web([login], { a_ver: version }), ctx).accepted[0]!;
+    expect([w.event.app_version, w.warnings.map((x) => [x.path, x.rule])]).toEqual([read, [['$.internal.app_version', 'app_version_shape']]]);
+    expect(w.warnings[0]!.message).toContain(`(${quirk}), accepted only from those clients`);
+  });
+});
+
 describe('every reason of an event in one answer', () => {
   const checkout = {
     __ol: true,
