@@ -70,10 +70,11 @@ export interface FieldClientValues {
 }
 
 /**
- * Real clients the validator recognises per event, for what only they are allowed: `ios-cf`, the older
- * CausalFoundry iOS line (every earlier-form event), `ios-kenkai`, the Kenkai iOS client and the
- * Kenkai Core in Unity (current-form events normalize/flat-ctx/adapt.ts recognises as flattened), and
- * `server-import`, a server-side import such as the synthetic data generator (every flat-form event,
+ * Real clients whose omissions of required fields the definitions name, recognised once per envelope
+ * by their sdk and form (clients/identity.ts): `ios-cf`, the older CausalFoundry iOS line
+ * (causalfoundry/ios-sdk 0.4.3–1.2.3, earlier form), `ios-kenkai`, the Kenkai iOS client and the
+ * Kenkai Core in Unity (`ios/1.0.0`, `ios/1.0.1`, `ios/1.0.10`, current form), and `server-import`, a
+ * server-side import such as the synthetic data generator (every flat-form event,
  * normalize/flat-form.ts): it has no device to measure on and reports steps without what comes later.
  */
 export type RecognisedClient = 'ios-cf' | 'ios-kenkai' | 'server-import';

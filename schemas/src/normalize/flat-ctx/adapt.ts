@@ -42,7 +42,9 @@ export interface AdaptedEvent {
  * is never touched, whatever the client), or by the Kenkai sdk string. For such events the single
  * values are read back too (coerce.ts), and the required fields the client leaves out are accepted
  * with a warning (`flattening`: normalize.ts validates with dsl/omissions.ts). `property: ""` (what
- * Kenkai sends for no property) is null for every client, with the warning `empty_property`.
+ * Kenkai sends for no property) is null, with the warning `empty_property`. Every warning here is a
+ * quirk of the Kenkai clients: from any other client normalize.ts turns it into the spec's rule
+ * (quirks/gate.ts), so a flattened ctx is accepted from the Kenkai sdks only.
  */
 export function adaptCurrentFormEvent(input: { def: EventDef; raw: RawEvent; facts: EnvelopeFacts; path: string }): AdaptedEvent {
   const { def, raw, facts, path } = input;
