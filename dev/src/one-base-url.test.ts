@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createLogger } from '@evp/core';
 import { PUBLIC_ROUTES, type PublicService } from '@evp/http';
-import { uniqueName } from '@evp/testkit';
+import { uniqueName, waitFor } from '@evp/testkit';
 import { createEmbeddedParts } from './embedded-parts';
 import { startPipeline, type RunningPipeline } from './pipeline';
 import { oneEventEnvelope, sdkPullBody } from './testing/one-event';
@@ -185,6 +185,25 @@ describe('npm start serves every public route on one base URL', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('counts a response to a nudge the platform never issued in /metrics (action_store_feedback_events_total{outcome="unknown"})', async () => {
+    const unknown = async () => {
+      const text = await (await fetch(`${pipeline.baseUrl}/metrics`)).text();
+      const line = text.split('\n').find((l) => l.startsWith('action_store_feedback_events_total{outcome="unknown"}'));
+      return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
+    };
+    const before = await unknown();
+    const log = {
+      time: '2025-03-14 10:00:00.000',
+      __ol: true,
+      name: 'nudge_response',
+      property: 'open',
+      ctx: { ref: '-4611686018427388000', time: '2025-03-14T10:00:00Z', response: 'open' },
+    };
+    const sent = await send({ method: 'POST', path: '/v1/ingest/log', key: SDK_KEY, body: { ...oneEventEnvelope, data: [log] } });
+    expect([sent.status, sent.body.accepted]).toEqual([200, 1]);
+    await waitFor(async () => (await unknown()) === before + 1, { timeoutMs: 30_000, what: 'the unknown response counted' });
+  });
+
   it('has one /metrics with the gateway, action store, validator and sink series', async () => {
     const res = await fetch(`${pipeline.baseUrl}/metrics`);
     expect(res.status).toBe(200);
@@ -196,6 +215,10 @@ describe('npm start serves every public route on one base URL', () => {
       'gateway_events_accepted_total',
       'action_store_http_requests_total',
       'action_store_actions_created_total',
+      // The action store's consumers count on the same /metrics (issue 24: they were missing under npm start).
+      'action_store_feedback_events_total',
+      'action_store_requested_messages_total',
+      'action_store_requested_actions_total',
       'validator_events_accepted_total',
       'segmenter_sink_rows_inserted_total',
       'segmenter_http_requests_total',

@@ -91,13 +91,22 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
   });
   const { segments, campaigns, sink } = segmenterParts;
   await segmenterParts.start();
+  // The action store's app first: its metrics registry (on /metrics) also carries its consumers' counters.
+  const actions = createActionStoreApp({ store, keys, logger: logger.child({ service: 'action-store' }) });
   const consumers: Subscription[] = [
-    await startActionRequestsConsumer({ bus, store, logger: logger.child({ service: 'action-store' }), groupId: `action-store.requests${suffix}` }),
+    await startActionRequestsConsumer({
+      bus,
+      store,
+      logger: logger.child({ service: 'action-store' }),
+      groupId: `action-store.requests${suffix}`,
+      metrics: actions.metrics.registry,
+    }),
     await startFeedbackConsumer({
       bus,
       store,
       logger: logger.child({ service: 'action-store' }),
       groupId: `action-store.feedback${suffix}`,
+      metrics: actions.metrics.registry,
       decode: async (value) => canonicalFromAvro((await registry.decode(value)) as Record<string, unknown>),
     }),
   ];
@@ -111,7 +120,6 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     });
   const sweeper = startSweeper({ store, logger: logger.child({ service: 'action-store' }), intervalMs: 10_000 });
   const producer = await bus.producer();
-  const actions = createActionStoreApp({ store, keys, logger: logger.child({ service: 'action-store' }) });
   const relay = startLogRelay({
     store,
     producer,

@@ -28,3 +28,4 @@ export * from './quirks';
 export * from './normalize/dimensions';
 export * from './catalogs/custom';
 export * from './avro/custom-catalog';
+export type { Reason, RuleName } from './rules/registry';

@@ -301,7 +301,15 @@ export function defineSkeletonScenario(get: () => { pipeline: RunningPipeline; a
       id: logUser,
       tz: '+00:00',
       internal: { s_id: `${logUser}_1700000000000_0`, sdk: 'android/2.4.1', a_id: 'e2e-app', a_ver: '1.2.3 (45)', d_id: 'device-9', os: 'android' },
-      data: [{ time: '2023-11-15 03:43:20.123', __ol: true, name: 'nudge_response', ctx: { ref: '77:13', time: '2023-11-15T03:43:20Z', response: 'block' } }],
+      data: [
+        {
+          time: '2023-11-15 03:43:20.123',
+          __ol: true,
+          name: 'nudge_response',
+          property: 'block',
+          ctx: { ref: '77:13', time: '2023-11-15T03:43:20Z', response: 'block' },
+        },
+      ],
     });
     expect([block.status, block.body.accepted]).toEqual([200, 1]);
     await waitFor(async () => (await pull('cached')).body.data.length === 1, { timeoutMs: 60_000, what: 'the block to withdraw 77:13' });

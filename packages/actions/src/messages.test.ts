@@ -17,12 +17,15 @@ describe('feedbackFromEvent', () => {
     });
   });
 
-  it('ignores other events and marks malformed ones invalid', () => {
+  it('ignores other events, marks a ref of another shape unknown (a nudge the platform never issued) and malformed ones invalid', () => {
     expect(feedbackFromEvent(event('page', { ref: '1:2', response: 'open' }))).toEqual({ kind: 'ignored' });
-    expect(feedbackFromEvent(event('nudge_response', { ref: 'abc', response: 'open' }))).toEqual({
-      kind: 'invalid',
-      reason: 'ref "abc" is not <inv_id>:<action_id>',
+    expect(feedbackFromEvent(event('nudge_response', { ref: 'abc', response: 'open' }))).toEqual({ kind: 'unknown', ref: 'abc' });
+    // The generator's invented nudge ids, as the validator stores them (type_coerced, number_precision).
+    expect(feedbackFromEvent(event('nudge_response', { ref: '-4611686018427388000', response: 'open' }))).toEqual({
+      kind: 'unknown',
+      ref: '-4611686018427388000',
     });
+    expect(feedbackFromEvent(event('nudge_response', { ref: 7, response: 'open' }))).toEqual({ kind: 'invalid', reason: 'ref 7 is not a string' });
     expect(feedbackFromEvent(event('nudge_response', { ref: '1:2', response: 'clicked' }))).toEqual({
       kind: 'invalid',
       reason: 'response "clicked" is not one of shown, open, discard, block, expired, error',

@@ -39,13 +39,22 @@ const FEEDBACK_EVENT_NAMES = ['nudge_response', 'action_response'] as const;
 /** Whether events of this canonical name carry nudge feedback (feedbackFromEvent reads them). */
 export const isFeedbackEventName = (name: string): boolean => (FEEDBACK_EVENT_NAMES as readonly string[]).includes(name);
 
-export type FeedbackFromEvent = { kind: 'feedback'; appId: string; feedback: ActionFeedback } | { kind: 'ignored' } | { kind: 'invalid'; reason: string };
+export type FeedbackFromEvent =
+  { kind: 'feedback'; appId: string; feedback: ActionFeedback } | { kind: 'ignored' } | { kind: 'unknown'; ref: string } | { kind: 'invalid'; reason: string };
 
-/** Turns a decoded event into feedback; other events are `ignored`, malformed ones `invalid`. */
+/**
+ * Turns a decoded event into feedback; other events are `ignored`. A response whose `ref` is a string
+ * but not of the platform's shape (`<inv_id>:<action_id>`) names a nudge the platform never issued —
+ * the synthetic data generator answers nudges it invents, with ids such as `-4611686018427387904` — so
+ * it is `unknown`, like a well-shaped ref no action has (ActionStore.recordFeedback): counted, not an
+ * error. Only a response without a string ref or with a response outside the list is `invalid` (the
+ * validator rejects such events, so one here is a bug upstream).
+ */
 export function feedbackFromEvent(e: FeedbackEventLike): FeedbackFromEvent {
   if (!isFeedbackEventName(e.name)) return { kind: 'ignored' };
-  const ref = typeof e.props.ref === 'string' ? parseRef(e.props.ref) : undefined;
-  if (!ref) return { kind: 'invalid', reason: `ref ${JSON.stringify(e.props.ref)} is not <inv_id>:<action_id>` };
+  if (typeof e.props.ref !== 'string') return { kind: 'invalid', reason: `ref ${JSON.stringify(e.props.ref)} is not a string` };
+  const ref = parseRef(e.props.ref);
+  if (!ref) return { kind: 'unknown', ref: e.props.ref };
   const response = e.props.response;
   if (typeof response !== 'string' || !(ACTION_RESPONSES as readonly string[]).includes(response)) {
     return { kind: 'invalid', reason: `response ${JSON.stringify(response)} is not one of ${ACTION_RESPONSES.join(', ')}` };

@@ -1,9 +1,10 @@
 /** What became of one message: accepted, rejected with reasons, or to be retried later. */
-export interface RejectionReason {
+/** `R` narrows the rule names (the ingest contract's are RuleName, schemas/src/rules). */
+export interface RejectionReason<R extends string = string> {
   /** JSON path of the offending value, e.g. `$.data[3].ctx.rate_value`. */
   path: string;
   /** Stable rule name, e.g. `required`, `enum`, `type`, `range`. */
-  rule: string;
+  rule: R;
   message: string;
 }
 

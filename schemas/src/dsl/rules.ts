@@ -1,4 +1,5 @@
 import type { ObjectRule, RuleProblem } from './types';
+import type { RuleName } from '../rules/registry';
 
 /**
  * Small constructors for cross-field rules. The spec states several conditions in prose ("needed for
@@ -12,19 +13,19 @@ const present = (v: Record<string, unknown>, field: string) => v[field] !== unde
 
 /** `field` must be present whenever `when` holds (e.g. reward `acc_points` for action add). */
 export const requiredWhen =
-  (field: string, when: Pred, rule: string, message: string): ObjectRule =>
+  (field: string, when: Pred, rule: RuleName, message: string): ObjectRule =>
   (v) =>
     when(v) && !present(v, field) ? [{ path: field, rule, message }] : [];
 
 /** `field` may only be present when `when` holds (e.g. nudge_response `details` only for error). */
 export const onlyWhen =
-  (field: string, when: Pred, rule: string, message: string): ObjectRule =>
+  (field: string, when: Pred, rule: RuleName, message: string): ObjectRule =>
   (v) =>
     !when(v) && present(v, field) ? [{ path: field, rule, message }] : [];
 
 /** At least one of `fields` must be present; reported on the object itself (`path` prefix optional). */
 export const oneOf =
-  (fields: readonly string[], rule: string, message: string, path = ''): ObjectRule =>
+  (fields: readonly string[], rule: RuleName, message: string, path = ''): ObjectRule =>
   (v) =>
     fields.some((f) => present(v, f)) ? [] : [{ path, rule, message }];
 
@@ -56,6 +57,6 @@ export const asWarning =
 
 /** A problem whenever `when` holds (e.g. app `start_time` ≠ 0 for an action other than open). */
 export const problemWhen =
-  (path: string, when: Pred, rule: string, message: string): ObjectRule =>
+  (path: string, when: Pred, rule: RuleName, message: string): ObjectRule =>
   (v) =>
     when(v) ? [{ path, rule, message }] : [];

@@ -1,3 +1,4 @@
+import type { RuleName } from '../rules/registry';
 /**
  * The contract DSL: one definition per event type, nested object and catalog kind. Validators, Avro
  * schemas, TypeScript types and the reference page are all derived from these definitions.
@@ -69,10 +70,11 @@ export interface FieldClientValues {
 }
 
 /**
- * Real clients the validator recognises per event, for what only they are allowed: `ios-cf`, the older
- * CausalFoundry iOS line (every earlier-form event), `ios-kenkai`, the Kenkai iOS client and the
- * Kenkai Core in Unity (current-form events normalize/flat-ctx/adapt.ts recognises as flattened), and
- * `server-import`, a server-side import such as the synthetic data generator (every flat-form event,
+ * Real clients whose omissions of required fields the definitions name, recognised once per envelope
+ * by their sdk and form (clients/identity.ts): `ios-cf`, the older CausalFoundry iOS line
+ * (causalfoundry/ios-sdk 0.4.3–1.2.3, earlier form), `ios-kenkai`, the Kenkai iOS client and the
+ * Kenkai Core in Unity (`ios/1.0.0`, `ios/1.0.1`, `ios/1.0.10`, current form), and `server-import`, a
+ * server-side import such as the synthetic data generator (every flat-form event,
  * normalize/flat-form.ts): it has no device to measure on and reports steps without what comes later.
  */
 export type RecognisedClient = 'ios-cf' | 'ios-kenkai' | 'server-import';
@@ -85,7 +87,7 @@ export interface ClientOmission {
 
 export interface UnsetValue {
   /** The warning rule, e.g. `unset_value`. */
-  rule: string;
+  rule: RuleName;
   /** The values, in words (for the reference page and the warning message). */
   doc: string;
   is: (value: unknown) => boolean;
@@ -109,7 +111,7 @@ export interface ObjectDef {
 export interface RuleProblem {
   /** Path relative to the object, e.g. `details` or `body.url`. Empty for the object itself. */
   path: string;
-  rule: string;
+  rule: RuleName;
   message: string;
   /**
    * A known client quirk rather than an error: the object is accepted and the problem is reported as

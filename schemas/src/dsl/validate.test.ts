@@ -1,6 +1,7 @@
 import { is, onlyWhen, onNested, oneOf, requiredWhen, ruleWhen } from './rules';
 import { opt, req, t, type ObjectDef } from './types';
 import { validateObject } from './validate';
+import type { RuleName } from '../rules/registry';
 
 const inner: ObjectDef = { name: 'Inner', fields: { a: opt(t.string), b: opt(t.string) } };
 const def: ObjectDef = {
@@ -13,9 +14,9 @@ const def: ObjectDef = {
     tags: opt(t.map(t.string)),
   },
   rules: [
-    requiredWhen('n', is('kind', 'x'), 'n_for_x', 'n is required for x'),
-    onlyWhen('inner', is('kind', 'y'), 'inner_only_for_y', 'inner only for y'),
-    ruleWhen(is('kind', 'y'), [onNested('inner', [oneOf(['a', 'b'], 'a_or_b', 'a or b')])]),
+    requiredWhen('n', is('kind', 'x'), 'n_for_x' as RuleName, 'n is required for x'),
+    onlyWhen('inner', is('kind', 'y'), 'inner_only_for_y' as RuleName, 'inner only for y'),
+    ruleWhen(is('kind', 'y'), [onNested('inner', [oneOf(['a', 'b'], 'a_or_b' as RuleName, 'a or b')])]),
   ],
 };
 

@@ -1,14 +1,15 @@
-import type { RejectionReason } from '@evp/core';
+import type { Reason } from '../rules/registry';
 import { omissionsToleratedFor } from './omissions';
-import type { ClientDefault, ClientOmission, EnumClientValues, FieldDef, FieldType, ObjectDef, RecognisedClient, UnsetValue } from './types';
+import type { RuleProblem, ClientDefault, ClientOmission, EnumClientValues, FieldDef, FieldType, ObjectDef, RecognisedClient, UnsetValue } from './types';
+import type { RuleName } from '../rules/registry';
 
 export interface ValidationResult {
   /** The value with defaults applied and aliases normalised; unknown keys removed (see `unknown`). */
   value: Record<string, unknown>;
-  errors: RejectionReason[];
+  errors: Reason[];
   /** Keys the definition does not know, kept so they are never silently dropped. */
   unknown: Record<string, unknown>;
-  warnings: RejectionReason[];
+  warnings: Reason[];
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -34,7 +35,7 @@ const setOwn = (obj: Record<string, unknown>, k: string, v: unknown) =>
 const FAIL: unique symbol = Symbol('invalid');
 /** Returned by a checker for a value that stands for "unset" (a client's `""` enum): treated as absent. */
 const ABSENT: unique symbol = Symbol('absent');
-type Checker = (raw: unknown, base: string, suffix: string, errors: RejectionReason[], warnings: RejectionReason[]) => unknown;
+type Checker = (raw: unknown, base: string, suffix: string, errors: Reason[], warnings: Reason[]) => unknown;
 
 interface CompiledField {
   name: string;
@@ -122,8 +123,8 @@ function compileObject(def: ObjectDef): CompiledObject {
 
 /** Validates an object against its definition. Never throws, whatever the input. */
 export function validateObject(def: ObjectDef, input: unknown, path: string): ValidationResult {
-  const errors: RejectionReason[] = [];
-  const warnings: RejectionReason[] = [];
+  const errors: Reason[] = [];
+  const warnings: Reason[] = [];
   const r = runObject(compileObject(def), input, path, errors, warnings);
   return { value: r.value, errors, unknown: r.unknown, warnings };
 }
@@ -133,8 +134,8 @@ function runObject(
   c: CompiledObject,
   input: unknown,
   path: string,
-  errors: RejectionReason[],
-  warnings: RejectionReason[],
+  errors: Reason[],
+  warnings: Reason[],
 ): { value: Record<string, unknown>; unknown: Record<string, unknown> } {
   const value: Record<string, unknown> = {};
   const unknown: Record<string, unknown> = {};
@@ -158,6 +159,8 @@ function runObject(
   }
   // Keys read through a client spelling: not unknown, so not extras.
   let consumed: Set<string> | undefined;
+  // Fields sent but not valid, as sent: the cross-field rules still see them as present.
+  let failed: Record<string, unknown> | undefined;
   for (let i = 0; i < c.fields.length; i++) {
     const f = c.fields[i] as CompiledField;
     let raw: unknown = undefined;
@@ -205,7 +208,7 @@ function runObject(
     if (checked !== FAIL) {
       if (f.bounded) checkBounds(f.field, checked, path + f.suffix, errors);
       value[f.name] = checked;
-    }
+    } else (failed ??= {})[f.name] = raw;
   }
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i] as string;
@@ -214,12 +217,42 @@ function runObject(
       warnings.push({ path: `${path}.${k}`, rule: 'unknown_property', message: `${k} is not part of ${c.def.name}; kept as extra` });
     }
   }
-  if (errors.length === errorsBefore && c.def.rules !== undefined) {
+  // The cross-field rules run even when a field failed, so one answer names every fault of the
+  // object (a checkout's negative cart_price and its unknown currency). They see an invalid field as
+  // sent, so it still counts as present, and a problem at a path already reported is not repeated.
+  if (c.def.rules !== undefined) {
+    const faulty = errors.length > errorsBefore;
+    const input = failed === undefined ? value : { ...value, ...failed };
     for (const rule of c.def.rules) {
-      for (const p of rule(value)) (p.warning ? warnings : errors).push({ path: p.path ? `${path}.${p.path}` : path, rule: p.rule, message: p.message });
+      for (const p of faulty ? ruleOnFaulty(rule, input) : rule(input)) {
+        const at = p.path ? `${path}.${p.path}` : path;
+        if (faulty && reportedAt(errors, errorsBefore, at, p.path === '')) continue;
+        (p.warning ? warnings : errors).push({ path: at, rule: p.rule, message: p.message });
+      }
     }
   }
   return { value, unknown };
+}
+
+/** Whether an error from `from` on is at `at` (or, unless `exact`, inside it). */
+function reportedAt(errors: readonly Reason[], from: number, at: string, exact: boolean): boolean {
+  for (let i = from; i < errors.length; i++) {
+    const p = (errors[i] as Reason).path;
+    if (p === at || (!exact && p.startsWith(at) && (p[at.length] === '.' || p[at.length] === '['))) return true;
+  }
+  return false;
+}
+
+/**
+ * A rule run on an object with invalid fields (kept as sent): rules are written for valid values, so
+ * one that throws on a value of another type has nothing to add to the errors already reported.
+ */
+function ruleOnFaulty(rule: (v: Record<string, unknown>) => readonly RuleProblem[], input: Record<string, unknown>): readonly RuleProblem[] {
+  try {
+    return rule(input);
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -232,7 +265,7 @@ function clientSpelling(
   input: Record<string, unknown>,
   path: string,
   folds: Map<string, string> | undefined,
-  warnings: RejectionReason[],
+  warnings: Reason[],
 ): { value: unknown; key?: string } | undefined {
   const cc = f.client;
   for (const k of cc?.aliases ?? []) {
@@ -266,7 +299,7 @@ function clientSpelling(
 }
 
 /** A present value as real clients send it: an "unset" marker becomes absent, a number or boolean for a string its text. */
-function clientValue(f: CompiledField, cc: CompiledClient, raw: unknown, path: string, warnings: RejectionReason[]): unknown {
+function clientValue(f: CompiledField, cc: CompiledClient, raw: unknown, path: string, warnings: Reason[]): unknown {
   if (cc.unset?.is(raw)) {
     warnings.push({ path: path + f.suffix, rule: cc.unset.rule, message: `${JSON.stringify(raw)} stands for unset (${cc.unset.doc}); treated as absent` });
     return undefined;
@@ -282,14 +315,14 @@ function clientValue(f: CompiledField, cc: CompiledClient, raw: unknown, path: s
   return raw;
 }
 
-function checkBounds(field: FieldDef, v: unknown, path: string, errors: RejectionReason[]) {
+function checkBounds(field: FieldDef, v: unknown, path: string, errors: Reason[]) {
   if (typeof v !== 'number') return;
   if (field.min !== undefined && v < field.min) errors.push({ path, rule: 'range', message: `must be ≥ ${field.min}` });
   if (field.max !== undefined && v > field.max) errors.push({ path, rule: 'range', message: `must be ≤ ${field.max}` });
 }
 
 /** A checker that accepts values passing `ok` as they are, and reports `rule`/`message` otherwise. */
-function simple(ok: (raw: unknown) => boolean, rule: string, message: string): Checker {
+function simple(ok: (raw: unknown) => boolean, rule: RuleName, message: string): Checker {
   return (raw, base, suffix, errors) => {
     if (ok(raw)) return raw;
     errors.push({ path: base + suffix, rule, message });
@@ -400,7 +433,7 @@ function compileEnum(symbolList: readonly string[], client: EnumClientValues | u
   return (raw, base, suffix, errors, warnings) => {
     if (typeof raw === 'string') {
       if (symbols.has(raw)) return raw;
-      const warn = (rule: string, message: string) => warnings.push({ path: base + suffix, rule, message });
+      const warn = (rule: RuleName, message: string) => warnings.push({ path: base + suffix, rule, message });
       if (raw.length === 0) {
         warn('empty_enum', 'an empty string stands for unset; treated as absent');
         return ABSENT;

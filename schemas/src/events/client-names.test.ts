@@ -1,6 +1,9 @@
-import { ctx, earlierEnvelope } from '../__fixtures__/envelopes';
+import { ctx as fixtureCtx, earlierEnvelope } from '../__fixtures__/envelopes';
 import { normalizeUpload } from '../normalize/normalize';
 import { resolveSentEventName } from './client-names';
+
+// Received after the 2025 times these clients' logs carry (an earlier receipt would flag them future_time).
+const ctx = { ...fixtureCtx, receivedAt: Date.UTC(2026, 0, 1) };
 
 describe('event names real clients send (client-names.ts)', () => {
   it('reads client aliases with event_alias', () => {
@@ -43,14 +46,20 @@ describe('event names real clients send (client-names.ts)', () => {
   });
 
   it('keeps the name as sent and reports the warning at the type', () => {
-    const r = normalizeUpload(earlierEnvelope([{ block: 'core', ol: true, ts: '2025-03-17T09:00:20Z', type: 'identity', props: { action: 'login' } }]), ctx);
+    const r = normalizeUpload(
+      { ...earlierEnvelope([{ block: 'core', ol: true, ts: '2025-03-17T09:00:20Z', type: 'identity', props: { action: 'login' } }]), sdk: 'ios/1.2.3' },
+      ctx,
+    );
     expect(r.accepted[0]!.event).toMatchObject({ name: 'identify', sent_name: 'identity', block: 'core', props: { action: 'login' } });
     expect(r.accepted[0]!.warnings).toEqual([{ path: '$.data[0].type', rule: 'event_alias', message: 'identity is a client name of identify' }]);
   });
 
   it('names legacy patient-management events (event_not_in_spec) after the spelling', () => {
     const props = { patient_id: 'pat_771', site_id: 'site_12', id: 'ls_6', lifestyle_plan_list: [{ name: 'daily walk', action: 'add' }] };
-    const r = normalizeUpload(earlierEnvelope([{ block: 'chw_mgmt', ol: true, ts: '2025-03-17T09:09:50Z', type: 'lifestyle', props }]), ctx);
+    const r = normalizeUpload(
+      { ...earlierEnvelope([{ block: 'chw_mgmt', ol: true, ts: '2025-03-17T09:09:50Z', type: 'lifestyle', props }]), sdk: 'ios/0.5.3' },
+      ctx,
+    );
     expect(r.accepted[0]!.event).toMatchObject({ name: 'lifestyle', sent_name: null, block: 'patient_mgmt', props });
     expect(r.accepted[0]!.warnings.map((w) => `${w.path} ${w.rule}`)).toEqual(['$.data[0].type event_not_in_spec', '$.data[0].block block_spelling']);
   });

@@ -1,5 +1,6 @@
 import { clientEventVariant } from './client-variants';
 import { eventDef, resolveEventName } from './event-defs';
+import type { RuleName } from '../rules/registry';
 
 /**
  * Event type names real clients send for an event the spec names otherwise (docs/data-contract.md,
@@ -23,7 +24,7 @@ export interface ResolvedName {
    * name the spec lacks, through one of the clients' variants (events/client-variants.ts: Kenkai's
    * `payment`, an app's own track event), which depends on the props and is reported at them.
    */
-  warning?: { rule: string; message: string; at: 'name' | 'props' };
+  warning?: { rule: RuleName; message: string; at: 'name' | 'props' };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { RuleName } from '../rules/registry';
 /**
  * Event names real clients send that the spec does not define, and the definition each is read with
  * (docs/data-contract.md, "Real clients"). Consulted only for a name no definition or alias knows,
@@ -11,7 +12,7 @@ export interface ClientEventVariant {
   /** The definition it is read with. */
   event: string;
   /** The warning that says so. */
-  rule: string;
+  rule: RuleName;
   message: string;
 }
 

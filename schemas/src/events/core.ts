@@ -200,17 +200,20 @@ const moduleSelectionEvent: EventDef = {
 };
 
 /**
- * Not in the spec: an app-defined event (Kenkai's `track(eventName:property:meta:)`, which repeats the
- * name in ctx `name`). Read through CLIENT_EVENT_VARIANTS (events/client-variants.ts) for a name no
- * definition knows; the name as sent is in `sent_name` and `props.name`, the app's own values are
+ * The platform's app-defined event, open to every client (docs/data-contract.md, "App-defined
+ * events"): the spec lists fixed event types, yet every app has events of its own, and a platform
+ * that refused them would push apps to misuse a spec type. Sent as `custom` with the app's name in
+ * ctx `name` (what the web library's `trackCustom` sends) it is a platform event like any other: no
+ * warning. Kenkai's `track(eventName:property:meta:)` sends the app's name as the event name and
+ * repeats it in ctx `name`; that spelling is a client quirk (`custom_event`, gated to Kenkai and
+ * Unity, events/client-variants.ts). The name as sent is in `sent_name`, the app's own values are
  * kept as extras.
  */
 const customEvent: EventDef = {
   event: 'custom',
   block: 'core',
   name: 'CustomProps',
-  doc: 'An app-defined event (not in the spec): the app names it and adds its own values',
-  origin: 'causalfoundry/ios-sdk Kenkai 1.0.0–1.0.1 and unity-sdk 1.0.10 (track: TrackEventObject.swift)',
+  doc: 'An app-defined event (a platform extension, not in the spec): the app names it and adds its own values',
   fields: {
     name: req(t.string, { doc: 'the event name the app chose' }),
     property: opt(t.string),

@@ -1,6 +1,7 @@
 import { asWarning } from '../dsl/rules';
 import type { ObjectRule } from '../dsl/types';
 import { ISO_4217_ACTIVE } from './iso4217';
+import type { RuleName } from '../rules/registry';
 
 /**
  * Rules on single values that a type cannot express (currency codes, ISO 8601 date-times), shared by
@@ -29,7 +30,7 @@ const IOS_SDK_CURRENCY_QUIRK =
  * gives none) by the warning rule and message of that quirk: an empty string is then accepted with
  * that warning instead of rejected.
  */
-export function currencyCode(field: string, empty?: { rule: string; message: string }): ObjectRule {
+export function currencyCode(field: string, empty?: { rule: RuleName; message: string }): ObjectRule {
   const emptyQuirk = (c: unknown) => empty !== undefined && c === '';
   const reject: ObjectRule = (v) => {
     const c = v[field];

@@ -4,6 +4,7 @@ import { AVRO_DIR, avroFiles } from './avro-files';
 import { CATALOGS_REFERENCE_PATH, EVENTS_REFERENCE_PATH, catalogsReference, eventsReference } from './reference';
 import { DATA_CONTRACT_PATH, dataContractWithQuirks } from './quirks-doc';
 import { RECORDS_PATH, recordsFile } from './records';
+import { RULES_REFERENCE_PATH, rulesReference } from './rules-doc';
 import { TYPES_PATH, typesFile } from './ts-types';
 import { WEB_SDK_TYPES_PATH, webSdkBlockFiles, webSdkTypesFile } from './web-sdk-types';
 
@@ -25,6 +26,7 @@ export function generateFiles(root = REPO_ROOT): Map<string, string> {
   files.set(CATALOGS_REFERENCE_PATH, catalogsReference());
   files.set(WEB_SDK_TYPES_PATH, webSdkTypesFile());
   for (const [path, text] of webSdkBlockFiles()) files.set(path, text);
+  files.set(RULES_REFERENCE_PATH, rulesReference());
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 

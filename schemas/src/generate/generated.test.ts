@@ -69,7 +69,7 @@ describe('rule probing for the reference page', () => {
       fields: { response: req(t.enum('r', ['ok', 'error'])), details: opt(t.string) },
       rules: [
         (v: Record<string, unknown>) =>
-          v.details !== undefined && v.response !== 'error' ? [{ path: 'details', rule: 'details_only_for_error', message: 'only for error' }] : [],
+          v.details !== undefined && v.response !== 'error' ? [{ path: 'details', rule: 'details_only_for_error' as const, message: 'only for error' }] : [],
         () => [],
       ],
     };

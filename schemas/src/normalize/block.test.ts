@@ -1,11 +1,15 @@
-import { ctx, earlierEnvelope } from '../__fixtures__/envelopes';
+import { ctx as fixtureCtx, earlierEnvelope } from '../__fixtures__/envelopes';
 import { normalizeUpload } from './normalize';
+
+// Received after the 2025 times these clients' logs carry (an earlier receipt would flag them future_time).
+const ctx = { ...fixtureCtx, receivedAt: Date.UTC(2026, 0, 1) };
 
 /** The declared block of earlier-form logs as causalfoundry/ios-sdk 0.4.3–1.2.3 send it (block.ts). */
 const log = (block: string, type: string, props: Record<string, unknown>) => ({ block, ol: true, ts: '2025-03-17T09:02:20Z', type, props });
 const page = { path: 'com.example.pharmacy/CartViewController', title: 'CartViewController', duration: 8.5, render_time: 0 };
 const itemRequest = { id: 'req_44', item_name: 'Amoxicillin 250mg syrup', manufacturer: 'GSK' };
-const one = (l: unknown) => normalizeUpload(earlierEnvelope([l]), ctx);
+/** Sent by causalfoundry/ios-sdk 1.0.3 (the last with block_missing); the quirks are gated by that sdk (quirks/gate.ts). */
+const one = (l: unknown) => normalizeUpload({ ...earlierEnvelope([l]), sdk: 'ios/1.0.3' }, ctx);
 const warningsOf = (l: unknown) => one(l).accepted[0]!.warnings;
 
 describe('declared blocks of real clients', () => {
@@ -57,5 +61,16 @@ describe('declared blocks of real clients', () => {
     const { block: _b, ...noBlock } = log('core', 'page', page);
     expect(one(noBlock).rejected[0]!.errors).toEqual([{ path: '$.data[0].block', rule: 'required', message: 'block is required' }]);
     expect(one({ ...noBlock, block: 3 }).rejected[0]!.errors.map((e) => `${e.path} ${e.rule}`)).toEqual(['$.data[0].block type']);
+  });
+
+  it.each([
+    ['e-commerce', 'item_request', itemRequest, 'block_spelling'],
+    ['', 'rate', { rate_value: 4.5, type: 'item', subject_id: 'sku_1002' }, 'block_missing'],
+    ['loyalty', 'page', page, 'block_of_app'],
+  ])('rejects the block %j from any other client (android_2.0.0): block_mismatch naming %s', (block, type, props, quirk) => {
+    const r = normalizeUpload(earlierEnvelope([log(block, type, props)]), ctx);
+    expect(r.accepted).toEqual([]);
+    expect(r.rejected[0]!.errors.map((e) => [e.path, e.rule])).toEqual([['$.data[0].block', 'block_mismatch']]);
+    expect(r.rejected[0]!.errors[0]!.message).toContain(`(${quirk}), accepted only from those clients`);
   });
 });

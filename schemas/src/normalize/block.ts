@@ -1,4 +1,5 @@
-import { BLOCKS, type Block, type RejectionReason } from '@evp/core';
+import { BLOCKS, type Block } from '@evp/core';
+import type { Reason } from '../rules/registry';
 import type { EventDef } from '../dsl/types';
 
 /**
@@ -25,7 +26,7 @@ const APP_ONLY_BLOCKS: readonly string[] = ['social'];
 const isBlock = (s: string): s is Block => (BLOCKS as readonly string[]).includes(s);
 
 /** What the declared block tells: nothing wrong, a warning (accepted), or an error (rejected). */
-export function checkDeclaredBlock(declared: string, def: EventDef, path: string): { warning?: RejectionReason; error?: RejectionReason } {
+export function checkDeclaredBlock(declared: string, def: EventDef, path: string): { warning?: Reason; error?: Reason } {
   if (declared === def.block) return {};
   const at = `${path}.block`;
   if (declared === '') {

@@ -1,4 +1,4 @@
-import type { RejectionReason } from '@evp/core';
+import type { Reason } from '../rules/registry';
 import type { CanonicalEvent } from '../canonical';
 import { userCatalog } from '../catalogs/definitions';
 import { validateObject } from '../dsl/validate';
@@ -18,7 +18,7 @@ export interface IdentifyCatalogResult {
   /** The derived user catalog record, or null when the event carries no (valid) user properties. */
   accepted: AcceptedCatalogRecord | null;
   /** Why properties that were given did not make a record; the event itself stays accepted. */
-  problems: RejectionReason[];
+  problems: Reason[];
 }
 
 /**

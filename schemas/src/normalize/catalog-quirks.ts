@@ -1,4 +1,4 @@
-import type { RejectionReason } from '@evp/core';
+import type { Reason } from '../rules/registry';
 import type { CatalogDef } from '../catalogs/types';
 
 /**
@@ -15,12 +15,8 @@ import type { CatalogDef } from '../catalogs/types';
  *   (`IN`) and ISO 639-1 (`fr`) where the spec wants full names; a code the platform's ICU data
  *   (Intl.DisplayNames, English) names is read as that name, anything else is kept as sent.
  */
-export function applyCatalogQuirks(
-  def: CatalogDef,
-  record: Record<string, unknown>,
-  path: string,
-): { record: Record<string, unknown>; warnings: RejectionReason[] } {
-  const warnings: RejectionReason[] = [];
+export function applyCatalogQuirks(def: CatalogDef, record: Record<string, unknown>, path: string): { record: Record<string, unknown>; warnings: Reason[] } {
+  const warnings: Reason[] = [];
   let out = record;
   const set = (k: string, v: unknown) => {
     if (out === record) out = { ...record };

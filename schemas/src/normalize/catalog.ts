@@ -1,5 +1,6 @@
 import { rawHeaders } from '@evp/contract';
-import type { CatalogKind, RejectionReason } from '@evp/core';
+import type { CatalogKind } from '@evp/core';
+import type { Reason } from '../rules/registry';
 import type { IngestContext } from '../canonical';
 import { catalogKindOf, unknownCatalogKindMessage } from '../catalogs/custom';
 import { catalogDef, catalogKindAlias, type CatalogKindAlias } from '../catalogs/definitions';
@@ -43,7 +44,7 @@ export interface CustomCatalogRecord {
 
 export interface AcceptedCatalogRecord {
   record: CanonicalCatalogRecord | CustomCatalogRecord;
-  warnings: RejectionReason[];
+  warnings: Reason[];
   /** Index of the record in its submission (null for records derived from an identify event). */
   index: number | null;
 }
@@ -61,7 +62,7 @@ export function normalizeCatalog(
   options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS,
 ): NormalizeResult<AcceptedCatalogRecord> {
   const out: NormalizeResult<AcceptedCatalogRecord> = { accepted: [], rejected: [] };
-  const whole = (kind: Rejection['kind'], errors: RejectionReason[]) =>
+  const whole = (kind: Rejection['kind'], errors: Reason[]) =>
     out.rejected.push({
       kind,
       errors,
@@ -104,7 +105,7 @@ export function normalizeCatalog(
   return out;
 }
 
-type Made = Omit<AcceptedCatalogRecord, 'index'> | { kind: Rejection['kind']; errors: RejectionReason[] };
+type Made = Omit<AcceptedCatalogRecord, 'index'> | { kind: Rejection['kind']; errors: Reason[] };
 
 /**
  * One record of an app-defined kind → a CustomCatalogRecord or why not. There is no definition, so
@@ -158,7 +159,7 @@ export function normalizeRecord(
   }
   if (!isObject(item)) return { kind: 'schema_violation', errors: [{ path, rule: 'type', message: `a ${def.kind} record must be an object` }] };
   const quirks = applyCatalogQuirks(def, item, path);
-  const warnings: RejectionReason[] = quirks.warnings;
+  const warnings: Reason[] = quirks.warnings;
   let input = quirks.record;
   if ((item.id === undefined || item.id === null) && def.defaultId) {
     const derived = def.defaultId(item);
@@ -197,12 +198,7 @@ export function normalizeRecord(
  * `catalog_kind_alias` warning, and the fields such records never have get the value their absence
  * means (`default_applied`).
  */
-function aliasedRecord(
-  alias: CatalogKindAlias & { name: string },
-  item: Record<string, unknown>,
-  path: string,
-  warnings: RejectionReason[],
-): Record<string, unknown> {
+function aliasedRecord(alias: CatalogKindAlias & { name: string }, item: Record<string, unknown>, path: string, warnings: Reason[]): Record<string, unknown> {
   if (alias.clients !== undefined) {
     warnings.push({
       path,
@@ -224,7 +220,7 @@ function aliasedRecord(
  * a birth_year after the year of receipt is implausible (`birth_year_future`). A field that already
  * has an error (e.g. `range`) is not reported twice.
  */
-export function receiptChecks(value: Record<string, unknown>, path: string, receivedAt: number, existing: readonly RejectionReason[] = []): RejectionReason[] {
+export function receiptChecks(value: Record<string, unknown>, path: string, receivedAt: number, existing: readonly Reason[] = []): Reason[] {
   if (existing.some((e) => e.path === `${path}.birth_year`)) return [];
   const birthYear = value.birth_year;
   const receivedYear = new Date(receivedAt).getUTCFullYear();

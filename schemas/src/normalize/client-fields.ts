@@ -1,3 +1,4 @@
+import type { RuleName } from '../rules/registry';
 /** Parsers for the strings the client library composes (spec 2.1, 2.2, 9). */
 
 export interface ParsedSession {
@@ -42,7 +43,7 @@ export function parseAppVersion(v: string): { version: string; code: number | nu
  * what the client sends when the bundle has no short version, is an unknown version (warning
  * `app_version_unknown`; the code is kept when there is one).
  */
-export function parseLooseAppVersion(v: string): { version: { version: string; code: number | null }; rule: string; message: string } | undefined {
+export function parseLooseAppVersion(v: string): { version: { version: string; code: number | null }; rule: RuleName; message: string } | undefined {
   const m = /^(\d+\.\d+)\s*(?:\((\d+)\))?$/.exec(v.trim());
   if (!m) return undefined;
   const code = m[2] === undefined || Number(m[2]) > 2147483647 ? null : Number(m[2]);

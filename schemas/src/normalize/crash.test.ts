@@ -1,5 +1,8 @@
-import { ctx } from '../__fixtures__/envelopes';
+import { ctx as fixtureCtx } from '../__fixtures__/envelopes';
 import { normalizeCrashUpload } from './crash';
+
+// Received after the items' 2025 times (an earlier receipt would flag them future_time).
+const ctx = { ...fixtureCtx, receivedAt: Date.UTC(2026, 0, 1) };
 
 const item = {
   title: 'Invalid CurrencyCode provided',
@@ -103,5 +106,12 @@ describe('normalizeCrashUpload (POST /v1/ingest/sdk/crash of causalfoundry/ios-s
       ['envelope_violation', 2, ['$.u_id required']],
     ]);
     expect(normalizeCrashUpload(upload([]), ctx)).toEqual({ accepted: [], rejected: [] });
+  });
+
+  it('is the older iOS line’s upload: from any other sdk each item is rejected (client_quirk naming sdk_crash_item)', () => {
+    const r = normalizeCrashUpload(upload([item], { sdk: 'android/2.0.0' }), ctx);
+    expect(r.accepted).toEqual([]);
+    expect(r.rejected.map((x) => [x.kind, x.errors.map((e) => `${e.path} ${e.rule}`)])).toEqual([['schema_violation', ['$.data[0] client_quirk']]]);
+    expect(r.rejected[0]!.errors[0]!.message).toContain('(sdk_crash_item), accepted only from those clients');
   });
 });

@@ -1,4 +1,4 @@
-import type { RejectionReason } from '@evp/core';
+import type { Reason } from '../rules/registry';
 import type { CanonicalEvent, IngestContext } from '../canonical';
 import { validateObject } from '../dsl/validate';
 import { eventDef } from '../events/event-defs';
@@ -9,6 +9,9 @@ import { FieldReader, pickUnknown } from './fields';
 import { clientFacts } from './session-facts';
 import { parseEventTime } from './time';
 import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, type NormalizeResult, type Rejection } from './types';
+import { identifyClient, versionParts } from '../clients/identity';
+import { gateWarnings } from '../quirks/gate';
+import { futureTimeWarning } from './future-time';
 
 const ENVELOPE_KEYS = ['u_id', 'd_info', 'app_info', 'sdk', 'data'];
 
@@ -24,7 +27,7 @@ const ENVELOPE_KEYS = ['u_id', 'd_info', 'app_info', 'sdk', 'data'];
  */
 export function normalizeCrashUpload(body: unknown, ctx: IngestContext, options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS): NormalizeResult {
   const out: NormalizeResult = { accepted: [], rejected: [] };
-  const envelopeRejection = (errors: RejectionReason[]) =>
+  const envelopeRejection = (errors: Reason[]) =>
     out.rejected.push({
       kind: 'envelope_violation',
       errors,
@@ -54,11 +57,14 @@ export function normalizeCrashUpload(body: unknown, ctx: IngestContext, options:
     envelopeRejection(errors);
     return out;
   }
-  const envelopeWarnings: RejectionReason[] = [];
+  const envelopeWarnings: Reason[] = [];
   const facts = clientFacts(
     { sdk: sdk as string, appVersion: majorBuildVersion(appInfo as Record<string, unknown>, '$.app_info') ?? (appVersion as string), path: '$' },
     envelopeWarnings,
   );
+  // Only causalfoundry/ios-sdk uploads crash items (0.4.3–1.2.3, the earlier form's fields): its quirks,
+  // sdk_crash_item itself included, are gated by its sdk like those of its logs (quirks/gate.ts).
+  const sender = { line: identifyClient('earlier', facts.sdkName, facts.sdkVersion), lineVersion: versionParts(facts.sdkVersion) ?? [] };
   const versionCode = (appInfo as Record<string, unknown>).version_code;
   const client: Record<string, unknown> = { crash_upload: true, d_info: dInfo, app_info: appInfo };
   if (facts.sdkWrapper !== undefined) client.sdk_wrapper = facts.sdkWrapper;
@@ -72,7 +78,7 @@ export function normalizeCrashUpload(body: unknown, ctx: IngestContext, options:
     if (!(j in data)) continue;
     const item = data[j];
     const path = `$.data[${j}]`;
-    const reject = (kind: Rejection['kind'], errs: RejectionReason[]) =>
+    const reject = (kind: Rejection['kind'], errs: Reason[]) =>
       out.rejected.push({ kind, errors: errs, payload: item, event_count: 1, envelope_index: null, event_index: j, event_name: 'exception' });
     const size = JSON.stringify(item)?.length ?? 0;
     if (size > options.maxEventChars) {
@@ -83,7 +89,7 @@ export function normalizeCrashUpload(body: unknown, ctx: IngestContext, options:
       reject('schema_violation', [{ path, rule: 'type', message: 'a crash item must be an object' }]);
       continue;
     }
-    const itemErrors: RejectionReason[] = [];
+    const itemErrors: Reason[] = [];
     const time = typeof item.ts === 'string' ? parseEventTime(item.ts, undefined) : undefined;
     if (time === undefined) {
       itemErrors.push({
@@ -94,6 +100,13 @@ export function normalizeCrashUpload(body: unknown, ctx: IngestContext, options:
     }
     const validated = validateObject(def, item, path);
     itemErrors.push(...validated.errors);
+    const crashWarning: Reason = {
+      path,
+      rule: 'sdk_crash_item',
+      message: 'an item of the SDK crash upload, stored as an exception event: ts is its time; no session or connectivity is sent (online false)',
+    };
+    const future = time === undefined ? undefined : futureTimeWarning(time, ctx.receivedAt, `${path}.ts`);
+    const warnings = gateWarnings([crashWarning, ...envelopeWarnings, ...(future ? [future] : []), ...validated.warnings], sender, itemErrors);
     if (itemErrors.length > 0) {
       reject('schema_violation', itemErrors);
       continue;
@@ -136,15 +149,7 @@ export function normalizeCrashUpload(body: unknown, ctx: IngestContext, options:
       props,
       meta: null,
       client,
-      warnings: [
-        {
-          path,
-          rule: 'sdk_crash_item',
-          message: 'an item of the SDK crash upload, stored as an exception event: ts is its time; no session or connectivity is sent (online false)',
-        },
-        ...envelopeWarnings,
-        ...validated.warnings,
-      ],
+      warnings: warnings as Reason[],
     };
     out.accepted.push({ event, warnings: event.warnings, event_index: j });
   }

@@ -1,6 +1,7 @@
-import type { RejectionReason } from '@evp/core';
+import type { Reason } from '../rules/registry';
 import { isObject } from '@evp/contract';
 import { FieldReader, pickUnknown } from './fields';
+import { identifyClient, versionParts } from '../clients/identity';
 import { sessionFacts } from './session-facts';
 import type { EnvelopeFacts, RawEvent } from './types';
 
@@ -10,7 +11,7 @@ const INTERNAL_KEYS = ['s_id', 'sdk', 'app_id', 'a_id', 'app_version', 'a_ver', 
 const EVENT_KEYS = ['time', 'ts', '__ol', 'name', 'property', 'ctx', 'meta'];
 
 /** Current form (spec 2.1): `{id, tz, internal{…}, data[{time, __ol, name, property, ctx}]}`. */
-export function readCurrentEnvelope(env: Record<string, unknown>, path: string): { facts?: EnvelopeFacts; errors: RejectionReason[] } {
+export function readCurrentEnvelope(env: Record<string, unknown>, path: string): { facts?: EnvelopeFacts; errors: Reason[] } {
   const r = new FieldReader(env, path);
   const userId = r.string(['id']);
   const tz = r.string(['tz']);
@@ -43,6 +44,8 @@ export function readCurrentEnvelope(env: Record<string, unknown>, path: string):
     errors: [],
     facts: {
       form: 'current',
+      line: identifyClient('current', s.sdkName, s.sdkVersion),
+      lineVersion: versionParts(s.sdkVersion) ?? [],
       userId: userId as string,
       sessionId: sId as string,
       ...s,
@@ -55,32 +58,39 @@ export function readCurrentEnvelope(env: Record<string, unknown>, path: string):
 }
 
 /** One current-form log. `__ol` may sit beside `name` or inside `ctx` (real SDKs put it in ctx). */
-export function readCurrentEvent(item: unknown, path: string): { event?: RawEvent; errors: RejectionReason[] } {
+export function readCurrentEvent(item: unknown, path: string): { event?: RawEvent; errors: Reason[] } {
   if (!isObject(item)) return { errors: [{ path, rule: 'type', message: 'a log must be an object' }] };
   const r = new FieldReader(item, path);
   const name = r.string(['name']);
   // The chat samples carry the time as a top-level `ts` (`YYYY-MM-DD HH:mm:ssZ`); `time` wins when
   // both are present.
   const time = r.string(['time', 'ts']);
-  const ctx = item.ctx === undefined ? {} : r.object('ctx');
+  // ctx is R (spec 2.1): every real client sends it, `{}` when the event has no context.
+  const ctx = r.object('ctx');
   const { props: ctxProps, ol, meta: ctxMeta } = splitCtx(ctx ?? {});
   let online: unknown = item.__ol;
   if (online === undefined && (ol.present || '__ol' in ctxProps)) online = ol.present ? ol.value : ctxProps.__ol;
   if (typeof online !== 'boolean') {
     r.errors.push({ path: `${path}.__ol`, rule: online === undefined ? 'required' : 'type', message: '__ol must be a boolean' });
   }
+  // property is R (spec 2.1): absent or null is `required` for every client. `""` is read here and
+  // is a quirk of the Kenkai clients only (`empty_property`, flat-ctx/adapt.ts and quirks/gate.ts).
   const property = item.property;
-  if (property !== undefined && property !== null && typeof property !== 'string') {
+  if (property === undefined || property === null) {
+    r.errors.push({ path: `${path}.property`, rule: 'required', message: 'property is required (spec 2.1); send the action or title the event names' });
+  } else if (typeof property !== 'string') {
     r.errors.push({ path: `${path}.property`, rule: 'type', message: 'property must be a string' });
   }
   let meta: unknown = item.meta;
   if (meta === undefined && (ctxMeta.present || 'meta' in ctxProps)) meta = ctxMeta.present ? ctxMeta.value : ctxProps.meta;
-  if (r.errors.length > 0) return { errors: r.errors };
+  // With a name and a ctx the event can still be validated: its faults in the log's own fields are
+  // reported together with those in its properties (one answer names them all).
+  if (name === undefined || ctx === undefined) return { errors: r.errors };
   return {
-    errors: [],
+    errors: r.errors,
     event: {
-      name: name as string,
-      time: time as string,
+      name,
+      time: time ?? '',
       online: online as boolean,
       property: typeof property === 'string' ? property : null,
       props: ctxProps,

@@ -1,4 +1,4 @@
-import type { RejectionReason } from '@evp/core';
+import type { Reason } from '../rules/registry';
 import type { IngestContext } from '../canonical';
 import { catalogKindOf, unknownCatalogKindMessage } from '../catalogs/custom';
 import { catalogDef, catalogKindAlias } from '../catalogs/definitions';
@@ -35,9 +35,9 @@ export function normalizeDimensions(
   }
   data.forEach((item, i) => {
     const path = `$.data[${i}]`;
-    const reject = (errors: RejectionReason[], kind: Rejection['kind'] = 'schema_violation') => out.rejected.push(rejection(kind, errors, item, i, 1));
+    const reject = (errors: Reason[], kind: Rejection['kind'] = 'schema_violation') => out.rejected.push(rejection(kind, errors, item, i, 1));
     if (!isObject(item)) return reject([{ path, rule: 'type', message: 'a dimension record must be an object' }]);
-    const errors: RejectionReason[] = [];
+    const errors: Reason[] = [];
     if (typeof item.type !== 'string')
       errors.push({ path: `${path}.type`, rule: item.type === undefined ? 'required' : 'type', message: 'type must be a string (the catalog kind)' });
     if (typeof item.id !== 'string') errors.push({ path: `${path}.id`, rule: item.id === undefined ? 'required' : 'type', message: 'id must be a string' });
@@ -61,7 +61,7 @@ export function normalizeDimensions(
       return;
     }
     const def = catalogDef(of.kind);
-    const warnings: RejectionReason[] = [];
+    const warnings: Reason[] = [];
     const fields = readKv(def, (item.kv ?? {}) as Record<string, unknown>, `${path}.kv`, warnings);
     const alias = catalogKindAlias(item.type as string);
     const made = normalizeRecord(def, { ...fields, id: item.id }, `${path}.kv`, ctx, options, alias && { name: item.type as string, ...alias });
@@ -71,7 +71,7 @@ export function normalizeDimensions(
   return out;
 }
 
-function rejection(kind: Rejection['kind'], errors: RejectionReason[], payload: unknown, index: number | null, count: number): Rejection {
+function rejection(kind: Rejection['kind'], errors: Reason[], payload: unknown, index: number | null, count: number): Rejection {
   return { kind, errors, payload, event_count: count, envelope_index: null, event_index: index, event_name: null };
 }
 
@@ -90,7 +90,7 @@ const FALSE = new Set(['0', 'false']);
  * latitude/longitude pair, a default of this client's site model, is left out here (`default_zero`).
  * Unknown keys stay strings (extras).
  */
-export function readKv(def: CatalogDef, kv: Record<string, unknown>, path: string, warnings: RejectionReason[]): Record<string, unknown> {
+export function readKv(def: CatalogDef, kv: Record<string, unknown>, path: string, warnings: Reason[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const fields = fieldsBySentKey(def);
   for (const [key, v] of Object.entries(kv)) {

@@ -2,8 +2,9 @@ import { ctx, earlierEnvelope, earlierPage } from '../__fixtures__/envelopes';
 import { parseSdk } from './client-fields';
 import { normalizeUpload } from './normalize';
 
-/** Envelope quirks of causalfoundry/ios-sdk 0.4.3–1.2.3 (earlier form). */
-const withEnvelope = (overrides: Record<string, unknown>) => normalizeUpload({ ...earlierEnvelope([earlierPage]), ...overrides }, ctx).accepted[0]!;
+/** Envelope quirks of causalfoundry/ios-sdk 0.4.3–1.2.3 (earlier form), gated by its sdk (here 1.1.4). */
+const withEnvelope = (overrides: Record<string, unknown>) =>
+  normalizeUpload({ ...earlierEnvelope([earlierPage]), sdk: 'ios/1.1.4', ...overrides }, ctx).accepted[0]!;
 const oldAppInfo = { id: 'com.example.pharmacy', min_sdk_version: 15, target_sdk_version: 17, version: '2.57', version_code: 2, version_name: '57' };
 
 describe('earlier-form envelope quirks', () => {
@@ -49,10 +50,24 @@ describe('earlier-form envelope quirks', () => {
     // current form (app_version_two_part).
     const other = withEnvelope({ app_info: { ...oldAppInfo, version_code: 3 } });
     expect(other.event).toMatchObject({ app_version: '2.57', app_version_code: 3 });
-    expect(other.warnings.map((w) => w.rule)).toEqual(['app_version_two_part']);
+    // (app_version_two_part is the Kenkai clients' quirk: from the older line it is app_version_shape.)
+    expect(other.warnings.map((w) => w.rule)).toEqual(['app_version_shape']);
     // 1.1.8+ sends the spec shape.
     const fixed = withEnvelope({ app_info: { ...oldAppInfo, version: '2.4.1 (57)', version_code: 57, version_name: '2.4.1' } });
     expect(fixed.event).toMatchObject({ app_version: '2.4.1', app_version_code: 57 });
     expect(fixed.warnings).toEqual([]);
+  });
+
+  it('from any other client the same envelopes get the spec reading: sdk_shape, session_id_shape, app_version_shape', () => {
+    const android = { sdk: 'android_2.0.0' };
+    expect(withEnvelope({ ...android, sdk: 'rn/android/2.0.0' }).warnings.map((w) => [w.path, w.rule])).toEqual([['$.sdk', 'sdk_shape']]);
+    expect(withEnvelope({ ...android, s_id: 'user-7_1742205000000_1742203500000' }).warnings.map((w) => [w.path, w.rule])).toEqual([
+      ['$.s_id', 'session_id_shape'],
+    ]);
+    const a = withEnvelope({ ...android, app_info: oldAppInfo });
+    expect(a.warnings.map((w) => [w.path, w.rule])).toEqual([['$.app_info.version', 'app_version_shape']]);
+    expect(a.warnings[0]!.message).toContain('(app_version_major_build), accepted only from those clients');
+    // An ios sdk outside 0.4.3–1.2.3 in the earlier form is no known client either.
+    expect(withEnvelope({ sdk: 'ios/2.0.0', app_info: oldAppInfo }).warnings.map((w) => w.rule)).toEqual(['app_version_shape']);
   });
 });

@@ -1,6 +1,7 @@
 import { isObject } from '@evp/contract';
-import type { RejectionReason } from '@evp/core';
+import type { Reason } from '../rules/registry';
 import { FieldReader, pickUnknown } from './fields';
+import { identifyClient, versionParts } from '../clients/identity';
 import { sessionFacts, type ReadAppVersion } from './session-facts';
 import type { EnvelopeFacts, RawEvent } from './types';
 
@@ -11,7 +12,7 @@ const EVENT_KEYS = ['block', 'ol', 'ts', 'type', 'props'];
  * up/dn, d_info and app_info are kept in `client`, not dropped. The earlier form has no tz: event
  * times carry their own offset (ISO 8601).
  */
-export function readEarlierEnvelope(env: Record<string, unknown>, path: string): { facts?: EnvelopeFacts; errors: RejectionReason[] } {
+export function readEarlierEnvelope(env: Record<string, unknown>, path: string): { facts?: EnvelopeFacts; errors: Reason[] } {
   const r = new FieldReader(env, path);
   const sId = r.string(['s_id']);
   const userId = r.string(['u_id']);
@@ -48,6 +49,8 @@ export function readEarlierEnvelope(env: Record<string, unknown>, path: string):
     errors: [],
     facts: {
       form: 'earlier',
+      line: identifyClient('earlier', s.sdkName, s.sdkVersion),
+      lineVersion: versionParts(s.sdkVersion) ?? [],
       userId: userId as string,
       sessionId: sId as string,
       ...s,
@@ -84,7 +87,7 @@ export function majorBuildVersion(appInfo: Record<string, unknown>, path: string
   };
 }
 
-export function readEarlierEvent(item: unknown, path: string): { event?: RawEvent; errors: RejectionReason[] } {
+export function readEarlierEvent(item: unknown, path: string): { event?: RawEvent; errors: Reason[] } {
   if (!isObject(item)) return { errors: [{ path, rule: 'type', message: 'a log must be an object' }] };
   const r = new FieldReader(item, path);
   // `""` is read (causalfoundry/ios-sdk rate events send it; normalize/block.ts decides), absence is not.
@@ -98,14 +101,16 @@ export function readEarlierEvent(item: unknown, path: string): { event?: RawEven
   if (typeof item.ol !== 'boolean') {
     r.errors.push({ path: `${path}.ol`, rule: item.ol === undefined ? 'required' : 'type', message: 'ol must be a boolean' });
   }
-  if (r.errors.length > 0) return { errors: r.errors };
-  const meta = (props as Record<string, unknown>).meta;
-  const rest = withoutMeta(props as Record<string, unknown>);
+  // With a type and props the event can still be validated: its faults in the log's own fields are
+  // reported together with those in its properties (one answer names them all).
+  if (type === undefined || props === undefined || (block === undefined && r.errors.length > 0)) return { errors: r.errors };
+  const meta = props.meta;
+  const rest = withoutMeta(props);
   return {
-    errors: [],
+    errors: r.errors,
     event: {
-      name: type as string,
-      time: ts as string,
+      name: type,
+      time: ts ?? '',
       online: item.ol as boolean,
       property: null,
       props: rest,

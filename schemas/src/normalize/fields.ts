@@ -1,8 +1,8 @@
-import type { RejectionReason } from '@evp/core';
+import type { Reason } from '../rules/registry';
 
 /** Small readers that collect every problem instead of stopping at the first. */
 export class FieldReader {
-  readonly errors: RejectionReason[] = [];
+  readonly errors: Reason[] = [];
   constructor(
     private readonly obj: Record<string, unknown>,
     private readonly path: string,

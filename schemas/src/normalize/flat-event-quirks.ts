@@ -1,4 +1,4 @@
-import type { RejectionReason } from '@evp/core';
+import type { Reason } from '../rules/registry';
 import { isObject } from '@evp/contract';
 
 /**
@@ -15,8 +15,8 @@ export function applyFlatEventQuirks(
   props: Record<string, unknown>,
   time: string,
   path: string,
-): { props: Record<string, unknown>; warnings: RejectionReason[] } {
-  const warnings: RejectionReason[] = [];
+): { props: Record<string, unknown>; warnings: Reason[] } {
+  const warnings: Reason[] = [];
   const absent = (k: string) => props[k] === undefined || props[k] === null;
   switch (name) {
     case 'app':
@@ -47,7 +47,7 @@ export function applyFlatEventQuirks(
  * stay as extras (unknown_property). A `response` object with anything besides a string `action` is
  * left as sent, and rejected: reading one key of it would drop the others.
  */
-function nudgeResponse(props: Record<string, unknown>, time: string, path: string, warnings: RejectionReason[]) {
+function nudgeResponse(props: Record<string, unknown>, time: string, path: string, warnings: Reason[]) {
   const out: Record<string, unknown> = { ...props };
   if ((out.ref === undefined || out.ref === null) && 'nudge_id' in out) {
     const id = out.nudge_id;

@@ -2,8 +2,11 @@ import { looksFlat } from '@evp/contract';
 import avro from 'avsc';
 import { blockEventSchema } from '../avro/block-schema';
 import { canonicalFromAvro, canonicalToAvro } from '../avro/canonical-codec';
-import { ctx, earlierEnvelope } from '../__fixtures__/envelopes';
+import { ctx as fixtureCtx, earlierEnvelope } from '../__fixtures__/envelopes';
 import { normalizeUpload } from './normalize';
+
+// Received after the 2025 times these clients' logs carry (an earlier receipt would flag them future_time).
+const ctx = { ...fixtureCtx, receivedAt: Date.UTC(2026, 0, 1) };
 
 /** A log as the synthetic data generator builds it (log_base.py as_payload_dict). */
 const log = (over: Record<string, unknown> = {}) => ({
@@ -212,20 +215,33 @@ describe('the flat form (server-side import)', () => {
   });
 });
 
-describe('client quirks shared by every form', () => {
-  it('schedule_delivery is an event_alias of delivery in the earlier form too, its missing id the order id there too (the one client default)', () => {
+describe('client quirks shared by the clients that send them', () => {
+  // causalfoundry/ios-sdk 0.4.3–0.5.3 sent schedule_delivery too, in the earlier form: gated by that sdk.
+  const cf = (data: unknown[]) => ({ ...earlierEnvelope(data), sdk: 'ios/0.5.3' });
+  it("schedule_delivery is an event_alias of delivery in the older iOS line's earlier form too, its missing id the order id there too (the one client default)", () => {
     const props = { id: 'd-1', order_id: 'o-1', is_urgent: true, action: 'update' };
-    const r = normalizeUpload(earlierEnvelope([{ block: 'e_commerce', ol: true, ts: '2025-03-04T09:12:45Z', type: 'schedule_delivery', props }]), ctx);
+    const r = normalizeUpload(cf([{ block: 'e_commerce', ol: true, ts: '2025-03-04T09:12:45Z', type: 'schedule_delivery', props }]), ctx);
     expect([r.accepted[0]!.event.name, r.accepted[0]!.event.sent_name, rules(r.accepted[0]!.warnings)]).toEqual([
       'delivery',
       'schedule_delivery',
       ['event_alias'],
     ]);
     const noId = normalizeUpload(
-      earlierEnvelope([{ block: 'e_commerce', ol: true, ts: '2025-03-04T09:12:45Z', type: 'schedule_delivery', props: { ...props, id: undefined } }]),
+      cf([{ block: 'e_commerce', ol: true, ts: '2025-03-04T09:12:45Z', type: 'schedule_delivery', props: { ...props, id: undefined } }]),
       ctx,
     );
     expect([noId.accepted[0]!.event.props.id, rules(noId.accepted[0]!.warnings)]).toEqual(['o-1', ['event_alias', 'default_applied']]);
+  });
+
+  it('from any other earlier-form client (android_2.0.0) schedule_delivery is no event, and a delivery without id is rejected', () => {
+    const props = { order_id: 'o-1', is_urgent: true, action: 'update' };
+    const r = normalizeUpload(earlierEnvelope([{ block: 'e_commerce', ol: true, ts: '2025-03-04T09:12:45Z', type: 'schedule_delivery', props }]), ctx);
+    expect(r.accepted).toEqual([]);
+    expect(r.rejected[0]!.errors.map((e) => [e.path, e.rule])).toEqual([
+      ['$.data[0].type', 'unknown_event'],
+      ['$.data[0].props.id', 'required'],
+    ]);
+    expect(r.rejected[0]!.errors[0]!.message).toContain('(event_alias), accepted only from those clients');
   });
 
   it('reports sub-millisecond digits (time_precision), but not trailing zeros', () => {

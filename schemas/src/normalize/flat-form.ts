@@ -1,5 +1,5 @@
 import { isObject } from '@evp/contract';
-import type { RejectionReason } from '@evp/core';
+import type { Reason } from '../rules/registry';
 import { readEarlierEvent } from './earlier-form';
 import { FieldReader, pickUnknown } from './fields';
 import { applyFlatEventQuirks } from './flat-event-quirks';
@@ -38,7 +38,7 @@ export function readFlatEvent(
   item: unknown,
   path: string,
   envelopeExtra: Record<string, unknown> | null,
-): { event?: RawEvent; facts?: EnvelopeFacts; errors: RejectionReason[] } {
+): { event?: RawEvent; facts?: EnvelopeFacts; errors: Reason[] } {
   const read = readEarlierEvent(item, path);
   if (!isObject(item)) return read;
   const r = new FieldReader(item, path);
@@ -48,7 +48,7 @@ export function readFlatEvent(
   const errors = [...read.errors, ...r.errors];
   if (!read.event || errors.length > 0) return { errors };
   const event = read.event;
-  const warnings: RejectionReason[] = [
+  const warnings: Reason[] = [
     { path, rule: 'flat_envelope', message: 'a flat log (server-side import): no session, sdk, app version or tz, so those fields are empty' },
   ];
   const client: Record<string, unknown> = {};
@@ -61,6 +61,8 @@ export function readFlatEvent(
     event: { ...event, props: quirks.props, extra: pickUnknown(event.extra, [...WHO, ...CLIENT_KEYS]) },
     facts: {
       form: 'flat',
+      line: 'server-import',
+      lineVersion: [],
       userId: userId as string,
       sessionId: '',
       sessionStart: null,

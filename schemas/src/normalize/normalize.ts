@@ -1,8 +1,10 @@
 import { envelopeUserId, isEarlierEnvelope, isObject, looksFlat } from '@evp/contract';
-import type { RejectionReason } from '@evp/core';
+import type { Reason } from '../rules/registry';
 import type { CanonicalEvent, IngestContext } from '../canonical';
 import { toleratingOmissions } from '../dsl/omissions';
 import type { RecognisedClient } from '../dsl/types';
+import type { ClientLine } from '../clients/identity';
+import { gateWarnings } from '../quirks/gate';
 import { validateObject } from '../dsl/validate';
 import { resolveSentEventName } from '../events/client-names';
 import { eventDef } from '../events/event-defs';
@@ -14,6 +16,7 @@ import { flatEnvelopeExtra, readFlatEvent } from './flat-form';
 import { MAX_JSON_DEPTH, pathDeeperThan } from './depth';
 import { eventId } from './event-id';
 import { correctedTime, readSentAt, type SentAt } from './sent-at';
+import { futureTimeWarning } from './future-time';
 import { hasSubMillisecondDigits, parseEventTime } from './time';
 import { DEFAULT_NORMALIZE_OPTIONS, type EnvelopeFacts, type NormalizeOptions, type NormalizeResult, type RawEvent, type Rejection } from './types';
 
@@ -33,7 +36,7 @@ export function normalizeUpload(body: unknown, ctx: IngestContext, options: Norm
 }
 
 function normalizeEnvelope(env: unknown, envelopeIndex: number | null, path: string, ctx: IngestContext, options: NormalizeOptions, out: NormalizeResult) {
-  const envelopeRejection = (errors: RejectionReason[]): Rejection => ({
+  const envelopeRejection = (errors: Reason[]): Rejection => ({
     kind: 'envelope_violation',
     errors,
     payload: env,
@@ -81,7 +84,7 @@ interface Reader {
 }
 
 /** A log of a spec envelope shares the envelope's facts; a flat log brings its own. */
-function readEvent(item: unknown, reader: Reader, path: string): { event?: RawEvent; facts?: EnvelopeFacts; errors: RejectionReason[] } {
+function readEvent(item: unknown, reader: Reader, path: string): { event?: RawEvent; facts?: EnvelopeFacts; errors: Reason[] } {
   if (reader.form === 'flat') return readFlatEvent(item, path, reader.envelopeExtra);
   return reader.form === 'earlier' ? readEarlierEvent(item, path) : readCurrentEvent(item, path);
 }
@@ -101,13 +104,13 @@ function normalizeEvent(
     // The bound gives up past MAX_BOUND_DEPTH levels: bound the depth before anything recursive.
     const deep = pathDeeperThan(item, MAX_JSON_DEPTH, eventPath);
     if (deep !== null) {
-      const errors = [{ path: deep, rule: 'max_depth', message: `event nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }];
+      const errors: Reason[] = [{ path: deep, rule: 'max_depth', message: `event nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }];
       out.rejected.push(eventRejection('size_violation', errors, shallowPayload(item), envelopeIndex, j, null, userOf(reader, item)));
       return;
     }
     const size = JSON.stringify(item)?.length ?? 0;
     if (size > options.maxEventChars) {
-      const errors = [{ path: eventPath, rule: 'max_size', message: `event is ${size} characters; the limit is ${options.maxEventChars}` }];
+      const errors: Reason[] = [{ path: eventPath, rule: 'max_size', message: `event is ${size} characters; the limit is ${options.maxEventChars}` }];
       out.rejected.push(eventRejection('size_violation', errors, item, envelopeIndex, j, null, userOf(reader, item)));
       return;
     }
@@ -119,7 +122,7 @@ function normalizeEvent(
     out.rejected.push(eventRejection('schema_violation', read.errors, item, envelopeIndex, j, null, userOf(reader, item)));
     return;
   }
-  const made = toCanonical(read.event, facts, reader.sent, ctx, eventPath);
+  const made = toCanonical(read.event, facts, reader.sent, ctx, eventPath, read.errors);
   if ('errors' in made) out.rejected.push(eventRejection('schema_violation', made.errors, item, envelopeIndex, j, read.event.name, facts.userId));
   else out.accepted.push({ event: made.event, warnings: made.event.warnings, event_index: j });
 }
@@ -137,7 +140,7 @@ function shallowPayload(item: unknown): unknown {
 
 function eventRejection(
   kind: Rejection['kind'],
-  errors: RejectionReason[],
+  errors: Reason[],
   item: unknown,
   envelopeIndex: number | null,
   j: number,
@@ -159,13 +162,15 @@ function envelopeUser(env: unknown): string | null {
   return id.length > 0 ? id : null;
 }
 
+/** `readErrors`: faults the reader found in the log's own fields (time, online, property), reported with the rest. */
 function toCanonical(
   raw: RawEvent,
   facts: EnvelopeFacts,
   sent: SentAt,
   ctx: IngestContext,
   path: string,
-): { event: CanonicalEvent } | { errors: RejectionReason[] } {
+  readErrors: readonly Reason[],
+): { event: CanonicalEvent } | { errors: Reason[] } {
   // Aliases (action_response), content-dependent variants (receipts sent as `group`), client
   // spellings (identity, moduleSelection) and client variants of names the spec lacks (Kenkai's
   // payment, an app's own track event): one resolver, events/client-names.ts. The name as sent
@@ -174,15 +179,15 @@ function toCanonical(
   const def = eventDef(resolved.name);
   const namePath = `${path}.${facts.form === 'current' ? 'name' : 'type'}`;
   const propsPath = `${path}.${facts.form === 'current' ? 'ctx' : 'props'}`;
-  if (!def) return { errors: [{ path: namePath, rule: 'unknown_event', message: `${raw.name} is not a known event type` }] };
-  const quirks: RejectionReason[] = [];
+  if (!def) return { errors: [...readErrors, { path: namePath, rule: 'unknown_event', message: `${raw.name} is not a known event type` }] };
+  const quirks: Reason[] = [];
   const read = resolved.warning;
   if (read) quirks.push({ path: read.at === 'name' ? namePath : propsPath, rule: read.rule, message: read.message });
   // An event the spec lacks, defined from the real clients that send it (a variant's warning says so already).
   if (def.origin !== undefined && read?.at !== 'props') {
     quirks.push({ path: namePath, rule: 'event_not_in_spec', message: `${def.event} is not in the spec; defined from ${def.origin}` });
   }
-  const errors: RejectionReason[] = [];
+  const errors: Reason[] = readErrors.length > 0 ? [...readErrors] : [];
   if (raw.declaredBlock !== null) {
     const block = checkDeclaredBlock(raw.declaredBlock, def, path);
     if (block.error) errors.push(block.error);
@@ -191,23 +196,31 @@ function toCanonical(
   const timePath = `${path}.${facts.form === 'current' ? 'time' : 'ts'}`;
   const time = parseEventTime(raw.time, facts.form === 'current' ? facts.tz : undefined);
   if (time === undefined) {
-    errors.push({ path: timePath, rule: 'time_format', message: 'time must be YYYY-MM-DD HH:mm:ss.SSS (with envelope tz) or ISO 8601 with an offset' });
-  } else if (hasSubMillisecondDigits(raw.time)) {
-    quirks.push({ path: timePath, rule: 'time_precision', message: 'time has digits below the millisecond; read to the millisecond' });
+    // A time the reader already reported missing or mistyped is not reported twice.
+    if (raw.time !== '')
+      errors.push({ path: timePath, rule: 'time_format', message: 'time must be YYYY-MM-DD HH:mm:ss.SSS (with envelope tz) or ISO 8601 with an offset' });
+  } else {
+    if (hasSubMillisecondDigits(raw.time)) {
+      quirks.push({ path: timePath, rule: 'time_precision', message: 'time has digits below the millisecond; read to the millisecond' });
+    }
+    const future = futureTimeWarning(time, ctx.receivedAt, timePath);
+    if (future) quirks.push(future);
   }
   // Current-form clients that flatten ctx (Kenkai): the spec's shape rebuilt first (flat-ctx/adapt.ts).
   const adapted = facts.form === 'current' ? adaptCurrentFormEvent({ def, raw, facts, path }) : undefined;
-  // The required fields real clients leave out (client.mayOmit) are tolerated for the events of those
-  // clients: the earlier form is the older iOS line's, a flattened current-form event Kenkai's, the
-  // flat form a server-side import's.
-  const sender: RecognisedClient | undefined =
-    facts.form === 'earlier' ? 'ios-cf' : facts.form === 'flat' ? 'server-import' : adapted?.flattening ? 'ios-kenkai' : undefined;
+  // The required fields real clients leave out (client.mayOmit) are tolerated only for the events of
+  // those clients, recognised by their sdk and form (clients/identity.ts); any other client is held
+  // to `required`.
+  const sender = facts.line === null ? undefined : OMITTING_CLIENT[facts.line];
   const validated = validateObject(sender ? toleratingOmissions(def, sender) : def, adapted?.props ?? raw.props, propsPath);
   errors.push(...validated.errors);
-  if (errors.length > 0) return { errors };
   if (adapted) quirks.push(...adapted.warnings);
-  const warnings = [...facts.warnings, ...quirks, ...validated.warnings];
-  if (sent.warning) warnings.push(sent.warning);
+  // Every quirk is accepted only from the clients its gate names; from any other client it is the
+  // spec's rule, reported with the event's other reasons (quirks/gate.ts).
+  const gathered = [...facts.warnings, ...quirks, ...validated.warnings];
+  if (sent.warning) gathered.push(sent.warning);
+  const warnings = gateWarnings(gathered, facts, errors);
+  if (errors.length > 0) return { errors };
   const props = Object.keys(validated.unknown).length > 0 ? { ...validated.value, __extra: validated.unknown } : validated.value;
   const client = Object.keys(raw.extra).length > 0 ? { ...(facts.client ?? {}), event_extra: raw.extra } : facts.client;
   const event: CanonicalEvent = {
@@ -245,10 +258,18 @@ function toCanonical(
     props,
     meta: raw.meta,
     client,
-    warnings,
+    warnings: warnings as Reason[],
   };
   return { event };
 }
+
+/** The client whose omissions (FieldClientValues.mayOmit, dsl/omissions.ts) a known client line's events may have. */
+const OMITTING_CLIENT: Record<ClientLine, RecognisedClient> = {
+  'ios-cf': 'ios-cf',
+  'ios-kenkai': 'ios-kenkai',
+  'unity-ios': 'ios-kenkai',
+  'server-import': 'server-import',
+};
 
 /** Deeper values are measured exactly: the bound is meant for ordinary events, not pathological ones. */
 const MAX_BOUND_DEPTH = 32;

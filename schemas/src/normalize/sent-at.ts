@@ -1,4 +1,4 @@
-import type { RejectionReason } from '@evp/core';
+import type { Reason } from '../rules/registry';
 import { parseEventTime } from './time';
 
 /**
@@ -14,7 +14,7 @@ export interface SentAt {
   /** UTC epoch ms by the device clock; null when absent or unreadable. */
   sentAt: number | null;
   /** Set when `sent_at` is present but unreadable (the events are accepted with it). */
-  warning?: RejectionReason;
+  warning?: Reason;
 }
 
 /** Epoch ms between 1900 and 2299, the range a time column holds (as event times). */

@@ -1,16 +1,16 @@
-import type { RejectionReason } from '@evp/core';
+import type { Reason } from '../rules/registry';
 import { parseAppVersion, parseLooseAppVersion, parseSdk, parseSessionId } from './client-fields';
 
 /** An app version a reader already interpreted (a client's own shape), with the warning naming it. */
 export interface ReadAppVersion {
   version: string;
   code: number | null;
-  warning: RejectionReason;
+  warning: Reason;
 }
 
 /** Parses s_id, sdk and app version the same way for both forms; malformed parts are warnings. */
 export function sessionFacts(input: { sId: string; userId: string; sdk: string; appVersion: string | ReadAppVersion; path: string }) {
-  const warnings: RejectionReason[] = [];
+  const warnings: Reason[] = [];
   const session = parseSessionId(input.sId, input.userId);
   let sessionEnd = session?.end ?? null;
   if (!session) {
@@ -34,7 +34,7 @@ export function sessionFacts(input: { sId: string; userId: string; sdk: string; 
 }
 
 /** The client library and app version of an envelope (both forms, and the crash upload); problems are warnings. */
-export function clientFacts(input: { sdk: string; appVersion: string | ReadAppVersion; path: string }, warnings: RejectionReason[]) {
+export function clientFacts(input: { sdk: string; appVersion: string | ReadAppVersion; path: string }, warnings: Reason[]) {
   const sdk = parseSdk(input.sdk);
   if (!sdk) warnings.push({ path: `${input.path}.sdk`, rule: 'sdk_shape', message: 'sdk is not <os>/<version> or <os>_<version>' });
   else if (sdk.wrapper !== undefined) {

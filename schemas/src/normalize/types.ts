@@ -1,11 +1,13 @@
 import type { RejectionReason } from '@evp/core';
+import type { Reason } from '../rules/registry';
+import type { ClientLine } from '../clients/identity';
 import type { CanonicalEvent, EnvelopeForm } from '../canonical';
 import type { RejectionKind } from '../rejected';
 
 /** A rejection as the normaliser sees it; the validator adds provenance to make a RejectedRecord. */
 export interface Rejection {
   kind: RejectionKind;
-  errors: RejectionReason[];
+  errors: Reason[];
   /** The offending JSON value (event, or envelope for envelope violations). */
   payload: unknown;
   event_count: number;
@@ -18,7 +20,7 @@ export interface Rejection {
 
 export interface AcceptedEvent {
   event: CanonicalEvent;
-  /** The event's own warnings (`event.warnings`). */
+  /** The event's own warnings (`event.warnings`, typed as the canonical event carries them). */
   warnings: RejectionReason[];
   /** Index of the event in its envelope's `data`. */
   event_index: number;
@@ -52,7 +54,11 @@ export interface EnvelopeFacts {
   appVersionCode: number | null;
   tz: string;
   client: Record<string, unknown> | null;
-  warnings: RejectionReason[];
+  /** Which known client sent it (clients/identity.ts), from the form and the sdk, once per envelope; null for any other client. */
+  line: ClientLine | null;
+  /** The sdk version as numbers (`1.2.3` → [1, 2, 3]) for a quirk gated to some versions of the line; empty when none. */
+  lineVersion: readonly number[];
+  warnings: Reason[];
 }
 
 /** One event lifted out of its envelope, before its properties are validated. */

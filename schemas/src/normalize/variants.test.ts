@@ -9,7 +9,7 @@ const receiptProps = { msg_id: 'm-1', type: 'read', member_id: 'u-2' };
 
 describe('spelling variants', () => {
   it("reads the chat samples' top-level ts (YYYY-MM-DD HH:mm:ssZ) in both forms", () => {
-    const current = currentEnvelope([{ ts: '2023-05-01 10:00:00+0000', __ol: true, name: 'group', ctx: receiptProps }]);
+    const current = currentEnvelope([{ ts: '2023-05-01 10:00:00+0000', __ol: true, name: 'group', property: 'p', ctx: receiptProps }]);
     const earlier = earlierEnvelope([{ block: 'chat', ol: true, ts: '2023-05-01 10:00:00Z', type: 'group', props: receiptProps }]);
     for (const env of [current, earlier]) {
       const r = normalizeUpload(env, ctx);
@@ -20,7 +20,7 @@ describe('spelling variants', () => {
   });
 
   it('prefers time over ts when a current-form log carries both', () => {
-    const log = { time: '2023-05-01 15:30:00.000', ts: '2023-05-01 00:00:00Z', __ol: true, name: 'receipt', ctx: receiptProps };
+    const log = { time: '2023-05-01 15:30:00.000', ts: '2023-05-01 00:00:00Z', __ol: true, name: 'receipt', property: 'p', ctx: receiptProps };
     const e = normalizeUpload(currentEnvelope([log]), ctx).accepted[0]!.event;
     expect(e.time).toBe(Date.UTC(2023, 4, 1, 10));
     // The unused spelling is not dropped.
@@ -29,12 +29,12 @@ describe('spelling variants', () => {
 
   it('leaves a real group event a group', () => {
     const props = { group_id: 'g-1', type: 'leave', member_id: 'u-2' };
-    const r = normalizeUpload(currentEnvelope([{ time: '2023-05-01 10:00:00Z', __ol: true, name: 'group', ctx: props }]), ctx);
+    const r = normalizeUpload(currentEnvelope([{ time: '2023-05-01 10:00:00Z', __ol: true, name: 'group', property: 'p', ctx: props }]), ctx);
     expect(r.accepted[0]!.event).toMatchObject({ name: 'group', sent_name: null, props });
   });
 
   it('does not resolve names through Object.prototype', () => {
-    const r = normalizeUpload(currentEnvelope([{ time: '2023-05-01 10:00:00Z', __ol: true, name: 'constructor', ctx: {} }]), ctx);
+    const r = normalizeUpload(currentEnvelope([{ time: '2023-05-01 10:00:00Z', __ol: true, name: 'constructor', property: 'p', ctx: {} }]), ctx);
     expect(r.rejected[0]!.errors).toEqual([{ path: '$.data[0].name', rule: 'unknown_event', message: 'constructor is not a known event type' }]);
   });
 
@@ -42,8 +42,8 @@ describe('spelling variants', () => {
     const meta = { campaign: 'c', n: [1, 2] };
     const r = normalizeUpload(
       [
-        currentEnvelope([{ time: '2023-05-01 10:00:00Z', __ol: true, name: 'milestone', ctx: { id: 'ms', action: 'achieved' }, meta }]),
-        currentEnvelope([{ time: '2023-05-01 10:00:00Z', __ol: true, name: 'receipt', ctx: { ...receiptProps, meta } }]),
+        currentEnvelope([{ time: '2023-05-01 10:00:00Z', __ol: true, name: 'milestone', property: 'p', ctx: { id: 'ms', action: 'achieved' }, meta }]),
+        currentEnvelope([{ time: '2023-05-01 10:00:00Z', __ol: true, name: 'receipt', property: 'p', ctx: { ...receiptProps, meta } }]),
         earlierEnvelope([
           {
             block: 'payment',

@@ -17,6 +17,8 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: "the spec's object, rebuilt from the flat keys by the event's entry of one mapping table (normalize/flat-ctx/mappings.ts)",
     clients: KENKAI_AND_UNITY,
     source: `${FLATTEN}; the event models (EventObjects/*.swift)`,
+    gate: ['ios-kenkai', 'unity-ios'],
+    otherwise: 'client_quirk',
   },
   {
     rule: 'joined_list',
@@ -24,6 +26,8 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: 'the list (split on `", "`), where the definition says ARRAY; a list of objects gets one object per part',
     clients: KENKAI_AND_UNITY,
     source: FLATTEN,
+    gate: ['ios-kenkai', 'unity-ios'],
+    otherwise: 'type',
   },
   {
     rule: 'boolean_as_number',
@@ -31,6 +35,8 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: 'true/false, only where the definition says BOOLEAN (elsewhere numbers stay numbers)',
     clients: `${KENKAI} (Unity's flattener keeps true/false)`,
     source: FLATTEN,
+    gate: ['ios-kenkai'],
+    otherwise: 'type',
   },
   {
     rule: 'time_as_string',
@@ -38,6 +44,8 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: 'epoch ms; an unparsable string is still rejected (`type`)',
     clients: KENKAI,
     source: 'KenkaiSDKPatientMgmt EncounterEventObject.swift, AppointmentEventObject.swift',
+    gate: ['ios-kenkai'],
+    otherwise: 'type',
   },
   {
     rule: 'lat_lon_string',
@@ -45,6 +53,8 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: '`{lat, lon}`; anything but two numbers is still rejected',
     clients: KENKAI,
     source: 'KenkaiSDKEcom DeliveryObject.swift + flattenMap',
+    gate: ['ios-kenkai'],
+    otherwise: 'type',
   },
   {
     rule: 'ambiguous_flattened_key',
@@ -52,6 +62,8 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: 'the value as checkout `id` and as the item `id`, both flagged: do not join orders on it',
     clients: KENKAI,
     source: 'KenkaiSDKEcom InternalCheckoutObject.swift + flattenMap',
+    gate: ['ios-kenkai'],
+    otherwise: 'client_quirk',
   },
   {
     rule: 'copied_from_item',
@@ -59,6 +71,8 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: "the event's `currency` = the item's currency",
     clients: KENKAI,
     source: 'KenkaiSDKEcom CartObject.swift, InternalCheckoutObject.swift',
+    gate: ['ios-kenkai'],
+    otherwise: 'required',
   },
   {
     rule: 'empty_property',
@@ -66,6 +80,8 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: 'property null',
     clients: KENKAI_AND_UNITY,
     source: 'KenkaiSDKCore Services/APIHandler/IngestAPIHandler.swift:27',
+    gate: ['ios-kenkai', 'unity-ios'],
+    otherwise: 'non_empty',
   },
   {
     rule: 'render_time_seconds',
@@ -73,6 +89,8 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: 'milliseconds (× 1000)',
     clients: KENKAI_AND_UNITY,
     source: 'KenkaiSDKCore CFViewController.swift:41',
+    gate: ['ios-kenkai', 'unity-ios'],
+    otherwise: 'client_quirk',
   },
   {
     rule: 'store_id_is_remarks',
@@ -80,6 +98,8 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: 'kept as `store_info.id`, flagged: the store is not known',
     clients: KENKAI,
     source: 'KenkaiSDKEcom ItemReportObject.swift:32',
+    gate: ['ios-kenkai'],
+    otherwise: 'client_quirk',
   },
   {
     rule: 'nudge_ref_derived',
@@ -87,6 +107,8 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: "`ref` = `<inv_id>:<action_id>` from that copy (the platform's pull answer also carries `internal.ref`, which is used as sent)",
     clients: KENKAI_AND_UNITY,
     source: 'KenkaiSDKCore Nudge listener/Notifications/CFNotificationController.swift:63-66, Models/ActionRepsonseObject.swift',
+    gate: ['ios-kenkai', 'unity-ios'],
+    otherwise: 'required',
   },
   {
     rule: 'nudge_time_derived',
@@ -94,6 +116,8 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: "`time` = the pulled action's `internal.ref_time`, else the log's own time",
     clients: KENKAI_AND_UNITY,
     source: 'KenkaiSDKCore CFNotificationController.swift:63-66',
+    gate: ['ios-kenkai', 'unity-ios'],
+    otherwise: 'required',
   },
   {
     rule: 'block_is_permission',
@@ -101,6 +125,8 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: 'response `error` with details saying so: the action store counts a delivery failure and does not block the action id',
     clients: KENKAI_AND_UNITY,
     source: 'KenkaiSDKCore CFNotificationController.swift:36-40',
+    gate: ['ios-kenkai', 'unity-ios'],
+    otherwise: 'client_quirk',
   },
   {
     rule: 'custom_event',
@@ -108,6 +134,8 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: 'event `custom` (core); `sent_name` and `props.name` keep the name, the app values are extras',
     clients: KENKAI_AND_UNITY,
     source: 'KenkaiSDKCore Models/TrackEventObject.swift, Validators/CoreEventValidator.swift',
+    gate: ['ios-kenkai', 'unity-ios'],
+    otherwise: 'unknown_event',
   },
   {
     rule: 'payment_event_mapped',
@@ -115,6 +143,8 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: 'action payment_processed → `deferred_payment`, any other → `payment_method` (the action kept as an extra)',
     clients: KENKAI,
     source: 'KenkaiSDKPayments Models/EventObjects/PaymentObject.swift',
+    gate: ['ios-kenkai'],
+    otherwise: 'unknown_event',
   },
   {
     rule: 'app_version_two_part',
@@ -122,6 +152,8 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: 'app_version `2.3`, code 45',
     clients: KENKAI_AND_UNITY,
     source: 'KenkaiSDKCore Utility/Extensions/UIApplication.swift:45-51',
+    gate: ['ios-kenkai', 'unity-ios'],
+    otherwise: 'app_version_shape',
   },
   {
     rule: 'app_version_unknown',
@@ -129,6 +161,8 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: 'app_version empty (unknown)',
     clients: KENKAI_AND_UNITY,
     source: 'KenkaiSDKCore Utility/Extensions/UIApplication.swift:35-51',
+    gate: ['ios-kenkai', 'unity-ios'],
+    otherwise: 'app_version_shape',
   },
   {
     rule: 'catalog_string_coerced',
@@ -137,6 +171,8 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: "the definition's type (INT, DOUBLE, BOOLEAN, ARRAY); a string that does not parse is still rejected (`type`)",
     clients: KENKAI_AND_UNITY,
     source: 'KenkaiSDKCore Models/Catalog/CatalogItemModel.swift, Services/APIHandler/CatalogAPIHandler.swift, CodableExtension.swift (flattenMapToString)',
+    gate: ['ios-kenkai', 'unity-ios'],
+    otherwise: 'type',
   },
   {
     rule: 'custom_catalog_kind',
@@ -146,6 +182,8 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
       'an app-defined kind (a name matching `[a-z][a-z0-9_]{0,63}` that is no built-in kind or alias): `id` checked, every other field kept as sent, in `catalog_custom` (column `kind`); other names are still rejected (`unknown_catalog_kind`)',
     clients: UNITY,
     source: 'Runtime/CFSDK.cs (LogOtherCatalog), KenkaiSDKCore Catalog/CfCoreCatalog.swift (updateOtherCatalog), Models/Catalog/OtherCatalogModel.swift',
+    gate: ['unity-ios'],
+    otherwise: 'unknown_catalog_kind',
   },
   {
     rule: 'default_zero',
@@ -153,5 +191,7 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     becomes: 'both left out (instead of a position in the Gulf of Guinea)',
     clients: KENKAI,
     source: 'KenkaiSDKCore Models/Catalog/SiteCatalogModel.swift',
+    gate: ['ios-kenkai'],
+    otherwise: 'client_quirk',
   },
 ];

@@ -14,6 +14,8 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     becomes: 'app_version as sent; app_version_code is the build number (the major version is not a version code)',
     clients: `${CF} 0.4.3–1.1.4`,
     source: 'CausalFoundrySDKCore/Sources/CFSetup.swift (getApplicationInfo)',
+    gate: [{ line: 'ios-cf', from: '0.4.3', to: '1.1.4' }],
+    otherwise: 'app_version_shape',
   },
   // Block and event names
   {
@@ -22,6 +24,8 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     becomes: 'the block of the event type (e_commerce, e_learning, patient_mgmt); one reading for every envelope form (normalize/block.ts)',
     clients: `${CF} 0.4.3–1.2.3 (chw_mgmt: 0.4.3–0.5.3); ${GENERATOR} (e-commerce, e-learning)`,
     source: 'CausalFoundrySDKCore/Sources/CFSetup.swift (track), EventTypes/ContentBlock.swift; generator src/synthetic/constants.py (BlockType)',
+    gate: ['ios-cf', 'server-import'],
+    otherwise: 'block_mismatch',
   },
   {
     rule: 'block_missing',
@@ -29,6 +33,8 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     becomes: 'the block of the event type',
     clients: `${CF} 0.4.3–1.0.3`,
     source: 'CausalFoundrySDKCore/Sources/Builders/CfLogRateEvent.swift',
+    gate: [{ line: 'ios-cf', from: '0.4.3', to: '1.0.3' }],
+    otherwise: 'block_mismatch',
   },
   {
     rule: 'block_of_app',
@@ -38,6 +44,8 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     clients: `${CF} 0.4.3–1.2.3`,
     source:
       'CausalFoundrySDKCore/Sources/CFCoreEvent.swift (1.1.4+), Builders/CFLogAppEvent.swift (≤1.0.3), Nudge listener/Notifications/CFNotificationController.swift',
+    gate: ['ios-cf'],
+    otherwise: 'block_mismatch',
   },
   {
     rule: 'event_alias',
@@ -46,6 +54,8 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     clients: `${CF} 0.4.3–1.2.3 (schedule_delivery: 0.4.3–0.5.3); ${GENERATOR} (schedule_delivery)`,
     source:
       'CausalFoundrySDKCore/Sources/EventTypes/CoreEventType.swift, CausalFoundrySDKEcom/Sources/EventTypes/EComEventType.swift (0.5.3); generator src/synthetic/event/log/commerce/schedule_delivery.py',
+    gate: ['ios-cf', 'server-import'],
+    otherwise: 'unknown_event',
   },
   {
     rule: 'event_spelling',
@@ -53,6 +63,8 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     becomes: 'the snake_case event (`sent_name` keeps the name as sent)',
     clients: `${CF} 0.4.3–0.5.3`,
     source: 'CHWManagement/Sources/Enums/ChwMgmtEventType.swift (0.5.3)',
+    gate: [{ line: 'ios-cf', from: '0.4.3', to: '0.5.3' }],
+    otherwise: 'unknown_event',
   },
   {
     rule: 'empty_details',
@@ -60,6 +72,8 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     becomes: 'details absent (so `details_only_for_error` holds)',
     clients: `${CF} 0.4.3–1.2.3`,
     source: 'CausalFoundrySDKCore/Sources/Models/NudgeRepsonseObject.swift',
+    gate: ['ios-cf'],
+    otherwise: 'details_only_for_error',
   },
   {
     rule: 'default_applied',
@@ -70,6 +84,8 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     clients: `${CF} 0.4.3–0.5.3 (delivery), 0.4.3–1.1.8 (chwsite); ${GENERATOR}`,
     source:
       'CausalFoundrySDKEcom/Sources/Models/EventObjetcs/DeliveryObject.swift, ScheduleDeliveryObject.swift (0.5.3); CausalFoundrySDKPatientMgmt/Sources/Catalog/CatalogModels/HcwSiteCatalogModel.swift; generator commerce/delivery.py, checkout.py, navigation/app.py, general/search.py, event/log/nudge/nudge_response.py',
+    gate: [{ line: 'ios-cf', from: '0.4.3', to: '0.5.3' }, 'server-import'],
+    otherwise: 'required',
   },
   {
     rule: 'type_coerced',
@@ -79,6 +95,8 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     clients: `${CF} 1.1.4–1.2.3; ${GENERATOR}`,
     source:
       'CausalFoundrySDKPatientMgmt/Sources/Models/ItemObjects/DiagnosisItem.swift; generator event/log/nudge/nudge_response.py, utils/nudge_utils.py, event/catalog/drug_catalog.py',
+    gate: [{ line: 'ios-cf', from: '1.1.4', to: '1.2.3' }, 'server-import'],
+    otherwise: 'type',
   },
   // Property names
   {
@@ -88,6 +106,8 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     clients: `${CF} 0.4.3–0.5.3 (camelCase), 0.4.3–1.2.3 (drug catalog)`,
     source:
       'Loyalty/Sources/event_models/LevelObject.swift (0.5.3), CHWManagement/Sources/Catalog/CatalogModels/InternalModels (0.5.3), CausalFoundrySDKEcom/Sources/Models/CatalogModels/DrugCatalogModel.swift',
+    gate: ['ios-cf'],
+    otherwise: 'client_quirk',
   },
   {
     rule: 'property_moved',
@@ -95,6 +115,8 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     becomes: 'read as the event’s patient_id and site_id (the item keeps its copies as extras)',
     clients: `${CF} 1.1.4–1.1.8`,
     source: 'CausalFoundrySDKPatientMgmt/Sources/Models/ItemObjects/AppointmentItem.swift (1.1.8)',
+    gate: [{ line: 'ios-cf', from: '1.1.4', to: '1.1.8' }],
+    otherwise: 'client_quirk',
   },
   // Catalogs and uploads outside the spec
   {
@@ -103,6 +125,8 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     becomes: 'the hcw and site catalogs',
     clients: `${CF} 0.4.3–0.5.3 (chw), 0.4.3–1.1.8 (chwsite)`,
     source: 'CHWManagement/Sources/Catalog (0.5.3), CausalFoundrySDKPatientMgmt/Sources/Catalog/PatientMgmtCatalogSubject.swift',
+    gate: [{ line: 'ios-cf', from: '0.4.3', to: '1.1.8' }],
+    otherwise: 'unknown_catalog_kind',
   },
   {
     rule: 'sdk_crash_item',
@@ -111,5 +135,7 @@ export const earlierFormQuirks: readonly ClientQuirk[] = [
     clients: `${CF} 0.4.3–1.2.3`,
     source:
       'CausalFoundrySDKCore/Sources/Models/MainExceptionBody.swift, Utility/ExceptionManager.swift, Services/Networking/APIConstants.swift (ingestExceptionEvent)',
+    gate: ['ios-cf'],
+    otherwise: 'client_quirk',
   },
 ];

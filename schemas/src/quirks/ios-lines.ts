@@ -13,6 +13,8 @@ export const iosLinesQuirks: readonly ClientQuirk[] = [
     becomes: 'sdk_name and sdk_version of the native library (`ios`, `<version>`); the wrapper kept in `client.sdk_wrapper`',
     clients: `${CF} 0.4.6–1.2.3 and ${KENKAI}, with setUsageForReactNative()`,
     source: 'CausalFoundrySDKCore/Sources/Core.swift, KenkaiSDKCore Core.swift:52 (setUsageForReactNative)',
+    gate: [{ line: 'ios-cf', from: '0.4.6', to: '1.2.3' }, 'ios-kenkai'],
+    otherwise: 'sdk_shape',
   },
   {
     rule: 'session_end_before_start',
@@ -22,6 +24,8 @@ export const iosLinesQuirks: readonly ClientQuirk[] = [
     clients: `${CF} 0.4.3–1.2.3; ${KENKAI_AND_UNITY}`,
     source:
       'CausalFoundrySDKCore/Sources/CFSetup.swift (setup), Services/APIHandler/AppLifecycleObserver.swift; KenkaiSDKCore IngestAPIHandler.swift:70, AppLifecycleObserver.swift',
+    gate: ['ios-cf', 'ios-kenkai', 'unity-ios'],
+    otherwise: 'session_id_shape',
   },
   {
     rule: 'property_alias',
@@ -32,6 +36,8 @@ export const iosLinesQuirks: readonly ClientQuirk[] = [
     clients: `${CF} 0.4.3–1.1.8; ${KENKAI}; ${GENERATOR}`,
     source:
       'CausalFoundrySDKPatientMgmt/Sources/Models (1.1.8), Catalog/CatalogModels/PatientCatalogModel.swift, HcwCatalogModel.swift, HcwSiteCatalogModel.swift; Kenkai MediaObject.swift, QuestionObject.swift, ExamObject.swift, ModuleObject.swift, MilestoneObject.swift, CartObject.swift, PatientEventObject.swift, PatientCatalogModel.swift; generator commerce/schedule_delivery.py, event/log/nudge/nudge_response.py, event/catalog/user_catalog.py',
+    gate: [{ line: 'ios-cf', from: '0.4.3', to: '1.1.8' }, 'ios-kenkai', 'server-import'],
+    otherwise: 'client_quirk',
   },
   {
     rule: 'required_missing',
@@ -42,6 +48,8 @@ export const iosLinesQuirks: readonly ClientQuirk[] = [
     clients: `${CF} 0.4.3–1.2.3; ${KENKAI}; ${GENERATOR}`,
     source:
       'CausalFoundrySDKElearn/Sources/Models/ExamObject.swift, QuestionObject.swift; CausalFoundrySDKPayments/Sources/Models/EventObjects; the Kenkai event models (EventObjects/*.swift), CFViewController.swift; generator navigation/app.py, general/page.py, event/log/generator.py (level), learning/exam.py',
+    gate: ['ios-cf', 'ios-kenkai', 'unity-ios', 'server-import'],
+    otherwise: 'required',
   },
   {
     rule: 'epoch_zero_time',
@@ -50,6 +58,8 @@ export const iosLinesQuirks: readonly ClientQuirk[] = [
     becomes: 'est_delivery_ts absent',
     clients: `${CF} 0.4.3–1.2.3; ${KENKAI}`,
     source: 'CausalFoundrySDKEcom/Sources/Models/EventObjetcs/DeliveryObject.swift; KenkaiSDKEcom DeliveryObject.swift (init deliveryTs: Int64 = 0)',
+    gate: ['ios-cf', 'ios-kenkai'],
+    otherwise: 'client_quirk',
   },
   {
     rule: 'unset_value',
@@ -59,6 +69,8 @@ export const iosLinesQuirks: readonly ClientQuirk[] = [
     clients: `${CF} 0.9.5–1.2.3 (birth_year), 0.4.3–1.2.3 (item_info dates); ${KENKAI} (birth_year)`,
     source:
       'CausalFoundrySDKCore/Sources/Models/Catalog/UserCatalogModel.swift, CausalFoundrySDKEcom/Sources/Models/ItemObjects/ItemInfoModel.swift; KenkaiSDKCore Models/Catalog/UserCatalogModel.swift:56',
+    gate: ['ios-cf', 'ios-kenkai'],
+    otherwise: 'client_quirk',
   },
   {
     rule: 'event_not_in_spec',
@@ -69,5 +81,7 @@ export const iosLinesQuirks: readonly ClientQuirk[] = [
     clients: `${CF} 0.4.3–1.0.3; ${KENKAI}`,
     source:
       'CHWManagement/Sources (0.4.3–0.5.3), CausalFoundrySDKPatientMgmt/Sources/Models/EventObjects (0.9.5–1.0.3); KenkaiSDKPatientMgmt Models/EventObjects/DiagnosisEventObject.swift',
+    gate: [{ line: 'ios-cf', from: '0.4.3', to: '1.0.3' }, 'ios-kenkai'],
+    otherwise: 'unknown_event',
   },
 ];

@@ -17,6 +17,8 @@ export const serverImportQuirks: readonly ClientQuirk[] = [
     becomes: 'the flat form: user, device and os from each log, `ip`/`up`/`dn` kept in `client`, session, sdk, app version and tz empty (`envelope` = `flat`)',
     clients: GENERATOR,
     source: 'src/synthetic/event/log/log_base.py (as_payload_dict), src/synthetic/sink/http_flush_sink.py',
+    gate: ['server-import'],
+    otherwise: 'client_quirk',
   },
   {
     rule: 'number_precision',
@@ -24,6 +26,8 @@ export const serverImportQuirks: readonly ClientQuirk[] = [
     becomes: 'read as JSON parses it (last digits lost); such a ref names no action, so the feedback consumer counts it as unknown',
     clients: GENERATOR,
     source: 'src/synthetic/utils/nudge_utils.py (generate_random_nudge)',
+    gate: ['server-import'],
+    otherwise: 'client_quirk',
   },
   {
     rule: 'value_format',
@@ -31,6 +35,8 @@ export const serverImportQuirks: readonly ClientQuirk[] = [
     becomes: 'the English name (`India`, `French`, from ICU); an unknown code is kept as sent',
     clients: GENERATOR,
     source: 'src/synthetic/utils/user_utils.py (generate_random_user_data)',
+    gate: ['server-import'],
+    otherwise: 'client_quirk',
   },
   {
     rule: 'time_precision',
@@ -38,5 +44,7 @@ export const serverImportQuirks: readonly ClientQuirk[] = [
     becomes: 'the millisecond (canonical times are epoch ms); only reported when the dropped digits are not zeros',
     clients: GENERATOR,
     source: 'src/synthetic/constants.py (LOG_DATETIME_FORMAT), utils/time_utils.py',
+    gate: 'every',
+    otherwise: 'time_precision',
   },
 ];

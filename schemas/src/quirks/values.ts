@@ -8,6 +8,8 @@ export const valueQuirks: readonly ClientQuirk[] = [
     becomes: 'the field is treated as absent (an optional field is left out; a required one is still `required`)',
     clients: 'causalfoundry/ios-sdk 0.9.5–1.2.3 (catalog and item defaults)',
     source: 'CausalFoundrySDKCore Models/Catalog/UserCatalogModel.swift, KenkaiSDKEcom ItemModel.swift (1.x)',
+    gate: [{ line: 'ios-cf', from: '0.9.5', to: '1.2.3' }],
+    otherwise: 'enum',
   },
   {
     rule: 'enum_alias',
@@ -16,6 +18,8 @@ export const valueQuirks: readonly ClientQuirk[] = [
     clients:
       'causalfoundry/ios-sdk 1.2.2–1.2.3 and Kenkai 1.0.0–1.0.1; benshi-ai/open-synthetic-data-generator 9adc0d6 (rate `type` drug, blood, oxygen, medical_equipment → item)',
     source: 'ModuleType.swift; generator utils/event_utils.py',
+    gate: [{ line: 'ios-cf', from: '1.2.2', to: '1.2.3' }, 'ios-kenkai', 'server-import'],
+    otherwise: 'enum',
   },
   {
     rule: 'enum_spelling',
@@ -23,6 +27,8 @@ export const valueQuirks: readonly ClientQuirk[] = [
     becomes: 'the spec value (snake_case, lower case)',
     clients: 'causalfoundry/ios-sdk 0.4.3–0.5.3',
     source: 'MediaAction.swift, SearchItemType.swift (0.4.x)',
+    gate: [{ line: 'ios-cf', from: '0.4.3', to: '0.5.3' }],
+    otherwise: 'enum',
   },
   {
     rule: 'enum_extension',
@@ -30,6 +36,8 @@ export const valueQuirks: readonly ClientQuirk[] = [
     becomes: 'kept as sent',
     clients: 'causalfoundry/ios-sdk (all lines), causalfoundry/unity-sdk 1.0.10',
     source: 'EventTypes/*.swift',
+    gate: ['ios-cf', 'ios-kenkai', 'unity-ios'],
+    otherwise: 'enum',
   },
   {
     rule: 'currency_code_ios_list',
@@ -38,13 +46,18 @@ export const valueQuirks: readonly ClientQuirk[] = [
     becomes: 'kept as sent',
     clients: 'causalfoundry/ios-sdk 0.4.3–1.2.3 and Kenkai 1.0.0–1.0.1',
     source: 'EventTypes/CurrencyCode.swift',
+    gate: ['ios-cf', 'ios-kenkai'],
+    otherwise: 'currency_code',
   },
   {
     rule: 'redeem_currency_empty',
     sends: 'redeem `currency: ""` when the app gives none',
     becomes: 'the currency is treated as absent',
-    clients: 'causalfoundry/ios-sdk 1.2.3',
-    source: 'CausalFoundrySDKLoyalty Models/RedeemObject.swift (`currency?.rawValue ?? ""`)',
+    clients: 'causalfoundry/ios-sdk 1.2.3 and Kenkai 1.0.0–1.0.1 (flattened as `redeem_currency`)',
+    source:
+      'CausalFoundrySDKLoyalty Models/RedeemObject.swift (`currency?.rawValue ?? ""`); KenkaiSDKLoyalty Models/RewardEventObject.swift:45 (`redeemCurrency?.rawValue ?? ""`, at tag 1.0.1)',
+    gate: [{ line: 'ios-cf', from: '1.2.3', to: '1.2.3' }, 'ios-kenkai'],
+    otherwise: 'currency_code',
   },
   {
     rule: 'total_points_zero_default',
@@ -52,5 +65,7 @@ export const valueQuirks: readonly ClientQuirk[] = [
     becomes: 'kept as sent; the total is unknown',
     clients: 'causalfoundry/ios-sdk 1.2.3 and Kenkai 1.0.0–1.0.1',
     source: 'RewardEventObject.swift (`totalPoints: Float = 0.0`)',
+    gate: [{ line: 'ios-cf', from: '1.2.3', to: '1.2.3' }, 'ios-kenkai'],
+    otherwise: 'total_points_below_acc_points',
   },
 ];

@@ -42,7 +42,8 @@ function rawMessages(kind: string, body: unknown): BusMessage[] {
     headers: {
       [rawHeaders.appId]: 'app-1',
       [rawHeaders.requestId]: 'req-corpus',
-      [rawHeaders.receivedAt]: '1741946400000',
+      // 2026-01-01: after every time in the corpora (their logs are dated in 2025), so none is future_time.
+      [rawHeaders.receivedAt]: '1767225600000',
       [rawHeaders.keyId]: 'k-sdk',
       [rawHeaders.payloadKind]: kind,
       [rawHeaders.envelopeIndex]: String(i),

@@ -8,7 +8,7 @@ const msg = (body: unknown): BusMessage => ({
   offset: '7',
   key: 'app-1:usr_48213',
   value: Buffer.from(JSON.stringify(body)),
-  headers: { app_id: 'app-1', request_id: 'req-1', received_at: '1700000100000', key_id: 'k', payload_kind: 'crash' },
+  headers: { app_id: 'app-1', request_id: 'req-1', received_at: '1767225600000', key_id: 'k', payload_kind: 'crash' },
   timestamp: 1,
 });
 const item = {

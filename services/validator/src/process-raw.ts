@@ -7,7 +7,7 @@ import {
   rawHeaders,
   type RawHeaderFields,
 } from '@evp/contract';
-import { errorMessage, type BusMessage, type RejectionReason } from '@evp/core';
+import { errorMessage, type BusMessage } from '@evp/core';
 import {
   normalizeCatalog,
   normalizeCrashUpload,
@@ -17,6 +17,7 @@ import {
   type AcceptedCatalogRecord,
   type AcceptedEvent,
   type NormalizeOptions,
+  type Reason,
   type Rejection,
 } from '@evp/schemas';
 
@@ -41,7 +42,7 @@ export interface MessageOutcome<E> extends RawHeaderFields {
    * Why an identify event's user properties made no catalog record (the event itself is accepted):
    * logged. The warnings of accepted events and records travel with them, not here.
    */
-  identifyProblems: RejectionReason[];
+  identifyProblems: Reason[];
 }
 
 /**
@@ -106,7 +107,7 @@ function contextOf(msg: RawMessage): RawHeaderFields {
   return fromRawHeaders(msg.headers, msg.timestamp);
 }
 
-function parseViolation(msg: RawMessage, errors: RejectionReason[], eventCount = 1): MessageOutcome<never> {
+function parseViolation(msg: RawMessage, errors: Reason[], eventCount = 1): MessageOutcome<never> {
   return {
     events: [],
     catalog: [],

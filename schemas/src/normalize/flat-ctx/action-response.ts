@@ -1,4 +1,4 @@
-import type { RejectionReason } from '@evp/core';
+import type { Reason } from '../../rules/registry';
 
 /** What the details of a Kenkai `block` say once it is read as the delivery failure it is. */
 export const BLOCK_IS_PERMISSION_DETAILS = 'notifications are not authorised on the device (sent by the client as response block)';
@@ -27,8 +27,8 @@ export function adaptActionResponse(
   logTime: string,
   kenkai: boolean,
   propsPath: string,
-): { props: Record<string, unknown>; warnings: RejectionReason[] } {
-  const warnings: RejectionReason[] = [];
+): { props: Record<string, unknown>; warnings: Reason[] } {
+  const warnings: Reason[] = [];
   let out = props;
   const set = (k: string, v: unknown) => {
     if (out === props) out = { ...props };

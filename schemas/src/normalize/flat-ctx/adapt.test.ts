@@ -1,7 +1,10 @@
-import { ctx as ingestCtx } from '../../__fixtures__/envelopes';
+import { ctx as fixtureCtx } from '../../__fixtures__/envelopes';
 import { normalizeUpload } from '../normalize';
 import { BLOCK_IS_PERMISSION_DETAILS } from './action-response';
-import { isKenkaiSdk } from './adapt';
+import { identifyClient } from '../../clients/identity';
+
+// Received after the 2025 times these clients' logs carry (an earlier receipt would flag them future_time).
+const ingestCtx = { ...fixtureCtx, receivedAt: Date.UTC(2026, 0, 1) };
 
 /** An upload as the Kenkai iOS client 1.0.1 builds it (schemas/corpus/clients/ios-kenkai-1.0.1.json). */
 function kenkai(name: string, property: string, ctx: Record<string, unknown>, sdk = 'ios/1.0.1') {
@@ -21,15 +24,16 @@ const rulesAt = (e: { warnings: { path: string; rule: string }[] }) => e.warning
 
 describe('Kenkai detection', () => {
   it('is by the sdk string ios/1.0.x, with or without the React Native prefix', () => {
-    expect(isKenkaiSdk({ sdkName: 'ios', sdkVersion: '1.0.1' })).toBe(true);
-    expect(isKenkaiSdk({ sdkName: 'ios', sdkVersion: '1.0.10' })).toBe(true);
+    expect(identifyClient('current', 'ios', '1.0.1')).toBe('ios-kenkai');
+    expect(identifyClient('current', 'ios', '1.0.10')).toBe('unity-ios');
     // `rn/ios/1.0.1` is read as sdk ios 1.0.1 with the wrapper apart (sdk_wrapper), as for the older line.
     const rn = one(kenkai('page', 'Home', { path: 'app/Home', title: 'Home', render_time: 0, duration: 1 }, 'rn/ios/1.0.1'));
     expect([rn.sdk_name, rn.sdk_version, rn.client?.sdk_wrapper]).toEqual(['ios', '1.0.1', 'rn']);
     expect(rulesAt(rn)).toContainEqual(['$.internal.sdk', 'sdk_wrapper']);
-    expect(isKenkaiSdk({ sdkName: rn.sdk_name, sdkVersion: rn.sdk_version })).toBe(true);
-    expect(isKenkaiSdk({ sdkName: 'ios', sdkVersion: '1.1.8' })).toBe(false);
-    expect(isKenkaiSdk({ sdkName: 'android', sdkVersion: '1.0.1' })).toBe(false);
+    expect(identifyClient('current', rn.sdk_name, rn.sdk_version)).toBe('ios-kenkai');
+    expect(identifyClient('current', 'ios', '1.1.8')).toBeNull();
+    expect(identifyClient('current', 'ios', '1.0.2')).toBeNull();
+    expect(identifyClient('current', 'android', '1.0.1')).toBeNull();
   });
 });
 

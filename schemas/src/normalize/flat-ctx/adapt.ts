@@ -1,4 +1,4 @@
-import type { RejectionReason } from '@evp/core';
+import type { Reason } from '../../rules/registry';
 import type { EventDef, ObjectDef } from '../../dsl/types';
 import type { EnvelopeFacts, RawEvent } from '../types';
 import { adaptActionResponse } from './action-response';
@@ -8,17 +8,10 @@ import { rebuildFlatCtx } from './rebuild';
 
 /**
  * The Kenkai iOS client (causalfoundry/ios-sdk 1.0.0–1.0.1) and the Kenkai Core 1.0.10 inside
- * causalfoundry/unity-sdk send `internal.sdk` `ios/1.0.<n>`; its React Native wrapper sends
- * `rn/ios/1.0.<n>`, which session-facts.ts reads as sdk `ios` `1.0.<n>` with the wrapper apart
- * (warning `sdk_wrapper`, the same for both iOS lines). The older CausalFoundry line also had
- * `ios/1.0.2`–`ios/1.0.3`, but in the earlier envelope form, so the sdk identifies Kenkai only
- * together with the current form (the only form this module sees).
+ * causalfoundry/unity-sdk, recognised once per envelope by their sdk and the current form
+ * (clients/identity.ts; `rn/ios/1.0.<n>` is read as `ios` `1.0.<n>`, warning `sdk_wrapper`).
  */
-const KENKAI_SDK_VERSION = /^1\.0\.\d+$/;
-
-export function isKenkaiSdk(facts: Pick<EnvelopeFacts, 'sdkName' | 'sdkVersion'>): boolean {
-  return facts.sdkName === 'ios' && KENKAI_SDK_VERSION.test(facts.sdkVersion);
-}
+const isKenkai = (facts: Pick<EnvelopeFacts, 'line'>): boolean => facts.line === 'ios-kenkai' || facts.line === 'unity-ios';
 
 const specKeys = new WeakMap<ObjectDef, ReadonlySet<string>>();
 /** The property names (and their accepted spellings) of a definition. */
@@ -34,7 +27,7 @@ const PULLED_INTERNAL_KEYS = ['inv_id', 'action_id'];
 export interface AdaptedEvent {
   props: Record<string, unknown>;
   property: string | null;
-  warnings: RejectionReason[];
+  warnings: Reason[];
   /**
    * The event is a flattening client's (Kenkai by its sdk, or any client by a flattened ctx): the
    * required fields that client leaves out (`client.mayOmit`) are tolerated (dsl/omissions.ts).
@@ -49,18 +42,20 @@ export interface AdaptedEvent {
  * is never touched, whatever the client), or by the Kenkai sdk string. For such events the single
  * values are read back too (coerce.ts), and the required fields the client leaves out are accepted
  * with a warning (`flattening`: normalize.ts validates with dsl/omissions.ts). `property: ""` (what
- * Kenkai sends for no property) is null for every client, with the warning `empty_property`.
+ * Kenkai sends for no property) is null, with the warning `empty_property`. Every warning here is a
+ * quirk of the Kenkai clients: from any other client normalize.ts turns it into the spec's rule
+ * (quirks/gate.ts), so a flattened ctx is accepted from the Kenkai sdks only.
  */
 export function adaptCurrentFormEvent(input: { def: EventDef; raw: RawEvent; facts: EnvelopeFacts; path: string }): AdaptedEvent {
   const { def, raw, facts, path } = input;
   const propsPath = `${path}.ctx`;
-  const warnings: RejectionReason[] = [];
+  const warnings: Reason[] = [];
   let property = raw.property;
   if (property === '') {
     property = null;
     warnings.push({ path: `${path}.property`, rule: 'empty_property', message: 'an empty property stands for none; stored as null' });
   }
-  const kenkai = isKenkaiSdk(facts);
+  const kenkai = isKenkai(facts);
   const mapping = FLAT_CTX_MAPPINGS[def.event];
   let props = raw.props;
   let flat = kenkai;
@@ -89,7 +84,7 @@ export function adaptCurrentFormEvent(input: { def: EventDef; raw: RawEvent; fac
  * Units of the flattening client: seconds where the spec has ms. (Its epoch for an unset delivery
  * time is the definition's business, as for the older iOS line: `epoch_zero_time`.)
  */
-function readUnits(mapping: (typeof FLAT_CTX_MAPPINGS)[string], props: Record<string, unknown>, propsPath: string, warnings: RejectionReason[]) {
+function readUnits(mapping: (typeof FLAT_CTX_MAPPINGS)[string], props: Record<string, unknown>, propsPath: string, warnings: Reason[]) {
   let out = props;
   for (const k of mapping.secondsToMs ?? []) {
     const v = props[k];

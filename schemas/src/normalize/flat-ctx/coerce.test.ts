@@ -1,6 +1,7 @@
 import { opt, t, type ObjectDef } from '../../dsl/types';
 import { coordinates } from '../../events/shared-objects';
 import { coerceToDef } from './coerce';
+import type { Reason } from '../../rules/registry';
 
 const inner: ObjectDef = { name: 'Inner', fields: { ok: opt(t.boolean), at: opt(t.epochMs) } };
 const def: ObjectDef = {
@@ -19,7 +20,7 @@ const def: ObjectDef = {
 
 describe('coerceToDef: single values of a flattening client, read by the definition', () => {
   it('reads 1/0 booleans, joined lists, ISO times and "lat, lon" where the definition says so', () => {
-    const warnings: { path: string; rule: string; message: string }[] = [];
+    const warnings: Reason[] = [];
     const out = coerceToDef(
       def,
       {
@@ -59,7 +60,7 @@ describe('coerceToDef: single values of a flattening client, read by the definit
   });
 
   it('leaves what it cannot read for the validator (2 as a boolean, an unparsable time, one coordinate)', () => {
-    const warnings: { path: string; rule: string; message: string }[] = [];
+    const warnings: Reason[] = [];
     const input = { flag: 2, when: 'next tuesday', where: '24.86' };
     expect(coerceToDef(def, input, '$.c', warnings)).toBe(input);
     expect(warnings).toEqual([]);

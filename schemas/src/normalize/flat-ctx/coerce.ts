@@ -1,9 +1,10 @@
-import type { RejectionReason } from '@evp/core';
+import type { Reason } from '../../rules/registry';
 import type { FieldType, ObjectDef } from '../../dsl/types';
 import { coordinates } from '../../events/shared-objects';
 import { isObject } from '@evp/contract';
 import { parseEventTime } from '../time';
 import { JOIN_SEPARATOR, splitJoined } from './rebuild';
+import type { RuleName } from '../../rules/registry';
 
 /**
  * What a flattening client's serialiser does to single values, undone where the definition says what
@@ -18,7 +19,7 @@ import { JOIN_SEPARATOR, splitJoined } from './rebuild';
  * Anything else is left as sent, for the validator to judge. Returns a new object; nested objects
  * and arrays of objects are walked with their own definitions.
  */
-export function coerceToDef(def: ObjectDef, value: Record<string, unknown>, path: string, warnings: RejectionReason[]): Record<string, unknown> {
+export function coerceToDef(def: ObjectDef, value: Record<string, unknown>, path: string, warnings: Reason[]): Record<string, unknown> {
   let out: Record<string, unknown> | undefined;
   for (const [name, field] of Object.entries(def.fields)) {
     if (!Object.hasOwn(value, name)) continue;
@@ -32,8 +33,8 @@ export function coerceToDef(def: ObjectDef, value: Record<string, unknown>, path
   return out ?? value;
 }
 
-function coerceValue(type: FieldType, v: unknown, path: string, warnings: RejectionReason[]): unknown {
-  const warn = (rule: string, message: string) => warnings.push({ path, rule, message });
+function coerceValue(type: FieldType, v: unknown, path: string, warnings: Reason[]): unknown {
+  const warn = (rule: RuleName, message: string) => warnings.push({ path, rule, message });
   switch (type.kind) {
     case 'scalar':
       if (type.scalar === 'boolean' && (v === 0 || v === 1)) {

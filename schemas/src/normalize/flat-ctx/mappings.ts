@@ -1,3 +1,4 @@
+import type { RuleName } from '../../rules/registry';
 /**
  * The one table that says, per event, how a flattened `ctx` maps back onto the spec's properties
  * (docs/clients/kenkai-ios-and-unity.md, Finding 6). The Kenkai iOS client (causalfoundry/ios-sdk
@@ -20,7 +21,7 @@
  */
 interface FlatTargetWithRule {
   to: string;
-  rule: string;
+  rule: RuleName;
   message: string;
 }
 export type FlatTarget = string | FlatTargetWithRule;
@@ -30,7 +31,7 @@ export interface FlatCtxMapping {
   /** Properties the client sends in whole seconds where the spec has milliseconds (warning `render_time_seconds`). */
   secondsToMs?: readonly string[];
   /** A key the client fills with a copy of another one (a client bug): warned when both are equal. */
-  copyBugs?: readonly { key: string; copyOf: string; rule: string; message: string }[];
+  copyBugs?: readonly { key: string; copyOf: string; rule: RuleName; message: string }[];
 }
 
 /** The e-commerce item object's fields (spec 2.6), all flattened to the top level by the client. */

@@ -1,6 +1,7 @@
-import type { RejectionReason } from '@evp/core';
+import type { Reason } from '../../rules/registry';
 import { isObject } from '@evp/contract';
 import type { FlatCtxMapping, FlatTarget } from './mappings';
+import type { RuleName } from '../../rules/registry';
 
 /** The separator the client's flattening joins arrays with (`list.joined(separator: ", ")`). */
 export const JOIN_SEPARATOR = ', ';
@@ -17,7 +18,7 @@ interface ParsedTarget {
   list: '0' | '*' | null;
   /** Path below the root (or below the list element); empty for a plain rename. */
   rest: string[];
-  rule: string | null;
+  rule: RuleName | null;
   message: string | null;
 }
 
@@ -50,7 +51,7 @@ function setPath(obj: Record<string, unknown>, path: readonly string[], value: u
 
 export interface Rebuilt {
   props: Record<string, unknown>;
-  warnings: RejectionReason[];
+  warnings: Reason[];
   /** Whether any key was moved: the ctx was in the flattened shape. */
   moved: boolean;
 }
@@ -109,9 +110,9 @@ export function rebuildFlatCtx(
     if (k === '__proto__') Object.defineProperty(props, k, { value: ctx[k], enumerable: true, writable: true, configurable: true });
     else props[k] = ctx[k];
   }
-  const warnings: RejectionReason[] = [];
+  const warnings: Reason[] = [];
   const rebuiltObjects = new Map<string, string[]>();
-  const warn = (path: string, rule: string, message: string) => warnings.push({ path: `${propsPath}.${path}`, rule, message });
+  const warn = (path: string, rule: RuleName, message: string) => warnings.push({ path: `${propsPath}.${path}`, rule, message });
   for (const { key, target } of usable) {
     const value = ctx[key];
     if (target.list === null) {

@@ -131,14 +131,16 @@ describe('feedback consumer', () => {
       ev('u2', 'nudge_response', { ref: '7:9', time: 't', response: 'block' }),
       ev('u3', 'nudge_response', { ref: '7:9', time: 't', response: 'shown' }),
       ev('u1', 'nudge_response', { ref: 'garbage', time: 't', response: 'shown' }),
+      ev('u1', 'nudge_response', { ref: '7:9', time: 't', response: 'clicked' }),
       ev('u1', 'page', { path: '/', title: 'Home' }),
       { key: 'x', value: Buffer.from('{') },
     ]);
-    await waitFor(async () => Object.values(await counter(metrics, 'action_store_feedback_events_total')).reduce((a, b) => a + b, 0) === 7, {
+    await waitFor(async () => Object.values(await counter(metrics, 'action_store_feedback_events_total')).reduce((a, b) => a + b, 0) === 8, {
       timeoutMs: 5000,
-      what: '7 counted outcomes',
+      what: '8 counted outcomes',
     });
-    expect(await counter(metrics, 'action_store_feedback_events_total')).toEqual({ recorded: 3, repeated: 1, unknown: 1, invalid: 1, undecodable: 1 });
+    // u3 has no 7:9 and `garbage` is no ref the platform issued: both unknown (docs/data-contract.md).
+    expect(await counter(metrics, 'action_store_feedback_events_total')).toEqual({ recorded: 3, repeated: 1, unknown: 2, invalid: 1, undecodable: 1 });
     expect((await store.stats('app-1', 9))?.totals.responses).toEqual({ shown: 1, open: 1, discard: 0, block: 1, expired: 0, error: 0 });
     // u2 blocked action 9: it is withdrawn, u1's stays.
     expect((await store.pull('app-1', pullAll)).data.map((r) => r.user_id)).toEqual(['u1']);
@@ -262,6 +264,36 @@ describe('feedback from the Kenkai client (its action_response, built from a pul
     expect(failed?.last_errors.map((e) => [e.user_id, e.inv_id, e.details])).toEqual([['u1', 4, expect.stringContaining('not authorised')]]);
     // Not a block: the action id can be sent to this user again.
     expect((await store.create('app-1', [requested('u1', 5, 10)]))[0]?.status).toBe('created');
+    await producer.close();
+  });
+});
+
+describe('feedback consumer logging', () => {
+  it('counts responses to nudges the platform never issued in /metrics without a log line each; malformed ones are still logged', async () => {
+    const store = new InMemoryActionStore({ clock: new ManualClock(Date.UTC(2030, 0, 1)) });
+    const lines: { msg: string; level: number }[] = [];
+    const captured = createLogger('test', 'info', { write: (s: string) => void lines.push(JSON.parse(s) as { msg: string; level: number }) });
+    const metrics = new Registry();
+    const decode = async (value: Buffer) => JSON.parse(value.toString()) as FeedbackEventLike;
+    subs.push(await startFeedbackConsumer({ bus, store, logger: captured, decode, metrics, groupId: 'feedback-logging' }));
+    const ev = (props: Record<string, unknown>) => ({
+      key: 'app-1:u1',
+      value: Buffer.from(JSON.stringify({ app_id: 'app-1', user_id: 'u1', name: 'nudge_response', props })),
+    });
+    const producer = await bus.producer();
+    // The generator's invented ids (negative, beyond 2^53) and a well-shaped ref no action has.
+    const invented = Array.from({ length: 50 }, (_, i) => ev({ ref: String(-4611686018427388000 + i * 1024), time: 't', response: 'open' }));
+    await producer.send(topics.events('core'), [
+      ...invented,
+      ev({ ref: '123:456', time: 't', response: 'shown' }),
+      ev({ ref: 5, time: 't', response: 'shown' }),
+    ]);
+    await waitFor(async () => Object.values(await counter(metrics, 'action_store_feedback_events_total')).reduce((a, b) => a + b, 0) === 52, {
+      timeoutMs: 5000,
+      what: '52 counted outcomes',
+    });
+    expect(await counter(metrics, 'action_store_feedback_events_total')).toEqual({ unknown: 51, invalid: 1 });
+    expect(lines.filter((l) => l.level >= 40).map((l) => l.msg)).toEqual(['skipping a malformed nudge_response']);
     await producer.close();
   });
 });

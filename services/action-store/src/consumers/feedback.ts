@@ -19,7 +19,9 @@ export interface FeedbackConsumerDeps {
  * other event is ignored, identify `blocked`/`unblocked` included: those describe the user's
  * account, and lifting a nudge block is an explicit API call (docs/actions.md, Feedback).
  * Store failures throw (the batch comes again); undecodable or malformed events are logged and
- * skipped. An event whose `name` header names another event is skipped without decoding (most of
+ * skipped. A response to a nudge the platform never issued (a ref of another shape, or one no action
+ * has) is counted as `unknown` and not logged: a client answering invented nudges (the synthetic data
+ * generator: ~100 a minute) would otherwise write one warn line each. An event whose `name` header names another event is skipped without decoding (most of
  * `events.core` is not feedback); one without the header (written before it existed) is decoded.
  */
 export async function startFeedbackConsumer(deps: FeedbackConsumerDeps): Promise<Subscription> {
@@ -48,6 +50,10 @@ export async function startFeedbackConsumer(deps: FeedbackConsumerDeps): Promise
         }
         const fb = feedbackFromEvent(event);
         if (fb.kind === 'ignored') continue;
+        if (fb.kind === 'unknown') {
+          counter.inc({ outcome: 'unknown' });
+          continue;
+        }
         if (fb.kind === 'invalid') {
           log.warn({ ...where, reason: fb.reason }, 'skipping a malformed nudge_response');
           counter.inc({ outcome: 'invalid' });
