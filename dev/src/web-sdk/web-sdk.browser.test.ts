@@ -357,4 +357,18 @@ describe('the web library in Chromium', () => {
     expect(resumed.map((e) => e.property)).toEqual(['background', 'resume']);
     await ctx.close();
   });
+  it('calls made before init wait for it: nothing tracked early is lost', async () => {
+    const ctx = await h.context();
+    const user = uid('early');
+    const p = await h.open(ctx, '/', { ...quiet, early: user });
+    await p.evaluate(() => (window as unknown as { __early: Promise<void> }).__early);
+    await call(p, 'flush');
+    const got = await h.waitForEvents(user, 2);
+    expect(got.map((e) => [e.name, e.property])).toEqual([
+      ['identify', 'login'],
+      ['custom', 'before_init'],
+    ]);
+    expect(got[1]!.meta).toEqual({ n: 1 });
+    await ctx.close();
+  });
 });
