@@ -90,6 +90,8 @@ function makeEvents(): CanonicalEvent[] {
       time: t0 + i * 10,
       online: true,
       received_at: t0 + i * 10 + 500,
+      sent_at: null,
+      corrected_time: t0 + i * 10,
       request_id: `req-${Math.floor(i / 50)}`,
       envelope: 'current',
       props,

@@ -21,6 +21,7 @@ async function main() {
     logger,
     host: config.HOST,
     port: config.PORT,
+    demo: { sdkKey: keys.sdkKey },
   });
   process.stdout.write(
     startInstructions({

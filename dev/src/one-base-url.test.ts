@@ -68,6 +68,11 @@ const PROBES: Record<string, Probe[]> = {
   '/v1/users/': [{ method: 'GET', path: '/v1/users/user-1/segments', key: API_KEY, status: 200, expect: (b) => expect(b).toEqual({ data: [] }) }],
   '/inspector': [{ method: 'GET', path: '/inspector', status: 200, expect: (b) => expect(b.html).toContain('<title>Event inspector</title>') }],
   '/inspector/': [{ method: 'GET', path: '/inspector/inspector.js', status: 200, expect: (b) => expect(b.html).toContain('fetch(query(kind)') }],
+  // The web library's script build, built in process by esbuild (the pipeline's default).
+  '/sdk/': [
+    { method: 'GET', path: '/sdk/web.js', status: 200, expect: (b) => expect(b.html).toContain('evp') },
+    { method: 'GET', path: '/sdk/nope.js', status: 404, expect: 'not_found' },
+  ],
   '/data/ingest/': [
     { method: 'POST', path: '/data/ingest/log', key: API_KEY, body: flatBody, status: 200, expect: (b) => expect(b.accepted).toBe(1) },
     { method: 'POST', path: '/data/ingest/catalog/user', key: SDK_KEY, body: [{ id: 'u', timezone: 'Z' }], status: 403, expect: 'forbidden_role' },

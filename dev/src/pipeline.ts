@@ -3,11 +3,14 @@ import { allTopics, consumerProblems, type Analytics, type Bus, type KeyRing, ty
 import type { ActionStore } from '@evp/actions';
 import { closeServer, createEdge, listen } from '@evp/http';
 import { canonicalFromAvro } from '@evp/schemas';
-import { createGatewayApp } from '@evp/gateway';
+import { createGatewayApp, type ScriptFiles } from '@evp/gateway';
+import { bundleWebSdk } from '@evp/web-sdk/bundle';
 import { startValidator } from '@evp/validator';
 import { createSegmenterApp, createSegmenterParts, runMigrations, type SegmentEngineConfig } from '@evp/segmenter';
 import { createActionStoreApp, startActionRequestsConsumer, startFeedbackConsumer, startLogRelay, startSweeper, storeReadiness } from '@evp/action-store';
 import { platformOpenApi } from './openapi';
+import { demoServer, isDemoPath } from './demo/demo-server';
+import { seedDemoDrugs } from './demo/drugs';
 
 /** The four ports a pipeline runs on; embedded or real, the services are the same code. */
 export interface PipelineParts {
@@ -36,6 +39,10 @@ export interface PipelineOptions {
   validatorWorkers?: number;
   /** How often the action log relay looks at an empty outbox (default 200 ms). */
   actionLogIdleMs?: number;
+  /** The web library's script build served at /sdk/ (default: built in process by esbuild on first request). */
+  webSdk?: ScriptFiles;
+  /** Serve the demo shop at /demo for this SDK key's app, seeding its drug catalog when empty (npm start). */
+  demo?: { sdkKey: string };
 }
 
 export interface RunningPipeline {
@@ -121,6 +128,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     limits: { maxBodyBytes: 5 * 1024 * 1024, maxEventsPerRequest: 5000, retryAfterSeconds: 5 },
     // One process: the gateway is ready only while every consumer behind it runs.
     readiness: async () => problems(),
+    webSdk: opts.webSdk ?? bundleWebSdk,
   });
   const segmenter = createSegmenterApp({
     analytics,
@@ -128,6 +136,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     logger: logger.child({ service: 'segmenter' }),
     segments: segments.service,
     campaigns: campaigns.service,
+    corsOrigins: ['*'],
   });
   const storeReady = storeReadiness(store);
   const edge = createEdge({
@@ -145,8 +154,18 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     ],
     openApi: platformOpenApi(),
   });
-  const server = await listen(edge, opts.port ?? 0, host);
+  const demoApp = opts.demo ? keys.lookup(opts.demo.sdkKey)?.appId : undefined;
+  if (opts.demo && demoApp === undefined) throw new Error('the demo shop needs an SDK key of the keys file');
+  const demo =
+    opts.demo && demoApp !== undefined
+      ? demoServer({ analytics, appId: demoApp, sdkKey: opts.demo.sdkKey, logger: logger.child({ service: 'demo' }) })
+      : undefined;
+  const server = await listen(demo ? (req, res) => (isDemoPath(req.url) ? demo : edge)(req, res) : edge, opts.port ?? 0, host);
   const baseUrl = `http://${host}:${server.port}`;
+  if (opts.demo && demoApp !== undefined) {
+    const seeded = await seedDemoDrugs({ analytics, appId: demoApp, baseUrl, sdkKey: opts.demo.sdkKey });
+    if (seeded) logger.info({ appId: demoApp }, 'demo: seeded the drug catalog');
+  }
 
   return {
     baseUrl,

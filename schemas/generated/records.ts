@@ -29,6 +29,10 @@ export interface CanonicalEvent {
   time: number;
   online: boolean;
   received_at: number;
+  /** The upload's `sent_at` by the device's clock (docs/data-contract.md, "Clock skew"); null when absent or unreadable. */
+  sent_at: number | null;
+  /** `time + received_at − sent_at`: the device time moved by the device clock’s error at upload; `time` without a readable `sent_at`. */
+  corrected_time: number;
   request_id: string;
   envelope: "current" | "earlier" | "flat";
   /** Validated properties of the event (shape from its definition). In Avro: one field per event type of the block. */
@@ -94,6 +98,8 @@ export function canonicalAvroHead(e: CanonicalEvent, meta_json: string | null, c
     time: e.time,
     online: e.online,
     received_at: e.received_at,
+    sent_at: e.sent_at,
+    corrected_time: e.corrected_time,
     request_id: e.request_id,
     envelope: e.envelope,
     meta_json,
@@ -128,6 +134,8 @@ export function canonicalFromAvroHead(r: CanonicalEvent, props: CanonicalEvent['
     time: r.time,
     online: r.online,
     received_at: r.received_at,
+    sent_at: r.sent_at,
+    corrected_time: r.corrected_time,
     request_id: r.request_id,
     envelope: r.envelope,
     props,

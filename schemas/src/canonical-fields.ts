@@ -47,6 +47,25 @@ export const CANONICAL_FIELDS = [
   { name: 'time', kind: 'epochMs', avroDoc: 'UTC epoch ms', clickhouse: CH_TIME },
   { name: 'online', kind: 'boolean', clickhouse: 'Bool' },
   { name: 'received_at', kind: 'epochMs', avroDoc: 'UTC epoch ms', clickhouse: CH_TIME },
+  {
+    name: 'sent_at',
+    kind: 'epochMs',
+    nullable: true,
+    doc: "The upload's `sent_at` by the device's clock (docs/data-contract.md, \"Clock skew\"); null when absent or unreadable.",
+    avroDoc: 'UTC epoch ms by the device clock',
+    clickhouse: `Nullable(${CH_TIME})`,
+  },
+  {
+    name: 'corrected_time',
+    kind: 'epochMs',
+    doc: '`time + received_at − sent_at`: the device time moved by the device clock’s error at upload; `time` without a readable `sent_at`.',
+    avroDoc: 'UTC epoch ms: time + received_at - sent_at, or time; 0 in records written before the field existed',
+    // A field added after the block schemas were first registered: the default keeps them BACKWARD
+    // compatible; the sink takes `time` for a record written before it (record-columns.ts).
+    avroDefault: 0,
+    missingFrom: 'time',
+    clickhouse: CH_TIME,
+  },
   { name: 'request_id', kind: 'string', clickhouse: 'String' },
   { name: 'envelope', kind: 'enum', symbols: ENVELOPE_FORMS, avroDoc: 'current, earlier or flat', clickhouse: clickhouseEnum8(ENVELOPE_FORMS) },
   {

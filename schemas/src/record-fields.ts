@@ -41,6 +41,11 @@ export interface RecordField {
   readonly avroDoc?: string;
   /** The Avro default of a non-nullable field, for a field added after the schema was first registered. */
   readonly avroDefault?: unknown;
+  /**
+   * epochMs: the field whose value the sink takes when a record lacks this one (written with a
+   * schema from before the field existed).
+   */
+  readonly missingFrom?: string;
   readonly clickhouse: string;
 }
 

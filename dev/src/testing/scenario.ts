@@ -115,6 +115,61 @@ export function defineSkeletonScenario(get: () => { pipeline: RunningPipeline; a
     ]);
   });
 
+  it('stores sent_at and the corrected time beside the device time; a re-sent batch (another sent_at) stays one event', async () => {
+    const { pipeline, analytics } = get();
+    const skewed = `${user}-skew`;
+    // By the device's clock the event happened 1 h 31 min 39.877 s before the upload was sent, whatever
+    // that clock's error: so it happened that long before the gateway received it.
+    const batch = (sentAt: string) => ({
+      id: skewed,
+      tz: 'Z',
+      sent_at: sentAt,
+      internal: { s_id: `${skewed}_1700000000000_0`, sdk: 'web/0.1.0', a_id: 'shop', a_ver: '1.0.0', d_id: 'device-skew', os: 'web' },
+      data: [
+        { time: '2023-11-14 22:13:20.123', __ol: true, name: 'page', property: 'Home', ctx: { path: '/home', title: 'Home', duration: 1, render_time: 2 } },
+      ],
+    });
+    const first = await post(`${pipeline.gatewayUrl}/v1/ingest/log`, SDK_KEY, batch('2023-11-14T23:45:00.000Z'));
+    expect([first.status, first.body.accepted]).toEqual([200, 1]);
+    const read = () =>
+      analytics.query<Record<string, string>>(
+        `SELECT event_id, toString(toUnixTimestamp64Milli(time)) AS time_ms, toString(toUnixTimestamp64Milli(sent_at)) AS sent_ms,
+                toString(toUnixTimestamp64Milli(corrected_time) - toUnixTimestamp64Milli(received_at)) AS corrected_minus_received, request_id
+         FROM events FINAL WHERE user_id = {user:String}`,
+        { user: skewed },
+      );
+    const [row] = await waitFor(async () => ((await read()).length === 1 ? read() : undefined), { timeoutMs: 60_000, what: 'the skewed event' });
+    // corrected_time = time + received_at − sent_at, so corrected_time − received_at = time − sent_at.
+    expect(row).toEqual({
+      event_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      time_ms: String(Date.UTC(2023, 10, 14, 22, 13, 20, 123)),
+      sent_ms: String(Date.UTC(2023, 10, 14, 23, 45, 0, 0)),
+      corrected_minus_received: String(-(91 * 60_000 + 39_877)),
+      request_id: first.body.request_id,
+    });
+
+    // The batch re-sent a minute later by the device's clock: same event id, so the sink's insert of it
+    // is a no-op (its dedup token comes from the event ids) and the first copy stays, uncounted twice.
+    const again = await post(`${pipeline.gatewayUrl}/v1/ingest/log`, SDK_KEY, batch('2023-11-14T23:46:00.000Z'));
+    expect([again.status, again.body.accepted]).toEqual([200, 1]);
+    // A later event of the same user (same key, same partition, so sunk after the re-sent copy).
+    const marker = { ...batch('2023-11-14T23:47:00.000Z'), data: [{ ...batch('').data[0], time: '2023-11-14 22:14:00.000', property: 'Marker' }] };
+    const third = await post(`${pipeline.gatewayUrl}/v1/ingest/log`, SDK_KEY, marker);
+    expect(third.status).toBe(200);
+    const all = () =>
+      analytics.query<{ event_id: string; request_id: string }>(
+        `SELECT event_id, request_id FROM events WHERE user_id = {user:String} ORDER BY time, inserted_at`,
+        { user: skewed },
+      );
+    const stored = await waitFor(async () => ((await all()).some((r) => r.request_id === third.body.request_id) ? all() : undefined), {
+      timeoutMs: 60_000,
+      what: 'the later event stored',
+    });
+    expect(stored.map((r) => r.request_id)).toEqual([first.body.request_id, third.body.request_id]);
+    expect(stored[0]!.event_id).toBe(row!.event_id);
+    expect(stored[1]!.event_id).not.toBe(row!.event_id);
+  });
+
   it('stores catalog records of kinds the app defines itself in catalog_custom, fields as sent; a name that is no kind is rejected', async () => {
     const { pipeline, analytics } = get();
     // The Unity SDK's LogOtherCatalog("item-…", "Game Item", {rarity, power, tradable}), and the same kind by the catalog route.

@@ -46,6 +46,8 @@ describe('loadMigrations', () => {
       [12, 'campaigns', 2],
       // 013: a bloom filter of user_id on events, for questions about a few users over all history.
       [13, 'events_user_index', 2],
+      // 014: the upload's sent_at and the corrected time (clock skew).
+      [14, 'events_sent_at', 2],
     ]);
     const catalog = [...(ms[2]?.statements ?? []), ...(ms[4]?.statements ?? [])];
     expect(catalog.map((s) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(s)?.[1])).toEqual(CATALOG_KINDS.map((k) => `catalog_${k}`));

@@ -7,6 +7,10 @@ export const errorCodes = {
   auth_invalid: { status: 401, message: 'The key is not known.' },
   forbidden_role: { status: 403, message: 'The key is valid but its role may not call this operation.' },
   forbidden_app: { status: 403, message: 'The key belongs to another app than the resource.' },
+  api_key_in_url: {
+    status: 403,
+    message: 'An API key was sent in the URL. API keys are secret: send them only in the Authorization header, and replace this one (URLs end up in logs).',
+  },
   invalid_json: { status: 400, message: 'The body is not valid JSON.' },
   invalid_envelope: { status: 400, message: 'The body is not a log envelope, an array of envelopes, or (catalog) an array of records.' },
   invalid_request: { status: 400, message: 'A field of the request is missing or invalid.' },

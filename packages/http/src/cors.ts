@@ -5,6 +5,8 @@ export interface BrowserCorsOptions {
   allowedOrigins: readonly string[];
   /** Request headers a browser may send (`Access-Control-Allow-Headers`). */
   allowHeaders: readonly string[];
+  /** Methods a browser may use (`Access-Control-Allow-Methods`). Default POST, OPTIONS. */
+  allowMethods?: readonly string[];
   /** Answer an OPTIONS request here with 204 (true), or leave it to a route of its own (false). */
   answerPreflight: boolean;
   /** Requests this returns true for get no CORS headers (routes a browser must never call). */
@@ -20,6 +22,7 @@ export interface BrowserCorsOptions {
 export function browserCors(opts: BrowserCorsOptions) {
   const any = opts.allowedOrigins.includes('*');
   const allowHeaders = opts.allowHeaders.join(', ');
+  const allowMethods = (opts.allowMethods ?? ['POST', 'OPTIONS']).join(', ');
   return (req: Request, res: Response, next: NextFunction) => {
     if (opts.skip?.(req.url ?? '')) return next();
     const origin = req.headers.origin;
@@ -27,7 +30,7 @@ export function browserCors(opts: BrowserCorsOptions) {
       res.setHeader('Access-Control-Allow-Origin', any ? '*' : origin);
       if (!any) res.setHeader('Vary', 'Origin');
       res.setHeader('Access-Control-Allow-Headers', allowHeaders);
-      res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
+      res.setHeader('Access-Control-Allow-Methods', allowMethods);
       res.setHeader('Access-Control-Max-Age', '600');
       res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
     }

@@ -128,6 +128,13 @@ const reasonSchema = {
 
 export const securitySchemes = {
   sdkKey: { type: 'http', scheme: 'bearer', description: "The app's SDK key (public, in the app); the key alone decides the app." },
+  sdkKeyQuery: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'sdk_key',
+    description:
+      'The SDK key as a query parameter, for `navigator.sendBeacon` (which cannot set headers); ingest uploads only, used when there is no Authorization header. An API key here is refused (`api_key_in_url`).',
+  },
   apiKey: {
     type: 'http',
     scheme: 'bearer',

@@ -33,6 +33,9 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   { match: 'prefix', path: '/v1/users/', service: 'segmenter', serves: 'a user’s segments' },
   { match: 'exact', path: '/v1/campaigns', service: 'segmenter', serves: 'campaign creation and list' },
   { match: 'prefix', path: '/v1/campaigns/', service: 'segmenter', serves: 'campaigns, their states, preview, settings, trigger and report' },
+  // The web library's script build (<script src="{base}/sdk/web.js">): served by the gateway, which
+  // SDKs already reach.
+  { match: 'prefix', path: '/sdk/', service: 'gateway', serves: 'the web library’s script build' },
   // The synthetic data generator posts server-side imports under the bare base URL, without /v1.
   { match: 'prefix', path: '/data/ingest/', service: 'gateway', serves: 'server-side import (generator)' },
   // /v1/action/pull (API key) and /v1/action/sdk/pull (SDK key, the current client's fetch).

@@ -47,6 +47,8 @@ describe('normalizeCrashUpload (POST /v1/ingest/sdk/crash of causalfoundry/ios-s
       time: Date.UTC(2025, 2, 17, 9, 5, 11, 482),
       online: false,
       received_at: ctx.receivedAt,
+      sent_at: null,
+      corrected_time: Date.UTC(2025, 2, 17, 9, 5, 11, 482),
       request_id: 'req-1',
       envelope: 'earlier',
       props: item,

@@ -128,6 +128,9 @@ export function normalizeCrashUpload(body: unknown, ctx: IngestContext, options:
       time: time as number,
       online: false,
       received_at: ctx.receivedAt,
+      // A crash upload carries no send time: its items' times stay as the device wrote them.
+      sent_at: null,
+      corrected_time: time as number,
       request_id: ctx.requestId,
       envelope: 'earlier',
       props,

@@ -4,7 +4,8 @@ import { FieldReader, pickUnknown } from './fields';
 import { sessionFacts } from './session-facts';
 import type { EnvelopeFacts, RawEvent } from './types';
 
-const ENVELOPE_KEYS = ['id', 'tz', 'internal', 'data'] as const;
+// sent_at is read for every form by the normaliser (sent-at.ts).
+const ENVELOPE_KEYS = ['id', 'tz', 'internal', 'data', 'sent_at'] as const;
 const INTERNAL_KEYS = ['s_id', 'sdk', 'app_id', 'a_id', 'app_version', 'a_ver', 'device_id', 'd_id', 'device_os', 'os'];
 const EVENT_KEYS = ['time', 'ts', '__ol', 'name', 'property', 'ctx', 'meta'];
 

@@ -42,7 +42,7 @@ export function readEarlierEnvelope(env: Record<string, unknown>, path: string):
   const versionCode = (appInfo as Record<string, unknown>).version_code as number;
   const client: Record<string, unknown> = { up, dn, d_info: dInfo, app_info: appInfo };
   if (sdkWrapper !== undefined) client.sdk_wrapper = sdkWrapper;
-  const unknownEnvelope = pickUnknown(env, ['s_id', 'u_id', 'd_info', 'app_info', 'sdk', 'up', 'dn', 'data']);
+  const unknownEnvelope = pickUnknown(env, ['s_id', 'u_id', 'd_info', 'app_info', 'sdk', 'up', 'dn', 'data', 'sent_at']);
   if (Object.keys(unknownEnvelope).length > 0) client.envelope_extra = unknownEnvelope;
   return {
     errors: [],

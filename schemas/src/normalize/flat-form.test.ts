@@ -53,6 +53,8 @@ describe('the flat form (server-side import)', () => {
       time: Date.UTC(2025, 2, 4, 9, 12, 45, 381),
       online: true,
       received_at: ctx.receivedAt,
+      sent_at: null,
+      corrected_time: Date.UTC(2025, 2, 4, 9, 12, 45, 381),
       request_id: 'req-1',
       envelope: 'flat',
       props: { action: 'register' },

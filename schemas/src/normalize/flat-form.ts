@@ -24,7 +24,7 @@ const CLIENT_KEYS = ['ip', 'up', 'dn'];
 
 /** Keys of a flat body besides `data` (never sent by the generator), kept in every event's `client`. */
 export function flatEnvelopeExtra(env: Record<string, unknown>): Record<string, unknown> | null {
-  const extra = pickUnknown(env, ['data']);
+  const extra = pickUnknown(env, ['data', 'sent_at']);
   return Object.keys(extra).length > 0 ? extra : null;
 }
 

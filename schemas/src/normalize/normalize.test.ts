@@ -29,6 +29,9 @@ describe('normalizeUpload: current form', () => {
       time: Date.UTC(2023, 10, 14, 22, 13, 20, 123),
       online: true,
       received_at: 1_700_000_100_000,
+      // No sent_at: the time is not corrected.
+      sent_at: null,
+      corrected_time: Date.UTC(2023, 10, 14, 22, 13, 20, 123),
       request_id: 'req-1',
       envelope: 'current',
       props: { path: '/home', title: 'Home', duration: 12.5, render_time: 340 },

@@ -13,6 +13,7 @@ import { readEarlierEnvelope, readEarlierEvent } from './earlier-form';
 import { flatEnvelopeExtra, readFlatEvent } from './flat-form';
 import { MAX_JSON_DEPTH, pathDeeperThan } from './depth';
 import { eventId } from './event-id';
+import { correctedTime, readSentAt, type SentAt } from './sent-at';
 import { hasSubMillisecondDigits, parseEventTime } from './time';
 import { DEFAULT_NORMALIZE_OPTIONS, type EnvelopeFacts, type NormalizeOptions, type NormalizeResult, type RawEvent, type Rejection } from './types';
 
@@ -47,9 +48,11 @@ function normalizeEnvelope(env: unknown, envelopeIndex: number | null, path: str
     return;
   }
   let reader: Reader;
+  // Every form may say when it was sent (a flat body too): one reading for all its events.
+  const sent = readSentAt(env.sent_at, path);
   if (looksFlat(env)) {
     // Every flat log carries its own user: there are no envelope facts to check first.
-    reader = { form: 'flat', facts: null, envelopeExtra: flatEnvelopeExtra(env) };
+    reader = { form: 'flat', facts: null, envelopeExtra: flatEnvelopeExtra(env), sent };
   } else {
     const earlier = isEarlierEnvelope(env);
     const { facts, errors } = earlier ? readEarlierEnvelope(env, path) : readCurrentEnvelope(env, path);
@@ -57,7 +60,7 @@ function normalizeEnvelope(env: unknown, envelopeIndex: number | null, path: str
       out.rejected.push(envelopeRejection(errors));
       return;
     }
-    reader = { form: earlier ? 'earlier' : 'current', facts, envelopeExtra: null };
+    reader = { form: earlier ? 'earlier' : 'current', facts, envelopeExtra: null, sent };
   }
   // A loop and plain functions rather than forEach with closures per event: this is the hot path.
   const data = env.data as unknown[];
@@ -73,6 +76,8 @@ interface Reader {
   facts: EnvelopeFacts | null;
   /** Flat form: keys of the body besides `data`, kept in each event's `client`. */
   envelopeExtra: Record<string, unknown> | null;
+  /** The envelope's `sent_at` (sent-at.ts). */
+  sent: SentAt;
 }
 
 /** A log of a spec envelope shares the envelope's facts; a flat log brings its own. */
@@ -114,7 +119,7 @@ function normalizeEvent(
     out.rejected.push(eventRejection('schema_violation', read.errors, item, envelopeIndex, j, null, userOf(reader, item)));
     return;
   }
-  const made = toCanonical(read.event, facts, ctx, eventPath);
+  const made = toCanonical(read.event, facts, reader.sent, ctx, eventPath);
   if ('errors' in made) out.rejected.push(eventRejection('schema_violation', made.errors, item, envelopeIndex, j, read.event.name, facts.userId));
   else out.accepted.push({ event: made.event, warnings: made.event.warnings, event_index: j });
 }
@@ -154,7 +159,7 @@ function envelopeUser(env: unknown): string | null {
   return id.length > 0 ? id : null;
 }
 
-function toCanonical(raw: RawEvent, facts: EnvelopeFacts, ctx: IngestContext, path: string): { event: CanonicalEvent } | { errors: RejectionReason[] } {
+function toCanonical(raw: RawEvent, facts: EnvelopeFacts, sent: SentAt, ctx: IngestContext, path: string): { event: CanonicalEvent } | { errors: RejectionReason[] } {
   // Aliases (action_response), content-dependent variants (receipts sent as `group`), client
   // spellings (identity, moduleSelection) and client variants of names the spec lacks (Kenkai's
   // payment, an app's own track event): one resolver, events/client-names.ts. The name as sent
@@ -196,6 +201,7 @@ function toCanonical(raw: RawEvent, facts: EnvelopeFacts, ctx: IngestContext, pa
   if (errors.length > 0) return { errors };
   if (adapted) quirks.push(...adapted.warnings);
   const warnings = [...facts.warnings, ...quirks, ...validated.warnings];
+  if (sent.warning) warnings.push(sent.warning);
   const props = Object.keys(validated.unknown).length > 0 ? { ...validated.value, __extra: validated.unknown } : validated.value;
   const client = Object.keys(raw.extra).length > 0 ? { ...(facts.client ?? {}), event_extra: raw.extra } : facts.client;
   const event: CanonicalEvent = {
@@ -226,6 +232,8 @@ function toCanonical(raw: RawEvent, facts: EnvelopeFacts, ctx: IngestContext, pa
     time: time as number,
     online: raw.online,
     received_at: ctx.receivedAt,
+    sent_at: sent.sentAt,
+    corrected_time: correctedTime(time as number, ctx.receivedAt, sent.sentAt),
     request_id: ctx.requestId,
     envelope: facts.form,
     props,

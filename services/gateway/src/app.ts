@@ -9,6 +9,7 @@ import { sliceEnvelopes } from './envelopes';
 import { ingestHandler } from './ingest';
 import { createIngestMetrics } from './metrics';
 import { failOpen, rateLimit, type RateLimiter } from './rate-limit';
+import { sdkScriptHandler, type ScriptFiles } from './sdk-script';
 
 export interface GatewayLimits {
   maxBodyBytes: number;
@@ -33,6 +34,8 @@ export interface GatewayDeps {
   now?: () => number;
   /** Where raw uploads go; ingest.raw unless a benchmark points it at its own topic. */
   rawTopic?: string;
+  /** The web library's script build, served at GET /sdk/{file} (sdk-script.ts); absent, those answer 503 not_enabled. */
+  webSdk?: ScriptFiles;
 }
 
 /** The ingest API: thin, no per-event validation, and never a 2xx before Kafka has the data. */
@@ -50,7 +53,8 @@ export function createGatewayApp(deps: GatewayDeps) {
         allowedOrigins: deps.corsOrigins,
         allowHeaders: ['Authorization', 'Content-Type', 'Content-Encoding', 'X-Request-Id'],
         answerPreflight: true,
-        skip: (url) => url.startsWith('/data/'),
+        // /sdk/ (the script build) answers CORS for any origin itself (sdk-script.ts).
+        skip: (url) => url.startsWith('/data/') || url.startsWith('/sdk/'),
       }),
     ],
     routes: (router: Router, httpMetrics: HttpMetrics): HotRoute[] => {
@@ -59,6 +63,9 @@ export function createGatewayApp(deps: GatewayDeps) {
         ? [rateLimit(failOpen(deps.rateLimiter, { logger: deps.logger, errors: metrics.rateLimitErrors }), metrics.rateLimited, statusBlindPath)]
         : [];
       const guards = [requireKey(deps.keys, 'sdk'), ...limited];
+      // The routes a browser library's sendBeacon posts to, which cannot set headers: the SDK key may
+      // come as ?sdk_key= (docs/api.md, "The SDK key in the URL").
+      const beaconGuards = [requireKey(deps.keys, 'sdk', { sdkKeyInQuery: true }), ...limited];
       // Server-side imports (the synthetic data generator) authenticate with the app's API key.
       const importGuards = [requireKey(deps.keys, 'api'), ...limited];
       const ingest = {
@@ -136,8 +143,11 @@ export function createGatewayApp(deps: GatewayDeps) {
         };
       });
 
+      // The web library's script build: public, no key (a page's <script src> sends none).
+      const noScript: ScriptFiles = () => Promise.reject(new Error('no script build given to this gateway (webSdk)'));
+      router.get('/sdk/:file', sdkScriptHandler(deps.webSdk ?? noScript, deps.logger));
       // Auth first (the kind list is for key holders), then the kind, before the body is read.
-      router.post('/v1/ingest/catalog/:kind', ...guards, catalogKind, ingestCatalog);
+      router.post('/v1/ingest/catalog/:kind', ...beaconGuards, catalogKind, ingestCatalog);
       router.post('/v1/ingest/dimensions', ...guards, ingestDimensions);
       router.post('/v1/ingest/sdk/crash', ...guards, ingestCrash);
       // Server-side import, on the very paths the generator posts to (no /v1; docs/api.md): the same
@@ -146,8 +156,8 @@ export function createGatewayApp(deps: GatewayDeps) {
       router.post('/data/ingest/catalog/:kind', ...importGuards, catalogKind, ingestCatalog);
       // What SDKs call all day: dispatched without the router (packages/http/src/hot-routes.ts).
       return [
-        { method: 'POST', path: '/v1/ingest/log', handlers: [...guards, ingestLog] },
-        { method: 'POST', path: '/v1/ingest/events', handlers: [...guards, ingestLog] },
+        { method: 'POST', path: '/v1/ingest/log', handlers: [...beaconGuards, ingestLog] },
+        { method: 'POST', path: '/v1/ingest/events', handlers: [...beaconGuards, ingestLog] },
       ];
     },
   });

@@ -19,6 +19,8 @@ const schema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: envFragments.positiveInt.default(60),
   RATE_LIMIT_PREFIX: z.string().default('gw:rl:'),
   SHUTDOWN_GRACE_MS: envFragments.positiveInt.default(25_000),
+  /** The web library's script build (web.js, web-messages.js), served at /sdk/; the image's build writes it here. */
+  WEB_SDK_DIR: z.string().min(1).default('/app/sdk'),
 });
 
 export type GatewayConfig = z.infer<typeof schema>;

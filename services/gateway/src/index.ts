@@ -5,4 +5,5 @@ export * from './coalescing-producer';
 export * from './rate-limit';
 export * from './readiness';
 export * from './shutdown';
+export type { ScriptFiles } from './sdk-script';
 export { gatewayOpenApi } from './openapi';

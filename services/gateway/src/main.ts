@@ -6,6 +6,7 @@ import { createGatewayApp } from './app';
 import { coalescingProducer } from './coalescing-producer';
 import { loadGatewayConfig } from './config';
 import { createInMemoryRateLimiter, createRedisRateLimiter } from './rate-limit';
+import { scriptFilesFromDir } from './sdk-script';
 import { gatewayReadiness } from './readiness';
 import { shutdownGateway } from './shutdown';
 
@@ -36,6 +37,7 @@ async function main() {
       retryAfterSeconds: config.RETRY_AFTER_SECONDS,
     },
     readiness: gatewayReadiness({ bus, isDraining: () => draining }),
+    webSdk: scriptFilesFromDir(config.WEB_SDK_DIR),
   });
   const { server, port } = await listen(app, config.PORT);
   logger.info({ port, rateLimit: { ...policy, shared: Boolean(redis) } }, 'gateway listening');

@@ -12,6 +12,7 @@ import {
   type OpenApiOperation,
 } from '@evp/http';
 import { CUSTOM_CATALOG_KIND_PATTERN, catalogKindNames } from '@evp/schemas';
+import { SCRIPT_CACHE_CONTROL, SDK_SCRIPT_FILES } from './sdk-script';
 
 /**
  * The gateway's part of the base URL's OpenAPI document (the ingest routes), built from the same
@@ -55,6 +56,23 @@ const upload = (summary: string, description: string, body: object, extra: Recor
 });
 
 /**
+ * An upload route a browser's sendBeacon may post to (log, events, catalog): the SDK key in the
+ * Authorization header or as `?sdk_key=` (an API key there is a 403 of its own), the body as
+ * application/json or text/plain.
+ */
+const beaconUpload = (op: OpenApiOperation): OpenApiOperation => ({
+  ...op,
+  security: [{ sdkKey: [] }, { sdkKeyQuery: [] }],
+  responses: {
+    ...op.responses,
+    '403': errorResponse('The key is not an SDK key; or an API key came as `sdk_key` in the URL (`api_key_in_url`: a secret in a URL, replace it).', [
+      'forbidden_role',
+      'api_key_in_url',
+    ]),
+  },
+});
+
+/**
  * The server-side import routes (the synthetic data generator): the SDK routes' handlers under
  * /data/ingest, with the app's API key instead of the SDK key and no CORS.
  */
@@ -65,6 +83,29 @@ const serverImport = (op: OpenApiOperation, summary: string, description: string
   security: keyed('api').security,
   responses: { ...op.responses, ...ingestErrors('api') },
 });
+
+/** GET /sdk/{file}: the web library's script build (sdk-script.ts). */
+const sdkScript: OpenApiOperation = {
+  summary: 'The web library’s script build',
+  description:
+    '`web.js` defines the one global `evp` (docs/sdk-web.md); it loads `web-messages.js`, the in-app message renderer, from the same place when a message is first shown. No key. Any site may load them (`Access-Control-Allow-Origin: *`, `Cross-Origin-Resource-Policy: cross-origin`).',
+  security: [],
+  parameters: [pathParam('file', { type: 'string', enum: [...SDK_SCRIPT_FILES] }, 'The core or the message renderer.')],
+  responses: {
+    '200': {
+      description: `The script. \`ETag\` is a hash of its content; \`Cache-Control: ${SCRIPT_CACHE_CONTROL}\`.`,
+      headers: {
+        ETag: { schema: { type: 'string' }, description: 'Strong; send it back as If-None-Match.' },
+        'Cache-Control': { schema: { type: 'string' } },
+      },
+      content: { 'text/javascript': { schema: { type: 'string' } } },
+    },
+    '304': { description: 'If-None-Match names the current ETag: the copy the browser has is current.' },
+    '404': errorResponse('No such file under /sdk/.', ['not_found']),
+    '500': internalError,
+    '503': errorResponse('This deployment has no script build (the gateway’s WEB_SDK_DIR holds none).', ['not_enabled']),
+  },
+};
 
 export function gatewayOpenApi(): OpenApiFragment {
   const ingestLog = (summary: string) =>
@@ -99,9 +140,10 @@ export function gatewayOpenApi(): OpenApiFragment {
   return {
     service: 'gateway',
     paths: {
-      '/v1/ingest/log': { post: ingestLog('Upload log envelopes'), options: preflight },
-      '/v1/ingest/events': { post: ingestLog('Upload log envelopes (alias of /v1/ingest/log)'), options: preflight },
-      '/v1/ingest/catalog/{kind}': { post: catalogUpload, options: preflight },
+      '/v1/ingest/log': { post: beaconUpload(ingestLog('Upload log envelopes')), options: preflight },
+      '/v1/ingest/events': { post: beaconUpload(ingestLog('Upload log envelopes (alias of /v1/ingest/log)')), options: preflight },
+      '/v1/ingest/catalog/{kind}': { post: beaconUpload(catalogUpload), options: preflight },
+      '/sdk/{file}': { get: sdkScript },
       '/data/ingest/log': {
         post: serverImport(
           ingestLog('Server-side import of logs'),

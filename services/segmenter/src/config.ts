@@ -33,6 +33,8 @@ const sinkSchema = z.object({
   /** The public API (request verdicts, the inspector): behind the edge, like the gateway's port. */
   PORT: envFragments.port.default(8070),
   KEYS_FILE: z.string().min(1),
+  /** Browser origins that may read request verdicts (a web library's debug mode); `*` allows any. */
+  CORS_ORIGINS: envFragments.corsOrigins,
   /** Applies pending migrations before consuming (idempotent); off when a separate `migrate` step runs. */
   CLICKHOUSE_MIGRATE_ON_START: bool.default('true'),
   SINK_BATCH_MAX_ROWS: envFragments.positiveInt.default(10_000),

@@ -68,7 +68,15 @@ async function main() {
   const readiness = async () => [...consumerProblems(parts.consumers), ...((await analytics.ping()) ? [] : ['clickhouse: not reachable'])];
   // The public API (request verdicts, the inspector) on PORT, behind the edge; its request series
   // join the sink's on the side port's /metrics.
-  const api = createSegmenterApp({ analytics, keys, logger, readiness, segments: segments.service, campaigns: campaigns.service });
+  const api = createSegmenterApp({
+    analytics,
+    keys,
+    logger,
+    readiness,
+    segments: segments.service,
+    campaigns: campaigns.service,
+    corsOrigins: config.CORS_ORIGINS,
+  });
   ops = await serveOps({ port: config.METRICS_PORT, metrics: Registry.merge([metrics, api.metrics.registry]), readiness });
   http = await listen(api.app, config.PORT);
   logger.info({ metricsPort: ops.port, port: http.port }, 'segmenter sink and API running');

@@ -58,8 +58,12 @@ function writerOf(f: RecordField): Write {
       return f.nonEmpty ? (r) => nonEmpty(r[at], at) : (r) => text(r[at], at);
     case 'block':
       return (r) => nonEmpty(r[at], at);
-    case 'epochMs':
-      return f.nullable ? (r) => chTimeOrNull(r[at], at) : (r) => chTime(r[at], at);
+    case 'epochMs': {
+      if (f.nullable) return (r) => chTimeOrNull(r[at], at);
+      // A field added after the schema's first version is missing from records written before it.
+      const from = f.missingFrom;
+      return from === undefined ? (r) => chTime(r[at], at) : (r) => chTime(r[at] ?? r[from], at);
+    }
     case 'int':
       return (r) => {
         const v = r[at];

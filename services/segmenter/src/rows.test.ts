@@ -88,6 +88,12 @@ describe('eventValuesFromAvro (the sink: a decoded block record straight to its 
     expect(eventValuesFromAvro(older)[EVENT_COLUMNS.indexOf('warnings')]).toEqual([]);
   });
 
+  it('reads a record written before sent_at and corrected_time existed as uncorrected: no sent_at, corrected_time = time', () => {
+    const { sent_at: _s, corrected_time: _c, ...older } = canonicalToAvro(pageEvent);
+    const values = eventValuesFromAvro(older);
+    expect([values[EVENT_COLUMNS.indexOf('sent_at')], values[EVENT_COLUMNS.indexOf('corrected_time')]]).toEqual([null, '2024-03-01 00:00:12.345']);
+  });
+
   it.each([
     [{ envelope: 'nested' }, 'envelope', 'nested is not one of current, earlier, flat'],
     [{ client_json: '[1]' }, 'client_json', 'expected a JSON object'],

@@ -22,6 +22,9 @@ export const pageEvent: CanonicalEvent = {
   time: 1709251212345,
   online: true,
   received_at: 1709251300001,
+  // The device clock was 1 s behind at upload: every time of the envelope moves 1 s forward.
+  sent_at: 1709251299001,
+  corrected_time: 1709251213345,
   request_id: 'req-7',
   envelope: 'current',
   props: { path: '/home', title: 'Home', duration: 12.5, render_time: 340 },
@@ -52,6 +55,8 @@ export const pageEventRow = {
   time: '2024-03-01 00:00:12.345',
   online: true,
   received_at: '2024-03-01 00:01:40.001',
+  sent_at: '2024-03-01 00:01:39.001',
+  corrected_time: '2024-03-01 00:00:13.345',
   request_id: 'req-7',
   envelope: 'current',
   props: { path: '/home', title: 'Home', duration: 12.5, render_time: 340 },

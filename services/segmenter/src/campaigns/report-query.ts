@@ -123,9 +123,12 @@ ${RESPONSES.map((r) => `        max(props.response::String = '${r}') AS ${r}`).j
     SELECT o.inv_id AS inv_id, o.user_id AS user_id, 1 AS converted
     FROM outcomes AS o
     INNER JOIN (
-        SELECT user_id, time
+        -- The corrected time, not the device's: the run's instant and NOW are the server's clock, and
+        -- a device clock behind by minutes would put a goal reached right after the message before it
+        -- (docs/analytics.md, "Which time").
+        SELECT user_id, corrected_time AS time
         FROM events
-        PREWHERE app_id = ${APP} AND time >= (SELECT min(at) FROM outcomes) AND time <= ${NOW}
+        PREWHERE app_id = ${APP} AND corrected_time >= (SELECT min(at) FROM outcomes) AND corrected_time <= ${NOW}
         WHERE user_id IN (SELECT user_id FROM outcomes) AND ${eventMatch(goal.event, goal.where, undefined, q)}
     ) AS g ON g.user_id = o.user_id
     WHERE g.time >= o.at AND g.time <= ${end}

@@ -182,6 +182,19 @@ beforeAll(async () => {
       at: T0,
     });
 
+  // Campaign c5 (clock skew): z0's and z2's device clocks are 2 hours behind, so their checkouts an
+  // hour after the run have device times an hour before it; z1's is 2 days behind, so its checkout
+  // four days in (outside P3D) reads two days in. Corrected times decide: z0 and z2 converted, z1 not
+  // (device times would say z1 only).
+  for (const i of range(0, 2)) outcomes.push({ campaign: 'c5', inv: 60000 + i, user: `z${i}`, variant: 1, action: 9, outcome: 'requested', at: T0 });
+  const behind = (user: string, real: number, by: number): CanonicalEvent => ({
+    ...checkout(APP, user, real - by),
+    sent_at: real - by + 5_000,
+    received_at: real + 5_000,
+    corrected_time: real,
+  });
+  events.push(behind('z0', T0 + HOUR, 2 * HOUR), behind('z2', T0 + HOUR, 2 * HOUR), behind('z1', T0 + 4 * DAY, 2 * DAY));
+
   await analytics.insert('campaign_outcomes', outcomes.map(outcomeRow));
   // A redelivered trigger writes its outcome again (same key and content, another part): FINAL keeps one.
   await analytics.insert('campaign_outcomes', outcomes.slice(0, 100).map(outcomeRow));
@@ -373,6 +386,11 @@ describe('campaignReport', () => {
       conversion_rate: 0,
       uplift: { absolute: { estimate: 0, ci: null }, relative: null, z: null, p_value: null, significant: false },
     });
+  });
+
+  it('attributes goal events by their corrected time: the run is a server instant, device clocks are off', async () => {
+    const r = await report('c5', 1);
+    expect(r.variants.map((v) => [v.audience, v.converted])).toEqual([[3, 2]]);
   });
 
   it('a campaign without outcomes: zeros for control and each variant of the document', async () => {

@@ -9,11 +9,13 @@ import { createSegmenterApp } from './app';
 const API = 'api-key-app1-0123456789';
 const SDK = 'sdk-key-app1-0123456789';
 const API2 = 'api-key-app2-0123456789';
+const SDK2 = 'sdk-key-app2-0123456789';
 const keys = new KeyRing({
   keys: [
     { id: 'k-api', app_id: 'app-1', role: 'api', key: API },
     { id: 'k-sdk', app_id: 'app-1', role: 'sdk', key: SDK },
     { id: 'k-api2', app_id: 'app-2', role: 'api', key: API2 },
+    { id: 'k-sdk2', app_id: 'app-2', role: 'sdk', key: SDK2 },
   ],
 });
 
@@ -140,6 +142,38 @@ describe('segmenter HTTP: request verdicts and the inspector', () => {
     it('shows another app nothing of this app’s request, and an unknown request as pending with no events', async () => {
       const res = await request(app()).get('/v1/ingest/requests/req-2').set('Authorization', `Bearer ${API2}`);
       expect([res.status, res.body.status, res.body.events, res.body.envelopes]).toEqual([200, 'pending', [], { count: null, validated: 0 }]);
+    });
+
+    it('answers a page on another origin (a web library’s debug mode) with CORS; another app’s SDK key sees nothing', async () => {
+      const browserApp = createSegmenterApp({ analytics: db.analytics, keys, logger: createLogger('test', 'silent'), corsOrigins: ['*'] }).app;
+      const origin = 'https://shop.example';
+      const preflight = await request(browserApp)
+        .options('/v1/ingest/requests/req-2')
+        .set('Origin', origin)
+        .set('Access-Control-Request-Method', 'GET')
+        .set('Access-Control-Request-Headers', 'authorization');
+      expect([
+        preflight.status,
+        preflight.headers['access-control-allow-origin'],
+        preflight.headers['access-control-allow-methods'],
+        preflight.headers['access-control-allow-headers'],
+      ]).toEqual([204, '*', 'GET, OPTIONS', 'Authorization, X-Request-Id']);
+      const own = await request(browserApp).get('/v1/ingest/requests/req-2').set('Origin', origin).set('Authorization', `Bearer ${SDK}`);
+      expect([own.status, own.headers['access-control-allow-origin'], own.body.counts]).toEqual([
+        200,
+        '*',
+        { events: 2, accepted: 1, rejected: 1, with_warnings: 1 },
+      ]);
+      // app-2 has an event and a rejection under the same request id: its SDK key sees only those of
+      // its own request (none has a receipt), never app-1's.
+      const other = await request(browserApp).get('/v1/ingest/requests/req-2').set('Origin', origin).set('Authorization', `Bearer ${SDK2}`);
+      expect([other.status, other.body.status, other.body.events, other.body.counts.accepted]).toEqual([200, 'pending', [], 0]);
+      // The API-key routes stay without CORS: a browser may not read them.
+      const inspector = await request(browserApp).get('/v1/inspect/events').set('Origin', origin).set('Authorization', `Bearer ${API}`);
+      expect([inspector.status, inspector.headers['access-control-allow-origin']]).toEqual([200, undefined]);
+      // Without configured origins (the default), no CORS at all.
+      const closed = await request(app()).get('/v1/ingest/requests/req-2').set('Origin', origin).set('Authorization', `Bearer ${SDK}`);
+      expect([closed.status, closed.headers['access-control-allow-origin']]).toEqual([200, undefined]);
     });
 
     it('refuses a missing key and a malformed id', async () => {

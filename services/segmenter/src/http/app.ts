@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { ApiError, InfraError, type Analytics, type KeyRing, type Logger } from '@evp/core';
-import { REQUEST_ID_PATTERN, createHttpApp, grantOf, requireKey, type HttpMetrics } from '@evp/http';
+import { REQUEST_ID_PATTERN, browserCors, createHttpApp, grantOf, requireKey, type HttpMetrics } from '@evp/http';
 import { INSPECTOR_CSS, INSPECTOR_HTML, INSPECTOR_JS } from './inspector-page';
 import { inspectEvents, inspectRejected, parseInspectQuery } from './inspect';
 import { requestVerdicts } from './verdicts';
@@ -22,7 +22,12 @@ export interface SegmenterAppDeps {
   campaigns?: CampaignsService;
   /** Seconds a client should wait after a 503. Default 2. */
   retryAfterSeconds?: number;
+  /** Browser origins that may read request verdicts with the SDK key (`*`: any). Default none. */
+  corsOrigins?: readonly string[];
 }
+
+/** The one route a browser calls here: a web library's debug mode reads its own uploads' verdicts. */
+const VERDICTS_PREFIX = '/v1/ingest/requests/';
 
 /** The page's own assets: served with a policy that lets it load nothing but them and call this origin. */
 function page(type: string, body: string) {
@@ -56,6 +61,17 @@ export function createSegmenterApp(deps: SegmenterAppDeps) {
     metricsPrefix: 'segmenter',
     metrics: deps.metrics,
     readiness: deps.readiness,
+    // CORS on the verdicts only (SDK key, public): the inspector, segments and campaigns take the API
+    // key, which must never be used from a browser, so they answer no CORS and no preflight.
+    before: [
+      browserCors({
+        allowedOrigins: deps.corsOrigins ?? [],
+        allowHeaders: ['Authorization', 'X-Request-Id'],
+        allowMethods: ['GET', 'OPTIONS'],
+        answerPreflight: true,
+        skip: (url) => !url.startsWith(VERDICTS_PREFIX),
+      }),
+    ],
     routes: (router: Router) => {
       router.get('/v1/ingest/requests/:request_id', requireKey(deps.keys, ['sdk', 'api']), async (req, res) => {
         const { appId } = grantOf(req);

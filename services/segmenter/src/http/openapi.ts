@@ -1,6 +1,7 @@
 import {
   REQUEST_ID_PATTERN,
   closedObject,
+  corsPreflight,
   errorResponse,
   internalError,
   jsonResponse,
@@ -92,6 +93,8 @@ export function segmenterOpenApi(): OpenApiFragment {
             '503': clickhouseDown,
           },
         },
+        // A web library's debug mode reads its own verdicts from the page (CORS; CORS_ORIGINS).
+        options: corsPreflight('Preflight answered; allow-headers (Authorization, X-Request-Id) and GET are set for allowed origins only.'),
       },
       '/v1/inspect/events': { get: inspect('The app’s events, with their warnings', 'InspectedEvent') },
       '/v1/inspect/rejected': { get: inspect('The app’s rejections, with every reason and the payload as sent', 'InspectedRejection') },

@@ -27,6 +27,9 @@ export function ev(app: string, user: string, name: string, time: number, props:
     name: def.event,
     property: null,
     time,
+    // No sent_at: the time is not corrected (a test of clock skew passes both in `extra`).
+    sent_at: null,
+    corrected_time: time,
     props,
     ...extra,
   };

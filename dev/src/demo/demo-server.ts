@@ -1,0 +1,53 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Analytics, Logger } from '@evp/core';
+import { shopDrugs } from './drugs';
+import { SHOP_CSS, SHOP_HTML, SHOP_JS } from './shop-page';
+
+/** Every path of the demo shop starts so (the shop is a single-page app below it). */
+export const DEMO_PREFIX = '/demo';
+
+/** What the shop may load and call: only this origin, nothing inline (the library needs no more). */
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; frame-ancestors 'none'";
+
+export const isDemoPath = (url: string | undefined): boolean => {
+  const path = (url ?? '').split('?')[0] as string;
+  return path === DEMO_PREFIX || path.startsWith(`${DEMO_PREFIX}/`);
+};
+
+function send(res: ServerResponse, status: number, type: string, body: string) {
+  res.writeHead(status, {
+    'Content-Type': `${type}; charset=utf-8`,
+    'Content-Length': Buffer.byteLength(body),
+    'Content-Security-Policy': CSP,
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'no-cache',
+  });
+  res.end(body);
+}
+
+/**
+ * The demo shop of `npm start` (dev only, like the inspector's page it sits beside): the page, its
+ * script and style, its config (the app's SDK key, public by design) and the app's drug catalog.
+ */
+export function demoServer(deps: { analytics: Analytics; appId: string; sdkKey: string; logger: Logger }): RequestListener {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '').split('?')[0] as string;
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return send(res, 405, 'application/json', JSON.stringify({ error: { code: 'not_found', message: 'The demo answers GET only.' } }));
+    if (path === `${DEMO_PREFIX}/shop.js`) return send(res, 200, 'text/javascript', SHOP_JS);
+    if (path === `${DEMO_PREFIX}/shop.css`) return send(res, 200, 'text/css', SHOP_CSS);
+    if (path === `${DEMO_PREFIX}/config.json`) return send(res, 200, 'application/json', JSON.stringify({ sdkKey: deps.sdkKey, debug: false }));
+    if (path === `${DEMO_PREFIX}/drugs.json`) {
+      shopDrugs(deps.analytics, deps.appId).then(
+        (data) => send(res, 200, 'application/json', JSON.stringify({ data })),
+        (err: unknown) => {
+          deps.logger.warn({ err }, 'demo: the drug catalog could not be read');
+          send(res, 503, 'application/json', JSON.stringify({ error: { code: 'unavailable', message: 'The drug catalog could not be read; retry.' } }));
+        },
+      );
+      return;
+    }
+    // Every other path is a page of the single-page app: the same document.
+    send(res, 200, 'text/html', SHOP_HTML);
+  };
+}
