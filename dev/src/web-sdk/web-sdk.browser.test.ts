@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type { Page, Request } from 'playwright-core';
 import { waitFor } from '@evp/testkit';
-import { API_KEY } from '../testing/scenario';
+import { API_KEY, SDK_KEY } from '../testing/scenario';
 import { SHOP, webSdkHarness } from './harness';
 
 /**
@@ -369,6 +369,47 @@ describe('the web library in Chromium', () => {
       ['custom', 'before_init'],
     ]);
     expect(got[1]!.meta).toEqual({ n: 1 });
+    await ctx.close();
+  });
+  it('without keepalive fetch, leaving the page sends a beacon (sdk_key in the URL, text/plain) the platform accepts; the re-send is stored once', async () => {
+    const ctx = await h.context();
+    // A browser without keepalive fetch.
+    await ctx.addInitScript(() => {
+      delete (Request.prototype as { keepalive?: unknown }).keepalive;
+    });
+    const beacons: { url: string; type: string | undefined; body: string }[] = [];
+    ctx.on('request', (r) => {
+      if (r.url().includes('/v1/ingest/log?')) beacons.push({ url: r.url(), type: r.headers()['content-type'], body: r.postData() ?? '' });
+    });
+    const user = uid('beacon');
+    const p = await h.open(ctx, '/', quiet);
+    await call(p, 'identify', 'login', user);
+    await search(p, 'beaconed');
+    await p.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false })));
+    const got = await h.waitForEvents(user, 2);
+    expect(got.map((e) => [e.name, e.property])).toEqual([
+      ['identify', 'login'],
+      ['search', 'beaconed'],
+    ]);
+    expect(beacons).toHaveLength(1);
+    expect(beacons[0]!.url).toBe(`${h.baseUrl}/v1/ingest/log?sdk_key=${encodeURIComponent(SDK_KEY)}`);
+    expect(beacons[0]!.type).toMatch(/^text\/plain/);
+    // The beacon's answer was never seen: the batch is still queued and goes again, byte for byte
+    // but for sent_at; the platform keeps one copy.
+    const resent = p.waitForResponse((r) => r.url() === `${h.baseUrl}/v1/ingest/log`);
+    await call(p, 'flush');
+    const res = await resent;
+    expect(withoutSentAt(res.request().postData() ?? '')).toBe(withoutSentAt(beacons[0]!.body));
+    const requestId = res.headers()['x-request-id'];
+    await waitFor(
+      async () => {
+        const v = await fetch(`${h.baseUrl}/v1/ingest/requests/${requestId}`, { headers: { Authorization: `Bearer ${API_KEY}` } });
+        return ((await v.json()) as { status: string }).status === 'complete' ? true : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the verdict of the re-send' },
+    );
+    const again = await h.events(user, 'search');
+    expect(again.map((e) => e.property)).toEqual(['beaconed']);
     await ctx.close();
   });
 });
