@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Analytics, Logger } from '@evp/core';
 import { shopDrugs } from './drugs';
-import { SHOP_CSS, SHOP_HTML, SHOP_JS } from './shop-page';
+import { SHOP_CSS, SHOP_HTML, SHOP_ICON, SHOP_JS } from './shop-page';
 
 /** Every path of the demo shop starts so (the shop is a single-page app below it). */
 export const DEMO_PREFIX = '/demo';
@@ -36,6 +36,7 @@ export function demoServer(deps: { analytics: Analytics; appId: string; sdkKey: 
       return send(res, 405, 'application/json', JSON.stringify({ error: { code: 'not_found', message: 'The demo answers GET only.' } }));
     if (path === `${DEMO_PREFIX}/shop.js`) return send(res, 200, 'text/javascript', SHOP_JS);
     if (path === `${DEMO_PREFIX}/shop.css`) return send(res, 200, 'text/css', SHOP_CSS);
+    if (path === `${DEMO_PREFIX}/icon.svg`) return send(res, 200, 'image/svg+xml', SHOP_ICON);
     if (path === `${DEMO_PREFIX}/config.json`) return send(res, 200, 'application/json', JSON.stringify({ sdkKey: deps.sdkKey, debug: false }));
     if (path === `${DEMO_PREFIX}/drugs.json`) {
       shopDrugs(deps.analytics, deps.appId).then(

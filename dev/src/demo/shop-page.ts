@@ -10,6 +10,7 @@ export const SHOP_HTML = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Demo pharmacy</title>
+<link rel="icon" href="/demo/icon.svg">
 <link rel="stylesheet" href="/demo/shop.css">
 <script src="/sdk/web.js"></script>
 <script src="/demo/shop.js" defer></script>
@@ -34,6 +35,9 @@ export const SHOP_HTML = `<!doctype html>
 </body>
 </html>
 `;
+
+/** A pill, as the tab's icon (else the browser asks for /favicon.ico, which the base URL does not have). */
+export const SHOP_ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect x="2" y="5" width="12" height="6" rx="3" fill="#0f766e"/></svg>';
 
 export const SHOP_CSS = `*{box-sizing:border-box}
 body{margin:0;font:15px/1.5 system-ui,sans-serif;color:#1f2937;background:#f8fafc}
@@ -142,6 +146,7 @@ export const SHOP_JS = String.raw`(function () {
     },
     '/demo/refill': function () {
       view.append(el('h1', 'Your refills'), el('p', 'Medicines you take regularly, ready to order again.', 'muted'));
+      // The library logs this page view when the user leaves the page (with how long they stayed).
       var g = el('div', null, 'grid');
       state.drugs.slice(0, 1).forEach(function (d) { g.append(drugCard(d)); });
       view.append(g);
