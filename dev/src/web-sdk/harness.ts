@@ -107,6 +107,7 @@ function initScript(init: string): string {
   return `window.__actions = []; window.__csp = [];
 document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));
 evp.onAction((e) => window.__actions.push({ cta_type: e.cta_type, cta_id: e.cta_id }));
+window.__early = ${JSON.stringify(init)}.includes('"early"') ? evp.identify('login', JSON.parse(${JSON.stringify(init)}).early).then(() => evp.trackCustom('before_init', { n: 1 })) : undefined;
 evp.init(Object.assign({ sdkKey: ${JSON.stringify(SDK_KEY)}, apiUrl: location.origin + '/v1', appId: 'e2e-shop', appVersion: '1.0.0 (1)', flushIntervalMs: 300, nudges: false }, ${init}));
 `;
 }

@@ -61,12 +61,16 @@ const debug = (m: string, d?: unknown) => console.info(`[evp] ${m}`, d ?? '');
  * library during server-side rendering is harmless (and init() there is a no-op).
  */
 export function createApi(loadRenderer: () => Promise<Renderer>): Evp {
-  let ready: Promise<Client | undefined> = Promise.resolve(undefined);
+  // Calls made before init() wait for it (an app may track before it initialises the library);
+  // without a window (server-side rendering) there is no init to wait for.
+  let settle_: (c: Promise<Client | undefined>) => void = () => undefined;
+  const ready = new Promise<Client | undefined>((resolve) => (settle_ = resolve));
   let started = false;
   const handlers: ((e: ActionEvent) => void)[] = [];
   const withClient =
     <A extends unknown[], R>(fallback: R, fn: (c: Client, ...a: A) => R | Promise<R>) =>
     async (...a: A): Promise<R> => {
+      if (!started && typeof window === 'undefined') return fallback;
       const c = await ready;
       return c ? fn(c, ...a) : fallback;
     };
@@ -92,19 +96,24 @@ export function createApi(loadRenderer: () => Promise<Renderer>): Evp {
     init(options) {
       if (typeof window === 'undefined' || typeof document === 'undefined') return;
       if (started) return warn('init was called twice; the second call is ignored');
-      if (!options?.sdkKey || !options.apiUrl) return warn('init needs sdkKey and apiUrl');
       started = true;
+      if (!options?.sdkKey || !options.apiUrl) {
+        settle_(Promise.resolve(undefined));
+        return warn('init needs sdkKey and apiUrl; the library stays off');
+      }
       const cfg = settle(options, location.hostname);
-      ready = (async () => {
-        const c = new Client(cfg, await browserDeps(options), loadRenderer, handlers);
-        attach(c, () => void poll(c).catch((e: unknown) => warn('action poll failed', e)));
-        void poll(c).catch((e: unknown) => warn('action poll failed', e));
-        void c.flush();
-        return c;
-      })().catch((e: unknown) => {
-        warn('init failed', e);
-        return undefined;
-      });
+      settle_(
+        (async () => {
+          const c = new Client(cfg, await browserDeps(options), loadRenderer, handlers);
+          attach(c, () => void poll(c).catch((e: unknown) => warn('action poll failed', e)));
+          void poll(c).catch((e: unknown) => warn('action poll failed', e));
+          void c.flush();
+          return c;
+        })().catch((e: unknown) => {
+          warn('init failed', e);
+          return undefined;
+        }),
+      );
     },
     track: withClient(undefined, (c, name: string, props: object, meta?: unknown) => c.record(name, { ...props }, meta)),
     trackCustom: withClient(undefined, (c, name: string, values?: Record<string, unknown>) => c.record('custom', { name }, values)),

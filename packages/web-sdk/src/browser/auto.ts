@@ -9,8 +9,16 @@ function firstRender(): number {
   return Math.max(0, Math.round(fcp?.startTime ?? nav?.domContentLoadedEventEnd ?? performance.now()));
 }
 
-/** Runs `fn` after the next frame was painted. */
-const afterPaint = (fn: () => void) => requestAnimationFrame(() => setTimeout(fn, 0));
+/** Runs `fn` once, after the next frame was painted, or after 1 s in a tab that paints nothing (opened in the background). */
+const afterPaint = (fn: () => void) => {
+  let done = false;
+  const once = () => {
+    if (!done) fn();
+    done = true;
+  };
+  requestAnimationFrame(() => setTimeout(once, 0));
+  setTimeout(once, 1000);
+};
 
 /**
  * The page side: automatic `app` (open with the time to first render, background / resume on

@@ -35,8 +35,10 @@ export function fetchTransport(sdkKey: string): Transport {
         return { status: 0, beacon: true };
       }
       try {
+        // A request that never ends would hold the upload lock of every tab: 30 s at most.
+        const signal = !unload && typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(30_000) : undefined;
         return await answer(
-          await fetch(url, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body, keepalive: unload, credentials: 'omit' }),
+          await fetch(url, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body, keepalive: unload, credentials: 'omit', signal }),
         );
       } catch {
         return { status: 0 };

@@ -151,7 +151,12 @@ export class Client {
 
   private async enqueue(item: Queued, consent: Consent): Promise<void> {
     if (consent === 'pending') {
+      // Held in memory under the queue's count bound: the oldest go first, counted.
       this.pending.push(item);
+      if (this.pending.length > this.cfg.maxQueueEvents) {
+        this.pending.shift();
+        this.queue.dropped += 1;
+      }
       return;
     }
     const w = this.queue.add(item);

@@ -209,3 +209,24 @@ describe('beacon', () => {
     expect(t.sent[1]!.body.replace(/"sent_at":"[^"]*",/, '')).toBe(t.sent[0]!.body.replace(/"sent_at":"[^"]*",/, ''));
   });
 });
+
+describe('bounds while not uploading', () => {
+  it('applies the queue bounds also when uploads are stopped (401)', async () => {
+    const t = testClient({ maxQueueEvents: 2 });
+    await t.client.record('app', { action: 'open', start_time: 1 });
+    t.answer({ status: 401 });
+    await t.client.flush();
+    for (let i = 0; i < 4; i++) await t.client.record('rate', { rate_value: 1, type: 'app', subject_id: `s${i}` });
+    await t.client.flush();
+    expect(t.sent).toHaveLength(1);
+    expect(t.client.status().dropped).toBe(2);
+  });
+
+  it('holds at most maxQueueEvents while consent is pending, dropping the oldest (counted)', async () => {
+    const t = testClient({ maxQueueEvents: 2, consent: 'pending' });
+    for (let i = 0; i < 3; i++) await t.client.record('rate', { rate_value: 1, type: 'app', subject_id: `s${i}` });
+    await t.client.setConsent('granted');
+    expect(envelopes(t.sent[0]!.body)[0]!.data.map((d) => (d.ctx as { subject_id: string }).subject_id)).toEqual(['s1', 's2']);
+    expect(t.client.status().dropped).toBe(1);
+  });
+});

@@ -31,25 +31,28 @@ export class Uploader {
 
   /** One pass: every frozen batch, then freeze and send until the queue is empty or a send fails. */
   flush(unload = false): Promise<void> {
-    if (this.state === 'stopped') return Promise.resolve();
     const until = this.deps.shared.get<number>(this.cfg.prefix + BACKOFF_KEY) ?? 0;
-    if (until > this.deps.clock.now()) {
-      this.schedule(until - this.deps.clock.now());
-      return Promise.resolve();
-    }
-    // One pass per tab at a time; a second call while one runs waits for it.
+    const waiting = until > this.deps.clock.now();
+    if (waiting) this.schedule(until - this.deps.clock.now());
+    // One pass per tab at a time; a second call while one runs waits for it. Stopped or backing
+    // off, the pass only applies the queue bounds (the queue must not grow without end meanwhile).
     this.running ??= this.deps
-      .exclusive(this.cfg.lock, () => this.pass(unload))
+      .exclusive(this.cfg.lock, async () => {
+        await this.trim();
+        if (this.state !== 'stopped' && !waiting) await this.pass(unload);
+      })
       .finally(() => {
         this.running = undefined;
       });
     return this.running;
   }
 
-  private async pass(unload: boolean): Promise<void> {
-    const now = this.deps.clock.now();
-    const dropped = await this.queue.trim(now);
+  private async trim(): Promise<void> {
+    const dropped = await this.queue.trim(this.deps.clock.now());
     if (dropped > 0) this.deps.warn(`queue over its bounds: dropped the ${dropped} oldest events`);
+  }
+
+  private async pass(unload: boolean): Promise<void> {
     let batches = await this.queue.batches();
     for (let rounds = 0; rounds < 50; rounds++) {
       if (batches.length === 0) {
