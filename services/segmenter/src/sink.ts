@@ -3,6 +3,8 @@ import { JsonRow, mayBeRowFault, stringifyWellFormed } from '@evp/clickhouse';
 import {
   BLOCKS,
   InfraError,
+  deadLetterOf,
+  processorOf,
   CATALOG_KINDS,
   errorMessage,
   isRetriable,
@@ -20,7 +22,6 @@ import {
 } from '@evp/core';
 import type { ActionLogEntry, IngestReceipt } from '@evp/schemas';
 import { InsertBatcher, type TableRows } from './batcher';
-import { deadLetterOf } from './dead-letters';
 import { createSinkMetrics } from './metrics';
 import {
   RowError,
@@ -163,6 +164,9 @@ interface Read {
   inserted?: InsertedRow | undefined;
 }
 
+/** The sink as named in its dead letters. */
+const SINK_DEAD_LETTER_PROCESSOR = processorOf('segmenter-sink');
+
 /** Messages decoded between two turns of the event loop (≈ 5 ms of work). */
 const YIELD_EVERY_MESSAGES = 250;
 
@@ -195,7 +199,14 @@ export function createSink(deps: SinkDeps): Sink {
     isRowFault: mayBeRowFault,
     deadLetter: async (refused) => {
       const failedAt = now();
-      const messages = refused.map((r) => deadLetterOf(r.source, { group: config.groupId, table: r.table, err: r.err, failedAt }));
+      const messages = refused.map((r) =>
+        deadLetterOf(r.source, {
+          group: config.groupId,
+          error: { kind: 'refused', message: `insert into ${r.table}: ${errorMessage(r.err)}`, retriable: false },
+          processor: SINK_DEAD_LETTER_PROCESSOR,
+          failedAt,
+        }),
+      );
       if (!producer) throw new InfraError('bus', 'dead-letter producer not started', { retriable: true });
       await producer.send(topics.deadLetters, messages);
       for (const r of refused) {
@@ -374,6 +385,7 @@ export function createSink(deps: SinkDeps): Sink {
       subscription = await deps.bus.subscribe({
         groupId: config.groupId,
         topics: SINK_TOPICS,
+        processor: SINK_DEAD_LETTER_PROCESSOR,
         fromBeginning: true,
         concurrency: config.busConcurrency,
         handleBatch,

@@ -1,4 +1,4 @@
-import { InfraError, type BusMessage, type OutgoingMessage } from '@evp/core';
+import { UnreadableMessageError, type BusMessage, type OutgoingMessage } from '@evp/core';
 import { TRIGGER_KINDS, type TriggerKind } from './document';
 
 /**
@@ -40,20 +40,20 @@ function readUsers(v: unknown): TriggerUser[] | undefined {
   return users;
 }
 
-/** A trigger item from its message; a message that is none is a bug of its producer (non-retriable: dead-lettered). */
+/** A trigger item from its message; a message that is none is a bug of its producer (UnreadableMessageError: dead-lettered, never retried). */
 export function readTriggerItem(m: BusMessage): TriggerItem {
   let v: Record<string, unknown> | undefined;
   try {
     v = JSON.parse(m.value.toString('utf8')) as Record<string, unknown>;
-  } catch {
-    v = undefined;
+  } catch (err) {
+    throw new UnreadableMessageError('unreadable', `not JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
-  if (v && isString(v.app_id) && isString(v.campaign_id)) {
+  if (v !== null && typeof v === 'object' && isString(v.app_id) && isString(v.campaign_id)) {
     const users = readUsers(v.users);
     if (v.kind === 'users' && users && isString(v.run_key) && isTime(v.at) && (TRIGGER_KINDS as readonly unknown[]).includes(v.trigger)) {
       return { kind: 'users', app_id: v.app_id, campaign_id: v.campaign_id, run_key: v.run_key, trigger: v.trigger as TriggerKind, at: v.at, users };
     }
     if (v.kind === 'schedule' && isTime(v.run_at)) return { kind: 'schedule', app_id: v.app_id, campaign_id: v.campaign_id, run_at: v.run_at };
   }
-  throw new InfraError('campaigns', `not a campaign trigger item: ${m.topic}/${m.partition}/${m.offset}`, { retriable: false });
+  throw new UnreadableMessageError('invalid', `not a campaign trigger item: ${m.topic}/${m.partition}/${m.offset}`);
 }

@@ -1,5 +1,5 @@
 import { formatDateTime64 } from '@evp/clickhouse';
-import { allTopics, createLogger, deadLetterHeaders, topics, type Bus } from '@evp/core';
+import { DEAD_LETTER_HEADERS, allTopics, createLogger, topics, type Bus } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { useMigratedChdb, waitFor } from '@evp/testkit';
 import { createChangeLog } from '../segments/change-log';
@@ -186,11 +186,14 @@ describe('campaign worker: api trigger', () => {
     await producer.close();
     await worker.triggerApi(app, c, ['u1']);
     await settled();
-    const dead: { topic: string | undefined; group: string | undefined }[] = [];
+    const dead: Record<string, string | undefined>[] = [];
     await bus.scan(topics.deadLetters, 0, (m) => {
-      if (m.key === `${app}:c-poison`) dead.push({ topic: m.headers[deadLetterHeaders.sourceTopic], group: m.headers[deadLetterHeaders.group] });
+      if (m.key === `${app}:c-poison`) {
+        const h = m.headers;
+        dead.push({ topic: h[DEAD_LETTER_HEADERS.sourceTopic], group: h[DEAD_LETTER_HEADERS.group], kind: h[DEAD_LETTER_HEADERS.errorKind], processor: h[DEAD_LETTER_HEADERS.processor] });
+      }
     });
-    expect(dead).toEqual([{ topic: topics.campaignsTriggers, group: 'segmenter-campaigns' }]);
+    expect(dead).toEqual([{ topic: topics.campaignsTriggers, group: 'segmenter-campaigns', kind: 'invalid', processor: 'segmenter-campaigns' }]);
     expect((await readRequested(bus, topics.actionsRequested, app)).flatMap((m) => m.actions.map((a) => a.user_id))).toEqual(['u1']);
   });
 

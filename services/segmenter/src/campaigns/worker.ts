@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Counter, Registry } from 'prom-client';
 import {
+  processorOf,
   accepted,
   errorMessage,
   rejected,
@@ -342,6 +343,7 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
         await deps.bus.subscribe({
           groupId: config.groupId,
           topics: [config.triggersTopic],
+          processor: processorOf('segmenter-campaigns'),
           fromBeginning: true,
           concurrency: config.concurrency,
           handleBatch,
@@ -350,6 +352,7 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
         await deps.bus.subscribe({
           groupId: config.entryGroupId,
           topics: [config.membershipTopic],
+          processor: processorOf('segmenter-campaigns'),
           fromBeginning: config.entryFromBeginning,
           handleBatch: handleMembership,
           ...onDead,

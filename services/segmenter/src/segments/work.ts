@@ -1,4 +1,4 @@
-import { InfraError, type BusMessage, type OutgoingMessage } from '@evp/core';
+import { UnreadableMessageError, type BusMessage, type OutgoingMessage } from '@evp/core';
 import type { InsertedRow } from '../sink';
 import type { CompiledSegment } from './compiled';
 
@@ -18,22 +18,22 @@ export const workMessage = (item: WorkItem): OutgoingMessage => ({ key: workKey(
 
 const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
-/** A work item from its message; a message that is none is a bug of its producer (non-retriable: dead-lettered). */
+/** A work item from its message; a message that is none is a bug of its producer (UnreadableMessageError: dead-lettered, never retried). */
 export function readWorkItem(m: BusMessage): WorkItem {
   let v: Record<string, unknown> | undefined;
   try {
     v = JSON.parse(m.value.toString('utf8')) as Record<string, unknown>;
-  } catch {
-    v = undefined;
+  } catch (err) {
+    throw new UnreadableMessageError('unreadable', `not JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
-  if (v && isString(v.app_id) && isString(v.segment_id)) {
+  if (v !== null && typeof v === 'object' && isString(v.app_id) && isString(v.segment_id)) {
     if (v.kind === 'users' && Array.isArray(v.users) && v.users.every((u) => typeof u === 'string')) {
       return { kind: 'users', app_id: v.app_id, segment_id: v.segment_id, users: v.users };
     }
     if (v.kind === 'full' && typeof v.requested_at === 'number')
       return { kind: 'full', app_id: v.app_id, segment_id: v.segment_id, requested_at: v.requested_at };
   }
-  throw new InfraError('segments', `not a segment work item: ${m.topic}/${m.partition}/${m.offset}`, { retriable: false });
+  throw new UnreadableMessageError('invalid', `not a segment work item: ${m.topic}/${m.partition}/${m.offset}`);
 }
 
 /** A live segment of an app with its compiled query: what triggers are matched against. */
