@@ -1,7 +1,7 @@
 import { Registry } from 'prom-client';
 import { createClickHouseHttpAnalytics, ensureClickHouseDatabase, runMigrations } from '@evp/clickhouse';
 import { KeyRing, consumerProblems, createLogger } from '@evp/core';
-import { closeServer, listen, runService, serveOps, serviceLifecycle } from '@evp/http';
+import { closeServer, deadLetterMetrics, listen, runService, serveOps, serviceLifecycle } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { campaignWorkerConfig, clickhouseOptions, loadSegmenterConfig, segmentEngineConfig, sinkConfig } from './config';
@@ -69,7 +69,7 @@ async function main() {
   // The public API (request verdicts, the inspector) on PORT, behind the edge; its request series
   // join the sink's on the side port's /metrics.
   const api = createSegmenterApp({ analytics, keys, logger, readiness, segments: segments.service, campaigns: campaigns.service });
-  ops = await serveOps({ port: config.METRICS_PORT, metrics: Registry.merge([metrics, api.metrics.registry]), readiness });
+  ops = await serveOps({ port: config.METRICS_PORT, metrics: Registry.merge([metrics, api.metrics.registry, deadLetterMetrics(bus)]), readiness });
   http = await listen(api.app, config.PORT);
   logger.info({ metricsPort: ops.port, port: http.port }, 'segmenter sink and API running');
 }
