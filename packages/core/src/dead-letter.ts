@@ -114,10 +114,7 @@ export const deadLetterId = (group: string, msg: Pick<BusMessage, 'topic' | 'par
  * envelope headers. Used by the consumer guard (every consumer) and by the sink for rows ClickHouse
  * refused; what it returns is sent to `topics.deadLetters` before the source offset is committed.
  */
-export function deadLetterOf(
-  msg: BusMessage,
-  why: { group: string; error: DeadLetterError; processor: Processor; failedAt: number },
-): OutgoingMessage {
+export function deadLetterOf(msg: BusMessage, why: { group: string; error: DeadLetterError; processor: Processor; failedAt: number }): OutgoingMessage {
   const own: Record<string, string> = {};
   // A message that was itself a dead letter (a dead letter's consumer failing on it) keeps no stale envelope.
   for (const [k, v] of Object.entries(msg.headers)) if (!k.startsWith(DEAD_LETTER_PREFIX)) own[k] = v;

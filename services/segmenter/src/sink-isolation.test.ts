@@ -104,7 +104,11 @@ describe('no row can hold a partition (in-process bus + registry, chdb)', () => 
       key: `${app}:one`,
       value: true,
       headers: {
-        [DEAD_LETTER_HEADERS.id]: deadLetterId('segmenter-sink', { topic: 'events.core', partition: Number(letter.headers[DEAD_LETTER_HEADERS.sourcePartition]), offset: '2' }),
+        [DEAD_LETTER_HEADERS.id]: deadLetterId('segmenter-sink', {
+          topic: 'events.core',
+          partition: Number(letter.headers[DEAD_LETTER_HEADERS.sourcePartition]),
+          offset: '2',
+        }),
         [DEAD_LETTER_HEADERS.sourceTopic]: 'events.core',
         [DEAD_LETTER_HEADERS.sourcePartition]: expect.stringMatching(/^[0-2]$/),
         [DEAD_LETTER_HEADERS.sourceOffset]: '2',

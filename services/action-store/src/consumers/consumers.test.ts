@@ -122,19 +122,22 @@ describe('actions.requested consumer', () => {
     // Counted by source topic and group (dead_letters_total), and committed past: the partition moved on.
     expect(bus.deadLetterCounts()).toEqual([{ sourceTopic: topics.actionsRequested, group, count: 3 }]);
     await producer.send(topics.actionsRequested, [actionRequestMessage('app-1', [requested('u6', 1, 1)])]);
-    await waitFor(async () => (await counter(metrics, 'action_store_requested_messages_total')).stored === 4, { timeoutMs: 5000, what: 'a message after them' });
+    await waitFor(async () => (await counter(metrics, 'action_store_requested_messages_total')).stored === 4, {
+      timeoutMs: 5000,
+      what: 'a message after them',
+    });
     expect((await deadLetters(bus)).length).toBe(3);
     expect((await store.pull('app-1', pullAll)).data.map((r) => r.user_id)).toEqual(['u1', 'u2', 'u6']);
     expect((await store.pull('app-2', pullAll)).data.map((r) => r.user_id)).toEqual(['u5']);
     expect((await store.stats('app-1', 1))?.totals.created).toBe(3);
     // The action log names where they came from: the message's source, else actions.requested.
     // (Sorted: the two apps' messages sit on different partitions, handled in no set order.)
-    expect((await drainLog(store)).filter((e) => e.kind === 'created').map((e) => `${e.app_id}/${e.user_id} ${e.source}`).sort()).toEqual([
-      'app-1/u1 actions.requested',
-      'app-1/u2 actions.requested',
-      'app-1/u6 actions.requested',
-      'app-2/u5 campaign:42',
-    ]);
+    expect(
+      (await drainLog(store))
+        .filter((e) => e.kind === 'created')
+        .map((e) => `${e.app_id}/${e.user_id} ${e.source}`)
+        .sort(),
+    ).toEqual(['app-1/u1 actions.requested', 'app-1/u2 actions.requested', 'app-1/u6 actions.requested', 'app-2/u5 campaign:42']);
     await producer.close();
   });
 

@@ -190,7 +190,12 @@ describe('campaign worker: api trigger', () => {
     await bus.scan(topics.deadLetters, 0, (m) => {
       if (m.key === `${app}:c-poison`) {
         const h = m.headers;
-        dead.push({ topic: h[DEAD_LETTER_HEADERS.sourceTopic], group: h[DEAD_LETTER_HEADERS.group], kind: h[DEAD_LETTER_HEADERS.errorKind], processor: h[DEAD_LETTER_HEADERS.processor] });
+        dead.push({
+          topic: h[DEAD_LETTER_HEADERS.sourceTopic],
+          group: h[DEAD_LETTER_HEADERS.group],
+          kind: h[DEAD_LETTER_HEADERS.errorKind],
+          processor: h[DEAD_LETTER_HEADERS.processor],
+        });
       }
     });
     expect(dead).toEqual([{ topic: topics.campaignsTriggers, group: 'segmenter-campaigns', kind: 'invalid', processor: 'segmenter-campaigns' }]);
