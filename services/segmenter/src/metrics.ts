@@ -57,6 +57,11 @@ export function createSinkMetrics(metricRegistry: Registry) {
       labelNames: ['topic'] as const,
       registers: [metricRegistry],
     }),
+    deadLettersUnstored: new Counter({
+      name: 'segmenter_sink_dead_letters_unstored_total',
+      help: 'Dead letters whose dead_letters row ClickHouse refused on its own (they stay on the deadletters topic; npm run deadletters lists them)',
+      registers: [metricRegistry],
+    }),
     deadLettered: new Counter({
       name: 'segmenter_sink_dead_lettered_total',
       help: 'Messages written to `deadletters` because ClickHouse refused their row on its own for a reason no retry cures, by table',

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { formatDateTime64 } from '@evp/clickhouse';
-import type { BusMessage, CatalogKind } from '@evp/core';
+import { topics, type BusMessage, type CatalogKind, type DeadLetter } from '@evp/core';
 import {
   ACTION_LOG_KINDS,
   CANONICAL_FIELDS,
   CUSTOM_CATALOG_KIND_PATTERN,
+  DEAD_LETTER_FIELDS,
+  MAX_REJECTED_PAYLOAD_CHARS,
   REJECTED_FIELDS,
   canonicalToAvro,
   catalogFromAvro,
@@ -29,6 +31,8 @@ export const TABLES = {
   catalog: (kind: CatalogKind) => `catalog_${kind}`,
   /** Every app-defined catalog kind (007_custom_catalog.sql), told apart by its `kind` column. */
   customCatalog: 'catalog_custom',
+  /** Dead letters (015_dead_letters.sql), so the inspector can list an app's own. */
+  deadLetters: 'dead_letters',
 } as const;
 
 export const SINK_PROCESSOR = 'evp-segmenter-sink/0.1';
@@ -201,4 +205,56 @@ export function actionLogRow(e: ActionLogEntry): ActionLogRow {
     reason: text(e.reason ?? '', 'reason'),
     available_at: chTimeOrNull(e.available_at ?? null, 'available_at'),
   };
+}
+
+export type DeadLetterRow = RowOf<typeof DEAD_LETTER_FIELDS>;
+const deadLetterRowOf = rowWriter(DEAD_LETTER_FIELDS);
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The app a dead letter belongs to: its source message's `app_id` header (raw uploads, receipts…),
+ * else its key's app (every platform topic keys by `app:…`; actions.requested by the app alone);
+ * '' when neither tells (the inspector shows it to no app: `npm run deadletters -- list` does).
+ */
+export function deadLetterApp(l: Pick<DeadLetter, 'headers' | 'source'>): string {
+  const header = l.headers.app_id;
+  if (header !== undefined && header !== '') return header;
+  const key = l.source.key;
+  if (key === null || key === '') return '';
+  const colon = key.indexOf(':');
+  if (colon > 0) return key.slice(0, colon);
+  return l.source.topic === topics.actionsRequested ? key : '';
+}
+
+/** A dead letter (read through the envelope's one reader) → its `dead_letters` row. */
+export function deadLetterRow(l: DeadLetter): DeadLetterRow {
+  let text: string | undefined;
+  try {
+    text = strictUtf8.decode(l.value);
+  } catch {
+    text = undefined;
+  }
+  const whole = text ?? l.value.toString('base64');
+  return deadLetterRowOf({
+    dead_letter_id: l.id,
+    app_id: deadLetterApp(l),
+    source_topic: l.source.topic,
+    source_partition: l.source.partition,
+    source_offset: l.source.offset,
+    source_key: l.source.key,
+    consumer_group: l.group,
+    error_kind: l.error.kind,
+    error_message: l.error.message,
+    error_retriable: l.error.retriable,
+    processor: l.processor.name,
+    processor_version: l.processor.version,
+    failed_at: l.failedAt,
+    replay_of: l.replay?.of ?? null,
+    replay_count: l.replay?.count ?? 0,
+    headers_json: JSON.stringify(l.headers),
+    payload: whole.length > MAX_REJECTED_PAYLOAD_CHARS ? whole.slice(0, MAX_REJECTED_PAYLOAD_CHARS) : whole,
+    payload_encoding: text === undefined ? 'base64' : 'utf8',
+    payload_bytes: l.value.length,
+    payload_truncated: whole.length > MAX_REJECTED_PAYLOAD_CHARS,
+  });
 }

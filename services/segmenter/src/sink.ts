@@ -5,6 +5,7 @@ import {
   InfraError,
   deadLetterOf,
   processorOf,
+  readDeadLetter,
   CATALOG_KINDS,
   errorMessage,
   isRetriable,
@@ -30,6 +31,7 @@ import {
   actionLogRow,
   catalogRow,
   customCatalogRow,
+  deadLetterRow,
   eventValuesFromAvro,
   receiptRow,
   rejectedRow,
@@ -127,6 +129,7 @@ export const SINK_TOPICS: string[] = [
   topics.rejected,
   topics.receipts,
   topics.actionsLog,
+  topics.deadLetters,
 ];
 
 /**
@@ -142,7 +145,8 @@ type Route =
   | { table: 'receipts' }
   | { table: 'actions_log' }
   | { table: 'catalog'; kind: CatalogKind }
-  | { table: 'customCatalog' };
+  | { table: 'customCatalog' }
+  | { table: 'dead_letters' };
 
 const routes = new Map<string, Route>([
   ...BLOCKS.map((b) => [topics.events(b), { table: 'events' }] as [string, Route]),
@@ -151,6 +155,7 @@ const routes = new Map<string, Route>([
   [topics.rejected, { table: 'rejected' }],
   [topics.receipts, { table: 'receipts' }],
   [topics.actionsLog, { table: 'actions_log' }],
+  [topics.deadLetters, { table: 'dead_letters' }],
 ]);
 
 interface Read {
@@ -197,8 +202,20 @@ export function createSink(deps: SinkDeps): Sink {
     concurrency: config.busConcurrency,
     isRetriable,
     isRowFault: mayBeRowFault,
-    deadLetter: async (refused) => {
+    deadLetter: async (refusedRows) => {
       const failedAt = now();
+      // A dead letter whose row ClickHouse refuses stays where it is (listed and replayable by
+      // `npm run deadletters`), logged and counted: writing it to deadletters again would loop.
+      const refused = refusedRows.filter((r) => r.source.topic !== topics.deadLetters);
+      for (const r of refusedRows) {
+        if (r.source.topic !== topics.deadLetters) continue;
+        m.deadLettersUnstored.inc();
+        logger.error(
+          { source: `${r.source.topic}/${r.source.partition}/${r.source.offset}`, err: r.err },
+          'dead letter refused by ClickHouse: not stored (still on deadletters)',
+        );
+      }
+      if (refused.length === 0) return;
       const messages = refused.map((r) =>
         deadLetterOf(r.source, {
           group: config.groupId,
@@ -255,9 +272,22 @@ export function createSink(deps: SinkDeps): Sink {
     return { table: TABLES.rejected, row: jsonRow(row), key: row.rejection_id, receivedAtMs: msg.timestamp, unreadable: true };
   }
 
+  function readDeadLetterMessage(msg: BusMessage): Read {
+    const r = readDeadLetter(msg);
+    if (!r.ok) return unreadable(msg, 'dead_letter_envelope', '$.headers', new Error(r.problem));
+    try {
+      const row = deadLetterRow(r.letter);
+      return { table: TABLES.deadLetters, row: jsonRow(row), key: row.dead_letter_id, receivedAtMs: r.letter.failedAt, unreadable: false };
+    } catch (err) {
+      return err instanceof RowError ? unreadable(msg, 'row', `$.${err.path}`, err) : unreadable(msg, 'dead_letter_envelope', '$', err);
+    }
+  }
+
   async function read(msg: BusMessage): Promise<Read> {
     const route = routes.get(msg.topic);
     if (!route) throw new Error(`the sink does not read topic ${msg.topic}`);
+    // A dead letter is its envelope's headers around the source message's bytes: never Avro.
+    if (route.table === 'dead_letters') return readDeadLetterMessage(msg);
     let decoded: unknown;
     try {
       decoded = await deps.registry.decode(msg.value);
