@@ -53,7 +53,7 @@ export function createSinkMetrics(metricRegistry: Registry) {
     }),
     unreadable: new Counter({
       name: 'segmenter_sink_unreadable_messages_total',
-      help: 'Messages written to `rejected` as parse_violation because they could not be read, by topic',
+      help: 'Messages the sink could not read (not a record of a known schema, or not a valid row), dead-lettered, by topic',
       labelNames: ['topic'] as const,
       registers: [metricRegistry],
     }),

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { formatDateTime64 } from '@evp/clickhouse';
 import { topics, type BusMessage, type CatalogKind, type DeadLetter } from '@evp/core';
 import {
   ACTION_LOG_KINDS,
@@ -11,7 +9,6 @@ import {
   canonicalToAvro,
   catalogFromAvro,
   customCatalogFromAvro,
-  payloadPrefix,
   type ActionLogEntry,
   type CanonicalEvent,
   type IngestReceipt,
@@ -34,8 +31,6 @@ export const TABLES = {
   /** Dead letters (015_dead_letters.sql), so the inspector can list an app's own. */
   deadLetters: 'dead_letters',
 } as const;
-
-export const SINK_PROCESSOR = 'evp-segmenter-sink/0.1';
 
 /**
  * The columns of `events`, in table order: one per canonical field (CANONICAL_FIELDS in schemas;
@@ -121,42 +116,6 @@ export function customCatalogRow(value: Record<string, unknown>): CustomCatalogR
     received_at: chTime(r.received_at, 'received_at'),
     request_id: text(r.request_id, 'request_id'),
     record: r.record,
-  };
-}
-
-/**
- * A message the sink could not read (not Avro of a known schema, or not a valid row) is never
- * dropped: it becomes a `parse_violation` row in `rejected` holding the message bytes as base64, its
- * coordinates and what failed, so it can be inspected and replayed. The id is derived from the
- * topic, key and bytes, not the offset (offsets restart): a redelivery yields the same row, and a
- * new message is never mistaken for an old one that sat at the same offset.
- */
-export function unreadableRow(msg: BusMessage, problem: { path: string; rule: string; message: string }, failedAt: number): RejectedRow {
-  const source = `${msg.topic}/${msg.partition}/${msg.offset}`;
-  const keyApp = msg.key && msg.key.includes(':') ? msg.key.slice(0, msg.key.indexOf(':')) : '';
-  return {
-    rejection_id: createHash('sha256')
-      .update(`${msg.topic}\u0000${msg.key ?? ''}\u0000`)
-      .update(msg.value)
-      .digest('hex')
-      .slice(0, 32),
-    kind: 'parse_violation',
-    errors: [problem],
-    ...payloadPrefix(msg.value.toString('base64')),
-    app_id: msg.headers.app_id ?? keyApp,
-    request_id: msg.headers.request_id ?? '',
-    key_id: msg.headers.key_id ?? '',
-    // The log's append time: the closest thing to a receipt time an unreadable message has.
-    received_at: formatDateTime64(msg.timestamp),
-    failed_at: formatDateTime64(failedAt),
-    processor: SINK_PROCESSOR,
-    event_count: 1,
-    envelope_index: null,
-    event_index: null,
-    event_name: null,
-    payload_kind: 'message_base64',
-    source,
-    user_id: null,
   };
 }
 

@@ -14,6 +14,8 @@ import {
   type Bus,
   type BusMessage,
   type BusProducer,
+  type DeadLetterError,
+  type OutgoingMessage,
   type CatalogKind,
   type Logger,
   type MessageBatch,
@@ -35,7 +37,6 @@ import {
   eventValuesFromAvro,
   receiptRow,
   rejectedRow,
-  unreadableRow,
 } from './rows';
 
 export interface SinkConfig {
@@ -164,13 +165,17 @@ interface Read {
   row: JsonRow;
   key: string;
   receivedAtMs: number;
-  unreadable: boolean;
   /** Set only when the sink has an onInserted hook (read from values the row is built from anyway). */
   inserted?: InsertedRow | undefined;
 }
 
 /** The sink as named in its dead letters. */
 const SINK_DEAD_LETTER_PROCESSOR = processorOf('segmenter-sink');
+
+/** A message the sink cannot read: dead-lettered (never a row, never dropped) before its batch commits. */
+interface Unreadable {
+  unreadable: DeadLetterError;
+}
 
 /** Messages decoded between two turns of the event loop (≈ 5 ms of work). */
 const YIELD_EVERY_MESSAGES = 250;
@@ -179,7 +184,9 @@ const YIELD_EVERY_MESSAGES = 250;
  * The sink: events.*, catalog.* (catalog.custom: every app-defined kind), ingest.rejected,
  * ingest.receipts and actions.log → ClickHouse. Each message is decoded through the registry and mapped to one row; rows are inserted in batches and a handler call returns (so
  * the bus commits its offsets) only once its rows are in ClickHouse. A message that cannot be read is
- * written to `rejected` as a parse_violation, never dropped; a registry or ClickHouse outage throws a
+ * dead-lettered in the one envelope (kind `unreadable` or `invalid`), never dropped and never a
+ * row of `rejected` (which holds what apps sent); the dead letters of `deadletters` are stored in
+ * `dead_letters`; a registry or ClickHouse outage throws a
  * retriable error, and the bus delivers the batch again after a back-off. A row ClickHouse refuses
  * for a reason no retry cures is isolated (the insert bisected), every other row is inserted, and
  * the refused row's message goes to `deadletters` with its provenance before anything is committed.
@@ -265,25 +272,27 @@ export function createSink(deps: SinkDeps): Sink {
   });
 
   // Defined once, not per message: a closure per message was a measurable cost in the sink's loop.
-  function unreadable(msg: BusMessage, rule: string, path: string, err: unknown): Read {
+  // `avro_decode` and `record`: the bytes are no record of a known schema; the others: a record that
+  // breaks its contract (`canonical`, `row`: a value ClickHouse cannot hold) or an envelope that is none.
+  function unreadable(msg: BusMessage, rule: string, path: string, err: unknown): Unreadable {
     m.unreadable.inc({ topic: msg.topic });
-    const row = unreadableRow(msg, { path, rule, message: errorMessage(err) }, now());
-    logger.warn({ source: row.source, rule, err }, 'unreadable message written to rejected as parse_violation');
-    return { table: TABLES.rejected, row: jsonRow(row), key: row.rejection_id, receivedAtMs: msg.timestamp, unreadable: true };
+    logger.warn({ source: `${msg.topic}/${msg.partition}/${msg.offset}`, rule, err }, 'unreadable message: dead-lettered');
+    const kind = rule === 'avro_decode' || rule === 'record' ? 'unreadable' : 'invalid';
+    return { unreadable: { kind, message: `${rule} at ${path}: ${errorMessage(err)}`, retriable: false } };
   }
 
-  function readDeadLetterMessage(msg: BusMessage): Read {
+  function readDeadLetterMessage(msg: BusMessage): Read | Unreadable {
     const r = readDeadLetter(msg);
     if (!r.ok) return unreadable(msg, 'dead_letter_envelope', '$.headers', new Error(r.problem));
     try {
       const row = deadLetterRow(r.letter);
-      return { table: TABLES.deadLetters, row: jsonRow(row), key: row.dead_letter_id, receivedAtMs: r.letter.failedAt, unreadable: false };
+      return { table: TABLES.deadLetters, row: jsonRow(row), key: row.dead_letter_id, receivedAtMs: r.letter.failedAt };
     } catch (err) {
       return err instanceof RowError ? unreadable(msg, 'row', `$.${err.path}`, err) : unreadable(msg, 'dead_letter_envelope', '$', err);
     }
   }
 
-  async function read(msg: BusMessage): Promise<Read> {
+  async function read(msg: BusMessage): Promise<Read | Unreadable> {
     const route = routes.get(msg.topic);
     if (!route) throw new Error(`the sink does not read topic ${msg.topic}`);
     // A dead letter is its envelope's headers around the source message's bytes: never Avro.
@@ -308,7 +317,6 @@ export function createSink(deps: SinkDeps): Sink {
             row: jsonRow(row),
             key: record.event_id as string,
             receivedAtMs: record.received_at as number,
-            unreadable: false,
             inserted: tracking
               ? { app_id: record.app_id as string, user_id: record.user_id as string, name: record.name as string, event_id: record.event_id as string }
               : undefined,
@@ -316,15 +324,15 @@ export function createSink(deps: SinkDeps): Sink {
         }
         case 'rejected': {
           const row = rejectedRow(record);
-          return { table: TABLES.rejected, row: jsonRow(row), key: row.rejection_id, receivedAtMs: record.received_at as number, unreadable: false };
+          return { table: TABLES.rejected, row: jsonRow(row), key: row.rejection_id, receivedAtMs: record.received_at as number };
         }
         case 'receipts': {
           const row = receiptRow(record as unknown as IngestReceipt);
-          return { table: TABLES.receipts, row: jsonRow(row), key: row.receipt_id, receivedAtMs: record.received_at as number, unreadable: false };
+          return { table: TABLES.receipts, row: jsonRow(row), key: row.receipt_id, receivedAtMs: record.received_at as number };
         }
         case 'actions_log': {
           const row = actionLogRow(record as unknown as ActionLogEntry);
-          return { table: TABLES.actionsLog, row: jsonRow(row), key: row.entry_id, receivedAtMs: record.at as number, unreadable: false };
+          return { table: TABLES.actionsLog, row: jsonRow(row), key: row.entry_id, receivedAtMs: record.at as number };
         }
         case 'catalog': {
           const row = catalogRow(record);
@@ -333,7 +341,6 @@ export function createSink(deps: SinkDeps): Sink {
             row: jsonRow(row),
             key: `${row.app_id}\u0000${row.id}\u0000${row.received_at}`,
             receivedAtMs: record.received_at as number,
-            unreadable: false,
             // A user record's id is the user's id (spec 2.4).
             inserted: tracking ? { app_id: row.app_id, catalog: route.kind, ...(route.kind === 'user' ? { user_id: row.id } : {}) } : undefined,
           };
@@ -345,7 +352,6 @@ export function createSink(deps: SinkDeps): Sink {
             row: jsonRow(row),
             key: `${row.app_id}\u0000${row.kind}\u0000${row.id}\u0000${row.received_at}`,
             receivedAtMs: record.received_at as number,
-            unreadable: false,
           };
         }
       }
@@ -362,6 +368,7 @@ export function createSink(deps: SinkDeps): Sink {
     const received = new Map<string, number[]>();
     let tables = new Map<string, TableRows<BusMessage>>();
     const inserted: InsertedRow[] = [];
+    const letters: OutgoingMessage[] = [];
     let sliceStart = 0;
     const handOver = (end: number) => {
       // A slice with more to come leaves at once, so its insert overlaps decoding the next.
@@ -375,6 +382,10 @@ export function createSink(deps: SinkDeps): Sink {
       if (i > 0 && i % YIELD_EVERY_MESSAGES === 0) await new Promise((r) => setImmediate(r));
       const msg = batch.messages[i] as BusMessage;
       const r = await read(msg);
+      if ('unreadable' in r) {
+        letters.push(deadLetterOf(msg, { group: config.groupId, error: r.unreadable, processor: SINK_DEAD_LETTER_PROCESSOR, failedAt: now() }));
+        continue;
+      }
       const t = tables.get(r.table) ?? { rows: [], keys: [], sources: [] };
       tables.set(r.table, t);
       t.rows.push(r.row);
@@ -392,6 +403,13 @@ export function createSink(deps: SinkDeps): Sink {
     const outcomes = await Promise.allSettled(pending);
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
+    // Durable before the handler returns (and the bus commits past them); a failed write gives the batch back.
+    if (letters.length > 0) {
+      if (!producer) throw new InfraError('bus', 'dead-letter producer not started', { retriable: true });
+      await producer.send(topics.deadLetters, letters).catch((err: unknown) => {
+        throw new InfraError('bus', `dead-letter write failed, not committing: ${errorMessage(err)}`, { retriable: true, cause: err });
+      });
+    }
     if (deps.onInserted && inserted.length > 0) await deps.onInserted(inserted);
     const done = now();
     const last = batch.messages[batch.messages.length - 1] as BusMessage;
