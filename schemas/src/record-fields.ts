@@ -22,7 +22,7 @@ import type { AvroSchema } from './avro/derive';
  * | `reasons`    | `RejectionReason[]`       | array of `avroRecord` records | `Array(Tuple(path, rule, message))` |
  *
  * `nullable` adds `| null` and makes the Avro type `["null", T]` with default null. `clickhouse` is
- * the column's type exactly as `system.columns` shows it once the migrations have run: a test
+ * (for a record a table stores) the column's type exactly as `system.columns` shows it once the migrations have run: a test
  * compares the tables with the migrated database, so a new field needs a new migration.
  */
 export interface RecordField {
@@ -41,7 +41,13 @@ export interface RecordField {
   readonly avroDoc?: string;
   /** The Avro default of a non-nullable field, for a field added after the schema was first registered. */
   readonly avroDefault?: unknown;
-  readonly clickhouse: string;
+  /**
+   * The Avro type when it is not the kind's own: a schema registered before its table existed keeps
+   * its types (an Avro enum for an `enum`, `long` for an `int`, a logical type) byte for byte.
+   */
+  readonly avroType?: AvroSchema;
+  /** Absent for a record no ClickHouse table stores (a topic's own record, e.g. a membership change). */
+  readonly clickhouse?: string;
 }
 
 /**
@@ -66,6 +72,7 @@ export const clickhouseEnum8 = (symbols: readonly string[]) => `Enum8(${symbols.
 export const avroFieldName = (f: RecordField) => (f.kind === 'jsonText' || f.kind === 'jsonObject' ? `${f.name}_json` : f.name);
 
 function avroTypeOf(f: RecordField): AvroSchema {
+  if (f.avroType !== undefined) return f.avroType;
   switch (f.kind) {
     case 'string':
     case 'block':
