@@ -15,7 +15,7 @@ list prints one JSON object per dead letter. replay puts each chosen dead letter
 topic (original key, value and headers; replay_of / replay_count added) once; it needs --id, or
 --all to replay every dead letter the filters match.`;
 
-export interface DeadLetterFilter {
+interface DeadLetterFilter {
   topic?: string;
   group?: string;
   /** Epoch ms, inclusive. */
@@ -81,7 +81,7 @@ const matches = (l: DeadLetter, f: DeadLetterFilter) =>
  * (a consumer that crashed between the dead-letter write and its commit) has one id. Messages of
  * `deadletters` that carry no envelope are reported, not hidden.
  */
-export async function findDeadLetters(bus: Bus, filter: DeadLetterFilter): Promise<{ letters: DeadLetter[]; unreadable: string[] }> {
+async function findDeadLetters(bus: Bus, filter: DeadLetterFilter): Promise<{ letters: DeadLetter[]; unreadable: string[] }> {
   const byId = new Map<string, DeadLetter>();
   const unreadable: string[] = [];
   // A dead letter is appended after it failed: nothing older than `since` can match.
@@ -97,7 +97,7 @@ export async function findDeadLetters(bus: Bus, filter: DeadLetterFilter): Promi
 }
 
 /** One dead letter as `list` prints it (one JSON line). */
-export function listed(l: DeadLetter) {
+function listed(l: DeadLetter) {
   const text = l.value.toString('utf8');
   return {
     id: l.id,

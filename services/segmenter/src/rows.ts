@@ -1,4 +1,4 @@
-import { topics, type BusMessage, type CatalogKind, type DeadLetter } from '@evp/core';
+import { topics, type CatalogKind, type DeadLetter } from '@evp/core';
 import {
   ACTION_LOG_KINDS,
   CANONICAL_FIELDS,
