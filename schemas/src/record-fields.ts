@@ -20,6 +20,8 @@ import type { AvroSchema } from './avro/derive';
  * | `jsonText`   | `unknown` (any JSON)      | `<name>_json`, text           | the JSON text, kept as text         |
  * | `jsonObject` | `Record<string, unknown>` | `<name>_json`, text           | the object; `{}` for null           |
  * | `reasons`    | `RejectionReason[]`       | array of `avroRecord` records | `Array(Tuple(path, rule, message))` |
+ * | `stringList` | `string[]`                | array of `string`             | `Array(String)`                     |
+ * | `stringMap`  | `Record<string, string>`  | map of `string`               | `Map(String, String)`               |
  *
  * `nullable` adds `| null` and makes the Avro type `["null", T]` with default null. `clickhouse` is
  * (for a record a table stores) the column's type exactly as `system.columns` shows it once the migrations have run: a test
@@ -27,7 +29,7 @@ import type { AvroSchema } from './avro/derive';
  */
 export interface RecordField {
   readonly name: string;
-  readonly kind: 'string' | 'epochMs' | 'int' | 'boolean' | 'block' | 'enum' | 'props' | 'jsonText' | 'jsonObject' | 'reasons';
+  readonly kind: 'string' | 'epochMs' | 'int' | 'boolean' | 'block' | 'enum' | 'props' | 'jsonText' | 'jsonObject' | 'reasons' | 'stringList' | 'stringMap';
   readonly nullable?: true;
   readonly nonEmpty?: true;
   readonly symbols?: readonly string[];
@@ -46,6 +48,8 @@ export interface RecordField {
    * its types (an Avro enum for an `enum`, `long` for an `int`, a logical type) byte for byte.
    */
   readonly avroType?: AvroSchema;
+  /** Writes the Avro `doc` after `default` (the key order a schema was first registered with). */
+  readonly avroDocAfterDefault?: true;
   /** Absent for a record no ClickHouse table stores (a topic's own record, e.g. a membership change). */
   readonly clickhouse?: string;
 }
@@ -86,6 +90,10 @@ function avroTypeOf(f: RecordField): AvroSchema {
       return 'int';
     case 'boolean':
       return 'boolean';
+    case 'stringList':
+      return { type: 'array', items: 'string' };
+    case 'stringMap':
+      return { type: 'map', values: 'string' };
     case 'reasons':
       if (f.avroRecord === undefined) throw new Error(`reasons field ${f.name} names no avroRecord`);
       return { type: 'array', items: { type: 'record', name: f.avroRecord, fields: REASON_AVRO_FIELDS } };
@@ -106,12 +114,15 @@ export function avroFieldsOf(fields: readonly RecordField[]): Record<string, unk
     const nullable = f.nullable === true;
     // A reasons field's doc was written before its type (EventWarning); the others' after it.
     const docFirst = f.kind === 'reasons' && f.avroDoc !== undefined;
+    const docLast = f.avroDocAfterDefault === true;
+    const doc = f.avroDoc !== undefined ? { doc: f.avroDoc } : {};
     out.push({
       name: avroFieldName(f),
-      ...(docFirst ? { doc: f.avroDoc } : {}),
+      ...(docFirst ? doc : {}),
       type: nullable ? ['null', type] : type,
-      ...(!docFirst && f.avroDoc !== undefined ? { doc: f.avroDoc } : {}),
+      ...(!docFirst && !docLast ? doc : {}),
       ...(nullable ? { default: null } : f.avroDefault !== undefined ? { default: f.avroDefault } : {}),
+      ...(docLast ? doc : {}),
     });
   }
   return out;

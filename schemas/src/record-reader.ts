@@ -3,10 +3,13 @@ import type { RecordField } from './record-fields';
 /** A decoded record that is not what its field table says: `path` names the field. */
 export class RecordReadError extends Error {
   readonly path: string;
-  constructor(path: string, message: string) {
-    super(`${path}: ${message}`);
+  /** What is wrong, without the path. */
+  readonly reason: string;
+  constructor(path: string, reason: string) {
+    super(`${path}: ${reason}`);
     this.name = 'RecordReadError';
     this.path = path;
+    this.reason = reason;
   }
 }
 
@@ -39,11 +42,25 @@ function checkOf(f: RecordField): Check {
           return v;
         };
       }
+      case 'stringList':
+        return (v, path) => {
+          if (!Array.isArray(v) || !v.every((s) => typeof s === 'string')) throw new RecordReadError(path, 'expected a list of strings');
+          return v;
+        };
+      case 'stringMap':
+        return (v, path) => {
+          if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.values(v).every((s) => typeof s === 'string'))
+            throw new RecordReadError(path, 'expected a map of strings');
+          return v;
+        };
       default:
         throw new Error(`recordReader: field ${f.name} is of kind ${f.kind}, which it does not read`);
     }
   })();
-  return f.nullable ? (v, path) => (v === null || v === undefined ? null : base(v, path)) : base;
+  if (f.nullable) return (v, path) => (v === null || v === undefined ? null : base(v, path));
+  // A field added after the schema was first registered is absent from records written before it.
+  const fallback = f.avroDefault;
+  return fallback === undefined ? base : (v, path) => base(v === undefined ? fallback : v, path);
 }
 
 /**

@@ -346,7 +346,7 @@ describe('sink (in-process bus + registry, chdb)', () => {
     ]);
     // The entry of an unknown kind is dead-lettered (it was a parse_violation row of `rejected`).
     expect(await analytics.query(`SELECT error_kind, error_message FROM dead_letters FINAL WHERE app_id = {app:String}`, { app })).toEqual([
-      { error_kind: 'invalid', error_message: 'row at $.kind: shown is not one of created, delivered, withdrawn, expired, capped' },
+      { error_kind: 'invalid', error_message: 'contract at $.kind: shown is not one of created, delivered, withdrawn, expired, capped' },
     ]);
     expect(await countOf('rejected', app)).toBe(0);
   });

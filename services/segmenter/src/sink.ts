@@ -23,7 +23,7 @@ import {
   type Subscription,
   type SubscriptionHealth,
 } from '@evp/core';
-import type { ActionLogEntry, IngestReceipt } from '@evp/schemas';
+import { RecordReadError, readActionLogEntry, type IngestReceipt } from '@evp/schemas';
 import { InsertBatcher, type TableRows } from './batcher';
 import { createSinkMetrics } from './metrics';
 import {
@@ -331,7 +331,7 @@ export function createSink(deps: SinkDeps): Sink {
           return { table: TABLES.receipts, row: jsonRow(row), key: row.receipt_id, receivedAtMs: record.received_at as number };
         }
         case 'actions_log': {
-          const row = actionLogRow(record as unknown as ActionLogEntry);
+          const row = actionLogRow(readActionLogEntry(record));
           return { table: TABLES.actionsLog, row: jsonRow(row), key: row.entry_id, receivedAtMs: record.at as number };
         }
         case 'catalog': {
@@ -356,6 +356,7 @@ export function createSink(deps: SinkDeps): Sink {
         }
       }
     } catch (err) {
+      if (err instanceof RecordReadError) return unreadable(msg, 'contract', `$.${err.path}`, new Error(err.reason));
       return err instanceof RowError ? unreadable(msg, 'row', `$.${err.path}`, err) : unreadable(msg, 'canonical', '$', err);
     }
   }
