@@ -79,3 +79,47 @@ export function recordReader<T>(fields: readonly RecordField[]): (value: unknown
     return out as T;
   };
 }
+
+/** The TypeScript value of a field of a table the reader reads. */
+type ValueOf<F extends RecordField> = F['kind'] extends 'string'
+  ? string
+  : F['kind'] extends 'int' | 'epochMs'
+    ? number
+    : F['kind'] extends 'boolean'
+      ? boolean
+      : F['kind'] extends 'enum'
+        ? F extends { symbols: readonly (infer S)[] }
+          ? S
+          : string
+        : F['kind'] extends 'stringList'
+          ? string[]
+          : F['kind'] extends 'stringMap'
+            ? Record<string, string>
+            : never;
+
+/**
+ * A record of a field table as a TypeScript type, derived from the table itself (for records whose
+ * type is not generated: the JSON work topics' items).
+ */
+export type RecordOf<Fs extends readonly RecordField[]> = {
+  -readonly [F in Fs[number] as F['name']]: F extends { nullable: true } ? ValueOf<F> | null : ValueOf<F>;
+};
+
+/**
+ * A tagged union of field tables (one per value of the `tag` field, itself an `enum` of that one
+ * value in each table) → the reader of its records: the tag picks the table, and the record is
+ * read by it (RecordReadError names the tag when it is none of them).
+ */
+export function taggedRecordReader<const V extends Record<string, readonly RecordField[]>>(
+  tag: string,
+  variants: V,
+): (value: unknown) => { [K in keyof V]: RecordOf<V[K]> }[keyof V] {
+  const readers = new Map(Object.entries(variants).map(([k, fields]) => [k, recordReader<unknown>(fields)]));
+  return (value) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RecordReadError('$', 'expected a record');
+    const t = (value as Record<string, unknown>)[tag];
+    const read = typeof t === 'string' ? readers.get(t) : undefined;
+    if (!read) throw new RecordReadError(tag, `${String(t)} is not one of ${[...readers.keys()].join(', ')}`);
+    return read(value) as { [K in keyof V]: RecordOf<V[K]> }[keyof V];
+  };
+}

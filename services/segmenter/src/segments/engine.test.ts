@@ -202,7 +202,11 @@ describe('segment evaluation (in-process bus, chdb)', () => {
         id: 32,
         source: { topic: topics.segmentsWork, partition, offset: '1', key: 'app-work-poison:s-1' },
         group: 'segmenter-segments',
-        error: { kind: 'invalid', message: `not a segment work item: ${topics.segmentsWork}/${partition}/1`, retriable: false },
+        error: {
+          kind: 'invalid',
+          message: `not a segment work item (segment_id: expected a string, got undefined): ${topics.segmentsWork}/${partition}/1`,
+          retriable: false,
+        },
         processor: { name: 'segmenter-segments', version: '0.1.0' },
         headers: {},
         replay: null,
