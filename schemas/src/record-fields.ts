@@ -22,6 +22,7 @@ import type { AvroSchema } from './avro/derive';
  * | `reasons`    | `RejectionReason[]`       | array of `avroRecord` records | `Array(Tuple(path, rule, message))` |
  * | `stringList` | `string[]`                | array of `string`             | `Array(String)`                     |
  * | `stringMap`  | `Record<string, string>`  | map of `string`               | `Map(String, String)`               |
+ * | `recordList` | records of `fields`       | — (JSON topics only)          | —                                   |
  *
  * `nullable` adds `| null` and makes the Avro type `["null", T]` with default null. `clickhouse` is
  * (for a record a table stores) the column's type exactly as `system.columns` shows it once the migrations have run: a test
@@ -29,7 +30,8 @@ import type { AvroSchema } from './avro/derive';
  */
 export interface RecordField {
   readonly name: string;
-  readonly kind: 'string' | 'epochMs' | 'int' | 'boolean' | 'block' | 'enum' | 'props' | 'jsonText' | 'jsonObject' | 'reasons' | 'stringList' | 'stringMap';
+  readonly kind:
+    'string' | 'epochMs' | 'int' | 'boolean' | 'block' | 'enum' | 'props' | 'jsonText' | 'jsonObject' | 'reasons' | 'stringList' | 'stringMap' | 'recordList';
   readonly nullable?: true;
   readonly nonEmpty?: true;
   readonly symbols?: readonly string[];
@@ -48,6 +50,10 @@ export interface RecordField {
    * its types (an Avro enum for an `enum`, `long` for an `int`, a logical type) byte for byte.
    */
   readonly avroType?: AvroSchema;
+  /** recordList: the table of one item. */
+  readonly fields?: readonly RecordField[];
+  /** May be absent (JSON topics): read as absent, not as null. */
+  readonly optional?: true;
   /** Writes the Avro `doc` after `default` (the key order a schema was first registered with). */
   readonly avroDocAfterDefault?: true;
   /** Absent for a record no ClickHouse table stores (a topic's own record, e.g. a membership change). */
@@ -99,6 +105,8 @@ function avroTypeOf(f: RecordField): AvroSchema {
       return { type: 'array', items: { type: 'record', name: f.avroRecord, fields: REASON_AVRO_FIELDS } };
     case 'props':
       throw new Error(`props field ${f.name} has no single Avro field`);
+    case 'recordList':
+      throw new Error(`recordList field ${f.name} is for JSON topics: no Avro type`);
   }
 }
 

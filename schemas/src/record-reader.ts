@@ -53,6 +53,20 @@ function checkOf(f: RecordField): Check {
             throw new RecordReadError(path, 'expected a map of strings');
           return v;
         };
+      case 'recordList': {
+        const item = recordReader<unknown>(f.fields ?? []);
+        return (v, path) => {
+          if (!Array.isArray(v)) throw new RecordReadError(path, 'expected a list');
+          return v.map((x, i) => {
+            try {
+              return item(x);
+            } catch (err) {
+              if (!(err instanceof RecordReadError)) throw err;
+              throw new RecordReadError(err.path === '$' ? `${path}[${i}]` : `${path}[${i}].${err.path}`, err.reason);
+            }
+          });
+        };
+      }
       default:
         throw new Error(`recordReader: field ${f.name} is of kind ${f.kind}, which it does not read`);
     }
@@ -70,12 +84,15 @@ function checkOf(f: RecordField): Check {
  * an internal record, so no consumer casts what it reads.
  */
 export function recordReader<T>(fields: readonly RecordField[]): (value: unknown) => T {
-  const checks = fields.map((f) => [f.name, checkOf(f)] as const);
+  const checks = fields.map((f) => [f.name, checkOf(f), f.optional === true] as const);
   return (value) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RecordReadError('$', 'expected a record');
     const r = value as Record<string, unknown>;
     const out: Record<string, unknown> = {};
-    for (const [name, check] of checks) out[name] = check(r[name], name);
+    for (const [name, check, optional] of checks) {
+      if (optional && r[name] === undefined) continue;
+      out[name] = check(r[name], name);
+    }
     return out as T;
   };
 }
@@ -95,14 +112,18 @@ type ValueOf<F extends RecordField> = F['kind'] extends 'string'
           ? string[]
           : F['kind'] extends 'stringMap'
             ? Record<string, string>
-            : never;
+            : F extends { kind: 'recordList'; fields: infer Fs extends readonly RecordField[] }
+              ? RecordOf<Fs>[]
+              : never;
 
 /**
  * A record of a field table as a TypeScript type, derived from the table itself (for records whose
  * type is not generated: the JSON work topics' items).
  */
 export type RecordOf<Fs extends readonly RecordField[]> = {
-  -readonly [F in Fs[number] as F['name']]: F extends { nullable: true } ? ValueOf<F> | null : ValueOf<F>;
+  -readonly [F in Fs[number] as F extends { optional: true } ? never : F['name']]: F extends { nullable: true } ? ValueOf<F> | null : ValueOf<F>;
+} & {
+  -readonly [F in Fs[number] as F extends { optional: true } ? F['name'] : never]?: ValueOf<F>;
 };
 
 /**

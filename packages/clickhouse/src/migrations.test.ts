@@ -46,6 +46,8 @@ describe('loadMigrations', () => {
       [12, 'campaigns', 2],
       // 013: a bloom filter of user_id on events, for questions about a few users over all history.
       [13, 'events_user_index', 2],
+      // 015: dead letters, so the inspector can list an app's own (014 is another change's).
+      [15, 'dead_letters', 1],
     ]);
     const catalog = [...(ms[2]?.statements ?? []), ...(ms[4]?.statements ?? [])];
     expect(catalog.map((s) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(s)?.[1])).toEqual(CATALOG_KINDS.map((k) => `catalog_${k}`));

@@ -32,6 +32,8 @@ function tsTypeOf(f: RecordField): string {
       return 'string[]';
     case 'stringMap':
       return 'Record<string, string>';
+    case 'recordList':
+      return 'Record<string, unknown>[]';
   }
 }
 

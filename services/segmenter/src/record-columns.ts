@@ -119,6 +119,8 @@ function writerOf(f: RecordField): Write {
           throw new RowError(at, 'expected a map of strings');
         return v;
       };
+    case 'recordList':
+      throw new Error(`recordList field ${f.name} has no column`);
     case 'reasons':
       // A field added after the schema's first version is missing from records written before it.
       return f.avroDefault !== undefined ? (r) => reasons(r[at] ?? f.avroDefault, name) : (r) => reasons(r[at], name);

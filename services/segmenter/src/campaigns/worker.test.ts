@@ -203,7 +203,11 @@ describe('campaign worker: api trigger', () => {
         id: expect.stringMatching(/^[0-9a-f]{32}$/),
         source: { topic: topics.campaignsTriggers, partition: expect.any(Number), offset: '0', key: `${app}:c-poison` },
         group: 'segmenter-campaigns',
-        error: { kind: 'invalid', message: `not a campaign trigger item: ${topics.campaignsTriggers}/${dead[0]?.source.partition}/0`, retriable: false },
+        error: {
+          kind: 'invalid',
+          message: `not a campaign trigger item (campaign_id: expected a string, got undefined): ${topics.campaignsTriggers}/${dead[0]?.source.partition}/0`,
+          retriable: false,
+        },
         processor: { name: 'segmenter-campaigns', version: '0.1.0' },
         headers: {},
         replay: null,
