@@ -22,7 +22,7 @@ import type { AvroSchema } from './avro/derive';
  * | `reasons`    | `RejectionReason[]`       | array of `avroRecord` records | `Array(Tuple(path, rule, message))` |
  * | `stringList` | `string[]`                | array of `string`             | `Array(String)`                     |
  * | `stringMap`  | `Record<string, string>`  | map of `string`               | `Map(String, String)`               |
- * | `recordList` | records of `fields`       | — (JSON topics only)          | —                                   |
+ * | `recordList` | `<avroRecord>[]` of `fields` | array of `avroRecord` records | — (no column)                    |
  *
  * `nullable` adds `| null` and makes the Avro type `["null", T]` with default null. `clickhouse` is
  * (for a record a table stores) the column's type exactly as `system.columns` shows it once the migrations have run: a test
@@ -37,7 +37,7 @@ export interface RecordField {
   readonly symbols?: readonly string[];
   /** enum: a value outside `symbols` is still stored (the list may grow before every reader knows). */
   readonly open?: true;
-  /** reasons: the Avro record name of one item. */
+  /** reasons, recordList: the Avro record (and TypeScript interface) name of one item. */
   readonly avroRecord?: string;
   /** Documents the field in TypeScript. */
   readonly doc?: string;
@@ -106,7 +106,8 @@ function avroTypeOf(f: RecordField): AvroSchema {
     case 'props':
       throw new Error(`props field ${f.name} has no single Avro field`);
     case 'recordList':
-      throw new Error(`recordList field ${f.name} is for JSON topics: no Avro type`);
+      if (f.avroRecord === undefined || f.fields === undefined) throw new Error(`recordList field ${f.name} names no avroRecord or fields`);
+      return { type: 'array', items: { type: 'record', name: f.avroRecord, fields: avroFieldsOf(f.fields) } };
   }
 }
 

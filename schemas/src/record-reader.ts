@@ -53,6 +53,15 @@ function checkOf(f: RecordField): Check {
             throw new RecordReadError(path, 'expected a map of strings');
           return v;
         };
+      case 'reasons':
+        return (v, path) => {
+          if (!Array.isArray(v)) throw new RecordReadError(path, 'expected a list of reasons');
+          v.forEach((r, i) => {
+            const ok = r !== null && typeof r === 'object' && ['path', 'rule', 'message'].every((k) => typeof (r as Record<string, unknown>)[k] === 'string');
+            if (!ok) throw new RecordReadError(`${path}[${i}]`, 'expected {path, rule, message}');
+          });
+          return v;
+        };
       case 'recordList': {
         const item = recordReader<unknown>(f.fields ?? []);
         return (v, path) => {

@@ -23,7 +23,7 @@ import {
   type Subscription,
   type SubscriptionHealth,
 } from '@evp/core';
-import { RecordReadError, readActionLogEntry, type IngestReceipt } from '@evp/schemas';
+import { RecordReadError, readActionLogEntry, readIngestReceipt } from '@evp/schemas';
 import { InsertBatcher, type TableRows } from './batcher';
 import { createSinkMetrics } from './metrics';
 import {
@@ -327,7 +327,7 @@ export function createSink(deps: SinkDeps): Sink {
           return { table: TABLES.rejected, row: jsonRow(row), key: row.rejection_id, receivedAtMs: record.received_at as number };
         }
         case 'receipts': {
-          const row = receiptRow(record as unknown as IngestReceipt);
+          const row = receiptRow(readIngestReceipt(record));
           return { table: TABLES.receipts, row: jsonRow(row), key: row.receipt_id, receivedAtMs: record.received_at as number };
         }
         case 'actions_log': {
