@@ -13,7 +13,7 @@ import { TRIGGER_KINDS } from './document';
  * - `schedule`: the occurrence of a schedule trigger at `run_at` (epoch ms): the worker expands it to
  *   the segment's current members (run key `schedule:<run_at>`).
  */
-export const TRIGGER_ITEM_FIELDS = {
+const TRIGGER_ITEM_FIELDS = {
   users: [
     { name: 'kind', kind: 'enum', symbols: ['users'] },
     { name: 'app_id', kind: 'string', nonEmpty: true },

@@ -11,7 +11,7 @@ import type { CompiledSegment } from './compiled';
  * - `full`: re-evaluate every user (schedule, create, update, delete, other catalog records), unless
  *   a full evaluation of the segment started at or after `requested_at`.
  */
-export const WORK_ITEM_FIELDS = {
+const WORK_ITEM_FIELDS = {
   users: [
     { name: 'kind', kind: 'enum', symbols: ['users'] },
     { name: 'app_id', kind: 'string', nonEmpty: true },
