@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { AVRO_DIR, avroFiles } from './avro-files';
 import { CATALOGS_REFERENCE_PATH, EVENTS_REFERENCE_PATH, catalogsReference, eventsReference } from './reference';
 import { DATA_CONTRACT_PATH, dataContractWithQuirks } from './quirks-doc';
+import { INTERNAL_REFERENCE_PATH, internalReference } from './internal-reference';
 import { RECORDS_PATH, recordsFile } from './records';
 import { TYPES_PATH, typesFile } from './ts-types';
 
@@ -22,6 +23,7 @@ export function generateFiles(root = REPO_ROOT): Map<string, string> {
   files.set(RECORDS_PATH, recordsFile());
   files.set(EVENTS_REFERENCE_PATH, eventsReference());
   files.set(CATALOGS_REFERENCE_PATH, catalogsReference());
+  files.set(INTERNAL_REFERENCE_PATH, internalReference());
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
