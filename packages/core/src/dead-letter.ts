@@ -12,7 +12,7 @@ import type { BusMessage, OutgoingMessage } from './ports/bus';
  * goes back to its source topic with the headers it had, plus the replay headers below.
  */
 export const DEAD_LETTER_HEADERS = {
-  /** Derived from group, topic, partition and offset: writing the same failure twice yields the same id. */
+  /** Derived from group, topic, partition, offset, key and value (deadLetterId): writing the same failure twice yields the same id. */
   id: 'dlq_id',
   sourceTopic: 'dlq_source_topic',
   sourcePartition: 'dlq_source_partition',
@@ -106,8 +106,14 @@ export interface DeadLetter {
   replay: { of: string; count: number } | null;
 }
 
-export const deadLetterId = (group: string, msg: Pick<BusMessage, 'topic' | 'partition' | 'offset'>) =>
-  sha256Hex(`${group}\u0000${msg.topic}\u0000${msg.partition}\u0000${msg.offset}`).slice(0, 32);
+/**
+ * Group, coordinates and content: writing the same failure twice yields the same id, and a new
+ * message at an offset that restarted (npm start on a kept chdb directory) is not taken for an old one.
+ */
+export const deadLetterId = (group: string, msg: Pick<BusMessage, 'topic' | 'partition' | 'offset' | 'key' | 'value'>) =>
+  sha256Hex(
+    `${group}\u0000${msg.topic}\u0000${msg.partition}\u0000${msg.offset}\u0000${msg.key === null ? '\u0001' : msg.key}\u0000${sha256Hex(msg.value.toString('base64'))}`,
+  ).slice(0, 32);
 
 /**
  * The one writer of dead letters: the message unchanged (key, value, its own headers) plus the

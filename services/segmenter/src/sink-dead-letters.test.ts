@@ -66,6 +66,8 @@ it('stores every dead letter in dead_letters with its app, and the inspector lis
       topic: topics.campaignsTriggers,
       partition: keyed.source_partition as number,
       offset: keyed.source_offset as string,
+      key: 'app-dlq:c-1',
+      value: Buffer.from('{"kind":'),
     }),
     app_id: 'app-dlq',
     source_partition: expect.any(Number),

@@ -108,6 +108,8 @@ describe('no row can hold a partition (in-process bus + registry, chdb)', () => 
           topic: 'events.core',
           partition: Number(letter.headers[DEAD_LETTER_HEADERS.sourcePartition]),
           offset: '2',
+          key: `${app}:one`,
+          value: sent[2]!.value,
         }),
         [DEAD_LETTER_HEADERS.sourceTopic]: 'events.core',
         [DEAD_LETTER_HEADERS.sourcePartition]: expect.stringMatching(/^[0-2]$/),

@@ -295,7 +295,7 @@ export function describeBusConformance(name: string, make: () => Promise<BusUnde
         expect(letter.value.toString()).toBe('poison');
         expect(letter.headers).toEqual({
           origin: 'poison',
-          [H.id]: deadLetterId(groupId, { topic, partition: 0, offset: '2' }),
+          [H.id]: deadLetterId(groupId, { topic, partition: 0, offset: '2', key: 'k', value: Buffer.from('poison') }),
           [H.sourceTopic]: topic,
           [H.sourcePartition]: '0',
           [H.sourceOffset]: '2',
