@@ -14,10 +14,12 @@ const subs: Subscription[] = [];
 
 const API = 'api-key-dlq1-0123456789';
 const API2 = 'api-key-dlq2-0123456789';
+const SDK = 'sdk-key-dlq1-0123456789';
 const keys = new KeyRing({
   keys: [
     { id: 'k-api', app_id: 'app-dlq', role: 'api', key: API },
     { id: 'k-api2', app_id: 'app-other', role: 'api', key: API2 },
+    { id: 'k-sdk', app_id: 'app-dlq', role: 'sdk', key: SDK },
   ],
 });
 
@@ -119,6 +121,9 @@ it('stores every dead letter in dead_letters with its app, and the inspector lis
   expect([bad.status, bad.body.error?.code, bad.body.error?.path]).toEqual([400, 'invalid_request', 'query.limit']);
   const none = await request(api).get('/v1/inspect/deadletters');
   expect(none.status).toBe(401);
+  // The app's SDK key ships inside apps: it may not read them.
+  const sdk = await request(api).get('/v1/inspect/deadletters').set('Authorization', `Bearer ${SDK}`);
+  expect([sdk.status, sdk.body.error?.code]).toEqual([403, 'forbidden_role']);
   // And the bus counted both (dead_letters_total).
   expect(h.bus.deadLetterCounts()).toEqual([{ sourceTopic: topics.campaignsTriggers, group, count: 2 }]);
 });
