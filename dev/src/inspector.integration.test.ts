@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createLogger } from '@evp/core';
+import { createLogger, topics } from '@evp/core';
 import { uniqueName } from '@evp/testkit';
 import { createEmbeddedParts } from './embedded-parts';
 import { startPipeline, type RunningPipeline } from './pipeline';
@@ -71,6 +71,23 @@ describe('the inspector page in Chromium', () => {
     expect(await rejection.first().locator('.reason').textContent()).toBe('range $.data[1].ctx.rate_value: must be ≤ 5');
     expect([await page.getByTestId('event-count').textContent(), await page.getByTestId('rejected-count').textContent()]).toEqual(['1', '1']);
     await page.screenshot({ path: join(tmpdir(), 'inspector.png') });
+  });
+
+  it('shows a dead letter of the app live, and /metrics counts it by source topic and group', async () => {
+    // A malformed actions.requested message (not JSON) for the app: the action store's consumer
+    // dead-letters it (it used to log and skip it), the sink stores it, the page shows it.
+    const producer = await parts.bus.producer();
+    await producer.send(topics.actionsRequested, [{ key: 'e2e-app', value: Buffer.from('not json') }]);
+    await producer.close();
+    const letter = page.getByTestId('deadletters').locator('li.deadletter');
+    await letter.first().waitFor({ timeout: 20_000 });
+    expect(await letter.count()).toBe(1);
+    expect(await letter.first().locator('.name').textContent()).toBe('actions.requested · unreadable');
+    expect(await letter.first().locator('.meta').textContent()).toContain('group action-store.requests · action-store/0.1.0 · id ');
+    expect(await letter.first().locator('.payload').textContent()).toBe('not json');
+    expect(await page.getByTestId('deadletter-count').textContent()).toBe('1');
+    const metrics = await (await fetch(`${pipeline.baseUrl}/metrics`)).text();
+    expect(metrics).toContain('dead_letters_total{source_topic="actions.requested",group="action-store.requests"} 1');
   });
 
   it('says why it is not updating when the key is refused', async () => {

@@ -1,7 +1,7 @@
 import { Registry } from 'prom-client';
 import { allTopics, consumerProblems, type Analytics, type Bus, type KeyRing, type Logger, type SchemaRegistry, type Subscription } from '@evp/core';
 import type { ActionStore } from '@evp/actions';
-import { closeServer, createEdge, listen } from '@evp/http';
+import { closeServer, createEdge, deadLetterMetrics, listen } from '@evp/http';
 import { canonicalFromAvro } from '@evp/schemas';
 import { createGatewayApp, type ScriptFiles } from '@evp/gateway';
 import { bundleWebSdk } from '@evp/web-sdk/bundle';
@@ -159,6 +159,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
       sink.metrics,
       segments.engine.metrics,
       campaigns.worker.metrics,
+      // One bus serves every part: its dead letters are counted once, for all of them.
+      deadLetterMetrics(bus),
     ],
     openApi: platformOpenApi(),
   });

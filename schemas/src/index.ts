@@ -2,6 +2,8 @@ export * from './canonical';
 export * from './rejected';
 export * from './canonical-fields';
 export * from './record-fields';
+export * from './record-reader';
+export * from './dead-letter-fields';
 export * from './receipt';
 export * from './membership';
 export * from './action-log';

@@ -1,3 +1,9 @@
+import type { MembershipChange } from '../generated/records';
+import { avroFieldsOf, type RecordField } from './record-fields';
+import { recordReader } from './record-reader';
+
+export type { MembershipChange } from '../generated/records';
+
 /**
  * One change of segment membership as published on `segments.membership` (Confluent wire format,
  * subject `segments.membership-value`), key `app_id:user_id`. The segment engine
@@ -14,18 +20,45 @@ export const membershipHeaders = { changeId: 'change_id', appId: 'app_id', segme
 
 export const membershipChangeId = (c: { segment_id: string; user_id: string; seq: number }) => `${c.segment_id}:${c.user_id}:${c.seq}`;
 
+/**
+ * One change of membership (MembershipChange, schemas/generated/records.ts), field by field, in
+ * order: its type, its Avro schema (byte for byte the one first registered) and its reader
+ * (readMembershipChange, what consumers decode with) are derived from it.
+ */
+export const MEMBERSHIP_FIELDS = [
+  { name: 'app_id', kind: 'string', nonEmpty: true },
+  { name: 'segment_id', kind: 'string', nonEmpty: true },
+  { name: 'user_id', kind: 'string' },
+  {
+    name: 'change',
+    kind: 'enum',
+    symbols: MEMBERSHIP_CHANGE_KINDS,
+    avroType: { type: 'enum', name: 'MembershipChangeKind', symbols: [...MEMBERSHIP_CHANGE_KINDS] },
+  },
+  {
+    name: 'at',
+    kind: 'epochMs',
+    doc: 'Epoch ms of the evaluation that saw the change.',
+    avroType: { type: 'long', logicalType: 'timestamp-millis' },
+    avroDoc: 'the instant of the evaluation that saw the change',
+  },
+  { name: 'version', kind: 'int', doc: 'The definition version that was evaluated.', avroDoc: 'the definition version evaluated' },
+  {
+    name: 'seq',
+    kind: 'int',
+    doc: 'The n-th change of this (segment, user), from 1: with segment_id and user_id, the change’s identity.',
+    avroType: 'long',
+    avroDoc: 'the n-th change of this (segment, user), from 1',
+  },
+] as const satisfies readonly RecordField[];
+
 export const membershipChangeSchema = {
   type: 'record',
   name: 'MembershipChange',
   namespace: 'evp.segments',
   doc: 'One change of the membership of a user in a segment',
-  fields: [
-    { name: 'app_id', type: 'string' },
-    { name: 'segment_id', type: 'string' },
-    { name: 'user_id', type: 'string' },
-    { name: 'change', type: { type: 'enum', name: 'MembershipChangeKind', symbols: [...MEMBERSHIP_CHANGE_KINDS] } },
-    { name: 'at', type: { type: 'long', logicalType: 'timestamp-millis' }, doc: 'the instant of the evaluation that saw the change' },
-    { name: 'version', type: 'int', doc: 'the definition version evaluated' },
-    { name: 'seq', type: 'long', doc: 'the n-th change of this (segment, user), from 1' },
-  ],
+  fields: avroFieldsOf(MEMBERSHIP_FIELDS),
 } as const;
+
+/** A decoded `segments.membership` record → its change; throws RecordReadError naming the field that is not one. */
+export const readMembershipChange: (value: unknown) => MembershipChange = recordReader<MembershipChange>(MEMBERSHIP_FIELDS);

@@ -1,5 +1,8 @@
-import type { RejectionReason } from '@evp/core';
-import { REASON_AVRO_FIELDS } from './record-fields';
+import type { IngestReceipt } from '../generated/records';
+import { avroFieldsOf, type RecordField } from './record-fields';
+import { recordReader } from './record-reader';
+
+export type { IngestReceipt, ReceiptItem } from '../generated/records';
 
 /**
  * What became of one event or catalog record of a request: accepted (with its warnings) or rejected
@@ -9,92 +12,74 @@ import { REASON_AVRO_FIELDS } from './record-fields';
 export const VERDICT_STATUSES = ['accepted', 'rejected'] as const;
 export type VerdictStatus = (typeof VERDICT_STATUSES)[number];
 
-export interface ReceiptItem {
-  /** Index in the envelope's `data` (or the catalog array); null for a rejection of the whole envelope. */
-  event_index: number | null;
-  status: VerdictStatus;
-  /** The canonical event id, the catalog record id, or the rejection id (a row of `rejected`). */
-  id: string;
-  /** Canonical event name or catalog kind; null when it could not be read. */
-  name: string | null;
-  user_id: string | null;
-  /** For a rejection: its kind (schema_violation, …). */
-  kind: string | null;
-  /** Warnings of an accepted item, errors of a rejected one; the first MAX_RECEIPT_REASONS. */
-  reasons: RejectionReason[];
-  /** How many there were in all (the full list: the event's `warnings`, or the rejected record's `errors`). */
-  reasons_total: number;
-  /** How many submitted events this item stands for (an envelope rejection stands for all its events). */
-  event_count: number;
-}
-
-/** One raw message's verdicts (or a part of them, when they are many). */
-export interface IngestReceipt {
-  /** Derived from request, receipt time, envelope and part: a re-processed message yields the same id. */
-  receipt_id: string;
-  app_id: string;
-  request_id: string;
-  key_id: string;
-  received_at: number;
-  processed_at: number;
-  /** `log` or `catalog:<kind>`. */
-  payload_kind: string;
-  envelope_index: number;
-  envelope_count: number;
-  part: number;
-  parts: number;
-  /** Events (or records) the raw message held: accepted + rejected (Σ event_count). Same in every part. */
-  events_in: number;
-  accepted: number;
-  rejected: number;
-  items: ReceiptItem[];
-}
+/**
+ * A receipt (IngestReceipt, with its ReceiptItem: schemas/generated/records.ts), field by field, in
+ * order: its type, its Avro schema (byte for byte the one first registered; test) and its reader
+ * (readIngestReceipt, what the sink decodes with) are derived from it.
+ */
+export const RECEIPT_FIELDS = [
+  {
+    name: 'receipt_id',
+    kind: 'string',
+    nonEmpty: true,
+    doc: 'Derived from request, receipt time, envelope and part: a re-processed message yields the same id.',
+  },
+  { name: 'app_id', kind: 'string', nonEmpty: true },
+  { name: 'request_id', kind: 'string' },
+  { name: 'key_id', kind: 'string' },
+  { name: 'received_at', kind: 'epochMs' },
+  { name: 'processed_at', kind: 'epochMs' },
+  { name: 'payload_kind', kind: 'string', doc: '`log` or `catalog:<kind>`.' },
+  { name: 'envelope_index', kind: 'int' },
+  { name: 'envelope_count', kind: 'int' },
+  { name: 'part', kind: 'int' },
+  { name: 'parts', kind: 'int' },
+  { name: 'events_in', kind: 'int', doc: 'Events (or records) the raw message held: accepted + rejected (Σ event_count). Same in every part.' },
+  { name: 'accepted', kind: 'int' },
+  { name: 'rejected', kind: 'int' },
+  {
+    name: 'items',
+    kind: 'recordList',
+    avroRecord: 'ReceiptItem',
+    doc: 'What became of one event or catalog record of a request: accepted (with its warnings) or rejected (with its reasons).',
+    fields: [
+      {
+        name: 'event_index',
+        kind: 'int',
+        nullable: true,
+        doc: 'Index in the envelope’s `data` (or the catalog array); null for a rejection of the whole envelope.',
+      },
+      { name: 'status', kind: 'enum', symbols: VERDICT_STATUSES, avroDoc: VERDICT_STATUSES.join(', ') },
+      { name: 'id', kind: 'string', doc: 'The canonical event id, the catalog record id, or the rejection id (a row of `rejected`).' },
+      { name: 'name', kind: 'string', nullable: true, doc: 'Canonical event name or catalog kind; null when it could not be read.' },
+      { name: 'user_id', kind: 'string', nullable: true },
+      { name: 'kind', kind: 'string', nullable: true, doc: 'For a rejection: its kind (schema_violation, …).' },
+      {
+        name: 'reasons',
+        kind: 'reasons',
+        avroRecord: 'ReceiptReason',
+        doc: 'Warnings of an accepted item, errors of a rejected one; the first MAX_RECEIPT_REASONS.',
+      },
+      {
+        name: 'reasons_total',
+        kind: 'int',
+        doc: 'How many there were in all (the full list: the event’s `warnings`, or the rejected record’s `errors`).',
+      },
+      { name: 'event_count', kind: 'int', doc: 'How many submitted events this item stands for (an envelope rejection stands for all its events).' },
+    ],
+  },
+] as const satisfies readonly RecordField[];
 
 /** Reasons a receipt item carries at most; the full lists stay on the event and the rejected record. */
 export const MAX_RECEIPT_REASONS = 20;
-
-const reason = { type: 'record', name: 'ReceiptReason', fields: REASON_AVRO_FIELDS } as const;
 
 export const ingestReceiptSchema = {
   type: 'record',
   name: 'IngestReceipt',
   namespace: 'evp.ingest',
   doc: 'The verdict of every event or record of one raw message (one envelope of a request)',
-  fields: [
-    { name: 'receipt_id', type: 'string' },
-    { name: 'app_id', type: 'string' },
-    { name: 'request_id', type: 'string' },
-    { name: 'key_id', type: 'string' },
-    { name: 'received_at', type: 'long' },
-    { name: 'processed_at', type: 'long' },
-    { name: 'payload_kind', type: 'string' },
-    { name: 'envelope_index', type: 'int' },
-    { name: 'envelope_count', type: 'int' },
-    { name: 'part', type: 'int' },
-    { name: 'parts', type: 'int' },
-    { name: 'events_in', type: 'int' },
-    { name: 'accepted', type: 'int' },
-    { name: 'rejected', type: 'int' },
-    {
-      name: 'items',
-      type: {
-        type: 'array',
-        items: {
-          type: 'record',
-          name: 'ReceiptItem',
-          fields: [
-            { name: 'event_index', type: ['null', 'int'], default: null },
-            { name: 'status', type: 'string', doc: VERDICT_STATUSES.join(', ') },
-            { name: 'id', type: 'string' },
-            { name: 'name', type: ['null', 'string'], default: null },
-            { name: 'user_id', type: ['null', 'string'], default: null },
-            { name: 'kind', type: ['null', 'string'], default: null },
-            { name: 'reasons', type: { type: 'array', items: reason } },
-            { name: 'reasons_total', type: 'int' },
-            { name: 'event_count', type: 'int' },
-          ],
-        },
-      },
-    },
-  ],
+  fields: avroFieldsOf(RECEIPT_FIELDS),
 } as const;
+
+/** A decoded `ingest.receipts` record → its receipt; throws RecordReadError naming the field that is not one. */
+export const readIngestReceipt: (value: unknown) => IngestReceipt = recordReader<IngestReceipt>(RECEIPT_FIELDS);

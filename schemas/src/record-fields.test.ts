@@ -1,10 +1,14 @@
 import { CANONICAL_FIELDS } from './canonical-fields';
 import { avroFieldsOf, type RecordField } from './record-fields';
 import { REJECTED_FIELDS } from './rejected';
+import { DEAD_LETTER_FIELDS } from './dead-letter-fields';
+import { MEMBERSHIP_FIELDS } from './membership';
 
 const tables: [string, readonly RecordField[]][] = [
   ['CANONICAL_FIELDS', CANONICAL_FIELDS],
   ['REJECTED_FIELDS', REJECTED_FIELDS],
+  ['DEAD_LETTER_FIELDS', DEAD_LETTER_FIELDS],
+  ['MEMBERSHIP_FIELDS', MEMBERSHIP_FIELDS],
 ];
 
 describe.each(tables)('%s', (_, fields) => {
@@ -13,7 +17,9 @@ describe.each(tables)('%s', (_, fields) => {
   });
 
   it('makes a column Nullable exactly when the field is nullable (a JSON object column holds {} instead)', () => {
-    const mismatched = fields.filter((f) => f.kind !== 'jsonObject' && (f.nullable === true) !== f.clickhouse.includes('Nullable('));
+    const mismatched = fields.filter(
+      (f) => f.clickhouse !== undefined && f.kind !== 'jsonObject' && (f.nullable === true) !== f.clickhouse.includes('Nullable('),
+    );
     expect(mismatched.map((f) => f.name)).toEqual([]);
   });
 

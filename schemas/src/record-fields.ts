@@ -20,20 +20,24 @@ import type { AvroSchema } from './avro/derive';
  * | `jsonText`   | `unknown` (any JSON)      | `<name>_json`, text           | the JSON text, kept as text         |
  * | `jsonObject` | `Record<string, unknown>` | `<name>_json`, text           | the object; `{}` for null           |
  * | `reasons`    | `RejectionReason[]`       | array of `avroRecord` records | `Array(Tuple(path, rule, message))` |
+ * | `stringList` | `string[]`                | array of `string`             | `Array(String)`                     |
+ * | `stringMap`  | `Record<string, string>`  | map of `string`               | `Map(String, String)`               |
+ * | `recordList` | `<avroRecord>[]` of `fields` | array of `avroRecord` records | — (no column)                    |
  *
  * `nullable` adds `| null` and makes the Avro type `["null", T]` with default null. `clickhouse` is
- * the column's type exactly as `system.columns` shows it once the migrations have run: a test
+ * (for a record a table stores) the column's type exactly as `system.columns` shows it once the migrations have run: a test
  * compares the tables with the migrated database, so a new field needs a new migration.
  */
 export interface RecordField {
   readonly name: string;
-  readonly kind: 'string' | 'epochMs' | 'int' | 'boolean' | 'block' | 'enum' | 'props' | 'jsonText' | 'jsonObject' | 'reasons';
+  readonly kind:
+    'string' | 'epochMs' | 'int' | 'boolean' | 'block' | 'enum' | 'props' | 'jsonText' | 'jsonObject' | 'reasons' | 'stringList' | 'stringMap' | 'recordList';
   readonly nullable?: true;
   readonly nonEmpty?: true;
   readonly symbols?: readonly string[];
   /** enum: a value outside `symbols` is still stored (the list may grow before every reader knows). */
   readonly open?: true;
-  /** reasons: the Avro record name of one item. */
+  /** reasons, recordList: the Avro record (and TypeScript interface) name of one item. */
   readonly avroRecord?: string;
   /** Documents the field in TypeScript. */
   readonly doc?: string;
@@ -46,7 +50,19 @@ export interface RecordField {
    * schema from before the field existed).
    */
   readonly missingFrom?: string;
-  readonly clickhouse: string;
+  /**
+   * The Avro type when it is not the kind's own: a schema registered before its table existed keeps
+   * its types (an Avro enum for an `enum`, `long` for an `int`, a logical type) byte for byte.
+   */
+  readonly avroType?: AvroSchema;
+  /** recordList: the table of one item. */
+  readonly fields?: readonly RecordField[];
+  /** May be absent (JSON topics): read as absent, not as null. */
+  readonly optional?: true;
+  /** Writes the Avro `doc` after `default` (the key order a schema was first registered with). */
+  readonly avroDocAfterDefault?: true;
+  /** Absent for a record no ClickHouse table stores (a topic's own record, e.g. a membership change). */
+  readonly clickhouse?: string;
 }
 
 /**
@@ -71,6 +87,7 @@ export const clickhouseEnum8 = (symbols: readonly string[]) => `Enum8(${symbols.
 export const avroFieldName = (f: RecordField) => (f.kind === 'jsonText' || f.kind === 'jsonObject' ? `${f.name}_json` : f.name);
 
 function avroTypeOf(f: RecordField): AvroSchema {
+  if (f.avroType !== undefined) return f.avroType;
   switch (f.kind) {
     case 'string':
     case 'block':
@@ -84,11 +101,18 @@ function avroTypeOf(f: RecordField): AvroSchema {
       return 'int';
     case 'boolean':
       return 'boolean';
+    case 'stringList':
+      return { type: 'array', items: 'string' };
+    case 'stringMap':
+      return { type: 'map', values: 'string' };
     case 'reasons':
       if (f.avroRecord === undefined) throw new Error(`reasons field ${f.name} names no avroRecord`);
       return { type: 'array', items: { type: 'record', name: f.avroRecord, fields: REASON_AVRO_FIELDS } };
     case 'props':
       throw new Error(`props field ${f.name} has no single Avro field`);
+    case 'recordList':
+      if (f.avroRecord === undefined || f.fields === undefined) throw new Error(`recordList field ${f.name} names no avroRecord or fields`);
+      return { type: 'array', items: { type: 'record', name: f.avroRecord, fields: avroFieldsOf(f.fields) } };
   }
 }
 
@@ -104,12 +128,15 @@ export function avroFieldsOf(fields: readonly RecordField[]): Record<string, unk
     const nullable = f.nullable === true;
     // A reasons field's doc was written before its type (EventWarning); the others' after it.
     const docFirst = f.kind === 'reasons' && f.avroDoc !== undefined;
+    const docLast = f.avroDocAfterDefault === true;
+    const doc = f.avroDoc !== undefined ? { doc: f.avroDoc } : {};
     out.push({
       name: avroFieldName(f),
-      ...(docFirst ? { doc: f.avroDoc } : {}),
+      ...(docFirst ? doc : {}),
       type: nullable ? ['null', type] : type,
-      ...(!docFirst && f.avroDoc !== undefined ? { doc: f.avroDoc } : {}),
+      ...(!docFirst && !docLast ? doc : {}),
       ...(nullable ? { default: null } : f.avroDefault !== undefined ? { default: f.avroDefault } : {}),
+      ...(docLast ? doc : {}),
     });
   }
   return out;

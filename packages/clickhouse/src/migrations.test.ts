@@ -48,6 +48,8 @@ describe('loadMigrations', () => {
       [13, 'events_user_index', 2],
       // 014: the upload's sent_at and the corrected time (clock skew).
       [14, 'events_sent_at', 2],
+      // 015: dead letters, so the inspector can list an app's own.
+      [15, 'dead_letters', 1],
     ]);
     const catalog = [...(ms[2]?.statements ?? []), ...(ms[4]?.statements ?? [])];
     expect(catalog.map((s) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(s)?.[1])).toEqual(CATALOG_KINDS.map((k) => `catalog_${k}`));

@@ -1,38 +1,12 @@
+import { deadLetterErrorOf, deadLetterOf, processorOf, type Processor } from './dead-letter';
 import { InfraError, errorMessage } from './errors';
 import type { Logger } from './logger';
 import type { BusMessage, MessageBatch, OutgoingMessage, SubscriptionHealth } from './ports/bus';
 
-/** Headers a dead letter carries beside the original message's own (which it keeps unchanged). */
-export const deadLetterHeaders = {
-  sourceTopic: 'dlq_source_topic',
-  sourcePartition: 'dlq_source_partition',
-  sourceOffset: 'dlq_source_offset',
-  group: 'dlq_group',
-  error: 'dlq_error',
-  failedAt: 'dlq_failed_at',
-} as const;
-
-/** Enough of an error message to diagnose, not enough to turn a dead letter into a big one. */
-const MAX_ERROR_CHARS = 2_000;
-
-export function toDeadLetter(msg: BusMessage, groupId: string, err: unknown, failedAt: number): OutgoingMessage {
-  return {
-    ...(msg.key === null ? {} : { key: msg.key }),
-    value: msg.value,
-    headers: {
-      ...msg.headers,
-      [deadLetterHeaders.sourceTopic]: msg.topic,
-      [deadLetterHeaders.sourcePartition]: String(msg.partition),
-      [deadLetterHeaders.sourceOffset]: msg.offset,
-      [deadLetterHeaders.group]: groupId,
-      [deadLetterHeaders.error]: errorMessage(err).slice(0, MAX_ERROR_CHARS),
-      [deadLetterHeaders.failedAt]: String(failedAt),
-    },
-  };
-}
-
 export interface ConsumerGuardOptions {
   groupId: string;
+  /** Who consumes: named in every dead letter. Default: the group id, at the platform's version. */
+  processor?: Processor;
   handleBatch: (batch: MessageBatch) => Promise<void>;
   /** Writes dead letters durably to topics.deadLetters; resolves only once they are. */
   writeDeadLetters: (messages: OutgoingMessage[]) => Promise<void>;
@@ -45,12 +19,14 @@ export interface ConsumerGuardOptions {
  * bus redelivers the batch after a back-off). Any other failure — a non-retriable InfraError or a
  * bug — is one no retry can cure: the batch is bisected, the handler re-run on each half in order,
  * down to the single messages that still fail; each of those is written to the dead-letter topic
- * with its provenance, and only then does the wrapper resolve, so the bus commits past it. A failed
+ * in the one envelope (dead-letter.ts: a handler throws UnreadableMessageError for a message it
+ * cannot read, which names the kind), and only then does the wrapper resolve, so the bus commits past it. A failed
  * dead-letter write is thrown as retriable: the offset is never committed over a message that was
  * neither handled nor kept. Handlers already run at-least-once, so re-running halves is safe.
  */
 export function guardBatchHandler(opts: ConsumerGuardOptions): (batch: MessageBatch) => Promise<void> {
   const now = opts.now ?? Date.now;
+  const processor = opts.processor ?? processorOf(opts.groupId);
   const run = async (batch: MessageBatch, messages: BusMessage[]): Promise<void> => {
     try {
       await opts.handleBatch(messages === batch.messages ? batch : { ...batch, messages });
@@ -69,7 +45,7 @@ export function guardBatchHandler(opts: ConsumerGuardOptions): (batch: MessageBa
         `dead-lettering a message no retry can handle: ${errorMessage(err)}`,
       );
       try {
-        await opts.writeDeadLetters([toDeadLetter(msg, opts.groupId, err, now())]);
+        await opts.writeDeadLetters([deadLetterOf(msg, { group: opts.groupId, error: deadLetterErrorOf(err), processor, failedAt: now() })]);
       } catch (writeErr) {
         throw new InfraError('bus', `dead-letter write failed, not committing: ${errorMessage(writeErr)}`, { retriable: true, cause: writeErr });
       }

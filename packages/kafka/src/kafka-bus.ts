@@ -12,6 +12,7 @@ import {
   type Producer,
 } from 'kafkajs';
 import {
+  deadLetterTally,
   guardBatchHandler,
   splitToFit,
   subscriptionHealth,
@@ -101,6 +102,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
   const closers = new Set<() => Promise<void>>();
   let admin: Admin | undefined;
   let deadLetterProducer: Promise<BusProducer> | undefined;
+  const deadLetters = deadLetterTally();
 
   async function getAdmin(): Promise<Admin> {
     if (!admin) {
@@ -122,6 +124,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
 
   const bus: Bus = {
     maxBatchBytes,
+    deadLetterCounts: () => deadLetters.counts(),
 
     async producer(): Promise<BusProducer> {
       const producer: Producer = kafka.producer({
@@ -150,6 +153,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
           } catch (err) {
             throw toInfraError(err, 'produce');
           }
+          for (const e of write) if (e.topic === topics.deadLetters) deadLetters.record(e.messages);
         }
       };
       return {
@@ -165,7 +169,13 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     async subscribe(opts: SubscribeOptions): Promise<Subscription> {
       const health = subscriptionHealth(opts.onDead);
       const logger = options.logger.child({ component: 'bus', group: opts.groupId });
-      const handleBatch = guardBatchHandler({ groupId: opts.groupId, handleBatch: opts.handleBatch, writeDeadLetters, logger });
+      const handleBatch = guardBatchHandler({
+        groupId: opts.groupId,
+        handleBatch: opts.handleBatch,
+        writeDeadLetters,
+        logger,
+        ...(opts.processor ? { processor: opts.processor } : {}),
+      });
       const sessionTimeoutMs = options.sessionTimeoutMs ?? 10_000;
       // A third of the session, as Kafka recommends, at most 3 s.
       const heartbeatMs = Math.min(3_000, Math.floor(sessionTimeoutMs / 3));

@@ -213,7 +213,7 @@ const customEvent: EventDef = {
   event: 'custom',
   block: 'core',
   name: 'CustomProps',
-  doc: 'An app-defined event (a platform extension, not in the spec): the app names it and adds its own values',
+  doc: 'An app-defined event (not in the spec): the app names it and adds its own values',
   fields: {
     name: req(t.string, { doc: 'the event name the app chose' }),
     property: opt(t.string),

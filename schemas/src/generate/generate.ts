@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { AVRO_DIR, avroFiles } from './avro-files';
 import { CATALOGS_REFERENCE_PATH, EVENTS_REFERENCE_PATH, catalogsReference, eventsReference } from './reference';
 import { DATA_CONTRACT_PATH, dataContractWithQuirks } from './quirks-doc';
+import { INTERNAL_REFERENCE_PATH, internalReference } from './internal-reference';
 import { RECORDS_PATH, recordsFile } from './records';
 import { RULES_REFERENCE_PATH, rulesReference } from './rules-doc';
 import { TYPES_PATH, typesFile } from './ts-types';
@@ -27,6 +28,7 @@ export function generateFiles(root = REPO_ROOT): Map<string, string> {
   files.set(WEB_SDK_TYPES_PATH, webSdkTypesFile());
   for (const [path, text] of webSdkBlockFiles()) files.set(path, text);
   files.set(RULES_REFERENCE_PATH, rulesReference());
+  files.set(INTERNAL_REFERENCE_PATH, internalReference());
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { KeyRing, consumerProblems, createLogger, type BusProducer, type Subscription } from '@evp/core';
-import { closeServer, listen, runService, serviceLifecycle } from '@evp/http';
+import { closeServer, deadLetterMetrics, listen, runService, serviceLifecycle } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { canonicalFromAvro } from '@evp/schemas';
@@ -51,6 +51,8 @@ async function main() {
   const bus = config.KAFKA_BROKERS
     ? createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'action-store', logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS })
     : undefined;
+  // Its consumers' dead letters on the app's /metrics.
+  if (bus) deadLetterMetrics(bus, metrics.registry);
   if (bus && config.SCHEMA_REGISTRY_URL) {
     const registry = createConfluentRegistry({ url: config.SCHEMA_REGISTRY_URL });
     consumers['actions.requested'] = await startActionRequestsConsumer({

@@ -10,7 +10,7 @@ import {
   type RejectedRecord,
 } from '@evp/schemas';
 import { useMigratedChdb } from '@evp/testkit';
-import { actionLogRow, catalogRow, customCatalogRow, eventRow, rejectedRow, unreadableRow } from './rows';
+import { actionLogRow, catalogRow, customCatalogRow, eventRow, rejectedRow } from './rows';
 import { pageEvent, rejectedRecord } from './test-fixtures';
 
 // The example queries of docs/analytics.md, run as written against rows made by the sink's own
@@ -169,19 +169,21 @@ const items = [
 
 beforeAll(async () => {
   analytics = chdb.analytics;
-  const unreadable = unreadableRow(
-    {
-      topic: 'events.core',
-      partition: 0,
-      offset: '9',
-      key: 'shop:u1',
-      value: Buffer.from('x'),
-      headers: { app_id: 'shop' },
-      timestamp: at('2024-03-01T09:00:00'),
-    },
-    { path: '$', rule: 'avro_decode', message: 'bad magic byte' },
-    at('2024-03-01T09:00:01'),
-  );
+  // A body the validator could not read (an unreadable upload): one parse_violation.
+  const unreadable = rejectedRow({
+    ...rejectedRecord,
+    app_id: 'shop',
+    rejection_id: 'r-unreadable',
+    kind: 'parse_violation',
+    errors: [{ path: '$', rule: 'json', message: 'Unexpected token x' }],
+    payload: 'x',
+    received_at: at('2024-03-01T09:00:00'),
+    failed_at: at('2024-03-01T09:00:01'),
+    envelope_index: null,
+    event_index: null,
+    event_name: null,
+    user_id: null,
+  });
   for (let copy = 0; copy < 2; copy++) {
     await analytics.insert('events', events.map(eventRow));
     await analytics.insert('rejected', [...rejected.map(rejectedRow), unreadable]);
@@ -269,7 +271,7 @@ describe('docs/analytics.md example queries', () => {
     expect(await run('rejected_by_reason', { app: 'shop', ...range })).toEqual([
       { kind: 'schema_violation', rule: 'range', rejections: 2, events: 2 },
       { kind: 'envelope_violation', rule: 'required', rejections: 1, events: 5 },
-      { kind: 'parse_violation', rule: 'avro_decode', rejections: 1, events: 1 },
+      { kind: 'parse_violation', rule: 'json', rejections: 1, events: 1 },
       { kind: 'schema_violation', rule: 'enum', rejections: 1, events: 1 },
     ]);
   });

@@ -1,7 +1,7 @@
 import { Registry } from 'prom-client';
 import { createClickHouseHttpAnalytics, ensureClickHouseDatabase, runMigrations } from '@evp/clickhouse';
 import { KeyRing, consumerProblems, createLogger } from '@evp/core';
-import { closeServer, listen, runService, serveOps, serviceLifecycle } from '@evp/http';
+import { closeServer, deadLetterMetrics, listen, runService, serveOps, serviceLifecycle } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { campaignWorkerConfig, clickhouseOptions, loadSegmenterConfig, segmentEngineConfig, sinkConfig } from './config';
@@ -77,7 +77,7 @@ async function main() {
     campaigns: campaigns.service,
     corsOrigins: config.CORS_ORIGINS,
   });
-  ops = await serveOps({ port: config.METRICS_PORT, metrics: Registry.merge([metrics, api.metrics.registry]), readiness });
+  ops = await serveOps({ port: config.METRICS_PORT, metrics: Registry.merge([metrics, api.metrics.registry, deadLetterMetrics(bus)]), readiness });
   http = await listen(api.app, config.PORT);
   logger.info({ metricsPort: ops.port, port: http.port }, 'segmenter sink and API running');
 }

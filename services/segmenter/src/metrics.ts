@@ -53,8 +53,13 @@ export function createSinkMetrics(metricRegistry: Registry) {
     }),
     unreadable: new Counter({
       name: 'segmenter_sink_unreadable_messages_total',
-      help: 'Messages written to `rejected` as parse_violation because they could not be read, by topic',
+      help: 'Messages the sink could not read (not a record of a known schema, or not a valid row), dead-lettered, by topic',
       labelNames: ['topic'] as const,
+      registers: [metricRegistry],
+    }),
+    deadLettersUnstored: new Counter({
+      name: 'segmenter_sink_dead_letters_unstored_total',
+      help: 'Dead letters whose dead_letters row ClickHouse refused on its own (they stay on the deadletters topic; npm run deadletters lists them)',
       registers: [metricRegistry],
     }),
     deadLettered: new Counter({

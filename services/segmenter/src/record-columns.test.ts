@@ -1,4 +1,4 @@
-import { CANONICAL_FIELDS, REJECTED_FIELDS, type RecordField } from '@evp/schemas';
+import { CANONICAL_FIELDS, DEAD_LETTER_FIELDS, REJECTED_FIELDS, type RecordField } from '@evp/schemas';
 import { useMigratedChdb } from '@evp/testkit';
 import { TABLES } from './rows';
 
@@ -28,5 +28,9 @@ describe('field tables and the migrated ClickHouse tables', () => {
 
   it('rejected has exactly the REJECTED_FIELDS columns, in order, with their types', async () => {
     expect(await columnsOf(TABLES.rejected)).toEqual(expected(REJECTED_FIELDS));
+  });
+
+  it('dead_letters has exactly the DEAD_LETTER_FIELDS columns, in order, with their types', async () => {
+    expect(await columnsOf(TABLES.deadLetters)).toEqual(expected(DEAD_LETTER_FIELDS));
   });
 });

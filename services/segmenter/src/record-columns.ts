@@ -27,7 +27,11 @@ type Cell<F extends RecordField> = F['kind'] extends 'string' | 'block' | 'epoch
           ? Record<string, unknown>
           : F['kind'] extends 'reasons'
             ? RejectionReason[]
-            : never;
+            : F['kind'] extends 'stringList'
+              ? string[]
+              : F['kind'] extends 'stringMap'
+                ? Record<string, string>
+                : never;
 
 /** A row of a field table as an object (column → value). */
 export type RowOf<Fs extends readonly RecordField[]> = { -readonly [F in Fs[number] as F['name']]: CellOf<F> };
@@ -106,6 +110,21 @@ function writerOf(f: RecordField): Write {
         if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new RowError(at, 'expected a JSON object');
         return parsed;
       };
+    case 'stringList':
+      return (r) => {
+        const v = r[at];
+        if (!Array.isArray(v) || !v.every((s) => typeof s === 'string')) throw new RowError(at, 'expected a list of strings');
+        return v;
+      };
+    case 'stringMap':
+      return (r) => {
+        const v = r[at];
+        if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.values(v).every((s) => typeof s === 'string'))
+          throw new RowError(at, 'expected a map of strings');
+        return v;
+      };
+    case 'recordList':
+      throw new Error(`recordList field ${f.name} has no column`);
     case 'reasons':
       // A field added after the schema's first version is missing from records written before it.
       return f.avroDefault !== undefined ? (r) => reasons(r[at] ?? f.avroDefault, name) : (r) => reasons(r[at], name);

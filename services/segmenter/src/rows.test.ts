@@ -1,4 +1,4 @@
-import type { BusMessage } from '@evp/core';
+import type { DeadLetter } from '@evp/core';
 import {
   EVENT_COLUMNS,
   RowError,
@@ -9,11 +9,12 @@ import {
   eventRow,
   eventValues,
   eventValuesFromAvro,
+  deadLetterApp,
+  deadLetterRow,
   rejectedRow,
-  unreadableRow,
 } from './rows';
 import { pageEvent, pageEventRow, rejectedRecord } from './test-fixtures';
-import { blockEventSchema, canonicalToAvro, catalogToAvro, type ActionLogEntry } from '@evp/schemas';
+import { MAX_REJECTED_PAYLOAD_CHARS, blockEventSchema, canonicalToAvro, catalogToAvro, type ActionLogEntry } from '@evp/schemas';
 import { createInProcessRegistry } from '@evp/embedded';
 
 function thrown(fn: () => unknown): RowError {
@@ -266,43 +267,67 @@ describe('actionLogRow', () => {
   });
 });
 
-describe('unreadableRow', () => {
-  const msg: BusMessage = {
-    topic: 'events.core',
-    partition: 2,
-    offset: '41',
-    key: 'app-1:user-42',
+describe('deadLetterRow', () => {
+  const letter: DeadLetter = {
+    id: 'dl-1',
+    source: { topic: 'events.core', partition: 2, offset: '41', key: 'app-1:user-42' },
+    group: 'action-store.feedback',
+    error: { kind: 'unreadable', message: 'not an event: bad magic byte', retriable: false },
+    processor: { name: 'action-store', version: '0.1.0' },
+    failedAt: 1709251300500,
     value: Buffer.from([0x01, 0x02, 0xff]),
     headers: { event_id: 'e1' },
-    timestamp: 1709251300001,
+    replay: { of: 'dl-0', count: 2 },
   };
 
-  it('keeps the bytes (base64), the coordinates and the failure; same message ⇒ same id', () => {
-    const problem = { path: '$', rule: 'avro_decode', message: 'bad magic byte 0x01' };
-    const row = unreadableRow(msg, problem, 1709251300500);
-    expect({ ...row, rejection_id: row.rejection_id.length }).toEqual({
-      rejection_id: 32,
-      kind: 'parse_violation',
-      errors: [problem],
-      payload: 'AQL/',
-      payload_truncated: false,
+  it('flattens the envelope: bytes that are not UTF-8 as base64, the app from the key', () => {
+    expect(deadLetterRow(letter)).toEqual({
+      dead_letter_id: 'dl-1',
       app_id: 'app-1',
-      request_id: '',
-      key_id: '',
-      received_at: '2024-03-01 00:01:40.001',
+      source_topic: 'events.core',
+      source_partition: 2,
+      source_offset: '41',
+      source_key: 'app-1:user-42',
+      consumer_group: 'action-store.feedback',
+      error_kind: 'unreadable',
+      error_message: 'not an event: bad magic byte',
+      error_retriable: false,
+      processor: 'action-store',
+      processor_version: '0.1.0',
       failed_at: '2024-03-01 00:01:40.500',
-      processor: 'evp-segmenter-sink/0.1',
-      event_count: 1,
-      envelope_index: null,
-      event_index: null,
-      event_name: null,
-      payload_kind: 'message_base64',
-      source: 'events.core/2/41',
-      user_id: null,
+      replay_of: 'dl-0',
+      replay_count: 2,
+      headers: { event_id: 'e1' },
+      payload: 'AQL/',
+      payload_encoding: 'base64',
+      payload_bytes: 3,
+      payload_truncated: false,
     });
-    expect(unreadableRow(msg, problem, 1).rejection_id).toBe(row.rejection_id);
-    // The offset is provenance, not identity (offsets restart); other bytes are another message.
-    expect(unreadableRow({ ...msg, offset: '0', partition: 0 }, problem, 1).rejection_id).toBe(row.rejection_id);
-    expect(unreadableRow({ ...msg, value: Buffer.from('other') }, problem, 1).rejection_id).not.toBe(row.rejection_id);
+  });
+
+  it('keeps UTF-8 as text, a prefix of a huge one; the app header wins over the key', () => {
+    const big = 'x'.repeat(MAX_REJECTED_PAYLOAD_CHARS + 5);
+    const row = deadLetterRow({ ...letter, value: Buffer.from(big), headers: { app_id: 'app-h' }, replay: null });
+    expect([row.app_id, row.payload.length, row.payload_encoding, row.payload_bytes, row.payload_truncated, row.replay_of, row.replay_count]).toEqual([
+      'app-h',
+      MAX_REJECTED_PAYLOAD_CHARS,
+      'utf8',
+      MAX_REJECTED_PAYLOAD_CHARS + 5,
+      true,
+      null,
+      0,
+    ]);
+  });
+
+  it('tells the app from the app_id header, an `app:` key, or an actions.requested key; otherwise none', () => {
+    const app = (topic: string, key: string | null, headers: Record<string, string> = {}) =>
+      deadLetterApp({ headers, source: { ...letter.source, topic, key } });
+    expect([
+      app('segments.work', 'app-2:seg-1'),
+      app('actions.requested', 'app-3'),
+      app('campaigns.triggers', 'no-colon'),
+      app('ingest.raw', null, { app_id: 'app-4' }),
+      app('ingest.raw', null),
+    ]).toEqual(['app-2', 'app-3', '', 'app-4', '']);
   });
 });

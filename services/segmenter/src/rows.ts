@@ -1,15 +1,14 @@
-import { createHash } from 'node:crypto';
-import { formatDateTime64 } from '@evp/clickhouse';
-import type { BusMessage, CatalogKind } from '@evp/core';
+import { topics, type CatalogKind, type DeadLetter } from '@evp/core';
 import {
   ACTION_LOG_KINDS,
   CANONICAL_FIELDS,
   CUSTOM_CATALOG_KIND_PATTERN,
+  DEAD_LETTER_FIELDS,
+  MAX_REJECTED_PAYLOAD_CHARS,
   REJECTED_FIELDS,
   canonicalToAvro,
   catalogFromAvro,
   customCatalogFromAvro,
-  payloadPrefix,
   type ActionLogEntry,
   type CanonicalEvent,
   type IngestReceipt,
@@ -29,9 +28,9 @@ export const TABLES = {
   catalog: (kind: CatalogKind) => `catalog_${kind}`,
   /** Every app-defined catalog kind (007_custom_catalog.sql), told apart by its `kind` column. */
   customCatalog: 'catalog_custom',
+  /** Dead letters (015_dead_letters.sql), so the inspector can list an app's own. */
+  deadLetters: 'dead_letters',
 } as const;
-
-export const SINK_PROCESSOR = 'evp-segmenter-sink/0.1';
 
 /**
  * The columns of `events`, in table order: one per canonical field (CANONICAL_FIELDS in schemas;
@@ -120,42 +119,6 @@ export function customCatalogRow(value: Record<string, unknown>): CustomCatalogR
   };
 }
 
-/**
- * A message the sink could not read (not Avro of a known schema, or not a valid row) is never
- * dropped: it becomes a `parse_violation` row in `rejected` holding the message bytes as base64, its
- * coordinates and what failed, so it can be inspected and replayed. The id is derived from the
- * topic, key and bytes, not the offset (offsets restart): a redelivery yields the same row, and a
- * new message is never mistaken for an old one that sat at the same offset.
- */
-export function unreadableRow(msg: BusMessage, problem: { path: string; rule: string; message: string }, failedAt: number): RejectedRow {
-  const source = `${msg.topic}/${msg.partition}/${msg.offset}`;
-  const keyApp = msg.key && msg.key.includes(':') ? msg.key.slice(0, msg.key.indexOf(':')) : '';
-  return {
-    rejection_id: createHash('sha256')
-      .update(`${msg.topic}\u0000${msg.key ?? ''}\u0000`)
-      .update(msg.value)
-      .digest('hex')
-      .slice(0, 32),
-    kind: 'parse_violation',
-    errors: [problem],
-    ...payloadPrefix(msg.value.toString('base64')),
-    app_id: msg.headers.app_id ?? keyApp,
-    request_id: msg.headers.request_id ?? '',
-    key_id: msg.headers.key_id ?? '',
-    // The log's append time: the closest thing to a receipt time an unreadable message has.
-    received_at: formatDateTime64(msg.timestamp),
-    failed_at: formatDateTime64(failedAt),
-    processor: SINK_PROCESSOR,
-    event_count: 1,
-    envelope_index: null,
-    event_index: null,
-    event_name: null,
-    payload_kind: 'message_base64',
-    source,
-    user_id: null,
-  };
-}
-
 export interface ReceiptRow extends Omit<IngestReceipt, 'received_at' | 'processed_at'> {
   received_at: string;
   processed_at: string;
@@ -201,4 +164,56 @@ export function actionLogRow(e: ActionLogEntry): ActionLogRow {
     reason: text(e.reason ?? '', 'reason'),
     available_at: chTimeOrNull(e.available_at ?? null, 'available_at'),
   };
+}
+
+export type DeadLetterRow = RowOf<typeof DEAD_LETTER_FIELDS>;
+const deadLetterRowOf = rowWriter(DEAD_LETTER_FIELDS);
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The app a dead letter belongs to: its source message's `app_id` header (raw uploads, receipts…),
+ * else its key's app (every platform topic keys by `app:…`; actions.requested by the app alone);
+ * '' when neither tells (the inspector shows it to no app: `npm run deadletters -- list` does).
+ */
+export function deadLetterApp(l: Pick<DeadLetter, 'headers' | 'source'>): string {
+  const header = l.headers.app_id;
+  if (header !== undefined && header !== '') return header;
+  const key = l.source.key;
+  if (key === null || key === '') return '';
+  const colon = key.indexOf(':');
+  if (colon > 0) return key.slice(0, colon);
+  return l.source.topic === topics.actionsRequested ? key : '';
+}
+
+/** A dead letter (read through the envelope's one reader) → its `dead_letters` row. */
+export function deadLetterRow(l: DeadLetter): DeadLetterRow {
+  let text: string | undefined;
+  try {
+    text = strictUtf8.decode(l.value);
+  } catch {
+    text = undefined;
+  }
+  const whole = text ?? l.value.toString('base64');
+  return deadLetterRowOf({
+    dead_letter_id: l.id,
+    app_id: deadLetterApp(l),
+    source_topic: l.source.topic,
+    source_partition: l.source.partition,
+    source_offset: l.source.offset,
+    source_key: l.source.key,
+    consumer_group: l.group,
+    error_kind: l.error.kind,
+    error_message: l.error.message,
+    error_retriable: l.error.retriable,
+    processor: l.processor.name,
+    processor_version: l.processor.version,
+    failed_at: l.failedAt,
+    replay_of: l.replay?.of ?? null,
+    replay_count: l.replay?.count ?? 0,
+    headers_json: JSON.stringify(l.headers),
+    payload: whole.length > MAX_REJECTED_PAYLOAD_CHARS ? whole.slice(0, MAX_REJECTED_PAYLOAD_CHARS) : whole,
+    payload_encoding: text === undefined ? 'base64' : 'utf8',
+    payload_bytes: l.value.length,
+    payload_truncated: whole.length > MAX_REJECTED_PAYLOAD_CHARS,
+  });
 }

@@ -1,8 +1,7 @@
 import type { JsonRow } from '@evp/clickhouse';
-import { InfraError, topics, type Analytics, type Bus, type BusMessage } from '@evp/core';
+import { DEAD_LETTER_HEADERS, InfraError, deadLetterId, topics, type Analytics, type Bus, type BusMessage } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { useMigratedChdb, waitFor } from '@evp/testkit';
-import { DEAD_LETTER_HEADERS } from './dead-letters';
 import { nth, startSinkHarness, type SinkHarness, type SinkHarnessOptions } from './sink-test-harness';
 
 // No row can hold a partition: rows ClickHouse refuses are stored in a form it takes, or isolated
@@ -105,14 +104,27 @@ describe('no row can hold a partition (in-process bus + registry, chdb)', () => 
       key: `${app}:one`,
       value: true,
       headers: {
+        [DEAD_LETTER_HEADERS.id]: deadLetterId('segmenter-sink', {
+          topic: 'events.core',
+          partition: Number(letter.headers[DEAD_LETTER_HEADERS.sourcePartition]),
+          offset: '2',
+          key: `${app}:one`,
+          value: sent[2]!.value,
+        }),
         [DEAD_LETTER_HEADERS.sourceTopic]: 'events.core',
         [DEAD_LETTER_HEADERS.sourcePartition]: expect.stringMatching(/^[0-2]$/),
         [DEAD_LETTER_HEADERS.sourceOffset]: '2',
+        [DEAD_LETTER_HEADERS.sourceHasKey]: '1',
         [DEAD_LETTER_HEADERS.group]: 'segmenter-sink',
-        [DEAD_LETTER_HEADERS.error]: 'insert into events: clickhouse: insert into events failed (code 117): Cannot parse JSON object here',
+        [DEAD_LETTER_HEADERS.errorKind]: 'refused',
+        [DEAD_LETTER_HEADERS.errorMessage]: 'insert into events: clickhouse: insert into events failed (code 117): Cannot parse JSON object here',
+        [DEAD_LETTER_HEADERS.errorRetriable]: 'false',
+        [DEAD_LETTER_HEADERS.processor]: 'segmenter-sink',
+        [DEAD_LETTER_HEADERS.processorVersion]: '0.1.0',
         [DEAD_LETTER_HEADERS.failedAt]: 'at',
       },
     });
+    expect(h.bus.deadLetterCounts()).toEqual([{ sourceTopic: 'events.core', group: 'segmenter-sink', count: 1 }]);
     expect(new Date(letter.headers[DEAD_LETTER_HEADERS.failedAt] as string).getTime()).toBeGreaterThan(Date.now() - 60_000);
     const metric = (await h.sink.metrics.getSingleMetric('segmenter_sink_dead_lettered_total')!.get()).values;
     expect(metric).toEqual([{ value: 1, labels: { table: 'events' } }]);

@@ -293,7 +293,7 @@ describe('sink (in-process bus + registry, chdb)', () => {
       await msg(capped),
       await msg({ ...created, entry_id: 'e-bad', kind: 'shown' as never }),
     ]);
-    await waitFor(async () => (await countOf('rejected', app)) === 1 && (await countOf('actions_log', app)) >= 3, {
+    await waitFor(async () => (await countOf('dead_letters', app)) === 1 && (await countOf('actions_log', app)) >= 3, {
       timeoutMs: 10_000,
       what: 'the action log rows',
     });
@@ -344,32 +344,46 @@ describe('sink (in-process bus + registry, chdb)', () => {
         ...common,
       },
     ]);
-    expect(await analytics.query(`SELECT errors FROM rejected FINAL WHERE app_id = {app:String}`, { app })).toEqual([
-      { errors: [{ path: '$.kind', rule: 'row', message: 'shown is not one of created, delivered, withdrawn, expired, capped' }] },
+    // The entry of an unknown kind is dead-lettered (it was a parse_violation row of `rejected`).
+    expect(await analytics.query(`SELECT error_kind, error_message FROM dead_letters FINAL WHERE app_id = {app:String}`, { app })).toEqual([
+      { error_kind: 'invalid', error_message: 'contract at $.kind: shown is not one of created, delivered, withdrawn, expired, capped' },
     ]);
+    expect(await countOf('rejected', app)).toBe(0);
   });
 
-  it('writes an unreadable message as a parse_violation and still writes the rest of its batch', async () => {
+  it('dead-letters an unreadable message (no rejected row), stores it in dead_letters, and still writes the rest of its batch', async () => {
     const app = 'app-garbage';
     const h = await start();
     const garbage = Buffer.from('{"not":"avro"}');
     await h.send(topics.events('core'), [{ key: `${app}:user-42`, value: garbage }, await h.event(nth(app, 1))]);
     await waitFor(async () => (await countOf('events', app)) === 1, { timeoutMs: 10_000, what: 'the good event' });
-    const rejected = await analytics.query(
-      `SELECT kind, errors.rule AS rules, payload, processor, payload_kind, source FROM rejected FINAL WHERE app_id = {app:String}`,
-      { app },
+    const letters = await waitFor(
+      async () => {
+        const r = await analytics.query<Record<string, unknown>>(
+          `SELECT source_topic, source_offset, source_key, consumer_group, error_kind, error_message, processor, payload, payload_encoding
+           FROM dead_letters FINAL WHERE app_id = {app:String}`,
+          { app },
+        );
+        return r.length > 0 && r;
+      },
+      { timeoutMs: 10_000, what: 'the dead letter, stored' },
     );
-    expect(rejected).toEqual([
+    expect(letters).toEqual([
       {
-        kind: 'parse_violation',
-        rules: ['avro_decode'],
-        payload: garbage.toString('base64'),
-        processor: 'evp-segmenter-sink/0.1',
-        payload_kind: 'message_base64',
+        source_topic: 'events.core',
         // First message of whichever partition the key maps to.
-        source: expect.stringMatching(/^events\.core\/[0-2]\/0$/),
+        source_offset: '0',
+        source_key: `${app}:user-42`,
+        consumer_group: 'segmenter-sink',
+        error_kind: 'unreadable',
+        error_message: expect.stringMatching(/^avro_decode at \$: /),
+        processor: 'segmenter-sink',
+        payload: '{"not":"avro"}',
+        payload_encoding: 'utf8',
       },
     ]);
+    expect(await countOf('rejected', app)).toBe(0);
+    expect(h.bus.deadLetterCounts()).toEqual([{ sourceTopic: 'events.core', group: 'segmenter-sink', count: 1 }]);
   });
 
   it('keeps the latest version of a catalog record', async () => {

@@ -3,6 +3,9 @@ import { JsonRow, mayBeRowFault, stringifyWellFormed } from '@evp/clickhouse';
 import {
   BLOCKS,
   InfraError,
+  deadLetterOf,
+  processorOf,
+  readDeadLetter,
   CATALOG_KINDS,
   errorMessage,
   isRetriable,
@@ -11,6 +14,8 @@ import {
   type Bus,
   type BusMessage,
   type BusProducer,
+  type DeadLetterError,
+  type OutgoingMessage,
   type CatalogKind,
   type Logger,
   type MessageBatch,
@@ -18,9 +23,8 @@ import {
   type Subscription,
   type SubscriptionHealth,
 } from '@evp/core';
-import type { ActionLogEntry, IngestReceipt } from '@evp/schemas';
+import { RecordReadError, readActionLogEntry, readIngestReceipt } from '@evp/schemas';
 import { InsertBatcher, type TableRows } from './batcher';
-import { deadLetterOf } from './dead-letters';
 import { createSinkMetrics } from './metrics';
 import {
   RowError,
@@ -29,10 +33,10 @@ import {
   actionLogRow,
   catalogRow,
   customCatalogRow,
+  deadLetterRow,
   eventValuesFromAvro,
   receiptRow,
   rejectedRow,
-  unreadableRow,
 } from './rows';
 
 export interface SinkConfig {
@@ -126,6 +130,7 @@ export const SINK_TOPICS: string[] = [
   topics.rejected,
   topics.receipts,
   topics.actionsLog,
+  topics.deadLetters,
 ];
 
 /**
@@ -141,7 +146,8 @@ type Route =
   | { table: 'receipts' }
   | { table: 'actions_log' }
   | { table: 'catalog'; kind: CatalogKind }
-  | { table: 'customCatalog' };
+  | { table: 'customCatalog' }
+  | { table: 'dead_letters' };
 
 const routes = new Map<string, Route>([
   ...BLOCKS.map((b) => [topics.events(b), { table: 'events' }] as [string, Route]),
@@ -150,6 +156,7 @@ const routes = new Map<string, Route>([
   [topics.rejected, { table: 'rejected' }],
   [topics.receipts, { table: 'receipts' }],
   [topics.actionsLog, { table: 'actions_log' }],
+  [topics.deadLetters, { table: 'dead_letters' }],
 ]);
 
 interface Read {
@@ -158,9 +165,16 @@ interface Read {
   row: JsonRow;
   key: string;
   receivedAtMs: number;
-  unreadable: boolean;
   /** Set only when the sink has an onInserted hook (read from values the row is built from anyway). */
   inserted?: InsertedRow | undefined;
+}
+
+/** The sink as named in its dead letters. */
+const SINK_DEAD_LETTER_PROCESSOR = processorOf('segmenter-sink');
+
+/** A message the sink cannot read: dead-lettered (never a row, never dropped) before its batch commits. */
+interface Unreadable {
+  unreadable: DeadLetterError;
 }
 
 /** Messages decoded between two turns of the event loop (≈ 5 ms of work). */
@@ -170,7 +184,9 @@ const YIELD_EVERY_MESSAGES = 250;
  * The sink: events.*, catalog.* (catalog.custom: every app-defined kind), ingest.rejected,
  * ingest.receipts and actions.log → ClickHouse. Each message is decoded through the registry and mapped to one row; rows are inserted in batches and a handler call returns (so
  * the bus commits its offsets) only once its rows are in ClickHouse. A message that cannot be read is
- * written to `rejected` as a parse_violation, never dropped; a registry or ClickHouse outage throws a
+ * dead-lettered in the one envelope (kind `unreadable` or `invalid`), never dropped and never a
+ * row of `rejected` (which holds what apps sent); the dead letters of `deadletters` are stored in
+ * `dead_letters`; a registry or ClickHouse outage throws a
  * retriable error, and the bus delivers the batch again after a back-off. A row ClickHouse refuses
  * for a reason no retry cures is isolated (the insert bisected), every other row is inserted, and
  * the refused row's message goes to `deadletters` with its provenance before anything is committed.
@@ -193,9 +209,28 @@ export function createSink(deps: SinkDeps): Sink {
     concurrency: config.busConcurrency,
     isRetriable,
     isRowFault: mayBeRowFault,
-    deadLetter: async (refused) => {
+    deadLetter: async (refusedRows) => {
       const failedAt = now();
-      const messages = refused.map((r) => deadLetterOf(r.source, { group: config.groupId, table: r.table, err: r.err, failedAt }));
+      // A dead letter whose row ClickHouse refuses stays where it is (listed and replayable by
+      // `npm run deadletters`), logged and counted: writing it to deadletters again would loop.
+      const refused = refusedRows.filter((r) => r.source.topic !== topics.deadLetters);
+      for (const r of refusedRows) {
+        if (r.source.topic !== topics.deadLetters) continue;
+        m.deadLettersUnstored.inc();
+        logger.error(
+          { source: `${r.source.topic}/${r.source.partition}/${r.source.offset}`, err: r.err },
+          'dead letter refused by ClickHouse: not stored (still on deadletters)',
+        );
+      }
+      if (refused.length === 0) return;
+      const messages = refused.map((r) =>
+        deadLetterOf(r.source, {
+          group: config.groupId,
+          error: { kind: 'refused', message: `insert into ${r.table}: ${errorMessage(r.err)}`, retriable: false },
+          processor: SINK_DEAD_LETTER_PROCESSOR,
+          failedAt,
+        }),
+      );
       if (!producer) throw new InfraError('bus', 'dead-letter producer not started', { retriable: true });
       await producer.send(topics.deadLetters, messages);
       for (const r of refused) {
@@ -237,16 +272,31 @@ export function createSink(deps: SinkDeps): Sink {
   });
 
   // Defined once, not per message: a closure per message was a measurable cost in the sink's loop.
-  function unreadable(msg: BusMessage, rule: string, path: string, err: unknown): Read {
+  // `avro_decode` and `record`: the bytes are no record of a known schema; the others: a record that
+  // breaks its contract (`canonical`, `row`: a value ClickHouse cannot hold) or an envelope that is none.
+  function unreadable(msg: BusMessage, rule: string, path: string, err: unknown): Unreadable {
     m.unreadable.inc({ topic: msg.topic });
-    const row = unreadableRow(msg, { path, rule, message: errorMessage(err) }, now());
-    logger.warn({ source: row.source, rule, err }, 'unreadable message written to rejected as parse_violation');
-    return { table: TABLES.rejected, row: jsonRow(row), key: row.rejection_id, receivedAtMs: msg.timestamp, unreadable: true };
+    logger.warn({ source: `${msg.topic}/${msg.partition}/${msg.offset}`, rule, err }, 'unreadable message: dead-lettered');
+    const kind = rule === 'avro_decode' || rule === 'record' ? 'unreadable' : 'invalid';
+    return { unreadable: { kind, message: `${rule} at ${path}: ${errorMessage(err)}`, retriable: false } };
   }
 
-  async function read(msg: BusMessage): Promise<Read> {
+  function readDeadLetterMessage(msg: BusMessage): Read | Unreadable {
+    const r = readDeadLetter(msg);
+    if (!r.ok) return unreadable(msg, 'dead_letter_envelope', '$.headers', new Error(r.problem));
+    try {
+      const row = deadLetterRow(r.letter);
+      return { table: TABLES.deadLetters, row: jsonRow(row), key: row.dead_letter_id, receivedAtMs: r.letter.failedAt };
+    } catch (err) {
+      return err instanceof RowError ? unreadable(msg, 'row', `$.${err.path}`, err) : unreadable(msg, 'dead_letter_envelope', '$', err);
+    }
+  }
+
+  async function read(msg: BusMessage): Promise<Read | Unreadable> {
     const route = routes.get(msg.topic);
     if (!route) throw new Error(`the sink does not read topic ${msg.topic}`);
+    // A dead letter is its envelope's headers around the source message's bytes: never Avro.
+    if (route.table === 'dead_letters') return readDeadLetterMessage(msg);
     let decoded: unknown;
     try {
       decoded = await deps.registry.decode(msg.value);
@@ -267,7 +317,6 @@ export function createSink(deps: SinkDeps): Sink {
             row: jsonRow(row),
             key: record.event_id as string,
             receivedAtMs: record.received_at as number,
-            unreadable: false,
             inserted: tracking
               ? { app_id: record.app_id as string, user_id: record.user_id as string, name: record.name as string, event_id: record.event_id as string }
               : undefined,
@@ -275,15 +324,15 @@ export function createSink(deps: SinkDeps): Sink {
         }
         case 'rejected': {
           const row = rejectedRow(record);
-          return { table: TABLES.rejected, row: jsonRow(row), key: row.rejection_id, receivedAtMs: record.received_at as number, unreadable: false };
+          return { table: TABLES.rejected, row: jsonRow(row), key: row.rejection_id, receivedAtMs: record.received_at as number };
         }
         case 'receipts': {
-          const row = receiptRow(record as unknown as IngestReceipt);
-          return { table: TABLES.receipts, row: jsonRow(row), key: row.receipt_id, receivedAtMs: record.received_at as number, unreadable: false };
+          const row = receiptRow(readIngestReceipt(record));
+          return { table: TABLES.receipts, row: jsonRow(row), key: row.receipt_id, receivedAtMs: record.received_at as number };
         }
         case 'actions_log': {
-          const row = actionLogRow(record as unknown as ActionLogEntry);
-          return { table: TABLES.actionsLog, row: jsonRow(row), key: row.entry_id, receivedAtMs: record.at as number, unreadable: false };
+          const row = actionLogRow(readActionLogEntry(record));
+          return { table: TABLES.actionsLog, row: jsonRow(row), key: row.entry_id, receivedAtMs: record.at as number };
         }
         case 'catalog': {
           const row = catalogRow(record);
@@ -292,7 +341,6 @@ export function createSink(deps: SinkDeps): Sink {
             row: jsonRow(row),
             key: `${row.app_id}\u0000${row.id}\u0000${row.received_at}`,
             receivedAtMs: record.received_at as number,
-            unreadable: false,
             // A user record's id is the user's id (spec 2.4).
             inserted: tracking ? { app_id: row.app_id, catalog: route.kind, ...(route.kind === 'user' ? { user_id: row.id } : {}) } : undefined,
           };
@@ -304,11 +352,11 @@ export function createSink(deps: SinkDeps): Sink {
             row: jsonRow(row),
             key: `${row.app_id}\u0000${row.kind}\u0000${row.id}\u0000${row.received_at}`,
             receivedAtMs: record.received_at as number,
-            unreadable: false,
           };
         }
       }
     } catch (err) {
+      if (err instanceof RecordReadError) return unreadable(msg, 'contract', `$.${err.path}`, new Error(err.reason));
       return err instanceof RowError ? unreadable(msg, 'row', `$.${err.path}`, err) : unreadable(msg, 'canonical', '$', err);
     }
   }
@@ -321,6 +369,7 @@ export function createSink(deps: SinkDeps): Sink {
     const received = new Map<string, number[]>();
     let tables = new Map<string, TableRows<BusMessage>>();
     const inserted: InsertedRow[] = [];
+    const letters: OutgoingMessage[] = [];
     let sliceStart = 0;
     const handOver = (end: number) => {
       // A slice with more to come leaves at once, so its insert overlaps decoding the next.
@@ -334,6 +383,10 @@ export function createSink(deps: SinkDeps): Sink {
       if (i > 0 && i % YIELD_EVERY_MESSAGES === 0) await new Promise((r) => setImmediate(r));
       const msg = batch.messages[i] as BusMessage;
       const r = await read(msg);
+      if ('unreadable' in r) {
+        letters.push(deadLetterOf(msg, { group: config.groupId, error: r.unreadable, processor: SINK_DEAD_LETTER_PROCESSOR, failedAt: now() }));
+        continue;
+      }
       const t = tables.get(r.table) ?? { rows: [], keys: [], sources: [] };
       tables.set(r.table, t);
       t.rows.push(r.row);
@@ -351,6 +404,13 @@ export function createSink(deps: SinkDeps): Sink {
     const outcomes = await Promise.allSettled(pending);
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
+    // Durable before the handler returns (and the bus commits past them); a failed write gives the batch back.
+    if (letters.length > 0) {
+      if (!producer) throw new InfraError('bus', 'dead-letter producer not started', { retriable: true });
+      await producer.send(topics.deadLetters, letters).catch((err: unknown) => {
+        throw new InfraError('bus', `dead-letter write failed, not committing: ${errorMessage(err)}`, { retriable: true, cause: err });
+      });
+    }
     if (deps.onInserted && inserted.length > 0) await deps.onInserted(inserted);
     const done = now();
     const last = batch.messages[batch.messages.length - 1] as BusMessage;
@@ -374,6 +434,7 @@ export function createSink(deps: SinkDeps): Sink {
       subscription = await deps.bus.subscribe({
         groupId: config.groupId,
         topics: SINK_TOPICS,
+        processor: SINK_DEAD_LETTER_PROCESSOR,
         fromBeginning: true,
         concurrency: config.busConcurrency,
         handleBatch,

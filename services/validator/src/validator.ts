@@ -1,5 +1,6 @@
 import { Counter, Registry } from 'prom-client';
 import {
+  processorOf,
   BLOCKS,
   CATALOG_KINDS,
   fitsOneBatch,
@@ -185,6 +186,7 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
   const subscription: Subscription = await deps.bus.subscribe({
     groupId: deps.groupId ?? 'validator',
     topics: [topics.raw],
+    processor: processorOf('validator'),
     // With encode workers, a second partition's batch is encoded while the first one's outcomes are
     // assembled and produced, so the workers do not idle at each batch's end; order within a
     // partition is kept whatever the concurrency.

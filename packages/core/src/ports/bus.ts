@@ -1,3 +1,5 @@
+import type { DeadLetterCount, Processor } from '../dead-letter';
+
 /**
  * Bus port: a partitioned, durable log with consumer groups (Kafka, or the in-process log).
  * Contract (checked by the bus conformance suite against both adapters):
@@ -10,8 +12,10 @@
  *   writes whose record batch per partition stays under the topic's limit (`maxBatchBytes`), sent in
  *   order. One message that cannot fit on its own fails with a non-retriable InfraError.
  * - A handler error no retry can cure (a non-retriable InfraError or any other exception) never
- *   stops the consumer: the failing message is isolated, written to `deadletters` with provenance,
- *   and committed past (consumer-guard.ts). A retriable InfraError redelivers the batch.
+ *   stops the consumer: the failing message is isolated, written to `deadletters` in the one
+ *   envelope (dead-letter.ts), and committed past only once that write is durable
+ *   (consumer-guard.ts). A retriable InfraError redelivers the batch.
+ * - Every dead letter a bus's producers write is counted by source topic and group (`deadLetterCounts`).
  * - A consumer that stops for good reports it: `health()` turns dead and `onDead` is called once.
  */
 export interface TopicSpec {
@@ -61,6 +65,8 @@ export interface SubscribeOptions {
    */
   concurrency?: number;
   handleBatch: (batch: MessageBatch) => Promise<void>;
+  /** The consuming component, named in its dead letters (dead-letter.ts). Default: the group id. */
+  processor?: Processor;
   /**
    * Called once when the consumer has stopped for good (the client gave up, not `stop()`): the
    * service must fail readiness and exit so an orchestrator restarts it.
@@ -104,6 +110,8 @@ export interface Bus {
    * membership changes reached the log), not for consuming.
    */
   scan(topic: string, fromTimestampMs: number, visit: (message: BusMessage) => void | Promise<void>): Promise<void>;
+  /** Dead letters this bus wrote durably since it was made, by source topic and group (for /metrics). */
+  deadLetterCounts(): DeadLetterCount[];
   /** Names of existing topics; throws a retriable InfraError when the bus is unreachable. */
   listTopics(): Promise<string[]>;
   close(): Promise<void>;

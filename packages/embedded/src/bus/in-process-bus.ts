@@ -1,5 +1,6 @@
 import {
   InfraError,
+  deadLetterTally,
   errorMessage,
   fitsOneBatch,
   guardBatchHandler,
@@ -109,6 +110,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
   }
 
   let deadLetterProducer: BusProducer | undefined;
+  const deadLetters = deadLetterTally();
   const writeDeadLetters = async (messages: OutgoingMessage[]) => {
     deadLetterProducer ??= await bus.producer();
     await deadLetterProducer.send(platformTopics.deadLetters, messages);
@@ -116,6 +118,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
 
   const bus: Bus = {
     maxBatchBytes,
+    deadLetterCounts: () => deadLetters.counts(),
 
     async producer(): Promise<BusProducer> {
       let open = true;
@@ -130,6 +133,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
           if (tooLarge) throw messageTooLarge(e.topic, tooLarge, limit);
         }
         for (const e of entries) append(e.topic, e.messages);
+        for (const e of entries) if (e.topic === platformTopics.deadLetters) deadLetters.record(e.messages);
         wake();
       };
       return {
@@ -149,7 +153,13 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
       rebalance(group);
       const logger = options.logger?.child({ component: 'in-process-bus', group: opts.groupId });
       const health = subscriptionHealth(opts.onDead);
-      const handleBatch = guardBatchHandler({ groupId: opts.groupId, handleBatch: opts.handleBatch, writeDeadLetters, ...(logger ? { logger } : {}) });
+      const handleBatch = guardBatchHandler({
+        groupId: opts.groupId,
+        handleBatch: opts.handleBatch,
+        writeDeadLetters,
+        ...(logger ? { logger } : {}),
+        ...(opts.processor ? { processor: opts.processor } : {}),
+      });
       let running = true;
       let failures = 0;
 

@@ -1,4 +1,4 @@
-import { InfraError, deadLetterHeaders, topics, type Bus, type BusMessage, type Subscription } from '@evp/core';
+import { DEAD_LETTER_HEADERS as H, InfraError, UnreadableMessageError, deadLetterId, topics, type Bus, type BusMessage, type Subscription } from '@evp/core';
 import { uniqueName, waitFor } from '../wait-for';
 
 export interface BusUnderTest {
@@ -270,6 +270,7 @@ export function describeBusConformance(name: string, make: () => Promise<BusUnde
         const sub = await sut.bus.subscribe({
           groupId,
           topics: [topic],
+          processor: { name: 'conformance-consumer', version: '9.9.9' },
           handleBatch: async (batch) => {
             // A bug: thrown for the whole batch while it holds the poison message.
             if (batch.messages.some((m) => m.value.toString() === 'poison')) throw new TypeError('cannot handle poison (test)');
@@ -282,7 +283,7 @@ export function describeBusConformance(name: string, make: () => Promise<BusUnde
           groupId: uniqueName('dlq'),
           topics: [topics.deadLetters],
           handleBatch: async (batch) => {
-            letters.push(...batch.messages.filter((m) => m.headers[deadLetterHeaders.group] === groupId));
+            letters.push(...batch.messages.filter((m) => m.headers[H.group] === groupId));
           },
         });
         subs.push(dlq);
@@ -294,17 +295,68 @@ export function describeBusConformance(name: string, make: () => Promise<BusUnde
         expect(letter.value.toString()).toBe('poison');
         expect(letter.headers).toEqual({
           origin: 'poison',
-          [deadLetterHeaders.sourceTopic]: topic,
-          [deadLetterHeaders.sourcePartition]: '0',
-          [deadLetterHeaders.sourceOffset]: '2',
-          [deadLetterHeaders.group]: groupId,
-          [deadLetterHeaders.error]: 'cannot handle poison (test)',
-          [deadLetterHeaders.failedAt]: expect.stringMatching(/^\d{13}$/),
+          [H.id]: deadLetterId(groupId, { topic, partition: 0, offset: '2', key: 'k', value: Buffer.from('poison') }),
+          [H.sourceTopic]: topic,
+          [H.sourcePartition]: '0',
+          [H.sourceOffset]: '2',
+          [H.sourceHasKey]: '1',
+          [H.group]: groupId,
+          [H.errorKind]: 'failed',
+          [H.errorMessage]: 'cannot handle poison (test)',
+          [H.errorRetriable]: 'false',
+          [H.processor]: 'conformance-consumer',
+          [H.processorVersion]: '9.9.9',
+          [H.failedAt]: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         });
+        expect(sut.bus.deadLetterCounts()).toContainEqual({ sourceTopic: topic, group: groupId, count: 1 });
         // The partition moved on: a later message is handled.
         await producer.send(topic, [{ key: 'k', value: Buffer.from('e') }]);
         await waitFor(() => handled.includes('e'), { timeoutMs, what: 'a message after the poison one' });
         expect(sub.health()).toEqual({ state: 'running' });
+        await producer.close();
+      },
+      timeoutMs * 3,
+    );
+
+    it(
+      'dead-letters a message the handler cannot read with its kind, and counts it once the write is durable',
+      async () => {
+        await sut.bus.ensureTopics([{ name: topics.deadLetters, partitions: 3 }]);
+        const topic = await freshTopic(1);
+        const groupId = uniqueName('g');
+        const producer = await sut.bus.producer();
+        await producer.send(topic, [{ value: Buffer.from('{') }, { value: Buffer.from('{}') }]);
+        const handled: string[] = [];
+        const sub = await sut.bus.subscribe({
+          groupId,
+          topics: [topic],
+          handleBatch: async (batch) => {
+            for (const m of batch.messages) {
+              if (m.value.toString() === '{') throw new UnreadableMessageError('unreadable', 'not JSON (test)');
+            }
+            handled.push(...batch.messages.map((m) => m.value.toString()));
+          },
+        });
+        subs.push(sub);
+        const letters: BusMessage[] = [];
+        const dlq = await sut.bus.subscribe({
+          groupId: uniqueName('dlq'),
+          topics: [topics.deadLetters],
+          handleBatch: async (batch) => {
+            letters.push(...batch.messages.filter((m) => m.headers[H.group] === groupId));
+          },
+        });
+        subs.push(dlq);
+        await waitFor(() => letters.length >= 1 && handled.includes('{}'), { timeoutMs, what: 'the dead letter and the readable message' });
+        const letter = letters[0] as BusMessage;
+        expect([letter.key, letter.headers[H.sourceHasKey], letter.headers[H.errorKind], letter.headers[H.errorMessage], letter.headers[H.processor]]).toEqual([
+          null,
+          '0',
+          'unreadable',
+          'not JSON (test)',
+          groupId,
+        ]);
+        expect(sut.bus.deadLetterCounts()).toContainEqual({ sourceTopic: topic, group: groupId, count: 1 });
         await producer.close();
       },
       timeoutMs * 3,

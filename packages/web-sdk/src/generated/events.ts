@@ -106,6 +106,16 @@ export interface ModuleSelectionProps {
 }
 
 /**
+ * Props of `custom` (block core).
+ * An app-defined event (not in the spec): the app names it and adds its own values
+ */
+export interface CustomProps {
+  /** the event name the app chose */
+  name: string;
+  property?: string;
+}
+
+/**
  * Props of `patient` (block patient_mgmt).
  */
 export interface PatientProps {
@@ -1146,6 +1156,7 @@ export interface EventPropsByName {
   rate: RateProps;
   nudge_response: NudgeResponseProps;
   module_selection: ModuleSelectionProps;
+  custom: CustomProps;
   patient: PatientProps;
   encounter: EncounterProps;
   appointment: AppointmentProps;
@@ -1181,7 +1192,7 @@ export type EventName = keyof EventPropsByName;
 
 /** Block → the names of its events. */
 export interface EventNamesByBlock {
-  core: "app" | "page" | "identify" | "media" | "search" | "rate" | "nudge_response" | "module_selection";
+  core: "app" | "page" | "identify" | "media" | "search" | "rate" | "nudge_response" | "module_selection" | "custom";
   patient_mgmt: "patient" | "encounter" | "appointment";
   e_commerce: "item" | "cart" | "checkout" | "delivery" | "cancel_checkout" | "item_report" | "item_request" | "item_verification";
   e_learning: "question" | "exam" | "module";

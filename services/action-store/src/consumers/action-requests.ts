@@ -1,6 +1,6 @@
 import { Counter, type Registry } from 'prom-client';
-import { errorMessage, topics, type Bus, type Logger, type Subscription } from '@evp/core';
-import { ACTION_SOURCES, parseActionRequestMessage, type ActionStore } from '@evp/actions';
+import { UnreadableMessageError, errorMessage, processorOf, topics, type Bus, type BusMessage, type Logger, type Subscription } from '@evp/core';
+import { ACTION_SOURCES, parseActionRequestMessage, type ActionRequestMessage, type ActionStore } from '@evp/actions';
 
 export interface ActionRequestsConsumerDeps {
   bus: Bus;
@@ -10,17 +10,43 @@ export interface ActionRequestsConsumerDeps {
   metrics?: Registry;
 }
 
+/** The action store as named in its dead letters. */
+export const ACTION_STORE_PROCESSOR = processorOf('action-store');
+
+/**
+ * A message of `actions.requested` → what to create; one that is not JSON, breaks the message
+ * contract, or names another app in its `app_id` header than in its body throws
+ * UnreadableMessageError (the consumer guard dead-letters it).
+ */
+function readRequest(msg: BusMessage): ActionRequestMessage {
+  let value: unknown;
+  try {
+    value = JSON.parse(msg.value.toString('utf8'));
+  } catch (err) {
+    throw new UnreadableMessageError('unreadable', `not JSON: ${errorMessage(err)}`);
+  }
+  const parsed = parseActionRequestMessage(value);
+  if (!parsed.ok) {
+    throw new UnreadableMessageError('invalid', parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; '));
+  }
+  const header = msg.headers.app_id;
+  if (header !== undefined && header !== parsed.value.app_id) {
+    throw new UnreadableMessageError('invalid', `app_id header ${header} and body ${parsed.value.app_id} disagree`);
+  }
+  return parsed.value;
+}
+
 /**
  * Creates the actions campaign services publish on `actions.requested` (with their frequency caps
- * and available_at, checked by the store). A store failure throws, so
- * the batch is delivered again (creation is idempotent: every requested action carries both ids).
- * A malformed message can never succeed; it is logged with its reasons and skipped, so it cannot
- * block the partition.
+ * and available_at, checked by the store). A store failure throws, so the batch is delivered again
+ * (creation is idempotent: every requested action carries both ids). A message that can never
+ * succeed is dead-lettered, never skipped: every message of a batch is read before any is acted on,
+ * so the guard's bisection around a bad one re-reads but creates each good one once.
  */
 export async function startActionRequestsConsumer(deps: ActionRequestsConsumerDeps): Promise<Subscription> {
   const counter = new Counter({
     name: 'action_store_requested_messages_total',
-    help: 'actions.requested messages by outcome',
+    help: 'actions.requested messages stored (those that cannot be read are dead-lettered: dead_letters_total)',
     labelNames: ['outcome'] as const,
     registers: deps.metrics ? [deps.metrics] : [],
   });
@@ -31,34 +57,14 @@ export async function startActionRequestsConsumer(deps: ActionRequestsConsumerDe
     labelNames: ['status'] as const,
     registers: deps.metrics ? [deps.metrics] : [],
   });
-  const log = deps.logger.child({ consumer: 'actions.requested' });
   return deps.bus.subscribe({
     groupId: deps.groupId ?? 'action-store.requests',
     topics: [topics.actionsRequested],
+    processor: ACTION_STORE_PROCESSOR,
     handleBatch: async (batch) => {
-      for (const msg of batch.messages) {
-        const where = { topic: msg.topic, partition: msg.partition, offset: msg.offset };
-        let value: unknown;
-        try {
-          value = JSON.parse(msg.value.toString('utf8'));
-        } catch (err) {
-          log.warn({ ...where, reason: errorMessage(err) }, 'skipping a message that is not JSON');
-          counter.inc({ outcome: 'rejected' });
-          continue;
-        }
-        const parsed = parseActionRequestMessage(value);
-        if (!parsed.ok) {
-          log.warn({ ...where, reasons: parsed.issues }, 'skipping an invalid actions.requested message');
-          counter.inc({ outcome: 'rejected' });
-          continue;
-        }
-        const header = msg.headers.app_id;
-        if (header !== undefined && header !== parsed.value.app_id) {
-          log.warn({ ...where, header, body: parsed.value.app_id }, 'skipping a message whose app_id header and body disagree');
-          counter.inc({ outcome: 'rejected' });
-          continue;
-        }
-        const results = await deps.store.create(parsed.value.app_id, parsed.value.actions, { source: parsed.value.source ?? ACTION_SOURCES.requested });
+      const requests = batch.messages.map(readRequest);
+      for (const request of requests) {
+        const results = await deps.store.create(request.app_id, request.actions, { source: request.source ?? ACTION_SOURCES.requested });
         counter.inc({ outcome: 'stored' });
         for (const r of results) actions.inc({ status: r.status });
       }

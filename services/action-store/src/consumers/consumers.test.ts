@@ -1,5 +1,5 @@
 import { Registry } from 'prom-client';
-import { InfraError, createLogger, topics, type Bus, type Subscription } from '@evp/core';
+import { InfraError, createLogger, readDeadLetter, topics, type Bus, type DeadLetter, type Subscription } from '@evp/core';
 import { ManualClock, NEVER_EXPIRES, actionRequestMessage, type FeedbackEventLike } from '@evp/actions';
 import { InMemoryActionStore, createInProcessBus } from '@evp/embedded';
 import { drainLog, waitFor } from '@evp/testkit';
@@ -29,6 +29,7 @@ beforeEach(async () => {
   await bus.ensureTopics([
     { name: topics.actionsRequested, partitions: 3 },
     { name: topics.events('core'), partitions: 3 },
+    { name: topics.deadLetters, partitions: 3 },
   ]);
   subs = [];
 });
@@ -37,11 +38,35 @@ afterEach(async () => {
   await bus.close();
 });
 
+/** Every dead letter on the bus, read back through the envelope's one reader. */
+async function deadLetters(b: Bus): Promise<DeadLetter[]> {
+  await b.ensureTopics([{ name: topics.deadLetters, partitions: 3 }]);
+  const out: DeadLetter[] = [];
+  await b.scan(topics.deadLetters, 0, (m) => {
+    const r = readDeadLetter(m);
+    if (!r.ok) throw new Error(r.problem);
+    out.push(r.letter);
+  });
+  // By key, then offset: one key's messages share a partition.
+  return out.sort((a, b) => (a.source.key ?? '').localeCompare(b.source.key ?? '') || Number(a.source.offset) - Number(b.source.offset));
+}
+
+/** What a test compares of a dead letter: all of it but the time (checked apart) and the id (derived). */
+const facts = (l: DeadLetter) => ({
+  source: l.source,
+  group: l.group,
+  error: l.error,
+  processor: l.processor,
+  value: l.value.toString(),
+  headers: l.headers,
+  replay: l.replay,
+});
+
 const counter = async (metrics: Registry, name: string, label = 'outcome') =>
   Object.fromEntries((await metrics.getSingleMetric(name)?.get())?.values.map((v) => [String(v.labels[label]), v.value]) ?? []);
 
 describe('actions.requested consumer', () => {
-  it('creates requested actions, skips malformed messages, and is idempotent under redelivery', async () => {
+  it('creates requested actions, dead-letters malformed messages, and is idempotent under redelivery', async () => {
     const store = new InMemoryActionStore({ clock: new ManualClock(Date.UTC(2030, 0, 1)) });
     const metrics = new Registry();
     subs.push(await startActionRequestsConsumer({ bus, store, logger, metrics }));
@@ -56,16 +81,63 @@ describe('actions.requested consumer', () => {
       actionRequestMessage('app-2', [requested('u5', 1, 4)], { source: 'campaign:42' }),
     ]);
     await waitFor(async () => (await counter(metrics, 'action_store_requested_messages_total')).stored === 3, { timeoutMs: 5000, what: '3 stored messages' });
-    expect(await counter(metrics, 'action_store_requested_messages_total')).toEqual({ stored: 3, rejected: 3 });
-    expect((await store.pull('app-1', pullAll)).data.map((r) => r.user_id)).toEqual(['u1', 'u2']);
-    expect((await store.pull('app-2', pullAll)).data.map((r) => r.user_id)).toEqual(['u5']);
-    expect((await store.stats('app-1', 1))?.totals.created).toBe(2);
-    // The action log names where they came from: the message's source, else actions.requested.
-    expect((await drainLog(store)).filter((e) => e.kind === 'created').map((e) => `${e.app_id}/${e.user_id} ${e.source}`)).toEqual([
-      'app-1/u1 actions.requested',
-      'app-1/u2 actions.requested',
-      'app-2/u5 campaign:42',
+    await waitFor(async () => (await deadLetters(bus)).length === 3 || undefined, { timeoutMs: 5000, what: '3 dead letters' });
+    // The three it cannot read are dead-lettered (no longer `rejected` and skipped): one envelope each.
+    expect(await counter(metrics, 'action_store_requested_messages_total')).toEqual({ stored: 3 });
+    const letters = await deadLetters(bus);
+    const group = 'action-store.requests';
+    const processor = { name: 'action-store', version: '0.1.0' };
+    const error = (kind: string, message: string) => ({ kind, message, retriable: false });
+    const partition = letters[0]!.source.partition;
+    expect(letters.map(facts)).toEqual([
+      {
+        source: { topic: topics.actionsRequested, partition, offset: '2', key: 'app-1' },
+        group,
+        error: error('unreadable', expect.stringMatching(/^not JSON: Unexpected token/)),
+        processor,
+        value: 'not json',
+        headers: {},
+        replay: null,
+      },
+      {
+        source: { topic: topics.actionsRequested, partition, offset: '3', key: 'app-1' },
+        group,
+        error: error('invalid', '$.actions[0].action_id: Required'),
+        processor,
+        value: JSON.stringify({ app_id: 'app-1', actions: [{ ...requested('u3', 1, 2), action_id: undefined }] }),
+        headers: {},
+        replay: null,
+      },
+      {
+        source: { topic: topics.actionsRequested, partition: letters[2]!.source.partition, offset: expect.stringMatching(/^\d+$/), key: 'app-2' },
+        group,
+        error: error('invalid', 'app_id header app-1 and body app-2 disagree'),
+        processor,
+        value: expect.any(String),
+        headers: { app_id: 'app-1' },
+        replay: null,
+      },
     ]);
+    expect(letters.every((l) => Math.abs(l.failedAt - Date.now()) < 60_000)).toBe(true);
+    // Counted by source topic and group (dead_letters_total), and committed past: the partition moved on.
+    expect(bus.deadLetterCounts()).toEqual([{ sourceTopic: topics.actionsRequested, group, count: 3 }]);
+    await producer.send(topics.actionsRequested, [actionRequestMessage('app-1', [requested('u6', 1, 1)])]);
+    await waitFor(async () => (await counter(metrics, 'action_store_requested_messages_total')).stored === 4, {
+      timeoutMs: 5000,
+      what: 'a message after them',
+    });
+    expect((await deadLetters(bus)).length).toBe(3);
+    expect((await store.pull('app-1', pullAll)).data.map((r) => r.user_id)).toEqual(['u1', 'u2', 'u6']);
+    expect((await store.pull('app-2', pullAll)).data.map((r) => r.user_id)).toEqual(['u5']);
+    expect((await store.stats('app-1', 1))?.totals.created).toBe(3);
+    // The action log names where they came from: the message's source, else actions.requested.
+    // (Sorted: the two apps' messages sit on different partitions, handled in no set order.)
+    expect(
+      (await drainLog(store))
+        .filter((e) => e.kind === 'created')
+        .map((e) => `${e.app_id}/${e.user_id} ${e.source}`)
+        .sort(),
+    ).toEqual(['app-1/u1 actions.requested', 'app-1/u2 actions.requested', 'app-1/u6 actions.requested', 'app-2/u5 campaign:42']);
     await producer.close();
   });
 
@@ -135,12 +207,26 @@ describe('feedback consumer', () => {
       ev('u1', 'page', { path: '/', title: 'Home' }),
       { key: 'x', value: Buffer.from('{') },
     ]);
-    await waitFor(async () => Object.values(await counter(metrics, 'action_store_feedback_events_total')).reduce((a, b) => a + b, 0) === 8, {
+    await waitFor(async () => Object.values(await counter(metrics, 'action_store_feedback_events_total')).reduce((a, b) => a + b, 0) === 7, {
       timeoutMs: 5000,
-      what: '8 counted outcomes',
+      what: '7 counted outcomes',
     });
-    // u3 has no 7:9 and `garbage` is no ref the platform issued: both unknown (docs/data-contract.md).
-    expect(await counter(metrics, 'action_store_feedback_events_total')).toEqual({ recorded: 3, repeated: 1, unknown: 2, invalid: 1, undecodable: 1 });
+    await waitFor(async () => (await deadLetters(bus)).length === 1 || undefined, { timeoutMs: 5000, what: 'the dead letter' });
+    // The undecodable one is dead-lettered (it was counted `undecodable` and skipped). u3 has no 7:9 and
+    // `garbage` is no ref the platform issued: both unknown (docs/data-contract.md).
+    expect(await counter(metrics, 'action_store_feedback_events_total')).toEqual({ recorded: 3, repeated: 1, unknown: 2, invalid: 1 });
+    expect((await deadLetters(bus)).map(facts)).toEqual([
+      {
+        source: { topic: topics.events('core'), partition: expect.any(Number), offset: expect.stringMatching(/^\d+$/), key: 'x' },
+        group: 'action-store.feedback',
+        error: { kind: 'unreadable', message: expect.stringMatching(/^not an event: /), retriable: false },
+        processor: { name: 'action-store', version: '0.1.0' },
+        value: '{',
+        headers: {},
+        replay: null,
+      },
+    ]);
+    expect(bus.deadLetterCounts()).toEqual([{ sourceTopic: topics.events('core'), group: 'action-store.feedback', count: 1 }]);
     expect((await store.stats('app-1', 9))?.totals.responses).toEqual({ shown: 1, open: 1, discard: 0, block: 1, expired: 0, error: 0 });
     // u2 blocked action 9: it is withdrawn, u1's stays.
     expect((await store.pull('app-1', pullAll)).data.map((r) => r.user_id)).toEqual(['u1']);

@@ -1,5 +1,5 @@
 import { Counter, type Registry } from 'prom-client';
-import { errorMessage, topics, type Bus, type Logger, type Subscription } from '@evp/core';
+import { UnreadableMessageError, errorMessage, isRetriable, processorOf, topics, type Bus, type BusMessage, type Logger, type Subscription } from '@evp/core';
 import { feedbackFromEvent, isFeedbackEventName, type ActionStore, type FeedbackEventLike } from '@evp/actions';
 
 export interface FeedbackConsumerDeps {
@@ -18,11 +18,15 @@ export interface FeedbackConsumerDeps {
  * An `error` keeps its `details` as the user's latest error report (stats `last_errors`). Every
  * other event is ignored, identify `blocked`/`unblocked` included: those describe the user's
  * account, and lifting a nudge block is an explicit API call (docs/actions.md, Feedback).
- * Store failures throw (the batch comes again); undecodable or malformed events are logged and
- * skipped. A response to a nudge the platform never issued (a ref of another shape, or one no action
- * has) is counted as `unknown` and not logged: a client answering invented nudges (the synthetic data
- * generator: ~100 a minute) would otherwise write one warn line each. An event whose `name` header names another event is skipped without decoding (most of
- * `events.core` is not feedback); one without the header (written before it existed) is decoded.
+ * Store and registry failures throw (the batch comes again); malformed feedback is counted
+ * (`invalid`; the event itself is stored by the sink). A response to a nudge the platform never
+ * issued (a ref of another shape, or one no action has) is counted as `unknown` and not logged: a
+ * client answering invented nudges (the synthetic data generator: ~100 a minute) would otherwise
+ * write one warn line each. A message that cannot be decoded is dead-lettered, never skipped: every
+ * message of a batch is decoded before any is acted on, so the guard's bisection around it counts
+ * each good one once. An event whose `name` header names another event is skipped without decoding
+ * (most of `events.core` is not feedback, and the sink stores it); one without the header (written
+ * before it existed) is decoded.
  */
 export async function startFeedbackConsumer(deps: FeedbackConsumerDeps): Promise<Subscription> {
   const counter = new Counter({
@@ -35,19 +39,22 @@ export async function startFeedbackConsumer(deps: FeedbackConsumerDeps): Promise
   return deps.bus.subscribe({
     groupId: deps.groupId ?? 'action-store.feedback',
     topics: [topics.events('core')],
+    processor: processorOf('action-store'),
     handleBatch: async (batch) => {
+      const events: { msg: BusMessage; event: FeedbackEventLike }[] = [];
       for (const msg of batch.messages) {
         const name = msg.headers.name;
         if (name !== undefined && !isFeedbackEventName(name)) continue;
-        const where = { topic: msg.topic, partition: msg.partition, offset: msg.offset };
-        let event: FeedbackEventLike;
         try {
-          event = await deps.decode(msg.value);
+          events.push({ msg, event: await deps.decode(msg.value) });
         } catch (err) {
-          log.warn({ ...where, reason: errorMessage(err) }, 'skipping an undecodable event');
-          counter.inc({ outcome: 'undecodable' });
-          continue;
+          // The registry being unreachable says nothing about the message: give the batch back.
+          if (isRetriable(err)) throw err;
+          throw new UnreadableMessageError('unreadable', `not an event: ${errorMessage(err)}`, { cause: err });
         }
+      }
+      for (const { msg, event } of events) {
+        const where = { topic: msg.topic, partition: msg.partition, offset: msg.offset };
         const fb = feedbackFromEvent(event);
         if (fb.kind === 'ignored') continue;
         if (fb.kind === 'unknown') {

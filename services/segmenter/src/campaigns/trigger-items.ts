@@ -1,9 +1,11 @@
-import { InfraError, type BusMessage, type OutgoingMessage } from '@evp/core';
-import { TRIGGER_KINDS, type TriggerKind } from './document';
+import { UnreadableMessageError, type BusMessage, type OutgoingMessage } from '@evp/core';
+import { RecordReadError, taggedRecordReader, type RecordField, type RecordOf } from '@evp/schemas';
+import { TRIGGER_KINDS } from './document';
 
 /**
  * A trigger item on `campaigns.triggers` (JSON, key `app_id:campaign_id`, so one campaign's items
- * keep their order on one partition and its rate limit is one replica's):
+ * keep their order on one partition and its rate limit is one replica's), one field table per kind:
+ * the TriggerItem type and its reader (readTriggerItem) are derived from them.
  * - `users`: one run of the campaign for these users. `at` (epoch ms) is when the trigger happened:
  *   the outcome rows' `at`, the start of local-time rules and of `expires_after`. A user of an event
  *   trigger names the event (`event_id`); the worker reads its properties back from ClickHouse with
@@ -11,49 +13,52 @@ import { TRIGGER_KINDS, type TriggerKind } from './document';
  * - `schedule`: the occurrence of a schedule trigger at `run_at` (epoch ms): the worker expands it to
  *   the segment's current members (run key `schedule:<run_at>`).
  */
-interface TriggerUser {
-  user_id: string;
-  /** Event triggers: the inserted event the worker selects with the trigger's `where`. */
-  event_id?: string;
-}
+const TRIGGER_ITEM_FIELDS = {
+  users: [
+    { name: 'kind', kind: 'enum', symbols: ['users'] },
+    { name: 'app_id', kind: 'string', nonEmpty: true },
+    { name: 'campaign_id', kind: 'string', nonEmpty: true },
+    { name: 'run_key', kind: 'string', nonEmpty: true },
+    { name: 'trigger', kind: 'enum', symbols: TRIGGER_KINDS },
+    { name: 'at', kind: 'epochMs' },
+    {
+      name: 'users',
+      kind: 'recordList',
+      fields: [
+        { name: 'user_id', kind: 'string', nonEmpty: true },
+        // Event triggers: the inserted event the worker selects with the trigger's `where`.
+        { name: 'event_id', kind: 'string', nonEmpty: true, optional: true },
+      ],
+    },
+  ],
+  schedule: [
+    { name: 'kind', kind: 'enum', symbols: ['schedule'] },
+    { name: 'app_id', kind: 'string', nonEmpty: true },
+    { name: 'campaign_id', kind: 'string', nonEmpty: true },
+    { name: 'run_at', kind: 'epochMs' },
+  ],
+} as const satisfies Record<string, readonly RecordField[]>;
 
-export type TriggerItem =
-  | { kind: 'users'; app_id: string; campaign_id: string; run_key: string; trigger: TriggerKind; at: number; users: TriggerUser[] }
-  | { kind: 'schedule'; app_id: string; campaign_id: string; run_at: number };
+export type TriggerItem = { [K in keyof typeof TRIGGER_ITEM_FIELDS]: RecordOf<(typeof TRIGGER_ITEM_FIELDS)[K]> }[keyof typeof TRIGGER_ITEM_FIELDS];
 
 const triggerKey = (item: TriggerItem) => `${item.app_id}:${item.campaign_id}`;
 
 export const triggerMessage = (item: TriggerItem): OutgoingMessage => ({ key: triggerKey(item), value: Buffer.from(JSON.stringify(item)) });
 
-const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
-const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+const readTriggerRecord = taggedRecordReader('kind', TRIGGER_ITEM_FIELDS);
 
-function readUsers(v: unknown): TriggerUser[] | undefined {
-  if (!Array.isArray(v)) return undefined;
-  const users: TriggerUser[] = [];
-  for (const u of v as unknown[]) {
-    if (u === null || typeof u !== 'object') return undefined;
-    const { user_id, event_id } = u as Record<string, unknown>;
-    if (!isString(user_id) || (event_id !== undefined && !isString(event_id))) return undefined;
-    users.push(event_id === undefined ? { user_id } : { user_id, event_id });
-  }
-  return users;
-}
-
-/** A trigger item from its message; a message that is none is a bug of its producer (non-retriable: dead-lettered). */
+/** A trigger item from its message; a message that is none is a bug of its producer (UnreadableMessageError: dead-lettered, never retried). */
 export function readTriggerItem(m: BusMessage): TriggerItem {
-  let v: Record<string, unknown> | undefined;
+  let v: unknown;
   try {
-    v = JSON.parse(m.value.toString('utf8')) as Record<string, unknown>;
-  } catch {
-    v = undefined;
+    v = JSON.parse(m.value.toString('utf8'));
+  } catch (err) {
+    throw new UnreadableMessageError('unreadable', `not JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
-  if (v && isString(v.app_id) && isString(v.campaign_id)) {
-    const users = readUsers(v.users);
-    if (v.kind === 'users' && users && isString(v.run_key) && isTime(v.at) && (TRIGGER_KINDS as readonly unknown[]).includes(v.trigger)) {
-      return { kind: 'users', app_id: v.app_id, campaign_id: v.campaign_id, run_key: v.run_key, trigger: v.trigger as TriggerKind, at: v.at, users };
-    }
-    if (v.kind === 'schedule' && isTime(v.run_at)) return { kind: 'schedule', app_id: v.app_id, campaign_id: v.campaign_id, run_at: v.run_at };
+  try {
+    return readTriggerRecord(v);
+  } catch (err) {
+    const why = err instanceof RecordReadError ? err.message : String(err);
+    throw new UnreadableMessageError('invalid', `not a campaign trigger item (${why}): ${m.topic}/${m.partition}/${m.offset}`);
   }
-  throw new InfraError('campaigns', `not a campaign trigger item: ${m.topic}/${m.partition}/${m.offset}`, { retriable: false });
 }

@@ -1,5 +1,5 @@
 import { formatDateTime64 } from '@evp/clickhouse';
-import { allTopics, createLogger, deadLetterHeaders, topics, type Bus } from '@evp/core';
+import { allTopics, createLogger, readDeadLetter, topics, type Bus, type DeadLetter } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { useMigratedChdb, waitFor } from '@evp/testkit';
 import { createChangeLog } from '../segments/change-log';
@@ -36,6 +36,17 @@ const sum = async (w: CampaignWorker, name: string, labels: Record<string, strin
   const values = (await w.metrics.getSingleMetric(name)?.get())?.values ?? [];
   return values.filter((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l)).reduce((n, v) => n + v.value, 0);
 };
+
+/** Every dead letter on the bus, through the envelope's one reader. */
+async function deadLetters(bus: Bus): Promise<DeadLetter[]> {
+  const out: DeadLetter[] = [];
+  await bus.scan(topics.deadLetters, 0, (m) => {
+    const r = readDeadLetter(m);
+    if (!r.ok) throw new Error(r.problem);
+    out.push(r.letter);
+  });
+  return out;
+}
 
 async function setup() {
   const bus: Bus = createInProcessBus({ retryDelayMs: 5, maxRetryDelayMs: 20 });
@@ -186,12 +197,43 @@ describe('campaign worker: api trigger', () => {
     await producer.close();
     await worker.triggerApi(app, c, ['u1']);
     await settled();
-    const dead: { topic: string | undefined; group: string | undefined }[] = [];
-    await bus.scan(topics.deadLetters, 0, (m) => {
-      if (m.key === `${app}:c-poison`) dead.push({ topic: m.headers[deadLetterHeaders.sourceTopic], group: m.headers[deadLetterHeaders.group] });
-    });
-    expect(dead).toEqual([{ topic: topics.campaignsTriggers, group: 'segmenter-campaigns' }]);
+    const dead = await deadLetters(bus);
+    expect(dead.map(({ failedAt, value, ...rest }) => ({ ...rest, value: value.toString(), recent: Math.abs(failedAt - Date.now()) < 60_000 }))).toEqual([
+      {
+        id: expect.stringMatching(/^[0-9a-f]{32}$/),
+        source: { topic: topics.campaignsTriggers, partition: expect.any(Number), offset: '0', key: `${app}:c-poison` },
+        group: 'segmenter-campaigns',
+        error: {
+          kind: 'invalid',
+          message: `not a campaign trigger item (campaign_id: expected a string, got undefined): ${topics.campaignsTriggers}/${dead[0]?.source.partition}/0`,
+          retriable: false,
+        },
+        processor: { name: 'segmenter-campaigns', version: '0.1.0' },
+        headers: {},
+        replay: null,
+        value: '{"kind":"users","app_id":"x"}',
+        recent: true,
+      },
+    ]);
+    // Counted (dead_letters_total), and the partition moved on: the good item behind it was acted on.
+    expect(bus.deadLetterCounts()).toEqual([{ sourceTopic: topics.campaignsTriggers, group: 'segmenter-campaigns', count: 1 }]);
     expect((await readRequested(bus, topics.actionsRequested, app)).flatMap((m) => m.actions.map((a) => a.user_id))).toEqual(['u1']);
+  });
+
+  it('dead-letters a segments.membership record it cannot read (it was cast unchecked), and reads the next one', async () => {
+    const { bus, worker } = await setup();
+    const producer = await bus.producer();
+    await producer.send(topics.segmentsMembership, [{ key: 'app-entry-poison:u1', value: Buffer.from('not avro') }]);
+    await producer.close();
+    const dead = await waitFor(async () => ((await deadLetters(bus)).length === 1 ? deadLetters(bus) : undefined), {
+      timeoutMs: 10_000,
+      what: 'the dead letter',
+    });
+    expect(
+      dead.map((d) => [d.source.topic, d.source.key, d.group, d.error.kind, d.error.message.startsWith('not a membership record: '), d.processor.name]),
+    ).toEqual([[topics.segmentsMembership, 'app-entry-poison:u1', 'segmenter-campaign-entries', 'unreadable', true, 'segmenter-campaigns']]);
+    expect(bus.deadLetterCounts()).toEqual([{ sourceTopic: topics.segmentsMembership, group: 'segmenter-campaign-entries', count: 1 }]);
+    expect(worker.health()).toEqual({ state: 'running' });
   });
 
   it('does nothing for a paused campaign or a trigger before start_at', async () => {

@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Counter, Registry } from 'prom-client';
 import {
+  UnreadableMessageError,
   accepted,
   errorMessage,
+  isRetriable,
+  processorOf,
   rejected,
   topics,
   type Analytics,
   type Bus,
+  type BusMessage,
   type BusProducer,
   type Logger,
   type MessageBatch,
@@ -15,6 +19,7 @@ import {
   type Subscription,
   type SubscriptionHealth,
 } from '@evp/core';
+import { readMembershipChange, type MembershipChange } from '@evp/schemas';
 import type { InsertedRow } from '../sink';
 import { parseTimestamp } from '../segments/language/time';
 import { actionMessages, planDeliveries, type Delivery } from './deliver';
@@ -27,7 +32,7 @@ import type { TemplateEngine } from './templates';
 import { readTriggerItem, triggerMessage, type TriggerItem } from './trigger-items';
 import { eventItems, triggerEventName } from './triggers/event';
 import { latestOccurrence } from './triggers/schedule';
-import { entryItems, type MembershipRecord } from './triggers/segment-entry';
+import { entryItems } from './triggers/segment-entry';
 import { runInvId } from './ids';
 
 export interface CampaignWorkerConfig {
@@ -285,7 +290,7 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
   async function handleMembership(batch: MessageBatch): Promise<void> {
     const items: TriggerItem[] = [];
     for (const m of batch.messages) {
-      const record = (await deps.registry.decode(m.value)) as MembershipRecord;
+      const record = await readMembershipMessage(deps.registry, m);
       items.push(...entryItems(record, activeOf(record.app_id)));
     }
     await produce(items, 'segment_entry');
@@ -342,6 +347,7 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
         await deps.bus.subscribe({
           groupId: config.groupId,
           topics: [config.triggersTopic],
+          processor: processorOf('segmenter-campaigns'),
           fromBeginning: true,
           concurrency: config.concurrency,
           handleBatch,
@@ -350,6 +356,7 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
         await deps.bus.subscribe({
           groupId: config.entryGroupId,
           topics: [config.membershipTopic],
+          processor: processorOf('segmenter-campaigns'),
           fromBeginning: config.entryFromBeginning,
           handleBatch: handleMembership,
           ...onDead,
@@ -368,4 +375,24 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
       logger.info('campaign worker stopped');
     },
   };
+}
+
+/**
+ * A `segments.membership` message → its change, through the one reader derived from
+ * MEMBERSHIP_FIELDS (no cast): a registry outage is retried; bytes that are no record, or a record
+ * that is no change, are dead-lettered (UnreadableMessageError).
+ */
+async function readMembershipMessage(registry: SchemaRegistry, m: BusMessage): Promise<MembershipChange> {
+  let decoded: unknown;
+  try {
+    decoded = await registry.decode(m.value);
+  } catch (err) {
+    if (isRetriable(err)) throw err;
+    throw new UnreadableMessageError('unreadable', `not a membership record: ${errorMessage(err)}`, { cause: err });
+  }
+  try {
+    return readMembershipChange(decoded);
+  } catch (err) {
+    throw new UnreadableMessageError('invalid', `not a membership change: ${errorMessage(err)}`, { cause: err });
+  }
 }

@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { ApiError, InfraError, type Analytics, type KeyRing, type Logger } from '@evp/core';
 import { REQUEST_ID_PATTERN, browserCors, createHttpApp, grantOf, requireKey, type HttpMetrics } from '@evp/http';
 import { INSPECTOR_CSS, INSPECTOR_HTML, INSPECTOR_JS } from './inspector-page';
-import { inspectEvents, inspectRejected, parseInspectQuery } from './inspect';
+import { inspectDeadLetters, inspectEvents, inspectRejected, parseDeadLetterQuery, parseInspectQuery } from './inspect';
 import { requestVerdicts } from './verdicts';
 import { segmentRoutes } from './segments';
 import { campaignRoutes } from './campaigns';
@@ -89,6 +89,11 @@ export function createSegmenterApp(deps: SegmenterAppDeps) {
         const { appId } = grantOf(req);
         const q = parseInspectQuery(req.query);
         res.status(200).json({ data: await guarded(req, () => inspectRejected(deps.analytics, appId, q)) });
+      });
+      router.get('/v1/inspect/deadletters', requireKey(deps.keys, 'api'), async (req, res) => {
+        const { appId } = grantOf(req);
+        const q = parseDeadLetterQuery(req.query);
+        res.status(200).json({ data: await guarded(req, () => inspectDeadLetters(deps.analytics, appId, q)) });
       });
       if (deps.segments) segmentRoutes(router, deps.keys, deps.segments, guarded);
       if (deps.campaigns) campaignRoutes(router, deps.keys, deps.campaigns, guarded);

@@ -198,3 +198,94 @@ export async function inspectRejected(analytics: Analytics, appId: string, q: In
     payload_truncated: r.payload_truncated,
   }));
 }
+
+/** Filters of GET /v1/inspect/deadletters (all optional). */
+export interface DeadLetterQuery {
+  source_topic?: string;
+  /** Only what failed strictly after this time (epoch ms). */
+  since?: number;
+  limit: number;
+}
+
+export function parseDeadLetterQuery(q: Record<string, unknown>): DeadLetterQuery {
+  const { limit, since } = parseInspectQuery({ ...(q.limit === undefined ? {} : { limit: q.limit }), ...(q.since === undefined ? {} : { since: q.since }) });
+  const out: DeadLetterQuery = { limit };
+  const topic = param(q, 'source_topic');
+  if (topic !== undefined) out.source_topic = topic;
+  if (since !== undefined) out.since = since;
+  return out;
+}
+
+export interface InspectedDeadLetter {
+  dead_letter_id: string;
+  failed_at: string;
+  source: { topic: string; partition: number; offset: string; key: string | null };
+  group: string;
+  error: { kind: string; message: string; retriable: boolean };
+  processor: { name: string; version: string };
+  replay: { of: string; count: number } | null;
+  headers: Record<string, string>;
+  payload: string;
+  payload_encoding: string;
+  payload_bytes: number;
+  payload_truncated: boolean;
+}
+
+/**
+ * The app's newest dead letters first: messages a consumer could not handle, in the one envelope
+ * (docs/reliability.md). Those that name no app are not here (`npm run deadletters -- list`).
+ */
+export async function inspectDeadLetters(analytics: Analytics, appId: string, q: DeadLetterQuery): Promise<InspectedDeadLetter[]> {
+  const clauses = ['app_id = {app:String}'];
+  const params: Record<string, unknown> = { app: appId, limit: q.limit };
+  if (q.source_topic !== undefined) {
+    clauses.push('source_topic = {topic:String}');
+    params.topic = q.source_topic;
+  }
+  if (q.since !== undefined) {
+    clauses.push('failed_at > fromUnixTimestamp64Milli({since:Int64})');
+    params.since = q.since;
+  }
+  const rows = await analytics.query<{
+    dead_letter_id: string;
+    failed_ms: number;
+    source_topic: string;
+    source_partition: number;
+    source_offset: string;
+    source_key: string | null;
+    consumer_group: string;
+    error_kind: string;
+    error_message: string;
+    error_retriable: boolean;
+    processor: string;
+    processor_version: string;
+    replay_of: string | null;
+    replay_count: number;
+    headers: Record<string, string>;
+    payload: string;
+    payload_encoding: string;
+    payload_bytes: number;
+    payload_truncated: boolean;
+  }>(
+    `SELECT dead_letter_id, toUnixTimestamp64Milli(failed_at) AS failed_ms, source_topic, source_partition, source_offset, source_key,
+            consumer_group, error_kind, error_message, error_retriable, processor, processor_version, replay_of, replay_count,
+            headers, payload, payload_encoding, payload_bytes, payload_truncated
+     FROM dead_letters FINAL WHERE ${clauses.join(' AND ')}
+     ORDER BY failed_at DESC, dead_letter_id LIMIT {limit:UInt32}`,
+    params,
+  );
+  return rows.map((r) => ({
+    dead_letter_id: r.dead_letter_id,
+    failed_at: iso(r.failed_ms),
+    source: { topic: r.source_topic, partition: r.source_partition, offset: r.source_offset, key: r.source_key },
+    group: r.consumer_group,
+    error: { kind: r.error_kind, message: r.error_message, retriable: r.error_retriable },
+    processor: { name: r.processor, version: r.processor_version },
+    replay: r.replay_of === null ? null : { of: r.replay_of, count: r.replay_count },
+    headers: r.headers,
+    payload: r.payload,
+    payload_encoding: r.payload_encoding,
+    payload_bytes: r.payload_bytes,
+    payload_truncated: r.payload_truncated,
+  }));
+}

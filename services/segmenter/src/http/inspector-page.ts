@@ -1,6 +1,6 @@
 /**
  * The inspector (docs/inspector.md): a page that shows an app's events and rejections live, with
- * their warnings and reasons, in the manner of Snowplow Micro's UI and Segment's debugger. It asks for
+ * their warnings and reasons, and its dead letters (messages a platform consumer could not handle), in the manner of Snowplow Micro's UI and Segment's debugger. It asks for
  * the app's API key (kept in the tab's sessionStorage, sent only to this origin's /v1/inspect API)
  * and polls every second for what arrived since the newest row it has.
  */
@@ -33,6 +33,11 @@ export const INSPECTOR_HTML = `<!doctype html>
     <h2>Rejections <span id="rejected-count" data-testid="rejected-count">0</span></h2>
     <ol id="rejected" data-testid="rejected"></ol>
   </section>
+  <section class="wide">
+    <h2>Dead letters <span id="deadletter-count" data-testid="deadletter-count">0</span></h2>
+    <p class="meta">Messages of this app a platform consumer could not handle (not filtered by user, event or request). Replay: <code>npm run deadletters -- replay --id ID</code>.</p>
+    <ol id="deadletters" data-testid="deadletters"></ol>
+  </section>
 </main>
 <script src="/inspector/inspector.js"></script>
 </body>
@@ -52,6 +57,9 @@ ol { list-style: none; padding: 0; margin: 0; }
 li { background: #fff; border: 1px solid #d0d7de; border-radius: 6px; padding: 8px 10px; margin-bottom: 8px; }
 li.rejection { border-left: 4px solid #cf222e; }
 li.event { border-left: 4px solid #1a7f37; }
+li.deadletter { border-left: 4px solid #6e7781; }
+section.wide { grid-column: 1 / -1; }
+pre.payload { white-space: pre-wrap; word-break: break-all; font-size: 12px; margin: 4px 0 0; }
 li.event.warned { border-left: 4px solid #bf8700; }
 li li.reason { border: none; border-radius: 0; padding: 2px 0; margin: 0; background: none; }
 ul.warnings, ul.reasons { padding-left: 0; margin: 4px 0 0; list-style: none; }
@@ -65,7 +73,7 @@ export const INSPECTOR_JS = `'use strict';
 (function () {
   var POLL_MS = 1000, KEEP = 200, OVERLAP_MS = 5000;
   var el = function (id) { return document.getElementById(id); };
-  var state = { key: sessionStorage.getItem('evp-inspector-key') || '', events: new Map(), rejected: new Map(), newest: { events: 0, rejected: 0 }, timer: null, gen: 0 };
+  var state = { key: sessionStorage.getItem('evp-inspector-key') || '', events: new Map(), rejected: new Map(), deadletters: new Map(), newest: { events: 0, rejected: 0, deadletters: 0 }, timer: null, gen: 0 };
   if (state.key) el('key').value = state.key;
 
   function text(tag, cls, s) { var n = document.createElement(tag); if (cls) n.className = cls; n.textContent = s; return n; }
@@ -104,12 +112,25 @@ export const INSPECTOR_JS = `'use strict';
       li.appendChild(reasons(r.reasons, 'reasons'));
       rl.appendChild(li);
     });
+    var deadletters = Array.from(state.deadletters.values()).sort(function (a, b) { return b.failed_at.localeCompare(a.failed_at); }).slice(0, KEEP);
+    var dl = el('deadletters'); dl.textContent = '';
+    deadletters.forEach(function (d) {
+      var li = document.createElement('li');
+      li.className = 'deadletter';
+      li.dataset.deadLetterId = d.dead_letter_id;
+      li.appendChild(text('div', 'name', d.source.topic + ' · ' + d.error.kind + (d.replay ? ' · replay #' + d.replay.count : '')));
+      li.appendChild(text('div', 'meta', d.failed_at + ' · group ' + d.group + ' · ' + d.processor.name + '/' + d.processor.version + ' · id ' + d.dead_letter_id));
+      li.appendChild(text('div', 'reason', d.error.message));
+      li.appendChild(text('pre', 'payload', (d.payload_encoding === 'base64' ? '(base64) ' : '') + d.payload + (d.payload_truncated ? '…' : '')));
+      dl.appendChild(li);
+    });
+    el('deadletter-count').textContent = String(state.deadletters.size);
     el('event-count').textContent = String(state.events.size);
     el('rejected-count').textContent = String(state.rejected.size);
   }
   function query(kind) {
     var p = new URLSearchParams();
-    [['user_id', 'user'], ['name', 'name'], ['request_id', 'request']].forEach(function (f) { var v = el(f[1]).value.trim(); if (v) p.set(f[0], v); });
+    if (kind !== 'deadletters') [['user_id', 'user'], ['name', 'name'], ['request_id', 'request']].forEach(function (f) { var v = el(f[1]).value.trim(); if (v) p.set(f[0], v); });
     // Rows can reach ClickHouse a little out of receipt order: ask again for a short overlap, deduplicated by id.
     if (state.newest[kind]) p.set('since', String(state.newest[kind] - OVERLAP_MS));
     p.set('limit', String(KEEP));
@@ -121,15 +142,15 @@ export const INSPECTOR_JS = `'use strict';
         if (!res.ok) throw new Error((body.error && body.error.message) || ('HTTP ' + res.status));
         if (gen !== state.gen) return;
         body.data.forEach(function (row) {
-          var id = kind === 'events' ? row.event_id : row.rejection_id;
-          state[kind === 'events' ? 'events' : 'rejected'].set(id, row);
-          state.newest[kind] = Math.max(state.newest[kind], Date.parse(row.received_at));
+          var id = kind === 'events' ? row.event_id : kind === 'rejected' ? row.rejection_id : row.dead_letter_id;
+          state[kind].set(id, row);
+          state.newest[kind] = Math.max(state.newest[kind], Date.parse(kind === 'deadletters' ? row.failed_at : row.received_at));
         });
       });
     });
   }
   function poll(gen) {
-    Promise.all([fetchKind('events', gen), fetchKind('rejected', gen)]).then(function () {
+    Promise.all([fetchKind('events', gen), fetchKind('rejected', gen), fetchKind('deadletters', gen)]).then(function () {
       if (gen !== state.gen) return;
       render();
       el('status').className = '';
@@ -148,7 +169,7 @@ export const INSPECTOR_JS = `'use strict';
     sessionStorage.setItem('evp-inspector-key', state.key);
     state.gen += 1;
     clearTimeout(state.timer);
-    state.events.clear(); state.rejected.clear(); state.newest = { events: 0, rejected: 0 };
+    state.events.clear(); state.rejected.clear(); state.deadletters.clear(); state.newest = { events: 0, rejected: 0, deadletters: 0 };
     render();
     el('status').textContent = 'Connecting…';
     poll(state.gen);

@@ -14,7 +14,8 @@ import {
   type OpenApiFragment,
   type OpenApiOperation,
 } from '@evp/http';
-import { ENVELOPE_FORMS, REJECTION_KINDS } from '@evp/schemas';
+import { DEAD_LETTER_PAYLOAD_ENCODINGS, ENVELOPE_FORMS, REJECTION_KINDS } from '@evp/schemas';
+import { DEAD_LETTER_ERROR_KINDS } from '@evp/core';
 import { campaignPaths, campaignSchemas } from './campaigns-openapi';
 import { segmentPaths, segmentSchemas } from './segments-openapi';
 import { DEFAULT_INSPECT_LIMIT, MAX_FILTER_CHARS, MAX_INSPECT_LIMIT } from './inspect';
@@ -43,13 +44,19 @@ const inspectParams = [
   queryParam('limit', { type: 'integer', minimum: 1, maximum: MAX_INSPECT_LIMIT }, `At most this many, newest first. Default ${DEFAULT_INSPECT_LIMIT}.`),
 ];
 
-const inspect = (summary: string, item: string): OpenApiOperation => {
+const deadLetterParams = [
+  filter('source_topic', 'Only dead letters of this source topic (e.g. `actions.requested`).'),
+  filter('since', 'Only what failed strictly after this time: epoch milliseconds or an RFC 3339 time.'),
+  queryParam('limit', { type: 'integer', minimum: 1, maximum: MAX_INSPECT_LIMIT }, `At most this many, newest first. Default ${DEFAULT_INSPECT_LIMIT}.`),
+];
+
+const inspect = (summary: string, item: string, parameters = inspectParams, extra = ''): OpenApiOperation => {
   const key = keyed('api');
   return {
     summary,
-    description: 'Read from ClickHouse, for the key’s app only. Details: docs/inspector.md.',
+    description: `Read from ClickHouse, for the key’s app only.${extra} Details: docs/inspector.md.`,
     security: key.security,
-    parameters: inspectParams,
+    parameters,
     responses: {
       '200': jsonResponse('Newest first.', object(['data'], { data: { type: 'array', items: ref(item) } })),
       '400': badRequest('A filter is empty, repeated or longer than allowed; `since` is neither epoch ms nor RFC 3339; or `limit` is out of range.'),
@@ -98,6 +105,14 @@ export function segmenterOpenApi(): OpenApiFragment {
       },
       '/v1/inspect/events': { get: inspect('The app’s events, with their warnings', 'InspectedEvent') },
       '/v1/inspect/rejected': { get: inspect('The app’s rejections, with every reason and the payload as sent', 'InspectedRejection') },
+      '/v1/inspect/deadletters': {
+        get: inspect(
+          'The app’s dead letters: messages a consumer could not handle, in the one envelope',
+          'InspectedDeadLetter',
+          deadLetterParams,
+          ' A dead letter belongs to the app of its message’s `app_id` header or key; those that name no app are listed by `npm run deadletters -- list` (docs/reliability.md).',
+        ),
+      },
       '/inspector': page('The inspector page', 'text/html'),
       '/inspector/inspector.js': page('The inspector page’s script', 'text/javascript'),
       '/inspector/inspector.css': page('The inspector page’s style', 'text/css'),
@@ -211,6 +226,48 @@ export function segmenterOpenApi(): OpenApiFragment {
           payload_kind: { type: 'string' },
           reasons,
           payload: { type: 'string', description: 'The payload as sent (a prefix when `payload_truncated`).' },
+          payload_truncated: { type: 'boolean' },
+        },
+      ),
+      InspectedDeadLetter: object(
+        [
+          'dead_letter_id',
+          'failed_at',
+          'source',
+          'group',
+          'error',
+          'processor',
+          'replay',
+          'headers',
+          'payload',
+          'payload_encoding',
+          'payload_bytes',
+          'payload_truncated',
+        ],
+        {
+          dead_letter_id: { type: 'string', description: 'The id `npm run deadletters -- replay --id` takes.' },
+          failed_at: time,
+          source: object(['topic', 'partition', 'offset', 'key'], {
+            topic: { type: 'string' },
+            partition: { type: 'integer', minimum: 0 },
+            offset: { type: 'string' },
+            key: nullable('string'),
+          }),
+          group: { type: 'string', description: 'The consumer group that could not handle it.' },
+          error: object(['kind', 'message', 'retriable'], {
+            kind: { enum: [...DEAD_LETTER_ERROR_KINDS] },
+            message: { type: 'string' },
+            retriable: { type: 'boolean' },
+          }),
+          processor: object(['name', 'version'], { name: { type: 'string' }, version: { type: 'string' } }),
+          replay: {
+            oneOf: [object(['of', 'count'], { of: { type: 'string' }, count: { type: 'integer', minimum: 1 } }), { type: 'null' }],
+            description: 'Set when the message was itself a replay: the dead letter it was replayed from, and how often.',
+          },
+          headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'The message’s own headers.' },
+          payload: { type: 'string', description: 'The message’s value (a prefix when `payload_truncated`), as `payload_encoding` says.' },
+          payload_encoding: { enum: [...DEAD_LETTER_PAYLOAD_ENCODINGS] },
+          payload_bytes: { type: 'integer', minimum: 0 },
           payload_truncated: { type: 'boolean' },
         },
       ),

@@ -1,5 +1,5 @@
 import { createLogger, type Analytics, type Bus, type SchemaRegistry } from '@evp/core';
-import { eventDef, membershipHeaders, type CanonicalEvent } from '@evp/schemas';
+import { eventDef, membershipHeaders, readMembershipChange, type CanonicalEvent } from '@evp/schemas';
 import { eventRow } from '../rows';
 import { pageEvent } from '../test-fixtures';
 import { createSegmentEngine, type SegmentEngine, type SegmentEngineConfig, type SegmentEngineDeps } from './engine';
@@ -90,8 +90,8 @@ export async function readMembership(bus: Bus, registry: SchemaRegistry, topic =
   const messages: { key: string | null; headers: Record<string, string>; value: Buffer }[] = [];
   await bus.scan(topic, 0, (m) => void messages.push(m));
   for (const m of messages) {
-    const change = (await registry.decode(m.value)) as MembershipChange;
-    records.push({ key: m.key, change_id: m.headers[membershipHeaders.changeId], change: { ...change } });
+    const change = readMembershipChange(await registry.decode(m.value));
+    records.push({ key: m.key, change_id: m.headers[membershipHeaders.changeId], change });
   }
   return records;
 }

@@ -1,4 +1,4 @@
-import { allTopics, InfraError, type Analytics, type Bus } from '@evp/core';
+import { allTopics, InfraError, readDeadLetter, topics, type Analytics, type Bus, type DeadLetter } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { useMigratedChdb, waitFor } from '@evp/testkit';
 import { insertEvents, readMembership, startEngine, userEvent, type EngineHarness } from './engine-test-harness';
@@ -164,6 +164,57 @@ describe('segment evaluation (in-process bus, chdb)', () => {
       [`${seg.id}:u1:3`, 'entered', T + 2 * DAY + 10 * 60_000],
     ]);
     expect(await h2.engine.membership.members(app, seg.id, { limit: 10 })).toEqual({ data: [{ user_id: 'u1', entered_at: iso(T + 2 * DAY + 10 * 60_000) }] });
+  });
+
+  it('dead-letters a segments.work message that is not JSON or not a work item, and goes on', async () => {
+    const { bus } = await setup();
+    const producer = await bus.producer();
+    await producer.send(topics.segmentsWork, [
+      { key: 'app-work-poison:s-1', value: Buffer.from('{'), headers: { trace: 't' } },
+      { key: 'app-work-poison:s-1', value: Buffer.from('{"kind":"users","app_id":"app-work-poison"}') },
+    ]);
+    await producer.close();
+    const letters = async () => {
+      const out: DeadLetter[] = [];
+      await bus.scan(topics.deadLetters, 0, (m) => {
+        const r = readDeadLetter(m);
+        if (r.ok) out.push(r.letter);
+      });
+      return out.sort((a, b) => Number(a.source.offset) - Number(b.source.offset));
+    };
+    const dead = await waitFor(async () => ((await letters()).length === 2 ? letters() : undefined), { timeoutMs: 10_000, what: 'two dead letters' });
+    const partition = dead[0]?.source.partition;
+    expect(
+      dead.map(({ id, failedAt, value, ...rest }) => ({ ...rest, value: value.toString(), id: id.length, recent: Math.abs(failedAt - Date.now()) < 60_000 })),
+    ).toEqual([
+      {
+        id: 32,
+        source: { topic: topics.segmentsWork, partition, offset: '0', key: 'app-work-poison:s-1' },
+        group: 'segmenter-segments',
+        error: { kind: 'unreadable', message: expect.stringMatching(/^not JSON: /), retriable: false },
+        processor: { name: 'segmenter-segments', version: '0.1.0' },
+        headers: { trace: 't' },
+        replay: null,
+        value: '{',
+        recent: true,
+      },
+      {
+        id: 32,
+        source: { topic: topics.segmentsWork, partition, offset: '1', key: 'app-work-poison:s-1' },
+        group: 'segmenter-segments',
+        error: {
+          kind: 'invalid',
+          message: `not a segment work item (segment_id: expected a string, got undefined): ${topics.segmentsWork}/${partition}/1`,
+          retriable: false,
+        },
+        processor: { name: 'segmenter-segments', version: '0.1.0' },
+        headers: {},
+        replay: null,
+        value: '{"kind":"users","app_id":"app-work-poison"}',
+        recent: true,
+      },
+    ]);
+    expect(bus.deadLetterCounts()).toEqual([{ sourceTopic: topics.segmentsWork, group: 'segmenter-segments', count: 2 }]);
   });
 
   it('pages through members with a cursor, in user id order', async () => {

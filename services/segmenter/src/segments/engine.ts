@@ -1,5 +1,6 @@
 import { Registry } from 'prom-client';
 import {
+  processorOf,
   errorMessage,
   topics,
   type Analytics,
@@ -292,6 +293,7 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
       subscription = await deps.bus.subscribe({
         groupId: config.groupId,
         topics: [config.workTopic],
+        processor: processorOf('segmenter-segments'),
         fromBeginning: true,
         concurrency: config.concurrency,
         handleBatch,

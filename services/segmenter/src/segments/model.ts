@@ -38,19 +38,8 @@ export interface MembershipReader {
   segmentsOf(appId: string, userId: string): Promise<{ segment_id: string; entered_at: string }[]>;
 }
 
-/** One change of membership, as published on `segments.membership` (Avro) with key `app_id:user_id`. */
-export interface MembershipChange {
-  app_id: string;
-  segment_id: string;
-  user_id: string;
-  change: 'entered' | 'exited';
-  /** Epoch ms of the evaluation that saw the change. */
-  at: number;
-  /** The definition version that was evaluated. */
-  version: number;
-  /** The n-th change of this (segment, user), from 1: with segment_id and user_id, the change's identity. */
-  seq: number;
-}
+/** One change of membership, as published on `segments.membership`: one definition, MEMBERSHIP_FIELDS (schemas/src/membership.ts). */
+export type { MembershipChange } from '@evp/schemas';
 
 /** Asks for evaluations; the work is done by whichever replica owns the segment. */
 export interface SegmentScheduler {

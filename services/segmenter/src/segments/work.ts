@@ -1,39 +1,53 @@
-import { InfraError, type BusMessage, type OutgoingMessage } from '@evp/core';
+import { UnreadableMessageError, type BusMessage, type OutgoingMessage } from '@evp/core';
+import { RecordReadError, taggedRecordReader, type RecordField, type RecordOf } from '@evp/schemas';
 import type { InsertedRow } from '../sink';
 import type { CompiledSegment } from './compiled';
 
 /**
  * A work item on `segments.work` (JSON, key `app_id:segment_id`, so every item of a segment lands on
- * one partition and its owner is the only replica evaluating the segment):
+ * one partition and its owner is the only replica evaluating the segment), one field table per
+ * kind: the WorkItem type and its reader (readWorkItem) are derived from them.
  * - `users`: re-evaluate these users (their events or user-catalog records just arrived);
  * - `full`: re-evaluate every user (schedule, create, update, delete, other catalog records), unless
  *   a full evaluation of the segment started at or after `requested_at`.
  */
-export type WorkItem =
-  { kind: 'users'; app_id: string; segment_id: string; users: string[] } | { kind: 'full'; app_id: string; segment_id: string; requested_at: number };
+const WORK_ITEM_FIELDS = {
+  users: [
+    { name: 'kind', kind: 'enum', symbols: ['users'] },
+    { name: 'app_id', kind: 'string', nonEmpty: true },
+    { name: 'segment_id', kind: 'string', nonEmpty: true },
+    { name: 'users', kind: 'stringList' },
+  ],
+  full: [
+    { name: 'kind', kind: 'enum', symbols: ['full'] },
+    { name: 'app_id', kind: 'string', nonEmpty: true },
+    { name: 'segment_id', kind: 'string', nonEmpty: true },
+    { name: 'requested_at', kind: 'epochMs' },
+  ],
+} as const satisfies Record<string, readonly RecordField[]>;
+
+export type WorkItem = { [K in keyof typeof WORK_ITEM_FIELDS]: RecordOf<(typeof WORK_ITEM_FIELDS)[K]> }[keyof typeof WORK_ITEM_FIELDS];
 
 export const workKey = (appId: string, segmentId: string) => `${appId}:${segmentId}`;
 
 export const workMessage = (item: WorkItem): OutgoingMessage => ({ key: workKey(item.app_id, item.segment_id), value: Buffer.from(JSON.stringify(item)) });
 
-const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+const readWorkRecord = taggedRecordReader('kind', WORK_ITEM_FIELDS);
 
-/** A work item from its message; a message that is none is a bug of its producer (non-retriable: dead-lettered). */
+/** A work item from its message; a message that is none is a bug of its producer (UnreadableMessageError: dead-lettered, never retried). */
 export function readWorkItem(m: BusMessage): WorkItem {
-  let v: Record<string, unknown> | undefined;
+  let v: unknown;
   try {
-    v = JSON.parse(m.value.toString('utf8')) as Record<string, unknown>;
-  } catch {
-    v = undefined;
+    v = JSON.parse(m.value.toString('utf8'));
+  } catch (err) {
+    throw new UnreadableMessageError('unreadable', `not JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
-  if (v && isString(v.app_id) && isString(v.segment_id)) {
-    if (v.kind === 'users' && Array.isArray(v.users) && v.users.every((u) => typeof u === 'string')) {
-      return { kind: 'users', app_id: v.app_id, segment_id: v.segment_id, users: v.users };
-    }
-    if (v.kind === 'full' && typeof v.requested_at === 'number')
-      return { kind: 'full', app_id: v.app_id, segment_id: v.segment_id, requested_at: v.requested_at };
+  try {
+    return readWorkRecord(v);
+  } catch (err) {
+    const why = err instanceof RecordReadError ? err.message : String(err);
+    throw new UnreadableMessageError('invalid', `not a segment work item (${why}): ${m.topic}/${m.partition}/${m.offset}`);
   }
-  throw new InfraError('segments', `not a segment work item: ${m.topic}/${m.partition}/${m.offset}`, { retriable: false });
 }
 
 /** A live segment of an app with its compiled query: what triggers are matched against. */

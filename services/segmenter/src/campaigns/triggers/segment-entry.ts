@@ -1,15 +1,9 @@
+import type { MembershipChange } from '@evp/schemas';
 import type { StoredCampaign } from '../source';
 import type { TriggerItem } from '../trigger-items';
 
-/** A decoded record of `segments.membership` (schemas/src/membership.ts). */
-export interface MembershipRecord {
-  app_id: string;
-  segment_id: string;
-  user_id: string;
-  change: 'entered' | 'exited';
-  /** Epoch ms of the evaluation that saw the change. */
-  at: number;
-}
+/** What an entry trigger reads of a membership change (schemas/src/membership.ts). */
+type MembershipRecord = Pick<MembershipChange, 'app_id' | 'segment_id' | 'user_id' | 'change' | 'at'>;
 
 /**
  * The triggers of one membership record: for an `entered` record, one `users` item per active
