@@ -32,7 +32,7 @@ describe('the synthetic data generator, end to end (embedded)', () => {
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${API_KEY}` },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: res.status, body: (await res.json()) as any };
+    return { status: res.status, body: await res.json() };
   };
   const log = (type: string, block: string, ts: string, props: Record<string, unknown>) => ({
     u_id: user,

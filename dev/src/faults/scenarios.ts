@@ -184,7 +184,7 @@ export const scenarios: Scenario[] = [
           body: JSON.stringify(body),
           signal: AbortSignal.timeout(10_000),
         });
-        return { status: res.status, body: (await res.json()) as any };
+        return { status: res.status, body: await res.json() };
       };
       const actions = Array.from({ length: total }, (_, i) => ({
         user_id: `${user}-${i % 10}`,
