@@ -1,5 +1,15 @@
 import { Registry } from 'prom-client';
-import { allTopics, consumerProblems, type Analytics, type Bus, type KeyRing, type Logger, type SchemaRegistry, type Subscription } from '@evp/core';
+import {
+  allTopics,
+  consumerProblems,
+  type Analytics,
+  type AnalystSql,
+  type Bus,
+  type KeyRing,
+  type Logger,
+  type SchemaRegistry,
+  type Subscription,
+} from '@evp/core';
 import type { ActionStore } from '@evp/actions';
 import { closeServer, createEdge, listen } from '@evp/http';
 import { canonicalFromAvro } from '@evp/schemas';
@@ -8,6 +18,7 @@ import { startValidator } from '@evp/validator';
 import { createSegmenterApp, createSegmenterParts, runMigrations, type SegmentEngineConfig } from '@evp/segmenter';
 import { createActionStoreApp, startActionRequestsConsumer, startFeedbackConsumer, startLogRelay, startSweeper, storeReadiness } from '@evp/action-store';
 import { platformOpenApi } from './openapi';
+import { createClickHouseHttpHandler } from './clickhouse-http/handler';
 
 /** The four ports a pipeline runs on; embedded or real, the services are the same code. */
 export interface PipelineParts {
@@ -36,6 +47,12 @@ export interface PipelineOptions {
   validatorWorkers?: number;
   /** How often the action log relay looks at an empty outbox (default 200 ms). */
   actionLogIdleMs?: number;
+  /**
+   * Analysts' read-only SQL: served as ClickHouse's HTTP interface under `{base}/clickhouse/` and,
+   * when `clickhouseHttpPort` is given, on that port too (0 picks a free one).
+   */
+  analystSql?: AnalystSql;
+  clickhouseHttpPort?: number;
 }
 
 export interface RunningPipeline {
@@ -44,6 +61,8 @@ export interface RunningPipeline {
   /** The base URL again, for code written when the gateway and action store had a port each. */
   gatewayUrl: string;
   actionsUrl: string;
+  /** ClickHouse's HTTP interface on its own port, when started with one. */
+  clickhouseHttpUrl?: string;
   /** Consumers that are stopped or dead (empty while all run); also the gateway's readiness. */
   consumerProblems(): string[];
   stop(): Promise<void>;
@@ -145,16 +164,25 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     ],
     openApi: platformOpenApi(),
   });
-  const server = await listen(edge, opts.port ?? 0, host);
+  const sql = opts.analystSql;
+  const chOnBase = sql ? createClickHouseHttpHandler({ sql, keys, logger: logger.child({ service: 'clickhouse-http' }), prefix: '/clickhouse' }) : undefined;
+  const server = await listen((req, res) => (chOnBase && /^\/clickhouse(\/|\?|$)/.test(req.url ?? '') ? chOnBase : edge)(req, res), opts.port ?? 0, host);
   const baseUrl = `http://${host}:${server.port}`;
+  const chServer =
+    sql && opts.clickhouseHttpPort !== undefined
+      ? await listen(createClickHouseHttpHandler({ sql, keys, logger: logger.child({ service: 'clickhouse-http' }) }), opts.clickhouseHttpPort, host)
+      : undefined;
 
   return {
     baseUrl,
     gatewayUrl: baseUrl,
     actionsUrl: baseUrl,
+    ...(chServer ? { clickhouseHttpUrl: `http://${host}:${chServer.port}` } : {}),
     consumerProblems: problems,
     async stop() {
       await closeServer(server.server).catch(() => undefined);
+      if (chServer) await closeServer(chServer.server).catch(() => undefined);
+      await sql?.close();
       // The segmenter's parts stop the sink before the engine and the worker: its last stored rows' work is produced first.
       await Promise.allSettled([validator.stop(), segmenterParts.stop(), sweeper.stop(), ...consumers.map((c) => c.stop())]);
       await relay.stop();

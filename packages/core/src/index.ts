@@ -11,3 +11,4 @@ export * from './ports/schema-registry';
 export * from './ports/analytics';
 export * from './batch-size';
 export * from './consumer-guard';
+export * from './ports/analyst-sql';
