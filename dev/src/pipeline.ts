@@ -53,6 +53,8 @@ export interface PipelineOptions {
    */
   analystSql?: AnalystSql;
   clickhouseHttpPort?: number;
+  /** The database analysts' queries run in (default `analytics`, npm start's). */
+  analystDatabase?: string;
 }
 
 export interface RunningPipeline {
@@ -165,12 +167,24 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     openApi: platformOpenApi(),
   });
   const sql = opts.analystSql;
-  const chOnBase = sql ? createClickHouseHttpHandler({ sql, keys, logger: logger.child({ service: 'clickhouse-http' }), prefix: '/clickhouse' }) : undefined;
+  const chOnBase = sql
+    ? createClickHouseHttpHandler({
+        sql,
+        keys,
+        logger: logger.child({ service: 'clickhouse-http' }),
+        database: opts.analystDatabase ?? 'analytics',
+        prefix: '/clickhouse',
+      })
+    : undefined;
   const server = await listen((req, res) => (chOnBase && /^\/clickhouse(\/|\?|$)/.test(req.url ?? '') ? chOnBase : edge)(req, res), opts.port ?? 0, host);
   const baseUrl = `http://${host}:${server.port}`;
   const chServer =
     sql && opts.clickhouseHttpPort !== undefined
-      ? await listen(createClickHouseHttpHandler({ sql, keys, logger: logger.child({ service: 'clickhouse-http' }) }), opts.clickhouseHttpPort, host)
+      ? await listen(
+          createClickHouseHttpHandler({ sql, keys, logger: logger.child({ service: 'clickhouse-http' }), database: opts.analystDatabase ?? 'analytics' }),
+          opts.clickhouseHttpPort,
+          host,
+        )
       : undefined;
 
   return {

@@ -13,6 +13,8 @@ export interface ClickHouseHttpOptions {
   sql: AnalystSql;
   keys: KeyRing;
   logger: Logger;
+  /** The platform's database: the one a `database` parameter may name (besides `default`, which means it too). */
+  database: string;
   /** Path prefix the interface is mounted under ('' on its own port, '/clickhouse' on the base URL). */
   prefix?: string;
 }
@@ -114,7 +116,7 @@ export function createClickHouseHttpHandler(opts: ClickHouseHttpOptions): Reques
       else if (!HTTP_SETTINGS.has(name)) return fail(res, new ClickHouseFailure(164, 'READONLY', `Cannot modify '${name}' setting in readonly mode`), queryId);
     }
     const database = url.searchParams.get('database') ?? req.headers['x-clickhouse-database'];
-    if (typeof database === 'string' && database !== 'default' && database !== 'analytics') {
+    if (typeof database === 'string' && database !== 'default' && database !== opts.database) {
       return fail(res, new ClickHouseFailure(81, 'UNKNOWN_DATABASE', `Database ${database} does not exist`), queryId);
     }
     const body = req.method === 'POST' ? await readBody(req) : '';

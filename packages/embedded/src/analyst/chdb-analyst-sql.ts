@@ -110,7 +110,9 @@ export function createChdbAnalystSql(opts: ChdbAnalystSqlOptions): AnalystSql {
         // text is what is explained and run, so the checks and the run see the same query.
         const formatted = await check.queryBindAsync('SELECT formatQuery({q:String}) AS q', { q: q.sql }, { format: 'JSONEachRow' });
         const canonical = (JSON.parse(formatted.text()) as { q: string }).q;
-        const ownFormat = checkAst((await check.queryAsync(`EXPLAIN AST ${canonical}`, { format: 'TSVRaw' })).text());
+        const astSql = `EXPLAIN AST ${canonical}`;
+        const ast = hasParams ? await check.queryBindAsync(astSql, params, { format: 'TSVRaw' }) : await check.queryAsync(astSql, { format: 'TSVRaw' });
+        const ownFormat = checkAst(ast.text());
         const sql = withoutFormat(canonical, ownFormat);
         const format = ownFormat ?? q.format;
         const treeSql = `EXPLAIN QUERY TREE ${sql}`;
