@@ -135,8 +135,9 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
   });
 
   it('works with @clickhouse/client on the port and on {base}/clickhouse', async () => {
-    for (const url of [port, base]) {
-      const client = createClient({ url, username: 'analyst', password: A_KEY });
+    // A path in `url` names the database for this client; a proxy path is its `pathname` option.
+    for (const where of [{ url: port }, { url: pipeline.baseUrl, pathname: '/clickhouse' }]) {
+      const client = createClient({ ...where, username: 'analyst', password: A_KEY });
       try {
         expect((await client.ping()).success).toBe(true);
         const rs = await client.query({ query: 'SELECT campaign_id FROM campaigns ORDER BY campaign_id', format: 'JSONEachRow' });
