@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createClient } from '@clickhouse/client';
 import { KeyRing, createLogger } from '@evp/core';
@@ -227,5 +229,19 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
       `INSERT INTO campaigns (app_id, campaign_id, version, name, document, state, created_at, updated_at) VALUES ('app-a', 'a3', 1, 'a3', '{}', 'draft', now64(3), now64(3))`,
     );
     expect((await get(port, A_KEY, 'SELECT count() FROM campaigns')).text).toBe('3\n');
+  });
+
+  // docs/analytics.md: every example query runs as printed, with an analyst key, its {name:Type}
+  // placeholders given as param_name (app-a's rows only, so the counts are app-a's).
+  it('runs every example query of docs/analytics.md as printed', async () => {
+    const doc = readFileSync(resolve(__dirname, '../../../docs/analytics.md'), 'utf8');
+    const queries = [...doc.matchAll(/```(?:sql)?\n([\s\S]*?)```/g)].map((m) => m[1] as string).filter((q) => /^(--[^\n]*\n)*SELECT\b/.test(q));
+    expect(queries).toHaveLength(11);
+    const values: Record<string, string> = { app: 'app-a', from: '2000-01-01 00:00:00.000', to: '2100-01-01 00:00:00.000', inv: '1', segment: 'sa' };
+    for (const q of queries) {
+      const params = Object.fromEntries([...q.matchAll(/\{(\w+):[^}]+\}/g)].map((m) => [`param_${m[1]}`, values[m[1] as string] ?? 'x']));
+      const r = await get(port, A_KEY, q, params);
+      expect([q, r.status, r.text.startsWith('Code:') ? r.text : 'ok']).toEqual([q, 200, 'ok']);
+    }
   });
 });
