@@ -127,7 +127,11 @@ export function createChdbAnalystSql(opts: ChdbAnalystSqlOptions): AnalystSql {
     async close() {
       const all = await Promise.allSettled(sessions.values());
       sessions.clear();
-      for (const r of all) if (r.status === 'fulfilled') (r.value.check.close(), r.value.run.close());
+      for (const r of all) {
+        if (r.status !== 'fulfilled') continue;
+        r.value.check.close();
+        r.value.run.close();
+      }
     },
   };
 }

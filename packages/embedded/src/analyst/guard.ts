@@ -55,7 +55,7 @@ const HARMLESS_TABLES = new Set(['system.one']);
 
 const SELECT_ROOTS = new Set(['SelectWithUnionQuery', 'SelectIntersectExceptQuery']);
 
-export const readonlyRefusal = (what: string) => new ClickHouseFailure(164, 'READONLY', `${what}: this interface runs read-only SELECT queries only`);
+const readonlyRefusal = (what: string) => new ClickHouseFailure(164, 'READONLY', `${what}: this interface runs read-only SELECT queries only`);
 const accessDenied = (what: string) => new ClickHouseFailure(497, 'ACCESS_DENIED', `Not enough privileges: ${what} is not readable with this key`);
 
 /**
