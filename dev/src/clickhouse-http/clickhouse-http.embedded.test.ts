@@ -1,7 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { promisify } from 'node:util';
 import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { createClient } from '@clickhouse/client';
+import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import { KeyRing, createLogger } from '@evp/core';
 import { chdbScratchPath, createChdbAnalystSql } from '@evp/embedded';
 import { uniqueName } from '@evp/testkit';
@@ -139,7 +142,7 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
   it('works with @clickhouse/client on the port and on {base}/clickhouse', async () => {
     // A path in `url` names the database for this client; a proxy path is its `pathname` option.
     for (const where of [{ url: port }, { url: pipeline.baseUrl, pathname: '/clickhouse' }]) {
-      const client = createClient({ ...where, username: 'analyst', password: A_KEY });
+      const client = createClient({ ...where, username: 'analyst', password: A_KEY, log: { level: ClickHouseLogLevel.OFF } });
       try {
         expect((await client.ping()).success).toBe(true);
         const rs = await client.query({ query: 'SELECT campaign_id FROM campaigns ORDER BY campaign_id', format: 'JSONEachRow' });
@@ -244,4 +247,35 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
       expect([q, r.status, r.text.startsWith('Code:') ? r.text : 'ok']).toEqual([q, 200, 'ok']);
     }
   });
+
+  // The JDBC driver over HTTP (what DBeaver and Metabase use), with compress=0 in its URL: its all-in-one jar from Maven Central
+  // (fetched with mvn when absent), and a one-file Java program run by java's source launcher.
+  it('answers the ClickHouse JDBC driver over HTTP', async () => {
+    // The driver's all-in-one jar leaves out its logging API (slf4j), so that comes beside it.
+    const artifacts = ['com.clickhouse:clickhouse-jdbc:0.9.4:jar:all', 'org.slf4j:slf4j-api:2.0.16', 'org.slf4j:slf4j-nop:2.0.16'];
+    const jars = artifacts.map((a) => {
+      const [group, name, version, , classifier] = a.split(':') as string[];
+      return resolve(
+        homedir(),
+        '.m2/repository',
+        ...(group as string).split('.'),
+        name as string,
+        version as string,
+        `${name}-${version}${classifier ? `-${classifier}` : ''}.jar`,
+      );
+    });
+    for (const [i, jar] of jars.entries()) {
+      if (!existsSync(jar)) await promisify(execFile)('mvn', ['-q', 'dependency:get', `-Dartifact=${artifacts[i]}`], { timeout: 300_000 });
+    }
+    const jar = jars.join(':');
+    const run = (sql: string, key = A_KEY) =>
+      promisify(execFile)('java', ['-cp', jar, resolve(__dirname, 'jdbc/JdbcQuery.java'), `jdbc:clickhouse:${port}/default?compress=0`, key, sql], {
+        timeout: 120_000,
+      });
+    expect((await run("SELECT campaign_id, name FROM campaigns WHERE campaign_id IN ('a1', 'a2', 'b1') ORDER BY campaign_id")).stdout).toBe('a1\ta1\na2\ta2\n');
+    // The driver's default compress=1 (ClickHouse's LZ4 framing) is refused in words: the URL says compress=0.
+    const lz4 = await fetch(`${port}/?compress=1&query=SELECT+1`, { headers: { 'X-ClickHouse-Key': A_KEY } });
+    expect([lz4.status, lz4.headers.get('x-clickhouse-exception-code')]).toEqual([501, '48']);
+    await expect(run('SELECT name FROM system.tables')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('Code: 497') });
+  }, 300_000);
 });

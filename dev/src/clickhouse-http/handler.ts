@@ -35,15 +35,21 @@ const HTTP_SETTINGS = new Set([
   'session_id',
   'session_timeout',
   'session_check',
-  'compress',
-  'decompress',
   'extremes',
 ]);
+
+/**
+ * Settings clients send with every request at the value ClickHouse has anyway (the JDBC driver sends
+ * async_insert=0): as in ClickHouse's readonly mode, "changing" a setting to its current value is
+ * accepted; any other value is refused.
+ */
+const UNCHANGED_SETTINGS: Record<string, string> = { async_insert: '0', wait_for_async_insert: '1', readonly: '1', compress: '0', decompress: '0' };
 
 /** ClickHouse's own mapping of error codes to HTTP statuses (HTTPHandler), for the codes this interface answers. */
 function httpStatus(code: number): number {
   if (code === 516 || code === 194) return 401;
   if (code === 164 || code === 497) return 403;
+  if (code === 48) return 501;
   if (code === 60 || code === 81 || code === 46 || code === 47) return 404;
   if (code === 62 || code === 456 || code === 457 || code === 26 || code === 27 || code === 43) return 400;
   return 500;
@@ -110,10 +116,24 @@ export function createClickHouseHttpHandler(opts: ClickHouseHttpOptions): Reques
     if (!grant) return fail(res, authFailure('sql_auth_invalid'), queryId);
     if (grant.role !== 'api' && grant.role !== 'analyst') return fail(res, authFailure('sql_forbidden_role'), queryId);
 
+    // ClickHouse's own LZ4 block framing (compress=1, what the JDBC driver asks by default) is not
+    // implemented: said plainly instead of answering unframed bytes the client cannot read.
+    if (url.searchParams.get('compress') === '1' || url.searchParams.get('decompress') === '1') {
+      return fail(
+        res,
+        new ClickHouseFailure(
+          48,
+          'NOT_IMPLEMENTED',
+          'compress=1 (LZ4 framing) is not supported here; use compress=0, or enable_http_compression=1 with Accept-Encoding: gzip',
+        ),
+        queryId,
+      );
+    }
     const params: Record<string, string> = {};
     for (const [name, value] of url.searchParams) {
       if (name.startsWith('param_')) params[name.slice(6)] = value;
-      else if (!HTTP_SETTINGS.has(name)) return fail(res, new ClickHouseFailure(164, 'READONLY', `Cannot modify '${name}' setting in readonly mode`), queryId);
+      else if (!HTTP_SETTINGS.has(name) && UNCHANGED_SETTINGS[name] !== value)
+        return fail(res, new ClickHouseFailure(164, 'READONLY', `Cannot modify '${name}' setting in readonly mode`), queryId);
     }
     const database = url.searchParams.get('database') ?? req.headers['x-clickhouse-database'];
     if (typeof database === 'string' && database !== 'default' && database !== opts.database) {
