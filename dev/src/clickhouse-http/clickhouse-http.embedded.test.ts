@@ -254,7 +254,7 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
     // The driver's all-in-one jar leaves out its logging API (slf4j), so that comes beside it.
     const artifacts = ['com.clickhouse:clickhouse-jdbc:0.9.4:jar:all', 'org.slf4j:slf4j-api:2.0.16', 'org.slf4j:slf4j-nop:2.0.16'];
     const jars = artifacts.map((a) => {
-      const [group, name, version, , classifier] = a.split(':') as string[];
+      const [group, name, version, , classifier] = a.split(':');
       return resolve(
         homedir(),
         '.m2/repository',
