@@ -8,20 +8,24 @@ export interface DevKeys {
   appId: string;
   sdkKey: string;
   apiKey: string;
+  /** One read-only analyst key per app (ClickHouse HTTP interface), added to an older file that has none. */
+  analystKeys: { appId: string; key: string }[];
   created: boolean;
 }
 
-/** Reads the development keys file, creating one (two apps, an SDK and an API key each) when absent. */
+const devKey = (role: string) => `${role}_dev_${randomBytes(16).toString('hex')}`;
+
+/** Reads the development keys file, creating one (two apps, an SDK and an API key each) when absent,
+ * and gives every app an analyst key when it has none. */
 export function loadOrCreateDevKeys(path: string): DevKeys {
   let created = false;
   if (!existsSync(path)) {
-    const k = (role: string) => `${role}_dev_${randomBytes(16).toString('hex')}`;
     const file: KeysFile = {
       keys: [
-        { id: 'demo-sdk', app_id: 'demo-app', role: 'sdk', key: k('sdk') },
-        { id: 'demo-api', app_id: 'demo-app', role: 'api', key: k('api') },
-        { id: 'other-sdk', app_id: 'other-app', role: 'sdk', key: k('sdk') },
-        { id: 'other-api', app_id: 'other-app', role: 'api', key: k('api') },
+        { id: 'demo-sdk', app_id: 'demo-app', role: 'sdk', key: devKey('sdk') },
+        { id: 'demo-api', app_id: 'demo-app', role: 'api', key: devKey('api') },
+        { id: 'other-sdk', app_id: 'other-app', role: 'sdk', key: devKey('sdk') },
+        { id: 'other-api', app_id: 'other-app', role: 'api', key: devKey('api') },
       ],
     };
     mkdirSync(dirname(path), { recursive: true });
@@ -29,8 +33,15 @@ export function loadOrCreateDevKeys(path: string): DevKeys {
     created = true;
   }
   const file = keysFileSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+  const apps = [...new Set(file.keys.map((e) => e.app_id))];
+  const missing = apps.filter((app) => !file.keys.some((e) => e.role === 'analyst' && e.app_id === app && e.key));
+  if (missing.length > 0) {
+    for (const app of missing) file.keys.push({ id: `${app.replace(/-app$/, '')}-analyst`, app_id: app, role: 'analyst', key: devKey('analyst') });
+    writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+  }
+  const analystKeys = file.keys.filter((e) => e.role === 'analyst' && e.key).map((e) => ({ appId: e.app_id, key: e.key as string }));
   const sdk = file.keys.find((e) => e.role === 'sdk' && e.key);
   const api = file.keys.find((e) => e.role === 'api' && e.key && e.app_id === sdk?.app_id);
   if (!sdk?.key || !api?.key) throw new Error(`${path} needs a plain sdk and api key of one app for the demo`);
-  return { ring: new KeyRing(file), appId: sdk.app_id, sdkKey: sdk.key, apiKey: api.key, created };
+  return { ring: new KeyRing(file), appId: sdk.app_id, sdkKey: sdk.key, apiKey: api.key, analystKeys, created };
 }

@@ -4,6 +4,8 @@ export function startInstructions(p: {
   appId: string;
   sdkKey: string;
   apiKey: string;
+  analystKeys: { appId: string; key: string }[];
+  clickhouseHttpUrl: string;
   keysFile: string;
   keysCreated: boolean;
   chdbPath: string;
@@ -40,6 +42,7 @@ export function startInstructions(p: {
     `  keys          ${p.keysFile}${p.keysCreated ? ' (created now)' : ''}`,
     `    app ${p.appId}: SDK key ${p.sdkKey}`,
     `    app ${p.appId}: API key ${p.apiKey}`,
+    ...p.analystKeys.map((a) => `    app ${a.appId}: analyst key ${a.key}   (read-only SQL over its app's rows)`),
     '',
     'Try the demo shop (built on the web library, /sdk/web.js): click around, then watch its events in the inspector;',
     'docs/sdk-web.md ("The demo shop") adds a campaign whose in-app message appears in the shop:',
@@ -66,6 +69,12 @@ export function startInstructions(p: {
     `    -d '${JSON.stringify(action)}'`,
     `  curl -s -X POST ${p.baseUrl}/v1/action/pull -H 'Authorization: Bearer ${p.apiKey}' -H 'Content-Type: application/json' \\`,
     `    -d '${JSON.stringify(pull)}'`,
+    '',
+    'Query with your own ClickHouse tools (ClickHouse HTTP interface; analyst or API key as the password; docs/analytics.md):',
+    `  ${p.clickhouseHttpUrl}  and  ${p.baseUrl}/clickhouse/`,
+    ...p.analystKeys
+      .filter((a) => a.appId === p.appId)
+      .map((a) => `  curl -s '${p.clickhouseHttpUrl}/?query=SELECT+name,count()+FROM+events+GROUP+BY+name' -H 'X-ClickHouse-Key: ${a.key}'`),
     '',
     'Press Ctrl+C to stop.',
     '',

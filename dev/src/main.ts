@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, createLogger } from '@evp/core';
+import { createChdbAnalystSql } from '@evp/embedded';
 import { loadDevConfig } from './config';
 import { loadOrCreateDevKeys } from './dev-keys';
 import { createEmbeddedParts } from './embedded-parts';
@@ -22,6 +23,8 @@ async function main() {
     host: config.HOST,
     port: config.PORT,
     demo: { sdkKey: keys.sdkKey },
+    analystSql: createChdbAnalystSql({ path: chdbPath, database: 'analytics' }),
+    clickhouseHttpPort: config.CLICKHOUSE_HTTP_PORT,
   });
   process.stdout.write(
     startInstructions({
@@ -29,6 +32,8 @@ async function main() {
       appId: keys.appId,
       sdkKey: keys.sdkKey,
       apiKey: keys.apiKey,
+      analystKeys: keys.analystKeys,
+      clickhouseHttpUrl: pipeline.clickhouseHttpUrl ?? '',
       keysFile: config.KEYS_FILE,
       keysCreated: keys.created,
       chdbPath,

@@ -4,10 +4,11 @@ import { actionStoreOpenApi } from '@evp/action-store';
 import { gatewayOpenApi } from '@evp/gateway';
 import { EDGE_PATHS, PUBLIC_ROUTES, assembleOpenApi, edgeOpenApi, serviceForPath, type OpenApiFragment } from '@evp/http';
 import { segmenterOpenApi } from '@evp/segmenter';
+import { clickhouseHttpOpenApi } from './clickhouse-http/openapi';
 import { platformOpenApi } from './openapi';
 
 const doc = platformOpenApi();
-const fragments: OpenApiFragment[] = [edgeOpenApi(), gatewayOpenApi(), segmenterOpenApi(), actionStoreOpenApi()];
+const fragments: OpenApiFragment[] = [edgeOpenApi(), gatewayOpenApi(), segmenterOpenApi(), actionStoreOpenApi(), clickhouseHttpOpenApi()];
 /** A concrete path of a template: `/v1/actions/{action_id}/stats` → `/v1/actions/p/stats`. */
 const concrete = (template: string) => template.replace(/\{\w+\}/g, 'p');
 

@@ -2,6 +2,7 @@ import { actionStoreOpenApi } from '@evp/action-store';
 import { gatewayOpenApi } from '@evp/gateway';
 import { assembleOpenApi, edgeOpenApi, type OpenApiDocument } from '@evp/http';
 import { segmenterOpenApi } from '@evp/segmenter';
+import { clickhouseHttpOpenApi } from './clickhouse-http/openapi';
 
 /**
  * The one OpenAPI document of the base URL: every public route, whichever service answers it. Each
@@ -16,8 +17,8 @@ export function platformOpenApi(): OpenApiDocument {
       title: 'Event platform',
       version: '1.0.0',
       description:
-        'Every public route on the one base URL: ingest (gateway), request verdicts and the inspector (segmenter), actions (action store). Every ingest 200 is sent only after Kafka acknowledged the data. Ingest limits (defaults): 5 MiB decompressed body, 5,000 events or catalog records per request, per-key rate limit 600,000 requests per 60 s. Any route may also answer the HTTP-level errors of docs/errors.md (400 malformed_request, 408 request_timeout, 417 expectation_failed, 431 headers_too_large) and 404 not_found for a path no service has. See docs/api.md, docs/actions.md, docs/inspector.md.',
+        'Every public route on the one base URL: ingest (gateway), request verdicts and the inspector (segmenter), actions (action store), and ClickHouse’s HTTP interface for analysts under /clickhouse/. Every ingest 200 is sent only after Kafka acknowledged the data. Ingest limits (defaults): 5 MiB decompressed body, 5,000 events or catalog records per request, per-key rate limit 600,000 requests per 60 s. Any route may also answer the HTTP-level errors of docs/errors.md (400 malformed_request, 408 request_timeout, 417 expectation_failed, 431 headers_too_large) and 404 not_found for a path no service has. See docs/api.md, docs/actions.md, docs/inspector.md.',
     },
-    [edgeOpenApi(), gatewayOpenApi(), segmenterOpenApi(), actionStoreOpenApi()],
+    [edgeOpenApi(), gatewayOpenApi(), segmenterOpenApi(), actionStoreOpenApi(), clickhouseHttpOpenApi()],
   );
 }

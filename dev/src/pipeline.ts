@@ -1,5 +1,15 @@
 import { Registry } from 'prom-client';
-import { allTopics, consumerProblems, type Analytics, type Bus, type KeyRing, type Logger, type SchemaRegistry, type Subscription } from '@evp/core';
+import {
+  allTopics,
+  consumerProblems,
+  type Analytics,
+  type AnalystSql,
+  type Bus,
+  type KeyRing,
+  type Logger,
+  type SchemaRegistry,
+  type Subscription,
+} from '@evp/core';
 import type { ActionStore } from '@evp/actions';
 import { closeServer, createEdge, deadLetterMetrics, listen } from '@evp/http';
 import { canonicalFromAvro } from '@evp/schemas';
@@ -11,6 +21,7 @@ import { createActionStoreApp, startActionRequestsConsumer, startFeedbackConsume
 import { platformOpenApi } from './openapi';
 import { demoServer, isDemoPath } from './demo/demo-server';
 import { seedDemoDrugs } from './demo/drugs';
+import { createClickHouseHttpHandler } from './clickhouse-http/handler';
 
 /** The four ports a pipeline runs on; embedded or real, the services are the same code. */
 export interface PipelineParts {
@@ -43,6 +54,14 @@ export interface PipelineOptions {
   webSdk?: ScriptFiles;
   /** Serve the demo shop at /demo for this SDK key's app, seeding its drug catalog when empty (npm start). */
   demo?: { sdkKey: string };
+  /**
+   * Analysts' read-only SQL: served as ClickHouse's HTTP interface under `{base}/clickhouse/` and,
+   * when `clickhouseHttpPort` is given, on that port too (0 picks a free one).
+   */
+  analystSql?: AnalystSql;
+  clickhouseHttpPort?: number;
+  /** The database analysts' queries run in (default `analytics`, npm start's). */
+  analystDatabase?: string;
 }
 
 export interface RunningPipeline {
@@ -51,6 +70,8 @@ export interface RunningPipeline {
   /** The base URL again, for code written when the gateway and action store had a port each. */
   gatewayUrl: string;
   actionsUrl: string;
+  /** ClickHouse's HTTP interface on its own port, when started with one. */
+  clickhouseHttpUrl?: string;
   /** Consumers that are stopped or dead (empty while all run); also the gateway's readiness. */
   consumerProblems(): string[];
   stop(): Promise<void>;
@@ -170,8 +191,28 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     opts.demo && demoApp !== undefined
       ? demoServer({ analytics, appId: demoApp, sdkKey: opts.demo.sdkKey, logger: logger.child({ service: 'demo' }) })
       : undefined;
-  const server = await listen(demo ? (req, res) => (isDemoPath(req.url) ? demo : edge)(req, res) : edge, opts.port ?? 0, host);
+  const sql = opts.analystSql;
+  const chOnBase = sql
+    ? createClickHouseHttpHandler({
+        sql,
+        keys,
+        logger: logger.child({ service: 'clickhouse-http' }),
+        database: opts.analystDatabase ?? 'analytics',
+        prefix: '/clickhouse',
+      })
+    : undefined;
+  // One base URL: ClickHouse's HTTP interface and the demo shop answer in front of the edge's routes.
+  const front = (url: string | undefined) => (chOnBase && /^\/clickhouse(\/|\?|$)/.test(url ?? '') ? chOnBase : demo && isDemoPath(url) ? demo : edge);
+  const server = await listen((req, res) => front(req.url)(req, res), opts.port ?? 0, host);
   const baseUrl = `http://${host}:${server.port}`;
+  const chServer =
+    sql && opts.clickhouseHttpPort !== undefined
+      ? await listen(
+          createClickHouseHttpHandler({ sql, keys, logger: logger.child({ service: 'clickhouse-http' }), database: opts.analystDatabase ?? 'analytics' }),
+          opts.clickhouseHttpPort,
+          host,
+        )
+      : undefined;
   if (opts.demo && demoApp !== undefined) {
     const seeded = await seedDemoDrugs({ analytics, appId: demoApp, baseUrl, sdkKey: opts.demo.sdkKey });
     if (seeded) logger.info({ appId: demoApp }, 'demo: seeded the drug catalog');
@@ -181,9 +222,12 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     baseUrl,
     gatewayUrl: baseUrl,
     actionsUrl: baseUrl,
+    ...(chServer ? { clickhouseHttpUrl: `http://${host}:${chServer.port}` } : {}),
     consumerProblems: problems,
     async stop() {
       await closeServer(server.server).catch(() => undefined);
+      if (chServer) await closeServer(chServer.server).catch(() => undefined);
+      await sql?.close();
       // The segmenter's parts stop the sink before the engine and the worker: its last stored rows' work is produced first.
       await Promise.allSettled([validator.stop(), segmenterParts.stop(), sweeper.stop(), ...consumers.map((c) => c.stop())]);
       await relay.stop();

@@ -6,6 +6,9 @@ export const errorCodes = {
   auth_missing: { status: 401, message: 'The Authorization header with a Bearer key is missing.' },
   auth_invalid: { status: 401, message: 'The key is not known.' },
   forbidden_role: { status: 403, message: 'The key is valid but its role may not call this operation.' },
+  sql_auth_missing: { status: 401, message: 'The ClickHouse HTTP interface needs a key: basic auth password, X-ClickHouse-Key or ?password=.' },
+  sql_auth_invalid: { status: 401, message: 'The key given to the ClickHouse HTTP interface is not known.' },
+  sql_forbidden_role: { status: 403, message: 'Only analyst and API keys may query; an SDK key is public and may not.' },
   forbidden_app: { status: 403, message: 'The key belongs to another app than the resource.' },
   api_key_in_url: {
     status: 403,

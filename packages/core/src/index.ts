@@ -12,3 +12,4 @@ export * from './ports/analytics';
 export * from './batch-size';
 export * from './consumer-guard';
 export * from './dead-letter';
+export * from './ports/analyst-sql';

@@ -5,9 +5,11 @@ import { sha256Hex } from './hash';
 /**
  * Keys file: each key maps to one app and one role. An `sdk` key is public (shipped in apps): it may
  * ingest for its app and fetch actions for one user. An `api` key is secret (partner side): it may
- * create actions and bulk-pull for its app. The file may hold the key itself or its SHA-256 hex.
+ * create actions and bulk-pull for its app. An `analyst` key is secret and read-only: it may only run
+ * SELECT queries over its app's rows on the ClickHouse HTTP interface (docs/analytics.md).
+ * The file may hold the key itself or its SHA-256 hex.
  */
-export const ROLES = ['sdk', 'api'] as const;
+export const ROLES = ['sdk', 'api', 'analyst'] as const;
 export type Role = (typeof ROLES)[number];
 
 export interface KeyGrant {
