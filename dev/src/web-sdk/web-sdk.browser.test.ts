@@ -199,10 +199,14 @@ describe('the web library in Chromium', () => {
     await call(p, 'flush');
     const got = await h.waitForEvents(user, 2);
     expect(got.map((e) => e.name)).toEqual(['identify', 'search']);
-    expect(sent.length).toBe(2);
-    expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(2_000);
-    expect(withoutSentAt(sent[1]!.body)).toBe(withoutSentAt(sent[0]!.body));
-    expect(envelopesOf(sent[1]!.body)[0]!.sent_at > envelopesOf(sent[0]!.body)[0]!.sent_at).toBe(true);
+    // Nothing leaves during the wait. On a loaded machine identify and search may be frozen in two
+    // batches (the second held back by the wait), so the refused batch is found by its bytes: it is
+    // sent again exactly once, byte-identical but for sent_at.
+    expect(sent.slice(1).map((s) => s.at - sent[0]!.at >= 2_000)).toEqual(sent.slice(1).map(() => true));
+    const again = sent.slice(1).filter((s) => withoutSentAt(s.body) === withoutSentAt(sent[0]!.body));
+    expect(again).toHaveLength(1);
+    expect(sent.length).toBeLessThanOrEqual(3);
+    expect(envelopesOf(again[0]!.body)[0]!.sent_at > envelopesOf(sent[0]!.body)[0]!.sent_at).toBe(true);
     await ctx.close();
   });
 
