@@ -148,8 +148,10 @@ export function defineSkeletonScenario(get: () => { pipeline: RunningPipeline; a
       request_id: first.body.request_id,
     });
 
-    // The batch re-sent a minute later by the device's clock: same event id, so the sink's insert of it
-    // is a no-op (its dedup token comes from the event ids) and the first copy stays, uncounted twice.
+    // The batch re-sent a minute later by the device's clock: same event id, so it stays one event.
+    // The sink's insert of the copy is a no-op when it leaves alone (its dedup token comes from the
+    // event ids), but on a busy stack the copy can share an insert with other rows; ReplacingMergeTree
+    // then collapses the two at a merge, and FINAL at query time (docs/analytics.md).
     const again = await post(`${pipeline.gatewayUrl}/v1/ingest/log`, SDK_KEY, batch('2023-11-14T23:46:00.000Z'));
     expect([again.status, again.body.accepted]).toEqual([200, 1]);
     // A later event of the same user (same key, same partition, so sunk after the re-sent copy).
@@ -157,17 +159,16 @@ export function defineSkeletonScenario(get: () => { pipeline: RunningPipeline; a
     const third = await post(`${pipeline.gatewayUrl}/v1/ingest/log`, SDK_KEY, marker);
     expect(third.status).toBe(200);
     const all = () =>
-      analytics.query<{ event_id: string; request_id: string }>(
-        `SELECT event_id, request_id FROM events WHERE user_id = {user:String} ORDER BY time, inserted_at`,
-        { user: skewed },
-      );
+      analytics.query<{ event_id: string; request_id: string }>(`SELECT event_id, request_id FROM events FINAL WHERE user_id = {user:String} ORDER BY time`, {
+        user: skewed,
+      });
     const stored = await waitFor(async () => ((await all()).some((r) => r.request_id === third.body.request_id) ? all() : undefined), {
       timeoutMs: 60_000,
       what: 'the later event stored',
     });
-    expect(stored.map((r) => r.request_id)).toEqual([first.body.request_id, third.body.request_id]);
-    expect(stored[0]!.event_id).toBe(row!.event_id);
-    expect(stored[1]!.event_id).not.toBe(row!.event_id);
+    expect(stored.map((r) => r.event_id)).toEqual([row!.event_id, expect.stringMatching(/^[0-9a-f]{32}$/)]);
+    expect([first.body.request_id, again.body.request_id]).toContain(stored[0]!.request_id);
+    expect(stored[1]!.request_id).toBe(third.body.request_id);
   });
 
   it('stores catalog records of kinds the app defines itself in catalog_custom, fields as sent; a name that is no kind is rejected', async () => {
