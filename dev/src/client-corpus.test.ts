@@ -40,10 +40,12 @@ describe('the real clients’ corpus end to end (HTTP → receipts)', () => {
     // Everything is sent first, then every test reads its own answer and receipts: the pipeline
     // validates them all while the first tests wait.
     let n = 0;
-    for (const { name, p } of corpus) {
+    for (const { name, p, stackHeaders } of corpus) {
       const requestId = `corpus-${n++}`;
       const query = p.request.query ? `?${new URLSearchParams(p.request.query).toString()}` : '';
+      // What the client's HTTP stack adds (URLSession's User-Agent): the identity of a catalog upload.
       const headers: Record<string, string> = {
+        ...stackHeaders,
         ...p.request.headers,
         Authorization: `Bearer ${p.request.auth === 'api' ? API_KEY : SDK_KEY}`,
         'X-Request-Id': requestId,

@@ -48,7 +48,7 @@ export function createGatewayApp(deps: GatewayDeps) {
     before: [
       browserCors({
         allowedOrigins: deps.corsOrigins,
-        allowHeaders: ['Authorization', 'Content-Type', 'Content-Encoding', 'X-Request-Id'],
+        allowHeaders: ['Authorization', 'Content-Type', 'Content-Encoding', 'X-Request-Id', 'X-EVP-SDK'],
         answerPreflight: true,
         skip: (url) => url.startsWith('/data/'),
       }),
@@ -105,6 +105,7 @@ export function createGatewayApp(deps: GatewayDeps) {
           accepted: records,
           messages: [{ key: `${appId}:catalog:${kind}`, value: raw.bytes }],
           answer: { emptySuccess: false, closeOnRetriable: statusBlindPath(req) },
+          forwardClient: true,
         };
       });
 
@@ -119,6 +120,7 @@ export function createGatewayApp(deps: GatewayDeps) {
           messages: [{ key: `${appId}:catalog:dimensions`, value: raw.bytes }],
           // Only the Kenkai client posts here, and it reads no status.
           answer: { emptySuccess: false, closeOnRetriable: true },
+          forwardClient: true,
         };
       });
 
