@@ -41,7 +41,7 @@ const rel = (path: string) => path.replace(/^\$\[0\]\.?/, '');
  */
 function senderOf(c: ValidCase): Sender {
   const gated = (c.warnings ?? []).map((w) => clientQuirk(w.rule as RuleName)?.gate).find((g) => g !== undefined && g !== 'every');
-  if (gated === undefined || gated === 'every') return SPEC_CLIENT;
+  if (gated === undefined) return SPEC_CLIENT;
   const first = gated[0]!;
   return { line: typeof first === 'string' ? first : first.line, lineVersion: null };
 }

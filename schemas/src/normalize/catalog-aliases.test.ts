@@ -45,8 +45,12 @@ describe('catalog kinds and aliases of real clients', () => {
       '$[0].category unknown_property',
     ]);
     // A type sent wins; a wrong one is still wrong.
-    expect(normalizeCatalog('chwsite', [{ ...record, type: 'clinic' }], ctx, DEFAULT_NORMALIZE_OPTIONS, fromIos).accepted[0]!.record.record.type).toBe('clinic');
-    expect(normalizeCatalog('chwsite', [{ ...record, type: 'hut' }], ctx, DEFAULT_NORMALIZE_OPTIONS, fromIos).rejected[0]!.errors.map((e) => e.rule)).toEqual(['enum']);
+    expect(normalizeCatalog('chwsite', [{ ...record, type: 'clinic' }], ctx, DEFAULT_NORMALIZE_OPTIONS, fromIos).accepted[0]!.record.record.type).toBe(
+      'clinic',
+    );
+    expect(normalizeCatalog('chwsite', [{ ...record, type: 'hut' }], ctx, DEFAULT_NORMALIZE_OPTIONS, fromIos).rejected[0]!.errors.map((e) => e.rule)).toEqual([
+      'enum',
+    ]);
   });
 
   it('stores chw records as hcw (catalog_kind_alias), user_chw without a warning (issue 4)', () => {

@@ -99,7 +99,9 @@ describe('the user catalog record of an identify is gated by its envelope', () =
   const earlierIdentify = (sdk: string) =>
     normalizeUpload(
       {
-        ...earlierEnvelope([{ block: 'core', ol: true, ts: '2023-11-15T03:43:21.000Z', type: 'identify', props: { action: 'login', name: 'Amina', gender: '' } }]),
+        ...earlierEnvelope([
+          { block: 'core', ol: true, ts: '2023-11-15T03:43:21.000Z', type: 'identify', props: { action: 'login', name: 'Amina', gender: '' } },
+        ]),
         sdk,
       },
       ctx,

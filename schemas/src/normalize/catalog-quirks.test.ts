@@ -26,7 +26,13 @@ describe('parsePythonStringList', () => {
 
 describe('catalog quirks', () => {
   it("reads the generator's drug record: the list text as a list, with type_coerced", () => {
-    const r = normalizeCatalog('drug', [{ id: 'd-1', name: 'Kevin', active_ingredients: "['Aspirin', 'Caffeine']", drug_name: 'Kevin' }], ctx, DEFAULT_NORMALIZE_OPTIONS, fromGenerator);
+    const r = normalizeCatalog(
+      'drug',
+      [{ id: 'd-1', name: 'Kevin', active_ingredients: "['Aspirin', 'Caffeine']", drug_name: 'Kevin' }],
+      ctx,
+      DEFAULT_NORMALIZE_OPTIONS,
+      fromGenerator,
+    );
     expect(r.rejected).toEqual([]);
     expect(r.accepted[0]!.record.record).toEqual({ id: 'd-1', name: 'Kevin', active_ingredients: ['Aspirin', 'Caffeine'] });
     expect(r.accepted[0]!.warnings).toEqual([

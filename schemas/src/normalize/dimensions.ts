@@ -68,7 +68,16 @@ export function normalizeDimensions(
     const warnings: Reason[] = [];
     const fields = readKv(def, (item.kv ?? {}) as Record<string, unknown>, `${path}.kv`, warnings);
     const alias = catalogKindAlias(item.type as string);
-    const made = normalizeRecord(def, { ...fields, id: item.id }, `${path}.kv`, ctx, options, sender, alias && { name: item.type as string, ...alias }, warnings);
+    const made = normalizeRecord(
+      def,
+      { ...fields, id: item.id },
+      `${path}.kv`,
+      ctx,
+      options,
+      sender,
+      alias && { name: item.type as string, ...alias },
+      warnings,
+    );
     if ('record' in made) out.accepted.push({ record: made.record, warnings: made.warnings, index: i });
     else reject(made.errors, made.kind);
   });

@@ -86,7 +86,9 @@ describe('real clients’ corpus through the validator', () => {
 
   it.each(cases)('%s', (_name, p, stackHeaders) => {
     const kind = payloadKindOf(p.request.path) as string;
-    const verdicts = rawMessages(kind, p.request.body, clientHeaders(kind, p.request.path, stackHeaders)).flatMap((m) => verdictsOf(processRawMessage(m, { maxEventChars: 64 * 1024 })));
+    const verdicts = rawMessages(kind, p.request.body, clientHeaders(kind, p.request.path, stackHeaders)).flatMap((m) =>
+      verdictsOf(processRawMessage(m, { maxEventChars: 64 * 1024 })),
+    );
     expect(verdicts).toEqual(p.expect?.verdicts);
   });
 });
