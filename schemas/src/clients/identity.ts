@@ -82,7 +82,7 @@ export const SPEC_CLIENT: Sender = { line: null, lineVersion: null };
  * `import` = `POST /data/ingest/catalog/{kind}` (API key: a server-side import), and the payload kind
  * `dimensions` = `POST /v1/ingest/dimensions` (the Kenkai Core's `{"data": [{id, type, kv}]}`).
  */
-export type CatalogRoute = 'sdk' | 'import' | 'dimensions';
+type CatalogRoute = 'sdk' | 'import' | 'dimensions';
 
 /**
  * What a catalog upload says about its client. Catalog bodies carry no `sdk` string, so the gateway

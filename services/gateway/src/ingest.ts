@@ -43,7 +43,7 @@ const CLIENT_SDK_HEADER = 'x-evp-sdk';
  * `X-EVP-SDK` header, else an `sdk` query parameter (a beacon cannot set headers); and the
  * User-Agent. Read from the URL and headers only: the hot path does not parse the query.
  */
-export function requestClient(req: Request): RequestClient {
+function requestClient(req: Request): RequestClient {
   const url = req.url;
   const q = url.indexOf('?');
   const sdk = req.headers[CLIENT_SDK_HEADER] ?? (q === -1 ? undefined : (new URLSearchParams(url.slice(q + 1)).get('sdk') ?? undefined));
