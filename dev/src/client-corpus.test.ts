@@ -40,10 +40,12 @@ describe('the real clients’ corpus end to end (HTTP → receipts)', () => {
     // Everything is sent first, then every test reads its own answer and receipts: the pipeline
     // validates them all while the first tests wait.
     let n = 0;
-    for (const { name, p } of corpus) {
+    for (const { name, p, stackHeaders } of corpus) {
       const requestId = `corpus-${n++}`;
       const query = p.request.query ? `?${new URLSearchParams(p.request.query).toString()}` : '';
+      // What the client's HTTP stack adds (URLSession's User-Agent): the identity of a catalog upload.
       const headers: Record<string, string> = {
+        ...stackHeaders,
         ...p.request.headers,
         Authorization: `Bearer ${p.request.auth === 'api' ? API_KEY : SDK_KEY}`,
         'X-Request-Id': requestId,
@@ -54,10 +56,37 @@ describe('the real clients’ corpus end to end (HTTP → receipts)', () => {
       const res = await fetch(`${pipeline.baseUrl}${p.request.path}${query}`, { method: p.request.method, headers, body });
       answers.set(name, { status: res.status, body: await res.text(), requestId });
     }
+    // The other way: the older iOS line's chw upload sent by a client that declares itself as the
+    // web library (no URLSession User-Agent) meets the spec: chw is no kind of it.
+    const chw = corpus.find(({ name }) => name === 'ios-cf-0.5.3.json catalog-chw');
+    if (chw === undefined) throw new Error('the corpus has no ios-cf-0.5.3.json catalog-chw');
+    await fetch(`${pipeline.baseUrl}${chw.p.request.path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${SDK_KEY}`, 'Content-Type': 'application/json', 'X-EVP-SDK': 'web/1.0.0', 'X-Request-Id': 'corpus-spec-chw' },
+      body: JSON.stringify(chw.p.request.body),
+    });
   }, 120_000);
   afterAll(async () => {
     await pipeline.stop();
     await Promise.allSettled([parts.bus.close(), parts.analytics.close()]);
+  });
+
+  it('a catalog quirk travels with its client: the same chw upload from the web library is rejected (unknown_catalog_kind)', async () => {
+    const chw = corpus.find(({ name }) => name === 'ios-cf-0.5.3.json catalog-chw')!;
+    const verdicts = await waitFor(
+      async () => {
+        const res = await fetch(`${pipeline.baseUrl}/v1/ingest/requests/corpus-spec-chw`, { headers: { Authorization: `Bearer ${API_KEY}` } });
+        const body = (await res.json()) as { status: string; events: ReceiptEvent[] };
+        return body.status === 'complete' ? body.events : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the verdicts of the chw upload from web/1.0.0' },
+    );
+    const records = (chw.p.request.body as unknown[]).length;
+    expect(verdicts.map(verdictOf)).toEqual(
+      Array.from({ length: records }, () => expect.objectContaining({ status: 'rejected', reasons: expect.arrayContaining(['unknown_catalog_kind']) })),
+    );
+    // …while from causalfoundry/ios-sdk (URLSession's User-Agent) it is accepted with catalog_kind_alias (the corpus case).
+    expect(chw.p.expect?.verdicts?.every((v) => v.status === 'accepted' && v.warnings?.includes('catalog_kind_alias'))).toBe(true);
   });
 
   it('has an expectation for every payload', () => {

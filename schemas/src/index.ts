@@ -31,3 +31,4 @@ export * from './normalize/dimensions';
 export * from './catalogs/custom';
 export * from './avro/custom-catalog';
 export type { Reason, RuleName } from './rules/registry';
+export { catalogUploadClient, type Sender } from './clients/identity';

@@ -14,7 +14,30 @@ export const rawHeaders = {
    */
   envelopeIndex: 'envelope_index',
   envelopeCount: 'envelope_count',
+  /**
+   * What the request said about its client, for the validator's quirk gates (a catalog body carries
+   * no `sdk` string; docs/data-contract.md, "Which client sent a catalog"): the route form (`sdk` for
+   * `/v1/…`, `import` for the API-key `/data/…` paths), the client's own declaration (`X-EVP-SDK`)
+   * and its `User-Agent`, each as sent (bounded).
+   */
+  routeForm: 'route_form',
+  clientSdk: 'client_sdk',
+  userAgent: 'user_agent',
 } as const;
+
+/** The route forms of `route_form`. */
+export type RouteForm = 'sdk' | 'import';
+
+/** What the request said about its client (rawHeaders.routeForm, clientSdk, userAgent). */
+export interface RequestClient {
+  route: RouteForm;
+  /** `X-EVP-SDK` as sent (`<os>/<version>`), when the client declared itself. */
+  sdk?: string;
+  userAgent?: string;
+}
+
+/** Longest client header forwarded: a declaration or User-Agent is a short string; a long one is cut, never dropped. */
+const MAX_CLIENT_HEADER_CHARS = 256;
 
 /** Who sent a raw message and when: from the key's grant and the gateway's clock, never from the body. */
 export interface IngestContext {
@@ -30,6 +53,8 @@ export interface RawHeaderFields {
   payloadKind: string;
   /** Where the message sits in its request. */
   envelope: { index: number; count: number };
+  /** What the request said about its client; absent in messages of older gateways and hand-made ones. */
+  client?: RequestClient;
 }
 
 export function toRawHeaders(f: RawHeaderFields): Record<string, string> {
@@ -41,6 +66,27 @@ export function toRawHeaders(f: RawHeaderFields): Record<string, string> {
     [rawHeaders.payloadKind]: f.payloadKind,
     [rawHeaders.envelopeIndex]: String(f.envelope.index),
     [rawHeaders.envelopeCount]: String(f.envelope.count),
+    ...(f.client === undefined ? {} : clientHeaders(f.client)),
+  };
+}
+
+function clientHeaders(c: RequestClient): Record<string, string> {
+  const out: Record<string, string> = { [rawHeaders.routeForm]: c.route };
+  if (c.sdk !== undefined) out[rawHeaders.clientSdk] = c.sdk.slice(0, MAX_CLIENT_HEADER_CHARS);
+  if (c.userAgent !== undefined) out[rawHeaders.userAgent] = c.userAgent.slice(0, MAX_CLIENT_HEADER_CHARS);
+  return out;
+}
+
+/** The client headers, when the gateway wrote them (an unknown route form is `sdk`: no import identity by accident). */
+function clientOf(headers: Readonly<Record<string, string | undefined>>): RequestClient | undefined {
+  const route = headers[rawHeaders.routeForm];
+  if (route === undefined) return undefined;
+  const sdk = headers[rawHeaders.clientSdk];
+  const userAgent = headers[rawHeaders.userAgent];
+  return {
+    route: route === 'import' ? 'import' : 'sdk',
+    ...(sdk === undefined ? {} : { sdk }),
+    ...(userAgent === undefined ? {} : { userAgent }),
   };
 }
 
@@ -58,6 +104,7 @@ function intHeader(v: string | undefined, fallback: number): number {
  */
 export function fromRawHeaders(headers: Readonly<Record<string, string | undefined>>, timestamp: number): RawHeaderFields {
   const count = Math.max(1, intHeader(headers[rawHeaders.envelopeCount], 1));
+  const client = clientOf(headers);
   return {
     ctx: {
       appId: headers[rawHeaders.appId] ?? '',
@@ -67,5 +114,6 @@ export function fromRawHeaders(headers: Readonly<Record<string, string | undefin
     },
     payloadKind: headers[rawHeaders.payloadKind] ?? LOG_PAYLOAD_KIND,
     envelope: { index: Math.min(intHeader(headers[rawHeaders.envelopeIndex], 0), count - 1), count },
+    ...(client === undefined ? {} : { client }),
   };
 }

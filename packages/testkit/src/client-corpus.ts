@@ -22,14 +22,20 @@ export interface CorpusPayload {
   expect?: { status: number; body?: 'empty'; verdicts?: CorpusVerdict[]; note?: string };
 }
 
-/** Every payload of every corpus file, named `<file> <payload id>`, files in name order. */
-export function clientCorpus(): { name: string; p: CorpusPayload }[] {
+/**
+ * Every payload of every corpus file, named `<file> <payload id>`, files in name order, with the
+ * headers the client's HTTP stack adds to each of its requests on its own (the file's
+ * `stack_headers`: URLSession's or requests' User-Agent), which the platform reads as the client's
+ * identity on catalog uploads.
+ */
+export function clientCorpus(): { name: string; p: CorpusPayload; stackHeaders: Record<string, string> }[] {
   return readdirSync(CORPUS_DIR)
     .filter((f) => f.endsWith('.json'))
     .sort()
-    .flatMap((file) =>
-      (JSON.parse(readFileSync(join(CORPUS_DIR, file), 'utf8')) as { payloads: CorpusPayload[] }).payloads.map((p) => ({ name: `${file} ${p.id}`, p })),
-    );
+    .flatMap((file) => {
+      const corpus = JSON.parse(readFileSync(join(CORPUS_DIR, file), 'utf8')) as { payloads: CorpusPayload[]; stack_headers?: Record<string, string> };
+      return corpus.payloads.map((p) => ({ name: `${file} ${p.id}`, p, stackHeaders: corpus.stack_headers ?? {} }));
+    });
 }
 
 /** Rule names of a list of reasons, as the corpus writes them. */

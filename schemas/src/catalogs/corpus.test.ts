@@ -5,6 +5,9 @@ import { CATALOG_KINDS, type CatalogKind } from '@evp/core';
 import { catalogFromAvro, catalogToAvro } from '../avro/catalog-codec';
 import { catalogSchema } from '../avro/catalog-schema';
 import { normalizeCatalog } from '../normalize/catalog';
+import { CLIENT_LINES, SPEC_CLIENT, type Sender } from '../clients/identity';
+import { clientQuirk } from '../quirks';
+import type { RuleName } from '../rules/registry';
 
 // The catalog corpus (corpus/README.md): every case through normalizeCatalog with exact outcomes,
 // and every accepted record through its kind's Avro schema and back.
@@ -31,6 +34,19 @@ const dir = join(__dirname, 'corpus');
 const corpus = (kind: string): Corpus => JSON.parse(readFileSync(join(dir, `${kind}.json`), 'utf8')) as Corpus;
 const rel = (path: string) => path.replace(/^\$\[0\]\.?/, '');
 
+/**
+ * Who sends a valid case: the client line of its quirk warnings' gates (a catalog upload's version
+ * is unknown), so a real client's quirk is accepted from that client; a case without quirks from a
+ * spec client. The mixed submissions come from a sender of every known line.
+ */
+function senderOf(c: ValidCase): Sender {
+  const gated = (c.warnings ?? []).map((w) => clientQuirk(w.rule as RuleName)?.gate).find((g) => g !== undefined && g !== 'every');
+  if (gated === undefined) return SPEC_CLIENT;
+  const first = gated[0]!;
+  return { line: typeof first === 'string' ? first : first.line, lineVersion: null };
+}
+const ANY_KNOWN_CLIENT: Sender = { line: 'ios-cf', lineVersion: null, orLines: CLIENT_LINES };
+
 it('has a corpus file for every catalog kind and none for anything else', () => {
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
@@ -49,7 +65,10 @@ describe.each([...CATALOG_KINDS])('catalog corpus: %s', (kind: CatalogKind) => {
   });
 
   it.each(valid.map((c, i) => [c.note ?? `valid #${i}`, c] as const))('accepts: %s', (_note, c) => {
-    const r = normalizeCatalog(kind, [c.record], ctx);
+    const sender = senderOf(c);
+    // The other way: a quirk case from a spec client is rejected.
+    if (sender !== SPEC_CLIENT) expect(normalizeCatalog(kind, [c.record], ctx, undefined, SPEC_CLIENT).rejected).toHaveLength(1);
+    const r = normalizeCatalog(kind, [c.record], ctx, undefined, sender);
     expect(r.rejected).toEqual([]);
     expect(r.accepted).toHaveLength(1);
     const { record, warnings } = r.accepted[0]!;
@@ -80,7 +99,7 @@ describe.each([...CATALOG_KINDS])('catalog corpus: %s', (kind: CatalogKind) => {
 
   it('judges each record of a mixed submission on its own; counts add up', () => {
     const records = [...valid.map((c) => c.record), ...invalid.map((c) => c.record)];
-    const r = normalizeCatalog(kind, records, ctx);
+    const r = normalizeCatalog(kind, records, ctx, undefined, ANY_KNOWN_CLIENT);
     expect(r.accepted).toHaveLength(valid.length);
     expect(r.rejected.map((x) => x.event_index)).toEqual(invalid.map((_, i) => valid.length + i));
     expect(r.accepted.length + r.rejected.reduce((n, x) => n + x.event_count, 0)).toBe(records.length);

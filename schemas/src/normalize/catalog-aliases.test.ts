@@ -1,5 +1,10 @@
 import { catalogKindNames, resolveCatalogKind } from '../catalogs/definitions';
 import { normalizeCatalog } from './catalog';
+import { identifyCatalogClient } from '../clients/identity';
+import { DEFAULT_NORMALIZE_OPTIONS } from './types';
+
+/** These are causalfoundry/ios-sdk's uploads: URLSession's User-Agent on /v1/ingest/catalog/{kind} (catalog-gate.test.ts: the other way). */
+const fromIos = identifyCatalogClient({ route: 'sdk', userAgent: 'ShopApp/57 CFNetwork/1494.0.7 Darwin/23.4.0' });
 
 const ctx = { appId: 'app-1', requestId: 'req-1', receivedAt: Date.UTC(2025, 2, 17), keyId: 'k-sdk' };
 
@@ -20,7 +25,7 @@ describe('catalog kinds and aliases of real clients', () => {
 
   it('stores a chwsite record as a community site (catalog_kind_alias, default_applied)', () => {
     const record = { id: 'site_12', name: 'Kibera CHU', regionState: 'Nairobi', isActive: true, category: 'community', parent_site_id: '' };
-    const r = normalizeCatalog('chwsite', [record], ctx);
+    const r = normalizeCatalog('chwsite', [record], ctx, DEFAULT_NORMALIZE_OPTIONS, fromIos);
     expect(r.rejected).toEqual([]);
     expect(r.accepted[0]!.record).toEqual({
       app_id: 'app-1',
@@ -40,19 +45,23 @@ describe('catalog kinds and aliases of real clients', () => {
       '$[0].category unknown_property',
     ]);
     // A type sent wins; a wrong one is still wrong.
-    expect(normalizeCatalog('chwsite', [{ ...record, type: 'clinic' }], ctx).accepted[0]!.record.record.type).toBe('clinic');
-    expect(normalizeCatalog('chwsite', [{ ...record, type: 'hut' }], ctx).rejected[0]!.errors.map((e) => e.rule)).toEqual(['enum']);
+    expect(normalizeCatalog('chwsite', [{ ...record, type: 'clinic' }], ctx, DEFAULT_NORMALIZE_OPTIONS, fromIos).accepted[0]!.record.record.type).toBe(
+      'clinic',
+    );
+    expect(normalizeCatalog('chwsite', [{ ...record, type: 'hut' }], ctx, DEFAULT_NORMALIZE_OPTIONS, fromIos).rejected[0]!.errors.map((e) => e.rule)).toEqual([
+      'enum',
+    ]);
   });
 
   it('stores chw records as hcw (catalog_kind_alias), user_chw without a warning (issue 4)', () => {
-    const chw = normalizeCatalog('chw', [{ id: 'hcw_7', name: 'Grace', siteIdsList: ['site_12'] }], ctx).accepted[0]!;
+    const chw = normalizeCatalog('chw', [{ id: 'hcw_7', name: 'Grace', siteIdsList: ['site_12'] }], ctx, DEFAULT_NORMALIZE_OPTIONS, fromIos).accepted[0]!;
     expect(chw.record).toMatchObject({ kind: 'hcw', record: { id: 'hcw_7', name: 'Grace', site_id_list: ['site_12'] } });
     expect(chw.warnings.map((w) => w.rule)).toEqual(['catalog_kind_alias', 'property_spelling']);
-    expect(normalizeCatalog('user_chw', [{ id: 'hcw_7' }], ctx).accepted[0]!.warnings).toEqual([]);
+    expect(normalizeCatalog('user_chw', [{ id: 'hcw_7' }], ctx, DEFAULT_NORMALIZE_OPTIONS, fromIos).accepted[0]!.warnings).toEqual([]);
   });
 
   it('names every kind and alias when a name is no kind', () => {
-    const r = normalizeCatalog('space-ship', [{ id: 'x' }], ctx);
+    const r = normalizeCatalog('space-ship', [{ id: 'x' }], ctx, DEFAULT_NORMALIZE_OPTIONS, fromIos);
     expect(r.rejected[0]!.errors[0]!.message).toContain(`catalog kind "space-ship" is neither a built-in kind (${catalogKindNames().join(', ')}) nor`);
   });
 });

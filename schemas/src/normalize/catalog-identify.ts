@@ -2,6 +2,8 @@ import type { Reason } from '../rules/registry';
 import type { CanonicalEvent } from '../canonical';
 import { userCatalog } from '../catalogs/definitions';
 import { validateObject } from '../dsl/validate';
+import { identifyClient, versionParts } from '../clients/identity';
+import { gateWarnings } from '../quirks/gate';
 import { receiptChecks, type AcceptedCatalogRecord } from './catalog';
 
 /** Identify actions that carry user catalog properties (spec 2.4: "an identify action (register or login)"). */
@@ -43,7 +45,10 @@ const trackedTimezone = (e: CanonicalEvent): string | undefined => e.tz || (e.en
  * Only when at least one user catalog field other than timezone is present ("updated when properties
  * are given"). A derived record that fails the user definition is not a rejection — the submitted
  * thing was the event, which was accepted, so counts still add up — its problems come back as
- * warnings of rule `identify_user_catalog` for the logs.
+ * warnings of rule `identify_user_catalog` for the logs. The record's own warnings (a user catalog
+ * quirk among the properties, `""` for gender, …) are gated by the client of the identify's envelope,
+ * which the event already names (its form and sdk): from another client such a quirk is one of the
+ * problems, and no record is made.
  */
 export function userCatalogFromIdentify(e: CanonicalEvent): IdentifyCatalogResult {
   const none: IdentifyCatalogResult = { accepted: null, problems: [] };
@@ -56,6 +61,8 @@ export function userCatalogFromIdentify(e: CanonicalEvent): IdentifyCatalogResul
   const v = validateObject(userCatalog, candidate, '$.identify');
   const errors = [...v.errors, ...receiptChecks(v.value, '$.identify', e.received_at, v.errors)];
   if (!e.user_id) errors.push({ path: '$.identify.id', rule: 'non_empty', message: 'id must not be empty' });
+  const sender = { line: identifyClient(e.envelope, e.sdk_name, e.sdk_version), lineVersion: versionParts(e.sdk_version) ?? [] };
+  const warnings = gateWarnings(v.warnings, sender, errors);
   if (errors.length > 0) {
     return {
       accepted: null,
@@ -77,7 +84,7 @@ export function userCatalogFromIdentify(e: CanonicalEvent): IdentifyCatalogResul
         record: v.value,
         extra: null,
       },
-      warnings: [],
+      warnings: [...warnings],
       index: null,
     },
     problems: [],

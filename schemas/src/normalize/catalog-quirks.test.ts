@@ -1,6 +1,11 @@
 import { ctx } from '../__fixtures__/envelopes';
 import { catalogDef } from '../catalogs/definitions';
 import { normalizeCatalog } from './catalog';
+import { identifyCatalogClient } from '../clients/identity';
+import { DEFAULT_NORMALIZE_OPTIONS } from './types';
+
+/** The generator's uploads: /data/ingest/catalog/{kind} (catalog-gate.test.ts: the other way). */
+const fromGenerator = identifyCatalogClient({ route: 'import' });
 import { applyCatalogQuirks, parsePythonStringList } from './catalog-quirks';
 
 describe('parsePythonStringList', () => {
@@ -21,7 +26,13 @@ describe('parsePythonStringList', () => {
 
 describe('catalog quirks', () => {
   it("reads the generator's drug record: the list text as a list, with type_coerced", () => {
-    const r = normalizeCatalog('drug', [{ id: 'd-1', name: 'Kevin', active_ingredients: "['Aspirin', 'Caffeine']", drug_name: 'Kevin' }], ctx);
+    const r = normalizeCatalog(
+      'drug',
+      [{ id: 'd-1', name: 'Kevin', active_ingredients: "['Aspirin', 'Caffeine']", drug_name: 'Kevin' }],
+      ctx,
+      DEFAULT_NORMALIZE_OPTIONS,
+      fromGenerator,
+    );
     expect(r.rejected).toEqual([]);
     expect(r.accepted[0]!.record.record).toEqual({ id: 'd-1', name: 'Kevin', active_ingredients: ['Aspirin', 'Caffeine'] });
     expect(r.accepted[0]!.warnings).toEqual([
@@ -31,13 +42,13 @@ describe('catalog quirks', () => {
   });
 
   it('still rejects any other string for a list', () => {
-    const r = normalizeCatalog('drug', [{ id: 'd-1', name: 'K', active_ingredients: 'Aspirin, Caffeine' }], ctx);
+    const r = normalizeCatalog('drug', [{ id: 'd-1', name: 'K', active_ingredients: 'Aspirin, Caffeine' }], ctx, DEFAULT_NORMALIZE_OPTIONS, fromGenerator);
     expect(r.rejected[0]!.errors.map((e) => [e.path, e.rule])).toEqual([['$[0].active_ingredients', 'type']]);
   });
 
   it("reads the generator's user record: ISO codes as names, organization as organization_name", () => {
     const record = { id: 'u-1', timezone: '+0530', country: 'IN', language: 'fr', organization: 'Travis Holt' };
-    const r = normalizeCatalog('user', [record], ctx);
+    const r = normalizeCatalog('user', [record], ctx, DEFAULT_NORMALIZE_OPTIONS, fromGenerator);
     expect(r.accepted[0]!.record.record).toEqual({ id: 'u-1', country: 'India', language: 'French', organization_name: 'Travis Holt', timezone: '+0530' });
     expect(r.accepted[0]!.warnings.map((w) => [w.path, w.rule, w.message])).toEqual([
       ['$[0].country', 'value_format', 'country "IN" is an ISO 3166 code; read as India'],

@@ -6,6 +6,8 @@ import { catalogKindOf, unknownCatalogKindMessage } from '../catalogs/custom';
 import { catalogDef, catalogKindAlias, type CatalogKindAlias } from '../catalogs/definitions';
 import type { CatalogDef } from '../catalogs/types';
 import { validateObject } from '../dsl/validate';
+import { SPEC_CLIENT, type Sender } from '../clients/identity';
+import { gateWarnings } from '../quirks/gate';
 import { applyCatalogQuirks } from './catalog-quirks';
 import { isObject } from '@evp/contract';
 import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, type NormalizeResult, type Rejection } from './types';
@@ -53,13 +55,16 @@ export interface AcceptedCatalogRecord {
  * A catalog submission (a JSON array of records of one kind) → canonical catalog records and
  * rejections. Never throws. Each record is judged on its own, so one bad record never rejects its
  * siblings, and `records in = accepted + Σ rejected.event_count` (a body that is not an array, or
- * of an unknown kind, is one rejection standing for every record it holds, at least 1).
+ * of an unknown kind, is one rejection standing for every record it holds, at least 1). `sender` is
+ * the client the upload identified (identifyCatalogClient): a quirk of another client meets the
+ * spec's rule, as in events.
  */
 export function normalizeCatalog(
   kindName: string,
   body: unknown,
   ctx: IngestContext,
   options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS,
+  sender: Sender = SPEC_CLIENT,
 ): NormalizeResult<AcceptedCatalogRecord> {
   const out: NormalizeResult<AcceptedCatalogRecord> = { accepted: [], rejected: [] };
   const whole = (kind: Rejection['kind'], errors: Reason[]) =>
@@ -88,7 +93,7 @@ export function normalizeCatalog(
     const path = `$[${i}]`;
     const made = of.custom
       ? normalizeCustomRecord(of.kind, item, path, path, ctx, options)
-      : normalizeRecord(catalogDef(of.kind), item, path, ctx, options, alias === undefined ? undefined : { name: kindName, ...alias });
+      : normalizeRecord(catalogDef(of.kind), item, path, ctx, options, sender, alias === undefined ? undefined : { name: kindName, ...alias });
     if ('record' in made) out.accepted.push({ ...made, index: i });
     else {
       out.rejected.push({
@@ -143,7 +148,10 @@ export function normalizeCustomRecord(kind: string, item: unknown, path: string,
 
 /**
  * One record of a kind → a canonical record or why not (shared by catalog submissions and the
- * dimensions upload); `alias` when the client named the kind by one of its aliases (aliasedRecord).
+ * dimensions upload); `alias` when the client named the kind by one of its aliases (aliasedRecord);
+ * `prior` the warnings of reading the record before (the dimensions upload's `kv` strings). Every
+ * warning is gated by `sender` (quirks/gate.ts): a quirk of another client adds its spec rule to the
+ * record's errors, so a rejection lists all its reasons at once.
  */
 export function normalizeRecord(
   def: CatalogDef,
@@ -151,7 +159,9 @@ export function normalizeRecord(
   path: string,
   ctx: IngestContext,
   options: NormalizeOptions,
+  sender: Sender,
   alias?: CatalogKindAlias & { name: string },
+  prior: readonly Reason[] = [],
 ): Made {
   const size = JSON.stringify(item)?.length ?? 0;
   if (size > options.maxEventChars) {
@@ -159,7 +169,7 @@ export function normalizeRecord(
   }
   if (!isObject(item)) return { kind: 'schema_violation', errors: [{ path, rule: 'type', message: `a ${def.kind} record must be an object` }] };
   const quirks = applyCatalogQuirks(def, item, path);
-  const warnings: Reason[] = quirks.warnings;
+  const warnings: Reason[] = [...prior, ...quirks.warnings];
   let input = quirks.record;
   if ((item.id === undefined || item.id === null) && def.defaultId) {
     const derived = def.defaultId(item);
@@ -174,11 +184,12 @@ export function normalizeRecord(
   // An empty id would make every such record the same row (and the sink refuses it).
   if (typeof v.value.id === 'string' && v.value.id.length === 0) errors.push({ path: `${path}.id`, rule: 'non_empty', message: 'id must not be empty' });
   errors.push(...receiptChecks(v.value, path, ctx.receivedAt, errors));
-  if (errors.length > 0) return { kind: 'schema_violation', errors };
   if (def.deprecated) {
     warnings.push({ path, rule: 'deprecated_kind', message: `the ${def.kind} catalog is deprecated; send site records instead` });
   }
   warnings.push(...v.warnings);
+  const gated = gateWarnings(warnings, sender, errors);
+  if (errors.length > 0) return { kind: 'schema_violation', errors };
   return {
     record: {
       app_id: ctx.appId,
@@ -189,7 +200,7 @@ export function normalizeRecord(
       record: v.value,
       extra: Object.keys(v.unknown).length > 0 ? v.unknown : null,
     },
-    warnings,
+    warnings: [...gated],
   };
 }
 

@@ -2,6 +2,7 @@ import type { Reason } from '../rules/registry';
 import type { IngestContext } from '../canonical';
 import { catalogKindOf, unknownCatalogKindMessage } from '../catalogs/custom';
 import { catalogDef, catalogKindAlias } from '../catalogs/definitions';
+import { identifyCatalogClient, type Sender } from '../clients/identity';
 import type { CatalogDef } from '../catalogs/types';
 import type { FieldDef } from '../dsl/types';
 import { normalizeCustomRecord, normalizeRecord, type AcceptedCatalogRecord } from './catalog';
@@ -18,11 +19,14 @@ import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, type NormalizeResult,
  * record's id, and `kv` holds the fields as strings (the client's `flattenMapToString`), read back
  * into the definition's types (readKv). Counts add up as for catalog submissions: elements in =
  * accepted + Σ rejected.event_count; a body that is not this shape is one envelope_violation.
+ * `sender`: the client the upload identified (by default what the route alone says: Kenkai iOS or
+ * the Unity SDK's Kenkai Core); its quirks are gated as in events.
  */
 export function normalizeDimensions(
   body: unknown,
   ctx: IngestContext,
   options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS,
+  sender: Sender = identifyCatalogClient({ route: 'dimensions' }),
 ): NormalizeResult<AcceptedCatalogRecord> {
   const out: NormalizeResult<AcceptedCatalogRecord> = { accepted: [], rejected: [] };
   const data = isObject(body) ? body.data : undefined;
@@ -64,8 +68,17 @@ export function normalizeDimensions(
     const warnings: Reason[] = [];
     const fields = readKv(def, (item.kv ?? {}) as Record<string, unknown>, `${path}.kv`, warnings);
     const alias = catalogKindAlias(item.type as string);
-    const made = normalizeRecord(def, { ...fields, id: item.id }, `${path}.kv`, ctx, options, alias && { name: item.type as string, ...alias });
-    if ('record' in made) out.accepted.push({ record: made.record, warnings: [...warnings, ...made.warnings], index: i });
+    const made = normalizeRecord(
+      def,
+      { ...fields, id: item.id },
+      `${path}.kv`,
+      ctx,
+      options,
+      sender,
+      alias && { name: item.type as string, ...alias },
+      warnings,
+    );
+    if ('record' in made) out.accepted.push({ record: made.record, warnings: made.warnings, index: i });
     else reject(made.errors, made.kind);
   });
   return out;

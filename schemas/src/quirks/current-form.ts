@@ -1,4 +1,4 @@
-import { KENKAI, KENKAI_AND_UNITY, UNITY } from './clients';
+import { KENKAI, KENKAI_AND_UNITY } from './clients';
 import type { ClientQuirk } from './types';
 
 const FLATTEN = 'KenkaiSDKCore Utility/Extensions/CodableExtension.swift (serializeToFlatMap, flattenMap)';
@@ -173,17 +173,6 @@ export const currentFormQuirks: readonly ClientQuirk[] = [
     source: 'KenkaiSDKCore Models/Catalog/CatalogItemModel.swift, Services/APIHandler/CatalogAPIHandler.swift, CodableExtension.swift (flattenMapToString)',
     gate: ['ios-kenkai', 'unity-ios'],
     otherwise: 'type',
-  },
-  {
-    rule: 'custom_catalog_kind',
-    sends:
-      'catalog records of a kind the app names itself (`LogOtherCatalog(id, "Game Item", meta)`): `{"id", "type": "game_item", "kv": {"name": "Game Item", …meta}}` on `POST /v1/ingest/dimensions`, the name snake-cased',
-    becomes:
-      'an app-defined kind (a name matching `[a-z][a-z0-9_]{0,63}` that is no built-in kind or alias): `id` checked, every other field kept as sent, in `catalog_custom` (column `kind`); other names are still rejected (`unknown_catalog_kind`)',
-    clients: UNITY,
-    source: 'Runtime/CFSDK.cs (LogOtherCatalog), KenkaiSDKCore Catalog/CfCoreCatalog.swift (updateOtherCatalog), Models/Catalog/OtherCatalogModel.swift',
-    gate: ['unity-ios'],
-    otherwise: 'unknown_catalog_kind',
   },
   {
     rule: 'default_zero',

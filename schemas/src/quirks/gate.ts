@@ -1,4 +1,4 @@
-import { inRange, versionParts, type ClientLine } from '../clients/identity';
+import { inRange, versionParts, type ClientLine, type Sender } from '../clients/identity';
 import { RULES, type Reason, type RuleName } from '../rules/registry';
 import { CLIENT_QUIRKS } from './index';
 import type { GateEntry } from './types';
@@ -34,22 +34,25 @@ const GATES = new Map<RuleName, Gate>(
   ]),
 );
 
-/** The client an event comes from, as EnvelopeFacts carry it (clients/identity.ts). */
-export interface Sender {
-  line: ClientLine | null;
-  lineVersion: readonly number[];
+export type { Sender } from '../clients/identity';
+
+function allowedLine(gate: Gate, line: ClientLine, version: readonly number[] | null): boolean {
+  if (gate.lines?.has(line) === true) return true;
+  // An unknown version (a catalog upload) is admitted by a gate naming the line between any versions.
+  for (const r of gate.ranges) if (r.line === line && (version === null || inRange(version, r.from, r.to))) return true;
+  return false;
 }
 
 function allowed(gate: Gate, sender: Sender): boolean {
   if (gate.lines === null) return true;
   if (sender.line === null) return false;
-  if (gate.lines.has(sender.line)) return true;
-  for (const r of gate.ranges) if (r.line === sender.line && inRange(sender.lineVersion, r.from, r.to)) return true;
+  if (allowedLine(gate, sender.line, sender.lineVersion)) return true;
+  for (const line of sender.orLines ?? []) if (allowedLine(gate, line, null)) return true;
   return false;
 }
 
 /**
- * An event's warnings as its client may have them. A quirk warning (schemas/src/quirks) is kept only
+ * An event's (or a catalog record's) warnings as its client may have them. A quirk warning (schemas/src/quirks) is kept only
  * when the event's client is one its gate names (the line, and the sdk version where the gate gives
  * a range); for any other client it becomes the spec's rule (`otherwise`): an error appended to
  * `errors` (the event is rejected, all its reasons in one answer), or, for a warning rule, the same

@@ -71,6 +71,10 @@ export const RULES = {
   time_precision: warning('platform', 'a time with digits below the millisecond, read to the millisecond (ISO 8601 allows them: every client)'),
   future_time: warning('platform', 'an event dated more than the tolerance after the upload was received; kept as sent'),
   sent_at_format: warning('platform', 'an upload’s `sent_at` that is neither ISO 8601 with an offset nor epoch ms; its event times are stored uncorrected'),
+  custom_catalog_kind: warning(
+    'platform (spec 4.3)',
+    'records of a catalog kind the app defines itself, kept as sent in catalog_custom (every client; docs/data-contract.md, "App-defined catalog kinds")',
+  ),
   // Client quirks (the quirk table in docs/data-contract.md: what each client sends, its gate, its source).
   ambiguous_flattened_key: quirk('a flattened key that two objects share (checkout and item `id`)'),
   app_version_major_build: quirk('`app_info` as `<major>.<build>`; the build is the version code'),
@@ -85,7 +89,6 @@ export const RULES = {
   catalog_string_coerced: quirk('catalog values all strings (`/v1/ingest/dimensions`); read by the field types'),
   copied_from_item: quirk('cart/checkout currency taken from the item'),
   currency_code_ios_list: quirk('a code of the iOS SDK’s currency list that is not active ISO 4217'),
-  custom_catalog_kind: quirk('records of an app-defined catalog kind, kept as sent'),
   custom_event: quirk('an app’s own event name (track), stored as `custom`'),
   default_applied: quirk('a required field the client never writes, given its documented default'),
   default_zero: quirk('site position `"0","0"` for none; left out'),

@@ -51,7 +51,7 @@ export function createGatewayApp(deps: GatewayDeps) {
     before: [
       browserCors({
         allowedOrigins: deps.corsOrigins,
-        allowHeaders: ['Authorization', 'Content-Type', 'Content-Encoding', 'X-Request-Id'],
+        allowHeaders: ['Authorization', 'Content-Type', 'Content-Encoding', 'X-Request-Id', 'X-EVP-SDK'],
         answerPreflight: true,
         // /sdk/ (the script build) answers CORS for any origin itself (sdk-script.ts).
         skip: (url) => url.startsWith('/data/') || url.startsWith('/sdk/'),
@@ -112,6 +112,7 @@ export function createGatewayApp(deps: GatewayDeps) {
           accepted: records,
           messages: [{ key: `${appId}:catalog:${kind}`, value: raw.bytes }],
           answer: { emptySuccess: false, closeOnRetriable: statusBlindPath(req) },
+          forwardClient: true,
         };
       });
 
@@ -126,6 +127,7 @@ export function createGatewayApp(deps: GatewayDeps) {
           messages: [{ key: `${appId}:catalog:dimensions`, value: raw.bytes }],
           // Only the Kenkai client posts here, and it reads no status.
           answer: { emptySuccess: false, closeOnRetriable: true },
+          forwardClient: true,
         };
       });
 

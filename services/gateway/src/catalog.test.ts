@@ -15,7 +15,12 @@ describe('POST /v1/ingest/catalog/{kind}', () => {
       { id: 's1', name: 'Clinic', type: 'clinic' },
       { id: 's2', name: 'Shop', type: 'pharmacy' },
     ]);
-    const res = await post(s.app, 'site').set('Content-Type', 'application/json').set('X-Request-Id', 'r-cat').send(body);
+    const res = await post(s.app, 'site')
+      .set('Content-Type', 'application/json')
+      .set('X-Request-Id', 'r-cat')
+      .set('User-Agent', 'ShopApp/57 CFNetwork/1494.0.7 Darwin/23.4.0')
+      .set('X-EVP-SDK', 'ios/1.1.8')
+      .send(body);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ accepted: 2, request_id: 'r-cat' });
     await waitFor(() => s.raw.length === 1);
@@ -30,6 +35,10 @@ describe('POST /v1/ingest/catalog/{kind}', () => {
       [rawHeaders.payloadKind]: 'catalog:site',
       [rawHeaders.envelopeIndex]: '0',
       [rawHeaders.envelopeCount]: '1',
+      // What the request says about its client, for the validator's quirk gates (docs/api.md).
+      [rawHeaders.routeForm]: 'sdk',
+      [rawHeaders.clientSdk]: 'ios/1.1.8',
+      [rawHeaders.userAgent]: 'ShopApp/57 CFNetwork/1494.0.7 Darwin/23.4.0',
     });
     await s.close();
   });

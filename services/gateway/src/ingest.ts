@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { toRawHeaders } from '@evp/contract';
+import { toRawHeaders, type RequestClient } from '@evp/contract';
 import { ApiError, InfraError, type BusProducer, type Logger } from '@evp/core';
 import { checkJsonContentType, checkJsonDepth, grantOf } from '@evp/http';
 import { readBody } from './body';
@@ -16,6 +16,12 @@ export interface IngestPlan {
   messages: { key: string; value: Buffer }[];
   /** How the client reads the answer (client-answers.ts). */
   answer: AnswerStyle;
+  /**
+   * Forward what the request says about its client (requestClient) with the messages: catalog
+   * uploads, whose bodies carry no sdk string. Log envelopes name their client themselves, so the
+   * hot path writes no extra headers.
+   */
+  forwardClient?: true;
 }
 
 export interface IngestDeps {
@@ -26,6 +32,27 @@ export interface IngestDeps {
   retryAfterSeconds: number;
   now: () => number;
   rawTopic: string;
+}
+
+/** The header a client declares itself by (`<os>/<version>`, as an envelope's `sdk`). */
+const CLIENT_SDK_HEADER = 'x-evp-sdk';
+
+/**
+ * What the request says about its client, forwarded to the validator's quirk gates (catalog bodies
+ * carry no `sdk` string): `/data/…` is the API-key import form; the client's declaration is the
+ * `X-EVP-SDK` header, else an `sdk` query parameter (a beacon cannot set headers); and the
+ * User-Agent. Read from the URL and headers only: the hot path does not parse the query.
+ */
+function requestClient(req: Request): RequestClient {
+  const url = req.url;
+  const q = url.indexOf('?');
+  const sdk = req.headers[CLIENT_SDK_HEADER] ?? (q === -1 ? undefined : (new URLSearchParams(url.slice(q + 1)).get('sdk') ?? undefined));
+  const userAgent = req.headers['user-agent'];
+  return {
+    route: url.startsWith('/data/') ? 'import' : 'sdk',
+    ...(typeof sdk === 'string' ? { sdk } : {}),
+    ...(userAgent === undefined ? {} : { userAgent }),
+  };
 }
 
 /**
@@ -53,6 +80,7 @@ export function ingestHandler(deps: IngestDeps, plan: (req: Request, body: unkno
     const requestId = req.requestId as string;
     // The key decides the app: headers come from the grant, never from the body.
     const ctx = { appId: grant.appId, requestId, keyId: grant.keyId, receivedAt: deps.now() };
+    const client = p.forwardClient ? requestClient(req) : undefined;
     const count = p.messages.length;
     const started = performance.now();
     try {
@@ -60,7 +88,7 @@ export function ingestHandler(deps: IngestDeps, plan: (req: Request, body: unkno
         deps.rawTopic,
         p.messages.map((m, i) => ({
           ...m,
-          headers: toRawHeaders({ ctx, payloadKind: p.payloadKind, envelope: { index: i, count } }),
+          headers: toRawHeaders({ ctx, payloadKind: p.payloadKind, envelope: { index: i, count }, client }),
         })),
       );
       produced.ok.observe((performance.now() - started) / 1000);

@@ -125,6 +125,24 @@ export function gatewayOpenApi(): OpenApiFragment {
       ),
     },
   );
+  // A catalog body carries no sdk string: a client may declare itself (docs/api.md, "Which client uploads a catalog").
+  const clientParams = [
+    {
+      name: 'X-EVP-SDK',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', maxLength: 256 },
+      description:
+        'The client, as an envelope’s `sdk` (`<os>/<version>`, e.g. `web/1.0.0`): a real client’s catalog quirks are accepted from that client only.',
+    },
+    {
+      name: 'sdk',
+      in: 'query',
+      required: false,
+      schema: { type: 'string', maxLength: 256 },
+      description: 'The same declaration, for a client that cannot set headers (a beacon).',
+    },
+  ];
   catalogUpload.parameters = [
     pathParam(
       'kind',
@@ -136,6 +154,7 @@ export function gatewayOpenApi(): OpenApiFragment {
       },
       'A built-in kind or alias, or a kind the app defines itself (a lower-case name of up to 64 letters, digits and _, starting with a letter).',
     ),
+    ...clientParams,
   ];
   return {
     service: 'gateway',

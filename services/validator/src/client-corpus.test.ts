@@ -29,7 +29,7 @@ function payloadKindOf(path: string): string | undefined {
  * The raw messages the gateway writes for a body: for logs one per envelope (per user of a flat
  * body), else the body.
  */
-function rawMessages(kind: string, body: unknown): BusMessage[] {
+function rawMessages(kind: string, body: unknown, client: Record<string, string> = {}): BusMessage[] {
   const text = JSON.stringify(body);
   const bodies = kind === 'log' ? sliceEnvelopes(body, text).map((s) => s.json) : [text];
   return bodies.map((b, i) => ({
@@ -48,8 +48,16 @@ function rawMessages(kind: string, body: unknown): BusMessage[] {
       [rawHeaders.payloadKind]: kind,
       [rawHeaders.envelopeIndex]: String(i),
       [rawHeaders.envelopeCount]: String(bodies.length),
+      ...client,
     },
   }));
+}
+
+/** The client headers the gateway forwards with a catalog upload (services/gateway/src/ingest.ts, requestClient). */
+function clientHeaders(kind: string, path: string, stackHeaders: Record<string, string>): Record<string, string> {
+  if (kind === 'log' || kind === 'crash') return {};
+  const ua = stackHeaders['User-Agent'];
+  return { [rawHeaders.routeForm]: path.startsWith('/data/') ? 'import' : 'sdk', ...(ua === undefined ? {} : { [rawHeaders.userAgent]: ua }) };
 }
 
 /** One message's verdicts, in the receipt's order: by event index, a whole-envelope rejection first. */
@@ -69,16 +77,18 @@ function verdictsOf(o: MessageOutcome<AcceptedEvent>): Verdict[] {
 
 const cases = clientCorpus()
   .filter(({ p }) => payloadKindOf(p.request.path) !== undefined && p.expect?.verdicts !== undefined)
-  .map(({ name, p }) => [name, p] as const);
+  .map(({ name, p, stackHeaders }) => [name, p, stackHeaders] as const);
 
 describe('real clients’ corpus through the validator', () => {
   it('has payloads with expectations', () => {
     expect(cases.length).toBeGreaterThan(0);
   });
 
-  it.each(cases)('%s', (_name, p) => {
+  it.each(cases)('%s', (_name, p, stackHeaders) => {
     const kind = payloadKindOf(p.request.path) as string;
-    const verdicts = rawMessages(kind, p.request.body).flatMap((m) => verdictsOf(processRawMessage(m, { maxEventChars: 64 * 1024 })));
+    const verdicts = rawMessages(kind, p.request.body, clientHeaders(kind, p.request.path, stackHeaders)).flatMap((m) =>
+      verdictsOf(processRawMessage(m, { maxEventChars: 64 * 1024 })),
+    );
     expect(verdicts).toEqual(p.expect?.verdicts);
   });
 });

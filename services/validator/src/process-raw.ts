@@ -9,6 +9,7 @@ import {
 } from '@evp/contract';
 import { errorMessage, type BusMessage } from '@evp/core';
 import {
+  catalogUploadClient,
   normalizeCatalog,
   normalizeCrashUpload,
   normalizeDimensions,
@@ -128,7 +129,7 @@ function parseViolation(msg: RawMessage, errors: Reason[], eventCount = 1): Mess
 }
 
 function processUnguarded(msg: RawMessage, options: NormalizeOptions): MessageOutcome<AcceptedEvent> {
-  const { ctx, payloadKind, envelope } = contextOf(msg);
+  const { ctx, payloadKind, envelope, client } = contextOf(msg);
   if (!ctx.appId) return parseViolation(msg, [{ path: `headers.${rawHeaders.appId}`, rule: 'required', message: 'raw message has no app id header' }]);
   const catalogKind = catalogKindOfPayload(payloadKind);
   const dimensions = payloadKind === DIMENSIONS_PAYLOAD_KIND;
@@ -150,7 +151,10 @@ function processUnguarded(msg: RawMessage, options: NormalizeOptions): MessageOu
   if (catalogKind !== undefined || dimensions) {
     // Unknown kinds come back from normalizeCatalog as one parse_violation (rule unknown_catalog_kind);
     // a dimensions upload (Kenkai: records of every kind in one body) is split into records by their `type`.
-    const result = dimensions ? normalizeDimensions(body, ctx, options) : normalizeCatalog(catalogKind as string, body, ctx, options);
+    // Catalog bodies carry no sdk string: the client is what the request said (raw headers), and its
+    // quirks are gated by it as an envelope's are by its sdk.
+    const sender = catalogUploadClient(dimensions, client);
+    const result = dimensions ? normalizeDimensions(body, ctx, options, sender) : normalizeCatalog(catalogKind as string, body, ctx, options, sender);
     return {
       events: [],
       catalog: result.accepted,
