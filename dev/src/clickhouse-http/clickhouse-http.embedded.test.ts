@@ -169,7 +169,8 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
     { name: 'OR 1=1', sql: "SELECT campaign_id FROM campaigns WHERE app_id = 'app-b' OR 1=1 ORDER BY 1", rows: 'a1\na2\n' },
     {
       name: 'UNION with another table',
-      sql: 'SELECT campaign_id FROM campaigns UNION ALL SELECT segment_id FROM segment_definitions ORDER BY 1',
+      // ORDER BY after a UNION belongs to its last SELECT in ClickHouse: the union is ordered from outside.
+      sql: 'SELECT id FROM (SELECT campaign_id AS id FROM campaigns UNION ALL SELECT segment_id FROM segment_definitions) ORDER BY id',
       rows: 'a1\na2\nsa\n',
     },
     { name: 'subquery on another table', sql: 'SELECT count() FROM (SELECT * FROM segment_definitions)', rows: '1\n' },
