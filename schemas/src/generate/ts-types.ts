@@ -1,34 +1,9 @@
-import type { FieldDef, FieldType, ObjectDef } from '../dsl/types';
+import type { FieldDef, ObjectDef } from '../dsl/types';
 import { objectsOf } from './objects';
 import { blockSources, catalogSources } from './sources';
+import { jsdocLine, key, tsType } from './ts-render';
 
 export const TYPES_PATH = 'schemas/generated/types.ts';
-
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const key = (k: string) => (IDENT.test(k) ? k : JSON.stringify(k));
-
-function tsType(type: FieldType): string {
-  switch (type.kind) {
-    case 'scalar':
-      return type.scalar === 'string' ? 'string' : type.scalar === 'boolean' ? 'boolean' : 'number';
-    case 'epochMs':
-      return 'number';
-    case 'enum':
-      return type.symbols.length === 0 ? 'never' : type.symbols.map((s) => JSON.stringify(s)).join(' | ');
-    case 'any':
-      return 'unknown';
-    case 'array': {
-      const inner = tsType(type.items);
-      return /[|&]/.test(inner) ? `Array<${inner}>` : `${inner}[]`;
-    }
-    case 'map':
-      return `Record<string, ${tsType(type.values)}>`;
-    case 'object':
-      return type.def.name;
-  }
-}
-
-const jsdocLine = (s: string) => s.replace(/\*\//g, '*\\/').replace(/\s*\n\s*/g, ' ');
 
 function fieldDoc(f: FieldDef): string[] {
   const lines: string[] = [];

@@ -1,6 +1,7 @@
-import type { EventDef, FieldDef, FieldType, ObjectDef } from '../dsl/types';
+import type { EventDef, FieldDef, ObjectDef } from '../dsl/types';
 import { objectsOf } from './objects';
 import { blockSources, catalogSources } from './sources';
+import { jsdocLine, key, tsType } from './ts-render';
 
 /**
  * The browser library's event types (packages/web-sdk), generated from the same definitions as the
@@ -13,38 +14,13 @@ import { blockSources, catalogSources } from './sources';
 export const WEB_SDK_TYPES_PATH = 'packages/web-sdk/src/generated/events.ts';
 const webSdkBlockPath = (block: string) => `packages/web-sdk/src/blocks/${block.replace(/_/g, '-')}.ts`;
 
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const key = (k: string) => (IDENT.test(k) ? k : JSON.stringify(k));
 const NOT_FOR_WEB = new Set(['exception']);
 
 const webEvents = (b: { events: EventDef[] }) => b.events.filter((e) => e.origin === undefined && !NOT_FOR_WEB.has(e.event));
 
-function tsType(type: FieldType): string {
-  switch (type.kind) {
-    case 'scalar':
-      return type.scalar === 'string' ? 'string' : type.scalar === 'boolean' ? 'boolean' : 'number';
-    case 'epochMs':
-      return 'number';
-    case 'enum':
-      return type.symbols.length === 0 ? 'never' : type.symbols.map((s) => JSON.stringify(s)).join(' | ');
-    case 'any':
-      return 'unknown';
-    case 'array': {
-      const inner = tsType(type.items);
-      return /[|&]/.test(inner) ? `Array<${inner}>` : `${inner}[]`;
-    }
-    case 'map':
-      return `Record<string, ${tsType(type.values)}>`;
-    case 'object':
-      return type.def.name;
-  }
-}
-
-const doc = (s: string) => s.replace(/\*\//g, '*\\/').replace(/\s*\n\s*/g, ' ');
-
 function fieldDoc(f: FieldDef): string[] {
   const lines: string[] = [];
-  if (f.doc) lines.push(doc(f.doc));
+  if (f.doc) lines.push(jsdocLine(f.doc));
   if (f.type.kind === 'epochMs') lines.push('Epoch milliseconds.');
   if (f.min !== undefined || f.max !== undefined) lines.push(`Range: ${f.min ?? '−∞'}..${f.max ?? '∞'} (inclusive).`);
   if (f.default !== undefined) lines.push(`@default ${JSON.stringify(f.default)} (filled in by the platform)`);
@@ -56,7 +32,7 @@ const webRequired = (f: FieldDef) => f.required && f.default === undefined;
 
 function renderInterface(def: ObjectDef, heading?: string): string {
   const out: string[] = [];
-  const head = [heading, def.doc && doc(def.doc)].filter(Boolean) as string[];
+  const head = [heading, def.doc && jsdocLine(def.doc)].filter(Boolean) as string[];
   if (head.length > 0) out.push('/**', ...head.map((l) => ` * ${l}`), ' */');
   out.push(`export interface ${def.name} {`);
   for (const [name, f] of Object.entries(def.fields)) {
