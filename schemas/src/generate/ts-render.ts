@@ -1,4 +1,5 @@
-import type { FieldType } from '../dsl/types';
+import type { EventDef, FieldType } from '../dsl/types';
+import type { CatalogSource } from './sources';
 
 /** What both TypeScript generators (the server types, the web library's types) write alike. */
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -26,3 +27,33 @@ export function tsType(type: FieldType): string {
 }
 
 export const jsdocLine = (s: string) => s.replace(/\*\//g, '*\\/').replace(/\s*\n\s*/g, ' ');
+
+/**
+ * The lookup types both generators end with: event name → props, block → event names, catalog kind →
+ * record. `what` names the props and the record in the doc comments (validated, or as a client sends them).
+ */
+export function lookupMaps(
+  blocks: readonly { block: string; events: readonly EventDef[] }[],
+  catalogs: readonly CatalogSource[],
+  what: { props: string; record: string },
+): string[] {
+  const events = blocks.flatMap((b) => b.events);
+  return [
+    `/** Event name → ${what.props}. */`,
+    'export interface EventPropsByName {',
+    ...events.map((e) => `  ${key(e.event)}: ${e.name};`),
+    '}',
+    '',
+    'export type EventName = keyof EventPropsByName;',
+    '',
+    '/** Block → the names of its events. */',
+    'export interface EventNamesByBlock {',
+    ...blocks.map((b) => `  ${key(b.block)}: ${b.events.length === 0 ? 'never' : b.events.map((e) => JSON.stringify(e.event)).join(' | ')};`),
+    '}',
+    '',
+    `/** Catalog kind → ${what.record}. */`,
+    'export interface CatalogRecordByKind {',
+    ...catalogs.map((c) => `  ${key(c.kind)}: ${c.def.name};`),
+    '}',
+  ];
+}

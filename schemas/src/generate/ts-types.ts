@@ -1,7 +1,7 @@
 import type { FieldDef, ObjectDef } from '../dsl/types';
 import { objectsOf } from './objects';
 import { blockSources, catalogSources } from './sources';
-import { jsdocLine, key, tsType } from './ts-render';
+import { jsdocLine, key, lookupMaps, tsType } from './ts-render';
 
 export const TYPES_PATH = 'schemas/generated/types.ts';
 
@@ -74,25 +74,7 @@ export function typesFile(): string {
   if (nestedParts.length > 0) sections.push(`// ── nested objects ──\n\n${nestedParts.join('\n\n')}`);
   if (catalogParts.length > 0) sections.push(`// ── catalog records ──\n\n${catalogParts.join('\n\n')}`);
 
-  const events = blocks.flatMap((b) => b.events);
-  const maps = [
-    '/** Event name → its validated props. */',
-    'export interface EventPropsByName {',
-    ...events.map((e) => `  ${key(e.event)}: ${e.name};`),
-    '}',
-    '',
-    'export type EventName = keyof EventPropsByName;',
-    '',
-    '/** Block → the names of its events. */',
-    'export interface EventNamesByBlock {',
-    ...blocks.map((b) => `  ${key(b.block)}: ${b.events.length === 0 ? 'never' : b.events.map((e) => JSON.stringify(e.event)).join(' | ')};`),
-    '}',
-    '',
-    '/** Catalog kind → its validated record. */',
-    'export interface CatalogRecordByKind {',
-    ...catalogs.map((c) => `  ${key(c.kind)}: ${c.def.name};`),
-    '}',
-  ];
+  const maps = lookupMaps(blocks, catalogs, { props: 'its validated props', record: 'its validated record' });
   sections.push(maps.join('\n'));
   return `${header.join('\n')}${sections.join('\n\n')}\n`;
 }
