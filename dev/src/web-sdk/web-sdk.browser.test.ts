@@ -399,20 +399,37 @@ describe('the web library in Chromium', () => {
     await ctx.close();
   });
   it('without keepalive fetch, leaving the page sends a beacon (sdk_key in the URL, text/plain) the platform accepts; the re-send is stored once', async () => {
-    const ctx = await h.context();
-    // A browser without keepalive fetch.
-    await ctx.addInitScript(() => {
-      delete (Request.prototype as { keepalive?: unknown }).keepalive;
-    });
-    const beacons: { url: string; type: string | undefined; body: string }[] = [];
-    ctx.on('request', (r) => {
-      if (r.url().includes('/v1/ingest/log?')) beacons.push({ url: r.url(), type: r.headers()['content-type'], body: r.postData() ?? '' });
-    });
-    const user = uid('beacon');
-    const p = await h.open(ctx, '/', quiet);
-    await call(p, 'identify', 'login', user);
-    await search(p, 'beaconed');
-    await p.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false })));
+    // The beacon is only needed for what is still queued when the page goes: on a loaded machine the
+    // events can leave by an ordinary upload before pagehide, and then nothing is left to beacon. Such
+    // an attempt proves nothing and is made again with a new page and user (at most three; the test
+    // fails when none keeps its events until pagehide).
+    const attempt = async () => {
+      const ctx = await h.context();
+      // A browser without keepalive fetch.
+      await ctx.addInitScript(() => {
+        delete (Request.prototype as { keepalive?: unknown }).keepalive;
+      });
+      const beacons: { url: string; type: string | undefined; body: string }[] = [];
+      let earlyUploads = 0;
+      ctx.on('request', (r) => {
+        if (r.url().includes('/v1/ingest/log?')) beacons.push({ url: r.url(), type: r.headers()['content-type'], body: r.postData() ?? '' });
+        else if (r.url() === `${h.baseUrl}/v1/ingest/log` && beacons.length === 0) earlyUploads += 1;
+      });
+      const user = uid('beacon');
+      const p = await h.open(ctx, '/', quiet);
+      await call(p, 'identify', 'login', user);
+      await search(p, 'beaconed');
+      const before = earlyUploads;
+      await p.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false })));
+      return { ctx, p, user, beacons, early: before > 0 };
+    };
+    let run = await attempt();
+    for (let i = 1; i < 3 && run.early; i++) {
+      await run.ctx.close();
+      run = await attempt();
+    }
+    expect({ uploadedBeforePagehide: run.early }).toEqual({ uploadedBeforePagehide: false });
+    const { ctx, p, user, beacons } = run;
     const got = await h.waitForEvents(user, 2);
     expect(got.map((e) => [e.name, e.property])).toEqual([
       ['identify', 'login'],
