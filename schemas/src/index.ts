@@ -7,6 +7,7 @@ export * from './dead-letter-fields';
 export * from './receipt';
 export * from './membership';
 export * from './action-log';
+export * from './action-request';
 export * from './dsl/types';
 export * from './dsl/validate';
 export * from './avro/derive';

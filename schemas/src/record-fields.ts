@@ -23,6 +23,7 @@ import type { AvroSchema } from './avro/derive';
  * | `stringList` | `string[]`                | array of `string`             | `Array(String)`                     |
  * | `stringMap`  | `Record<string, string>`  | map of `string`               | `Map(String, String)`               |
  * | `recordList` | `<avroRecord>[]` of `fields` | array of `avroRecord` records | — (no column)                    |
+ * | `record`     | `<avroRecord>` of `fields`   | an `avroRecord` record        | — (no column)                    |
  *
  * `nullable` adds `| null` and makes the Avro type `["null", T]` with default null. `clickhouse` is
  * (for a record a table stores) the column's type exactly as `system.columns` shows it once the migrations have run: a test
@@ -31,13 +32,26 @@ import type { AvroSchema } from './avro/derive';
 export interface RecordField {
   readonly name: string;
   readonly kind:
-    'string' | 'epochMs' | 'int' | 'boolean' | 'block' | 'enum' | 'props' | 'jsonText' | 'jsonObject' | 'reasons' | 'stringList' | 'stringMap' | 'recordList';
+    | 'string'
+    | 'epochMs'
+    | 'int'
+    | 'boolean'
+    | 'block'
+    | 'enum'
+    | 'props'
+    | 'jsonText'
+    | 'jsonObject'
+    | 'reasons'
+    | 'stringList'
+    | 'stringMap'
+    | 'recordList'
+    | 'record';
   readonly nullable?: true;
   readonly nonEmpty?: true;
   readonly symbols?: readonly string[];
   /** enum: a value outside `symbols` is still stored (the list may grow before every reader knows). */
   readonly open?: true;
-  /** reasons, recordList: the Avro record (and TypeScript interface) name of one item. */
+  /** reasons, recordList, record: the Avro record (and TypeScript interface) name of one item. */
   readonly avroRecord?: string;
   /** Documents the field in TypeScript. */
   readonly doc?: string;
@@ -55,7 +69,7 @@ export interface RecordField {
    * its types (an Avro enum for an `enum`, `long` for an `int`, a logical type) byte for byte.
    */
   readonly avroType?: AvroSchema;
-  /** recordList: the table of one item. */
+  /** recordList, record: the table of one item. */
   readonly fields?: readonly RecordField[];
   /** May be absent (JSON topics): read as absent, not as null. */
   readonly optional?: true;
@@ -63,6 +77,31 @@ export interface RecordField {
   readonly avroDocAfterDefault?: true;
   /** Absent for a record no ClickHouse table stores (a topic's own record, e.g. a membership change). */
   readonly clickhouse?: string;
+  /**
+   * Limits beyond the kind, for records read from JSON (the action a create request or an
+   * `actions.requested` message holds: packages/actions derives its request reader from them).
+   */
+  readonly limits?: FieldLimits;
+}
+
+/** The limits of a field; each applies to the kinds named. */
+export interface FieldLimits {
+  /** string: most characters; stringList: of each item; stringMap: of each value. */
+  readonly maxLength?: number;
+  /** string: a regular expression (source) the whole text matches. */
+  readonly pattern?: string;
+  /** string: a named format (packages/actions reads `timestamp`: RFC 3339 with an offset). */
+  readonly format?: 'timestamp';
+  /** int: the least and the greatest value. */
+  readonly min?: number;
+  readonly max?: number;
+  /** stringList, recordList, stringMap: the fewest and the most items (map: entries). */
+  readonly minItems?: number;
+  readonly maxItems?: number;
+  /** stringList: no item is empty; stringMap: no key is empty. */
+  readonly nonEmptyItems?: true;
+  /** stringMap: most characters of a key. */
+  readonly keyMaxLength?: number;
 }
 
 /**
@@ -113,6 +152,9 @@ function avroTypeOf(f: RecordField): AvroSchema {
     case 'recordList':
       if (f.avroRecord === undefined || f.fields === undefined) throw new Error(`recordList field ${f.name} names no avroRecord or fields`);
       return { type: 'array', items: { type: 'record', name: f.avroRecord, fields: avroFieldsOf(f.fields) } };
+    case 'record':
+      if (f.avroRecord === undefined || f.fields === undefined) throw new Error(`record field ${f.name} names no avroRecord or fields`);
+      return { type: 'record', name: f.avroRecord, fields: avroFieldsOf(f.fields) };
   }
 }
 

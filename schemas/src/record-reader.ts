@@ -76,6 +76,17 @@ function checkOf(f: RecordField): Check {
           });
         };
       }
+      case 'record': {
+        const item = recordReader<unknown>(f.fields ?? []);
+        return (v, path) => {
+          try {
+            return item(v);
+          } catch (err) {
+            if (!(err instanceof RecordReadError)) throw err;
+            throw new RecordReadError(err.path === '$' ? path : `${path}.${err.path}`, err.reason);
+          }
+        };
+      }
       default:
         throw new Error(`recordReader: field ${f.name} is of kind ${f.kind}, which it does not read`);
     }
@@ -123,7 +134,9 @@ type ValueOf<F extends RecordField> = F['kind'] extends 'string'
             ? Record<string, string>
             : F extends { kind: 'recordList'; fields: infer Fs extends readonly RecordField[] }
               ? RecordOf<Fs>[]
-              : never;
+              : F extends { kind: 'record'; fields: infer Fs extends readonly RecordField[] }
+                ? RecordOf<Fs>
+                : never;
 
 /**
  * A record of a field table as a TypeScript type, derived from the table itself (for records whose

@@ -2,13 +2,13 @@
  * Domain types of the action store (spec 2.5, 3, 4.1). Field names follow the wire format so a
  * stored record is returned by a pull without renaming.
  */
-export const ACTION_TYPES = ['message', 'custom'] as const;
+import { ACTION_TYPES, DELIVERY_MODES, RENDER_METHODS, type ActionCaps, type ActionContent, type NewActionFields } from '@evp/schemas';
+
+// The action's fields and their enums are the data contract's (schemas/src/action-request.ts).
+export { ACTION_TYPES, DELIVERY_MODES, MAX_ACTIONS_PER_CREATE, MAX_GIVEN_ID, RENDER_METHODS } from '@evp/schemas';
+export type { ActionCaps, ActionContent } from '@evp/schemas';
 export type ActionType = (typeof ACTION_TYPES)[number];
-
-export const RENDER_METHODS = ['push_notification', 'in_app_message', 'generic_message'] as const;
 export type RenderMethod = (typeof RENDER_METHODS)[number];
-
-export const DELIVERY_MODES = ['one-off', 'cached'] as const;
 export type DeliveryMode = (typeof DELIVERY_MODES)[number];
 
 /**
@@ -30,20 +30,12 @@ export const NEVER_EXPIRES = '0001-01-01T00:00:00Z';
 
 /** Default and hard upper bound of actions returned by one pull (spec 8 leaves it open). */
 export const DEFAULT_PULL_MAX = 1000;
-/** Most actions one create request or one `actions.requested` message may carry. */
-export const MAX_ACTIONS_PER_CREATE = 1000;
-/** Ids a caller gives are 32-bit; ids the store generates start above them so the two never collide. */
-export const MAX_GIVEN_ID = 2_147_483_647;
+/** Ids a caller gives are 32-bit (MAX_GIVEN_ID); ids the store generates start above them so the two never collide. */
 export const FIRST_GENERATED_ID = 2_147_483_648;
 
 /** Responses a client reports for an action (`nudge_response.response`, spec 3). */
 export const ACTION_RESPONSES = ['shown', 'open', 'discard', 'block', 'expired', 'error'] as const;
 export type ActionResponse = (typeof ACTION_RESPONSES)[number];
-
-export interface ActionContent {
-  body: string;
-  title: string;
-}
 
 export interface ActionInternal {
   inv_id: number;
@@ -91,40 +83,21 @@ export interface ActionRecord {
   queued_at: string;
 }
 
-/** A validated action to create. Without both ids, creation is not idempotent (ids are generated). */
-export interface NewAction {
-  user_id: string;
-  type: ActionType;
-  render_method: RenderMethod;
-  delivery_mode: DeliveryMode;
-  content: ActionContent;
-  attr: Record<string, string>;
-  tags: string[];
-  expired_at: string;
-  inv_id?: number;
-  action_id?: number;
-  /**
-   * RFC 3339 with offset, like `expired_at`: no pull returns the action before this instant (store
-   * clock); absent, or not after the creation time, = available at once. Pulls still order by
-   * creation (`queued_at`), see docs/actions.md "Availability".
-   */
-  available_at?: string;
-  /** Frequency caps checked atomically with the creation (campaigns; docs/actions.md "Frequency caps"). */
-  caps?: ActionCaps;
-}
+/**
+ * A validated action to create (NEW_ACTION_FIELDS; `available_at`: no pull returns it before that
+ * instant, store clock, and pulls still order by creation, docs/actions.md "Availability"). Without
+ * both ids creation is not idempotent (ids are generated). `caps` come from `actions.requested` only.
+ */
+export type NewAction = NewActionFields & { caps?: ActionCaps };
 
 /**
+ * Caps (ActionCaps):
  * - campaign: at most `max` created actions with this `key` (the campaign id) per user in the
  *   rolling `within_ms` before now (store clock). One key should always come with one window: the
  *   counter is trimmed to the window of the action being checked.
  * - app: at most `max` created actions per user in the rolling APP_CAP_WINDOW_MS before now,
  *   counting only actions that themselves carried an `app` cap.
  */
-export interface ActionCaps {
-  campaign?: { key: string; max: number; within_ms: number };
-  app?: { max: number };
-}
-
 /** The app cap's rolling window: one day. */
 export const APP_CAP_WINDOW_MS = 24 * 60 * 60 * 1000;
 

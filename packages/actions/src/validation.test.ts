@@ -61,7 +61,7 @@ describe('parseCreateRequest', () => {
   it('limits attributes to 50 pairs', () => {
     const attr = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v']));
     const r = parseCreateRequest([{ ...action, attr }]);
-    expect(r.ok ? [] : r.issues.map((i) => [i.path, i.message])).toEqual([['$[0].attr', 'at most 50 attributes']]);
+    expect(r.ok ? [] : r.issues.map((i) => [i.path, i.message])).toEqual([['$[0].attr', 'at most 50 entries']]);
   });
 
   it.each([null, 42, 'x', true])('rejects a %p body at $', (body) => {

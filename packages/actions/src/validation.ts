@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import type { RejectionReason } from '@evp/core';
 import {
+  ACTION_LIMITS,
+  ACTION_REQUEST_FIELDS,
+  NEW_ACTION_FIELDS,
+  REQUESTED_ACTION_FIELDS,
+  type ActionRequestMessage,
+  type NewActionFields,
+  type RequestedAction,
+} from '@evp/schemas';
+import { fieldsSchema } from './fields-schema';
+import {
   ACTION_RESPONSES,
   ACTION_TYPES,
   DELIVERY_MODES,
@@ -14,7 +24,6 @@ import {
   type PullQuery,
   type RenderMethod,
 } from './model';
-import { parseIsoWithOffset } from './time';
 
 /**
  * Request validation. Every problem is reported with the JSON path of the offending value
@@ -23,52 +32,14 @@ import { parseIsoWithOffset } from './time';
  */
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: RejectionReason[] };
 
-export const LIMITS = {
-  userIdLength: 256,
-  titleLength: 1_000,
-  bodyLength: 10_000,
-  attrPairs: 50,
-  attrKeyLength: 128,
-  attrValueLength: 1_024,
-  tags: 50,
-  tagLength: 128,
-  cursorLength: 20,
-  capKeyLength: 128,
-  /** A campaign cap's window: at most a year. */
-  capWindowMs: 366 * 24 * 60 * 60 * 1000,
-  capMax: 1_000_000,
-} as const;
+/** The action's own limits live with its fields (ACTION_LIMITS, schemas/src/action-request.ts); the pull's here. */
+export const LIMITS = { ...ACTION_LIMITS, cursorLength: 20 } as const;
 
 const userId = z.string().min(1, 'must not be empty').max(LIMITS.userIdLength);
 
 const attrMap = z
   .record(z.string().min(1, 'attribute names must not be empty').max(LIMITS.attrKeyLength), z.string().max(LIMITS.attrValueLength))
   .refine((m) => Object.keys(m).length <= LIMITS.attrPairs, `at most ${LIMITS.attrPairs} attributes`);
-
-const givenId = z.number().int().min(0).max(MAX_GIVEN_ID);
-
-const expiredAt = z
-  .string()
-  .refine((s) => parseIsoWithOffset(s) !== undefined, 'must be an ISO 8601 timestamp with offset, e.g. 2025-01-31T12:00:00Z (0001-01-01T00:00:00Z = never)');
-
-const availableAt = z.string().refine((s) => parseIsoWithOffset(s) !== undefined, 'must be an RFC 3339 timestamp with offset, e.g. 2025-01-31T09:00:00+05:45');
-
-const capMax = z.number().int().min(1).max(LIMITS.capMax);
-
-/** Frequency caps: `actions.requested` only (campaigns); docs/actions.md "Frequency caps". */
-const capsSchema = z
-  .object({
-    campaign: z
-      .object({
-        key: z.string().min(1, 'must not be empty').max(LIMITS.capKeyLength),
-        max: capMax,
-        within_ms: z.number().int().min(1).max(LIMITS.capWindowMs),
-      })
-      .strict()
-      .optional(),
-    app: z.object({ max: capMax }).strict().optional(),
-  })
-  .strict();
 
 /** type↔render_method rule (see RENDER_METHODS_BY_TYPE), reported on render_method. */
 function checkRenderMethod(v: { type: ActionType; render_method: RenderMethod }, ctx: z.RefinementCtx) {
@@ -82,31 +53,22 @@ function checkRenderMethod(v: { type: ActionType; render_method: RenderMethod },
   }
 }
 
-const newActionShape = {
-  user_id: userId.refine((s) => s !== '*', "'*' selects users when pulling; an action is for one user"),
-  type: z.enum(ACTION_TYPES),
-  render_method: z.enum(RENDER_METHODS),
-  delivery_mode: z.enum(DELIVERY_MODES),
-  content: z.object({ title: z.string().max(LIMITS.titleLength), body: z.string().max(LIMITS.bodyLength) }).strict(),
-  attr: attrMap.default({}),
-  tags: z.array(z.string().min(1).max(LIMITS.tagLength)).max(LIMITS.tags).default([]),
-  expired_at: expiredAt,
-  available_at: availableAt.optional(),
-};
+/** An action is for one user: `*` selects users when pulling. */
+const oneUser = { user_id: (s: z.ZodTypeAny) => s.refine((v) => v !== '*', "'*' selects users when pulling; an action is for one user") };
 
-export const newActionSchema = z
-  .object({ ...newActionShape, inv_id: givenId.optional(), action_id: givenId.optional() })
-  .strict()
-  .superRefine(checkRenderMethod);
+/** An action as POST /v1/actions takes it, from its field table. */
+export const newActionSchema: z.ZodType<NewAction, z.ZodTypeDef, unknown> = fieldsSchema<NewActionFields>(NEW_ACTION_FIELDS, { refine: oneUser }).superRefine(
+  checkRenderMethod,
+);
 
 /**
- * Actions from `actions.requested` must carry both ids: redelivery then cannot duplicate them. Only
- * they may carry `caps`: a cap counts a campaign's actions, which come this way.
+ * An `actions.requested` message, from its field table: every action carries both ids (redelivery
+ * then cannot duplicate them), and only they may carry `caps` (a cap counts a campaign's actions,
+ * which come this way).
  */
-const requestedActionSchema = z
-  .object({ ...newActionShape, inv_id: givenId, action_id: givenId, caps: capsSchema.optional() })
-  .strict()
-  .superRefine(checkRenderMethod);
+const actionRequestMessageSchema = fieldsSchema<ActionRequestMessage>(ACTION_REQUEST_FIELDS, {
+  items: { actions: fieldsSchema<RequestedAction>(REQUESTED_ACTION_FIELDS, { refine: oneUser }).superRefine(checkRenderMethod) },
+});
 
 const actionList = z.array(newActionSchema).min(1, 'give at least one action').max(MAX_ACTIONS_PER_CREATE);
 const createEnvelope = z.object({ actions: actionList }).strict();
@@ -268,7 +230,7 @@ export function parsePullRequest(body: unknown): ParseResult<PullQuery> {
 
 /** Path parameter `user_id` (the unblock route): a concrete user, as in an action; paths read `params.user_id`. */
 export function parseUserIdParam(value: unknown): ParseResult<string> {
-  const r = run(newActionShape.user_id, value);
+  const r = run(oneUser.user_id(userId) as z.ZodType<string, z.ZodTypeDef, unknown>, value);
   return r.ok ? r : { ok: false, issues: r.issues.map((i) => ({ ...i, path: 'params.user_id' })) };
 }
 
@@ -277,25 +239,9 @@ export function parseSdkPullRequest(body: unknown): ParseResult<PullQuery> {
   return run(sdkPullRequestSchema, body);
 }
 
-/** Value of an `actions.requested` message: `{app_id, source?, actions: [...]}` with both ids on every action. */
-export interface ActionRequestMessage {
-  app_id: string;
-  /** Kept in the action log's created entries (e.g. `campaign:42`); default `actions.requested`. */
-  source?: string;
-  actions: NewAction[];
-}
+export type { ActionRequestMessage };
 
-const actionRequestMessageSchema = z
-  .object({
-    app_id: z
-      .string()
-      .min(1)
-      .regex(/^[A-Za-z0-9._-]+$/),
-    source: z.string().min(1).max(128).optional(),
-    actions: z.array(requestedActionSchema).min(1).max(MAX_ACTIONS_PER_CREATE),
-  })
-  .strict();
-
+/** An `actions.requested` message's value (ACTION_REQUEST_FIELDS): every problem with its path. */
 export function parseActionRequestMessage(value: unknown): ParseResult<ActionRequestMessage> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return notAnObject('$', 'the message must be a JSON object');
   return tooManyActions((value as { actions?: unknown }).actions, '$.actions') ?? run(actionRequestMessageSchema, value);

@@ -3,6 +3,7 @@ import { ACTION_LOG_FIELDS } from '../action-log';
 import { DEAD_LETTER_FIELDS } from '../dead-letter-fields';
 import { MEMBERSHIP_FIELDS } from '../membership';
 import { RECEIPT_FIELDS } from '../receipt';
+import { ACTION_REQUEST_FIELDS } from '../action-request';
 import type { RecordField } from '../record-fields';
 
 export const INTERNAL_REFERENCE_PATH = 'docs/reference/internal-records.md';
@@ -23,6 +24,8 @@ function typeOf(f: RecordField): string {
       return 'epoch ms';
     case 'recordList':
       return `list of \`${f.avroRecord ?? 'record'}\``;
+    case 'record':
+      return `\`${f.avroRecord ?? 'record'}\``;
     case 'reasons':
       return 'list of {path, rule, message}';
     case 'stringList':
@@ -34,6 +37,23 @@ function typeOf(f: RecordField): string {
   }
 }
 
+/** A field's limits in words, for the constraints column. */
+function limitsOf(f: RecordField): string[] {
+  const l = f.limits;
+  if (!l) return [];
+  return [
+    l.maxLength !== undefined ? `≤ ${l.maxLength} characters${f.kind === 'string' ? '' : ' each'}` : '',
+    l.pattern !== undefined ? `matches \`${l.pattern}\`` : '',
+    l.format === 'timestamp' ? 'RFC 3339 timestamp with offset' : '',
+    l.min !== undefined ? `≥ ${l.min}` : '',
+    l.max !== undefined ? `≤ ${l.max}` : '',
+    l.minItems !== undefined ? `≥ ${l.minItems} items` : '',
+    l.maxItems !== undefined ? `≤ ${l.maxItems} items` : '',
+    l.nonEmptyItems ? (f.kind === 'stringMap' ? 'non-empty keys' : 'non-empty items') : '',
+    l.keyMaxLength !== undefined ? `keys ≤ ${l.keyMaxLength} characters` : '',
+  ].filter(Boolean);
+}
+
 function table(fields: readonly RecordField[], prefix = ''): string[] {
   const out: string[] = [];
   for (const f of fields) {
@@ -42,11 +62,13 @@ function table(fields: readonly RecordField[], prefix = ''): string[] {
       f.optional ? 'optional' : '',
       f.nonEmpty ? 'non-empty' : '',
       f.avroDefault !== undefined ? `default ${JSON.stringify(f.avroDefault)}` : '',
+      ...limitsOf(f),
     ]
       .filter(Boolean)
       .join(', ');
     out.push(`| \`${prefix}${f.name}\` | ${cell(typeOf(f))} | ${flags} | ${cell(f.doc ?? f.avroDoc ?? '')} |`);
     if (f.kind === 'recordList' && f.fields) out.push(...table(f.fields, `${prefix}${f.name}[].`));
+    if (f.kind === 'record' && f.fields) out.push(...table(f.fields, `${prefix}${f.name}.`));
   }
   return out;
 }
@@ -54,6 +76,12 @@ function table(fields: readonly RecordField[], prefix = ''): string[] {
 const records: { title: string; topic: string; source: string; fields: readonly RecordField[] }[] = [
   { title: 'Receipt', topic: topics.receipts, source: 'RECEIPT_FIELDS (schemas/src/receipt.ts)', fields: RECEIPT_FIELDS },
   { title: 'Action log entry', topic: topics.actionsLog, source: 'ACTION_LOG_FIELDS (schemas/src/action-log.ts)', fields: ACTION_LOG_FIELDS },
+  {
+    title: 'Action request',
+    topic: topics.actionsRequested,
+    source: 'ACTION_REQUEST_FIELDS (schemas/src/action-request.ts; JSON)',
+    fields: ACTION_REQUEST_FIELDS,
+  },
   { title: 'Membership change', topic: topics.segmentsMembership, source: 'MEMBERSHIP_FIELDS (schemas/src/membership.ts)', fields: MEMBERSHIP_FIELDS },
   {
     title: 'Stored dead letter',

@@ -124,7 +124,8 @@ function writerOf(f: RecordField): Write {
         return v;
       };
     case 'recordList':
-      throw new Error(`recordList field ${f.name} has no column`);
+    case 'record':
+      throw new Error(`${f.kind} field ${f.name} has no column`);
     case 'reasons':
       // A field added after the schema's first version is missing from records written before it.
       return f.avroDefault !== undefined ? (r) => reasons(r[at] ?? f.avroDefault, name) : (r) => reasons(r[at], name);
