@@ -1,3 +1,2 @@
-export { EVENT_STEPS, toCanonical } from './pipeline';
-export { buildEvent } from './build';
-export { draftOf, type EventDraft, type EventStep } from './draft';
+// The steps themselves are listed in order in pipeline.ts (EVENT_STEPS); the normaliser runs them through toCanonical.
+export { toCanonical } from './pipeline';
