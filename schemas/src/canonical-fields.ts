@@ -11,7 +11,7 @@ export const ENVELOPE_FORMS = ['current', 'earlier', 'flat'] as const;
  * docs/data-contract.md); times are UTC epoch ms. `CanonicalEvent` (schemas/generated/records.ts),
  * the head of every block's Avro record, the `events` columns and the sink's row are derived from
  * it (record-fields.ts). Adding a field: one entry here, `npm run generate -w @evp/schemas`, its
- * value in `toCanonical` (normalize/normalize.ts) and a migration adding the column (the Avro field
+ * value in `buildEvent` (normalize/event-steps/build.ts) and a migration adding the column (the Avro field
  * needs a default to stay BACKWARD compatible).
  */
 export const CANONICAL_FIELDS = [

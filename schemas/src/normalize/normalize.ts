@@ -1,23 +1,12 @@
 import { envelopeUserId, isEarlierEnvelope, isObject, looksFlat } from '@evp/contract';
 import type { Reason } from '../rules/registry';
-import type { CanonicalEvent, IngestContext } from '../canonical';
-import { toleratingOmissions } from '../dsl/omissions';
-import type { RecognisedClient } from '../dsl/types';
-import type { ClientLine } from '../clients/identity';
-import { gateWarnings } from '../quirks/gate';
-import { validateObject } from '../dsl/validate';
-import { resolveSentEventName } from '../events/client-names';
-import { eventDef } from '../events/event-defs';
-import { checkDeclaredBlock } from './block';
-import { adaptCurrentFormEvent } from './flat-ctx/adapt';
 import { readCurrentEnvelope, readCurrentEvent } from './current-form';
 import { readEarlierEnvelope, readEarlierEvent } from './earlier-form';
 import { flatEnvelopeExtra, readFlatEvent } from './flat-form';
 import { MAX_JSON_DEPTH, pathDeeperThan } from './depth';
-import { eventId } from './event-id';
-import { correctedTime, readSentAt, type SentAt } from './sent-at';
-import { futureTimeWarning } from './future-time';
-import { hasSubMillisecondDigits, parseEventTime } from './time';
+import { readSentAt, type SentAt } from './sent-at';
+import { toCanonical } from './event-steps';
+import type { IngestContext } from '../canonical';
 import { DEFAULT_NORMALIZE_OPTIONS, type EnvelopeFacts, type NormalizeOptions, type NormalizeResult, type RawEvent, type Rejection } from './types';
 
 /**
@@ -83,7 +72,7 @@ interface Reader {
   sent: SentAt;
 }
 
-/** A log of a spec envelope shares the envelope's facts; a flat log brings its own. */
+/** The second step: the log read in its envelope's form. A log of a spec envelope shares the envelope's facts; a flat log brings its own. */
 function readEvent(item: unknown, reader: Reader, path: string): { event?: RawEvent; facts?: EnvelopeFacts; errors: Reason[] } {
   if (reader.form === 'flat') return readFlatEvent(item, path, reader.envelopeExtra);
   return reader.form === 'earlier' ? readEarlierEvent(item, path) : readCurrentEvent(item, path);
@@ -99,21 +88,10 @@ function normalizeEvent(
   options: NormalizeOptions,
   out: NormalizeResult,
 ) {
-  // The exact size (a full JSON.stringify) is needed only when a cheap upper bound passes the limit.
-  if (jsonLengthBound(item, options.maxEventChars, 0) > options.maxEventChars) {
-    // The bound gives up past MAX_BOUND_DEPTH levels: bound the depth before anything recursive.
-    const deep = pathDeeperThan(item, MAX_JSON_DEPTH, eventPath);
-    if (deep !== null) {
-      const errors: Reason[] = [{ path: deep, rule: 'max_depth', message: `event nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }];
-      out.rejected.push(eventRejection('size_violation', errors, shallowPayload(item), envelopeIndex, j, null, userOf(reader, item)));
-      return;
-    }
-    const size = JSON.stringify(item)?.length ?? 0;
-    if (size > options.maxEventChars) {
-      const errors: Reason[] = [{ path: eventPath, rule: 'max_size', message: `event is ${size} characters; the limit is ${options.maxEventChars}` }];
-      out.rejected.push(eventRejection('size_violation', errors, item, envelopeIndex, j, null, userOf(reader, item)));
-      return;
-    }
+  const tooLarge = checkSize(item, eventPath, options.maxEventChars);
+  if (tooLarge !== null) {
+    out.rejected.push(eventRejection('size_violation', [tooLarge.reason], tooLarge.payload, envelopeIndex, j, null, userOf(reader, item)));
+    return;
   }
   const read = readEvent(item, reader, eventPath);
   // No object spread per event to merge the facts in: this is the hot path.
@@ -122,9 +100,30 @@ function normalizeEvent(
     out.rejected.push(eventRejection('schema_violation', read.errors, item, envelopeIndex, j, null, userOf(reader, item)));
     return;
   }
+  // The event steps (event-steps/pipeline.ts), then the canonical event.
   const made = toCanonical(read.event, facts, reader.sent, ctx, eventPath, read.errors);
   if ('errors' in made) out.rejected.push(eventRejection('schema_violation', made.errors, item, envelopeIndex, j, read.event.name, facts.userId));
   else out.accepted.push({ event: made.event, warnings: made.event.warnings, event_index: j });
+}
+
+/**
+ * The first step of every log: an event over the size limit or nested deeper than MAX_JSON_DEPTH is
+ * rejected before anything reads it (with the payload its rejection keeps); null when it fits. The
+ * exact size (a full JSON.stringify) is needed only when a cheap upper bound passes the limit.
+ */
+export function checkSize(item: unknown, eventPath: string, maxEventChars: number): { reason: Reason; payload: unknown } | null {
+  if (jsonLengthBound(item, maxEventChars, 0) <= maxEventChars) return null;
+  // The bound gives up past MAX_BOUND_DEPTH levels: bound the depth before anything recursive.
+  const deep = pathDeeperThan(item, MAX_JSON_DEPTH, eventPath);
+  if (deep !== null) {
+    return {
+      reason: { path: deep, rule: 'max_depth', message: `event nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` },
+      payload: shallowPayload(item),
+    };
+  }
+  const size = JSON.stringify(item)?.length ?? 0;
+  if (size <= maxEventChars) return null;
+  return { reason: { path: eventPath, rule: 'max_size', message: `event is ${size} characters; the limit is ${maxEventChars}` }, payload: item };
 }
 
 /**
@@ -161,115 +160,6 @@ function envelopeUser(env: unknown): string | null {
   const id = isObject(env) ? envelopeUserId(env) : '';
   return id.length > 0 ? id : null;
 }
-
-/** `readErrors`: faults the reader found in the log's own fields (time, online, property), reported with the rest. */
-function toCanonical(
-  raw: RawEvent,
-  facts: EnvelopeFacts,
-  sent: SentAt,
-  ctx: IngestContext,
-  path: string,
-  readErrors: readonly Reason[],
-): { event: CanonicalEvent } | { errors: Reason[] } {
-  // Aliases (action_response), content-dependent variants (receipts sent as `group`), client
-  // spellings (identity, moduleSelection) and client variants of names the spec lacks (Kenkai's
-  // payment, an app's own track event): one resolver, events/client-names.ts. The name as sent
-  // survives in `sent_name`.
-  const resolved = resolveSentEventName(raw.name, raw.props);
-  const def = eventDef(resolved.name);
-  const namePath = `${path}.${facts.form === 'current' ? 'name' : 'type'}`;
-  const propsPath = `${path}.${facts.form === 'current' ? 'ctx' : 'props'}`;
-  if (!def) return { errors: [...readErrors, { path: namePath, rule: 'unknown_event', message: `${raw.name} is not a known event type` }] };
-  const quirks: Reason[] = [];
-  const read = resolved.warning;
-  if (read) quirks.push({ path: read.at === 'name' ? namePath : propsPath, rule: read.rule, message: read.message });
-  // An event the spec lacks, defined from the real clients that send it (a variant's warning says so already).
-  if (def.origin !== undefined && read?.at !== 'props') {
-    quirks.push({ path: namePath, rule: 'event_not_in_spec', message: `${def.event} is not in the spec; defined from ${def.origin}` });
-  }
-  const errors: Reason[] = readErrors.length > 0 ? [...readErrors] : [];
-  if (raw.declaredBlock !== null) {
-    const block = checkDeclaredBlock(raw.declaredBlock, def, path);
-    if (block.error) errors.push(block.error);
-    if (block.warning) quirks.push(block.warning);
-  }
-  const timePath = `${path}.${facts.form === 'current' ? 'time' : 'ts'}`;
-  const time = parseEventTime(raw.time, facts.form === 'current' ? facts.tz : undefined);
-  if (time === undefined) {
-    // A time the reader already reported missing or mistyped is not reported twice.
-    if (raw.time !== '')
-      errors.push({ path: timePath, rule: 'time_format', message: 'time must be YYYY-MM-DD HH:mm:ss.SSS (with envelope tz) or ISO 8601 with an offset' });
-  } else {
-    if (hasSubMillisecondDigits(raw.time)) {
-      quirks.push({ path: timePath, rule: 'time_precision', message: 'time has digits below the millisecond; read to the millisecond' });
-    }
-    const future = futureTimeWarning(time, ctx.receivedAt, timePath);
-    if (future) quirks.push(future);
-  }
-  // Current-form clients that flatten ctx (Kenkai): the spec's shape rebuilt first (flat-ctx/adapt.ts).
-  const adapted = facts.form === 'current' ? adaptCurrentFormEvent({ def, raw, facts, path }) : undefined;
-  // The required fields real clients leave out (client.mayOmit) are tolerated only for the events of
-  // those clients, recognised by their sdk and form (clients/identity.ts); any other client is held
-  // to `required`.
-  const sender = facts.line === null ? undefined : OMITTING_CLIENT[facts.line];
-  const validated = validateObject(sender ? toleratingOmissions(def, sender) : def, adapted?.props ?? raw.props, propsPath);
-  errors.push(...validated.errors);
-  if (adapted) quirks.push(...adapted.warnings);
-  // Every quirk is accepted only from the clients its gate names; from any other client it is the
-  // spec's rule, reported with the event's other reasons (quirks/gate.ts).
-  const gathered = [...facts.warnings, ...quirks, ...validated.warnings];
-  if (sent.warning) gathered.push(sent.warning);
-  const warnings = gateWarnings(gathered, facts, errors);
-  if (errors.length > 0) return { errors };
-  const props = Object.keys(validated.unknown).length > 0 ? { ...validated.value, __extra: validated.unknown } : validated.value;
-  const client = Object.keys(raw.extra).length > 0 ? { ...(facts.client ?? {}), event_extra: raw.extra } : facts.client;
-  const event: CanonicalEvent = {
-    event_id: eventId({
-      appId: ctx.appId,
-      userId: facts.userId,
-      sessionId: facts.sessionId,
-      name: def.event,
-      time: time as number,
-      content: { property: raw.property, props: raw.props, meta: raw.meta },
-    }),
-    app_id: ctx.appId,
-    user_id: facts.userId,
-    session_id: facts.sessionId,
-    session_start: facts.sessionStart,
-    session_end: facts.sessionEnd,
-    device_id: facts.deviceId,
-    os: facts.os,
-    sdk_name: facts.sdkName,
-    sdk_version: facts.sdkVersion,
-    app_version: facts.appVersion,
-    app_version_code: facts.appVersionCode,
-    tz: facts.tz,
-    block: def.block,
-    name: def.event,
-    sent_name: raw.name === def.event ? null : raw.name,
-    property: adapted ? adapted.property : raw.property,
-    time: time as number,
-    online: raw.online,
-    received_at: ctx.receivedAt,
-    sent_at: sent.sentAt,
-    corrected_time: correctedTime(time as number, ctx.receivedAt, sent.sentAt),
-    request_id: ctx.requestId,
-    envelope: facts.form,
-    props,
-    meta: raw.meta,
-    client,
-    warnings: warnings as Reason[],
-  };
-  return { event };
-}
-
-/** The client whose omissions (FieldClientValues.mayOmit, dsl/omissions.ts) a known client line's events may have. */
-const OMITTING_CLIENT: Record<ClientLine, RecognisedClient> = {
-  'ios-cf': 'ios-cf',
-  'ios-kenkai': 'ios-kenkai',
-  'unity-ios': 'ios-kenkai',
-  'server-import': 'server-import',
-};
 
 /** Deeper values are measured exactly: the bound is meant for ordinary events, not pathological ones. */
 const MAX_BOUND_DEPTH = 32;

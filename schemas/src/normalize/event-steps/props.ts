@@ -1,0 +1,36 @@
+import type { ClientLine } from '../../clients/identity';
+import { toleratingOmissions } from '../../dsl/omissions';
+import type { EventDef, RecognisedClient } from '../../dsl/types';
+import { validateObject } from '../../dsl/validate';
+import { adaptCurrentFormEvent } from '../flat-ctx/adapt';
+import type { EventDraft } from './draft';
+
+/** Current-form clients that flatten ctx (Kenkai): the spec's shape rebuilt before validation (flat-ctx/adapt.ts). */
+export function adaptCtx(d: EventDraft): boolean {
+  if (d.facts.form === 'current') d.adapted = adaptCurrentFormEvent({ def: d.def as EventDef, raw: d.raw, facts: d.facts, path: d.path });
+  return true;
+}
+
+/**
+ * The props against the event's definition (dsl/validate.ts). The required fields real clients
+ * leave out (client.mayOmit) are tolerated only for the events of those clients, recognised by
+ * their sdk and form (clients/identity.ts); any other client is held to `required`. The adapter's
+ * warnings follow the validator's errors, as they always have.
+ */
+export function validateProps(d: EventDraft): boolean {
+  const def = d.def as EventDef;
+  const sender = d.facts.line === null ? undefined : OMITTING_CLIENT[d.facts.line];
+  const validated = validateObject(sender ? toleratingOmissions(def, sender) : def, d.adapted?.props ?? d.raw.props, d.propsPath);
+  d.validated = validated;
+  for (const e of validated.errors) d.errors.push(e);
+  if (d.adapted) for (const w of d.adapted.warnings) d.quirks.push(w);
+  return true;
+}
+
+/** The client whose omissions (FieldClientValues.mayOmit, dsl/omissions.ts) a known client line's events may have. */
+const OMITTING_CLIENT: Record<ClientLine, RecognisedClient> = {
+  'ios-cf': 'ios-cf',
+  'ios-kenkai': 'ios-kenkai',
+  'unity-ios': 'ios-kenkai',
+  'server-import': 'server-import',
+};
