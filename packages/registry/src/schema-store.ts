@@ -4,9 +4,9 @@ import { COMPATIBILITY_LEVELS, type CompatibilityLevel, DEFAULT_COMPATIBILITY, c
 
 /**
  * Registry semantics in memory for the in-process registry (embedded mode), with Confluent's
- * rules: ids are global and never reused, the same
- * schema (by canonical form) keeps its id across subjects, versions count per subject and are
- * never reused either, deletes are soft unless made permanent after a soft delete.
+ * rules: ids are global and never reused, the same schema (by canonical form) keeps its id across
+ * subjects, versions count per subject and are never reused either, deletes are soft unless made
+ * permanent after a soft delete.
  */
 
 export type SchemaStoreErrorCode =
