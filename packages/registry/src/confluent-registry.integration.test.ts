@@ -1,6 +1,6 @@
-import { InfraError } from '@evp/core';
 import { describeSchemaRegistryConformance } from '@evp/testkit';
 import { createConfluentRegistry } from './confluent-registry';
+import { rejection, user } from './testing/fixtures';
 import { type RecordingProxy, startRecordingProxy } from './testing/recording-proxy';
 
 // The integration project's globalSetup brings the local stack up and sets SCHEMA_REGISTRY_URL:
@@ -17,15 +17,6 @@ describeSchemaRegistryConformance('Confluent adapter against SCHEMA_REGISTRY_URL
   close: async () => {},
 }));
 
-const user = {
-  type: 'record',
-  name: 'User',
-  namespace: 'evp.test',
-  fields: [
-    { name: 'id', type: 'string' },
-    { name: 'age', type: 'int' },
-  ],
-};
 /** `user` as another program could spell it: other key order, `{"type":"int"}` for "int". */
 const userSpelledOtherwise = {
   fields: [
@@ -38,15 +29,6 @@ const userSpelledOtherwise = {
 };
 const userAgeAsString = { ...user, fields: [user.fields[0], { name: 'age', type: 'string' }] };
 const userWithCountry = { ...user, fields: [...user.fields, { name: 'country', type: 'string', default: 'unknown' }] };
-
-async function rejection(promise: Promise<unknown>): Promise<InfraError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(InfraError);
-  return err as InfraError;
-}
 
 describe('createConfluentRegistry against SCHEMA_REGISTRY_URL', () => {
   const runId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;

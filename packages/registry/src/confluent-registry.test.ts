@@ -1,21 +1,11 @@
-import { InfraError } from '@evp/core';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createConfluentRegistry } from './confluent-registry';
+import { rejection, user } from './testing/fixtures';
 import { WireFormatError } from './wire-format';
 
 // What the adapter does without a registry answering. Its behaviour against a real registry
 // (caching, error mapping, compatibility) is in confluent-registry.integration.test.ts.
-
-const user = {
-  type: 'record',
-  name: 'User',
-  namespace: 'evp.test',
-  fields: [
-    { name: 'id', type: 'string' },
-    { name: 'age', type: 'int' },
-  ],
-};
 
 /** A URL nothing listens on: a port the OS gave out and took back. */
 async function deadUrl(): Promise<string> {
@@ -24,15 +14,6 @@ async function deadUrl(): Promise<string> {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   await new Promise((resolve) => server.close(resolve));
   return url;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<InfraError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(InfraError);
-  return err as InfraError;
 }
 
 describe('createConfluentRegistry without a registry', () => {
