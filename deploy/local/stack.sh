@@ -2,7 +2,8 @@
 # Local/CI infrastructure for the ingestion platform, without Docker:
 #   Kafka (KRaft, single combined broker+controller, jars from Maven Central),
 #   Redis (reuses one already answering on REDIS_PORT, else starts redis-server),
-#   Schema registry test double (packages/testkit, run with tsx).
+#   Apicurio Registry (the Confluent Schema Registry API at /apis/ccompat/v7, in-memory storage;
+#   a Quarkus runner jar from Maven Central).
 # ClickHouse needs nothing here (tests embed chdb).
 #
 # Usage: deploy/local/stack.sh up|down|status|env
@@ -13,6 +14,7 @@
 #
 # Env: KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093), REDIS_PORT (6379),
 #      SCHEMA_REGISTRY_PORT (8081), KAFKA_HEAP_OPTS (-Xms256m -Xmx512m),
+#      SCHEMA_REGISTRY_HEAP_OPTS (-Xms64m -Xmx384m),
 #      STACK_UP_TIMEOUT (90, seconds per wait), STACK_LOCAL_DIR (<repo>/.local),
 #      STACK_KEEP_DATA (unset: `down` deletes Kafka data).
 # Everything listens on 127.0.0.1 only. State, logs and pid files: $STACK_LOCAL_DIR.
@@ -28,6 +30,7 @@ KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-9093}"
 REDIS_PORT="${REDIS_PORT:-6379}"
 SCHEMA_REGISTRY_PORT="${SCHEMA_REGISTRY_PORT:-8081}"
 KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}"
+SCHEMA_REGISTRY_HEAP_OPTS="${SCHEMA_REGISTRY_HEAP_OPTS:--Xms64m -Xmx384m}"
 UP_TIMEOUT="${STACK_UP_TIMEOUT:-90}"
 
 KAFKA_DIR="$LOCAL/kafka"
@@ -44,10 +47,12 @@ REDIS_DIR="$LOCAL/redis"
 REDIS_PIDF="$REDIS_DIR/redis.pid"
 
 SR_DIR="$LOCAL/schema-registry"
+SR_APP="$SR_DIR/app"
 SR_PIDF="$SR_DIR/registry.pid"
 SR_LOG="$SR_DIR/registry.log"
-SR_MAIN="$ROOT/packages/testkit/src/schema-registry-double/main.ts"
-TSX="$ROOT/node_modules/.bin/tsx"
+SR_POM="$HERE/schema-registry/pom.xml"
+# Apicurio serves the Confluent Schema Registry API under this path (its own API is /apis/registry).
+SR_API_PATH=/apis/ccompat/v7
 
 log() { printf '[stack] %s\n' "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
@@ -55,7 +60,7 @@ die() { log "ERROR: $*"; exit 1; }
 print_env() {
   echo "KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT"
   echo "REDIS_URL=redis://127.0.0.1:$REDIS_PORT"
-  echo "SCHEMA_REGISTRY_URL=http://127.0.0.1:$SCHEMA_REGISTRY_PORT"
+  echo "SCHEMA_REGISTRY_URL=$(sr_url)"
 }
 
 # ---------------------------------------------------------------- helpers
@@ -128,6 +133,39 @@ http_ok() { # http_ok URL -> 0 when it answers 2xx
   fi
 }
 
+http_put_json() { # http_put_json URL BODY -> 0 when it answers 2xx
+  if command -v curl >/dev/null; then
+    curl -fsS -o /dev/null --max-time 5 -X PUT -H 'Content-Type: application/json' --data "$2" "$1" 2>/dev/null
+  else
+    node -e 'fetch(process.argv[1],{method:"PUT",headers:{"Content-Type":"application/json"},body:process.argv[2],signal:AbortSignal.timeout(5000)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))' "$1" "$2"
+  fi
+}
+
+# maven_fetch NAME POM DEST LOG GOAL PROPERTY: unless DEST holds what this very POM fetched (its
+# sha256 in DEST/.pom.sha256), run `mvn -f POM GOAL -DPROPERTY=<DEST>.tmp` (artifacts from Maven
+# Central, cached in ~/.m2) and move the result to DEST.
+maven_fetch() {
+  local name=$1 pom=$2 dest=$3 mlog=$4 goal=$5 prop=$6 want tmp t0
+  want=$(sha256sum "$pom" | cut -d' ' -f1)
+  if [[ -f $dest/.pom.sha256 && $(<"$dest/.pom.sha256") == "$want" ]]; then
+    return 0
+  fi
+  command -v mvn >/dev/null || die "mvn not found: Maven is needed to fetch $name"
+  log "$name: fetching from Maven Central (${pom#"$ROOT/"} -> $dest)"
+  t0=$(now)
+  tmp="$dest.tmp"
+  rm -rf "$tmp"
+  mkdir -p "$(dirname "$mlog")"
+  mvn -B -ntp -Dstyle.color=never -f "$pom" "$goal" -D"$prop=$tmp" 9>&- >"$mlog" 2>&1 || {
+    show_log_tail "$mlog" 40
+    die "$name: Maven could not fetch it (log: $mlog)"
+  }
+  echo "$want" >"$tmp/.pom.sha256"
+  rm -rf "$dest"
+  mv "$tmp" "$dest"
+  log "$name: $(find "$dest" -name '*.jar' | wc -l) jars ($(du -sh "$dest" | cut -f1)) in $(($(now) - t0))s"
+}
+
 redis_ping() {
   if command -v redis-cli >/dev/null; then
     [[ $(redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping 2>/dev/null) == PONG ]]
@@ -148,30 +186,6 @@ show_log_tail() {
 }
 
 # ---------------------------------------------------------------- kafka
-
-kafka_fetch_jars() {
-  local stamp want tmp t0
-  want=$(sha256sum "$KAFKA_POM" | cut -d' ' -f1)
-  stamp="$KAFKA_LIBS/.pom.sha256"
-  if [[ -f $stamp && $(<"$stamp") == "$want" ]]; then
-    return 0
-  fi
-  command -v mvn >/dev/null || die "mvn not found: Maven is needed to fetch Kafka's jars"
-  log "kafka: fetching jars from Maven Central (deploy/local/kafka/pom.xml -> $KAFKA_LIBS)"
-  t0=$(now)
-  tmp="$KAFKA_DIR/libs.tmp"
-  rm -rf "$tmp"
-  mkdir -p "$KAFKA_LOGS"
-  mvn -B -ntp -Dstyle.color=never -f "$KAFKA_POM" dependency:copy-dependencies \
-    -DoutputDirectory="$tmp" 9>&- >"$KAFKA_LOGS/maven.log" 2>&1 || {
-    show_log_tail "$KAFKA_LOGS/maven.log" 40
-    die "kafka: Maven could not fetch the jars (log: $KAFKA_LOGS/maven.log)"
-  }
-  echo "$want" >"$tmp/.pom.sha256"
-  rm -rf "$KAFKA_LIBS"
-  mv "$tmp" "$KAFKA_LIBS"
-  log "kafka: $(find "$KAFKA_LIBS" -name '*.jar' | wc -l) jars ($(du -sh "$KAFKA_LIBS" | cut -f1)) in $(($(now) - t0))s"
-}
 
 kafka_write_config() {
   mkdir -p "$KAFKA_DATA" "$KAFKA_LOGS"
@@ -266,7 +280,7 @@ kafka_format_once() {
 kafka_up() {
   local pid deadline wait_s=$UP_TIMEOUT foreign=
   command -v java >/dev/null || die "java not found: Kafka needs a JDK/JRE 17+"
-  kafka_fetch_jars
+  maven_fetch kafka "$KAFKA_POM" "$KAFKA_LIBS" "$KAFKA_LOGS/maven.log" dependency:copy-dependencies outputDirectory
   if pid=$(live_pid "$KAFKA_PIDF" "$KAFKA_CONF"); then
     log "kafka: reusing running broker (pid $pid)"
   elif port_open "$KAFKA_PORT"; then
@@ -363,36 +377,50 @@ redis_down() {
 
 # ---------------------------------------------------------------- schema registry
 
-sr_url() { echo "http://127.0.0.1:$SCHEMA_REGISTRY_PORT"; }
+sr_url() { echo "http://127.0.0.1:$SCHEMA_REGISTRY_PORT$SR_API_PATH"; }
+
+sr_answers() { http_ok "$(sr_url)/subjects"; }
+
+# Confluent's registry checks BACKWARD compatibility unless told otherwise, Apicurio checks nothing
+# (global level NONE). Say it explicitly, so that a subject without a level of its own is checked as
+# the platform assumes (the registry client sets a level on the subjects it creates, but not on
+# subjects someone else created).
+sr_set_global_compatibility() {
+  http_put_json "$(sr_url)/config" '{"compatibility":"BACKWARD"}' ||
+    die "schema-registry: PUT $(sr_url)/config {\"compatibility\":\"BACKWARD\"} failed"
+}
 
 sr_up() {
-  local pid deadline
-  if pid=$(live_pid "$SR_PIDF" "$SR_MAIN") && http_ok "$(sr_url)/subjects"; then
-    log "schema-registry: reusing running test double (pid $pid)"
+  local pid deadline jar t0
+  if pid=$(live_pid "$SR_PIDF" "$SR_APP/") && sr_answers; then
+    log "schema-registry: reusing running Apicurio Registry (pid $pid)"
     return 0
   fi
-  if http_ok "$(sr_url)/subjects"; then
+  if sr_answers; then
     rm -f "$SR_PIDF"
     log "schema-registry: using the registry already answering on $(sr_url) (not managed by stack.sh)"
     return 0
   fi
-  if [[ ! -f $SR_MAIN ]]; then
-    log "WARNING: schema-registry: $SR_MAIN does not exist yet; NOT starting a schema registry ($(sr_url) will not answer)"
-    return 0
-  fi
-  [[ -e $TSX ]] || die "schema-registry: $TSX not found; run 'npm ci' first"
-  command -v node >/dev/null || die "schema-registry: node not found"
   port_open "$SCHEMA_REGISTRY_PORT" &&
-    die "schema-registry: port 127.0.0.1:$SCHEMA_REGISTRY_PORT is in use by something that does not answer GET /subjects"
-  mkdir -p "$SR_DIR"
-  log "schema-registry: starting test double on $(sr_url)"
-  (cd "$ROOT" && PORT="$SCHEMA_REGISTRY_PORT" spawn "$SR_PIDF" "$SR_LOG" node "$TSX" "$SR_MAIN")
+    die "schema-registry: port 127.0.0.1:$SCHEMA_REGISTRY_PORT is in use by something that does not answer GET $SR_API_PATH/subjects (set SCHEMA_REGISTRY_PORT)"
+  maven_fetch schema-registry "$SR_POM" "$SR_APP" "$SR_DIR/maven.log" dependency:unpack apicurio.dir
+  jar=$(compgen -G "$SR_APP/apicurio-registry-app-*-runner.jar" | head -n 1) ||
+    die "schema-registry: no apicurio-registry-app-*-runner.jar in $SR_APP (delete it to fetch again)"
+  log "schema-registry: starting Apicurio Registry (in-memory storage) on $(sr_url)"
+  t0=$(now)
+  # Quarkus logs to the console, i.e. to $SR_LOG. C1 only: quicker start on a small box, and a
+  # registry's load is light (clients cache ids and schemas).
+  # shellcheck disable=SC2086 # SCHEMA_REGISTRY_HEAP_OPTS is a list of JVM flags
+  (cd "$SR_DIR" && spawn "$SR_PIDF" "$SR_LOG" \
+    java $SCHEMA_REGISTRY_HEAP_OPTS -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:+ExitOnOutOfMemoryError \
+    -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$SCHEMA_REGISTRY_PORT" -Dquarkus.log.console.color=false \
+    -jar "$jar")
   pid=$(<"$SR_PIDF")
   deadline=$(($(now) + UP_TIMEOUT))
-  until http_ok "$(sr_url)/subjects"; do
+  until sr_answers; do
     if ! alive "$pid"; then
       show_log_tail "$SR_LOG"
-      die "schema-registry: test double exited during start-up (log: $SR_LOG)"
+      die "schema-registry: Apicurio Registry exited during start-up (log: $SR_LOG)"
     fi
     if (($(now) >= deadline)); then
       show_log_tail "$SR_LOG"
@@ -400,10 +428,12 @@ sr_up() {
     fi
     sleep 0.2
   done
+  sr_set_global_compatibility
+  log "schema-registry: ready in $(($(now) - t0))s"
 }
 
 sr_down() {
-  stop_pid schema-registry "$SR_PIDF" "$SR_MAIN" 20
+  stop_pid schema-registry "$SR_PIDF" "$SR_APP/" 30
 }
 
 # ---------------------------------------------------------------- commands
@@ -417,11 +447,7 @@ cmd_up() {
   log "up in $(($(now) - t0))s:"
   log "  kafka           127.0.0.1:$KAFKA_PORT (controller 127.0.0.1:$KAFKA_CONTROLLER_PORT; logs $KAFKA_LOGS)"
   log "  redis           127.0.0.1:$REDIS_PORT"
-  if [[ -f $SR_MAIN ]] || http_ok "$(sr_url)/subjects"; then
-    log "  schema registry $(sr_url)"
-  else
-    log "  schema registry NOT RUNNING (test double missing)"
-  fi
+  log "  schema registry $(sr_url) (log $SR_LOG)"
   print_env
 }
 
@@ -447,9 +473,9 @@ cmd_status() {
   else
     echo "redis: not running"
   fi
-  if pid=$(live_pid "$SR_PIDF" "$SR_MAIN"); then
-    echo "schema-registry: running (pid $pid) on $(sr_url)$(http_ok "$(sr_url)/subjects" || echo ', NOT answering')"
-  elif http_ok "$(sr_url)/subjects"; then
+  if pid=$(live_pid "$SR_PIDF" "$SR_APP/"); then
+    echo "schema-registry: Apicurio Registry running (pid $pid) on $(sr_url)$(sr_answers || echo ', NOT answering')"
+  elif sr_answers; then
     echo "schema-registry: answering on $(sr_url) (not managed by stack.sh)"
   else
     echo "schema-registry: not running"

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { waitFor } from '@evp/testkit';
+import { type StackEndpoints, parseStackEnv, waitFor } from '@evp/testkit';
 import type { FaultsConfig } from './config';
 import { startChild, waitHttpOk, type Child } from './processes';
 
@@ -20,7 +20,7 @@ export const KEYS = {
 export type ServiceName = 'gateway' | 'validator' | 'action-store' | 'sink';
 
 /**
- * The platform as an operator runs it, on a stack of its own: Kafka (KRaft) and the registry double
+ * The platform as an operator runs it, on a stack of its own: Kafka (KRaft) and Apicurio Registry
  * from deploy/local/stack.sh on the harness's ports, its own redis-server with AOF (fsync always),
  * and the four services as separate processes on env config, the sink on chdb
  * (dev/src/sink-chdb). Everything it starts is stopped by `stop()` or, at worst, killAllChildren.
@@ -30,6 +30,8 @@ export class Harness {
   readonly ports: { gateway: number; validator: number; actions: number; sinkMetrics: number; sinkQuery: number; embedded: number; sinkApi: number };
   private readonly children = new Map<ServiceName, Child>();
   private redis?: Child;
+  /** What deploy/local/stack.sh up printed (the registry's URL carries its API path). */
+  private stack?: StackEndpoints;
   /** Extra env per service for its next start (fault injection). */
   readonly overrides: Partial<Record<ServiceName, Record<string, string>>> = {};
 
@@ -51,7 +53,8 @@ export class Harness {
   }
   /** The harness's schema registry (a bench encodes and decodes records as the services do). */
   get registryUrl() {
-    return `http://127.0.0.1:${this.config.FAULTS_REGISTRY_PORT}`;
+    if (!this.stack) throw new Error('the harness stack is not up: call start() first');
+    return this.stack.SCHEMA_REGISTRY_URL;
   }
   get keysFile() {
     return join(this.dir, 'keys.json');
@@ -98,7 +101,8 @@ export class Harness {
   }
 
   private async stackUp() {
-    await run('bash', [join(ROOT, 'deploy/local/stack.sh'), 'up'], { env: this.stackEnv, timeout: 240_000 });
+    const { stdout } = await run('bash', [join(ROOT, 'deploy/local/stack.sh'), 'up'], { env: this.stackEnv, timeout: 240_000 });
+    this.stack = parseStackEnv(stdout);
   }
 
   async startRedis() {
@@ -139,7 +143,7 @@ export class Harness {
     const common = {
       ...this.config.inheritedEnv,
       KAFKA_BROKERS: this.brokers,
-      SCHEMA_REGISTRY_URL: `http://127.0.0.1:${this.config.FAULTS_REGISTRY_PORT}`,
+      SCHEMA_REGISTRY_URL: this.registryUrl,
       LOG_LEVEL: this.config.FAULTS_LOG_LEVEL,
       KEYS_FILE: this.keysFile,
     };

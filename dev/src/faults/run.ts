@@ -65,7 +65,7 @@ async function main() {
 
 const intro = `\`npm run faults\` (all scenarios; about 15 minutes) or \`npm run faults -- --short\` (b–f and h with
 shorter phases; a few minutes); \`--only a,g\` picks scenarios, \`--write-docs\` rewrites this table.
-The harness (dev/src/faults) starts a stack of its own — Kafka on 19092/19093, the registry double
+The harness (dev/src/faults) starts a stack of its own — Kafka on 19092/19093, Apicurio Registry
 on 18081 (deploy/local/stack.sh), redis-server with AOF (\`appendfsync always\`) on 16379 — and the
 services as separate processes: gateway, validator, action store, and the segmenter sink on chdb
 (dev/src/sink-chdb, which also injects ClickHouse insert faults). A seeded load generator sends

@@ -7,7 +7,10 @@ import { AVRO_PARSE_OPTIONS } from './exact-long';
 import { decodeWireFormat } from './wire-format';
 
 export interface ConfluentRegistryOptions {
-  /** Base URL of the Schema Registry REST API, e.g. http://localhost:8081. */
+  /**
+   * Base URL of the Confluent Schema Registry REST API: http://localhost:8081 for Confluent's
+   * registry, http://localhost:8080/apis/ccompat/v7 for Apicurio Registry's compatible API.
+   */
   url: string;
   /**
    * The level a subject must have. The client sets it on a subject's first registration and
@@ -36,15 +39,19 @@ export function createConfluentRegistry(opts: ConfluentRegistryOptions): SchemaR
 
   return {
     register(subject, schema) {
-      let key: string;
+      let text: string;
       try {
-        key = `${subject}\u0000${canonicalSchema(schema)}`;
+        text = canonicalSchema(schema);
       } catch (err) {
         return Promise.reject(toInfraError(err, `register schema under subject "${subject}"`, clientId));
       }
+      const key = `${subject}\u0000${text}`;
       const known = ids.get(key);
       if (known) return known;
-      const pending = client.register({ type: SchemaType.AVRO, schema: JSON.stringify(schema) }, { subject, compatibility }).then(
+      // The canonical text, not the caller's spelling: Confluent's registry parses a schema to tell
+      // whether it is already registered, Apicurio's compares the text, so another key order or
+      // whitespace would get a new version and a new id there (another process, another id).
+      const pending = client.register({ type: SchemaType.AVRO, schema: text }, { subject, compatibility }).then(
         (registered) => registered.id,
         (err: unknown) => {
           // A failure is not an answer worth keeping: the next call asks the registry again.

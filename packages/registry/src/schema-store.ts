@@ -3,10 +3,10 @@ import { InvalidSchemaError, parseAvroSchema, schemaFingerprint } from './avro-s
 import { COMPATIBILITY_LEVELS, type CompatibilityLevel, DEFAULT_COMPATIBILITY, compatibilityProblems, parseCompatibilityLevel } from './compatibility';
 
 /**
- * Registry semantics in memory, shared by the in-process registry (embedded mode) and the REST
- * test double, so both hand out ids exactly alike: ids are global and never reused, the same
- * schema (by canonical form) keeps its id across subjects, versions count per subject and are
- * never reused either, deletes are soft unless made permanent after a soft delete.
+ * Registry semantics in memory for the in-process registry (embedded mode), with Confluent's
+ * rules: ids are global and never reused, the same schema (by canonical form) keeps its id across
+ * subjects, versions count per subject and are never reused either, deletes are soft unless made
+ * permanent after a soft delete.
  */
 
 export type SchemaStoreErrorCode =

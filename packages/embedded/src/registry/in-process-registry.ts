@@ -18,7 +18,7 @@ export interface InProcessRegistryOptions {
 
 /**
  * The SchemaRegistry port without a server, for embedded mode. Ids, versions and compatibility
- * come from the same SchemaStore as the REST test double, and framing is Confluent's wire format,
+ * come from SchemaStore (Confluent's rules), and framing is Confluent's wire format,
  * so bytes written here decode with the Confluent adapter given the same ids, and vice versa.
  * Every failure is a caller or data error (nothing here can be down), hence never retriable.
  */

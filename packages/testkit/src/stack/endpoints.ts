@@ -19,12 +19,17 @@ export function stackEndpoints(env: Record<string, string | undefined> = process
   if (KEYS.every((k) => env[k])) return Object.fromEntries(KEYS.map((k) => [k, env[k] as string])) as unknown as StackEndpoints;
   const script = resolve(repoRoot, 'deploy/local/stack.sh');
   const out = execFileSync('bash', [script, 'up'], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 300_000 });
+  return parseStackEnv(out);
+}
+
+/** The endpoints in what `deploy/local/stack.sh up` (or `env`) prints: KEY=VALUE lines. */
+export function parseStackEnv(out: string): StackEndpoints {
   const parsed: Record<string, string> = {};
   for (const line of out.split('\n')) {
     const m = /^([A-Z_]+)=(.*)$/.exec(line.trim());
     if (m) parsed[m[1] as string] = m[2] as string;
   }
   const missing = KEYS.filter((k) => !parsed[k]);
-  if (missing.length > 0) throw new Error(`deploy/local/stack.sh up did not print ${missing.join(', ')}`);
+  if (missing.length > 0) throw new Error(`deploy/local/stack.sh did not print ${missing.join(', ')}`);
   return parsed as unknown as StackEndpoints;
 }

@@ -1,3 +1,0 @@
-export * from './app';
-export * from './confluent-errors';
-export * from './server';
