@@ -68,11 +68,16 @@ describe('the console Keys page in Chromium', () => {
         id: 'u-keys',
         tz: '+00:00',
         internal: { s_id: 'u-keys_1700000000000_0', sdk: 'web/1.0.0', a_id: 'e2e-app', a_ver: '1.0.0 (1)', d_id: 'd-1', os: 'web' },
-        data: [{ time: '2025-03-14 10:00:00.000', __ol: true, name: 'page', property: 'Home', ctx: { path: '/', title: 'Home', duration: 1.5, render_time: 120 } }],
+        data: [
+          { time: '2025-03-14 10:00:00.000', __ol: true, name: 'page', property: 'Home', ctx: { path: '/', title: 'Home', duration: 1.5, render_time: 120 } },
+        ],
       }),
     });
   const rows = () =>
-    page.getByTestId('keys').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent)));
+    page
+      .getByTestId('keys')
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent)));
 
   it('lists the app’s keys by id and role with their last use, and shows a revocation written to the file', async () => {
     expect((await upload(SDK_KEY)).status).toBe(200);

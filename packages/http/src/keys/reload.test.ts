@@ -86,7 +86,9 @@ describe('keys file reload', () => {
     swap(path, '{"keys": [{"id": "a-sdk-2", "app_id": "app-a", "role": "sdk", "key": "short"}]}');
     await until(() => logged.filter((l) => l.msg === 'keys file rejected: the last good keys stay in use until it is fixed').length === 2);
     expect(await Promise.all(watchers.map((w) => w.check()))).toEqual(['unchanged', 'unchanged']);
-    expect(logged.map((l) => [l.level, l.problem])).toEqual([0, 1].map(() => [50, `keys file ${path} is invalid: keys.0.key: String must contain at least 16 character(s)`]));
+    expect(logged.map((l) => [l.level, l.problem])).toEqual(
+      [0, 1].map(() => [50, `keys file ${path} is invalid: keys.0.key: String must contain at least 16 character(s)`]),
+    );
     expect(await metric(watchers[1]!, 'keys_reloads_total', { outcome: 'rejected' })).toBe(1);
     expect(await metric(watchers[1]!, 'keys_file_valid')).toBe(0);
     expect(grants(SDK2).map((g) => g?.grant.keyId)).toEqual(['a-sdk-2', 'a-sdk-2']);
@@ -95,7 +97,15 @@ describe('keys file reload', () => {
     // Not JSON at all, then a file with a key listed twice: both refused the same way.
     swap(path, '{"keys": [');
     expect(await watchers[0]!.check()).toBe('rejected');
-    swap(path, JSON.stringify(file([{ id: 'x', app_id: 'app-a', role: 'sdk', key: SDK2 }, { id: 'y', app_id: 'app-a', role: 'api', key: SDK2 }])));
+    swap(
+      path,
+      JSON.stringify(
+        file([
+          { id: 'x', app_id: 'app-a', role: 'sdk', key: SDK2 },
+          { id: 'y', app_id: 'app-a', role: 'api', key: SDK2 },
+        ]),
+      ),
+    );
     expect(await watchers[0]!.check()).toBe('rejected');
     expect(await metric(watchers[0]!, 'keys_reloads_total', { outcome: 'rejected' })).toBe(3);
     expect(grants(SDK2)[0]?.grant.keyId).toBe('a-sdk-2');
@@ -110,7 +120,11 @@ describe('keys file reload', () => {
   it('answers key_revoked to a revoked key, and a revocation set in the future applies when its time comes', async () => {
     let now = Date.parse('2026-11-27T07:00:00Z');
     const ring = new KeyRing(file([{ id: 'a-sdk', app_id: 'app-a', role: 'sdk', key: SDK, revoked_at: '2026-11-27T07:00:10Z' }]), { now: () => now });
-    const { app } = createHttpApp({ logger: pino({ level: 'silent' }), metricsPrefix: 't', routes: (r) => void r.get('/x', requireKey(ring, 'sdk'), (_q, s) => void s.json({ ok: true })) });
+    const { app } = createHttpApp({
+      logger: pino({ level: 'silent' }),
+      metricsPrefix: 't',
+      routes: (r) => void r.get('/x', requireKey(ring, 'sdk'), (_q, s) => void s.json({ ok: true })),
+    });
     const server = await listen(app as express.Express, 0);
     const get = async () => {
       const res = await fetch(`http://127.0.0.1:${server.port}/x`, { headers: { Authorization: `Bearer ${SDK}` } });

@@ -26,7 +26,10 @@ export function keyPaths(internalError: object, unavailable: object): OpenApiPat
           'Every key of the API key’s own app in the keys file, revoked ones included, by id: never a key or its digest. `last_used_at` is shared by every replica of every service within `KEYS_USAGE_FLUSH_MS` (5 s) when they share Redis.',
         security: key.security,
         responses: {
-          '200': jsonResponse('The keys, by id.', closedObject(['app_id', 'data'], { app_id: { type: 'string' }, data: { type: 'array', items: { $ref: '#/components/schemas/KeyView' } } })),
+          '200': jsonResponse(
+            'The keys, by id.',
+            closedObject(['app_id', 'data'], { app_id: { type: 'string' }, data: { type: 'array', items: { $ref: '#/components/schemas/KeyView' } } }),
+          ),
           ...key.responses,
           '500': internalError,
           '503': unavailable,
