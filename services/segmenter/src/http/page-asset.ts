@@ -10,3 +10,10 @@ export function pageAsset(type: string, body: string) {
     res.status(200).send(body);
   };
 }
+
+/** The pages' shared frame (the inspector, the console's Keys page): one look, written once. */
+export const PAGE_FRAME_CSS = `
+body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #1b1f24; background: #f6f8fa; }
+header { padding: 12px 20px; background: #fff; border-bottom: 1px solid #d0d7de; }
+h1 { font-size: 18px; margin: 0 0 8px; }
+`;

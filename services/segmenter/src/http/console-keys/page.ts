@@ -1,3 +1,4 @@
+import { PAGE_FRAME_CSS } from '../page-asset';
 /**
  * The console's Keys page (docs/console.md#keys): an app's keys by id and role, created, revoked,
  * last used; never a secret (GET /v1/keys has none to give). Same key prompt as the inspector (the
@@ -33,11 +34,7 @@ export const KEYS_HTML = `<!doctype html>
 </html>
 `;
 
-export const KEYS_CSS = `
-body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #1b1f24; background: #f6f8fa; }
-header { padding: 12px 20px; background: #fff; border-bottom: 1px solid #d0d7de; }
-h1 { font-size: 18px; margin: 0 0 8px; }
-h1 span { font-weight: 400; color: #57606a; }
+export const KEYS_CSS = `${PAGE_FRAME_CSS}h1 span { font-weight: 400; color: #57606a; }
 form { display: flex; gap: 8px; align-items: end; }
 label { display: flex; flex-direction: column; font-size: 12px; color: #57606a; }
 input { font: inherit; padding: 4px 6px; min-width: 220px; }
