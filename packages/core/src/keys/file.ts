@@ -44,7 +44,7 @@ export function parseKeysFile(text: string, path: string): KeysFile {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new Error(`keys file ${path} is not JSON: ${(err as Error).message}`);
+    throw new Error(`keys file ${path} is not JSON: ${(err as Error).message}`, { cause: err });
   }
   const parsed = keysFileSchema.safeParse(json);
   if (!parsed.success) {

@@ -1,7 +1,6 @@
 import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import express from 'express';
 import pino from 'pino';
 import { KeyRing, createInMemoryKeyUsageStore, KeyUsageTracker, type KeysFile } from '@evp/core';
 import { createHttpApp } from '../app';
@@ -125,7 +124,7 @@ describe('keys file reload', () => {
       metricsPrefix: 't',
       routes: (r) => void r.get('/x', requireKey(ring, 'sdk'), (_q, s) => void s.json({ ok: true })),
     });
-    const server = await listen(app as express.Express, 0);
+    const server = await listen(app, 0);
     const get = async () => {
       const res = await fetch(`http://127.0.0.1:${server.port}/x`, { headers: { Authorization: `Bearer ${SDK}` } });
       return [res.status, (await res.json()) as Record<string, any>] as const;
