@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { KeyRing, keysFileSchema, type KeysFile } from '@evp/core';
+import { KeyRing, readKeysFile, type KeysFile } from '@evp/core';
 
 export interface DevKeys {
   ring: KeyRing;
@@ -15,33 +15,37 @@ export interface DevKeys {
 
 const devKey = (role: string) => `${role}_dev_${randomBytes(16).toString('hex')}`;
 
-/** Reads the development keys file, creating one (two apps, an SDK and an API key each) when absent,
+/** Reads the development keys file (main.ts reloads it on change), creating one (two apps, an SDK and an API key each) when absent,
  * and gives every app an analyst key when it has none. */
 export function loadOrCreateDevKeys(path: string): DevKeys {
   let created = false;
+  const created_at = new Date().toISOString();
   if (!existsSync(path)) {
     const file: KeysFile = {
       keys: [
-        { id: 'demo-sdk', app_id: 'demo-app', role: 'sdk', key: devKey('sdk') },
-        { id: 'demo-api', app_id: 'demo-app', role: 'api', key: devKey('api') },
-        { id: 'other-sdk', app_id: 'other-app', role: 'sdk', key: devKey('sdk') },
-        { id: 'other-api', app_id: 'other-app', role: 'api', key: devKey('api') },
+        { id: 'demo-sdk', app_id: 'demo-app', role: 'sdk', key: devKey('sdk'), created_at },
+        { id: 'demo-api', app_id: 'demo-app', role: 'api', key: devKey('api'), created_at },
+        { id: 'other-sdk', app_id: 'other-app', role: 'sdk', key: devKey('sdk'), created_at },
+        { id: 'other-api', app_id: 'other-app', role: 'api', key: devKey('api'), created_at },
       ],
     };
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
     created = true;
   }
-  const file = keysFileSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+  const file = readKeysFile(path);
   const apps = [...new Set(file.keys.map((e) => e.app_id))];
   const missing = apps.filter((app) => !file.keys.some((e) => e.role === 'analyst' && e.app_id === app && e.key));
   if (missing.length > 0) {
-    for (const app of missing) file.keys.push({ id: `${app.replace(/-app$/, '')}-analyst`, app_id: app, role: 'analyst', key: devKey('analyst') });
+    for (const app of missing) file.keys.push({ id: `${app.replace(/-app$/, '')}-analyst`, app_id: app, role: 'analyst', key: devKey('analyst'), created_at });
     writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
   }
   const analystKeys = file.keys.filter((e) => e.role === 'analyst' && e.key).map((e) => ({ appId: e.app_id, key: e.key as string }));
-  const sdk = file.keys.find((e) => e.role === 'sdk' && e.key);
-  const api = file.keys.find((e) => e.role === 'api' && e.key && e.app_id === sdk?.app_id);
+  // The demo's keys are live ones (a revoked key in the file is listed by the console, not used).
+  const live = (e: KeysFile['keys'][number]) => e.key !== undefined && (e.revoked_at === undefined || Date.parse(e.revoked_at) > Date.now());
+  const sdk = file.keys.find((e) => e.role === 'sdk' && live(e));
+  const api = file.keys.find((e) => e.role === 'api' && live(e) && e.app_id === sdk?.app_id);
   if (!sdk?.key || !api?.key) throw new Error(`${path} needs a plain sdk and api key of one app for the demo`);
-  return { ring: new KeyRing(file), appId: sdk.app_id, sdkKey: sdk.key, apiKey: api.key, analystKeys, created };
+  // Built from the file as written, so the reloader knows its content and reloads only a change.
+  return { ring: KeyRing.fromFile(path), appId: sdk.app_id, sdkKey: sdk.key, apiKey: api.key, analystKeys, created };
 }

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, createLogger } from '@evp/core';
 import { createChdbAnalystSql } from '@evp/embedded';
+import { watchKeysFile } from '@evp/http';
 import { loadDevConfig } from './config';
 import { loadOrCreateDevKeys } from './dev-keys';
 import { createEmbeddedParts } from './embedded-parts';
@@ -13,6 +14,8 @@ async function main() {
   const config = loadDevConfig();
   const logger = createLogger('platform', config.LOG_LEVEL);
   const keys = loadOrCreateDevKeys(config.KEYS_FILE);
+  // Edit dev/keys.local.json (add, revoke with revoked_at, remove) and it applies within 2 s.
+  const reloader = watchKeysFile({ path: config.KEYS_FILE, ring: keys.ring, logger });
   const chdbPath = resolve(config.DEV_DATA_DIR, 'chdb');
   mkdirSync(chdbPath, { recursive: true });
   const parts = createEmbeddedParts({ chdbPath, logger });
@@ -20,6 +23,7 @@ async function main() {
     parts,
     keys: keys.ring,
     logger,
+    metrics: reloader.metrics,
     host: config.HOST,
     port: config.PORT,
     demo: { sdkKey: keys.sdkKey },
@@ -44,6 +48,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     clearInterval(watch);
+    reloader.close();
     await pipeline.stop();
     await Promise.allSettled([parts.bus.close(), parts.analytics.close()]);
     process.exit(code);

@@ -66,6 +66,28 @@ const PROBES: Record<string, Probe[]> = {
     { method: 'GET', path: '/v1/campaigns/settings', key: API_KEY, status: 200, expect: (b) => expect(b).toEqual({ max_per_user_per_day: null }) },
   ],
   '/v1/users/': [{ method: 'GET', path: '/v1/users/user-1/segments', key: API_KEY, status: 200, expect: (b) => expect(b).toEqual({ data: [] }) }],
+  '/v1/keys': [
+    { method: 'GET', path: '/v1/keys', key: SDK_KEY, status: 403, expect: 'forbidden_role' },
+    {
+      method: 'GET',
+      path: '/v1/keys',
+      key: API_KEY,
+      status: 200,
+      // The key's own app only; this very request is a use of e2e-api, so its last use is known at once.
+      expect: (b) => {
+        expect([b.app_id, b.data.map((k: Record<string, unknown>) => [k.id, k.role, k.created_at, k.revoked_at])]).toEqual([
+          'e2e-app',
+          [
+            ['e2e-api', 'api', null, null],
+            ['e2e-sdk', 'sdk', null, null],
+          ],
+        ]);
+        expect(Date.parse(b.data[0].last_used_at)).toBeGreaterThan(Date.now() - 60_000);
+      },
+    },
+  ],
+  '/console/keys': [{ method: 'GET', path: '/console/keys', status: 200, expect: (b) => expect(b.html).toContain('<title>Keys · console</title>') }],
+  '/console/keys/': [{ method: 'GET', path: '/console/keys/keys.js', status: 200, expect: (b) => expect(b.html).toContain("fetch('../v1/keys'") }],
   '/inspector': [{ method: 'GET', path: '/inspector', status: 200, expect: (b) => expect(b.html).toContain('<title>Event inspector</title>') }],
   '/inspector/': [{ method: 'GET', path: '/inspector/inspector.js', status: 200, expect: (b) => expect(b.html).toContain('fetch(query(kind)') }],
   // The web library's script build, built in process by esbuild (the pipeline's default).

@@ -62,6 +62,8 @@ export interface PipelineOptions {
   clickhouseHttpPort?: number;
   /** The database analysts' queries run in (default `analytics`, npm start's). */
   analystDatabase?: string;
+  /** More series for /metrics (npm start: the keys file's reload series). */
+  metrics?: Registry;
 }
 
 export interface RunningPipeline {
@@ -182,6 +184,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
       campaigns.worker.metrics,
       // One bus serves every part: its dead letters are counted once, for all of them.
       deadLetterMetrics(bus),
+      ...(opts.metrics ? [opts.metrics] : []),
     ],
     openApi: platformOpenApi(),
   });
@@ -231,7 +234,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
       // The segmenter's parts stop the sink before the engine and the worker: its last stored rows' work is produced first.
       await Promise.allSettled([validator.stop(), segmenterParts.stop(), sweeper.stop(), ...consumers.map((c) => c.stop())]);
       await relay.stop();
-      await Promise.allSettled([producer.close()]);
+      await Promise.allSettled([producer.close(), keys.usage.close()]);
     },
   };
 }

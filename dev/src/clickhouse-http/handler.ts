@@ -115,6 +115,7 @@ export function createClickHouseHttpHandler(opts: ClickHouseHttpOptions): Reques
     const grant = opts.keys.lookup(key);
     if (!grant) return fail(res, authFailure('sql_auth_invalid'), queryId);
     if (grant.role !== 'api' && grant.role !== 'analyst') return fail(res, authFailure('sql_forbidden_role'), queryId);
+    opts.keys.used(grant);
 
     // ClickHouse's own LZ4 block framing (compress=1, what the JDBC driver asks by default) is not
     // implemented: said plainly instead of answering unframed bytes the client cannot read.

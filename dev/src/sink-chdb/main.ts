@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { Registry } from 'prom-client';
-import { ConfigError, KeyRing, createLogger } from '@evp/core';
+import { ConfigError, createLogger } from '@evp/core';
+import { serviceKeys } from '@evp/http';
 import { createChdbAnalytics } from '@evp/embedded';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
@@ -46,8 +47,8 @@ async function main() {
   });
   await parts.start();
   const server = await startQueryServer({ analytics: chdb, metrics, port: config.SINK_QUERY_PORT });
-  const keys = KeyRing.fromFile(config.segmenter.KEYS_FILE);
-  const api = createSegmenterApp({ analytics: chdb, keys, logger, segments: parts.segments.service, campaigns: parts.campaigns.service });
+  const keys = serviceKeys({ config: config.segmenter, logger, metrics });
+  const api = createSegmenterApp({ analytics: chdb, keys: keys.ring, logger, segments: parts.segments.service, campaigns: parts.campaigns.service });
   const http = createServer(api.app);
   await new Promise<void>((resolve) => http.listen(config.segmenter.PORT, '127.0.0.1', resolve));
   logger.info({ port: config.SINK_QUERY_PORT, apiPort: config.segmenter.PORT, chdb: config.CHDB_PATH }, 'segmenter sink and segments on chdb running');
@@ -58,7 +59,7 @@ async function main() {
     stopping = true;
     logger.info({ signal }, 'shutting down: stop consuming, insert buffered rows, close');
     await parts.stop().catch((err) => logger.error({ err }, 'segmenter parts stop failed'));
-    await Promise.allSettled([bus.close(), ...[server, http].map((s) => new Promise<void>((r) => s.close(() => r())))]);
+    await Promise.allSettled([keys.close(), bus.close(), ...[server, http].map((s) => new Promise<void>((r) => s.close(() => r())))]);
     await chdb.close().catch((err) => logger.error({ err }, 'chdb close failed'));
     process.exit(0);
   };

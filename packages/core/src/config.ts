@@ -43,4 +43,13 @@ export const envFragments = {
    * good, which the service reports by failing readiness and exiting 1.
    */
   kafkaSessionTimeoutMs: z.coerce.number().int().positive().default(10_000),
+  /** The keys every service reads (docs/keys.md): the file, how often it is re-read, how keys' last uses are shared. */
+  keys: {
+    KEYS_FILE: z.string().min(1),
+    /** A changed keys file applies within this (no restart); a malformed one is refused and the last good keys stay. */
+    KEYS_RELOAD_INTERVAL_MS: z.coerce.number().int().positive().default(2_000),
+    /** Uses gather in memory this long before one write per used key to Redis (REDIS_URL). */
+    KEYS_USAGE_FLUSH_MS: z.coerce.number().int().positive().default(5_000),
+    KEYS_USAGE_PREFIX: z.string().min(1).default('evp:keys:'),
+  },
 };

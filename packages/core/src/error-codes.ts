@@ -5,6 +5,7 @@
 export const errorCodes = {
   auth_missing: { status: 401, message: 'The Authorization header with a Bearer key is missing.' },
   auth_invalid: { status: 401, message: 'The key is not known.' },
+  key_revoked: { status: 401, message: 'The key was revoked: use the key that replaced it (the app owner has it).' },
   forbidden_role: { status: 403, message: 'The key is valid but its role may not call this operation.' },
   sql_auth_missing: { status: 401, message: 'The ClickHouse HTTP interface needs a key: basic auth password, X-ClickHouse-Key or ?password=.' },
   sql_auth_invalid: { status: 401, message: 'The key given to the ClickHouse HTTP interface is not known.' },

@@ -13,3 +13,4 @@ export * from './batch-size';
 export * from './consumer-guard';
 export * from './dead-letter';
 export * from './ports/analyst-sql';
+export * from './ports/key-usage';

@@ -52,8 +52,10 @@ export function requireKey(keys: KeyRing, role: Role | readonly Role[], opts: Re
       }
     }
     if (key === undefined) return next(new ApiError('auth_missing', { path: 'headers.authorization', ...(missing ? { message: missing } : {}) }));
-    const grant = keys.lookup(key);
-    if (!grant) return next(new ApiError('auth_invalid', { path }));
+    const found = keys.match(key);
+    if (!found) return next(new ApiError('auth_invalid', { path }));
+    if (found.revoked) return next(new ApiError('key_revoked', { path }));
+    const { grant } = found;
     if (!roles.includes(grant.role)) {
       return next(
         new ApiError('forbidden_role', {
@@ -62,6 +64,7 @@ export function requireKey(keys: KeyRing, role: Role | readonly Role[], opts: Re
         }),
       );
     }
+    keys.used(grant);
     req.grant = grant;
     next();
   };

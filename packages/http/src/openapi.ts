@@ -76,7 +76,9 @@ export type KeyRole = 'sdk' | 'api' | 'sdk or api';
 /** `security` of an operation and the 401/403 it answers for a missing, unknown or wrong key. */
 export function keyed(role: KeyRole): { security: Record<string, string[]>[]; responses: Record<string, object> } {
   const security: Record<string, string[]>[] = role === 'sdk' ? [{ sdkKey: [] }] : role === 'api' ? [{ apiKey: [] }] : [{ sdkKey: [] }, { apiKey: [] }];
-  const responses: Record<string, object> = { '401': errorResponse('No key, or an unknown key.', ['auth_missing', 'auth_invalid']) };
+  const responses: Record<string, object> = {
+    '401': errorResponse('No key, an unknown key, or a revoked one.', ['auth_missing', 'auth_invalid', 'key_revoked']),
+  };
   if (role !== 'sdk or api') responses['403'] = errorResponse(`The key is not an ${role === 'sdk' ? 'SDK' : 'API'} key.`, ['forbidden_role']);
   return { security, responses };
 }

@@ -31,6 +31,9 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   { match: 'exact', path: '/v1/segments', service: 'segmenter', serves: 'segment creation and list' },
   { match: 'prefix', path: '/v1/segments/', service: 'segmenter', serves: 'segments, their preview and members' },
   { match: 'prefix', path: '/v1/users/', service: 'segmenter', serves: 'a user’s segments' },
+  { match: 'exact', path: '/v1/keys', service: 'segmenter', serves: 'the app’s keys, with their last use' },
+  { match: 'exact', path: '/console/keys', service: 'segmenter', serves: 'the console’s Keys page' },
+  { match: 'prefix', path: '/console/keys/', service: 'segmenter', serves: 'the Keys page’s script and style' },
   { match: 'exact', path: '/v1/campaigns', service: 'segmenter', serves: 'campaign creation and list' },
   { match: 'prefix', path: '/v1/campaigns/', service: 'segmenter', serves: 'campaigns, their states, preview, settings, trigger and report' },
   // The web library's script build (<script src="{base}/sdk/web.js">): served by the gateway, which

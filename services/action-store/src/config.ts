@@ -8,7 +8,7 @@ const schema = z
     REDIS_URL: envFragments.url.default('redis://127.0.0.1:6379'),
     /** Every Redis key starts with this, then `{<app_id>}:`. */
     REDIS_KEY_PREFIX: z.string().min(1).default('evp:act:'),
-    KEYS_FILE: z.string().min(1),
+    ...envFragments.keys,
     LOG_LEVEL: envFragments.logLevel,
     /** Most actions one pull returns (spec 8 leaves it open); `more` says when some were left. */
     PULL_MAX: envFragments.positiveInt.max(10_000).default(1000),

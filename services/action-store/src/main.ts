@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
-import { KeyRing, consumerProblems, createLogger, type BusProducer, type Subscription } from '@evp/core';
-import { closeServer, deadLetterMetrics, listen, runService, serviceLifecycle } from '@evp/http';
+import { consumerProblems, createLogger, type BusProducer, type Subscription } from '@evp/core';
+import { closeServer, createHttpMetrics, deadLetterMetrics, listen, runService, serviceKeys, serviceLifecycle } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { canonicalFromAvro } from '@evp/schemas';
@@ -13,18 +13,20 @@ import { startLogRelay, type LogRelay } from './log-relay';
 import { startSweeper } from './sweeper';
 
 /**
- * Composition root: config → logger → Redis → store → (Kafka consumers, action log relay) → sweeper → HTTP.
+ * Composition root: config → logger → Redis → keys (reloaded on change) → store → (Kafka consumers, action log relay) → sweeper → HTTP.
  * Shutdown in reverse: stop accepting HTTP, stop consuming, stop sweeping, let the relay finish its
  * batch, close Kafka, close Redis.
  */
 async function main() {
   const config = loadActionStoreConfig();
   const logger = createLogger('action-store', config.LOG_LEVEL);
-  const keys = KeyRing.fromFile(config.KEYS_FILE);
   // Fail requests fast while Redis is away (503 + Retry-After) instead of queueing them.
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
   redis.on('error', (err) => logger.warn({ err }, 'redis connection error'));
   await redis.connect();
+  const httpMetrics = createHttpMetrics('action_store');
+  // Reloaded on change; last uses shared with the other services through the same Redis.
+  const keys = serviceKeys({ config, logger, redis, metrics: httpMetrics.registry });
   const store = new RedisActionStore({
     redis,
     clock: systemClock(),
@@ -38,7 +40,8 @@ async function main() {
     store,
     // Not ready while Redis is away or a consumer is dead (that one also ends the process, below).
     readiness: async () => [...consumerProblems(consumers), ...((await store.ping()) ? [] : ['action store: not reachable'])],
-    keys,
+    keys: keys.ring,
+    metrics: httpMetrics,
     logger,
     pullMax: config.PULL_MAX,
     maxBodyBytes: config.MAX_BODY_BYTES,
@@ -99,6 +102,7 @@ async function main() {
       { what: 'producer', run: () => producer?.close() },
       { what: 'Kafka', run: () => bus?.close() },
       { what: 'store', run: () => store.close() },
+      { what: 'keys (last uses flushed)', run: () => keys.close() },
       { what: 'Redis', run: () => redis.quit().catch(() => redis.disconnect()) },
     ],
   });

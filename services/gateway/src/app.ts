@@ -31,6 +31,8 @@ export interface GatewayDeps {
   /** Per-key rate limit; none when absent (embedded mode). Wrapped fail-open here. */
   rateLimiter?: RateLimiter;
   readiness?: () => Promise<string[]>;
+  /** The request series' registry (main.ts registers the keys' reload and usage series in it too). */
+  metrics?: HttpMetrics;
   now?: () => number;
   /** Where raw uploads go; ingest.raw unless a benchmark points it at its own topic. */
   rawTopic?: string;
@@ -44,6 +46,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   return createHttpApp({
     logger: deps.logger,
     metricsPrefix: 'gateway',
+    metrics: deps.metrics,
     readiness: deps.readiness,
     accessLog: true,
     // Browser SDKs upload with the SDK key; the server-side import paths (`/data/…`, API key) get no

@@ -4,7 +4,7 @@ import { envFragments, parseConfig } from '@evp/core';
 const schema = z.object({
   PORT: envFragments.port.default(8080),
   KAFKA_BROKERS: envFragments.kafkaBrokers,
-  KEYS_FILE: z.string().min(1),
+  ...envFragments.keys,
   LOG_LEVEL: envFragments.logLevel,
   MAX_BODY_BYTES: envFragments.positiveInt.default(5 * 1024 * 1024),
   MAX_EVENTS_PER_REQUEST: envFragments.positiveInt.default(5000),

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
-import { KeyRing, createLogger } from '@evp/core';
-import { listen, runService, serviceLifecycle } from '@evp/http';
+import { createLogger } from '@evp/core';
+import { createHttpMetrics, listen, runService, serviceKeys, serviceLifecycle } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createGatewayApp } from './app';
 import { coalescingProducer } from './coalescing-producer';
@@ -10,11 +10,10 @@ import { scriptFilesFromDir } from './sdk-script';
 import { gatewayReadiness } from './readiness';
 import { shutdownGateway } from './shutdown';
 
-/** Composition root: config → logger → Kafka producer, Redis → HTTP; shutdown in reverse order. */
+/** Composition root: config → logger → Kafka producer, Redis → keys (reloaded on change) → HTTP; shutdown in reverse order. */
 async function main() {
   const config = loadGatewayConfig();
   const logger = createLogger('gateway', config.LOG_LEVEL);
-  const keys = KeyRing.fromFile(config.KEYS_FILE);
   const bus = createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'gateway', logger, produceTimeoutMs: config.PRODUCE_TIMEOUT_MS });
   // Concurrent requests share produce requests; each still answers only after its own ack.
   const producer = coalescingProducer(await bus.producer(), { queueTimeoutMs: config.PRODUCE_TIMEOUT_MS });
@@ -22,12 +21,16 @@ async function main() {
   // No offline queue: while Redis is down a check fails at once and the limiter fails open.
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   redis?.on('error', (err) => logger.debug({ err }, 'redis connection error'));
+  const httpMetrics = createHttpMetrics('gateway');
+  // Reloaded on change; last uses shared through Redis when there is one.
+  const keys = serviceKeys({ config, logger, metrics: httpMetrics.registry, ...(redis ? { redis } : {}) });
   const rateLimiter = redis ? createRedisRateLimiter({ redis, policy, prefix: config.RATE_LIMIT_PREFIX }) : createInMemoryRateLimiter(policy);
   let draining = false;
   const { app } = createGatewayApp({
     producer,
-    keys,
+    keys: keys.ring,
     logger,
+    metrics: httpMetrics,
     corsOrigins: config.CORS_ORIGINS,
     rateLimiter,
     limits: {
@@ -55,7 +58,7 @@ async function main() {
             logger,
             graceMs: config.SHUTDOWN_GRACE_MS,
             onDrain: () => void (draining = true),
-            closers: [() => rateLimiter.close(), async () => void redis?.disconnect(), () => bus.close()],
+            closers: [() => rateLimiter.close(), () => keys.close(), async () => void redis?.disconnect(), () => bus.close()],
           }),
       },
     ],

@@ -32,7 +32,9 @@ const sinkSchema = z.object({
   METRICS_PORT: envFragments.port.default(9464),
   /** The public API (request verdicts, the inspector): behind the edge, like the gateway's port. */
   PORT: envFragments.port.default(8070),
-  KEYS_FILE: z.string().min(1),
+  ...envFragments.keys,
+  /** Keys' last uses shared with the gateway and the action store; without it, this replica's own uses only. */
+  REDIS_URL: envFragments.url.optional(),
   /** Browser origins that may read request verdicts (a web library's debug mode); `*` allows any. */
   CORS_ORIGINS: envFragments.corsOrigins,
   /** Applies pending migrations before consuming (idempotent); off when a separate `migrate` step runs. */

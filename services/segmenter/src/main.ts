@@ -1,7 +1,8 @@
+import Redis from 'ioredis';
 import { Registry } from 'prom-client';
 import { createClickHouseHttpAnalytics, ensureClickHouseDatabase, runMigrations } from '@evp/clickhouse';
-import { KeyRing, consumerProblems, createLogger } from '@evp/core';
-import { closeServer, deadLetterMetrics, listen, runService, serveOps, serviceLifecycle } from '@evp/http';
+import { consumerProblems, createLogger } from '@evp/core';
+import { closeServer, createHttpMetrics, deadLetterMetrics, listen, runService, serveOps, serviceKeys, serviceLifecycle } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { campaignWorkerConfig, clickhouseOptions, loadSegmenterConfig, segmentEngineConfig, sinkConfig } from './config';
@@ -9,7 +10,7 @@ import { createSegmenterApp } from './http/app';
 import { createSegmenterParts } from './segmenter-parts';
 
 /**
- * Composition root: config → logger → keys → ClickHouse (+ migrations) → Kafka + registry → segment
+ * Composition root: config → logger → keys (reloaded on change; last uses in Redis) → ClickHouse (+ migrations) → Kafka + registry → segment
  * engine (its work consumer and timers) → campaigns (store, API service, campaign worker) → sink
  * (whose stored rows become segment work and event triggers) → the public API (request verdicts,
  * inspector, segments, campaigns) on PORT; /metrics, /healthz, /readyz on a side port.
@@ -22,7 +23,11 @@ import { createSegmenterParts } from './segmenter-parts';
 async function main() {
   const config = loadSegmenterConfig();
   const logger = createLogger('segmenter', config.LOG_LEVEL);
-  const keys = KeyRing.fromFile(config.KEYS_FILE);
+  // Only keys' last uses live in Redis here: without it GET /v1/keys shows this replica's own uses.
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
+  redis?.on('error', (err) => logger.debug({ err }, 'redis connection error'));
+  const httpMetrics = createHttpMetrics('segmenter');
+  const keys = serviceKeys({ config, logger, metrics: httpMetrics.registry, ...(redis ? { redis } : {}) });
   const chOptions = clickhouseOptions(config);
   if (config.CLICKHOUSE_MIGRATE_ON_START) await ensureClickHouseDatabase(chOptions);
   const analytics = createClickHouseHttpAnalytics(chOptions);
@@ -49,6 +54,7 @@ async function main() {
       { what: 'Kafka', run: () => bus.close() },
       { what: 'ops server', run: () => ops && closeServer(ops.server) },
       { what: 'ClickHouse', run: () => analytics.close() },
+      { what: 'keys (last uses flushed), Redis', run: () => keys.close().then(() => redis?.disconnect()) },
     ],
   });
   const parts = createSegmenterParts({
@@ -70,8 +76,9 @@ async function main() {
   // join the sink's on the side port's /metrics.
   const api = createSegmenterApp({
     analytics,
-    keys,
+    keys: keys.ring,
     logger,
+    metrics: httpMetrics,
     readiness,
     segments: segments.service,
     campaigns: campaigns.service,

@@ -1,4 +1,4 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, Router } from 'express';
 import { ApiError, InfraError, type Analytics, type KeyRing, type Logger } from '@evp/core';
 import { REQUEST_ID_PATTERN, browserCors, createHttpApp, grantOf, requireKey, type HttpMetrics } from '@evp/http';
 import { INSPECTOR_CSS, INSPECTOR_HTML, INSPECTOR_JS } from './inspector-page';
@@ -6,6 +6,9 @@ import { inspectDeadLetters, inspectEvents, inspectRejected, parseDeadLetterQuer
 import { requestVerdicts } from './verdicts';
 import { segmentRoutes } from './segments';
 import { campaignRoutes } from './campaigns';
+import { keyRoutes } from './keys';
+import { consoleKeysRoutes } from './console-keys';
+import { pageAsset as page } from './page-asset';
 import type { SegmentsService } from '../segments/service';
 import type { CampaignsService } from '../campaigns/service';
 
@@ -29,17 +32,6 @@ export interface SegmenterAppDeps {
 /** The one route a browser calls here: a web library's debug mode reads its own uploads' verdicts. */
 const VERDICTS_PREFIX = '/v1/ingest/requests/';
 
-/** The page's own assets: served with a policy that lets it load nothing but them and call this origin. */
-function page(type: string, body: string) {
-  return (_req: Request, res: Response) => {
-    res.setHeader('Content-Type', `${type}; charset=utf-8`);
-    res.setHeader('Content-Security-Policy', "default-src 'self'; frame-ancestors 'none'");
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Cache-Control', 'no-cache');
-    res.status(200).send(body);
-  };
-}
-
 /**
  * What the segmenter answers over HTTP, all read from ClickHouse and all for the key's app only:
  * the verdicts of a request (SDK or API key: an app may ask what became of its own upload), the
@@ -52,7 +44,7 @@ export function createSegmenterApp(deps: SegmenterAppDeps) {
       return await op();
     } catch (err) {
       if (!(err instanceof InfraError)) throw err;
-      deps.logger.warn({ err, requestId: req.requestId }, 'ClickHouse query failed; answering 503');
+      deps.logger.warn({ err, dependency: err.dependency, requestId: req.requestId }, 'a dependency failed; answering 503');
       throw new ApiError('unavailable', { retryAfterSeconds, details: { retriable: err.retriable } });
     }
   }
@@ -97,6 +89,8 @@ export function createSegmenterApp(deps: SegmenterAppDeps) {
       });
       if (deps.segments) segmentRoutes(router, deps.keys, deps.segments, guarded);
       if (deps.campaigns) campaignRoutes(router, deps.keys, deps.campaigns, guarded);
+      keyRoutes(router, deps.keys, guarded);
+      consoleKeysRoutes(router);
       router.get('/inspector', page('text/html', INSPECTOR_HTML));
       router.get('/inspector/inspector.js', page('text/javascript', INSPECTOR_JS));
       router.get('/inspector/inspector.css', page('text/css', INSPECTOR_CSS));

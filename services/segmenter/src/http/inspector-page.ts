@@ -1,3 +1,4 @@
+import { PAGE_FRAME_CSS } from './page-asset';
 /**
  * The inspector (docs/inspector.md): a page that shows an app's events and rejections live, with
  * their warnings and reasons, and its dead letters (messages a platform consumer could not handle), in the manner of Snowplow Micro's UI and Segment's debugger. It asks for
@@ -44,11 +45,7 @@ export const INSPECTOR_HTML = `<!doctype html>
 </html>
 `;
 
-export const INSPECTOR_CSS = `
-body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #1b1f24; background: #f6f8fa; }
-header { padding: 12px 20px; background: #fff; border-bottom: 1px solid #d0d7de; }
-h1 { font-size: 18px; margin: 0 0 8px; }
-form { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; }
+export const INSPECTOR_CSS = `${PAGE_FRAME_CSS}form { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; }
 label { display: flex; flex-direction: column; font-size: 12px; color: #57606a; }
 input { font: inherit; padding: 4px 6px; min-width: 160px; }
 main { display: grid; grid-template-columns: 1fr 1fr; gap: 16px; padding: 16px 20px; }

@@ -18,6 +18,7 @@ import { DEAD_LETTER_PAYLOAD_ENCODINGS, ENVELOPE_FORMS, REJECTION_KINDS } from '
 import { DEAD_LETTER_ERROR_KINDS } from '@evp/core';
 import { campaignPaths, campaignSchemas } from './campaigns-openapi';
 import { segmentPaths, segmentSchemas } from './segments-openapi';
+import { keyPaths, keySchemas } from './keys-openapi';
 import { DEFAULT_INSPECT_LIMIT, MAX_FILTER_CHARS, MAX_INSPECT_LIMIT } from './inspect';
 
 /**
@@ -118,8 +119,10 @@ export function segmenterOpenApi(): OpenApiFragment {
       '/inspector/inspector.css': page('The inspector page’s style', 'text/css'),
       ...segmentPaths(),
       ...campaignPaths(),
+      ...keyPaths(internalError, unavailable('Redis (keys’ last uses)')),
     },
     schemas: {
+      ...keySchemas,
       ...segmentSchemas,
       ...campaignSchemas,
       RequestVerdicts: object(['request_id', 'status', 'received_at', 'payload_kind', 'envelopes', 'counts', 'events'], {

@@ -1,0 +1,121 @@
+import { sha256Hex } from '../hash';
+import { readFileSync } from 'node:fs';
+import { parseKeysFile, type KeysFile, type Role } from './file';
+import { KeyUsageTracker, createInMemoryKeyUsageStore } from './usage';
+
+export interface KeyGrant {
+  keyId: string;
+  appId: string;
+  role: Role;
+}
+
+/** What may be shown of a key: never the key or its digest. */
+export interface KeyInfo {
+  id: string;
+  role: Role;
+  createdAt: string | undefined;
+  revokedAt: string | undefined;
+}
+
+interface Held {
+  grant: KeyGrant;
+  /** Epoch ms from which the key is refused; undefined: never. */
+  revokedFrom: number | undefined;
+}
+
+/** A presented key that is known: `revoked` says it may no longer be used. */
+export interface KeyMatch {
+  grant: KeyGrant;
+  revoked: boolean;
+}
+
+interface Contents {
+  byHash: Map<string, Held>;
+  byApp: Map<string, KeyInfo[]>;
+}
+
+/** Builds the lookup tables of a file, or throws without touching anything (a ring keeps its set). */
+function contentsOf(file: KeysFile): Contents {
+  const byHash = new Map<string, Held>();
+  const byApp = new Map<string, KeyInfo[]>();
+  for (const e of file.keys) {
+    const hash = e.sha256 ?? sha256Hex(e.key as string);
+    if (byHash.has(hash)) throw new Error(`keys file: key ${e.id} is listed twice`);
+    const listed = byApp.get(e.app_id) ?? [];
+    // Ids name keys in the console, the key_id header and rejected records: one id, one key per app.
+    if (listed.some((k) => k.id === e.id)) throw new Error(`keys file: app ${e.app_id} has two keys with id ${e.id}`);
+    byHash.set(hash, { grant: { keyId: e.id, appId: e.app_id, role: e.role }, revokedFrom: e.revoked_at === undefined ? undefined : Date.parse(e.revoked_at) });
+    listed.push({ id: e.id, role: e.role, createdAt: e.created_at, revokedAt: e.revoked_at });
+    byApp.set(e.app_id, listed);
+  }
+  for (const list of byApp.values()) list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { byHash, byApp };
+}
+
+export interface KeyRingOptions {
+  /** Where uses are recorded (default: this process's memory only). */
+  usage?: KeyUsageTracker;
+  now?: () => number;
+}
+
+/**
+ * The keys a service accepts. `replace` swaps in a new file's set at once (a reload); a file that
+ * does not build leaves the current set in place.
+ */
+export class KeyRing {
+  private contents: Contents;
+  private digest: string | undefined;
+  readonly usage: KeyUsageTracker;
+  private readonly now: () => number;
+
+  constructor(file: KeysFile, opts: KeyRingOptions = {}) {
+    this.contents = contentsOf(file);
+    this.usage = opts.usage ?? new KeyUsageTracker({ store: createInMemoryKeyUsageStore() });
+    this.now = opts.now ?? Date.now;
+  }
+
+  static fromFile(path: string, opts: KeyRingOptions = {}): KeyRing {
+    const text = readFileSync(path, 'utf8');
+    const ring = new KeyRing(parseKeysFile(text, path), opts);
+    ring.digest = sha256Hex(text);
+    return ring;
+  }
+
+  /** SHA-256 of the file text the keys came from, when known: a reloader skips that same content. */
+  get sourceDigest(): string | undefined {
+    return this.digest;
+  }
+
+  /** Swaps in a new set at once; throws, keeping the current set, when the file does not build. */
+  replace(file: KeysFile, digest?: string): void {
+    this.contents = contentsOf(file);
+    this.digest = digest;
+  }
+
+  keysCount(): number {
+    return this.contents.byHash.size;
+  }
+
+  /** Hashing first means lookups compare digests, never the secret itself. Revoked keys included. */
+  match(presented: string): KeyMatch | undefined {
+    const held = this.contents.byHash.get(sha256Hex(presented));
+    if (!held) return undefined;
+    return { grant: held.grant, revoked: held.revokedFrom !== undefined && held.revokedFrom <= this.now() };
+  }
+
+  /** The grant of a key that may be used now (known and not revoked). */
+  lookup(presented: string): KeyGrant | undefined {
+    const m = this.match(presented);
+    return m && !m.revoked ? m.grant : undefined;
+  }
+
+  /** Notes an accepted use (coalesced in memory; see KeyUsageTracker). */
+  used(grant: KeyGrant): void {
+    this.usage.used(grant.appId, grant.keyId);
+  }
+
+  /** The app's keys by id, revoked ones included. */
+  keysOf(appId: string): KeyInfo[] {
+    return [...(this.contents.byApp.get(appId) ?? [])];
+  }
+}

@@ -1,0 +1,91 @@
+import type { KeyUsageStore, KeyUse } from '../ports/key-usage';
+
+export interface KeyUsageTrackerOptions {
+  store: KeyUsageStore;
+  /** How long uses gather in memory before one write to the store (default 5 s). */
+  flushMs?: number;
+  now?: () => number;
+  /** A failed flush: its uses are kept for the next one, and this hears of it (log, metric). */
+  onFlushError?: (err: unknown) => void;
+}
+
+const slot = (appId: string, keyId: string) => `${appId}\u0000${keyId}`;
+
+/**
+ * When each key was last used, without a write per request: a use only sets this replica's latest
+ * instant for the key in memory; the first use after a flush schedules the next flush, which sends
+ * one entry per key used since (whatever the request count) to the shared store. Idle replicas
+ * hold no timer. Reads merge the store with what this replica has not flushed yet, so a replica
+ * sees its own uses at once and other replicas' within `flushMs`.
+ */
+export class KeyUsageTracker {
+  private pending = new Map<string, KeyUse>();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly flushMs: number;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: KeyUsageTrackerOptions) {
+    this.flushMs = opts.flushMs ?? 5_000;
+    this.now = opts.now ?? Date.now;
+  }
+
+  used(appId: string, keyId: string): void {
+    const at = this.now();
+    const k = slot(appId, keyId);
+    const held = this.pending.get(k);
+    if (!held || held.at < at) this.pending.set(k, { appId, keyId, at });
+    // unref: a scheduled flush never keeps a process (or a test) alive; close() flushes at shutdown.
+    this.timer ??= setTimeout(() => void this.flush(), this.flushMs).unref();
+  }
+
+  /** Sends what gathered; on failure puts it back (a newer use wins) for the next flush. */
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    try {
+      await this.opts.store.record(batch);
+    } catch (err) {
+      for (const u of batch) {
+        const k = slot(u.appId, u.keyId);
+        const newer = this.pending.get(k);
+        if (!newer || newer.at < u.at) this.pending.set(k, u);
+      }
+      this.timer ??= setTimeout(() => void this.flush(), this.flushMs).unref();
+      this.opts.onFlushError?.(err);
+    }
+  }
+
+  async lastUsed(appId: string): Promise<Map<string, number>> {
+    const stored = await this.opts.store.lastUsed(appId);
+    for (const u of this.pending.values()) {
+      if (u.appId === appId && (stored.get(u.keyId) ?? -Infinity) < u.at) stored.set(u.keyId, u.at);
+    }
+    return stored;
+  }
+
+  /** Flushes what is left (at shutdown); the store's connection belongs to whoever made it. */
+  async close(): Promise<void> {
+    await this.flush();
+  }
+}
+
+/** The store of one process (npm start, tests, a service run without Redis: its own uses only). */
+export function createInMemoryKeyUsageStore(): KeyUsageStore {
+  const byApp = new Map<string, Map<string, number>>();
+  return {
+    async record(uses) {
+      for (const u of uses) {
+        const app = byApp.get(u.appId) ?? new Map<string, number>();
+        byApp.set(u.appId, app);
+        if ((app.get(u.keyId) ?? -Infinity) < u.at) app.set(u.keyId, u.at);
+      }
+    },
+    async lastUsed(appId) {
+      return new Map(byApp.get(appId));
+    },
+    async close() {},
+  };
+}

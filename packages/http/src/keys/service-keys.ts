@@ -1,0 +1,49 @@
+import { Counter, type Registry } from 'prom-client';
+import { KeyRing, KeyUsageTracker, createInMemoryKeyUsageStore, type Logger } from '@evp/core';
+import { watchKeysFile, type KeysReloader } from './reload';
+import { createRedisKeyUsageStore, type RedisHashCommands } from './redis-usage';
+
+export interface ServiceKeysOptions {
+  /** KEYS_FILE, KEYS_RELOAD_INTERVAL_MS, KEYS_USAGE_FLUSH_MS, KEYS_USAGE_PREFIX (envFragments.keys). */
+  config: { KEYS_FILE: string; KEYS_RELOAD_INTERVAL_MS: number; KEYS_USAGE_FLUSH_MS: number; KEYS_USAGE_PREFIX: string };
+  logger: Logger;
+  /** Where last uses are shared with the other replicas; without it they stay in this process. */
+  redis?: RedisHashCommands;
+  /** Where the reload and usage series are registered (the service's /metrics). */
+  metrics: Registry;
+}
+
+export interface ServiceKeys {
+  ring: KeyRing;
+  reloader: KeysReloader;
+  /** Stops the reload timer and flushes the uses not yet written (at shutdown, before Redis closes). */
+  close(): Promise<void>;
+}
+
+/** A service's keys: read from the file (a bad file at start fails the start), reloaded on change, uses shared. */
+export function serviceKeys(opts: ServiceKeysOptions): ServiceKeys {
+  const { config, logger } = opts;
+  const flushFailures = new Counter({
+    name: 'keys_usage_flush_failures_total',
+    help: 'Writes of keys’ last uses that failed (kept and retried at the next flush)',
+    registers: [opts.metrics],
+  });
+  const usage = new KeyUsageTracker({
+    store: opts.redis ? createRedisKeyUsageStore({ redis: opts.redis, prefix: config.KEYS_USAGE_PREFIX }) : createInMemoryKeyUsageStore(),
+    flushMs: config.KEYS_USAGE_FLUSH_MS,
+    onFlushError: (err) => {
+      flushFailures.inc();
+      logger.warn({ err }, 'could not record keys’ last uses; retrying at the next flush');
+    },
+  });
+  const ring = KeyRing.fromFile(config.KEYS_FILE, { usage });
+  const reloader = watchKeysFile({ path: config.KEYS_FILE, ring, logger, intervalMs: config.KEYS_RELOAD_INTERVAL_MS, metrics: opts.metrics });
+  return {
+    ring,
+    reloader,
+    async close() {
+      reloader.close();
+      await usage.close();
+    },
+  };
+}
