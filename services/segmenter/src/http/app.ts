@@ -1,4 +1,4 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, Router } from 'express';
 import { ApiError, InfraError, type Analytics, type KeyRing, type Logger } from '@evp/core';
 import { REQUEST_ID_PATTERN, browserCors, createHttpApp, grantOf, requireKey, type HttpMetrics } from '@evp/http';
 import { INSPECTOR_CSS, INSPECTOR_HTML, INSPECTOR_JS } from './inspector-page';
@@ -6,6 +6,8 @@ import { inspectDeadLetters, inspectEvents, inspectRejected, parseDeadLetterQuer
 import { requestVerdicts } from './verdicts';
 import { segmentRoutes } from './segments';
 import { campaignRoutes } from './campaigns';
+import { consoleRoutes, serveFile, type ConsoleAssets } from './console';
+import { appHealth, MINUTES_DEFAULT, MINUTES_MAX, spanParam } from './health';
 import type { SegmentsService } from '../segments/service';
 import type { CampaignsService } from '../campaigns/service';
 
@@ -22,23 +24,14 @@ export interface SegmenterAppDeps {
   campaigns?: CampaignsService;
   /** Seconds a client should wait after a 503. Default 2. */
   retryAfterSeconds?: number;
+  /** The console's chart library and example queries (console/assets.ts); absent, the console pages are not served. */
+  console?: ConsoleAssets;
   /** Browser origins that may read request verdicts with the SDK key (`*`: any). Default none. */
   corsOrigins?: readonly string[];
 }
 
 /** The one route a browser calls here: a web library's debug mode reads its own uploads' verdicts. */
 const VERDICTS_PREFIX = '/v1/ingest/requests/';
-
-/** The page's own assets: served with a policy that lets it load nothing but them and call this origin. */
-function page(type: string, body: string) {
-  return (_req: Request, res: Response) => {
-    res.setHeader('Content-Type', `${type}; charset=utf-8`);
-    res.setHeader('Content-Security-Policy', "default-src 'self'; frame-ancestors 'none'");
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Cache-Control', 'no-cache');
-    res.status(200).send(body);
-  };
-}
 
 /**
  * What the segmenter answers over HTTP, all read from ClickHouse and all for the key's app only:
@@ -95,11 +88,17 @@ export function createSegmenterApp(deps: SegmenterAppDeps) {
         const q = parseDeadLetterQuery(req.query);
         res.status(200).json({ data: await guarded(req, () => inspectDeadLetters(deps.analytics, appId, q)) });
       });
-      if (deps.segments) segmentRoutes(router, deps.keys, deps.segments, guarded);
-      if (deps.campaigns) campaignRoutes(router, deps.keys, deps.campaigns, guarded);
-      router.get('/inspector', page('text/html', INSPECTOR_HTML));
-      router.get('/inspector/inspector.js', page('text/javascript', INSPECTOR_JS));
-      router.get('/inspector/inspector.css', page('text/css', INSPECTOR_CSS));
+      router.get('/v1/inspect/health', requireKey(deps.keys, 'api'), async (req, res) => {
+        const { appId } = grantOf(req);
+        const minutes = spanParam(req.query, 'minutes', MINUTES_DEFAULT, MINUTES_MAX);
+        res.status(200).json(await guarded(req, () => appHealth(deps.analytics, appId, minutes, Date.now())));
+      });
+      if (deps.segments) segmentRoutes(router, deps.keys, deps.segments, deps.analytics, guarded);
+      if (deps.campaigns) campaignRoutes(router, deps.keys, deps.campaigns, deps.analytics, guarded);
+      router.get('/inspector', serveFile('text/html', INSPECTOR_HTML));
+      router.get('/inspector/inspector.js', serveFile('text/javascript', INSPECTOR_JS));
+      router.get('/inspector/inspector.css', serveFile('text/css', INSPECTOR_CSS));
+      if (deps.console) consoleRoutes(router, deps.console);
     },
   });
 }
