@@ -172,11 +172,17 @@ describe('the console in Chromium', () => {
     }
     // And one rejected record (a rate above 5), for the Health page.
     await upload(`${run}-d`, [{ time: eventTime(), __ol: true, name: 'rate', property: 'x', ctx: { rate_value: 9, type: 'app', subject_id: 's' } }]);
-    await waitFor(async () => ((await api('GET', '/v1/inspect/events?limit=10')).body.data as unknown[]).length === 3, { timeoutMs: 20_000 });
+    await waitFor(async () => ((await api('GET', `/v1/inspect/events?since=${now - 60_000}&limit=100`)).body.data as unknown[]).length === 3, {
+      timeoutMs: 20_000,
+      what: 'the three page views stored',
+    });
     const segment = await api('POST', '/v1/segments', SEGMENT);
     expect(segment).toMatchObject({ status: 201 });
     segmentId = segment.body.id;
-    await waitFor(async () => ((await api('GET', `/v1/segments/${segmentId}/members`)).body.data as unknown[]).length === 3, { timeoutMs: 20_000 });
+    await waitFor(async () => ((await api('GET', `/v1/segments/${segmentId}/members`)).body.data as unknown[]).length === 3, {
+      timeoutMs: 20_000,
+      what: 'the segment’s three members',
+    });
   });
   afterAll(async () => {
     await browser?.close();

@@ -44,13 +44,13 @@ export async function appHealth(analytics: Analytics, appId: string, minutes: nu
   const since = 'received_at >= fromUnixTimestamp64Milli({from:Int64})';
   const [events, rejected, letters] = await Promise.all([
     analytics.query<{ minute_ms: number; n: number; p95: number }>(
-      `SELECT toUnixTimestamp64Milli(toStartOfMinute(received_at)) AS minute_ms, uniqExact(event_id) AS n,
+      `SELECT toUnixTimestamp(toStartOfMinute(received_at)) * 1000 AS minute_ms, uniqExact(event_id) AS n,
               quantileExact(0.95)(toFloat64(dateDiff('millisecond', received_at, inserted_at))) / 1000 AS p95
        FROM events WHERE app_id = {app:String} AND ${since} GROUP BY minute_ms`,
       params,
     ),
     analytics.query<{ minute_ms: number; n: number }>(
-      `SELECT toUnixTimestamp64Milli(toStartOfMinute(received_at)) AS minute_ms, uniqExact(rejection_id) AS n
+      `SELECT toUnixTimestamp(toStartOfMinute(received_at)) * 1000 AS minute_ms, uniqExact(rejection_id) AS n
        FROM rejected WHERE app_id = {app:String} AND ${since} GROUP BY minute_ms`,
       params,
     ),

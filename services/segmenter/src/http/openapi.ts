@@ -18,6 +18,7 @@ import { DEAD_LETTER_PAYLOAD_ENCODINGS, ENVELOPE_FORMS, REJECTION_KINDS } from '
 import { DEAD_LETTER_ERROR_KINDS } from '@evp/core';
 import { campaignPaths, campaignSchemas } from './campaigns-openapi';
 import { segmentPaths, segmentSchemas } from './segments-openapi';
+import { consolePaths } from './console-openapi';
 import { DEFAULT_INSPECT_LIMIT, MAX_FILTER_CHARS, MAX_INSPECT_LIMIT } from './inspect';
 
 /**
@@ -118,6 +119,7 @@ export function segmenterOpenApi(): OpenApiFragment {
       '/inspector/inspector.css': page('The inspector page’s style', 'text/css'),
       ...segmentPaths(),
       ...campaignPaths(),
+      ...consolePaths(),
     },
     schemas: {
       ...segmentSchemas,

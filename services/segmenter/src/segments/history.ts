@@ -18,14 +18,14 @@ export interface MembershipHour {
  */
 export async function membershipHistory(analytics: Analytics, appId: string, segmentId: string, hours: number, now: number): Promise<MembershipHour[]> {
   const rows = await analytics.query<{ hour_ms: number; entered: number; exited: number }>(
-    `SELECT toUnixTimestamp64Milli(toStartOfHour(at)) AS hour_ms, countIf(is_member) AS entered, countIf(NOT is_member) AS exited
+    `SELECT toUnixTimestamp(toStartOfHour(changed_at)) * 1000 AS hour_ms, countIf(entry) AS entered, countIf(NOT entry) AS exited
      FROM (
-         SELECT user_id, seq, any(is_member) AS is_member, any(if(is_member, entered_at, assumeNotNull(exited_at))) AS at
+         SELECT user_id, seq, any(is_member) AS entry, any(if(is_member, entered_at, assumeNotNull(exited_at))) AS changed_at
          FROM segment_members
          WHERE app_id = {app:String} AND segment_id = {segment:String}
          GROUP BY user_id, seq
      )
-     WHERE at >= fromUnixTimestamp64Milli({from:Int64})
+     WHERE changed_at >= fromUnixTimestamp64Milli({from:Int64})
      GROUP BY hour_ms
      ORDER BY hour_ms`,
     { app: appId, segment: segmentId, from: hourStart(now) - (hours - 1) * 3_600_000 },

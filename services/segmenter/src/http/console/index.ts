@@ -28,8 +28,8 @@ export function serveFile(type: string, body: string, cacheControl = 'no-cache')
   };
 }
 
-/** The chart library's path: named by its hash, so a browser keeps it for a year and a new version is a new URL. */
-export const chartPath = (assets: ConsoleAssets) => `/console/assets/chart-${assets.chartHash}.umd.min.js`;
+/** Chart.js's browser build. Pages ask for it with its hash as `?v=`, so a browser keeps it for a year and a new version is a new URL. */
+export const CHART_PATH = '/console/assets/chart.umd.min.js';
 
 /**
  * The console (docs/console.md): Campaigns, Segments, SQL and Health pages on the one base URL, all
@@ -37,7 +37,7 @@ export const chartPath = (assets: ConsoleAssets) => `/console/assets/chart-${ass
  * takes the app's API key from the prompt. `/console/keys` is the Keys page's (not served here).
  */
 export function consoleRoutes(router: Router, assets: ConsoleAssets): void {
-  const scripts = [chartPath(assets), CONSOLE_JS_PATH];
+  const scripts = [`${CHART_PATH}?v=${assets.chartHash}`, CONSOLE_JS_PATH];
   const page = (section: string, title: string, body: string) => serveFile('text/html', consolePage({ section, title, body, scripts }));
   router.get('/console', (_req, res) => res.redirect(302, '/console/campaigns'));
   router.get('/console/campaigns', page('campaigns', 'Campaigns · console', CAMPAIGNS_BODY));
@@ -48,7 +48,7 @@ export function consoleRoutes(router: Router, assets: ConsoleAssets): void {
   router.get('/console/health', page('health', 'Health · console', HEALTH_BODY));
   router.get(CONSOLE_JS_PATH, serveFile('text/javascript', CONSOLE_JS));
   router.get(CONSOLE_CSS_PATH, serveFile('text/css', CONSOLE_CSS));
-  router.get(chartPath(assets), serveFile('text/javascript', assets.chartJs, 'public, max-age=31536000, immutable'));
+  router.get(CHART_PATH, serveFile('text/javascript', assets.chartJs, 'public, max-age=31536000, immutable'));
   router.get('/console/assets/sql-examples.json', (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
     res.status(200).json(assets.sqlExamples);
