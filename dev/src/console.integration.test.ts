@@ -21,7 +21,13 @@ const HOUR = 3_600_000;
 const CAMPAIGN = {
   name: 'Refill nudge',
   trigger: { api: true },
-  action: { type: 'message', render_method: 'push_notification', delivery_mode: 'one-off', content: { title: 'Your refill is ready', body: 'Pick it up today.' }, expires_after: 'P1D' },
+  action: {
+    type: 'message',
+    render_method: 'push_notification',
+    delivery_mode: 'one-off',
+    content: { title: 'Your refill is ready', body: 'Pick it up today.' },
+    expires_after: 'P1D',
+  },
   holdout: 0.5,
   goal: { event: 'checkout', where: [{ prop: 'is_successful', op: 'eq', value: true }], within: 'P3D' },
 };
@@ -94,7 +100,12 @@ describe('the console in Chromium', () => {
     fetch(`${pipeline.baseUrl}/v1/ingest/log`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${SDK_KEY}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ id: user, tz: '+00:00', internal: { s_id: `${user}_1700000000000_0`, sdk: 'web/1.0.0', a_id: APP, a_ver: '1.0.0 (1)', d_id: 'd-1', os: 'web' }, data }),
+      body: JSON.stringify({
+        id: user,
+        tz: '+00:00',
+        internal: { s_id: `${user}_1700000000000_0`, sdk: 'web/1.0.0', a_id: APP, a_ver: '1.0.0 (1)', d_id: 'd-1', os: 'web' },
+        data,
+      }),
     });
   const eventTime = () => new Date().toISOString().replace('T', ' ').slice(0, 23);
   const attr = (selector: string, name: string) => page.locator(selector).getAttribute(name);
@@ -154,9 +165,21 @@ describe('the console in Chromium', () => {
     });
     await parts.analytics.insert('actions_log', [...range(980).map((i) => log(i, 'created')), ...range(700).map((i) => log(i, 'delivered'))]);
     const response = (i: number, r: string) =>
-      event(`v-${pad(i)}`, 'nudge_response', t0 + HOUR + (r === 'open' ? 1 : 0), { ref: `${10000 + i}:${action}`, time: new Date(t0 + HOUR).toISOString(), response: r }, 'core');
+      event(
+        `v-${pad(i)}`,
+        'nudge_response',
+        t0 + HOUR + (r === 'open' ? 1 : 0),
+        { ref: `${10000 + i}:${action}`, time: new Date(t0 + HOUR).toISOString(), response: r },
+        'core',
+      );
     const checkout = (user: string) =>
-      event(user, 'checkout', t0 + HOUR, { id: `o-${user}`, cart_id: `c-${user}`, cart_price: 10, currency: 'KES', items: [{ id: 'i1' }], is_successful: true }, 'e_commerce');
+      event(
+        user,
+        'checkout',
+        t0 + HOUR,
+        { id: `o-${user}`, cart_id: `c-${user}`, cart_price: 10, currency: 'KES', items: [{ id: 'i1' }], is_successful: true },
+        'e_commerce',
+      );
     const seeded = [
       ...range(600).map((i) => response(i, 'shown')),
       ...range(150).map((i) => response(i, 'open')),
@@ -167,7 +190,9 @@ describe('the console in Chromium', () => {
 
     // The segment, filled by real uploads: three users view the refill page now.
     for (const u of ['a', 'b', 'c']) {
-      const res = await upload(`${run}-${u}`, [{ time: eventTime(), __ol: true, name: 'page', property: 'Refill', ctx: { path: '/refill', title: 'Refill', duration: 1, render_time: 10 } }]);
+      const res = await upload(`${run}-${u}`, [
+        { time: eventTime(), __ol: true, name: 'page', property: 'Refill', ctx: { path: '/refill', title: 'Refill', duration: 1, render_time: 10 } },
+      ]);
       expect(res.status).toBe(200);
     }
     // And one rejected record (a rate above 5), for the Health page.
@@ -210,7 +235,9 @@ describe('the console in Chromium', () => {
     const report = (await api('GET', `/v1/campaigns/${campaignId}/report`)).body;
     const variant = report.variants[0];
     // The report's own numbers, as campaigns/report.test.ts computes them by hand for 50/1000 against 80/1000.
-    expect([report.control.audience, report.control.converted, variant.audience, variant.converted, variant.created, variant.delivered]).toEqual([1000, 50, 1000, 80, 980, 700]);
+    expect([report.control.audience, report.control.converted, variant.audience, variant.converted, variant.created, variant.delivered]).toEqual([
+      1000, 50, 1000, 80, 980, 700,
+    ]);
     expect([variant.responses.shown, variant.responses.open]).toEqual([600, 150]);
 
     await page.getByText('Refill nudge').click();
@@ -243,7 +270,10 @@ describe('the console in Chromium', () => {
       const w = window as unknown as { Chart: { getChart(c: Element): { data: { labels: string[]; datasets: { label: string; data: unknown[] }[] } } } };
       const rate = w.Chart.getChart(document.getElementById('rate-chart') as Element).data;
       const funnel = w.Chart.getChart(document.getElementById('funnel-chart') as Element).data;
-      return { rate: { labels: rate.labels, sets: rate.datasets.map((d) => [d.label, d.data]) }, funnel: { labels: funnel.labels, sets: funnel.datasets.map((d) => [d.label, d.data]) } };
+      return {
+        rate: { labels: rate.labels, sets: rate.datasets.map((d) => [d.label, d.data]) },
+        funnel: { labels: funnel.labels, sets: funnel.datasets.map((d) => [d.label, d.data]) },
+      };
     });
     const pct = (g: { converted: number; audience: number }) => (wilsonInterval(g.converted, g.audience) as [number, number]).map((x) => x * 100);
     expect(drawn.rate).toEqual({
@@ -260,7 +290,9 @@ describe('the console in Chromium', () => {
         ['Variant 1', [1000, 980, 700, 600, 150, 80]],
       ],
     });
-    expect(await page.getByTestId('campaign-document').textContent()).toBe(JSON.stringify((await api('GET', `/v1/campaigns/${campaignId}`)).body.document, null, 2));
+    expect(await page.getByTestId('campaign-document').textContent()).toBe(
+      JSON.stringify((await api('GET', `/v1/campaigns/${campaignId}`)).body.document, null, 2),
+    );
     await page.screenshot({ path: resolve(IMG, 'console-campaign.png'), fullPage: true });
   });
 
@@ -286,7 +318,11 @@ describe('the console in Chromium', () => {
     await row.locator('a').click();
     await page.waitForURL(`**/console/segments/${segmentId}`);
     await page.locator('#members li').nth(2).waitFor({ timeout: 10_000 });
-    expect(await page.locator('#members li').evaluateAll((lis) => lis.map((l) => (l as HTMLElement).dataset.userId))).toEqual([`${run}-a`, `${run}-b`, `${run}-c`]);
+    expect(await page.locator('#members li').evaluateAll((lis) => lis.map((l) => (l as HTMLElement).dataset.userId))).toEqual([
+      `${run}-a`,
+      `${run}-b`,
+      `${run}-c`,
+    ]);
     await page.waitForFunction(() => document.getElementById('history-chart')?.dataset.entered !== undefined);
     expect([await attr('#history-chart', 'data-entered'), await attr('#history-chart', 'data-exited')]).toEqual(['3', '0']);
     expect(await page.getByTestId('segment-definition').textContent()).toBe(JSON.stringify(SEGMENT.definition, null, 2));
@@ -306,18 +342,24 @@ describe('the console in Chromium', () => {
   it('runs SQL over /clickhouse/ as the key, draws the first number over the first time, and offers the docs’ examples', async () => {
     await page.goto(`${pipeline.baseUrl}/console/sql`);
     const examples = parseSqlExamples(readFileSync(resolve(__dirname, '../../docs/analytics.md'), 'utf8'));
-    await page.locator('[data-example]').nth(examples.length - 1).waitFor({ timeout: 10_000 });
+    await page
+      .locator('[data-example]')
+      .nth(examples.length - 1)
+      .waitFor({ timeout: 10_000 });
     expect(await page.locator('[data-example]').evaluateAll((bs) => bs.map((b) => (b as HTMLElement).dataset.example))).toEqual(examples.map((x) => x.name));
     await page.locator('[data-example="rejected_by_reason"]').click();
     expect(await page.getByTestId('sql-query').inputValue()).toBe(examples.find((x) => x.name === 'rejected_by_reason')?.sql);
     expect(await page.locator('#sql-params input').evaluateAll((is) => is.map((i) => (i as HTMLInputElement).name))).toEqual(['app', 'from', 'to']);
 
-    await page.getByTestId('sql-query').fill(
-      "SELECT toStartOfHour(received_at) AS hour, uniqExact(event_id) AS events FROM events WHERE name = {event:String} GROUP BY hour ORDER BY hour",
-    );
+    await page
+      .getByTestId('sql-query')
+      .fill('SELECT toStartOfHour(received_at) AS hour, uniqExact(event_id) AS events FROM events WHERE name = {event:String} GROUP BY hour ORDER BY hour');
     await page.getByTestId('param-event').fill('checkout');
     await page.getByTestId('sql-run').click();
-    await page.getByTestId('sql-status').getByText(/^1 row/).waitFor({ timeout: 10_000 });
+    await page
+      .getByTestId('sql-status')
+      .getByText(/^1 row/)
+      .waitFor({ timeout: 10_000 });
     const cells = await page.locator('[data-testid="sql-table"] tbody td').allTextContents();
     expect(cells[1]).toBe('130');
     expect([await attr('#sql-chart', 'data-x'), await attr('#sql-chart', 'data-y')]).toEqual(['hour', 'events']);
@@ -343,7 +385,9 @@ describe('the console in Chromium', () => {
 
   it('keeps the inspector in the shell, with the Keys entry in the nav', async () => {
     await page.goto(`${pipeline.baseUrl}/inspector`);
-    expect(await page.locator('nav a').evaluateAll((as) => as.map((a) => [(a as HTMLAnchorElement).textContent, (a as HTMLAnchorElement).getAttribute('href')]))).toEqual([
+    expect(
+      await page.locator('nav a').evaluateAll((as) => as.map((a) => [(a as HTMLAnchorElement).textContent, (a as HTMLAnchorElement).getAttribute('href')])),
+    ).toEqual([
       ['Campaigns', '/console/campaigns'],
       ['Segments', '/console/segments'],
       ['SQL', '/console/sql'],

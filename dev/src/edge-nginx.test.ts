@@ -47,7 +47,18 @@ describe('deploy/edge/nginx.conf routes the route table', () => {
     };
     expect(limit).toEqual({ gateway: 5 * 1024 * 1024, 'action-store': 16 * 1024 * 1024, segmenter: 256 * 1024 });
     // Fetches and the inspector take no body: nginx's 1 MiB default is plenty.
-    const bodiless = new Set(['/v1/nudge/', '/nudge/', '/v1/ingest/requests/', '/v1/inspect/', '/inspector', '/inspector/', '/v1/users/', '/sdk/']);
+    const bodiless = new Set([
+      '/v1/nudge/',
+      '/nudge/',
+      '/v1/ingest/requests/',
+      '/v1/inspect/',
+      '/inspector',
+      '/inspector/',
+      '/console',
+      '/console/',
+      '/v1/users/',
+      '/sdk/',
+    ]);
     for (const r of PUBLIC_ROUTES) {
       const l = proxied.find((p) => p.path === r.path && p.match === r.match);
       expect([r.path, l?.maxBodyBytes]).toEqual([r.path, bodiless.has(r.path) ? undefined : limit[r.service] + 1024 * 1024]);

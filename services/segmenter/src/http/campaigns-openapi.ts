@@ -114,13 +114,20 @@ export function campaignPaths(): OpenApiPaths {
       ),
     },
     '/v1/campaigns/activity': {
-      get: op('Actions created per campaign per hour', 'For each of the app’s campaigns, the actions created per hour (action log `created` entries of the runs the campaign requested). Hours with none are left out. Drawn by the console’s campaign list (docs/console.md).', {
-        parameters: [hoursParam],
-        responses: {
-          '200': jsonResponse('Per campaign and hour, actions created.', hourly({ campaign_id: { type: 'string' }, created: { type: 'integer', minimum: 0 } })),
-          ...errors({ badRequest: '`hours` is out of range.' }),
+      get: op(
+        'Actions created per campaign per hour',
+        'For each of the app’s campaigns, the actions created per hour (action log `created` entries of the runs the campaign requested). Hours with none are left out. Drawn by the console’s campaign list (docs/console.md).',
+        {
+          parameters: [hoursParam],
+          responses: {
+            '200': jsonResponse(
+              'Per campaign and hour, actions created.',
+              hourly({ campaign_id: { type: 'string' }, created: { type: 'integer', minimum: 0 } }),
+            ),
+            ...errors({ badRequest: '`hours` is out of range.' }),
+          },
         },
-      }),
+      ),
     },
     '/v1/campaigns/settings': {
       get: op('The app’s campaign settings', 'Across all the app’s campaigns; the defaults until set.', {

@@ -1,4 +1,15 @@
-import { closedObject, errorResponse, internalError, jsonResponse, keyed, nullable, queryParam, unavailable, type OpenApiOperation, type OpenApiPaths } from '@evp/http';
+import {
+  closedObject,
+  errorResponse,
+  internalError,
+  jsonResponse,
+  keyed,
+  nullable,
+  queryParam,
+  unavailable,
+  type OpenApiOperation,
+  type OpenApiPaths,
+} from '@evp/http';
 import { HOURS_DEFAULT, HOURS_MAX, MINUTES_DEFAULT, MINUTES_MAX } from './health';
 
 /** The console's part of the segmenter's OpenAPI fragment: its pages and files (console/index.ts) and the series its charts draw (health.ts, campaigns.ts, segments.ts). */
@@ -21,11 +32,17 @@ const file = (summary: string, type: string, cache = 'no-cache'): { get: OpenApi
   },
 });
 
-export const hoursParam = queryParam('hours', { type: 'integer', minimum: 1, maximum: HOURS_MAX }, `Hours back from now, this hour included. Default ${HOURS_DEFAULT}.`);
+export const hoursParam = queryParam(
+  'hours',
+  { type: 'integer', minimum: 1, maximum: HOURS_MAX },
+  `Hours back from now, this hour included. Default ${HOURS_DEFAULT}.`,
+);
 
 /** `{data: [{hour, …fields}]}`: an hourly series. */
 export const hourly = (fields: Record<string, object>) =>
-  closedObject(['data'], { data: { type: 'array', items: closedObject(['hour', ...Object.keys(fields)], { hour: { ...time, description: 'The hour’s start.' }, ...fields }) } });
+  closedObject(['data'], {
+    data: { type: 'array', items: closedObject(['hour', ...Object.keys(fields)], { hour: { ...time, description: 'The hour’s start.' }, ...fields }) },
+  });
 
 /** A series route of the API key: its 200 and the errors every such route gives. */
 function seriesOp(summary: string, description: string, parameters: OpenApiOperation['parameters'], body: object): OpenApiOperation {
@@ -47,7 +64,9 @@ function seriesOp(summary: string, description: string, parameters: OpenApiOpera
 
 export function consolePaths(): OpenApiPaths {
   return {
-    '/console': { get: { summary: 'The console: redirects to its Campaigns page', security: [], responses: { '302': { description: 'To /console/campaigns.' } } } },
+    '/console': {
+      get: { summary: 'The console: redirects to its Campaigns page', security: [], responses: { '302': { description: 'To /console/campaigns.' } } },
+    },
     '/console/campaigns': file('The console’s Campaigns page', 'text/html'),
     '/console/campaigns/{campaign_id}': file('The console’s page of one campaign', 'text/html'),
     '/console/segments': file('The console’s Segments page', 'text/html'),
@@ -56,16 +75,20 @@ export function consolePaths(): OpenApiPaths {
     '/console/health': file('The console’s Health page', 'text/html'),
     '/console/assets/console.js': file('The console’s script', 'text/javascript'),
     '/console/assets/console.css': file('The console’s style', 'text/css'),
-    '/console/assets/chart.umd.min.js': file('Chart.js’s browser build (pages ask for it with `?v=` its hash)', 'text/javascript', 'public, max-age=31536000, immutable'),
+    '/console/assets/chart.umd.min.js': file(
+      'Chart.js’s browser build (pages ask for it with `?v=` its hash)',
+      'text/javascript',
+      'public, max-age=31536000, immutable',
+    ),
     '/console/assets/sql-examples.json': {
       get: {
         summary: 'The example queries of docs/analytics.md, read when the segmenter starts',
         security: [],
         responses: {
-          '200': jsonResponse(
-            'Each named example with the paragraph that introduces it.',
-            { type: 'array', items: closedObject(['name', 'description', 'sql'], { name: { type: 'string' }, description: { type: 'string' }, sql: { type: 'string' } }) },
-          ),
+          '200': jsonResponse('Each named example with the paragraph that introduces it.', {
+            type: 'array',
+            items: closedObject(['name', 'description', 'sql'], { name: { type: 'string' }, description: { type: 'string' }, sql: { type: 'string' } }),
+          }),
         },
       },
     },
@@ -73,7 +96,13 @@ export function consolePaths(): OpenApiPaths {
       get: seriesOp(
         'The app’s intake per minute and its dead letters',
         'Events stored (distinct ids) and records rejected per minute of receipt, the 95th percentile of receipt → stored of the minute’s events, and the dead letters of the span by consumer group.',
-        [queryParam('minutes', { type: 'integer', minimum: 1, maximum: MINUTES_MAX }, `Minutes back from now, this minute included. Default ${MINUTES_DEFAULT}.`)],
+        [
+          queryParam(
+            'minutes',
+            { type: 'integer', minimum: 1, maximum: MINUTES_MAX },
+            `Minutes back from now, this minute included. Default ${MINUTES_DEFAULT}.`,
+          ),
+        ],
         closedObject(['minutes', 'dead_letters'], {
           minutes: {
             type: 'array',

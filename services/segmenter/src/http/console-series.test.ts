@@ -36,7 +36,14 @@ describe('the console’s series', () => {
       trigger: 'api',
       at: t(NOW - 40 * HOUR),
     });
-    await a.insert('campaign_outcomes', [outcome('k1', 1, 'u1'), outcome('k1', 1, 'u2'), outcome('k1', 1, 'u3'), outcome('k1', 2, 'u1'), outcome('k2', 3, 'u9'), outcome('k1', 1, 'u4', 'other')]);
+    await a.insert('campaign_outcomes', [
+      outcome('k1', 1, 'u1'),
+      outcome('k1', 1, 'u2'),
+      outcome('k1', 1, 'u3'),
+      outcome('k1', 2, 'u1'),
+      outcome('k2', 3, 'u9'),
+      outcome('k1', 1, 'u4', 'other'),
+    ]);
     const log = (inv: number, user: string, at: number, kind = 'created', app = APP) => ({
       entry_id: `${app}-${inv}-${user}-${kind}`,
       app_id: app,
@@ -131,7 +138,12 @@ describe('the console’s series', () => {
       payload_bytes: 1,
       payload_truncated: false,
     });
-    await a.insert('dead_letters', [letter('d1', 'g-b', NOW - MIN), letter('d2', 'g-a', NOW - 2 * MIN), letter('d3', 'g-b', NOW - 3 * MIN), letter('d4', 'g-a', NOW - 2 * HOUR)]);
+    await a.insert('dead_letters', [
+      letter('d1', 'g-b', NOW - MIN),
+      letter('d2', 'g-a', NOW - 2 * MIN),
+      letter('d3', 'g-b', NOW - 3 * MIN),
+      letter('d4', 'g-a', NOW - 2 * HOUR),
+    ]);
   });
 
   it('counts actions created per campaign and hour, of the runs each campaign requested', async () => {

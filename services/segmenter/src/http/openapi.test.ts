@@ -42,7 +42,8 @@ describe("the segmenter's OpenAPI fragment", () => {
         : {}),
     }).service;
   const consoleAssets = loadConsoleAssets();
-  const app = () => createSegmenterApp({ analytics: db.analytics, keys, logger, segments: segments.service, campaigns: campaignsOn(db.analytics), console: consoleAssets }).app;
+  const app = () =>
+    createSegmenterApp({ analytics: db.analytics, keys, logger, segments: segments.service, campaigns: campaignsOn(db.analytics), console: consoleAssets }).app;
   afterAll(() => segments.engine.stop());
 
   beforeAll(async () => {
@@ -159,7 +160,17 @@ describe("the segmenter's OpenAPI fragment", () => {
     expect(verdictBodies.map((b) => (b.data ?? b.events)?.length)).toEqual([3, 0, 3, 0, 2, 2, 2, 2, 0, 2]);
 
     // The console: its pages and files, and the series its charts draw.
-    for (const p of ['/console', '/console/campaigns', '/console/segments', '/console/sql', '/console/health', '/console/assets/console.js', '/console/assets/console.css', '/console/assets/chart.umd.min.js', '/console/assets/sql-examples.json'])
+    for (const p of [
+      '/console',
+      '/console/campaigns',
+      '/console/segments',
+      '/console/sql',
+      '/console/health',
+      '/console/assets/console.js',
+      '/console/assets/console.css',
+      '/console/assets/chart.umd.min.js',
+      '/console/assets/sql-examples.json',
+    ])
       await hit(up, p, p);
     await hit(up, '/console/campaigns/c-1', '/console/campaigns/{campaign_id}');
     await hit(up, '/console/segments/s-1', '/console/segments/{segment_id}');

@@ -30,13 +30,17 @@ export function segmentPaths(): OpenApiPaths {
           ...errors({ body: 'document', badRequest: 'The name or the definition is invalid.' }),
         },
       }),
-      get: op('The app’s segments', 'Every live segment of the key’s app; with `member_counts=true`, each with its current member count (the console’s list).', {
-        parameters: [queryParam('member_counts', { enum: ['true', 'false'] }, 'Add `member_count` to each segment. Default false.')],
-        responses: {
-          '200': jsonResponse('The segments.', closedObject(['data'], { data: { type: 'array', items: ref('Segment') } })),
-          ...errors({ badRequest: '`member_counts` is neither true nor false.' }),
+      get: op(
+        'The app’s segments',
+        'Every live segment of the key’s app; with `member_counts=true`, each with its current member count (the console’s list).',
+        {
+          parameters: [queryParam('member_counts', { enum: ['true', 'false'] }, 'Add `member_count` to each segment. Default false.')],
+          responses: {
+            '200': jsonResponse('The segments.', closedObject(['data'], { data: { type: 'array', items: ref('Segment') } })),
+            ...errors({ badRequest: '`member_counts` is neither true nor false.' }),
+          },
         },
-      }),
+      ),
     },
     '/v1/segments/preview': {
       post: op('Preview a definition', 'Evaluates a definition now, over every user of the app, without saving it.', {
@@ -106,7 +110,10 @@ export function segmentPaths(): OpenApiPaths {
         {
           parameters: [segmentId, hoursParam],
           responses: {
-            '200': jsonResponse('Per hour, users who entered and users who exited.', hourly({ entered: { type: 'integer', minimum: 0 }, exited: { type: 'integer', minimum: 0 } })),
+            '200': jsonResponse(
+              'Per hour, users who entered and users who exited.',
+              hourly({ entered: { type: 'integer', minimum: 0 }, exited: { type: 'integer', minimum: 0 } }),
+            ),
             ...errors({ notFound: true, badRequest: '`hours` is out of range, or `segment_id` is malformed.' }),
           },
         },

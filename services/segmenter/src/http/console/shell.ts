@@ -48,9 +48,7 @@ export const CONSOLE_CSS_PATH = '/console/assets/console.css';
 
 /** A whole page: the shell around `body`. */
 export function consolePage(o: ShellOptions): string {
-  const nav = CONSOLE_NAV.map(
-    (n) => `<a href="${n.href}" data-nav="${n.id}"${n.id === o.section ? ' aria-current="page"' : ''}>${n.label}</a>`,
-  ).join('\n    ');
+  const nav = CONSOLE_NAV.map((n) => `<a href="${n.href}" data-nav="${n.id}"${n.id === o.section ? ' aria-current="page"' : ''}>${n.label}</a>`).join('\n    ');
   const styles = [CONSOLE_CSS_PATH, ...(o.stylesheets ?? [])].map((s) => `<link rel="stylesheet" href="${s}">`).join('\n');
   return `<!doctype html>
 <html lang="en">

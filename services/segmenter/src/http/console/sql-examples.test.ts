@@ -4,7 +4,30 @@ import { parseSqlExamples } from './sql-examples';
 
 describe('parseSqlExamples', () => {
   it('takes each named ```sql block with the paragraph before it', () => {
-    const md = ['# T', '', 'Some intro', 'over two lines:', '', '```sql', '-- name: first', 'SELECT 1', '```', '', '```sql', 'SELECT 2', '```', '', 'Second:', '', '```sql', '-- name: second_one', 'SELECT x', 'FROM t', '```', ''].join('\n');
+    const md = [
+      '# T',
+      '',
+      'Some intro',
+      'over two lines:',
+      '',
+      '```sql',
+      '-- name: first',
+      'SELECT 1',
+      '```',
+      '',
+      '```sql',
+      'SELECT 2',
+      '```',
+      '',
+      'Second:',
+      '',
+      '```sql',
+      '-- name: second_one',
+      'SELECT x',
+      'FROM t',
+      '```',
+      '',
+    ].join('\n');
     expect(parseSqlExamples(md)).toEqual([
       { name: 'first', description: 'Some intro over two lines', sql: '-- name: first\nSELECT 1' },
       { name: 'second_one', description: 'Second', sql: '-- name: second_one\nSELECT x\nFROM t' },

@@ -20,12 +20,20 @@ describe('the report in plain words', () => {
   });
 
   it('says why there is no interval or no uplift', () => {
-    expect(upliftWords(uplift({ converted: 0, audience: 10 }, { converted: 0, audience: 10 }))).toBe('0.0 points (no interval: every user of both groups did the same).');
+    expect(upliftWords(uplift({ converted: 0, audience: 10 }, { converted: 0, audience: 10 }))).toBe(
+      '0.0 points (no interval: every user of both groups did the same).',
+    );
     expect(upliftWords(null)).toBe('No uplift yet: control or this variant has no audience, or the campaign has no goal.');
   });
 
   it('rounds to one decimal with a sign, never "−0.0"', () => {
-    expect([signedPoints(0.03), signedPoints(-0.0004), signedPoints(0.0004), signedPoints(-0.0125), signedPoints(0)]).toEqual(['+3.0', '0.0', '0.0', '\u22121.3', '0.0']);
+    expect([signedPoints(0.03), signedPoints(-0.0004), signedPoints(0.0004), signedPoints(-0.0125), signedPoints(0)]).toEqual([
+      '+3.0',
+      '0.0',
+      '0.0',
+      '\u22121.3',
+      '0.0',
+    ]);
     expect([percent(0.05), percent(2 / 3), percent(1)]).toEqual(['5.0%', '66.7%', '100.0%']);
     expect([pWords(0.0064), pWords(0.05), pWords(0.0009999), pWords(1)]).toEqual(['p = 0.006', 'p = 0.050', 'p < 0.001', 'p = 1.000']);
   });
