@@ -24,7 +24,7 @@ export function spanParam(q: Record<string, unknown>, name: 'hours' | 'minutes',
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export interface HealthMinute {
+interface HealthMinute {
   minute: string;
   events: number;
   rejected: number;

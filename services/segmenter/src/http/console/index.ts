@@ -10,11 +10,11 @@ import { CONSOLE_CSP, CONSOLE_CSS_PATH, consolePage } from './shell';
 import { CONSOLE_CSS } from './style';
 
 export { loadConsoleAssets, type ConsoleAssets } from './assets';
-export { CONSOLE_CSP, CONSOLE_NAV, KEY_STORAGE, consolePage, type ShellOptions } from './shell';
-export { parseSqlExamples, type SqlExample } from './sql-examples';
+export { CONSOLE_CSP, CONSOLE_NAV, consolePage, type ShellOptions } from './shell';
+export { parseSqlExamples } from './sql-examples';
 export * from './words';
 
-export const CONSOLE_JS_PATH = '/console/assets/console.js';
+const CONSOLE_JS_PATH = '/console/assets/console.js';
 const CONSOLE_JS = [CLIENT_COMMON, CLIENT_CAMPAIGNS, CLIENT_SEGMENTS, CLIENT_SQL, CLIENT_HEALTH, CLIENT_START].join('\n');
 
 /** A file of the console, with the policy that lets a page load nothing but this origin's files. */
@@ -29,7 +29,7 @@ export function serveFile(type: string, body: string, cacheControl = 'no-cache')
 }
 
 /** Chart.js's browser build. Pages ask for it with its hash as `?v=`, so a browser keeps it for a year and a new version is a new URL. */
-export const CHART_PATH = '/console/assets/chart.umd.min.js';
+const CHART_PATH = '/console/assets/chart.umd.min.js';
 
 /**
  * The console (docs/console.md): Campaigns, Segments, SQL and Health pages on the one base URL, all
