@@ -14,7 +14,7 @@ export interface CampaignActivity {
 /** Actions created for each of the app's campaigns per hour (actions_log `created` of the runs campaign_outcomes requested). */
 export async function campaignActivity(analytics: Analytics, appId: string, hours: number, now: number): Promise<CampaignActivity[]> {
   const rows = await analytics.query<{ campaign_id: string; hour_ms: number; created: number }>(
-    `SELECT o.campaign_id AS campaign_id, toUnixTimestamp(toStartOfHour(l.at)) * 1000 AS hour_ms, count() AS created
+    `SELECT o.campaign_id AS campaign_id, toUnixTimestamp(toStartOfHour(l.at)) * 1000 AS hour_ms, uniqExact(l.entry_id) AS created
      FROM actions_log AS l
      INNER JOIN (
          SELECT DISTINCT campaign_id, inv_id, action_id, user_id FROM campaign_outcomes

@@ -23,7 +23,8 @@ describe('the console’s series', () => {
     const a = chdb.analytics;
     // Campaign k1 requested u1, u2, u3 (run 1) and u1 again (run 2); k2 requested u9. Created: k1's u1
     // and u2 this hour, u3 two hours ago, u1's second run 30 hours ago (outside 24 h); k2's u9 this
-    // hour; an entry of an unrequested user and a delivered entry do not count; nor another app's.
+    // hour; an entry of an unrequested user and a delivered entry do not count; nor another app's;
+    // nor a re-sent entry.
     const outcome = (campaign: string, inv: number, user: string, app = APP) => ({
       app_id: app,
       campaign_id: campaign,
@@ -72,6 +73,8 @@ describe('the console’s series', () => {
       log(1, 'u5', HOUR0 + MIN),
       log(1, 'u4', HOUR0 + MIN, 'created', 'other'),
     ]);
+    // The relay re-sent u1's entry (same entry id, another insert): still one action.
+    await a.insert('actions_log', [log(1, 'u1', HOUR0 + MIN)]);
 
     // Segment s1: m1 entered an hour ago, exited this hour (seq 2, a later write: both changes still
     // unmerged; each row written twice, emitted false then true, as the engine does); m2 entered this
