@@ -54,6 +54,8 @@ describe('deploy/edge/nginx.conf routes the route table', () => {
       '/v1/inspect/',
       '/inspector',
       '/inspector/',
+      '/console',
+      '/console/',
       '/v1/users/',
       '/sdk/',
       '/v1/keys',

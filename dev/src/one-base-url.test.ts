@@ -88,8 +88,10 @@ const PROBES: Record<string, Probe[]> = {
   ],
   '/console/keys': [{ method: 'GET', path: '/console/keys', status: 200, expect: (b) => expect(b.html).toContain('<title>Keys · console</title>') }],
   '/console/keys/': [{ method: 'GET', path: '/console/keys/keys.js', status: 200, expect: (b) => expect(b.html).toContain("fetch('../v1/keys'") }],
-  '/inspector': [{ method: 'GET', path: '/inspector', status: 200, expect: (b) => expect(b.html).toContain('<title>Event inspector</title>') }],
+  '/inspector': [{ method: 'GET', path: '/inspector', status: 200, expect: (b) => expect(b.html).toContain('<title>Event inspector · console</title>') }],
   '/inspector/': [{ method: 'GET', path: '/inspector/inspector.js', status: 200, expect: (b) => expect(b.html).toContain('fetch(query(kind)') }],
+  '/console': [{ method: 'GET', path: '/console', status: 302, expect: (b) => expect(b.html).toContain('/console/campaigns') }],
+  '/console/': [{ method: 'GET', path: '/console/health', status: 200, expect: (b) => expect(b.html).toContain('<title>Health · console</title>') }],
   // The web library's script build, built in process by esbuild (the pipeline's default).
   '/sdk/': [
     { method: 'GET', path: '/sdk/web.js', status: 200, expect: (b) => expect(b.html).toContain('evp') },
@@ -148,7 +150,13 @@ describe('npm start serves every public route on one base URL', () => {
     const headers: Record<string, string> = { 'X-Request-Id': 'probe-1' };
     if (p.key) headers.Authorization = `Bearer ${p.key}`;
     if (p.body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(`${pipeline.baseUrl}${p.path}`, { method: p.method, headers, body: p.body === undefined ? undefined : JSON.stringify(p.body) });
+    // Redirects are answers to check (GET /console), not to follow.
+    const res = await fetch(`${pipeline.baseUrl}${p.path}`, {
+      method: p.method,
+      headers,
+      body: p.body === undefined ? undefined : JSON.stringify(p.body),
+      redirect: 'manual',
+    });
     const json = (res.headers.get('content-type') ?? '').startsWith('application/json');
     return {
       status: res.status,

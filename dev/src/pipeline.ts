@@ -16,7 +16,7 @@ import { canonicalFromAvro } from '@evp/schemas';
 import { createGatewayApp, type ScriptFiles } from '@evp/gateway';
 import { bundleWebSdk } from '@evp/web-sdk/bundle';
 import { startValidator } from '@evp/validator';
-import { createSegmenterApp, createSegmenterParts, runMigrations, type SegmentEngineConfig } from '@evp/segmenter';
+import { createSegmenterApp, createSegmenterParts, loadConsoleAssets, runMigrations, type SegmentEngineConfig } from '@evp/segmenter';
 import { createActionStoreApp, startActionRequestsConsumer, startFeedbackConsumer, startLogRelay, startSweeper, storeReadiness } from '@evp/action-store';
 import { platformOpenApi } from './openapi';
 import { demoServer, isDemoPath } from './demo/demo-server';
@@ -168,6 +168,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     segments: segments.service,
     campaigns: campaigns.service,
     corsOrigins: ['*'],
+    console: loadConsoleAssets(),
   });
   const storeReady = storeReadiness(store);
   const edge = createEdge({

@@ -28,6 +28,8 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   { match: 'prefix', path: '/v1/inspect/', service: 'segmenter', serves: 'the inspector API' },
   { match: 'exact', path: '/inspector', service: 'segmenter', serves: 'the inspector page' },
   { match: 'prefix', path: '/inspector/', service: 'segmenter', serves: 'the inspector page’s script and style' },
+  { match: 'exact', path: '/console', service: 'segmenter', serves: 'the console (redirects to its Campaigns page)' },
+  { match: 'prefix', path: '/console/', service: 'segmenter', serves: 'the console’s pages, scripts and chart library' },
   { match: 'exact', path: '/v1/segments', service: 'segmenter', serves: 'segment creation and list' },
   { match: 'prefix', path: '/v1/segments/', service: 'segmenter', serves: 'segments, their preview and members' },
   { match: 'prefix', path: '/v1/users/', service: 'segmenter', serves: 'a user’s segments' },

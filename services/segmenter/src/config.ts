@@ -37,6 +37,8 @@ const sinkSchema = z.object({
   REDIS_URL: envFragments.url.optional(),
   /** Browser origins that may read request verdicts (a web library's debug mode); `*` allows any. */
   CORS_ORIGINS: envFragments.corsOrigins,
+  /** The console's chart.umd.min.js and analytics.md (the image's /app/console); default: the installed chart.js and this repository's docs. */
+  CONSOLE_ASSETS_DIR: z.string().min(1).optional(),
   /** Applies pending migrations before consuming (idempotent); off when a separate `migrate` step runs. */
   CLICKHOUSE_MIGRATE_ON_START: bool.default('true'),
   SINK_BATCH_MAX_ROWS: envFragments.positiveInt.default(10_000),

@@ -4,6 +4,17 @@ export * from './batcher';
 export * from './config';
 export { runMigrations, DEFAULT_MIGRATIONS_DIR } from '@evp/clickhouse';
 export * from './http/app';
+export {
+  CONSOLE_CSP,
+  CONSOLE_NAV,
+  consolePage,
+  loadConsoleAssets,
+  parseSqlExamples,
+  upliftWords,
+  wilsonInterval,
+  type ConsoleAssets,
+  type ShellOptions,
+} from './http/console';
 export { SEGMENT_BODY_LIMIT } from './http/segments';
 export * from './segments/service';
 export * from './segments/engine';

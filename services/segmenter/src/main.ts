@@ -7,6 +7,7 @@ import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { campaignWorkerConfig, clickhouseOptions, loadSegmenterConfig, segmentEngineConfig, sinkConfig } from './config';
 import { createSegmenterApp } from './http/app';
+import { loadConsoleAssets } from './http/console';
 import { createSegmenterParts } from './segmenter-parts';
 
 /**
@@ -83,6 +84,7 @@ async function main() {
     segments: segments.service,
     campaigns: campaigns.service,
     corsOrigins: config.CORS_ORIGINS,
+    console: loadConsoleAssets(config.CONSOLE_ASSETS_DIR),
   });
   ops = await serveOps({ port: config.METRICS_PORT, metrics: Registry.merge([metrics, api.metrics.registry, deadLetterMetrics(bus)]), readiness });
   http = await listen(api.app, config.PORT);

@@ -8,7 +8,8 @@ import { segmentRoutes } from './segments';
 import { campaignRoutes } from './campaigns';
 import { keyRoutes } from './keys';
 import { consoleKeysRoutes } from './console-keys';
-import { pageAsset as page } from './page-asset';
+import { consoleRoutes, serveFile, type ConsoleAssets } from './console';
+import { appHealth, MINUTES_DEFAULT, MINUTES_MAX, spanParam } from './health';
 import type { SegmentsService } from '../segments/service';
 import type { CampaignsService } from '../campaigns/service';
 
@@ -25,6 +26,8 @@ export interface SegmenterAppDeps {
   campaigns?: CampaignsService;
   /** Seconds a client should wait after a 503. Default 2. */
   retryAfterSeconds?: number;
+  /** The console's chart library and example queries (console/assets.ts); absent, the console pages are not served. */
+  console?: ConsoleAssets;
   /** Browser origins that may read request verdicts with the SDK key (`*`: any). Default none. */
   corsOrigins?: readonly string[];
 }
@@ -87,13 +90,19 @@ export function createSegmenterApp(deps: SegmenterAppDeps) {
         const q = parseDeadLetterQuery(req.query);
         res.status(200).json({ data: await guarded(req, () => inspectDeadLetters(deps.analytics, appId, q)) });
       });
-      if (deps.segments) segmentRoutes(router, deps.keys, deps.segments, guarded);
-      if (deps.campaigns) campaignRoutes(router, deps.keys, deps.campaigns, guarded);
+      router.get('/v1/inspect/health', requireKey(deps.keys, 'api'), async (req, res) => {
+        const { appId } = grantOf(req);
+        const minutes = spanParam(req.query, 'minutes', MINUTES_DEFAULT, MINUTES_MAX);
+        res.status(200).json(await guarded(req, () => appHealth(deps.analytics, appId, minutes, Date.now())));
+      });
+      if (deps.segments) segmentRoutes(router, deps.keys, deps.segments, deps.analytics, guarded);
+      if (deps.campaigns) campaignRoutes(router, deps.keys, deps.campaigns, deps.analytics, guarded);
+      router.get('/inspector', serveFile('text/html', INSPECTOR_HTML));
+      router.get('/inspector/inspector.js', serveFile('text/javascript', INSPECTOR_JS));
+      router.get('/inspector/inspector.css', serveFile('text/css', INSPECTOR_CSS));
       keyRoutes(router, deps.keys, guarded);
       consoleKeysRoutes(router);
-      router.get('/inspector', page('text/html', INSPECTOR_HTML));
-      router.get('/inspector/inspector.js', page('text/javascript', INSPECTOR_JS));
-      router.get('/inspector/inspector.css', page('text/css', INSPECTOR_CSS));
+      if (deps.console) consoleRoutes(router, deps.console);
     },
   });
 }

@@ -3,6 +3,7 @@ import { resourceErrors } from './resource-errors-openapi';
 import { CAMPAIGN_STATES } from '../campaigns/states';
 import { TRIGGER_MAX_USERS } from '../campaigns/service';
 import { CAMPAIGN_BODY_LIMIT } from './campaigns';
+import { hourly, hoursParam } from './console-openapi';
 
 /** The campaigns API's part of the segmenter's OpenAPI fragment (campaigns.ts; docs/campaigns.md#api). */
 
@@ -108,6 +109,22 @@ export function campaignPaths(): OpenApiPaths {
               badRequest:
                 'The document is invalid (paths under `$.campaign`), `user_id` is missing, or `event` is not an object or given for a campaign without an event trigger.',
             }),
+          },
+        },
+      ),
+    },
+    '/v1/campaigns/activity': {
+      get: op(
+        'Actions created per campaign per hour',
+        'For each of the app’s campaigns, the actions created per hour (action log `created` entries of the runs the campaign requested). Hours with none are left out. Drawn by the console’s campaign list (docs/console.md).',
+        {
+          parameters: [hoursParam],
+          responses: {
+            '200': jsonResponse(
+              'Per campaign and hour, actions created.',
+              hourly({ campaign_id: { type: 'string' }, created: { type: 'integer', minimum: 0 } }),
+            ),
+            ...errors({ badRequest: '`hours` is out of range.' }),
           },
         },
       ),

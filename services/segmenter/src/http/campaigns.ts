@@ -1,13 +1,15 @@
 import type { Request, Router } from 'express';
-import { ApiError, type KeyRing } from '@evp/core';
+import { ApiError, type Analytics, type KeyRing } from '@evp/core';
 import { grantOf, jsonBody, requireKey } from '@evp/http';
 import type { CampaignsService } from '../campaigns/service';
 import type { Campaign } from '../campaigns/store';
 import { SEGMENT_BODY_LIMIT } from './segments';
+import { campaignActivity } from '../campaigns/activity';
+import { HOURS_DEFAULT, HOURS_MAX, spanParam } from './health';
 
 /** A campaign document is small (its templates are bounded by the action store's content limits); so is a trigger's list of user ids. */
 export const CAMPAIGN_BODY_LIMIT = SEGMENT_BODY_LIMIT;
-/** Campaign ids are UUIDs the service gives, so `preview` and `settings` under /v1/campaigns/ are never one. */
+/** Campaign ids are UUIDs the service gives, so `preview`, `settings` and `activity` under /v1/campaigns/ are never one. */
 const ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 function param(raw: unknown): string {
@@ -36,6 +38,7 @@ export function campaignRoutes(
   router: Router,
   keys: KeyRing,
   campaigns: CampaignsService,
+  analytics: Analytics,
   guarded: <T>(req: Request, op: () => Promise<T>) => Promise<T>,
 ): void {
   const api = requireKey(keys, 'api');
@@ -50,6 +53,10 @@ export function campaignRoutes(
   });
   router.put('/v1/campaigns/settings', api, body, async (req, res) => {
     res.status(200).json(await guarded(req, () => campaigns.putSettings(app(req), req.body)));
+  });
+  router.get('/v1/campaigns/activity', api, async (req, res) => {
+    const hours = spanParam(req.query, 'hours', HOURS_DEFAULT, HOURS_MAX);
+    res.status(200).json({ data: await guarded(req, () => campaignActivity(analytics, app(req), hours, Date.now())) });
   });
   router.post('/v1/campaigns', api, body, async (req, res) => {
     res.status(201).json(view(await guarded(req, () => campaigns.create(app(req), req.body))));

@@ -1,32 +1,22 @@
-import { PAGE_FRAME_CSS } from './page-asset';
 /**
  * The inspector (docs/inspector.md): a page that shows an app's events and rejections live, with
  * their warnings and reasons, and its dead letters (messages a platform consumer could not handle), in the manner of Snowplow Micro's UI and Segment's debugger. It asks for
  * the app's API key (kept in the tab's sessionStorage, sent only to this origin's /v1/inspect API)
- * and polls every second for what arrived since the newest row it has.
+ * and polls every second for what arrived since the newest row it has. It is a page of the console
+ * (its shell: console/shell.ts).
  */
-export const INSPECTOR_HTML = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Event inspector</title>
-<link rel="stylesheet" href="/inspector/inspector.css">
-</head>
-<body>
-<header>
-  <h1>Event inspector</h1>
-  <form id="connect" autocomplete="off">
-    <label>API key <input id="key" type="password" required placeholder="the app's API key" data-testid="key"></label>
-    <label>User <input id="user" placeholder="user id" data-testid="user"></label>
+import { consolePage } from './console';
+
+export const INSPECTOR_HTML = consolePage({
+  section: 'inspector',
+  title: 'Event inspector · console',
+  stylesheets: ['/inspector/inspector.css'],
+  scripts: ['/inspector/inspector.js'],
+  promptButton: 'Watch',
+  promptFields: `<label>User <input id="user" placeholder="user id" data-testid="user"></label>
     <label>Event <input id="name" placeholder="event name" data-testid="name"></label>
-    <label>Request <input id="request" placeholder="request id" data-testid="request"></label>
-    <button type="submit" data-testid="connect">Watch</button>
-  </form>
-  <p id="status" role="status" data-testid="status">Enter the app's API key to watch its events.</p>
-</header>
-<main>
-  <section>
+    <label>Request <input id="request" placeholder="request id" data-testid="request"></label>`,
+  body: `<section>
     <h2>Events <span id="event-count" data-testid="event-count">0</span></h2>
     <ol id="events" data-testid="events"></ol>
   </section>
@@ -38,18 +28,11 @@ export const INSPECTOR_HTML = `<!doctype html>
     <h2>Dead letters <span id="deadletter-count" data-testid="deadletter-count">0</span></h2>
     <p class="meta">Messages of this app a platform consumer could not handle (not filtered by user, event or request). Replay: <code>npm run deadletters -- replay --id ID</code>.</p>
     <ol id="deadletters" data-testid="deadletters"></ol>
-  </section>
-</main>
-<script src="/inspector/inspector.js"></script>
-</body>
-</html>
-`;
+  </section>`,
+});
 
-export const INSPECTOR_CSS = `${PAGE_FRAME_CSS}form { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; }
-label { display: flex; flex-direction: column; font-size: 12px; color: #57606a; }
-input { font: inherit; padding: 4px 6px; min-width: 160px; }
+export const INSPECTOR_CSS = `
 main { display: grid; grid-template-columns: 1fr 1fr; gap: 16px; padding: 16px 20px; }
-h2 { font-size: 15px; margin: 0 0 8px; }
 ol { list-style: none; padding: 0; margin: 0; }
 li { background: #fff; border: 1px solid #d0d7de; border-radius: 6px; padding: 8px 10px; margin-bottom: 8px; }
 li.rejection { border-left: 4px solid #cf222e; }
@@ -60,10 +43,8 @@ pre.payload { white-space: pre-wrap; word-break: break-all; font-size: 12px; mar
 li.event.warned { border-left: 4px solid #bf8700; }
 li li.reason { border: none; border-radius: 0; padding: 2px 0; margin: 0; background: none; }
 ul.warnings, ul.reasons { padding-left: 0; margin: 4px 0 0; list-style: none; }
-.meta { color: #57606a; font-size: 12px; }
 .reason { font-family: ui-monospace, monospace; font-size: 12px; }
 .rule { font-weight: 600; }
-#status.error { color: #cf222e; }
 `;
 
 export const INSPECTOR_JS = `'use strict';

@@ -9,6 +9,7 @@ import { clickhouseReport, createCampaigns } from '../campaigns/compose';
 import { createSegments } from '../segments/compose';
 import { insertEvents, userEvent } from '../segments/engine-test-harness';
 import { createSegmenterApp } from './app';
+import { loadConsoleAssets } from './console';
 import { segmenterOpenApi } from './openapi';
 
 const API = 'api-key-app1-0123456789';
@@ -40,7 +41,9 @@ describe("the segmenter's OpenAPI fragment", () => {
         ? { triggerApi: async (_app: string, _c: unknown, users: string[]) => ({ inv_id: 5, users: users.length }), report: clickhouseReport(analytics) }
         : {}),
     }).service;
-  const app = () => createSegmenterApp({ analytics: db.analytics, keys, logger, segments: segments.service, campaigns: campaignsOn(db.analytics) }).app;
+  const consoleAssets = loadConsoleAssets();
+  const app = () =>
+    createSegmenterApp({ analytics: db.analytics, keys, logger, segments: segments.service, campaigns: campaignsOn(db.analytics), console: consoleAssets }).app;
   afterAll(() => segments.engine.stop());
 
   beforeAll(async () => {
@@ -156,6 +159,30 @@ describe("the segmenter's OpenAPI fragment", () => {
     const verdictBodies = seen.filter((a) => a.status === 200 && a.template.startsWith('/v1/')).map((a) => a.body as { data?: unknown[]; events?: unknown[] });
     expect(verdictBodies.map((b) => (b.data ?? b.events)?.length)).toEqual([3, 0, 3, 0, 2, 2, 2, 2, 0, 2]);
 
+    // The console: its pages and files, and the series its charts draw.
+    for (const p of [
+      '/console',
+      '/console/campaigns',
+      '/console/segments',
+      '/console/sql',
+      '/console/health',
+      '/console/assets/console.js',
+      '/console/assets/console.css',
+      '/console/assets/chart.umd.min.js',
+      '/console/assets/sql-examples.json',
+    ])
+      await hit(up, p, p);
+    await hit(up, '/console/campaigns/c-1', '/console/campaigns/{campaign_id}');
+    await hit(up, '/console/segments/s-1', '/console/segments/{segment_id}');
+    const health = '/v1/inspect/health';
+    for (const q of ['', '?minutes=5', '?minutes=0', '?minutes=x']) await hit(up, `${health}${q}`, health, API);
+    await hit(up, health, health, SDK);
+    await hit(up, health, health);
+    await hit(failing, health, health, API);
+    const activity = '/v1/campaigns/activity';
+    for (const q of ['', '?hours=2', '?hours=100000']) await hit(up, `${activity}${q}`, activity, API);
+    await hit(failing, activity, activity, API);
+
     // Segments: every route, its successes and its errors.
     await insertEvents(db.analytics, [userEvent('app-1', 'u-1', 'page', T), userEvent('app-1', 'u-2', 'page', T)]);
     const definition = { event: 'page' };
@@ -187,6 +214,13 @@ describe("the segmenter's OpenAPI fragment", () => {
     await hit(up, `/v1/segments/${id}/members?limit=1`, members, API);
     await hit(up, `/v1/segments/${id}/members?limit=5000`, members, API);
     await hit(up, '/v1/segments/none/members', members, API);
+    const history = '/v1/segments/{segment_id}/history';
+    await hit(up, `/v1/segments/${id}/history`, history, API);
+    await hit(up, `/v1/segments/${id}/history?hours=0`, history, API);
+    await hit(up, '/v1/segments/none/history', history, API);
+    await hit(failing, `/v1/segments/${id}/history`, history, API);
+    await hit(up, `${all}?member_counts=true`, all, API);
+    await hit(up, `${all}?member_counts=yes`, all, API);
     await hit(up, '/v1/users/u-1/segments', '/v1/users/{user_id}/segments', API);
     const ref = await hit(up, all, all, API, 'post', { name: 'ref', definition: { segment: id } });
     await hit(up, `/v1/segments/${id}`, one, API, 'delete');
@@ -243,7 +277,7 @@ describe("the segmenter's OpenAPI fragment", () => {
 
     expect(undescribedAnswers(doc, seen)).toEqual([]);
     // The scenarios really produced each answer (so the check is not vacuous).
-    expect(new Set(seen.map((a) => a.status))).toEqual(new Set([200, 201, 202, 204, 400, 401, 403, 404, 409, 413, 415, 503]));
+    expect(new Set(seen.map((a) => a.status))).toEqual(new Set([200, 201, 202, 204, 302, 400, 401, 403, 404, 409, 413, 415, 503]));
     const campaignCodes = seen.filter((a) => a.template.startsWith('/v1/campaigns')).map((a) => (a.body as { error?: { code: string } }).error?.code);
     expect(new Set(campaignCodes)).toEqual(
       new Set([

@@ -19,6 +19,7 @@ import { DEAD_LETTER_ERROR_KINDS } from '@evp/core';
 import { campaignPaths, campaignSchemas } from './campaigns-openapi';
 import { segmentPaths, segmentSchemas } from './segments-openapi';
 import { keyPaths, keySchemas } from './keys-openapi';
+import { consolePaths } from './console-openapi';
 import { DEFAULT_INSPECT_LIMIT, MAX_FILTER_CHARS, MAX_INSPECT_LIMIT } from './inspect';
 
 /**
@@ -120,6 +121,7 @@ export function segmenterOpenApi(): OpenApiFragment {
       ...segmentPaths(),
       ...campaignPaths(),
       ...keyPaths(internalError, unavailable('Redis (keys’ last uses)')),
+      ...consolePaths(),
     },
     schemas: {
       ...keySchemas,

@@ -2,6 +2,7 @@ import { closedObject, jsonRequestBody, jsonResponse, keyed, pathParam, queryPar
 import { resourceErrors } from './resource-errors-openapi';
 import { NAME_MAX, PREVIEW_SAMPLE } from '../segments/service';
 import { MEMBERS_PAGE_DEFAULT, MEMBERS_PAGE_MAX, SEGMENT_BODY_LIMIT } from './segments';
+import { hourly, hoursParam } from './console-openapi';
 
 /** The segments API's part of the segmenter's OpenAPI fragment (segments.ts; docs/segments.md#api). */
 
@@ -29,12 +30,17 @@ export function segmentPaths(): OpenApiPaths {
           ...errors({ body: 'document', badRequest: 'The name or the definition is invalid.' }),
         },
       }),
-      get: op('The app’s segments', 'Every live segment of the key’s app.', {
-        responses: {
-          '200': jsonResponse('The segments.', closedObject(['data'], { data: { type: 'array', items: ref('Segment') } })),
-          ...errors({ badRequest: 'Not answered by this route.' }),
+      get: op(
+        'The app’s segments',
+        'Every live segment of the key’s app; with `member_counts=true`, each with its current member count (the console’s list).',
+        {
+          parameters: [queryParam('member_counts', { enum: ['true', 'false'] }, 'Add `member_count` to each segment. Default false.')],
+          responses: {
+            '200': jsonResponse('The segments.', closedObject(['data'], { data: { type: 'array', items: ref('Segment') } })),
+            ...errors({ badRequest: '`member_counts` is neither true nor false.' }),
+          },
         },
-      }),
+      ),
     },
     '/v1/segments/preview': {
       post: op('Preview a definition', 'Evaluates a definition now, over every user of the app, without saving it.', {
@@ -97,6 +103,22 @@ export function segmentPaths(): OpenApiPaths {
         },
       }),
     },
+    '/v1/segments/{segment_id}/history': {
+      get: op(
+        'Entries and exits per hour',
+        'Changes of membership per hour, from `segment_members`: every change ClickHouse has not merged yet (recent hours exact), and at least each user’s latest change. Hours without a change are left out. Drawn by the console (docs/console.md).',
+        {
+          parameters: [segmentId, hoursParam],
+          responses: {
+            '200': jsonResponse(
+              'Per hour, users who entered and users who exited.',
+              hourly({ entered: { type: 'integer', minimum: 0 }, exited: { type: 'integer', minimum: 0 } }),
+            ),
+            ...errors({ notFound: true, badRequest: '`hours` is out of range, or `segment_id` is malformed.' }),
+          },
+        },
+      ),
+    },
     '/v1/users/{user_id}/segments': {
       get: op('A user’s segments', 'The segments of the key’s app the user is a member of now.', {
         parameters: [pathParam('user_id', { type: 'string', minLength: 1, maxLength: 256 })],
@@ -131,5 +153,6 @@ export const segmentSchemas: Record<string, object> = {
     definition: ref('Definition'),
     created_at: time,
     updated_at: time,
+    member_count: { type: 'integer', minimum: 0, description: 'Current members; in the list with `member_counts=true` only.' },
   }),
 };

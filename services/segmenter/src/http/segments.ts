@@ -1,8 +1,10 @@
 import type { Request, Router } from 'express';
-import { ApiError, type KeyRing } from '@evp/core';
+import { ApiError, type Analytics, type KeyRing } from '@evp/core';
 import { grantOf, jsonBody, requireKey } from '@evp/http';
 import type { Segment } from '../segments/model';
 import type { SegmentsService } from '../segments/service';
+import { memberCounts, membershipHistory } from '../segments/history';
+import { HOURS_DEFAULT, HOURS_MAX, spanParam } from './health';
 
 /** A definition is small; a body this large is a mistake, not a segment. */
 export const SEGMENT_BODY_LIMIT = 256 * 1024;
@@ -32,7 +34,13 @@ const view = (s: Segment) => ({ id: s.id, name: s.name, version: s.version, defi
  * The segments API (docs/segments.md#api), API key only: a segment shows who an app's users are,
  * which an SDK key (public, in every app binary) must never read.
  */
-export function segmentRoutes(router: Router, keys: KeyRing, segments: SegmentsService, guarded: <T>(req: Request, op: () => Promise<T>) => Promise<T>): void {
+export function segmentRoutes(
+  router: Router,
+  keys: KeyRing,
+  segments: SegmentsService,
+  analytics: Analytics,
+  guarded: <T>(req: Request, op: () => Promise<T>) => Promise<T>,
+): void {
   const api = requireKey(keys, 'api');
   const body = jsonBody(SEGMENT_BODY_LIMIT);
   router.post('/v1/segments/preview', api, body, async (req, res) => {
@@ -42,7 +50,15 @@ export function segmentRoutes(router: Router, keys: KeyRing, segments: SegmentsS
     res.status(201).json(view(await guarded(req, () => segments.create(grantOf(req).appId, req.body))));
   });
   router.get('/v1/segments', api, async (req, res) => {
-    res.status(200).json({ data: (await guarded(req, () => segments.list(grantOf(req).appId))).map(view) });
+    const counts = req.query.member_counts;
+    if (counts !== undefined && counts !== 'true' && counts !== 'false')
+      throw new ApiError('invalid_request', { message: 'member_counts is true or false', path: 'query.member_counts' });
+    const appId = grantOf(req).appId;
+    const list = (await guarded(req, () => segments.list(appId))).map(view);
+    if (counts !== 'true') return void res.status(200).json({ data: list });
+    // The console's list: each segment's current members, one grouped query for all of them.
+    const members = await guarded(req, () => memberCounts(analytics, appId));
+    res.status(200).json({ data: list.map((s) => ({ ...s, member_count: members.get(s.id) ?? 0 })) });
   });
   router.get('/v1/segments/:segment_id', api, async (req, res) => {
     const id = param(req.params.segment_id, 'segment_id');
@@ -65,6 +81,13 @@ export function segmentRoutes(router: Router, keys: KeyRing, segments: SegmentsS
     }
     const limit = limitOf(req.query.limit);
     res.status(200).json(await guarded(req, () => segments.members(grantOf(req).appId, id, { limit, ...(cursor ? { cursor } : {}) })));
+  });
+  router.get('/v1/segments/:segment_id/history', api, async (req, res) => {
+    const id = param(req.params.segment_id, 'segment_id');
+    const hours = spanParam(req.query, 'hours', HOURS_DEFAULT, HOURS_MAX);
+    const appId = grantOf(req).appId;
+    await guarded(req, () => segments.get(appId, id));
+    res.status(200).json({ data: await guarded(req, () => membershipHistory(analytics, appId, id, hours, Date.now())) });
   });
   router.get('/v1/users/:user_id/segments', api, async (req, res) => {
     const userId = String(req.params.user_id);

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { pageAsset } from '../page-asset';
+import { serveFile } from '../console';
 import { KEYS_CSS, KEYS_HTML } from './page';
 import { KEYS_JS } from './script';
 
@@ -8,7 +8,7 @@ export const CONSOLE_KEYS_PATHS = { page: '/console/keys', script: '/console/key
 
 /** Serves the console's Keys page; its data comes from GET /v1/keys with the API key the page asks for. */
 export function consoleKeysRoutes(router: Router): void {
-  router.get(CONSOLE_KEYS_PATHS.page, pageAsset('text/html', KEYS_HTML));
-  router.get(CONSOLE_KEYS_PATHS.script, pageAsset('text/javascript', KEYS_JS));
-  router.get(CONSOLE_KEYS_PATHS.style, pageAsset('text/css', KEYS_CSS));
+  router.get(CONSOLE_KEYS_PATHS.page, serveFile('text/html', KEYS_HTML));
+  router.get(CONSOLE_KEYS_PATHS.script, serveFile('text/javascript', KEYS_JS));
+  router.get(CONSOLE_KEYS_PATHS.style, serveFile('text/css', KEYS_CSS));
 }

@@ -1,0 +1,400 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { formatDateTime64 } from '@evp/clickhouse';
+import { createLogger, topics } from '@evp/core';
+import { chdbScratchPath, createChdbAnalystSql } from '@evp/embedded';
+import type { CanonicalEvent } from '@evp/schemas';
+import { TABLES, eventRow, parseSqlExamples, wilsonInterval } from '@evp/segmenter';
+import { uniqueName, waitFor } from '@evp/testkit';
+import { createEmbeddedParts } from './embedded-parts';
+import { startPipeline, type RunningPipeline } from './pipeline';
+import { API_KEY, SDK_KEY, e2eKeys } from './testing/scenario';
+
+/** Debian's chromium (`apt-get install chromium`; .ci/run installs it), driven by playwright-core. */
+const CHROMIUM = '/usr/bin/chromium';
+const APP = 'e2e-app';
+const IMG = resolve(__dirname, '../../docs/img');
+const HOUR = 3_600_000;
+
+/** A campaign measured against a goal, with half its audience held out as control. */
+const CAMPAIGN = {
+  name: 'Refill nudge',
+  trigger: { api: true },
+  action: {
+    type: 'message',
+    render_method: 'push_notification',
+    delivery_mode: 'one-off',
+    content: { title: 'Your refill is ready', body: 'Pick it up today.' },
+    expires_after: 'P1D',
+  },
+  holdout: 0.5,
+  goal: { event: 'checkout', where: [{ prop: 'is_successful', op: 'eq', value: true }], within: 'P3D' },
+};
+const SEGMENT = { name: 'Viewed the refill page', definition: { event: 'page', where: [{ prop: 'path', op: 'eq', value: '/refill' }], within: 'P7D' } };
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+const pad = (i: number) => String(i).padStart(4, '0');
+
+/** A stored canonical event of the app (seeded as the sink stores it). */
+function event(user: string, name: string, time: number, props: Record<string, unknown>, block: string): CanonicalEvent {
+  return {
+    event_id: `${user}-${name}-${time}`,
+    app_id: APP,
+    user_id: user,
+    session_id: `${user}_s`,
+    session_start: time,
+    session_end: time,
+    device_id: `d-${user}`,
+    os: 'android',
+    sdk_name: 'android',
+    sdk_version: '2.1.0',
+    app_version: '1.0.0 (1)',
+    app_version_code: 1,
+    tz: '+00:00',
+    block,
+    name,
+    sent_name: null,
+    property: null,
+    time,
+    online: true,
+    received_at: time,
+    sent_at: null,
+    corrected_time: time,
+    request_id: `req-${user}`,
+    envelope: 'current',
+    props,
+    meta: null,
+    client: null,
+    warnings: [],
+  } as CanonicalEvent;
+}
+
+/**
+ * The console as a person uses it, in headless Chromium against the pipeline `npm start` runs: a
+ * campaign whose outcomes, actions and goal events are seeded so its report is known (control 50 of
+ * 1,000 converted, the variant 80 of 1,000: +3.0 points, 95% CI +0.8 to +5.2), a segment filled by
+ * real uploads, the SQL page over /clickhouse/, the Health page. Each page is photographed into
+ * docs/img/console-*.png (docs/console.md shows them).
+ */
+describe('the console in Chromium', () => {
+  let pipeline: RunningPipeline;
+  let browser: Browser;
+  let page: Page;
+  const database = uniqueName('console').replace(/-/g, '_');
+  const parts = createEmbeddedParts({ chdbPath: ':memory:', database });
+  const now = Date.now();
+  const run = Date.now().toString(36);
+  let campaignId = '';
+  let segmentId = '';
+
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${pipeline.baseUrl}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${API_KEY}`, 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
+  };
+  const upload = (user: string, data: unknown[]) =>
+    fetch(`${pipeline.baseUrl}/v1/ingest/log`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${SDK_KEY}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        id: user,
+        tz: '+00:00',
+        internal: { s_id: `${user}_1700000000000_0`, sdk: 'web/1.0.0', a_id: APP, a_ver: '1.0.0 (1)', d_id: 'd-1', os: 'web' },
+        data,
+      }),
+    });
+  const eventTime = () => new Date().toISOString().replace('T', ' ').slice(0, 23);
+  const attr = (selector: string, name: string) => page.locator(selector).getAttribute(name);
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
+    pipeline = await startPipeline({
+      parts,
+      keys: e2eKeys(),
+      logger: createLogger('console', 'silent'),
+      sinkFlushMs: 50,
+      analystSql: createChdbAnalystSql({ path: chdbScratchPath(), database }),
+      analystDatabase: database,
+    });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+
+    // The campaign, and its report's rows: every run three hours ago; control c-0000 … c-0999 and
+    // variant v-0000 … v-0999; the variant's actions created (980) and delivered (700) two hours
+    // ago, shown (600) and opened (150); goal events (a successful checkout) an hour after the runs:
+    // control 50 users, the variant 80.
+    const created = await api('POST', '/v1/campaigns', CAMPAIGN);
+    expect(created).toMatchObject({ status: 201 });
+    campaignId = created.body.id;
+    const action = created.body.action_ids[0] as number;
+    const t0 = now - 3 * HOUR;
+    const outcome = (i: number, variant: 0 | 1) => ({
+      app_id: APP,
+      campaign_id: campaignId,
+      inv_id: (variant === 0 ? 20000 : 10000) + i,
+      user_id: `${variant === 0 ? 'c' : 'v'}-${pad(i)}`,
+      variant,
+      action_id: variant === 0 ? 0 : action,
+      outcome: variant === 0 ? 'control' : 'requested',
+      reason: '',
+      trigger: 'api',
+      at: formatDateTime64(t0),
+    });
+    await parts.analytics.insert('campaign_outcomes', [...range(1000).map((i) => outcome(i, 0)), ...range(1000).map((i) => outcome(i, 1))]);
+    const log = (i: number, kind: 'created' | 'delivered') => ({
+      entry_id: `${campaignId}-${i}-${kind}`,
+      app_id: APP,
+      user_id: `v-${pad(i)}`,
+      inv_id: 10000 + i,
+      action_id: action,
+      kind,
+      at: formatDateTime64(now - 2 * HOUR),
+      created_at: formatDateTime64(now - 2 * HOUR),
+      type: 'message',
+      render_method: 'push_notification',
+      delivery_mode: 'one-off',
+      expired_at: null,
+      tags: [],
+      attr: {},
+      source: kind === 'created' ? `campaign:${campaignId}` : '',
+      reason: '',
+    });
+    await parts.analytics.insert('actions_log', [...range(980).map((i) => log(i, 'created')), ...range(700).map((i) => log(i, 'delivered'))]);
+    const response = (i: number, r: string) =>
+      event(
+        `v-${pad(i)}`,
+        'nudge_response',
+        t0 + HOUR + (r === 'open' ? 1 : 0),
+        { ref: `${10000 + i}:${action}`, time: new Date(t0 + HOUR).toISOString(), response: r },
+        'core',
+      );
+    const checkout = (user: string) =>
+      event(
+        user,
+        'checkout',
+        t0 + HOUR,
+        { id: `o-${user}`, cart_id: `c-${user}`, cart_price: 10, currency: 'KES', items: [{ id: 'i1' }], is_successful: true },
+        'e_commerce',
+      );
+    const seeded = [
+      ...range(600).map((i) => response(i, 'shown')),
+      ...range(150).map((i) => response(i, 'open')),
+      ...range(50).map((i) => checkout(`c-${pad(i)}`)),
+      ...range(80).map((i) => checkout(`v-${pad(i)}`)),
+    ];
+    await parts.analytics.insert(TABLES.events, seeded.map(eventRow));
+
+    // The segment, filled by real uploads: three users view the refill page now.
+    for (const u of ['a', 'b', 'c']) {
+      const res = await upload(`${run}-${u}`, [
+        { time: eventTime(), __ol: true, name: 'page', property: 'Refill', ctx: { path: '/refill', title: 'Refill', duration: 1, render_time: 10 } },
+      ]);
+      expect(res.status).toBe(200);
+    }
+    // And one rejected record (a rate above 5), for the Health page.
+    await upload(`${run}-d`, [{ time: eventTime(), __ol: true, name: 'rate', property: 'x', ctx: { rate_value: 9, type: 'app', subject_id: 's' } }]);
+    await waitFor(async () => ((await api('GET', `/v1/inspect/events?since=${now - 60_000}&limit=100`)).body.data as unknown[]).length === 3, {
+      timeoutMs: 20_000,
+      what: 'the three page views stored',
+    });
+    const segment = await api('POST', '/v1/segments', SEGMENT);
+    expect(segment).toMatchObject({ status: 201 });
+    segmentId = segment.body.id;
+    await waitFor(async () => ((await api('GET', `/v1/segments/${segmentId}/members`)).body.data as unknown[]).length === 3, {
+      timeoutMs: 20_000,
+      what: 'the segment’s three members',
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await pipeline?.stop();
+    await Promise.allSettled([parts.bus.close(), parts.analytics.close()]);
+  });
+
+  it('asks for the key once and lists the campaign with its state and actions created per hour', async () => {
+    const res = await fetch(`${pipeline.baseUrl}/console`, { redirect: 'manual' });
+    expect([res.status, res.headers.get('location')]).toEqual([302, '/console/campaigns']);
+    await page.goto(`${pipeline.baseUrl}/console`);
+    await page.getByTestId('key').fill(API_KEY);
+    await page.getByTestId('connect').click();
+    const row = page.locator(`[data-testid="campaign-row"][data-campaign-id="${campaignId}"]`);
+    await row.waitFor({ timeout: 10_000 });
+    expect(await row.locator('td').nth(0).textContent()).toBe('Refill nudge');
+    expect(await row.locator('td').nth(1).textContent()).toBe('draft');
+    expect(await row.locator('[data-testid="sparkline"]').getAttribute('data-created')).toBe('980');
+    expect(await row.locator('td').nth(4).textContent()).toBe('980');
+    await page.getByText('Live: updated').waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: resolve(IMG, 'console-campaigns.png') });
+  });
+
+  it('draws the report: funnel per group, each conversion rate with its interval, the uplift in words, all equal to the JSON report', async () => {
+    const report = (await api('GET', `/v1/campaigns/${campaignId}/report`)).body;
+    const variant = report.variants[0];
+    // The report's own numbers, as campaigns/report.test.ts computes them by hand for 50/1000 against 80/1000.
+    expect([report.control.audience, report.control.converted, variant.audience, variant.converted, variant.created, variant.delivered]).toEqual([
+      1000, 50, 1000, 80, 980, 700,
+    ]);
+    expect([variant.responses.shown, variant.responses.open]).toEqual([600, 150]);
+
+    await page.getByText('Refill nudge').click();
+    await page.waitForURL(`**/console/campaigns/${campaignId}`);
+    const uplift = page.getByTestId('uplift-1');
+    await uplift.waitFor({ timeout: 10_000 });
+    expect(await uplift.textContent()).toBe('Variant 1 against control: +3.0 points, 95% CI +0.8 to +5.2 (p = 0.006): likely a real improvement.');
+    expect(await uplift.getAttribute('data-estimate')).toBe(String(variant.uplift.absolute.estimate));
+    expect([await uplift.getAttribute('data-low'), await uplift.getAttribute('data-high'), await uplift.getAttribute('data-p')]).toEqual([
+      String(variant.uplift.absolute.ci[0]),
+      String(variant.uplift.absolute.ci[1]),
+      String(variant.uplift.p_value),
+    ]);
+    // Each group's rate and its drawn interval: the report's rate, and the Wilson interval of its counts.
+    for (const [id, group, label] of [
+      ['control', report.control, 'Control: 5.0% converted (50 of 1000), 95% CI 3.8% to 6.5%'],
+      ['variant-1', variant, 'Variant 1: 8.0% converted (80 of 1000), 95% CI 6.5% to 9.8%'],
+    ] as const) {
+      const li = page.getByTestId(`rate-${id}`);
+      const [low, high] = wilsonInterval(group.converted, group.audience) as [number, number];
+      expect([await li.textContent(), await li.getAttribute('data-rate'), await li.getAttribute('data-low'), await li.getAttribute('data-high')]).toEqual([
+        label,
+        String(group.conversion_rate),
+        String(low),
+        String(high),
+      ]);
+    }
+    // The charts' own data: what Chart.js was given to draw.
+    const drawn = await page.evaluate(() => {
+      const w = window as unknown as { Chart: { getChart(c: Element): { data: { labels: string[]; datasets: { label: string; data: unknown[] }[] } } } };
+      const rate = w.Chart.getChart(document.getElementById('rate-chart') as Element).data;
+      const funnel = w.Chart.getChart(document.getElementById('funnel-chart') as Element).data;
+      return {
+        rate: { labels: rate.labels, sets: rate.datasets.map((d) => [d.label, d.data]) },
+        funnel: { labels: funnel.labels, sets: funnel.datasets.map((d) => [d.label, d.data]) },
+      };
+    });
+    const pct = (g: { converted: number; audience: number }) => (wilsonInterval(g.converted, g.audience) as [number, number]).map((x) => x * 100);
+    expect(drawn.rate).toEqual({
+      labels: ['Control', 'Variant 1'],
+      sets: [
+        ['conversion rate', [5, 8]],
+        ['95% interval', [pct(report.control), pct(variant)]],
+      ],
+    });
+    expect(drawn.funnel).toEqual({
+      labels: ['audience', 'created', 'delivered', 'shown', 'open', 'converted'],
+      sets: [
+        ['Control', [1000, 0, 0, 0, 0, 50]],
+        ['Variant 1', [1000, 980, 700, 600, 150, 80]],
+      ],
+    });
+    expect(await page.getByTestId('campaign-document').textContent()).toBe(
+      JSON.stringify((await api('GET', `/v1/campaigns/${campaignId}`)).body.document, null, 2),
+    );
+    await page.screenshot({ path: resolve(IMG, 'console-campaign.png'), fullPage: true });
+  });
+
+  it('changes the state with its buttons and previews the campaign for a user', async () => {
+    await page.getByTestId('state-resume').click();
+    await page.getByTestId('campaign-state').getByText('active', { exact: true }).waitFor({ timeout: 10_000 });
+    await page.getByTestId('state-pause').click();
+    await page.getByTestId('campaign-state').getByText('paused', { exact: true }).waitFor({ timeout: 10_000 });
+    expect((await api('GET', `/v1/campaigns/${campaignId}`)).body.state).toBe('paused');
+    await page.getByTestId('preview-user').fill('v-0001');
+    await page.getByTestId('preview-run').click();
+    await page.getByTestId('preview-result').getByText('"user_id": "v-0001"').waitFor({ timeout: 10_000 });
+    const expected = (await api('POST', '/v1/campaigns/preview', { campaign: campaignId, user_id: 'v-0001' })).body;
+    const shown = JSON.parse((await page.getByTestId('preview-result').textContent()) as string);
+    expect([shown.user_id, shown.variant, shown.outcome]).toEqual([expected.user_id, expected.variant, expected.outcome]);
+  });
+
+  it('lists the segment with its members, draws entries per hour, pages members, previews an edit with problems at their paths', async () => {
+    await page.goto(`${pipeline.baseUrl}/console/segments`);
+    const row = page.locator(`[data-testid="segment-row"][data-segment-id="${segmentId}"]`);
+    await row.waitFor({ timeout: 10_000 });
+    expect([await row.locator('td').nth(0).textContent(), await row.locator('td').nth(1).textContent()]).toEqual(['Viewed the refill page', '3']);
+    await row.locator('a').click();
+    await page.waitForURL(`**/console/segments/${segmentId}`);
+    await page.locator('#members li').nth(2).waitFor({ timeout: 10_000 });
+    expect(await page.locator('#members li').evaluateAll((lis) => lis.map((l) => (l as HTMLElement).dataset.userId))).toEqual([
+      `${run}-a`,
+      `${run}-b`,
+      `${run}-c`,
+    ]);
+    await page.waitForFunction(() => document.getElementById('history-chart')?.dataset.entered !== undefined);
+    expect([await attr('#history-chart', 'data-entered'), await attr('#history-chart', 'data-exited')]).toEqual(['3', '0']);
+    expect(await page.getByTestId('segment-definition').textContent()).toBe(JSON.stringify(SEGMENT.definition, null, 2));
+
+    const editor = page.getByTestId('definition-editor');
+    await editor.fill(JSON.stringify({ event: 'page', where: [{ prop: 'nope', op: 'eq', value: 1 }], within: 'P7D' }));
+    const problem = page.getByTestId('preview-problems').locator('li');
+    await problem.first().waitFor({ timeout: 10_000 });
+    expect(await problem.first().getAttribute('data-path')).toBe('$.definition.where[0].prop');
+    await editor.fill(JSON.stringify({ event: 'page', where: [{ prop: 'path', op: 'eq', value: '/refill' }], within: 'P1D' }));
+    await page.locator('[data-testid="preview-count"][data-count="3"]').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('preview-count').textContent()).toBe('3 users match now');
+    expect(await problem.count()).toBe(0);
+    await page.screenshot({ path: resolve(IMG, 'console-segment.png'), fullPage: true });
+  });
+
+  it('runs SQL over /clickhouse/ as the key, draws the first number over the first time, and offers the docs’ examples', async () => {
+    await page.goto(`${pipeline.baseUrl}/console/sql`);
+    const examples = parseSqlExamples(readFileSync(resolve(__dirname, '../../docs/analytics.md'), 'utf8'));
+    await page
+      .locator('[data-example]')
+      .nth(examples.length - 1)
+      .waitFor({ timeout: 10_000 });
+    expect(await page.locator('[data-example]').evaluateAll((bs) => bs.map((b) => (b as HTMLElement).dataset.example))).toEqual(examples.map((x) => x.name));
+    await page.locator('[data-example="rejected_by_reason"]').click();
+    expect(await page.getByTestId('sql-query').inputValue()).toBe(examples.find((x) => x.name === 'rejected_by_reason')?.sql);
+    expect(await page.locator('#sql-params input').evaluateAll((is) => is.map((i) => (i as HTMLInputElement).name))).toEqual(['app', 'from', 'to']);
+
+    await page
+      .getByTestId('sql-query')
+      .fill('SELECT toStartOfHour(received_at) AS hour, uniqExact(event_id) AS events FROM events WHERE name = {event:String} GROUP BY hour ORDER BY hour');
+    await page.getByTestId('param-event').fill('checkout');
+    await page.getByTestId('sql-run').click();
+    await page
+      .getByTestId('sql-status')
+      .getByText(/^1 row/)
+      .waitFor({ timeout: 10_000 });
+    const cells = await page.locator('[data-testid="sql-table"] tbody td').allTextContents();
+    expect(cells[1]).toBe('130');
+    expect([await attr('#sql-chart', 'data-x'), await attr('#sql-chart', 'data-y')]).toEqual(['hour', 'events']);
+    await page.screenshot({ path: resolve(IMG, 'console-sql.png'), fullPage: true });
+  });
+
+  it('shows events and rejections per minute, freshness, dead letters by group and the sink’s lag, live', async () => {
+    await page.goto(`${pipeline.baseUrl}/console/health`);
+    await page.waitForFunction(() => document.getElementById('intake-chart')?.dataset.events !== undefined);
+    // The three page views and the one rejection of this run (the seeded rows were received hours ago).
+    expect([await attr('#intake-chart', 'data-events'), await attr('#intake-chart', 'data-rejected')]).toEqual(['3', '1']);
+    expect(await page.getByTestId('freshness-now').textContent()).toMatch(/^Latest minute with events: p95 \d+\.\d\d s from receipt to stored$/);
+    await page.locator('[data-testid="lag-table"]').waitFor({ timeout: 10_000 });
+    // A dead letter of the app arrives: the page shows it without a reload.
+    const producer = await parts.bus.producer();
+    await producer.send(topics.actionsRequested, [{ key: APP, value: Buffer.from('not json') }]);
+    await producer.close();
+    const letters = page.locator('[data-testid="dead-letter-table"] tbody tr');
+    await letters.first().waitFor({ timeout: 20_000 });
+    expect(await letters.first().locator('td').allTextContents()).toEqual(['action-store.requests', '1']);
+    await page.screenshot({ path: resolve(IMG, 'console-health.png'), fullPage: true });
+  });
+
+  it('keeps the inspector in the shell, with the Keys entry in the nav', async () => {
+    await page.goto(`${pipeline.baseUrl}/inspector`);
+    expect(
+      await page.locator('nav a').evaluateAll((as) => as.map((a) => [(a as HTMLAnchorElement).textContent, (a as HTMLAnchorElement).getAttribute('href')])),
+    ).toEqual([
+      ['Campaigns', '/console/campaigns'],
+      ['Segments', '/console/segments'],
+      ['SQL', '/console/sql'],
+      ['Health', '/console/health'],
+      ['Inspector', '/inspector'],
+      ['Keys', '/console/keys'],
+    ]);
+    expect(await page.getByTestId('key').inputValue()).toBe(API_KEY);
+  });
+});

@@ -1,0 +1,121 @@
+import {
+  closedObject,
+  errorResponse,
+  internalError,
+  jsonResponse,
+  keyed,
+  nullable,
+  queryParam,
+  unavailable,
+  type OpenApiOperation,
+  type OpenApiPaths,
+} from '@evp/http';
+import { HOURS_DEFAULT, HOURS_MAX, MINUTES_DEFAULT, MINUTES_MAX } from './health';
+
+/** The console's part of the segmenter's OpenAPI fragment: its pages and files (console/index.ts) and the series its charts draw (health.ts, campaigns.ts, segments.ts). */
+
+const time = { type: 'string', format: 'date-time' };
+const count = { type: 'integer', minimum: 0 };
+const clickhouseDown = unavailable('ClickHouse');
+
+/** A page or file of the console: no key (its scripts ask for the API key), served with the same-origin content policy. */
+const file = (summary: string, type: string, cache = 'no-cache'): { get: OpenApiOperation } => ({
+  get: {
+    summary,
+    security: [],
+    responses: {
+      '200': {
+        description: `${summary}, served with \`Content-Security-Policy: default-src 'self'\` and \`Cache-Control: ${cache}\`.`,
+        content: { [type]: { schema: { type: 'string' } } },
+      },
+    },
+  },
+});
+
+export const hoursParam = queryParam(
+  'hours',
+  { type: 'integer', minimum: 1, maximum: HOURS_MAX },
+  `Hours back from now, this hour included. Default ${HOURS_DEFAULT}.`,
+);
+
+/** `{data: [{hour, …fields}]}`: an hourly series. */
+export const hourly = (fields: Record<string, object>) =>
+  closedObject(['data'], {
+    data: { type: 'array', items: closedObject(['hour', ...Object.keys(fields)], { hour: { ...time, description: 'The hour’s start.' }, ...fields }) },
+  });
+
+/** A series route of the API key: its 200 and the errors every such route gives. */
+function seriesOp(summary: string, description: string, parameters: OpenApiOperation['parameters'], body: object): OpenApiOperation {
+  const key = keyed('api');
+  return {
+    summary,
+    description: `${description} Read from ClickHouse for the key’s app only; buckets with nothing are left out. Drawn by the console (docs/console.md).`,
+    security: key.security,
+    ...(parameters ? { parameters } : {}),
+    responses: {
+      '200': jsonResponse(summary, body),
+      '400': errorResponse('The span is not an integer in range; `path` names the parameter.', ['invalid_request']),
+      ...key.responses,
+      '500': internalError,
+      '503': clickhouseDown,
+    },
+  };
+}
+
+export function consolePaths(): OpenApiPaths {
+  return {
+    '/console': {
+      get: { summary: 'The console: redirects to its Campaigns page', security: [], responses: { '302': { description: 'To /console/campaigns.' } } },
+    },
+    '/console/campaigns': file('The console’s Campaigns page', 'text/html'),
+    '/console/campaigns/{campaign_id}': file('The console’s page of one campaign', 'text/html'),
+    '/console/segments': file('The console’s Segments page', 'text/html'),
+    '/console/segments/{segment_id}': file('The console’s page of one segment', 'text/html'),
+    '/console/sql': file('The console’s SQL page', 'text/html'),
+    '/console/health': file('The console’s Health page', 'text/html'),
+    '/console/assets/console.js': file('The console’s script', 'text/javascript'),
+    '/console/assets/console.css': file('The console’s style', 'text/css'),
+    '/console/assets/chart.umd.min.js': file(
+      'Chart.js’s browser build (pages ask for it with `?v=` its hash)',
+      'text/javascript',
+      'public, max-age=31536000, immutable',
+    ),
+    '/console/assets/sql-examples.json': {
+      get: {
+        summary: 'The example queries of docs/analytics.md, read when the segmenter starts',
+        security: [],
+        responses: {
+          '200': jsonResponse('Each named example with the paragraph that introduces it.', {
+            type: 'array',
+            items: closedObject(['name', 'description', 'sql'], { name: { type: 'string' }, description: { type: 'string' }, sql: { type: 'string' } }),
+          }),
+        },
+      },
+    },
+    '/v1/inspect/health': {
+      get: seriesOp(
+        'The app’s intake per minute and its dead letters',
+        'Events stored (distinct ids) and records rejected per minute of receipt, the 95th percentile of receipt → stored of the minute’s events, and the dead letters of the span by consumer group.',
+        [
+          queryParam(
+            'minutes',
+            { type: 'integer', minimum: 1, maximum: MINUTES_MAX },
+            `Minutes back from now, this minute included. Default ${MINUTES_DEFAULT}.`,
+          ),
+        ],
+        closedObject(['minutes', 'dead_letters'], {
+          minutes: {
+            type: 'array',
+            items: closedObject(['minute', 'events', 'rejected', 'freshness_p95_seconds'], {
+              minute: { ...time, description: 'The minute’s start.' },
+              events: count,
+              rejected: count,
+              freshness_p95_seconds: nullable('number', { minimum: 0, description: 'null in a minute without events.' }),
+            }),
+          },
+          dead_letters: { type: 'array', items: closedObject(['group', 'count'], { group: { type: 'string' }, count: count }) },
+        }),
+      ),
+    },
+  };
+}

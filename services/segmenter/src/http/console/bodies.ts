@@ -1,0 +1,109 @@
+/** Each console page's static markup (the scripts fill it, as text). */
+
+export const CAMPAIGNS_BODY = `<h1>Campaigns</h1>
+<section id="campaigns" aria-live="polite"></section>`;
+
+export const CAMPAIGN_BODY = `<p><a href="/console/campaigns">← Campaigns</a></p>
+<h1><span id="campaign-name" data-testid="campaign-name"></span> <span id="campaign-state" data-testid="campaign-state"></span></h1>
+<p id="campaign-meta" class="meta"></p>
+<p class="buttons">
+  <button type="button" id="state-resume" data-testid="state-resume">Resume</button>
+  <button type="button" id="state-pause" data-testid="state-pause">Pause</button>
+  <button type="button" id="state-end" data-testid="state-end">End</button>
+</p>
+<div class="grid">
+  <section class="wide">
+    <h2>Report</h2>
+    <p id="report-meta" class="meta"></p>
+    <div id="uplifts" data-testid="uplifts" aria-live="polite"></div>
+    <div class="charts">
+      <figure>
+        <figcaption>Conversion rate of each group, with its 95% interval</figcaption>
+        <div class="chart"><canvas id="rate-chart" data-testid="rate-chart" role="img" aria-label="Conversion rate of each group with its 95% interval; the same numbers are listed below"></canvas></div>
+        <ul id="rates" data-testid="rates"></ul>
+      </figure>
+      <figure>
+        <figcaption>Funnel per group: audience → created → delivered → shown → open → converted</figcaption>
+        <div class="chart"><canvas id="funnel-chart" data-testid="funnel-chart" role="img" aria-label="Funnel per group; the same numbers are in the table below"></canvas></div>
+        <div id="funnel-table"></div>
+      </figure>
+    </div>
+  </section>
+  <section>
+    <h2>Preview for a user</h2>
+    <form id="preview"><label>User <input id="preview-user" required data-testid="preview-user"></label> <button type="submit" data-testid="preview-run">Preview</button></form>
+    <pre id="preview-result" data-testid="preview-result"></pre>
+  </section>
+  <section>
+    <h2>Document</h2>
+    <pre id="campaign-document" data-testid="campaign-document"></pre>
+  </section>
+</div>`;
+
+export const SEGMENTS_BODY = `<h1>Segments</h1>
+<section id="segments" aria-live="polite"></section>`;
+
+export const SEGMENT_BODY = `<p><a href="/console/segments">← Segments</a></p>
+<h1 id="segment-name" data-testid="segment-name"></h1>
+<p id="segment-meta" class="meta"></p>
+<div class="grid">
+  <section class="wide">
+    <h2>Membership over time: entries and exits per hour (48 h)</h2>
+    <div class="chart"><canvas id="history-chart" data-testid="history-chart" role="img"></canvas></div>
+  </section>
+  <section>
+    <h2>Definition</h2>
+    <pre id="segment-definition" data-testid="segment-definition"></pre>
+    <h2>Edit</h2>
+    <textarea id="definition-editor" data-testid="definition-editor" rows="12" spellcheck="false" aria-label="Definition (JSON)"></textarea>
+    <p id="preview-count" data-testid="preview-count" aria-live="polite"></p>
+    <ul id="preview-problems" data-testid="preview-problems" class="problems"></ul>
+    <button type="button" id="definition-save" data-testid="definition-save">Save</button>
+  </section>
+  <section>
+    <h2>Members</h2>
+    <ol id="members" data-testid="members"></ol>
+    <p><button type="button" id="members-prev">Previous</button> <span id="members-page" class="meta"></span> <button type="button" id="members-next" data-testid="members-next">Next</button></p>
+  </section>
+</div>`;
+
+export const SQL_BODY = `<h1>SQL</h1>
+<p class="meta">Read-only SQL over ClickHouse's HTTP interface (<code>/clickhouse/</code>), as the key above: it sees its app's rows only (docs/analytics.md).</p>
+<div class="grid">
+  <section>
+    <form id="sql-form">
+      <textarea id="sql-query" data-testid="sql-query" rows="12" spellcheck="false" aria-label="Query">SELECT toStartOfHour(received_at) AS hour, count() AS events FROM events GROUP BY hour ORDER BY hour</textarea>
+      <div id="sql-params" class="params"></div>
+      <button type="submit" data-testid="sql-run">Run</button>
+    </form>
+    <p id="sql-status" data-testid="sql-status" role="status"></p>
+  </section>
+  <section>
+    <h2>Examples from docs/analytics.md</h2>
+    <ul id="sql-examples" data-testid="sql-examples" class="examples"></ul>
+  </section>
+  <section class="wide">
+    <p id="sql-chart-note" class="meta"></p>
+    <div class="chart"><canvas id="sql-chart" data-testid="sql-chart" role="img" aria-label="The first numeric column over the first time column; the table below has the numbers"></canvas></div>
+    <div id="sql-result" class="scroll"></div>
+  </section>
+</div>`;
+
+export const HEALTH_BODY = `<h1>Health</h1>
+<div class="grid">
+  <section class="wide">
+    <h2>Events stored and records rejected per minute (last hour)</h2>
+    <div class="chart"><canvas id="intake-chart" data-testid="intake-chart" role="img"></canvas></div>
+  </section>
+  <section>
+    <h2>Freshness p95: receipt to stored</h2>
+    <p id="freshness-now" data-testid="freshness-now"></p>
+    <div class="chart"><canvas id="freshness-chart" data-testid="freshness-chart" role="img" aria-label="Freshness p95 per minute"></canvas></div>
+  </section>
+  <section>
+    <h2>Dead letters by group</h2>
+    <div id="dead-letters" data-testid="dead-letters"></div>
+    <h2>Consumer lag</h2>
+    <div id="lag" data-testid="lag"></div>
+  </section>
+</div>`;

@@ -1,0 +1,59 @@
+/**
+ * The campaign report in plain words and the per-group interval the console draws (docs/console.md).
+ * Written without imports or closures: the page's script embeds these very functions as text
+ * (client.ts, `fn.toString()`), so the words a unit test checks are the words the browser shows.
+ */
+
+/**
+ * The 95% Wilson score interval of converted / audience, as fractions: the per-group interval drawn
+ * beside each conversion rate (unlike p ± 1.96·SE it stays inside [0, 1] and is not empty at 0 or 1).
+ * null without an audience.
+ */
+export function wilsonInterval(converted: number, audience: number): [number, number] | null {
+  if (!(audience > 0)) return null;
+  // Φ⁻¹(0.975), the report's 95% level (campaigns/uplift.ts); a literal: this function is embedded as text.
+  const z = 1.959963984540054;
+  const p = converted / audience;
+  const z2n = (z * z) / audience;
+  const centre = (p + z2n / 2) / (1 + z2n);
+  const half = (z * Math.sqrt((p * (1 - p)) / audience + z2n / (4 * audience))) / (1 + z2n);
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+/** A difference of proportions in percentage points, one decimal, always signed: +3.0, −0.8, 0.0. */
+export function signedPoints(fraction: number): string {
+  const text = (Math.abs(fraction) * 100).toFixed(1);
+  if (text === '0.0') return '0.0';
+  return (fraction < 0 ? '\u2212' : '+') + text;
+}
+
+/** A proportion as a percentage, one decimal: 8.0%. */
+export function percent(fraction: number): string {
+  return (fraction * 100).toFixed(1) + '%';
+}
+
+/** A p-value as people quote it: p = 0.006, p < 0.001. */
+export function pWords(p: number): string {
+  return p < 0.001 ? 'p < 0.001' : 'p = ' + p.toFixed(3);
+}
+
+/** The uplift shape the report gives (campaigns/uplift.ts), as much of it as the words need. */
+interface UpliftLike {
+  absolute: { estimate: number; ci: [number, number] | null };
+  p_value: number | null;
+  significant: boolean;
+}
+
+/**
+ * A variant's uplift against control in one sentence a non-statistician reads right:
+ * "+3.0 points, 95% CI +0.8 to +5.2 (p = 0.006): likely a real improvement."
+ */
+export function upliftWords(u: UpliftLike | null): string {
+  if (u === null) return 'No uplift yet: control or this variant has no audience, or the campaign has no goal.';
+  const ci = u.absolute.ci;
+  const head = signedPoints(u.absolute.estimate) + ' points';
+  if (ci === null) return head + ' (no interval: every user of both groups did the same).';
+  const sentence = head + ', 95% CI ' + signedPoints(ci[0]) + ' to ' + signedPoints(ci[1]) + ' (' + pWords(u.p_value === null ? 1 : u.p_value) + ')';
+  if (!u.significant) return sentence + ': not distinguishable from no effect yet.';
+  return sentence + (u.absolute.estimate > 0 ? ': likely a real improvement.' : ': likely a real decline.');
+}
