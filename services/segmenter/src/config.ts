@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { envFragments, parseConfig } from '@evp/core';
 import type { ClickHouseHttpOptions } from '@evp/clickhouse';
 import type { SinkConfig } from './sink';
-import type { SegmentEngineConfig } from './segments/engine';
-import type { CampaignWorkerConfig } from './campaigns/worker';
+import type { SegmentEngineConfig } from './segments';
+import type { CampaignWorkerConfig } from './campaigns';
 
 /** The only module of the segmenter that reads process.env; everything else gets typed values. */
 const clickhouse = {

@@ -1,16 +1,20 @@
 export * from './sink';
-export * from './rows';
-export * from './batcher';
 export * from './config';
 export { runMigrations, DEFAULT_MIGRATIONS_DIR } from '@evp/clickhouse';
-export * from './http/app';
-export { SEGMENT_BODY_LIMIT } from './http/segments';
-export * from './segments/service';
-export * from './segments/engine';
-export { workForRows, type SegmentEntry, type WorkItem } from './segments/work';
-export { createSegments, type SegmentsDeps } from './segments/compose';
-export { segmenterOpenApi } from './http/openapi';
-export { clickhouseReport, createCampaigns, type CampaignsDeps } from './campaigns/compose';
-export { assign } from './campaigns/assignment';
-export { runInvId } from './campaigns/ids';
+export * from './api';
+export {
+  DEFAULT_SEGMENT_ENGINE_CONFIG,
+  createSegmentEngine,
+  createSegments,
+  createSegmentsService,
+  workForRows,
+  type SegmentEngine,
+  type SegmentEngineConfig,
+  type SegmentEngineDeps,
+  type SegmentEntry,
+  type SegmentsDeps,
+  type SegmentsService,
+  type WorkItem,
+} from './segments';
+export { assign, clickhouseReport, createCampaigns, runInvId, type CampaignsDeps } from './campaigns';
 export { createSegmenterParts, type SegmenterPartsDeps } from './segmenter-parts';

@@ -5,7 +5,7 @@ import { closeServer, deadLetterMetrics, listen, runService, serveOps, serviceLi
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { campaignWorkerConfig, clickhouseOptions, loadSegmenterConfig, segmentEngineConfig, sinkConfig } from './config';
-import { createSegmenterApp } from './http/app';
+import { createSegmenterApp } from './api';
 import { createSegmenterParts } from './segmenter-parts';
 
 /**

@@ -1,9 +1,7 @@
 import type { Registry } from 'prom-client';
 import type { Analytics, Bus, Logger, SchemaRegistry, SubscriptionHealth } from '@evp/core';
-import { clickhouseReport, createCampaigns } from './campaigns/compose';
-import type { CampaignWorkerConfig } from './campaigns/worker';
-import type { SegmentEngineConfig } from './segments/engine';
-import { createSegments } from './segments/compose';
+import { type CampaignWorkerConfig, clickhouseReport, createCampaigns } from './campaigns';
+import { createSegments, type SegmentEngineConfig } from './segments';
 import { createSink, type SinkConfig } from './sink';
 
 export interface SegmenterPartsDeps {

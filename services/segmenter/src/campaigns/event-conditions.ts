@@ -1,6 +1,4 @@
-import { contractEvent } from '../segments/language/contract';
-import { at, isObject, jsonType } from '../segments/language/rules';
-import { validateDefinition } from '../segments/language/validate';
+import { at, contractEvent, isObject, jsonType, validateDefinition } from '../segments';
 import type { CampaignProblems } from './rules';
 
 /**

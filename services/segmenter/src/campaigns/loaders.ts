@@ -1,7 +1,5 @@
 import { CATALOG_KINDS, type Analytics, type CatalogKind } from '@evp/core';
-import type { Predicate } from '../segments/definition';
-import { compileEventMatch } from '../segments/compile/leaves';
-import { CLIENT_FACT_NAMES } from '../segments/language/contract';
+import { CLIENT_FACT_NAMES, compileEventMatch, type Predicate } from '../segments';
 import type { CatalogLoader } from './templates';
 
 /**

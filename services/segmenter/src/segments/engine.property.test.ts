@@ -6,9 +6,8 @@ import { evaluationParams } from './compiled';
 import { compileSegment } from './compile/compile';
 import type { Condition } from './definition';
 import type { SegmentEngineDeps } from './engine';
-import { insertEvents, readMembership, startEngine, userEvent, type EngineHarness } from './engine-test-harness';
+import { type EngineHarness, handCompile, insertEvents, readMembership, startEngine, userEvent } from '../testing';
 import type { MembershipChange, Segment } from './model';
-import { handCompile } from './testing/hand-compiler';
 
 // Incremental evaluation (scoped items for the users whose events arrived, batch after batch, with
 // time passing) followed by one scheduled pass gives exactly the membership of a full recompute,

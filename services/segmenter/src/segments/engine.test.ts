@@ -1,7 +1,7 @@
 import { allTopics, InfraError, readDeadLetter, topics, type Analytics, type Bus, type DeadLetter } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { useMigratedChdb, waitFor } from '@evp/testkit';
-import { insertEvents, readMembership, startEngine, userEvent, type EngineHarness } from './engine-test-harness';
+import { type EngineHarness, insertEvents, readMembership, startEngine, userEvent } from '../testing';
 import type { Condition } from './definition';
 
 // The engine on the embedded adapters (in-process bus and registry, chdb), with an injected clock

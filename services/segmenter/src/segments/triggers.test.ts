@@ -2,10 +2,8 @@ import { topics, type CatalogKind } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { catalogSchema, catalogSubject, catalogToAvro } from '@evp/schemas';
 import { useMigratedChdb, waitFor } from '@evp/testkit';
-import { startSinkHarness } from '../sink-test-harness';
+import { pageEvent, startEngine, startSinkHarness, userEvent } from '../testing';
 import type { InsertedRow } from '../sink';
-import { pageEvent } from '../test-fixtures';
-import { startEngine, userEvent } from './engine-test-harness';
 import type { CompiledSegment } from './compiled';
 import { readWorkItem, workForRows, type SegmentEntry, type WorkItem } from './work';
 

@@ -1,7 +1,7 @@
 import type { Analytics } from '@evp/core';
 import { useMigratedChdb } from '@evp/testkit';
 import type { Condition } from '../definition';
-import { ev, membersOf, seed, type CatalogSeed, type Definitions } from '../segment-test-seeding';
+import { type CatalogSeed, type Definitions, ev, membersOf, seed } from '../../testing';
 
 // Exact membership per condition kind, on chdb with every migration: the compiled query run as the
 // engine runs it. Each describe block has an app of its own.

@@ -4,8 +4,7 @@ import { useMigratedChdb } from '@evp/testkit';
 import fc from 'fast-check';
 import { validateDefinition } from '../language/validate';
 import type { Condition } from '../definition';
-import { referenceMembers } from '../segment-reference-model';
-import { ev, membersOf, seed, type CatalogSeed } from '../segment-test-seeding';
+import { type CatalogSeed, ev, membersOf, referenceMembers, seed } from '../../testing';
 
 // Incremental evaluation rests on this: the compiled query restricted to some users (scoped = 1)
 // gives exactly the full evaluation's members among them. For random definitions over a small

@@ -13,7 +13,7 @@ import {
   deadLetterRow,
   rejectedRow,
 } from './rows';
-import { pageEvent, pageEventRow, rejectedRecord } from './test-fixtures';
+import { pageEvent, pageEventRow, rejectedRecord } from '../testing';
 import { MAX_REJECTED_PAYLOAD_CHARS, blockEventSchema, canonicalToAvro, catalogToAvro, type ActionLogEntry } from '@evp/schemas';
 import { createInProcessRegistry } from '@evp/embedded';
 

@@ -1,11 +1,17 @@
 import { createLogger, type Analytics, type Bus, type SchemaRegistry } from '@evp/core';
 import { eventDef, membershipHeaders, readMembershipChange, type CanonicalEvent } from '@evp/schemas';
-import { eventRow } from '../rows';
-import { pageEvent } from '../test-fixtures';
-import { createSegmentEngine, type SegmentEngine, type SegmentEngineConfig, type SegmentEngineDeps } from './engine';
-import type { MembershipChange } from './model';
-import { handCompile } from './testing/hand-compiler';
-import { workMessage, type WorkItem } from './work';
+import { eventRow } from '../sink';
+import { pageEvent } from './fixtures';
+import {
+  createSegmentEngine,
+  type MembershipChange,
+  type SegmentEngine,
+  type SegmentEngineConfig,
+  type SegmentEngineDeps,
+  type WorkItem,
+  workMessage,
+} from '../segments';
+import { handCompile } from './hand-compiler';
 
 /**
  * The segment engine over given adapters, for tests (the tests pass the embedded or the real ones;

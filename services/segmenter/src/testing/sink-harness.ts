@@ -1,7 +1,7 @@
 import { allTopics, createLogger, topics, type Analytics, type Bus, type SchemaRegistry } from '@evp/core';
 import { blockEventSchema, blockSubject, canonicalToAvro, type CanonicalEvent } from '@evp/schemas';
-import { createSink, type Sink, type SinkConfig, type SinkDeps } from './sink';
-import { pageEvent } from './test-fixtures';
+import { createSink, type Sink, type SinkConfig, type SinkDeps } from '../sink';
+import { pageEvent } from './fixtures';
 
 /**
  * The sink over the given bus, registry and Analytics, for tests (the tests pass the embedded

@@ -1,6 +1,6 @@
 import { closedObject, jsonRequestBody, jsonResponse, keyed, pathParam, queryParam, ref, type OpenApiOperation, type OpenApiPaths } from '@evp/http';
 import { resourceErrors } from './resource-errors-openapi';
-import { NAME_MAX, PREVIEW_SAMPLE } from '../segments/service';
+import { NAME_MAX, PREVIEW_SAMPLE } from '../segments';
 import { MEMBERS_PAGE_DEFAULT, MEMBERS_PAGE_MAX, SEGMENT_BODY_LIMIT } from './segments';
 
 /** The segments API's part of the segmenter's OpenAPI fragment (segments.ts; docs/segments.md#api). */

@@ -1,10 +1,14 @@
 import type { Bus } from '@evp/core';
-import { variantActionId } from './ids';
-import type { CampaignAction } from './deliver';
-import type { CampaignSettings, CampaignSource, StoredCampaign } from './source';
-import type { CampaignState } from './states';
-import type { TemplateEngine } from './templates';
-import { validateCampaign } from './validate';
+import {
+  type CampaignAction,
+  type CampaignSettings,
+  type CampaignSource,
+  type CampaignState,
+  type StoredCampaign,
+  type TemplateEngine,
+  validateCampaign,
+  variantActionId,
+} from '../campaigns';
 
 /**
  * Helpers of the campaign worker's tests (imported by tests only; this module imports no adapter):

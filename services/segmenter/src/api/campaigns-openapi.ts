@@ -1,7 +1,6 @@
 import { closedObject, jsonRequestBody, jsonResponse, keyed, nullable, pathParam, ref, type OpenApiOperation, type OpenApiPaths } from '@evp/http';
 import { resourceErrors } from './resource-errors-openapi';
-import { CAMPAIGN_STATES } from '../campaigns/states';
-import { TRIGGER_MAX_USERS } from '../campaigns/service';
+import { CAMPAIGN_STATES, TRIGGER_MAX_USERS } from '../campaigns';
 import { CAMPAIGN_BODY_LIMIT } from './campaigns';
 
 /** The campaigns API's part of the segmenter's OpenAPI fragment (campaigns.ts; docs/campaigns.md#api). */

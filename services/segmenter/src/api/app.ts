@@ -6,8 +6,8 @@ import { inspectDeadLetters, inspectEvents, inspectRejected, parseDeadLetterQuer
 import { requestVerdicts } from './verdicts';
 import { segmentRoutes } from './segments';
 import { campaignRoutes } from './campaigns';
-import type { SegmentsService } from '../segments/service';
-import type { CampaignsService } from '../campaigns/service';
+import type { SegmentsService } from '../segments';
+import type { CampaignsService } from '../campaigns';
 
 export interface SegmenterAppDeps {
   analytics: Analytics;

@@ -11,8 +11,7 @@ import {
   type ActionLogEntry,
 } from '@evp/schemas';
 import { useMigratedChdb, waitFor } from '@evp/testkit';
-import { nth, startSinkHarness, type SinkHarness, type SinkHarnessOptions } from './sink-test-harness';
-import { pageEvent, pageEventRow, rejectedRecord } from './test-fixtures';
+import { nth, pageEvent, pageEventRow, rejectedRecord, type SinkHarness, type SinkHarnessOptions, startSinkHarness } from '../testing';
 
 // The sink on the embedded adapters: in-process bus and registry, ClickHouse in-process (chdb).
 // One database per run; each test uses its own app id, so tests share the tables without seeing

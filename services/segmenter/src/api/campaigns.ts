@@ -1,8 +1,7 @@
 import type { Request, Router } from 'express';
 import { ApiError, type KeyRing } from '@evp/core';
 import { grantOf, jsonBody, requireKey } from '@evp/http';
-import type { CampaignsService } from '../campaigns/service';
-import type { Campaign } from '../campaigns/store';
+import type { Campaign, CampaignsService } from '../campaigns';
 import { SEGMENT_BODY_LIMIT } from './segments';
 
 /** A campaign document is small (its templates are bounded by the action store's content limits); so is a trigger's list of user ids. */

@@ -1,6 +1,4 @@
-import type { CompiledSegment } from '../compiled';
-import type { EventCondition } from '../definition';
-import type { Segment } from '../model';
+import type { CompiledSegment, EventCondition, Segment } from '../segments';
 
 /** Seconds of an ISO 8601 duration of one unit: `P2D`, `PT3H`, `PT5M`, `PT30S`. */
 function seconds(duration: string): number {

@@ -2,8 +2,8 @@ import request from 'supertest';
 import { KeyRing, UnreadableMessageError, createLogger, deadLetterId, topics, type Analytics, type Subscription } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { useMigratedChdb, waitFor } from '@evp/testkit';
-import { createSegmenterApp } from './http/app';
-import { startSinkHarness, type SinkHarness } from './sink-test-harness';
+import { createSegmenterApp } from '../api';
+import { type SinkHarness, startSinkHarness } from '../testing';
 
 // Dead letters end up where people look: a consumer's dead letter (the one envelope) is stored by
 // the sink in `dead_letters` and listed by the inspector API for its app, and only for its app.

@@ -1,12 +1,9 @@
 import request from 'supertest';
 import { createLogger, KeyRing } from '@evp/core';
 import { useMigratedChdb } from '@evp/testkit';
-import { assign } from '../campaigns/assignment';
-import { clickhouseReport, createCampaigns } from '../campaigns/compose';
-import { variantActionId } from '../campaigns/ids';
-import type { Campaign } from '../campaigns/store';
-import { createSegmentStore } from '../segments/definitions-store';
-import { ev, seed } from '../segments/segment-test-seeding';
+import { assign, type Campaign, clickhouseReport, createCampaigns, variantActionId } from '../campaigns';
+import { createSegmentStore } from '../segments';
+import { ev, seed } from '../testing';
 import { createSegmenterApp } from './app';
 
 // The campaigns API on chdb (the real ClickHouse engine, in-process): what an API client sees, from

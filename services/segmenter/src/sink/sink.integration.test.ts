@@ -4,7 +4,7 @@ import { createConfluentRegistry } from '@evp/registry';
 import { blockEventSchema, blockSubject, canonicalToAvro, type CanonicalEvent } from '@evp/schemas';
 import { uniqueName, useMigratedChdb, waitFor } from '@evp/testkit';
 import { createSink, type Sink } from './sink';
-import { pageEvent } from './test-fixtures';
+import { pageEvent } from '../testing';
 
 // The sink through the real stack: a Kafka broker, the schema registry at SCHEMA_REGISTRY_URL, and
 // ClickHouse in-process (chdb). Each test reads the real events.core with a consumer group of its

@@ -11,12 +11,12 @@ import {
 } from '@evp/schemas';
 import { useMigratedChdb } from '@evp/testkit';
 import { actionLogRow, catalogRow, customCatalogRow, eventRow, rejectedRow } from './rows';
-import { pageEvent, rejectedRecord } from './test-fixtures';
+import { pageEvent, rejectedRecord } from '../testing';
 
 // The example queries of docs/analytics.md, run as written against rows made by the sink's own
 // mapping, with exact results. Every row is inserted twice (as a re-delivery would), so the
 // queries are also checked to be duplicate-proof.
-const doc = readFileSync(resolve(__dirname, '../../../docs/analytics.md'), 'utf8');
+const doc = readFileSync(resolve(__dirname, '../../../../docs/analytics.md'), 'utf8');
 const queries = new Map([...doc.matchAll(/```sql\n-- name: (\w+)\n([\s\S]*?)```/g)].map((m) => [m[1] as string, m[2] as string]));
 
 const chdb = useMigratedChdb('docs');

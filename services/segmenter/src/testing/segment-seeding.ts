@@ -1,11 +1,8 @@
 import type { Analytics, CatalogKind } from '@evp/core';
 import { catalogToAvro, eventDef, type CanonicalEvent } from '@evp/schemas';
-import { catalogRow, eventRow, TABLES } from '../rows';
-import { pageEvent } from '../test-fixtures';
-import { compileSegment } from './compile/compile';
-import { evaluationParams } from './compiled';
-import type { Condition } from './definition';
-import { validateDefinition } from './language/validate';
+import { catalogRow, eventRow, TABLES } from '../sink';
+import { pageEvent } from './fixtures';
+import { compileSegment, type Condition, evaluationParams, validateDefinition } from '../segments';
 
 /**
  * Seeding events and catalog records for segment tests, through the sink's own row mapping, and

@@ -2,8 +2,8 @@ import request from 'supertest';
 import { KeyRing, createLogger } from '@evp/core';
 import { useMigratedChdb } from '@evp/testkit';
 import type { IngestReceipt } from '@evp/schemas';
-import { TABLES, eventRow, receiptRow, rejectedRow } from '../rows';
-import { pageEvent, rejectedRecord } from '../test-fixtures';
+import { eventRow, receiptRow, rejectedRow, TABLES } from '../sink';
+import { pageEvent, rejectedRecord } from '../testing';
 import { createSegmenterApp } from './app';
 
 const API = 'api-key-app1-0123456789';

@@ -2,8 +2,8 @@ import request from 'supertest';
 import { allTopics, createLogger, KeyRing } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { useMigratedChdb, waitFor } from '@evp/testkit';
-import { insertEvents, userEvent } from '../segments/engine-test-harness';
-import { createSegments } from '../segments/compose';
+import { insertEvents, userEvent } from '../testing';
+import { createSegments } from '../segments';
 import { createSegmenterApp } from './app';
 
 // The segments API over the real engine on the embedded adapters (in-process bus and registry,

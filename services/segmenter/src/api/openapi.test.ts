@@ -3,11 +3,10 @@ import { InfraError, KeyRing, allTopics, createLogger, type Analytics } from '@e
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { commonSchemas, opsPaths } from '@evp/http';
 import { describedRoutes, expressRoutes, undescribedAnswers, useMigratedChdb, waitFor, type SeenAnswer } from '@evp/testkit';
-import { TABLES, eventRow, receiptRow, rejectedRow } from '../rows';
-import { pageEvent, rejectedRecord } from '../test-fixtures';
-import { clickhouseReport, createCampaigns } from '../campaigns/compose';
-import { createSegments } from '../segments/compose';
-import { insertEvents, userEvent } from '../segments/engine-test-harness';
+import { eventRow, receiptRow, rejectedRow, TABLES } from '../sink';
+import { insertEvents, pageEvent, rejectedRecord, userEvent } from '../testing';
+import { clickhouseReport, createCampaigns } from '../campaigns';
+import { createSegments } from '../segments';
 import { createSegmenterApp } from './app';
 import { segmenterOpenApi } from './openapi';
 

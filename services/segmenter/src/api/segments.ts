@@ -1,8 +1,7 @@
 import type { Request, Router } from 'express';
 import { ApiError, type KeyRing } from '@evp/core';
 import { grantOf, jsonBody, requireKey } from '@evp/http';
-import type { Segment } from '../segments/model';
-import type { SegmentsService } from '../segments/service';
+import type { Segment, SegmentsService } from '../segments';
 
 /** A definition is small; a body this large is a mistake, not a segment. */
 export const SEGMENT_BODY_LIMIT = 256 * 1024;

@@ -1,7 +1,7 @@
 import { createLogger, type Analytics, type Bus } from '@evp/core';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
-import { createSegmentEngine } from '../engine';
+import { createSegmentEngine } from '../segments';
 import { handCompile } from './hand-compiler';
 import { analyticsOverIpc } from './ipc-analytics';
 

@@ -2,7 +2,7 @@ import type { JsonRow } from '@evp/clickhouse';
 import { DEAD_LETTER_HEADERS, InfraError, deadLetterId, topics, type Analytics, type Bus, type BusMessage } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { useMigratedChdb, waitFor } from '@evp/testkit';
-import { nth, startSinkHarness, type SinkHarness, type SinkHarnessOptions } from './sink-test-harness';
+import { nth, type SinkHarness, type SinkHarnessOptions, startSinkHarness } from '../testing';
 
 // No row can hold a partition: rows ClickHouse refuses are stored in a form it takes, or isolated
 // and dead-lettered while the rest of their insert is stored and the partition moves on.
