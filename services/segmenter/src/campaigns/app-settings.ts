@@ -1,4 +1,4 @@
-import { type DefinitionProblem, isObject, jsonType, onlyKeys } from '../segments';
+import { type DefinitionProblem, isObject, jsonType, onlyKeys } from '@evp/segment-language';
 import { campaignProblems } from './rules';
 
 /**

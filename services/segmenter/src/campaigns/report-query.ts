@@ -1,4 +1,4 @@
-import { APP, contractEvent, eventMatch, NOW, parseDuration, QueryParts } from '../segments';
+import { APP, contractEvent, eventMatch, NOW, parseDuration, QueryParts } from '@evp/segment-language';
 import type { CampaignDocument } from './document';
 
 /**

@@ -1,5 +1,6 @@
 import { ApiError } from '@evp/core';
-import { contractEvent, type DefinitionProblem, type SegmentDefinitions } from '../segments';
+import { contractEvent, type DefinitionProblem } from '@evp/segment-language';
+import type { SegmentDefinitions } from '../segments';
 import { actionFor, variantTemplates } from './action-template';
 import { validateAppSettings, type CampaignAppSettings } from './app-settings';
 import { assign } from './assignment';

@@ -1,7 +1,7 @@
 import { CATALOG_KINDS } from '@evp/core';
 import type { FieldType } from '@evp/schemas';
 import type { Variable } from 'liquidjs';
-import { article, catalogFields, catalogKind, contractEvent, profileField, profileFieldNames, valueClass } from '../segments';
+import { article, catalogFields, catalogKind, contractEvent, profileField, profileFieldNames, valueClass } from '@evp/segment-language';
 
 /**
  * The variables a campaign's templates may read, checked against the data contract when the

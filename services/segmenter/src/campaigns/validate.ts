@@ -1,4 +1,4 @@
-import { at, checkDuration, type DefinitionProblem, isObject, jsonType, onlyKeys, parseDuration, parseTimestamp, stringAt } from '../segments';
+import { at, checkDuration, type DefinitionProblem, isObject, jsonType, onlyKeys, parseDuration, parseTimestamp, stringAt } from '@evp/segment-language';
 import { checkActionTemplate, checkVariantAction, type TemplateCheck } from './action-template';
 import { CAMPAIGN_LIMITS, TRIGGER_KINDS, type CampaignDocument } from './document';
 import { checkEventCondition } from './event-conditions';

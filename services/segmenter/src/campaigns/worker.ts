@@ -21,7 +21,7 @@ import {
 } from '@evp/core';
 import { readMembershipChange, type MembershipChange } from '@evp/schemas';
 import type { InsertedRow } from '../sink';
-import { parseTimestamp } from '../segments';
+import { parseTimestamp } from '@evp/segment-language';
 import { actionMessages, planDeliveries, type Delivery } from './deliver';
 import { matchingEvents, memberPage } from './loaders';
 import { writeOutcomes } from './outcomes';

@@ -14,7 +14,7 @@ import {
 } from '@evp/core';
 import type { InsertedRow } from '../sink';
 import { createChangeLog } from './change-log';
-import type { CompiledSegment } from './compiled';
+import type { CompiledSegment } from '@evp/segment-language';
 import { createSegmentStore, type SegmentStore, type StoredSegment } from './definitions-store';
 import { createEvaluator } from './evaluator';
 import { createMembershipState } from './membership-store';
@@ -59,7 +59,7 @@ export interface SegmentEngineDeps {
   bus: Bus;
   registry: SchemaRegistry;
   logger: Logger;
-  /** A saved definition → its query (segments/compile); called once per segment version. */
+  /** A saved definition → its query (@evp/segment-language); called once per segment version. */
   compile: (segment: Segment) => CompiledSegment | Promise<CompiledSegment>;
   config?: Partial<SegmentEngineConfig>;
   /** The instant of evaluations, requests and definition times (injected in tests). Default Date.now. */

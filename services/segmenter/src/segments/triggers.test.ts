@@ -4,7 +4,7 @@ import { catalogSchema, catalogSubject, catalogToAvro } from '@evp/schemas';
 import { useMigratedChdb, waitFor } from '@evp/testkit';
 import { pageEvent, startEngine, startSinkHarness, userEvent } from '../testing';
 import type { InsertedRow } from '../sink';
-import type { CompiledSegment } from './compiled';
+import type { CompiledSegment } from '@evp/segment-language';
 import { readWorkItem, workForRows, type SegmentEntry, type WorkItem } from './work';
 
 const compiled = (events: string[], catalogs: CatalogKind[] = []): CompiledSegment => ({

@@ -1,4 +1,5 @@
-import type { CompiledSegment, EventCondition, Segment } from '../segments';
+import type { CompiledSegment, EventCondition } from '@evp/segment-language';
+import type { Segment } from '../segments';
 
 /** Seconds of an ISO 8601 duration of one unit: `P2D`, `PT3H`, `PT5M`, `PT30S`. */
 function seconds(duration: string): number {
@@ -9,7 +10,7 @@ function seconds(duration: string): number {
 }
 
 /**
- * A hand-written compiler for the engine's tests, standing in for segments/compile: it knows one
+ * A hand-written compiler for the engine's tests, standing in for @evp/segment-language's compiler: it knows one
  * condition, "performed EVENT at least N times within a relative window (or ever)", and writes the
  * query the way the real compiler must (every literal a parameter, the evaluation's parameters as
  * compiled.ts names them). The definition's user input never becomes SQL text.

@@ -1,6 +1,6 @@
 import type { CanonicalEvent } from '@evp/schemas';
 import { DateTime, Duration } from 'luxon';
-import type { Condition, CountBound, Op, Predicate, PropPredicate, Window } from '../segments';
+import type { Condition, CountBound, Op, Predicate, PropPredicate, Window } from '@evp/segment-language';
 
 /**
  * The language's semantics written plainly over in-memory events (docs/segments.md), independent of

@@ -2,7 +2,7 @@ import type { Analytics, CatalogKind } from '@evp/core';
 import { catalogToAvro, eventDef, type CanonicalEvent } from '@evp/schemas';
 import { catalogRow, eventRow, TABLES } from '../sink';
 import { pageEvent } from './fixtures';
-import { compileSegment, type Condition, evaluationParams, validateDefinition } from '../segments';
+import { compileSegment, type Condition, evaluationParams, validateDefinition } from '@evp/segment-language';
 
 /**
  * Seeding events and catalog records for segment tests, through the sink's own row mapping, and

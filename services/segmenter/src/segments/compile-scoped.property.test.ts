@@ -2,9 +2,8 @@ import type { Analytics } from '@evp/core';
 import type { CanonicalEvent } from '@evp/schemas';
 import { useMigratedChdb } from '@evp/testkit';
 import fc from 'fast-check';
-import { validateDefinition } from '../language/validate';
-import type { Condition } from '../definition';
-import { type CatalogSeed, ev, membersOf, referenceMembers, seed } from '../../testing';
+import { type Condition, validateDefinition } from '@evp/segment-language';
+import { type CatalogSeed, ev, membersOf, referenceMembers, seed } from '../testing';
 
 // Incremental evaluation rests on this: the compiled query restricted to some users (scoped = 1)
 // gives exactly the full evaluation's members among them. For random definitions over a small

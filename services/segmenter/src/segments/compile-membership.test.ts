@@ -1,7 +1,7 @@
 import type { Analytics } from '@evp/core';
 import { useMigratedChdb } from '@evp/testkit';
-import type { Condition } from '../definition';
-import { type CatalogSeed, type Definitions, ev, membersOf, seed } from '../../testing';
+import type { Condition } from '@evp/segment-language';
+import { type CatalogSeed, type Definitions, ev, membersOf, seed } from '../testing';
 
 // Exact membership per condition kind, on chdb with every migration: the compiled query run as the
 // engine runs it. Each describe block has an app of its own.

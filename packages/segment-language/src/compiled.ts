@@ -1,7 +1,7 @@
 import type { CatalogKind } from '@evp/core';
 
 /**
- * A definition compiled to one parameterised ClickHouse query (segments/compile). Evaluating it
+ * A definition compiled to one parameterised ClickHouse query (compile/). Evaluating it
  * selects the member user ids of one app at one instant, over all the app's users or only some:
  *
  *   analytics.query<{ user_id: string }>(c.sql, { ...c.params, ...evaluationParams(app, now, users) })

@@ -1,7 +1,7 @@
 /**
  * The segment definition language (docs/segments.md), as JSON. A definition is one condition;
  * conditions combine with all / any / not. These types are what a definition is once validated
- * (segments/language/validate.ts turns unknown JSON into one, or into problems with paths).
+ * (language/validate.ts turns unknown JSON into one, or into problems with paths).
  */
 
 /** Comparison operators of predicates, profile and aggregate conditions. */
