@@ -24,8 +24,25 @@ const nonNegativeInt = z.coerce.number().int().min(0);
 
 const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
 
+/**
+ * The parts one replica runs; each is its own consumer group (or, for `api`, the HTTP port), so each
+ * scales on its own. The producing sides of the segment engine and the campaign worker (work from
+ * stored rows, recompute requests, API triggers) run in every replica whatever the parts.
+ */
+export const SEGMENTER_PARTS = ['sink', 'segments', 'campaigns', 'api'] as const;
+export type SegmenterPart = (typeof SEGMENTER_PARTS)[number];
+
+const parts = z
+  .string()
+  .default(SEGMENTER_PARTS.join(','))
+  .transform((v) => v.split(',').map((p) => p.trim()))
+  .pipe(z.array(z.enum(SEGMENTER_PARTS)).min(1))
+  .refine((ps) => new Set(ps).size === ps.length, 'a part named twice');
+
 const sinkSchema = z.object({
   ...clickhouse,
+  /** Comma-separated: sink, segments, campaigns, api (default all four). */
+  SEGMENTER_PARTS: parts,
   KAFKA_BROKERS: envFragments.kafkaBrokers,
   KAFKA_SESSION_TIMEOUT_MS: envFragments.kafkaSessionTimeoutMs,
   SCHEMA_REGISTRY_URL: envFragments.url,

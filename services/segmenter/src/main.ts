@@ -38,7 +38,6 @@ async function main() {
   // start-up) and must then see undefined, not a const's temporal dead zone.
   // eslint-disable-next-line prefer-const
   let ops: Awaited<ReturnType<typeof serveOps>> | undefined;
-  // eslint-disable-next-line prefer-const
   let http: Awaited<ReturnType<typeof listen>> | undefined;
   // The parts are read when a shutdown starts (a signal or a dead consumer, both after they exist).
   const lifecycle = serviceLifecycle({
@@ -60,6 +59,7 @@ async function main() {
     sink: sinkConfig(config),
     segments: segmentEngineConfig(config),
     campaigns: campaignWorkerConfig(config),
+    parts: config.SEGMENTER_PARTS,
     onDead: lifecycle.exitOnDead,
   });
   const { segments, campaigns } = parts;
@@ -77,9 +77,11 @@ async function main() {
     campaigns: campaigns.service,
     corsOrigins: config.CORS_ORIGINS,
   });
-  ops = await serveOps({ port: config.METRICS_PORT, metrics: Registry.merge([metrics, api.metrics.registry, deadLetterMetrics(bus)]), readiness });
-  http = await listen(api.app, config.PORT);
-  logger.info({ metricsPort: ops.port, port: http.port }, 'segmenter sink and API running');
+  const serveApi = config.SEGMENTER_PARTS.includes('api');
+  const apiMetrics = serveApi ? [api.metrics.registry] : [];
+  ops = await serveOps({ port: config.METRICS_PORT, metrics: Registry.merge([metrics, ...apiMetrics, deadLetterMetrics(bus)]), readiness });
+  if (serveApi) http = await listen(api.app, config.PORT);
+  logger.info({ metricsPort: ops.port, port: http?.port, parts: config.SEGMENTER_PARTS }, 'segmenter running');
 }
 
 void runService(main);
