@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { envFragments, parseConfig } from '@evp/core';
 import type { ClickHouseHttpOptions } from '@evp/clickhouse';
-import type { SinkConfig } from './sink';
-import type { SegmentEngineConfig } from './segments';
+import { DEFAULT_SINK_CONFIG, type SinkConfig } from './sink';
+import { DEFAULT_SEGMENT_ENGINE_CONFIG, type SegmentEngineConfig } from './segments';
 import type { CampaignWorkerConfig } from './campaigns';
 
 /** The only module of the segmenter that reads process.env; everything else gets typed values. */
@@ -100,8 +100,9 @@ export const clickhouseOptions = (c: MigrateConfig): ClickHouseHttpOptions => ({
   application: 'evp-segmenter',
 });
 
+// The group ids are the parts' own defaults (written once, beside each part).
 export const sinkConfig = (c: SegmenterConfig): SinkConfig => ({
-  groupId: 'segmenter-sink',
+  groupId: DEFAULT_SINK_CONFIG.groupId,
   batchMaxRows: c.SINK_BATCH_MAX_ROWS,
   batchMaxWaitMs: c.SINK_BATCH_MAX_WAIT_MS,
   batchMinIntervalMs: c.SINK_BATCH_MIN_INTERVAL_MS,
@@ -113,7 +114,7 @@ export const sinkConfig = (c: SegmenterConfig): SinkConfig => ({
 });
 
 export const segmentEngineConfig = (c: SegmenterConfig): Partial<SegmentEngineConfig> => ({
-  groupId: 'segmenter-segments',
+  groupId: DEFAULT_SEGMENT_ENGINE_CONFIG.groupId,
   recomputeIntervalMs: c.SEGMENTS_RECOMPUTE_INTERVAL_MS,
   refreshIntervalMs: c.SEGMENTS_REFRESH_INTERVAL_MS,
   usersPerItem: c.SEGMENTS_USERS_PER_ITEM,
