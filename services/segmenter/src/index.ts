@@ -4,16 +4,23 @@ export { runMigrations, DEFAULT_MIGRATIONS_DIR } from '@evp/clickhouse';
 export * from './api';
 export {
   DEFAULT_SEGMENT_ENGINE_CONFIG,
+  MAX_PROBLEMS_LISTED,
+  NAME_MAX,
+  PREVIEW_SAMPLE,
   createSegmentEngine,
   createSegments,
   createSegmentsService,
   workForRows,
+  type DefinitionCheck,
   type SegmentEngine,
   type SegmentEngineConfig,
   type SegmentEngineDeps,
   type SegmentEntry,
   type SegmentsDeps,
+  type SegmentPreview,
   type SegmentsService,
+  type SegmentsServiceDeps,
+  type UserSegment,
   type WorkItem,
 } from './segments';
 export { assign, clickhouseReport, createCampaigns, runInvId, type CampaignsDeps } from './campaigns';
