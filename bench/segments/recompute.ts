@@ -14,9 +14,7 @@
 import { resolve } from 'node:path';
 import { runMigrations } from '@evp/clickhouse';
 import { createChdbAnalytics } from '@evp/embedded';
-import { compileSegment } from '../../services/segmenter/src/segments/compile/compile';
-import { evaluationParams } from '../../services/segmenter/src/segments/compiled';
-import { validateDefinition } from '../../services/segmenter/src/segments/language/validate';
+import { compileSegment, evaluationParams, validateDefinition } from '@evp/segment-language';
 import { APP, DATABASES, EVENTS, NOW, USERS, ensureDataset, partsOf, type PartState } from './dataset';
 import { DEFINITIONS } from './definitions';
 import { measure, median } from './timing';

@@ -4,7 +4,7 @@ import type { AvroSchema } from './avro/derive';
  * One field of a record the validator writes and the sink stores (the canonical event, the rejected
  * record), described once: its TypeScript type (schemas/generated/records.ts), its Avro field (the
  * registered schema), the ClickHouse column and how the sink turns the decoded Avro value into that
- * column's value (services/segmenter/src/record-columns.ts) are all derived from it.
+ * column's value (services/segmenter/src/sink/record-columns.ts) are all derived from it.
  *
  * `kind` says what the value is; each kind has one form per layer:
  *

@@ -28,3 +28,6 @@ export function formatDateTime64(ms: number): string {
   const s = Math.floor(rest / 1000);
   return `${cachedDate} ${PAD2[h]}:${PAD2[m]}:${PAD2[s]}.${PAD3[rest - s * 1000]}`;
 }
+
+/** ClickHouse's text of a DateTime64(3, 'UTC') (`YYYY-MM-DD hh:mm:ss.sss`) → RFC 3339 UTC with milliseconds. */
+export const chToRfc3339 = (text: string): string => `${text.replace(' ', 'T')}Z`;

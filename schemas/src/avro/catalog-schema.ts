@@ -7,7 +7,7 @@ import { blockSubject } from './block-schema';
 /**
  * Catalog fields that travel as JSON text: free-form values (`attributes`: an object of any JSON
  * values) have no Avro shape. They are named `<field>_json`, the convention the sink already reads
- * (services/segmenter/src/rows.ts catalogRow parses `x_json` back into `x`).
+ * (services/segmenter/src/sink/rows.ts catalogRow parses `x_json` back into `x`).
  */
 export function isJsonCatalogField(field: FieldDef): boolean {
   return field.type.kind === 'any' || (field.type.kind === 'map' && field.type.values.kind === 'any');

@@ -57,6 +57,24 @@ describe('segmenter config', () => {
     expect(() => loadSegmenterConfig({ ...env, CAMPAIGNS_USERS_PER_BATCH: '0' })).toThrow(/CAMPAIGNS_USERS_PER_BATCH/);
   });
 
+  it('runs every part by default, or the chosen ones (SEGMENTER_PARTS), each named once', () => {
+    expect(loadSegmenterConfig(env).SEGMENTER_PARTS).toEqual(['sink', 'segments', 'campaigns', 'api']);
+    expect(loadSegmenterConfig({ ...env, SEGMENTER_PARTS: 'segments, api' }).SEGMENTER_PARTS).toEqual(['segments', 'api']);
+    const problems = (parts: string) => {
+      try {
+        loadSegmenterConfig({ ...env, SEGMENTER_PARTS: parts });
+      } catch (e) {
+        return (e as ConfigError).problems;
+      }
+      return [];
+    };
+    expect(problems('sink,sink')).toEqual(['SEGMENTER_PARTS: a part named twice']);
+    expect(problems('sink,search')[0]).toMatch(
+      /^SEGMENTER_PARTS\.1: Invalid enum value\. Expected 'sink' \| 'segments' \| 'campaigns' \| 'api', received 'search'$/,
+    );
+    expect(problems('')[0]).toMatch(/^SEGMENTER_PARTS\.0: Invalid enum value/);
+  });
+
   it('reports every bad variable at once', () => {
     let err: unknown;
     try {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { envFragments, parseConfig } from '@evp/core';
 import type { ClickHouseHttpOptions } from '@evp/clickhouse';
-import type { SinkConfig } from './sink';
-import type { SegmentEngineConfig } from './segments/engine';
-import type { CampaignWorkerConfig } from './campaigns/worker';
+import { DEFAULT_SINK_CONFIG, type SinkConfig } from './sink';
+import { DEFAULT_SEGMENT_ENGINE_CONFIG, type SegmentEngineConfig } from './segments';
+import type { CampaignWorkerConfig } from './campaigns';
 
 /** The only module of the segmenter that reads process.env; everything else gets typed values. */
 const clickhouse = {
@@ -24,8 +24,25 @@ const nonNegativeInt = z.coerce.number().int().min(0);
 
 const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
 
+/**
+ * The parts one replica runs; each is its own consumer group (or, for `api`, the HTTP port), so each
+ * scales on its own. The producing sides of the segment engine and the campaign worker (work from
+ * stored rows, recompute requests, API triggers) run in every replica whatever the parts.
+ */
+export const SEGMENTER_PARTS = ['sink', 'segments', 'campaigns', 'api'] as const;
+export type SegmenterPart = (typeof SEGMENTER_PARTS)[number];
+
+const parts = z
+  .string()
+  .default(SEGMENTER_PARTS.join(','))
+  .transform((v) => v.split(',').map((p) => p.trim()))
+  .pipe(z.array(z.enum(SEGMENTER_PARTS)).min(1))
+  .refine((ps) => new Set(ps).size === ps.length, 'a part named twice');
+
 const sinkSchema = z.object({
   ...clickhouse,
+  /** Comma-separated: sink, segments, campaigns, api (default all four). */
+  SEGMENTER_PARTS: parts,
   KAFKA_BROKERS: envFragments.kafkaBrokers,
   KAFKA_SESSION_TIMEOUT_MS: envFragments.kafkaSessionTimeoutMs,
   SCHEMA_REGISTRY_URL: envFragments.url,
@@ -87,8 +104,9 @@ export const clickhouseOptions = (c: MigrateConfig): ClickHouseHttpOptions => ({
   application: 'evp-segmenter',
 });
 
+// The group ids are the parts' own defaults (written once, beside each part).
 export const sinkConfig = (c: SegmenterConfig): SinkConfig => ({
-  groupId: 'segmenter-sink',
+  groupId: DEFAULT_SINK_CONFIG.groupId,
   batchMaxRows: c.SINK_BATCH_MAX_ROWS,
   batchMaxWaitMs: c.SINK_BATCH_MAX_WAIT_MS,
   batchMinIntervalMs: c.SINK_BATCH_MIN_INTERVAL_MS,
@@ -100,7 +118,7 @@ export const sinkConfig = (c: SegmenterConfig): SinkConfig => ({
 });
 
 export const segmentEngineConfig = (c: SegmenterConfig): Partial<SegmentEngineConfig> => ({
-  groupId: 'segmenter-segments',
+  groupId: DEFAULT_SEGMENT_ENGINE_CONFIG.groupId,
   recomputeIntervalMs: c.SEGMENTS_RECOMPUTE_INTERVAL_MS,
   refreshIntervalMs: c.SEGMENTS_REFRESH_INTERVAL_MS,
   usersPerItem: c.SEGMENTS_USERS_PER_ITEM,

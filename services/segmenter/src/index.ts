@@ -1,27 +1,27 @@
 export * from './sink';
-export * from './rows';
-export * from './batcher';
 export * from './config';
 export { runMigrations, DEFAULT_MIGRATIONS_DIR } from '@evp/clickhouse';
-export * from './http/app';
+export * from './api';
 export {
-  CONSOLE_CSP,
-  CONSOLE_NAV,
-  consolePage,
-  loadConsoleAssets,
-  parseSqlExamples,
-  upliftWords,
-  wilsonInterval,
-  type ConsoleAssets,
-  type ShellOptions,
-} from './http/console';
-export { SEGMENT_BODY_LIMIT } from './http/segments';
-export * from './segments/service';
-export * from './segments/engine';
-export { workForRows, type SegmentEntry, type WorkItem } from './segments/work';
-export { createSegments, type SegmentsDeps } from './segments/compose';
-export { segmenterOpenApi } from './http/openapi';
-export { clickhouseReport, createCampaigns, type CampaignsDeps } from './campaigns/compose';
-export { assign } from './campaigns/assignment';
-export { runInvId } from './campaigns/ids';
+  DEFAULT_SEGMENT_ENGINE_CONFIG,
+  MAX_PROBLEMS_LISTED,
+  NAME_MAX,
+  PREVIEW_SAMPLE,
+  createSegmentEngine,
+  createSegments,
+  createSegmentsService,
+  workForRows,
+  type DefinitionCheck,
+  type SegmentEngine,
+  type SegmentEngineConfig,
+  type SegmentEngineDeps,
+  type SegmentEntry,
+  type SegmentsDeps,
+  type SegmentPreview,
+  type SegmentsService,
+  type SegmentsServiceDeps,
+  type UserSegment,
+  type WorkItem,
+} from './segments';
+export { assign, clickhouseReport, createCampaigns, runInvId, type CampaignsDeps } from './campaigns';
 export { createSegmenterParts, type SegmenterPartsDeps } from './segmenter-parts';

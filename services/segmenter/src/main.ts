@@ -6,8 +6,7 @@ import { closeServer, createHttpMetrics, deadLetterMetrics, listen, runService, 
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { campaignWorkerConfig, clickhouseOptions, loadSegmenterConfig, segmentEngineConfig, sinkConfig } from './config';
-import { createSegmenterApp } from './http/app';
-import { loadConsoleAssets } from './http/console';
+import { createSegmenterApp, loadConsoleAssets } from './api';
 import { createSegmenterParts } from './segmenter-parts';
 
 /**
@@ -44,7 +43,6 @@ async function main() {
   // start-up) and must then see undefined, not a const's temporal dead zone.
   // eslint-disable-next-line prefer-const
   let ops: Awaited<ReturnType<typeof serveOps>> | undefined;
-  // eslint-disable-next-line prefer-const
   let http: Awaited<ReturnType<typeof listen>> | undefined;
   // The parts are read when a shutdown starts (a signal or a dead consumer, both after they exist).
   const lifecycle = serviceLifecycle({
@@ -67,6 +65,7 @@ async function main() {
     sink: sinkConfig(config),
     segments: segmentEngineConfig(config),
     campaigns: campaignWorkerConfig(config),
+    parts: config.SEGMENTER_PARTS,
     onDead: lifecycle.exitOnDead,
   });
   const { segments, campaigns } = parts;
@@ -86,9 +85,11 @@ async function main() {
     corsOrigins: config.CORS_ORIGINS,
     console: loadConsoleAssets(config.CONSOLE_ASSETS_DIR),
   });
-  ops = await serveOps({ port: config.METRICS_PORT, metrics: Registry.merge([metrics, api.metrics.registry, deadLetterMetrics(bus)]), readiness });
-  http = await listen(api.app, config.PORT);
-  logger.info({ metricsPort: ops.port, port: http.port }, 'segmenter sink and API running');
+  const serveApi = config.SEGMENTER_PARTS.includes('api');
+  const apiMetrics = serveApi ? [api.metrics.registry] : [];
+  ops = await serveOps({ port: config.METRICS_PORT, metrics: Registry.merge([metrics, ...apiMetrics, deadLetterMetrics(bus)]), readiness });
+  if (serveApi) http = await listen(api.app, config.PORT);
+  logger.info({ metricsPort: ops.port, port: http?.port, parts: config.SEGMENTER_PARTS }, 'segmenter running');
 }
 
 void runService(main);

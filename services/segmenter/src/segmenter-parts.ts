@@ -1,10 +1,9 @@
 import type { Registry } from 'prom-client';
 import type { Analytics, Bus, Logger, SchemaRegistry, SubscriptionHealth } from '@evp/core';
-import { clickhouseReport, createCampaigns } from './campaigns/compose';
-import type { CampaignWorkerConfig } from './campaigns/worker';
-import type { SegmentEngineConfig } from './segments/engine';
-import { createSegments } from './segments/compose';
+import { type CampaignWorkerConfig, clickhouseReport, createCampaigns } from './campaigns';
+import { createSegments, type SegmentEngineConfig } from './segments';
 import { createSink, type SinkConfig } from './sink';
+import { SEGMENTER_PARTS, type SegmenterPart } from './config';
 
 export interface SegmenterPartsDeps {
   /** What the segments, the campaigns and their reports read and write. */
@@ -20,6 +19,12 @@ export interface SegmenterPartsDeps {
   campaigns?: Partial<CampaignWorkerConfig>;
   /** The clock of segment evaluations, campaigns and reports (injected in tests). Default Date.now. */
   now?: () => number;
+  /**
+   * The consuming parts this replica runs (config SEGMENTER_PARTS; default all). The engine's and the
+   * worker's producing sides always start: the sink's rows and the API's requests go through them.
+   * `api` is the caller's to serve.
+   */
+  parts?: readonly SegmenterPart[];
   /** The `onDead` of each part's consumer, by the part's name. */
   onDead?: (part: 'sink' | 'segment work' | 'campaign trigger') => (error: Error) => void;
 }
@@ -70,22 +75,23 @@ export function createSegmenterParts(deps: SegmenterPartsDeps) {
       await worker.onInserted(rows);
     },
   });
+  const runs = new Set<SegmenterPart>(deps.parts ?? SEGMENTER_PARTS);
   const consumers: Record<string, { health(): SubscriptionHealth }> = {
-    'segmenter-sink': sink,
-    'segmenter-segments': engine,
-    'segmenter-campaigns': worker,
+    ...(runs.has('sink') ? { 'segmenter-sink': sink } : {}),
+    ...(runs.has('segments') ? { 'segmenter-segments': engine } : {}),
+    ...(runs.has('campaigns') ? { 'segmenter-campaigns': worker } : {}),
   };
   return {
     segments,
     campaigns: { ...campaigns, worker },
     sink,
-    /** Each consumer by its name in readiness answers. */
+    /** Each consumer this replica runs, by its name in readiness answers. */
     consumers,
     /** The engine and the worker first, then the sink, whose stored rows they act on. */
     async start() {
-      await engine.start();
-      await worker.start();
-      await sink.start();
+      await engine.start({ consume: runs.has('segments') });
+      await worker.start({ consume: runs.has('campaigns') });
+      if (runs.has('sink')) await sink.start();
     },
     /**
      * The sink first (buffered rows inserted, their work and triggers produced, offsets committed),

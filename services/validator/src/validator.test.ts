@@ -2,7 +2,7 @@ import { CATALOG_KINDS, allTopics, createLogger, topicMaxBatchBytes, topics, typ
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { waitFor } from '@evp/testkit';
 // Test-only import: checks that what the validator writes is what the sink's catalog reader expects.
-import { catalogRow, customCatalogRow } from '@evp/segmenter/src/rows';
+import { catalogRow, customCatalogRow } from '@evp/segmenter';
 import { startValidator, type RunningValidator } from './validator';
 
 // The validator on the in-process bus and registry: raw messages in, decoded outputs compared exactly.

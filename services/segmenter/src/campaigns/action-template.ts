@@ -1,8 +1,6 @@
 import { jsonPath, NEVER_EXPIRES, parseNewAction, type NewAction, type ParseResult } from '@evp/actions';
 import { DateTime, Duration } from 'luxon';
-import type { DefinitionProblem } from '../segments/definition';
-import { at, isObject, jsonType } from '../segments/language/rules';
-import { checkDuration } from '../segments/language/windows';
+import { at, checkDuration, type DefinitionProblem, isObject, jsonType } from '@evp/segment-language';
 import type { ActionTemplate, CampaignDocument } from './document';
 import { campaignProblems, type CampaignProblems } from './rules';
 import type { TemplateScope } from './template-variables';

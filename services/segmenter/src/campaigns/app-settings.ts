@@ -1,6 +1,4 @@
-import type { DefinitionProblem } from '../segments/definition';
-import { onlyKeys } from '../segments/language/predicates';
-import { isObject, jsonType } from '../segments/language/rules';
+import { type DefinitionProblem, isObject, jsonType, onlyKeys } from '@evp/segment-language';
 import { campaignProblems } from './rules';
 
 /**

@@ -1,5 +1,5 @@
 import type { Analytics } from '@evp/core';
-import type { SegmentDefinitions } from '../segments/model';
+import type { SegmentDefinitions } from '../segments';
 import type { CampaignDocument } from './document';
 import { catalogLoader, loadUserFacts } from './loaders';
 import { campaignReport } from './report';

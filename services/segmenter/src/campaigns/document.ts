@@ -1,5 +1,5 @@
 import type { DeliveryMode, RenderMethod, ActionType } from '@evp/actions';
-import type { EventCondition, Predicate } from '../segments/definition';
+import type { EventCondition, Predicate } from '@evp/segment-language';
 
 /**
  * The campaign document (docs/campaigns.md), as JSON. These types are what a document is once

@@ -1,11 +1,9 @@
-import { contractEvent } from '../segments/language/contract';
-import { at, isObject, jsonType } from '../segments/language/rules';
-import { validateDefinition } from '../segments/language/validate';
+import { at, contractEvent, isObject, jsonType, validateDefinition } from '@evp/segment-language';
 import type { CampaignProblems } from './rules';
 
 /**
  * The event trigger and the goal are event conditions of the segment language, checked by its own
- * validator (segments/language/validate.ts) with its rules and messages; their paths are moved
+ * validator (packages/segment-language/src/language/validate.ts) with its rules and messages; their paths are moved
  * under where the condition sits (`$.where[0].op` → `$.trigger.event.where[0].op`).
  */
 

@@ -1,7 +1,5 @@
 import { CATALOG_KINDS, type Analytics, type CatalogKind } from '@evp/core';
-import type { Predicate } from '../segments/definition';
-import { compileEventMatch } from '../segments/compile/leaves';
-import { CLIENT_FACT_NAMES } from '../segments/language/contract';
+import { CLIENT_FACT_NAMES, compileEventMatch, type Predicate } from '@evp/segment-language';
 import type { CatalogLoader } from './templates';
 
 /**
@@ -28,7 +26,7 @@ export interface UserFacts {
 
 /**
  * Each user's latest user catalog record and the client facts of the latest event (ties on time
- * broken by event id, as the segment compiler reads client facts: segments/compile/leaves.ts).
+ * broken by event id, as the segment compiler reads client facts: packages/segment-language/src/compile/leaves.ts).
  */
 export async function loadUserFacts(analytics: Analytics, appId: string, users: readonly string[]): Promise<Map<string, UserFacts>> {
   const out = new Map<string, UserFacts>();

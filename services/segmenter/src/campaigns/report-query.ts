@@ -1,7 +1,4 @@
-import { eventMatch, QueryParts } from '../segments/compile/leaves';
-import { APP, NOW } from '../segments/compile/params';
-import { contractEvent } from '../segments/language/contract';
-import { parseDuration } from '../segments/language/time';
+import { APP, contractEvent, eventMatch, NOW, parseDuration, QueryParts } from '@evp/segment-language';
 import type { CampaignDocument } from './document';
 
 /**

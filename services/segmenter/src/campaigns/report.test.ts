@@ -4,7 +4,7 @@ import { formatDateTime64 } from '@evp/clickhouse';
 import type { Analytics } from '@evp/core';
 import type { CanonicalEvent } from '@evp/schemas';
 import { useMigratedChdb } from '@evp/testkit';
-import { ev, seed } from '../segments/segment-test-seeding';
+import { ev, seed } from '../testing';
 import { variantActionId } from './ids';
 import { campaignReport } from './report';
 import type { ReportGoal } from './report-query';

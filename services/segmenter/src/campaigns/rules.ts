@@ -1,4 +1,4 @@
-import { Problems } from '../segments/language/rules';
+import { Problems } from '@evp/segment-language';
 
 /**
  * The rules a campaign document is checked against, by the name every problem carries (stable:

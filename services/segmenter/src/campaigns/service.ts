@@ -1,7 +1,6 @@
 import { ApiError } from '@evp/core';
-import type { DefinitionProblem } from '../segments/definition';
-import { contractEvent } from '../segments/language/contract';
-import type { SegmentDefinitions } from '../segments/model';
+import { contractEvent, type DefinitionProblem } from '@evp/segment-language';
+import type { SegmentDefinitions } from '../segments';
 import { actionFor, variantTemplates } from './action-template';
 import { validateAppSettings, type CampaignAppSettings } from './app-settings';
 import { assign } from './assignment';

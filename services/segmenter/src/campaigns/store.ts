@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { formatDateTime64 } from '@evp/clickhouse';
+import { chToRfc3339, formatDateTime64 } from '@evp/clickhouse';
 import type { Analytics } from '@evp/core';
-import { chToRfc3339 } from '../segments/times';
 import { DEFAULT_APP_SETTINGS, type CampaignAppSettings } from './app-settings';
 import type { CampaignDocument } from './document';
 import type { CampaignSource, StoredCampaign } from './source';

@@ -25,7 +25,7 @@ export interface TemplateData {
 /**
  * `user`: its id, the fields of its latest user catalog record, and the client facts of its latest
  * event (os, app_version, tz, …: the segment language's profile fields). The names never clash
- * (segments/language/contract.ts); the record's own `id` is the user id already.
+ * (packages/segment-language/src/language/contract.ts); the record's own `id` is the user id already.
  */
 export function userScope(userId: string, record: Record<string, unknown> | undefined, facts: Record<string, unknown> | undefined): Record<string, unknown> {
   return { ...record, ...facts, id: userId };

@@ -1,8 +1,7 @@
 import { CATALOG_KINDS } from '@evp/core';
 import type { FieldType } from '@evp/schemas';
 import type { Variable } from 'liquidjs';
-import { catalogFields, catalogKind, contractEvent, profileField, profileFieldNames, valueClass } from '../segments/language/contract';
-import { article } from '../segments/language/operators';
+import { article, catalogFields, catalogKind, contractEvent, profileField, profileFieldNames, valueClass } from '@evp/segment-language';
 
 /**
  * The variables a campaign's templates may read, checked against the data contract when the

@@ -1,8 +1,4 @@
-import type { DefinitionProblem } from '../segments/definition';
-import { onlyKeys, stringAt } from '../segments/language/predicates';
-import { at, isObject, jsonType } from '../segments/language/rules';
-import { parseDuration, parseTimestamp } from '../segments/language/time';
-import { checkDuration } from '../segments/language/windows';
+import { at, checkDuration, type DefinitionProblem, isObject, jsonType, onlyKeys, parseDuration, parseTimestamp, stringAt } from '@evp/segment-language';
 import { checkActionTemplate, checkVariantAction, type TemplateCheck } from './action-template';
 import { CAMPAIGN_LIMITS, TRIGGER_KINDS, type CampaignDocument } from './document';
 import { checkEventCondition } from './event-conditions';

@@ -3,13 +3,11 @@ import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { uniqueName, useMigratedChdb, waitFor } from '@evp/testkit';
 import { formatDateTime64 } from '@evp/clickhouse';
-import { createChangeLog } from '../segments/change-log';
-import { insertEvents, userEvent } from '../segments/engine-test-harness';
-import { createMembershipState } from '../segments/membership-store';
+import { createChangeLog, createMembershipState } from '../segments';
+import { insertEvents, MemoryCampaigns, readRequested, userEvent } from '../testing';
 import { runInvId, variantActionId } from './ids';
 import { TemplateEngine } from './templates';
 import { createCampaignWorker, type CampaignWorker, type CampaignWorkerConfig } from './worker';
-import { MemoryCampaigns, readRequested } from './worker-test-harness';
 
 // The campaign worker on a real Kafka broker and chdb. A first worker stops for good in the middle
 // of a batch — after its outcome rows are written but before its actions are produced, or after

@@ -2,14 +2,12 @@ import { formatDateTime64 } from '@evp/clickhouse';
 import { allTopics, createLogger, readDeadLetter, topics, type Bus, type DeadLetter } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { useMigratedChdb, waitFor } from '@evp/testkit';
-import { createChangeLog } from '../segments/change-log';
-import { insertEvents, userEvent } from '../segments/engine-test-harness';
-import { createMembershipState } from '../segments/membership-store';
+import { createChangeLog, createMembershipState } from '../segments';
+import { insertEvents, MemoryCampaigns, readRequested, userEvent } from '../testing';
 import { runInvId, variantActionId } from './ids';
 import { TemplateEngine } from './templates';
 import { triggerMessage } from './trigger-items';
 import { createCampaignWorker, type CampaignWorker } from './worker';
-import { MemoryCampaigns, readRequested } from './worker-test-harness';
 
 // The campaign worker on the embedded adapters (in-process bus and registry, chdb), with an
 // injected clock: each trigger kind up to the `actions.requested` messages and the outcome rows.

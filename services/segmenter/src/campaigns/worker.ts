@@ -21,7 +21,7 @@ import {
 } from '@evp/core';
 import { readMembershipChange, type MembershipChange } from '@evp/schemas';
 import type { InsertedRow } from '../sink';
-import { parseTimestamp } from '../segments/language/time';
+import { parseTimestamp } from '@evp/segment-language';
 import { actionMessages, planDeliveries, type Delivery } from './deliver';
 import { matchingEvents, memberPage } from './loaders';
 import { writeOutcomes } from './outcomes';
@@ -103,7 +103,12 @@ export interface CampaignWorker {
   scheduleDue(): Promise<void>;
   /** Reloads the active campaigns the producers match against. */
   refresh(): Promise<void>;
-  start(): Promise<void>;
+  /**
+   * Loads the active campaigns and starts their refresh, so that the producers (`onInserted`,
+   * `triggerApi`) work; with `consume` (default true) also joins the trigger and entry groups and
+   * starts the schedule timer: a replica without the `campaigns` part only produces.
+   */
+  start(options?: { consume?: boolean }): Promise<void>;
   stop(): Promise<void>;
   health(): SubscriptionHealth;
   readonly metrics: Registry;
@@ -338,10 +343,15 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
       const dead = subscriptions.map((s) => s.health()).find((h) => h.state === 'dead');
       return dead ?? (subscriptions.length > 0 ? { state: 'running' } : { state: 'stopped' });
     },
-    async start() {
-      if (subscriptions.length > 0) return;
-      producer ??= await deps.bus.producer();
+    async start({ consume = true } = {}) {
+      if (producer) return;
+      producer = await deps.bus.producer();
       await refresh();
+      every(config.refreshIntervalMs, 'campaign list refresh', refresh);
+      if (!consume) {
+        logger.info('campaign worker producing triggers only (no trigger consumer on this replica)');
+        return;
+      }
       const onDead = deps.onDead ? { onDead: deps.onDead } : {};
       subscriptions.push(
         await deps.bus.subscribe({
@@ -362,7 +372,6 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
           ...onDead,
         }),
       );
-      every(config.refreshIntervalMs, 'campaign list refresh', refresh);
       every(config.scheduleIntervalMs, 'campaign schedule', scheduleDue);
       logger.info({ group: config.groupId, topic: config.triggersTopic }, 'campaign worker running');
     },

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { formatDateTime64 } from '@evp/clickhouse';
+import { chToRfc3339, formatDateTime64 } from '@evp/clickhouse';
 import type { Analytics } from '@evp/core';
-import type { Condition } from './definition';
+import type { Condition } from '@evp/segment-language';
 import type { Segment, SegmentDefinitions } from './model';
-import { chToRfc3339 } from './times';
 
 /** A saved segment's latest version, deleted or not: what the engine evaluates (a deleted one to nobody). */
 export interface StoredSegment extends Segment {

@@ -2,13 +2,10 @@ import fc from 'fast-check';
 import { allTopics } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { useMigratedChdb } from '@evp/testkit';
-import { evaluationParams } from './compiled';
-import { compileSegment } from './compile/compile';
-import type { Condition } from './definition';
+import { compileSegment, type Condition, evaluationParams } from '@evp/segment-language';
 import type { SegmentEngineDeps } from './engine';
-import { insertEvents, readMembership, startEngine, userEvent, type EngineHarness } from './engine-test-harness';
+import { type EngineHarness, handCompile, insertEvents, readMembership, startEngine, userEvent } from '../testing';
 import type { MembershipChange, Segment } from './model';
-import { handCompile } from './testing/hand-compiler';
 
 // Incremental evaluation (scoped items for the users whose events arrived, batch after batch, with
 // time passing) followed by one scheduled pass gives exactly the membership of a full recompute,

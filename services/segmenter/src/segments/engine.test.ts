@@ -1,8 +1,8 @@
 import { allTopics, InfraError, readDeadLetter, topics, type Analytics, type Bus, type DeadLetter } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { useMigratedChdb, waitFor } from '@evp/testkit';
-import { insertEvents, readMembership, startEngine, userEvent, type EngineHarness } from './engine-test-harness';
-import type { Condition } from './definition';
+import { type EngineHarness, insertEvents, readMembership, startEngine, userEvent } from '../testing';
+import type { Condition } from '@evp/segment-language';
 
 // The engine on the embedded adapters (in-process bus and registry, chdb), with an injected clock
 // and the hand-written compiler. Each test has an app of its own in one migrated database.

@@ -14,7 +14,7 @@ import {
 } from '@evp/core';
 import type { InsertedRow } from '../sink';
 import { createChangeLog } from './change-log';
-import type { CompiledSegment } from './compiled';
+import type { CompiledSegment } from '@evp/segment-language';
 import { createSegmentStore, type SegmentStore, type StoredSegment } from './definitions-store';
 import { createEvaluator } from './evaluator';
 import { createMembershipState } from './membership-store';
@@ -59,7 +59,7 @@ export interface SegmentEngineDeps {
   bus: Bus;
   registry: SchemaRegistry;
   logger: Logger;
-  /** A saved definition → its query (segments/compile); called once per segment version. */
+  /** A saved definition → its query (@evp/segment-language); called once per segment version. */
   compile: (segment: Segment) => CompiledSegment | Promise<CompiledSegment>;
   config?: Partial<SegmentEngineConfig>;
   /** The instant of evaluations, requests and definition times (injected in tests). Default Date.now. */
@@ -84,8 +84,12 @@ export interface SegmentEngine {
   scheduleTimeDriven(): Promise<void>;
   /** Reloads the list of segments the sink hook matches against (the timer does it every refresh interval). */
   refresh(): Promise<void>;
-  /** Registers the membership schema, loads the segments, joins the work group, starts the timers. */
-  start(): Promise<void>;
+  /**
+   * Loads the segments and starts the list refresh, so that the hooks (`onInserted`, `scheduler`)
+   * produce work; with `consume` (default true) also registers the membership schema, joins the work
+   * group and starts the scheduled recompute: a replica without the `segments` part only produces.
+   */
+  start(options?: { consume?: boolean }): Promise<void>;
   /** Stops the timers, lets the work in hand finish, leaves the group. */
   stop(): Promise<void>;
   health(): SubscriptionHealth;
@@ -285,11 +289,16 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
     scheduleTimeDriven,
     refresh: () => cache.refresh(),
     health: () => subscription?.health() ?? { state: 'stopped' },
-    async start() {
-      if (subscription) return;
-      await log.start();
-      producer ??= await deps.bus.producer();
+    async start({ consume = true } = {}) {
+      if (producer) return;
+      producer = await deps.bus.producer();
       await cache.refresh();
+      every(config.refreshIntervalMs, 'segment list refresh', () => cache.refresh());
+      if (!consume) {
+        logger.info('segment engine producing work only (no work consumer on this replica)');
+        return;
+      }
+      await log.start();
       subscription = await deps.bus.subscribe({
         groupId: config.groupId,
         topics: [config.workTopic],
@@ -299,7 +308,6 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
         handleBatch,
         ...(deps.onDead ? { onDead: deps.onDead } : {}),
       });
-      every(config.refreshIntervalMs, 'segment list refresh', () => cache.refresh());
       every(config.recomputeIntervalMs, 'scheduled recompute', scheduleTimeDriven);
       logger.info({ group: config.groupId, topic: config.workTopic, recomputeIntervalMs: config.recomputeIntervalMs }, 'segment engine running');
     },

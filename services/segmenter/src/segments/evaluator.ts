@@ -1,7 +1,7 @@
 import type { Analytics, Logger } from '@evp/core';
 import { membershipChangeId } from '@evp/schemas';
 import type { ChangeLog } from './change-log';
-import { evaluationParams, type CompiledSegment } from './compiled';
+import { type CompiledSegment, evaluationParams } from '@evp/segment-language';
 import type { StoredSegment } from './definitions-store';
 import type { EngineMetrics } from './metrics';
 import { changeOf, type MembershipState, type MemberState } from './membership-store';

@@ -1,7 +1,6 @@
-import { formatDateTime64 } from '@evp/clickhouse';
+import { chToRfc3339, formatDateTime64 } from '@evp/clickhouse';
 import type { Analytics } from '@evp/core';
 import type { MemberPage, MembershipChange, MembershipReader } from './model';
-import { chToRfc3339 } from './times';
 
 /** The latest change of one (segment, user), as `segment_members` FINAL holds it. */
 export interface MemberState {

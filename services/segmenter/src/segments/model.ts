@@ -1,4 +1,4 @@
-import type { Condition } from './definition';
+import type { Condition } from '@evp/segment-language';
 
 /** A saved segment of one app. `version` starts at 1 and each update bumps it (and recomputes). */
 export interface Segment {

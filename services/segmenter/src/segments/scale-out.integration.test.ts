@@ -4,8 +4,7 @@ import { createLogger } from '@evp/core';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { uniqueName, useMigratedChdb, waitFor } from '@evp/testkit';
-import { insertEvents, readMembership, startEngine, userEvent, type EngineHarness } from './engine-test-harness';
-import { serveAnalyticsOverIpc } from './testing/ipc-analytics';
+import { type EngineHarness, insertEvents, readMembership, serveAnalyticsOverIpc, startEngine, userEvent } from '../testing';
 
 // Two segmenter replicas in one consumer group of a real Kafka broker, evaluating many segments:
 // one runs in this process, the other in a child process that is killed with SIGKILL in the middle
@@ -48,7 +47,7 @@ describe('segment engine scale-out on Kafka', () => {
         [
           '--import',
           'tsx',
-          join(__dirname, 'testing/replica-child.ts'),
+          join(__dirname, '../testing/replica-child.ts'),
           brokers(),
           registryUrl(),
           topics.workTopic,

@@ -1,5 +1,5 @@
 import { errorMessage, type Logger } from '@evp/core';
-import type { CompiledSegment } from './compiled';
+import type { CompiledSegment } from '@evp/segment-language';
 import type { Segment, SegmentDefinitions } from './model';
 import type { SegmentEntry } from './work';
 

@@ -1,6 +1,4 @@
-import { compileSegment } from './compile/compile';
-import type { Condition } from './definition';
-import { validateDefinition } from './language/validate';
+import { compileSegment, type Condition, validateDefinition } from '@evp/segment-language';
 import type { SegmentDefinitions } from './model';
 import type { SegmentsServiceDeps } from './service';
 

@@ -1,9 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { compileSegment } from './compile/compile';
-import type { Condition } from './definition';
-import { DEFINITION_RULES, LIMITS } from './language/rules';
-import { validateDefinition } from './language/validate';
+import { compileSegment, type Condition, DEFINITION_RULES, LIMITS, validateDefinition } from '@evp/segment-language';
 
 // docs/segments.md stays true: its examples are valid definitions, its rule table is the rules, its
 // limits are the limits, and its SQL is what the compiler writes for the definition before it.

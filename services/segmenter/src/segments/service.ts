@@ -1,7 +1,5 @@
 import { ApiError, type Analytics } from '@evp/core';
-import { evaluationParams, type CompiledSegment } from './compiled';
-import type { Condition, DefinitionProblem } from './definition';
-import { dependentsOf } from './references';
+import { type CompiledSegment, type Condition, type DefinitionProblem, dependentsOf, evaluationParams } from '@evp/segment-language';
 import type { MemberPage, MembershipReader, Segment, SegmentDefinitions, SegmentScheduler } from './model';
 
 /** What checking a definition of an app gives: the definition, or every problem with its path. */

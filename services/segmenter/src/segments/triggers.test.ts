@@ -2,11 +2,9 @@ import { topics, type CatalogKind } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { catalogSchema, catalogSubject, catalogToAvro } from '@evp/schemas';
 import { useMigratedChdb, waitFor } from '@evp/testkit';
-import { startSinkHarness } from '../sink-test-harness';
+import { pageEvent, startEngine, startSinkHarness, userEvent } from '../testing';
 import type { InsertedRow } from '../sink';
-import { pageEvent } from '../test-fixtures';
-import { startEngine, userEvent } from './engine-test-harness';
-import type { CompiledSegment } from './compiled';
+import type { CompiledSegment } from '@evp/segment-language';
 import { readWorkItem, workForRows, type SegmentEntry, type WorkItem } from './work';
 
 const compiled = (events: string[], catalogs: CatalogKind[] = []): CompiledSegment => ({

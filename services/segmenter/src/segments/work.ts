@@ -1,7 +1,7 @@
 import { UnreadableMessageError, type BusMessage, type OutgoingMessage } from '@evp/core';
 import { RecordReadError, taggedRecordReader, type RecordField, type RecordOf } from '@evp/schemas';
 import type { InsertedRow } from '../sink';
-import type { CompiledSegment } from './compiled';
+import type { CompiledSegment } from '@evp/segment-language';
 
 /**
  * A work item on `segments.work` (JSON, key `app_id:segment_id`, so every item of a segment lands on

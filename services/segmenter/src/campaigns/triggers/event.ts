@@ -1,4 +1,4 @@
-import { contractEvent } from '../../segments/language/contract';
+import { contractEvent } from '@evp/segment-language';
 import type { InsertedRow } from '../../sink';
 import type { StoredCampaign } from '../source';
 import type { TriggerItem } from '../trigger-items';

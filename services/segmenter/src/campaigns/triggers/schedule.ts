@@ -1,4 +1,4 @@
-import { parseTimestamp } from '../../segments/language/time';
+import { parseTimestamp } from '@evp/segment-language';
 import { durationMs } from '../deliver';
 import type { StoredCampaign } from '../source';
 

@@ -1,0 +1,108 @@
+import type { Request, Router } from 'express';
+import { ApiError, InfraError, type Analytics, type KeyRing, type Logger } from '@evp/core';
+import { REQUEST_ID_PATTERN, browserCors, createHttpApp, grantOf, requireKey, type HttpMetrics } from '@evp/http';
+import { INSPECTOR_CSS, INSPECTOR_HTML, INSPECTOR_JS } from './inspector-page';
+import { inspectDeadLetters, inspectEvents, inspectRejected, parseDeadLetterQuery, parseInspectQuery } from './inspect';
+import { requestVerdicts } from './verdicts';
+import { segmentRoutes } from './segments';
+import { campaignRoutes } from './campaigns';
+import { keyRoutes } from './keys';
+import { consoleKeysRoutes } from './console-keys';
+import { consoleRoutes, serveFile, type ConsoleAssets } from './console';
+import { appHealth, MINUTES_DEFAULT, MINUTES_MAX, spanParam } from './health';
+import type { SegmentsService } from '../segments';
+import type { CampaignsService } from '../campaigns';
+
+export interface SegmenterAppDeps {
+  analytics: Analytics;
+  keys: KeyRing;
+  logger: Logger;
+  /** Problems that make the service not ready (its consumer, ClickHouse). */
+  readiness?: () => Promise<string[]>;
+  metrics?: HttpMetrics;
+  /** The segments API; absent, its routes answer 404 (a segmenter run as a sink and inspector only). */
+  segments?: SegmentsService;
+  /** The campaigns API; absent, its routes answer 404. */
+  campaigns?: CampaignsService;
+  /** Seconds a client should wait after a 503. Default 2. */
+  retryAfterSeconds?: number;
+  /** The console's chart library and example queries (console/assets.ts); absent, the console pages are not served. */
+  console?: ConsoleAssets;
+  /** Browser origins that may read request verdicts with the SDK key (`*`: any). Default none. */
+  corsOrigins?: readonly string[];
+}
+
+/** The one route a browser calls here: a web library's debug mode reads its own uploads' verdicts. */
+const VERDICTS_PREFIX = '/v1/ingest/requests/';
+
+/**
+ * What the segmenter answers over HTTP, all read from ClickHouse and all for the key's app only:
+ * the verdicts of a request (SDK or API key: an app may ask what became of its own upload), the
+ * inspector API (API key: it shows the app's data) and the inspector page.
+ */
+export function createSegmenterApp(deps: SegmenterAppDeps) {
+  const retryAfterSeconds = deps.retryAfterSeconds ?? 2;
+  async function guarded<T>(req: Request, op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (err) {
+      if (!(err instanceof InfraError)) throw err;
+      deps.logger.warn({ err, dependency: err.dependency, requestId: req.requestId }, 'a dependency failed; answering 503');
+      throw new ApiError('unavailable', { retryAfterSeconds, details: { retriable: err.retriable } });
+    }
+  }
+  return createHttpApp({
+    logger: deps.logger,
+    metricsPrefix: 'segmenter',
+    metrics: deps.metrics,
+    readiness: deps.readiness,
+    // CORS on the verdicts only (SDK key, public): the inspector, segments and campaigns take the API
+    // key, which must never be used from a browser, so they answer no CORS and no preflight.
+    before: [
+      browserCors({
+        allowedOrigins: deps.corsOrigins ?? [],
+        allowHeaders: ['Authorization', 'X-Request-Id'],
+        allowMethods: ['GET', 'OPTIONS'],
+        answerPreflight: true,
+        skip: (url) => !url.startsWith(VERDICTS_PREFIX),
+      }),
+    ],
+    routes: (router: Router) => {
+      router.get('/v1/ingest/requests/:request_id', requireKey(deps.keys, ['sdk', 'api']), async (req, res) => {
+        const { appId } = grantOf(req);
+        const id = String(req.params.request_id);
+        if (!REQUEST_ID_PATTERN.test(id))
+          throw new ApiError('invalid_request', { message: 'request_id is 1–128 of A-Z a-z 0-9 . _ -', path: 'params.request_id' });
+        res.status(200).json(await guarded(req, () => requestVerdicts(deps.analytics, appId, id)));
+      });
+      router.get('/v1/inspect/events', requireKey(deps.keys, 'api'), async (req, res) => {
+        const { appId } = grantOf(req);
+        const q = parseInspectQuery(req.query);
+        res.status(200).json({ data: await guarded(req, () => inspectEvents(deps.analytics, appId, q)) });
+      });
+      router.get('/v1/inspect/rejected', requireKey(deps.keys, 'api'), async (req, res) => {
+        const { appId } = grantOf(req);
+        const q = parseInspectQuery(req.query);
+        res.status(200).json({ data: await guarded(req, () => inspectRejected(deps.analytics, appId, q)) });
+      });
+      router.get('/v1/inspect/deadletters', requireKey(deps.keys, 'api'), async (req, res) => {
+        const { appId } = grantOf(req);
+        const q = parseDeadLetterQuery(req.query);
+        res.status(200).json({ data: await guarded(req, () => inspectDeadLetters(deps.analytics, appId, q)) });
+      });
+      router.get('/v1/inspect/health', requireKey(deps.keys, 'api'), async (req, res) => {
+        const { appId } = grantOf(req);
+        const minutes = spanParam(req.query, 'minutes', MINUTES_DEFAULT, MINUTES_MAX);
+        res.status(200).json(await guarded(req, () => appHealth(deps.analytics, appId, minutes, Date.now())));
+      });
+      if (deps.segments) segmentRoutes(router, deps.keys, deps.segments, deps.analytics, guarded);
+      if (deps.campaigns) campaignRoutes(router, deps.keys, deps.campaigns, deps.analytics, guarded);
+      router.get('/inspector', serveFile('text/html', INSPECTOR_HTML));
+      router.get('/inspector/inspector.js', serveFile('text/javascript', INSPECTOR_JS));
+      router.get('/inspector/inspector.css', serveFile('text/css', INSPECTOR_CSS));
+      keyRoutes(router, deps.keys, guarded);
+      consoleKeysRoutes(router);
+      if (deps.console) consoleRoutes(router, deps.console);
+    },
+  });
+}

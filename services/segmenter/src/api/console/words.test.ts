@@ -1,0 +1,49 @@
+import { uplift } from '../../campaigns';
+import { percent, pWords, signedPoints, upliftWords, wilsonInterval } from './words';
+
+describe('the report in plain words', () => {
+  it('says an uplift with its interval and p-value as a non-statistician reads it', () => {
+    // 50/1000 against 80/1000: d = 0.03, CI [0.00843, 0.05157], p = 0.00641 (campaigns/report.test.ts by hand).
+    expect(upliftWords(uplift({ converted: 50, audience: 1000 }, { converted: 80, audience: 1000 }))).toBe(
+      '+3.0 points, 95% CI +0.8 to +5.2 (p = 0.006): likely a real improvement.',
+    );
+    expect(upliftWords(uplift({ converted: 80, audience: 1000 }, { converted: 50, audience: 1000 }))).toBe(
+      '\u22123.0 points, 95% CI \u22125.2 to \u22120.8 (p = 0.006): likely a real decline.',
+    );
+    // 5/100 against 6/100: the interval spans 0.
+    expect(upliftWords(uplift({ converted: 5, audience: 100 }, { converted: 6, audience: 100 }))).toBe(
+      '+1.0 points, 95% CI \u22125.3 to +7.3 (p = 0.756): not distinguishable from no effect yet.',
+    );
+    expect(upliftWords(uplift({ converted: 100, audience: 10000 }, { converted: 300, audience: 10000 }))).toBe(
+      '+2.0 points, 95% CI +1.6 to +2.4 (p < 0.001): likely a real improvement.',
+    );
+  });
+
+  it('says why there is no interval or no uplift', () => {
+    expect(upliftWords(uplift({ converted: 0, audience: 10 }, { converted: 0, audience: 10 }))).toBe(
+      '0.0 points (no interval: every user of both groups did the same).',
+    );
+    expect(upliftWords(null)).toBe('No uplift yet: control or this variant has no audience, or the campaign has no goal.');
+  });
+
+  it('rounds to one decimal with a sign, never "−0.0"', () => {
+    expect([signedPoints(0.03), signedPoints(-0.0004), signedPoints(0.0004), signedPoints(-0.0125), signedPoints(0)]).toEqual([
+      '+3.0',
+      '0.0',
+      '0.0',
+      '\u22121.3',
+      '0.0',
+    ]);
+    expect([percent(0.05), percent(2 / 3), percent(1)]).toEqual(['5.0%', '66.7%', '100.0%']);
+    expect([pWords(0.0064), pWords(0.05), pWords(0.0009999), pWords(1)]).toEqual(['p = 0.006', 'p = 0.050', 'p < 0.001', 'p = 1.000']);
+  });
+
+  it('gives each group the 95% Wilson interval of its rate', () => {
+    // 50/1000, z² = 3.8414588: centre (0.05 + 0.0019207) / 1.0038415 = 0.0517220; half 1.959964·√(0.0000475 + 0.00000096)/1.0038415 = 0.0135918.
+    const [low, high] = wilsonInterval(50, 1000) as [number, number];
+    expect([low.toFixed(6), high.toFixed(6)]).toEqual(['0.038130', '0.065314']);
+    expect(wilsonInterval(0, 20)?.map((x) => x.toFixed(6))).toEqual(['0.000000', '0.161125']);
+    expect(wilsonInterval(20, 20)?.map((x) => x.toFixed(6))).toEqual(['0.838875', '1.000000']);
+    expect(wilsonInterval(0, 0)).toBeNull();
+  });
+});

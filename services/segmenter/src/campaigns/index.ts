@@ -1,0 +1,15 @@
+// Campaigns: the store and API service behind /v1/campaigns, the worker that turns segment
+// entries, events and schedules into requested actions, and the reports.
+export { clickhouseReport, createCampaigns, type CampaignsDeps } from './compose';
+export { assign } from './assignment';
+export { runInvId, variantActionId } from './ids';
+export { TRIGGER_MAX_USERS, type CampaignsService } from './service';
+export { CAMPAIGN_STATES, type CampaignState } from './states';
+export type { Campaign } from './store';
+export type { CampaignAction } from './deliver';
+export type { CampaignSettings, CampaignSource, StoredCampaign } from './source';
+export type { TemplateEngine } from './templates';
+export { validateCampaign } from './validate';
+export type { CampaignWorkerConfig } from './worker';
+export { campaignActivity } from './activity';
+export { uplift } from './uplift';
