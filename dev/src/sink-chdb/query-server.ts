@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { errorMessage, type Analytics } from '@evp/core';
+import { JsonRow } from '@evp/clickhouse';
 import { EVENT_COLUMNS } from '@evp/segmenter';
 import type { Registry } from 'prom-client';
 
@@ -10,6 +11,7 @@ import type { Registry } from 'prom-client';
  *   GET  /healthz, /metrics
  *   POST /query        {sql, params?}  → rows (JSON)
  *   POST /command      {sql}           → {}
+ *   POST /insert       {table, rows, opts} → {}: rows as JSON texts (a `segmenter` replica's inserts)
  *   POST /bare-insert  {where, batch}  → {rows, ms}: the `events` rows matching `where` inserted
  *        again into `events_bare` as value arrays (JSONCompactEachRow, like the sink), `batch` rows
  *        per insert; only the inserts are timed. The pipeline bench's reference.
@@ -20,6 +22,15 @@ export function startQueryServer(opts: { analytics: Analytics; metrics: Registry
     '/query': (b) => analytics.query(String(b.sql), b.params),
     '/command': async (b) => {
       await analytics.command(String(b.sql), b.params);
+      return {};
+    },
+    // A `segmenter` replica's inserts (remote-analytics.ts): each row the JSON text chdb takes.
+    '/insert': async (b) => {
+      await analytics.insert(
+        String(b.table),
+        (b.rows as string[]).map((r) => new JsonRow(r)),
+        b.opts,
+      );
       return {};
     },
     '/bare-insert': async (b) => {
