@@ -66,6 +66,9 @@ export class ReplicaSet {
         SINK_CHDB_ROLE: 'segmenter',
         CHDB_REMOTE_URL: `http://127.0.0.1:${h.ports.sinkQuery}`,
         PORT: port,
+        // A segment or campaign created through the edge is known to both replicas within a second.
+        SEGMENTS_REFRESH_INTERVAL_MS: '1000',
+        CAMPAIGNS_REFRESH_INTERVAL_MS: '1000',
       };
       delete env.CHDB_PATH;
       delete env.SINK_QUERY_PORT;
