@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { waitFor } from '@evp/testkit';
@@ -74,7 +74,7 @@ export class Harness {
   }
 
   async start() {
-    rmSync(this.dir, { recursive: true, force: true });
+    clearKeepingJars(this.dir);
     mkdirSync(join(this.dir, 'logs'), { recursive: true });
     writeFileSync(
       this.keysFile,
@@ -230,5 +230,22 @@ function isAlive(pid: number) {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Empties the harness's directory but for the Kafka jars stack.sh fetched into it (it fetches them
+ * again only when deploy/local/kafka/pom.xml changes): minutes of Maven on a busy machine, per run.
+ */
+function clearKeepingJars(dir: string) {
+  const keep = join(dir, 'stack/kafka/libs');
+  for (const [parent, name] of [
+    [dir, 'stack'],
+    [join(dir, 'stack'), 'kafka'],
+    [join(dir, 'stack/kafka'), 'libs'],
+  ] as const) {
+    if (!existsSync(parent)) return;
+    for (const entry of readdirSync(parent)) if (entry !== name) rmSync(join(parent, entry), { recursive: true, force: true });
+    if (join(parent, name) === keep) return;
   }
 }
