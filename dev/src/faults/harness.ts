@@ -172,13 +172,13 @@ export class Harness {
    * Starts `service`'s main as the process `id` with `env`, and waits until `readyUrl` answers 2xx
    * (or fails when the process exits first). The log is logs/<id>.log.
    */
-  async startProcess(id: string, service: ServiceName, env: Record<string, string | undefined>, readyUrl: string) {
+  async startProcess(id: string, service: ServiceName, env: Record<string, string | undefined>, readyUrl: string, timeoutMs = 90_000) {
     const main = service === 'sink' ? 'dev/src/sink-chdb/main.ts' : `services/${service}/src/main.ts`;
     const log = join(this.dir, `logs/${id}.log`);
     const child = startChild(id, process.execPath, ['--import', 'tsx', join(ROOT, main)], { env, logFile: log, cwd: ROOT });
     this.children.set(id, child);
     await Promise.race([
-      waitHttpOk(readyUrl, 90_000),
+      waitHttpOk(readyUrl, timeoutMs),
       child.exited.then((code) => {
         throw new Error(`${id} exited (code ${code}) during start-up; log: ${log}`);
       }),

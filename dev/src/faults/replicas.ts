@@ -10,6 +10,11 @@ export type Replicated = (typeof REPLICATED)[number];
 
 const ROOT = resolve(__dirname, '../../..');
 const REPLICAS = 2;
+/**
+ * A replica joining its consumer groups waits for each rebalance (the live replica rejoins every
+ * group): on the shared 2-core machine a segmenter took over 90 s to be ready after a kill.
+ */
+const START_MS = 240_000;
 /** The single services the harness runs, stopped while the replicas run (the sink holds the chdb directory). */
 const SINGLES: ServiceName[] = ['gateway', 'action-store', 'validator', 'sink'];
 
@@ -72,12 +77,12 @@ export class ReplicaSet {
       };
       delete env.CHDB_PATH;
       delete env.SINK_QUERY_PORT;
-      return h.startProcess(id, 'sink', env, `http://127.0.0.1:${port}/healthz`);
+      return h.startProcess(id, 'sink', env, `http://127.0.0.1:${port}/healthz`, START_MS);
     }
     if (service === 'validator')
-      return h.startProcess(id, 'validator', { ...h.serviceEnv('validator'), METRICS_PORT: port }, `http://127.0.0.1:${port}/healthz`);
+      return h.startProcess(id, 'validator', { ...h.serviceEnv('validator'), METRICS_PORT: port }, `http://127.0.0.1:${port}/healthz`, START_MS);
     const ready = service === 'gateway' ? 'readyz' : 'healthz';
-    return h.startProcess(id, service, { ...h.serviceEnv(service), PORT: port }, `http://127.0.0.1:${port}/${ready}`);
+    return h.startProcess(id, service, { ...h.serviceEnv(service), PORT: port }, `http://127.0.0.1:${port}/${ready}`, START_MS);
   }
 
   private async startEdge() {

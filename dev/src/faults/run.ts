@@ -31,7 +31,7 @@ async function main() {
     for (const s of chosen) {
       console.log(`--- ${s.id}. ${s.title}`);
       const started = Date.now();
-      const r = await bounded(s.run(h, { short, runId }), SCENARIO_DEADLINE_MS, `scenario ${s.id}`).catch((err): ScenarioResult => ({
+      const r = await bounded(s.run(h, { short, runId }), s.deadlineMs ?? SCENARIO_DEADLINE_MS, `scenario ${s.id}`).catch((err): ScenarioResult => ({
         id: s.id,
         title: s.title,
         counts: { sent: 0, acked: 0, stored: 0, rejected: 0, lost: 0, dup: 0 },

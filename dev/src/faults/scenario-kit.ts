@@ -21,6 +21,8 @@ export interface Scenario {
   id: string;
   title: string;
   short: boolean;
+  /** The most the scenario may take (run.ts; default 10 minutes). */
+  deadlineMs?: number;
   run(h: Harness, ctx: { short: boolean; runId: string }): Promise<ScenarioResult>;
 }
 

@@ -79,6 +79,8 @@ export const replicasScenario: Scenario = {
   id: 'i',
   title: 'two replicas of each service behind the nginx edge; kill -9 one replica of each in turn under load',
   short: false,
+  // Eight services start, and each killed replica restarts, on two shared cores.
+  deadlineMs: 25 * 60_000,
   async run(h, { runId }) {
     const set = new ReplicaSet(h);
     await set.start();

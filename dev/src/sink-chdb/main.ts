@@ -42,7 +42,12 @@ async function main() {
     const sinkAnalytics = withInsertFaults(analytics, { table: 'events', refuse: config.FAULT_REFUSE_INSERTS, half: config.FAULT_HALF_INSERTS }, (kind) =>
       logger.warn({ kind }, 'injected ClickHouse insert fault'),
     );
-    const bus = createKafkaBus({ brokers: config.segmenter.KAFKA_BROKERS, clientId: 'segmenter', logger });
+    const bus = createKafkaBus({
+      brokers: config.segmenter.KAFKA_BROKERS,
+      clientId: 'segmenter',
+      logger,
+      sessionTimeoutMs: config.segmenter.KAFKA_SESSION_TIMEOUT_MS,
+    });
     const registry = createConfluentRegistry({ url: config.segmenter.SCHEMA_REGISTRY_URL, clientId: 'segmenter' });
     const parts = createSegmenterParts({
       analytics,
