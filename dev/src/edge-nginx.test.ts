@@ -86,6 +86,12 @@ describe('deploy/edge/nginx.conf routes the route table', () => {
 
   it('passes on to the next replica only what was not sent (never a POST already sent) and renders any number of replicas', () => {
     const conf = readFileSync(NGINX_CONF, 'utf8');
+    // Idle upstream connections close at the edge before Node's keepAliveTimeout (5 s) closes them.
+    expect(conf.match(/^\s*keepalive_timeout .*;$/gm)?.map((d) => d.trim())).toEqual([
+      'keepalive_timeout 4s;',
+      'keepalive_timeout 4s;',
+      'keepalive_timeout 4s;',
+    ]);
     expect(conf.match(/^\s*proxy_next_upstream\S* .*;$/gm)?.map((d) => d.trim())).toEqual([
       'proxy_next_upstream error timeout;',
       'proxy_next_upstream_tries 2;',
