@@ -13,7 +13,7 @@ import { closeServer, listen } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createSegmenterApp } from '@evp/segmenter';
 import { deletePrefix, randomActionPrefix, useMigratedChdb, waitFor } from '@evp/testkit';
-import { NGINX_CONF, OPENAPI_ROOT } from './testing/nginx-conf';
+import { renderEdgeConf } from './testing/nginx-conf';
 import { oneEventEnvelope, sdkPullBody } from './testing/one-event';
 import { API_KEY, SDK_KEY, e2eKeys } from './testing/scenario';
 
@@ -72,13 +72,12 @@ describe('deploy/edge/nginx.conf with a real nginx in front of the services', ()
     for (const d of [dir, openapiRoot]) chmodSync(d, 0o755);
     writeFileSync(
       conf,
-      readFileSync(NGINX_CONF, 'utf8')
-        .replace('server gateway:8080;', `server 127.0.0.1:${g.port};`)
-        .replace('server action-store:8090;', `server 127.0.0.1:${a.port};`)
-        .replace('server segmenter:8070;', `server 127.0.0.1:${s.port};`)
-        .replace('listen 8080;', `listen 127.0.0.1:${port};`)
-        .replace('pid /tmp/nginx.pid;', `pid ${join(dir, 'nginx.pid')};`)
-        .replace(`root ${OPENAPI_ROOT};`, `root ${openapiRoot};`),
+      renderEdgeConf({
+        upstreams: { gateway: [`127.0.0.1:${g.port}`], action_store: [`127.0.0.1:${a.port}`], segmenter: [`127.0.0.1:${s.port}`] },
+        listen: `127.0.0.1:${port}`,
+        pidFile: join(dir, 'nginx.pid'),
+        openapiRoot,
+      }),
     );
     base = `http://127.0.0.1:${port}`;
     nginx = spawn('nginx', ['-p', dir, '-e', 'stderr', '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });

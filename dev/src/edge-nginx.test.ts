@@ -4,7 +4,7 @@ import { PUBLIC_ROUTES, type PublicService } from '@evp/http';
 import { loadActionStoreConfig } from '@evp/action-store';
 import { loadGatewayConfig } from '@evp/gateway';
 import { SEGMENT_BODY_LIMIT } from '@evp/segmenter';
-import { NGINX_CONF, OPENAPI_ROOT, nginxLocations, nginxUpstreams } from './testing/nginx-conf';
+import { NGINX_CONF, OPENAPI_ROOT, nginxLocations, nginxUpstreams, renderEdgeConf } from './testing/nginx-conf';
 
 /** The nginx upstream each service of the route table is reached through, and where it listens in compose. */
 const UPSTREAM: Record<PublicService, { name: string; server: string }> = {
@@ -96,5 +96,38 @@ describe('deploy/edge/nginx.conf routes the route table', () => {
       [503, 'unavailable'],
     ]);
     expect(code('/healthz')).toEqual([200, undefined]);
+  });
+
+  it('passes on to the next replica only what was not sent (never a POST already sent) and renders any number of replicas', () => {
+    const conf = readFileSync(NGINX_CONF, 'utf8');
+    // Idle upstream connections close at the edge before Node's keepAliveTimeout (5 s) closes them.
+    expect(conf.match(/^\s*keepalive_timeout .*;$/gm)?.map((d) => d.trim())).toEqual([
+      'keepalive_timeout 4s;',
+      'keepalive_timeout 4s;',
+      'keepalive_timeout 4s;',
+    ]);
+    expect(conf.match(/^\s*proxy_next_upstream\S* .*;$/gm)?.map((d) => d.trim())).toEqual([
+      'proxy_next_upstream error timeout;',
+      'proxy_next_upstream_tries 2;',
+    ]);
+    const rendered = renderEdgeConf({
+      upstreams: { gateway: ['127.0.0.1:1', '127.0.0.1:2'], action_store: ['127.0.0.1:3', '127.0.0.1:4'], segmenter: ['127.0.0.1:5', '127.0.0.1:6'] },
+      listen: '127.0.0.1:7',
+      pidFile: '/run/x.pid',
+      openapiRoot: '/srv/openapi',
+    });
+    const servers = (name: string) => new RegExp(`upstream ${name} \\{([^}]*)\\}`).exec(rendered)?.[1]?.match(/server \S+;/g);
+    expect([servers('gateway'), servers('action_store'), servers('segmenter')]).toEqual([
+      ['server 127.0.0.1:1;', 'server 127.0.0.1:2;'],
+      ['server 127.0.0.1:3;', 'server 127.0.0.1:4;'],
+      ['server 127.0.0.1:5;', 'server 127.0.0.1:6;'],
+    ]);
+    expect([rendered.includes('listen 127.0.0.1:7;'), rendered.includes('pid /run/x.pid;'), rendered.includes('root /srv/openapi;')]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    // Everything else is the file as docker-compose mounts it.
+    expect(nginxLocations(rendered).map((l) => l.body.replace('/srv/openapi', OPENAPI_ROOT))).toEqual(locations.map((l) => l.body));
   });
 });

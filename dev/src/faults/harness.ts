@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { type StackEndpoints, parseStackEnv, waitFor } from '@evp/testkit';
@@ -28,7 +28,8 @@ export type ServiceName = 'gateway' | 'validator' | 'action-store' | 'sink';
 export class Harness {
   readonly dir: string;
   readonly ports: { gateway: number; validator: number; actions: number; sinkMetrics: number; sinkQuery: number; embedded: number; sinkApi: number };
-  private readonly children = new Map<ServiceName, Child>();
+  /** Running processes by instance id: a service's name, or a replica's id (replicas.ts). */
+  private readonly children = new Map<string, Child>();
   private redis?: Child;
   /** What deploy/local/stack.sh up printed (the registry's URL carries its API path). */
   private stack?: StackEndpoints;
@@ -71,12 +72,12 @@ export class Harness {
       STACK_UP_TIMEOUT: '120',
     };
   }
-  private get brokers() {
+  get brokers() {
     return `127.0.0.1:${this.config.FAULTS_KAFKA_PORT}`;
   }
 
   async start() {
-    rmSync(this.dir, { recursive: true, force: true });
+    clearKeepingJars(this.dir);
     mkdirSync(join(this.dir, 'logs'), { recursive: true });
     writeFileSync(
       this.keysFile,
@@ -139,7 +140,7 @@ export class Harness {
     await this.stackUp();
   }
 
-  private serviceEnv(name: ServiceName): Record<string, string | undefined> {
+  serviceEnv(name: ServiceName): Record<string, string | undefined> {
     const common = {
       ...this.config.inheritedEnv,
       KAFKA_BROKERS: this.brokers,
@@ -162,41 +163,46 @@ export class Harness {
   }
 
   async startService(name: ServiceName) {
-    const main = name === 'sink' ? 'dev/src/sink-chdb/main.ts' : `services/${name}/src/main.ts`;
-    const child = startChild(name, process.execPath, ['--import', 'tsx', join(ROOT, main)], {
-      env: this.serviceEnv(name),
-      logFile: join(this.dir, `logs/${name}.log`),
-      cwd: ROOT,
-    });
-    this.children.set(name, child);
     const url = {
       gateway: `${this.gatewayUrl}/readyz`,
       validator: `http://127.0.0.1:${this.ports.validator}/healthz`,
       'action-store': `${this.actionsUrl}/healthz`,
       sink: `http://127.0.0.1:${this.ports.sinkQuery}/healthz`,
     }[name];
+    await this.startProcess(name, name, this.serviceEnv(name), url);
+  }
+
+  /**
+   * Starts `service`'s main as the process `id` with `env`, and waits until `readyUrl` answers 2xx
+   * (or fails when the process exits first). The log is logs/<id>.log.
+   */
+  async startProcess(id: string, service: ServiceName, env: Record<string, string | undefined>, readyUrl: string, timeoutMs = 90_000) {
+    const main = service === 'sink' ? 'dev/src/sink-chdb/main.ts' : `services/${service}/src/main.ts`;
+    const log = join(this.dir, `logs/${id}.log`);
+    const child = startChild(id, process.execPath, ['--import', 'tsx', join(ROOT, main)], { env, logFile: log, cwd: ROOT });
+    this.children.set(id, child);
     await Promise.race([
-      waitHttpOk(url, 90_000),
+      waitHttpOk(readyUrl, timeoutMs),
       child.exited.then((code) => {
-        throw new Error(`${name} exited (code ${code}) during start-up; log: ${join(this.dir, `logs/${name}.log`)}`);
+        throw new Error(`${id} exited (code ${code}) during start-up; log: ${log}`);
       }),
     ]);
   }
 
-  async kill9(name: ServiceName) {
-    await this.children.get(name)?.kill9();
-    this.children.delete(name);
+  async kill9(id: string) {
+    await this.children.get(id)?.kill9();
+    this.children.delete(id);
   }
 
-  async terminate(name: ServiceName) {
-    const code = await this.children.get(name)?.terminate(30_000);
-    this.children.delete(name);
+  async terminate(id: string) {
+    const code = await this.children.get(id)?.terminate(30_000);
+    this.children.delete(id);
     return code;
   }
 
-  /** Whether a service process is still alive (a dead consumer may or may not take the process with it). */
-  running(name: ServiceName) {
-    const c = this.children.get(name);
+  /** Whether a service process (or replica) is still alive (a dead consumer may or may not take the process with it). */
+  running(id: string) {
+    const c = this.children.get(id);
     return Boolean(c && c.proc.exitCode === null && c.proc.signalCode === null);
   }
 
@@ -228,5 +234,22 @@ function isAlive(pid: number) {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Empties the harness's directory but for the Kafka jars stack.sh fetched into it (it fetches them
+ * again only when deploy/local/kafka/pom.xml changes): minutes of Maven on a busy machine, per run.
+ */
+function clearKeepingJars(dir: string) {
+  const keep = join(dir, 'stack/kafka/libs');
+  for (const [parent, name] of [
+    [dir, 'stack'],
+    [join(dir, 'stack'), 'kafka'],
+    [join(dir, 'stack/kafka'), 'libs'],
+  ] as const) {
+    if (!existsSync(parent)) return;
+    for (const entry of readdirSync(parent)) if (entry !== name) rmSync(join(parent, entry), { recursive: true, force: true });
+    if (join(parent, name) === keep) return;
   }
 }

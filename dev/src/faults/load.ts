@@ -115,6 +115,8 @@ export function startLoad(opts: {
   tally?: LoadTally;
   /** Distinct users the uploads cycle through (uploadFactory). */
   users?: number;
+  /** Told every answer with when its request started (which fault window it fell in). */
+  onResult?: (r: SendResult, startedAt: number) => void;
 }) {
   const tally = opts.tally ?? emptyTally();
   const next = uploadFactory(opts.tag, opts.seed, opts.users === undefined ? {} : { users: opts.users });
@@ -129,8 +131,10 @@ export function startLoad(opts: {
     while (!stopped && started < due && inFlight.size < maxInFlight) {
       started++;
       const upload = next(size);
+      const startedAt = Date.now();
       const p: Promise<void> = sendUpload(opts.gatewayUrl, opts.key, upload.body).then((r) => {
         record(tally, upload, r);
+        opts.onResult?.(r, startedAt);
         inFlight.delete(p);
       });
       inFlight.add(p);

@@ -31,7 +31,7 @@ async function main() {
     for (const s of chosen) {
       console.log(`--- ${s.id}. ${s.title}`);
       const started = Date.now();
-      const r = await bounded(s.run(h, { short, runId }), SCENARIO_DEADLINE_MS, `scenario ${s.id}`).catch((err): ScenarioResult => ({
+      const r = await bounded(s.run(h, { short, runId }), s.deadlineMs ?? SCENARIO_DEADLINE_MS, `scenario ${s.id}`).catch((err): ScenarioResult => ({
         id: s.id,
         title: s.title,
         counts: { sent: 0, acked: 0, stored: 0, rejected: 0, lost: 0, dup: 0 },
@@ -74,6 +74,10 @@ is recorded. **lost** = acknowledged events neither in \`events\` nor in \`rejec
 beyond one per event after \`OPTIMIZE … FINAL\`; **recovery** = from the end of the fault (restart)
 until an upload acknowledged after it is queryable in ClickHouse; every acknowledged event must be
 stored within 3 minutes of the fault, or it counts as lost. Scenario e counts
-one-off actions (stored = delivered distinct, dup = delivered twice); h counts rejected rows.`;
+one-off actions (stored = delivered distinct, dup = delivered twice); h counts rejected rows.
+Scenario i (replicated services behind nginx; not in \`--short\`) counts the upload load's events;
+its actions, segment entries, campaign actions and the edge's answers are in its notes and in
+"Replicated services" below. The ports move with FAULTS_KAFKA_PORT, FAULTS_REGISTRY_PORT,
+FAULTS_REDIS_PORT and FAULTS_BASE_PORT (dev/src/faults/config.ts).`;
 
 runHarnessScript(main);

@@ -4,45 +4,13 @@ import { KeyRing, createLogger } from '@evp/core';
 import { waitFor } from '@evp/testkit';
 import { createEmbeddedParts } from '../embedded-parts';
 import { startPipeline } from '../pipeline';
-import { awaitAllStored, type Counts } from './counts';
+import { awaitAllStored } from './counts';
 import { KEYS, type Harness, type ServiceName } from './harness';
 import { emptyTally, record, sendUpload, startLoad, uploadFactory } from './load';
+import { replicasScenario } from './scenario-replicas';
+import { RATE, SETTLE_MS, hashSeed, pause, verdict, type Scenario, type ScenarioResult } from './scenario-kit';
 
-export interface ScenarioResult {
-  id: string;
-  title: string;
-  counts: Counts;
-  /**
-   * From the end of the fault (restart) until the pipeline serves again (an upload acknowledged after
-   * it is queryable; e: pulls answer again; f: the maximal uploads are queryable); undefined: never;
-   * null: the scenario has no fault to recover from (h).
-   */
-  recoveredMs?: number | null;
-  /** Exact conditions beyond lost = 0 and dup = 0 that failed, in words. */
-  failures: string[];
-  notes: string[];
-}
-
-export interface Scenario {
-  id: string;
-  title: string;
-  short: boolean;
-  run(h: Harness, ctx: { short: boolean; runId: string }): Promise<ScenarioResult>;
-}
-
-const RATE = 10; // uploads/s of 50 events: the issue's steady load
-const SETTLE_MS = 180_000; // the most a recovery may take before the scenario counts what is missing as lost
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function verdict(id: string, title: string, counts: Counts, recoveredMs: number | undefined, extra: string[] = [], notes: string[] = []): ScenarioResult {
-  const failures = [...extra];
-  if (counts.acked === 0) failures.push('nothing was acknowledged');
-  if (counts.lost !== 0) failures.push(`${counts.lost} acknowledged events lost`);
-  // The load is valid by construction: a rejection here is a fault turned into a wrong verdict.
-  if (counts.rejected !== 0) failures.push(`${counts.rejected} valid events rejected`);
-  if (counts.dup !== 0) failures.push(`${counts.dup} duplicate rows`);
-  return { id, title, counts, recoveredMs, failures, notes };
-}
+export type { Scenario, ScenarioResult };
 
 /** Steady load around a fault: `before` ms of load, the fault, `after` ms of load, then count. */
 async function underLoad(h: Harness, tag: string, timing: { before: number; after: number }, fault: () => Promise<void>) {
@@ -79,8 +47,6 @@ async function timeToRecover(h: Harness, tag: string, since: number): Promise<nu
   }
   return undefined;
 }
-
-const hashSeed = (s: string) => [...s].reduce((a, c) => (Math.imul(a, 31) + c.charCodeAt(0)) >>> 0, 7);
 
 async function restartKilled(h: Harness, name: ServiceName) {
   await h.kill9(name);
@@ -350,4 +316,5 @@ export const scenarios: Scenario[] = [
       return { id: 'h', title: this.title, counts, recoveredMs: null, failures, notes: [`${n} rows, ${ids} distinct ids`] };
     },
   },
+  replicasScenario,
 ];

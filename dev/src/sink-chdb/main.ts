@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { Registry } from 'prom-client';
-import { ConfigError, createLogger } from '@evp/core';
+import { ConfigError, createLogger, type Analytics } from '@evp/core';
 import { serviceKeys } from '@evp/http';
 import { createChdbAnalytics } from '@evp/embedded';
 import { createKafkaBus } from '@evp/kafka';
@@ -10,6 +10,7 @@ import { campaignWorkerConfig, createSegmenterApp, createSegmenterParts, runMigr
 import { loadSinkChdbConfig } from './config';
 import { withInsertFaults } from './faulty-analytics';
 import { startQueryServer } from './query-server';
+import { createRemoteAnalytics } from './remote-analytics';
 
 /**
  * Composition root of the segmenter on chdb, the real sink and segment engine code on the real
@@ -18,6 +19,7 @@ import { startQueryServer } from './query-server';
  * stored rows become segment work and event triggers, the campaign worker turns triggers (segment
  * entries, events, schedules, API calls) into actions, and the public API (segments, campaigns,
  * request verdicts) answers on PORT.
+ * SINK_CHDB_ROLE (config.ts) runs the store or the segmenter alone, for replicated segmenters.
  * Insert faults are injected here (FAULT_* in config.ts), never in the service. Shutdown as the
  * service's: stop answering, stop consuming (buffered rows inserted and committed), stop the engine,
  * stop the campaign worker (the batch in hand finishes), leave Kafka, close ClickHouse.
@@ -25,42 +27,64 @@ import { startQueryServer } from './query-server';
 async function main() {
   const config = loadSinkChdbConfig();
   const logger = createLogger('segmenter-chdb', config.segmenter.LOG_LEVEL);
-  mkdirSync(config.CHDB_PATH, { recursive: true });
-  const chdb = createChdbAnalytics({ path: config.CHDB_PATH, database: config.CHDB_DATABASE });
-  await runMigrations({ analytics: chdb, logger });
-  const analytics = withInsertFaults(chdb, { table: 'events', refuse: config.FAULT_REFUSE_INSERTS, half: config.FAULT_HALF_INSERTS }, (kind) =>
-    logger.warn({ kind }, 'injected ClickHouse insert fault'),
-  );
-  const bus = createKafkaBus({ brokers: config.segmenter.KAFKA_BROKERS, clientId: 'segmenter', logger });
-  const registry = createConfluentRegistry({ url: config.segmenter.SCHEMA_REGISTRY_URL, clientId: 'segmenter' });
   const metrics = new Registry();
-  const parts = createSegmenterParts({
-    analytics: chdb,
-    sinkAnalytics: analytics,
-    bus,
-    registry,
-    logger,
-    metrics,
-    sink: sinkConfig(config.segmenter),
-    segments: segmentEngineConfig(config.segmenter),
-    campaigns: campaignWorkerConfig(config.segmenter),
-  });
-  await parts.start();
-  const server = await startQueryServer({ analytics: chdb, metrics, port: config.SINK_QUERY_PORT });
-  const keys = serviceKeys({ config: config.segmenter, logger, metrics });
-  const api = createSegmenterApp({ analytics: chdb, keys: keys.ring, logger, segments: parts.segments.service, campaigns: parts.campaigns.service });
-  const http = createServer(api.app);
-  await new Promise<void>((resolve) => http.listen(config.segmenter.PORT, '127.0.0.1', resolve));
-  logger.info({ port: config.SINK_QUERY_PORT, apiPort: config.segmenter.PORT, chdb: config.CHDB_PATH }, 'segmenter sink and segments on chdb running');
+  // The store: chdb itself and (below) its side port (`all` and `store`); a `segmenter` replica has neither.
+  let chdb: Analytics | undefined;
+  let server: Server | undefined;
+  if (config.SINK_CHDB_ROLE !== 'segmenter') {
+    mkdirSync(config.CHDB_PATH as string, { recursive: true });
+    chdb = createChdbAnalytics({ path: config.CHDB_PATH as string, database: config.CHDB_DATABASE });
+    await runMigrations({ analytics: chdb, logger });
+  }
+  // The segmenter: on chdb in this process, or on the store's side port.
+  let segmenter:
+    { parts: ReturnType<typeof createSegmenterParts>; bus: ReturnType<typeof createKafkaBus>; http: Server; keys: ReturnType<typeof serviceKeys> } | undefined;
+  if (config.SINK_CHDB_ROLE !== 'store') {
+    const analytics = chdb ?? createRemoteAnalytics(config.CHDB_REMOTE_URL as string);
+    const sinkAnalytics = withInsertFaults(analytics, { table: 'events', refuse: config.FAULT_REFUSE_INSERTS, half: config.FAULT_HALF_INSERTS }, (kind) =>
+      logger.warn({ kind }, 'injected ClickHouse insert fault'),
+    );
+    const bus = createKafkaBus({
+      brokers: config.segmenter.KAFKA_BROKERS,
+      clientId: 'segmenter',
+      logger,
+      sessionTimeoutMs: config.segmenter.KAFKA_SESSION_TIMEOUT_MS,
+    });
+    const registry = createConfluentRegistry({ url: config.segmenter.SCHEMA_REGISTRY_URL, clientId: 'segmenter' });
+    const parts = createSegmenterParts({
+      analytics,
+      sinkAnalytics,
+      bus,
+      registry,
+      logger,
+      metrics,
+      sink: sinkConfig(config.segmenter),
+      segments: segmentEngineConfig(config.segmenter),
+      campaigns: campaignWorkerConfig(config.segmenter),
+    });
+    await parts.start();
+    const keys = serviceKeys({ config: config.segmenter, logger, metrics });
+    const api = createSegmenterApp({ analytics, keys: keys.ring, logger, segments: parts.segments.service, campaigns: parts.campaigns.service });
+    const http = createServer(api.app);
+    await new Promise<void>((resolve) => http.listen(config.segmenter.PORT, '127.0.0.1', resolve));
+    segmenter = { parts, bus, http, keys };
+  }
+  // Last: the side port answering /healthz is what the fault suite waits for, so the consumers run by then.
+  if (chdb) server = await startQueryServer({ analytics: chdb, metrics, port: config.SINK_QUERY_PORT as number });
+  logger.info(
+    { role: config.SINK_CHDB_ROLE, port: config.SINK_QUERY_PORT, apiPort: config.segmenter.PORT, chdb: config.CHDB_PATH ?? config.CHDB_REMOTE_URL },
+    'segmenter sink and segments on chdb running',
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: stop consuming, insert buffered rows, close');
-    await parts.stop().catch((err) => logger.error({ err }, 'segmenter parts stop failed'));
-    await Promise.allSettled([keys.close(), bus.close(), ...[server, http].map((s) => new Promise<void>((r) => s.close(() => r())))]);
-    await chdb.close().catch((err) => logger.error({ err }, 'chdb close failed'));
+    await segmenter?.parts.stop().catch((err) => logger.error({ err }, 'segmenter parts stop failed'));
+    const servers = [server, segmenter?.http].filter((s): s is Server => s !== undefined);
+    await Promise.allSettled([segmenter?.keys.close(), segmenter?.bus.close(), ...servers.map((s) => new Promise<void>((r) => s.close(() => r())))]);
+    await chdb?.close().catch((err) => logger.error({ err }, 'chdb close failed'));
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

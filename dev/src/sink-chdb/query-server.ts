@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { errorMessage, type Analytics } from '@evp/core';
+import { InfraError, errorMessage, type Analytics } from '@evp/core';
 import { EVENT_COLUMNS } from '@evp/segmenter';
 import type { Registry } from 'prom-client';
+import { fromWire } from './remote-analytics';
 
 /**
  * The side port of the chdb sink. libchdb binds its data directory to one process, so the fault
@@ -10,6 +11,7 @@ import type { Registry } from 'prom-client';
  *   GET  /healthz, /metrics
  *   POST /query        {sql, params?}  → rows (JSON)
  *   POST /command      {sql}           → {}
+ *   POST /insert       {table, rows, opts} → {}: a `segmenter` replica's inserts (remote-analytics.ts)
  *   POST /bare-insert  {where, batch}  → {rows, ms}: the `events` rows matching `where` inserted
  *        again into `events_bare` as value arrays (JSONCompactEachRow, like the sink), `batch` rows
  *        per insert; only the inserts are timed. The pipeline bench's reference.
@@ -20,6 +22,11 @@ export function startQueryServer(opts: { analytics: Analytics; metrics: Registry
     '/query': (b) => analytics.query(String(b.sql), b.params),
     '/command': async (b) => {
       await analytics.command(String(b.sql), b.params);
+      return {};
+    },
+    // A `segmenter` replica's inserts (remote-analytics.ts): rows as the replica had them.
+    '/insert': async (b) => {
+      await analytics.insert(String(b.table), fromWire(b.rows), b.opts);
       return {};
     },
     '/bare-insert': async (b) => {
@@ -57,7 +64,8 @@ export function startQueryServer(opts: { analytics: Analytics; metrics: Registry
       .then(route)
       .then(
         (out) => reply(200, out),
-        (err) => reply(500, { error: errorMessage(err) }),
+        // An InfraError's retriable flag travels with it: a replica retries what a server would let it retry.
+        (err) => reply(500, { error: errorMessage(err), ...(err instanceof InfraError ? { retriable: err.retriable, dependency: err.dependency } : {}) }),
       );
   });
   return new Promise((resolve) => server.listen(opts.port, '127.0.0.1', () => resolve(server)));

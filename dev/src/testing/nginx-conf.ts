@@ -50,9 +50,45 @@ export function nginxLocations(text = readFileSync(NGINX_CONF, 'utf8')): NginxLo
   return out;
 }
 
-/** `upstream name { server host:port; }` → { name: 'host:port' }. */
+/** `upstream name { server host:port; }` → { name: 'host:port' } (the first server of each). */
 export function nginxUpstreams(text = readFileSync(NGINX_CONF, 'utf8')): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const m of text.matchAll(/upstream\s+([A-Za-z0-9_-]+)\s*\{[^}]*?server\s+(\S+?)\s*;/g)) out[m[1] as string] = m[2] as string;
+  for (const m of text.matchAll(/upstream\s+([A-Za-z0-9_-]+)\s*\{[^}]*?server\s+([^\s;]+)[^;]*;/g)) out[m[1] as string] = m[2] as string;
   return out;
+}
+
+/** Where the edge runs outside docker-compose: the servers of each upstream, its own address and files. */
+export interface EdgePlacement {
+  /** Upstream name (gateway, action_store, segmenter) → its servers, `host:port` each. */
+  upstreams: Record<string, string[]>;
+  /** What `listen` takes: `127.0.0.1:18609`. */
+  listen: string;
+  pidFile: string;
+  /** The directory `location = /openapi.json` serves openapi.json from. */
+  openapiRoot: string;
+}
+
+/**
+ * deploy/edge/nginx.conf placed elsewhere (tests, the fault suite's replicas): the one config with
+ * each upstream's compose server replaced by the given servers (one `server` line each, keeping the
+ * line's parameters), and the listen address, pid file and OpenAPI root moved. Throws when the file
+ * no longer has what is replaced, so a change to it cannot leave a test on the compose host names.
+ */
+export function renderEdgeConf(at: EdgePlacement, text = readFileSync(NGINX_CONF, 'utf8')): string {
+  const swap = (from: string | RegExp, to: (...m: string[]) => string) => {
+    const next = text.replace(from, to as (substring: string, ...args: unknown[]) => string);
+    if (next === text) throw new Error(`deploy/edge/nginx.conf has no ${String(from)}`);
+    text = next;
+  };
+  for (const [name, servers] of Object.entries(at.upstreams)) {
+    if (servers.length === 0) throw new Error(`upstream ${name}: no servers`);
+    swap(
+      new RegExp(`(upstream ${name} \\{\\n)( *)server [^\\s;]+([^;]*);\\n`),
+      (_m, head, indent, params) => `${head}${servers.map((s) => `${indent}server ${s}${params};\n`).join('')}`,
+    );
+  }
+  swap(/listen 8080;/, () => `listen ${at.listen};`);
+  swap(/pid \/tmp\/nginx\.pid;/, () => `pid ${at.pidFile};`);
+  swap(`root ${OPENAPI_ROOT};`, () => `root ${at.openapiRoot};`);
+  return text;
 }
