@@ -25,8 +25,12 @@ async function main() {
   const results: ScenarioResult[] = [];
   const t0 = Date.now();
   try {
-    console.log(`starting the stack and services in ${h.dir}`);
-    await bounded(h.start(), 5 * 60_000, 'the stack and services to start');
+    if (chosen.every((s) => s.standalone)) {
+      h.prepare();
+    } else {
+      console.log(`starting the stack and services in ${h.dir}`);
+      await bounded(h.start(), 5 * 60_000, 'the stack and services to start');
+    }
     console.log(`up in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     for (const s of chosen) {
       console.log(`--- ${s.id}. ${s.title}`);
@@ -43,7 +47,7 @@ async function main() {
         `${r.failures.length ? 'FAIL' : 'pass'} in ${((Date.now() - started) / 1000).toFixed(0)} s: ${JSON.stringify(r.counts)} recovery ${r.recoveredMs ?? 'never'} ms ${r.failures.join('; ')} ${r.notes.join('; ')}`,
       );
       // A scenario may leave a service dead (that is what some bugs do): the next one starts whole.
-      for (const name of ['sink', 'validator', 'action-store', 'gateway'] as const) {
+      for (const name of h.isStarted ? (['sink', 'validator', 'action-store', 'gateway'] as const) : []) {
         if (!h.running(name)) await h.startService(name).catch((err) => console.error(`restarting ${name}: ${(err as Error).message}`));
       }
     }

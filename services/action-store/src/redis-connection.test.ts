@@ -13,7 +13,7 @@ describe('redisClientOptions', () => {
       { host: 's2', port: 26379 },
     ];
     expect(redisClientOptions({ REDIS_URL: 'redis://r:6379', REDIS_SENTINELS: sentinels, REDIS_MASTER_NAME: 'm' })).toEqual({
-      options: { ...failFast, sentinels, name: 'm', failoverDetector: true },
+      options: { ...failFast, sentinels, name: 'm' },
     });
   });
 });

@@ -16,9 +16,10 @@ export function redisClientOptions(c: RedisSettings): { url?: string; options: R
       ...failFast,
       sentinels: c.REDIS_SENTINELS,
       name: c.REDIS_MASTER_NAME,
-      // Sentinel's +switch-master drops the connection at once, rather than at the old primary's
-      // first refusal (Sentinel also disconnects the clients of a demoted primary).
-      failoverDetector: true,
+      // No `failoverDetector`: a dead primary breaks the connection and Sentinel disconnects the
+      // clients of a demoted one, so reconnecting (and asking Sentinel again) is enough; under load the
+      // detector's own disconnect raced a reconnection in progress and left the client closed for good
+      // (ioredis 5.11: every later command failed with "Connection is closed"; fault scenario i).
     },
   };
 }

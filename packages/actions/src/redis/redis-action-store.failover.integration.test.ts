@@ -37,7 +37,7 @@ let store: RedisActionStore;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'evp-redis-group-'));
   group = await RedisGroup.start({ dir, masterName: MASTER, ports: { primary: await freePort(), replica: await freePort(), sentinels: [await freePort()] } });
-  redis = new Redis({ sentinels: group.sentinels, name: MASTER, failoverDetector: true, maxRetriesPerRequest: 1 });
+  redis = new Redis({ sentinels: group.sentinels, name: MASTER, maxRetriesPerRequest: 1 });
   redis.on('error', () => undefined); // the kill -9 below: reconnection errors are expected
   store = new RedisActionStore({
     redis,
@@ -105,6 +105,20 @@ it('keeps every confirmed create and delivery across a kill -9 of the primary', 
       )
     ).map((r) => r.status),
   ).toEqual(Array(30).fill('duplicate'));
+  // The new primary has no replica: a waiting store finds that out with its first WAIT (ROLE lists
+  // none) and then refuses creates without waiting, until one is back.
+  const waiting = new RedisActionStore({
+    redis,
+    clock: systemClock(),
+    prefix: 'failover:',
+    replicaWait: { replicas: 1, timeoutMs: 300 },
+    onUnconfirmed: (what, n) => unconfirmed.push([what, n]),
+  });
+  for (let i = 0; i < 2; i++) await expect(waiting.create('b', [oneOff(40)])).rejects.toThrow('redis: create: fewer than 1 replicas confirmed within 300 ms');
+  expect(unconfirmed).toEqual([
+    ['create', 0],
+    ['create', 0],
+  ]);
 }, 90_000);
 
 /** The replica's port: the one of the group's two servers that is not the primary. */

@@ -118,6 +118,8 @@ export class RedisActionStore implements ActionStore {
   private readonly logLeaseMs: number;
   private readonly replicaWait: RedisActionStoreOptions['replicaWait'];
   private readonly onUnconfirmed: NonNullable<RedisActionStoreOptions['onUnconfirmed']>;
+  /** Set while the primary has fewer replicas than replicaWait asks for: WAIT is skipped until `until`. */
+  private shortOfReplicas?: { connected: number; until: number };
   /** Apps whose outbox stream is known to have the readers' group. */
   private readonly logGroups = new Set<string>();
 
@@ -136,16 +138,37 @@ export class RedisActionStore implements ActionStore {
 
   /**
    * Whether the replicas asked for hold this connection's writes so far (true when not asked to
-   * wait); never throws. `WAIT` counts the replicas that acknowledged the connection's latest write offset, which
-   * is at or past the script just run.
+   * wait); never throws. `WAIT` counts the replicas that acknowledged the connection's latest write
+   * offset, which is at or past the script just run.
    */
   private async confirmed(what: 'pull' | 'create'): Promise<boolean> {
-    if (!this.replicaWait) return true;
+    const want = this.replicaWait;
+    if (!want) return true;
+    // WAIT blocks this connection, and every command queued behind it, until it returns: on a
+    // primary with too few replicas (after a failover, before a replica is back) each delivering pull
+    // would cost the whole timeout, one after another. Then it is not asked at all until the primary
+    // has them again (checked at most once per timeout), and nothing is confirmed meanwhile.
+    const now = Date.now();
+    if (this.shortOfReplicas && now < this.shortOfReplicas.until) {
+      this.onUnconfirmed(what, this.shortOfReplicas.connected);
+      return false;
+    }
     // A connection lost while waiting (the primary died) is no confirmation; the write happened.
-    const got = await this.redis.wait(this.replicaWait.replicas, this.replicaWait.timeoutMs).then(Number, () => 0);
-    if (got >= this.replicaWait.replicas) return true;
+    const got = await this.redis.wait(want.replicas, want.timeoutMs).then(Number, () => 0);
+    if (got >= want.replicas) {
+      this.shortOfReplicas = undefined;
+      return true;
+    }
+    const connected = await this.connectedReplicas().catch(() => 0);
+    this.shortOfReplicas = connected < want.replicas ? { connected, until: Date.now() + want.timeoutMs } : undefined;
     this.onUnconfirmed(what, got);
     return false;
+  }
+
+  /** Replicas connected to the primary now (`ROLE`: their list is its third element). */
+  private async connectedReplicas(): Promise<number> {
+    const role = (await this.redis.call('ROLE')) as [string, number, unknown[]];
+    return role[0] === 'master' ? role[2].length : 0;
   }
 
   /** `<prefix>{<app>}:`: the braces are a cluster hash tag, so one app's keys share a slot and scripts may touch them together. */

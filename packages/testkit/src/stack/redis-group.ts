@@ -34,6 +34,7 @@ function spawnProcess(_name: string, cmd: string, args: string[], cwd: string): 
 
 const ask = async <T>(port: number, run: (r: Redis) => Promise<T>): Promise<T> => {
   const r = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  r.on('error', () => undefined); // a refused connection rejects connect() below
   try {
     await r.connect();
     return await run(r);
