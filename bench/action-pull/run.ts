@@ -231,7 +231,7 @@ async function main() {
         byUser(waiting, 'waiting'),
       );
       // Closed loop: pulls/s is the figure; each pull takes its own user's action, seeded beforehand.
-      const most = 200_000;
+      const most = 60_000;
       await Promise.all([seed('plain-max', most), seed('waiting-max', most)]);
       await paired(
         rows,

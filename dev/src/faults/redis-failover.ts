@@ -32,12 +32,13 @@ export interface FailoverRun {
   duplicates: number;
   /** Created (stored: created or, on a repeated batch, duplicate) and never delivered once pulls ran dry. */
   lost: number;
-  /** kill -9 → a sentinel names the replica as primary and it answers as one. */
+  /** kill -9 → a sentinel announces the replica as primary (+switch-master). */
   promotedMs: number;
   /** kill -9 → both stores answer pulls again; undefined: one never did (within GIVE_UP_MS). */
   failoverMs: number | undefined;
-  /** Pull answers other than 200 (503 while no primary is reachable). */
+  /** Pull answers other than 200 (503 while no primary is reachable), and those of them that never came (30 s). */
   refused: number;
+  abandoned: number;
 }
 
 interface Store {
@@ -50,7 +51,7 @@ async function post(url: string, path: string, body: unknown): Promise<{ status:
     method: 'POST',
     headers: { Authorization: `Bearer ${KEYS.api}`, 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
-    signal: AbortSignal.timeout(10_000),
+    signal: AbortSignal.timeout(30_000),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
@@ -123,6 +124,7 @@ export async function failoverRun(h: Harness, opts: { wait: boolean; tag: string
 
     const delivered: string[] = [];
     let refused = 0;
+    let abandoned = 0;
     let killedAt = 0;
     let promoted = false;
     const backAt = new Map<number, number>();
@@ -136,8 +138,9 @@ export async function failoverRun(h: Harness, opts: { wait: boolean; tag: string
           render_method: 'push_notification',
           delivery_mode: 'one-off',
           attr,
-        }).catch(() => ({ status: 0, body: {} as Record<string, unknown> }));
+        }).catch(() => ({ status: 0, body: {} }));
         if (killedAt && Date.now() > killedAt + GIVE_UP_MS) return;
+        if (r.status === 0) abandoned++;
         if (r.status !== 200) {
           refused++;
           await new Promise((ok) => setTimeout(ok, 50));
@@ -154,10 +157,11 @@ export async function failoverRun(h: Harness, opts: { wait: boolean; tag: string
     };
     const pulling = stores.flatMap((_, i) => Array.from({ length: PULLERS_PER_STORE }, () => puller(i)));
     await waitFor(() => delivered.length >= KILL_AFTER, { timeoutMs: 120_000, intervalMs: 5, what: `${KILL_AFTER} deliveries before the kill` });
+    const switched = group.switchMaster(90_000);
     const old = await group.killPrimary();
     killedAt = Date.now();
+    const promotedMs = (await switched) - killedAt;
     await group.awaitNewPrimary(old, 60_000);
-    const promotedMs = Date.now() - killedAt;
     promoted = true;
     await Promise.all(pulling);
     const distinct = new Set(delivered).size;
@@ -171,6 +175,7 @@ export async function failoverRun(h: Harness, opts: { wait: boolean; tag: string
       promotedMs,
       failoverMs: backAt.size === STORES ? Math.max(...[...backAt.values()].map((t) => t - killedAt)) : undefined,
       refused,
+      abandoned,
     };
   } finally {
     await Promise.allSettled(stores.map((s) => s.child.terminate(20_000)));

@@ -383,7 +383,7 @@ export const scenarios: Scenario[] = [
       for (const r of runs) if (r.lost > IN_FLIGHT_BOUND || r.lost < 0) failures.push(`${r.wait ? 'with' : 'without'} WAIT: ${r.lost} never delivered`);
       const describe = (r: FailoverRun) =>
         `${r.wait ? 'with WAIT 1 (200 ms)' : 'without WAIT'}: ${r.deliveries} deliveries, ${r.distinct} distinct, ${r.duplicates} twice, ${r.lost} never, ` +
-        `promoted after ${(r.promotedMs / 1000).toFixed(1)} s, both stores serving ${r.failoverMs === undefined ? 'never' : `after ${(r.failoverMs / 1000).toFixed(1)} s`}, ${r.refused} pulls refused`;
+        `promoted after ${(r.promotedMs / 1000).toFixed(1)} s, both stores serving ${r.failoverMs === undefined ? 'never' : `after ${(r.failoverMs / 1000).toFixed(1)} s`}, ${r.refused} pulls refused (${r.abandoned} unanswered within 30 s)`;
       const counts = { sent: waited.created, acked: waited.created, stored: waited.distinct, rejected: 0, lost: waited.lost, dup: waited.duplicates };
       return { id: 'i', title: this.title, counts, recoveredMs: waited.failoverMs, failures, notes: [describe(plain), describe(waited)] };
     },

@@ -146,12 +146,17 @@ export class RedisActionStore implements ActionStore {
     if (!want) return true;
     // WAIT blocks this connection, and every command queued behind it, until it returns: on a
     // primary with too few replicas (after a failover, before a replica is back) each delivering pull
-    // would cost the whole timeout, one after another. Then it is not asked at all until the primary
-    // has them again (checked at most once per timeout), and nothing is confirmed meanwhile.
-    const now = Date.now();
-    if (this.shortOfReplicas && now < this.shortOfReplicas.until) {
-      this.onUnconfirmed(what, this.shortOfReplicas.connected);
-      return false;
+    // would cost the whole timeout, one after another. Then it is not asked at all until `ROLE` lists
+    // enough replicas again (looked at once per timeout), and nothing is confirmed meanwhile.
+    if (this.shortOfReplicas) {
+      if (Date.now() >= this.shortOfReplicas.until) {
+        const connected = await this.connectedReplicas().catch(() => 0);
+        this.shortOfReplicas = connected < want.replicas ? { connected, until: Date.now() + want.timeoutMs } : undefined;
+      }
+      if (this.shortOfReplicas) {
+        this.onUnconfirmed(what, this.shortOfReplicas.connected);
+        return false;
+      }
     }
     // A connection lost while waiting (the primary died) is no confirmation; the write happened.
     const got = await this.redis.wait(want.replicas, want.timeoutMs).then(Number, () => 0);

@@ -3,7 +3,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { waitFor } from '../wait-for';
-import { portOpen } from './ports';
 
 /** A process the group started: how to kill it. */
 export interface LaunchedProcess {
@@ -126,6 +125,29 @@ export class RedisGroup {
       if (addr) return Number(addr[1]);
     }
     throw new Error('no sentinel answered');
+  }
+
+  /**
+   * Resolves with the time the first sentinel announces a new primary (`+switch-master`); call it
+   * before the fault. Event-driven, so a busy machine does not delay the measurement as polling would.
+   */
+  async switchMaster(timeoutMs: number): Promise<number> {
+    const port = this.opts.ports.sentinels[0] as number;
+    const sub = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0 });
+    sub.on('error', () => undefined);
+    await sub.connect();
+    await sub.subscribe('+switch-master');
+    try {
+      return await new Promise<number>((ok, fail) => {
+        const timer = setTimeout(() => fail(new Error(`no +switch-master within ${timeoutMs} ms`)), timeoutMs);
+        sub.once('message', () => {
+          clearTimeout(timer);
+          ok(Date.now());
+        });
+      });
+    } finally {
+      sub.disconnect();
+    }
   }
 
   /** kill -9 of the current primary; resolves once it is gone. Returns its port. */
