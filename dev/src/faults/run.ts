@@ -78,6 +78,9 @@ is recorded. **lost** = acknowledged events neither in \`events\` nor in \`rejec
 beyond one per event after \`OPTIMIZE … FINAL\`; **recovery** = from the end of the fault (restart)
 until an upload acknowledged after it is queryable in ClickHouse; every acknowledged event must be
 stored within 3 minutes of the fault, or it counts as lost. Scenario e counts
-one-off actions (stored = delivered distinct, dup = delivered twice); h counts rejected rows.`;
+one-off actions (stored = delivered distinct, dup = delivered twice); h counts rejected rows; i brings
+its own Redis primary, replica and three sentinels and two action stores (no Kafka: \`--only i\` starts
+nothing else, ≈ 1.5 min) and counts one-off actions like e, its table row for the WAIT variant (see
+"Redis failover").`;
 
 runHarnessScript(main);
