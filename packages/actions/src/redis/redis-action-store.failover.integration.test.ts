@@ -11,7 +11,8 @@ import { RedisActionStore } from './redis-action-store';
 /**
  * The replica wait (`replicaWait`) on a primary, a replica and one Sentinel of their own: what it
  * confirms survives a kill -9 of the primary; what it cannot confirm (a stalled replica) fails a
- * create (retriable) and still answers a pull.
+ * create (retriable) and still answers a pull. WAIT timeouts of 1.5 s: on a loaded machine the
+ * replica may take a few hundred ms to acknowledge.
  */
 const MASTER = 'evp-test';
 const oneOff = (i: number): NewAction => ({
@@ -43,7 +44,7 @@ beforeAll(async () => {
     redis,
     clock: systemClock(),
     prefix: 'failover:',
-    replicaWait: { replicas: 1, timeoutMs: 300 },
+    replicaWait: { replicas: 1, timeoutMs: 1500 },
     onUnconfirmed: (what, n) => unconfirmed.push([what, n]),
   });
 }, 60_000);
@@ -57,13 +58,13 @@ it('answers a pull the stalled replica did not confirm, and fails such a create 
   expect(await store.create('a', [0, 1, 2].map(oneOff))).toEqual([0, 1, 2].map((i) => ({ status: 'created', inv_id: 1, action_id: i + 1, user_id: `u${i}` })));
   const replica = new Redis({ port: await replicaPort(), lazyConnect: true });
   await replica.connect();
-  const sleeping = replica.call('DEBUG', 'SLEEP', '1.5');
+  const sleeping = replica.call('DEBUG', 'SLEEP', '5');
   try {
     const pulled = await store.pull('a', star);
     expect(pulled.data.map((a) => a.payload.internal.action_id)).toEqual([1, 2, 3]);
     const err = await store.create('a', [oneOff(3)]).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InfraError);
-    expect([(err as InfraError).retriable, (err as Error).message]).toEqual([true, 'redis: create: fewer than 1 replicas confirmed within 300 ms']);
+    expect([(err as InfraError).retriable, (err as Error).message]).toEqual([true, 'redis: create: fewer than 1 replicas confirmed within 1500 ms']);
     expect(unconfirmed).toEqual([
       ['pull', 0],
       ['create', 0],
