@@ -138,7 +138,7 @@ export async function failoverRun(h: Harness, opts: { wait: boolean; tag: string
           render_method: 'push_notification',
           delivery_mode: 'one-off',
           attr,
-        }).catch(() => ({ status: 0, body: {} }));
+        }).catch((): Awaited<ReturnType<typeof post>> => ({ status: 0, body: {} }));
         if (killedAt && Date.now() > killedAt + GIVE_UP_MS) return;
         if (r.status === 0) abandoned++;
         if (r.status !== 200) {
