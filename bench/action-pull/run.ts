@@ -24,6 +24,7 @@ import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Redis from 'ioredis';
 import { NEVER_EXPIRES, RedisActionStore, systemClock, type NewAction, type PullQuery } from '@evp/actions';
+import { withReplicaGroup } from './replica-wait';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -211,6 +212,37 @@ async function main() {
     }
     const oneOff = (n: number) => store.pull('bench', { user_id: `oo-${n}`, type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' });
     await paired(rows, `single-user one-off pull at ${RATE}/s`, '`EVALSHA` of `return 1`', '1', openAt(RATE), evalTrivial, oneOff);
+
+    // The replica wait: the same one-off pulls on a primary with one replica, with and without WAIT 1.
+    await withReplicaGroup(async ({ plain, waiting, seed }) => {
+      const n = Math.round(RATE * SECONDS);
+      const byUser = (store: RedisActionStore, app: string) => async (i: number) => {
+        const r = await store.pull(app, { user_id: `oo-${i}`, type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' });
+        if (r.data.length !== 1) throw new Error(`${app}: pull ${i} found ${r.data.length} actions, not 1`);
+      };
+      await Promise.all([seed('plain', n), seed('waiting', n)]);
+      await paired(
+        rows,
+        `single-user one-off pull at ${RATE}/s, WAIT 1 (primary + 1 replica)`,
+        'the same pull without WAIT',
+        '1',
+        openAt(RATE),
+        byUser(plain, 'plain'),
+        byUser(waiting, 'waiting'),
+      );
+      // Closed loop: pulls/s is the figure; each pull takes its own user's action, seeded beforehand.
+      const most = 60_000;
+      await Promise.all([seed('plain-max', most), seed('waiting-max', most)]);
+      await paired(
+        rows,
+        'single-user one-off pull, 32 concurrent, max speed, WAIT 1 (primary + 1 replica)',
+        'the same pull without WAIT',
+        '1',
+        closedAt(32, SECONDS / 2),
+        byUser(plain, 'plain-max'),
+        byUser(waiting, 'waiting-max'),
+      );
+    });
 
     // `*` pulls of 1,000: a dedicated app so the seeded users above do not count.
     await store.create(

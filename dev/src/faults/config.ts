@@ -12,6 +12,8 @@ const schema = z.object({
   FAULTS_KAFKA_CONTROLLER_PORT: envFragments.port.default(19093),
   FAULTS_REGISTRY_PORT: envFragments.port.default(18081),
   FAULTS_REDIS_PORT: envFragments.port.default(16379),
+  /** Scenario i's Redis group: primary, replica and three sentinels on this port and the next four. */
+  FAULTS_SENTINEL_BASE_PORT: envFragments.port.default(16380),
   /** First of the ports the services listen on (gateway, validator, action store, sink, embedded …). */
   FAULTS_BASE_PORT: envFragments.port.default(18100),
   FAULTS_LOG_LEVEL: envFragments.logLevel.default('warn'),

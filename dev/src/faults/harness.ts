@@ -27,19 +27,42 @@ export type ServiceName = 'gateway' | 'validator' | 'action-store' | 'sink';
  */
 export class Harness {
   readonly dir: string;
-  readonly ports: { gateway: number; validator: number; actions: number; sinkMetrics: number; sinkQuery: number; embedded: number; sinkApi: number };
+  readonly ports: {
+    gateway: number;
+    validator: number;
+    actions: number;
+    sinkMetrics: number;
+    sinkQuery: number;
+    embedded: number;
+    sinkApi: number;
+    /** Scenario j's two action stores (this and the next). */
+    failoverStores: number;
+    /** Scenario j's Redis primary (replica and sentinels on the next four). */
+    redisGroup: number;
+  };
   /** Running processes by instance id: a service's name, or a replica's id (replicas.ts). */
   private readonly children = new Map<string, Child>();
   private redis?: Child;
   /** What deploy/local/stack.sh up printed (the registry's URL carries its API path). */
   private stack?: StackEndpoints;
+  private started = false;
   /** Extra env per service for its next start (fault injection). */
   readonly overrides: Partial<Record<ServiceName, Record<string, string>>> = {};
 
   constructor(private readonly config: FaultsConfig) {
     this.dir = config.FAULTS_DIR;
     const b = config.FAULTS_BASE_PORT;
-    this.ports = { gateway: b, validator: b + 1, actions: b + 2, sinkMetrics: b + 3, sinkQuery: b + 4, embedded: b + 5, sinkApi: b + 6 };
+    this.ports = {
+      gateway: b,
+      validator: b + 1,
+      actions: b + 2,
+      sinkMetrics: b + 3,
+      sinkQuery: b + 4,
+      embedded: b + 5,
+      sinkApi: b + 6,
+      failoverStores: b + 7,
+      redisGroup: config.FAULTS_SENTINEL_BASE_PORT,
+    };
   }
 
   get gatewayUrl() {
@@ -56,6 +79,14 @@ export class Harness {
   get registryUrl() {
     if (!this.stack) throw new Error('the harness stack is not up: call start() first');
     return this.stack.SCHEMA_REGISTRY_URL;
+  }
+  /** Whether start() ran (stack and services), as opposed to prepare() alone. */
+  get isStarted() {
+    return this.started;
+  }
+  /** What child processes start from (PATH, HOME …). */
+  get inheritedEnv() {
+    return this.config.inheritedEnv;
   }
   get keysFile() {
     return join(this.dir, 'keys.json');
@@ -77,6 +108,15 @@ export class Harness {
   }
 
   async start() {
+    this.prepare();
+    this.started = true;
+    await this.startRedis();
+    await this.stackUp();
+    for (const s of ['sink', 'validator', 'action-store', 'gateway'] as const) await this.startService(s);
+  }
+
+  /** The working directory and the keys file: all a scenario that brings its own parts needs. */
+  prepare() {
     clearKeepingJars(this.dir);
     mkdirSync(join(this.dir, 'logs'), { recursive: true });
     writeFileSync(
@@ -89,12 +129,10 @@ export class Harness {
         ],
       }),
     );
-    await this.startRedis();
-    await this.stackUp();
-    for (const s of ['sink', 'validator', 'action-store', 'gateway'] as const) await this.startService(s);
   }
 
   async stop() {
+    if (!this.started) return;
     await Promise.allSettled([...this.children.values()].map((c) => c.terminate(20_000)));
     this.children.clear();
     await run('bash', [join(ROOT, 'deploy/local/stack.sh'), 'down'], { env: this.stackEnv, timeout: 120_000 }).catch(() => undefined);

@@ -25,8 +25,12 @@ async function main() {
   const results: ScenarioResult[] = [];
   const t0 = Date.now();
   try {
-    console.log(`starting the stack and services in ${h.dir}`);
-    await bounded(h.start(), 5 * 60_000, 'the stack and services to start');
+    if (chosen.every((s) => s.standalone)) {
+      h.prepare();
+    } else {
+      console.log(`starting the stack and services in ${h.dir}`);
+      await bounded(h.start(), 5 * 60_000, 'the stack and services to start');
+    }
     console.log(`up in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     for (const s of chosen) {
       console.log(`--- ${s.id}. ${s.title}`);
@@ -43,7 +47,7 @@ async function main() {
         `${r.failures.length ? 'FAIL' : 'pass'} in ${((Date.now() - started) / 1000).toFixed(0)} s: ${JSON.stringify(r.counts)} recovery ${r.recoveredMs ?? 'never'} ms ${r.failures.join('; ')} ${r.notes.join('; ')}`,
       );
       // A scenario may leave a service dead (that is what some bugs do): the next one starts whole.
-      for (const name of ['sink', 'validator', 'action-store', 'gateway'] as const) {
+      for (const name of h.isStarted ? (['sink', 'validator', 'action-store', 'gateway'] as const) : []) {
         if (!h.running(name)) await h.startService(name).catch((err) => console.error(`restarting ${name}: ${(err as Error).message}`));
       }
     }
@@ -78,6 +82,9 @@ one-off actions (stored = delivered distinct, dup = delivered twice); h counts r
 Scenario i (replicated services behind nginx; not in \`--short\`) counts the upload load's events;
 its actions, segment entries, campaign actions and the edge's answers are in its notes and in
 "Replicated services" below. The ports move with FAULTS_KAFKA_PORT, FAULTS_REGISTRY_PORT,
-FAULTS_REDIS_PORT and FAULTS_BASE_PORT (dev/src/faults/config.ts).`;
+FAULTS_REDIS_PORT and FAULTS_BASE_PORT (dev/src/faults/config.ts).
+Scenario j brings its own Redis primary, replica and three sentinels and two action stores (no Kafka:
+\`--only j\` starts nothing else, ≈ 1.5 min) and counts one-off actions like e, its table row for the
+WAIT variant (see "Redis failover").`;
 
 runHarnessScript(main);

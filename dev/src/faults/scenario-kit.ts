@@ -23,6 +23,8 @@ export interface Scenario {
   short: boolean;
   /** The most the scenario may take (run.ts; default 10 minutes). */
   deadlineMs?: number;
+  /** Brings every part it needs itself: run alone (`--only`), the harness starts no stack for it. */
+  standalone?: boolean;
   run(h: Harness, ctx: { short: boolean; runId: string }): Promise<ScenarioResult>;
 }
 

@@ -11,6 +11,7 @@ import { replicasScenario } from './scenario-replicas';
 import { RATE, SETTLE_MS, hashSeed, pause, verdict, type Scenario, type ScenarioResult } from './scenario-kit';
 
 export type { Scenario, ScenarioResult };
+import { ACTIONS, IN_FLIGHT_BOUND, failoverRun, type FailoverRun } from './redis-failover';
 
 /** Steady load around a fault: `before` ms of load, the fault, `after` ms of load, then count. */
 async function underLoad(h: Harness, tag: string, timing: { before: number; after: number }, fault: () => Promise<void>) {
@@ -317,4 +318,39 @@ export const scenarios: Scenario[] = [
     },
   },
   replicasScenario,
+  {
+    id: 'j',
+    title: `Redis primary kill -9 under 2 × 50 concurrent pullers of ${ACTIONS.toLocaleString('en')} one-off actions (Sentinel; without, then with WAIT 1)`,
+    short: true,
+    standalone: true,
+    async run(h, { runId }) {
+      const runs: FailoverRun[] = [];
+      for (const wait of [false, true]) {
+        runs.push(
+          await failoverRun(h, {
+            wait,
+            tag: `j-${wait ? 'wait' : 'nowait'}-${runId}`,
+            redisBasePort: h.ports.redisGroup,
+            storeBasePort: h.ports.failoverStores,
+          }),
+        );
+      }
+      const [plain, waited] = runs as [FailoverRun, FailoverRun];
+      const failures: string[] = [];
+      for (const r of runs) {
+        const variant = r.wait ? 'with WAIT' : 'without WAIT';
+        if (r.created !== ACTIONS) failures.push(`${variant}: ${r.created} of ${ACTIONS} created`);
+        if (r.failoverMs === undefined) failures.push(`${variant}: a store never served pulls again`);
+      }
+      // The replica wait's promise: nothing answered twice. Lost (marked by a pull whose answer died
+      // with the primary) is bounded by the pulls in flight, with or without it (docs/reliability.md "Redis failover").
+      if (waited.duplicates !== 0) failures.push(`with WAIT: ${waited.duplicates} delivered twice`);
+      for (const r of runs) if (r.lost > IN_FLIGHT_BOUND || r.lost < 0) failures.push(`${r.wait ? 'with' : 'without'} WAIT: ${r.lost} never delivered`);
+      const describe = (r: FailoverRun) =>
+        `${r.wait ? 'with WAIT 1 (200 ms)' : 'without WAIT'}: ${r.deliveries} deliveries, ${r.distinct} distinct, ${r.duplicates} twice, ${r.lost} never, ` +
+        `promoted after ${(r.promotedMs / 1000).toFixed(1)} s, both stores serving ${r.failoverMs === undefined ? 'never' : `after ${(r.failoverMs / 1000).toFixed(1)} s`}, ${r.refused} pulls refused (${r.abandoned} unanswered within 30 s)`;
+      const counts = { sent: waited.created, acked: waited.created, stored: waited.distinct, rejected: 0, lost: waited.lost, dup: waited.duplicates };
+      return { id: 'j', title: this.title, counts, recoveredMs: waited.failoverMs, failures, notes: [describe(plain), describe(waited)] };
+    },
+  },
 ];

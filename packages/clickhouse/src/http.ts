@@ -36,11 +36,13 @@ export function createClickHouseHttpAnalytics(opts: ClickHouseHttpOptions): Anal
 }
 
 /**
- * Creates the database when missing. Over HTTP every request names its database, and naming one
- * that does not exist fails, so this runs through a client bound to `default`.
+ * Creates the database when missing (with a cluster name: on every server of that cluster). Over
+ * HTTP every request names its database, and naming one that does not exist fails, so this runs
+ * through a client bound to `default`.
  */
-export async function ensureClickHouseDatabase(opts: ClickHouseHttpOptions): Promise<void> {
+export async function ensureClickHouseDatabase(opts: ClickHouseHttpOptions, cluster?: string): Promise<void> {
   const database = identifier(opts.database, 'database name');
+  const onCluster = cluster ? ` ON CLUSTER ${identifier(cluster, 'cluster name')}` : '';
   const client = createClient({
     url: opts.url,
     username: opts.username,
@@ -50,7 +52,7 @@ export async function ensureClickHouseDatabase(opts: ClickHouseHttpOptions): Pro
     log: { level: ClickHouseLogLevel.OFF },
   });
   try {
-    await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${database}` });
+    await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${database}${onCluster}` });
   } catch (err) {
     throw toAnalyticsError(err, `create database ${database}`);
   } finally {

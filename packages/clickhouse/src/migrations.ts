@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Analytics, Logger } from '@evp/core';
+import { clusterLedger, clusterStatements } from './cluster-ddl';
+import { MigrationError } from './migration-error';
 import { formatDateTime64 } from './time';
 
 /** deploy/clickhouse/migrations in this repository (packages/clickhouse/src → repo root). */
@@ -16,12 +18,7 @@ export interface Migration {
   statements: string[];
 }
 
-export class MigrationError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'MigrationError';
-  }
-}
+export { MigrationError };
 
 const FILE = /^(\d{3})_([a-z0-9_]+)\.sql$/;
 
@@ -76,6 +73,15 @@ const LEDGER = `CREATE TABLE IF NOT EXISTS schema_migrations
 ENGINE = ReplacingMergeTree(applied_at)
 ORDER BY version`;
 
+/**
+ * What a migration runs: its statements as written (one node), or their clustered form
+ * (cluster-ddl.ts) with a cluster name. runMigrations renders every migration before it runs the
+ * first statement, so one without a clustered form stops the run before it changed anything.
+ */
+export function renderMigration(m: Migration, cluster?: string): string[] {
+  return cluster ? m.statements.flatMap((s) => clusterStatements(s, cluster)) : m.statements;
+}
+
 export interface MigrationResult {
   applied: string[];
   alreadyApplied: string[];
@@ -87,15 +93,16 @@ export interface MigrationResult {
  * statement must be idempotent (`IF NOT EXISTS`): a run that died half way is simply run again,
  * and the ledger row is written only after all statements of a migration succeeded.
  */
-export async function runMigrations(opts: { analytics: Analytics; dir?: string; logger?: Logger }): Promise<MigrationResult> {
-  const { analytics, logger } = opts;
+export async function runMigrations(opts: { analytics: Analytics; dir?: string; logger?: Logger; cluster?: string }): Promise<MigrationResult> {
+  const { analytics, logger, cluster } = opts;
   const migrations = loadMigrations(opts.dir);
-  await analytics.command(LEDGER);
+  await analytics.command(cluster ? clusterLedger(cluster) : LEDGER);
   const rows = await analytics.query<{ version: number; checksum: string }>(
     'SELECT version, argMax(checksum, applied_at) AS checksum FROM schema_migrations GROUP BY version',
   );
   const recorded = new Map(rows.map((r) => [Number(r.version), r.checksum]));
   const result: MigrationResult = { applied: [], alreadyApplied: [] };
+  const rendered = new Map(migrations.map((m) => [m.version, renderMigration(m, cluster)]));
   for (const m of migrations) {
     const checksum = recorded.get(m.version);
     if (checksum !== undefined) {
@@ -105,7 +112,7 @@ export async function runMigrations(opts: { analytics: Analytics; dir?: string; 
       result.alreadyApplied.push(m.file);
       continue;
     }
-    for (const statement of m.statements) await analytics.command(statement);
+    for (const statement of rendered.get(m.version) ?? []) await analytics.command(statement);
     await analytics.insert('schema_migrations', [{ version: m.version, name: m.name, checksum: m.checksum, applied_at: formatDateTime64(Date.now()) }]);
     logger?.info({ migration: m.file, statements: m.statements.length }, 'applied ClickHouse migration');
     result.applied.push(m.file);

@@ -10,3 +10,5 @@ export * from './stack/throwaway-kafka';
 export * from './migrated-chdb';
 export * from './client-corpus';
 export * from './openapi-check';
+export * from './stack/redis-group';
+export * from './stack/ports';

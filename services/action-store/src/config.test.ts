@@ -6,6 +6,9 @@ describe('loadActionStoreConfig', () => {
     expect(loadActionStoreConfig({ KEYS_FILE: '/k.json' })).toEqual({
       PORT: 8083,
       REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_MASTER_NAME: 'evp-actions',
+      REDIS_WAIT_REPLICAS: 0,
+      REDIS_WAIT_TIMEOUT_MS: 200,
       REDIS_KEY_PREFIX: 'evp:act:',
       KEYS_FILE: '/k.json',
       KEYS_RELOAD_INTERVAL_MS: 2000,
@@ -40,5 +43,26 @@ describe('loadActionStoreConfig', () => {
   it('needs the schema registry when Kafka is configured', () => {
     expect(() => loadActionStoreConfig({ KEYS_FILE: '/k', KAFKA_BROKERS: 'a:1' })).toThrow('SCHEMA_REGISTRY_URL: required with KAFKA_BROKERS');
     expect(loadActionStoreConfig({ KEYS_FILE: '/k', KAFKA_BROKERS: 'a:1,b:2', SCHEMA_REGISTRY_URL: 'http://r:8081' }).KAFKA_BROKERS).toEqual(['a:1', 'b:2']);
+  });
+
+  it('reads Sentinel addresses and the replica wait', () => {
+    const c = loadActionStoreConfig({
+      KEYS_FILE: '/k',
+      REDIS_SENTINELS: 's1:26379, 10.0.0.2:26380',
+      REDIS_MASTER_NAME: 'm',
+      REDIS_WAIT_REPLICAS: '1',
+      REDIS_WAIT_TIMEOUT_MS: '50',
+    });
+    expect([c.REDIS_SENTINELS, c.REDIS_MASTER_NAME, c.REDIS_WAIT_REPLICAS, c.REDIS_WAIT_TIMEOUT_MS]).toEqual([
+      [
+        { host: 's1', port: 26379 },
+        { host: '10.0.0.2', port: 26380 },
+      ],
+      'm',
+      1,
+      50,
+    ]);
+    expect(() => loadActionStoreConfig({ KEYS_FILE: '/k', REDIS_SENTINELS: 's1:26379,s2' })).toThrow('REDIS_SENTINELS: expected host:port, got "s2"');
+    expect(() => loadActionStoreConfig({ KEYS_FILE: '/k', REDIS_SENTINELS: 's1:70000' })).toThrow('REDIS_SENTINELS: expected host:port, got "s1:70000"');
   });
 });

@@ -1,11 +1,42 @@
 import { z } from 'zod';
 import { envFragments, parseConfig } from '@evp/core';
 
+/** `a:1,b:2` → [{ host: 'a', port: 1 }, …]; a bad entry fails the config. */
+function hostPorts(list: string, ctx: z.RefinementCtx): { host: string; port: number }[] {
+  return list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const m = /^(.+):(\d{1,5})$/.exec(entry);
+      if (!m || Number(m[2]) > 65535) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `expected host:port, got ${JSON.stringify(entry)}` });
+        return { host: '', port: 0 };
+      }
+      return { host: m[1] as string, port: Number(m[2]) };
+    });
+}
+
 /** The only place the action store reads the environment. */
 const schema = z
   .object({
     PORT: envFragments.port.default(8083),
+    /** One Redis (or the primary when no Sentinel is configured). */
     REDIS_URL: envFragments.url.default('redis://127.0.0.1:6379'),
+    /**
+     * Sentinel addresses (`host:port,…`): when set, the store asks them for REDIS_MASTER_NAME's
+     * primary and follows failovers; REDIS_URL is then not used (docs/reliability.md "Redis failover").
+     */
+    REDIS_SENTINELS: z.string().min(1).transform(hostPorts).optional(),
+    REDIS_MASTER_NAME: z.string().min(1).default('evp-actions'),
+    /**
+     * Replicas that must hold a delivery or a create before it is answered (`WAIT`); 0 = do not wait.
+     * Replication is asynchronous: without it a failover may lose deliveries the old primary marked
+     * (the actions are delivered again) and creates it acknowledged.
+     */
+    REDIS_WAIT_REPLICAS: z.coerce.number().int().min(0).max(16).default(0),
+    /** How long one `WAIT` may take before the store answers anyway (a pull) or 503 (a create, which the caller may repeat). */
+    REDIS_WAIT_TIMEOUT_MS: envFragments.positiveInt.default(200),
     /** Every Redis key starts with this, then `{<app_id>}:`. */
     REDIS_KEY_PREFIX: z.string().min(1).default('evp:act:'),
     ...envFragments.keys,

@@ -1,4 +1,3 @@
-import Redis from 'ioredis';
 import { consumerProblems, createLogger, type BusProducer, type Subscription } from '@evp/core';
 import { closeServer, createHttpMetrics, deadLetterMetrics, listen, runService, serviceKeys, serviceLifecycle } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
@@ -10,6 +9,7 @@ import { loadActionStoreConfig } from './config';
 import { startActionRequestsConsumer } from './consumers/action-requests';
 import { startFeedbackConsumer } from './consumers/feedback';
 import { startLogRelay, type LogRelay } from './log-relay';
+import { createRedisClient } from './redis-connection';
 import { startSweeper } from './sweeper';
 
 /**
@@ -20,8 +20,7 @@ import { startSweeper } from './sweeper';
 async function main() {
   const config = loadActionStoreConfig();
   const logger = createLogger('action-store', config.LOG_LEVEL);
-  // Fail requests fast while Redis is away (503 + Retry-After) instead of queueing them.
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
+  const redis = createRedisClient(config);
   redis.on('error', (err) => logger.warn({ err }, 'redis connection error'));
   await redis.connect();
   const httpMetrics = createHttpMetrics('action_store');
@@ -33,6 +32,8 @@ async function main() {
     prefix: config.REDIS_KEY_PREFIX,
     retentionMs: config.RETENTION_MS,
     logLeaseMs: config.ACTION_LOG_LEASE_MS,
+    replicaWait: config.REDIS_WAIT_REPLICAS > 0 ? { replicas: config.REDIS_WAIT_REPLICAS, timeoutMs: config.REDIS_WAIT_TIMEOUT_MS } : undefined,
+    onUnconfirmed: (what, replicas) => logger.warn({ what, replicas }, 'Redis write answered before a replica confirmed it (WAIT timed out)'),
   });
 
   const consumers: Record<string, Subscription> = {};

@@ -93,5 +93,9 @@ describe('segmenter config', () => {
 
   it('needs only the ClickHouse variables for migrate', () => {
     expect(loadMigrateConfig({ CLICKHOUSE_URL: 'http://clickhouse:8123', CLICKHOUSE_DATABASE: 'analytics' }).CLICKHOUSE_DATABASE).toBe('analytics');
+    expect(loadMigrateConfig({ CLICKHOUSE_URL: 'http://clickhouse:8123', CLICKHOUSE_CLUSTER: 'evp' }).CLICKHOUSE_CLUSTER).toBe('evp');
+    expect(() => loadMigrateConfig({ CLICKHOUSE_URL: 'http://clickhouse:8123', CLICKHOUSE_CLUSTER: 'a b' })).toThrow(
+      'CLICKHOUSE_CLUSTER: letters, digits and _ only',
+    );
   });
 });

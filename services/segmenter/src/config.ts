@@ -86,7 +86,17 @@ const sinkSchema = z.object({
   CAMPAIGNS_ENTRIES_FROM_BEGINNING: bool.default('false'),
 });
 
-const migrateSchema = z.object(clickhouse);
+const migrateSchema = z.object({
+  ...clickhouse,
+  /**
+   * A cluster name from the servers' remote_servers: the migrations then create replicated local
+   * tables and Distributed tables over them, ON CLUSTER (docs/scaling.md "ClickHouse"). Unset: one node.
+   */
+  CLICKHOUSE_CLUSTER: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'letters, digits and _ only')
+    .optional(),
+});
 
 export type SegmenterConfig = z.infer<typeof sinkSchema>;
 export type MigrateConfig = z.infer<typeof migrateSchema>;

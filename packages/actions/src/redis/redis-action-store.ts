@@ -44,6 +44,16 @@ export interface RedisActionStoreOptions {
   logConsumer?: string;
   /** How long an action log record read here stays this reader's before another may claim it. Default 30 s. */
   logLeaseMs?: number;
+  /**
+   * Replication is asynchronous: a primary that fails over may take its last writes with it. With
+   * this, a create and a one-off pull that delivered something wait (`WAIT replicas timeoutMs`) until
+   * that many replicas hold the write before answering. Unconfirmed in time, a create fails
+   * (retriable: creates are idempotent, so the repeat is safe) and a pull answers anyway (the actions
+   * are marked on the primary; a failover now would deliver them again) and calls `onUnconfirmed`.
+   * Default: no waiting (docs/reliability.md "Redis failover").
+   */
+  replicaWait?: { replicas: number; timeoutMs: number };
+  onUnconfirmed?: (what: 'pull' | 'create', replicas: number) => void;
 }
 
 /** A script run by SHA, loaded on first use or after a Redis restart (NOSCRIPT). */
@@ -106,6 +116,10 @@ export class RedisActionStore implements ActionStore {
   private readonly scanBudget: number | undefined;
   private readonly logConsumer: string;
   private readonly logLeaseMs: number;
+  private readonly replicaWait: RedisActionStoreOptions['replicaWait'];
+  private readonly onUnconfirmed: NonNullable<RedisActionStoreOptions['onUnconfirmed']>;
+  /** Set while the primary has fewer replicas than replicaWait asks for: WAIT is skipped until `until`. */
+  private shortOfReplicas?: { connected: number; until: number };
   /** Apps whose outbox stream is known to have the readers' group. */
   private readonly logGroups = new Set<string>();
 
@@ -118,6 +132,48 @@ export class RedisActionStore implements ActionStore {
     this.scanBudget = opts.scanBudget;
     this.logConsumer = opts.logConsumer ?? LOG_GROUP;
     this.logLeaseMs = opts.logLeaseMs ?? DEFAULT_LOG_LEASE_MS;
+    this.replicaWait = opts.replicaWait;
+    this.onUnconfirmed = opts.onUnconfirmed ?? (() => undefined);
+  }
+
+  /**
+   * Whether the replicas asked for hold this connection's writes so far (true when not asked to
+   * wait); never throws. `WAIT` counts the replicas that acknowledged the connection's latest write
+   * offset, which is at or past the script just run.
+   */
+  private async confirmed(what: 'pull' | 'create'): Promise<boolean> {
+    const want = this.replicaWait;
+    if (!want) return true;
+    // WAIT blocks this connection, and every command queued behind it, until it returns: on a
+    // primary with too few replicas (after a failover, before a replica is back) each delivering pull
+    // would cost the whole timeout, one after another. Then it is not asked at all until `ROLE` lists
+    // enough replicas again (looked at once per timeout), and nothing is confirmed meanwhile.
+    if (this.shortOfReplicas) {
+      if (Date.now() >= this.shortOfReplicas.until) {
+        const connected = await this.connectedReplicas().catch(() => 0);
+        this.shortOfReplicas = connected < want.replicas ? { connected, until: Date.now() + want.timeoutMs } : undefined;
+      }
+      if (this.shortOfReplicas) {
+        this.onUnconfirmed(what, this.shortOfReplicas.connected);
+        return false;
+      }
+    }
+    // A connection lost while waiting (the primary died) is no confirmation; the write happened.
+    const got = await this.redis.wait(want.replicas, want.timeoutMs).then(Number, () => 0);
+    if (got >= want.replicas) {
+      this.shortOfReplicas = undefined;
+      return true;
+    }
+    const connected = await this.connectedReplicas().catch(() => 0);
+    this.shortOfReplicas = connected < want.replicas ? { connected, until: Date.now() + want.timeoutMs } : undefined;
+    this.onUnconfirmed(what, got);
+    return false;
+  }
+
+  /** Replicas connected to the primary now (`ROLE`: their list is its third element). */
+  private async connectedReplicas(): Promise<number> {
+    const role = (await this.redis.call('ROLE')) as [string, number, unknown[]];
+    return role[0] === 'master' ? role[2].length : 0;
   }
 
   /** `<prefix>{<app>}:`: the braces are a cluster hash tag, so one app's keys share a slot and scripts may touch them together. */
@@ -173,6 +229,11 @@ export class RedisActionStore implements ActionStore {
         scripts.create.run(this.redis, [`${base}seq`], args) as Promise<string[]>,
         this.redis.sadd(`${this.prefix}apps`, appId),
       ]);
+      if (!(await this.confirmed('create'))) {
+        throw new InfraError('redis', `create: fewer than ${this.replicaWait?.replicas} replicas confirmed within ${this.replicaWait?.timeoutMs} ms`, {
+          retriable: true,
+        });
+      }
       let k = 0;
       for (const r of results) {
         if (r.status !== 'created') continue;
@@ -213,6 +274,9 @@ export class RedisActionStore implements ActionStore {
     let reply: [number, string, ...string[]];
     try {
       reply = (await scripts.pull.run(this.redis, [`${base}exp`], args)) as typeof reply;
+      // The delivered one-off actions are marked on the primary: answered unconfirmed all the same,
+      // since withholding them would lose them (the mark stays), while answering risks a repeat.
+      if (query.delivery_mode === 'one-off' && reply.length > 2) await this.confirmed('pull');
     } catch (err) {
       throw toInfraError(err, 'pull');
     }

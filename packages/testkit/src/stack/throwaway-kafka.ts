@@ -1,10 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { repoRoot } from './endpoints';
+import { freePort, portOpen } from './ports';
 
 /**
  * A private single-node KRaft broker for tests that must stop and restart Kafka (outage tests),
@@ -23,23 +23,6 @@ export interface ThrowawayKafka {
   /** Stops it and deletes its data. */
   destroy(): Promise<void>;
 }
-
-const freePort = () =>
-  new Promise<number>((ok, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => ok(port));
-    });
-  });
-
-const portOpen = (port: number) =>
-  new Promise<boolean>((ok) => {
-    const s = createConnection({ port, host: '127.0.0.1' });
-    s.once('connect', () => (s.destroy(), ok(true)));
-    s.once('error', () => ok(false));
-  });
 
 function properties(dir: string, port: number, controllerPort: number): string {
   return `process.roles=broker,controller

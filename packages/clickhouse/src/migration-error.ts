@@ -1,0 +1,6 @@
+export class MigrationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MigrationError';
+  }
+}
