@@ -36,7 +36,7 @@ export function startInstructions(p: {
   return [
     '',
     'Event platform is running in one process (embedded Kafka-compatible bus, schema registry, ClickHouse via chdb, action store).',
-    `  base URL      ${p.baseUrl}   (every public route: /v1/ingest/…, /v1/segments, /v1/campaigns, /v1/actions, /v1/action/pull, /v1/action/sdk/pull, /inspector;`,
+    `  base URL      ${p.baseUrl}   (every public route: /v1/ingest/…, /v1/segments, /v1/campaigns, /v1/actions, /v1/action/pull, /v1/action/sdk/pull, /inspector, /console;`,
     '                and one /healthz, /readyz, /metrics for all parts)',
     `  ClickHouse    ${p.chdbPath} (chdb; database "analytics", table "events")`,
     `  keys          ${p.keysFile}${p.keysCreated ? ' (created now)' : ''}`,
@@ -69,6 +69,9 @@ export function startInstructions(p: {
     `    -d '${JSON.stringify(action)}'`,
     `  curl -s -X POST ${p.baseUrl}/v1/action/pull -H 'Authorization: Bearer ${p.apiKey}' -H 'Content-Type: application/json' \\`,
     `    -d '${JSON.stringify(pull)}'`,
+    '',
+    'Steer it in the console (API key): campaigns with their report drawn, segments over time, SQL, health, keys (docs/console.md):',
+    `  open ${p.baseUrl}/console`,
     '',
     'Query with your own ClickHouse tools (ClickHouse HTTP interface; analyst or API key as the password; docs/analytics.md):',
     `  ${p.clickhouseHttpUrl}  and  ${p.baseUrl}/clickhouse/`,

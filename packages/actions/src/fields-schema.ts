@@ -83,7 +83,7 @@ function fieldSchema(f: RecordField, opts: FieldsSchemaOptions): z.ZodTypeAny {
  * defaults filled in. `T` is the table's generated type (schemas/generated/records.ts).
  */
 export function fieldsSchema<T extends object>(fields: readonly RecordField[], opts: FieldsSchemaOptions = {}): z.ZodType<T, z.ZodTypeDef, unknown> {
-  return objectOf(fields, opts) as unknown as z.ZodType<T, z.ZodTypeDef, unknown>;
+  return objectOf(fields, opts) as z.ZodType<T, z.ZodTypeDef, unknown>;
 }
 
 function objectOf(fields: readonly RecordField[], opts: FieldsSchemaOptions): z.ZodTypeAny {
