@@ -129,7 +129,7 @@ describe('deploy/edge/nginx.conf with a real nginx in front of the services', ()
     expect(await send('GET', '/v1/ingest/requests/r-none', { key: SDK_KEY })).toMatchObject({ status: 200, body: { request_id: 'r-none', status: 'pending' } });
     expect(await send('GET', '/v1/inspect/events', { key: API_KEY })).toEqual({ status: 200, requestId: expect.any(String), body: { data: [] } });
     const page = await fetch(`${base}/inspector`);
-    expect([page.status, page.headers.get('content-type'), (await page.text()).includes('<title>Event inspector</title>')]).toEqual([
+    expect([page.status, page.headers.get('content-type'), (await page.text()).includes('<title>Event inspector · console</title>')]).toEqual([
       200,
       'text/html; charset=utf-8',
       true,

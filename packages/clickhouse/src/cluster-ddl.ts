@@ -48,7 +48,7 @@ function createClustered(statement: string, table: string, cluster: string): str
 }
 
 /** A hash of the sorting key's identity: (app_id, user_id) when it has user_id, else its plain columns. */
-export function shardingKey(statement: string, table: string): string {
+function shardingKey(statement: string, table: string): string {
   const line = /\nORDER BY ([^\n]+)/.exec(statement)?.[1]?.trim();
   if (!line) throw new MigrationError(`table ${table}: no ORDER BY`);
   const plain = topLevelItems(line.startsWith('(') && line.endsWith(')') ? line.slice(1, -1) : line).filter((c) => IDENT.test(c));

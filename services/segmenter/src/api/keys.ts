@@ -3,7 +3,7 @@ import type { KeyRing } from '@evp/core';
 import { grantOf, requireKey } from '@evp/http';
 
 /** One key as the API shows it: never the key or its digest. */
-export interface KeyView {
+interface KeyView {
   id: string;
   role: string;
   created_at: string | null;
@@ -12,7 +12,7 @@ export interface KeyView {
 }
 
 /** The app's keys by id with their last use (shared by every replica within its flush interval). */
-export async function keysListing(keys: KeyRing, appId: string): Promise<KeyView[]> {
+async function keysListing(keys: KeyRing, appId: string): Promise<KeyView[]> {
   const lastUsed = await keys.usage.lastUsed(appId);
   return keys.keysOf(appId).map((k) => {
     const at = lastUsed.get(k.id);
