@@ -226,8 +226,17 @@ describe('the web library in Chromium', () => {
     await call(p, 'flush');
     const got = await h.waitForEvents(user, 4, 'search');
     expect(got.map((e) => e.property)).toEqual(['1', '2', '3', '4']);
-    // identify + 4 searches = 5 → 3 + 2 → (2 + 1) + 2.
-    expect(sizes).toEqual([5, 3, 2, 1, 2]);
+    // identify + 4 searches = 5 → 3 + 2 → (2 + 1) + 2: [5, 3, 2, 1, 2]. On a loaded machine identify
+    // may leave on its own first ([1, 4, 2, 2]): either way each batch the page sent is split depth
+    // first until the halves fit, and those batches hold the five events once.
+    const split = (n: number): number[] => (n <= 2 ? [n] : [n, ...split(Math.ceil(n / 2)), ...split(Math.floor(n / 2))]);
+    const sentByPage: number[] = [];
+    for (let i = 0; i < sizes.length; i += split(sizes[i]!).length) {
+      expect(sizes.slice(i, i + split(sizes[i]!).length)).toEqual(split(sizes[i]!));
+      sentByPage.push(sizes[i]!);
+    }
+    expect(sentByPage.reduce((x, y) => x + y, 0)).toBe(5);
+    expect(sizes.some((n) => n > 2)).toBe(true);
     await ctx.close();
   });
 
