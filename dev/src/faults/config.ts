@@ -12,6 +12,12 @@ const schema = z.object({
   FAULTS_KAFKA_CONTROLLER_PORT: envFragments.port.default(19093),
   FAULTS_REGISTRY_PORT: envFragments.port.default(18081),
   FAULTS_REDIS_PORT: envFragments.port.default(16379),
+  /**
+   * The three-node cluster of scenario i: node n's broker on FAULTS_CLUSTER_PORT+n-1, its controller on
+   * FAULTS_CLUSTER_CONTROLLER_PORT+n-1 (deploy/local/stack.sh with STACK_KAFKA_NODES=3).
+   */
+  FAULTS_CLUSTER_PORT: envFragments.port.default(18401),
+  FAULTS_CLUSTER_CONTROLLER_PORT: envFragments.port.default(18411),
   /** First of the ports the services listen on (gateway, validator, action store, sink, embedded …). */
   FAULTS_BASE_PORT: envFragments.port.default(18100),
   FAULTS_LOG_LEVEL: envFragments.logLevel.default('warn'),

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { createKafkaClusterProbe } from '@evp/kafka';
 import { waitFor } from '@evp/testkit';
 import type { FaultsConfig } from './config';
 import { startChild, waitHttpOk, type Child } from './processes';
@@ -18,18 +19,27 @@ export const KEYS = {
 } as const;
 
 export type ServiceName = 'gateway' | 'validator' | 'action-store' | 'sink';
+const SERVICES: ServiceName[] = ['sink', 'validator', 'action-store', 'gateway'];
+
+/** The Kafka the services run against: the single broker, or the three-node cluster (scenario i). */
+export type KafkaShape = 'single' | 'cluster';
+export const CLUSTER_NODES = 3;
 
 /**
- * The platform as an operator runs it, on a stack of its own: Kafka (KRaft) and the registry double
- * from deploy/local/stack.sh on the harness's ports, its own redis-server with AOF (fsync always),
- * and the four services as separate processes on env config, the sink on chdb
- * (dev/src/sink-chdb). Everything it starts is stopped by `stop()` or, at worst, killAllChildren.
+ * The platform as an operator runs it, on a stack of its own: Kafka (KRaft: one broker, or a
+ * three-node cluster) and the registry double from deploy/local/stack.sh on the harness's ports, its
+ * own redis-server with AOF (fsync always), and the four services as separate processes on env
+ * config, the sink on chdb (dev/src/sink-chdb). Everything it starts is stopped by `stop()` or, at
+ * worst, killAllChildren.
  */
 export class Harness {
   readonly dir: string;
   readonly ports: { gateway: number; validator: number; actions: number; sinkMetrics: number; sinkQuery: number; embedded: number; sinkApi: number };
   private readonly children = new Map<ServiceName, Child>();
   private redis?: Child;
+  /** The Kafka the services use now; every shape started is stopped by `stop()`. */
+  private kafka: KafkaShape = 'single';
+  private readonly kafkaStarted = new Set<KafkaShape>();
   /** Extra env per service for its next start (fault injection). */
   readonly overrides: Partial<Record<ServiceName, Record<string, string>>> = {};
 
@@ -56,23 +66,36 @@ export class Harness {
   get keysFile() {
     return join(this.dir, 'keys.json');
   }
-  private get stackEnv() {
+  /** One stack directory for both shapes: the jars, the registry and the lock are shared; each shape has its own Kafka data. */
+  private stackEnv(shape: KafkaShape) {
     const c = this.config;
+    const kafka =
+      shape === 'single'
+        ? { KAFKA_PORT: String(c.FAULTS_KAFKA_PORT), KAFKA_CONTROLLER_PORT: String(c.FAULTS_KAFKA_CONTROLLER_PORT) }
+        : {
+            STACK_KAFKA_NODES: String(CLUSTER_NODES),
+            KAFKA_PORT: String(c.FAULTS_CLUSTER_PORT),
+            KAFKA_CONTROLLER_PORT: String(c.FAULTS_CLUSTER_CONTROLLER_PORT),
+          };
     return {
       ...c.inheritedEnv,
       STACK_LOCAL_DIR: join(this.dir, 'stack'),
-      KAFKA_PORT: String(c.FAULTS_KAFKA_PORT),
-      KAFKA_CONTROLLER_PORT: String(c.FAULTS_KAFKA_CONTROLLER_PORT),
+      ...kafka,
       SCHEMA_REGISTRY_PORT: String(c.FAULTS_REGISTRY_PORT),
       REDIS_PORT: String(c.FAULTS_REDIS_PORT),
       STACK_UP_TIMEOUT: '120',
     };
   }
-  private get brokers() {
-    return `127.0.0.1:${this.config.FAULTS_KAFKA_PORT}`;
+  /** The bootstrap list of the Kafka in use. */
+  get brokers(): string[] {
+    if (this.kafka === 'single') return [`127.0.0.1:${this.config.FAULTS_KAFKA_PORT}`];
+    return Array.from({ length: CLUSTER_NODES }, (_, i) => `127.0.0.1:${this.config.FAULTS_CLUSTER_PORT + i}`);
+  }
+  get kafkaShape(): KafkaShape {
+    return this.kafka;
   }
 
-  async start() {
+  async start(kafka: KafkaShape = 'single') {
     rmSync(this.dir, { recursive: true, force: true });
     mkdirSync(join(this.dir, 'logs'), { recursive: true });
     writeFileSync(
@@ -86,19 +109,41 @@ export class Harness {
       }),
     );
     await this.startRedis();
+    this.kafka = kafka;
     await this.stackUp();
-    for (const s of ['sink', 'validator', 'action-store', 'gateway'] as const) await this.startService(s);
+    for (const s of SERVICES) await this.startService(s);
   }
 
   async stop() {
     await Promise.allSettled([...this.children.values()].map((c) => c.terminate(20_000)));
     this.children.clear();
-    await run('bash', [join(ROOT, 'deploy/local/stack.sh'), 'down'], { env: this.stackEnv, timeout: 120_000 }).catch(() => undefined);
+    for (const shape of this.kafkaStarted) {
+      await run('bash', [join(ROOT, 'deploy/local/stack.sh'), 'down'], { env: this.stackEnv(shape), timeout: 120_000 }).catch(() => undefined);
+    }
     await this.redis?.terminate(10_000).catch(() => undefined);
   }
 
+  /** Starts (or restarts the dead nodes of) the Kafka in use, with the registry; waits until its topics are ready. */
   private async stackUp() {
-    await run('bash', [join(ROOT, 'deploy/local/stack.sh'), 'up'], { env: this.stackEnv, timeout: 240_000 });
+    this.kafkaStarted.add(this.kafka);
+    await run('bash', [join(ROOT, 'deploy/local/stack.sh'), 'up'], { env: this.stackEnv(this.kafka), timeout: 240_000 });
+  }
+
+  /**
+   * Moves the services to the other Kafka: starts it, stops every service, starts them again against
+   * it (the chdb data stays; consumer groups start afresh on the new cluster's topics).
+   */
+  async useKafka(shape: KafkaShape) {
+    if (shape === this.kafka) return;
+    this.kafka = shape;
+    await this.stackUp();
+    for (const s of [...SERVICES].reverse()) await this.terminate(s).catch(() => this.kill9(s));
+    for (const s of SERVICES) await this.startService(s);
+  }
+
+  /** Partition placement and topic settings of the Kafka in use; the caller closes it. */
+  kafkaProbe() {
+    return createKafkaClusterProbe({ brokers: this.brokers, clientId: 'faults-probe' });
   }
 
   async startRedis() {
@@ -123,14 +168,15 @@ export class Harness {
     await this.redis?.kill9();
   }
 
-  /** kill -9 of the broker (the JVM stack.sh started; its pid file names it). */
-  async killBroker() {
-    const pid = Number(readFileSync(join(this.dir, 'stack/kafka/kafka.pid'), 'utf8'));
+  /** kill -9 of the broker, or of cluster node `node` (the JVM stack.sh started; its pid file names it). */
+  async killBroker(node = 1) {
+    const pidFile = this.kafka === 'single' ? 'stack/kafka/kafka.pid' : `stack/kafka-cluster/node-${node}/kafka.pid`;
+    const pid = Number(readFileSync(join(this.dir, pidFile), 'utf8'));
     process.kill(-pid, 'SIGKILL');
     await waitFor(() => !isAlive(pid), { timeoutMs: 15_000, intervalMs: 100, what: 'the broker to die' });
   }
 
-  /** Restarts the broker on its data (stack.sh up keeps data; topics exist). */
+  /** Restarts the broker (every dead node of the cluster) on its data (stack.sh up keeps data; topics exist). */
   async restartBroker() {
     await this.stackUp();
   }
@@ -138,7 +184,7 @@ export class Harness {
   private serviceEnv(name: ServiceName): Record<string, string | undefined> {
     const common = {
       ...this.config.inheritedEnv,
-      KAFKA_BROKERS: this.brokers,
+      KAFKA_BROKERS: this.brokers.join(','),
       SCHEMA_REGISTRY_URL: `http://127.0.0.1:${this.config.FAULTS_REGISTRY_PORT}`,
       LOG_LEVEL: this.config.FAULTS_LOG_LEVEL,
       KEYS_FILE: this.keysFile,

@@ -25,13 +25,19 @@ async function main() {
   const results: ScenarioResult[] = [];
   const t0 = Date.now();
   try {
-    console.log(`starting the stack and services in ${h.dir}`);
-    await bounded(h.start(), 5 * 60_000, 'the stack and services to start');
+    // A run of cluster scenarios only starts on the cluster: no single broker to start and leave idle.
+    const kafka = chosen.length > 0 && chosen.every((s) => s.kafka === 'cluster') ? 'cluster' : 'single';
+    console.log(`starting the stack (Kafka: ${kafka}) and services in ${h.dir}`);
+    await bounded(h.start(kafka), 5 * 60_000, 'the stack and services to start');
     console.log(`up in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     for (const s of chosen) {
       console.log(`--- ${s.id}. ${s.title}`);
       const started = Date.now();
-      const r = await bounded(s.run(h, { short, runId }), SCENARIO_DEADLINE_MS, `scenario ${s.id}`).catch((err): ScenarioResult => ({
+      const r = await bounded(
+        h.useKafka(s.kafka ?? 'single').then(() => s.run(h, { short, runId })),
+        SCENARIO_DEADLINE_MS,
+        `scenario ${s.id}`,
+      ).catch((err): ScenarioResult => ({
         id: s.id,
         title: s.title,
         counts: { sent: 0, acked: 0, stored: 0, rejected: 0, lost: 0, dup: 0 },

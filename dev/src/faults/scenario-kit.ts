@@ -1,0 +1,88 @@
+import { waitFor } from '@evp/testkit';
+import { awaitAllStored, type Counts } from './counts';
+import { KEYS, type Harness, type KafkaShape } from './harness';
+import { sendUpload, startLoad, uploadFactory } from './load';
+
+/** What every scenario shares: its result's shape, the steady load around a fault, the verdict and the recovery probe. */
+export interface ScenarioResult {
+  id: string;
+  title: string;
+  counts: Counts;
+  /**
+   * From the end of the fault (restart) until the pipeline serves again (an upload acknowledged after
+   * it is queryable; e: pulls answer again; f: the maximal uploads are queryable); undefined: never;
+   * null: the scenario has no fault to recover from (h).
+   */
+  recoveredMs?: number | null;
+  /** Exact conditions beyond lost = 0 and dup = 0 that failed, in words. */
+  failures: string[];
+  notes: string[];
+}
+
+export interface Scenario {
+  id: string;
+  title: string;
+  short: boolean;
+  /** The Kafka it needs ('single' unless said): the scenario switches the harness to it (Harness.useKafka). */
+  kafka?: KafkaShape;
+  run(h: Harness, ctx: { short: boolean; runId: string }): Promise<ScenarioResult>;
+}
+
+export const RATE = 10; // uploads/s of 50 events: the issue's steady load
+export const SETTLE_MS = 180_000; // the most a recovery may take before the scenario counts what is missing as lost
+export const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function verdict(
+  id: string,
+  title: string,
+  counts: Counts,
+  recoveredMs: number | undefined,
+  extra: string[] = [],
+  notes: string[] = [],
+): ScenarioResult {
+  const failures = [...extra];
+  if (counts.acked === 0) failures.push('nothing was acknowledged');
+  if (counts.lost !== 0) failures.push(`${counts.lost} acknowledged events lost`);
+  // The load is valid by construction: a rejection here is a fault turned into a wrong verdict.
+  if (counts.rejected !== 0) failures.push(`${counts.rejected} valid events rejected`);
+  if (counts.dup !== 0) failures.push(`${counts.dup} duplicate rows`);
+  return { id, title, counts, recoveredMs, failures, notes };
+}
+
+/** Steady load around a fault: `before` ms of load, the fault, `after` ms of load, then count. */
+export async function underLoad(h: Harness, tag: string, timing: { before: number; after: number }, fault: () => Promise<void>) {
+  const load = startLoad({ gatewayUrl: h.gatewayUrl, key: KEYS.sdk, tag, seed: hashSeed(tag), rate: RATE });
+  await pause(timing.before);
+  await fault();
+  const faultEnd = Date.now();
+  const recovery = timeToRecover(h, tag, faultEnd);
+  await pause(timing.after);
+  const tally = await load.stop();
+  const { counts } = await awaitAllStored((sql, p) => h.query(sql, p), tally, [tag], { timeoutMs: SETTLE_MS, since: faultEnd });
+  return { tally, counts, recoveredMs: await recovery };
+}
+
+/**
+ * Recovery as an operator sees it: from the end of the fault until an upload acknowledged after it
+ * is queryable in ClickHouse (probe uploads under their own tag, so they are not in the counts).
+ * Undefined when that does not happen within SETTLE_MS.
+ */
+export async function timeToRecover(h: Harness, tag: string, since: number): Promise<number | undefined> {
+  const next = uploadFactory(`${tag}-recovery`, 2);
+  const deadline = since + SETTLE_MS;
+  while (Date.now() < deadline) {
+    const r = await sendUpload(h.gatewayUrl, KEYS.sdk, next(1).body);
+    if (r.requestId) {
+      const seen = await waitFor(async () => (await h.query('SELECT 1 FROM events WHERE request_id = {r:String} LIMIT 1', { r: r.requestId })).length > 0, {
+        timeoutMs: Math.max(1, deadline - Date.now()),
+        intervalMs: 100,
+        what: 'a probe upload acknowledged after the fault',
+      }).catch(() => false);
+      return seen ? Date.now() - since : undefined;
+    }
+    await pause(250);
+  }
+  return undefined;
+}
+
+export const hashSeed = (s: string) => [...s].reduce((a, c) => (Math.imul(a, 31) + c.charCodeAt(0)) >>> 0, 7);
