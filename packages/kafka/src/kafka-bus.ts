@@ -49,6 +49,12 @@ export interface KafkaBusOptions {
   sessionTimeoutMs?: number;
   /** Longest a `scan` may take before it fails (retriable). Default 60 s. */
   scanTimeoutMs?: number;
+  /**
+   * How the topics `ensureTopics` creates are replicated: `factor` copies (default 1: a single broker),
+   * a write with acks=all acknowledged once `minInsyncReplicas` of them have it (default: the
+   * broker's `min.insync.replicas`). A cluster of three takes 3 and 2 (docs/reliability.md).
+   */
+  replication?: { factor: number; minInsyncReplicas?: number };
 }
 
 function kafkaLogger(logger: Logger) {
@@ -237,15 +243,20 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
         const a = await getAdmin();
         const existing = new Set(await a.listTopics());
         const missing = wanted.filter((t) => !existing.has(t.name));
-        const configOf = (t: TopicSpec) => (t.maxMessageBytes === undefined ? [] : [{ name: 'max.message.bytes', value: String(t.maxMessageBytes) }]);
+        const { factor, minInsyncReplicas } = options.replication ?? { factor: 1 };
+        const minInsync = minInsyncReplicas === undefined ? [] : [{ name: 'min.insync.replicas', value: String(minInsyncReplicas) }];
+        const configOf = (t: TopicSpec) => [
+          ...(t.maxMessageBytes === undefined ? [] : [{ name: 'max.message.bytes', value: String(t.maxMessageBytes) }]),
+          ...minInsync,
+        ];
         if (missing.length > 0) {
           await a.createTopics({
             waitForLeaders: true,
-            topics: missing.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: 1, configEntries: configOf(t) })),
+            topics: missing.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: factor, configEntries: configOf(t) })),
           });
         }
         // Topics that existed before a limit was introduced get it too (created by an older
-        // version or by stack.sh). alterConfigs replaces a topic's overrides; ours set only this one.
+        // version or by stack.sh). alterConfigs replaces a topic's overrides; ours set only these.
         const limited = wanted.filter((t) => existing.has(t.name) && t.maxMessageBytes !== undefined);
         if (limited.length > 0) {
           await a.alterConfigs({
