@@ -19,7 +19,7 @@
 #      KAFKA_REPLICATION_FACTOR (1; cluster: 3), KAFKA_MIN_INSYNC_REPLICAS (1; cluster: 2): topics.txt's
 #        topics, the broker defaults and the internal topics get them,
 #      STACK_UP_TIMEOUT (90, seconds per wait), STACK_LOCAL_DIR (<repo>/.local),
-#      STACK_KEEP_DATA (unset: `down` deletes Kafka data).
+#      STACK_KEEP_DATA (unset: `down` deletes Kafka data), STACK_KAFKA_LIBS (<local dir>/kafka/libs: the jars).
 # Everything listens on 127.0.0.1 only. State, logs and pid files: $STACK_LOCAL_DIR.
 # Human-readable messages go to stderr; stdout carries only KEY=VALUE lines.
 set -euo pipefail
@@ -47,7 +47,7 @@ SCHEMA_REGISTRY_PORT="${SCHEMA_REGISTRY_PORT:-8081}"
 UP_TIMEOUT="${STACK_UP_TIMEOUT:-90}"
 
 KAFKA_DIR="$LOCAL/kafka"
-KAFKA_LIBS="$KAFKA_DIR/libs"
+KAFKA_LIBS="${STACK_KAFKA_LIBS:-$KAFKA_DIR/libs}"
 KAFKA_DATA="$KAFKA_DIR/data"
 KAFKA_LOGS="$KAFKA_DIR/logs"
 KAFKA_CONF="$KAFKA_DIR/server.properties"
@@ -417,6 +417,9 @@ log.dirs=$dir/data
 # timeout (the gateway's 5 s).
 broker.heartbeat.interval.ms=1000
 broker.session.timeout.ms=${KAFKA_BROKER_SESSION_TIMEOUT_MS:-4000}
+# The nodes start together, but on a busy machine the quorum can take longer than the 60 s default
+# to form; a broker that cannot register by then exits.
+initial.broker.registration.timeout.ms=300000
 
 EOF
     kafka_broker_props
@@ -425,7 +428,7 @@ EOF
 }
 
 cluster_up() {
-  local n dir pid cluster_id port
+  local n dir pid cluster_id port starting=()
   command -v java >/dev/null || die "java not found: Kafka needs a JDK/JRE 17+"
   ((KAFKA_CONTROLLER_PORT >= KAFKA_PORT + KAFKA_NODES || KAFKA_CONTROLLER_PORT + KAFKA_NODES <= KAFKA_PORT)) ||
     die "kafka: controller ports $KAFKA_CONTROLLER_PORT.. overlap broker ports $KAFKA_PORT.. (set KAFKA_CONTROLLER_PORT)"
@@ -448,8 +451,12 @@ cluster_up() {
     done
     cluster_write_config "$n"
     kafka_format "$dir" "$cluster_id"
+    starting+=("$n")
+  done
+  # All formatted first, then started together: a node waits for a quorum of the others.
+  for n in "${starting[@]}"; do
     log "kafka: starting node $n on 127.0.0.1:$((KAFKA_PORT + n - 1)) (controller 127.0.0.1:$((KAFKA_CONTROLLER_PORT + n - 1)))"
-    kafka_spawn "$dir"
+    kafka_spawn "$(node_dir "$n")"
   done
   for ((n = 1; n <= KAFKA_NODES; n++)); do kafka_await_port "$(node_dir "$n")" $((KAFKA_PORT + n - 1)); done
   kafka_admin "$(kafka_brokers)" "$UP_TIMEOUT" || {

@@ -80,6 +80,8 @@ export class Harness {
     return {
       ...c.inheritedEnv,
       STACK_LOCAL_DIR: join(this.dir, 'stack'),
+      // The jars of the repository's own stack (fetched once), not a copy per run.
+      STACK_KAFKA_LIBS: join(ROOT, '.local/kafka/libs'),
       ...kafka,
       SCHEMA_REGISTRY_PORT: String(c.FAULTS_REGISTRY_PORT),
       REDIS_PORT: String(c.FAULTS_REDIS_PORT),
