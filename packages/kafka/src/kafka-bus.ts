@@ -28,6 +28,7 @@ import {
   type TopicSpec,
 } from '@evp/core';
 import { toInfraError, withTimeout } from './kafka-errors';
+import { serialProducer } from './serial-producer';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -133,20 +134,32 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     deadLetterCounts: () => deadLetters.counts(),
 
     async producer(): Promise<BusProducer> {
-      const producer: Producer = kafka.producer({
-        idempotent: true,
-        maxInFlightRequests: 5,
-        createPartitioner: Partitioners.DefaultPartitioner,
-        // Producer retries stay inside the produce timeout; the caller answers 503 past it.
-        retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1_000 },
+      const logger = options.logger.child({ component: 'producer' });
+      const open = async (): Promise<Producer> => {
+        const producer = kafka.producer({
+          idempotent: true,
+          maxInFlightRequests: 5,
+          createPartitioner: Partitioners.DefaultPartitioner,
+          // Producer retries stay inside the produce timeout; the caller answers 503 past it.
+          retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1_000 },
+        });
+        try {
+          await withTimeout(producer.connect(), produceTimeoutMs, 'producer connect');
+        } catch (err) {
+          await producer.disconnect().catch(() => undefined);
+          throw toInfraError(err, 'producer connect');
+        }
+        return producer;
+      };
+      const serial = serialProducer<Producer>({
+        open,
+        close: (p) => p.disconnect(),
+        timeoutMs: produceTimeoutMs,
+        onReplace: (err) => logger.warn({ err }, 'produce failed: the producer is replaced (its sequence numbers are no longer certain)'),
       });
-      try {
-        await withTimeout(producer.connect(), produceTimeoutMs, 'producer connect');
-      } catch (err) {
-        await producer.disconnect().catch(() => undefined);
-        throw toInfraError(err, 'producer connect');
-      }
-      const close = () => producer.disconnect();
+      // The first producer is opened now, so a caller learns at start-up that Kafka is unreachable.
+      await serial.run(() => Promise.resolve());
+      const close = () => serial.close();
       closers.add(close);
       const sendBatch = async (entries: { topic: string; messages: OutgoingMessage[] }[]) => {
         // Several produce requests when the messages exceed a record batch, one after the other so
@@ -155,7 +168,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
         for (const write of splitToFit(entries, maxBatchBytes)) {
           const topicMessages = write.map((e) => ({ topic: e.topic, messages: e.messages.map(toKafkaMessage) }));
           try {
-            await withTimeout(producer.sendBatch({ topicMessages, acks: -1, timeout: produceTimeoutMs, compression }), produceTimeoutMs, 'produce');
+            await serial.run((producer) => producer.sendBatch({ topicMessages, acks: -1, timeout: produceTimeoutMs, compression }));
           } catch (err) {
             throw toInfraError(err, 'produce');
           }
