@@ -2,13 +2,14 @@ import { KafkaJSNonRetriableError, KafkaJSNumberOfRetriesExceeded, KafkaJSProtoc
 import { InfraError } from '@evp/core';
 import { producerSurvives, serialProducer } from './serial-producer';
 
-const protocolError = (type: string, retriable = false) =>
-  Object.assign(new KafkaJSProtocolError('broker said no', { retriable }), { type });
+const protocolError = (type: string, retriable = false) => Object.assign(new KafkaJSProtocolError('broker said no', { retriable }), { type });
 
 describe('producerSurvives', () => {
   it('keeps the producer only when the broker refused a whole request before appending anything', () => {
     expect(producerSurvives(protocolError('MESSAGE_TOO_LARGE'))).toBe(true);
-    expect(producerSurvives(new KafkaJSNonRetriableError(protocolError('RECORD_LIST_TOO_LARGE'), { cause: protocolError('RECORD_LIST_TOO_LARGE') }))).toBe(true);
+    expect(producerSurvives(new KafkaJSNonRetriableError(protocolError('RECORD_LIST_TOO_LARGE'), { cause: protocolError('RECORD_LIST_TOO_LARGE') }))).toBe(
+      true,
+    );
     expect(producerSurvives(new InfraError('kafka', 'produce: too large', { retriable: false, cause: protocolError('INVALID_RECORD') }))).toBe(true);
   });
 
