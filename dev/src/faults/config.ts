@@ -21,6 +21,15 @@ const schema = z.object({
   /** First of the ports the services listen on (gateway, validator, action store, sink, embedded …). */
   FAULTS_BASE_PORT: envFragments.port.default(18100),
   FAULTS_LOG_LEVEL: envFragments.logLevel.default('warn'),
+  /**
+   * Leave the Kafka (single or cluster) running with its data after the run, to read its topics
+   * (e.g. whether acknowledged events reached ingest.raw); stop it with stack.sh down and the same
+   * STACK_LOCAL_DIR (FAULTS_DIR/stack).
+   */
+  FAULTS_KEEP_KAFKA: z
+    .enum(['0', '1'])
+    .default('0')
+    .transform((v) => v === '1'),
 });
 
 export type FaultsConfig = z.infer<typeof schema> & { inheritedEnv: Record<string, string | undefined> };

@@ -121,7 +121,7 @@ export class Harness {
   async stop() {
     await Promise.allSettled([...this.children.values()].map((c) => c.terminate(20_000)));
     this.children.clear();
-    for (const shape of this.kafkaStarted) {
+    for (const shape of this.config.FAULTS_KEEP_KAFKA ? [] : this.kafkaStarted) {
       await run('bash', [join(ROOT, 'deploy/local/stack.sh'), 'down'], { env: this.stackEnv(shape), timeout: 120_000 }).catch(() => undefined);
     }
     await this.redis?.terminate(10_000).catch(() => undefined);
