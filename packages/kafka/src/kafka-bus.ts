@@ -140,8 +140,10 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
           idempotent: true,
           maxInFlightRequests: 5,
           createPartitioner: Partitioners.DefaultPartitioner,
-          // Producer retries stay inside the produce timeout; the caller answers 503 past it.
-          retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1_000 },
+          // Producer retries stay inside the produce timeout (≈ 2.5 s of back-off in all); the caller
+          // answers 503 past it. Five, not three: right after a leader died, a broker can still name it
+          // in its metadata for a second, and three retries (≈ 0.7 s) were used up against it.
+          retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 1_000 },
         });
         try {
           await withTimeout(producer.connect(), produceTimeoutMs, 'producer connect');
