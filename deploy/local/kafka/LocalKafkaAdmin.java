@@ -2,14 +2,16 @@
 // source launch) instead of one `kafka-topics` JVM per topic:
 //
 //   java -cp '.local/kafka/libs/*' deploy/local/kafka/LocalKafkaAdmin.java \
-//        <bootstrap> <timeout-seconds> [topics-file]
+//        <bootstrap> <timeout-seconds> [topics-file [replication-factor [min-insync-replicas]]]
 //
 // 1. Waits (polling, until the deadline) until the broker answers metadata
 //    requests and reports itself in the cluster.
 // 2. If a topics file is given (lines "name partitions"; '#' comments and blank
-//    lines ignored), creates the missing topics with replication factor 1 in a
-//    single CreateTopics request, then waits until every partition of every
-//    listed topic has a leader (so producers can write at once).
+//    lines ignored), creates the missing topics with the replication factor
+//    (default 1) and min.insync.replicas (default: the broker's) in a single
+//    CreateTopics request, then waits until every partition of every listed
+//    topic has a leader and at least min.insync.replicas in-sync replicas (so
+//    producers with acks=all can write at once).
 // Exit 0 on success, 1 on timeout or error. Messages go to stderr.
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,12 +36,15 @@ import org.apache.kafka.common.errors.TopicExistsException;
 public class LocalKafkaAdmin {
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
-            System.err.println("usage: LocalKafkaAdmin <bootstrap> <timeout-seconds> [topics-file]");
+            System.err.println("usage: LocalKafkaAdmin <bootstrap> <timeout-seconds> [topics-file [replication-factor [min-insync-replicas]]]");
             System.exit(2);
         }
         String bootstrap = args[0];
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.parseLong(args[1]));
         Map<String, Integer> wanted = args.length > 2 ? readTopics(Path.of(args[2])) : Map.of();
+        short replicationFactor = args.length > 3 ? Short.parseShort(args[3]) : 1;
+        int minInsync = args.length > 4 ? Integer.parseInt(args[4]) : 1;
+        Map<String, String> topicConfigs = args.length > 4 ? Map.of("min.insync.replicas", args[4]) : Map.of();
 
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -75,7 +80,9 @@ public class LocalKafkaAdmin {
             // 2. Create the missing topics in one request.
             List<NewTopic> toCreate = new ArrayList<>();
             for (Map.Entry<String, Integer> t : wanted.entrySet()) {
-                if (!existing.contains(t.getKey())) toCreate.add(new NewTopic(t.getKey(), t.getValue(), (short) 1));
+                if (!existing.contains(t.getKey())) {
+                    toCreate.add(new NewTopic(t.getKey(), t.getValue(), replicationFactor).configs(topicConfigs));
+                }
             }
             int created = 0;
             if (!toCreate.isEmpty()) {
@@ -92,7 +99,7 @@ public class LocalKafkaAdmin {
                 }
             }
 
-            // 3. Every partition of every listed topic has a leader.
+            // 3. Every partition of every listed topic has a leader and enough in-sync replicas.
             while (true) {
                 String problem = null;
                 try {
@@ -106,6 +113,7 @@ public class LocalKafkaAdmin {
                         }
                         for (TopicPartitionInfo pi : td.partitions()) {
                             if (pi.leader() == null || pi.leader().isEmpty()) problem = t.getKey() + "-" + pi.partition() + " has no leader";
+                            else if (pi.isr().size() < minInsync) problem = t.getKey() + "-" + pi.partition() + " has " + pi.isr().size() + " in-sync replicas";
                         }
                     }
                 } catch (Exception e) {
@@ -115,8 +123,8 @@ public class LocalKafkaAdmin {
                 if (problem == null) break;
                 pause(deadline, "topics not ready: " + problem, last);
             }
-            System.err.println("[stack] kafka: " + wanted.size() + " topics ready (" + created + " created, "
-                    + (wanted.size() - created) + " already existed)");
+            System.err.println("[stack] kafka: " + wanted.size() + " topics ready (" + created + " created with replication factor "
+                    + replicationFactor + ", " + (wanted.size() - created) + " already existed)");
         } catch (RuntimeException e) {
             System.err.println("[stack] kafka: ERROR " + e.getMessage());
             admin.close(Duration.ZERO); // don't wait for calls still pending

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { createKafkaClusterProbe } from '@evp/kafka';
 import { type StackEndpoints, parseStackEnv, waitFor } from '@evp/testkit';
 import type { FaultsConfig } from './config';
 import { startChild, waitHttpOk, type Child } from './processes';
@@ -18,9 +19,15 @@ export const KEYS = {
 } as const;
 
 export type ServiceName = 'gateway' | 'validator' | 'action-store' | 'sink';
+const SERVICES: ServiceName[] = ['sink', 'validator', 'action-store', 'gateway'];
+
+/** The Kafka the services run against: the single broker, or the three-node cluster (scenario i). */
+export type KafkaShape = 'single' | 'cluster';
+export const CLUSTER_NODES = 3;
 
 /**
- * The platform as an operator runs it, on a stack of its own: Kafka (KRaft) and Apicurio Registry
+ * The platform as an operator runs it, on a stack of its own: Kafka (KRaft: one broker, or a
+ * three-node cluster) and Apicurio Registry
  * from deploy/local/stack.sh on the harness's ports, its own redis-server with AOF (fsync always),
  * and the four services as separate processes on env config, the sink on chdb
  * (dev/src/sink-chdb). Everything it starts is stopped by `stop()` or, at worst, killAllChildren.
@@ -46,6 +53,9 @@ export class Harness {
   /** What deploy/local/stack.sh up printed (the registry's URL carries its API path). */
   private stack?: StackEndpoints;
   private started = false;
+  /** The Kafka the services use now; every shape started is stopped by `stop()`. */
+  private kafka: KafkaShape = 'single';
+  private readonly kafkaStarted = new Set<KafkaShape>();
   /** Extra env per service for its next start (fault injection). */
   readonly overrides: Partial<Record<ServiceName, Record<string, string>>> = {};
 
@@ -91,28 +101,46 @@ export class Harness {
   get keysFile() {
     return join(this.dir, 'keys.json');
   }
-  private get stackEnv() {
+  /** One stack directory for both shapes: the jars, the registry and the lock are shared; each shape has its own Kafka data. */
+  private stackEnv(shape: KafkaShape) {
     const c = this.config;
+    const kafka =
+      shape === 'single'
+        ? { KAFKA_PORT: String(c.FAULTS_KAFKA_PORT), KAFKA_CONTROLLER_PORT: String(c.FAULTS_KAFKA_CONTROLLER_PORT) }
+        : {
+            STACK_KAFKA_NODES: String(CLUSTER_NODES),
+            KAFKA_PORT: String(c.FAULTS_CLUSTER_PORT),
+            KAFKA_CONTROLLER_PORT: String(c.FAULTS_CLUSTER_CONTROLLER_PORT),
+          };
     return {
       ...c.inheritedEnv,
       STACK_LOCAL_DIR: join(this.dir, 'stack'),
-      KAFKA_PORT: String(c.FAULTS_KAFKA_PORT),
-      KAFKA_CONTROLLER_PORT: String(c.FAULTS_KAFKA_CONTROLLER_PORT),
+      // The jars of the repository's own stack (fetched once), not a copy per run.
+      STACK_KAFKA_LIBS: join(ROOT, '.local/kafka/libs'),
+      ...kafka,
       SCHEMA_REGISTRY_PORT: String(c.FAULTS_REGISTRY_PORT),
       REDIS_PORT: String(c.FAULTS_REDIS_PORT),
-      STACK_UP_TIMEOUT: '120',
+      // A node killed with kill -9 recovers every partition's log before its broker port opens: on two
+      // busy cores that took up to 2 minutes.
+      STACK_UP_TIMEOUT: shape === 'single' ? '120' : '300',
     };
   }
-  get brokers() {
-    return `127.0.0.1:${this.config.FAULTS_KAFKA_PORT}`;
+  /** The bootstrap list of the Kafka in use. */
+  get brokers(): string[] {
+    if (this.kafka === 'single') return [`127.0.0.1:${this.config.FAULTS_KAFKA_PORT}`];
+    return Array.from({ length: CLUSTER_NODES }, (_, i) => `127.0.0.1:${this.config.FAULTS_CLUSTER_PORT + i}`);
+  }
+  get kafkaShape(): KafkaShape {
+    return this.kafka;
   }
 
-  async start() {
+  async start(kafka: KafkaShape = 'single') {
     this.prepare();
     this.started = true;
     await this.startRedis();
+    this.kafka = kafka;
     await this.stackUp();
-    for (const s of ['sink', 'validator', 'action-store', 'gateway'] as const) await this.startService(s);
+    for (const s of SERVICES) await this.startService(s);
   }
 
   /** The working directory and the keys file: all a scenario that brings its own parts needs. */
@@ -135,13 +163,34 @@ export class Harness {
     if (!this.started) return;
     await Promise.allSettled([...this.children.values()].map((c) => c.terminate(20_000)));
     this.children.clear();
-    await run('bash', [join(ROOT, 'deploy/local/stack.sh'), 'down'], { env: this.stackEnv, timeout: 120_000 }).catch(() => undefined);
+    for (const shape of this.config.FAULTS_KEEP_KAFKA ? [] : this.kafkaStarted) {
+      await run('bash', [join(ROOT, 'deploy/local/stack.sh'), 'down'], { env: this.stackEnv(shape), timeout: 120_000 }).catch(() => undefined);
+    }
     await this.redis?.terminate(10_000).catch(() => undefined);
   }
 
+  /** Starts (or restarts the dead nodes of) the Kafka in use, with the registry; waits until its topics are ready. */
   private async stackUp() {
-    const { stdout } = await run('bash', [join(ROOT, 'deploy/local/stack.sh'), 'up'], { env: this.stackEnv, timeout: 240_000 });
+    this.kafkaStarted.add(this.kafka);
+    const { stdout } = await run('bash', [join(ROOT, 'deploy/local/stack.sh'), 'up'], { env: this.stackEnv(this.kafka), timeout: 600_000 });
     this.stack = parseStackEnv(stdout);
+  }
+
+  /**
+   * Moves the services to the other Kafka: starts it, stops every service, starts them again against
+   * it (the chdb data stays; consumer groups start afresh on the new cluster's topics).
+   */
+  async useKafka(shape: KafkaShape) {
+    if (shape === this.kafka) return;
+    this.kafka = shape;
+    await this.stackUp();
+    for (const s of [...SERVICES].reverse()) await this.terminate(s).catch(() => this.kill9(s));
+    for (const s of SERVICES) await this.startService(s);
+  }
+
+  /** Partition placement and topic settings of the Kafka in use; the caller closes it. */
+  kafkaProbe() {
+    return createKafkaClusterProbe({ brokers: this.brokers, clientId: 'faults-probe' });
   }
 
   async startRedis() {
@@ -166,14 +215,15 @@ export class Harness {
     await this.redis?.kill9();
   }
 
-  /** kill -9 of the broker (the JVM stack.sh started; its pid file names it). */
-  async killBroker() {
-    const pid = Number(readFileSync(join(this.dir, 'stack/kafka/kafka.pid'), 'utf8'));
+  /** kill -9 of the broker, or of cluster node `node` (the JVM stack.sh started; its pid file names it). */
+  async killBroker(node = 1) {
+    const pidFile = this.kafka === 'single' ? 'stack/kafka/kafka.pid' : `stack/kafka-cluster/node-${node}/kafka.pid`;
+    const pid = Number(readFileSync(join(this.dir, pidFile), 'utf8'));
     process.kill(-pid, 'SIGKILL');
     await waitFor(() => !isAlive(pid), { timeoutMs: 15_000, intervalMs: 100, what: 'the broker to die' });
   }
 
-  /** Restarts the broker on its data (stack.sh up keeps data; topics exist). */
+  /** Restarts the broker (every dead node of the cluster) on its data (stack.sh up keeps data; topics exist). */
   async restartBroker() {
     await this.stackUp();
   }
@@ -181,7 +231,7 @@ export class Harness {
   serviceEnv(name: ServiceName): Record<string, string | undefined> {
     const common = {
       ...this.config.inheritedEnv,
-      KAFKA_BROKERS: this.brokers,
+      KAFKA_BROKERS: this.brokers.join(','),
       SCHEMA_REGISTRY_URL: this.registryUrl,
       LOG_LEVEL: this.config.FAULTS_LOG_LEVEL,
       KEYS_FILE: this.keysFile,

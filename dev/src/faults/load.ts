@@ -61,9 +61,13 @@ export function uploadFactory(tag: string, seed: number, opts: { pad?: number; u
 export interface SendResult {
   status: number;
   requestId?: string;
+  /** When the request left and when its answer (or failure) came, ms since epoch. */
+  sentAt: number;
+  answeredAt: number;
 }
 
 export async function sendUpload(gatewayUrl: string, key: string, body: string, timeoutMs = 15_000): Promise<SendResult> {
+  const sentAt = Date.now();
   try {
     const res = await fetch(`${gatewayUrl}/v1/ingest/log`, {
       method: 'POST',
@@ -72,9 +76,9 @@ export async function sendUpload(gatewayUrl: string, key: string, body: string, 
       signal: AbortSignal.timeout(timeoutMs),
     });
     const out = (await res.json().catch(() => ({}))) as { request_id?: string };
-    return { status: res.status, requestId: out.request_id };
+    return { status: res.status, requestId: out.request_id, sentAt, answeredAt: Date.now() };
   } catch {
-    return { status: 0 }; // refused, reset or timed out: not acknowledged
+    return { status: 0, sentAt, answeredAt: Date.now() }; // refused, reset or timed out: not acknowledged
   }
 }
 
@@ -87,12 +91,15 @@ export interface LoadTally {
   refused: Map<number, number>;
   /** When each ack arrived (ms since epoch), by request id: freshness needs it. */
   ackedAt: Map<string, number>;
+  /** Every answer (status 0: none) with its request's send time, in the order they came. */
+  answers: { status: number; sentAt: number; answeredAt: number }[];
 }
 
-export const emptyTally = (): LoadTally => ({ acked: new Map(), sentEvents: 0, ackedEvents: 0, refused: new Map(), ackedAt: new Map() });
+export const emptyTally = (): LoadTally => ({ acked: new Map(), sentEvents: 0, ackedEvents: 0, refused: new Map(), ackedAt: new Map(), answers: [] });
 
 export function record(tally: LoadTally, upload: Upload, r: SendResult) {
   tally.sentEvents += upload.markers.length;
+  tally.answers.push({ status: r.status, sentAt: r.sentAt, answeredAt: r.answeredAt });
   if (r.status >= 200 && r.status < 300 && r.requestId) {
     tally.acked.set(r.requestId, upload.markers);
     tally.ackedAt.set(r.requestId, Date.now());

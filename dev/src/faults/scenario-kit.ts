@@ -1,7 +1,9 @@
-import type { Counts } from './counts';
-import type { Harness } from './harness';
+import { waitFor } from '@evp/testkit';
+import { awaitAllStored, type Counts } from './counts';
+import { KEYS, type Harness, type KafkaShape } from './harness';
+import { sendUpload, startLoad, uploadFactory } from './load';
 
-/** What every scenario shares: its result's shape, the load's rate, the settle deadline, the verdict on counts. */
+/** What every scenario shares: its result's shape, the steady load around a fault, the verdict and the recovery probe. */
 export interface ScenarioResult {
   id: string;
   title: string;
@@ -21,6 +23,8 @@ export interface Scenario {
   id: string;
   title: string;
   short: boolean;
+  /** The Kafka it needs ('single' unless said): the scenario switches the harness to it (Harness.useKafka). */
+  kafka?: KafkaShape;
   /** The most the scenario may take (run.ts; default 10 minutes). */
   deadlineMs?: number;
   /** Brings every part it needs itself: run alone (`--only`), the harness starts no stack for it. */
@@ -47,6 +51,42 @@ export function verdict(
   if (counts.rejected !== 0) failures.push(`${counts.rejected} valid events rejected`);
   if (counts.dup !== 0) failures.push(`${counts.dup} duplicate rows`);
   return { id, title, counts, recoveredMs, failures, notes };
+}
+
+/** Steady load around a fault: `before` ms of load, the fault, `after` ms of load, then count. */
+export async function underLoad(h: Harness, tag: string, timing: { before: number; after: number }, fault: () => Promise<void>) {
+  const load = startLoad({ gatewayUrl: h.gatewayUrl, key: KEYS.sdk, tag, seed: hashSeed(tag), rate: RATE });
+  await pause(timing.before);
+  await fault();
+  const faultEnd = Date.now();
+  const recovery = timeToRecover(h, tag, faultEnd);
+  await pause(timing.after);
+  const tally = await load.stop();
+  const { counts } = await awaitAllStored((sql, p) => h.query(sql, p), tally, [tag], { timeoutMs: SETTLE_MS, since: faultEnd });
+  return { tally, counts, recoveredMs: await recovery };
+}
+
+/**
+ * Recovery as an operator sees it: from the end of the fault until an upload acknowledged after it
+ * is queryable in ClickHouse (probe uploads under their own tag, so they are not in the counts).
+ * Undefined when that does not happen within SETTLE_MS.
+ */
+export async function timeToRecover(h: Harness, tag: string, since: number): Promise<number | undefined> {
+  const next = uploadFactory(`${tag}-recovery`, 2);
+  const deadline = since + SETTLE_MS;
+  while (Date.now() < deadline) {
+    const r = await sendUpload(h.gatewayUrl, KEYS.sdk, next(1).body);
+    if (r.requestId) {
+      const seen = await waitFor(async () => (await h.query('SELECT 1 FROM events WHERE request_id = {r:String} LIMIT 1', { r: r.requestId })).length > 0, {
+        timeoutMs: Math.max(1, deadline - Date.now()),
+        intervalMs: 100,
+        what: 'a probe upload acknowledged after the fault',
+      }).catch(() => false);
+      return seen ? Date.now() - since : undefined;
+    }
+    await pause(250);
+  }
+  return undefined;
 }
 
 export const hashSeed = (s: string) => [...s].reduce((a, c) => (Math.imul(a, 31) + c.charCodeAt(0)) >>> 0, 7);

@@ -244,7 +244,7 @@ async function checkSegmentAndCampaign(
   notes: string[],
 ): Promise<string[]> {
   const logger = createLogger('faults-i', 'silent');
-  const bus = createKafkaBus({ brokers: [h.brokers], clientId: 'faults-i', logger });
+  const bus = createKafkaBus({ brokers: h.brokers, clientId: 'faults-i', logger });
   const registry = createConfluentRegistry({ url: h.registryUrl, clientId: 'faults-i' });
   const entries = new Map<string, number>();
   const scan = async () => {

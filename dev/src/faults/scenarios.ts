@@ -4,50 +4,15 @@ import { KeyRing, createLogger } from '@evp/core';
 import { waitFor } from '@evp/testkit';
 import { createEmbeddedParts } from '../embedded-parts';
 import { startPipeline } from '../pipeline';
+import { clusterScenario } from './cluster-scenario';
 import { awaitAllStored } from './counts';
 import { KEYS, type Harness, type ServiceName } from './harness';
 import { emptyTally, record, sendUpload, startLoad, uploadFactory } from './load';
 import { replicasScenario } from './scenario-replicas';
-import { RATE, SETTLE_MS, hashSeed, pause, verdict, type Scenario, type ScenarioResult } from './scenario-kit';
-
-export type { Scenario, ScenarioResult };
+import { RATE, SETTLE_MS, pause, underLoad, verdict, type Scenario } from './scenario-kit';
 import { ACTIONS, IN_FLIGHT_BOUND, failoverRun, type FailoverRun } from './redis-failover';
 
-/** Steady load around a fault: `before` ms of load, the fault, `after` ms of load, then count. */
-async function underLoad(h: Harness, tag: string, timing: { before: number; after: number }, fault: () => Promise<void>) {
-  const load = startLoad({ gatewayUrl: h.gatewayUrl, key: KEYS.sdk, tag, seed: hashSeed(tag), rate: RATE });
-  await pause(timing.before);
-  await fault();
-  const faultEnd = Date.now();
-  const recovery = timeToRecover(h, tag, faultEnd);
-  await pause(timing.after);
-  const tally = await load.stop();
-  const { counts } = await awaitAllStored((sql, p) => h.query(sql, p), tally, [tag], { timeoutMs: SETTLE_MS, since: faultEnd });
-  return { tally, counts, recoveredMs: await recovery };
-}
-
-/**
- * Recovery as an operator sees it: from the end of the fault until an upload acknowledged after it
- * is queryable in ClickHouse (probe uploads under their own tag, so they are not in the counts).
- * Undefined when that does not happen within SETTLE_MS.
- */
-async function timeToRecover(h: Harness, tag: string, since: number): Promise<number | undefined> {
-  const next = uploadFactory(`${tag}-recovery`, 2);
-  const deadline = since + SETTLE_MS;
-  while (Date.now() < deadline) {
-    const r = await sendUpload(h.gatewayUrl, KEYS.sdk, next(1).body);
-    if (r.requestId) {
-      const seen = await waitFor(async () => (await h.query('SELECT 1 FROM events WHERE request_id = {r:String} LIMIT 1', { r: r.requestId })).length > 0, {
-        timeoutMs: Math.max(1, deadline - Date.now()),
-        intervalMs: 100,
-        what: 'a probe upload acknowledged after the fault',
-      }).catch(() => false);
-      return seen ? Date.now() - since : undefined;
-    }
-    await pause(250);
-  }
-  return undefined;
-}
+export type { ScenarioResult } from './scenario-kit';
 
 async function restartKilled(h: Harness, name: ServiceName) {
   await h.kill9(name);
@@ -232,6 +197,7 @@ export const scenarios: Scenario[] = [
         ...big,
         acked: new Map([...big.acked, ...background.acked]),
         ackedAt: new Map([...big.ackedAt, ...background.ackedAt]),
+        answers: [...big.answers, ...background.answers],
         sentEvents: big.sentEvents + background.sentEvents,
         ackedEvents: big.ackedEvents + background.ackedEvents,
       };
@@ -353,4 +319,5 @@ export const scenarios: Scenario[] = [
       return { id: 'j', title: this.title, counts, recoveredMs: waited.failoverMs, failures, notes: [describe(plain), describe(waited)] };
     },
   },
+  clusterScenario,
 ];

@@ -1,2 +1,3 @@
 export * from './kafka-bus';
 export * from './kafka-errors';
+export * from './cluster-probe';

@@ -28,6 +28,7 @@ import {
   type TopicSpec,
 } from '@evp/core';
 import { toInfraError, withTimeout } from './kafka-errors';
+import { serialProducer } from './serial-producer';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -49,6 +50,12 @@ export interface KafkaBusOptions {
   sessionTimeoutMs?: number;
   /** Longest a `scan` may take before it fails (retriable). Default 60 s. */
   scanTimeoutMs?: number;
+  /**
+   * How the topics `ensureTopics` creates are replicated: `factor` copies (default 1: a single broker),
+   * a write with acks=all acknowledged once `minInsyncReplicas` of them have it (default: the
+   * broker's `min.insync.replicas`). A cluster of three takes 3 and 2 (docs/reliability.md).
+   */
+  replication?: { factor: number; minInsyncReplicas?: number };
 }
 
 function kafkaLogger(logger: Logger) {
@@ -127,20 +134,34 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     deadLetterCounts: () => deadLetters.counts(),
 
     async producer(): Promise<BusProducer> {
-      const producer: Producer = kafka.producer({
-        idempotent: true,
-        maxInFlightRequests: 5,
-        createPartitioner: Partitioners.DefaultPartitioner,
-        // Producer retries stay inside the produce timeout; the caller answers 503 past it.
-        retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1_000 },
+      const logger = options.logger.child({ component: 'producer' });
+      const open = async (): Promise<Producer> => {
+        const producer = kafka.producer({
+          idempotent: true,
+          maxInFlightRequests: 5,
+          createPartitioner: Partitioners.DefaultPartitioner,
+          // Producer retries stay inside the produce timeout (≈ 2.5 s of back-off in all); the caller
+          // answers 503 past it. Five, not three: right after a leader died, a broker can still name it
+          // in its metadata for a second, and three retries (≈ 0.7 s) were used up against it.
+          retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 1_000 },
+        });
+        try {
+          await withTimeout(producer.connect(), produceTimeoutMs, 'producer connect');
+        } catch (err) {
+          await producer.disconnect().catch(() => undefined);
+          throw toInfraError(err, 'producer connect');
+        }
+        return producer;
+      };
+      const serial = serialProducer<Producer>({
+        open,
+        close: (p) => p.disconnect(),
+        timeoutMs: produceTimeoutMs,
+        onReplace: (err) => logger.warn({ err }, 'produce failed: the producer is replaced (its sequence numbers are no longer certain)'),
       });
-      try {
-        await withTimeout(producer.connect(), produceTimeoutMs, 'producer connect');
-      } catch (err) {
-        await producer.disconnect().catch(() => undefined);
-        throw toInfraError(err, 'producer connect');
-      }
-      const close = () => producer.disconnect();
+      // The first producer is opened now, so a caller learns at start-up that Kafka is unreachable.
+      await serial.run(() => Promise.resolve());
+      const close = () => serial.close();
       closers.add(close);
       const sendBatch = async (entries: { topic: string; messages: OutgoingMessage[] }[]) => {
         // Several produce requests when the messages exceed a record batch, one after the other so
@@ -149,7 +170,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
         for (const write of splitToFit(entries, maxBatchBytes)) {
           const topicMessages = write.map((e) => ({ topic: e.topic, messages: e.messages.map(toKafkaMessage) }));
           try {
-            await withTimeout(producer.sendBatch({ topicMessages, acks: -1, timeout: produceTimeoutMs, compression }), produceTimeoutMs, 'produce');
+            await serial.run((producer) => producer.sendBatch({ topicMessages, acks: -1, timeout: produceTimeoutMs, compression }));
           } catch (err) {
             throw toInfraError(err, 'produce');
           }
@@ -237,15 +258,20 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
         const a = await getAdmin();
         const existing = new Set(await a.listTopics());
         const missing = wanted.filter((t) => !existing.has(t.name));
-        const configOf = (t: TopicSpec) => (t.maxMessageBytes === undefined ? [] : [{ name: 'max.message.bytes', value: String(t.maxMessageBytes) }]);
+        const { factor, minInsyncReplicas } = options.replication ?? { factor: 1 };
+        const minInsync = minInsyncReplicas === undefined ? [] : [{ name: 'min.insync.replicas', value: String(minInsyncReplicas) }];
+        const configOf = (t: TopicSpec) => [
+          ...(t.maxMessageBytes === undefined ? [] : [{ name: 'max.message.bytes', value: String(t.maxMessageBytes) }]),
+          ...minInsync,
+        ];
         if (missing.length > 0) {
           await a.createTopics({
             waitForLeaders: true,
-            topics: missing.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: 1, configEntries: configOf(t) })),
+            topics: missing.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: factor, configEntries: configOf(t) })),
           });
         }
         // Topics that existed before a limit was introduced get it too (created by an older
-        // version or by stack.sh). alterConfigs replaces a topic's overrides; ours set only this one.
+        // version or by stack.sh). alterConfigs replaces a topic's overrides; ours set only these.
         const limited = wanted.filter((t) => existing.has(t.name) && t.maxMessageBytes !== undefined);
         if (limited.length > 0) {
           await a.alterConfigs({

@@ -7,7 +7,8 @@ import { InfraError } from '@evp/core';
  * off, record too large, authorization) is not.
  */
 const PERMANENT = new Set(['KafkaJSNonRetriableError', 'KafkaJSInvalidVarIntError', 'KafkaJSInvalidLongError', 'KafkaJSSASLAuthenticationError']);
-const PERMANENT_PROTOCOL = new Set([
+/** Protocol errors for which the broker refused the whole request, appending nothing. */
+export const PERMANENT_PROTOCOL: ReadonlySet<string> = new Set([
   'MESSAGE_TOO_LARGE',
   'RECORD_LIST_TOO_LARGE',
   'INVALID_RECORD',

@@ -1,0 +1,113 @@
+import { KafkaJSNonRetriableError, KafkaJSProtocolError } from 'kafkajs';
+import { InfraError } from '@evp/core';
+import { producerSurvives, serialProducer } from './serial-producer';
+
+/** As kafkajs builds them from a broker's error code (its type declarations omit the second argument). */
+const protocolError = (type: string, retriable = false) => new KafkaJSProtocolError(Object.assign(new Error('broker said no'), { type, retriable, code: 0 }));
+const wrapped = (inner: Error) => Object.assign(new KafkaJSNonRetriableError(inner), { cause: inner });
+
+describe('producerSurvives', () => {
+  it('keeps the producer only when the broker refused a whole request before appending anything', () => {
+    expect(producerSurvives(protocolError('MESSAGE_TOO_LARGE'))).toBe(true);
+    expect(producerSurvives(wrapped(protocolError('RECORD_LIST_TOO_LARGE')))).toBe(true);
+    expect(producerSurvives(new InfraError('kafka', 'produce: too large', { retriable: false, cause: protocolError('INVALID_RECORD') }))).toBe(true);
+  });
+
+  it('replaces it after out-of-order sequence numbers, exhausted retries, timeouts and unknown failures', () => {
+    expect(producerSurvives(protocolError('OUT_OF_ORDER_SEQUENCE_NUMBER'))).toBe(false);
+    expect(producerSurvives(protocolError('UNKNOWN_PRODUCER_ID'))).toBe(false);
+    const notEnough = protocolError('NOT_ENOUGH_REPLICAS', true);
+    expect(producerSurvives(wrapped(notEnough))).toBe(false);
+    expect(producerSurvives(new InfraError('kafka', 'produce timed out after 5000 ms', { retriable: true }))).toBe(false);
+    expect(producerSurvives(new Error('socket hang up'))).toBe(false);
+  });
+});
+
+/** Fake producers numbered in the order they were opened; `log` records which one ran what. */
+function fakes() {
+  const log: string[] = [];
+  const closed: number[] = [];
+  let n = 0;
+  const serial = serialProducer<number>({
+    open: () => Promise.resolve((n += 1)),
+    close: (p) => {
+      closed.push(p);
+      return Promise.resolve();
+    },
+    timeoutMs: 200,
+  });
+  return { serial, log, closed };
+}
+
+describe('serialProducer', () => {
+  it('runs sends one at a time, in order, on one producer while they succeed', async () => {
+    const { serial, log } = fakes();
+    let active = 0;
+    const send = (name: string) =>
+      serial.run(async (p) => {
+        active += 1;
+        log.push(`${name}@${p} with ${active} active`);
+        await new Promise((r) => setTimeout(r, 5));
+        active -= 1;
+      });
+    await Promise.all([send('a'), send('b'), send('c')]);
+    expect(log).toEqual(['a@1 with 1 active', 'b@1 with 1 active', 'c@1 with 1 active']);
+    expect(serial.opened()).toBe(1);
+  });
+
+  it('after an out-of-order sequence number the failed send rejects and the next send runs on a new producer', async () => {
+    const { serial, log, closed } = fakes();
+    const failing = serial.run((p) => {
+      log.push(`a@${p}`);
+      return Promise.reject(protocolError('OUT_OF_ORDER_SEQUENCE_NUMBER'));
+    });
+    const next = serial.run((p) => Promise.resolve(log.push(`b@${p}`)));
+    await expect(failing).rejects.toMatchObject({ type: 'OUT_OF_ORDER_SEQUENCE_NUMBER' });
+    await next;
+    expect(log).toEqual(['a@1', 'b@2']);
+    expect(serial.opened()).toBe(2);
+    await serial.close();
+    expect(closed).toEqual([1, 2]);
+  });
+
+  it('a send abandoned at the timeout rejects, its producer is closed once it settles, and the next send gets a new one', async () => {
+    const { serial, log, closed } = fakes();
+    let finish!: () => void;
+    const abandoned = serial.run((p) => {
+      log.push(`slow@${p}`);
+      return new Promise<void>((r) => (finish = r));
+    });
+    await expect(abandoned).rejects.toThrow('produce timed out after 200 ms');
+    await serial.run((p) => Promise.resolve(log.push(`after@${p}`)));
+    expect(log).toEqual(['slow@1', 'after@2']);
+    expect(closed).toEqual([]);
+    finish();
+    await new Promise((r) => setImmediate(r));
+    expect(closed).toEqual([1]);
+  });
+
+  it('keeps the producer after a request refused as too large', async () => {
+    const { serial, log } = fakes();
+    await expect(serial.run(() => Promise.reject(protocolError('MESSAGE_TOO_LARGE')))).rejects.toMatchObject({ type: 'MESSAGE_TOO_LARGE' });
+    await serial.run((p) => Promise.resolve(log.push(`b@${p}`)));
+    expect(log).toEqual(['b@1']);
+    expect(serial.opened()).toBe(1);
+  });
+
+  it('a send still waiting for its turn at its deadline fails without running; one that cannot open a producer fails and the next opens again', async () => {
+    let opens = 0;
+    const serial = serialProducer<number>({
+      open: () => ((opens += 1) === 1 ? Promise.reject(new Error('connect ECONNREFUSED')) : Promise.resolve(opens)),
+      close: () => Promise.resolve(),
+      timeoutMs: 100,
+    });
+    await expect(serial.run(() => Promise.resolve('never'))).rejects.toThrow('connect ECONNREFUSED');
+    const ran: string[] = [];
+    const blocker = serial.run(() => new Promise<void>((r) => setTimeout(r, 150)));
+    const waiting = serial.run(() => Promise.resolve(ran.push('waiting')));
+    await expect(blocker).rejects.toThrow('produce timed out after 100 ms');
+    await expect(waiting).rejects.toThrow('waiting to produce timed out after 100 ms');
+    expect(ran).toEqual([]);
+    await expect(serial.run((p) => Promise.resolve(p))).resolves.toBe(3);
+  });
+});
