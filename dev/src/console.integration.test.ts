@@ -16,6 +16,16 @@ const CHROMIUM = '/usr/bin/chromium';
 const APP = 'e2e-app';
 const IMG = resolve(__dirname, '../../docs/img');
 const HOUR = 3_600_000;
+/** Every consumer group `npm start` runs, as the Health page lists them. */
+const LAG_GROUPS = [
+  'action-store.feedback',
+  'action-store.requests',
+  'segmenter-campaign-entries',
+  'segmenter-campaigns',
+  'segmenter-segments',
+  'segmenter-sink',
+  'validator',
+];
 
 /** A campaign measured against a goal, with half its audience held out as control. */
 const CAMPAIGN = {
@@ -366,7 +376,7 @@ describe('the console in Chromium', () => {
     await page.screenshot({ path: resolve(IMG, 'console-sql.png'), fullPage: true });
   });
 
-  it('shows events and rejections per minute, freshness, dead letters by group and the sink’s lag, live', async () => {
+  it('shows events and rejections per minute, freshness, dead letters by group and every group’s lag, live', async () => {
     await page.goto(`${pipeline.baseUrl}/console/health`);
     await page.waitForFunction(() => document.getElementById('intake-chart')?.dataset.events !== undefined);
     // The three page views and the one rejection of this run (the seeded rows were received hours ago).
@@ -380,6 +390,30 @@ describe('the console in Chromium', () => {
     const letters = page.locator('[data-testid="dead-letter-table"] tbody tr');
     await letters.first().waitFor({ timeout: 20_000 });
     expect(await letters.first().locator('td').allTextContents()).toEqual(['action-store.requests', '1']);
+    // The (paused) campaign resumed and triggered for one user: the campaign worker's group handles a batch too.
+    expect([
+      (await api('POST', `/v1/campaigns/${campaignId}/resume`)).status,
+      (await api('POST', `/v1/campaigns/${campaignId}/trigger`, { user_ids: ['health-user'] })).status,
+    ]).toEqual([200, 202]);
+    // Every consumer group of the pipeline reports its lag (the bus measures it for each): all have
+    // drained, and each group's total sums its partitions' rows.
+    const cellsOf = (testid: string) =>
+      page
+        .locator(`[data-testid="${testid}"] tbody tr`)
+        .evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent ?? '')));
+    const totals = await waitFor(
+      async () => {
+        const t = await cellsOf('lag-totals-table');
+        expect(t.map(([group, , messages, seconds]) => [group, messages, seconds])).toEqual(LAG_GROUPS.map((group) => [group, '0', '0.0']));
+        return t;
+      },
+      { timeoutMs: 20_000, what: 'every group drained on the Health page' },
+    );
+    const rows = await cellsOf('lag-table');
+    expect(totals.map(([group, partitions]) => [group, Number(partitions)])).toEqual(
+      LAG_GROUPS.map((group) => [group, rows.filter((r) => r[0] === group).length]),
+    );
+    expect(rows.filter((r) => r[3] !== '0' || r[4] !== '0.0')).toEqual([]);
     await page.screenshot({ path: resolve(IMG, 'console-health.png'), fullPage: true });
   });
 

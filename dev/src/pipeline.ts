@@ -11,7 +11,7 @@ import {
   type Subscription,
 } from '@evp/core';
 import type { ActionStore } from '@evp/actions';
-import { closeServer, createEdge, deadLetterMetrics, listen } from '@evp/http';
+import { closeServer, createEdge, busMetrics, listen } from '@evp/http';
 import { canonicalFromAvro } from '@evp/schemas';
 import { createGatewayApp, type ScriptFiles } from '@evp/gateway';
 import { bundleWebSdk } from '@evp/web-sdk/bundle';
@@ -183,8 +183,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
       sink.metrics,
       segments.engine.metrics,
       campaigns.worker.metrics,
-      // One bus serves every part: its dead letters are counted once, for all of them.
-      deadLetterMetrics(bus),
+      // One bus serves every part: its dead letters and every group’s lag are reported once, for all of them.
+      busMetrics(bus),
       ...(opts.metrics ? [opts.metrics] : []),
     ],
     openApi: platformOpenApi(),

@@ -61,6 +61,23 @@ describe('the demo shop story in Chromium', () => {
     await Promise.allSettled([parts.bus.close(), parts.analytics.close()]);
   });
 
+  it('is the app’s own site, not a console page: its own nav, no API key prompt, the inspector one link away (docs/console.md)', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${pipeline.baseUrl}/demo`);
+    await page.locator('#login-name').waitFor();
+    expect(await page.locator('header nav a').evaluateAll((as) => as.map((a) => [a.textContent?.replace(/\s+/g, ' '), a.getAttribute('href')]))).toEqual([
+      ['Shop', '/demo'],
+      ['Refills', '/demo/refill'],
+      ['Cart (0)', '/demo/cart'],
+    ]);
+    expect([
+      await page.locator('input[type="password"], #key, #connect, [data-nav="inspector"]').count(),
+      await page.evaluate(() => Object.keys(sessionStorage)),
+    ]).toEqual([0, []]);
+    expect(await page.locator('footer a').getAttribute('href')).toBe('/inspector');
+    await page.close();
+  });
+
   it('browse, see the events, paste the campaign, see its message, click it, check out: the report counts each step', async () => {
     const page = await browser.newPage();
     const problems: string[] = [];

@@ -12,5 +12,6 @@ export * from './ports/analytics';
 export * from './batch-size';
 export * from './consumer-guard';
 export * from './dead-letter';
+export * from './consumer-lag';
 export * from './ports/analyst-sql';
 export * from './ports/key-usage';

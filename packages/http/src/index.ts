@@ -14,5 +14,5 @@ export * from './edge';
 export * from './openapi';
 export * from './cors';
 export * from './service-lifecycle';
-export * from './dead-letter-metrics';
+export * from './bus-metrics';
 export * from './keys';

@@ -13,6 +13,7 @@ import {
 } from 'kafkajs';
 import {
   deadLetterTally,
+  consumerLagTally,
   guardBatchHandler,
   splitToFit,
   subscriptionHealth,
@@ -110,6 +111,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
   let admin: Admin | undefined;
   let deadLetterProducer: Promise<BusProducer> | undefined;
   const deadLetters = deadLetterTally();
+  const lag = consumerLagTally();
 
   async function getAdmin(): Promise<Admin> {
     if (!admin) {
@@ -132,6 +134,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
   const bus: Bus = {
     maxBatchBytes,
     deadLetterCounts: () => deadLetters.counts(),
+    consumerLag: () => lag.readings(),
 
     async producer(): Promise<BusProducer> {
       const logger = options.logger.child({ component: 'producer' });
@@ -190,13 +193,16 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     async subscribe(opts: SubscribeOptions): Promise<Subscription> {
       const health = subscriptionHealth(opts.onDead);
       const logger = options.logger.child({ component: 'bus', group: opts.groupId });
-      const handleBatch = guardBatchHandler({
-        groupId: opts.groupId,
-        handleBatch: opts.handleBatch,
-        writeDeadLetters,
-        logger,
-        ...(opts.processor ? { processor: opts.processor } : {}),
-      });
+      const handleBatch = lag.measured(
+        opts.groupId,
+        guardBatchHandler({
+          groupId: opts.groupId,
+          handleBatch: opts.handleBatch,
+          writeDeadLetters,
+          logger,
+          ...(opts.processor ? { processor: opts.processor } : {}),
+        }),
+      );
       const sessionTimeoutMs = options.sessionTimeoutMs ?? 10_000;
       // A third of the session, as Kafka recommends, at most 3 s.
       const heartbeatMs = Math.min(3_000, Math.floor(sessionTimeoutMs / 3));

@@ -1,5 +1,5 @@
 import { consumerProblems, createLogger, type BusProducer, type Subscription } from '@evp/core';
-import { closeServer, createHttpMetrics, deadLetterMetrics, listen, runService, serviceKeys, serviceLifecycle } from '@evp/http';
+import { closeServer, createHttpMetrics, busMetrics, listen, runService, serviceKeys, serviceLifecycle } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { canonicalFromAvro } from '@evp/schemas';
@@ -56,7 +56,7 @@ async function main() {
     ? createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'action-store', logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS })
     : undefined;
   // Its consumers' dead letters on the app's /metrics.
-  if (bus) deadLetterMetrics(bus, metrics.registry);
+  if (bus) busMetrics(bus, metrics.registry);
   if (bus && config.SCHEMA_REGISTRY_URL) {
     const registry = createConfluentRegistry({ url: config.SCHEMA_REGISTRY_URL });
     consumers['actions.requested'] = await startActionRequestsConsumer({

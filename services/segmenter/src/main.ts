@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import { Registry } from 'prom-client';
 import { createClickHouseHttpAnalytics, ensureClickHouseDatabase, runMigrations } from '@evp/clickhouse';
 import { consumerProblems, createLogger } from '@evp/core';
-import { closeServer, createHttpMetrics, deadLetterMetrics, listen, runService, serveOps, serviceKeys, serviceLifecycle } from '@evp/http';
+import { closeServer, createHttpMetrics, busMetrics, listen, runService, serveOps, serviceKeys, serviceLifecycle } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { campaignWorkerConfig, clickhouseOptions, loadSegmenterConfig, segmentEngineConfig, sinkConfig } from './config';
@@ -87,7 +87,7 @@ async function main() {
   });
   const serveApi = config.SEGMENTER_PARTS.includes('api');
   const apiMetrics = serveApi ? [api.metrics.registry] : [];
-  ops = await serveOps({ port: config.METRICS_PORT, metrics: Registry.merge([metrics, ...apiMetrics, deadLetterMetrics(bus)]), readiness });
+  ops = await serveOps({ port: config.METRICS_PORT, metrics: Registry.merge([metrics, ...apiMetrics, busMetrics(bus)]), readiness });
   if (serveApi) http = await listen(api.app, config.PORT);
   logger.info({ metricsPort: ops.port, port: http?.port, parts: config.SEGMENTER_PARTS }, 'segmenter running');
 }

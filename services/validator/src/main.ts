@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import { consumerProblems, createLogger } from '@evp/core';
-import { closeServer, deadLetterMetrics, runService, serveOps, serviceLifecycle } from '@evp/http';
+import { closeServer, busMetrics, runService, serveOps, serviceLifecycle } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { loadValidatorConfig } from './config';
@@ -33,7 +33,7 @@ async function main() {
   });
   ops = await serveOps({
     port: config.METRICS_PORT,
-    metrics: Registry.merge([metrics, deadLetterMetrics(bus)]),
+    metrics: Registry.merge([metrics, busMetrics(bus)]),
     readiness: async () => (validator ? consumerProblems({ [`validator (ingest.raw)`]: validator }) : ['starting']),
   });
   validator = await startValidator({

@@ -1,3 +1,4 @@
+import type { ConsumerLag } from '../consumer-lag';
 import type { DeadLetterCount, Processor } from '../dead-letter';
 
 /**
@@ -16,6 +17,7 @@ import type { DeadLetterCount, Processor } from '../dead-letter';
  *   envelope (dead-letter.ts), and committed past only once that write is durable
  *   (consumer-guard.ts). A retriable InfraError redelivers the batch.
  * - Every dead letter a bus's producers write is counted by source topic and group (`deadLetterCounts`).
+ * - Every group's lag on every partition it consumed is reported after each batch it handled (`consumerLag`).
  * - A consumer that stops for good reports it: `health()` turns dead and `onDead` is called once.
  */
 export interface TopicSpec {
@@ -112,6 +114,8 @@ export interface Bus {
   scan(topic: string, fromTimestampMs: number, visit: (message: BusMessage) => void | Promise<void>): Promise<void>;
   /** Dead letters this bus wrote durably since it was made, by source topic and group (for /metrics). */
   deadLetterCounts(): DeadLetterCount[];
+  /** Each consumer group's lag per partition as of the last batch it handled here (for /metrics). */
+  consumerLag(): ConsumerLag[];
   /** Names of existing topics; throws a retriable InfraError when the bus is unreachable. */
   listTopics(): Promise<string[]>;
   close(): Promise<void>;

@@ -1,6 +1,7 @@
 import {
   InfraError,
   deadLetterTally,
+  consumerLagTally,
   errorMessage,
   fitsOneBatch,
   guardBatchHandler,
@@ -111,6 +112,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
 
   let deadLetterProducer: BusProducer | undefined;
   const deadLetters = deadLetterTally();
+  const lag = consumerLagTally();
   const writeDeadLetters = async (messages: OutgoingMessage[]) => {
     deadLetterProducer ??= await bus.producer();
     await deadLetterProducer.send(platformTopics.deadLetters, messages);
@@ -119,6 +121,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
   const bus: Bus = {
     maxBatchBytes,
     deadLetterCounts: () => deadLetters.counts(),
+    consumerLag: () => lag.readings(),
 
     async producer(): Promise<BusProducer> {
       let open = true;
@@ -153,13 +156,16 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
       rebalance(group);
       const logger = options.logger?.child({ component: 'in-process-bus', group: opts.groupId });
       const health = subscriptionHealth(opts.onDead);
-      const handleBatch = guardBatchHandler({
-        groupId: opts.groupId,
-        handleBatch: opts.handleBatch,
-        writeDeadLetters,
-        ...(logger ? { logger } : {}),
-        ...(opts.processor ? { processor: opts.processor } : {}),
-      });
+      const handleBatch = lag.measured(
+        opts.groupId,
+        guardBatchHandler({
+          groupId: opts.groupId,
+          handleBatch: opts.handleBatch,
+          writeDeadLetters,
+          ...(logger ? { logger } : {}),
+          ...(opts.processor ? { processor: opts.processor } : {}),
+        }),
+      );
       let running = true;
       let failures = 0;
 

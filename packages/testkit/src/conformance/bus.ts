@@ -122,6 +122,56 @@ export function describeBusConformance(name: string, make: () => Promise<BusUnde
     );
 
     it(
+      'reports every group’s lag per partition after each batch it handled: 0 once it has drained',
+      async () => {
+        const topic = await freshTopic(2);
+        const producer = await sut.bus.producer();
+        // Keys chosen so both partitions get messages whichever partitioner hashes them.
+        await producer.send(
+          topic,
+          Array.from({ length: 20 }, (_, i) => ({ key: `k${i}`, value: Buffer.from(String(i)) })),
+        );
+        const [fast, slow] = [uniqueName('g-fast'), uniqueName('g-slow')];
+        const seen = new Map([
+          [fast, 0],
+          [slow, 0],
+        ]);
+        let release: () => void = () => undefined;
+        const held = new Promise<void>((r) => (release = r));
+        for (const groupId of [fast, slow]) {
+          subs.push(
+            await sut.bus.subscribe({
+              groupId,
+              topics: [topic],
+              handleBatch: async (batch) => {
+                // The slow group's first batch waits to be released: until then it has handled nothing, so it reports no lag.
+                if (groupId === slow && seen.get(slow) === 0) await held;
+                seen.set(groupId, (seen.get(groupId) ?? 0) + batch.messages.length);
+              },
+            }),
+          );
+        }
+        const lagOf = (group: string) => sut.bus.consumerLag().filter((l) => l.group === group && l.topic === topic);
+        await waitFor(() => seen.get(fast) === 20 || undefined, { timeoutMs, what: 'the fast group drained' });
+        await waitFor(() => lagOf(fast).length === 2 || undefined, { timeoutMs, what: 'the fast group’s lag on both partitions' });
+        expect(lagOf(fast)).toEqual([
+          { group: fast, topic, partition: 0, messages: 0, seconds: 0 },
+          { group: fast, topic, partition: 1, messages: 0, seconds: 0 },
+        ]);
+        expect(lagOf(slow)).toEqual([]);
+        release();
+        await waitFor(() => seen.get(slow) === 20 || undefined, { timeoutMs, what: 'the slow group drained' });
+        await waitFor(() => lagOf(slow).length === 2 || undefined, { timeoutMs, what: 'the slow group’s lag on both partitions' });
+        expect(lagOf(slow).map((l) => [l.partition, l.messages, l.seconds])).toEqual([
+          [0, 0, 0],
+          [1, 0, 0],
+        ]);
+        await producer.close();
+      },
+      timeoutMs * 2,
+    );
+
+    it(
       'resumes a group from its committed offsets',
       async () => {
         const topic = await freshTopic(1);

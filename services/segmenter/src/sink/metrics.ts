@@ -1,9 +1,9 @@
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
 
 /**
  * What an operator watches: rows/s (rate of rows_inserted), insert latency, time a handler call waits
- * for its rows to be inserted, freshness (received_at → inserted) and how far behind the log the sink
- * is, in messages (from each batch's high watermark) and in seconds.
+ * for its rows to be inserted and freshness (received_at → inserted). How far behind the log the sink
+ * is, is its group's `consumer_lag_*` (the bus reports every group's: @evp/http busMetrics).
  */
 export function createSinkMetrics(metricRegistry: Registry) {
   return {
@@ -37,18 +37,6 @@ export function createSinkMetrics(metricRegistry: Registry) {
       help: 'From received_at (gateway) to the row being inserted, by table',
       labelNames: ['table'] as const,
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
-      registers: [metricRegistry],
-    }),
-    lagSeconds: new Gauge({
-      name: 'segmenter_sink_lag_seconds',
-      help: 'Now minus the log time of the last message whose rows were inserted, by topic and partition',
-      labelNames: ['topic', 'partition'] as const,
-      registers: [metricRegistry],
-    }),
-    lagMessages: new Gauge({
-      name: 'segmenter_sink_lag_messages',
-      help: "Messages in the partition beyond the last one whose rows were inserted (its high watermark at that batch's fetch), by topic and partition",
-      labelNames: ['topic', 'partition'] as const,
       registers: [metricRegistry],
     }),
     unreadable: new Counter({

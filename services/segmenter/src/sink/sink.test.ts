@@ -76,7 +76,8 @@ describe('sink (in-process bus + registry, chdb)', () => {
     // Two messages per batch, five messages on one partition: batches end at offsets 1, 3 and 4.
     const h = await start({ analytics: gated, maxBatchSize: 2 });
     await h.send(topics.events('core'), await Promise.all([1, 2, 3, 4, 5].map((i) => h.event(nth(app, i)))));
-    const lag = async () => (await h.sink.metrics.getSingleMetric('segmenter_sink_lag_messages')!.get()).values.map((v) => [v.labels.topic, v.value]);
+    // The bus reports the sink group's lag (every group's: Bus.consumerLag).
+    const lag = async () => h.bus.consumerLag().flatMap((l) => (l.group === 'segmenter-sink' ? [[l.topic, l.messages]] : []));
     await waitFor(() => inserts === 2, { timeoutMs: 10_000, what: 'the second insert' });
     expect(await lag()).toEqual([['events.core', 3]]);
     releaseSecond();

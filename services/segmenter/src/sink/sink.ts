@@ -413,16 +413,12 @@ export function createSink(deps: SinkDeps): Sink {
     }
     if (deps.onInserted && inserted.length > 0) await deps.onInserted(inserted);
     const done = now();
-    const last = batch.messages[batch.messages.length - 1] as BusMessage;
     m.batchDuration.observe((done - started) / 1000);
     for (const [table, ats] of received) {
       // One label lookup per table, not per row.
       const freshness = m.freshness.labels({ table });
       for (const at of ats) freshness.observe(Math.max(0, done - at) / 1000);
     }
-    const labels = { topic: batch.topic, partition: String(batch.partition) };
-    m.lagSeconds.set(labels, Math.max(0, done - last.timestamp) / 1000);
-    m.lagMessages.set(labels, Math.max(0, Number(batch.highWatermark) - Number(last.offset) - 1));
   }
 
   return {

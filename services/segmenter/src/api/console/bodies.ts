@@ -103,7 +103,9 @@ export const HEALTH_BODY = `<h1>Health</h1>
   <section>
     <h2>Dead letters by group</h2>
     <div id="dead-letters" data-testid="dead-letters"></div>
-    <h2>Consumer lag</h2>
+  </section>
+  <section class="wide">
+    <h2>Consumer lag: every group, then each of its partitions</h2>
     <div id="lag" data-testid="lag"></div>
   </section>
 </div>`;

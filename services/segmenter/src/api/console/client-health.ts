@@ -1,14 +1,15 @@
 /**
  * The Health section: the app's events stored and records rejected per minute and their freshness
- * p95 (GET /v1/inspect/health), dead letters by consumer group, and the consumers' lag from /metrics.
+ * p95 (GET /v1/inspect/health), dead letters by consumer group, and every consumer group's lag from /metrics (consumer_lag_*).
  */
 export const CLIENT_HEALTH = `
 (function () {
   var e = evp;
-  var LAG = /^segmenter_sink_lag_(messages|seconds)\\{(.*)\\} (\\S+)$/;
+  var LAG = /^consumer_lag_(messages|seconds)\\{(.*)\\} (\\S+)$/;
 
   function labels(s) { var out = {}; s.replace(/(\\w+)="([^"]*)"/g, function (_, k, v) { out[k] = v; return ''; }); return out; }
 
+  // Every consumer group's lag (consumer_lag_* on /metrics): a total per group, then a row per group, topic and partition.
   function lag() {
     return fetch('/metrics').then(function (res) { return res.ok ? res.text() : ''; }).then(function (text) {
       var byPartition = {};
@@ -16,13 +17,27 @@ export const CLIENT_HEALTH = `
         var m = LAG.exec(line);
         if (!m) return;
         var l = labels(m[2]);
-        var k = l.topic + ' #' + l.partition;
-        byPartition[k] = byPartition[k] || { topic: l.topic, partition: l.partition };
+        var k = [l.group, l.topic, l.partition].join('\\u0000');
+        byPartition[k] = byPartition[k] || { group: l.group, topic: l.topic, partition: Number(l.partition), messages: 0, seconds: 0 };
         byPartition[k][m[1]] = Number(m[3]);
       });
-      var rows = Object.keys(byPartition).sort().map(function (k) { var p = byPartition[k]; return ['sink', p.topic, p.partition, String(p.messages === undefined ? '' : p.messages), p.seconds === undefined ? '' : p.seconds.toFixed(1)]; });
+      var parts = Object.keys(byPartition).map(function (k) { return byPartition[k]; }).sort(function (a, b) {
+        return a.group.localeCompare(b.group) || a.topic.localeCompare(b.topic) || a.partition - b.partition;
+      });
+      var totals = [];
+      parts.forEach(function (p) {
+        var t = totals[totals.length - 1];
+        if (!t || t.group !== p.group) totals.push((t = { group: p.group, partitions: 0, messages: 0, seconds: 0 }));
+        t.partitions += 1; t.messages += p.messages; t.seconds = Math.max(t.seconds, p.seconds);
+      });
       var host = e.clear(e.el('lag'));
-      host.appendChild(rows.length ? e.table(['Group', 'Topic', 'Partition', 'Lag (messages)', 'Lag (s)'], rows, 'lag-table') : e.text('p', 'No lag reported yet (/metrics has no consumer lag gauges).', 'meta'));
+      if (!parts.length) { host.appendChild(e.text('p', 'No lag reported yet (/metrics has no consumer lag gauges).', 'meta')); return; }
+      host.appendChild(e.table(['Group', 'Partitions', 'Lag (messages)', 'Largest lag (s)'], totals.map(function (t) {
+        return [t.group, String(t.partitions), String(t.messages), t.seconds.toFixed(1)];
+      }), 'lag-totals-table'));
+      host.appendChild(e.table(['Group', 'Topic', 'Partition', 'Lag (messages)', 'Lag (s)'], parts.map(function (p) {
+        return [p.group, p.topic, String(p.partition), String(p.messages), p.seconds.toFixed(1)];
+      }), 'lag-table'));
     });
   }
 
