@@ -1,4 +1,4 @@
-import type { BusMessage, MessageBatch } from './ports/bus';
+import type { MessageBatch } from './ports/bus';
 
 /** How far one consumer group is behind on one partition, as of the last batch it handled there. */
 export interface ConsumerLag {
@@ -25,7 +25,7 @@ export function consumerLagTally(now: () => number = Date.now) {
     measured(group: string, handleBatch: (batch: MessageBatch) => Promise<void>) {
       return async (batch: MessageBatch): Promise<void> => {
         await handleBatch(batch);
-        const last = batch.messages[batch.messages.length - 1] as BusMessage | undefined;
+        const last = batch.messages[batch.messages.length - 1];
         if (!last) return;
         const messages = Math.max(0, Number(batch.highWatermark) - Number(last.offset) - 1);
         const seconds = messages === 0 ? 0 : Math.max(0, now() - last.timestamp) / 1000;
