@@ -29,6 +29,25 @@ describe('fieldsSchema: the action request readers come from the field tables', 
     );
   });
 
+  it('a stringMap: non-empty keys of at most keyMaxLength, values of at most maxLength, between minItems and maxItems entries', () => {
+    const table = [
+      { name: 'm', kind: 'stringMap', limits: { minItems: 1, maxItems: 2, keyMaxLength: 2, maxLength: 3, nonEmptyItems: true } },
+    ] as const satisfies readonly RecordField[];
+    const s = fieldsSchema<{ m: Record<string, string> }>(table);
+    expect(s.parse({ m: { ab: 'xyz' } })).toEqual({ m: { ab: 'xyz' } });
+    const issues = (m: Record<string, string>) => {
+      const r = s.safeParse({ m });
+      return r.success ? [] : r.error.issues.map((i) => [i.path.join('.'), i.message]);
+    };
+    expect(issues({})).toEqual([['m', 'at least 1 entry']]);
+    expect(issues({ a: '1', b: '2', c: '3' })).toEqual([['m', 'at most 2 entries']]);
+    expect(issues({ '': 'v', abc: 'long' })).toEqual([
+      ['m.', 'names must not be empty'],
+      ['m.abc', 'String must contain at most 2 character(s)'],
+      ['m.abc', 'String must contain at most 3 character(s)'],
+    ]);
+  });
+
   it('an actions.requested action is a created action with both ids required and caps allowed', () => {
     expect(names(REQUESTED_ACTION_FIELDS)).toEqual([
       ...names(NEW_ACTION_FIELDS).filter((n) => n !== 'inv_id' && n !== 'action_id'),

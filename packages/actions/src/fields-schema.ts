@@ -20,26 +20,35 @@ const FORMAT_MESSAGES: Record<NonNullable<FieldLimits['format']>, string> = {
   timestamp: 'must be an RFC 3339 timestamp with offset, e.g. 2025-01-31T09:00:00+05:45 (expired_at 0001-01-01T00:00:00Z = never)',
 };
 
+/** A string of at most `maxLength` characters (no limit when absent), refused empty with `emptyMessage` when given. */
+function text(maxLength: number | undefined, emptyMessage?: string): z.ZodString {
+  let s = z.string();
+  if (emptyMessage !== undefined) s = s.min(1, emptyMessage);
+  return maxLength === undefined ? s : s.max(maxLength);
+}
+
 function stringOf(f: RecordField): z.ZodTypeAny {
   const l = f.limits ?? {};
-  let s = z.string();
-  if (f.nonEmpty) s = s.min(1, 'must not be empty');
-  if (l.maxLength !== undefined) s = s.max(l.maxLength);
+  let s = text(l.maxLength, f.nonEmpty ? 'must not be empty' : undefined);
   if (l.pattern !== undefined) s = s.regex(new RegExp(l.pattern));
   if (l.format === 'timestamp') return s.refine((v) => parseIsoWithOffset(v) !== undefined, FORMAT_MESSAGES.timestamp);
   return s;
 }
 
-function itemString(l: FieldLimits): z.ZodString {
-  let s = z.string();
-  if (l.nonEmptyItems) s = s.min(1, 'must not be empty');
-  return l.maxLength !== undefined ? s.max(l.maxLength) : s;
-}
-
-function countLimits<T extends z.ZodArray<z.ZodTypeAny>>(a: T, l: FieldLimits): z.ZodTypeAny {
-  let out: z.ZodArray<z.ZodTypeAny> = a;
+function countLimits(a: z.ZodArray<z.ZodTypeAny>, l: FieldLimits): z.ZodTypeAny {
+  let out = a;
   if (l.minItems !== undefined) out = out.min(l.minItems);
   if (l.maxItems !== undefined) out = out.max(l.maxItems);
+  return out;
+}
+
+/** A JSON object of string values; its entries counted against minItems and maxItems. */
+function mapOf(l: FieldLimits): z.ZodTypeAny {
+  const map = z.record(text(l.keyMaxLength, l.nonEmptyItems ? 'names must not be empty' : undefined), text(l.maxLength));
+  const { minItems: least, maxItems: most } = l;
+  let out: z.ZodTypeAny = map;
+  if (least !== undefined) out = out.refine((m) => Object.keys(m as object).length >= least, `at least ${least} ${least === 1 ? 'entry' : 'entries'}`);
+  if (most !== undefined) out = out.refine((m) => Object.keys(m as object).length <= most, `at most ${most} entries`);
   return out;
 }
 
@@ -59,16 +68,9 @@ function fieldSchema(f: RecordField, opts: FieldsSchemaOptions): z.ZodTypeAny {
     case 'enum':
       return z.enum((f.symbols ?? []) as [string, ...string[]]);
     case 'stringList':
-      return countLimits(z.array(itemString(l)), l);
-    case 'stringMap': {
-      let key = z.string();
-      if (l.nonEmptyItems) key = key.min(1, 'names must not be empty');
-      if (l.keyMaxLength !== undefined) key = key.max(l.keyMaxLength);
-      const value = l.maxLength !== undefined ? z.string().max(l.maxLength) : z.string();
-      const map = z.record(key, value);
-      const most = l.maxItems;
-      return most === undefined ? map : map.refine((m) => Object.keys(m).length <= most, `at most ${most} entries`);
-    }
+      return countLimits(z.array(text(l.maxLength, l.nonEmptyItems ? 'must not be empty' : undefined)), l);
+    case 'stringMap':
+      return mapOf(l);
     case 'record':
       return objectOf(f.fields ?? [], {});
     case 'recordList':
