@@ -6,9 +6,22 @@
 // - in a service, a folder directly under src/ with an index.ts (a room: one job, e.g. the
 //   segmenter's sink/, segments/, campaigns/, api/, testing/) is imported from outside only through
 //   that index.ts, so its other files can change without its users knowing (tests included); only
-//   tests import the testing/ room.
+//   tests import the testing/ room;
+// - metric series are declared (`new Counter/Gauge/Histogram/Summary`) only in a file named
+//   metrics.ts (one per service, or the shared package's), never beside the code that counts.
 const fs = require('node:fs');
 const path = require('node:path');
+
+// Run from the root without a folder: every workspace with a src/ (what `turbo run lint` runs one by one).
+if (!process.argv[2] && !fs.existsSync(path.resolve('src'))) {
+  const { spawnSync } = require('node:child_process');
+  const workspaces = ['packages', 'services']
+    .flatMap((d) => fs.readdirSync(d).map((n) => path.join(d, n)))
+    .concat(['schemas', 'dev'])
+    .filter((d) => fs.existsSync(path.join(d, 'src')));
+  const failed = workspaces.filter((d) => spawnSync(process.execPath, [__filename, d], { stdio: 'inherit' }).status !== 0);
+  process.exit(failed.length > 0 ? 1 : 0);
+}
 
 const dir = path.resolve(process.argv[2] || '.');
 const problems = [];
@@ -63,6 +76,9 @@ function check(file) {
   const isConfig = /(^|[\\/])config\.ts$/.test(file) || /[\\/]dev[\\/]src[\\/]main\.ts$/.test(file);
   if (!isTest && !isConfig && /process\.env\b/.test(text)) problems.push(`${rel}: reads process.env outside a config module`);
   roomProblems(file, text, rel);
+  if (!isTest && path.basename(file) !== 'metrics.ts' && /\bnew (Counter|Gauge|Histogram|Summary)\b/.test(text)) {
+    problems.push(`${rel}: declares a metric outside metrics.ts (declare it in the service's metrics.ts and inject the registry)`);
+  }
   const inService = file.match(/[\\/]services[\\/]([^\\/]+)[\\/]/);
   if (inService && !isTest) {
     for (const m of text.matchAll(/from '(@evp\/[^'/]+)/g)) {

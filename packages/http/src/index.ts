@@ -14,5 +14,4 @@ export * from './edge';
 export * from './openapi';
 export * from './cors';
 export * from './service-lifecycle';
-export * from './bus-metrics';
 export * from './keys';

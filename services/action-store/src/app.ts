@@ -1,5 +1,4 @@
 import { type Request, type Response, type Router } from 'express';
-import { Counter } from 'prom-client';
 import { ApiError, InfraError, type KeyRing, type Logger, type RejectionReason } from '@evp/core';
 import { browserCors, createHttpApp, jsonBody, grantOf, requireKey, type HttpMetrics } from '@evp/http';
 import {
@@ -22,6 +21,7 @@ import {
   type ParseResult,
   type PullQuery,
 } from '@evp/actions';
+import { createActionRouteMetrics } from './metrics';
 
 export interface ActionStoreAppDeps {
   store: ActionStore;
@@ -38,29 +38,6 @@ export interface ActionStoreAppDeps {
   /** Problems that make the service not ready; default: the store's ping. */
   readiness?: () => Promise<string[]>;
   metrics?: HttpMetrics;
-}
-
-function actionMetrics(metrics: HttpMetrics) {
-  return {
-    created: new Counter({
-      name: 'action_store_actions_created_total',
-      help: 'Actions submitted through POST /v1/actions, by outcome',
-      labelNames: ['status'] as const,
-      registers: [metrics.registry],
-    }),
-    unblocked: new Counter({
-      name: 'action_store_unblock_requests_total',
-      help: 'DELETE /v1/actions/{action_id}/blocks/{user_id} answered 200, by outcome',
-      labelNames: ['status'] as const,
-      registers: [metrics.registry],
-    }),
-    delivered: new Counter({
-      name: 'action_store_actions_delivered_total',
-      help: 'Entries returned by pulls, by route and delivery mode',
-      labelNames: ['route', 'delivery_mode'] as const,
-      registers: [metrics.registry],
-    }),
-  };
 }
 
 /** The action store's readiness: its store answers a ping. */
@@ -142,7 +119,7 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
     metrics: deps.metrics,
     readiness,
     routes: (router: Router, metrics: HttpMetrics) => {
-      const m = actionMetrics(metrics);
+      const m = createActionRouteMetrics(metrics.registry);
 
       const pull = (route: string, parse: (b: unknown) => ParseResult<PullQuery>) => async (req: Request, res: Response) => {
         const { appId } = grantOf(req);

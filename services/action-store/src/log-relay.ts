@@ -1,7 +1,8 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { errorMessage, topics, type BusProducer, type Logger, type OutgoingMessage, type SchemaRegistry } from '@evp/core';
 import { actionLogEntrySchema, blockSubject } from '@evp/schemas';
 import type { ActionLogBatch, ActionStore } from '@evp/actions';
+import { createLogRelayMetrics } from './metrics';
 
 export interface LogRelayDeps {
   store: ActionStore;
@@ -39,30 +40,8 @@ export function startLogRelay(deps: LogRelayDeps): LogRelay {
   const backoffMs = deps.backoffMs ?? 200;
   const maxBackoffMs = deps.maxBackoffMs ?? 5000;
   const log = deps.logger.child({ component: 'action-log-relay' });
-  const registers = deps.metrics ? [deps.metrics] : [];
-  const relayed = new Counter({
-    name: 'action_store_log_entries_relayed_total',
-    help: 'Action log entries written to actions.log (and acknowledged in the outbox), by kind',
-    labelNames: ['kind'] as const,
-    registers,
-  });
-  const failures = new Counter({
-    name: 'action_store_log_relay_failures_total',
-    help: 'Action log relay steps that failed and were retried, by step',
-    labelNames: ['stage'] as const,
-    registers,
-  });
   const store = deps.store;
-  new Gauge({
-    name: 'action_store_log_outbox_records',
-    help: 'Action log outbox records not acknowledged yet (each holds the steps of one kind of one store operation)',
-    registers,
-    async collect() {
-      // Read at scrape time; a store that cannot answer leaves the last value.
-      const n = await store.logLength().catch(() => undefined);
-      if (n !== undefined) this.set(n);
-    },
-  });
+  const { relayed, failures } = createLogRelayMetrics(deps.metrics, () => store.logLength());
 
   let stopping = false;
   let wake: (() => void) | undefined;

@@ -1,4 +1,4 @@
-import { Counter, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
 import {
   processorOf,
   BLOCKS,
@@ -21,6 +21,7 @@ import { createEncodePool, type EncodedMessage } from './encode-pool';
 import { Framer, registerOutputSchemas } from './output-schemas';
 import { receiptsOf, type ReceiptInput } from './receipt';
 import { toRejectedRecord } from './rejected-record';
+import { createValidatorMetrics } from './metrics';
 
 export interface ValidatorDeps {
   bus: Bus;
@@ -63,19 +64,7 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
   // Events are framed where they are normalised (the pool); what the main thread writes, here.
   const framer = new Framer(schemas);
   const metrics = deps.metrics ?? new Registry();
-  const accepted = new Counter({ name: 'validator_events_accepted_total', help: 'Canonical events written', labelNames: ['block'], registers: [metrics] });
-  const catalogAccepted = new Counter({
-    name: 'validator_catalog_records_accepted_total',
-    help: 'Catalog records written',
-    labelNames: ['kind'],
-    registers: [metrics],
-  });
-  const rejectedCount = new Counter({
-    name: 'validator_events_rejected_total',
-    help: 'Events covered by rejected records',
-    labelNames: ['kind'],
-    registers: [metrics],
-  });
+  const { accepted, catalogAccepted, rejectedCount } = createValidatorMetrics(metrics);
   const producer: BusProducer = await deps.bus.producer();
   const pool = createEncodePool({ workers: deps.workers ?? 0, schemas, normalize: deps.normalize });
 

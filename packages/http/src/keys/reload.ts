@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { Counter, Gauge, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
 import { parseKeysFile, sha256Hex, type KeyRing, type Logger } from '@evp/core';
+import { createKeysFileMetrics } from '../metrics';
 
 export interface KeysReloadOptions {
   path: string;
@@ -31,14 +32,7 @@ export interface KeysReloader {
  */
 export function watchKeysFile(opts: KeysReloadOptions): KeysReloader {
   const registry = opts.metrics ?? new Registry();
-  const reloads = new Counter({
-    name: 'keys_reloads_total',
-    help: 'Keys file changes seen: applied (the new keys are in use) or rejected (the last good keys stay in use)',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
-  const valid = new Gauge({ name: 'keys_file_valid', help: '1 while the keys file on disk is the set in use; 0 while it is rejected', registers: [registry] });
-  const loaded = new Gauge({ name: 'keys_loaded', help: 'Keys in use (revoked ones included)', registers: [registry] });
+  const { reloads, valid, loaded } = createKeysFileMetrics(registry);
   reloads.inc({ outcome: 'applied' }, 0);
   reloads.inc({ outcome: 'rejected' }, 0);
   valid.set(1);

@@ -1,7 +1,8 @@
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { KeyRing, KeyUsageTracker, createInMemoryKeyUsageStore, type Logger } from '@evp/core';
 import { watchKeysFile, type KeysReloader } from './reload';
 import { createRedisKeyUsageStore, type RedisHashCommands } from './redis-usage';
+import { createKeyUsageMetrics } from '../metrics';
 
 export interface ServiceKeysOptions {
   /** KEYS_FILE, KEYS_RELOAD_INTERVAL_MS, KEYS_USAGE_FLUSH_MS, KEYS_USAGE_PREFIX (envFragments.keys). */
@@ -23,11 +24,7 @@ export interface ServiceKeys {
 /** A service's keys: read from the file (a bad file at start fails the start), reloaded on change, uses shared. */
 export function serviceKeys(opts: ServiceKeysOptions): ServiceKeys {
   const { config, logger } = opts;
-  const flushFailures = new Counter({
-    name: 'keys_usage_flush_failures_total',
-    help: 'Writes of keys’ last uses that failed (kept and retried at the next flush)',
-    registers: [opts.metrics],
-  });
+  const { flushFailures } = createKeyUsageMetrics(opts.metrics);
   const usage = new KeyUsageTracker({
     store: opts.redis ? createRedisKeyUsageStore({ redis: opts.redis, prefix: config.KEYS_USAGE_PREFIX }) : createInMemoryKeyUsageStore(),
     flushMs: config.KEYS_USAGE_FLUSH_MS,

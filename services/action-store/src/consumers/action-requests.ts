@@ -1,6 +1,7 @@
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { UnreadableMessageError, errorMessage, processorOf, topics, type Bus, type BusMessage, type Logger, type Subscription } from '@evp/core';
 import { ACTION_SOURCES, parseActionRequestMessage, type ActionRequestMessage, type ActionStore } from '@evp/actions';
+import { createActionRequestsMetrics } from '../metrics';
 
 export interface ActionRequestsConsumerDeps {
   bus: Bus;
@@ -44,19 +45,7 @@ function readRequest(msg: BusMessage): ActionRequestMessage {
  * so the guard's bisection around a bad one re-reads but creates each good one once.
  */
 export async function startActionRequestsConsumer(deps: ActionRequestsConsumerDeps): Promise<Subscription> {
-  const counter = new Counter({
-    name: 'action_store_requested_messages_total',
-    help: 'actions.requested messages stored (those that cannot be read are dead-lettered: dead_letters_total)',
-    labelNames: ['outcome'] as const,
-    registers: deps.metrics ? [deps.metrics] : [],
-  });
-  // Per action: a campaign watches `capped` here (and `duplicate` under redelivery).
-  const actions = new Counter({
-    name: 'action_store_requested_actions_total',
-    help: 'actions of actions.requested messages by create status (created, duplicate, expired, blocked, capped)',
-    labelNames: ['status'] as const,
-    registers: deps.metrics ? [deps.metrics] : [],
-  });
+  const { counter, actions } = createActionRequestsMetrics(deps.metrics);
   return deps.bus.subscribe({
     groupId: deps.groupId ?? 'action-store.requests',
     topics: [topics.actionsRequested],

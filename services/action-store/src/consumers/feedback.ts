@@ -1,6 +1,7 @@
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { UnreadableMessageError, errorMessage, isRetriable, processorOf, topics, type Bus, type BusMessage, type Logger, type Subscription } from '@evp/core';
 import { feedbackFromEvent, isFeedbackEventName, type ActionStore, type FeedbackEventLike } from '@evp/actions';
+import { createFeedbackMetrics } from '../metrics';
 
 export interface FeedbackConsumerDeps {
   bus: Bus;
@@ -29,12 +30,7 @@ export interface FeedbackConsumerDeps {
  * before it existed) is decoded.
  */
 export async function startFeedbackConsumer(deps: FeedbackConsumerDeps): Promise<Subscription> {
-  const counter = new Counter({
-    name: 'action_store_feedback_events_total',
-    help: 'nudge_response events by outcome',
-    labelNames: ['outcome'] as const,
-    registers: deps.metrics ? [deps.metrics] : [],
-  });
+  const counter = createFeedbackMetrics(deps.metrics);
   const log = deps.logger.child({ consumer: 'feedback' });
   return deps.bus.subscribe({
     groupId: deps.groupId ?? 'action-store.feedback',

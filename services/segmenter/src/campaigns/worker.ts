@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Counter, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
 import {
   UnreadableMessageError,
   accepted,
@@ -34,6 +34,7 @@ import { eventItems, triggerEventName } from './triggers/event';
 import { latestOccurrence } from './triggers/schedule';
 import { entryItems } from './triggers/segment-entry';
 import { runInvId } from './ids';
+import { createCampaignWorkerMetrics } from '../metrics';
 
 export interface CampaignWorkerConfig {
   /** Consumer group of `campaigns.triggers`: a partition's owner acts on its campaigns' triggers. */
@@ -132,24 +133,7 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
   const newId = deps.newId ?? randomUUID;
   const logger = deps.logger.child({ component: 'campaign-worker' });
   const metricRegistry = deps.metrics ?? new Registry();
-  const itemsTotal = new Counter({
-    name: 'segmenter_campaign_trigger_items_total',
-    help: 'Campaign trigger items consumed, by kind (users, schedule) and outcome (accepted, rejected: the campaign was not live or is gone)',
-    labelNames: ['kind', 'outcome'] as const,
-    registers: [metricRegistry],
-  });
-  const usersTotal = new Counter({
-    name: 'segmenter_campaign_users_total',
-    help: 'Users of campaign runs by outcome (requested, control, skipped)',
-    labelNames: ['outcome'] as const,
-    registers: [metricRegistry],
-  });
-  const producedTotal = new Counter({
-    name: 'segmenter_campaign_trigger_items_produced_total',
-    help: 'Campaign trigger items produced, by source (segment_entry, event, schedule, api)',
-    labelNames: ['source'] as const,
-    registers: [metricRegistry],
-  });
+  const { itemsTotal, usersTotal, producedTotal } = createCampaignWorkerMetrics(metricRegistry);
   const limiter = new RateLimiter();
   let active: StoredCampaign[] = [];
   let producer: BusProducer | undefined;

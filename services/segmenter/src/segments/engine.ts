@@ -18,7 +18,7 @@ import type { CompiledSegment } from '@evp/segment-language';
 import { createSegmentStore, type SegmentStore, type StoredSegment } from './definitions-store';
 import { createEvaluator } from './evaluator';
 import { createMembershipState } from './membership-store';
-import { createEngineMetrics } from './metrics';
+import { createEngineMetrics } from '../metrics';
 import type { MembershipReader, Segment, SegmentDefinitions, SegmentScheduler } from './model';
 import { SegmentCache } from './segment-cache';
 import { readWorkItem, workForRows, workKey, workMessage, type WorkItem } from './work';

@@ -3,7 +3,7 @@ import { membershipChangeId } from '@evp/schemas';
 import type { ChangeLog } from './change-log';
 import { type CompiledSegment, evaluationParams } from '@evp/segment-language';
 import type { StoredSegment } from './definitions-store';
-import type { EngineMetrics } from './metrics';
+import type { EngineMetrics } from '../metrics';
 import { changeOf, type MembershipState, type MemberState } from './membership-store';
 import type { MembershipChange, Segment } from './model';
 

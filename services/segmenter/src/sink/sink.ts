@@ -25,7 +25,7 @@ import {
 } from '@evp/core';
 import { RecordReadError, readActionLogEntry, readIngestReceipt } from '@evp/schemas';
 import { InsertBatcher, type TableRows } from './batcher';
-import { createSinkMetrics } from './metrics';
+import { createSinkMetrics } from '../metrics';
 import {
   RowError,
   TABLES,

@@ -1,5 +1,5 @@
 import type { ConsumerLag, DeadLetterCount } from '@evp/core';
-import { busMetrics } from './bus-metrics';
+import { busMetrics } from './metrics';
 
 describe('the bus’s metrics', () => {
   let counts: DeadLetterCount[] = [];
