@@ -1,7 +1,8 @@
 import { deadLetterErrorOf, deadLetterOf, processorOf, type Processor } from './dead-letter';
 import { InfraError, errorMessage } from './errors';
 import type { Logger } from './logger';
-import type { BusMessage, MessageBatch, OutgoingMessage, SubscriptionHealth } from './ports/bus';
+import type { ConsumerLagTally } from './consumer-lag';
+import type { BusMessage, MessageBatch, OutgoingMessage, SubscribeOptions, SubscriptionHealth } from './ports/bus';
 
 export interface ConsumerGuardOptions {
   groupId: string;
@@ -52,6 +53,26 @@ export function guardBatchHandler(opts: ConsumerGuardOptions): (batch: MessageBa
     }
   };
   return (batch) => run(batch, batch.messages);
+}
+
+/**
+ * A subscription's handler as both adapters run it: guarded (above), and the group's lag recorded
+ * after each batch it handled (consumer-lag.ts).
+ */
+export function subscriptionHandler(
+  opts: Pick<SubscribeOptions, 'groupId' | 'handleBatch' | 'processor'>,
+  deps: { lag: ConsumerLagTally; writeDeadLetters: ConsumerGuardOptions['writeDeadLetters']; logger?: Logger | undefined },
+): (batch: MessageBatch) => Promise<void> {
+  return deps.lag.measured(
+    opts.groupId,
+    guardBatchHandler({
+      groupId: opts.groupId,
+      handleBatch: opts.handleBatch,
+      writeDeadLetters: deps.writeDeadLetters,
+      ...(deps.logger ? { logger: deps.logger } : {}),
+      ...(opts.processor ? { processor: opts.processor } : {}),
+    }),
+  );
 }
 
 /** A subscription's state as both adapters report it; `onDead` is called once, on the first death. */

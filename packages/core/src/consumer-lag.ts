@@ -37,3 +37,5 @@ export function consumerLagTally(now: () => number = Date.now) {
       [...lags.values()].map((l) => ({ ...l })).sort((a, b) => a.group.localeCompare(b.group) || a.topic.localeCompare(b.topic) || a.partition - b.partition),
   };
 }
+
+export type ConsumerLagTally = ReturnType<typeof consumerLagTally>;

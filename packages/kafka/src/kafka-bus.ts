@@ -14,7 +14,7 @@ import {
 import {
   deadLetterTally,
   consumerLagTally,
-  guardBatchHandler,
+  subscriptionHandler,
   splitToFit,
   subscriptionHealth,
   topicMaxBatchBytes,
@@ -193,16 +193,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     async subscribe(opts: SubscribeOptions): Promise<Subscription> {
       const health = subscriptionHealth(opts.onDead);
       const logger = options.logger.child({ component: 'bus', group: opts.groupId });
-      const handleBatch = lag.measured(
-        opts.groupId,
-        guardBatchHandler({
-          groupId: opts.groupId,
-          handleBatch: opts.handleBatch,
-          writeDeadLetters,
-          logger,
-          ...(opts.processor ? { processor: opts.processor } : {}),
-        }),
-      );
+      const handleBatch = subscriptionHandler(opts, { lag, writeDeadLetters, logger });
       const sessionTimeoutMs = options.sessionTimeoutMs ?? 10_000;
       // A third of the session, as Kafka recommends, at most 3 s.
       const heartbeatMs = Math.min(3_000, Math.floor(sessionTimeoutMs / 3));

@@ -4,7 +4,7 @@ import {
   consumerLagTally,
   errorMessage,
   fitsOneBatch,
-  guardBatchHandler,
+  subscriptionHandler,
   messageTooLarge,
   subscriptionHealth,
   topicMaxBatchBytes,
@@ -156,16 +156,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
       rebalance(group);
       const logger = options.logger?.child({ component: 'in-process-bus', group: opts.groupId });
       const health = subscriptionHealth(opts.onDead);
-      const handleBatch = lag.measured(
-        opts.groupId,
-        guardBatchHandler({
-          groupId: opts.groupId,
-          handleBatch: opts.handleBatch,
-          writeDeadLetters,
-          ...(logger ? { logger } : {}),
-          ...(opts.processor ? { processor: opts.processor } : {}),
-        }),
-      );
+      const handleBatch = subscriptionHandler(opts, { lag, writeDeadLetters, logger });
       let running = true;
       let failures = 0;
 
