@@ -12,13 +12,26 @@
  *
  * A warm-up at the first rate for `--warmup` seconds comes first (untimed, until stored).
  *
- *   npm run bench:pipeline -- [--rates 5000,20000] [--seconds 30] [--warmup 30]
+ * Every phase also reports the CPU budget (issue 28): µs of CPU per stored event of each process —
+ * gateway, validator, sink, action store, the broker's and the registry's JVMs, Redis and the load
+ * generator (this process) — from /proc, between the load's start and the last event stored.
+ * `--pin load=0,gateway=0,kafka=0,validator=1,sink=1` runs each named part on those CPUs (taskset;
+ * unnamed parts run anywhere); `--cpu-prof DIR` writes a V8 CPU profile per Node process
+ * (DIR/<stage>/, one file per thread) and prints the five hottest functions of each.
+ *
+ *   npm run bench:pipeline -- [--rates 5000,20000] [--seconds 30] [--warmup 30] [--pin …] [--cpu-prof DIR]
  */
 import { awaitAllStored } from '../../dev/src/faults/counts';
 import { KEYS, sideCall } from '../../dev/src/faults/harness';
 import { bounded, killAllChildren, runHarnessScript } from '../../dev/src/faults/processes';
 import { startLoad } from '../../dev/src/faults/load';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { resolve } from 'node:path';
+import type { ServiceName } from '../../dev/src/faults/harness';
 import { benchHarness, warmUp } from './bench-harness';
+import { perEvent, pin, snapshot } from './cpu-times';
+import { summarise } from './profiles';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -27,6 +40,17 @@ const arg = (name: string, dflt: string) => {
 const RATES = arg('rates', '5000,20000').split(',').map(Number);
 const SECONDS = Number(arg('seconds', '30'));
 const WARMUP_SECONDS = Number(arg('warmup', '30'));
+/** Part → taskset CPU list (parts: load, gateway, validator, sink, action-store, kafka, registry, redis). */
+const PINS = new Map(
+  arg('pin', '')
+    .split(',')
+    .filter(Boolean)
+    .map((p) => p.split('=') as [string, string])
+    .map(([part, cpus]) => [part, cpus.replace(/\+/g, ',')] as const),
+);
+const PROFILE_DIR = arg('cpu-prof', '') ? resolve(arg('cpu-prof', '')) : undefined;
+const SERVICE_NAMES: ServiceName[] = ['gateway', 'validator', 'sink', 'action-store'];
+const STAGES = ['load', 'gateway', 'kafka', 'registry', 'validator', 'sink', 'action-store', 'redis'];
 
 interface Phase {
   offered: number;
@@ -38,22 +62,56 @@ interface Phase {
   p95: number;
   p99: number;
   bare: number;
+  /** µs of CPU per stored event, by stage. */
+  cpu: Record<string, number>;
+}
+
+/** A CPU profile of this process (the load generator) while the bench runs. */
+async function profileSelf(): Promise<() => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string) => new Promise<unknown>((ok, fail) => session.post(method, (err, result) => (err ? fail(err) : ok(result))));
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return async () => {
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    mkdirSync(`${PROFILE_DIR}/load`, { recursive: true });
+    writeFileSync(`${PROFILE_DIR}/load/main.cpuprofile`, JSON.stringify(profile));
+    session.disconnect();
+  };
 }
 
 async function main() {
   const h = benchHarness('bench-pipeline').harness;
   const runId = Date.now().toString(36);
   const phases: Phase[] = [];
+  if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
+  for (const service of SERVICE_NAMES) {
+    const cpus = PINS.get(service);
+    h.launch[service] = {
+      ...(cpus ? { cpus } : {}),
+      ...(PROFILE_DIR ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', `${PROFILE_DIR}/${service}`] } : {}),
+    };
+  }
+  const stopSelfProfile = PROFILE_DIR ? await profileSelf() : undefined;
   try {
     await bounded(h.start(), 5 * 60_000, 'the stack and services to start');
+    const pids: Record<string, number> = { ...h.processIds(), load: process.pid };
+    for (const part of ['load', 'kafka', 'registry', 'redis']) {
+      const cpus = PINS.get(part);
+      if (cpus && pids[part] !== undefined) pin(pids[part], cpus);
+    }
+    console.log(`processes: ${JSON.stringify(pids)}${PINS.size ? `, pinned: ${JSON.stringify(Object.fromEntries(PINS))}` : ''}`);
     await warmUp(h, `warm-${runId}`, { seconds: WARMUP_SECONDS, eventsPerSecond: RATES[0] });
     for (const rate of RATES) {
       const tag = `p${rate}-${runId}`;
       console.log(`--- ${rate} events/s offered for ${SECONDS} s`);
+      const cpuBefore = snapshot(pids);
       const load = startLoad({ gatewayUrl: h.gatewayUrl, key: KEYS.sdk, tag, seed: rate, rate: rate / 50, maxInFlight: 512 });
       await new Promise((r) => setTimeout(r, SECONDS * 1000));
       const tally = await load.stop();
       const { counts } = await awaitAllStored((s, p) => h.query(s, p), tally, [tag], { timeoutMs: 300_000, since: Date.now() });
+      const cpuAfter = snapshot(pids);
       const where = `startsWith(ifNull(property, ''), '${tag}:')`;
       const [f] = await h.query<Record<string, number>>(
         `SELECT count() AS rows, dateDiff('millisecond', min(received_at), max(inserted_at)) AS span,
@@ -72,6 +130,7 @@ async function main() {
         p95: q[1] ?? NaN,
         p99: q[2] ?? NaN,
         bare: Math.round(bare.rows / (bare.ms / 1000)),
+        cpu: perEvent(cpuBefore, cpuAfter, Number(f?.rows)),
       };
       phases.push(phase);
       console.log(JSON.stringify(phase));
@@ -79,6 +138,7 @@ async function main() {
   } finally {
     await bounded(h.stop(), 3 * 60_000, 'the harness to stop').catch((err) => console.error(err));
     killAllChildren();
+    await stopSelfProfile?.();
   }
   console.log(
     '\n| offered events/s | acked | rows | lost | sustained events/s | freshness p50 / p95 / p99 ms | bare compact insert rows/s | pipeline / bare |',
@@ -89,6 +149,15 @@ async function main() {
       `| ${p.offered} | ${p.acked} | ${p.rows} | ${p.lost} | ${p.sustained} | ${p.p50} / ${p.p95} / ${p.p99} | ${p.bare} | ${(p.sustained / p.bare).toFixed(2)} |`,
     );
   }
+  const stages = STAGES.filter((st) => phases.some((p) => Number.isFinite(p.cpu[st])));
+  console.log(`\nCPU budget, µs of CPU per stored event (from /proc, load start → last event stored):\n`);
+  console.log(`| offered events/s | ${stages.join(' | ')} | total | events/s two cores allow |`);
+  console.log(`|---:|${stages.map(() => '---:').join('|')}|---:|---:|`);
+  for (const p of phases) {
+    const total = stages.reduce((sum, st) => sum + (Number.isFinite(p.cpu[st]) ? (p.cpu[st] as number) : 0), 0);
+    console.log(`| ${p.offered} | ${stages.map((st) => (p.cpu[st] as number).toFixed(1)).join(' | ')} | ${total.toFixed(1)} | ${Math.round(2e6 / total)} |`);
+  }
+  if (PROFILE_DIR) console.log(`\nHottest functions per stage (self time, ${PROFILE_DIR}):\n\n${summarise(PROFILE_DIR, 5)}`);
 }
 
 runHarnessScript(main);

@@ -31,6 +31,7 @@ import { allTopics, createLogger, topics, type Analytics } from '@evp/core';
 import { createChdbAnalytics, createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { blockEventSchema, blockSubject, canonicalToAvro, type CanonicalEvent } from '@evp/schemas';
 import { EVENT_COLUMNS, createSink, eventRow, eventValues, workForRows, type InsertedRow, type SegmentEntry } from '@evp/segmenter';
+import { makeEvents } from './dataset';
 import { RowBinaryWriter, benchClient, insertRowBinaryViaFile, insertTsv, rowBinaryEvent } from './formats';
 
 const arg = (name: string, dflt: number) => {
@@ -56,51 +57,6 @@ let workItems = 0;
 const trigger = async (rows: InsertedRow[]) => {
   workItems += workForRows(rows, triggerSegments, 1_000, Date.now()).length;
 };
-
-const t0 = Date.UTC(2024, 2, 1);
-function makeEvents(): CanonicalEvent[] {
-  const names = ['page', 'app', 'media'] as const;
-  return Array.from({ length: ROWS }, (_, i) => {
-    const user = `user-${i % 5_000}`;
-    const name = names[i % 3] as (typeof names)[number];
-    const props =
-      name === 'page'
-        ? { path: `/p/${i % 50}`, title: `Page ${i % 50}`, duration: 1.5, render_time: 120 + (i % 7) }
-        : name === 'app'
-          ? { action: 'open', start_time: 800 + (i % 13) }
-          : { id: `m-${i % 20}`, type: 'video', action: 'play', time: i % 1000 };
-    return {
-      event_id: `ev-${i.toString(36).padStart(8, '0')}`,
-      app_id: `app-${i % 3}`,
-      user_id: user,
-      session_id: `${user}_${t0}_${t0 + 600_000}`,
-      session_start: t0,
-      session_end: t0 + 600_000,
-      device_id: `dev-${i % 5_000}`,
-      os: i % 2 ? 'android' : 'ios',
-      sdk_name: i % 2 ? 'android' : 'ios',
-      sdk_version: '2.1.0',
-      app_version: '1.4.2 (142)',
-      app_version_code: 142,
-      tz: '+03:00',
-      block: 'core',
-      name,
-      sent_name: null,
-      property: null,
-      time: t0 + i * 10,
-      online: true,
-      received_at: t0 + i * 10 + 500,
-      sent_at: null,
-      corrected_time: t0 + i * 10,
-      request_id: `req-${Math.floor(i / 50)}`,
-      envelope: 'current',
-      props,
-      meta: null,
-      client: null,
-      warnings: [],
-    };
-  });
-}
 
 async function count(analytics: Analytics, table: string): Promise<number> {
   return (await analytics.query<{ c: number }>(`SELECT count() AS c FROM ${table}`))[0]?.c ?? 0;
@@ -198,7 +154,7 @@ async function main() {
   try {
     await runMigrations({ analytics });
     await analytics.command('CREATE TABLE IF NOT EXISTS events_bare AS events');
-    const events = makeEvents();
+    const events = makeEvents(ROWS);
     const rows = events.map(eventRow);
     const values = events.map(eventValues);
     const client = benchClient(dir);

@@ -19,6 +19,12 @@ export const KEYS = {
 } as const;
 
 export type ServiceName = 'gateway' | 'validator' | 'action-store' | 'sink';
+
+/** Node flags for a service's process and the CPUs it may run on (`taskset -c` list, e.g. "1" or "0,1"). */
+export interface ServiceLaunch {
+  nodeArgs?: string[];
+  cpus?: string;
+}
 const SERVICES: ServiceName[] = ['sink', 'validator', 'action-store', 'gateway'];
 
 /** The Kafka the services run against: the single broker, or the three-node cluster (scenario i). */
@@ -58,6 +64,8 @@ export class Harness {
   private readonly kafkaStarted = new Set<KafkaShape>();
   /** Extra env per service for its next start (fault injection). */
   readonly overrides: Partial<Record<ServiceName, Record<string, string>>> = {};
+  /** How a service's next process is launched (benchmarks: node flags such as --cpu-prof, and CPU pinning). */
+  readonly launch: Partial<Record<ServiceName, ServiceLaunch>> = {};
 
   constructor(private readonly config: FaultsConfig) {
     this.dir = config.FAULTS_DIR;
@@ -267,7 +275,11 @@ export class Harness {
   async startProcess(id: string, service: ServiceName, env: Record<string, string | undefined>, readyUrl: string, timeoutMs = 90_000) {
     const main = service === 'sink' ? 'dev/src/sink-chdb/main.ts' : `services/${service}/src/main.ts`;
     const log = join(this.dir, `logs/${id}.log`);
-    const child = startChild(id, process.execPath, ['--import', 'tsx', join(ROOT, main)], { env, logFile: log, cwd: ROOT });
+    const { nodeArgs = [], cpus } = this.launch[service] ?? {};
+    const node = [...nodeArgs, '--import', 'tsx', join(ROOT, main)];
+    // taskset execs node in place: the child's pid (and process group) is node's own.
+    const [cmd, args] = cpus === undefined ? [process.execPath, node] : ['taskset', ['-c', cpus, process.execPath, ...node]];
+    const child = startChild(id, cmd, args, { env, logFile: log, cwd: ROOT });
     this.children.set(id, child);
     await Promise.race([
       waitHttpOk(readyUrl, timeoutMs),
@@ -286,6 +298,28 @@ export class Harness {
     const code = await this.children.get(id)?.terminate(30_000);
     this.children.delete(id);
     return code;
+  }
+
+  /**
+   * The pids of what runs the pipeline: each service process by instance id, and the broker, the
+   * registry and Redis of the single-node stack (from their pid files; absent when not running).
+   */
+  processIds(): Record<string, number> {
+    const ids: Record<string, number> = {};
+    for (const [id, c] of this.children) if (c.proc.pid !== undefined) ids[id] = c.proc.pid;
+    if (this.redis?.proc.pid !== undefined) ids.redis = this.redis.proc.pid;
+    for (const [name, file] of [
+      ['kafka', 'stack/kafka/kafka.pid'],
+      ['registry', 'stack/schema-registry/registry.pid'],
+    ] as const) {
+      try {
+        const pid = Number(readFileSync(join(this.dir, file), 'utf8').trim());
+        if (Number.isInteger(pid) && isAlive(pid)) ids[name] = pid;
+      } catch {
+        // not started in this shape
+      }
+    }
+    return ids;
   }
 
   /** Whether a service process (or replica) is still alive (a dead consumer may or may not take the process with it). */

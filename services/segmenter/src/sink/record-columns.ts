@@ -1,4 +1,4 @@
-import { wellFormedJson } from '@evp/clickhouse';
+import { stringifyWellFormed, wellFormedJson } from '@evp/clickhouse';
 import type { RejectionReason } from '@evp/core';
 import { avroFieldName, eventDef, fromAvroValue, type RecordField } from '@evp/schemas';
 import { RowError, chTime, chTimeOrNull, nonEmpty, reasons, text } from './row-checks';
@@ -152,5 +152,71 @@ export function rowWriter<const Fs extends readonly RecordField[]>(fields: Fs): 
     const row: Record<string, unknown> = {};
     for (const [name, write] of writers) row[name] = write(record as Record<string, unknown>);
     return row as RowOf<Fs>;
+  };
+}
+
+/**
+ * A JSON object's text, bounded: it opens with `{` and its brackets (outside strings) close only at
+ * its last character, so spliced into a row's text it is one value, whatever it holds. Content the
+ * scan does not check (a bare word, a raw control character) ClickHouse refuses, and the sink
+ * isolates that row like any other the engine refuses.
+ */
+export function objectText(value: unknown, at: string): string {
+  const json = text(value, at);
+  if (json.charCodeAt(0) !== 0x7b) throw new RowError(at, 'expected a JSON object');
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) {
+      depth--;
+      if (depth === 0 && i !== json.length - 1) throw new RowError(at, 'not JSON: text after the object');
+    }
+  }
+  if (depth !== 0 || inString) throw new RowError(at, 'not JSON: the object is not closed');
+  return wellFormedJson(json);
+}
+
+type WriteText = (record: Record<string, unknown>) => string;
+
+/**
+ * A decoded Avro record of a field table → its row as the JSON text of its values in column order,
+ * the same text as `stringifyWellFormed(valuesWriter(fields)(record))`, except that a `jsonObject`
+ * field's text (the validator's JSON.stringify) is spliced in as it is: parsing it only to write it
+ * again would cost the sink a parse and a stringify per row (issue 28).
+ */
+export function valuesTextWriter(fields: readonly RecordField[]): WriteText {
+  // Runs of consecutive ordinary fields are written by one JSON.stringify of their values.
+  const parts: ({ kind: 'values'; writers: Write[] } | { kind: 'object'; at: string })[] = [];
+  for (const f of fields) {
+    if (f.kind === 'jsonObject') {
+      parts.push({ kind: 'object', at: avroFieldName(f) });
+      continue;
+    }
+    const last = parts[parts.length - 1];
+    if (last?.kind === 'values') last.writers.push(writerOf(f));
+    else parts.push({ kind: 'values', writers: [writerOf(f)] });
+  }
+  return (record) => {
+    let out = '[';
+    for (let p = 0; p < parts.length; p++) {
+      const part = parts[p] as (typeof parts)[number];
+      if (p > 0) out += ',';
+      if (part.kind === 'object') {
+        const v = record[part.at];
+        out += v === null || v === undefined ? '{}' : objectText(v, part.at);
+      } else {
+        const values: unknown[] = [];
+        for (let i = 0; i < part.writers.length; i++) values.push((part.writers[i] as Write)(record));
+        const json = stringifyWellFormed(values);
+        out += json.slice(1, -1);
+      }
+    }
+    return `${out}]`;
   };
 }

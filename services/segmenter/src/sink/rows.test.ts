@@ -9,6 +9,7 @@ import {
   eventRow,
   eventValues,
   eventValuesFromAvro,
+  eventRowTextFromAvro,
   deadLetterApp,
   deadLetterRow,
   rejectedRow,
@@ -105,6 +106,46 @@ describe('eventValuesFromAvro (the sink: a decoded block record straight to its 
     const err = thrown(() => eventValuesFromAvro({ ...canonicalToAvro(pageEvent), ...over }));
     expect(err).toBeInstanceOf(RowError);
     expect({ path: err.path, message: err.message }).toEqual({ path, message });
+  });
+});
+
+describe('eventRowTextFromAvro (the text the sink inserts: client spliced in, never parsed)', () => {
+  const record = canonicalToAvro(pageEvent);
+  const earlier = canonicalToAvro({
+    ...pageEvent,
+    envelope: 'earlier',
+    meta: { note: 'tab\there' },
+    client: { up: 512, dn: 2048, d_info: { brand: 'acme "x" ]}', os_ver: '14', lone: '\ud800', nested: [[{}], {}] } },
+  });
+
+  it.each([
+    ['a current-form record (client {})', record],
+    ['an earlier-form record with client info, quotes, brackets in strings and a lone surrogate', earlier],
+    ['a record whose client_json is null', { ...record, client_json: null }],
+  ])('writes the same text as stringifying eventValuesFromAvro: %s', (_name, r) => {
+    const text = eventRowTextFromAvro(r);
+    expect(text).toBe(JSON.stringify(eventValuesFromAvro(r)).replace('\\ud800', '\ufffd'));
+    expect(JSON.parse(text)).toHaveLength(EVENT_COLUMNS.length);
+  });
+
+  it('writes a lone surrogate in client as U+FFFD, as the parsed path does', () => {
+    const text = eventRowTextFromAvro(earlier);
+    expect(text).toContain('"lone":"\ufffd"');
+    expect(text).not.toContain('\\ud800');
+  });
+
+  it.each([
+    ['[1]', 'expected a JSON object'],
+    ['"{}"', 'expected a JSON object'],
+    ['{', 'not JSON: the object is not closed'],
+    ['{"a":"}', 'not JSON: the object is not closed'],
+    ['{}],["evil"', 'not JSON: text after the object'],
+    ['{} {}', 'not JSON: text after the object'],
+    ['{"a":[1]}]', 'not JSON: text after the object'],
+  ])('refuses client_json %j with a RowError at client_json: it could not be spliced as one value', (client_json, message) => {
+    const err = thrown(() => eventRowTextFromAvro({ ...record, client_json }));
+    expect(err).toBeInstanceOf(RowError);
+    expect({ path: err.path, message: err.message }).toEqual({ path: 'client_json', message });
   });
 });
 

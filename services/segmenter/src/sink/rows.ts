@@ -14,7 +14,7 @@ import {
   type IngestReceipt,
   type RejectedRecord,
 } from '@evp/schemas';
-import { columnsOf, rowWriter, valuesWriter, type RowOf, type ValuesOf } from './record-columns';
+import { columnsOf, rowWriter, valuesTextWriter, valuesWriter, type RowOf, type ValuesOf } from './record-columns';
 import { MAX_TIME_MS, RowError, chTime, chTimeOrNull, nonEmpty, reasons, text } from './row-checks';
 
 export { RowError, chTime } from './row-checks';
@@ -47,6 +47,12 @@ export type EventValues = ValuesOf<typeof CANONICAL_FIELDS>;
  * Avro record, never through a CanonicalEvent: meta stays the validator's JSON text.
  */
 export const eventValuesFromAvro: (record: Record<string, unknown>) => EventValues = valuesWriter(CANONICAL_FIELDS);
+
+/**
+ * A decoded block record → its `events` row as the JSON text the sink inserts: the text of
+ * eventValuesFromAvro's values, with `client` spliced in as the validator wrote it (never parsed).
+ */
+export const eventRowTextFromAvro: (record: Record<string, unknown>) => string = valuesTextWriter(CANONICAL_FIELDS);
 
 /** A canonical event → its `events` row values, through its Avro record (tests, the bench's bare insert). */
 export const eventValues = (e: CanonicalEvent): EventValues => eventValuesFromAvro(canonicalToAvro(e));

@@ -34,7 +34,7 @@ import {
   catalogRow,
   customCatalogRow,
   deadLetterRow,
-  eventValuesFromAvro,
+  eventRowTextFromAvro,
   receiptRow,
   rejectedRow,
 } from './rows';
@@ -311,10 +311,10 @@ export function createSink(deps: SinkDeps): Sink {
       switch (route.table) {
         case 'events': {
           // Every value is checked as its row is written: the ids read from the record below are those of the row.
-          const row = eventValuesFromAvro(record);
+          const row = new JsonRow(eventRowTextFromAvro(record));
           return {
             table: TABLES.events,
-            row: jsonRow(row),
+            row,
             key: record.event_id as string,
             receivedAtMs: record.received_at as number,
             inserted: tracking
