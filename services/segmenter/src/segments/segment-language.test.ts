@@ -7,8 +7,8 @@ const saved = (app: string, id: string, definition: Segment['definition']): Segm
   name: id,
   version: 1,
   definition,
-  created_at: '2024-01-01T00:00:00.000Z',
-  updated_at: '2024-01-01T00:00:00.000Z',
+  created_at: Date.UTC(2024, 0, 1),
+  updated_at: Date.UTC(2024, 0, 1),
 });
 
 // The app's saved segments, as SegmentDefinitions.list gives them.
