@@ -1,6 +1,6 @@
 import { type Request, type Response, type Router } from 'express';
 import { Counter } from 'prom-client';
-import { ApiError, InfraError, type KeyRing, type Logger, type RejectionReason } from '@evp/core';
+import { ApiError, InfraError, type KeyRing, type Logger, type Checked, type RejectionReason } from '@evp/core';
 import { browserCors, createHttpApp, jsonBody, grantOf, requireKey, type HttpMetrics } from '@evp/http';
 import {
   ACTION_SOURCES,
@@ -19,7 +19,6 @@ import {
   type ActionRecord,
   type ActionStore,
   type CreateStatus,
-  type ParseResult,
   type PullQuery,
 } from '@evp/actions';
 
@@ -73,13 +72,13 @@ export const MAX_ISSUES_LISTED = 100;
  * 400 invalid_request naming the first offending value; `details.issues` lists the first
  * MAX_ISSUES_LISTED problems and `details.issue_count` how many there are.
  */
-function orBadRequest<T>(r: ParseResult<T>): T {
+function orBadRequest<T>(r: Checked<T>): T {
   if (r.ok) return r.value;
-  const first = r.issues[0] as RejectionReason;
+  const first = r.reasons[0] as RejectionReason;
   throw new ApiError('invalid_request', {
     message: first.message,
     path: first.path,
-    details: { issues: r.issues.slice(0, MAX_ISSUES_LISTED), issue_count: r.issues.length },
+    details: { issues: r.reasons.slice(0, MAX_ISSUES_LISTED), issue_count: r.reasons.length },
   });
 }
 
@@ -144,7 +143,7 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
     routes: (router: Router, metrics: HttpMetrics) => {
       const m = actionMetrics(metrics);
 
-      const pull = (route: string, parse: (b: unknown) => ParseResult<PullQuery>) => async (req: Request, res: Response) => {
+      const pull = (route: string, parse: (b: unknown) => Checked<PullQuery>) => async (req: Request, res: Response) => {
         const { appId } = grantOf(req);
         checkAppClaim(req, appId);
         const query = orBadRequest(parse(req.body));

@@ -20,17 +20,17 @@ const lang = segmentLanguage({ list: async (app) => segments[app] ?? [] });
 
 describe("segmentLanguage (the service's check and compile)", () => {
   it("resolves references against the app's own segments only", async () => {
-    expect(await lang.check('shop', { not: { segment: 'fans' } })).toEqual({ ok: true, definition: { not: { segment: 'fans' } } });
+    expect(await lang.check('shop', { not: { segment: 'fans' } })).toEqual({ ok: true, value: { not: { segment: 'fans' } } });
     expect(await lang.check('shop', { segment: 'ghost' })).toEqual({
       ok: false,
-      problems: [{ path: '$.segment', rule: 'unknown_segment', message: 'no segment ghost in this app' }],
+      reasons: [{ path: '$.segment', rule: 'unknown_segment', message: 'no segment ghost in this app' }],
     });
   });
 
   it('refuses a cycle through the segment being updated', async () => {
     expect(await lang.check('shop', { segment: 'fans' }, 'buyers')).toEqual({
       ok: false,
-      problems: [{ path: '$.segment', rule: 'segment_cycle', message: 'segment cycle: buyers → fans → buyers' }],
+      reasons: [{ path: '$.segment', rule: 'segment_cycle', message: 'segment cycle: buyers → fans → buyers' }],
     });
   });
 
