@@ -77,10 +77,10 @@ export function checkActionTemplate(reasons: CampaignReasons, value: unknown, ch
     );
     return [];
   }
-  const issues = fieldReasons(value, ['action']);
-  reasons.list.push(...issues);
+  const actionReasons = fieldReasons(value, ['action']);
+  reasons.list.push(...actionReasons);
   checkContentTemplates(reasons, path, value.content, check);
-  return issues;
+  return actionReasons;
 }
 
 /** A variant's action merged over the campaign's: fields replace, content merges by field, either expiry replaces both. */
@@ -99,7 +99,7 @@ export function mergeVariant<T extends object>(base: T, variant: object): T {
 
 /**
  * `$.variants[i].action`, merged over the campaign's action (`base`, when it is an object): the
- * merged action must pass the store's rules; reasons the campaign's action has already (`baseIssues`)
+ * merged action must pass the store's rules; reasons the campaign's action has already (`baseReasons`)
  * are reported there only.
  */
 export function checkVariantAction(
@@ -107,7 +107,7 @@ export function checkVariantAction(
   index: number,
   value: unknown,
   base: unknown,
-  baseIssues: RejectionReason[],
+  baseReasons: RejectionReason[],
   check: TemplateCheck,
 ): void {
   const path = `$.variants[${index}].action`;
@@ -120,7 +120,7 @@ export function checkVariantAction(
   if (value.content !== undefined && !isObject(value.content))
     return reasons.add(at(path, 'content'), 'type', `content must be an object {title, body}, got ${jsonType(value.content)}`);
   if (!isObject(base)) return;
-  const known = new Set(baseIssues.map((i) => `${i.path.slice('$.action'.length)} ${i.rule} ${i.message}`));
+  const known = new Set(baseReasons.map((i) => `${i.path.slice('$.action'.length)} ${i.rule} ${i.message}`));
   for (const issue of fieldReasons(mergeVariant(base, value), ['variants', index, 'action'])) {
     if (!known.has(`${issue.path.slice(path.length)} ${issue.rule} ${issue.message}`)) reasons.list.push(issue);
   }

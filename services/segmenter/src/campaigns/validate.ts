@@ -32,8 +32,8 @@ export function validateCampaign(json: unknown, ctx: CampaignValidationContext):
   if (name !== undefined && name.length > CAMPAIGN_LIMITS.nameLength)
     reasons.add('$.name', 'range', `name has at most ${CAMPAIGN_LIMITS.nameLength} characters`);
   const check: TemplateCheck = { templates: ctx.templates, scope: checkTrigger(reasons, json.trigger, ctx) };
-  const baseIssues = checkActionTemplate(reasons, json.action, check);
-  if (json.variants !== undefined) checkVariants(reasons, json.variants, json.action, baseIssues, check);
+  const baseReasons = checkActionTemplate(reasons, json.action, check);
+  if (json.variants !== undefined) checkVariants(reasons, json.variants, json.action, baseReasons, check);
   if (json.holdout !== undefined) checkNumber(reasons, '$.holdout', json.holdout, (n) => n >= 0 && n < 1, 'a fraction from 0 up to (not including) 1');
   if (json.caps !== undefined) checkCaps(reasons, json.caps);
   checkLocalTimes(reasons, json.quiet_hours, json.send_at_local);
@@ -129,7 +129,7 @@ function checkVariants(
   reasons: CampaignReasons,
   value: unknown,
   base: unknown,
-  baseIssues: Parameters<typeof checkVariantAction>[4],
+  baseReasons: Parameters<typeof checkVariantAction>[4],
   check: TemplateCheck,
 ): void {
   const path = '$.variants';
@@ -142,7 +142,7 @@ function checkVariants(
     onlyKeys(reasons, here, v, ['weight', 'action'], 'a variant');
     if (v.weight === undefined) reasons.add(at(here, 'weight'), 'required', 'weight is required (relative to the other variants)');
     else checkNumber(reasons, at(here, 'weight'), v.weight, (n) => n > 0, 'more than 0 (relative to the other variants)');
-    checkVariantAction(reasons, i, v.action, base, baseIssues, check);
+    checkVariantAction(reasons, i, v.action, base, baseReasons, check);
   });
 }
 
