@@ -46,8 +46,8 @@ interface Row {
 
 function compile(definition: unknown) {
   const v = validateDefinition(definition, { definitionOf: () => undefined });
-  if (!v.ok) throw new Error(`invalid bench definition: ${JSON.stringify(v.problems)}`);
-  return compileSegment(v.definition, { definitionOf: () => undefined });
+  if (!v.ok) throw new Error(`invalid bench definition: ${JSON.stringify(v.reasons)}`);
+  return compileSegment(v.value, { definitionOf: () => undefined });
 }
 
 async function main() {

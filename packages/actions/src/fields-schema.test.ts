@@ -77,7 +77,7 @@ describe('fieldsSchema: the action request readers come from the field tables', 
         },
       ],
     });
-    expect(r.ok ? [] : r.issues.map((i) => [i.path, i.rule])).toEqual([
+    expect(r.ok ? [] : r.reasons.map((i) => [i.path, i.rule])).toEqual([
       ['$.app_id', 'format'],
       ['$.source', 'max'],
       ['$.actions[0].user_id', 'invalid'],

@@ -1,4 +1,4 @@
-import type { RejectionReason } from '@evp/core';
+import { checked, refused, type Checked, type RejectionReason } from '@evp/core';
 import {
   ACTION_TYPES,
   DELIVERY_MODES,
@@ -10,7 +10,7 @@ import {
   type RenderMethod,
 } from './model';
 import { expiryMs, parseIsoWithOffset } from './time';
-import { LIMITS, type ParseResult } from './validation';
+import { LIMITS } from './validation';
 
 /**
  * The single-user fetches of clients older than the SDK pull (docs/actions.md, "Older clients'
@@ -42,62 +42,62 @@ export interface GeneratorFetch {
   queued_after?: number;
 }
 
-const issue = (path: string, rule: string, message: string): RejectionReason => ({ path, rule, message });
+const reason = (path: string, rule: string, message: string): RejectionReason => ({ path, rule, message });
 
 /** One query parameter: absent, or a single string (a repeated parameter is refused). */
-function param(query: Record<string, unknown>, name: string, issues: RejectionReason[]): string | undefined {
+function param(query: Record<string, unknown>, name: string, reasons: RejectionReason[]): string | undefined {
   const v = query[name];
   if (v === undefined) return undefined;
   if (typeof v !== 'string') {
-    issues.push(issue(`query.${name}`, 'type', `${name} must be given once, as a string`));
+    reasons.push(reason(`query.${name}`, 'type', `${name} must be given once, as a string`));
     return undefined;
   }
   return v;
 }
 
-function unknownParams(query: Record<string, unknown>, known: readonly string[], issues: RejectionReason[]) {
-  for (const k of Object.keys(query)) if (!known.includes(k)) issues.push(issue(`query.${k}`, 'unknown_field', 'unknown query parameter'));
+function unknownParams(query: Record<string, unknown>, known: readonly string[], reasons: RejectionReason[]) {
+  for (const k of Object.keys(query)) if (!known.includes(k)) reasons.push(reason(`query.${k}`, 'unknown_field', 'unknown query parameter'));
 }
 
-function userId(value: string | undefined, path: string, issues: RejectionReason[]): string | undefined {
-  if (value === undefined || value.length === 0) issues.push(issue(path, value === undefined ? 'required' : 'min', 'a user id is required'));
-  else if (value.length > LIMITS.userIdLength) issues.push(issue(path, 'max', `at most ${LIMITS.userIdLength} characters`));
-  else if (value === '*') issues.push(issue(path, 'invalid', "this fetch serves one user; '*' needs the bulk pull with an API key"));
+function userId(value: string | undefined, path: string, reasons: RejectionReason[]): string | undefined {
+  if (value === undefined || value.length === 0) reasons.push(reason(path, value === undefined ? 'required' : 'min', 'a user id is required'));
+  else if (value.length > LIMITS.userIdLength) reasons.push(reason(path, 'max', `at most ${LIMITS.userIdLength} characters`));
+  else if (value === '*') reasons.push(reason(path, 'invalid', "this fetch serves one user; '*' needs the bulk pull with an API key"));
   else return value;
   return undefined;
 }
 
 /** `GET /v1/nudge/sdk/{user_id}`: the path's user id and the query. */
-export function parseOlderSdkFetch(userIdParam: string, query: Record<string, unknown>): ParseResult<OlderSdkFetch> {
-  const issues: RejectionReason[] = [];
-  unknownParams(query, ['render_method', 'render_page'], issues);
-  const user = userId(userIdParam, 'params.user_id', issues);
-  const rm = param(query, 'render_method', issues);
-  const page = param(query, 'render_page', issues);
+export function parseOlderSdkFetch(userIdParam: string, query: Record<string, unknown>): Checked<OlderSdkFetch> {
+  const reasons: RejectionReason[] = [];
+  unknownParams(query, ['render_method', 'render_page'], reasons);
+  const user = userId(userIdParam, 'params.user_id', reasons);
+  const rm = param(query, 'render_method', reasons);
+  const page = param(query, 'render_page', reasons);
   let renderMethods: readonly RenderMethod[] = OLDER_SDK_RENDER_METHODS;
   if (rm !== undefined && rm !== '') {
     if ((OLDER_SDK_RENDER_METHODS as readonly string[]).includes(rm)) renderMethods = [rm as RenderMethod];
-    else issues.push(issue('query.render_method', 'enum', `expected one of ${OLDER_SDK_RENDER_METHODS.join(', ')}`));
+    else reasons.push(reason('query.render_method', 'enum', `expected one of ${OLDER_SDK_RENDER_METHODS.join(', ')}`));
   }
   if (page !== undefined && page.length > LIMITS.attrValueLength)
-    issues.push(issue('query.render_page', 'max', `at most ${LIMITS.attrValueLength} characters`));
-  if (issues.length > 0) return { ok: false, issues };
+    reasons.push(reason('query.render_page', 'max', `at most ${LIMITS.attrValueLength} characters`));
+  if (reasons.length > 0) return refused(reasons);
   // The automatic fetch sends `render_page=` (NudgeScreenType.None): any screen.
-  return { ok: true, value: { user_id: user as string, render_methods: renderMethods, ...(page ? { attr: { render_page: page } } : {}) } };
+  return checked({ user_id: user as string, render_methods: renderMethods, ...(page ? { attr: { render_page: page } } : {}) });
 }
 
 /** `GET /nudge/sdk/get`: `subject_id` (the user) and `queued_at` (optional, RFC 3339 with offset). */
-export function parseGeneratorFetch(query: Record<string, unknown>): ParseResult<GeneratorFetch> {
-  const issues: RejectionReason[] = [];
-  unknownParams(query, ['subject_id', 'queued_at'], issues);
-  const user = userId(param(query, 'subject_id', issues), 'query.subject_id', issues);
-  const queuedAt = param(query, 'queued_at', issues);
+export function parseGeneratorFetch(query: Record<string, unknown>): Checked<GeneratorFetch> {
+  const reasons: RejectionReason[] = [];
+  unknownParams(query, ['subject_id', 'queued_at'], reasons);
+  const user = userId(param(query, 'subject_id', reasons), 'query.subject_id', reasons);
+  const queuedAt = param(query, 'queued_at', reasons);
   const after = queuedAt === undefined ? undefined : parseIsoWithOffset(queuedAt);
   if (queuedAt !== undefined && after === undefined) {
-    issues.push(issue('query.queued_at', 'format', 'must be an ISO 8601 timestamp with offset, e.g. 2025-03-04T10:02:11.504118Z'));
+    reasons.push(reason('query.queued_at', 'format', 'must be an ISO 8601 timestamp with offset, e.g. 2025-03-04T10:02:11.504118Z'));
   }
-  if (issues.length > 0) return { ok: false, issues };
-  return { ok: true, value: { user_id: user as string, ...(after === undefined ? {} : { queued_after: after }) } };
+  if (reasons.length > 0) return refused(reasons);
+  return checked({ user_id: user as string, ...(after === undefined ? {} : { queued_after: after }) });
 }
 
 /** The store pulls a fetch stands for: one per (delivery mode, type, render method), one-off first. */

@@ -15,7 +15,7 @@ describe('parseNewAction', () => {
     expect(parseNewAction(action)).toEqual({ ok: true, value: { ...action, attr: {}, tags: [] } });
     expect(parseNewAction({ ...action, type: 'custom', render_method: 'push_notification', foo: 1 }, ['variants', 1, 'action'])).toEqual({
       ok: false,
-      issues: [
+      reasons: [
         { path: '$.variants[1].action.foo', rule: 'unknown_field', message: 'unknown field' },
         {
           path: '$.variants[1].action.render_method',
@@ -43,7 +43,7 @@ describe('parseCreateRequest', () => {
     const r = parseCreateRequest({ actions: [{ ...action, foo: 1, bar: 2 }] });
     expect(r).toEqual({
       ok: false,
-      issues: [
+      reasons: [
         { path: '$.actions[0].foo', rule: 'unknown_field', message: 'unknown field' },
         { path: '$.actions[0].bar', rule: 'unknown_field', message: 'unknown field' },
       ],
@@ -54,20 +54,20 @@ describe('parseCreateRequest', () => {
     const r = parseCreateRequest([{ ...action, type: 'custom', render_method: 'push_notification' }]);
     expect(r).toEqual({
       ok: false,
-      issues: [{ path: '$[0].render_method', rule: 'type_render_method', message: "type 'custom' allows render_method in_app_message, generic_message" }],
+      reasons: [{ path: '$[0].render_method', rule: 'type_render_method', message: "type 'custom' allows render_method in_app_message, generic_message" }],
     });
   });
 
   it('limits attributes to 50 pairs', () => {
     const attr = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v']));
     const r = parseCreateRequest([{ ...action, attr }]);
-    expect(r.ok ? [] : r.issues.map((i) => [i.path, i.message])).toEqual([['$[0].attr', 'at most 50 entries']]);
+    expect(r.ok ? [] : r.reasons.map((i) => [i.path, i.message])).toEqual([['$[0].attr', 'at most 50 entries']]);
   });
 
   it.each([null, 42, 'x', true])('rejects a %p body at $', (body) => {
     expect(parseCreateRequest(body)).toEqual({
       ok: false,
-      issues: [{ path: '$', rule: 'type', message: 'the body must be an array of actions or an object {"actions": [...]}' }],
+      reasons: [{ path: '$', rule: 'type', message: 'the body must be an array of actions or an object {"actions": [...]}' }],
     });
   });
 });
@@ -77,7 +77,7 @@ describe('caps and available_at on POST /v1/actions', () => {
     const ok = parseCreateRequest([{ ...action, available_at: '2030-01-01T09:00:00Z' }]);
     expect(ok.ok && ok.value[0]?.available_at).toBe('2030-01-01T09:00:00Z');
     const r = parseCreateRequest({ actions: [{ ...action, caps: { app: { max: 1 } } }] });
-    expect(r.ok ? null : r.issues.map((i) => [i.path, i.rule])).toEqual([['$.actions[0].caps', 'unknown_field']]);
+    expect(r.ok ? null : r.reasons.map((i) => [i.path, i.rule])).toEqual([['$.actions[0].caps', 'unknown_field']]);
   });
 });
 
@@ -90,7 +90,7 @@ describe('parsePullRequest / parseSdkPullRequest', () => {
 
   it('does not accept client spellings on the bulk pull', () => {
     const r = parsePullRequest({ ...pull, type: 'UIComponent' });
-    expect(r.ok ? null : r.issues.map((i) => i.path)).toEqual(['$.type']);
+    expect(r.ok ? null : r.reasons.map((i) => i.path)).toEqual(['$.type']);
   });
 
   it.each([
@@ -120,21 +120,21 @@ describe('parsePullRequest / parseSdkPullRequest', () => {
 
   it("refuses '*' on the SDK pull", () => {
     const r = parseSdkPullRequest({ ...pull, user_id: '*' });
-    expect(r.ok ? null : r.issues).toEqual([
+    expect(r.ok ? null : r.reasons).toEqual([
       { path: '$.user_id', rule: 'invalid', message: "the SDK pull serves one user; '*' needs the bulk pull with an API key" },
     ]);
   });
 
   it('ignores inherited property names as aliases', () => {
     const r = parseSdkPullRequest({ ...pull, user_id: 'u', type: 'toString' });
-    expect(r.ok ? null : r.issues.map((i) => [i.path, i.rule])).toEqual([['$.type', 'enum']]);
+    expect(r.ok ? null : r.reasons.map((i) => [i.path, i.rule])).toEqual([['$.type', 'enum']]);
   });
 });
 
 describe('parseActionRequestMessage', () => {
   it('requires both ids on every action so redelivery cannot duplicate', () => {
     const r = parseActionRequestMessage({ app_id: 'app-1', actions: [{ ...action, inv_id: 1 }] });
-    expect(r.ok ? null : r.issues.map((i) => [i.path, i.rule])).toEqual([['$.actions[0].action_id', 'required']]);
+    expect(r.ok ? null : r.reasons.map((i) => [i.path, i.rule])).toEqual([['$.actions[0].action_id', 'required']]);
   });
 
   it('accepts a well-formed message', () => {
@@ -152,7 +152,7 @@ describe('parseActionRequestMessage', () => {
       [7, 'type'],
     ] as const) {
       const r = parseActionRequestMessage(msg(source));
-      expect(r.ok ? null : r.issues.map((i) => [i.path, i.rule])).toEqual([['$.source', rule]]);
+      expect(r.ok ? null : r.reasons.map((i) => [i.path, i.rule])).toEqual([['$.source', rule]]);
     }
   });
 
@@ -168,7 +168,7 @@ describe('parseActionRequestMessage', () => {
         { ...one, caps: { campaign: { key: 'k', max: 1 }, daily: 3 }, available_at: 'tomorrow' },
       ],
     });
-    expect(bad.ok ? null : bad.issues.map((i) => [i.path, i.rule])).toEqual([
+    expect(bad.ok ? null : bad.reasons.map((i) => [i.path, i.rule])).toEqual([
       ['$.actions[0].caps.campaign.key', 'min'],
       ['$.actions[0].caps.campaign.max', 'min'],
       ['$.actions[0].caps.campaign.within_ms', 'type'],
@@ -181,7 +181,7 @@ describe('parseActionRequestMessage', () => {
 
   it('rejects an app id that could not be a key', () => {
     const r = parseActionRequestMessage({ app_id: 'a}b', actions: [{ ...action, inv_id: 1, action_id: 2 }] });
-    expect(r.ok ? null : r.issues.map((i) => i.path)).toEqual(['$.app_id']);
+    expect(r.ok ? null : r.reasons.map((i) => i.path)).toEqual(['$.app_id']);
   });
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RejectionReason } from '@evp/core';
+import { checked, refused, type Checked, type RejectionReason } from '@evp/core';
 import {
   ACTION_LIMITS,
   ACTION_REQUEST_FIELDS,
@@ -24,12 +24,9 @@ import {
   type RenderMethod,
 } from './model';
 
-/**
- * Request validation. Every problem is reported with the JSON path of the offending value
- * (`$.actions[3].render_method`), a stable rule name and a message, so HTTP can answer
- * 400 invalid_request with `path` and the consumer can log why a message was dropped.
- */
-export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: RejectionReason[] };
+// Request validation gives a Checked (@evp/core): every reason with the JSON path of the offending
+// value (`$.actions[3].render_method`), a stable rule name and a message, so HTTP can answer
+// 400 invalid_request with `path` and the consumer can log why a message was dropped.
 
 /** The action's own limits live with its fields (ACTION_LIMITS, schemas/src/action-request.ts); the pull's here. */
 export const LIMITS = { ...ACTION_LIMITS, cursorLength: 20 } as const;
@@ -179,30 +176,27 @@ function toReasons(error: z.ZodError, prefix: readonly (string | number)[]): Rej
   return reasons;
 }
 
-function run<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, input: unknown, prefix: readonly (string | number)[] = []): ParseResult<T> {
+function run<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, input: unknown, prefix: readonly (string | number)[] = []): Checked<T> {
   const r = schema.safeParse(input);
-  return r.success ? { ok: true, value: r.data } : { ok: false, issues: toReasons(r.error, prefix) };
+  return r.success ? checked(r.data) : refused(toReasons(r.error, prefix));
 }
 
-const notAnObject = (path: string, message: string): ParseResult<never> => ({
-  ok: false,
-  issues: [{ path, rule: 'type', message }],
-});
+const notAnObject = (path: string, message: string): Checked<never> => refused([{ path, rule: 'type', message }]);
 
 /**
  * An action list longer than the limit, refused before any item is validated: zod checks every item
  * even when the length already fails, which made 100,000 `{}` cost seconds and a 41 MB answer.
  */
-function tooManyActions(list: unknown, path: string): ParseResult<never> | undefined {
+function tooManyActions(list: unknown, path: string): Checked<never> | undefined {
   if (!Array.isArray(list) || list.length <= MAX_ACTIONS_PER_CREATE) return undefined;
-  return { ok: false, issues: [{ path, rule: 'max', message: `at most ${MAX_ACTIONS_PER_CREATE} actions per request; got ${list.length}` }] };
+  return refused([{ path, rule: 'max', message: `at most ${MAX_ACTIONS_PER_CREATE} actions per request; got ${list.length}` }]);
 }
 
 /**
  * Body of `POST /v1/actions`: either a JSON array of actions or `{ "actions": [...] }`. Paths follow
  * the form sent (`$[2].type` or `$.actions[2].type`).
  */
-export function parseCreateRequest(body: unknown): ParseResult<NewAction[]> {
+export function parseCreateRequest(body: unknown): Checked<NewAction[]> {
   if (Array.isArray(body)) return tooManyActions(body, '$') ?? run(actionList, body);
   if (body === null || typeof body !== 'object') {
     return notAnObject('$', 'the body must be an array of actions or an object {"actions": [...]}');
@@ -210,30 +204,30 @@ export function parseCreateRequest(body: unknown): ParseResult<NewAction[]> {
   const tooMany = tooManyActions((body as { actions?: unknown }).actions, '$.actions');
   if (tooMany) return tooMany;
   const r = run(createEnvelope, body);
-  return r.ok ? { ok: true, value: r.value.actions } : r;
+  return r.ok ? checked(r.value.actions) : r;
 }
 
 /**
- * One action as a create request holds it, problems' paths under `prefix` (`['action']` →
+ * One action as a create request holds it, its reasons' paths under `prefix` (`['action']` →
  * `$.action.render_method`). Campaigns check an action template with it and the actions they render
  * (services/segmenter/src/campaigns/action-template.ts), so both follow the store's rules exactly.
  */
-export function parseNewAction(value: unknown, prefix: readonly (string | number)[] = []): ParseResult<NewAction> {
+export function parseNewAction(value: unknown, prefix: readonly (string | number)[] = []): Checked<NewAction> {
   return run(newActionSchema, value, prefix);
 }
 
-export function parsePullRequest(body: unknown): ParseResult<PullQuery> {
+export function parsePullRequest(body: unknown): Checked<PullQuery> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return notAnObject('$', 'the body must be a JSON object');
   return run(pullRequestSchema, body);
 }
 
 /** Path parameter `user_id` (the unblock route): a concrete user, as in an action; paths read `params.user_id`. */
-export function parseUserIdParam(value: unknown): ParseResult<string> {
+export function parseUserIdParam(value: unknown): Checked<string> {
   const r = run(oneUser.user_id(userId) as z.ZodType<string, z.ZodTypeDef, unknown>, value);
-  return r.ok ? r : { ok: false, issues: r.issues.map((i) => ({ ...i, path: 'params.user_id' })) };
+  return r.ok ? r : refused(r.reasons.map((i) => ({ ...i, path: 'params.user_id' })));
 }
 
-export function parseSdkPullRequest(body: unknown): ParseResult<PullQuery> {
+export function parseSdkPullRequest(body: unknown): Checked<PullQuery> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return notAnObject('$', 'the body must be a JSON object');
   return run(sdkPullRequestSchema, body);
 }
@@ -241,7 +235,7 @@ export function parseSdkPullRequest(body: unknown): ParseResult<PullQuery> {
 export type { ActionRequestMessage };
 
 /** An `actions.requested` message's value (ACTION_REQUEST_FIELDS): every problem with its path. */
-export function parseActionRequestMessage(value: unknown): ParseResult<ActionRequestMessage> {
+export function parseActionRequestMessage(value: unknown): Checked<ActionRequestMessage> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return notAnObject('$', 'the message must be a JSON object');
   return tooManyActions((value as { actions?: unknown }).actions, '$.actions') ?? run(actionRequestMessageSchema, value);
 }

@@ -6,3 +6,4 @@ export * from './json-row';
 export * from './migrations';
 export * from './time';
 export * from './well-formed';
+export * from './versioned-table';

@@ -4,7 +4,7 @@ export * from './error-codes';
 export * from './hash';
 export * from './keys';
 export * from './logger';
-export * from './outcome';
+export * from './results';
 export * from './topics';
 export * from './ports/bus';
 export * from './ports/schema-registry';

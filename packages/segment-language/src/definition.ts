@@ -1,7 +1,7 @@
 /**
  * The segment definition language (docs/segments.md), as JSON. A definition is one condition;
  * conditions combine with all / any / not. These types are what a definition is once validated
- * (language/validate.ts turns unknown JSON into one, or into problems with paths).
+ * (language/validate.ts turns unknown JSON into one, or into reasons with paths).
  */
 
 /** Comparison operators of predicates, profile and aggregate conditions. */
@@ -101,10 +101,3 @@ export type Condition =
   | ProfileCondition
   | RespondedCondition
   | SegmentRefCondition;
-
-/** A problem found in a definition: where (JSON path from the definition root, e.g. `$.all[1].where[0].op`), which rule, and why. */
-export interface DefinitionProblem {
-  path: string;
-  rule: string;
-  message: string;
-}

@@ -6,7 +6,6 @@ export type {
   Condition,
   CountBound,
   CountOp,
-  DefinitionProblem,
   EventCondition,
   Op,
   Predicate,
@@ -22,7 +21,7 @@ export { APP, NOW } from './compile/params';
 export { catalogFields, catalogKind, CLIENT_FACT_NAMES, contractEvent, profileField, profileFieldNames, valueClass } from './language/contract';
 export { article } from './language/operators';
 export { onlyKeys, stringAt } from './language/predicates';
-export { at, DEFINITION_RULES, isObject, jsonType, LIMITS, Problems } from './language/rules';
+export { at, DEFINITION_RULES, isObject, jsonType, LIMITS, Reasons } from './language/rules';
 export { parseDuration, parseTimestamp } from './language/time';
 export { validateDefinition } from './language/validate';
 export { checkDuration } from './language/windows';

@@ -36,7 +36,7 @@ describe.each([...CATALOG_KINDS])('normalizeCatalog properties: %s', (kind) => {
         const recordsIn = Array.isArray(body) ? body.length : 1;
         const rejected = r.rejected.reduce((n, x) => n + x.event_count, 0);
         expect(r.accepted.length + rejected).toBe(Array.isArray(body) && body.length === 0 ? 0 : recordsIn);
-        for (const x of r.rejected) expect(x.errors.length).toBeGreaterThan(0);
+        for (const x of r.rejected) expect(x.reasons.length).toBeGreaterThan(0);
         const type = types.get(kind)!;
         for (const a of r.accepted) {
           expect(a.record.id.length).toBeGreaterThan(0);

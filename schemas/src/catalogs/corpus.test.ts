@@ -93,8 +93,8 @@ describe.each([...CATALOG_KINDS])('catalog corpus: %s', (kind: CatalogKind) => {
     expect(r.rejected).toHaveLength(1);
     const rej = r.rejected[0]!;
     expect(rej).toMatchObject({ kind: 'schema_violation', payload: c.record, event_count: 1, envelope_index: null, event_index: 0, event_name: null });
-    expect(rej.errors.map((e) => ({ path: rel(e.path), rule: e.rule }))).toEqual(c.errors);
-    for (const e of rej.errors) expect(e.message).toEqual(expect.any(String));
+    expect(rej.reasons.map((e) => ({ path: rel(e.path), rule: e.rule }))).toEqual(c.errors);
+    for (const e of rej.reasons) expect(e.message).toEqual(expect.any(String));
   });
 
   it('judges each record of a mixed submission on its own; counts add up', () => {

@@ -72,7 +72,7 @@ describe('a catalog submission of an app-defined kind', () => {
         [['$[4]', 'custom_catalog_kind']],
       ],
     ]);
-    expect(r.rejected.map((x) => [x.event_index, x.kind, x.errors.map((e) => [e.path, e.rule])])).toEqual([
+    expect(r.rejected.map((x) => [x.event_index, x.kind, x.reasons.map((e) => [e.path, e.rule])])).toEqual([
       [1, 'schema_violation', [['$[1].id', 'required']]],
       [2, 'schema_violation', [['$[2].id', 'type']]],
       [3, 'schema_violation', [['$[3]', 'type']]],
@@ -81,8 +81,8 @@ describe('a catalog submission of an app-defined kind', () => {
 
   it('refuses a record over the size limit, and a body that is not an array', () => {
     const big = normalizeCatalog('game_item', [{ id: 'a', pad: 'x'.repeat(200) }], ctx, { maxEventChars: 100 });
-    expect(big.rejected.map((x) => [x.kind, x.errors[0]!.rule])).toEqual([['size_violation', 'max_size']]);
-    expect(normalizeCatalog('game_item', { id: 'a' }, ctx).rejected.map((x) => [x.kind, x.errors[0]!.message])).toEqual([
+    expect(big.rejected.map((x) => [x.kind, x.reasons[0]!.rule])).toEqual([['size_violation', 'max_size']]);
+    expect(normalizeCatalog('game_item', { id: 'a' }, ctx).rejected.map((x) => [x.kind, x.reasons[0]!.message])).toEqual([
       ['envelope_violation', 'a catalog submission must be a JSON array of game_item records'],
     ]);
   });

@@ -58,14 +58,14 @@ describe('FieldDef.client', () => {
 
   it('lifts a field sent inside a nested object (property_moved); the nested copy stays an extra there', () => {
     const r = run({ id: 'd1', urgent: true, score: 1, item: { id: 'i', patient_id: 'p9' } });
-    expect(r.errors).toEqual([]);
+    expect(r.reasons).toEqual([]);
     expect(r.value).toMatchObject({ patient_id: 'p9', item: { id: 'i', __extra: { patient_id: 'p9' } } });
     expect(r.warnings.map((w) => `${w.path} ${w.rule}`)).toEqual(['$.item.patient_id property_moved', '$.item.patient_id unknown_property']);
   });
 
   it('treats "unset" values as absent with their rule', () => {
     const r = run({ ...base, birth_year: 0, at: '1970-01-01T03:00:00.000+03:00', details: '' });
-    expect(r.errors).toEqual([]);
+    expect(r.reasons).toEqual([]);
     expect(r.value).toEqual({ ...base });
     expect(r.warnings).toEqual([
       { path: '$.birth_year', rule: 'unset_value', message: '0 stands for unset (0); treated as absent' },
@@ -83,32 +83,32 @@ describe('FieldDef.client', () => {
       value: { at: '1970-01-01T00:00:00.001Z', birth_year: 1990, details: 'x' },
     });
     // Other values are still checked: 1 is out of range.
-    expect(run({ ...base, birth_year: 1 }).errors.map((e) => e.rule)).toEqual(['range']);
+    expect(run({ ...base, birth_year: 1 }).reasons.map((e) => e.rule)).toEqual(['range']);
   });
 
   it('applies what an omission means (default_applied), computed from the object as sent, and checks it', () => {
     const r = run({ order_id: 'o1', patient_id: 'p1', score: 1 });
-    expect(r.errors).toEqual([]);
+    expect(r.reasons).toEqual([]);
     expect(r.value).toMatchObject({ id: 'o1', urgent: false });
     expect(r.warnings).toEqual([
       { path: '$.id', rule: 'default_applied', message: 'id is absent; defaulted to "o1" (the order id)' },
       { path: '$.urgent', rule: 'default_applied', message: 'urgent is absent; defaulted to false (not urgent)' },
     ]);
     // Nothing to default from: still required.
-    expect(run({ patient_id: 'p1', urgent: true, score: 1 }).errors).toEqual([{ path: '$.id', rule: 'required', message: 'id is required' }]);
-    expect(run({ order_id: 5, patient_id: 'p1', urgent: true, score: 1 }).errors.map((e) => `${e.path} ${e.rule}`)).toContain('$.id type');
+    expect(run({ patient_id: 'p1', urgent: true, score: 1 }).reasons).toEqual([{ path: '$.id', rule: 'required', message: 'id is required' }]);
+    expect(run({ order_id: 5, patient_id: 'p1', urgent: true, score: 1 }).reasons.map((e) => `${e.path} ${e.rule}`)).toContain('$.id type');
   });
 
   it('accepts a required field clients leave out (required_missing) from those clients only, but not a wrong one', () => {
     const { score: _s, ...noScore } = base;
-    expect(run(noScore).errors).toEqual([{ path: '$.score', rule: 'required', message: 'score is required' }]);
+    expect(run(noScore).reasons).toEqual([{ path: '$.score', rule: 'required', message: 'score is required' }]);
     const r = validateObject(toleratingOmissions(def, 'ios-cf'), noScore, '$');
-    expect(r.errors).toEqual([]);
+    expect(r.reasons).toEqual([]);
     expect(r.value).not.toHaveProperty('score');
     expect(r.warnings).toEqual([
       { path: '$.score', rule: 'required_missing', message: 'score is required by the spec but client X sends it only with a result; accepted without it' },
     ]);
-    expect(validateObject(toleratingOmissions(def, 'ios-cf'), { ...base, score: '1' }, '$').errors.map((e) => e.rule)).toEqual(['type']);
+    expect(validateObject(toleratingOmissions(def, 'ios-cf'), { ...base, score: '1' }, '$').reasons.map((e) => e.rule)).toEqual(['type']);
   });
 
   it('keeps a number or boolean sent for a string as its text (type_coerced)', () => {
@@ -117,6 +117,6 @@ describe('FieldDef.client', () => {
       warnings: [{ path: '$.value', rule: 'type_coerced', message: '46 sent for a string; kept as the text "46"' }],
     });
     expect(run({ ...base, value: true }).value.value).toBe('true');
-    expect(run({ ...base, value: { a: 1 } }).errors.map((e) => e.rule)).toEqual(['type']);
+    expect(run({ ...base, value: { a: 1 } }).reasons.map((e) => e.rule)).toEqual(['type']);
   });
 });

@@ -21,7 +21,7 @@ describe('required fields real clients leave out (client.mayOmit)', () => {
   it('stay required for everyone but the clients recognised as leaving them out, also nested', () => {
     const value = { a: 'x', items: [{ id: 'i' }, { id: 'j', type: 't' }] };
     const strict = validateObject(def, value, '$.ctx');
-    expect(at(strict.errors)).toEqual([
+    expect(at(strict.reasons)).toEqual([
       ['$.ctx.b', 'required'],
       ['$.ctx.items[0].type', 'required'],
     ]);
@@ -29,7 +29,7 @@ describe('required fields real clients leave out (client.mayOmit)', () => {
     expect(toleratingOmissions(def, 'ios-kenkai')).toBe(tolerant);
     expect([omissionsToleratedFor(tolerant), omissionsToleratedFor(def)]).toEqual(['ios-kenkai', undefined]);
     const r = validateObject(tolerant, value, '$.ctx');
-    expect(r.errors).toEqual([]);
+    expect(r.reasons).toEqual([]);
     expect(r.value).toEqual(value);
     expect(r.warnings).toEqual([
       { path: '$.ctx.b', rule: 'required_missing', message: 'b is required by the spec but client X never sends it; accepted without it' },
@@ -37,12 +37,12 @@ describe('required fields real clients leave out (client.mayOmit)', () => {
     ]);
     // The definition itself is unchanged; a wrong value is still wrong.
     expect(def.fields.b!.required).toBe(true);
-    expect(at(validateObject(tolerant, { a: 'x', b: '1' }, '$').errors)).toEqual([['$.b', 'type']]);
+    expect(at(validateObject(tolerant, { a: 'x', b: '1' }, '$').reasons)).toEqual([['$.b', 'type']]);
   });
 
   it('are tolerated only for the clients that leave them out', () => {
     const r = validateObject(toleratingOmissions(def, 'ios-cf'), { a: 'x', items: [{ id: 'i' }] }, '$');
-    expect(at(r.errors)).toEqual([['$.items[0].type', 'required']]);
+    expect(at(r.reasons)).toEqual([['$.items[0].type', 'required']]);
     expect(at(r.warnings)).toEqual([['$.b', 'required_missing']]);
   });
 

@@ -20,7 +20,7 @@ const def: ObjectDef = {
   ],
 };
 
-const problems = (input: unknown) => validateObject(def, input, '$').errors.map((e) => `${e.path} ${e.rule}`);
+const problems = (input: unknown) => validateObject(def, input, '$').reasons.map((e) => `${e.path} ${e.rule}`);
 
 describe('rule helpers', () => {
   it('requiredWhen, onlyWhen, ruleWhen + onNested + oneOf report at the right paths', () => {
@@ -41,7 +41,7 @@ describe('validateObject keeps unusual keys', () => {
   it('keeps keys named like Object.prototype members as extras, with warnings', () => {
     const input = JSON.parse('{"kind":"y","constructor":"c","toString":1,"__proto__":{"p":1},"tags":{"__proto__":"t","hasOwnProperty":"h"}}');
     const r = validateObject(def, input, '$');
-    expect(r.errors).toEqual([]);
+    expect(r.reasons).toEqual([]);
     expect(Object.keys(r.unknown)).toEqual(['constructor', 'toString', '__proto__']);
     expect(Object.getPrototypeOf(r.unknown)).toBe(Object.prototype);
     expect(r.unknown.__proto__).toEqual({ p: 1 });
@@ -69,13 +69,13 @@ describe('enums: what real clients send instead of a spec value', () => {
     ['medicalEquipment', 'medical_equipment', 'enum_spelling'],
   ])('%s → %s with a %s warning', (sent, value, rule) => {
     const r = validateObject(def, { type: sent }, '$');
-    expect([r.errors, r.value, r.warnings.map((w) => [w.path, w.rule])]).toEqual([[], { type: value }, [['$.type', rule]]]);
+    expect([r.reasons, r.value, r.warnings.map((w) => [w.path, w.rule])]).toEqual([[], { type: value }, [['$.type', rule]]]);
   });
 
   it('an empty string stands for unset: an optional field is left out, a required one is missing', () => {
     const r = validateObject(def, { type: '', mood: '' }, '$');
     expect(r.value).toEqual({});
-    expect(r.errors.map((e) => [e.path, e.rule])).toEqual([['$.type', 'required']]);
+    expect(r.reasons.map((e) => [e.path, e.rule])).toEqual([['$.type', 'required']]);
     expect(r.warnings.map((w) => [w.path, w.rule])).toEqual([
       ['$.type', 'empty_enum'],
       ['$.mood', 'empty_enum'],
@@ -83,7 +83,7 @@ describe('enums: what real clients send instead of a spec value', () => {
   });
 
   it('anything else is still an enum error', () => {
-    expect(validateObject(def, { type: 'appointmentz' }, '$').errors.map((e) => e.rule)).toEqual(['enum']);
-    expect(validateObject(def, { type: 'Other' }, '$').errors.map((e) => e.rule)).toEqual(['enum']);
+    expect(validateObject(def, { type: 'appointmentz' }, '$').reasons.map((e) => e.rule)).toEqual(['enum']);
+    expect(validateObject(def, { type: 'Other' }, '$').reasons.map((e) => e.rule)).toEqual(['enum']);
   });
 });

@@ -6,7 +6,7 @@ import type { RuleName } from '../rules/registry';
 export interface ValidationResult {
   /** The value with defaults applied and aliases normalised; unknown keys removed (see `unknown`). */
   value: Record<string, unknown>;
-  errors: Reason[];
+  reasons: Reason[];
   /** Keys the definition does not know, kept so they are never silently dropped. */
   unknown: Record<string, unknown>;
   warnings: Reason[];
@@ -26,16 +26,16 @@ const setOwn = (obj: Record<string, unknown>, k: string, v: unknown) =>
  * Validation runs once per event on the validator's hot path, so each definition is compiled once
  * into checker closures (spellings, messages, enum sets resolved up front) instead of interpreting
  * the definition per value (definitions are constants: one is never changed once used). Paths are
- * built only when something is reported. The results (values, key order, errors, warnings and their
+ * built only when something is reported. The results (values, key order, reasons, warnings and their
  * order) are those of the straightforward interpreter.
  *
- * A checker returns the checked value, or FAIL after pushing its errors. Its path is `base + suffix`,
+ * A checker returns the checked value, or FAIL after pushing its reasons. Its path is `base + suffix`,
  * kept apart so that a field's `.name` suffix is a constant and the concatenation happens on demand.
  */
 const FAIL: unique symbol = Symbol('invalid');
 /** Returned by a checker for a value that stands for "unset" (a client's `""` enum): treated as absent. */
 const ABSENT: unique symbol = Symbol('absent');
-type Checker = (raw: unknown, base: string, suffix: string, errors: Reason[], warnings: Reason[]) => unknown;
+type Checker = (raw: unknown, base: string, suffix: string, reasons: Reason[], warnings: Reason[]) => unknown;
 
 interface CompiledField {
   name: string;
@@ -123,27 +123,27 @@ function compileObject(def: ObjectDef): CompiledObject {
 
 /** Validates an object against its definition. Never throws, whatever the input. */
 export function validateObject(def: ObjectDef, input: unknown, path: string): ValidationResult {
-  const errors: Reason[] = [];
+  const reasons: Reason[] = [];
   const warnings: Reason[] = [];
-  const r = runObject(compileObject(def), input, path, errors, warnings);
-  return { value: r.value, errors, unknown: r.unknown, warnings };
+  const r = runObject(compileObject(def), input, path, reasons, warnings);
+  return { value: r.value, reasons, unknown: r.unknown, warnings };
 }
 
-/** Appends this object's errors and warnings to the given lists (nested objects share the parent's). */
+/** Appends this object's reasons and warnings to the given lists (nested objects share the parent's). */
 function runObject(
   c: CompiledObject,
   input: unknown,
   path: string,
-  errors: Reason[],
+  reasons: Reason[],
   warnings: Reason[],
 ): { value: Record<string, unknown>; unknown: Record<string, unknown> } {
   const value: Record<string, unknown> = {};
   const unknown: Record<string, unknown> = {};
   if (!isPlainObject(input)) {
-    errors.push({ path, rule: 'type', message: c.typeMessage });
+    reasons.push({ path, rule: 'type', message: c.typeMessage });
     return { value, unknown };
   }
-  const errorsBefore = errors.length;
+  const reasonsBefore = reasons.length;
   const keys = Object.keys(input);
   // camelCase or upper-case spellings of known keys (`moduleId`, `ATC_anatomical_group`): looked for
   // only among keys the definition does not know, so ordinary input costs one set lookup per key.
@@ -179,7 +179,7 @@ function runObject(
       }
     }
     if (f.client !== undefined && raw !== undefined && raw !== null) raw = clientValue(f, f.client, raw, path, warnings);
-    let checked = raw === undefined || raw === null ? ABSENT : f.check(raw, path, f.suffix, errors, warnings);
+    let checked = raw === undefined || raw === null ? ABSENT : f.check(raw, path, f.suffix, reasons, warnings);
     if (checked === ABSENT && f.field.default === undefined && f.client?.default !== undefined) {
       const d = f.client.default.value(input);
       if (d !== undefined && d !== null) {
@@ -188,7 +188,7 @@ function runObject(
           rule: 'default_applied',
           message: `${f.name} is absent; defaulted to ${JSON.stringify(d)} (${f.client.default.doc})`,
         });
-        checked = f.check(d, path, f.suffix, errors, warnings);
+        checked = f.check(d, path, f.suffix, reasons, warnings);
       }
     }
     if (checked === ABSENT) {
@@ -201,12 +201,12 @@ function runObject(
             rule: 'required_missing',
             message: `${f.name} is required by the spec but ${omission.why}; accepted without it`,
           });
-        } else errors.push({ path: path + f.suffix, rule: 'required', message: `${f.name} is required` });
+        } else reasons.push({ path: path + f.suffix, rule: 'required', message: `${f.name} is required` });
       }
       continue;
     }
     if (checked !== FAIL) {
-      if (f.bounded) checkBounds(f.field, checked, path + f.suffix, errors);
+      if (f.bounded) checkBounds(f.field, checked, path + f.suffix, reasons);
       value[f.name] = checked;
     } else (failed ??= {})[f.name] = raw;
   }
@@ -221,13 +221,13 @@ function runObject(
   // object (a checkout's negative cart_price and its unknown currency). They see an invalid field as
   // sent, so it still counts as present, and a problem at a path already reported is not repeated.
   if (c.def.rules !== undefined) {
-    const faulty = errors.length > errorsBefore;
+    const faulty = reasons.length > reasonsBefore;
     const input = failed === undefined ? value : { ...value, ...failed };
     for (const rule of c.def.rules) {
       for (const p of faulty ? ruleOnFaulty(rule, input) : rule(input)) {
         const at = p.path ? `${path}.${p.path}` : path;
-        if (faulty && reportedAt(errors, errorsBefore, at, p.path === '')) continue;
-        (p.warning ? warnings : errors).push({ path: at, rule: p.rule, message: p.message });
+        if (faulty && reportedAt(reasons, reasonsBefore, at, p.path === '')) continue;
+        (p.warning ? warnings : reasons).push({ path: at, rule: p.rule, message: p.message });
       }
     }
   }
@@ -235,9 +235,9 @@ function runObject(
 }
 
 /** Whether an error from `from` on is at `at` (or, unless `exact`, inside it). */
-function reportedAt(errors: readonly Reason[], from: number, at: string, exact: boolean): boolean {
-  for (let i = from; i < errors.length; i++) {
-    const p = (errors[i] as Reason).path;
+function reportedAt(reasons: readonly Reason[], from: number, at: string, exact: boolean): boolean {
+  for (let i = from; i < reasons.length; i++) {
+    const p = (reasons[i] as Reason).path;
     if (p === at || (!exact && p.startsWith(at) && (p[at.length] === '.' || p[at.length] === '['))) return true;
   }
   return false;
@@ -245,7 +245,7 @@ function reportedAt(errors: readonly Reason[], from: number, at: string, exact: 
 
 /**
  * A rule run on an object with invalid fields (kept as sent): rules are written for valid values, so
- * one that throws on a value of another type has nothing to add to the errors already reported.
+ * one that throws on a value of another type has nothing to add to the reasons already reported.
  */
 function ruleOnFaulty(rule: (v: Record<string, unknown>) => readonly RuleProblem[], input: Record<string, unknown>): readonly RuleProblem[] {
   try {
@@ -315,17 +315,17 @@ function clientValue(f: CompiledField, cc: CompiledClient, raw: unknown, path: s
   return raw;
 }
 
-function checkBounds(field: FieldDef, v: unknown, path: string, errors: Reason[]) {
+function checkBounds(field: FieldDef, v: unknown, path: string, reasons: Reason[]) {
   if (typeof v !== 'number') return;
-  if (field.min !== undefined && v < field.min) errors.push({ path, rule: 'range', message: `must be ≥ ${field.min}` });
-  if (field.max !== undefined && v > field.max) errors.push({ path, rule: 'range', message: `must be ≤ ${field.max}` });
+  if (field.min !== undefined && v < field.min) reasons.push({ path, rule: 'range', message: `must be ≥ ${field.min}` });
+  if (field.max !== undefined && v > field.max) reasons.push({ path, rule: 'range', message: `must be ≤ ${field.max}` });
 }
 
 /** A checker that accepts values passing `ok` as they are, and reports `rule`/`message` otherwise. */
 function simple(ok: (raw: unknown) => boolean, rule: RuleName, message: string): Checker {
-  return (raw, base, suffix, errors) => {
+  return (raw, base, suffix, reasons) => {
     if (ok(raw)) return raw;
-    errors.push({ path: base + suffix, rule, message });
+    reasons.push({ path: base + suffix, rule, message });
     return FAIL;
   };
 }
@@ -361,10 +361,10 @@ function compileType(type: FieldType): Checker {
       return (raw) => raw;
     case 'array': {
       const items = compileType(type.items);
-      return (raw, base, suffix, errors, warnings) => {
+      return (raw, base, suffix, reasons, warnings) => {
         const path = base + suffix;
         if (!Array.isArray(raw)) {
-          errors.push({ path, rule: 'type', message: 'expected an array' });
+          reasons.push({ path, rule: 'type', message: 'expected an array' });
           return FAIL;
         }
         const out: unknown[] = [];
@@ -374,10 +374,10 @@ function compileType(type: FieldType): Checker {
           const item: unknown = raw[i];
           if (item === null || item === undefined) {
             ok = false;
-            errors.push({ path: `${path}[${i}]`, rule: 'type', message: 'array items may not be null' });
+            reasons.push({ path: `${path}[${i}]`, rule: 'type', message: 'array items may not be null' });
             continue;
           }
-          const c = items(item, path, `[${i}]`, errors, warnings);
+          const c = items(item, path, `[${i}]`, reasons, warnings);
           if (c === FAIL) ok = false;
           else if (c !== ABSENT) out.push(c); // an unset item (warned) is left out
         }
@@ -386,16 +386,16 @@ function compileType(type: FieldType): Checker {
     }
     case 'map': {
       const values = compileType(type.values);
-      return (raw, base, suffix, errors, warnings) => {
+      return (raw, base, suffix, reasons, warnings) => {
         const path = base + suffix;
         if (!isPlainObject(raw)) {
-          errors.push({ path, rule: 'type', message: 'expected an object of key/value pairs' });
+          reasons.push({ path, rule: 'type', message: 'expected an object of key/value pairs' });
           return FAIL;
         }
         const out: Record<string, unknown> = {};
         let ok = true;
         for (const [k, v] of Object.entries(raw)) {
-          const c = values(v, path, `.${k}`, errors, warnings);
+          const c = values(v, path, `.${k}`, reasons, warnings);
           if (c === FAIL) ok = false;
           else if (c !== ABSENT) setOwn(out, k, c); // an unset value (warned) is left out
         }
@@ -404,10 +404,10 @@ function compileType(type: FieldType): Checker {
     }
     case 'object': {
       const def = type.def;
-      return (raw, base, suffix, errors, warnings) => {
-        const before = errors.length;
-        const r = runObject(compileObject(def), raw, base + suffix, errors, warnings);
-        if (errors.length > before) return FAIL;
+      return (raw, base, suffix, reasons, warnings) => {
+        const before = reasons.length;
+        const r = runObject(compileObject(def), raw, base + suffix, reasons, warnings);
+        if (reasons.length > before) return FAIL;
         // Unknown keys of nested objects travel with the object's extra so nothing is dropped.
         return Object.keys(r.unknown).length > 0 ? { ...r.value, __extra: r.unknown } : r.value;
       };
@@ -430,7 +430,7 @@ function compileEnum(symbolList: readonly string[], client: EnumClientValues | u
   const aliases = new Map(Object.entries(client?.aliases ?? {}));
   const extensions = new Set(client?.extensions ?? []);
   const expected = `expected one of ${symbolList.join(', ')}`;
-  return (raw, base, suffix, errors, warnings) => {
+  return (raw, base, suffix, reasons, warnings) => {
     if (typeof raw === 'string') {
       if (symbols.has(raw)) return raw;
       const warn = (rule: RuleName, message: string) => warnings.push({ path: base + suffix, rule, message });
@@ -453,7 +453,7 @@ function compileEnum(symbolList: readonly string[], client: EnumClientValues | u
         return folded;
       }
     }
-    errors.push({ path: base + suffix, rule: 'enum', message: expected });
+    reasons.push({ path: base + suffix, rule: 'enum', message: expected });
     return FAIL;
   };
 }

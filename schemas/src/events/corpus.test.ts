@@ -145,7 +145,7 @@ describe('event corpus: invalid examples are rejected with exact rules and paths
     expect(r.accepted).toEqual([]);
     expect(r.rejected).toHaveLength(1);
     expect(r.rejected[0]).toMatchObject({ kind: 'schema_violation', event_count: 1, event_index: 0 });
-    expect(r.rejected[0]!.errors.map((e) => ({ path: e.path, rule: e.rule }))).toEqual(c.errors.map((e) => ({ path: prefix(form, e.path), rule: e.rule })));
+    expect(r.rejected[0]!.reasons.map((e) => ({ path: e.path, rule: e.rule }))).toEqual(c.errors.map((e) => ({ path: prefix(form, e.path), rule: e.rule })));
   });
 });
 
@@ -164,7 +164,7 @@ describe('event corpus: a client quirk from any other client meets the spec', ()
     });
     expect(expected.length).toBeGreaterThan(0);
     expect(r.accepted).toEqual([]);
-    const errors = r.rejected[0]!.errors.map((e) => ({ path: e.path, rule: e.rule }));
+    const errors = r.rejected[0]!.reasons.map((e) => ({ path: e.path, rule: e.rule }));
     for (const e of expected) expect(errors).toContainEqual(e);
   });
 });
@@ -241,7 +241,7 @@ describe('every required field is enforced', () => {
     const r = normalizeUpload(envelopeFor(form, { ...c, props }, sender), ctx);
     if (outcome === 'required') {
       expect(r.accepted).toEqual([]);
-      expect(r.rejected[0]!.errors).toContainEqual(expect.objectContaining({ path: prefix(form, name), rule: 'required' }));
+      expect(r.rejected[0]!.reasons).toContainEqual(expect.objectContaining({ path: prefix(form, name), rule: 'required' }));
     } else {
       expect(r.rejected).toEqual([]);
       expect(r.accepted[0]!.warnings).toContainEqual(expect.objectContaining({ path: prefix(form, name), rule: outcome }));

@@ -47,20 +47,20 @@ describe('declared blocks of real clients', () => {
   );
 
   it('still rejects a non-core event in another block, and a block no client uses (block_mismatch)', () => {
-    expect(one(log('loyalty', 'item_request', itemRequest)).rejected[0]!.errors).toEqual([
+    expect(one(log('loyalty', 'item_request', itemRequest)).rejected[0]!.reasons).toEqual([
       { path: '$.data[0].block', rule: 'block_mismatch', message: 'item_request belongs to block e_commerce, not loyalty' },
     ]);
-    expect(one(log('social', 'item_request', itemRequest)).rejected[0]!.errors.map((e) => e.rule)).toEqual(['block_mismatch']);
-    expect(one(log('ecommerce', 'page', page)).rejected[0]!.errors).toEqual([
+    expect(one(log('social', 'item_request', itemRequest)).rejected[0]!.reasons.map((e) => e.rule)).toEqual(['block_mismatch']);
+    expect(one(log('ecommerce', 'page', page)).rejected[0]!.reasons).toEqual([
       { path: '$.data[0].block', rule: 'block_mismatch', message: 'page belongs to block core, not ecommerce' },
     ]);
-    expect(one(log('constructor', 'page', page)).rejected[0]!.errors.map((e) => e.rule)).toEqual(['block_mismatch']);
+    expect(one(log('constructor', 'page', page)).rejected[0]!.reasons.map((e) => e.rule)).toEqual(['block_mismatch']);
   });
 
   it('still requires a block, and a string', () => {
     const { block: _b, ...noBlock } = log('core', 'page', page);
-    expect(one(noBlock).rejected[0]!.errors).toEqual([{ path: '$.data[0].block', rule: 'required', message: 'block is required' }]);
-    expect(one({ ...noBlock, block: 3 }).rejected[0]!.errors.map((e) => `${e.path} ${e.rule}`)).toEqual(['$.data[0].block type']);
+    expect(one(noBlock).rejected[0]!.reasons).toEqual([{ path: '$.data[0].block', rule: 'required', message: 'block is required' }]);
+    expect(one({ ...noBlock, block: 3 }).rejected[0]!.reasons.map((e) => `${e.path} ${e.rule}`)).toEqual(['$.data[0].block type']);
   });
 
   it.each([
@@ -70,7 +70,7 @@ describe('declared blocks of real clients', () => {
   ])('rejects the block %j from any other client (android_2.0.0): block_mismatch naming %s', (block, type, props, quirk) => {
     const r = normalizeUpload(earlierEnvelope([log(block, type, props)]), ctx);
     expect(r.accepted).toEqual([]);
-    expect(r.rejected[0]!.errors.map((e) => [e.path, e.rule])).toEqual([['$.data[0].block', 'block_mismatch']]);
-    expect(r.rejected[0]!.errors[0]!.message).toContain(`(${quirk}), accepted only from those clients`);
+    expect(r.rejected[0]!.reasons.map((e) => [e.path, e.rule])).toEqual([['$.data[0].block', 'block_mismatch']]);
+    expect(r.rejected[0]!.reasons[0]!.message).toContain(`(${quirk}), accepted only from those clients`);
   });
 });

@@ -48,7 +48,7 @@ describe('catalog kinds and aliases of real clients', () => {
     expect(normalizeCatalog('chwsite', [{ ...record, type: 'clinic' }], ctx, DEFAULT_NORMALIZE_OPTIONS, fromIos).accepted[0]!.record.record.type).toBe(
       'clinic',
     );
-    expect(normalizeCatalog('chwsite', [{ ...record, type: 'hut' }], ctx, DEFAULT_NORMALIZE_OPTIONS, fromIos).rejected[0]!.errors.map((e) => e.rule)).toEqual([
+    expect(normalizeCatalog('chwsite', [{ ...record, type: 'hut' }], ctx, DEFAULT_NORMALIZE_OPTIONS, fromIos).rejected[0]!.reasons.map((e) => e.rule)).toEqual([
       'enum',
     ]);
   });
@@ -62,6 +62,6 @@ describe('catalog kinds and aliases of real clients', () => {
 
   it('names every kind and alias when a name is no kind', () => {
     const r = normalizeCatalog('space-ship', [{ id: 'x' }], ctx, DEFAULT_NORMALIZE_OPTIONS, fromIos);
-    expect(r.rejected[0]!.errors[0]!.message).toContain(`catalog kind "space-ship" is neither a built-in kind (${catalogKindNames().join(', ')}) nor`);
+    expect(r.rejected[0]!.reasons[0]!.message).toContain(`catalog kind "space-ship" is neither a built-in kind (${catalogKindNames().join(', ')}) nor`);
   });
 });

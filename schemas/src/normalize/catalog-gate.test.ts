@@ -24,13 +24,13 @@ const rules = (list: readonly { rule: string }[]) => [...new Set(list.map((r) =>
 function verdict(kind: string, record: Record<string, unknown>, sender: Sender) {
   const out = normalizeCatalog(kind, [record], ctx, DEFAULT_NORMALIZE_OPTIONS, sender);
   if (out.accepted.length === 1) return { accepted: rules(out.accepted[0]!.warnings) };
-  return { rejected: rules(out.rejected.flatMap((r) => r.errors)) };
+  return { rejected: rules(out.rejected.flatMap((r) => r.reasons)) };
 }
 
 function dimensionsVerdict(type: string, kv: Record<string, string>, sender: Sender) {
   const out = normalizeDimensions({ data: [{ id: 'r1', type, kv }] }, ctx, DEFAULT_NORMALIZE_OPTIONS, sender);
   if (out.accepted.length === 1) return { accepted: rules(out.accepted[0]!.warnings) };
-  return { rejected: rules(out.rejected.flatMap((r) => r.errors)) };
+  return { rejected: rules(out.rejected.flatMap((r) => r.reasons)) };
 }
 
 describe('the client of a catalog upload', () => {
@@ -109,7 +109,7 @@ describe('the user catalog record of an identify is gated by its envelope', () =
 
   it('from causalfoundry/ios-sdk 1.2.3: the record, with empty_enum', () => {
     const made = userCatalogFromIdentify(earlierIdentify('ios/1.2.3'));
-    expect(made.problems).toEqual([]);
+    expect(made.reasons).toEqual([]);
     expect(made.accepted?.record.record).toEqual({ id: 'user-7', name: 'Amina', timezone: 'Z' });
     expect(rules(made.accepted!.warnings)).toEqual(['empty_enum']);
   });
@@ -118,7 +118,7 @@ describe('the user catalog record of an identify is gated by its envelope', () =
     const event = normalizeUpload(currentEnvelope([{ ...identifyLog, ctx: { action: 'login', name: 'Amina', gender: '' } }]), ctx).accepted[0]!.event;
     const made = userCatalogFromIdentify(event);
     expect(made.accepted).toBeNull();
-    expect(made.problems).toEqual([
+    expect(made.reasons).toEqual([
       expect.objectContaining({ path: '$.identify.gender', rule: 'identify_user_catalog', message: expect.stringContaining('enum') as string }),
     ]);
   });

@@ -23,7 +23,7 @@ describe('userCatalogFromIdentify (spec 2.4: the user catalog supplied with an i
         warnings: [],
         index: null,
       },
-      problems: [],
+      reasons: [],
     });
     // The event is unchanged: the properties stay its extra.
     expect(e!.props).toEqual({ action: 'login', referral_code: 'REF1', __extra: { name: 'Amina', gender: 'female', birth_year: 1990, favourite: 'tea' } });
@@ -36,14 +36,14 @@ describe('userCatalogFromIdentify (spec 2.4: the user catalog supplied with an i
 
   it('nothing without user properties, for other actions, or for other events', () => {
     const [plain, logout, page, tzOnly] = events(identifyLog, identifyWith({ action: 'logout', name: 'A' }), pageLog, identifyWith({ timezone: 'UTC' }));
-    for (const e of [plain, logout, page, tzOnly]) expect(userCatalogFromIdentify(e!)).toEqual({ accepted: null, problems: [] });
+    for (const e of [plain, logout, page, tzOnly]) expect(userCatalogFromIdentify(e!)).toEqual({ accepted: null, reasons: [] });
   });
 
   it('invalid user properties make no record and a warning; the event stays accepted', () => {
     const [e] = events(identifyWith({ gender: 'f', birth_year: 2999 }));
     const r = userCatalogFromIdentify(e!);
     expect(r.accepted).toBeNull();
-    expect(r.problems.map((p) => [p.path, p.rule])).toEqual([
+    expect(r.reasons.map((p) => [p.path, p.rule])).toEqual([
       ['$.identify.birth_year', 'identify_user_catalog'],
       ['$.identify.gender', 'identify_user_catalog'],
     ]);
@@ -66,7 +66,7 @@ describe('userCatalogFromIdentify (spec 2.4: the user catalog supplied with an i
 
     it('without a timezone property: the envelope tz, and Z for the earlier form (its client writes ts in UTC)', () => {
       const fromEarlier = userCatalogFromIdentify(earlier('2023-11-14T22:13:21Z'));
-      expect(fromEarlier.problems).toEqual([]);
+      expect(fromEarlier.reasons).toEqual([]);
       expect(fromEarlier.accepted?.record.record).toEqual({ id: 'user-7', name: 'Amina', timezone: 'Z', gender: 'female', birth_year: 1990 });
       expect(fromEarlier).toEqual(userCatalogFromIdentify(current('Z')));
     });

@@ -20,7 +20,7 @@ export interface IdentifyCatalogResult {
   /** The derived user catalog record, or null when the event carries no (valid) user properties. */
   accepted: AcceptedCatalogRecord | null;
   /** Why properties that were given did not make a record; the event itself stays accepted. */
-  problems: Reason[];
+  reasons: Reason[];
 }
 
 /**
@@ -44,14 +44,14 @@ const trackedTimezone = (e: CanonicalEvent): string | undefined => e.tz || (e.en
  *   fields   = every user catalog field found among the event's properties.
  * Only when at least one user catalog field other than timezone is present ("updated when properties
  * are given"). A derived record that fails the user definition is not a rejection — the submitted
- * thing was the event, which was accepted, so counts still add up — its problems come back as
+ * thing was the event, which was accepted, so counts still add up — its reasons come back as
  * warnings of rule `identify_user_catalog` for the logs. The record's own warnings (a user catalog
  * quirk among the properties, `""` for gender, …) are gated by the client of the identify's envelope,
  * which the event already names (its form and sdk): from another client such a quirk is one of the
- * problems, and no record is made.
+ * reasons, and no record is made.
  */
 export function userCatalogFromIdentify(e: CanonicalEvent): IdentifyCatalogResult {
-  const none: IdentifyCatalogResult = { accepted: null, problems: [] };
+  const none: IdentifyCatalogResult = { accepted: null, reasons: [] };
   if (e.name !== 'identify' || !CATALOG_IDENTIFY_ACTIONS.includes(String(e.props.action))) return none;
   const extra = (e.props.__extra ?? {}) as Record<string, unknown>;
   const given = Object.keys(extra).filter((k) => k in userCatalog.fields && !NOT_CATALOG.has(k));
@@ -59,14 +59,14 @@ export function userCatalogFromIdentify(e: CanonicalEvent): IdentifyCatalogResul
   const candidate: Record<string, unknown> = { id: e.user_id, timezone: trackedTimezone(e) };
   for (const k of given) candidate[k] = extra[k];
   const v = validateObject(userCatalog, candidate, '$.identify');
-  const errors = [...v.errors, ...receiptChecks(v.value, '$.identify', e.received_at, v.errors)];
-  if (!e.user_id) errors.push({ path: '$.identify.id', rule: 'non_empty', message: 'id must not be empty' });
+  const reasons = [...v.reasons, ...receiptChecks(v.value, '$.identify', e.received_at, v.reasons)];
+  if (!e.user_id) reasons.push({ path: '$.identify.id', rule: 'non_empty', message: 'id must not be empty' });
   const sender = { line: identifyClient(e.envelope, e.sdk_name, e.sdk_version), lineVersion: versionParts(e.sdk_version) ?? [] };
-  const warnings = gateWarnings(v.warnings, sender, errors);
-  if (errors.length > 0) {
+  const warnings = gateWarnings(v.warnings, sender, reasons);
+  if (reasons.length > 0) {
     return {
       accepted: null,
-      problems: errors.map((x) => ({
+      reasons: reasons.map((x) => ({
         path: x.path,
         rule: 'identify_user_catalog',
         message: `no user catalog record from identify ${e.event_id}: ${x.rule}: ${x.message}`,
@@ -87,6 +87,6 @@ export function userCatalogFromIdentify(e: CanonicalEvent): IdentifyCatalogResul
       warnings: [...warnings],
       index: null,
     },
-    problems: [],
+    reasons: [],
   };
 }

@@ -43,7 +43,7 @@ describe('catalog quirks', () => {
 
   it('still rejects any other string for a list', () => {
     const r = normalizeCatalog('drug', [{ id: 'd-1', name: 'K', active_ingredients: 'Aspirin, Caffeine' }], ctx, DEFAULT_NORMALIZE_OPTIONS, fromGenerator);
-    expect(r.rejected[0]!.errors.map((e) => [e.path, e.rule])).toEqual([['$[0].active_ingredients', 'type']]);
+    expect(r.rejected[0]!.reasons.map((e) => [e.path, e.rule])).toEqual([['$[0].active_ingredients', 'type']]);
   });
 
   it("reads the generator's user record: ISO codes as names, organization as organization_name", () => {

@@ -35,7 +35,7 @@ describe('normalizeCatalog', () => {
     expect(r.rejected).toEqual([
       {
         kind: 'schema_violation',
-        errors: [{ path: '$[1].type', rule: 'enum', message: 'expected one of pharmacy, clinic, community' }],
+        reasons: [{ path: '$[1].type', rule: 'enum', message: 'expected one of pharmacy, clinic, community' }],
         payload: { id: 's-2', name: 'B', type: 'hospital' },
         event_count: 1,
         envelope_index: null,
@@ -44,7 +44,7 @@ describe('normalizeCatalog', () => {
       },
       {
         kind: 'schema_violation',
-        errors: [{ path: '$[2]', rule: 'type', message: 'a site record must be an object' }],
+        reasons: [{ path: '$[2]', rule: 'type', message: 'a site record must be an object' }],
         payload: null,
         event_count: 1,
         envelope_index: null,
@@ -53,7 +53,7 @@ describe('normalizeCatalog', () => {
       },
       {
         kind: 'schema_violation',
-        errors: [{ path: '$[3]', rule: 'type', message: 'a site record must be an object' }],
+        reasons: [{ path: '$[3]', rule: 'type', message: 'a site record must be an object' }],
         payload: 'x',
         event_count: 1,
         envelope_index: null,
@@ -70,7 +70,7 @@ describe('normalizeCatalog', () => {
       rejected: [
         {
           kind: 'envelope_violation',
-          errors: [{ path: '$', rule: 'type', message: 'a catalog submission must be a JSON array of user records' }],
+          reasons: [{ path: '$', rule: 'type', message: 'a catalog submission must be a JSON array of user records' }],
           payload: body,
           event_count: 1,
           envelope_index: null,
@@ -87,7 +87,7 @@ describe('normalizeCatalog', () => {
     expect(r.rejected).toEqual([
       {
         kind: 'parse_violation',
-        errors: [
+        reasons: [
           {
             path: 'headers.payload_kind',
             rule: 'unknown_catalog_kind',
@@ -119,7 +119,7 @@ describe('normalizeCatalog', () => {
     expect(r.rejected).toEqual([
       {
         kind: 'size_violation',
-        errors: [{ path: '$[0]', rule: 'max_size', message: expect.stringMatching(/limit is 100$/) }],
+        reasons: [{ path: '$[0]', rule: 'max_size', message: expect.stringMatching(/limit is 100$/) }],
         payload: big,
         event_count: 1,
         envelope_index: null,

@@ -67,10 +67,10 @@ export function normalizeCatalog(
   sender: Sender = SPEC_CLIENT,
 ): NormalizeResult<AcceptedCatalogRecord> {
   const out: NormalizeResult<AcceptedCatalogRecord> = { accepted: [], rejected: [] };
-  const whole = (kind: Rejection['kind'], errors: Reason[]) =>
+  const whole = (kind: Rejection['kind'], reasons: Reason[]) =>
     out.rejected.push({
       kind,
-      errors,
+      reasons,
       payload: body,
       event_count: Array.isArray(body) ? Math.max(body.length, 1) : 1,
       envelope_index: null,
@@ -98,7 +98,7 @@ export function normalizeCatalog(
     else {
       out.rejected.push({
         kind: made.kind,
-        errors: made.errors,
+        reasons: made.reasons,
         payload: item,
         event_count: 1,
         envelope_index: null,
@@ -110,7 +110,7 @@ export function normalizeCatalog(
   return out;
 }
 
-type Made = Omit<AcceptedCatalogRecord, 'index'> | { kind: Rejection['kind']; errors: Reason[] };
+type Made = Omit<AcceptedCatalogRecord, 'index'> | { kind: Rejection['kind']; reasons: Reason[] };
 
 /**
  * One record of an app-defined kind → a CustomCatalogRecord or why not. There is no definition, so
@@ -122,15 +122,15 @@ type Made = Omit<AcceptedCatalogRecord, 'index'> | { kind: Rejection['kind']; er
 export function normalizeCustomRecord(kind: string, item: unknown, path: string, kindPath: string, ctx: IngestContext, options: NormalizeOptions): Made {
   const size = JSON.stringify(item)?.length ?? 0;
   if (size > options.maxEventChars) {
-    return { kind: 'size_violation', errors: [{ path, rule: 'max_size', message: `record is ${size} characters; the limit is ${options.maxEventChars}` }] };
+    return { kind: 'size_violation', reasons: [{ path, rule: 'max_size', message: `record is ${size} characters; the limit is ${options.maxEventChars}` }] };
   }
-  if (!isObject(item)) return { kind: 'schema_violation', errors: [{ path, rule: 'type', message: `a ${kind} record must be an object` }] };
+  if (!isObject(item)) return { kind: 'schema_violation', reasons: [{ path, rule: 'type', message: `a ${kind} record must be an object` }] };
   const id = item.id;
   const idPath = `${path}.id`;
-  if (id === undefined || id === null) return { kind: 'schema_violation', errors: [{ path: idPath, rule: 'required', message: 'id is required' }] };
-  if (typeof id !== 'string') return { kind: 'schema_violation', errors: [{ path: idPath, rule: 'type', message: 'id must be a string' }] };
+  if (id === undefined || id === null) return { kind: 'schema_violation', reasons: [{ path: idPath, rule: 'required', message: 'id is required' }] };
+  if (typeof id !== 'string') return { kind: 'schema_violation', reasons: [{ path: idPath, rule: 'type', message: 'id must be a string' }] };
   // An empty id would make every such record the same row (and the sink refuses it).
-  if (id.length === 0) return { kind: 'schema_violation', errors: [{ path: idPath, rule: 'non_empty', message: 'id must not be empty' }] };
+  if (id.length === 0) return { kind: 'schema_violation', reasons: [{ path: idPath, rule: 'non_empty', message: 'id must not be empty' }] };
   const record: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(item))
     if (k !== 'id') Object.defineProperty(record, k, { value: v, enumerable: true, writable: true, configurable: true });
@@ -151,7 +151,7 @@ export function normalizeCustomRecord(kind: string, item: unknown, path: string,
  * dimensions upload); `alias` when the client named the kind by one of its aliases (aliasedRecord);
  * `prior` the warnings of reading the record before (the dimensions upload's `kv` strings). Every
  * warning is gated by `sender` (quirks/gate.ts): a quirk of another client adds its spec rule to the
- * record's errors, so a rejection lists all its reasons at once.
+ * record's reasons, so a rejection lists all its reasons at once.
  */
 export function normalizeRecord(
   def: CatalogDef,
@@ -165,9 +165,9 @@ export function normalizeRecord(
 ): Made {
   const size = JSON.stringify(item)?.length ?? 0;
   if (size > options.maxEventChars) {
-    return { kind: 'size_violation', errors: [{ path, rule: 'max_size', message: `record is ${size} characters; the limit is ${options.maxEventChars}` }] };
+    return { kind: 'size_violation', reasons: [{ path, rule: 'max_size', message: `record is ${size} characters; the limit is ${options.maxEventChars}` }] };
   }
-  if (!isObject(item)) return { kind: 'schema_violation', errors: [{ path, rule: 'type', message: `a ${def.kind} record must be an object` }] };
+  if (!isObject(item)) return { kind: 'schema_violation', reasons: [{ path, rule: 'type', message: `a ${def.kind} record must be an object` }] };
   const quirks = applyCatalogQuirks(def, item, path);
   const warnings: Reason[] = [...prior, ...quirks.warnings];
   let input = quirks.record;
@@ -180,16 +180,16 @@ export function normalizeRecord(
   }
   if (alias !== undefined) input = aliasedRecord(alias, input, path, warnings);
   const v = validateObject(def, input, path);
-  const errors = [...v.errors];
+  const reasons = [...v.reasons];
   // An empty id would make every such record the same row (and the sink refuses it).
-  if (typeof v.value.id === 'string' && v.value.id.length === 0) errors.push({ path: `${path}.id`, rule: 'non_empty', message: 'id must not be empty' });
-  errors.push(...receiptChecks(v.value, path, ctx.receivedAt, errors));
+  if (typeof v.value.id === 'string' && v.value.id.length === 0) reasons.push({ path: `${path}.id`, rule: 'non_empty', message: 'id must not be empty' });
+  reasons.push(...receiptChecks(v.value, path, ctx.receivedAt, reasons));
   if (def.deprecated) {
     warnings.push({ path, rule: 'deprecated_kind', message: `the ${def.kind} catalog is deprecated; send site records instead` });
   }
   warnings.push(...v.warnings);
-  const gated = gateWarnings(warnings, sender, errors);
-  if (errors.length > 0) return { kind: 'schema_violation', errors };
+  const gated = gateWarnings(warnings, sender, reasons);
+  if (reasons.length > 0) return { kind: 'schema_violation', reasons };
   return {
     record: {
       app_id: ctx.appId,

@@ -73,7 +73,7 @@ describe('normalizeCrashUpload (POST /v1/ingest/sdk/crash of causalfoundry/ios-s
   it('judges each item on its own; items in = accepted + rejected', () => {
     const r = normalizeCrashUpload(upload([item, { ...item, ts: 'yesterday' }, { title: 'x' }, 'boom', { ...item, title: 5 }]), ctx);
     expect(r.accepted.map((a) => a.event_index)).toEqual([0]);
-    expect(r.rejected.map((x) => [x.kind, x.event_index, x.event_name, x.errors.map((e) => `${e.path} ${e.rule}`)])).toEqual([
+    expect(r.rejected.map((x) => [x.kind, x.event_index, x.event_name, x.reasons.map((e) => `${e.path} ${e.rule}`)])).toEqual([
       ['schema_violation', 1, 'exception', ['$.data[1].ts time_format']],
       ['schema_violation', 2, 'exception', ['$.data[2].ts required']],
       ['schema_violation', 3, 'exception', ['$.data[3] type']],
@@ -92,7 +92,7 @@ describe('normalizeCrashUpload (POST /v1/ingest/sdk/crash of causalfoundry/ios-s
     expect(normalizeCrashUpload([item], ctx).rejected).toEqual([
       {
         kind: 'envelope_violation',
-        errors: [{ path: '$', rule: 'type', message: 'a crash upload must be an object' }],
+        reasons: [{ path: '$', rule: 'type', message: 'a crash upload must be an object' }],
         payload: [item],
         event_count: 1,
         envelope_index: null,
@@ -102,7 +102,7 @@ describe('normalizeCrashUpload (POST /v1/ingest/sdk/crash of causalfoundry/ios-s
     ]);
     const noUser = normalizeCrashUpload(upload([item, item], { u_id: undefined }), ctx);
     expect(noUser.accepted).toEqual([]);
-    expect(noUser.rejected.map((x) => [x.kind, x.event_count, x.errors.map((e) => `${e.path} ${e.rule}`)])).toEqual([
+    expect(noUser.rejected.map((x) => [x.kind, x.event_count, x.reasons.map((e) => `${e.path} ${e.rule}`)])).toEqual([
       ['envelope_violation', 2, ['$.u_id required']],
     ]);
     expect(normalizeCrashUpload(upload([]), ctx)).toEqual({ accepted: [], rejected: [] });
@@ -111,7 +111,7 @@ describe('normalizeCrashUpload (POST /v1/ingest/sdk/crash of causalfoundry/ios-s
   it('is the older iOS line’s upload: from any other sdk each item is rejected (client_quirk naming sdk_crash_item)', () => {
     const r = normalizeCrashUpload(upload([item], { sdk: 'android/2.0.0' }), ctx);
     expect(r.accepted).toEqual([]);
-    expect(r.rejected.map((x) => [x.kind, x.errors.map((e) => `${e.path} ${e.rule}`)])).toEqual([['schema_violation', ['$.data[0] client_quirk']]]);
-    expect(r.rejected[0]!.errors[0]!.message).toContain('(sdk_crash_item), accepted only from those clients');
+    expect(r.rejected.map((x) => [x.kind, x.reasons.map((e) => `${e.path} ${e.rule}`)])).toEqual([['schema_violation', ['$.data[0] client_quirk']]]);
+    expect(r.rejected[0]!.reasons[0]!.message).toContain('(sdk_crash_item), accepted only from those clients');
   });
 });

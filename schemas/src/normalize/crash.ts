@@ -27,10 +27,10 @@ const ENVELOPE_KEYS = ['u_id', 'd_info', 'app_info', 'sdk', 'data'];
  */
 export function normalizeCrashUpload(body: unknown, ctx: IngestContext, options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS): NormalizeResult {
   const out: NormalizeResult = { accepted: [], rejected: [] };
-  const envelopeRejection = (errors: Reason[]) =>
+  const envelopeRejection = (reasons: Reason[]) =>
     out.rejected.push({
       kind: 'envelope_violation',
-      errors,
+      reasons,
       payload: body,
       event_count: isObject(body) && Array.isArray(body.data) ? Math.max(body.data.length, 1) : 1,
       envelope_index: null,
@@ -46,15 +46,15 @@ export function normalizeCrashUpload(body: unknown, ctx: IngestContext, options:
   const sdk = r.string(['sdk']);
   const dInfo = r.object('d_info');
   const appInfo = r.object('app_info');
-  if (!Array.isArray(body.data)) r.errors.push({ path: '$.data', rule: 'required', message: 'data must be an array of crash items' });
+  if (!Array.isArray(body.data)) r.reasons.push({ path: '$.data', rule: 'required', message: 'data must be an array of crash items' });
   const dr = dInfo ? new FieldReader(dInfo, '$.d_info') : undefined;
   const deviceId = dr?.string(['id']);
   const os = dr?.string(['os']);
   const ar = appInfo ? new FieldReader(appInfo, '$.app_info') : undefined;
   const appVersion = ar?.string(['version']);
-  const errors = [...r.errors, ...(dr?.errors ?? []), ...(ar?.errors ?? [])];
-  if (errors.length > 0) {
-    envelopeRejection(errors);
+  const reasons = [...r.reasons, ...(dr?.reasons ?? []), ...(ar?.reasons ?? [])];
+  if (reasons.length > 0) {
+    envelopeRejection(reasons);
     return out;
   }
   const envelopeWarnings: Reason[] = [];
@@ -79,7 +79,7 @@ export function normalizeCrashUpload(body: unknown, ctx: IngestContext, options:
     const item = data[j];
     const path = `$.data[${j}]`;
     const reject = (kind: Rejection['kind'], errs: Reason[]) =>
-      out.rejected.push({ kind, errors: errs, payload: item, event_count: 1, envelope_index: null, event_index: j, event_name: 'exception' });
+      out.rejected.push({ kind, reasons: errs, payload: item, event_count: 1, envelope_index: null, event_index: j, event_name: 'exception' });
     const size = JSON.stringify(item)?.length ?? 0;
     if (size > options.maxEventChars) {
       reject('size_violation', [{ path, rule: 'max_size', message: `crash item is ${size} characters; the limit is ${options.maxEventChars}` }]);
@@ -89,26 +89,26 @@ export function normalizeCrashUpload(body: unknown, ctx: IngestContext, options:
       reject('schema_violation', [{ path, rule: 'type', message: 'a crash item must be an object' }]);
       continue;
     }
-    const itemErrors: Reason[] = [];
+    const itemReasons: Reason[] = [];
     const time = typeof item.ts === 'string' ? parseEventTime(item.ts, undefined) : undefined;
     if (time === undefined) {
-      itemErrors.push({
+      itemReasons.push({
         path: `${path}.ts`,
         rule: item.ts === undefined || item.ts === null ? 'required' : 'time_format',
         message: 'ts must be ISO 8601 with an offset: it is the time of the crash item',
       });
     }
     const validated = validateObject(def, item, path);
-    itemErrors.push(...validated.errors);
+    itemReasons.push(...validated.reasons);
     const crashWarning: Reason = {
       path,
       rule: 'sdk_crash_item',
       message: 'an item of the SDK crash upload, stored as an exception event: ts is its time; no session or connectivity is sent (online false)',
     };
     const future = time === undefined ? undefined : futureTimeWarning(time, ctx.receivedAt, `${path}.ts`);
-    const warnings = gateWarnings([crashWarning, ...envelopeWarnings, ...(future ? [future] : []), ...validated.warnings], sender, itemErrors);
-    if (itemErrors.length > 0) {
-      reject('schema_violation', itemErrors);
+    const warnings = gateWarnings([crashWarning, ...envelopeWarnings, ...(future ? [future] : []), ...validated.warnings], sender, itemReasons);
+    if (itemReasons.length > 0) {
+      reject('schema_violation', itemReasons);
       continue;
     }
     const props = Object.keys(validated.unknown).length > 0 ? { ...validated.value, __extra: validated.unknown } : validated.value;

@@ -11,13 +11,13 @@ const INTERNAL_KEYS = ['s_id', 'sdk', 'app_id', 'a_id', 'app_version', 'a_ver', 
 const EVENT_KEYS = ['time', 'ts', '__ol', 'name', 'property', 'ctx', 'meta'];
 
 /** Current form (spec 2.1): `{id, tz, internal{…}, data[{time, __ol, name, property, ctx}]}`. */
-export function readCurrentEnvelope(env: Record<string, unknown>, path: string): { facts?: EnvelopeFacts; errors: Reason[] } {
+export function readCurrentEnvelope(env: Record<string, unknown>, path: string): { facts?: EnvelopeFacts; reasons: Reason[] } {
   const r = new FieldReader(env, path);
   const userId = r.string(['id']);
   const tz = r.string(['tz']);
   const internal = r.object('internal');
-  if (!Array.isArray(env.data)) r.errors.push({ path: `${path}.data`, rule: 'required', message: 'data must be an array of logs' });
-  if (!internal) return { errors: r.errors };
+  if (!Array.isArray(env.data)) r.reasons.push({ path: `${path}.data`, rule: 'required', message: 'data must be an array of logs' });
+  if (!internal) return { reasons: r.reasons };
   const ir = new FieldReader(internal, `${path}.internal`);
   const sId = ir.string(['s_id']);
   const sdk = ir.string(['sdk']);
@@ -25,8 +25,8 @@ export function readCurrentEnvelope(env: Record<string, unknown>, path: string):
   const appVersion = ir.string(['app_version', 'a_ver']);
   const deviceId = ir.string(['device_id', 'd_id']);
   const os = ir.string(['device_os', 'os']);
-  const errors = [...r.errors, ...ir.errors];
-  if (errors.length > 0) return { errors };
+  const reasons = [...r.reasons, ...ir.reasons];
+  if (reasons.length > 0) return { reasons };
   const { sdkWrapper, ...s } = sessionFacts({
     sId: sId as string,
     userId: userId as string,
@@ -41,7 +41,7 @@ export function readCurrentEnvelope(env: Record<string, unknown>, path: string):
   if (Object.keys(unknownEnvelope).length > 0) client.envelope_extra = unknownEnvelope;
   if (Object.keys(unknownInternal).length > 0) client.internal_extra = unknownInternal;
   return {
-    errors: [],
+    reasons: [],
     facts: {
       form: 'current',
       line: identifyClient('current', s.sdkName, s.sdkVersion),
@@ -58,8 +58,8 @@ export function readCurrentEnvelope(env: Record<string, unknown>, path: string):
 }
 
 /** One current-form log. `__ol` may sit beside `name` or inside `ctx` (real SDKs put it in ctx). */
-export function readCurrentEvent(item: unknown, path: string): { event?: RawEvent; errors: Reason[] } {
-  if (!isObject(item)) return { errors: [{ path, rule: 'type', message: 'a log must be an object' }] };
+export function readCurrentEvent(item: unknown, path: string): { event?: RawEvent; reasons: Reason[] } {
+  if (!isObject(item)) return { reasons: [{ path, rule: 'type', message: 'a log must be an object' }] };
   const r = new FieldReader(item, path);
   const name = r.string(['name']);
   // The chat samples carry the time as a top-level `ts` (`YYYY-MM-DD HH:mm:ssZ`); `time` wins when
@@ -71,23 +71,23 @@ export function readCurrentEvent(item: unknown, path: string): { event?: RawEven
   let online: unknown = item.__ol;
   if (online === undefined && (ol.present || '__ol' in ctxProps)) online = ol.present ? ol.value : ctxProps.__ol;
   if (typeof online !== 'boolean') {
-    r.errors.push({ path: `${path}.__ol`, rule: online === undefined ? 'required' : 'type', message: '__ol must be a boolean' });
+    r.reasons.push({ path: `${path}.__ol`, rule: online === undefined ? 'required' : 'type', message: '__ol must be a boolean' });
   }
   // property is R (spec 2.1): absent or null is `required` for every client. `""` is read here and
   // is a quirk of the Kenkai clients only (`empty_property`, flat-ctx/adapt.ts and quirks/gate.ts).
   const property = item.property;
   if (property === undefined || property === null) {
-    r.errors.push({ path: `${path}.property`, rule: 'required', message: 'property is required (spec 2.1); send the action or title the event names' });
+    r.reasons.push({ path: `${path}.property`, rule: 'required', message: 'property is required (spec 2.1); send the action or title the event names' });
   } else if (typeof property !== 'string') {
-    r.errors.push({ path: `${path}.property`, rule: 'type', message: 'property must be a string' });
+    r.reasons.push({ path: `${path}.property`, rule: 'type', message: 'property must be a string' });
   }
   let meta: unknown = item.meta;
   if (meta === undefined && (ctxMeta.present || 'meta' in ctxProps)) meta = ctxMeta.present ? ctxMeta.value : ctxProps.meta;
   // With a name and a ctx the event can still be validated: its faults in the log's own fields are
   // reported together with those in its properties (one answer names them all).
-  if (name === undefined || ctx === undefined) return { errors: r.errors };
+  if (name === undefined || ctx === undefined) return { reasons: r.reasons };
   return {
-    errors: r.errors,
+    reasons: r.reasons,
     event: {
       name,
       time: time ?? '',

@@ -78,14 +78,14 @@ describe('normalizeDimensions: the Kenkai catalog upload {data: [{id, type, kv}]
       ctx,
     );
     expect(r.accepted.map((a) => [a.index, a.record.kind])).toEqual([[4, 'drug']]);
-    expect(r.rejected.map((x) => [x.event_index, x.kind, x.event_count, rules(x.errors)])).toEqual([
+    expect(r.rejected.map((x) => [x.event_index, x.kind, x.event_count, rules(x.reasons)])).toEqual([
       [0, 'schema_violation', 1, [['$.data[0].type', 'unknown_catalog_kind']]],
       [1, 'schema_violation', 1, [['$.data[1]', 'type']]],
       [2, 'schema_violation', 1, [['$.data[2].id', 'required']]],
       [3, 'schema_violation', 1, [['$.data[3].kv.birth_year', 'type']]],
       [5, 'schema_violation', 1, [['$.data[5].id', 'non_empty']]],
     ]);
-    expect(r.rejected[0]!.errors[0]!.message).toMatch(/^catalog kind "Game-Item" is neither a built-in kind \(user, site, .*\) nor an app-defined kind name/);
+    expect(r.rejected[0]!.reasons[0]!.message).toMatch(/^catalog kind "Game-Item" is neither a built-in kind \(user, site, .*\) nor an app-defined kind name/);
   });
 
   it('keeps a record of an app-defined kind (Unity LogOtherCatalog) with its kv as sent and a custom_catalog_kind warning', () => {
@@ -124,9 +124,9 @@ describe('normalizeDimensions: the Kenkai catalog upload {data: [{id, type, kv}]
   });
 
   it('rejects a body that is not {data: [...]} as one envelope violation', () => {
-    expect(normalizeDimensions([{ id: 'd', type: 'drug' }], ctx).rejected.map((x) => [x.kind, rules(x.errors)])).toEqual([
+    expect(normalizeDimensions([{ id: 'd', type: 'drug' }], ctx).rejected.map((x) => [x.kind, rules(x.reasons)])).toEqual([
       ['envelope_violation', [['$', 'type']]],
     ]);
-    expect(normalizeDimensions({ data: 'x' }, ctx).rejected.map((x) => rules(x.errors))).toEqual([[['$.data', 'type']]]);
+    expect(normalizeDimensions({ data: 'x' }, ctx).rejected.map((x) => rules(x.reasons))).toEqual([[['$.data', 'type']]]);
   });
 });

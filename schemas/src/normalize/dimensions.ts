@@ -39,15 +39,15 @@ export function normalizeDimensions(
   }
   data.forEach((item, i) => {
     const path = `$.data[${i}]`;
-    const reject = (errors: Reason[], kind: Rejection['kind'] = 'schema_violation') => out.rejected.push(rejection(kind, errors, item, i, 1));
+    const reject = (reasons: Reason[], kind: Rejection['kind'] = 'schema_violation') => out.rejected.push(rejection(kind, reasons, item, i, 1));
     if (!isObject(item)) return reject([{ path, rule: 'type', message: 'a dimension record must be an object' }]);
-    const errors: Reason[] = [];
+    const reasons: Reason[] = [];
     if (typeof item.type !== 'string')
-      errors.push({ path: `${path}.type`, rule: item.type === undefined ? 'required' : 'type', message: 'type must be a string (the catalog kind)' });
-    if (typeof item.id !== 'string') errors.push({ path: `${path}.id`, rule: item.id === undefined ? 'required' : 'type', message: 'id must be a string' });
+      reasons.push({ path: `${path}.type`, rule: item.type === undefined ? 'required' : 'type', message: 'type must be a string (the catalog kind)' });
+    if (typeof item.id !== 'string') reasons.push({ path: `${path}.id`, rule: item.id === undefined ? 'required' : 'type', message: 'id must be a string' });
     if (item.kv !== undefined && item.kv !== null && !isObject(item.kv))
-      errors.push({ path: `${path}.kv`, rule: 'type', message: 'kv must be an object of strings' });
-    if (errors.length > 0) return reject(errors);
+      reasons.push({ path: `${path}.kv`, rule: 'type', message: 'kv must be an object of strings' });
+    if (reasons.length > 0) return reject(reasons);
     const of = catalogKindOf(item.type as string);
     if (of === undefined) return reject([{ path: `${path}.type`, rule: 'unknown_catalog_kind', message: unknownCatalogKindMessage(item.type) }]);
     if (of.custom) {
@@ -61,7 +61,7 @@ export function normalizeDimensions(
         options,
       );
       if ('record' in made) out.accepted.push({ ...made, index: i });
-      else reject(made.errors, made.kind);
+      else reject(made.reasons, made.kind);
       return;
     }
     const def = catalogDef(of.kind);
@@ -79,13 +79,13 @@ export function normalizeDimensions(
       warnings,
     );
     if ('record' in made) out.accepted.push({ record: made.record, warnings: made.warnings, index: i });
-    else reject(made.errors, made.kind);
+    else reject(made.reasons, made.kind);
   });
   return out;
 }
 
-function rejection(kind: Rejection['kind'], errors: Reason[], payload: unknown, index: number | null, count: number): Rejection {
-  return { kind, errors, payload, event_count: count, envelope_index: null, event_index: index, event_name: null };
+function rejection(kind: Rejection['kind'], reasons: Reason[], payload: unknown, index: number | null, count: number): Rejection {
+  return { kind, reasons, payload, event_count: count, envelope_index: null, event_index: index, event_name: null };
 }
 
 const INTEGER = /^-?\d+$/;

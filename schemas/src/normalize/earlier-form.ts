@@ -12,7 +12,7 @@ const EVENT_KEYS = ['block', 'ol', 'ts', 'type', 'props'];
  * up/dn, d_info and app_info are kept in `client`, not dropped. The earlier form has no tz: event
  * times carry their own offset (ISO 8601).
  */
-export function readEarlierEnvelope(env: Record<string, unknown>, path: string): { facts?: EnvelopeFacts; errors: Reason[] } {
+export function readEarlierEnvelope(env: Record<string, unknown>, path: string): { facts?: EnvelopeFacts; reasons: Reason[] } {
   const r = new FieldReader(env, path);
   const sId = r.string(['s_id']);
   const userId = r.string(['u_id']);
@@ -21,7 +21,7 @@ export function readEarlierEnvelope(env: Record<string, unknown>, path: string):
   const appInfo = r.object('app_info');
   const up = r.int('up');
   const dn = r.int('dn');
-  if (!Array.isArray(env.data)) r.errors.push({ path: `${path}.data`, rule: 'required', message: 'data must be an array of logs' });
+  if (!Array.isArray(env.data)) r.reasons.push({ path: `${path}.data`, rule: 'required', message: 'data must be an array of logs' });
   const dr = dInfo ? new FieldReader(dInfo, `${path}.d_info`) : undefined;
   const deviceId = dr?.string(['id']);
   const os = dr?.string(['os']);
@@ -31,8 +31,8 @@ export function readEarlierEnvelope(env: Record<string, unknown>, path: string):
   ar?.string(['id']);
   ar?.string(['version_name']);
   for (const f of ['min_sdk_version', 'target_sdk_version', 'version_code']) ar?.int(f);
-  const errors = [...r.errors, ...(dr?.errors ?? []), ...(ar?.errors ?? [])];
-  if (errors.length > 0) return { errors };
+  const reasons = [...r.reasons, ...(dr?.reasons ?? []), ...(ar?.reasons ?? [])];
+  if (reasons.length > 0) return { reasons };
   const { sdkWrapper, ...s } = sessionFacts({
     sId: sId as string,
     userId: userId as string,
@@ -46,7 +46,7 @@ export function readEarlierEnvelope(env: Record<string, unknown>, path: string):
   const unknownEnvelope = pickUnknown(env, ['s_id', 'u_id', 'd_info', 'app_info', 'sdk', 'up', 'dn', 'data', 'sent_at']);
   if (Object.keys(unknownEnvelope).length > 0) client.envelope_extra = unknownEnvelope;
   return {
-    errors: [],
+    reasons: [],
     facts: {
       form: 'earlier',
       line: identifyClient('earlier', s.sdkName, s.sdkVersion),
@@ -87,27 +87,27 @@ export function majorBuildVersion(appInfo: Record<string, unknown>, path: string
   };
 }
 
-export function readEarlierEvent(item: unknown, path: string): { event?: RawEvent; errors: Reason[] } {
-  if (!isObject(item)) return { errors: [{ path, rule: 'type', message: 'a log must be an object' }] };
+export function readEarlierEvent(item: unknown, path: string): { event?: RawEvent; reasons: Reason[] } {
+  if (!isObject(item)) return { reasons: [{ path, rule: 'type', message: 'a log must be an object' }] };
   const r = new FieldReader(item, path);
   // `""` is read (causalfoundry/ios-sdk rate events send it; normalize/block.ts decides), absence is not.
   const block = r.string(['block'], false);
   if (block === undefined && (item.block === undefined || item.block === null)) {
-    r.errors.push({ path: `${path}.block`, rule: 'required', message: 'block is required' });
+    r.reasons.push({ path: `${path}.block`, rule: 'required', message: 'block is required' });
   }
   const type = r.string(['type']);
   const ts = r.string(['ts']);
   const props = r.object('props');
   if (typeof item.ol !== 'boolean') {
-    r.errors.push({ path: `${path}.ol`, rule: item.ol === undefined ? 'required' : 'type', message: 'ol must be a boolean' });
+    r.reasons.push({ path: `${path}.ol`, rule: item.ol === undefined ? 'required' : 'type', message: 'ol must be a boolean' });
   }
   // With a type and props the event can still be validated: its faults in the log's own fields are
   // reported together with those in its properties (one answer names them all).
-  if (type === undefined || props === undefined || (block === undefined && r.errors.length > 0)) return { errors: r.errors };
+  if (type === undefined || props === undefined || (block === undefined && r.reasons.length > 0)) return { reasons: r.reasons };
   const meta = props.meta;
   const rest = withoutMeta(props);
   return {
-    errors: r.errors,
+    reasons: r.reasons,
     event: {
       name: type,
       time: ts ?? '',

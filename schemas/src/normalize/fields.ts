@@ -2,7 +2,7 @@ import type { Reason } from '../rules/registry';
 
 /** Small readers that collect every problem instead of stopping at the first. */
 export class FieldReader {
-  readonly errors: Reason[] = [];
+  readonly reasons: Reason[] = [];
   constructor(
     private readonly obj: Record<string, unknown>,
     private readonly path: string,
@@ -19,12 +19,12 @@ export class FieldReader {
       }
     }
     if (key === undefined) {
-      if (required) this.errors.push({ path: `${this.path}.${names[0]}`, rule: 'required', message: `${names.join(' or ')} is required` });
+      if (required) this.reasons.push({ path: `${this.path}.${names[0]}`, rule: 'required', message: `${names.join(' or ')} is required` });
       return undefined;
     }
     const v = this.obj[key];
     if (typeof v !== 'string' || (required && v.length === 0)) {
-      this.errors.push({ path: `${this.path}.${key}`, rule: 'type', message: `${key} must be a non-empty string` });
+      this.reasons.push({ path: `${this.path}.${key}`, rule: 'type', message: `${key} must be a non-empty string` });
       return undefined;
     }
     return v;
@@ -33,11 +33,11 @@ export class FieldReader {
   int(name: string): number | undefined {
     const v = this.obj[name];
     if (v === undefined || v === null) {
-      this.errors.push({ path: `${this.path}.${name}`, rule: 'required', message: `${name} is required` });
+      this.reasons.push({ path: `${this.path}.${name}`, rule: 'required', message: `${name} is required` });
       return undefined;
     }
     if (!Number.isInteger(v)) {
-      this.errors.push({ path: `${this.path}.${name}`, rule: 'type', message: `${name} must be an integer` });
+      this.reasons.push({ path: `${this.path}.${name}`, rule: 'type', message: `${name} must be an integer` });
       return undefined;
     }
     return v as number;
@@ -46,7 +46,7 @@ export class FieldReader {
   object(name: string): Record<string, unknown> | undefined {
     const v = this.obj[name];
     if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-      this.errors.push({
+      this.reasons.push({
         path: `${this.path}.${name}`,
         rule: v === undefined || v === null ? 'required' : 'type',
         message: `${name} must be an object`,

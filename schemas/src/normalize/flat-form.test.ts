@@ -79,7 +79,7 @@ describe('the flat form (server-side import)', () => {
   it('rejects only a log without a user (or device, os), as the earlier form rejects a broken log', () => {
     const r = normalizeUpload({ data: [log(), log({ u_id: undefined, d_id: 7, os: '' }), log({ props: 'x' })] }, ctx);
     expect(r.accepted.map((a) => a.event_index)).toEqual([0]);
-    expect(r.rejected.map((x) => [x.kind, x.event_index, x.event_count, x.errors.map((e) => `${e.path} ${e.rule}`)])).toEqual([
+    expect(r.rejected.map((x) => [x.kind, x.event_index, x.event_count, x.reasons.map((e) => `${e.path} ${e.rule}`)])).toEqual([
       ['schema_violation', 1, 1, ['$.data[1].u_id required', '$.data[1].d_id type', '$.data[1].os type']],
       ['schema_violation', 2, 1, ['$.data[2].props type']],
     ]);
@@ -95,7 +95,7 @@ describe('the flat form (server-side import)', () => {
     );
     expect(r.accepted[0]!.event.block).toBe('e_commerce');
     expect(r.accepted[0]!.warnings[1]).toEqual({ path: '$.data[0].block', rule: 'block_spelling', message: '"e-commerce" read as e_commerce' });
-    expect(r.rejected[0]!.errors).toEqual([{ path: '$.data[1].block', rule: 'block_mismatch', message: 'item belongs to block e_commerce, not e-learning' }]);
+    expect(r.rejected[0]!.reasons).toEqual([{ path: '$.data[1].block', rule: 'block_mismatch', message: 'item belongs to block e_commerce, not e-learning' }]);
   });
 
   it('lets the flat form omit device measurements (required_missing); the earlier form may not', () => {
@@ -108,7 +108,7 @@ describe('the flat form (server-side import)', () => {
       message: 'render_time is required by the spec but it is measured on the device, and a server-side import has no such measurement; accepted without it',
     });
     const earlier = normalizeUpload(earlierEnvelope([{ block: 'core', ol: true, ts: '2025-03-04T09:12:45Z', ...page }]), ctx);
-    expect(earlier.rejected[0]!.errors.map((e) => `${e.path} ${e.rule}`)).toEqual(['$.data[0].props.render_time required']);
+    expect(earlier.rejected[0]!.reasons.map((e) => `${e.path} ${e.rule}`)).toEqual(['$.data[0].props.render_time required']);
   });
 
   it('encodes an event with an omitted required field in Avro (the field is nullable) and reads it back', () => {
@@ -200,7 +200,7 @@ describe('the flat form (server-side import)', () => {
     const kept = normalizeUpload({ data: [log({ type: 'nudge_response', props: { ref: '1:2', time: 't', response: 'shown', nudge_id: 'x' } })] }, ctx);
     expect(kept.accepted[0]!.event.props).toEqual({ ref: '1:2', time: 't', response: 'shown', __extra: { nudge_id: 'x' } });
     const r = normalizeUpload({ data: [log({ type: 'nudge_response', props: { nudge_id: '1:2', response: { action: 'open', at: 5 } } })] }, ctx);
-    expect(r.rejected[0]!.errors.map((e) => `${e.path} ${e.rule}`)).toEqual(['$.data[0].props.response enum']);
+    expect(r.rejected[0]!.reasons.map((e) => `${e.path} ${e.rule}`)).toEqual(['$.data[0].props.response enum']);
   });
 
   it('is told apart from the spec forms', () => {
@@ -237,11 +237,11 @@ describe('client quirks shared by the clients that send them', () => {
     const props = { order_id: 'o-1', is_urgent: true, action: 'update' };
     const r = normalizeUpload(earlierEnvelope([{ block: 'e_commerce', ol: true, ts: '2025-03-04T09:12:45Z', type: 'schedule_delivery', props }]), ctx);
     expect(r.accepted).toEqual([]);
-    expect(r.rejected[0]!.errors.map((e) => [e.path, e.rule])).toEqual([
+    expect(r.rejected[0]!.reasons.map((e) => [e.path, e.rule])).toEqual([
       ['$.data[0].type', 'unknown_event'],
       ['$.data[0].props.id', 'required'],
     ]);
-    expect(r.rejected[0]!.errors[0]!.message).toContain('(event_alias), accepted only from those clients');
+    expect(r.rejected[0]!.reasons[0]!.message).toContain('(event_alias), accepted only from those clients');
   });
 
   it('reports sub-millisecond digits (time_precision), but not trailing zeros', () => {

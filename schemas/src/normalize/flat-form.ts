@@ -38,15 +38,15 @@ export function readFlatEvent(
   item: unknown,
   path: string,
   envelopeExtra: Record<string, unknown> | null,
-): { event?: RawEvent; facts?: EnvelopeFacts; errors: Reason[] } {
+): { event?: RawEvent; facts?: EnvelopeFacts; reasons: Reason[] } {
   const read = readEarlierEvent(item, path);
   if (!isObject(item)) return read;
   const r = new FieldReader(item, path);
   const userId = r.string(['u_id']);
   const deviceId = r.string(['d_id']);
   const os = r.string(['os']);
-  const errors = [...read.errors, ...r.errors];
-  if (!read.event || errors.length > 0) return { errors };
+  const reasons = [...read.reasons, ...r.reasons];
+  if (!read.event || reasons.length > 0) return { reasons };
   const event = read.event;
   const warnings: Reason[] = [
     { path, rule: 'flat_envelope', message: 'a flat log (server-side import): no session, sdk, app version or tz, so those fields are empty' },
@@ -57,7 +57,7 @@ export function readFlatEvent(
   const quirks = applyFlatEventQuirks(event.name, event.props, event.time, `${path}.props`);
   warnings.push(...quirks.warnings);
   return {
-    errors: [],
+    reasons: [],
     event: { ...event, props: quirks.props, extra: pickUnknown(event.extra, [...WHO, ...CLIENT_KEYS]) },
     facts: {
       form: 'flat',

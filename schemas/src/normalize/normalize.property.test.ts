@@ -30,9 +30,9 @@ function checkAccounting(body: unknown, r: NormalizeResult) {
   const rejectedCount = r.rejected.reduce((s, x) => s + x.event_count, 0);
   expect(r.accepted.length + rejectedCount).toBe(eventsIn);
   for (const x of r.rejected) {
-    expect(x.errors.length).toBeGreaterThan(0);
+    expect(x.reasons.length).toBeGreaterThan(0);
     expect(['envelope_violation', 'schema_violation', 'size_violation']).toContain(x.kind);
-    for (const e of x.errors) expect(typeof e.path === 'string' && e.path.startsWith('$') && typeof e.rule === 'string').toBe(true);
+    for (const e of x.reasons) expect(typeof e.path === 'string' && e.path.startsWith('$') && typeof e.rule === 'string').toBe(true);
   }
   for (const a of r.accepted) {
     expect(eventDef(a.event.name)?.event).toBe(a.event.name);

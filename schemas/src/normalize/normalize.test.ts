@@ -66,7 +66,7 @@ describe('normalizeUpload: current form', () => {
     expect(r.accepted.map((a) => a.event.name)).toEqual(['page', 'identify']);
     expect(r.rejected).toHaveLength(1);
     expect(r.rejected[0]).toMatchObject({ kind: 'schema_violation', event_count: 1, event_index: 1, event_name: 'page' });
-    expect(r.rejected[0]!.errors).toEqual([
+    expect(r.rejected[0]!.reasons).toEqual([
       { path: '$.data[1].ctx.title', rule: 'required', message: 'title is required' },
       { path: '$.data[1].ctx.duration', rule: 'type', message: 'expected a number' },
       { path: '$.data[1].ctx.render_time', rule: 'type', message: 'expected a 32-bit integer' },
@@ -89,7 +89,7 @@ describe('normalizeUpload: current form', () => {
     expect(r.rejected).toEqual([
       {
         kind: 'envelope_violation',
-        errors: [{ path: '$.internal', rule: 'required', message: 'internal must be an object' }],
+        reasons: [{ path: '$.internal', rule: 'required', message: 'internal must be an object' }],
         payload: env,
         event_count: 3,
         envelope_index: null,
@@ -103,7 +103,7 @@ describe('normalizeUpload: current form', () => {
   it('normalises an array of envelopes and names each envelope in paths', () => {
     const r = normalizeUpload([currentEnvelope([pageLog]), 'nope'], ctx);
     expect(r.accepted).toHaveLength(1);
-    expect(r.rejected[0]).toMatchObject({ kind: 'envelope_violation', envelope_index: 1, errors: [{ path: '$[1]', rule: 'type' }] });
+    expect(r.rejected[0]).toMatchObject({ kind: 'envelope_violation', envelope_index: 1, reasons: [{ path: '$[1]', rule: 'type' }] });
   });
 
   it('rejects unknown event names and unparseable times', () => {
@@ -114,15 +114,15 @@ describe('normalizeUpload: current form', () => {
       ]),
       ctx,
     );
-    expect(r.rejected.map((x) => x.errors[0]!.rule)).toEqual(['unknown_event', 'time_format']);
-    expect(r.rejected.map((x) => x.errors[0]!.path)).toEqual(['$.data[0].name', '$.data[1].time']);
+    expect(r.rejected.map((x) => x.reasons[0]!.rule)).toEqual(['unknown_event', 'time_format']);
+    expect(r.rejected.map((x) => x.reasons[0]!.path)).toEqual(['$.data[0].name', '$.data[1].time']);
   });
 
   it('rejects an oversized event as a size violation without failing its siblings', () => {
     const big = { ...pageLog, ctx: { ...pageLog.ctx, title: 'x'.repeat(200) } };
     const r = normalizeUpload(currentEnvelope([pageLog, big]), ctx, { maxEventChars: 200 });
     expect(r.accepted).toHaveLength(1);
-    expect(r.rejected[0]).toMatchObject({ kind: 'size_violation', event_index: 1, errors: [{ rule: 'max_size' }] });
+    expect(r.rejected[0]).toMatchObject({ kind: 'size_violation', event_index: 1, reasons: [{ rule: 'max_size' }] });
   });
 
   it('warns when s_id does not belong to the user', () => {
@@ -166,7 +166,7 @@ describe('normalizeUpload: earlier form', () => {
       props: { id: 'r', item_name: 'n', manufacturer: 'm' },
     };
     const r = normalizeUpload(earlierEnvelope([item]), ctx);
-    expect(r.rejected[0]!.errors).toEqual([
+    expect(r.rejected[0]!.reasons).toEqual([
       { path: '$.data[0].block', rule: 'block_mismatch', message: 'item_request belongs to block e_commerce, not loyalty' },
     ]);
   });

@@ -25,9 +25,9 @@ export function normalizeUpload(body: unknown, ctx: IngestContext, options: Norm
 }
 
 function normalizeEnvelope(env: unknown, envelopeIndex: number | null, path: string, ctx: IngestContext, options: NormalizeOptions, out: NormalizeResult) {
-  const envelopeRejection = (errors: Reason[]): Rejection => ({
+  const envelopeRejection = (reasons: Reason[]): Rejection => ({
     kind: 'envelope_violation',
-    errors,
+    reasons,
     payload: env,
     event_count: isObject(env) && Array.isArray(env.data) ? Math.max(env.data.length, 1) : 1,
     envelope_index: envelopeIndex,
@@ -47,9 +47,9 @@ function normalizeEnvelope(env: unknown, envelopeIndex: number | null, path: str
     reader = { form: 'flat', facts: null, envelopeExtra: flatEnvelopeExtra(env), sent };
   } else {
     const earlier = isEarlierEnvelope(env);
-    const { facts, errors } = earlier ? readEarlierEnvelope(env, path) : readCurrentEnvelope(env, path);
+    const { facts, reasons } = earlier ? readEarlierEnvelope(env, path) : readCurrentEnvelope(env, path);
     if (!facts) {
-      out.rejected.push(envelopeRejection(errors));
+      out.rejected.push(envelopeRejection(reasons));
       return;
     }
     reader = { form: earlier ? 'earlier' : 'current', facts, envelopeExtra: null, sent };
@@ -73,7 +73,7 @@ interface Reader {
 }
 
 /** The second step: the log read in its envelope's form. A log of a spec envelope shares the envelope's facts; a flat log brings its own. */
-function readEvent(item: unknown, reader: Reader, path: string): { event?: RawEvent; facts?: EnvelopeFacts; errors: Reason[] } {
+function readEvent(item: unknown, reader: Reader, path: string): { event?: RawEvent; facts?: EnvelopeFacts; reasons: Reason[] } {
   if (reader.form === 'flat') return readFlatEvent(item, path, reader.envelopeExtra);
   return reader.form === 'earlier' ? readEarlierEvent(item, path) : readCurrentEvent(item, path);
 }
@@ -97,12 +97,12 @@ function normalizeEvent(
   // No object spread per event to merge the facts in: this is the hot path.
   const facts = reader.facts ?? read.facts;
   if (!read.event || !facts) {
-    out.rejected.push(eventRejection('schema_violation', read.errors, item, envelopeIndex, j, null, userOf(reader, item)));
+    out.rejected.push(eventRejection('schema_violation', read.reasons, item, envelopeIndex, j, null, userOf(reader, item)));
     return;
   }
   // The event steps (event-steps/pipeline.ts), then the canonical event.
-  const made = toCanonical(read.event, facts, reader.sent, ctx, eventPath, read.errors);
-  if ('errors' in made) out.rejected.push(eventRejection('schema_violation', made.errors, item, envelopeIndex, j, read.event.name, facts.userId));
+  const made = toCanonical(read.event, facts, reader.sent, ctx, eventPath, read.reasons);
+  if ('reasons' in made) out.rejected.push(eventRejection('schema_violation', made.reasons, item, envelopeIndex, j, read.event.name, facts.userId));
   else out.accepted.push({ event: made.event, warnings: made.event.warnings, event_index: j });
 }
 
@@ -139,14 +139,14 @@ function shallowPayload(item: unknown): unknown {
 
 function eventRejection(
   kind: Rejection['kind'],
-  errors: Reason[],
+  reasons: Reason[],
   item: unknown,
   envelopeIndex: number | null,
   j: number,
   name: string | null,
   userId: string | null,
 ): Rejection {
-  return { kind, errors, payload: item, event_count: 1, envelope_index: envelopeIndex, event_index: j, event_name: name, user_id: userId };
+  return { kind, reasons, payload: item, event_count: 1, envelope_index: envelopeIndex, event_index: j, event_name: name, user_id: userId };
 }
 
 /** The user of a log that could not be read: its envelope's, or in the flat form the log's own `u_id` if it names one. */

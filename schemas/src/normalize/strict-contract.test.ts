@@ -19,7 +19,7 @@ const log = (name: string, property: unknown, ctx: Record<string, unknown>) => (
 const reasons = (body: unknown) => {
   const r = normalizeUpload(body, ctx);
   expect(r.accepted).toEqual([]);
-  return r.rejected.flatMap((x) => x.errors.map((e) => [e.path, e.rule]));
+  return r.rejected.flatMap((x) => x.reasons.map((e) => [e.path, e.rule]));
 };
 const warnings = (body: unknown) => {
   const r = normalizeUpload(body, ctx);
@@ -82,7 +82,7 @@ describe('a spec client (web/1.0.0, sent_at at the top) is held to the spec', ()
     const item = { __ol: true, action: 'view', id: 'sku-1', type: 'drug', quantity: 1, price: 2.5, currency: 'USD' };
     const r = normalizeUpload(web([log('item', 'view', item)]), ctx);
     expect(r.accepted).toEqual([]);
-    const e = r.rejected[0]!.errors.find((x) => x.rule === 'client_quirk')!;
+    const e = r.rejected[0]!.reasons.find((x) => x.rule === 'client_quirk')!;
     expect(e.path).toBe('$.data[0].ctx.item');
     expect(e.message).toContain('(flattened_object), accepted only from those clients');
     expect(e.message).toContain('causalfoundry/ios-sdk Kenkai 1.0.0–1.0.1');

@@ -7,7 +7,7 @@ import type { RejectionKind } from '../rejected';
 /** A rejection as the normaliser sees it; the validator adds provenance to make a RejectedRecord. */
 export interface Rejection {
   kind: RejectionKind;
-  errors: Reason[];
+  reasons: Reason[];
   /** The offending JSON value (event, or envelope for envelope violations). */
   payload: unknown;
   event_count: number;

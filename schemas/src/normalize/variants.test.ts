@@ -35,7 +35,7 @@ describe('spelling variants', () => {
 
   it('does not resolve names through Object.prototype', () => {
     const r = normalizeUpload(currentEnvelope([{ time: '2023-05-01 10:00:00Z', __ol: true, name: 'constructor', property: 'p', ctx: {} }]), ctx);
-    expect(r.rejected[0]!.errors).toEqual([{ path: '$.data[0].name', rule: 'unknown_event', message: 'constructor is not a known event type' }]);
+    expect(r.rejected[0]!.reasons).toEqual([{ path: '$.data[0].name', rule: 'unknown_event', message: 'constructor is not a known event type' }]);
   });
 
   it('accepts meta on an event of every block, beside the log or inside ctx/props', () => {

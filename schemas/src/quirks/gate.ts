@@ -55,11 +55,11 @@ function allowed(gate: Gate, sender: Sender): boolean {
  * An event's (or a catalog record's) warnings as its client may have them. A quirk warning (schemas/src/quirks) is kept only
  * when the event's client is one its gate names (the line, and the sdk version where the gate gives
  * a range); for any other client it becomes the spec's rule (`otherwise`): an error appended to
- * `errors` (the event is rejected, all its reasons in one answer), or, for a warning rule, the same
+ * `reasons` (the event is rejected, all its reasons in one answer), or, for a warning rule, the same
  * reading under that warning. Runs once per event on the hot path: a map lookup per warning, and the
  * input array itself is returned when nothing changes.
  */
-export function gateWarnings(warnings: readonly Reason[], sender: Sender, errors: Reason[]): readonly Reason[] {
+export function gateWarnings(warnings: readonly Reason[], sender: Sender, reasons: Reason[]): readonly Reason[] {
   let kept: Reason[] | undefined;
   for (let i = 0; i < warnings.length; i++) {
     const w = warnings[i] as Reason;
@@ -74,7 +74,7 @@ export function gateWarnings(warnings: readonly Reason[], sender: Sender, errors
       rule: gate.otherwise,
       message: `${w.message} — a quirk of ${gate.clients} (${w.rule}), accepted only from those clients; this client must send what the spec says`,
     };
-    if (gate.otherwiseIsError) errors.push(reason);
+    if (gate.otherwiseIsError) reasons.push(reason);
     else kept.push(reason);
   }
   return kept ?? warnings;

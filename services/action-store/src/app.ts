@@ -1,5 +1,5 @@
 import { type Request, type Response, type Router } from 'express';
-import { ApiError, InfraError, type KeyRing, type Logger, type RejectionReason } from '@evp/core';
+import { ApiError, InfraError, type KeyRing, type Logger, type Checked, type RejectionReason } from '@evp/core';
 import { browserCors, createHttpApp, jsonBody, grantOf, requireKey, type HttpMetrics } from '@evp/http';
 import {
   ACTION_SOURCES,
@@ -18,7 +18,6 @@ import {
   type ActionRecord,
   type ActionStore,
   type CreateStatus,
-  type ParseResult,
   type PullQuery,
 } from '@evp/actions';
 import { createActionRouteMetrics } from './metrics';
@@ -50,13 +49,13 @@ export const MAX_ISSUES_LISTED = 100;
  * 400 invalid_request naming the first offending value; `details.issues` lists the first
  * MAX_ISSUES_LISTED problems and `details.issue_count` how many there are.
  */
-function orBadRequest<T>(r: ParseResult<T>): T {
+function orBadRequest<T>(r: Checked<T>): T {
   if (r.ok) return r.value;
-  const first = r.issues[0] as RejectionReason;
+  const first = r.reasons[0] as RejectionReason;
   throw new ApiError('invalid_request', {
     message: first.message,
     path: first.path,
-    details: { issues: r.issues.slice(0, MAX_ISSUES_LISTED), issue_count: r.issues.length },
+    details: { issues: r.reasons.slice(0, MAX_ISSUES_LISTED), issue_count: r.reasons.length },
   });
 }
 
@@ -121,7 +120,7 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
     routes: (router: Router, metrics: HttpMetrics) => {
       const m = createActionRouteMetrics(metrics.registry);
 
-      const pull = (route: string, parse: (b: unknown) => ParseResult<PullQuery>) => async (req: Request, res: Response) => {
+      const pull = (route: string, parse: (b: unknown) => Checked<PullQuery>) => async (req: Request, res: Response) => {
         const { appId } = grantOf(req);
         checkAppClaim(req, appId);
         const query = orBadRequest(parse(req.body));

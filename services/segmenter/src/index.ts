@@ -4,14 +4,13 @@ export { runMigrations, DEFAULT_MIGRATIONS_DIR } from '@evp/clickhouse';
 export * from './api';
 export {
   DEFAULT_SEGMENT_ENGINE_CONFIG,
-  MAX_PROBLEMS_LISTED,
+  MAX_REASONS_LISTED,
   NAME_MAX,
   PREVIEW_SAMPLE,
   createSegmentEngine,
   createSegments,
   createSegmentsService,
   workForRows,
-  type DefinitionCheck,
   type SegmentEngine,
   type SegmentEngineConfig,
   type SegmentEngineDeps,

@@ -70,7 +70,7 @@ function verdictsOf(o: MessageOutcome<AcceptedEvent>): Verdict[] {
     ...o.catalog
       .filter((c) => c.index !== null)
       .map((c) => ({ index: c.index as number, verdict: { status: 'accepted' as const, name: c.record.kind, warnings: rules(c.warnings) } })),
-    ...o.rejections.map((r) => ({ index: r.event_index ?? -1, verdict: { status: 'rejected' as const, name: r.event_name, reasons: rules(r.errors) } })),
+    ...o.rejections.map((r) => ({ index: r.event_index ?? -1, verdict: { status: 'rejected' as const, name: r.event_name, reasons: rules(r.reasons) } })),
   ];
   return items.sort((a, b) => a.index - b.index).map((i) => i.verdict);
 }

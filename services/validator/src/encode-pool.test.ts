@@ -76,10 +76,10 @@ describe('encode pool', () => {
         const id = schemas.find((s) => s.topic === topics.events(e.block))!.id;
         expect(got.events[j]!.value.equals(await registry.encode(id, canonicalToAvro(e)))).toBe(true);
       }
-      expect({ catalog: got.catalog, rejections: got.rejections, identifyProblems: got.identifyProblems, ctx: got.ctx, payloadKind: got.payloadKind }).toEqual({
+      expect({ catalog: got.catalog, rejections: got.rejections, identifyReasons: got.identifyReasons, ctx: got.ctx, payloadKind: got.payloadKind }).toEqual({
         catalog: expected.catalog,
         rejections: expected.rejections,
-        identifyProblems: expected.identifyProblems,
+        identifyReasons: expected.identifyReasons,
         ctx: expected.ctx,
         payloadKind: expected.payloadKind,
       });

@@ -71,7 +71,7 @@ function materialize(batch: EncodedBatch): EncodedMessage[] {
   return batch.outcomes.map((o) => ({
     catalog: o.catalog,
     rejections: o.rejections,
-    identifyProblems: o.identifyProblems,
+    identifyReasons: o.identifyReasons,
     ctx: o.ctx,
     payloadKind: o.payloadKind,
     envelope: o.envelope,

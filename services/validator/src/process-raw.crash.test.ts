@@ -36,7 +36,7 @@ describe('processRawMessage: payload kind crash (POST /v1/ingest/sdk/crash)', ()
     ]);
     expect(o.events.map((e) => e.event_index)).toEqual([0]);
     expect(o.catalog).toEqual([]);
-    expect(o.rejections.map((r) => [r.kind, r.event_index, r.errors.map((e) => e.rule)])).toEqual([['schema_violation', 1, ['time_format']]]);
+    expect(o.rejections.map((r) => [r.kind, r.event_index, r.reasons.map((e) => e.rule)])).toEqual([['schema_violation', 1, ['time_format']]]);
     expect(o.events.map(({ event: e }) => e.warnings.map((w) => w.rule))).toEqual([['sdk_crash_item']]);
   });
 

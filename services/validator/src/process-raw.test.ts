@@ -31,7 +31,7 @@ describe('processRawMessage: payload kinds', () => {
         index: 0,
       },
     ]);
-    expect(o.rejections.map((r) => [r.kind, r.event_index, r.errors.map((e) => `${e.path} ${e.rule}`)])).toEqual([
+    expect(o.rejections.map((r) => [r.kind, r.event_index, r.reasons.map((e) => `${e.path} ${e.rule}`)])).toEqual([
       ['schema_violation', 1, ['$[1].name required']],
     ]);
     expect(o.payloadKind).toBe('catalog:chat_group');
@@ -46,7 +46,7 @@ describe('processRawMessage: payload kinds', () => {
 
   it('catalog: with an empty kind is an unknown catalog kind', () => {
     const o = processRawMessage(msg({ payload_kind: 'catalog:' }, []), options);
-    expect(o.rejections.map((r) => [r.kind, r.errors[0]!.rule, r.event_count])).toEqual([['parse_violation', 'unknown_catalog_kind', 1]]);
+    expect(o.rejections.map((r) => [r.kind, r.reasons[0]!.rule, r.event_count])).toEqual([['parse_violation', 'unknown_catalog_kind', 1]]);
   });
 });
 
@@ -73,9 +73,9 @@ describe('processRawMessage: bounded nesting', () => {
     expect(o.events).toHaveLength(1);
     expect(o.rejections).toHaveLength(1);
     const r = o.rejections[0]!;
-    expect([r.kind, r.event_index, r.event_count, r.errors.map((e) => e.rule)]).toEqual(['size_violation', 1, 1, ['max_depth']]);
+    expect([r.kind, r.event_index, r.event_count, r.reasons.map((e) => e.rule)]).toEqual(['size_violation', 1, 1, ['max_depth']]);
     // The path names where the limit was crossed: 64 levels below the event (level 1).
-    expect(r.errors[0]!.path).toBe(`${prefix}${'[0]'.repeat(62)}`);
+    expect(r.reasons[0]!.path).toBe(`${prefix}${'[0]'.repeat(62)}`);
   });
 
   it('accepts an event exactly at the depth limit', () => {
@@ -95,7 +95,7 @@ describe('processRawMessage: bounded nesting', () => {
     const o = processRawMessage(raw(current('{}')), broken);
     expect(o.events).toEqual([]);
     // It stands for both events of the upload, so `events in = accepted + Σ rejected.event_count` holds.
-    expect(o.rejections.map((r) => [r.kind, r.event_count, r.errors])).toEqual([
+    expect(o.rejections.map((r) => [r.kind, r.event_count, r.reasons])).toEqual([
       [
         'parse_violation',
         2,
@@ -112,6 +112,6 @@ describe('processRawMessage: bounded nesting', () => {
     ['a body that is not JSON', 'log', '{"data":[1,2', 1],
   ])('counts the events a failed message stands for: %s', (_what, payloadKind, body, count) => {
     const o = processingFailure({ ...raw(body), headers: { ...raw(body).headers, payload_kind: payloadKind } }, new Error('boom'));
-    expect(o.rejections.map((r) => [r.errors[0]!.rule, r.event_count])).toEqual([['processing_error', count]]);
+    expect(o.rejections.map((r) => [r.reasons[0]!.rule, r.event_count])).toEqual([['processing_error', count]]);
   });
 });

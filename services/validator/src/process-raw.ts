@@ -43,7 +43,7 @@ export interface MessageOutcome<E> extends RawHeaderFields {
    * Why an identify event's user properties made no catalog record (the event itself is accepted):
    * logged. The warnings of accepted events and records travel with them, not here.
    */
-  identifyProblems: Reason[];
+  identifyReasons: Reason[];
 }
 
 /**
@@ -108,14 +108,14 @@ function contextOf(msg: RawMessage): RawHeaderFields {
   return fromRawHeaders(msg.headers, msg.timestamp);
 }
 
-function parseViolation(msg: RawMessage, errors: Reason[], eventCount = 1): MessageOutcome<never> {
+function parseViolation(msg: RawMessage, reasons: Reason[], eventCount = 1): MessageOutcome<never> {
   return {
     events: [],
     catalog: [],
     rejections: [
       {
         kind: 'parse_violation',
-        errors,
+        reasons,
         payload: msg.value.toString('utf8'),
         event_count: eventCount,
         envelope_index: null,
@@ -123,7 +123,7 @@ function parseViolation(msg: RawMessage, errors: Reason[], eventCount = 1): Mess
         event_name: null,
       },
     ],
-    identifyProblems: [],
+    identifyReasons: [],
     ...contextOf(msg),
   };
 }
@@ -159,7 +159,7 @@ function processUnguarded(msg: RawMessage, options: NormalizeOptions): MessageOu
       events: [],
       catalog: result.accepted,
       rejections: result.rejected,
-      identifyProblems: [],
+      identifyReasons: [],
       ctx,
       payloadKind,
       envelope,
@@ -171,7 +171,7 @@ function processUnguarded(msg: RawMessage, options: NormalizeOptions): MessageOu
       events: crash.accepted,
       catalog: [],
       rejections: crash.rejected,
-      identifyProblems: [],
+      identifyReasons: [],
       ctx,
       payloadKind,
       envelope,
@@ -186,7 +186,7 @@ function processUnguarded(msg: RawMessage, options: NormalizeOptions): MessageOu
     events: result.accepted,
     catalog: fromIdentify.flatMap((d) => (d.accepted ? [d.accepted] : [])),
     rejections: result.rejected,
-    identifyProblems: fromIdentify.flatMap((d) => d.problems),
+    identifyReasons: fromIdentify.flatMap((d) => d.reasons),
     ctx,
     payloadKind,
     envelope,

@@ -27,7 +27,7 @@ export function toRejectedRecord(
   return {
     rejection_id: rejectionId(r, ctx, text),
     kind: r.kind,
-    errors: r.errors,
+    errors: r.reasons,
     ...payloadPrefix(text),
     app_id: ctx.appId,
     request_id: ctx.requestId,

@@ -74,7 +74,7 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
    */
   const sizeViolation = (topic: string, m: OutgoingMessage, payload: string, eventIndex: number | null = null, name: string | null = null): Rejection => ({
     kind: 'size_violation',
-    errors: [
+    reasons: [
       {
         path: '$',
         rule: 'max_message_bytes',
@@ -166,9 +166,9 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
         headers: { app_id: receipt.app_id },
       });
     }
-    if (outcome.identifyProblems.length > 0) {
+    if (outcome.identifyReasons.length > 0) {
       // Event and record warnings are in the receipt; these belong to no submitted item.
-      deps.logger.debug({ requestId: outcome.ctx.requestId, problems: outcome.identifyProblems.slice(0, 20) }, 'identify made no user catalog record');
+      deps.logger.debug({ requestId: outcome.ctx.requestId, problems: outcome.identifyReasons.slice(0, 20) }, 'identify made no user catalog record');
     }
   }
 

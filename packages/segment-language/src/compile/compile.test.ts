@@ -17,8 +17,8 @@ const ctx = { definitionOf: (id: string) => segments[id] };
 
 function compile(json: unknown): CompiledSegment {
   const v = validateDefinition(json, ctx);
-  if (!v.ok) throw new Error(JSON.stringify(v.problems));
-  return compileSegment(v.definition, ctx);
+  if (!v.ok) throw new Error(JSON.stringify(v.reasons));
+  return compileSegment(v.value, ctx);
 }
 
 const deps = (json: unknown) => {

@@ -3,7 +3,7 @@ import { AGGREGATE_FNS } from '../definition';
 import { contractEvent, isPathProblem, profileField, profileFieldNames, resolvePath, valueClass } from './contract';
 import { article, checkOpValue, checkScalar } from './operators';
 import { checkWhere, onlyKeys, stringAt } from './predicates';
-import { at, isObject, jsonType, LIMITS, type Problems } from './rules';
+import { at, isObject, jsonType, LIMITS, type Reasons } from './rules';
 import { checkCount, checkDuration, checkWindow } from './windows';
 
 /** The keys of each condition kind; the first is the one that names the kind. */
@@ -28,15 +28,15 @@ export interface SegmentRef {
   id: string;
 }
 
-/** One walk over a definition: its problems, leaf count and segment references. */
+/** One walk over a definition: its reasons, leaf count and segment references. */
 export class ConditionWalk {
   leaves = 0;
   readonly refs: SegmentRef[] = [];
 
-  constructor(readonly problems: Problems) {}
+  constructor(readonly reasons: Reasons) {}
 
   condition(path: string, node: unknown, depth: number): void {
-    const p = this.problems;
+    const p = this.reasons;
     if (!isObject(node)) return p.add(path, 'type', `a condition must be an object, got ${jsonType(node)}`);
     const kinds = Object.keys(node).filter((k) => Object.hasOwn(KINDS, k));
     if (kinds.length !== 1) {
@@ -71,33 +71,33 @@ export class ConditionWalk {
 
   private combination(path: string, node: Record<string, unknown>, kind: 'all' | 'any' | 'not', depth: number): void {
     const here = at(path, kind);
-    if (depth >= LIMITS.depth) return this.problems.add(here, 'max_depth', `conditions nest at most ${LIMITS.depth} deep`);
+    if (depth >= LIMITS.depth) return this.reasons.add(here, 'max_depth', `conditions nest at most ${LIMITS.depth} deep`);
     if (kind === 'not') return this.condition(here, node.not, depth + 1);
     const list = node[kind];
-    if (!Array.isArray(list)) return this.problems.add(here, 'type', `${kind} must be an array of conditions, got ${jsonType(list)}`);
-    if (list.length === 0) return this.problems.add(here, 'min_items', `${kind} needs at least one condition`);
+    if (!Array.isArray(list)) return this.reasons.add(here, 'type', `${kind} must be an array of conditions, got ${jsonType(list)}`);
+    if (list.length === 0) return this.reasons.add(here, 'min_items', `${kind} needs at least one condition`);
     list.forEach((c, i) => this.condition(at(here, i), c, depth + 1));
   }
 
   /** An event condition, or (`full` false) a sequence step: event and where only. */
   private event(path: string, node: Record<string, unknown>, full: boolean): void {
     const event = this.eventName(path, node);
-    if (event && node.where !== undefined) checkWhere(this.problems, at(path, 'where'), node.where, event.def, `event ${event.name}`, true);
+    if (event && node.where !== undefined) checkWhere(this.reasons, at(path, 'where'), node.where, event.def, `event ${event.name}`, true);
     if (!full) return;
-    if (node.count !== undefined) checkCount(this.problems, at(path, 'count'), node.count);
-    if (node.within !== undefined) checkWindow(this.problems, at(path, 'within'), node.within);
+    if (node.count !== undefined) checkCount(this.reasons, at(path, 'count'), node.count);
+    if (node.within !== undefined) checkWindow(this.reasons, at(path, 'within'), node.within);
   }
 
   private eventName(path: string, node: Record<string, unknown>) {
-    const name = stringAt(this.problems, path, node, 'event');
+    const name = stringAt(this.reasons, path, node, 'event');
     if (name === undefined) return undefined;
     const event = contractEvent(name);
-    if (!event) this.problems.add(at(path, 'event'), 'unknown_event', `${name} is not an event of the data contract (docs/reference)`);
+    if (!event) this.reasons.add(at(path, 'event'), 'unknown_event', `${name} is not an event of the data contract (docs/reference)`);
     return event;
   }
 
   private aggregate(path: string, node: Record<string, unknown>): void {
-    const p = this.problems;
+    const p = this.reasons;
     const here = at(path, 'aggregate');
     const agg = node.aggregate;
     if (!isObject(agg)) return p.add(here, 'type', `aggregate must be an object {event, where, prop, fn}, got ${jsonType(agg)}`);
@@ -129,7 +129,7 @@ export class ConditionWalk {
   }
 
   private sequence(path: string, node: Record<string, unknown>): void {
-    const p = this.problems;
+    const p = this.reasons;
     const here = at(path, 'sequence');
     const steps = node.sequence;
     if (!Array.isArray(steps)) return p.add(here, 'type', `sequence must be an array of steps, got ${jsonType(steps)}`);
@@ -151,37 +151,37 @@ export class ConditionWalk {
   private firstSeen(path: string, node: Record<string, unknown>): void {
     const here = at(path, 'first_seen');
     const v = node.first_seen;
-    if (!isObject(v)) return this.problems.add(here, 'type', `first_seen must be {"within": …}, got ${jsonType(v)}`);
-    onlyKeys(this.problems, here, v, ['within'], 'first_seen');
-    if (v.within === undefined) return this.problems.add(at(here, 'within'), 'required', 'within is required');
-    checkWindow(this.problems, at(here, 'within'), v.within);
+    if (!isObject(v)) return this.reasons.add(here, 'type', `first_seen must be {"within": …}, got ${jsonType(v)}`);
+    onlyKeys(this.reasons, here, v, ['within'], 'first_seen');
+    if (v.within === undefined) return this.reasons.add(at(here, 'within'), 'required', 'within is required');
+    checkWindow(this.reasons, at(here, 'within'), v.within);
   }
 
   private lastSeen(path: string, node: Record<string, unknown>): void {
     const here = at(path, 'last_seen');
     const v = node.last_seen;
-    if (!isObject(v)) return this.problems.add(here, 'type', `last_seen must be {"within": …} or {"before": DURATION}, got ${jsonType(v)}`);
-    onlyKeys(this.problems, here, v, ['within', 'before'], 'last_seen');
+    if (!isObject(v)) return this.reasons.add(here, 'type', `last_seen must be {"within": …} or {"before": DURATION}, got ${jsonType(v)}`);
+    onlyKeys(this.reasons, here, v, ['within', 'before'], 'last_seen');
     if (v.within !== undefined && v.before !== undefined) {
-      return this.problems.add(at(here, 'before'), 'unknown_key', 'last_seen takes within or before, not both');
+      return this.reasons.add(at(here, 'before'), 'unknown_key', 'last_seen takes within or before, not both');
     }
-    if (v.within !== undefined) return checkWindow(this.problems, at(here, 'within'), v.within);
-    if (v.before !== undefined) return checkDuration(this.problems, at(here, 'before'), v.before);
-    this.problems.add(here, 'required', 'last_seen needs within (a window) or before (a duration)');
+    if (v.within !== undefined) return checkWindow(this.reasons, at(here, 'within'), v.within);
+    if (v.before !== undefined) return checkDuration(this.reasons, at(here, 'before'), v.before);
+    this.reasons.add(here, 'required', 'last_seen needs within (a window) or before (a duration)');
   }
 
   private profile(path: string, node: Record<string, unknown>): void {
-    const name = stringAt(this.problems, path, node, 'profile');
+    const name = stringAt(this.reasons, path, node, 'profile');
     if (name === undefined) return;
     const field = profileField(name);
     if (!field) {
-      return this.problems.add(at(path, 'profile'), 'unknown_field', `${name} is not a profile field: one of ${profileFieldNames().join(', ')}`);
+      return this.reasons.add(at(path, 'profile'), 'unknown_field', `${name} is not a profile field: one of ${profileFieldNames().join(', ')}`);
     }
-    checkOpValue(this.problems, path, node, { type: field.type, many: false, label: name });
+    checkOpValue(this.reasons, path, node, { type: field.type, many: false, label: name });
   }
 
   private responded(path: string, node: Record<string, unknown>): void {
-    const p = this.problems;
+    const p = this.reasons;
     const here = at(path, 'responded');
     const r = node.responded;
     if (!isObject(r)) return p.add(here, 'type', `responded must be an object {response, action_id, inv_id}, got ${jsonType(r)}`);

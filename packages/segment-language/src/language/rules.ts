@@ -1,4 +1,4 @@
-import type { DefinitionProblem } from '../definition';
+import type { RejectionReason } from '@evp/core';
 
 /**
  * The rules a definition is checked against, by the name every problem carries (stable: clients may
@@ -56,11 +56,11 @@ export const LIMITS = {
 } as const;
 
 /**
- * Collects problems, each at a JSON path from the document's root. `Rule`: the rules it may name (a
+ * Collects reasons, each at a JSON path from the document's root. `Rule`: the rules it may name (a
  * campaign document reuses the helpers below with its own rules; services/segmenter/src/campaigns).
  */
-export class Problems<Rule extends string = DefinitionRule> {
-  readonly list: DefinitionProblem[] = [];
+export class Reasons<Rule extends string = DefinitionRule> {
+  readonly list: RejectionReason[] = [];
 
   add(path: string, rule: Rule, message: string): void {
     this.list.push({ path, rule, message });

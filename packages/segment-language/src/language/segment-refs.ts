@@ -1,7 +1,7 @@
 import type { Condition, SegmentRefCondition } from '../definition';
 import { segmentRefs } from '../references';
 import type { SegmentRef } from './conditions';
-import { LIMITS, type Problems } from './rules';
+import { LIMITS, type Reasons } from './rules';
 
 /** Other segments' definitions of the same app, by id: undefined when there is no such segment. */
 export type DefinitionLookup = (id: string) => Condition | undefined;
@@ -45,30 +45,30 @@ function inlinedLeaves(c: Condition, lookup: DefinitionLookup, trail: string[]):
  * lead back to where it started. `selfId` is the segment the definition belongs to (an update), so
  * a reference that comes back to it is a cycle; on create nothing can refer to the new segment yet.
  */
-export function checkSegmentRefs(problems: Problems, refs: SegmentRef[], lookup: DefinitionLookup, selfId: string | undefined, ownLeaves: number): void {
+export function checkSegmentRefs(reasons: Reasons, refs: SegmentRef[], lookup: DefinitionLookup, selfId: string | undefined, ownLeaves: number): void {
   const self = selfId ?? '(this segment)';
   let total = ownLeaves;
   for (const ref of refs) {
     if (ref.id === selfId) {
-      problems.add(ref.path, 'segment_cycle', `segment cycle: ${self} → ${self} (a segment cannot refer to itself)`);
+      reasons.add(ref.path, 'segment_cycle', `segment cycle: ${self} → ${self} (a segment cannot refer to itself)`);
       continue;
     }
     const def = lookup(ref.id);
     if (!def) {
-      problems.add(ref.path, 'unknown_segment', `no segment ${ref.id} in this app`);
+      reasons.add(ref.path, 'unknown_segment', `no segment ${ref.id} in this app`);
       continue;
     }
     // The trail starts at the definition being validated: a path back to selfId ends there, before
     // the old definition stored under that id is read.
     const cycle = findCycle(ref.id, [self], lookup, new Set());
     if (cycle) {
-      problems.add(ref.path, 'segment_cycle', `segment cycle: ${cycle.join(' → ')}`);
+      reasons.add(ref.path, 'segment_cycle', `segment cycle: ${cycle.join(' → ')}`);
       continue;
     }
     total += inlinedLeaves(def, lookup, [ref.id]) - 1;
   }
   if (total > LIMITS.inlinedConditions) {
-    problems.add(
+    reasons.add(
       '$',
       'max_conditions',
       `with referenced segments inlined the definition has ${total} leaf conditions; the limit is ${LIMITS.inlinedConditions}`,

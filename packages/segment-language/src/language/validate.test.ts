@@ -1,4 +1,5 @@
-import type { Condition, DefinitionProblem } from '../definition';
+import type { RejectionReason } from '@evp/core';
+import type { Condition } from '../definition';
 import { LIMITS } from './rules';
 import { validateDefinition, type ValidationContext } from './validate';
 
@@ -11,12 +12,12 @@ const saved: Record<string, Condition> = {
 };
 const ctx: ValidationContext = { definitionOf: (id) => saved[id], selfId: 'me' };
 
-const problems = (json: unknown, c: ValidationContext = ctx): DefinitionProblem[] => {
+const reasons = (json: unknown, c: ValidationContext = ctx): RejectionReason[] => {
   const r = validateDefinition(json, c);
-  return r.ok ? [] : r.problems;
+  return r.ok ? [] : r.reasons;
 };
 /** [path, rule] of every problem, in order. */
-const refused = (json: unknown, c?: ValidationContext) => problems(json, c).map((p) => [p.path, p.rule]);
+const refused = (json: unknown, c?: ValidationContext) => reasons(json, c).map((p) => [p.path, p.rule]);
 
 describe('validateDefinition: accepted definitions', () => {
   const valid: [string, unknown][] = [
@@ -65,28 +66,28 @@ describe('validateDefinition: accepted definitions', () => {
   ];
 
   it.each(valid)('%s', (_name, json) => {
-    expect(problems(json)).toEqual([]);
+    expect(reasons(json)).toEqual([]);
   });
 
   it('returns a copy of the definition', () => {
     const json = { event: 'page', where: [{ prop: 'path', op: 'eq', value: '/' }] };
     const r = validateDefinition(json, ctx);
-    expect(r).toEqual({ ok: true, definition: json });
+    expect(r).toEqual({ ok: true, value: json });
     json.where[0]!.value = '/changed';
-    expect(r.ok && r.definition).toEqual({ event: 'page', where: [{ prop: 'path', op: 'eq', value: '/' }] });
+    expect(r.ok && r.value).toEqual({ event: 'page', where: [{ prop: 'path', op: 'eq', value: '/' }] });
   });
 });
 
 describe('validateDefinition: refusals, each at its path with its rule', () => {
   it('unknown event', () => {
-    expect(problems({ all: [{ event: 'page' }, { event: 'purchase' }] })).toEqual([
+    expect(reasons({ all: [{ event: 'page' }, { event: 'purchase' }] })).toEqual([
       { path: '$.all[1].event', rule: 'unknown_event', message: 'purchase is not an event of the data contract (docs/reference)' },
     ]);
   });
 
   it('unknown property, and a client spelling named as such', () => {
     expect(
-      problems({
+      reasons({
         event: 'cart',
         where: [
           { prop: 'item.sku', op: 'exists' },
@@ -122,7 +123,7 @@ describe('validateDefinition: refusals, each at its path with its rule', () => {
 
   it('a numeric operator on a string, contains on an enum, an unknown operator', () => {
     expect(
-      problems({
+      reasons({
         event: 'page',
         where: [
           { prop: 'path', op: 'gt', value: 'a' },
@@ -148,7 +149,7 @@ describe('validateDefinition: refusals, each at its path with its rule', () => {
   });
 
   it('bad enum values, in plain and in lists', () => {
-    expect(problems({ responded: { response: 'opened' } })).toEqual([
+    expect(reasons({ responded: { response: 'opened' } })).toEqual([
       { path: '$.responded.response', rule: 'enum_value', message: '"opened" is not a value of response: one of open, discard, block, shown, expired, error' },
     ]);
     expect(refused({ event: 'cart', where: [{ prop: 'action', op: 'nin', value: ['add_item', 'buy', 3] }] })).toEqual([
@@ -181,7 +182,7 @@ describe('validateDefinition: refusals, each at its path with its rule', () => {
   });
 
   it('bad durations and timestamps', () => {
-    expect(problems({ event: 'page', within: 'P1.5D' })).toEqual([
+    expect(reasons({ event: 'page', within: 'P1.5D' })).toEqual([
       {
         path: '$.within',
         rule: 'duration',
@@ -239,7 +240,7 @@ describe('validateDefinition: refusals, each at its path with its rule', () => {
   });
 
   it('shapes: kinds, keys, types, required keys', () => {
-    expect(problems({ event: 'page', profile: 'os' })).toEqual([
+    expect(reasons({ event: 'page', profile: 'os' })).toEqual([
       {
         path: '$',
         rule: 'condition_kind',
@@ -361,14 +362,14 @@ describe('validateDefinition: refusals, each at its path with its rule', () => {
   });
 
   it('segment references: unknown ids and cycles, with the cycle in order', () => {
-    expect(problems({ any: [{ segment: 'me' }, { segment: 'ghost' }, { segment: 'far' }, { segment: 'loop_a' }] })).toEqual([
+    expect(reasons({ any: [{ segment: 'me' }, { segment: 'ghost' }, { segment: 'far' }, { segment: 'loop_a' }] })).toEqual([
       { path: '$.any[0].segment', rule: 'segment_cycle', message: 'segment cycle: me → me (a segment cannot refer to itself)' },
       { path: '$.any[1].segment', rule: 'unknown_segment', message: 'no segment ghost in this app' },
       { path: '$.any[2].segment', rule: 'segment_cycle', message: 'segment cycle: me → far → via_me → me' },
       { path: '$.any[3].segment', rule: 'segment_cycle', message: 'segment cycle: loop_a → loop_b → loop_a' },
     ]);
     // On create (no id yet) nothing refers to the new segment: far is fine.
-    expect(problems({ segment: 'far' }, { definitionOf: ctx.definitionOf })).toEqual([]);
+    expect(reasons({ segment: 'far' }, { definitionOf: ctx.definitionOf })).toEqual([]);
   });
 
   it('limits: depth, leaves, leaves with references inlined, predicates, steps', () => {
@@ -380,7 +381,7 @@ describe('validateDefinition: refusals, each at its path with its rule', () => {
     expect(refused(many(LIMITS.conditions + 1))).toEqual([['$', 'max_conditions']]);
     const big = { big: many(LIMITS.conditions) as Condition };
     const refs = { any: Array.from({ length: 5 }, () => ({ segment: 'big' })) };
-    expect(problems(refs, { definitionOf: (id) => big[id as 'big'] })).toEqual([
+    expect(reasons(refs, { definitionOf: (id) => big[id as 'big'] })).toEqual([
       {
         path: '$',
         rule: 'max_conditions',

@@ -35,7 +35,7 @@ describe('the web library against the data contract', () => {
     expect(logs.length).toBeGreaterThan(40);
     for (const p of logs) {
       const r = normalizeUpload(p.request.body, ctx);
-      expect({ id: p.id, rejected: r.rejected.flatMap((x) => x.errors) }).toEqual({ id: p.id, rejected: [] });
+      expect({ id: p.id, rejected: r.rejected.flatMap((x) => x.reasons) }).toEqual({ id: p.id, rejected: [] });
       for (const a of r.accepted) {
         expect({ id: p.id, warnings: a.warnings.map((w) => w.rule) }).toEqual({ id: p.id, warnings: [] });
       }

@@ -6,7 +6,7 @@ import type { EventDraft } from './draft';
 export function checkBlock(d: EventDraft): boolean {
   if (d.raw.declaredBlock === null) return true;
   const block = checkDeclaredBlock(d.raw.declaredBlock, d.def as EventDef, d.path);
-  if (block.error) d.errors.push(block.error);
+  if (block.error) d.reasons.push(block.error);
   if (block.warning) d.quirks.push(block.warning);
   return true;
 }

@@ -8,7 +8,7 @@ import type { EnvelopeFacts, RawEvent } from '../types';
 
 /**
  * One event on its way from a read log to a canonical event: what the steps (pipeline.ts) read and
- * what each adds. A step fills its own fields and appends to `errors` (the event's reasons: all of
+ * what each adds. A step fills its own fields and appends to `reasons` (the event's reasons: all of
  * them are reported together) and `quirks` (warnings, gated by the client at the end); fields of
  * later steps are unset until their step ran. One plain object per event, written in place: this
  * is the validator's hot path.
@@ -20,7 +20,7 @@ export interface EventDraft {
   readonly ctx: IngestContext;
   /** JSON path of the log in the body (`$.data[3]`). */
   readonly path: string;
-  errors: Reason[];
+  reasons: Reason[];
   quirks: Reason[];
   /** resolveName: the definition the sent name resolves to. */
   def: EventDef | undefined;
@@ -37,15 +37,15 @@ export interface EventDraft {
   warnings: readonly Reason[];
 }
 
-/** `readErrors`: faults the log reader found in the log's own fields (time, online, property), reported with the rest. */
-export function draftOf(raw: RawEvent, facts: EnvelopeFacts, sent: SentAt, ctx: IngestContext, path: string, readErrors: readonly Reason[]): EventDraft {
+/** `readReasons`: faults the log reader found in the log's own fields (time, online, property), reported with the rest. */
+export function draftOf(raw: RawEvent, facts: EnvelopeFacts, sent: SentAt, ctx: IngestContext, path: string, readReasons: readonly Reason[]): EventDraft {
   return {
     raw,
     facts,
     sent,
     ctx,
     path,
-    errors: readErrors.length > 0 ? [...readErrors] : [],
+    reasons: readReasons.length > 0 ? [...readReasons] : [],
     quirks: [],
     def: undefined,
     namePath: '',
@@ -57,8 +57,8 @@ export function draftOf(raw: RawEvent, facts: EnvelopeFacts, sent: SentAt, ctx: 
   };
 }
 
-/** A step: fills its part of the draft; false ends the event as rejected with `draft.errors`. */
+/** A step: fills its part of the draft; false ends the event as rejected with `draft.reasons`. */
 export type EventStep = (draft: EventDraft) => boolean;
 
 /** The last step's result: the event, or its reasons. */
-export type ToCanonical = { event: CanonicalEvent } | { errors: Reason[] };
+export type ToCanonical = { event: CanonicalEvent } | { reasons: Reason[] };

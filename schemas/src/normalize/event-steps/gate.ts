@@ -10,6 +10,6 @@ import type { EventDraft } from './draft';
 export function gateQuirks(d: EventDraft): boolean {
   const gathered: Reason[] = [...d.facts.warnings, ...d.quirks, ...(d.validated?.warnings ?? [])];
   if (d.sent.warning) gathered.push(d.sent.warning);
-  d.warnings = gateWarnings(gathered, d.facts, d.errors);
-  return d.errors.length === 0;
+  d.warnings = gateWarnings(gathered, d.facts, d.reasons);
+  return d.reasons.length === 0;
 }

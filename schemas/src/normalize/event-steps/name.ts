@@ -16,7 +16,7 @@ export function resolveName(d: EventDraft): boolean {
   d.namePath = `${path}.${facts.form === 'current' ? 'name' : 'type'}`;
   d.propsPath = `${path}.${facts.form === 'current' ? 'ctx' : 'props'}`;
   if (!def) {
-    d.errors.push({ path: d.namePath, rule: 'unknown_event', message: `${raw.name} is not a known event type` });
+    d.reasons.push({ path: d.namePath, rule: 'unknown_event', message: `${raw.name} is not a known event type` });
     return false;
   }
   d.def = def;

@@ -19,8 +19,8 @@ import { readTime } from './time';
 export const EVENT_STEPS: readonly EventStep[] = [resolveName, checkBlock, readTime, adaptCtx, validateProps, gateQuirks];
 
 /** One read log → its canonical event, or all its reasons. */
-export function toCanonical(raw: RawEvent, facts: EnvelopeFacts, sent: SentAt, ctx: IngestContext, path: string, readErrors: readonly Reason[]): ToCanonical {
-  const draft = draftOf(raw, facts, sent, ctx, path, readErrors);
-  for (let i = 0; i < EVENT_STEPS.length; i++) if (!(EVENT_STEPS[i] as EventStep)(draft)) return { errors: draft.errors };
+export function toCanonical(raw: RawEvent, facts: EnvelopeFacts, sent: SentAt, ctx: IngestContext, path: string, readReasons: readonly Reason[]): ToCanonical {
+  const draft = draftOf(raw, facts, sent, ctx, path, readReasons);
+  for (let i = 0; i < EVENT_STEPS.length; i++) if (!(EVENT_STEPS[i] as EventStep)(draft)) return { reasons: draft.reasons };
   return { event: buildEvent(draft) };
 }

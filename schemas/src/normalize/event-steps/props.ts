@@ -15,14 +15,14 @@ export function adaptCtx(d: EventDraft): boolean {
  * The props against the event's definition (dsl/validate.ts). The required fields real clients
  * leave out (client.mayOmit) are tolerated only for the events of those clients, recognised by
  * their sdk and form (clients/identity.ts); any other client is held to `required`. The adapter's
- * warnings follow the validator's errors, as they always have.
+ * warnings follow the validator's reasons, as they always have.
  */
 export function validateProps(d: EventDraft): boolean {
   const def = d.def as EventDef;
   const sender = d.facts.line === null ? undefined : OMITTING_CLIENT[d.facts.line];
   const validated = validateObject(sender ? toleratingOmissions(def, sender) : def, d.adapted?.props ?? d.raw.props, d.propsPath);
   d.validated = validated;
-  for (const e of validated.errors) d.errors.push(e);
+  for (const e of validated.reasons) d.reasons.push(e);
   if (d.adapted) for (const w of d.adapted.warnings) d.quirks.push(w);
   return true;
 }

@@ -83,7 +83,7 @@ describe('the event steps', () => {
     expect(rules(d.quirks)).toEqual(['event_alias']);
     const unknown = draft({ name: 'nope' }, {}, [{ path: '$.data[0].ol', rule: 'type', message: 'm' }] as never);
     expect(resolveName(unknown)).toBe(false);
-    expect(unknown.errors).toEqual([
+    expect(unknown.reasons).toEqual([
       { path: '$.data[0].ol', rule: 'type', message: 'm' },
       { path: '$.data[0].type', rule: 'unknown_event', message: 'nope is not a known event type' },
     ]);
@@ -92,13 +92,13 @@ describe('the event steps', () => {
   it('checkBlock: the declared block against the type’s: an app’s block as a quirk, another as an error', () => {
     const ok = upTo(checkBlock, draft());
     expect(checkBlock(ok)).toBe(true);
-    expect([ok.errors, ok.quirks]).toEqual([[], []]);
+    expect([ok.reasons, ok.quirks]).toEqual([[], []]);
     const app = upTo(checkBlock, draft({ declaredBlock: 'payment' }));
     expect(checkBlock(app)).toBe(true);
-    expect([rules(app.errors), rules(app.quirks)]).toEqual([[], ['block_of_app']]);
+    expect([rules(app.reasons), rules(app.quirks)]).toEqual([[], ['block_of_app']]);
     const wrong = upTo(checkBlock, draft({ declaredBlock: 'nowhere' }));
     expect(checkBlock(wrong)).toBe(true);
-    expect([rules(wrong.errors), rules(wrong.quirks)]).toEqual([['block_mismatch'], []]);
+    expect([rules(wrong.reasons), rules(wrong.quirks)]).toEqual([['block_mismatch'], []]);
   });
 
   it('readTime: epoch ms, an unreadable time as time_format, sub-millisecond digits as a quirk', () => {
@@ -107,7 +107,7 @@ describe('the event steps', () => {
     expect(d.time).toBe(Date.UTC(2023, 10, 14, 22, 13, 20, 123));
     const bad = upTo(readTime, draft({ time: 'garbage' }));
     readTime(bad);
-    expect([bad.time, rules(bad.errors)]).toEqual([undefined, ['time_format']]);
+    expect([bad.time, rules(bad.reasons)]).toEqual([undefined, ['time_format']]);
     const fine = upTo(readTime, draft({ time: '2023-11-15T03:43:20.1234+05:30' }));
     readTime(fine);
     expect(rules(fine.quirks)).toEqual(['time_precision']);
@@ -125,14 +125,14 @@ describe('the event steps', () => {
   it('validateProps: the definition’s errors join the event’s reasons', () => {
     const d = upTo(validateProps, draft({ props: { path: '/cart', title: 3, duration: 3, render_time: 20 } }));
     validateProps(d);
-    expect(d.errors).toEqual([expect.objectContaining({ path: '$.data[0].props.title', rule: 'type' })]);
+    expect(d.reasons).toEqual([expect.objectContaining({ path: '$.data[0].props.title', rule: 'type' })]);
     expect(d.validated?.value).toEqual({ path: '/cart', duration: 3, render_time: 20 });
   });
 
   it('gateQuirks: a quirk from a client its gate does not name is the spec’s rule, and ends the event', () => {
     const other = upTo(gateQuirks, draft({ name: 'identity', props: { action: 'login' } }));
     expect(gateQuirks(other)).toBe(false);
-    expect(rules(other.errors)).toEqual(['unknown_event']);
+    expect(rules(other.reasons)).toEqual(['unknown_event']);
     const cf = upTo(gateQuirks, draft({ name: 'identity', props: { action: 'login' } }, { line: 'ios-cf', lineVersion: [1, 1, 8] }));
     expect(gateQuirks(cf)).toBe(true);
     expect(rules(cf.warnings)).toEqual(['event_alias']);

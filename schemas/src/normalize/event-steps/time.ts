@@ -11,7 +11,7 @@ export function readTime(d: EventDraft): boolean {
   if (time === undefined) {
     // A time the reader already reported missing or mistyped is not reported twice.
     if (raw.time !== '')
-      d.errors.push({ path: timePath, rule: 'time_format', message: 'time must be YYYY-MM-DD HH:mm:ss.SSS (with envelope tz) or ISO 8601 with an offset' });
+      d.reasons.push({ path: timePath, rule: 'time_format', message: 'time must be YYYY-MM-DD HH:mm:ss.SSS (with envelope tz) or ISO 8601 with an offset' });
     return true;
   }
   if (hasSubMillisecondDigits(raw.time)) {

@@ -49,7 +49,7 @@ describe('current-form events of the Kenkai client', () => {
 
   it('the same page from another client is still rejected without duration', () => {
     const r = normalizeUpload(kenkai('page', 'Home', { path: 'app/Home', title: 'Home', render_time: 2 }, 'android/2.0.0'), ingestCtx);
-    expect(r.rejected[0]!.errors.map((e) => [e.path, e.rule])).toEqual([['$.data[0].ctx.duration', 'required']]);
+    expect(r.rejected[0]!.reasons.map((e) => [e.path, e.rule])).toEqual([['$.data[0].ctx.duration', 'required']]);
   });
 
   it('property "" is none (null), for the events that have no property', () => {
@@ -112,7 +112,7 @@ describe('action_response as Kenkai builds it from a pulled action', () => {
 
   it('cannot be tied to an action without ref or ids: rejected', () => {
     const r = normalizeUpload(kenkai('action_response', 'open', { response: 'open' }), ingestCtx);
-    expect(r.rejected[0]!.errors.map((e) => [e.path, e.rule])).toEqual([['$.data[0].ctx.ref', 'required']]);
+    expect(r.rejected[0]!.reasons.map((e) => [e.path, e.rule])).toEqual([['$.data[0].ctx.ref', 'required']]);
   });
 });
 
@@ -130,6 +130,6 @@ describe('event names the spec lacks', () => {
     const e = one(kenkai('level_complete', 'gold', { name: 'level_complete', property: 'gold', stars: 3 }));
     expect([e.name, e.sent_name, e.props]).toEqual(['custom', 'level_complete', { name: 'level_complete', property: 'gold', __extra: { stars: 3 } }]);
     const r = normalizeUpload(kenkai('level_complete', 'gold', { stars: 3 }), ingestCtx);
-    expect(r.rejected[0]!.errors.map((e) => e.rule)).toEqual(['unknown_event']);
+    expect(r.rejected[0]!.reasons.map((e) => e.rule)).toEqual(['unknown_event']);
   });
 });

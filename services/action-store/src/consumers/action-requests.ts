@@ -28,7 +28,7 @@ function readRequest(msg: BusMessage): ActionRequestMessage {
   }
   const parsed = parseActionRequestMessage(value);
   if (!parsed.ok) {
-    throw new UnreadableMessageError('invalid', parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; '));
+    throw new UnreadableMessageError('invalid', parsed.reasons.map((i) => `${i.path}: ${i.message}`).join('; '));
   }
   const header = msg.headers.app_id;
   if (header !== undefined && header !== parsed.value.app_id) {

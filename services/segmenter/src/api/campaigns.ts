@@ -5,6 +5,7 @@ import type { Campaign, CampaignsService } from '../campaigns';
 import { SEGMENT_BODY_LIMIT } from './segments';
 import { campaignActivity } from '../campaigns';
 import { HOURS_DEFAULT, HOURS_MAX, spanParam } from './health';
+import { viewTimes } from './versioned-view';
 
 /** A campaign document is small (its templates are bounded by the action store's content limits); so is a trigger's list of user ids. */
 export const CAMPAIGN_BODY_LIMIT = SEGMENT_BODY_LIMIT;
@@ -25,8 +26,7 @@ const view = (c: Campaign) => ({
   state: c.state,
   document: c.document,
   action_ids: c.action_ids,
-  created_at: new Date(c.created_at).toISOString(),
-  updated_at: new Date(c.updated_at).toISOString(),
+  ...viewTimes(c),
 });
 
 /**

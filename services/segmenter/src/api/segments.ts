@@ -4,6 +4,7 @@ import { grantOf, jsonBody, requireKey } from '@evp/http';
 import type { Segment, SegmentsService } from '../segments';
 import { memberCounts, membershipHistory } from '../segments';
 import { HOURS_DEFAULT, HOURS_MAX, spanParam } from './health';
+import { viewTimes } from './versioned-view';
 
 /** A definition is small; a body this large is a mistake, not a segment. */
 export const SEGMENT_BODY_LIMIT = 256 * 1024;
@@ -27,7 +28,13 @@ function limitOf(raw: unknown): number {
 }
 
 /** The segment as the API shows it (the app is the key's, so it is not repeated). */
-const view = (s: Segment) => ({ id: s.id, name: s.name, version: s.version, definition: s.definition, created_at: s.created_at, updated_at: s.updated_at });
+const view = (s: Segment) => ({
+  id: s.id,
+  name: s.name,
+  version: s.version,
+  definition: s.definition,
+  ...viewTimes(s),
+});
 
 /**
  * The segments API (docs/segments.md#api), API key only: a segment shows who an app's users are,

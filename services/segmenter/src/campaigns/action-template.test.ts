@@ -81,7 +81,7 @@ describe('actionFor', () => {
     const long = 'x'.repeat(LIMITS.titleLength + 1);
     expect(actionFor(template, { ...instance, content: { title: long, body: '' } })).toEqual({
       ok: false,
-      issues: [{ path: '$.content.title', rule: 'max', message: 'String must contain at most 1000 character(s)' }],
+      reasons: [{ path: '$.content.title', rule: 'max', message: 'String must contain at most 1000 character(s)' }],
     });
   });
 });

@@ -1,8 +1,9 @@
-import { jsonPath, NEVER_EXPIRES, parseNewAction, type NewAction, type ParseResult } from '@evp/actions';
+import type { Checked, RejectionReason } from '@evp/core';
+import { jsonPath, NEVER_EXPIRES, parseNewAction, type NewAction } from '@evp/actions';
 import { DateTime, Duration } from 'luxon';
-import { at, checkDuration, type DefinitionProblem, isObject, jsonType } from '@evp/segment-language';
+import { at, checkDuration, isObject, jsonType } from '@evp/segment-language';
 import type { ActionTemplate, CampaignDocument } from './document';
-import { campaignProblems, type CampaignProblems } from './rules';
+import { campaignReasons, type CampaignReasons } from './rules';
 import type { TemplateScope } from './template-variables';
 import { TEMPLATE_FIELDS, type Content, type TemplateEngine } from './templates';
 
@@ -33,53 +34,53 @@ export interface TemplateCheck {
  * Every problem of a template's fields but its templates, paths under `prefix` (`['action']` →
  * `$.action.…`): the campaign's own keys and expiry, then the store's rules.
  */
-function fieldProblems(template: Record<string, unknown>, prefix: readonly (string | number)[]): DefinitionProblem[] {
-  const problems = campaignProblems();
+function fieldReasons(template: Record<string, unknown>, prefix: readonly (string | number)[]): RejectionReason[] {
+  const reasons = campaignReasons();
   const path = jsonPath(prefix);
   const fields = { ...template };
   for (const [key, why] of Object.entries(SET_BY_CAMPAIGN)) {
     if (!Object.hasOwn(fields, key)) continue;
-    problems.add(at(path, key), 'unknown_key', why);
+    reasons.add(at(path, key), 'unknown_key', why);
     delete fields[key];
   }
   const after = fields.expires_after;
   delete fields.expires_after;
   if (after !== undefined && fields.expired_at !== undefined) {
-    problems.add(at(path, 'expires_after'), 'one_of', 'give expired_at (an instant) or expires_after (a duration), not both');
+    reasons.add(at(path, 'expires_after'), 'one_of', 'give expired_at (an instant) or expires_after (a duration), not both');
   } else if (after === undefined && fields.expired_at === undefined) {
-    problems.add(at(path, 'expired_at'), 'required', 'give expired_at (an instant; 0001-01-01T00:00:00Z = never) or expires_after (an ISO 8601 duration)');
+    reasons.add(at(path, 'expired_at'), 'required', 'give expired_at (an instant; 0001-01-01T00:00:00Z = never) or expires_after (an ISO 8601 duration)');
   }
-  if (after !== undefined) checkDuration(problems, at(path, 'expires_after'), after);
+  if (after !== undefined) checkDuration(reasons, at(path, 'expires_after'), after);
   const r = parseNewAction({ ...fields, user_id: PLACEHOLDER_USER, expired_at: fields.expired_at ?? NEVER_EXPIRES }, prefix);
-  return r.ok ? problems.list : [...problems.list, ...r.issues];
+  return r.ok ? reasons.list : [...reasons.list, ...r.reasons];
 }
 
-function checkContentTemplates(problems: CampaignProblems, path: string, content: unknown, check: TemplateCheck): void {
+function checkContentTemplates(reasons: CampaignReasons, path: string, content: unknown, check: TemplateCheck): void {
   if (!isObject(content)) return;
   for (const field of TEMPLATE_FIELDS) {
     const source = content[field];
-    if (typeof source === 'string') problems.list.push(...check.templates.check(at(at(path, 'content'), field), source, check.scope));
+    if (typeof source === 'string') reasons.list.push(...check.templates.check(at(at(path, 'content'), field), source, check.scope));
   }
 }
 
 /**
- * `$.action`: the campaign's keys, the store's rules, the templates. Gives its problems but the
- * templates', so that its variants' same problems are not repeated.
+ * `$.action`: the campaign's keys, the store's rules, the templates. Gives its reasons but the
+ * templates', so that its variants' same reasons are not repeated.
  */
-export function checkActionTemplate(problems: CampaignProblems, value: unknown, check: TemplateCheck): DefinitionProblem[] {
+export function checkActionTemplate(reasons: CampaignReasons, value: unknown, check: TemplateCheck): RejectionReason[] {
   const path = '$.action';
   if (!isObject(value)) {
-    problems.add(
+    reasons.add(
       path,
       value === undefined ? 'required' : 'type',
       `action must be an object: the fields of POST /v1/actions less user_id, got ${jsonType(value)}`,
     );
     return [];
   }
-  const issues = fieldProblems(value, ['action']);
-  problems.list.push(...issues);
-  checkContentTemplates(problems, path, value.content, check);
-  return issues;
+  const actionReasons = fieldReasons(value, ['action']);
+  reasons.list.push(...actionReasons);
+  checkContentTemplates(reasons, path, value.content, check);
+  return actionReasons;
 }
 
 /** A variant's action merged over the campaign's: fields replace, content merges by field, either expiry replaces both. */
@@ -98,32 +99,32 @@ export function mergeVariant<T extends object>(base: T, variant: object): T {
 
 /**
  * `$.variants[i].action`, merged over the campaign's action (`base`, when it is an object): the
- * merged action must pass the store's rules; problems the campaign's action has already (`baseIssues`)
+ * merged action must pass the store's rules; reasons the campaign's action has already (`baseReasons`)
  * are reported there only.
  */
 export function checkVariantAction(
-  problems: CampaignProblems,
+  reasons: CampaignReasons,
   index: number,
   value: unknown,
   base: unknown,
-  baseIssues: DefinitionProblem[],
+  baseReasons: RejectionReason[],
   check: TemplateCheck,
 ): void {
   const path = `$.variants[${index}].action`;
   if (!isObject(value))
-    return problems.add(
+    return reasons.add(
       path,
       value === undefined ? 'required' : 'type',
       `a variant's action must be an object (fields replacing the campaign's action's), got ${jsonType(value)}`,
     );
   if (value.content !== undefined && !isObject(value.content))
-    return problems.add(at(path, 'content'), 'type', `content must be an object {title, body}, got ${jsonType(value.content)}`);
+    return reasons.add(at(path, 'content'), 'type', `content must be an object {title, body}, got ${jsonType(value.content)}`);
   if (!isObject(base)) return;
-  const known = new Set(baseIssues.map((i) => `${i.path.slice('$.action'.length)} ${i.rule} ${i.message}`));
-  for (const issue of fieldProblems(mergeVariant(base, value), ['variants', index, 'action'])) {
-    if (!known.has(`${issue.path.slice(path.length)} ${issue.rule} ${issue.message}`)) problems.list.push(issue);
+  const known = new Set(baseReasons.map((i) => `${i.path.slice('$.action'.length)} ${i.rule} ${i.message}`));
+  for (const issue of fieldReasons(mergeVariant(base, value), ['variants', index, 'action'])) {
+    if (!known.has(`${issue.path.slice(path.length)} ${issue.rule} ${issue.message}`)) reasons.list.push(issue);
   }
-  checkContentTemplates(problems, path, value.content, check);
+  checkContentTemplates(reasons, path, value.content, check);
 }
 
 /** The action template of each variant, in order (a campaign without variants has one: its action). */
@@ -151,7 +152,7 @@ export interface ActionInstance {
  * The action for one user, checked by the store's rules: not ok when the rendered content breaks
  * one (a title longer than the store's limit, say); the caller records the user as skipped.
  */
-export function actionFor(template: ActionTemplate, instance: ActionInstance): ParseResult<NewAction> {
+export function actionFor(template: ActionTemplate, instance: ActionInstance): Checked<NewAction> {
   return parseNewAction({
     user_id: instance.userId,
     type: template.type,

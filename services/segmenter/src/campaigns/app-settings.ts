@@ -1,5 +1,6 @@
-import { type DefinitionProblem, isObject, jsonType, onlyKeys } from '@evp/segment-language';
-import { campaignProblems } from './rules';
+import { checked, refused, type Checked } from '@evp/core';
+import { isObject, jsonType, onlyKeys } from '@evp/segment-language';
+import { campaignReasons } from './rules';
 
 /**
  * Campaign settings of an app, across all its campaigns. The app-wide frequency cap lives here, not
@@ -16,22 +17,20 @@ export const DEFAULT_APP_SETTINGS: CampaignAppSettings = { max_per_user_per_day:
 
 const MAX_PER_USER_PER_DAY = 1_000;
 
-export type AppSettingsValidation = { ok: true; settings: CampaignAppSettings } | { ok: false; problems: DefinitionProblem[] };
-
-/** Unknown JSON → settings (keys left out keep their defaults), or the problems with paths and CAMPAIGN_RULES. */
-export function validateAppSettings(json: unknown): AppSettingsValidation {
-  const problems = campaignProblems();
-  if (!isObject(json)) problems.add('$', 'type', `campaign settings must be a JSON object, got ${jsonType(json)}`);
+/** Unknown JSON → settings (keys left out keep their defaults), or the reasons with paths and CAMPAIGN_RULES. */
+export function validateAppSettings(json: unknown): Checked<CampaignAppSettings> {
+  const reasons = campaignReasons();
+  if (!isObject(json)) reasons.add('$', 'type', `campaign settings must be a JSON object, got ${jsonType(json)}`);
   else {
-    onlyKeys(problems, '$', json, Object.keys(DEFAULT_APP_SETTINGS), 'campaign settings');
+    onlyKeys(reasons, '$', json, Object.keys(DEFAULT_APP_SETTINGS), 'campaign settings');
     const max = json.max_per_user_per_day;
     if (max !== undefined && max !== null) {
-      if (typeof max !== 'number') problems.add('$.max_per_user_per_day', 'type', `must be an integer or null (no cap), got ${jsonType(max)}`);
+      if (typeof max !== 'number') reasons.add('$.max_per_user_per_day', 'type', `must be an integer or null (no cap), got ${jsonType(max)}`);
       else if (!Number.isInteger(max) || max < 1 || max > MAX_PER_USER_PER_DAY) {
-        problems.add('$.max_per_user_per_day', 'range', `must be an integer from 1 to ${MAX_PER_USER_PER_DAY}, or null (no cap); got ${max}`);
+        reasons.add('$.max_per_user_per_day', 'range', `must be an integer from 1 to ${MAX_PER_USER_PER_DAY}, or null (no cap); got ${max}`);
       }
     }
   }
-  if (problems.list.length > 0) return { ok: false, problems: problems.list };
-  return { ok: true, settings: { ...DEFAULT_APP_SETTINGS, ...(json as Partial<CampaignAppSettings>) } };
+  if (reasons.list.length > 0) return refused(reasons.list);
+  return checked({ ...DEFAULT_APP_SETTINGS, ...(json as Partial<CampaignAppSettings>) });
 }

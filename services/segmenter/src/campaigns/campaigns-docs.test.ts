@@ -30,7 +30,7 @@ describe('docs/campaigns.md', () => {
       m[1],
       (m[2] as string).split('|').map((c) => c.trim().replace(/`/g, '')),
     ]);
-    const expected = CAMPAIGN_STATES.map((s) => [s, CAMPAIGN_COMMANDS.map((c) => ((t) => (t.ok ? t.state : 'refused'))(transition(s, c)))]);
+    const expected = CAMPAIGN_STATES.map((s) => [s, CAMPAIGN_COMMANDS.map((c) => ((t) => (t.ok ? t.value.state : 'refused'))(transition(s, c)))]);
     expect(rows).toEqual(expected);
   });
 
@@ -38,7 +38,7 @@ describe('docs/campaigns.md', () => {
     const api = doc.slice(doc.indexOf('## API'));
     const created = /curl -s -X POST \$BASE\/v1\/campaigns "\$\{H\[@\]\}" -d '([\s\S]*?)'\n/.exec(api)?.[1];
     const previewed = /<<'JSON'\n([\s\S]*?)\nJSON/.exec(api)?.[1];
-    expect(validateCampaign(JSON.parse(created as string), ctx)).toMatchObject({ ok: true, campaign: { name: 'Welcome back' } });
+    expect(validateCampaign(JSON.parse(created as string), ctx)).toMatchObject({ ok: true, value: { name: 'Welcome back' } });
     expect(validateCampaign((JSON.parse(previewed as string) as { campaign: unknown }).campaign, ctx)).toMatchObject({ ok: true });
   });
 });

@@ -115,7 +115,7 @@ export async function planDeliveries(
       const availableMs = availableAt(zone, d.at, rules);
       const parsed = actionFor(template, { userId: d.user_id, content: r.content, inv_id, action_id, createdAtMs: availableMs });
       if (!parsed.ok) {
-        const first = parsed.issues[0];
+        const first = parsed.reasons[0];
         return void outcomes.push({ ...row, outcome: 'skipped', reason: `action_invalid: ${first ? `${first.path} ${first.message}` : 'refused'}` });
       }
       outcomes.push({ ...row, outcome: 'requested', reason: '' });

@@ -3,7 +3,7 @@ import type { EventCondition, Predicate } from '@evp/segment-language';
 
 /**
  * The campaign document (docs/campaigns.md), as JSON. These types are what a document is once
- * validated (campaigns/validate.ts turns unknown JSON into one, or into problems with paths).
+ * validated (campaigns/validate.ts turns unknown JSON into one, or into reasons with paths).
  */
 
 /** An event condition of the segment language as a trigger: each matching event triggers (no count, no window). */

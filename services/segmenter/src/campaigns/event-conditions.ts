@@ -1,5 +1,5 @@
 import { at, contractEvent, isObject, jsonType, validateDefinition } from '@evp/segment-language';
-import type { CampaignProblems } from './rules';
+import type { CampaignReasons } from './rules';
 
 /**
  * The event trigger and the goal are event conditions of the segment language, checked by its own
@@ -14,9 +14,9 @@ export interface EventConditionUse {
 }
 
 /** Checks the event condition at `path`; gives its event's canonical name when that is an event of the contract. */
-export function checkEventCondition(problems: CampaignProblems, path: string, value: unknown, use: EventConditionUse): string | undefined {
+export function checkEventCondition(reasons: CampaignReasons, path: string, value: unknown, use: EventConditionUse): string | undefined {
   if (!isObject(value)) {
-    problems.add(
+    reasons.add(
       path,
       value === undefined ? 'required' : 'type',
       `an event condition must be an object {"event": NAME, "where": [...]}, got ${jsonType(value)}`,
@@ -24,18 +24,18 @@ export function checkEventCondition(problems: CampaignProblems, path: string, va
     return undefined;
   }
   if (!Object.hasOwn(value, 'event')) {
-    problems.add(path, 'condition_kind', 'must be an event condition: {"event": NAME, "where": [...]}');
+    reasons.add(path, 'condition_kind', 'must be an event condition: {"event": NAME, "where": [...]}');
     return undefined;
   }
   const condition = { ...value };
   for (const [key, why] of Object.entries(use.refused)) {
     if (!Object.hasOwn(condition, key)) continue;
-    problems.add(at(path, key), 'unsupported', why);
+    reasons.add(at(path, key), 'unsupported', why);
     delete condition[key];
   }
   for (const key of use.ownKeys ?? []) delete condition[key];
   // An event condition refers to no segment: nothing to look up.
   const r = validateDefinition(condition, { definitionOf: () => undefined });
-  if (!r.ok) for (const p of r.problems) problems.list.push({ ...p, path: path + p.path.slice(1) });
+  if (!r.ok) for (const p of r.reasons) reasons.list.push({ ...p, path: path + p.path.slice(1) });
   return typeof value.event === 'string' ? contractEvent(value.event)?.name : undefined;
 }

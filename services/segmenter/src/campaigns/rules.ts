@@ -1,8 +1,8 @@
-import { Problems } from '@evp/segment-language';
+import { Reasons } from '@evp/segment-language';
 
 /**
  * The rules a campaign document is checked against, by the name every problem carries (stable:
- * clients may branch on them). Inside an event condition (the event trigger, the goal) problems
+ * clients may branch on them). Inside an event condition (the event trigger, the goal) reasons
  * carry the segment language's rules (docs/segments.md), inside an action the action store's
  * (docs/actions.md). docs/campaigns.md lists these; a test keeps the two in step.
  */
@@ -30,6 +30,6 @@ export const CAMPAIGN_RULES = {
 
 export type CampaignRule = keyof typeof CAMPAIGN_RULES;
 
-/** Problems of one document, each at a JSON path from its root (`$.trigger.event.where[0].op`). */
-export type CampaignProblems = Problems<CampaignRule>;
-export const campaignProblems = (): CampaignProblems => new Problems<CampaignRule>();
+/** Reasons of one document, each at a JSON path from its root (`$.trigger.event.where[0].op`). */
+export type CampaignReasons = Reasons<CampaignRule>;
+export const campaignReasons = (): CampaignReasons => new Reasons<CampaignRule>();

@@ -1,5 +1,5 @@
-import { ApiError } from '@evp/core';
-import { contractEvent, type DefinitionProblem } from '@evp/segment-language';
+import { ApiError, type RejectionReason } from '@evp/core';
+import { contractEvent } from '@evp/segment-language';
 import type { SegmentDefinitions } from '../segments';
 import { actionFor, variantTemplates } from './action-template';
 import { validateAppSettings, type CampaignAppSettings } from './app-settings';
@@ -37,8 +37,8 @@ export interface CampaignsServiceDeps {
   now?: () => number;
 }
 
-/** Most problems one 400 lists (as the segments API). */
-const MAX_PROBLEMS_LISTED = 100;
+/** Most reasons one 400 lists (as the segments API). */
+const MAX_REASONS_LISTED = 100;
 /** Most users of one `POST /v1/campaigns/{id}/trigger`. */
 export const TRIGGER_MAX_USERS = 10_000;
 const USER_ID_MAX = 256;
@@ -49,13 +49,13 @@ export type PreviewOutcome =
   | { user_id: string; variant: number; outcome: 'control' | 'skipped'; reason: string };
 
 /** 400 invalid_campaign naming the first problem; `details.issues` lists them, paths from the body's root (`prefix`: where the document sits). */
-function refuse(problems: DefinitionProblem[], prefix = '$'): never {
+function refuse(reasons: RejectionReason[], prefix = '$'): never {
   const under = (path: string) => prefix + path.slice(1);
-  const first = problems[0] as DefinitionProblem;
+  const first = reasons[0] as RejectionReason;
   throw new ApiError('invalid_campaign', {
     message: first.message,
     path: under(first.path),
-    details: { issues: problems.slice(0, MAX_PROBLEMS_LISTED).map((p) => ({ ...p, path: under(p.path) })), issue_count: problems.length },
+    details: { issues: reasons.slice(0, MAX_REASONS_LISTED).map((p) => ({ ...p, path: under(p.path) })), issue_count: reasons.length },
   });
 }
 
@@ -82,8 +82,8 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
   async function validated(appId: string, json: unknown, prefix = '$'): Promise<CampaignDocument> {
     const segments = new Set((await deps.segments.list(appId)).map((s) => s.id));
     const r = validateCampaign(json, { segmentExists: (id) => segments.has(id), templates: deps.templates });
-    if (!r.ok) refuse(r.problems, prefix);
-    return r.campaign;
+    if (!r.ok) refuse(r.reasons, prefix);
+    return r.value;
   }
 
   async function existing(appId: string, id: string): Promise<Campaign> {
@@ -95,10 +95,11 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
   async function command(appId: string, id: string, cmd: CampaignCommand): Promise<Campaign> {
     const current = await existing(appId, id);
     const t = transition(current.state, cmd);
-    if (!t.ok) throw new ApiError('conflict', { message: t.message, path: 'params.campaign_id', details: { state: current.state } });
+    if (!t.ok)
+      throw new ApiError('conflict', { message: (t.reasons[0] as RejectionReason).message, path: 'params.campaign_id', details: { state: current.state } });
     // A repeated command changes nothing: no new version.
-    if (!t.changed) return current;
-    return changed(await deps.store.change(current, { state: t.state }));
+    if (!t.value.changed) return current;
+    return changed(await deps.store.change(current, { state: t.value.state }));
   }
 
   /** The saved change, after the local worker has seen it. Its refresh failing loses nothing: the change is saved and its periodic refresh (which logs failures) comes. */
@@ -147,8 +148,8 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
     settings: (appId: string): Promise<CampaignAppSettings> => deps.store.settings(appId),
     async putSettings(appId: string, body: unknown): Promise<CampaignAppSettings> {
       const r = validateAppSettings(body);
-      if (!r.ok) refuse(r.problems);
-      return deps.store.putSettings(appId, r.settings);
+      if (!r.ok) refuse(r.reasons);
+      return deps.store.putSettings(appId, r.value);
     },
     async trigger(appId: string, id: string, body: unknown): Promise<{ inv_id: number; users: number }> {
       const run = enabled(deps.triggerApi, 'triggering a campaign');
@@ -215,7 +216,7 @@ export function createCampaignsService(deps: CampaignsServiceDeps) {
       // A preview is no run: its action has the variant's action_id (a saved campaign's) and no inv_id.
       const action = actionFor(template, { userId: user, content: rendered.content, inv_id: 1, action_id: actionIds?.[a.variant] ?? 1, createdAtMs: at });
       if (!action.ok) {
-        const first = action.issues[0];
+        const first = action.reasons[0];
         return {
           user_id: user,
           variant,

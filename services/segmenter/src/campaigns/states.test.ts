@@ -3,7 +3,7 @@ import { CAMPAIGN_COMMANDS, CAMPAIGN_STATES, isEditable, isLive, transition } fr
 describe('transition', () => {
   it('allows exactly these moves', () => {
     const table = Object.fromEntries(
-      CAMPAIGN_STATES.map((s) => [s, Object.fromEntries(CAMPAIGN_COMMANDS.map((c) => [c, ((t) => (t.ok ? t.state : 'refused'))(transition(s, c))]))]),
+      CAMPAIGN_STATES.map((s) => [s, Object.fromEntries(CAMPAIGN_COMMANDS.map((c) => [c, ((t) => (t.ok ? t.value.state : 'refused'))(transition(s, c))]))]),
     );
     expect(table).toEqual({
       draft: { resume: 'active', pause: 'refused', end: 'ended' },
@@ -14,11 +14,17 @@ describe('transition', () => {
   });
 
   it('says whether anything changed, and why a move is refused', () => {
-    expect(transition('draft', 'resume')).toEqual({ ok: true, state: 'active', changed: true });
-    expect(transition('active', 'resume')).toEqual({ ok: true, state: 'active', changed: false });
-    expect(transition('ended', 'end')).toEqual({ ok: true, state: 'ended', changed: false });
-    expect(transition('draft', 'pause')).toEqual({ ok: false, message: 'cannot pause a campaign that is draft: a draft has not started: resume it first' });
-    expect(transition('ended', 'resume')).toEqual({ ok: false, message: 'cannot resume a campaign that is ended: an ended campaign stays ended' });
+    expect(transition('draft', 'resume')).toEqual({ ok: true, value: { state: 'active', changed: true } });
+    expect(transition('active', 'resume')).toEqual({ ok: true, value: { state: 'active', changed: false } });
+    expect(transition('ended', 'end')).toEqual({ ok: true, value: { state: 'ended', changed: false } });
+    expect(transition('draft', 'pause')).toEqual({
+      ok: false,
+      reasons: [{ path: '$', rule: 'transition', message: 'cannot pause a campaign that is draft: a draft has not started: resume it first' }],
+    });
+    expect(transition('ended', 'resume')).toEqual({
+      ok: false,
+      reasons: [{ path: '$', rule: 'transition', message: 'cannot resume a campaign that is ended: an ended campaign stays ended' }],
+    });
   });
 });
 

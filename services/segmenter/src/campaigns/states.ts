@@ -1,3 +1,5 @@
+import { checked, refused, type Checked } from '@evp/core';
+
 /**
  * A campaign's life: created as a draft; `resume` makes it active; `pause` stops it acting on
  * triggers until `resume`; `end` is final. Repeating a command in the state it leads to changes
@@ -17,15 +19,14 @@ const TRANSITIONS: Readonly<Record<CampaignState, Partial<Record<CampaignCommand
   ended: { end: 'ended' },
 };
 
-export type Transition = { ok: true; state: CampaignState; changed: boolean } | { ok: false; message: string };
-
-export function transition(from: CampaignState, command: CampaignCommand): Transition {
+/** A command's result: the state it leads to and whether that is a change, or why the command is refused in this state (rule `transition`). */
+export function transition(from: CampaignState, command: CampaignCommand): Checked<{ state: CampaignState; changed: boolean }> {
   const to = TRANSITIONS[from][command];
   if (to === undefined) {
     const why = from === 'ended' ? 'an ended campaign stays ended' : 'a draft has not started: resume it first';
-    return { ok: false, message: `cannot ${command} a campaign that is ${from}: ${why}` };
+    return refused([{ path: '$', rule: 'transition', message: `cannot ${command} a campaign that is ${from}: ${why}` }]);
   }
-  return { ok: true, state: to, changed: to !== from };
+  return checked({ state: to, changed: to !== from });
 }
 
 /**

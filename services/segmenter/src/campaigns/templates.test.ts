@@ -27,32 +27,32 @@ describe('TemplateEngine.check (save time)', () => {
 
   it('reports each unknown variable once, with its line and column and what exists', () => {
     const source = 'Hi {{ user.nme }}\n{{ user.nme }} {{ event.item.colour }} {{ catalog.durg["x"].name }} {{ catalog.drug["x"].nam }} {{ foo }}';
-    const problems = engine.check(P, source, ITEM);
-    expect(problems.map((p) => [p.path, p.rule])).toEqual([
+    const reasons = engine.check(P, source, ITEM);
+    expect(reasons.map((p) => [p.path, p.rule])).toEqual([
       [P, 'unknown_variable'],
       [P, 'unknown_variable'],
       [P, 'unknown_variable'],
       [P, 'unknown_variable'],
       [P, 'unknown_variable'],
     ]);
-    expect(problems.map((p) => p.message.slice(0, p.message.indexOf(':')))).toEqual([
+    expect(reasons.map((p) => p.message.slice(0, p.message.indexOf(':')))).toEqual([
       'user.nme (line 1, column 7)',
       'event.item.colour (line 2, column 19)',
       'catalog.durg.x.name (line 2, column 43)',
       'catalog.drug.x.nam (line 2, column 72)',
       'foo (line 2, column 100)',
     ]);
-    expect(problems[0]?.message).toMatch(/^user\.nme \(line 1, column 7\): user\.nme is not a user variable: user\.id or one of os, app_version, .*, name, /);
-    expect(problems[1]?.message).toBe(
+    expect(reasons[0]?.message).toMatch(/^user\.nme \(line 1, column 7\): user\.nme is not a user variable: user\.id or one of os, app_version, .*, name, /);
+    expect(reasons[1]?.message).toBe(
       'event.item.colour (line 2, column 19): event.item.colour is not in the data contract: event.item has id, type, quantity, price, currency, stock_status, promo_id, discount, facility_id',
     );
-    expect(problems[2]?.message).toBe(
+    expect(reasons[2]?.message).toBe(
       'catalog.durg.x.name (line 2, column 43): catalog.durg: read a catalog as catalog.KIND[ID].FIELD, KIND one of ' + CATALOG_KINDS.join(', '),
     );
-    expect(problems[3]?.message).toMatch(
+    expect(reasons[3]?.message).toMatch(
       /^catalog\.drug\.x\.nam \(line 2, column 72\): catalog\.drug\.x\.nam is not in the data contract: catalog\.drug\.x has id, name, description, /,
     );
-    expect(problems[4]?.message).toBe(
+    expect(reasons[4]?.message).toBe(
       'foo (line 2, column 100): foo is not a variable: templates read user, event, catalog, trigger (or what assign, capture and for define)',
     );
   });

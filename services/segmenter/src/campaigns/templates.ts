@@ -96,7 +96,7 @@ export class TemplateEngine {
     for (const name of REFUSED_TAGS) this.#liquid.registerTag(name, RefusedTag);
   }
 
-  /** Problems of one template at `path` (e.g. `$.action.content.title`), each variable checked against `scope`. */
+  /** Reasons of one template at `path` (e.g. `$.action.content.title`), each variable checked against `scope`. */
   check(path: string, source: string, scope: TemplateScope): TemplateProblem[] {
     let templates: Template[];
     try {
@@ -105,7 +105,7 @@ export class TemplateEngine {
       const refused = (err as { originalError?: unknown }).originalError instanceof RefusedTagError;
       return [{ path, rule: refused ? 'template_tag' : 'template_syntax', message: (err as Error).message }];
     }
-    const problems: TemplateProblem[] = [];
+    const reasons: TemplateProblem[] = [];
     const seen = new Set<string>();
     // In the order they are written (the analysis groups them by name).
     const variables = Object.values(analyzeSync(templates, { partials: false }).globals)
@@ -116,9 +116,9 @@ export class TemplateEngine {
       if (why === undefined || seen.has(why)) continue;
       seen.add(why);
       const { row, col } = variable.location;
-      problems.push({ path, rule: 'unknown_variable', message: `${variable.toString()} (line ${row}, column ${col}): ${why}` });
+      reasons.push({ path, rule: 'unknown_variable', message: `${variable.toString()} (line ${row}, column ${col}): ${why}` });
     }
-    return problems;
+    return reasons;
   }
 
   /** Content checked by `check` → parsed templates. Throws on a syntax error (the document was not validated). */

@@ -41,19 +41,19 @@ const valid = {
 
 const problemsOf = (json: unknown) => {
   const r = validateCampaign(json, ctx);
-  return r.ok ? [] : r.problems.map((p) => [p.path, p.rule]);
+  return r.ok ? [] : r.reasons.map((p) => [p.path, p.rule]);
 };
 const messagesOf = (json: unknown) => {
   const r = validateCampaign(json, ctx);
-  return r.ok ? [] : r.problems.map((p) => `${p.path} ${p.rule}: ${p.message}`);
+  return r.ok ? [] : r.reasons.map((p) => `${p.path} ${p.rule}: ${p.message}`);
 };
 const minimal = (over: Record<string, unknown>) => ({ name: 'n', trigger: { api: true }, action: { ...action, content: { title: 't', body: 'b' } }, ...over });
 
 describe('validateCampaign', () => {
   it('accepts a full document and gives a copy of it', () => {
     const r = validateCampaign(valid, ctx);
-    expect(r).toEqual({ ok: true, campaign: valid });
-    expect(r.ok && r.campaign).not.toBe(valid);
+    expect(r).toEqual({ ok: true, value: valid });
+    expect(r.ok && r.value).not.toBe(valid);
   });
 
   it.each([
@@ -76,7 +76,7 @@ describe('validateCampaign', () => {
   });
 
   describe('trigger', () => {
-    it('reports the segment language problems of an event trigger at their place in the document', () => {
+    it('reports the segment language reasons of an event trigger at their place in the document', () => {
       const trigger = {
         event: {
           event: 'item',
@@ -179,7 +179,7 @@ describe('validateCampaign', () => {
   });
 
   describe('variants', () => {
-    it('merge over the action: problems they bring are theirs, the action’s own are not repeated', () => {
+    it('merge over the action: reasons they bring are theirs, the action’s own are not repeated', () => {
       const variants = [
         { weight: 2, action: { type: 'custom' } },
         { weight: 1, action: { content: { title: '{{ user.nam }}' }, user_id: 'x' } },
@@ -207,7 +207,7 @@ describe('validateCampaign', () => {
       ]);
     });
 
-    it("do not repeat the action's own key and expiry problems", () => {
+    it("do not repeat the action's own key and expiry reasons", () => {
       const { expires_after: _, ...noExpiry } = { ...action, content: { title: 't', body: 'b' } };
       const variants = [
         { weight: 1, action: {} },

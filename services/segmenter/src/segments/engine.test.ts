@@ -77,8 +77,8 @@ describe('segment definitions in ClickHouse', () => {
       name: 'buyers',
       version: 1,
       definition: buyers,
-      created_at: iso(T),
-      updated_at: iso(T),
+      created_at: T,
+      updated_at: T,
     });
     clock = T + 1_000;
     const b = await defs.create('app-defs', { name: 'browsers', definition: { event: 'page' } });
@@ -91,7 +91,7 @@ describe('segment definitions in ClickHouse', () => {
     clock = T + 2_000;
     const changed: Condition = { event: 'purchase', count: { gte: 3 }, within: 'P1D' };
     const updated = await defs.update('app-defs', a.id, { name: 'big buyers', definition: changed });
-    expect(updated).toEqual({ ...a, name: 'big buyers', version: 2, definition: changed, updated_at: iso(T + 2_000) });
+    expect(updated).toEqual({ ...a, name: 'big buyers', version: 2, definition: changed, updated_at: T + 2_000 });
     expect(await defs.get('app-defs', a.id)).toEqual(updated);
     expect(await defs.update('app-defs-other', a.id, { name: 'x', definition: changed })).toBeUndefined();
 

@@ -7,9 +7,9 @@ export interface Segment {
   name: string;
   version: number;
   definition: Condition;
-  /** RFC 3339 UTC with milliseconds. */
-  created_at: string;
-  updated_at: string;
+  /** Epoch ms, as every versioned item keeps it (@evp/clickhouse, Versioned); the API shows RFC 3339. */
+  created_at: number;
+  updated_at: number;
 }
 
 /** Where segment definitions are kept (ClickHouse table `segment_definitions`); every call is scoped to one app. */

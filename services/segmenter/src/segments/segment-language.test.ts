@@ -7,8 +7,8 @@ const saved = (app: string, id: string, definition: Segment['definition']): Segm
   name: id,
   version: 1,
   definition,
-  created_at: '2024-01-01T00:00:00.000Z',
-  updated_at: '2024-01-01T00:00:00.000Z',
+  created_at: Date.UTC(2024, 0, 1),
+  updated_at: Date.UTC(2024, 0, 1),
 });
 
 // The app's saved segments, as SegmentDefinitions.list gives them.
@@ -20,17 +20,17 @@ const lang = segmentLanguage({ list: async (app) => segments[app] ?? [] });
 
 describe("segmentLanguage (the service's check and compile)", () => {
   it("resolves references against the app's own segments only", async () => {
-    expect(await lang.check('shop', { not: { segment: 'fans' } })).toEqual({ ok: true, definition: { not: { segment: 'fans' } } });
+    expect(await lang.check('shop', { not: { segment: 'fans' } })).toEqual({ ok: true, value: { not: { segment: 'fans' } } });
     expect(await lang.check('shop', { segment: 'ghost' })).toEqual({
       ok: false,
-      problems: [{ path: '$.segment', rule: 'unknown_segment', message: 'no segment ghost in this app' }],
+      reasons: [{ path: '$.segment', rule: 'unknown_segment', message: 'no segment ghost in this app' }],
     });
   });
 
   it('refuses a cycle through the segment being updated', async () => {
     expect(await lang.check('shop', { segment: 'fans' }, 'buyers')).toEqual({
       ok: false,
-      problems: [{ path: '$.segment', rule: 'segment_cycle', message: 'segment cycle: buyers → fans → buyers' }],
+      reasons: [{ path: '$.segment', rule: 'segment_cycle', message: 'segment cycle: buyers → fans → buyers' }],
     });
   });
 

@@ -1,9 +1,8 @@
-import { ApiError, type Analytics } from '@evp/core';
-import { type CompiledSegment, type Condition, type DefinitionProblem, dependentsOf, evaluationParams } from '@evp/segment-language';
+import { ApiError, type Analytics, type Checked, type RejectionReason } from '@evp/core';
+import { type CompiledSegment, type Condition, dependentsOf, evaluationParams } from '@evp/segment-language';
 import type { MemberPage, MembershipReader, Segment, SegmentDefinitions, SegmentScheduler } from './model';
 
 /** What checking a definition of an app gives: the definition, or every problem with its path. */
-export type DefinitionCheck = { ok: true; definition: Condition } | { ok: false; problems: DefinitionProblem[] };
 
 export interface SegmentsServiceDeps {
   definitions: SegmentDefinitions;
@@ -11,7 +10,7 @@ export interface SegmentsServiceDeps {
   scheduler: SegmentScheduler;
   analytics: Analytics;
   /** Validates a definition against the data contract and the app's other segments (`selfId`: the segment being updated, for cycles). */
-  check(appId: string, json: unknown, selfId?: string): Promise<DefinitionCheck>;
+  check(appId: string, json: unknown, selfId?: string): Promise<Checked<Condition>>;
   compile(appId: string, definition: Condition): Promise<CompiledSegment>;
   /**
    * Called once a segment is saved or deleted, before its recompute is requested and before the
@@ -40,18 +39,18 @@ export interface UserSegment {
 
 export const PREVIEW_SAMPLE = 20;
 export const NAME_MAX = 200;
-/** Most problems one 400 lists: the answer stays small however wrong a definition is. */
-export const MAX_PROBLEMS_LISTED = 100;
+/** Most reasons one 400 lists: the answer stays small however wrong a definition is. */
+export const MAX_REASONS_LISTED = 100;
 
 /** 400 invalid_definition naming the first problem; `details.issues` lists them (same shape as the action store's). */
-function refuse(problems: DefinitionProblem[]): never {
-  const first = problems[0] as DefinitionProblem;
+function refuse(reasons: RejectionReason[]): never {
+  const first = reasons[0] as RejectionReason;
   throw new ApiError('invalid_definition', {
     message: first.message,
     path: first.path === '$' ? '$.definition' : `$.definition${first.path.slice(1)}`,
     details: {
-      issues: problems.slice(0, MAX_PROBLEMS_LISTED).map((p) => ({ ...p, path: p.path === '$' ? '$.definition' : `$.definition${p.path.slice(1)}` })),
-      issue_count: problems.length,
+      issues: reasons.slice(0, MAX_REASONS_LISTED).map((p) => ({ ...p, path: p.path === '$' ? '$.definition' : `$.definition${p.path.slice(1)}` })),
+      issue_count: reasons.length,
     },
   });
 }
@@ -82,8 +81,8 @@ export function createSegmentsService(deps: SegmentsServiceDeps) {
 
   async function checked(appId: string, json: unknown, selfId?: string): Promise<Condition> {
     const r = await deps.check(appId, json, selfId);
-    if (!r.ok) refuse(r.problems);
-    return r.definition;
+    if (!r.ok) refuse(r.reasons);
+    return r.value;
   }
 
   async function existing(appId: string, id: string): Promise<Segment> {

@@ -69,8 +69,8 @@ export async function membersOf(
 ): Promise<string[]> {
   const definitionOf = (id: string) => opts.segments?.[id];
   const v = validateDefinition(definition, { definitionOf });
-  if (!v.ok) throw new Error(`invalid test definition: ${JSON.stringify(v.problems)}`);
-  const c = compileSegment(v.definition, { definitionOf });
+  if (!v.ok) throw new Error(`invalid test definition: ${JSON.stringify(v.reasons)}`);
+  const c = compileSegment(v.value, { definitionOf });
   const rows = await analytics.query<{ user_id: string }>(c.sql, { ...c.params, ...evaluationParams(app, new Date(now), opts.users) });
   return rows.map((r) => r.user_id).sort();
 }

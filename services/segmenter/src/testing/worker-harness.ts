@@ -24,14 +24,14 @@ export class MemoryCampaigns implements CampaignSource {
   /** Validates `json` (every segment id exists) and saves it as `state`; throws on a problem. */
   save(appId: string, id: string, json: unknown, opts: { state?: CampaignState; createdAt?: number } = {}): StoredCampaign {
     const r = validateCampaign(json, { segmentExists: () => true, templates: this.templates });
-    if (!r.ok) throw new Error(`invalid campaign: ${JSON.stringify(r.problems)}`);
-    const variants = r.campaign.variants?.length ?? 1;
+    if (!r.ok) throw new Error(`invalid campaign: ${JSON.stringify(r.reasons)}`);
+    const variants = r.value.variants?.length ?? 1;
     const c: StoredCampaign = {
       app_id: appId,
       id,
       version: (this.#campaigns.get(`${appId}:${id}`)?.version ?? 0) + 1,
       state: opts.state ?? 'active',
-      document: r.campaign,
+      document: r.value,
       action_ids: Array.from({ length: variants }, (_, i) => variantActionId(appId, id, i + 1)),
       created_at: opts.createdAt ?? 0,
     };
