@@ -14,3 +14,5 @@ export * from './consumer-guard';
 export * from './dead-letter';
 export * from './ports/analyst-sql';
 export * from './ports/key-usage';
+export * from './consumer';
+export * from './options';

@@ -3,7 +3,7 @@ export * from './config';
 export { runMigrations, DEFAULT_MIGRATIONS_DIR } from '@evp/clickhouse';
 export * from './api';
 export {
-  DEFAULT_SEGMENT_ENGINE_CONFIG,
+  SEGMENT_ENGINE_OPTIONS,
   MAX_PROBLEMS_LISTED,
   NAME_MAX,
   PREVIEW_SAMPLE,

@@ -1,23 +1,24 @@
 import { Counter, Registry } from 'prom-client';
 import {
-  processorOf,
   BLOCKS,
   CATALOG_KINDS,
+  createConsumerLifecycle,
   fitsOneBatch,
   recordBytes,
+  timerClock,
   topics,
+  withDefaults,
   type Bus,
   type BusMessage,
-  type BusProducer,
   type Logger,
   type MessageBatch,
   type OutgoingMessage,
   type SchemaRegistry,
-  type Subscription,
   type SubscriptionHealth,
 } from '@evp/core';
-import { catalogRecordTopic, catalogToAvro, type NormalizeOptions, type RejectedRecord, type Rejection } from '@evp/schemas';
+import { catalogRecordTopic, catalogToAvro, type RejectedRecord, type Rejection } from '@evp/schemas';
 import { createEncodePool, type EncodedMessage } from './encode-pool';
+import { VALIDATOR_NAME, VALIDATOR_OPTIONS, type ValidatorConsumerConfig } from './options';
 import { Framer, registerOutputSchemas } from './output-schemas';
 import { receiptsOf, type ReceiptInput } from './receipt';
 import { toRejectedRecord } from './rejected-record';
@@ -26,17 +27,10 @@ export interface ValidatorDeps {
   bus: Bus;
   registry: SchemaRegistry;
   logger: Logger;
-  normalize: NormalizeOptions;
-  groupId?: string;
-  /**
-   * Where a group without committed offsets starts. Default: earliest, so a new deployment never
-   * skips what the gateway already acknowledged; tests on a shared broker start at the end.
-   */
-  fromBeginning?: boolean;
+  /** Each setting's meaning and default: VALIDATOR_OPTIONS. */
+  config?: Partial<ValidatorConsumerConfig>;
   metrics?: Registry;
   now?: () => number;
-  /** Worker threads that normalise and encode (encode-pool.ts); 0 (the default) works inline. */
-  workers?: number;
   /** Called once if the raw consumer stops for good (see Subscription). */
   onDead?: (error: Error) => void;
 }
@@ -58,7 +52,16 @@ export interface RunningValidator {
  * (deterministic ids and keys make that harmless) but never lose it.
  */
 export async function startValidator(deps: ValidatorDeps): Promise<RunningValidator> {
+  const config = withDefaults(VALIDATOR_OPTIONS, deps.config);
   const now = deps.now ?? Date.now;
+  const life = createConsumerLifecycle({
+    name: VALIDATOR_NAME,
+    bus: deps.bus,
+    logger: deps.logger,
+    clock: timerClock(now),
+    ...(deps.onDead ? { onDead: deps.onDead } : {}),
+  });
+  const { logger } = life;
   const schemas = await registerOutputSchemas(deps.registry);
   // Events are framed where they are normalised (the pool); what the main thread writes, here.
   const framer = new Framer(schemas);
@@ -76,8 +79,9 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
     labelNames: ['kind'],
     registers: [metrics],
   });
-  const producer: BusProducer = await deps.bus.producer();
-  const pool = createEncodePool({ workers: deps.workers ?? 0, schemas, normalize: deps.normalize });
+  await life.open();
+  const producer = life.producer();
+  const pool = createEncodePool({ workers: config.workers, schemas, normalize: { maxEventChars: config.maxEventChars } });
 
   /**
    * An output that cannot fit its topic's record batch on its own (the bus would refuse it, and no
@@ -179,20 +183,18 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
     }
     if (outcome.identifyProblems.length > 0) {
       // Event and record warnings are in the receipt; these belong to no submitted item.
-      deps.logger.debug({ requestId: outcome.ctx.requestId, problems: outcome.identifyProblems.slice(0, 20) }, 'identify made no user catalog record');
+      logger.debug({ requestId: outcome.ctx.requestId, problems: outcome.identifyProblems.slice(0, 20) }, 'identify made no user catalog record');
     }
   }
 
-  const subscription: Subscription = await deps.bus.subscribe({
-    groupId: deps.groupId ?? 'validator',
+  await life.consume({
+    groupId: config.groupId,
     topics: [topics.raw],
-    processor: processorOf('validator'),
     // With encode workers, a second partition's batch is encoded while the first one's outcomes are
     // assembled and produced, so the workers do not idle at each batch's end; order within a
     // partition is kept whatever the concurrency.
     concurrency: Math.max(1, pool.workers),
-    ...(deps.fromBeginning === undefined ? {} : { fromBeginning: deps.fromBeginning }),
-    ...(deps.onDead ? { onDead: deps.onDead } : {}),
+    fromBeginning: config.fromBeginning,
     handleBatch: async (batch: MessageBatch) => {
       const out = new Map<string, OutgoingMessage[]>();
       const perBlock = new Map<string, number>();
@@ -203,14 +205,10 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
       for (const [block, n] of perBlock) accepted.inc({ block }, n);
     },
   });
-  deps.logger.info({ blocks: BLOCKS.length, catalogKinds: CATALOG_KINDS.length, workers: pool.workers }, 'validator consuming ingest.raw');
+  logger.info({ blocks: BLOCKS.length, catalogKinds: CATALOG_KINDS.length, workers: pool.workers }, 'validator consuming ingest.raw');
 
   return {
-    health: () => subscription.health(),
-    async stop() {
-      await subscription.stop();
-      await producer.close();
-      await pool.close();
-    },
+    health: () => life.health(),
+    stop: () => life.stop({ close: () => pool.close() }),
   };
 }

@@ -3,20 +3,19 @@ import { Counter, Registry } from 'prom-client';
 import {
   UnreadableMessageError,
   accepted,
+  createConsumerLifecycle,
   errorMessage,
   isRetriable,
-  processorOf,
   rejected,
-  topics,
+  timerClock,
+  withDefaults,
   type Analytics,
   type Bus,
   type BusMessage,
-  type BusProducer,
   type Logger,
   type MessageBatch,
   type Outcome,
   type SchemaRegistry,
-  type Subscription,
   type SubscriptionHealth,
 } from '@evp/core';
 import { readMembershipChange, type MembershipChange } from '@evp/schemas';
@@ -34,48 +33,9 @@ import { eventItems, triggerEventName } from './triggers/event';
 import { latestOccurrence } from './triggers/schedule';
 import { entryItems } from './triggers/segment-entry';
 import { runInvId } from './ids';
+import { CAMPAIGN_WORKER_NAME, CAMPAIGN_WORKER_OPTIONS, type CampaignWorkerConfig } from './options';
 
-export interface CampaignWorkerConfig {
-  /** Consumer group of `campaigns.triggers`: a partition's owner acts on its campaigns' triggers. */
-  groupId: string;
-  /** Consumer group of `segments.membership` turning entries into triggers. */
-  entryGroupId: string;
-  /**
-   * Where that group starts when it has no committed offsets. Default false (the topic's end): a
-   * first deployment does not replay the history of entries into nudges.
-   */
-  entryFromBeginning: boolean;
-  triggersTopic: string;
-  membershipTopic: string;
-  actionsTopic: string;
-  /** How often the list of active campaigns (of the entry consumer, the sink hook and the timer) is reloaded. 0: refresh() only. */
-  refreshIntervalMs: number;
-  /** How often the schedule timer looks for due occurrences. 0: scheduleDue() only. */
-  scheduleIntervalMs: number;
-  /** An occurrence older than this when first seen due is not run (an outage longer than it skips it). */
-  scheduleCatchUpMs: number;
-  /** Most users in one `users` item the producers write. */
-  usersPerItem: number;
-  /** Users per batch of the worker (rendering, one outcome insert, its actions' messages) and per members page. */
-  usersPerBatch: number;
-  /** Trigger partitions handled at once by this replica. */
-  concurrency: number;
-}
-
-const DEFAULT_CAMPAIGN_WORKER_CONFIG: CampaignWorkerConfig = {
-  groupId: 'segmenter-campaigns',
-  entryGroupId: 'segmenter-campaign-entries',
-  entryFromBeginning: false,
-  triggersTopic: topics.campaignsTriggers,
-  membershipTopic: topics.segmentsMembership,
-  actionsTopic: topics.actionsRequested,
-  refreshIntervalMs: 5_000,
-  scheduleIntervalMs: 60_000,
-  scheduleCatchUpMs: 3_600_000,
-  usersPerItem: 1_000,
-  usersPerBatch: 1_000,
-  concurrency: 1,
-};
+export type { CampaignWorkerConfig };
 
 export interface CampaignWorkerDeps {
   analytics: Analytics;
@@ -127,10 +87,17 @@ type ItemResult = Outcome<UserCounts>;
  * item writes the same rows and requests the same actions, which the action store turns into duplicates.
  */
 export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
-  const config: CampaignWorkerConfig = { ...DEFAULT_CAMPAIGN_WORKER_CONFIG, ...deps.config };
+  const config = withDefaults(CAMPAIGN_WORKER_OPTIONS, deps.config);
   const now = deps.now ?? Date.now;
   const newId = deps.newId ?? randomUUID;
-  const logger = deps.logger.child({ component: 'campaign-worker' });
+  const life = createConsumerLifecycle({
+    name: CAMPAIGN_WORKER_NAME,
+    bus: deps.bus,
+    logger: deps.logger,
+    clock: timerClock(now),
+    ...(deps.onDead ? { onDead: deps.onDead } : {}),
+  });
+  const { logger } = life;
   const metricRegistry = deps.metrics ?? new Registry();
   const itemsTotal = new Counter({
     name: 'segmenter_campaign_trigger_items_total',
@@ -152,16 +119,12 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
   });
   const limiter = new RateLimiter();
   let active: StoredCampaign[] = [];
-  let producer: BusProducer | undefined;
-  const subscriptions: Subscription[] = [];
-  const timers: NodeJS.Timeout[] = [];
   /** Schedule occurrences this process produced, by `app:campaign` → run_at. */
   const produced = new Map<string, number>();
 
   async function produce(items: TriggerItem[], source: string): Promise<void> {
     if (items.length === 0) return;
-    if (!producer) throw new Error('campaign worker not started');
-    await producer.send(config.triggersTopic, items.map(triggerMessage));
+    await life.producer().send(config.triggersTopic, items.map(triggerMessage));
     producedTotal.inc({ source }, items.length);
   }
 
@@ -218,7 +181,7 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
       await writeOutcomes(deps.analytics, c.app_id, plan.outcomes);
       for (const m of actionMessages(c.app_id, c.id, plan.actions)) {
         await limiter.take(`${c.app_id}:${c.id}`, c.document.rate_per_second, m.actions);
-        await (producer as BusProducer).send(config.actionsTopic, [m.message]);
+        await life.producer().send(config.actionsTopic, [m.message]);
       }
       for (const o of plan.outcomes) counts[o.outcome] += 1;
     }
@@ -318,13 +281,6 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
     active = await deps.campaigns.active();
   }
 
-  function every(ms: number, what: string, fn: () => Promise<void>) {
-    if (ms <= 0) return;
-    const t = setInterval(() => void fn().catch((err: unknown) => logger.error({ err }, `${what} failed: ${errorMessage(err)}`)), ms);
-    t.unref();
-    timers.push(t);
-  }
-
   return {
     metrics: metricRegistry,
     onInserted: (rows) => produce(eventItems(rows, activeOf, config.usersPerItem, now()), 'event'),
@@ -339,48 +295,27 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
     },
     scheduleDue,
     refresh,
-    health() {
-      const dead = subscriptions.map((s) => s.health()).find((h) => h.state === 'dead');
-      return dead ?? (subscriptions.length > 0 ? { state: 'running' } : { state: 'stopped' });
-    },
+    health: () => life.health(),
     async start({ consume = true } = {}) {
-      if (producer) return;
-      producer = await deps.bus.producer();
+      if (!(await life.open())) return;
       await refresh();
-      every(config.refreshIntervalMs, 'campaign list refresh', refresh);
+      life.every(config.refreshIntervalMs, 'campaign list refresh', refresh);
       if (!consume) {
         logger.info('campaign worker producing triggers only (no trigger consumer on this replica)');
         return;
       }
-      const onDead = deps.onDead ? { onDead: deps.onDead } : {};
-      subscriptions.push(
-        await deps.bus.subscribe({
-          groupId: config.groupId,
-          topics: [config.triggersTopic],
-          processor: processorOf('segmenter-campaigns'),
-          fromBeginning: true,
-          concurrency: config.concurrency,
-          handleBatch,
-          ...onDead,
-        }),
-        await deps.bus.subscribe({
-          groupId: config.entryGroupId,
-          topics: [config.membershipTopic],
-          processor: processorOf('segmenter-campaigns'),
-          fromBeginning: config.entryFromBeginning,
-          handleBatch: handleMembership,
-          ...onDead,
-        }),
-      );
-      every(config.scheduleIntervalMs, 'campaign schedule', scheduleDue);
+      await life.consume({ groupId: config.groupId, topics: [config.triggersTopic], fromBeginning: true, concurrency: config.concurrency, handleBatch });
+      await life.consume({
+        groupId: config.entryGroupId,
+        topics: [config.membershipTopic],
+        fromBeginning: config.entryFromBeginning,
+        handleBatch: handleMembership,
+      });
+      life.every(config.scheduleIntervalMs, 'campaign schedule', scheduleDue);
       logger.info({ group: config.groupId, topic: config.triggersTopic }, 'campaign worker running');
     },
     async stop() {
-      for (const t of timers.splice(0)) clearInterval(t);
-      await Promise.all(subscriptions.splice(0).map((s) => s.stop()));
-      const p = producer;
-      producer = undefined;
-      await p?.close();
+      await life.stop();
       logger.info('campaign worker stopped');
     },
   };

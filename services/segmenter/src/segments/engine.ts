@@ -1,15 +1,14 @@
 import { Registry } from 'prom-client';
 import {
-  processorOf,
+  createConsumerLifecycle,
   errorMessage,
-  topics,
+  timerClock,
+  withDefaults,
   type Analytics,
   type Bus,
-  type BusProducer,
   type Logger,
   type MessageBatch,
   type SchemaRegistry,
-  type Subscription,
   type SubscriptionHealth,
 } from '@evp/core';
 import type { InsertedRow } from '../sink';
@@ -19,40 +18,10 @@ import { createSegmentStore, type SegmentStore, type StoredSegment } from './def
 import { createEvaluator } from './evaluator';
 import { createMembershipState } from './membership-store';
 import { createEngineMetrics } from './metrics';
+import { SEGMENT_ENGINE_NAME, SEGMENT_ENGINE_OPTIONS, type SegmentEngineConfig } from './options';
 import type { MembershipReader, Segment, SegmentDefinitions, SegmentScheduler } from './model';
 import { SegmentCache } from './segment-cache';
 import { readWorkItem, workForRows, workKey, workMessage, type WorkItem } from './work';
-
-export interface SegmentEngineConfig {
-  /** Consumer group of `segments.work`: its partition owners are the evaluating replicas. */
-  groupId: string;
-  workTopic: string;
-  membershipTopic: string;
-  /**
-   * How often every time-driven segment gets a full recompute (SEGMENTS_RECOMPUTE_INTERVAL_MS), on
-   * the multiples of it of the wall clock. Default 60 s; 0: no timer (scheduleTimeDriven() is called by someone else).
-   */
-  recomputeIntervalMs: number;
-  /** How often the in-memory list of segments (the sink hook's) is reloaded. Default 5 s; 0: no timer (refresh() only). */
-  refreshIntervalMs: number;
-  /** Most users in one `users` work item. Default 1 000. */
-  usersPerItem: number;
-  /** Recovery reads the topic back from this long before a pending row was written (clock skew). Default 60 s. */
-  recoveryMarginMs: number;
-  /** Work partitions handled at once by this replica. Default 1. */
-  concurrency: number;
-}
-
-export const DEFAULT_SEGMENT_ENGINE_CONFIG: SegmentEngineConfig = {
-  groupId: 'segmenter-segments',
-  workTopic: topics.segmentsWork,
-  membershipTopic: topics.segmentsMembership,
-  recomputeIntervalMs: 60_000,
-  refreshIntervalMs: 5_000,
-  usersPerItem: 1_000,
-  recoveryMarginMs: 60_000,
-  concurrency: 1,
-};
 
 export interface SegmentEngineDeps {
   analytics: Analytics;
@@ -120,9 +89,16 @@ interface SegmentWork {
  * every change of membership once on `segments.membership`.
  */
 export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
-  const config: SegmentEngineConfig = { ...DEFAULT_SEGMENT_ENGINE_CONFIG, ...deps.config };
+  const config = withDefaults(SEGMENT_ENGINE_OPTIONS, deps.config);
   const now = deps.now ?? Date.now;
-  const logger = deps.logger.child({ component: 'segment-engine' });
+  const life = createConsumerLifecycle({
+    name: SEGMENT_ENGINE_NAME,
+    bus: deps.bus,
+    logger: deps.logger,
+    clock: timerClock(now),
+    ...(deps.onDead ? { onDead: deps.onDead } : {}),
+  });
+  const { logger } = life;
   const metricRegistry = deps.metrics ?? new Registry();
   const metrics = createEngineMetrics(metricRegistry);
   const store: SegmentStore = createSegmentStore({ analytics: deps.analytics, now, ...(deps.newId ? { newId: deps.newId } : {}) });
@@ -142,15 +118,12 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
   });
   /** This replica's last full evaluation per segment: when it started and which version it evaluated. */
   const lastFull = new Map<string, { startedAt: number; version: number }>();
-  let producer: BusProducer | undefined;
-  let subscription: Subscription | undefined;
-  const timers: NodeJS.Timeout[] = [];
+  let consuming = false;
   let marksTimer: NodeJS.Timeout | undefined;
 
   async function produce(items: WorkItem[], source: 'sink' | 'schedule' | 'request'): Promise<void> {
     if (items.length === 0) return;
-    if (!producer) throw new Error('segment engine not started');
-    await producer.send(config.workTopic, items.map(workMessage));
+    await life.producer().send(config.workTopic, items.map(workMessage));
     for (const i of items) metrics.workProduced.inc({ kind: i.kind, source });
   }
 
@@ -240,7 +213,7 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
       marksTimer = undefined;
       evaluator.flushMarks().catch((err: unknown) => {
         logger.warn({ err }, `writing emitted marks failed (kept, tried again): ${errorMessage(err)}`);
-        if (subscription) armMarksTimer();
+        if (consuming) armMarksTimer();
       });
     }, MARKS_HELD_MS);
   }
@@ -257,23 +230,6 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
     await produce(items, 'schedule');
   }
 
-  /** Runs `fn` on every multiple of `everyMs` of the wall clock (aligned across replicas), logging failures; never when 0. */
-  function every(everyMs: number, what: string, fn: () => Promise<void>) {
-    if (everyMs <= 0) return;
-    const run = () => void fn().catch((err: unknown) => logger.error({ err }, `${what} failed: ${errorMessage(err)}`));
-    const first = setTimeout(
-      () => {
-        run();
-        const t = setInterval(run, everyMs);
-        t.unref();
-        timers.push(t);
-      },
-      everyMs - (Date.now() % everyMs),
-    );
-    first.unref();
-    timers.push(first);
-  }
-
   return {
     definitions: store,
     membership: state,
@@ -288,41 +244,32 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
       ),
     scheduleTimeDriven,
     refresh: () => cache.refresh(),
-    health: () => subscription?.health() ?? { state: 'stopped' },
+    health: () => life.health(),
     async start({ consume = true } = {}) {
-      if (producer) return;
-      producer = await deps.bus.producer();
+      if (!(await life.open())) return;
       await cache.refresh();
-      every(config.refreshIntervalMs, 'segment list refresh', () => cache.refresh());
+      life.every(config.refreshIntervalMs, 'segment list refresh', () => cache.refresh());
       if (!consume) {
         logger.info('segment engine producing work only (no work consumer on this replica)');
         return;
       }
       await log.start();
-      subscription = await deps.bus.subscribe({
-        groupId: config.groupId,
-        topics: [config.workTopic],
-        processor: processorOf('segmenter-segments'),
-        fromBeginning: true,
-        concurrency: config.concurrency,
-        handleBatch,
-        ...(deps.onDead ? { onDead: deps.onDead } : {}),
-      });
-      every(config.recomputeIntervalMs, 'scheduled recompute', scheduleTimeDriven);
+      consuming = true;
+      await life.consume({ groupId: config.groupId, topics: [config.workTopic], fromBeginning: true, concurrency: config.concurrency, handleBatch });
+      life.every(config.recomputeIntervalMs, 'scheduled recompute', scheduleTimeDriven);
       logger.info({ group: config.groupId, topic: config.workTopic, recomputeIntervalMs: config.recomputeIntervalMs }, 'segment engine running');
     },
     async stop() {
-      for (const t of timers.splice(0)) clearTimeout(t);
-      const s = subscription;
-      subscription = undefined;
-      await s?.stop();
-      clearTimeout(marksTimer);
-      marksTimer = undefined;
-      // What is left is recovered by the next owner if this fails (found on the topic, not sent again).
-      await evaluator.flushMarks().catch((err: unknown) => logger.warn({ err }, `writing emitted marks on stop failed: ${errorMessage(err)}`));
-      const p = producer;
-      producer = undefined;
-      await Promise.all([p?.close(), log.stop()]);
+      consuming = false;
+      await life.stop({
+        flush: () => {
+          clearTimeout(marksTimer);
+          marksTimer = undefined;
+          // What is left is recovered by the next owner if this fails (found on the topic, not sent again).
+          return evaluator.flushMarks().catch((err: unknown) => logger.warn({ err }, `writing emitted marks on stop failed: ${errorMessage(err)}`));
+        },
+        close: () => log.stop(),
+      });
       logger.info('segment engine stopped');
     },
   };

@@ -3,9 +3,10 @@ import { JsonRow, mayBeRowFault, stringifyWellFormed } from '@evp/clickhouse';
 import {
   BLOCKS,
   InfraError,
-  deadLetterOf,
-  processorOf,
+  createConsumerLifecycle,
   readDeadLetter,
+  timerClock,
+  withDefaults,
   CATALOG_KINDS,
   errorMessage,
   isRetriable,
@@ -13,19 +14,18 @@ import {
   type Analytics,
   type Bus,
   type BusMessage,
-  type BusProducer,
   type DeadLetterError,
-  type OutgoingMessage,
   type CatalogKind,
   type Logger,
+  type OutgoingMessage,
   type MessageBatch,
   type SchemaRegistry,
-  type Subscription,
   type SubscriptionHealth,
 } from '@evp/core';
 import { RecordReadError, readActionLogEntry, readIngestReceipt } from '@evp/schemas';
 import { InsertBatcher, type TableRows } from './batcher';
 import { createSinkMetrics } from './metrics';
+import { SINK_NAME, SINK_OPTIONS, type SinkConfig } from './options';
 import {
   RowError,
   TABLES,
@@ -38,47 +38,6 @@ import {
   receiptRow,
   rejectedRow,
 } from './rows';
-
-export interface SinkConfig {
-  /** Consumer group. Default `segmenter-sink`. */
-  groupId: string;
-  /** Rows per insert at most. Default 10 000. */
-  batchMaxRows: number;
-  /** Longest a row waits for others to share its insert. Default 1 000 ms. */
-  batchMaxWaitMs: number;
-  /**
-   * Rows leave as soon as no insert runs (gathering while one does), but inserts start at most once
-   * per this long: each costs ClickHouse a fixed share of CPU and a part to merge. Default 200 ms.
-   */
-  batchMinIntervalMs: number;
-  /**
-   * Handler calls the bus runs at once (kafkajs partitionsConsumedConcurrently): the partitions of
-   * one fetch share an insert. Default 16.
-   */
-  busConcurrency: number;
-  /**
-   * A handler call hands its rows over in slices of this many messages, so inserting one slice
-   * (ClickHouse's threads) overlaps decoding the next (the JS thread). Default 5 000.
-   */
-  sliceRows: number;
-  /** Back-off between insert attempts while ClickHouse is unavailable. */
-  retryInitialDelayMs: number;
-  retryMaxDelayMs: number;
-  /** How long one handler call keeps retrying before handing the batch back to the bus. */
-  retryBudgetMs: number;
-}
-
-export const DEFAULT_SINK_CONFIG: SinkConfig = {
-  groupId: 'segmenter-sink',
-  batchMaxRows: 10_000,
-  batchMaxWaitMs: 1_000,
-  batchMinIntervalMs: 200,
-  busConcurrency: 16,
-  sliceRows: 5_000,
-  retryInitialDelayMs: 200,
-  retryMaxDelayMs: 5_000,
-  retryBudgetMs: 10_000,
-};
 
 /**
  * What one stored row says about who did what: the segment engine's trigger (which segments may
@@ -169,9 +128,6 @@ interface Read {
   inserted?: InsertedRow | undefined;
 }
 
-/** The sink as named in its dead letters. */
-const SINK_DEAD_LETTER_PROCESSOR = processorOf('segmenter-sink');
-
 /** A message the sink cannot read: dead-lettered (never a row, never dropped) before its batch commits. */
 interface Unreadable {
   unreadable: DeadLetterError;
@@ -192,14 +148,19 @@ const YIELD_EVERY_MESSAGES = 250;
  * the refused row's message goes to `deadletters` with its provenance before anything is committed.
  */
 export function createSink(deps: SinkDeps): Sink {
-  const config: SinkConfig = { ...DEFAULT_SINK_CONFIG, ...deps.config };
+  const config = withDefaults(SINK_OPTIONS, deps.config);
   const now = deps.now ?? Date.now;
-  const logger = deps.logger.child({ component: 'segmenter-sink' });
+  const life = createConsumerLifecycle({
+    name: SINK_NAME,
+    bus: deps.bus,
+    logger: deps.logger,
+    clock: timerClock(now),
+    ...(deps.onDead ? { onDead: deps.onDead } : {}),
+  });
+  const { logger } = life;
   const metricRegistry = deps.metrics ?? new Registry();
   const m = createSinkMetrics(metricRegistry);
   const tracking = deps.onInserted !== undefined;
-  let subscription: Subscription | undefined;
-  let producer: BusProducer | undefined;
   let outageLogged = false;
 
   const batcher = new InsertBatcher<BusMessage>({
@@ -210,7 +171,6 @@ export function createSink(deps: SinkDeps): Sink {
     isRetriable,
     isRowFault: mayBeRowFault,
     deadLetter: async (refusedRows) => {
-      const failedAt = now();
       // A dead letter whose row ClickHouse refuses stays where it is (listed and replayable by
       // `npm run deadletters`), logged and counted: writing it to deadletters again would loop.
       const refused = refusedRows.filter((r) => r.source.topic !== topics.deadLetters);
@@ -224,15 +184,9 @@ export function createSink(deps: SinkDeps): Sink {
       }
       if (refused.length === 0) return;
       const messages = refused.map((r) =>
-        deadLetterOf(r.source, {
-          group: config.groupId,
-          error: { kind: 'refused', message: `insert into ${r.table}: ${errorMessage(r.err)}`, retriable: false },
-          processor: SINK_DEAD_LETTER_PROCESSOR,
-          failedAt,
-        }),
+        life.deadLetter(r.source, config.groupId, { kind: 'refused', message: `insert into ${r.table}: ${errorMessage(r.err)}`, retriable: false }),
       );
-      if (!producer) throw new InfraError('bus', 'dead-letter producer not started', { retriable: true });
-      await producer.send(topics.deadLetters, messages);
+      await life.writeDeadLetters(messages);
       for (const r of refused) {
         m.deadLettered.inc({ table: r.table });
         logger.error(
@@ -384,7 +338,7 @@ export function createSink(deps: SinkDeps): Sink {
       const msg = batch.messages[i] as BusMessage;
       const r = await read(msg);
       if ('unreadable' in r) {
-        letters.push(deadLetterOf(msg, { group: config.groupId, error: r.unreadable, processor: SINK_DEAD_LETTER_PROCESSOR, failedAt: now() }));
+        letters.push(life.deadLetter(msg, config.groupId, r.unreadable));
         continue;
       }
       const t = tables.get(r.table) ?? { rows: [], keys: [], sources: [] };
@@ -405,12 +359,7 @@ export function createSink(deps: SinkDeps): Sink {
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
     // Durable before the handler returns (and the bus commits past them); a failed write gives the batch back.
-    if (letters.length > 0) {
-      if (!producer) throw new InfraError('bus', 'dead-letter producer not started', { retriable: true });
-      await producer.send(topics.deadLetters, letters).catch((err: unknown) => {
-        throw new InfraError('bus', `dead-letter write failed, not committing: ${errorMessage(err)}`, { retriable: true, cause: err });
-      });
-    }
+    await life.writeDeadLetters(letters);
     if (deps.onInserted && inserted.length > 0) await deps.onInserted(inserted);
     const done = now();
     const last = batch.messages[batch.messages.length - 1] as BusMessage;
@@ -427,32 +376,18 @@ export function createSink(deps: SinkDeps): Sink {
 
   return {
     metrics: metricRegistry,
-    health: () => subscription?.health() ?? { state: 'stopped' },
+    health: () => life.health(),
     async start() {
-      if (subscription) return;
-      producer ??= await deps.bus.producer();
-      subscription = await deps.bus.subscribe({
-        groupId: config.groupId,
-        topics: SINK_TOPICS,
-        processor: SINK_DEAD_LETTER_PROCESSOR,
-        fromBeginning: true,
-        concurrency: config.busConcurrency,
-        handleBatch,
-        ...(deps.onDead ? { onDead: deps.onDead } : {}),
-      });
+      if (!(await life.open())) return;
+      await life.consume({ groupId: config.groupId, topics: SINK_TOPICS, fromBeginning: true, concurrency: config.busConcurrency, handleBatch });
       logger.info(
         { group: config.groupId, topics: SINK_TOPICS.length, batchMaxRows: config.batchMaxRows, batchMaxWaitMs: config.batchMaxWaitMs },
         'sink consuming',
       );
     },
     async stop() {
-      const s = subscription;
-      subscription = undefined;
-      // Draining first lets the in-flight handler's rows be inserted now instead of after the wait.
-      await Promise.all([batcher.drain(), s?.stop()]);
-      const p = producer;
-      producer = undefined;
-      await p?.close();
+      // Draining while the consumer stops lets the in-flight handler's rows be inserted now instead of after the wait.
+      await life.stop({ drain: () => batcher.drain() });
       logger.info('sink stopped');
     },
   };
