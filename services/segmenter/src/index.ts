@@ -23,5 +23,5 @@ export {
   type UserSegment,
   type WorkItem,
 } from './segments';
-export { assign, clickhouseReport, createCampaigns, runInvId, type CampaignsDeps } from './campaigns';
+export { CAMPAIGN_WORKER_OPTIONS, assign, clickhouseReport, createCampaigns, runInvId, type CampaignsDeps } from './campaigns';
 export { createSegmenterParts, type SegmenterPartsDeps } from './segmenter-parts';
