@@ -14,13 +14,14 @@ import {
 import type { InsertedRow } from '../sink';
 import { createChangeLog } from './change-log';
 import type { CompiledSegment } from '@evp/segment-language';
-import { createSegmentStore, type SegmentStore, type StoredSegment } from './definitions-store';
+import { createSegmentStore, type SegmentStore } from './definitions-store';
 import { createEvaluator } from './evaluator';
 import { createMembershipState } from './membership-store';
 import { createEngineMetrics } from './metrics';
 import { SEGMENT_ENGINE_NAME, SEGMENT_ENGINE_OPTIONS, type SegmentEngineConfig } from './options';
 import type { MembershipReader, Segment, SegmentDefinitions, SegmentScheduler } from './model';
 import { SegmentCache } from './segment-cache';
+import { collectWork, coveredFull, timeDrivenWork, type LastFull, type SegmentWork } from './batch-work';
 import { readWorkItem, workForRows, workKey, workMessage, type WorkItem } from './work';
 
 export interface SegmentEngineDeps {
@@ -71,17 +72,6 @@ const MARKS_HELD_MS = 1_000;
 /** Users one scoped evaluation names at most: a larger set is evaluated in parts. */
 const USERS_PER_EVALUATION = 10_000;
 
-/** One segment's work in a batch of work items: a full evaluation, or the union of the users to re-evaluate. */
-interface SegmentWork {
-  app_id: string;
-  segment_id: string;
-  /** Latest requested_at of the full items; undefined when there is none. */
-  fullRequestedAt: number | undefined;
-  fullItems: number;
-  users: Set<string>;
-  userItems: number;
-}
-
 /**
  * The segment engine (docs/segments.md): definitions and membership in ClickHouse, work on
  * `segments.work` (one consumer group: a partition's owner is the only replica evaluating its
@@ -117,7 +107,7 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
     metrics,
   });
   /** This replica's last full evaluation per segment: when it started and which version it evaluated. */
-  const lastFull = new Map<string, { startedAt: number; version: number }>();
+  const lastFull = new Map<string, LastFull>();
   let consuming = false;
   let marksTimer: NodeJS.Timeout | undefined;
 
@@ -125,35 +115,6 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
     if (items.length === 0) return;
     await life.producer().send(config.workTopic, items.map(workMessage));
     for (const i of items) metrics.workProduced.inc({ kind: i.kind, source });
-  }
-
-  function collect(batch: MessageBatch): Map<string, SegmentWork> {
-    const work = new Map<string, SegmentWork>();
-    for (const m of batch.messages) {
-      const item = readWorkItem(m);
-      const key = workKey(item.app_id, item.segment_id);
-      let w = work.get(key);
-      if (!w)
-        work.set(key, (w = { app_id: item.app_id, segment_id: item.segment_id, fullRequestedAt: undefined, fullItems: 0, users: new Set(), userItems: 0 }));
-      if (item.kind === 'full') {
-        w.fullRequestedAt = Math.max(w.fullRequestedAt ?? item.requested_at, item.requested_at);
-        w.fullItems += 1;
-      } else {
-        for (const u of item.users) w.users.add(u);
-        w.userItems += 1;
-      }
-    }
-    return work;
-  }
-
-  /**
-   * Whether a full item can be skipped: this replica already started a full evaluation of the same
-   * version at or after it was requested (clocks of replicas assumed in step within well under the
-   * time between a request and an evaluation; a new version is never skipped).
-   */
-  function coveredFull(key: string, requestedAt: number, segment: StoredSegment): boolean {
-    const last = lastFull.get(key);
-    return last !== undefined && last.version === segment.version && requestedAt <= last.startedAt;
   }
 
   /** Evaluates one segment's work; returns how many items were evaluated and how many a full evaluation made moot. */
@@ -174,7 +135,7 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
         { kind: 'users', outcome: 'skipped', n: w.userItems },
       ];
     }
-    if (w.fullRequestedAt !== undefined && !coveredFull(key, w.fullRequestedAt, segment)) {
+    if (w.fullRequestedAt !== undefined && !coveredFull(lastFull.get(key), w.fullRequestedAt, segment.version)) {
       const startedAt = now();
       await evaluator.evaluate(segment);
       lastFull.set(key, { startedAt, version: segment.version });
@@ -193,7 +154,7 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
   }
 
   async function handleBatch(batch: MessageBatch): Promise<void> {
-    const work = collect(batch);
+    const work = collectWork(batch.messages.map(readWorkItem));
     // Each evaluation first publishes what a writer (a crashed replica, or this one) left half done
     // for its segment (evaluator.ts).
     const outcomes = [];
@@ -218,17 +179,8 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
     }, MARKS_HELD_MS);
   }
 
-  async function scheduleTimeDriven(): Promise<void> {
-    // Every replica asks on the same instants (multiples of the interval) with the same requested_at,
-    // so the owner evaluates once and skips the other replicas' copies.
-    const interval = config.recomputeIntervalMs;
-    const at = interval > 0 ? Math.floor(now() / interval) * interval : now();
-    const items: WorkItem[] = cache
-      .all()
-      .filter((s) => s.compiled.timeDriven)
-      .map((s) => ({ kind: 'full', app_id: s.app_id, segment_id: s.id, requested_at: at }));
-    await produce(items, 'schedule');
-  }
+  /** Requests a full recompute of every time-driven segment (every replica on the same instants: timeDrivenWork). */
+  const scheduleTimeDriven = () => produce(timeDrivenWork(cache.all(), now(), config.recomputeIntervalMs), 'schedule');
 
   return {
     definitions: store,
