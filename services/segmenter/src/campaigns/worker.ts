@@ -20,19 +20,17 @@ import {
 } from '@evp/core';
 import { readMembershipChange, type MembershipChange } from '@evp/schemas';
 import type { InsertedRow } from '../sink';
-import { parseTimestamp } from '@evp/segment-language';
 import { actionMessages, planDeliveries, type Delivery } from './deliver';
 import { matchingEvents, memberPage } from './loaders';
 import { writeOutcomes } from './outcomes';
 import { RateLimiter } from './rate-limit';
 import type { CampaignSettings, CampaignSource, StoredCampaign } from './source';
-import { isLive } from './states';
 import type { TemplateEngine } from './templates';
 import { readTriggerItem, triggerMessage, type TriggerItem } from './trigger-items';
 import { eventItems, triggerEventName } from './triggers/event';
-import { latestOccurrence } from './triggers/schedule';
 import { entryItems } from './triggers/segment-entry';
 import { runInvId } from './ids';
+import { dueOccurrences, liveAt, splitTriggerBatch, type UsersItem } from './trigger-batch';
 import { CAMPAIGN_WORKER_NAME, CAMPAIGN_WORKER_OPTIONS, type CampaignWorkerConfig } from './options';
 
 export type { CampaignWorkerConfig };
@@ -130,13 +128,7 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
 
   const activeOf = (appId: string) => active.filter((c) => c.app_id === appId);
 
-  function live(c: StoredCampaign, atMs: number): boolean {
-    const window: { startMs?: number; endMs?: number } = {};
-    if (c.document.start_at !== undefined) window.startMs = parseTimestamp(c.document.start_at) as number;
-    if (c.document.end_at !== undefined) window.endMs = parseTimestamp(c.document.end_at) as number;
-    // The trigger inside the campaign's window, and the campaign still live when acted on.
-    return isLive(c.state, window, atMs) && (window.endMs === undefined || now() < window.endMs);
-  }
+  const live = (c: StoredCampaign, atMs: number) => liveAt(c, atMs, now());
 
   /** One item → the deliveries it stands for, in batches of at most usersPerBatch. */
   async function* deliveries(c: StoredCampaign, item: TriggerItem): AsyncGenerator<Delivery[]> {
@@ -211,7 +203,7 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
    * written in batches of usersPerBatch, as one item's users would be. Each user keeps its item's
    * run key and trigger time, so the rows and actions are those of acting on the items one by one.
    */
-  async function handleUsersItems(items: Extract<TriggerItem, { kind: 'users' }>[]): Promise<ItemResult[]> {
+  async function handleUsersItems(items: UsersItem[]): Promise<ItemResult[]> {
     const first = items[0] as (typeof items)[number];
     const c = await deps.campaigns.get(first.app_id, first.campaign_id);
     const results: ItemResult[] = [];
@@ -229,17 +221,10 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
   async function handleBatch(batch: MessageBatch): Promise<void> {
     // A message that is no item throws non-retriable: the bus dead-letters it (consumer-guard).
     const items = batch.messages.map(readTriggerItem);
-    // Items whose users are named outright, by campaign (in their order); event and schedule items
-    // (which read ClickHouse per item to find their users) one by one.
-    const byCampaign = new Map<string, Extract<TriggerItem, { kind: 'users' }>[]>();
+    const { single, byCampaign } = splitTriggerBatch(items);
     const results: { item: TriggerItem; result: ItemResult }[] = [];
-    for (const item of items) {
-      if (item.kind === 'users' && item.trigger !== 'event') {
-        const key = `${item.app_id}:${item.campaign_id}`;
-        byCampaign.set(key, [...(byCampaign.get(key) ?? []), item]);
-      } else results.push({ item, result: await handleItem(item) });
-    }
-    for (const group of byCampaign.values()) {
+    for (const item of single) results.push({ item, result: await handleItem(item) });
+    for (const group of byCampaign) {
       const groupResults = await handleUsersItems(group);
       group.forEach((item, i) => results.push({ item, result: groupResults[i] as ItemResult }));
     }
@@ -265,14 +250,7 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
   }
 
   async function scheduleDue(): Promise<void> {
-    const t = now();
-    const items: TriggerItem[] = [];
-    for (const c of active) {
-      const runAt = latestOccurrence(c, t);
-      const key = `${c.app_id}:${c.id}`;
-      if (runAt === undefined || t - runAt > config.scheduleCatchUpMs || produced.get(key) === runAt) continue;
-      items.push({ kind: 'schedule', app_id: c.app_id, campaign_id: c.id, run_at: runAt });
-    }
+    const items = dueOccurrences(active, now(), config.scheduleCatchUpMs, produced);
     await produce(items, 'schedule');
     for (const i of items) if (i.kind === 'schedule') produced.set(`${i.app_id}:${i.campaign_id}`, i.run_at);
   }
