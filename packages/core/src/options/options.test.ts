@@ -3,7 +3,7 @@ import { ConfigError, envFragments, parseConfig } from '../config';
 import { defaultsOf, envOption, envShapeOf, fixedOption, fromEnv, optionsTable, withDefaults } from './options';
 
 const OPTIONS = {
-  groupId: fixedOption('part' as string, 'Consumer group.'),
+  groupId: fixedOption('part', 'Consumer group.'),
   batchRows: envOption('PART_BATCH_ROWS', envFragments.positiveInt, 100, 'Rows per batch | at most.'),
   fromStart: envOption('PART_FROM_START', envFragments.bool, false, 'Where a new group starts.'),
   threads: envOption(
