@@ -1,11 +1,14 @@
+/** The clock port: epoch milliseconds, possibly fractional (the action store's `queued_at` keeps the fraction). */
+export interface Clock {
+  now(): number;
+}
+
 /**
- * The clock port of timers: what time it is and how to be called back later. Every periodic job of a
+ * The clock of timers: what time it is and how to be called back later. Every periodic job of a
  * consumer (every.ts) runs on the clock its part was given, so a test moves time by hand
  * (ManualClock) and replicas sharing a wall clock fire on the same instants.
  */
-export interface TimerClock {
-  /** Epoch milliseconds. */
-  now(): number;
+export interface TimerClock extends Clock {
   setTimeout(fn: () => void, ms: number): TimerHandle;
   clearTimeout(handle: TimerHandle): void;
 }
