@@ -2,15 +2,12 @@ import { Counter, Registry } from 'prom-client';
 import {
   BLOCKS,
   CATALOG_KINDS,
-  createConsumerLifecycle,
+  consumerPart,
   fitsOneBatch,
   recordBytes,
-  timerClock,
   topics,
-  withDefaults,
-  type Bus,
+  type ConsumerDeps,
   type BusMessage,
-  type Logger,
   type MessageBatch,
   type OutgoingMessage,
   type SchemaRegistry,
@@ -23,16 +20,9 @@ import { Framer, registerOutputSchemas } from './output-schemas';
 import { receiptsOf, type ReceiptInput } from './receipt';
 import { toRejectedRecord } from './rejected-record';
 
-export interface ValidatorDeps {
-  bus: Bus;
+export interface ValidatorDeps extends ConsumerDeps<ValidatorConsumerConfig> {
   registry: SchemaRegistry;
-  logger: Logger;
-  /** Each setting's meaning and default: VALIDATOR_OPTIONS. */
-  config?: Partial<ValidatorConsumerConfig>;
   metrics?: Registry;
-  now?: () => number;
-  /** Called once if the raw consumer stops for good (see Subscription). */
-  onDead?: (error: Error) => void;
 }
 
 /** What a rejected record keeps when its full form cannot fit ingest.rejected's record batches. */
@@ -52,15 +42,7 @@ export interface RunningValidator {
  * (deterministic ids and keys make that harmless) but never lose it.
  */
 export async function startValidator(deps: ValidatorDeps): Promise<RunningValidator> {
-  const config = withDefaults(VALIDATOR_OPTIONS, deps.config);
-  const now = deps.now ?? Date.now;
-  const life = createConsumerLifecycle({
-    name: VALIDATOR_NAME,
-    bus: deps.bus,
-    logger: deps.logger,
-    clock: timerClock(now),
-    ...(deps.onDead ? { onDead: deps.onDead } : {}),
-  });
+  const { config, now, life } = consumerPart(VALIDATOR_NAME, VALIDATOR_OPTIONS, deps);
   const { logger } = life;
   const schemas = await registerOutputSchemas(deps.registry);
   // Events are framed where they are normalised (the pool); what the main thread writes, here.

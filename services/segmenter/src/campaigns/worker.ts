@@ -3,16 +3,13 @@ import { Counter, Registry } from 'prom-client';
 import {
   UnreadableMessageError,
   accepted,
-  createConsumerLifecycle,
+  consumerPart,
   errorMessage,
   isRetriable,
   rejected,
-  timerClock,
-  withDefaults,
   type Analytics,
-  type Bus,
+  type ConsumerDeps,
   type BusMessage,
-  type Logger,
   type MessageBatch,
   type Outcome,
   type SchemaRegistry,
@@ -35,19 +32,13 @@ import { CAMPAIGN_WORKER_NAME, CAMPAIGN_WORKER_OPTIONS, type CampaignWorkerConfi
 
 export type { CampaignWorkerConfig };
 
-export interface CampaignWorkerDeps {
+/** `now`: the instant of triggers and liveness checks. */
+export interface CampaignWorkerDeps extends ConsumerDeps<CampaignWorkerConfig> {
   analytics: Analytics;
-  bus: Bus;
   registry: SchemaRegistry;
-  logger: Logger;
   campaigns: CampaignSource;
   templates: TemplateEngine;
-  config?: Partial<CampaignWorkerConfig>;
-  /** The instant of triggers and liveness checks (injected in tests). Default Date.now. */
-  now?: () => number;
   metrics?: Registry;
-  /** Called once if a consumer stops for good. */
-  onDead?: (error: Error) => void;
   /** Run keys of API triggers. Default: random UUIDs. */
   newId?: () => string;
 }
@@ -85,16 +76,8 @@ type ItemResult = Outcome<UserCounts>;
  * item writes the same rows and requests the same actions, which the action store turns into duplicates.
  */
 export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
-  const config = withDefaults(CAMPAIGN_WORKER_OPTIONS, deps.config);
-  const now = deps.now ?? Date.now;
+  const { config, now, life } = consumerPart(CAMPAIGN_WORKER_NAME, CAMPAIGN_WORKER_OPTIONS, deps);
   const newId = deps.newId ?? randomUUID;
-  const life = createConsumerLifecycle({
-    name: CAMPAIGN_WORKER_NAME,
-    bus: deps.bus,
-    logger: deps.logger,
-    clock: timerClock(now),
-    ...(deps.onDead ? { onDead: deps.onDead } : {}),
-  });
   const { logger } = life;
   const metricRegistry = deps.metrics ?? new Registry();
   const itemsTotal = new Counter({

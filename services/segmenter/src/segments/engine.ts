@@ -1,16 +1,5 @@
 import { Registry } from 'prom-client';
-import {
-  createConsumerLifecycle,
-  errorMessage,
-  timerClock,
-  withDefaults,
-  type Analytics,
-  type Bus,
-  type Logger,
-  type MessageBatch,
-  type SchemaRegistry,
-  type SubscriptionHealth,
-} from '@evp/core';
+import { consumerPart, errorMessage, type Analytics, type ConsumerDeps, type MessageBatch, type SchemaRegistry, type SubscriptionHealth } from '@evp/core';
 import type { InsertedRow } from '../sink';
 import { createChangeLog } from './change-log';
 import type { CompiledSegment } from '@evp/segment-language';
@@ -24,19 +13,13 @@ import { SegmentCache } from './segment-cache';
 import { collectWork, coveredFull, timeDrivenWork, type LastFull, type SegmentWork } from './batch-work';
 import { readWorkItem, workForRows, workKey, workMessage, type WorkItem } from './work';
 
-export interface SegmentEngineDeps {
+/** `now`: the instant of evaluations, requests and definition times. */
+export interface SegmentEngineDeps extends ConsumerDeps<SegmentEngineConfig> {
   analytics: Analytics;
-  bus: Bus;
   registry: SchemaRegistry;
-  logger: Logger;
   /** A saved definition → its query (@evp/segment-language); called once per segment version. */
   compile: (segment: Segment) => CompiledSegment | Promise<CompiledSegment>;
-  config?: Partial<SegmentEngineConfig>;
-  /** The instant of evaluations, requests and definition times (injected in tests). Default Date.now. */
-  now?: () => number;
   metrics?: Registry;
-  /** Called once if the work consumer stops for good. */
-  onDead?: (error: Error) => void;
   /** Ids of new segments. Default: random UUIDs. */
   newId?: () => string;
 }
@@ -79,15 +62,7 @@ const USERS_PER_EVALUATION = 10_000;
  * every change of membership once on `segments.membership`.
  */
 export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
-  const config = withDefaults(SEGMENT_ENGINE_OPTIONS, deps.config);
-  const now = deps.now ?? Date.now;
-  const life = createConsumerLifecycle({
-    name: SEGMENT_ENGINE_NAME,
-    bus: deps.bus,
-    logger: deps.logger,
-    clock: timerClock(now),
-    ...(deps.onDead ? { onDead: deps.onDead } : {}),
-  });
+  const { config, now, life } = consumerPart(SEGMENT_ENGINE_NAME, SEGMENT_ENGINE_OPTIONS, deps);
   const { logger } = life;
   const metricRegistry = deps.metrics ?? new Registry();
   const metrics = createEngineMetrics(metricRegistry);

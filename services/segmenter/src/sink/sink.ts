@@ -2,17 +2,14 @@ import { Registry } from 'prom-client';
 import { mayBeRowFault } from '@evp/clickhouse';
 import {
   InfraError,
-  createConsumerLifecycle,
+  consumerPart,
   errorMessage,
   isRetriable,
-  timerClock,
   topics,
-  withDefaults,
   type Analytics,
-  type Bus,
+  type ConsumerDeps,
   type BusMessage,
   type DeadLetterError,
-  type Logger,
   type MessageBatch,
   type OutgoingMessage,
   type SchemaRegistry,
@@ -24,16 +21,10 @@ import { SINK_NAME, SINK_OPTIONS, type SinkConfig } from './options';
 import { SINK_TOPICS, readSinkMessage, unreadableError, type InsertedRow, type UnreadableMessage } from './read';
 import { VALUE_COLUMNS } from './rows';
 
-export interface SinkDeps {
-  bus: Bus;
+export interface SinkDeps extends ConsumerDeps<SinkConfig> {
   registry: SchemaRegistry;
   analytics: Analytics;
-  logger: Logger;
-  config?: Partial<SinkConfig>;
   metrics?: Registry;
-  now?: () => number;
-  /** Called once if the consumer stops for good (see Subscription). */
-  onDead?: (error: Error) => void;
   /**
    * Called with the events and catalog records of a handler call once all its rows are in
    * ClickHouse, before the handler returns: offsets are committed only after it resolves, so what
@@ -67,15 +58,7 @@ const YIELD_EVERY_MESSAGES = 250;
  * the refused row's message goes to `deadletters` with its provenance before anything is committed.
  */
 export function createSink(deps: SinkDeps): Sink {
-  const config = withDefaults(SINK_OPTIONS, deps.config);
-  const now = deps.now ?? Date.now;
-  const life = createConsumerLifecycle({
-    name: SINK_NAME,
-    bus: deps.bus,
-    logger: deps.logger,
-    clock: timerClock(now),
-    ...(deps.onDead ? { onDead: deps.onDead } : {}),
-  });
+  const { config, now, life } = consumerPart(SINK_NAME, SINK_OPTIONS, deps);
   const { logger } = life;
   const metricRegistry = deps.metrics ?? new Registry();
   const m = createSinkMetrics(metricRegistry);
