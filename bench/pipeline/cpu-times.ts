@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 /** utime + stime of `pid` in seconds; NaN when it has gone. */
-export function cpuSeconds(pid: number): number {
+function cpuSeconds(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may hold spaces: fields are counted after its closing parenthesis.

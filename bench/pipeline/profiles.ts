@@ -20,7 +20,7 @@ interface Profile {
   timeDeltas: number[];
 }
 
-export interface HotFunction {
+interface HotFunction {
   name: string;
   where: string;
   selfMs: number;
@@ -30,7 +30,7 @@ export interface HotFunction {
 const NOT_WORK = new Set(['(idle)', '(program)']);
 
 /** Self time per function over the profiles of a stage's threads (samples weighted by their time deltas), most first. */
-export function hottest(profiles: Profile[], top: number): HotFunction[] {
+function hottest(profiles: Profile[], top: number): HotFunction[] {
   const selfUs = new Map<string, { name: string; where: string; us: number }>();
   let total = 0;
   for (const profile of profiles) total += addSelfTimes(profile, selfUs);

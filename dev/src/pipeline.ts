@@ -98,9 +98,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     bus,
     registry,
     logger: logger.child({ service: 'validator' }),
-    normalize: { maxEventChars: 64 * 1024 },
-    groupId: `validator${suffix}`,
-    workers: opts.validatorWorkers ?? 0,
+    config: { groupId: `validator${suffix}`, workers: opts.validatorWorkers ?? 0 },
   });
   const segmenterParts = createSegmenterParts({
     analytics,

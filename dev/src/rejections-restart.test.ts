@@ -53,7 +53,7 @@ async function run(messages: OutgoingMessage[]): Promise<void> {
   const bus = createInProcessBus({ retryDelayMs: 5, maxRetryDelayMs: 20 });
   await bus.ensureTopics(allTopics());
   const registry = createInProcessRegistry();
-  const validator = await startValidator({ bus, registry, logger, normalize: { maxEventChars: 64 * 1024 } });
+  const validator = await startValidator({ bus, registry, logger });
   const sink = createSink({ bus, registry, analytics, logger, config: { batchMaxWaitMs: 20 } });
   await sink.start();
   const producer = await bus.producer();

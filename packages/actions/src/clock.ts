@@ -1,7 +1,7 @@
-/** Clock port: epoch milliseconds, possibly fractional (sub-millisecond part feeds `queued_at`). */
-export interface Clock {
-  now(): number;
-}
+import type { Clock } from '@evp/core';
+
+/** The clock port is @evp/core's (the consumers' timers run on its TimerClock). */
+export type { Clock };
 
 /**
  * Wall-clock time with sub-millisecond resolution. `performance.now()` has microseconds but drifts

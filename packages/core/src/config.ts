@@ -36,6 +36,9 @@ export const envFragments = {
   port: z.coerce.number().int().min(0).max(65535),
   url: z.string().url(),
   positiveInt: z.coerce.number().int().positive(),
+  nonNegativeInt: z.coerce.number().int().min(0),
+  /** `true` or `false`, nothing else. */
+  bool: z.enum(['true', 'false']).transform((v) => v === 'true'),
   /**
    * How long the group waits for a consumer that stopped heartbeating (killed, frozen) before its
    * partitions move to another member. Short for fast failover; the broker refuses a value outside

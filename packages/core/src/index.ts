@@ -15,3 +15,5 @@ export * from './dead-letter';
 export * from './consumer-lag';
 export * from './ports/analyst-sql';
 export * from './ports/key-usage';
+export * from './consumer';
+export * from './options';

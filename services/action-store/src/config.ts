@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_LOG_LEASE_MS, DEFAULT_PULL_MAX, DEFAULT_RETENTION_MS } from '@evp/actions';
 import { envFragments, parseConfig } from '@evp/core';
 
 /** `a:1,b:2` → [{ host: 'a', port: 1 }, …]; a bad entry fails the config. */
@@ -42,10 +43,10 @@ const schema = z
     ...envFragments.keys,
     LOG_LEVEL: envFragments.logLevel,
     /** Most actions one pull returns (spec 8 leaves it open); `more` says when some were left. */
-    PULL_MAX: envFragments.positiveInt.max(10_000).default(1000),
+    PULL_MAX: envFragments.positiveInt.max(10_000).default(DEFAULT_PULL_MAX),
     MAX_BODY_BYTES: envFragments.positiveInt.default(16 * 1024 * 1024),
     /** How long delivered/expired actions are remembered for idempotency and feedback. */
-    RETENTION_MS: envFragments.positiveInt.default(7 * 24 * 3600 * 1000),
+    RETENTION_MS: envFragments.positiveInt.default(DEFAULT_RETENTION_MS),
     SWEEP_INTERVAL_MS: envFragments.positiveInt.default(60_000),
     RETRY_AFTER_SECONDS: envFragments.positiveInt.default(1),
     /** Browser origins allowed to call the SDK pull; the API-key routes never answer CORS. */
@@ -60,7 +61,7 @@ const schema = z
     /** How often the relay looks at an empty outbox. */
     ACTION_LOG_IDLE_MS: envFragments.positiveInt.default(200),
     /** How long an outbox record read by one replica's relay stays its own before another may take it over. */
-    ACTION_LOG_LEASE_MS: envFragments.positiveInt.default(30_000),
+    ACTION_LOG_LEASE_MS: envFragments.positiveInt.default(DEFAULT_LOG_LEASE_MS),
   })
   .superRefine((c, ctx) => {
     if (c.KAFKA_BROKERS && !c.SCHEMA_REGISTRY_URL) {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { envFragments, parseConfig } from '@evp/core';
+import { envFragments, envShapeOf, fromEnv, parseConfig, withDefaults } from '@evp/core';
 import type { ClickHouseHttpOptions } from '@evp/clickhouse';
-import { DEFAULT_SINK_CONFIG, type SinkConfig } from './sink';
-import { DEFAULT_SEGMENT_ENGINE_CONFIG, type SegmentEngineConfig } from './segments';
-import type { CampaignWorkerConfig } from './campaigns';
+import { SINK_OPTIONS, type SinkConfig } from './sink';
+import { SEGMENT_ENGINE_OPTIONS, type SegmentEngineConfig } from './segments';
+import { CAMPAIGN_WORKER_OPTIONS, type CampaignWorkerConfig } from './campaigns';
 
 /** The only module of the segmenter that reads process.env; everything else gets typed values. */
 const clickhouse = {
@@ -19,10 +19,6 @@ const clickhouse = {
   CLICKHOUSE_MIGRATIONS_DIR: z.string().min(1).optional(),
   LOG_LEVEL: envFragments.logLevel,
 };
-
-const nonNegativeInt = z.coerce.number().int().min(0);
-
-const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 /**
  * The parts one replica runs; each is its own consumer group (or, for `api`, the HTTP port), so each
@@ -57,33 +53,12 @@ const sinkSchema = z.object({
   /** The console's chart.umd.min.js and analytics.md (the image's /app/console); default: the installed chart.js and this repository's docs. */
   CONSOLE_ASSETS_DIR: z.string().min(1).optional(),
   /** Applies pending migrations before consuming (idempotent); off when a separate `migrate` step runs. */
-  CLICKHOUSE_MIGRATE_ON_START: bool.default('true'),
-  SINK_BATCH_MAX_ROWS: envFragments.positiveInt.default(10_000),
-  SINK_BATCH_MAX_WAIT_MS: envFragments.positiveInt.default(1_000),
-  SINK_BATCH_MIN_INTERVAL_MS: nonNegativeInt.default(200),
-  SINK_BUS_CONCURRENCY: envFragments.positiveInt.default(16),
-  SINK_SLICE_ROWS: envFragments.positiveInt.default(5_000),
-  SINK_RETRY_INITIAL_DELAY_MS: envFragments.positiveInt.default(200),
-  SINK_RETRY_MAX_DELAY_MS: envFragments.positiveInt.default(5_000),
-  SINK_RETRY_BUDGET_MS: envFragments.positiveInt.default(10_000),
-  /** Full recompute of every time-driven segment, on multiples of this of the clock; 0: none on this replica. */
-  SEGMENTS_RECOMPUTE_INTERVAL_MS: nonNegativeInt.default(60_000),
-  /** Reload of the segment list the sink's trigger matches rows against. */
-  SEGMENTS_REFRESH_INTERVAL_MS: envFragments.positiveInt.default(5_000),
-  SEGMENTS_USERS_PER_ITEM: envFragments.positiveInt.default(1_000),
-  SEGMENTS_RECOVERY_MARGIN_MS: nonNegativeInt.default(60_000),
-  SEGMENTS_WORK_CONCURRENCY: envFragments.positiveInt.default(1),
-  /** Reload of the active campaigns (the entry consumer's, the sink hook's and the schedule timer's list). */
-  CAMPAIGNS_REFRESH_INTERVAL_MS: envFragments.positiveInt.default(5_000),
-  /** How often the schedule timer looks for due occurrences; 0: no timer on this replica. */
-  CAMPAIGNS_SCHEDULE_INTERVAL_MS: nonNegativeInt.default(60_000),
-  /** An occurrence older than this when first seen due is not run (after an outage longer than it). */
-  CAMPAIGNS_SCHEDULE_CATCH_UP_MS: nonNegativeInt.default(3_600_000),
-  /** Users per worker batch: one outcome insert and its actions' messages. */
-  CAMPAIGNS_USERS_PER_BATCH: envFragments.positiveInt.default(1_000),
-  CAMPAIGNS_WORK_CONCURRENCY: envFragments.positiveInt.default(1),
-  /** A first deployment's entry consumer reads segments.membership from its start (replays past entries into nudges). */
-  CAMPAIGNS_ENTRIES_FROM_BEGINNING: bool.default('false'),
+  CLICKHOUSE_MIGRATE_ON_START: envFragments.bool.default('true'),
+  // The parts' settings: each variable with its default and meaning in the part's options table
+  // (docs/configuration.md is generated from them).
+  ...envShapeOf(SINK_OPTIONS),
+  ...envShapeOf(SEGMENT_ENGINE_OPTIONS),
+  ...envShapeOf(CAMPAIGN_WORKER_OPTIONS),
 });
 
 const migrateSchema = z.object({
@@ -114,33 +89,13 @@ export const clickhouseOptions = (c: MigrateConfig): ClickHouseHttpOptions => ({
   application: 'evp-segmenter',
 });
 
-// The group ids are the parts' own defaults (written once, beside each part).
-export const sinkConfig = (c: SegmenterConfig): SinkConfig => ({
-  groupId: DEFAULT_SINK_CONFIG.groupId,
-  batchMaxRows: c.SINK_BATCH_MAX_ROWS,
-  batchMaxWaitMs: c.SINK_BATCH_MAX_WAIT_MS,
-  batchMinIntervalMs: c.SINK_BATCH_MIN_INTERVAL_MS,
-  busConcurrency: c.SINK_BUS_CONCURRENCY,
-  sliceRows: c.SINK_SLICE_ROWS,
-  retryInitialDelayMs: c.SINK_RETRY_INITIAL_DELAY_MS,
-  retryMaxDelayMs: c.SINK_RETRY_MAX_DELAY_MS,
-  retryBudgetMs: c.SINK_RETRY_BUDGET_MS,
-});
+// What the environment sets of each part's options; the rest (the group ids among them) are the
+// parts' own defaults, written once in their options tables.
+export const sinkConfig = (c: SegmenterConfig): SinkConfig => withDefaults(SINK_OPTIONS, fromEnv(SINK_OPTIONS, c));
 
 export const segmentEngineConfig = (c: SegmenterConfig): Partial<SegmentEngineConfig> => ({
-  groupId: DEFAULT_SEGMENT_ENGINE_CONFIG.groupId,
-  recomputeIntervalMs: c.SEGMENTS_RECOMPUTE_INTERVAL_MS,
-  refreshIntervalMs: c.SEGMENTS_REFRESH_INTERVAL_MS,
-  usersPerItem: c.SEGMENTS_USERS_PER_ITEM,
-  recoveryMarginMs: c.SEGMENTS_RECOVERY_MARGIN_MS,
-  concurrency: c.SEGMENTS_WORK_CONCURRENCY,
+  groupId: SEGMENT_ENGINE_OPTIONS.groupId.default,
+  ...fromEnv(SEGMENT_ENGINE_OPTIONS, c),
 });
 
-export const campaignWorkerConfig = (c: SegmenterConfig): Partial<CampaignWorkerConfig> => ({
-  refreshIntervalMs: c.CAMPAIGNS_REFRESH_INTERVAL_MS,
-  scheduleIntervalMs: c.CAMPAIGNS_SCHEDULE_INTERVAL_MS,
-  scheduleCatchUpMs: c.CAMPAIGNS_SCHEDULE_CATCH_UP_MS,
-  usersPerBatch: c.CAMPAIGNS_USERS_PER_BATCH,
-  concurrency: c.CAMPAIGNS_WORK_CONCURRENCY,
-  entryFromBeginning: c.CAMPAIGNS_ENTRIES_FROM_BEGINNING,
-});
+export const campaignWorkerConfig = (c: SegmenterConfig): Partial<CampaignWorkerConfig> => fromEnv(CAMPAIGN_WORKER_OPTIONS, c);

@@ -3,7 +3,7 @@ export * from './config';
 export { runMigrations, DEFAULT_MIGRATIONS_DIR } from '@evp/clickhouse';
 export * from './api';
 export {
-  DEFAULT_SEGMENT_ENGINE_CONFIG,
+  SEGMENT_ENGINE_OPTIONS,
   MAX_REASONS_LISTED,
   NAME_MAX,
   PREVIEW_SAMPLE,
@@ -22,5 +22,5 @@ export {
   type UserSegment,
   type WorkItem,
 } from './segments';
-export { assign, clickhouseReport, createCampaigns, runInvId, type CampaignsDeps } from './campaigns';
+export { CAMPAIGN_WORKER_OPTIONS, assign, clickhouseReport, createCampaigns, runInvId, type CampaignsDeps } from './campaigns';
 export { createSegmenterParts, type SegmenterPartsDeps } from './segmenter-parts';

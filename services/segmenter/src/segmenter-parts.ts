@@ -1,8 +1,8 @@
 import type { Registry } from 'prom-client';
 import type { Analytics, Bus, Logger, SchemaRegistry, SubscriptionHealth } from '@evp/core';
-import { type CampaignWorkerConfig, clickhouseReport, createCampaigns } from './campaigns';
-import { createSegments, type SegmentEngineConfig } from './segments';
-import { createSink, type SinkConfig } from './sink';
+import { CAMPAIGN_WORKER_NAME, type CampaignWorkerConfig, clickhouseReport, createCampaigns } from './campaigns';
+import { SEGMENT_ENGINE_NAME, createSegments, type SegmentEngineConfig } from './segments';
+import { SINK_NAME, createSink, type SinkConfig } from './sink';
 import { SEGMENTER_PARTS, type SegmenterPart } from './config';
 
 export interface SegmenterPartsDeps {
@@ -77,9 +77,10 @@ export function createSegmenterParts(deps: SegmenterPartsDeps) {
   });
   const runs = new Set<SegmenterPart>(deps.parts ?? SEGMENTER_PARTS);
   const consumers: Record<string, { health(): SubscriptionHealth }> = {
-    ...(runs.has('sink') ? { 'segmenter-sink': sink } : {}),
-    ...(runs.has('segments') ? { 'segmenter-segments': engine } : {}),
-    ...(runs.has('campaigns') ? { 'segmenter-campaigns': worker } : {}),
+    // Named as the parts name themselves (their default group ids, their dead letters' processors).
+    ...(runs.has('sink') ? { [SINK_NAME]: sink } : {}),
+    ...(runs.has('segments') ? { [SEGMENT_ENGINE_NAME]: engine } : {}),
+    ...(runs.has('campaigns') ? { [CAMPAIGN_WORKER_NAME]: worker } : {}),
   };
   return {
     segments,

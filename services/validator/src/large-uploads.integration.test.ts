@@ -46,10 +46,7 @@ describe('validator on the real stack: uploads at the limits', () => {
       bus,
       registry,
       logger,
-      normalize: { maxEventChars: 64 * 1024 },
-      groupId: uniqueName('validator-large-it'),
-      fromBeginning: false,
-      workers: 2,
+      config: { groupId: uniqueName('validator-large-it'), fromBeginning: false, workers: 2 },
     });
     const reader = await bus.subscribe({
       groupId: uniqueName('validator-large-it-reader'),

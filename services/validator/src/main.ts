@@ -3,7 +3,7 @@ import { consumerProblems, createLogger } from '@evp/core';
 import { closeServer, busMetrics, runService, serveOps, serviceLifecycle } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
-import { loadValidatorConfig } from './config';
+import { loadValidatorConfig, validatorConsumerConfig } from './config';
 import { startValidator, type RunningValidator } from './validator';
 
 /**
@@ -41,8 +41,7 @@ async function main() {
     registry,
     logger,
     metrics,
-    normalize: { maxEventChars: config.MAX_EVENT_CHARS },
-    workers: config.VALIDATOR_WORKERS,
+    config: validatorConsumerConfig(config),
     onDead: lifecycle.exitOnDead('ingest.raw'),
   });
 }

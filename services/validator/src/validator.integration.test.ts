@@ -22,10 +22,7 @@ describe('validator on the real stack: catalog submissions', () => {
       bus,
       registry,
       logger,
-      normalize: { maxEventChars: 64 * 1024 },
-      groupId: uniqueName('validator-it'),
-      fromBeginning: false,
-      workers: 2,
+      config: { groupId: uniqueName('validator-it'), fromBeginning: false, workers: 2 },
     });
     const reader = await bus.subscribe({
       groupId: uniqueName('validator-it-reader'),

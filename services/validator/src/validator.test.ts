@@ -43,9 +43,8 @@ async function start(
     bus,
     registry,
     logger,
-    normalize: { maxEventChars: 64 * 1024 },
     now: () => FAILED_AT,
-    workers: opts.workers ?? 0,
+    config: { workers: opts.workers ?? 0 },
   });
   const out: Out[] = [];
   const receipts: Out[] = [];

@@ -10,6 +10,6 @@ export type { CampaignAction } from './deliver';
 export type { CampaignSettings, CampaignSource, StoredCampaign } from './source';
 export type { TemplateEngine } from './templates';
 export { validateCampaign } from './validate';
-export type { CampaignWorkerConfig } from './worker';
+export { CAMPAIGN_WORKER_NAME, CAMPAIGN_WORKER_OPTIONS, type CampaignWorkerConfig } from './options';
 export { campaignActivity } from './activity';
 export { uplift } from './uplift';

@@ -3,94 +3,43 @@ import { Registry } from 'prom-client';
 import {
   UnreadableMessageError,
   accepted,
+  consumerPart,
   errorMessage,
   isRetriable,
-  processorOf,
   rejected,
-  topics,
   type Analytics,
-  type Bus,
+  type ConsumerDeps,
   type BusMessage,
-  type BusProducer,
-  type Logger,
   type MessageBatch,
   type Outcome,
   type SchemaRegistry,
-  type Subscription,
   type SubscriptionHealth,
 } from '@evp/core';
 import { readMembershipChange, type MembershipChange } from '@evp/schemas';
 import type { InsertedRow } from '../sink';
-import { parseTimestamp } from '@evp/segment-language';
 import { actionMessages, planDeliveries, type Delivery } from './deliver';
 import { matchingEvents, memberPage } from './loaders';
 import { writeOutcomes } from './outcomes';
 import { RateLimiter } from './rate-limit';
 import type { CampaignSettings, CampaignSource, StoredCampaign } from './source';
-import { isLive } from './states';
 import type { TemplateEngine } from './templates';
 import { readTriggerItem, triggerMessage, type TriggerItem } from './trigger-items';
 import { eventItems, triggerEventName } from './triggers/event';
-import { latestOccurrence } from './triggers/schedule';
 import { entryItems } from './triggers/segment-entry';
 import { runInvId } from './ids';
 import { createCampaignWorkerMetrics } from '../metrics';
+import { dueOccurrences, liveAt, splitTriggerBatch, type UsersItem } from './trigger-batch';
+import { CAMPAIGN_WORKER_NAME, CAMPAIGN_WORKER_OPTIONS, type CampaignWorkerConfig } from './options';
 
-export interface CampaignWorkerConfig {
-  /** Consumer group of `campaigns.triggers`: a partition's owner acts on its campaigns' triggers. */
-  groupId: string;
-  /** Consumer group of `segments.membership` turning entries into triggers. */
-  entryGroupId: string;
-  /**
-   * Where that group starts when it has no committed offsets. Default false (the topic's end): a
-   * first deployment does not replay the history of entries into nudges.
-   */
-  entryFromBeginning: boolean;
-  triggersTopic: string;
-  membershipTopic: string;
-  actionsTopic: string;
-  /** How often the list of active campaigns (of the entry consumer, the sink hook and the timer) is reloaded. 0: refresh() only. */
-  refreshIntervalMs: number;
-  /** How often the schedule timer looks for due occurrences. 0: scheduleDue() only. */
-  scheduleIntervalMs: number;
-  /** An occurrence older than this when first seen due is not run (an outage longer than it skips it). */
-  scheduleCatchUpMs: number;
-  /** Most users in one `users` item the producers write. */
-  usersPerItem: number;
-  /** Users per batch of the worker (rendering, one outcome insert, its actions' messages) and per members page. */
-  usersPerBatch: number;
-  /** Trigger partitions handled at once by this replica. */
-  concurrency: number;
-}
+export type { CampaignWorkerConfig };
 
-const DEFAULT_CAMPAIGN_WORKER_CONFIG: CampaignWorkerConfig = {
-  groupId: 'segmenter-campaigns',
-  entryGroupId: 'segmenter-campaign-entries',
-  entryFromBeginning: false,
-  triggersTopic: topics.campaignsTriggers,
-  membershipTopic: topics.segmentsMembership,
-  actionsTopic: topics.actionsRequested,
-  refreshIntervalMs: 5_000,
-  scheduleIntervalMs: 60_000,
-  scheduleCatchUpMs: 3_600_000,
-  usersPerItem: 1_000,
-  usersPerBatch: 1_000,
-  concurrency: 1,
-};
-
-export interface CampaignWorkerDeps {
+/** `now`: the instant of triggers and liveness checks. */
+export interface CampaignWorkerDeps extends ConsumerDeps<CampaignWorkerConfig> {
   analytics: Analytics;
-  bus: Bus;
   registry: SchemaRegistry;
-  logger: Logger;
   campaigns: CampaignSource;
   templates: TemplateEngine;
-  config?: Partial<CampaignWorkerConfig>;
-  /** The instant of triggers and liveness checks (injected in tests). Default Date.now. */
-  now?: () => number;
   metrics?: Registry;
-  /** Called once if a consumer stops for good. */
-  onDead?: (error: Error) => void;
   /** Run keys of API triggers. Default: random UUIDs. */
   newId?: () => string;
 }
@@ -128,36 +77,25 @@ type ItemResult = Outcome<UserCounts>;
  * item writes the same rows and requests the same actions, which the action store turns into duplicates.
  */
 export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
-  const config: CampaignWorkerConfig = { ...DEFAULT_CAMPAIGN_WORKER_CONFIG, ...deps.config };
-  const now = deps.now ?? Date.now;
+  const { config, now, life } = consumerPart(CAMPAIGN_WORKER_NAME, CAMPAIGN_WORKER_OPTIONS, deps);
   const newId = deps.newId ?? randomUUID;
-  const logger = deps.logger.child({ component: 'campaign-worker' });
+  const { logger } = life;
   const metricRegistry = deps.metrics ?? new Registry();
   const { itemsTotal, usersTotal, producedTotal } = createCampaignWorkerMetrics(metricRegistry);
   const limiter = new RateLimiter();
   let active: StoredCampaign[] = [];
-  let producer: BusProducer | undefined;
-  const subscriptions: Subscription[] = [];
-  const timers: NodeJS.Timeout[] = [];
   /** Schedule occurrences this process produced, by `app:campaign` → run_at. */
   const produced = new Map<string, number>();
 
   async function produce(items: TriggerItem[], source: string): Promise<void> {
     if (items.length === 0) return;
-    if (!producer) throw new Error('campaign worker not started');
-    await producer.send(config.triggersTopic, items.map(triggerMessage));
+    await life.producer().send(config.triggersTopic, items.map(triggerMessage));
     producedTotal.inc({ source }, items.length);
   }
 
   const activeOf = (appId: string) => active.filter((c) => c.app_id === appId);
 
-  function live(c: StoredCampaign, atMs: number): boolean {
-    const window: { startMs?: number; endMs?: number } = {};
-    if (c.document.start_at !== undefined) window.startMs = parseTimestamp(c.document.start_at) as number;
-    if (c.document.end_at !== undefined) window.endMs = parseTimestamp(c.document.end_at) as number;
-    // The trigger inside the campaign's window, and the campaign still live when acted on.
-    return isLive(c.state, window, atMs) && (window.endMs === undefined || now() < window.endMs);
-  }
+  const live = (c: StoredCampaign, atMs: number) => liveAt(c, atMs, now());
 
   /** One item → the deliveries it stands for, in batches of at most usersPerBatch. */
   async function* deliveries(c: StoredCampaign, item: TriggerItem): AsyncGenerator<Delivery[]> {
@@ -202,7 +140,7 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
       await writeOutcomes(deps.analytics, c.app_id, plan.outcomes);
       for (const m of actionMessages(c.app_id, c.id, plan.actions)) {
         await limiter.take(`${c.app_id}:${c.id}`, c.document.rate_per_second, m.actions);
-        await (producer as BusProducer).send(config.actionsTopic, [m.message]);
+        await life.producer().send(config.actionsTopic, [m.message]);
       }
       for (const o of plan.outcomes) counts[o.outcome] += 1;
     }
@@ -232,7 +170,7 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
    * written in batches of usersPerBatch, as one item's users would be. Each user keeps its item's
    * run key and trigger time, so the rows and actions are those of acting on the items one by one.
    */
-  async function handleUsersItems(items: Extract<TriggerItem, { kind: 'users' }>[]): Promise<ItemResult[]> {
+  async function handleUsersItems(items: UsersItem[]): Promise<ItemResult[]> {
     const first = items[0] as (typeof items)[number];
     const c = await deps.campaigns.get(first.app_id, first.campaign_id);
     const results: ItemResult[] = [];
@@ -250,17 +188,10 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
   async function handleBatch(batch: MessageBatch): Promise<void> {
     // A message that is no item throws non-retriable: the bus dead-letters it (consumer-guard).
     const items = batch.messages.map(readTriggerItem);
-    // Items whose users are named outright, by campaign (in their order); event and schedule items
-    // (which read ClickHouse per item to find their users) one by one.
-    const byCampaign = new Map<string, Extract<TriggerItem, { kind: 'users' }>[]>();
+    const { single, byCampaign } = splitTriggerBatch(items);
     const results: { item: TriggerItem; result: ItemResult }[] = [];
-    for (const item of items) {
-      if (item.kind === 'users' && item.trigger !== 'event') {
-        const key = `${item.app_id}:${item.campaign_id}`;
-        byCampaign.set(key, [...(byCampaign.get(key) ?? []), item]);
-      } else results.push({ item, result: await handleItem(item) });
-    }
-    for (const group of byCampaign.values()) {
+    for (const item of single) results.push({ item, result: await handleItem(item) });
+    for (const group of byCampaign) {
       const groupResults = await handleUsersItems(group);
       group.forEach((item, i) => results.push({ item, result: groupResults[i] as ItemResult }));
     }
@@ -286,27 +217,13 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
   }
 
   async function scheduleDue(): Promise<void> {
-    const t = now();
-    const items: TriggerItem[] = [];
-    for (const c of active) {
-      const runAt = latestOccurrence(c, t);
-      const key = `${c.app_id}:${c.id}`;
-      if (runAt === undefined || t - runAt > config.scheduleCatchUpMs || produced.get(key) === runAt) continue;
-      items.push({ kind: 'schedule', app_id: c.app_id, campaign_id: c.id, run_at: runAt });
-    }
+    const items = dueOccurrences(active, now(), config.scheduleCatchUpMs, produced);
     await produce(items, 'schedule');
     for (const i of items) if (i.kind === 'schedule') produced.set(`${i.app_id}:${i.campaign_id}`, i.run_at);
   }
 
   async function refresh(): Promise<void> {
     active = await deps.campaigns.active();
-  }
-
-  function every(ms: number, what: string, fn: () => Promise<void>) {
-    if (ms <= 0) return;
-    const t = setInterval(() => void fn().catch((err: unknown) => logger.error({ err }, `${what} failed: ${errorMessage(err)}`)), ms);
-    t.unref();
-    timers.push(t);
   }
 
   return {
@@ -323,48 +240,27 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
     },
     scheduleDue,
     refresh,
-    health() {
-      const dead = subscriptions.map((s) => s.health()).find((h) => h.state === 'dead');
-      return dead ?? (subscriptions.length > 0 ? { state: 'running' } : { state: 'stopped' });
-    },
+    health: () => life.health(),
     async start({ consume = true } = {}) {
-      if (producer) return;
-      producer = await deps.bus.producer();
+      if (!(await life.open())) return;
       await refresh();
-      every(config.refreshIntervalMs, 'campaign list refresh', refresh);
+      life.every(config.refreshIntervalMs, 'campaign list refresh', refresh);
       if (!consume) {
         logger.info('campaign worker producing triggers only (no trigger consumer on this replica)');
         return;
       }
-      const onDead = deps.onDead ? { onDead: deps.onDead } : {};
-      subscriptions.push(
-        await deps.bus.subscribe({
-          groupId: config.groupId,
-          topics: [config.triggersTopic],
-          processor: processorOf('segmenter-campaigns'),
-          fromBeginning: true,
-          concurrency: config.concurrency,
-          handleBatch,
-          ...onDead,
-        }),
-        await deps.bus.subscribe({
-          groupId: config.entryGroupId,
-          topics: [config.membershipTopic],
-          processor: processorOf('segmenter-campaigns'),
-          fromBeginning: config.entryFromBeginning,
-          handleBatch: handleMembership,
-          ...onDead,
-        }),
-      );
-      every(config.scheduleIntervalMs, 'campaign schedule', scheduleDue);
+      await life.consume({ groupId: config.groupId, topics: [config.triggersTopic], fromBeginning: true, concurrency: config.concurrency, handleBatch });
+      await life.consume({
+        groupId: config.entryGroupId,
+        topics: [config.membershipTopic],
+        fromBeginning: config.entryFromBeginning,
+        handleBatch: handleMembership,
+      });
+      life.every(config.scheduleIntervalMs, 'campaign schedule', scheduleDue);
       logger.info({ group: config.groupId, topic: config.triggersTopic }, 'campaign worker running');
     },
     async stop() {
-      for (const t of timers.splice(0)) clearInterval(t);
-      await Promise.all(subscriptions.splice(0).map((s) => s.stop()));
-      const p = producer;
-      producer = undefined;
-      await p?.close();
+      await life.stop();
       logger.info('campaign worker stopped');
     },
   };

@@ -1,6 +1,7 @@
 import type { Registry } from 'prom-client';
 import type { Analytics, Bus, Logger, SchemaRegistry } from '@evp/core';
-import { createSegmentEngine, type SegmentEngine, type SegmentEngineConfig } from './engine';
+import { createSegmentEngine, type SegmentEngine } from './engine';
+import type { SegmentEngineConfig } from './options';
 import { segmentLanguage } from './segment-language';
 import { createSegmentsService, type SegmentsService } from './service';
 

@@ -1,72 +1,25 @@
 import { Registry } from 'prom-client';
-import {
-  processorOf,
-  errorMessage,
-  topics,
-  type Analytics,
-  type Bus,
-  type BusProducer,
-  type Logger,
-  type MessageBatch,
-  type SchemaRegistry,
-  type Subscription,
-  type SubscriptionHealth,
-} from '@evp/core';
+import { consumerPart, errorMessage, type Analytics, type ConsumerDeps, type MessageBatch, type SchemaRegistry, type SubscriptionHealth } from '@evp/core';
 import type { InsertedRow } from '../sink';
 import { createChangeLog } from './change-log';
 import type { CompiledSegment } from '@evp/segment-language';
-import { createSegmentStore, type SegmentStore, type StoredSegment } from './definitions-store';
+import { createSegmentStore, type SegmentStore } from './definitions-store';
 import { createEvaluator } from './evaluator';
 import { createMembershipState } from './membership-store';
 import { createEngineMetrics } from '../metrics';
+import { SEGMENT_ENGINE_NAME, SEGMENT_ENGINE_OPTIONS, type SegmentEngineConfig } from './options';
 import type { MembershipReader, Segment, SegmentDefinitions, SegmentScheduler } from './model';
 import { SegmentCache } from './segment-cache';
+import { collectWork, coveredFull, timeDrivenWork, type LastFull, type SegmentWork } from './batch-work';
 import { readWorkItem, workForRows, workKey, workMessage, type WorkItem } from './work';
 
-export interface SegmentEngineConfig {
-  /** Consumer group of `segments.work`: its partition owners are the evaluating replicas. */
-  groupId: string;
-  workTopic: string;
-  membershipTopic: string;
-  /**
-   * How often every time-driven segment gets a full recompute (SEGMENTS_RECOMPUTE_INTERVAL_MS), on
-   * the multiples of it of the wall clock. Default 60 s; 0: no timer (scheduleTimeDriven() is called by someone else).
-   */
-  recomputeIntervalMs: number;
-  /** How often the in-memory list of segments (the sink hook's) is reloaded. Default 5 s; 0: no timer (refresh() only). */
-  refreshIntervalMs: number;
-  /** Most users in one `users` work item. Default 1 000. */
-  usersPerItem: number;
-  /** Recovery reads the topic back from this long before a pending row was written (clock skew). Default 60 s. */
-  recoveryMarginMs: number;
-  /** Work partitions handled at once by this replica. Default 1. */
-  concurrency: number;
-}
-
-export const DEFAULT_SEGMENT_ENGINE_CONFIG: SegmentEngineConfig = {
-  groupId: 'segmenter-segments',
-  workTopic: topics.segmentsWork,
-  membershipTopic: topics.segmentsMembership,
-  recomputeIntervalMs: 60_000,
-  refreshIntervalMs: 5_000,
-  usersPerItem: 1_000,
-  recoveryMarginMs: 60_000,
-  concurrency: 1,
-};
-
-export interface SegmentEngineDeps {
+/** `now`: the instant of evaluations, requests and definition times. */
+export interface SegmentEngineDeps extends ConsumerDeps<SegmentEngineConfig> {
   analytics: Analytics;
-  bus: Bus;
   registry: SchemaRegistry;
-  logger: Logger;
   /** A saved definition → its query (@evp/segment-language); called once per segment version. */
   compile: (segment: Segment) => CompiledSegment | Promise<CompiledSegment>;
-  config?: Partial<SegmentEngineConfig>;
-  /** The instant of evaluations, requests and definition times (injected in tests). Default Date.now. */
-  now?: () => number;
   metrics?: Registry;
-  /** Called once if the work consumer stops for good. */
-  onDead?: (error: Error) => void;
   /** Ids of new segments. Default: random UUIDs. */
   newId?: () => string;
 }
@@ -102,17 +55,6 @@ const MARKS_HELD_MS = 1_000;
 /** Users one scoped evaluation names at most: a larger set is evaluated in parts. */
 const USERS_PER_EVALUATION = 10_000;
 
-/** One segment's work in a batch of work items: a full evaluation, or the union of the users to re-evaluate. */
-interface SegmentWork {
-  app_id: string;
-  segment_id: string;
-  /** Latest requested_at of the full items; undefined when there is none. */
-  fullRequestedAt: number | undefined;
-  fullItems: number;
-  users: Set<string>;
-  userItems: number;
-}
-
 /**
  * The segment engine (docs/segments.md): definitions and membership in ClickHouse, work on
  * `segments.work` (one consumer group: a partition's owner is the only replica evaluating its
@@ -120,9 +62,8 @@ interface SegmentWork {
  * every change of membership once on `segments.membership`.
  */
 export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
-  const config: SegmentEngineConfig = { ...DEFAULT_SEGMENT_ENGINE_CONFIG, ...deps.config };
-  const now = deps.now ?? Date.now;
-  const logger = deps.logger.child({ component: 'segment-engine' });
+  const { config, now, life } = consumerPart(SEGMENT_ENGINE_NAME, SEGMENT_ENGINE_OPTIONS, deps);
+  const { logger } = life;
   const metricRegistry = deps.metrics ?? new Registry();
   const metrics = createEngineMetrics(metricRegistry);
   const store: SegmentStore = createSegmentStore({ analytics: deps.analytics, now, ...(deps.newId ? { newId: deps.newId } : {}) });
@@ -141,46 +82,14 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
     metrics,
   });
   /** This replica's last full evaluation per segment: when it started and which version it evaluated. */
-  const lastFull = new Map<string, { startedAt: number; version: number }>();
-  let producer: BusProducer | undefined;
-  let subscription: Subscription | undefined;
-  const timers: NodeJS.Timeout[] = [];
+  const lastFull = new Map<string, LastFull>();
+  let consuming = false;
   let marksTimer: NodeJS.Timeout | undefined;
 
   async function produce(items: WorkItem[], source: 'sink' | 'schedule' | 'request'): Promise<void> {
     if (items.length === 0) return;
-    if (!producer) throw new Error('segment engine not started');
-    await producer.send(config.workTopic, items.map(workMessage));
+    await life.producer().send(config.workTopic, items.map(workMessage));
     for (const i of items) metrics.workProduced.inc({ kind: i.kind, source });
-  }
-
-  function collect(batch: MessageBatch): Map<string, SegmentWork> {
-    const work = new Map<string, SegmentWork>();
-    for (const m of batch.messages) {
-      const item = readWorkItem(m);
-      const key = workKey(item.app_id, item.segment_id);
-      let w = work.get(key);
-      if (!w)
-        work.set(key, (w = { app_id: item.app_id, segment_id: item.segment_id, fullRequestedAt: undefined, fullItems: 0, users: new Set(), userItems: 0 }));
-      if (item.kind === 'full') {
-        w.fullRequestedAt = Math.max(w.fullRequestedAt ?? item.requested_at, item.requested_at);
-        w.fullItems += 1;
-      } else {
-        for (const u of item.users) w.users.add(u);
-        w.userItems += 1;
-      }
-    }
-    return work;
-  }
-
-  /**
-   * Whether a full item can be skipped: this replica already started a full evaluation of the same
-   * version at or after it was requested (clocks of replicas assumed in step within well under the
-   * time between a request and an evaluation; a new version is never skipped).
-   */
-  function coveredFull(key: string, requestedAt: number, segment: StoredSegment): boolean {
-    const last = lastFull.get(key);
-    return last !== undefined && last.version === segment.version && requestedAt <= last.startedAt;
   }
 
   /** Evaluates one segment's work; returns how many items were evaluated and how many a full evaluation made moot. */
@@ -201,7 +110,7 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
         { kind: 'users', outcome: 'skipped', n: w.userItems },
       ];
     }
-    if (w.fullRequestedAt !== undefined && !coveredFull(key, w.fullRequestedAt, segment)) {
+    if (w.fullRequestedAt !== undefined && !coveredFull(lastFull.get(key), w.fullRequestedAt, segment.version)) {
       const startedAt = now();
       await evaluator.evaluate(segment);
       lastFull.set(key, { startedAt, version: segment.version });
@@ -220,7 +129,7 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
   }
 
   async function handleBatch(batch: MessageBatch): Promise<void> {
-    const work = collect(batch);
+    const work = collectWork(batch.messages.map(readWorkItem));
     // Each evaluation first publishes what a writer (a crashed replica, or this one) left half done
     // for its segment (evaluator.ts).
     const outcomes = [];
@@ -240,39 +149,13 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
       marksTimer = undefined;
       evaluator.flushMarks().catch((err: unknown) => {
         logger.warn({ err }, `writing emitted marks failed (kept, tried again): ${errorMessage(err)}`);
-        if (subscription) armMarksTimer();
+        if (consuming) armMarksTimer();
       });
     }, MARKS_HELD_MS);
   }
 
-  async function scheduleTimeDriven(): Promise<void> {
-    // Every replica asks on the same instants (multiples of the interval) with the same requested_at,
-    // so the owner evaluates once and skips the other replicas' copies.
-    const interval = config.recomputeIntervalMs;
-    const at = interval > 0 ? Math.floor(now() / interval) * interval : now();
-    const items: WorkItem[] = cache
-      .all()
-      .filter((s) => s.compiled.timeDriven)
-      .map((s) => ({ kind: 'full', app_id: s.app_id, segment_id: s.id, requested_at: at }));
-    await produce(items, 'schedule');
-  }
-
-  /** Runs `fn` on every multiple of `everyMs` of the wall clock (aligned across replicas), logging failures; never when 0. */
-  function every(everyMs: number, what: string, fn: () => Promise<void>) {
-    if (everyMs <= 0) return;
-    const run = () => void fn().catch((err: unknown) => logger.error({ err }, `${what} failed: ${errorMessage(err)}`));
-    const first = setTimeout(
-      () => {
-        run();
-        const t = setInterval(run, everyMs);
-        t.unref();
-        timers.push(t);
-      },
-      everyMs - (Date.now() % everyMs),
-    );
-    first.unref();
-    timers.push(first);
-  }
+  /** Requests a full recompute of every time-driven segment (every replica on the same instants: timeDrivenWork). */
+  const scheduleTimeDriven = () => produce(timeDrivenWork(cache.all(), now(), config.recomputeIntervalMs), 'schedule');
 
   return {
     definitions: store,
@@ -288,41 +171,32 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
       ),
     scheduleTimeDriven,
     refresh: () => cache.refresh(),
-    health: () => subscription?.health() ?? { state: 'stopped' },
+    health: () => life.health(),
     async start({ consume = true } = {}) {
-      if (producer) return;
-      producer = await deps.bus.producer();
+      if (!(await life.open())) return;
       await cache.refresh();
-      every(config.refreshIntervalMs, 'segment list refresh', () => cache.refresh());
+      life.every(config.refreshIntervalMs, 'segment list refresh', () => cache.refresh());
       if (!consume) {
         logger.info('segment engine producing work only (no work consumer on this replica)');
         return;
       }
       await log.start();
-      subscription = await deps.bus.subscribe({
-        groupId: config.groupId,
-        topics: [config.workTopic],
-        processor: processorOf('segmenter-segments'),
-        fromBeginning: true,
-        concurrency: config.concurrency,
-        handleBatch,
-        ...(deps.onDead ? { onDead: deps.onDead } : {}),
-      });
-      every(config.recomputeIntervalMs, 'scheduled recompute', scheduleTimeDriven);
+      consuming = true;
+      await life.consume({ groupId: config.groupId, topics: [config.workTopic], fromBeginning: true, concurrency: config.concurrency, handleBatch });
+      life.every(config.recomputeIntervalMs, 'scheduled recompute', scheduleTimeDriven);
       logger.info({ group: config.groupId, topic: config.workTopic, recomputeIntervalMs: config.recomputeIntervalMs }, 'segment engine running');
     },
     async stop() {
-      for (const t of timers.splice(0)) clearTimeout(t);
-      const s = subscription;
-      subscription = undefined;
-      await s?.stop();
-      clearTimeout(marksTimer);
-      marksTimer = undefined;
-      // What is left is recovered by the next owner if this fails (found on the topic, not sent again).
-      await evaluator.flushMarks().catch((err: unknown) => logger.warn({ err }, `writing emitted marks on stop failed: ${errorMessage(err)}`));
-      const p = producer;
-      producer = undefined;
-      await Promise.all([p?.close(), log.stop()]);
+      consuming = false;
+      await life.stop({
+        flush: () => {
+          clearTimeout(marksTimer);
+          marksTimer = undefined;
+          // What is left is recovered by the next owner if this fails (found on the topic, not sent again).
+          return evaluator.flushMarks().catch((err: unknown) => logger.warn({ err }, `writing emitted marks on stop failed: ${errorMessage(err)}`));
+        },
+        close: () => log.stop(),
+      });
       logger.info('segment engine stopped');
     },
   };

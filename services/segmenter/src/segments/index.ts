@@ -2,6 +2,7 @@
 // schedules, the membership log, and the API service behind /v1/segments.
 export * from './service';
 export * from './engine';
+export { SEGMENT_ENGINE_NAME, SEGMENT_ENGINE_OPTIONS, type SegmentEngineConfig } from './options';
 export { createSegments, type SegmentsDeps } from './compose';
 export { workForRows, workMessage, type SegmentEntry, type WorkItem } from './work';
 export { createChangeLog } from './change-log';

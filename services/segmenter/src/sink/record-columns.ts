@@ -161,7 +161,7 @@ export function rowWriter<const Fs extends readonly RecordField[]>(fields: Fs): 
  * scan does not check (a bare word, a raw control character) ClickHouse refuses, and the sink
  * isolates that row like any other the engine refuses.
  */
-export function objectText(value: unknown, at: string): string {
+function objectText(value: unknown, at: string): string {
   const json = text(value, at);
   if (json.charCodeAt(0) !== 0x7b) throw new RowError(at, 'expected a JSON object');
   let depth = 0;

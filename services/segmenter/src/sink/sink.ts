@@ -1,109 +1,30 @@
 import { Registry } from 'prom-client';
-import { JsonRow, mayBeRowFault, stringifyWellFormed } from '@evp/clickhouse';
+import { mayBeRowFault } from '@evp/clickhouse';
 import {
-  BLOCKS,
   InfraError,
-  deadLetterOf,
-  processorOf,
-  readDeadLetter,
-  CATALOG_KINDS,
+  consumerPart,
   errorMessage,
   isRetriable,
   topics,
   type Analytics,
-  type Bus,
+  type ConsumerDeps,
   type BusMessage,
-  type BusProducer,
   type DeadLetterError,
-  type OutgoingMessage,
-  type CatalogKind,
-  type Logger,
   type MessageBatch,
+  type OutgoingMessage,
   type SchemaRegistry,
-  type Subscription,
   type SubscriptionHealth,
 } from '@evp/core';
-import { RecordReadError, readActionLogEntry, readIngestReceipt } from '@evp/schemas';
 import { InsertBatcher, type TableRows } from './batcher';
 import { createSinkMetrics } from '../metrics';
-import {
-  RowError,
-  TABLES,
-  VALUE_COLUMNS,
-  actionLogRow,
-  catalogRow,
-  customCatalogRow,
-  deadLetterRow,
-  eventRowTextFromAvro,
-  receiptRow,
-  rejectedRow,
-} from './rows';
+import { SINK_NAME, SINK_OPTIONS, type SinkConfig } from './options';
+import { SINK_TOPICS, readSinkMessage, unreadableError, type InsertedRow, type UnreadableMessage } from './read';
+import { VALUE_COLUMNS } from './rows';
 
-export interface SinkConfig {
-  /** Consumer group. Default `segmenter-sink`. */
-  groupId: string;
-  /** Rows per insert at most. Default 10 000. */
-  batchMaxRows: number;
-  /** Longest a row waits for others to share its insert. Default 1 000 ms. */
-  batchMaxWaitMs: number;
-  /**
-   * Rows leave as soon as no insert runs (gathering while one does), but inserts start at most once
-   * per this long: each costs ClickHouse a fixed share of CPU and a part to merge. Default 200 ms.
-   */
-  batchMinIntervalMs: number;
-  /**
-   * Handler calls the bus runs at once (kafkajs partitionsConsumedConcurrently): the partitions of
-   * one fetch share an insert. Default 16.
-   */
-  busConcurrency: number;
-  /**
-   * A handler call hands its rows over in slices of this many messages, so inserting one slice
-   * (ClickHouse's threads) overlaps decoding the next (the JS thread). Default 5 000.
-   */
-  sliceRows: number;
-  /** Back-off between insert attempts while ClickHouse is unavailable. */
-  retryInitialDelayMs: number;
-  retryMaxDelayMs: number;
-  /** How long one handler call keeps retrying before handing the batch back to the bus. */
-  retryBudgetMs: number;
-}
-
-export const DEFAULT_SINK_CONFIG: SinkConfig = {
-  groupId: 'segmenter-sink',
-  batchMaxRows: 10_000,
-  batchMaxWaitMs: 1_000,
-  batchMinIntervalMs: 200,
-  busConcurrency: 16,
-  sliceRows: 5_000,
-  retryInitialDelayMs: 200,
-  retryMaxDelayMs: 5_000,
-  retryBudgetMs: 10_000,
-};
-
-/**
- * What one stored row says about who did what: the segment engine's trigger (which segments may
- * have changed, for which users). Events carry app, user and canonical name; catalog records their
- * kind (and, for the `user` catalog, the user: the record's id). An event also carries its id, which
- * campaign event triggers name to read the event back (campaigns/triggers/event.ts).
- */
-export interface InsertedRow {
-  app_id: string;
-  user_id?: string;
-  name?: string;
-  event_id?: string;
-  catalog?: CatalogKind;
-}
-
-export interface SinkDeps {
-  bus: Bus;
+export interface SinkDeps extends ConsumerDeps<SinkConfig> {
   registry: SchemaRegistry;
   analytics: Analytics;
-  logger: Logger;
-  config?: Partial<SinkConfig>;
   metrics?: Registry;
-  now?: () => number;
-  /** Called once if the consumer stops for good (see Subscription). */
-  onDead?: (error: Error) => void;
   /**
    * Called with the events and catalog records of a handler call once all its rows are in
    * ClickHouse, before the handler returns: offsets are committed only after it resolves, so what
@@ -122,61 +43,6 @@ export interface Sink {
   readonly metrics: Registry;
 }
 
-/** Every topic the sink reads: one per block, one per catalog kind, the app-defined catalogs, the rejected records, the receipts and the action log. */
-export const SINK_TOPICS: string[] = [
-  ...BLOCKS.map((b) => topics.events(b)),
-  ...CATALOG_KINDS.map((k) => topics.catalog(k)),
-  topics.customCatalog,
-  topics.rejected,
-  topics.receipts,
-  topics.actionsLog,
-  topics.deadLetters,
-];
-
-/**
- * Every row is written as JSON text when its message is read, not when its insert starts: the
- * insert of one slice (ClickHouse's thread) then overlaps both the decoding and the serializing of
- * the next (the JS thread), and an insert only joins text. Same text as the client would write.
- */
-const jsonRow = (row: object) => new JsonRow(stringifyWellFormed(row));
-
-type Route =
-  | { table: 'events' }
-  | { table: 'rejected' }
-  | { table: 'receipts' }
-  | { table: 'actions_log' }
-  | { table: 'catalog'; kind: CatalogKind }
-  | { table: 'customCatalog' }
-  | { table: 'dead_letters' };
-
-const routes = new Map<string, Route>([
-  ...BLOCKS.map((b) => [topics.events(b), { table: 'events' }] as [string, Route]),
-  ...CATALOG_KINDS.map((k) => [topics.catalog(k), { table: 'catalog', kind: k }] as [string, Route]),
-  [topics.customCatalog, { table: 'customCatalog' }],
-  [topics.rejected, { table: 'rejected' }],
-  [topics.receipts, { table: 'receipts' }],
-  [topics.actionsLog, { table: 'actions_log' }],
-  [topics.deadLetters, { table: 'dead_letters' }],
-]);
-
-interface Read {
-  table: string;
-  /** Serialized as it is read: the JS thread writes it while ClickHouse inserts the previous slice. */
-  row: JsonRow;
-  key: string;
-  receivedAtMs: number;
-  /** Set only when the sink has an onInserted hook (read from values the row is built from anyway). */
-  inserted?: InsertedRow | undefined;
-}
-
-/** The sink as named in its dead letters. */
-const SINK_DEAD_LETTER_PROCESSOR = processorOf('segmenter-sink');
-
-/** A message the sink cannot read: dead-lettered (never a row, never dropped) before its batch commits. */
-interface Unreadable {
-  unreadable: DeadLetterError;
-}
-
 /** Messages decoded between two turns of the event loop (≈ 5 ms of work). */
 const YIELD_EVERY_MESSAGES = 250;
 
@@ -192,14 +58,11 @@ const YIELD_EVERY_MESSAGES = 250;
  * the refused row's message goes to `deadletters` with its provenance before anything is committed.
  */
 export function createSink(deps: SinkDeps): Sink {
-  const config: SinkConfig = { ...DEFAULT_SINK_CONFIG, ...deps.config };
-  const now = deps.now ?? Date.now;
-  const logger = deps.logger.child({ component: 'segmenter-sink' });
+  const { config, now, life } = consumerPart(SINK_NAME, SINK_OPTIONS, deps);
+  const { logger } = life;
   const metricRegistry = deps.metrics ?? new Registry();
   const m = createSinkMetrics(metricRegistry);
   const tracking = deps.onInserted !== undefined;
-  let subscription: Subscription | undefined;
-  let producer: BusProducer | undefined;
   let outageLogged = false;
 
   const batcher = new InsertBatcher<BusMessage>({
@@ -210,7 +73,6 @@ export function createSink(deps: SinkDeps): Sink {
     isRetriable,
     isRowFault: mayBeRowFault,
     deadLetter: async (refusedRows) => {
-      const failedAt = now();
       // A dead letter whose row ClickHouse refuses stays where it is (listed and replayable by
       // `npm run deadletters`), logged and counted: writing it to deadletters again would loop.
       const refused = refusedRows.filter((r) => r.source.topic !== topics.deadLetters);
@@ -224,15 +86,9 @@ export function createSink(deps: SinkDeps): Sink {
       }
       if (refused.length === 0) return;
       const messages = refused.map((r) =>
-        deadLetterOf(r.source, {
-          group: config.groupId,
-          error: { kind: 'refused', message: `insert into ${r.table}: ${errorMessage(r.err)}`, retriable: false },
-          processor: SINK_DEAD_LETTER_PROCESSOR,
-          failedAt,
-        }),
+        life.deadLetter(r.source, config.groupId, { kind: 'refused', message: `insert into ${r.table}: ${errorMessage(r.err)}`, retriable: false }),
       );
-      if (!producer) throw new InfraError('bus', 'dead-letter producer not started', { retriable: true });
-      await producer.send(topics.deadLetters, messages);
+      await life.writeDeadLetters(messages);
       for (const r of refused) {
         m.deadLettered.inc({ table: r.table });
         logger.error(
@@ -271,94 +127,11 @@ export function createSink(deps: SinkDeps): Sink {
     },
   });
 
-  // Defined once, not per message: a closure per message was a measurable cost in the sink's loop.
-  // `avro_decode` and `record`: the bytes are no record of a known schema; the others: a record that
-  // breaks its contract (`canonical`, `row`: a value ClickHouse cannot hold) or an envelope that is none.
-  function unreadable(msg: BusMessage, rule: string, path: string, err: unknown): Unreadable {
+  /** Counted and logged once per message; the dead letter's error says which rule failed where. */
+  function unreadable(msg: BusMessage, u: UnreadableMessage): DeadLetterError {
     m.unreadable.inc({ topic: msg.topic });
-    logger.warn({ source: `${msg.topic}/${msg.partition}/${msg.offset}`, rule, err }, 'unreadable message: dead-lettered');
-    const kind = rule === 'avro_decode' || rule === 'record' ? 'unreadable' : 'invalid';
-    return { unreadable: { kind, message: `${rule} at ${path}: ${errorMessage(err)}`, retriable: false } };
-  }
-
-  function readDeadLetterMessage(msg: BusMessage): Read | Unreadable {
-    const r = readDeadLetter(msg);
-    if (!r.ok) return unreadable(msg, 'dead_letter_envelope', '$.headers', new Error(r.problem));
-    try {
-      const row = deadLetterRow(r.letter);
-      return { table: TABLES.deadLetters, row: jsonRow(row), key: row.dead_letter_id, receivedAtMs: r.letter.failedAt };
-    } catch (err) {
-      return err instanceof RowError ? unreadable(msg, 'row', `$.${err.path}`, err) : unreadable(msg, 'dead_letter_envelope', '$', err);
-    }
-  }
-
-  async function read(msg: BusMessage): Promise<Read | Unreadable> {
-    const route = routes.get(msg.topic);
-    if (!route) throw new Error(`the sink does not read topic ${msg.topic}`);
-    // A dead letter is its envelope's headers around the source message's bytes: never Avro.
-    if (route.table === 'dead_letters') return readDeadLetterMessage(msg);
-    let decoded: unknown;
-    try {
-      decoded = await deps.registry.decode(msg.value);
-    } catch (err) {
-      // The registry being unreachable says nothing about the message: give the batch back.
-      if (isRetriable(err)) throw err;
-      return unreadable(msg, 'avro_decode', '$', err);
-    }
-    if (decoded === null || typeof decoded !== 'object') return unreadable(msg, 'record', '$', new Error('not an Avro record'));
-    const record = decoded as Record<string, unknown>;
-    try {
-      switch (route.table) {
-        case 'events': {
-          // Every value is checked as its row is written: the ids read from the record below are those of the row.
-          const row = new JsonRow(eventRowTextFromAvro(record));
-          return {
-            table: TABLES.events,
-            row,
-            key: record.event_id as string,
-            receivedAtMs: record.received_at as number,
-            inserted: tracking
-              ? { app_id: record.app_id as string, user_id: record.user_id as string, name: record.name as string, event_id: record.event_id as string }
-              : undefined,
-          };
-        }
-        case 'rejected': {
-          const row = rejectedRow(record);
-          return { table: TABLES.rejected, row: jsonRow(row), key: row.rejection_id, receivedAtMs: record.received_at as number };
-        }
-        case 'receipts': {
-          const row = receiptRow(readIngestReceipt(record));
-          return { table: TABLES.receipts, row: jsonRow(row), key: row.receipt_id, receivedAtMs: record.received_at as number };
-        }
-        case 'actions_log': {
-          const row = actionLogRow(readActionLogEntry(record));
-          return { table: TABLES.actionsLog, row: jsonRow(row), key: row.entry_id, receivedAtMs: record.at as number };
-        }
-        case 'catalog': {
-          const row = catalogRow(record);
-          return {
-            table: TABLES.catalog(route.kind),
-            row: jsonRow(row),
-            key: `${row.app_id}\u0000${row.id}\u0000${row.received_at}`,
-            receivedAtMs: record.received_at as number,
-            // A user record's id is the user's id (spec 2.4).
-            inserted: tracking ? { app_id: row.app_id, catalog: route.kind, ...(route.kind === 'user' ? { user_id: row.id } : {}) } : undefined,
-          };
-        }
-        case 'customCatalog': {
-          const row = customCatalogRow(record);
-          return {
-            table: TABLES.customCatalog,
-            row: jsonRow(row),
-            key: `${row.app_id}\u0000${row.kind}\u0000${row.id}\u0000${row.received_at}`,
-            receivedAtMs: record.received_at as number,
-          };
-        }
-      }
-    } catch (err) {
-      if (err instanceof RecordReadError) return unreadable(msg, 'contract', `$.${err.path}`, new Error(err.reason));
-      return err instanceof RowError ? unreadable(msg, 'row', `$.${err.path}`, err) : unreadable(msg, 'canonical', '$', err);
-    }
+    logger.warn({ source: `${msg.topic}/${msg.partition}/${msg.offset}`, rule: u.rule, err: u.err }, 'unreadable message: dead-lettered');
+    return unreadableError(u);
   }
 
   async function handleBatch(batch: MessageBatch): Promise<void> {
@@ -382,9 +155,9 @@ export function createSink(deps: SinkDeps): Sink {
       // loop now and then lets the process's other work (the segment engine's queries) go on.
       if (i > 0 && i % YIELD_EVERY_MESSAGES === 0) await new Promise((r) => setImmediate(r));
       const msg = batch.messages[i] as BusMessage;
-      const r = await read(msg);
+      const r = await readSinkMessage(msg, deps.registry, tracking);
       if ('unreadable' in r) {
-        letters.push(deadLetterOf(msg, { group: config.groupId, error: r.unreadable, processor: SINK_DEAD_LETTER_PROCESSOR, failedAt: now() }));
+        letters.push(life.deadLetter(msg, config.groupId, unreadable(msg, r.unreadable)));
         continue;
       }
       const t = tables.get(r.table) ?? { rows: [], keys: [], sources: [] };
@@ -405,12 +178,7 @@ export function createSink(deps: SinkDeps): Sink {
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
     // Durable before the handler returns (and the bus commits past them); a failed write gives the batch back.
-    if (letters.length > 0) {
-      if (!producer) throw new InfraError('bus', 'dead-letter producer not started', { retriable: true });
-      await producer.send(topics.deadLetters, letters).catch((err: unknown) => {
-        throw new InfraError('bus', `dead-letter write failed, not committing: ${errorMessage(err)}`, { retriable: true, cause: err });
-      });
-    }
+    await life.writeDeadLetters(letters);
     if (deps.onInserted && inserted.length > 0) await deps.onInserted(inserted);
     const done = now();
     m.batchDuration.observe((done - started) / 1000);
@@ -423,32 +191,18 @@ export function createSink(deps: SinkDeps): Sink {
 
   return {
     metrics: metricRegistry,
-    health: () => subscription?.health() ?? { state: 'stopped' },
+    health: () => life.health(),
     async start() {
-      if (subscription) return;
-      producer ??= await deps.bus.producer();
-      subscription = await deps.bus.subscribe({
-        groupId: config.groupId,
-        topics: SINK_TOPICS,
-        processor: SINK_DEAD_LETTER_PROCESSOR,
-        fromBeginning: true,
-        concurrency: config.busConcurrency,
-        handleBatch,
-        ...(deps.onDead ? { onDead: deps.onDead } : {}),
-      });
+      if (!(await life.open())) return;
+      await life.consume({ groupId: config.groupId, topics: SINK_TOPICS, fromBeginning: true, concurrency: config.busConcurrency, handleBatch });
       logger.info(
         { group: config.groupId, topics: SINK_TOPICS.length, batchMaxRows: config.batchMaxRows, batchMaxWaitMs: config.batchMaxWaitMs },
         'sink consuming',
       );
     },
     async stop() {
-      const s = subscription;
-      subscription = undefined;
-      // Draining first lets the in-flight handler's rows be inserted now instead of after the wait.
-      await Promise.all([batcher.drain(), s?.stop()]);
-      const p = producer;
-      producer = undefined;
-      await p?.close();
+      // Draining while the consumer stops lets the in-flight handler's rows be inserted now instead of after the wait.
+      await life.stop({ drain: () => batcher.drain() });
       logger.info('sink stopped');
     },
   };

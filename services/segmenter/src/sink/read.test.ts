@@ -1,0 +1,92 @@
+import { InfraError, deadLetterOf, processorOf, topics, type BusMessage, type SchemaRegistry } from '@evp/core';
+import { createInProcessRegistry } from '@evp/embedded';
+import { blockEventSchema, blockSubject, canonicalToAvro } from '@evp/schemas';
+import { pageEvent, pageEventRow } from '../testing';
+import { readSinkMessage, unreadableError, type ReadRow, type SinkRead } from './read';
+import { VALUE_COLUMNS } from './rows';
+
+const message = (topic: string, value: Buffer, headers: Record<string, string> = {}): BusMessage => ({
+  topic,
+  partition: 0,
+  offset: '5',
+  key: 'k',
+  value,
+  headers,
+  timestamp: 1,
+});
+
+const registry = createInProcessRegistry();
+let eventBytes: Buffer;
+beforeAll(async () => {
+  const id = await registry.register(blockSubject(topics.events('core')), blockEventSchema('core') as object);
+  eventBytes = await registry.encode(id, canonicalToAvro(pageEvent));
+});
+
+const row = (r: SinkRead) => {
+  if ('unreadable' in r) throw new Error(`unreadable: ${r.unreadable.rule}`);
+  return r;
+};
+const parsed = (r: ReadRow) => JSON.parse(r.row.json) as Record<string, unknown>;
+
+describe('readSinkMessage', () => {
+  it('reads an event into its events row, keyed by its id, with who did what when the sink tracks it', async () => {
+    const tracked = row(await readSinkMessage(message(topics.events('core'), eventBytes), registry, true));
+    // An events row is written as its values, in VALUE_COLUMNS' order.
+    const columns = VALUE_COLUMNS.get('events') as readonly string[];
+    const values = JSON.parse(tracked.row.json) as unknown[];
+    expect({ ...tracked, row: Object.fromEntries(columns.map((c, i) => [c, values[i]])) }).toEqual({
+      table: 'events',
+      row: pageEventRow,
+      key: pageEvent.event_id,
+      receivedAtMs: pageEvent.received_at,
+      inserted: { app_id: 'app-1', user_id: 'user-42', name: 'page', event_id: pageEvent.event_id },
+    });
+    const untracked = row(await readSinkMessage(message(topics.events('core'), eventBytes), registry, false));
+    expect(untracked.inserted).toBeUndefined();
+    expect(untracked.row.json).toBe(tracked.row.json);
+  });
+
+  it('reads a dead letter from its envelope headers (its bytes are the source message’s, never decoded)', async () => {
+    const source = message('campaigns.triggers', Buffer.from([0xff]));
+    const letter = deadLetterOf(source, {
+      group: 'g',
+      error: { kind: 'unreadable', message: 'no', retriable: false },
+      processor: processorOf('p'),
+      failedAt: 1_000,
+    });
+    const r = row(await readSinkMessage(message(topics.deadLetters, letter.value, letter.headers ?? {}), registry, true));
+    expect([r.table, r.key, r.receivedAtMs, parsed(r).source_topic, r.inserted]).toEqual([
+      'dead_letters',
+      letter.headers?.dlq_id,
+      1_000,
+      'campaigns.triggers',
+      undefined,
+    ]);
+  });
+
+  it('says why a message cannot be read, as the rule and where: a dead letter’s error, unreadable or invalid', async () => {
+    const notAvro = await readSinkMessage(message(topics.events('core'), Buffer.from('{"json":1}')), registry, true);
+    expect('unreadable' in notAvro && notAvro.unreadable.rule).toBe('avro_decode');
+    expect('unreadable' in notAvro && unreadableError(notAvro.unreadable)).toEqual({
+      kind: 'unreadable',
+      message: expect.stringMatching(/^avro_decode at \$: /),
+      retriable: false,
+    });
+    const noEnvelope = await readSinkMessage(message(topics.deadLetters, Buffer.from('x')), registry, true);
+    expect('unreadable' in noEnvelope && unreadableError(noEnvelope.unreadable)).toEqual({
+      kind: 'invalid',
+      message: 'dead_letter_envelope at $.headers: no dlq_id header',
+      retriable: false,
+    });
+  });
+
+  it('throws on a registry outage (retriable: the batch comes back) and on a topic the sink does not read', async () => {
+    const down: SchemaRegistry = {
+      register: () => Promise.reject(new Error('unused')),
+      encode: () => Promise.reject(new Error('unused')),
+      decode: () => Promise.reject(new InfraError('registry', 'unreachable', { retriable: true })),
+    };
+    await expect(readSinkMessage(message(topics.events('core'), eventBytes), down, true)).rejects.toThrow(expect.objectContaining({ retriable: true }));
+    await expect(readSinkMessage(message('ingest.raw', eventBytes), registry, true)).rejects.toThrow('the sink does not read topic ingest.raw');
+  });
+});

@@ -1,0 +1,186 @@
+import { JsonRow, stringifyWellFormed } from '@evp/clickhouse';
+import {
+  BLOCKS,
+  CATALOG_KINDS,
+  errorMessage,
+  isRetriable,
+  readDeadLetter,
+  topics,
+  type BusMessage,
+  type CatalogKind,
+  type DeadLetterError,
+  type SchemaRegistry,
+} from '@evp/core';
+import { RecordReadError, readActionLogEntry, readIngestReceipt } from '@evp/schemas';
+import { RowError, TABLES, actionLogRow, catalogRow, customCatalogRow, deadLetterRow, eventRowTextFromAvro, receiptRow, rejectedRow } from './rows';
+
+/**
+ * What one stored row says about who did what: the segment engine's trigger (which segments may
+ * have changed, for which users). Events carry app, user and canonical name; catalog records their
+ * kind (and, for the `user` catalog, the user: the record's id). An event also carries its id, which
+ * campaign event triggers name to read the event back (campaigns/triggers/event.ts).
+ */
+export interface InsertedRow {
+  app_id: string;
+  user_id?: string;
+  name?: string;
+  event_id?: string;
+  catalog?: CatalogKind;
+}
+
+/** Every topic the sink reads: one per block, one per catalog kind, the app-defined catalogs, the rejected records, the receipts and the action log. */
+export const SINK_TOPICS: string[] = [
+  ...BLOCKS.map((b) => topics.events(b)),
+  ...CATALOG_KINDS.map((k) => topics.catalog(k)),
+  topics.customCatalog,
+  topics.rejected,
+  topics.receipts,
+  topics.actionsLog,
+  topics.deadLetters,
+];
+
+/**
+ * Every row is written as JSON text when its message is read, not when its insert starts: the
+ * insert of one slice (ClickHouse's thread) then overlaps both the decoding and the serializing of
+ * the next (the JS thread), and an insert only joins text. Same text as the client would write.
+ */
+const jsonRow = (row: object) => new JsonRow(stringifyWellFormed(row));
+
+type Route =
+  | { table: 'events' }
+  | { table: 'rejected' }
+  | { table: 'receipts' }
+  | { table: 'actions_log' }
+  | { table: 'catalog'; kind: CatalogKind }
+  | { table: 'customCatalog' }
+  | { table: 'dead_letters' };
+
+const routes = new Map<string, Route>([
+  ...BLOCKS.map((b) => [topics.events(b), { table: 'events' }] as [string, Route]),
+  ...CATALOG_KINDS.map((k) => [topics.catalog(k), { table: 'catalog', kind: k }] as [string, Route]),
+  [topics.customCatalog, { table: 'customCatalog' }],
+  [topics.rejected, { table: 'rejected' }],
+  [topics.receipts, { table: 'receipts' }],
+  [topics.actionsLog, { table: 'actions_log' }],
+  [topics.deadLetters, { table: 'dead_letters' }],
+]);
+
+/** A message read: its row, ready to insert. */
+export interface ReadRow {
+  table: string;
+  /** Serialized as it is read: the JS thread writes it while ClickHouse inserts the previous slice. */
+  row: JsonRow;
+  key: string;
+  receivedAtMs: number;
+  /** Set only when the sink has an onInserted hook (read from values the row is built from anyway). */
+  inserted?: InsertedRow | undefined;
+}
+
+/**
+ * Why a message cannot be read (it is dead-lettered, never a row, never dropped, before its batch
+ * commits): `avro_decode` and `record`, the bytes are no record of a known schema; the others, a
+ * record that breaks its contract (`contract`, `canonical`, `row`: a value ClickHouse cannot hold)
+ * or a dead letter whose envelope is none (`dead_letter_envelope`).
+ */
+export interface UnreadableMessage {
+  rule: string;
+  /** Where in the message, as a JSON path. */
+  path: string;
+  err: unknown;
+}
+
+export type SinkRead = ReadRow | { unreadable: UnreadableMessage };
+
+/** The dead letter's error of an unreadable message. */
+export function unreadableError(u: UnreadableMessage): DeadLetterError {
+  const kind = u.rule === 'avro_decode' || u.rule === 'record' ? 'unreadable' : 'invalid';
+  return { kind, message: `${u.rule} at ${u.path}: ${errorMessage(u.err)}`, retriable: false };
+}
+
+// A function, not a closure per message: one per message was a measurable cost in the sink's loop.
+const unreadable = (rule: string, path: string, err: unknown) => ({ unreadable: { rule, path, err } });
+
+function readDeadLetterMessage(msg: BusMessage): SinkRead {
+  const r = readDeadLetter(msg);
+  if (!r.ok) return unreadable('dead_letter_envelope', '$.headers', new Error(r.problem));
+  try {
+    const row = deadLetterRow(r.letter);
+    return { table: TABLES.deadLetters, row: jsonRow(row), key: row.dead_letter_id, receivedAtMs: r.letter.failedAt };
+  } catch (err) {
+    return err instanceof RowError ? unreadable('row', `$.${err.path}`, err) : unreadable('dead_letter_envelope', '$', err);
+  }
+}
+
+/**
+ * One message of a topic the sink reads → its row (decoded through the registry; a dead letter from
+ * its headers), or why it cannot be read. A registry outage throws (retriable: the batch comes back).
+ * With `tracking`, events and catalog records also say who did what (InsertedRow).
+ */
+export async function readSinkMessage(msg: BusMessage, registry: SchemaRegistry, tracking: boolean): Promise<SinkRead> {
+  const route = routes.get(msg.topic);
+  if (!route) throw new Error(`the sink does not read topic ${msg.topic}`);
+  // A dead letter is its envelope's headers around the source message's bytes: never Avro.
+  if (route.table === 'dead_letters') return readDeadLetterMessage(msg);
+  let decoded: unknown;
+  try {
+    decoded = await registry.decode(msg.value);
+  } catch (err) {
+    // The registry being unreachable says nothing about the message: give the batch back.
+    if (isRetriable(err)) throw err;
+    return unreadable('avro_decode', '$', err);
+  }
+  if (decoded === null || typeof decoded !== 'object') return unreadable('record', '$', new Error('not an Avro record'));
+  const record = decoded as Record<string, unknown>;
+  try {
+    switch (route.table) {
+      case 'events': {
+        // Every value is checked as its row is written: the ids read from the record below are those of the row.
+        const row = new JsonRow(eventRowTextFromAvro(record));
+        return {
+          table: TABLES.events,
+          row,
+          key: record.event_id as string,
+          receivedAtMs: record.received_at as number,
+          inserted: tracking
+            ? { app_id: record.app_id as string, user_id: record.user_id as string, name: record.name as string, event_id: record.event_id as string }
+            : undefined,
+        };
+      }
+      case 'rejected': {
+        const row = rejectedRow(record);
+        return { table: TABLES.rejected, row: jsonRow(row), key: row.rejection_id, receivedAtMs: record.received_at as number };
+      }
+      case 'receipts': {
+        const row = receiptRow(readIngestReceipt(record));
+        return { table: TABLES.receipts, row: jsonRow(row), key: row.receipt_id, receivedAtMs: record.received_at as number };
+      }
+      case 'actions_log': {
+        const row = actionLogRow(readActionLogEntry(record));
+        return { table: TABLES.actionsLog, row: jsonRow(row), key: row.entry_id, receivedAtMs: record.at as number };
+      }
+      case 'catalog': {
+        const row = catalogRow(record);
+        return {
+          table: TABLES.catalog(route.kind),
+          row: jsonRow(row),
+          key: `${row.app_id}\u0000${row.id}\u0000${row.received_at}`,
+          receivedAtMs: record.received_at as number,
+          // A user record's id is the user's id (spec 2.4).
+          inserted: tracking ? { app_id: row.app_id, catalog: route.kind, ...(route.kind === 'user' ? { user_id: row.id } : {}) } : undefined,
+        };
+      }
+      case 'customCatalog': {
+        const row = customCatalogRow(record);
+        return {
+          table: TABLES.customCatalog,
+          row: jsonRow(row),
+          key: `${row.app_id}\u0000${row.kind}\u0000${row.id}\u0000${row.received_at}`,
+          receivedAtMs: record.received_at as number,
+        };
+      }
+    }
+  } catch (err) {
+    if (err instanceof RecordReadError) return unreadable('contract', `$.${err.path}`, new Error(err.reason));
+    return err instanceof RowError ? unreadable('row', `$.${err.path}`, err) : unreadable('canonical', '$', err);
+  }
+}
