@@ -1,0 +1,181 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BLOCKS } from '@evp/core';
+import { parseAvroSchema } from '@evp/registry';
+import { ctx, currentEnvelope, earlierEnvelope } from '../__fixtures__/envelopes';
+import type { CanonicalEvent } from '../canonical';
+import type { FieldType, ObjectDef } from '../dsl/types';
+import { eventDef, eventDefs } from '../events/event-defs';
+import { normalizeUpload } from '../normalize/normalize';
+import { AvroOut } from './avro-out';
+import { blockEventSchema } from './block-schema';
+import { canonicalToAvro } from './canonical-codec';
+import { writeEventAvro } from './event-avro';
+
+/**
+ * The generated event writers (schemas/generated/event-writers.ts) against avsc, old path against
+ * new: every event the corpus makes, in both envelope forms, is written with the same bytes avsc
+ * writes for canonicalToAvro(e), by the generated writer (no silent fallback); and events bent in
+ * every field (odd types, strings avsc writes its own way, numbers out of range) are either written
+ * with avsc's bytes or handed back to avsc, which then refuses them (the validator's processing_error).
+ * services/validator/src/differential.test.ts pins the framed bytes of the whole validator path.
+ */
+const types = new Map(BLOCKS.map((b) => [b, parseAvroSchema(blockEventSchema(b) as object)]));
+const avsc = (e: CanonicalEvent): Buffer => types.get(e.block)!.toBuffer(canonicalToAvro(e));
+const generated = (e: CanonicalEvent, o = new AvroOut(64)): Buffer | undefined => (writeEventAvro(o, e) ? Buffer.from(o.buf.subarray(0, o.pos)) : undefined);
+
+interface Case {
+  event: string;
+  sent?: string;
+  props: Record<string, unknown>;
+  meta?: unknown;
+}
+const dir = join(__dirname, '../../corpus/events');
+const cases: Case[] = readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .flatMap((f) => {
+    const d = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { valid: Case[]; invalid?: Case[] };
+    return [...d.valid, ...(d.invalid ?? [])];
+  });
+
+/** Every accepted event of the corpus, each case sent in both forms. */
+function corpusEvents(): CanonicalEvent[] {
+  const out: CanonicalEvent[] = [];
+  for (const c of cases) {
+    const name = c.sent ?? c.event;
+    const props = c.meta !== undefined ? { ...c.props, meta: c.meta } : c.props;
+    const current = currentEnvelope([{ time: '2023-11-15 03:43:20.123', name, property: 'p', ctx: { __ol: true, ...props } }]);
+    const earlier = earlierEnvelope([{ block: eventDef(c.event)?.block ?? 'core', ol: false, ts: '2023-11-14T22:13:20.123Z', type: name, props }]);
+    for (const body of [current, earlier]) for (const a of normalizeUpload(body, ctx).accepted) out.push(a.event);
+  }
+  return out;
+}
+
+/** Deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ODD: readonly unknown[] = [
+  undefined,
+  null,
+  '',
+  'é\u2028"\\\n',
+  '\ud800x',
+  'ü'.repeat(40),
+  '\ud83d\ude00'.repeat(20),
+  'a'.repeat(70),
+  'é'.repeat(70),
+  1.5,
+  -1,
+  2 ** 31,
+  2 ** 40,
+  -(2 ** 52),
+  2 ** 53,
+  NaN,
+  true,
+  [],
+  ['a', 1],
+  [{ a: 1 }, null],
+  {},
+  { a: 'x' },
+  { __extra: { z: 1 } },
+];
+
+describe('the generated event writers', () => {
+  const events = corpusEvents();
+
+  it('write every corpus event as avsc writes its record, without falling back', () => {
+    expect(events.length).toBe(156);
+    const names = new Set<string>();
+    for (const e of events) {
+      names.add(e.name);
+      expect(generated(e)).toEqual(avsc(e));
+    }
+    // The event types with a valid case the fixtures' (unknown) clients may send.
+    expect(names.size).toBe(38);
+  });
+
+  it('write an event of every type, its props made up from its definition, as avsc writes its record', () => {
+    const rand = rng(49);
+    const value = (t: FieldType, depth: number): unknown => {
+      switch (t.kind) {
+        case 'scalar':
+          return { string: 'ab\u00e9', int: -7, long: 2 ** 40, float: 1.25, double: -0.5, boolean: true }[t.scalar];
+        case 'epochMs':
+          return 1_700_000_000_000;
+        case 'enum':
+          return t.symbols[Math.floor(rand() * t.symbols.length)];
+        case 'any':
+          return { a: [1, 'x'] };
+        case 'array':
+          return depth > 3 ? [] : [value(t.items, depth + 1), value(t.items, depth + 1)];
+        case 'map':
+          return depth > 3 ? {} : { k: value(t.values, depth + 1), 'é k': value(t.values, depth + 1) };
+        case 'object':
+          return record(t.def, depth + 1);
+      }
+    };
+    const record = (def: ObjectDef, depth: number): Record<string, unknown> => {
+      const out: Record<string, unknown> = {};
+      for (const [k, f] of Object.entries(def.fields)) if (f.required || rand() < 0.5) out[k] = value(f.type, depth);
+      if (rand() < 0.3) out.__extra = { z: [1] };
+      return out;
+    };
+    const base = events[0]!;
+    for (const def of eventDefs) {
+      for (let n = 0; n < 20; n++) {
+        const e = { ...base, block: def.block, name: def.event, props: record(def, 0) };
+        expect([def.event, generated(e)]).toEqual([def.event, avsc(e)]);
+      }
+    }
+  });
+
+  it('write an event bent in any field as avsc does, or hand it back to avsc, which refuses it', () => {
+    const rand = rng(28);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)] as T;
+    let written = 0;
+    let refused = 0;
+    for (let n = 0; n < 3000; n++) {
+      const e = structuredClone(pick(events)) as unknown as Record<string, unknown>;
+      const props = e.props as Record<string, unknown>;
+      const propKeys = Object.keys(eventDef(e.name as string)!.fields);
+      for (let k = 0; k < 1 + Math.floor(rand() * 2); k++) {
+        if (rand() < 0.6 && propKeys.length > 0) props[pick(propKeys)] = pick(ODD);
+        else e[pick(Object.keys(e))] = pick(ODD);
+      }
+      const event = e as unknown as CanonicalEvent;
+      let expected: Buffer | undefined;
+      try {
+        expected = avsc(event);
+      } catch {
+        expected = undefined;
+      }
+      const got = generated(event);
+      if (expected === undefined) {
+        expect(got).toBeUndefined();
+        refused++;
+      } else {
+        expect(got).toEqual(expected);
+        written++;
+      }
+    }
+    expect(written).toBeGreaterThan(500);
+    expect(refused).toBeGreaterThan(500);
+  });
+
+  it('grow the buffer and keep what was written before', () => {
+    const o = new AvroOut(8);
+    o.str('head');
+    const e = events[0]!;
+    expect(writeEventAvro(o, e)).toBe(true);
+    expect(Buffer.from(o.buf.subarray(0, o.pos))).toEqual(Buffer.concat([Buffer.from([8, ...Buffer.from('head')]), avsc(e)]));
+  });
+});
