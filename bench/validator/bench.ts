@@ -3,7 +3,7 @@
  * baseline of JSON.parse + JSON.stringify of the very same raw bodies in the same run, so the ratio
  * stays meaningful on a noisy shared machine. Not part of the test run.
  *
- *   npx tsx bench/validator/bench.ts [--envelopes 400] [--runs 5] [--seconds 2] [--batch 64] [--workers N] [--stages] [--pipeline-only]
+ *   npx tsx bench/validator/bench.ts [--envelopes 400] [--runs 5] [--seconds 2] [--batch 64] [--workers N] [--stages] [--pipeline-only] [--before]
  *
  * Input: a realistic mix built from the valid examples of the event corpus (schemas/corpus/events),
  * weighted like SDK traffic (page/app/media dominate), 50 events per envelope, current and earlier
@@ -30,7 +30,8 @@ import { clientQuirk } from '@evp/schemas/src/quirks';
 import type { RuleName } from '@evp/schemas/src/rules/registry';
 import { processRawMessage } from '@evp/validator';
 import { createEncodePool, type EncodePool } from '@evp/validator/src/encode-pool';
-import { registerOutputSchemas } from '@evp/validator/src/output-schemas';
+import { registerOutputSchemas, type Framer } from '@evp/validator/src/output-schemas';
+import { RawBatchProcessor } from '@evp/validator/src/raw-batch-processor';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -212,6 +213,28 @@ async function stagePass(
   }
 }
 
+/**
+ * The encode as it was before the generated event writers (`--before`, issue 28): the validator's
+ * own batch processor, inline, with each event's block record built by canonicalToAvro and encoded
+ * by avsc, so before and after are measured in one run.
+ */
+function beforePool(schemas: Parameters<typeof createEncodePool>[0]['schemas']): EncodePool {
+  const processor = new RawBatchProcessor(schemas, DEFAULT_NORMALIZE_OPTIONS);
+  const framer = (processor as unknown as { framer: Framer }).framer;
+  framer.writeEvent = (e, memo, pos) => framer.write(topics.events(e.block), canonicalToAvro(e, memo), pos);
+  return {
+    workers: 0,
+    async encode(messages) {
+      const batch = processor.encode(messages);
+      return batch.outcomes.map((o) => ({
+        ...o,
+        events: o.events.map((e) => ({ ...e, value: Buffer.from(batch.bytes, e.value.start, e.value.end - e.value.start) })),
+      }));
+    },
+    async close() {},
+  };
+}
+
 function baselinePass(bodies: Buffer[]): number {
   let chars = 0;
   for (const b of bodies) chars += JSON.stringify(JSON.parse(b.toString('utf8'))).length;
@@ -253,7 +276,13 @@ async function main() {
   const inline = createEncodePool({ workers: 0, schemas, normalize: DEFAULT_NORMALIZE_OPTIONS });
   const pool = createEncodePool({ workers: WORKERS, schemas, normalize: DEFAULT_NORMALIZE_OPTIONS });
 
+  const before = process.argv.includes('--before') ? beforePool(schemas) : undefined;
+
   const check = await pipelinePass(batches, inline, 1);
+  if (before !== undefined) {
+    const ref = await pipelinePass(batches, before, 1);
+    if (ref.accepted !== check.accepted || ref.bytes !== check.bytes) throw new Error(`the before path disagrees: ${JSON.stringify({ ref, check })}`);
+  }
   if (check.rejected > 0 || check.accepted !== events)
     throw new Error(`input not all valid: ${check.accepted} accepted, ${check.rejected} rejected of ${events}`);
   const pooled = await pipelinePass(batches, pool, INFLIGHT);
@@ -285,20 +314,26 @@ async function main() {
     await timed(0.5, events, () => pipelinePass(batches, pool, INFLIGHT));
     await timed(0.5, events, () => baselinePass(bodies));
 
+    if (before !== undefined) await timed(0.5, events, () => pipelinePass(batches, before, 1));
+
     const one: Rate[] = [];
     const many: Rate[] = [];
     const base: Rate[] = [];
+    const old: Rate[] = [];
     for (let r = 0; r < RUNS; r++) {
       // Rotate the order so drift on the shared machine does not favour one side.
       const sides = [
         async () => one.push(await timed(SECONDS, events, () => pipelinePass(batches, inline, 1))),
         async () => many.push(await timed(SECONDS, events, () => pipelinePass(batches, pool, INFLIGHT))),
         async () => base.push(await timed(SECONDS, events, () => baselinePass(bodies))),
+        ...(before !== undefined ? [async () => old.push(await timed(SECONDS, events, () => pipelinePass(batches, before, 1)))] : []),
       ];
       for (let k = 0; k < sides.length; k++) await sides[(r + k) % sides.length]!();
       const [p1, pn, b] = [one[r]!, many[r]!, base[r]!];
+      const o = old[r];
       console.log(
-        `run ${r + 1}: inline ${fmt(p1.wall)} events/s (${fmt(p1.cpu)} per CPU-s), ${WORKERS} workers ${fmt(pn.wall)} events/s, baseline ${fmt(b.wall)} events/s; ratios ${(p1.wall / b.wall).toFixed(3)} / ${(pn.wall / b.wall).toFixed(3)}`,
+        `run ${r + 1}: inline ${fmt(p1.wall)} events/s (${fmt(p1.cpu)} per CPU-s), ${WORKERS} workers ${fmt(pn.wall)} events/s, baseline ${fmt(b.wall)} events/s; ratios ${(p1.wall / b.wall).toFixed(3)} / ${(pn.wall / b.wall).toFixed(3)}` +
+          (o === undefined ? '' : `; before (inline) ${fmt(o.wall)} events/s (${fmt(o.cpu)} per CPU-s), ratio ${(o.wall / b.wall).toFixed(3)}`),
       );
     }
     const med = (xs: Rate[], k: keyof Rate) => median(xs.map((x) => x[k]));
@@ -320,6 +355,11 @@ async function main() {
     console.log(
       `           ${WORKERS} worker threads  ${fmt(med(many, 'wall'))} events/s (${fmt(med(many, 'cpu'))} per CPU-s), ratio to baseline ${ratio(many).toFixed(3)}`,
     );
+    if (before !== undefined) {
+      console.log(
+        `           before (inline, 1 thread) ${fmt(med(old, 'wall'))} events/s (${fmt(med(old, 'cpu'))} per CPU-s), ratio to baseline ${ratio(old).toFixed(3)}`,
+      );
+    }
     console.log(`           baseline JSON.parse+stringify ${fmt(med(base, 'wall'))} events/s (${fmt(med(base, 'cpu'))} per CPU-s)`);
     console.log(`target ≥ 50,000 events/s in one process (${WORKERS} worker threads): ${med(many, 'wall') >= 50_000 ? 'met' : 'NOT met'}`);
   } finally {

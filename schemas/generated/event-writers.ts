@@ -97,7 +97,7 @@ function writeHead(o: AvroOut, e: CanonicalEvent, meta_json: string | null, clie
   if (v === undefined || v === null) o.byte(0);
   else {
     o.byte(2);
-    o.str(v);
+    o.strRepeated(v);
   }
   v = e.warnings;
   if (v === undefined) o.byte(0);

@@ -92,7 +92,8 @@ export class AvroOut {
     }
     const len = s.length;
     if (len > 64) {
-      this.long_(s);
+      // Measured and written by Buffer's native UTF-8 code (avsc's own choice past 64 bytes).
+      this.utf8(s);
       return;
     }
     const start = this.pos;
@@ -113,26 +114,26 @@ export class AvroOut {
   }
 
   /**
-   * A long string (the envelope's client JSON, shared by all its events, above all) is measured and
-   * written by Buffer's native UTF-8 code, and the last one's bytes are kept: the next event of the
-   * envelope copies them.
+   * A string that repeats from one write to the next (an envelope's client JSON, shared by its
+   * events): the last one's bytes are kept, and the next event of the envelope copies them.
    */
-  private long_(s: string): void {
-    if (s === this.lastLong) {
-      const bytes = this.lastLongBytes;
-      this.room(bytes.length);
-      this.buf.set(bytes, this.pos);
-      this.pos += bytes.length;
+  strRepeated(s: unknown): void {
+    if (s !== this.last || typeof s !== 'string') {
+      const start = this.pos;
+      this.str(s);
+      if (this.invalid) return;
+      this.last = s;
+      this.lastBytes = Uint8Array.prototype.slice.call(this.buf, start, this.pos); // a copy: the buffer is reused
       return;
     }
-    const start = this.pos;
-    this.utf8(s);
-    this.lastLong = s;
-    this.lastLongBytes = Uint8Array.prototype.slice.call(this.buf, start, this.pos); // a copy: the buffer is reused
+    const bytes = this.lastBytes;
+    this.room(bytes.length);
+    this.buf.set(bytes, this.pos);
+    this.pos += bytes.length;
   }
 
-  private lastLong = '';
-  private lastLongBytes: Uint8Array = new Uint8Array(0);
+  private last: unknown = undefined;
+  private lastBytes: Uint8Array = new Uint8Array(0);
 
   private utf8(s: string): void {
     const len = Buffer.byteLength(s);

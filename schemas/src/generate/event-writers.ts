@@ -85,9 +85,16 @@ class WriterGen {
     const source = new Map(
       CANONICAL_FIELDS.map((f) => [avroFieldName(f), f.kind === 'jsonText' || f.kind === 'jsonObject' ? avroFieldName(f) : `e.${f.name}`]),
     );
+    // The client JSON is the envelope's: the same text for all its events.
+    const repeated = new Set(CANONICAL_FIELDS.filter((f) => f.kind === 'jsonObject').map(avroFieldName));
     const out: string[] = [];
     for (const f of fields) {
       out.push(`  v = ${source.get(f.name) ?? `e${prop(f.name)}`};`);
+      if (repeated.has(f.name)) {
+        if (!(f.default === null && Array.isArray(f.type) && f.type[1] === 'string')) throw new Error(`${f.name} is not a nullable string`);
+        out.push('  if (v === undefined || v === null) o.byte(0);', '  else {', '    o.byte(2);', '    o.strRepeated(v);', '  }');
+        continue;
+      }
       // avsc writes a field's default for an undefined value (a null, 0 and [] are each one 0 byte).
       if (f.default === null && Array.isArray(f.type)) {
         out.push('  if (v === undefined || v === null) o.byte(0);', '  else {', '    o.byte(2);', ...this.avro(f.type[1] as AvroJson, 'v', '    '), '  }');
