@@ -3,7 +3,7 @@
  * baseline of JSON.parse + JSON.stringify of the very same raw bodies in the same run, so the ratio
  * stays meaningful on a noisy shared machine. Not part of the test run.
  *
- *   npx tsx bench/validator/bench.ts [--envelopes 400] [--runs 5] [--seconds 2] [--batch 64] [--workers N] [--stages] [--pipeline-only] [--before]
+ *   npx tsx bench/validator/bench.ts [--envelopes 400] [--runs 5] [--seconds 2] [--batch 64] [--workers N] [--stages] [--pipeline-only] [--before <dir>]
  *
  * Input: a realistic mix built from the valid examples of the event corpus (schemas/corpus/events),
  * weighted like SDK traffic (page/app/media dominate), 50 events per envelope, current and earlier
@@ -12,26 +12,26 @@
  *
  * Pipeline: the validator's own encode pool (services/validator/src/encode-pool.ts) over batches of
  * raw messages (--batch, default 64 messages ≈ 700 KB, about one Kafka fetch): per message
- * processRawMessage (Buffer → JSON.parse → normalise → validate), then per accepted event
- * canonicalToAvro + Avro encode framed in the Confluent wire format with the registered schema ids,
+ * processRawMessage (Buffer → JSON.parse → normalise → validate, props through the generated prop
+ * checks), then per accepted event its generated Avro writer (schemas/generated/event-writers.ts)
+ * framed in the Confluent wire format with the registered schema ids,
  * events back on the calling thread as Buffers. Measured twice: inline (workers 0, one thread) and
  * with --workers threads (default: the CPUs this process may use, as VALIDATOR_WORKERS=auto).
  * Each run times every side for about `--seconds`; the median run is reported.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { rawHeaders } from '@evp/contract';
-import { BLOCKS, topics, type BusMessage } from '@evp/core';
+import { topics, type BusMessage } from '@evp/core';
 import { createInProcessRegistry } from '@evp/embedded/src/registry/in-process-registry';
-import { parseAvroSchema } from '@evp/registry';
-import { blockEventSchema, canonicalToAvro, DEFAULT_NORMALIZE_OPTIONS, eventDef } from '@evp/schemas';
+import { AvroOut, canonicalToAvro, DEFAULT_NORMALIZE_OPTIONS, eventDef, writeEventAvro } from '@evp/schemas';
+import { rng } from '@evp/schemas/src/__fixtures__/corpus';
 import { clientQuirk } from '@evp/schemas/src/quirks';
 import type { RuleName } from '@evp/schemas/src/rules/registry';
 import { processRawMessage } from '@evp/validator';
 import { createEncodePool, type EncodePool } from '@evp/validator/src/encode-pool';
-import { registerOutputSchemas, type Framer } from '@evp/validator/src/output-schemas';
-import { RawBatchProcessor } from '@evp/validator/src/raw-batch-processor';
+import { registerOutputSchemas } from '@evp/validator/src/output-schemas';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -70,17 +70,6 @@ function loadCorpus(): Case[] {
       .filter((c) => eventDef(c.event) !== undefined && c.forms === undefined)
       .filter((c) => !(c.warnings ?? []).some((w) => clientQuirk(w.rule as RuleName) !== undefined))
   );
-}
-
-/** Deterministic PRNG (mulberry32): the same input every run and every machine. */
-function rng(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function buildBodies(): { bodies: Buffer[]; events: number; mix: Map<string, number> } {
@@ -197,42 +186,27 @@ async function pipelinePass(batches: BusMessage[][], pool: EncodePool, inflight:
 }
 
 /** The pipeline cut after a stage, to show where the time goes (`--stages`). */
-async function stagePass(
-  messages: BusMessage[],
-  stage: 'normalise' | 'to-avro' | 'avsc',
-  typeOf: (block: string) => { toBuffer(v: unknown): Buffer },
-): Promise<void> {
+async function stagePass(messages: BusMessage[], stage: 'normalise' | 'write', out: AvroOut): Promise<void> {
   for (const msg of messages) {
-    const out = processRawMessage(msg, DEFAULT_NORMALIZE_OPTIONS);
+    const result = processRawMessage(msg, DEFAULT_NORMALIZE_OPTIONS);
     if (stage === 'normalise') continue;
     const clientJson = new Map<object, string>();
-    for (const { event: e } of out.events) {
-      const record = canonicalToAvro(e, clientJson);
-      if (stage === 'avsc') typeOf(e.block).toBuffer(record);
-    }
+    out.pos = 0;
+    // The generated event writers, unframed (the validator's Framer adds the 5-byte head).
+    for (const { event: e } of result.events) if (!writeEventAvro(out, e, clientJson)) throw new Error(`no generated write for ${e.name}`);
   }
 }
 
 /**
- * The encode as it was before the generated event writers (`--before`, issue 28): the validator's
- * own batch processor, inline, with each event's block record built by canonicalToAvro and encoded
- * by avsc, so before and after are measured in one run.
+ * `--before <dir>`: the validator as it was at an earlier commit, measured beside this one in the same
+ * run (issue 28): `<dir>` holds that commit's tree (`git archive <commit> | tar -x -C <dir>`) with a
+ * node_modules whose `@evp/*` links point into it (bench/validator/README.md shows how). Its own
+ * module graph is loaded from there, so both sides run in one process on the same input.
  */
-function beforePool(schemas: Parameters<typeof createEncodePool>[0]['schemas']): EncodePool {
-  const processor = new RawBatchProcessor(schemas, DEFAULT_NORMALIZE_OPTIONS);
-  const framer = (processor as unknown as { framer: Framer }).framer;
-  framer.writeEvent = (e, memo, pos) => framer.write(topics.events(e.block), canonicalToAvro(e, memo), pos);
-  return {
-    workers: 0,
-    async encode(messages) {
-      const batch = processor.encode(messages);
-      return batch.outcomes.map((o) => ({
-        ...o,
-        events: o.events.map((e) => ({ ...e, value: Buffer.from(batch.bytes, e.value.start, e.value.end - e.value.start) })),
-      }));
-    },
-    async close() {},
-  };
+function beforePool(dir: string, schemas: Parameters<typeof createEncodePool>[0]['schemas']): EncodePool {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module graph chosen at run time
+  const earlier = require(join(resolve(dir), 'services/validator/src/encode-pool')) as { createEncodePool: typeof createEncodePool };
+  return earlier.createEncodePool({ workers: 0, schemas, normalize: DEFAULT_NORMALIZE_OPTIONS });
 }
 
 function baselinePass(bodies: Buffer[]): number {
@@ -276,7 +250,8 @@ async function main() {
   const inline = createEncodePool({ workers: 0, schemas, normalize: DEFAULT_NORMALIZE_OPTIONS });
   const pool = createEncodePool({ workers: WORKERS, schemas, normalize: DEFAULT_NORMALIZE_OPTIONS });
 
-  const before = process.argv.includes('--before') ? beforePool(schemas) : undefined;
+  const beforeAt = process.argv.indexOf('--before');
+  const before = beforeAt > 0 ? beforePool(process.argv[beforeAt + 1]!, schemas) : undefined;
 
   const check = await pipelinePass(batches, inline, 1);
   if (before !== undefined) {
@@ -339,12 +314,10 @@ async function main() {
     const med = (xs: Rate[], k: keyof Rate) => median(xs.map((x) => x[k]));
     const ratio = (xs: Rate[]) => median(xs.map((p, i) => p.wall / base[i]!.wall));
     if (process.argv.includes('--stages')) {
-      // Same avsc types the registry holds (parsed with AVRO_PARSE_OPTIONS), via plain toBuffer (no framing).
-      const types = new Map(BLOCKS.map((b) => [b as string, parseAvroSchema(blockEventSchema(b) as object)]));
-      const typeOf = (b: string) => types.get(b)!;
+      const out = new AvroOut();
       console.log('\nstages (cumulative, inline, one run each, per CPU-second):');
-      for (const stage of ['normalise', 'to-avro', 'avsc'] as const) {
-        const rate = await timed(SECONDS, events, () => stagePass(messages, stage, typeOf));
+      for (const stage of ['normalise', 'write'] as const) {
+        const rate = await timed(SECONDS, events, () => stagePass(messages, stage, out));
         console.log(`  ${stage.padEnd(10)} ${fmt(rate.cpu)} events/CPU-s`);
       }
       console.log(`  ${'framed'.padEnd(10)} ${fmt(med(one, 'cpu'))} events/CPU-s (full inline pipeline, median above)`);

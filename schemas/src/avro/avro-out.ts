@@ -1,3 +1,5 @@
+import { writeSafeLong } from '@evp/registry';
+
 /**
  * The growable buffer the generated event writers (schemas/generated/event-writers.ts) write Avro
  * into, byte for byte as avsc writes the same record with AVRO_PARSE_OPTIONS (@evp/registry's
@@ -170,29 +172,9 @@ export class AvroOut {
     }
   }
 
-  /** Zig-zag varint of a safe integer, the minimal encoding (exact-long.ts's writeSafeLong). */
+  /** Zig-zag varint of a safe integer, the minimal encoding (as exact-long.ts writes every long). */
   varint(n: number): void {
     this.room(10);
-    const buf = this.buf;
-    let pos = this.pos;
-    if (n >= -1073741824 && n < 1073741824) {
-      let z = n >= 0 ? n << 1 : (~n << 1) | 1;
-      while (z > 0x7f) {
-        buf[pos++] = (z & 0x7f) | 0x80;
-        z >>>= 7;
-      }
-      buf[pos++] = z;
-    } else {
-      const neg = n < 0;
-      let m = neg ? -n - 1 : n;
-      buf[pos++] = ((m % 64) << 1) | (neg ? 1 : 0) | 0x80;
-      m = Math.floor(m / 64);
-      while (m > 0x7f) {
-        buf[pos++] = (m % 128) | 0x80;
-        m = Math.floor(m / 128);
-      }
-      buf[pos++] = m;
-    }
-    this.pos = pos;
+    writeSafeLong(this, n);
   }
 }

@@ -1,10 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { BLOCKS } from '@evp/core';
 import { parseAvroSchema } from '@evp/registry';
 import { ctx, currentEnvelope, earlierEnvelope } from '../__fixtures__/envelopes';
+import { corpusCases, rng } from '../__fixtures__/corpus';
+import { madeUpProps } from '../__fixtures__/made-up-props';
 import type { CanonicalEvent } from '../canonical';
-import type { FieldType, ObjectDef } from '../dsl/types';
 import { eventDef, eventDefs } from '../events/event-defs';
 import { normalizeUpload } from '../normalize/normalize';
 import { AvroOut } from './avro-out';
@@ -24,20 +23,7 @@ const types = new Map(BLOCKS.map((b) => [b, parseAvroSchema(blockEventSchema(b) 
 const avsc = (e: CanonicalEvent): Buffer => types.get(e.block)!.toBuffer(canonicalToAvro(e));
 const generated = (e: CanonicalEvent, o = new AvroOut(64)): Buffer | undefined => (writeEventAvro(o, e) ? Buffer.from(o.buf.subarray(0, o.pos)) : undefined);
 
-interface Case {
-  event: string;
-  sent?: string;
-  props: Record<string, unknown>;
-  meta?: unknown;
-}
-const dir = join(__dirname, '../../corpus/events');
-const cases: Case[] = readdirSync(dir)
-  .filter((f) => f.endsWith('.json'))
-  .sort()
-  .flatMap((f) => {
-    const d = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { valid: Case[]; invalid?: Case[] };
-    return [...d.valid, ...(d.invalid ?? [])];
-  });
+const cases = corpusCases();
 
 /** Every accepted event of the corpus, each case sent in both forms. */
 function corpusEvents(): CanonicalEvent[] {
@@ -50,17 +36,6 @@ function corpusEvents(): CanonicalEvent[] {
     for (const body of [current, earlier]) for (const a of normalizeUpload(body, ctx).accepted) out.push(a.event);
   }
   return out;
-}
-
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const ODD: readonly unknown[] = [
@@ -108,34 +83,11 @@ describe('the generated event writers', () => {
 
   it('write an event of every type, its props made up from its definition, as avsc writes its record', () => {
     const rand = rng(49);
-    const value = (t: FieldType, depth: number): unknown => {
-      switch (t.kind) {
-        case 'scalar':
-          return { string: 'ab\u00e9', int: -7, long: 2 ** 40, float: 1.25, double: -0.5, boolean: true }[t.scalar];
-        case 'epochMs':
-          return 1_700_000_000_000;
-        case 'enum':
-          return t.symbols[Math.floor(rand() * t.symbols.length)];
-        case 'any':
-          return { a: [1, 'x'] };
-        case 'array':
-          return depth > 3 ? [] : [value(t.items, depth + 1), value(t.items, depth + 1)];
-        case 'map':
-          return depth > 3 ? {} : { k: value(t.values, depth + 1), 'é k': value(t.values, depth + 1) };
-        case 'object':
-          return record(t.def, depth + 1);
-      }
-    };
-    const record = (def: ObjectDef, depth: number): Record<string, unknown> => {
-      const out: Record<string, unknown> = {};
-      for (const [k, f] of Object.entries(def.fields)) if (f.required || rand() < 0.5) out[k] = value(f.type, depth);
-      if (rand() < 0.3) out.__extra = { z: [1] };
-      return out;
-    };
     const base = events[0]!;
     for (const def of eventDefs) {
       for (let n = 0; n < 20; n++) {
-        const e = { ...base, block: def.block, name: def.event, props: record(def, 0) };
+        const { zz_unknown, ...props } = madeUpProps(def, rand);
+        const e = { ...base, block: def.block, name: def.event, props: zz_unknown === undefined ? props : { ...props, __extra: { zz_unknown } } };
         expect([def.event, generated(e)]).toEqual([def.event, avsc(e)]);
       }
     }

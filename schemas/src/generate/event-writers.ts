@@ -125,23 +125,8 @@ class WriterGen {
         return [`${ind}o.bool(${x});`];
       case 'double':
         return [`${ind}o.double(${x});`];
-      case 'array': {
-        const a = this.local('a');
-        const i = this.local('i');
-        const item = this.local('x');
-        return [
-          `${ind}if (!Array.isArray(${x})) o.invalid = true;`,
-          `${ind}else {`,
-          `${ind}  const ${a}: unknown[] = ${x};`,
-          `${ind}  if (${a}.length > 0) o.varint(${a}.length);`,
-          `${ind}  for (let ${i} = 0; ${i} < ${a}.length; ${i}++) {`,
-          `${ind}    const ${item}: unknown = ${a}[${i}];`,
-          ...this.avro((type as { items: AvroJson }).items, item, `${ind}    `),
-          `${ind}  }`,
-          `${ind}  o.byte(0);`,
-          `${ind}}`,
-        ];
-      }
+      case 'array':
+        return this.array(x, ind, (item, at) => this.avro((type as { items: AvroJson }).items, item, at));
       case 'record': {
         // A record without defaults (EventWarning): avsc reads each field of the value.
         const r = this.local('r');
@@ -231,23 +216,8 @@ class WriterGen {
         return [`${ind}o.str(JSON.stringify(${x}));`];
       case 'object':
         return [`${ind}${this.record(type.def)}(o, ${x});`];
-      case 'array': {
-        const a = this.local('a');
-        const i = this.local('i');
-        const item = this.local('x');
-        return [
-          `${ind}if (!Array.isArray(${x})) o.invalid = true;`,
-          `${ind}else {`,
-          `${ind}  const ${a}: unknown[] = ${x};`,
-          `${ind}  if (${a}.length > 0) o.varint(${a}.length);`,
-          `${ind}  for (let ${i} = 0; ${i} < ${a}.length; ${i}++) {`,
-          `${ind}    const ${item}: unknown = ${a}[${i}];`,
-          ...this.item(type.items, item, `${ind}    `),
-          `${ind}  }`,
-          `${ind}  o.byte(0);`,
-          `${ind}}`,
-        ];
-      }
+      case 'array':
+        return this.array(x, ind, (item, at) => this.item(type.items, item, at));
       case 'map': {
         const m = this.local('m');
         const keys = this.local('k');
@@ -279,6 +249,25 @@ class WriterGen {
   private item(type: FieldType, x: string, ind: string): string[] {
     if (type.kind === 'object' || type.kind === 'any') return this.dsl(type, x, ind);
     return [`${ind}if (${x} === undefined || ${x} === null) o.invalid = true;`, `${ind}else {`, ...this.dsl(type, x, `${ind}  `), `${ind}}`];
+  }
+
+  /** An Avro array (avsc's ArrayType: one block of all items, then the 0 that ends it); `each` writes an item. */
+  private array(x: string, ind: string, each: (item: string, ind: string) => string[]): string[] {
+    const a = this.local('a');
+    const i = this.local('i');
+    const item = this.local('x');
+    return [
+      `${ind}if (!Array.isArray(${x})) o.invalid = true;`,
+      `${ind}else {`,
+      `${ind}  const ${a}: unknown[] = ${x};`,
+      `${ind}  if (${a}.length > 0) o.varint(${a}.length);`,
+      `${ind}  for (let ${i} = 0; ${i} < ${a}.length; ${i}++) {`,
+      `${ind}    const ${item}: unknown = ${a}[${i}];`,
+      ...each(item, `${ind}    `),
+      `${ind}  }`,
+      `${ind}  o.byte(0);`,
+      `${ind}}`,
+    ];
   }
 
   private local(prefix: string): string {

@@ -8,6 +8,7 @@ import { REGENERATE_COMMAND, generateFiles, staleFiles } from './generate';
 import { catalogSources } from './sources';
 import { TYPES_PATH } from './ts-types';
 import { EVENT_WRITERS_PATH } from './event-writers';
+import { PROP_CHECKS_PATH } from './prop-checks';
 import { EVENTS_REFERENCE_PATH } from './reference';
 import { probeRules } from './rule-probe';
 
@@ -34,9 +35,10 @@ describe('generated files', () => {
     for (const [path, text] of generateFiles()) if (path.endsWith('.avsc')) expect(() => parseAvroSchema(text)).not.toThrow();
   });
 
-  it('types, event writers and reference name every event', () => {
+  it('types, event writers, prop checks and reference name every event', () => {
     const files = generateFiles();
     for (const def of eventDefs) {
+      expect(files.get(PROP_CHECKS_PATH)).toMatch(new RegExp(`^  \\[${JSON.stringify(def.event)}, check_${def.name}_\\d+\\],$`, 'm'));
       expect(files.get(EVENT_WRITERS_PATH)).toContain(`  [${JSON.stringify(def.event)}, { block: ${JSON.stringify(def.block)}, write: write_${def.event} }],`);
       expect(files.get(TYPES_PATH)).toContain(`export interface ${def.name} {`);
       expect(files.get(TYPES_PATH)).toContain(`  ${def.event}: ${def.name};`);
