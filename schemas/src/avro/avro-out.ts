@@ -1,5 +1,8 @@
 import { writeSafeLong } from '@evp/registry';
 
+/** Read once: run from sources (tsx), every use of an import is a getter call, and this runs per long. */
+const writeLong = writeSafeLong;
+
 /**
  * The growable buffer the generated event writers (schemas/generated/event-writers.ts) write Avro
  * into, byte for byte as avsc writes the same record with AVRO_PARSE_OPTIONS (@evp/registry's
@@ -175,6 +178,6 @@ export class AvroOut {
   /** Zig-zag varint of a safe integer, the minimal encoding (as exact-long.ts writes every long). */
   varint(n: number): void {
     this.room(10);
-    writeSafeLong(this, n);
+    writeLong(this, n);
   }
 }

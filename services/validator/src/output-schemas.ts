@@ -48,6 +48,9 @@ interface TopicWriter {
 
 const FRAMER_DEPENDENCY = 'avro-encode';
 
+/** Read once: run from sources (tsx), every use of an import is a getter call, and this runs per event. */
+const writeEventBody = writeEventAvro;
+
 /**
  * The one encoder of every output kind: a record is framed exactly as the registry port's encode
  * frames it (magic byte, 4-byte schema id, Avro body) with the schema registered for its topic.
@@ -58,15 +61,16 @@ export class Framer {
   private readonly writers = new Map<string, TopicWriter>();
   /** The scratch buffer, shared by avsc and the generated event writers. */
   private readonly out = new AvroOut();
-  /** Event topics registered with the current block schema: their events take the generated writers. */
-  private readonly generated = new Set<string>();
+  /** Block → the writer of its events' topic, for blocks registered with the current block schema: their events take the generated writers. */
+  private readonly generated = new Map<string, TopicWriter>();
 
   constructor(schemas: readonly OutputSchema[]) {
     for (const s of schemas) this.writers.set(s.topic, { type: parseAvroSchema(s.schema), header: encodeWireFormat(s.id, Buffer.alloc(0)) });
     for (const block of BLOCKS) {
       const topic = topics.events(block);
       const registered = schemas.find((s) => s.topic === topic);
-      if (registered !== undefined && JSON.stringify(registered.schema) === JSON.stringify(blockEventSchema(block))) this.generated.add(topic);
+      const w = this.writers.get(topic);
+      if (w !== undefined && JSON.stringify(registered?.schema) === JSON.stringify(blockEventSchema(block))) this.generated.set(block, w);
     }
   }
 
@@ -76,17 +80,16 @@ export class Framer {
    * record; the record and avsc only where that writer cannot vouch for the bytes.
    */
   writeEvent(e: CanonicalEvent, clientMemo: ClientJsonMemo, pos: number): number {
-    const topic = topics.events(e.block);
-    const w = this.writers.get(topic);
-    if (w !== undefined && this.generated.has(topic)) {
+    const w = this.generated.get(e.block);
+    if (w !== undefined) {
       const o = this.out;
       o.pos = pos;
       o.room(w.header.length);
       w.header.copy(o.buf, pos);
       o.pos += w.header.length;
-      if (writeEventAvro(o, e, clientMemo)) return o.pos;
+      if (writeEventBody(o, e, clientMemo)) return o.pos;
     }
-    return this.write(topic, canonicalToAvro(e, clientMemo), pos);
+    return this.write(topics.events(e.block), canonicalToAvro(e, clientMemo), pos);
   }
 
   /**
