@@ -23,10 +23,3 @@ export function objectDefsOf(roots: readonly ObjectDef[]): ObjectDef[] {
   for (const r of roots) visit(r);
   return out;
 }
-
-/** The definition at `index`, checked by name: a generated file older than the definitions fails loudly. */
-export function objectDefAt(defs: readonly ObjectDef[], index: number, name: string): ObjectDef {
-  const def = defs[index];
-  if (def?.name !== name) throw new Error(`generated prop checks are stale: object ${index} is ${def?.name}, not ${name} (npm run generate -w @evp/schemas)`);
-  return def;
-}
