@@ -14,42 +14,63 @@ function writeHead(o: AvroOut, e: CanonicalEvent, meta_json: string | null, clie
   let v: unknown;
   v = e.event_id;
   o.str(v);
-  v = e.app_id;
-  o.str(v);
-  v = e.user_id;
-  o.str(v);
-  v = e.session_id;
-  o.str(v);
-  v = e.session_start;
-  if (v === undefined || v === null) o.byte(0);
-  else {
-    o.byte(2);
-    o.long(v);
+  // app_id … tz: the same for the events of an envelope, written once.
+  {
+    const run = (o.runs[0] ??= { values: [], bytes: null });
+    const r0_0 = e.app_id;
+    const r0_1 = e.user_id;
+    const r0_2 = e.session_id;
+    const r0_3 = e.session_start;
+    const r0_4 = e.session_end;
+    const r0_5 = e.device_id;
+    const r0_6 = e.os;
+    const r0_7 = e.sdk_name;
+    const r0_8 = e.sdk_version;
+    const r0_9 = e.app_version;
+    const r0_10 = e.app_version_code;
+    const r0_11 = e.tz;
+    if (run.bytes !== null && run.values[0] === r0_0 && run.values[1] === r0_1 && run.values[2] === r0_2 && run.values[3] === r0_3 && run.values[4] === r0_4 && run.values[5] === r0_5 && run.values[6] === r0_6 && run.values[7] === r0_7 && run.values[8] === r0_8 && run.values[9] === r0_9 && run.values[10] === r0_10 && run.values[11] === r0_11) o.copy(run.bytes);
+    else {
+      const start = o.pos;
+      v = r0_0;
+      o.str(v);
+      v = r0_1;
+      o.str(v);
+      v = r0_2;
+      o.str(v);
+      v = r0_3;
+      if (v === undefined || v === null) o.byte(0);
+      else {
+        o.byte(2);
+        o.long(v);
+      }
+      v = r0_4;
+      if (v === undefined || v === null) o.byte(0);
+      else {
+        o.byte(2);
+        o.long(v);
+      }
+      v = r0_5;
+      o.str(v);
+      v = r0_6;
+      o.str(v);
+      v = r0_7;
+      o.str(v);
+      v = r0_8;
+      o.str(v);
+      v = r0_9;
+      o.str(v);
+      v = r0_10;
+      if (v === undefined || v === null) o.byte(0);
+      else {
+        o.byte(2);
+        o.int(v);
+      }
+      v = r0_11;
+      o.str(v);
+      o.keep(run, start, [r0_0, r0_1, r0_2, r0_3, r0_4, r0_5, r0_6, r0_7, r0_8, r0_9, r0_10, r0_11]);
+    }
   }
-  v = e.session_end;
-  if (v === undefined || v === null) o.byte(0);
-  else {
-    o.byte(2);
-    o.long(v);
-  }
-  v = e.device_id;
-  o.str(v);
-  v = e.os;
-  o.str(v);
-  v = e.sdk_name;
-  o.str(v);
-  v = e.sdk_version;
-  o.str(v);
-  v = e.app_version;
-  o.str(v);
-  v = e.app_version_code;
-  if (v === undefined || v === null) o.byte(0);
-  else {
-    o.byte(2);
-    o.int(v);
-  }
-  v = e.tz;
-  o.str(v);
   v = e.block;
   o.str(v);
   v = e.name;
@@ -93,11 +114,21 @@ function writeHead(o: AvroOut, e: CanonicalEvent, meta_json: string | null, clie
     o.byte(2);
     o.str(v);
   }
-  v = client_json;
-  if (v === undefined || v === null) o.byte(0);
-  else {
-    o.byte(2);
-    o.strRepeated(v);
+  // client_json … client_json: the same for the events of an envelope, written once.
+  {
+    const run = (o.runs[1] ??= { values: [], bytes: null });
+    const r1_0 = client_json;
+    if (run.bytes !== null && run.values[0] === r1_0) o.copy(run.bytes);
+    else {
+      const start = o.pos;
+      v = r1_0;
+      if (v === undefined || v === null) o.byte(0);
+      else {
+        o.byte(2);
+        o.str(v);
+      }
+      o.keep(run, start, [r1_0]);
+    }
   }
   v = e.warnings;
   if (v === undefined) o.byte(0);

@@ -119,26 +119,24 @@ export class AvroOut {
   }
 
   /**
-   * A string that repeats from one write to the next (an envelope's client JSON, shared by its
-   * events): the last one's bytes are kept, and the next event of the envelope copies them.
+   * Runs of fields whose values repeat from one event to the next (an envelope's facts, its client
+   * JSON): the generated writers compare the values with the last ones written and, when all are the
+   * same, copy the bytes kept (`copy`) instead of writing them again; equal values, equal bytes.
    */
-  strRepeated(s: unknown): void {
-    if (s !== this.last || typeof s !== 'string') {
-      const start = this.pos;
-      this.str(s);
-      if (this.invalid) return;
-      this.last = s;
-      this.lastBytes = Uint8Array.prototype.slice.call(this.buf, start, this.pos); // a copy: the buffer is reused
-      return;
-    }
-    const bytes = this.lastBytes;
+  readonly runs: ByteRun[] = [];
+
+  copy(bytes: Uint8Array): void {
     this.room(bytes.length);
     this.buf.set(bytes, this.pos);
     this.pos += bytes.length;
   }
 
-  private last: unknown = undefined;
-  private lastBytes: Uint8Array = new Uint8Array(0);
+  /** Keeps the bytes written since `start` as those of `values` (unless the write was invalid). */
+  keep(run: ByteRun, start: number, values: unknown[]): void {
+    if (this.invalid) return;
+    run.values = values;
+    run.bytes = Uint8Array.prototype.slice.call(this.buf, start, this.pos); // a copy: the buffer is reused
+  }
 
   private utf8(s: string): void {
     const len = Buffer.byteLength(s);
@@ -180,4 +178,10 @@ export class AvroOut {
     this.room(10);
     writeLong(this, n);
   }
+}
+
+/** The values of a run of fields last written, and their bytes (null before the first). */
+export interface ByteRun {
+  values: unknown[];
+  bytes: Uint8Array | null;
 }

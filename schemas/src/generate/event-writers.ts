@@ -69,6 +69,16 @@ export function eventWritersFile(): string {
   ].join('\n');
 }
 
+/**
+ * Runs of head fields (first, last) whose values are the envelope's, the same for all its events:
+ * their bytes are kept and copied while the values stay the same (avro-out.ts, `runs`). Only speed
+ * depends on this list: a run is copied only when every value in it is the very same as last time.
+ */
+const HEAD_RUNS: readonly (readonly [string, string])[] = [
+  ['app_id', 'tz'],
+  ['client_json', 'client_json'],
+];
+
 type AvroJson = string | { type: string; items?: AvroJson; fields?: { name: string; type: AvroJson; default?: unknown }[] } | AvroJson[];
 
 const prop = (name: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`);
@@ -85,26 +95,52 @@ class WriterGen {
     const source = new Map(
       CANONICAL_FIELDS.map((f) => [avroFieldName(f), f.kind === 'jsonText' || f.kind === 'jsonObject' ? avroFieldName(f) : `e.${f.name}`]),
     );
-    // The client JSON is the envelope's: the same text for all its events.
-    const repeated = new Set(CANONICAL_FIELDS.filter((f) => f.kind === 'jsonObject').map(avroFieldName));
     const out: string[] = [];
-    for (const f of fields) {
-      out.push(`  v = ${source.get(f.name) ?? `e${prop(f.name)}`};`);
-      if (repeated.has(f.name)) {
-        if (!(f.default === null && Array.isArray(f.type) && f.type[1] === 'string')) throw new Error(`${f.name} is not a nullable string`);
-        out.push('  if (v === undefined || v === null) o.byte(0);', '  else {', '    o.byte(2);', '    o.strRepeated(v);', '  }');
+    for (let k = 0; k < fields.length; k++) {
+      const run = HEAD_RUNS.findIndex((r) => r[0] === fields[k]!.name);
+      if (run < 0) {
+        out.push(`  v = ${source.get(fields[k]!.name)};`, ...this.headField(fields[k]!, '  '));
         continue;
       }
-      // avsc writes a field's default for an undefined value (a null, 0 and [] are each one 0 byte).
-      if (f.default === null && Array.isArray(f.type)) {
-        out.push('  if (v === undefined || v === null) o.byte(0);', '  else {', '    o.byte(2);', ...this.avro(f.type[1] as AvroJson, 'v', '    '), '  }');
-      } else if (f.default !== undefined) {
-        if (!(f.default === null || f.default === 0 || (Array.isArray(f.default) && f.default.length === 0)))
-          throw new Error(`head field ${f.name}: default ${JSON.stringify(f.default)} not supported`);
-        out.push('  if (v === undefined) o.byte(0);', '  else {', ...this.avro(f.type, 'v', '    '), '  }');
-      } else out.push(...this.avro(f.type, 'v', '  '));
+      const last = fields.findIndex((f) => f.name === HEAD_RUNS[run]![1]);
+      if (last < k) throw new Error(`head run ${HEAD_RUNS[run]!.join('…')} is not in field order`);
+      const members = fields.slice(k, last + 1);
+      const locals = members.map((_f, m) => `r${run}_${m}`);
+      out.push(
+        `  // ${members[0]!.name} … ${members[members.length - 1]!.name}: the same for the events of an envelope, written once.`,
+        '  {',
+        `    const run = (o.runs[${run}] ??= { values: [], bytes: null });`,
+        ...members.map((f, m) => `    const ${locals[m]} = ${source.get(f.name)};`),
+        `    if (run.bytes !== null && ${locals.map((l, m) => `run.values[${m}] === ${l}`).join(' && ')}) o.copy(run.bytes);`,
+        '    else {',
+        '      const start = o.pos;',
+        ...members.flatMap((f, m) => [`      v = ${locals[m]};`, ...this.headField(f, '      ')]),
+        `      o.keep(run, start, [${locals.join(', ')}]);`,
+        '    }',
+        '  }',
+      );
+      k = last;
     }
     return out;
+  }
+
+  /** One head field: avsc writes a field's default for an undefined value (a null, 0 and [] are each one 0 byte). */
+  private headField(f: { name: string; type: AvroJson; default?: unknown }, ind: string): string[] {
+    if (f.default === null && Array.isArray(f.type)) {
+      return [
+        `${ind}if (v === undefined || v === null) o.byte(0);`,
+        `${ind}else {`,
+        `${ind}  o.byte(2);`,
+        ...this.avro(f.type[1] as AvroJson, 'v', `${ind}  `),
+        `${ind}}`,
+      ];
+    }
+    if (f.default !== undefined) {
+      if (!(f.default === 0 || (Array.isArray(f.default) && f.default.length === 0)))
+        throw new Error(`head field ${f.name}: default ${JSON.stringify(f.default)} not supported`);
+      return [`${ind}if (v === undefined) o.byte(0);`, `${ind}else {`, ...this.avro(f.type, 'v', `${ind}  `), `${ind}}`];
+    }
+    return this.avro(f.type, 'v', ind);
   }
 
   /** An Avro type of the head, from its schema JSON. */
