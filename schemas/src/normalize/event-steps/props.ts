@@ -3,7 +3,7 @@ import type { ClientLine } from '../../clients/identity';
 import type { Reason } from '../../rules/registry';
 import { toleratingOmissions } from '../../dsl/omissions';
 import type { EventDef, RecognisedClient } from '../../dsl/types';
-import { validateObject } from '../../dsl/validate';
+import { validateObject, type ValidationResult } from '../../dsl/validate';
 import { adaptCurrentFormEvent } from '../flat-ctx/adapt';
 import type { EventDraft } from './draft';
 
@@ -27,7 +27,8 @@ export function validateProps(d: EventDraft): boolean {
   // The event type's generated check first (schemas/generated/prop-checks.ts): props as the spec
   // writes them, with nothing to report; anything else is validateObject's.
   const clean = checked === def ? PROP_CHECKS.get(def.event)?.(props) : undefined;
-  const validated = clean !== undefined ? { value: clean, errors: NONE, unknown: NO_EXTRAS, warnings: NONE } : validateObject(checked, props, d.propsPath);
+  const validated: ValidationResult =
+    clean !== undefined ? { value: clean, errors: NONE, unknown: NO_EXTRAS, warnings: NONE } : validateObject(checked, props, d.propsPath);
   d.validated = validated;
   for (const e of validated.errors) d.errors.push(e);
   if (d.adapted) for (const w of d.adapted.warnings) d.quirks.push(w);
