@@ -3,7 +3,7 @@
  * baseline of JSON.parse + JSON.stringify of the very same raw bodies in the same run, so the ratio
  * stays meaningful on a noisy shared machine. Not part of the test run.
  *
- *   npx tsx bench/validator/bench.ts [--envelopes 400] [--runs 5] [--seconds 2] [--batch 64] [--workers N] [--stages] [--pipeline-only]
+ *   npx tsx bench/validator/bench.ts [--envelopes 400] [--runs 5] [--seconds 2] [--batch 64] [--workers N] [--stages] [--pipeline-only] [--before <dir>]
  *
  * Input: a realistic mix built from the valid examples of the event corpus (schemas/corpus/events),
  * weighted like SDK traffic (page/app/media dominate), 50 events per envelope, current and earlier
@@ -12,20 +12,21 @@
  *
  * Pipeline: the validator's own encode pool (services/validator/src/encode-pool.ts) over batches of
  * raw messages (--batch, default 64 messages ≈ 700 KB, about one Kafka fetch): per message
- * processRawMessage (Buffer → JSON.parse → normalise → validate), then per accepted event
- * canonicalToAvro + Avro encode framed in the Confluent wire format with the registered schema ids,
+ * processRawMessage (Buffer → JSON.parse → normalise → validate, props through the generated prop
+ * checks), then per accepted event its generated Avro writer (schemas/generated/event-writers.ts)
+ * framed in the Confluent wire format with the registered schema ids,
  * events back on the calling thread as Buffers. Measured twice: inline (workers 0, one thread) and
  * with --workers threads (default: the CPUs this process may use, as VALIDATOR_WORKERS=auto).
  * Each run times every side for about `--seconds`; the median run is reported.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { rawHeaders } from '@evp/contract';
-import { BLOCKS, topics, type BusMessage } from '@evp/core';
+import { topics, type BusMessage } from '@evp/core';
 import { createInProcessRegistry } from '@evp/embedded/src/registry/in-process-registry';
-import { parseAvroSchema } from '@evp/registry';
-import { blockEventSchema, canonicalToAvro, DEFAULT_NORMALIZE_OPTIONS, eventDef } from '@evp/schemas';
+import { AvroOut, canonicalToAvro, DEFAULT_NORMALIZE_OPTIONS, eventDef, writeEventAvro } from '@evp/schemas';
+import { rng } from '@evp/schemas/src/__fixtures__/corpus';
 import { clientQuirk } from '@evp/schemas/src/quirks';
 import type { RuleName } from '@evp/schemas/src/rules/registry';
 import { processRawMessage } from '@evp/validator';
@@ -69,17 +70,6 @@ function loadCorpus(): Case[] {
       .filter((c) => eventDef(c.event) !== undefined && c.forms === undefined)
       .filter((c) => !(c.warnings ?? []).some((w) => clientQuirk(w.rule as RuleName) !== undefined))
   );
-}
-
-/** Deterministic PRNG (mulberry32): the same input every run and every machine. */
-function rng(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function buildBodies(): { bodies: Buffer[]; events: number; mix: Map<string, number> } {
@@ -196,20 +186,27 @@ async function pipelinePass(batches: BusMessage[][], pool: EncodePool, inflight:
 }
 
 /** The pipeline cut after a stage, to show where the time goes (`--stages`). */
-async function stagePass(
-  messages: BusMessage[],
-  stage: 'normalise' | 'to-avro' | 'avsc',
-  typeOf: (block: string) => { toBuffer(v: unknown): Buffer },
-): Promise<void> {
+async function stagePass(messages: BusMessage[], stage: 'normalise' | 'write', out: AvroOut): Promise<void> {
   for (const msg of messages) {
-    const out = processRawMessage(msg, DEFAULT_NORMALIZE_OPTIONS);
+    const result = processRawMessage(msg, DEFAULT_NORMALIZE_OPTIONS);
     if (stage === 'normalise') continue;
     const clientJson = new Map<object, string>();
-    for (const { event: e } of out.events) {
-      const record = canonicalToAvro(e, clientJson);
-      if (stage === 'avsc') typeOf(e.block).toBuffer(record);
-    }
+    out.pos = 0;
+    // The generated event writers, unframed (the validator's Framer adds the 5-byte head).
+    for (const { event: e } of result.events) if (!writeEventAvro(out, e, clientJson)) throw new Error(`no generated write for ${e.name}`);
   }
+}
+
+/**
+ * `--before <dir>`: the validator as it was at an earlier commit, measured beside this one in the same
+ * run (issue 28): `<dir>` holds that commit's tree (`git archive <commit> | tar -x -C <dir>`) with a
+ * node_modules whose `@evp/*` links point into it (bench/validator/README.md shows how). Its own
+ * module graph is loaded from there, so both sides run in one process on the same input.
+ */
+function beforePool(dir: string, schemas: Parameters<typeof createEncodePool>[0]['schemas']): EncodePool {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module graph chosen at run time
+  const earlier = require(join(resolve(dir), 'services/validator/src/encode-pool')) as { createEncodePool: typeof createEncodePool };
+  return earlier.createEncodePool({ workers: 0, schemas, normalize: DEFAULT_NORMALIZE_OPTIONS });
 }
 
 function baselinePass(bodies: Buffer[]): number {
@@ -253,7 +250,14 @@ async function main() {
   const inline = createEncodePool({ workers: 0, schemas, normalize: DEFAULT_NORMALIZE_OPTIONS });
   const pool = createEncodePool({ workers: WORKERS, schemas, normalize: DEFAULT_NORMALIZE_OPTIONS });
 
+  const beforeAt = process.argv.indexOf('--before');
+  const before = beforeAt > 0 ? beforePool(process.argv[beforeAt + 1]!, schemas) : undefined;
+
   const check = await pipelinePass(batches, inline, 1);
+  if (before !== undefined) {
+    const ref = await pipelinePass(batches, before, 1);
+    if (ref.accepted !== check.accepted || ref.bytes !== check.bytes) throw new Error(`the before path disagrees: ${JSON.stringify({ ref, check })}`);
+  }
   if (check.rejected > 0 || check.accepted !== events)
     throw new Error(`input not all valid: ${check.accepted} accepted, ${check.rejected} rejected of ${events}`);
   const pooled = await pipelinePass(batches, pool, INFLIGHT);
@@ -285,31 +289,35 @@ async function main() {
     await timed(0.5, events, () => pipelinePass(batches, pool, INFLIGHT));
     await timed(0.5, events, () => baselinePass(bodies));
 
+    if (before !== undefined) await timed(0.5, events, () => pipelinePass(batches, before, 1));
+
     const one: Rate[] = [];
     const many: Rate[] = [];
     const base: Rate[] = [];
+    const old: Rate[] = [];
     for (let r = 0; r < RUNS; r++) {
       // Rotate the order so drift on the shared machine does not favour one side.
       const sides = [
         async () => one.push(await timed(SECONDS, events, () => pipelinePass(batches, inline, 1))),
         async () => many.push(await timed(SECONDS, events, () => pipelinePass(batches, pool, INFLIGHT))),
         async () => base.push(await timed(SECONDS, events, () => baselinePass(bodies))),
+        ...(before !== undefined ? [async () => old.push(await timed(SECONDS, events, () => pipelinePass(batches, before, 1)))] : []),
       ];
       for (let k = 0; k < sides.length; k++) await sides[(r + k) % sides.length]!();
       const [p1, pn, b] = [one[r]!, many[r]!, base[r]!];
+      const o = old[r];
       console.log(
-        `run ${r + 1}: inline ${fmt(p1.wall)} events/s (${fmt(p1.cpu)} per CPU-s), ${WORKERS} workers ${fmt(pn.wall)} events/s, baseline ${fmt(b.wall)} events/s; ratios ${(p1.wall / b.wall).toFixed(3)} / ${(pn.wall / b.wall).toFixed(3)}`,
+        `run ${r + 1}: inline ${fmt(p1.wall)} events/s (${fmt(p1.cpu)} per CPU-s), ${WORKERS} workers ${fmt(pn.wall)} events/s, baseline ${fmt(b.wall)} events/s; ratios ${(p1.wall / b.wall).toFixed(3)} / ${(pn.wall / b.wall).toFixed(3)}` +
+          (o === undefined ? '' : `; before (inline) ${fmt(o.wall)} events/s (${fmt(o.cpu)} per CPU-s), ratio ${(o.wall / b.wall).toFixed(3)}`),
       );
     }
     const med = (xs: Rate[], k: keyof Rate) => median(xs.map((x) => x[k]));
     const ratio = (xs: Rate[]) => median(xs.map((p, i) => p.wall / base[i]!.wall));
     if (process.argv.includes('--stages')) {
-      // Same avsc types the registry holds (parsed with AVRO_PARSE_OPTIONS), via plain toBuffer (no framing).
-      const types = new Map(BLOCKS.map((b) => [b as string, parseAvroSchema(blockEventSchema(b) as object)]));
-      const typeOf = (b: string) => types.get(b)!;
+      const out = new AvroOut();
       console.log('\nstages (cumulative, inline, one run each, per CPU-second):');
-      for (const stage of ['normalise', 'to-avro', 'avsc'] as const) {
-        const rate = await timed(SECONDS, events, () => stagePass(messages, stage, typeOf));
+      for (const stage of ['normalise', 'write'] as const) {
+        const rate = await timed(SECONDS, events, () => stagePass(messages, stage, out));
         console.log(`  ${stage.padEnd(10)} ${fmt(rate.cpu)} events/CPU-s`);
       }
       console.log(`  ${'framed'.padEnd(10)} ${fmt(med(one, 'cpu'))} events/CPU-s (full inline pipeline, median above)`);
@@ -320,6 +328,11 @@ async function main() {
     console.log(
       `           ${WORKERS} worker threads  ${fmt(med(many, 'wall'))} events/s (${fmt(med(many, 'cpu'))} per CPU-s), ratio to baseline ${ratio(many).toFixed(3)}`,
     );
+    if (before !== undefined) {
+      console.log(
+        `           before (inline, 1 thread) ${fmt(med(old, 'wall'))} events/s (${fmt(med(old, 'cpu'))} per CPU-s), ratio to baseline ${ratio(old).toFixed(3)}`,
+      );
+    }
     console.log(`           baseline JSON.parse+stringify ${fmt(med(base, 'wall'))} events/s (${fmt(med(base, 'cpu'))} per CPU-s)`);
     console.log(`target ≥ 50,000 events/s in one process (${WORKERS} worker threads): ${med(many, 'wall') >= 50_000 ? 'met' : 'NOT met'}`);
   } finally {

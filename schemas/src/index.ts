@@ -14,6 +14,8 @@ export * from './dsl/validate';
 export * from './avro/derive';
 export * from './avro/block-schema';
 export * from './avro/canonical-codec';
+export * from './avro/avro-out';
+export * from './avro/event-avro';
 export * from './events/event-defs';
 export * from './normalize/normalize';
 export * from './normalize/crash';

@@ -83,8 +83,11 @@ function buildExactLongType(): Type {
 const TWO_POW_6 = 64;
 const TWO_POW_7 = 128;
 
-/** Zig-zag varint of a safe integer (Number.isSafeInteger checked by the caller). */
-function writeSafeLong(tap: Tap, n: number): void {
+/**
+ * Zig-zag varint of a safe integer (Number.isSafeInteger checked by the caller), at `tap.pos` of
+ * `tap.buf`, moving `pos` on: also the generated event writers' long (@evp/schemas AvroOut).
+ */
+export function writeSafeLong(tap: Pick<Tap, 'buf' | 'pos'>, n: number): void {
   const buf = tap.buf;
   let pos = tap.pos;
   if (n >= -1073741824 && n < 1073741824) {

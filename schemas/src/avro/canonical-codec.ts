@@ -36,20 +36,29 @@ function eventFieldsOf(block: Block): readonly string[] {
  */
 export type ClientJsonMemo = Map<object, string>;
 
+/** The event's `meta` as the record's `meta_json`. */
+export function metaJsonOf(e: CanonicalEvent): string | null {
+  const meta = e.meta;
+  return meta === undefined || meta === null ? null : JSON.stringify(meta);
+}
+
+/** The event's `client` as the record's `client_json`, through the memo when one is given. */
+export function clientJsonOf(e: CanonicalEvent, clientMemo?: ClientJsonMemo): string | null {
+  const client = e.client;
+  if (client === null) return null;
+  let clientJson = clientMemo?.get(client) ?? null;
+  if (clientJson === null) {
+    clientJson = JSON.stringify(client);
+    clientMemo?.set(client, clientJson);
+  }
+  return clientJson;
+}
+
 /** CanonicalEvent ↔ the record of its block schema. */
 export function canonicalToAvro(e: CanonicalEvent, clientMemo?: ClientJsonMemo): Record<string, unknown> {
   const def = eventDef(e.name);
-  const meta = e.meta;
-  const metaJson = meta === undefined || meta === null ? null : JSON.stringify(meta);
-  const client = e.client;
-  let clientJson: string | null = null;
-  if (client !== null) {
-    clientJson = clientMemo?.get(client) ?? null;
-    if (clientJson === null) {
-      clientJson = JSON.stringify(client);
-      clientMemo?.set(client, clientJson);
-    }
-  }
+  const metaJson = metaJsonOf(e);
+  const clientJson = clientJsonOf(e, clientMemo);
   let record: Record<string, unknown>;
   if (Object.keys(e).length === CANONICAL_KEY_COUNT) {
     // One generated literal instead of `{ props, meta, client, ...common } = e`: V8 runs object rest

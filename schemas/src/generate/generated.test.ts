@@ -7,6 +7,8 @@ import { derivedTopicSchemas } from './avro-files';
 import { REGENERATE_COMMAND, generateFiles, staleFiles } from './generate';
 import { catalogSources } from './sources';
 import { TYPES_PATH } from './ts-types';
+import { EVENT_WRITERS_PATH } from './event-writers';
+import { PROP_CHECKS_PATH } from './prop-checks';
 import { EVENTS_REFERENCE_PATH } from './reference';
 import { probeRules } from './rule-probe';
 
@@ -33,9 +35,11 @@ describe('generated files', () => {
     for (const [path, text] of generateFiles()) if (path.endsWith('.avsc')) expect(() => parseAvroSchema(text)).not.toThrow();
   });
 
-  it('types and reference name every event', () => {
+  it('types, event writers, prop checks and reference name every event', () => {
     const files = generateFiles();
     for (const def of eventDefs) {
+      expect(files.get(PROP_CHECKS_PATH)).toMatch(new RegExp(`^  \\[${JSON.stringify(def.event)}, check_${def.name}_\\d+\\],$`, 'm'));
+      expect(files.get(EVENT_WRITERS_PATH)).toContain(`  [${JSON.stringify(def.event)}, { block: ${JSON.stringify(def.block)}, write: write_${def.event} }],`);
       expect(files.get(TYPES_PATH)).toContain(`export interface ${def.name} {`);
       expect(files.get(TYPES_PATH)).toContain(`  ${def.event}: ${def.name};`);
       expect(files.get(EVENTS_REFERENCE_PATH)).toContain(`### ${def.block} ${def.event}`);

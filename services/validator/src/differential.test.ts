@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { rawHeaders } from '@evp/contract';
 import { BLOCKS, errorMessage, topics, type BusMessage } from '@evp/core';
 import { createInProcessRegistry } from '@evp/embedded';
 import { blockEventSchema, blockSubject, canonicalToAvro, eventDef } from '@evp/schemas';
+import { corpusCases, rng } from '@evp/schemas/src/__fixtures__/corpus';
 import { RULES } from '@evp/schemas/src/rules/registry';
 import { clientCorpus } from '@evp/testkit';
 import { registerOutputSchemas } from './output-schemas';
@@ -28,32 +27,7 @@ import { RawBatchProcessor } from './raw-batch-processor';
  */
 const DIGEST = '2ddba632b639417e209c236ab7c3df09bd694604486d10ca260bc78273deecd3';
 
-interface Case {
-  event: string;
-  sent?: string;
-  props: Record<string, unknown>;
-  meta?: unknown;
-}
-
-const CORPUS_DIR = join(__dirname, '../../../schemas/corpus/events');
-const cases: Case[] = readdirSync(CORPUS_DIR)
-  .filter((f) => f.endsWith('.json'))
-  .sort()
-  .flatMap((f) => {
-    const d = JSON.parse(readFileSync(join(CORPUS_DIR, f), 'utf8')) as { valid: Case[]; invalid?: Case[] };
-    return [...d.valid, ...(d.invalid ?? [])];
-  });
-
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const cases = corpusCases();
 
 /** The generator of bodies, one seeded stream for the whole run. */
 function generator(rand: () => number) {

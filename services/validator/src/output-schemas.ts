@@ -1,6 +1,19 @@
 import { BLOCKS, CATALOG_KINDS, InfraError, errorMessage, topics, type SchemaRegistry } from '@evp/core';
 import { encodeWireFormat, parseAvroSchema } from '@evp/registry';
-import { blockEventSchema, blockSubject, catalogSchema, catalogSubject, customCatalogSchema, ingestReceiptSchema, rejectedRecordSchema } from '@evp/schemas';
+import {
+  AvroOut,
+  blockEventSchema,
+  blockSubject,
+  canonicalToAvro,
+  catalogSchema,
+  catalogSubject,
+  customCatalogSchema,
+  ingestReceiptSchema,
+  rejectedRecordSchema,
+  writeEventAvro,
+  type CanonicalEvent,
+  type ClientJsonMemo,
+} from '@evp/schemas';
 
 /** The schema one output topic is written with, as registered through the registry port. */
 export interface OutputSchema {
@@ -35,6 +48,9 @@ interface TopicWriter {
 
 const FRAMER_DEPENDENCY = 'avro-encode';
 
+/** Read once: run from sources (tsx), every use of an import is a getter call, and this runs per event. */
+const writeEventBody = writeEventAvro;
+
 /**
  * The one encoder of every output kind: a record is framed exactly as the registry port's encode
  * frames it (magic byte, 4-byte schema id, Avro body) with the schema registered for its topic.
@@ -43,10 +59,37 @@ const FRAMER_DEPENDENCY = 'avro-encode';
  */
 export class Framer {
   private readonly writers = new Map<string, TopicWriter>();
-  private scratch = Buffer.allocUnsafeSlow(1 << 20);
+  /** The scratch buffer, shared by avsc and the generated event writers. */
+  private readonly out = new AvroOut();
+  /** Block → the writer of its events' topic, for blocks registered with the current block schema: their events take the generated writers. */
+  private readonly generated = new Map<string, TopicWriter>();
 
   constructor(schemas: readonly OutputSchema[]) {
     for (const s of schemas) this.writers.set(s.topic, { type: parseAvroSchema(s.schema), header: encodeWireFormat(s.id, Buffer.alloc(0)) });
+    for (const block of BLOCKS) {
+      const topic = topics.events(block);
+      const registered = schemas.find((s) => s.topic === topic);
+      const w = this.writers.get(topic);
+      if (w !== undefined && JSON.stringify(registered?.schema) === JSON.stringify(blockEventSchema(block))) this.generated.set(block, w);
+    }
+  }
+
+  /**
+   * Frames one canonical event at `pos` (as `write` frames `canonicalToAvro(e)`), with its event
+   * type's generated writer (@evp/schemas writeEventAvro), which writes the same bytes without the
+   * record; the record and avsc only where that writer cannot vouch for the bytes.
+   */
+  writeEvent(e: CanonicalEvent, clientMemo: ClientJsonMemo, pos: number): number {
+    const w = this.generated.get(e.block);
+    if (w !== undefined) {
+      const o = this.out;
+      o.pos = pos;
+      o.room(w.header.length);
+      w.header.copy(o.buf, pos);
+      o.pos += w.header.length;
+      if (writeEventBody(o, e, clientMemo)) return o.pos;
+    }
+    return this.write(topics.events(e.block), canonicalToAvro(e, clientMemo), pos);
   }
 
   /**
@@ -56,22 +99,23 @@ export class Framer {
   write(topic: string, record: unknown, pos: number): number {
     const w = this.writers.get(topic);
     if (w === undefined) throw new Error(`no registered schema for topic ${topic}`);
+    const o = this.out;
     for (;;) {
-      if (pos + w.header.length <= this.scratch.length) {
-        w.header.copy(this.scratch, pos);
+      if (pos + w.header.length <= o.buf.length) {
+        w.header.copy(o.buf, pos);
         // avsc returns the negated missing room instead of throwing when the buffer is too small.
-        const end = w.type.encode(record, this.scratch, pos + w.header.length);
+        const end = w.type.encode(record, o.buf, pos + w.header.length);
         if (end >= 0) return end;
       }
-      const grown = Buffer.allocUnsafeSlow(2 * this.scratch.length);
-      this.scratch.copy(grown, 0, 0, pos);
-      this.scratch = grown;
+      o.pos = pos;
+      o.grow(2 * o.buf.length);
     }
   }
 
   /** A copy of the bytes written at [0, end): the scratch buffer stays for the next batch. */
   copyOut(end: number): ArrayBuffer {
-    return this.scratch.buffer.slice(this.scratch.byteOffset, this.scratch.byteOffset + end);
+    const buf = this.out.buf;
+    return buf.buffer.slice(buf.byteOffset, buf.byteOffset + end);
   }
 
   /**
@@ -85,6 +129,6 @@ export class Framer {
     } catch (err) {
       throw new InfraError(FRAMER_DEPENDENCY, `encode for ${topic} failed: ${errorMessage(err)}`, { retriable: false, cause: err });
     }
-    return Buffer.from(this.scratch.subarray(0, end));
+    return Buffer.from(this.out.buf.subarray(0, end));
   }
 }

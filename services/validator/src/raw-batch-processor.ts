@@ -1,6 +1,6 @@
 import { envelopeKey } from '@evp/contract';
-import { topics, type Block, type BusMessage, type RejectionReason } from '@evp/core';
-import { canonicalToAvro, type ClientJsonMemo, type NormalizeOptions } from '@evp/schemas';
+import { type Block, type BusMessage, type RejectionReason } from '@evp/core';
+import type { ClientJsonMemo, NormalizeOptions } from '@evp/schemas';
 import { Framer, type OutputSchema } from './output-schemas';
 import { processRawMessage, processingFailure, type MessageOutcome } from './process-raw';
 
@@ -67,7 +67,7 @@ export class RawBatchProcessor {
         const framed: FramedEvent<ByteRange>[] = [];
         for (const { event: e, event_index } of events) {
           const start = pos;
-          pos = this.framer.write(topics.events(e.block), canonicalToAvro(e, clientJson), start);
+          pos = this.framer.writeEvent(e, clientJson, start);
           framed.push({
             block: e.block,
             key: envelopeKey(e.app_id, e.user_id),
