@@ -23,9 +23,9 @@ function same(def: EventDef, props: unknown): boolean {
   const old = validateObject(def, props, '$.props');
   const clean = PROP_CHECKS.get(def.event)!(props);
   if (clean === undefined) return false;
-  expect({ event: def.event, errors: old.errors, warnings: old.warnings, unknown: old.unknown }).toEqual({
+  expect({ event: def.event, reasons: old.reasons, warnings: old.warnings, unknown: old.unknown }).toEqual({
     event: def.event,
-    errors: [],
+    reasons: [],
     warnings: [],
     unknown: {},
   });

@@ -28,7 +28,7 @@ export function validateProps(d: EventDraft): boolean {
   // writes them, with nothing to report; anything else is validateObject's.
   const clean = checked === def ? PROP_CHECKS.get(def.event)?.(props) : undefined;
   const validated: ValidationResult =
-    clean !== undefined ? { value: clean, errors: NONE, unknown: NO_EXTRAS, warnings: NONE } : validateObject(checked, props, d.propsPath);
+    clean !== undefined ? { value: clean, reasons: NONE, unknown: NO_EXTRAS, warnings: NONE } : validateObject(checked, props, d.propsPath);
   d.validated = validated;
   for (const e of validated.reasons) d.reasons.push(e);
   if (d.adapted) for (const w of d.adapted.warnings) d.quirks.push(w);
