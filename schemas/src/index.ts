@@ -3,6 +3,7 @@ export * from './rejected';
 export * from './canonical-fields';
 export * from './record-fields';
 export * from './record-reader';
+export * from './message-reader';
 export * from './dead-letter-fields';
 export * from './receipt';
 export * from './membership';

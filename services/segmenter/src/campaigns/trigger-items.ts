@@ -1,5 +1,5 @@
-import { UnreadableMessageError, type BusMessage, type OutgoingMessage } from '@evp/core';
-import { RecordReadError, taggedRecordReader, type RecordField, type RecordOf } from '@evp/schemas';
+import type { BusMessage, OutgoingMessage } from '@evp/core';
+import { taggedMessageReader, type RecordField, type RecordOf } from '@evp/schemas';
 import { TRIGGER_KINDS } from './document';
 
 /**
@@ -45,20 +45,5 @@ const triggerKey = (item: TriggerItem) => `${item.app_id}:${item.campaign_id}`;
 
 export const triggerMessage = (item: TriggerItem): OutgoingMessage => ({ key: triggerKey(item), value: Buffer.from(JSON.stringify(item)) });
 
-const readTriggerRecord = taggedRecordReader('kind', TRIGGER_ITEM_FIELDS);
-
 /** A trigger item from its message; a message that is none is a bug of its producer (UnreadableMessageError: dead-lettered, never retried). */
-export function readTriggerItem(m: BusMessage): TriggerItem {
-  let v: unknown;
-  try {
-    v = JSON.parse(m.value.toString('utf8'));
-  } catch (err) {
-    throw new UnreadableMessageError('unreadable', `not JSON: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  try {
-    return readTriggerRecord(v);
-  } catch (err) {
-    const why = err instanceof RecordReadError ? err.message : String(err);
-    throw new UnreadableMessageError('invalid', `not a campaign trigger item (${why}): ${m.topic}/${m.partition}/${m.offset}`);
-  }
-}
+export const readTriggerItem: (m: BusMessage) => TriggerItem = taggedMessageReader('kind', TRIGGER_ITEM_FIELDS, 'a campaign trigger item');

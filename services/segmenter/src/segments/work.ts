@@ -1,5 +1,5 @@
-import { UnreadableMessageError, type BusMessage, type OutgoingMessage } from '@evp/core';
-import { RecordReadError, taggedRecordReader, type RecordField, type RecordOf } from '@evp/schemas';
+import type { BusMessage, OutgoingMessage } from '@evp/core';
+import { taggedMessageReader, type RecordField, type RecordOf } from '@evp/schemas';
 import type { InsertedRow } from '../sink';
 import type { CompiledSegment } from '@evp/segment-language';
 
@@ -32,23 +32,8 @@ export const workKey = (appId: string, segmentId: string) => `${appId}:${segment
 
 export const workMessage = (item: WorkItem): OutgoingMessage => ({ key: workKey(item.app_id, item.segment_id), value: Buffer.from(JSON.stringify(item)) });
 
-const readWorkRecord = taggedRecordReader('kind', WORK_ITEM_FIELDS);
-
 /** A work item from its message; a message that is none is a bug of its producer (UnreadableMessageError: dead-lettered, never retried). */
-export function readWorkItem(m: BusMessage): WorkItem {
-  let v: unknown;
-  try {
-    v = JSON.parse(m.value.toString('utf8'));
-  } catch (err) {
-    throw new UnreadableMessageError('unreadable', `not JSON: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  try {
-    return readWorkRecord(v);
-  } catch (err) {
-    const why = err instanceof RecordReadError ? err.message : String(err);
-    throw new UnreadableMessageError('invalid', `not a segment work item (${why}): ${m.topic}/${m.partition}/${m.offset}`);
-  }
-}
+export const readWorkItem: (m: BusMessage) => WorkItem = taggedMessageReader('kind', WORK_ITEM_FIELDS, 'a segment work item');
 
 /** A live segment of an app with its compiled query: what triggers are matched against. */
 export interface SegmentEntry {
