@@ -52,28 +52,29 @@ export function parseInspectQuery(q: Record<string, unknown>): InspectQuery {
   return out;
 }
 
+/** A filter: its SQL clause, its bound parameter's name, and its value (the filter applies only when the value is given). */
+type Filter = readonly [clause: string, param: string, value: unknown];
+
 /** WHERE clause and parameters: always the key's app; every filter a bound parameter, never spliced. */
-function where(appId: string, q: InspectQuery, nameColumn: string): { sql: string; params: Record<string, unknown> } {
+function whereOf(appId: string, limit: number, filters: readonly Filter[]): { sql: string; params: Record<string, unknown> } {
   const clauses = ['app_id = {app:String}'];
-  const params: Record<string, unknown> = { app: appId, limit: q.limit };
-  if (q.user_id !== undefined) {
-    clauses.push('user_id = {user:String}');
-    params.user = q.user_id;
-  }
-  if (q.request_id !== undefined) {
-    clauses.push('request_id = {request:String}');
-    params.request = q.request_id;
-  }
-  if (q.name !== undefined) {
-    clauses.push(`${nameColumn} = {name:String}`);
-    params.name = q.name;
-  }
-  if (q.since !== undefined) {
-    clauses.push('received_at > fromUnixTimestamp64Milli({since:Int64})');
-    params.since = q.since;
+  const params: Record<string, unknown> = { app: appId, limit };
+  for (const [clause, param, value] of filters) {
+    if (value === undefined) continue;
+    clauses.push(clause);
+    params[param] = value;
   }
   return { sql: clauses.join(' AND '), params };
 }
+
+/** The filters of the events and rejections lists (`nameColumn`: where the event name is). */
+const where = (appId: string, q: InspectQuery, nameColumn: string) =>
+  whereOf(appId, q.limit, [
+    ['user_id = {user:String}', 'user', q.user_id],
+    ['request_id = {request:String}', 'request', q.request_id],
+    [`${nameColumn} = {name:String}`, 'name', q.name],
+    ['received_at > fromUnixTimestamp64Milli({since:Int64})', 'since', q.since],
+  ]);
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -236,16 +237,10 @@ export interface InspectedDeadLetter {
  * (docs/reliability.md). Those that name no app are not here (`npm run deadletters -- list`).
  */
 export async function inspectDeadLetters(analytics: Analytics, appId: string, q: DeadLetterQuery): Promise<InspectedDeadLetter[]> {
-  const clauses = ['app_id = {app:String}'];
-  const params: Record<string, unknown> = { app: appId, limit: q.limit };
-  if (q.source_topic !== undefined) {
-    clauses.push('source_topic = {topic:String}');
-    params.topic = q.source_topic;
-  }
-  if (q.since !== undefined) {
-    clauses.push('failed_at > fromUnixTimestamp64Milli({since:Int64})');
-    params.since = q.since;
-  }
+  const { sql, params } = whereOf(appId, q.limit, [
+    ['source_topic = {topic:String}', 'topic', q.source_topic],
+    ['failed_at > fromUnixTimestamp64Milli({since:Int64})', 'since', q.since],
+  ]);
   const rows = await analytics.query<{
     dead_letter_id: string;
     failed_ms: number;
@@ -270,7 +265,7 @@ export async function inspectDeadLetters(analytics: Analytics, appId: string, q:
     `SELECT dead_letter_id, toUnixTimestamp64Milli(failed_at) AS failed_ms, source_topic, source_partition, source_offset, source_key,
             consumer_group, error_kind, error_message, error_retriable, processor, processor_version, replay_of, replay_count,
             headers, payload, payload_encoding, payload_bytes, payload_truncated
-     FROM dead_letters FINAL WHERE ${clauses.join(' AND ')}
+     FROM dead_letters FINAL WHERE ${sql}
      ORDER BY failed_at DESC, dead_letter_id LIMIT {limit:UInt32}`,
     params,
   );
