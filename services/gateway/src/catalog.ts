@@ -39,15 +39,20 @@ export function countCatalogRecords(body: unknown, maxRecords: number): number {
   if (!Array.isArray(body)) {
     throw new ApiError('invalid_envelope', { message: 'A catalog submission must be a JSON array of records.', path: '$' });
   }
-  if (body.length === 0) throw new ApiError('invalid_envelope', { message: 'The array holds no records.', path: '$' });
-  if (body.length > maxRecords) {
+  return countRecords(body, '$', maxRecords);
+}
+
+/** The records of an upload's array at `path`: at least one, at most `maxRecords`. */
+function countRecords(records: readonly unknown[], path: string, maxRecords: number): number {
+  if (records.length === 0) throw new ApiError('invalid_envelope', { message: 'The array holds no records.', path });
+  if (records.length > maxRecords) {
     throw new ApiError('too_many_events', {
-      message: `The request holds ${body.length} records; the limit is ${maxRecords}.`,
-      path: '$',
-      details: { records: body.length, max_records: maxRecords },
+      message: `The request holds ${records.length} records; the limit is ${maxRecords}.`,
+      path,
+      details: { records: records.length, max_records: maxRecords },
     });
   }
-  return body.length;
+  return records.length;
 }
 
 /**
@@ -62,13 +67,5 @@ export function countDimensionRecords(body: unknown, maxRecords: number): number
   }
   const data = (body as { data?: unknown }).data;
   if (!Array.isArray(data)) throw new ApiError('invalid_envelope', { message: 'data must be a JSON array of records.', path: '$.data' });
-  if (data.length === 0) throw new ApiError('invalid_envelope', { message: 'The array holds no records.', path: '$.data' });
-  if (data.length > maxRecords) {
-    throw new ApiError('too_many_events', {
-      message: `The request holds ${data.length} records; the limit is ${maxRecords}.`,
-      path: '$.data',
-      details: { records: data.length, max_records: maxRecords },
-    });
-  }
-  return data.length;
+  return countRecords(data, '$.data', maxRecords);
 }
