@@ -157,6 +157,8 @@ export function rowBinaryEvent(w: RowBinaryWriter, e: CanonicalEvent): void {
   w.ms(e.time);
   w.u8(e.online ? 1 : 0);
   w.ms(e.received_at);
+  w.nullable(e.sent_at, ms);
+  w.ms(e.corrected_time);
   w.string(e.request_id);
   w.u8(e.envelope === 'earlier' ? 2 : e.envelope === 'flat' ? 3 : 1);
   w.string(stringifyWellFormed(e.props ?? {}));
@@ -191,6 +193,8 @@ const EVENTS_ROWBINARY_STRUCTURE = [
   "time DateTime64(3, 'UTC')",
   'online Bool',
   "received_at DateTime64(3, 'UTC')",
+  "sent_at Nullable(DateTime64(3, 'UTC'))",
+  "corrected_time DateTime64(3, 'UTC')",
   'request_id String',
   "envelope Enum8('current' = 1, 'earlier' = 2, 'flat' = 3)",
   'props String',
