@@ -380,12 +380,16 @@ describe('the web library in Chromium', () => {
       },
       { timeoutMs: 30_000, what: 'identify, app background and the page view' },
     );
-    expect(got.map((e) => [e.name, e.property])).toEqual([
-      ['identify', 'login'],
-      ['app', 'background'],
-      ['page', `${SHOP}/product/7`],
-    ]);
-    expect(got[2]!.props.duration as number).toBeGreaterThan(0);
+    // App background and the page view are written in one turn of the page's event loop: their times
+    // can tie (one millisecond), so the store's order between them is not theirs. Compared as a set.
+    expect(got[0] && [got[0].name, got[0].property]).toEqual(['identify', 'login']);
+    expect(
+      got
+        .slice(1)
+        .map((e) => `${e.name} ${e.property}`)
+        .sort(),
+    ).toEqual(['app background', `page ${SHOP}/product/7`]);
+    expect(got.find((e) => e.name === 'page')!.props.duration as number).toBeGreaterThan(0);
     await setVisibility('visible');
     await call(p, 'flush');
     const resumed = await waitFor(
