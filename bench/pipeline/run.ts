@@ -15,11 +15,12 @@
  * Every phase also reports the CPU budget (issue 28): µs of CPU per stored event of each process —
  * gateway, validator, sink, action store, the broker's and the registry's JVMs, Redis and the load
  * generator (this process) — from /proc, between the load's start and the last event stored.
+ * `--node-flags "--max-semi-space-size=64"` passes V8 flags to every service;
  * `--pin load=0,gateway=0,kafka=0,validator=1,sink=1` runs each named part on those CPUs (taskset;
  * unnamed parts run anywhere); `--cpu-prof DIR` writes a V8 CPU profile per Node process
  * (DIR/<stage>/, one file per thread) and prints the five hottest functions of each.
  *
- *   npm run bench:pipeline -- [--rates 5000,20000] [--seconds 30] [--warmup 30] [--pin …] [--cpu-prof DIR]
+ *   npm run bench:pipeline -- [--rates 5000,20000] [--seconds 30] [--warmup 30] [--pin …] [--cpu-prof DIR] [--node-flags "…"]
  */
 import { awaitAllStored } from '../../dev/src/faults/counts';
 import { KEYS, sideCall } from '../../dev/src/faults/harness';
@@ -48,6 +49,8 @@ const PINS = new Map(
     .map((p) => p.split('=') as [string, string])
     .map(([part, cpus]) => [part, cpus.replace(/\+/g, ',')] as const),
 );
+/** Node flags for every service process (`--node-flags "--max-semi-space-size=64"`), to measure V8 settings. */
+const NODE_FLAGS = arg('node-flags', '').split(' ').filter(Boolean);
 const PROFILE_DIR = arg('cpu-prof', '') ? resolve(arg('cpu-prof', '')) : undefined;
 const SERVICE_NAMES: ServiceName[] = ['gateway', 'validator', 'sink', 'action-store'];
 const STAGES = ['load', 'gateway', 'kafka', 'registry', 'validator', 'sink', 'action-store', 'redis'];
@@ -90,7 +93,7 @@ async function main() {
     const cpus = PINS.get(service);
     h.launch[service] = {
       ...(cpus ? { cpus } : {}),
-      ...(PROFILE_DIR ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', `${PROFILE_DIR}/${service}`] } : {}),
+      nodeArgs: [...NODE_FLAGS, ...(PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', `${PROFILE_DIR}/${service}`] : [])],
     };
   }
   const stopSelfProfile = PROFILE_DIR ? await profileSelf() : undefined;
