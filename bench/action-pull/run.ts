@@ -25,14 +25,11 @@ import { Worker } from 'node:worker_threads';
 import Redis from 'ioredis';
 import { NEVER_EXPIRES, RedisActionStore, systemClock, type NewAction, type PullQuery } from '@evp/actions';
 import { withReplicaGroup } from './replica-wait';
+import { numberOption } from '../options';
 
-const arg = (name: string, dflt: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-};
-const RATE = arg('rate', 5000);
-const SECONDS = arg('seconds', 10);
-const USERS = arg('users', 10_000);
+const RATE = numberOption('rate', 5000);
+const SECONDS = numberOption('seconds', 10);
+const USERS = numberOption('users', 10_000);
 const USE_HTTP = process.argv.includes('--http');
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 

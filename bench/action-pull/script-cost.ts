@@ -16,18 +16,15 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import Redis from 'ioredis';
 import { NEVER_EXPIRES, RedisActionStore, systemClock, type ActionStore, type NewAction, type PullQuery } from '@evp/actions';
+import { freePort, portOpen } from '@evp/testkit';
+import { option } from '../options';
 
-const arg = (name: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
-const BASE = arg('base');
-const REPS = Number(arg('reps') ?? 3000);
+const BASE = option('base');
+const REPS = Number(option('reps') ?? 3000);
 if (!BASE) throw new Error('usage: script-cost.ts --base <git-rev> [--reps 3000]');
 const root = resolve(__dirname, '../..');
 
@@ -43,26 +40,11 @@ async function baseAdapter(rev: string): Promise<typeof RedisActionStore> {
   return ((await import(join(dir, 'redis-action-store.ts'))) as { RedisActionStore: typeof RedisActionStore }).RedisActionStore;
 }
 
-const freePort = () =>
-  new Promise<number>((ok, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => ok(port));
-    });
-  });
-
 /** Resolves once the port accepts connections (redis-server takes a moment to listen). */
 async function listening(port: number, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const open = await new Promise<boolean>((ok) => {
-      const s = createConnection({ port, host: '127.0.0.1' });
-      s.once('connect', () => (s.destroy(), ok(true)));
-      s.once('error', () => ok(false));
-    });
-    if (open) return;
+    if (await portOpen(port)) return;
     if (Date.now() > deadline) throw new Error(`redis-server did not listen on ${port} within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -22,14 +22,11 @@ import { KEYS, type Harness } from '../../dev/src/faults/harness';
 import { bounded, killAllChildren, runHarnessScript } from '../../dev/src/faults/processes';
 import { benchHarness } from '../pipeline/bench-harness';
 import { median, quantile } from '../segments/timing';
+import { textOption } from '../options';
 
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? dflt) : dflt;
-};
-const RATE = Number(arg('rate', '1000'));
-const SECONDS = Number(arg('seconds', '30'));
-const SAMPLE = Number(arg('sample', '100'));
+const RATE = Number(textOption('rate', '1000'));
+const SECONDS = Number(textOption('seconds', '30'));
+const SAMPLE = Number(textOption('sample', '100'));
 const ENTRIES = Math.round(RATE * SECONDS);
 const WARM = 50;
 

@@ -16,14 +16,11 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { Kafka, logLevel } from 'kafkajs';
 import { envelopeBody } from './payload';
+import { numberOption } from '../options';
 
-const arg = (name: string, dflt: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-};
-const SECONDS = arg('seconds', 8);
-const ROUNDS = arg('rounds', 2);
-const CONNECTIONS = arg('connections', 32);
+const SECONDS = numberOption('seconds', 8);
+const ROUNDS = numberOption('rounds', 2);
+const CONNECTIONS = numberOption('connections', 32);
 const PROFILE_DIR = process.argv.includes('--profile') ? process.argv[process.argv.indexOf('--profile') + 1] : undefined;
 const EVENTS = 50;
 const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');

@@ -33,25 +33,23 @@ import type { ServiceName } from '../../dev/src/faults/harness';
 import { benchHarness, warmUp } from './bench-harness';
 import { perEvent, pin, snapshot } from './cpu-times';
 import { summarise } from './profiles';
+import { option, textOption } from '../options';
 
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? dflt) : dflt;
-};
-const RATES = arg('rates', '5000,20000').split(',').map(Number);
-const SECONDS = Number(arg('seconds', '30'));
-const WARMUP_SECONDS = Number(arg('warmup', '30'));
+const RATES = textOption('rates', '5000,20000').split(',').map(Number);
+const SECONDS = Number(textOption('seconds', '30'));
+const WARMUP_SECONDS = Number(textOption('warmup', '30'));
 /** Part → taskset CPU list (parts: load, gateway, validator, sink, action-store, kafka, registry, redis). */
 const PINS = new Map(
-  arg('pin', '')
+  textOption('pin', '')
     .split(',')
     .filter(Boolean)
     .map((p) => p.split('=') as [string, string])
     .map(([part, cpus]) => [part, cpus.replace(/\+/g, ',')] as const),
 );
 /** Node flags for every service process (`--node-flags "--max-semi-space-size=64"`), to measure V8 settings. */
-const NODE_FLAGS = arg('node-flags', '').split(' ').filter(Boolean);
-const PROFILE_DIR = arg('cpu-prof', '') ? resolve(arg('cpu-prof', '')) : undefined;
+const NODE_FLAGS = textOption('node-flags', '').split(' ').filter(Boolean);
+const PROFILE_OPTION = option('cpu-prof');
+const PROFILE_DIR = PROFILE_OPTION ? resolve(PROFILE_OPTION) : undefined;
 const SERVICE_NAMES: ServiceName[] = ['gateway', 'validator', 'sink', 'action-store'];
 const STAGES = ['load', 'gateway', 'kafka', 'registry', 'validator', 'sink', 'action-store', 'redis'];
 

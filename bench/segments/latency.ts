@@ -30,15 +30,12 @@ import { bounded, killAllChildren, runHarnessScript } from '../../dev/src/faults
 import { benchHarness, warmUp } from '../pipeline/bench-harness';
 import { historyInsert } from './dataset';
 import { median, quantile } from './timing';
+import { textOption } from '../options';
 
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? dflt) : dflt;
-};
-const RATE = Number(arg('rate', '5000'));
-const SECONDS = Number(arg('seconds', '30'));
-const HISTORY = Number(arg('history', '0'));
-const WARMUP_SECONDS = Number(arg('warmup', '30'));
+const RATE = Number(textOption('rate', '5000'));
+const SECONDS = Number(textOption('seconds', '30'));
+const HISTORY = Number(textOption('history', '0'));
+const WARMUP_SECONDS = Number(textOption('warmup', '30'));
 
 /** Enters on the first page view of one path: about two uploads in three carry one (paths /p/0…/p/49). */
 const PATH = '/p/7';

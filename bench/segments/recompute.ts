@@ -18,18 +18,15 @@ import { compileSegment, evaluationParams, validateDefinition } from '@evp/segme
 import { APP, DATABASES, EVENTS, NOW, USERS, ensureDataset, partsOf, type PartState } from './dataset';
 import { DEFINITIONS } from './definitions';
 import { measure, median } from './timing';
+import { textOption } from '../options';
 
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? dflt) : dflt;
-};
-const REPS = Number(arg('reps', '5'));
-const STATES = arg('states', 'parts,merged').split(',') as PartState[];
-const ONLY = arg('only', '');
+const REPS = Number(textOption('reps', '5'));
+const STATES = textOption('states', 'parts,merged').split(',') as PartState[];
+const ONLY = textOption('only', '');
 const SHOW_SQL = process.argv.includes('--sql');
 // --events and --dir make a smaller trial data set elsewhere.
-const N = Number(arg('events', String(EVENTS)));
-const DIR = arg('dir', resolve(__dirname, '..', '..', '.local', 'bench-segments'));
+const N = Number(textOption('events', String(EVENTS)));
+const DIR = textOption('dir', resolve(__dirname, '..', '..', '.local', 'bench-segments'));
 
 const BARE = `SELECT user_id, count() AS n FROM events WHERE app_id = {app_id:String} GROUP BY user_id`;
 

@@ -25,14 +25,11 @@ import { EVENT_COLUMNS, eventValues } from '@evp/segmenter';
 import { createChdbAnalytics } from '@evp/embedded';
 import { makeEvents } from './dataset';
 import { benchClient } from './formats';
+import { numberOption } from '../options';
 
-const arg = (name: string, dflt: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-};
-const ROWS = arg('rows', 50_000);
-const BATCH = arg('batch', 10_000);
-const ROUNDS = arg('rounds', 3);
+const ROWS = numberOption('rows', 50_000);
+const BATCH = numberOption('batch', 10_000);
+const ROUNDS = numberOption('rounds', 3);
 
 const CURRENT: ClickHouseSettings = { input_format_try_infer_dates: 0, input_format_try_infer_datetimes: 0, insert_deduplication_token: '' };
 

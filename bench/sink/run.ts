@@ -33,17 +33,14 @@ import { blockEventSchema, blockSubject, canonicalToAvro, type CanonicalEvent } 
 import { EVENT_COLUMNS, createSink, eventRow, eventValues, workForRows, type InsertedRow, type SegmentEntry } from '@evp/segmenter';
 import { makeEvents } from './dataset';
 import { RowBinaryWriter, benchClient, insertRowBinaryViaFile, insertTsv, rowBinaryEvent } from './formats';
+import { numberOption } from '../options';
 
-const arg = (name: string, dflt: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-};
-const ROWS = arg('rows', 200_000);
-const BATCH = arg('batch', 10_000);
-const ROUNDS = arg('rounds', 3);
-const SLICE = arg('slice', 5_000);
+const ROWS = numberOption('rows', 200_000);
+const BATCH = numberOption('batch', 10_000);
+const ROUNDS = numberOption('rounds', 3);
+const SLICE = numberOption('slice', 5_000);
 // Handler calls the bus runs at once (SINK_BUS_CONCURRENCY); unset keeps the sink's default.
-const BUS_CONCURRENCY = process.argv.includes('--bus-concurrency') ? arg('bus-concurrency', 1) : undefined;
+const BUS_CONCURRENCY = process.argv.includes('--bus-concurrency') ? numberOption('bus-concurrency', 1) : undefined;
 const TRIGGER = process.argv.includes('--trigger');
 
 /** The segments the trigger matches rows against: per app, one per event name, one on any event, one on user records. */

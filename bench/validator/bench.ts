@@ -32,17 +32,14 @@ import type { RuleName } from '@evp/schemas/src/rules/registry';
 import { processRawMessage } from '@evp/validator';
 import { createEncodePool, type EncodePool } from '@evp/validator/src/encode-pool';
 import { registerOutputSchemas } from '@evp/validator/src/output-schemas';
+import { numberOption } from '../options';
 
-const arg = (name: string, dflt: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : dflt;
-};
-const ENVELOPES = arg('envelopes', 400);
-const RUNS = arg('runs', 5);
-const SECONDS = arg('seconds', 2);
-const BATCH = arg('batch', 64);
-const WORKERS = arg('workers', availableParallelism());
-const INFLIGHT = arg('inflight', 2);
+const ENVELOPES = numberOption('envelopes', 400);
+const RUNS = numberOption('runs', 5);
+const SECONDS = numberOption('seconds', 2);
+const BATCH = numberOption('batch', 64);
+const WORKERS = numberOption('workers', availableParallelism());
+const INFLIGHT = numberOption('inflight', 2);
 const PER_ENVELOPE = 50;
 
 /** Relative frequency per event type; anything not listed (all other blocks) weighs 1. */
