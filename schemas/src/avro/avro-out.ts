@@ -37,6 +37,14 @@ export class AvroOut {
     this.buf = grown;
   }
 
+  /** The buffer as it is, for its bytes to leave with their batch; writing goes on in a fresh one of the same size. */
+  handOver(): ReturnType<typeof Buffer.allocUnsafeSlow> {
+    const full = this.buf;
+    this.buf = Buffer.allocUnsafeSlow(full.length);
+    this.pos = 0;
+    return full;
+  }
+
   byte(b: number): void {
     this.room(1);
     this.buf[this.pos++] = b;
