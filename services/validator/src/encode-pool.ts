@@ -2,7 +2,7 @@ import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { InfraError, type BusMessage } from '@evp/core';
 import type { NormalizeOptions } from '@evp/schemas';
-import { RawBatchProcessor, packValues, type ByteRange, type EncodedBatch, type FramedEvent } from './raw-batch-processor';
+import { RawBatchProcessor, packValues, unpackBatch, type EncodedBatch, type FramedEvent } from './raw-batch-processor';
 import type { OutputSchema } from './output-schemas';
 import type { MessageOutcome } from './process-raw';
 
@@ -65,30 +65,10 @@ export function createEncodePool(opts: EncodePoolOptions): EncodePool {
   };
 }
 
-/**
- * Events get their bytes as views of the batch's buffer (no copy). The batch is the encoder's own
- * (fresh from it, or from a worker's reply), so each event's byte range is replaced by its view in
- * place: no second object per event.
- */
+/** Events get their bytes as views of the batch's buffer (no copy). */
 function materialize(batch: EncodedBatch): EncodedMessage[] {
   const bytes = batch.bytes;
-  return batch.outcomes.map((o) => {
-    const events = o.events as unknown as FramedEvent<ByteRange | Buffer>[];
-    for (let i = 0; i < events.length; i++) {
-      const e = events[i] as FramedEvent<ByteRange | Buffer>;
-      const { start, end } = e.value as ByteRange;
-      e.value = Buffer.from(bytes, start, end - start);
-    }
-    return {
-      catalog: o.catalog,
-      rejections: o.rejections,
-      identifyReasons: o.identifyReasons,
-      ctx: o.ctx,
-      payloadKind: o.payloadKind,
-      envelope: o.envelope,
-      events: events as FramedEvent<Buffer>[],
-    };
-  });
+  return unpackBatch(batch, (start, end) => Buffer.from(bytes, start, end - start));
 }
 
 /** Contiguous slices of roughly equal byte size, at most `n`, none empty. */
