@@ -15,8 +15,6 @@ export class IdBytes {
   private lastUser = '';
   private lastSession = '';
   private prefixEnd = 0;
-  /** Property names repeat from event to event: short ones keep their JSON text (bounded, cleared when full). */
-  private readonly quotedKeys = new Map<string, string>();
 
   /** SHA-256 hex of the text `appId␀userId␀sessionId␀name␀time␀{sorted JSON of content}`. */
   hashHex(appId: string, userId: string, sessionId: string, name: string, time: number, content: { property: unknown; props: unknown; meta: unknown }): string {
@@ -68,14 +66,26 @@ export class IdBytes {
       return;
     }
     this.room(16);
+    // Two int32 halves: the digits above the last eight, then those eight (zero-padded when there are higher ones).
+    const hi = Math.floor(t / 1e8);
+    const lo = t - hi * 1e8;
+    if (hi > 0) {
+      this.digits(hi, 0);
+      this.digits(lo, 8);
+    } else this.digits(lo, 0);
+  }
+
+  /** The decimal digits of an int32 `n`, at least `width` of them. */
+  private digits(n: number, width: number): void {
+    let count = 1;
+    for (let x = n; x >= 10; x = (x / 10) | 0) count++;
+    if (count < width) count = width;
     const buf = this.buf;
-    let n = t;
-    let digits = 1;
-    for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++;
-    const end = this.pos + digits;
+    const end = this.pos + count;
     for (let i = end - 1; i >= this.pos; i--) {
-      buf[i] = 0x30 + (n % 10);
-      n = Math.floor(n / 10);
+      const q = (n / 10) | 0;
+      buf[i] = 0x30 + (n - q * 10);
+      n = q;
     }
     this.pos = end;
   }
@@ -122,22 +132,11 @@ export class IdBytes {
       if (x === undefined) continue;
       if (!first) this.byte(0x2c);
       first = false;
-      this.raw(this.quoteKey(k));
+      this.json(k);
       this.byte(0x3a);
       this.value(x);
     }
     this.byte(0x7d);
-  }
-
-  private quoteKey(k: string): string {
-    if (k.length > 64) return JSON.stringify(k);
-    let q = this.quotedKeys.get(k);
-    if (q === undefined) {
-      q = JSON.stringify(k);
-      if (this.quotedKeys.size >= 4096) this.quotedKeys.clear();
-      this.quotedKeys.set(k, q);
-    }
-    return q;
   }
 
   /** JSON.stringify(s) as bytes: printable ASCII without `"` or `\` is its own JSON between quotes. */
