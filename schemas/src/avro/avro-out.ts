@@ -109,19 +109,25 @@ export class AvroOut {
       this.utf8(s);
       return;
     }
-    const start = this.pos;
-    this.varint(len); // an ASCII string's byte length is its length
-    this.room(len);
+    // An ASCII string's byte length is its length; below 64 its zig-zag varint is one byte, 2 × len.
+    const head = len < 64 ? 1 : 2;
+    this.room(head + len);
     const buf = this.buf;
-    let pos = this.pos;
+    const start = this.pos;
+    let pos = start + head;
     for (let i = 0; i < len; i++) {
       const c = s.charCodeAt(i);
       if (c >= 0x80) {
-        this.pos = start;
         this.utf8(s);
         return;
       }
       buf[pos++] = c;
+    }
+    if (head === 1) buf[start] = len << 1;
+    else {
+      // 64: zig-zag 128 is 0x80 0x01.
+      buf[start] = 0x80;
+      buf[start + 1] = 0x01;
     }
     this.pos = pos;
   }
