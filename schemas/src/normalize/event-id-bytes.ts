@@ -123,12 +123,22 @@ export class IdBytes {
       return;
     }
     const o = v as Record<string, unknown>;
-    const keys = sortKeys(Object.keys(o));
+    const keys = Object.keys(o);
+    // The values in the keys' order, sorted along with them: one Object.values instead of a lookup by
+    // a different name per key (a megamorphic keyed load each). Plain data has no getters whose order
+    // of reading could matter; larger objects sort their keys alone.
+    let values: unknown[] | undefined;
+    if (keys.length <= 16) {
+      values = Object.values(o);
+      if (values.length === keys.length) sortTogether(keys, values);
+      else values = undefined;
+    }
+    if (values === undefined) sortKeys(keys);
     this.byte(0x7b);
     let first = true;
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i] as string;
-      const x = o[k];
+      const x = values === undefined ? o[k] : values[i];
       if (x === undefined) continue;
       if (!first) this.byte(0x2c);
       first = false;
@@ -207,6 +217,22 @@ export function sortKeys(keys: string[]): string[] {
     keys[j + 1] = k;
   }
   return keys;
+}
+
+/** sortKeys' insertion sort, carrying each key's value along. */
+function sortTogether(keys: string[], values: unknown[]): void {
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i] as string;
+    const x = values[i];
+    let j = i - 1;
+    while (j >= 0 && (keys[j] as string) > k) {
+      keys[j + 1] = keys[j] as string;
+      values[j + 1] = values[j];
+      j--;
+    }
+    keys[j + 1] = k;
+    values[j + 1] = x;
+  }
 }
 
 /** One-shot SHA-256 (`crypto.hash`, Node ≥ 20.12) where Node has it: no Hash object per id. */
