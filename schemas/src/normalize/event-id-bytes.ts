@@ -1,4 +1,5 @@
 import * as crypto from 'node:crypto';
+import { ID_PROPS, type IdPropsOut } from '../../generated/id-props';
 
 /**
  * The event id's text (event-id.ts) written as its UTF-8 bytes into one reused buffer and hashed from
@@ -7,7 +8,7 @@ import * as crypto from 'node:crypto';
  * `Buffer.from(text, 'utf8')` of the string form: the same sorted-key JSON, the same prefix, so the
  * ids are byte-identical (event-id.test.ts checks it against the string form and its reference).
  */
-export class IdBytes {
+export class IdBytes implements IdPropsOut {
   private buf = Buffer.allocUnsafeSlow(4096);
   private pos = 0;
   /** The envelope facts whose bytes start the buffer up to prefixEnd (0: none kept). */
@@ -53,7 +54,7 @@ export class IdBytes {
     }
     if (content.props !== undefined) {
       this.raw(first ? '"props":' : ',"props":');
-      this.value(content.props);
+      this.props(name, content.props);
     }
     this.byte(0x7d); // }
     return hashBytes(this.buf.subarray(0, this.pos));
@@ -90,8 +91,19 @@ export class IdBytes {
     this.pos = end;
   }
 
+  /** The props by their event type's generated writer where it can (schemas/generated/id-props.ts), else as any value. */
+  private props(name: string, props: unknown): void {
+    const write = ID_PROPS.get(name);
+    if (write !== undefined && typeof props === 'object' && props !== null && !Array.isArray(props) && Object.getPrototypeOf(props) === Object.prototype) {
+      const mark = this.pos;
+      if (write(this, props as Record<string, unknown>)) return;
+      this.pos = mark;
+    }
+    this.value(props);
+  }
+
   /** stableStringify(v), as bytes (same cases, same order). */
-  private value(v: unknown): void {
+  value(v: unknown): void {
     switch (typeof v) {
       case 'string':
         this.json(v);
@@ -169,7 +181,7 @@ export class IdBytes {
   }
 
   /** A string's UTF-8 bytes, as `Buffer.from(s, 'utf8')` writes them (a lone surrogate as U+FFFD). */
-  private raw(s: string): void {
+  raw(s: string): void {
     const len = s.length;
     this.room(3 * len);
     const buf = this.buf;
