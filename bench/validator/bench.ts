@@ -153,21 +153,23 @@ function buildBodies(): { bodies: Buffer[]; events: number; mix: Map<string, num
 const FUTURE_TIMES = process.argv.includes('--future-times');
 const FIRST_TIME = Date.UTC(2024, 2, 1, 8, 0, 0);
 
-const message = (receivedAt: number) => (value: Buffer, i: number): BusMessage => ({
-  topic: topics.raw,
-  partition: 0,
-  offset: String(i),
-  key: null,
-  value,
-  headers: {
-    [rawHeaders.appId]: 'app-1',
-    [rawHeaders.requestId]: `req-${i}`,
-    [rawHeaders.receivedAt]: String(receivedAt),
-    [rawHeaders.keyId]: 'k-sdk',
-    [rawHeaders.payloadKind]: 'log',
-  },
-  timestamp: receivedAt,
-});
+const message =
+  (receivedAt: number) =>
+  (value: Buffer, i: number): BusMessage => ({
+    topic: topics.raw,
+    partition: 0,
+    offset: String(i),
+    key: null,
+    value,
+    headers: {
+      [rawHeaders.appId]: 'app-1',
+      [rawHeaders.requestId]: `req-${i}`,
+      [rawHeaders.receivedAt]: String(receivedAt),
+      [rawHeaders.keyId]: 'k-sdk',
+      [rawHeaders.payloadKind]: 'log',
+    },
+    timestamp: receivedAt,
+  });
 
 /**
  * Every batch through the pool, `inflight` batches at a time (as the validator's consumer handles

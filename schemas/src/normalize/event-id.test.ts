@@ -51,14 +51,23 @@ describe('stableStringify (part of every event id, so its text must never change
       fc.dictionary(fc.string16bits(), fc.oneof(fc.string16bits(), fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined))),
       fc.string16bits(),
     );
-    const time = fc.oneof(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), fc.double(), fc.integer({ min: -1e13, max: 0 }), fc.constantFrom(0, 9, 10, 1709280000000, 2 ** 53, 1e21));
+    const time = fc.oneof(
+      fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+      fc.double(),
+      fc.integer({ min: -1e13, max: 0 }),
+      fc.constantFrom(0, 9, 10, 1709280000000, 2 ** 53, 1e21),
+    );
     const parts = fc.record({
       appId: text,
       userId: text,
       sessionId: text,
       name: text,
       time,
-      content: fc.record({ property: fc.oneof(text, fc.constant(null), fc.constant(undefined)), props: value, meta: fc.oneof(value, fc.constant(null), fc.constant(undefined)) }),
+      content: fc.record({
+        property: fc.oneof(text, fc.constant(null), fc.constant(undefined)),
+        props: value,
+        meta: fc.oneof(value, fc.constant(null), fc.constant(undefined)),
+      }),
     });
     // Runs of events of one envelope (same app, user and session): the kept prefix meets other names and times.
     fc.assert(

@@ -47,7 +47,8 @@ describe('hasSubMillisecondDigits', () => {
 
 describe('parseEventTime’s read by position of the common forms', () => {
   it('gives what the regex path gives for every string of their shape (bent digits, dates, separators, zones)', () => {
-    const digits = (n: number) => fc.array(fc.constantFrom(...'0123456789'.split(''), '0', '1', '2', '9'), { minLength: n, maxLength: n }).map((a) => a.join(''));
+    const digits = (n: number) =>
+      fc.array(fc.constantFrom(...'0123456789'.split(''), '0', '1', '2', '9'), { minLength: n, maxLength: n }).map((a) => a.join(''));
     const field = (n: number, common: string[]) => fc.oneof(digits(n), fc.constantFrom(...common));
     const shaped = fc
       .tuple(

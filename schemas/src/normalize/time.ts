@@ -96,7 +96,15 @@ function commonForm(v: string, envelopeTz: string | undefined): number | undefin
   } else if (len === 24 && v.charCodeAt(23) === 90 /* Z */ && v.charCodeAt(10) === 84 /* T */) offset = 0;
   else return undefined;
   const sep = v.charCodeAt(10);
-  if (v.charCodeAt(4) !== 45 || v.charCodeAt(7) !== 45 || (sep !== 32 && sep !== 84) || v.charCodeAt(13) !== 58 || v.charCodeAt(16) !== 58 || v.charCodeAt(19) !== 46) return undefined;
+  if (
+    v.charCodeAt(4) !== 45 ||
+    v.charCodeAt(7) !== 45 ||
+    (sep !== 32 && sep !== 84) ||
+    v.charCodeAt(13) !== 58 ||
+    v.charCodeAt(16) !== 58 ||
+    v.charCodeAt(19) !== 46
+  )
+    return undefined;
   const y100 = two(v, 0);
   const y1 = two(v, 2);
   const mo = two(v, 5);
@@ -106,7 +114,8 @@ function commonForm(v: string, envelopeTz: string | undefined): number | undefin
   const s = two(v, 17);
   const ms10 = two(v, 20);
   const ms1 = v.charCodeAt(22) - 48;
-  if (y100 < 1 || y1 < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59 || ms10 < 0 || ms1 < 0 || ms1 > 9) return undefined;
+  if (y100 < 1 || y1 < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59 || ms10 < 0 || ms1 < 0 || ms1 > 9)
+    return undefined;
   const y = y100 * 100 + y1;
   const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
   if (d > (mo === 2 && leap ? 29 : (MONTH_DAYS[mo - 1] as number))) return undefined;

@@ -8,7 +8,8 @@ import { RULES } from '@evp/schemas/src/rules/registry';
 import { clientCorpus } from '@evp/testkit';
 import { registerOutputSchemas } from './output-schemas';
 import { processRawMessage } from './process-raw';
-import { RawBatchProcessor, unpackBatch } from './raw-batch-processor';
+import { unpackBatch } from './event-columns';
+import { RawBatchProcessor } from './raw-batch-processor';
 
 /**
  * The validator's hot path, pinned (issue 28): thousands of deterministic raw messages — valid and

@@ -2,7 +2,8 @@ import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { InfraError, type BusMessage } from '@evp/core';
 import type { NormalizeOptions } from '@evp/schemas';
-import { RawBatchProcessor, packValues, unpackBatch, type EncodedBatch, type FramedEvent } from './raw-batch-processor';
+import { unpackBatch } from './event-columns';
+import { RawBatchProcessor, packValues, type EncodedBatch, type FramedEvent } from './raw-batch-processor';
 import type { OutputSchema } from './output-schemas';
 import type { MessageOutcome } from './process-raw';
 

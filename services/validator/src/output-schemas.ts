@@ -122,7 +122,7 @@ export class Framer {
     const buf = this.out.handOver();
     // allocUnsafeSlow gives every scratch buffer its own ArrayBuffer, starting at 0.
     if (buf.byteOffset !== 0 || end > buf.length) throw new Error('the Framer scratch buffer is not its own ArrayBuffer');
-    return buf.buffer as ArrayBuffer;
+    return buf.buffer;
   }
 
   /**

@@ -2,6 +2,7 @@ import { envelopeKey } from '@evp/contract';
 import { type Block, type BusMessage, type RejectionReason } from '@evp/core';
 import type { ClientJsonMemo, NormalizeOptions } from '@evp/schemas';
 import { Framer, type OutputSchema } from './output-schemas';
+import { ColumnWriter, withoutEvents, type EventColumns } from './event-columns';
 import { processRawMessage, processingFailure, type MessageOutcome } from './process-raw';
 
 /**
@@ -14,11 +15,6 @@ export interface FramedEvent<Bytes> extends EventVerdictFacts {
   key: string;
   app_id: string;
   value: Bytes;
-}
-
-export interface ByteRange {
-  start: number;
-  end: number;
 }
 
 /** What the receipt says of an accepted event (receipt.ts). */
@@ -41,110 +37,6 @@ export interface EncodedBatch {
   outcomes: (Omit<MessageOutcome<never>, 'events'> & { eventCount: number })[];
   events: EventColumns;
   bytes: ArrayBuffer;
-}
-
-/** Numbers per event row of EventColumns.rows. */
-const ROW = 8;
-
-/**
- * The accepted events of a batch, column by column. `rows` holds ROW int32 per event: the indices of
- * its block, key, app_id, name and user_id in `strings` (each distinct string once), its event_index,
- * and the [start, end) of its bytes; `ids` its event_id; `warnings` its warnings, where it has any
- * (one shared empty list otherwise: most events have none).
- */
-export interface EventColumns {
-  rows: ArrayBuffer;
-  strings: string[];
-  ids: string[];
-  warnings: (RejectionReason[] | 0)[];
-}
-
-/** Builds EventColumns row by row; strings repeat (block, app, user, key, name): each is kept once. */
-class ColumnWriter {
-  private rows = new Int32Array(ROW * 1024);
-  private n = 0;
-  private readonly strings: string[] = [];
-  private readonly index = new Map<string, number>();
-  private readonly ids: string[] = [];
-  private readonly warnings: (RejectionReason[] | 0)[] = [];
-
-  add(block: string, key: string, appId: string, name: string, userId: string, eventIndex: number, start: number, end: number, eventId: string, warnings: RejectionReason[]): void {
-    if ((this.n + 1) * ROW > this.rows.length) {
-      const grown = new Int32Array(2 * this.rows.length);
-      grown.set(this.rows);
-      this.rows = grown;
-    }
-    const r = this.rows;
-    const at = this.n * ROW;
-    r[at] = this.id(block);
-    r[at + 1] = this.id(key);
-    r[at + 2] = this.id(appId);
-    r[at + 3] = this.id(name);
-    r[at + 4] = this.id(userId);
-    r[at + 5] = eventIndex;
-    r[at + 6] = start;
-    r[at + 7] = end;
-    this.ids.push(eventId);
-    this.warnings.push(warnings.length === 0 ? 0 : warnings);
-    this.n++;
-  }
-
-  get count(): number {
-    return this.n;
-  }
-
-  /** Drops the rows from `n` on (a message whose events could not all be framed). */
-  truncate(n: number): void {
-    this.n = n;
-    this.ids.length = n;
-    this.warnings.length = n;
-  }
-
-  private id(s: string): number {
-    let i = this.index.get(s);
-    if (i === undefined) {
-      i = this.strings.length;
-      this.strings.push(s);
-      this.index.set(s, i);
-    }
-    return i;
-  }
-
-  done(): EventColumns {
-    return { rows: this.rows.buffer.slice(0, this.n * ROW * 4) as ArrayBuffer, strings: this.strings, ids: this.ids, warnings: this.warnings };
-  }
-}
-
-/**
- * The outcomes of an encoded batch with their events as objects, each event's bytes as `bytesOf`
- * makes them from its [start, end) (views on the main thread, the ranges themselves in tests).
- */
-export function unpackBatch<V>(batch: EncodedBatch, bytesOf: (start: number, end: number) => V): MessageOutcome<FramedEvent<V>>[] {
-  const { strings, ids, warnings } = batch.events;
-  const rows = new Int32Array(batch.events.rows);
-  const out: MessageOutcome<FramedEvent<V>>[] = [];
-  let row = 0;
-  for (const o of batch.outcomes) {
-    const events: FramedEvent<V>[] = [];
-    for (let k = 0; k < o.eventCount; k++, row++) {
-      const at = row * ROW;
-      const w = warnings[row];
-      events.push({
-        block: strings[rows[at] as number] as Block,
-        key: strings[rows[at + 1] as number] as string,
-        app_id: strings[rows[at + 2] as number] as string,
-        event_id: ids[row] as string,
-        name: strings[rows[at + 3] as number] as string,
-        user_id: strings[rows[at + 4] as number] as string,
-        event_index: rows[at + 5] as number,
-        // A fresh empty list per event, as each event had its own: nothing downstream shares it.
-        warnings: w === 0 || w === undefined ? [] : w,
-        value: bytesOf(rows[at + 6] as number, rows[at + 7] as number),
-      });
-    }
-    out.push(withEvents(o, events));
-  }
-  return out;
 }
 
 /** What processRawMessage reads of a raw message; in a worker its value is a view into a packed buffer. */
@@ -191,7 +83,7 @@ export class RawBatchProcessor {
             keyUser = e.user_id;
             key = envelopeKey(keyApp, keyUser);
           }
-          columns.add(e.block, key, e.app_id, e.name, e.user_id, event_index, start, pos, e.event_id, e.warnings);
+          columns.add(e, key, event_index, start, pos);
         }
         outcomes.push(withoutEvents(o, events.length));
       } catch (err) {
@@ -204,39 +96,6 @@ export class RawBatchProcessor {
     }
     return { outcomes, events: columns.done(), bytes: this.framer.takeOut(pos) };
   }
-}
-
-/**
- * The outcome with its events framed: its fields written out in the order `{ ...rest, events }` gave
- * them (object rest per message cost more than naming them), `client` only where the outcome has it.
- */
-function withEvents<B>(o: Omit<MessageOutcome<never>, 'events'>, events: B[]): MessageOutcome<B> {
-  const out = {
-    catalog: o.catalog,
-    rejections: o.rejections,
-    identifyReasons: o.identifyReasons,
-    ctx: o.ctx,
-    payloadKind: o.payloadKind,
-    envelope: o.envelope,
-  } as MessageOutcome<B>;
-  if ('client' in o) out.client = o.client;
-  out.events = events;
-  return out;
-}
-
-/** The outcome's fields but its events, and how many it had. */
-function withoutEvents<A>(o: MessageOutcome<A>, eventCount: number): EncodedBatch['outcomes'][number] {
-  const out = {
-    catalog: o.catalog,
-    rejections: o.rejections,
-    identifyReasons: o.identifyReasons,
-    ctx: o.ctx,
-    payloadKind: o.payloadKind,
-    envelope: o.envelope,
-  } as EncodedBatch['outcomes'][number];
-  if ('client' in o) out.client = o.client;
-  out.eventCount = eventCount;
-  return out;
 }
 
 /** Copies the values of raw messages into one buffer a worker can take by transfer. */
