@@ -115,34 +115,32 @@ export function unpackBatch<V>(batch: EncodedBatch, bytesOf: (start: number, end
 }
 
 /**
- * The outcome with its events framed: its fields written out in the order `{ ...rest, events }` gave
- * them (object rest per message cost more than naming them), `client` only where the outcome has it.
+ * An outcome's fields but its events, written out in the order `{ ...rest, events }` gave them
+ * (object rest per message cost more than naming them), `client` only where the outcome has it.
  */
-function withEvents<B>(o: Omit<MessageOutcome<never>, 'events'>, events: B[]): MessageOutcome<B> {
-  const out = {
+function fieldsOf<T>(o: Omit<MessageOutcome<never>, 'events'>): T {
+  const out: Omit<MessageOutcome<never>, 'events'> = {
     catalog: o.catalog,
     rejections: o.rejections,
     identifyReasons: o.identifyReasons,
     ctx: o.ctx,
     payloadKind: o.payloadKind,
     envelope: o.envelope,
-  } as MessageOutcome<B>;
+  };
   if ('client' in o) out.client = o.client;
+  return out as T;
+}
+
+/** The outcome with its events framed. */
+function withEvents<B>(o: Omit<MessageOutcome<never>, 'events'>, events: B[]): MessageOutcome<B> {
+  const out = fieldsOf<MessageOutcome<B>>(o);
   out.events = events;
   return out;
 }
 
-/** The outcome's fields but its events, and how many it had. */
+/** The outcome without its events, and how many it had. */
 export function withoutEvents<A>(o: MessageOutcome<A>, eventCount: number): EncodedBatch['outcomes'][number] {
-  const out = {
-    catalog: o.catalog,
-    rejections: o.rejections,
-    identifyReasons: o.identifyReasons,
-    ctx: o.ctx,
-    payloadKind: o.payloadKind,
-    envelope: o.envelope,
-  } as EncodedBatch['outcomes'][number];
-  if ('client' in o) out.client = o.client;
+  const out = fieldsOf<EncodedBatch['outcomes'][number]>(o);
   out.eventCount = eventCount;
   return out;
 }
