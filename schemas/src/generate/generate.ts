@@ -4,7 +4,6 @@ import { AVRO_DIR, avroFiles } from './avro-files';
 import { CATALOGS_REFERENCE_PATH, EVENTS_REFERENCE_PATH, catalogsReference, eventsReference } from './reference';
 import { DATA_CONTRACT_PATH, dataContractWithQuirks } from './quirks-doc';
 import { EVENT_WRITERS_PATH, eventWritersFile } from './event-writers';
-import { ID_PROPS_PATH, idPropsFile } from './id-props';
 import { PROP_CHECKS_PATH, propChecksFile } from './prop-checks';
 import { INTERNAL_REFERENCE_PATH, internalReference } from './internal-reference';
 import { RECORDS_PATH, recordsFile } from './records';
@@ -28,7 +27,6 @@ export function generateFiles(root = REPO_ROOT): Map<string, string> {
   files.set(RECORDS_PATH, recordsFile());
   files.set(EVENT_WRITERS_PATH, eventWritersFile());
   files.set(PROP_CHECKS_PATH, propChecksFile());
-  files.set(ID_PROPS_PATH, idPropsFile());
   files.set(EVENTS_REFERENCE_PATH, eventsReference());
   files.set(CATALOGS_REFERENCE_PATH, catalogsReference());
   files.set(WEB_SDK_TYPES_PATH, webSdkTypesFile());

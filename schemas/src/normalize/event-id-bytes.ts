@@ -1,5 +1,4 @@
 import * as crypto from 'node:crypto';
-import { ID_PROPS, type IdPropsOut } from '../../generated/id-props';
 
 /**
  * The event id's text (event-id.ts) written as its UTF-8 bytes into one reused buffer and hashed from
@@ -8,7 +7,7 @@ import { ID_PROPS, type IdPropsOut } from '../../generated/id-props';
  * `Buffer.from(text, 'utf8')` of the string form: the same sorted-key JSON, the same prefix, so the
  * ids are byte-identical (event-id.test.ts checks it against the string form and its reference).
  */
-export class IdBytes implements IdPropsOut {
+export class IdBytes {
   private buf = Buffer.allocUnsafeSlow(4096);
   private pos = 0;
   /** The envelope facts whose bytes start the buffer up to prefixEnd (0: none kept). */
@@ -54,7 +53,7 @@ export class IdBytes implements IdPropsOut {
     }
     if (content.props !== undefined) {
       this.raw(first ? '"props":' : ',"props":');
-      this.props(name, content.props);
+      this.value(content.props);
     }
     this.byte(0x7d); // }
     return hashBytes(this.buf.subarray(0, this.pos));
@@ -91,19 +90,8 @@ export class IdBytes implements IdPropsOut {
     this.pos = end;
   }
 
-  /** The props by their event type's generated writer where it can (schemas/generated/id-props.ts), else as any value. */
-  private props(name: string, props: unknown): void {
-    const write = ID_PROPS.get(name);
-    if (write !== undefined && typeof props === 'object' && props !== null && !Array.isArray(props) && Object.getPrototypeOf(props) === Object.prototype) {
-      const mark = this.pos;
-      if (write(this, props as Record<string, unknown>)) return;
-      this.pos = mark;
-    }
-    this.value(props);
-  }
-
   /** stableStringify(v), as bytes (same cases, same order). */
-  value(v: unknown): void {
+  private value(v: unknown): void {
     switch (typeof v) {
       case 'string':
         this.json(v);
@@ -181,7 +169,7 @@ export class IdBytes implements IdPropsOut {
   }
 
   /** A string's UTF-8 bytes, as `Buffer.from(s, 'utf8')` writes them (a lone surrogate as U+FFFD). */
-  raw(s: string): void {
+  private raw(s: string): void {
     const len = s.length;
     this.room(3 * len);
     const buf = this.buf;
