@@ -20,8 +20,8 @@ export class AvroOut {
   private readonly f64 = new Float64Array(1);
   private readonly f64Bytes = new Uint8Array(this.f64.buffer);
 
-  constructor(size = 1 << 20) {
-    this.buf = Buffer.allocUnsafeSlow(size);
+  constructor(private readonly initialSize = 1 << 20) {
+    this.buf = Buffer.allocUnsafeSlow(initialSize);
   }
 
   /** Room for `n` more bytes at `pos`, the bytes before it kept. */
@@ -37,10 +37,16 @@ export class AvroOut {
     this.buf = grown;
   }
 
-  /** The buffer as it is, for its bytes to leave with their batch; writing goes on in a fresh one of the same size. */
-  handOver(): ReturnType<typeof Buffer.allocUnsafeSlow> {
+  /**
+   * The buffer as it is, for the `used` bytes at its start to leave with their batch; writing goes on
+   * in a fresh one sized for what was used (the next power of two, at least the initial size), so one
+   * very large batch does not make every later batch carry, and account, a buffer of its size.
+   */
+  handOver(used: number): ReturnType<typeof Buffer.allocUnsafeSlow> {
     const full = this.buf;
-    this.buf = Buffer.allocUnsafeSlow(full.length);
+    let size = this.initialSize;
+    while (size < used) size *= 2;
+    this.buf = Buffer.allocUnsafeSlow(size);
     this.pos = 0;
     return full;
   }

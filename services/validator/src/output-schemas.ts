@@ -114,12 +114,12 @@ export class Framer {
 
   /**
    * The bytes written at [0, end), handed over without a copy: the scratch buffer itself leaves with
-   * the batch (transferred from a worker, or viewed by the events inline) and a fresh one of the same
-   * size takes its place. Copying the batch out cost more than allocating anew (fresh pages are
+   * the batch (transferred from a worker, or viewed by the events inline) and a fresh one sized for
+   * this batch takes its place. Copying the batch out cost more than allocating anew (fresh pages are
    * faulted in either way; the copy also read and wrote every byte once more).
    */
   takeOut(end: number): ArrayBuffer {
-    const buf = this.out.handOver();
+    const buf = this.out.handOver(end);
     // allocUnsafeSlow gives every scratch buffer its own ArrayBuffer, starting at 0.
     if (buf.byteOffset !== 0 || end > buf.length) throw new Error('the Framer scratch buffer is not its own ArrayBuffer');
     return buf.buffer;
