@@ -167,7 +167,7 @@ const D79 = objectDefAt(79, "DeferredPaymentProps");
 function check_AppProps_0(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C1.has(k)) return undefined;
+  for (const k in i) if (!C1.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.action;
@@ -195,7 +195,7 @@ function check_AppProps_0(input: unknown): Record<string, unknown> | undefined {
 function check_PageProps_1(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C3.has(k)) return undefined;
+  for (const k in i) if (!C3.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.path;
@@ -239,7 +239,7 @@ function check_PageProps_1(input: unknown): Record<string, unknown> | undefined 
 function check_IdentifyProps_2(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C4.has(k)) return undefined;
+  for (const k in i) if (!C4.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.action;
@@ -271,7 +271,7 @@ function check_IdentifyProps_2(input: unknown): Record<string, unknown> | undefi
 function check_Blocked_3(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C6.has(k)) return undefined;
+  for (const k in i) if (!C6.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.reason;
@@ -296,7 +296,7 @@ function check_Blocked_3(input: unknown): Record<string, unknown> | undefined {
 function check_MediaProps_4(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C7.has(k)) return undefined;
+  for (const k in i) if (!C7.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -340,7 +340,7 @@ function check_MediaProps_4(input: unknown): Record<string, unknown> | undefined
 function check_SearchProps_5(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C10.has(k)) return undefined;
+  for (const k in i) if (!C10.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.query;
@@ -406,7 +406,7 @@ function check_SearchProps_5(input: unknown): Record<string, unknown> | undefine
 function check_SearchResult_6(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C14.has(k)) return undefined;
+  for (const k in i) if (!C14.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -432,7 +432,7 @@ function check_SearchResult_6(input: unknown): Record<string, unknown> | undefin
 function check_RateProps_7(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C16.has(k)) return undefined;
+  for (const k in i) if (!C16.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.rate_value;
@@ -468,7 +468,7 @@ function check_RateProps_7(input: unknown): Record<string, unknown> | undefined 
 function check_NudgeResponseProps_8(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C18.has(k)) return undefined;
+  for (const k in i) if (!C18.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.ref;
@@ -511,7 +511,7 @@ function check_NudgeResponseProps_8(input: unknown): Record<string, unknown> | u
 function check_ModuleSelectionProps_9(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C20.has(k)) return undefined;
+  for (const k in i) if (!C20.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.type;
@@ -529,7 +529,7 @@ function check_ModuleSelectionProps_9(input: unknown): Record<string, unknown> |
 function check_CustomProps_10(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C22.has(k)) return undefined;
+  for (const k in i) if (!C22.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.name;
@@ -554,7 +554,7 @@ function check_CustomProps_10(input: unknown): Record<string, unknown> | undefin
 function check_ExceptionProps_11(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C23.has(k)) return undefined;
+  for (const k in i) if (!C23.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.title;
@@ -607,7 +607,7 @@ function check_ExceptionProps_11(input: unknown): Record<string, unknown> | unde
 function check_PatientProps_12(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C24.has(k)) return undefined;
+  for (const k in i) if (!C24.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.patient_id;
@@ -709,7 +709,7 @@ function check_PatientProps_12(input: unknown): Record<string, unknown> | undefi
 function check_DiagnosisItem_13(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C29.has(k)) return undefined;
+  for (const k in i) if (!C29.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.type;
@@ -770,7 +770,7 @@ function check_DiagnosisItem_13(input: unknown): Record<string, unknown> | undef
 function check_EncounterProps_14(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C31.has(k)) return undefined;
+  for (const k in i) if (!C31.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.patient_id;
@@ -836,7 +836,7 @@ function check_EncounterProps_14(input: unknown): Record<string, unknown> | unde
 function check_EncounterSummary_15(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C36.has(k)) return undefined;
+  for (const k in i) if (!C36.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -1019,7 +1019,7 @@ function check_EncounterSummary_15(input: unknown): Record<string, unknown> | un
 function check_DiagnosticElements_16(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C43.has(k)) return undefined;
+  for (const k in i) if (!C43.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -1115,7 +1115,7 @@ function check_DiagnosticElements_16(input: unknown): Record<string, unknown> | 
 function check_HealthQuestionnaire_17(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C49.has(k)) return undefined;
+  for (const k in i) if (!C49.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.type;
@@ -1186,7 +1186,7 @@ function check_HealthQuestionnaire_17(input: unknown): Record<string, unknown> |
 function check_QuestionItem_18(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C51.has(k)) return undefined;
+  for (const k in i) if (!C51.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.type;
@@ -1246,7 +1246,7 @@ function check_QuestionItem_18(input: unknown): Record<string, unknown> | undefi
 function check_OutcomeItem_19(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C53.has(k)) return undefined;
+  for (const k in i) if (!C53.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.type;
@@ -1285,7 +1285,7 @@ function check_OutcomeItem_19(input: unknown): Record<string, unknown> | undefin
 function check_AppointmentProps_20(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C54.has(k)) return undefined;
+  for (const k in i) if (!C54.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.patient_id;
@@ -1327,7 +1327,7 @@ function check_AppointmentProps_20(input: unknown): Record<string, unknown> | un
 function check_AppointmentItem_21(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C56.has(k)) return undefined;
+  for (const k in i) if (!C56.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -1426,7 +1426,7 @@ function check_AppointmentItem_21(input: unknown): Record<string, unknown> | und
 function check_AppointmentUpdate_22(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C59.has(k)) return undefined;
+  for (const k in i) if (!C59.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -1458,7 +1458,7 @@ function check_AppointmentUpdate_22(input: unknown): Record<string, unknown> | u
 function check_AppointmentMissed_23(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C60.has(k)) return undefined;
+  for (const k in i) if (!C60.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -1497,7 +1497,7 @@ function check_AppointmentMissed_23(input: unknown): Record<string, unknown> | u
 function check_DiagnosisProps_24(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C61.has(k)) return undefined;
+  for (const k in i) if (!C61.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.name;
@@ -1591,7 +1591,7 @@ function check_DiagnosisProps_24(input: unknown): Record<string, unknown> | unde
 function check_SubmitScreeningProps_25(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C63.has(k)) return undefined;
+  for (const k in i) if (!C63.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.patient_id;
@@ -1719,7 +1719,7 @@ function check_SubmitScreeningProps_25(input: unknown): Record<string, unknown> 
 function check_SubmitAssessmentProps_26(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C69.has(k)) return undefined;
+  for (const k in i) if (!C69.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.patient_id;
@@ -1853,7 +1853,7 @@ function check_SubmitAssessmentProps_26(input: unknown): Record<string, unknown>
 function check_SubmitEnrolmentProps_27(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C75.has(k)) return undefined;
+  for (const k in i) if (!C75.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.patient_id;
@@ -2004,7 +2004,7 @@ function check_SubmitEnrolmentProps_27(input: unknown): Record<string, unknown> 
 function check_MedicalReviewProps_28(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C83.has(k)) return undefined;
+  for (const k in i) if (!C83.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.patient_id;
@@ -2036,7 +2036,7 @@ function check_MedicalReviewProps_28(input: unknown): Record<string, unknown> | 
 function check_TreatmentPlanProps_29(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C84.has(k)) return undefined;
+  for (const k in i) if (!C84.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.patient_id;
@@ -2085,7 +2085,7 @@ function check_TreatmentPlanProps_29(input: unknown): Record<string, unknown> | 
 function check_PrescriptionProps_30(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C86.has(k)) return undefined;
+  for (const k in i) if (!C86.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.patient_id;
@@ -2134,7 +2134,7 @@ function check_PrescriptionProps_30(input: unknown): Record<string, unknown> | u
 function check_InvestigationProps_31(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C88.has(k)) return undefined;
+  for (const k in i) if (!C88.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.patient_id;
@@ -2183,7 +2183,7 @@ function check_InvestigationProps_31(input: unknown): Record<string, unknown> | 
 function check_CounselingProps_32(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C90.has(k)) return undefined;
+  for (const k in i) if (!C90.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.patient_id;
@@ -2239,7 +2239,7 @@ function check_CounselingProps_32(input: unknown): Record<string, unknown> | und
 function check_LifestyleProps_33(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C92.has(k)) return undefined;
+  for (const k in i) if (!C92.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.patient_id;
@@ -2288,7 +2288,7 @@ function check_LifestyleProps_33(input: unknown): Record<string, unknown> | unde
 function check_ItemProps_34(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C94.has(k)) return undefined;
+  for (const k in i) if (!C94.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.action;
@@ -2314,7 +2314,7 @@ function check_ItemProps_34(input: unknown): Record<string, unknown> | undefined
 function check_Item_35(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C96.has(k)) return undefined;
+  for (const k in i) if (!C96.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -2392,7 +2392,7 @@ function check_Item_35(input: unknown): Record<string, unknown> | undefined {
 function check_CartProps_36(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C97.has(k)) return undefined;
+  for (const k in i) if (!C97.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -2444,7 +2444,7 @@ function check_CartProps_36(input: unknown): Record<string, unknown> | undefined
 function check_CheckoutProps_37(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C99.has(k)) return undefined;
+  for (const k in i) if (!C99.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -2520,7 +2520,7 @@ function check_CheckoutProps_37(input: unknown): Record<string, unknown> | undef
 function check_DeliveryProps_38(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C102.has(k)) return undefined;
+  for (const k in i) if (!C102.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -2585,7 +2585,7 @@ function check_DeliveryProps_38(input: unknown): Record<string, unknown> | undef
 function check_Coordinates_39(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C104.has(k)) return undefined;
+  for (const k in i) if (!C104.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.lat;
@@ -2613,7 +2613,7 @@ function check_Coordinates_39(input: unknown): Record<string, unknown> | undefin
 function check_CancelCheckoutProps_40(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C105.has(k)) return undefined;
+  for (const k in i) if (!C105.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -2663,7 +2663,7 @@ function check_CancelCheckoutProps_40(input: unknown): Record<string, unknown> |
 function check_ItemType_41(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C108.has(k)) return undefined;
+  for (const k in i) if (!C108.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -2689,7 +2689,7 @@ function check_ItemType_41(input: unknown): Record<string, unknown> | undefined 
 function check_ItemReportProps_42(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C109.has(k)) return undefined;
+  for (const k in i) if (!C109.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.item;
@@ -2723,7 +2723,7 @@ function check_ItemReportProps_42(input: unknown): Record<string, unknown> | und
 function check_Store_43(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C110.has(k)) return undefined;
+  for (const k in i) if (!C110.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -2759,7 +2759,7 @@ function check_Store_43(input: unknown): Record<string, unknown> | undefined {
 function check_Report_44(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C111.has(k)) return undefined;
+  for (const k in i) if (!C111.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -2791,7 +2791,7 @@ function check_Report_44(input: unknown): Record<string, unknown> | undefined {
 function check_ItemRequestProps_45(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C112.has(k)) return undefined;
+  for (const k in i) if (!C112.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -2825,7 +2825,7 @@ function check_ItemRequestProps_45(input: unknown): Record<string, unknown> | un
 function check_ItemVerificationProps_46(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C113.has(k)) return undefined;
+  for (const k in i) if (!C113.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.scan_channel;
@@ -2867,7 +2867,7 @@ function check_ItemVerificationProps_46(input: unknown): Record<string, unknown>
 function check_ItemInfo_47(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C116.has(k)) return undefined;
+  for (const k in i) if (!C116.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -2936,7 +2936,7 @@ function check_ItemInfo_47(input: unknown): Record<string, unknown> | undefined 
 function check_QuestionProps_48(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C117.has(k)) return undefined;
+  for (const k in i) if (!C117.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -2978,7 +2978,7 @@ function check_QuestionProps_48(input: unknown): Record<string, unknown> | undef
 function check_ExamProps_49(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C119.has(k)) return undefined;
+  for (const k in i) if (!C119.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -3029,7 +3029,7 @@ function check_ExamProps_49(input: unknown): Record<string, unknown> | undefined
 function check_ModuleProps_50(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C121.has(k)) return undefined;
+  for (const k in i) if (!C121.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -3064,7 +3064,7 @@ function check_ModuleProps_50(input: unknown): Record<string, unknown> | undefin
 function check_LevelProps_51(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C123.has(k)) return undefined;
+  for (const k in i) if (!C123.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.module_id;
@@ -3100,7 +3100,7 @@ function check_LevelProps_51(input: unknown): Record<string, unknown> | undefine
 function check_MilestoneProps_52(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C124.has(k)) return undefined;
+  for (const k in i) if (!C124.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -3126,7 +3126,7 @@ function check_MilestoneProps_52(input: unknown): Record<string, unknown> | unde
 function check_PromoProps_53(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C126.has(k)) return undefined;
+  for (const k in i) if (!C126.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -3185,7 +3185,7 @@ function check_PromoProps_53(input: unknown): Record<string, unknown> | undefine
 function check_PromoItem_54(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C129.has(k)) return undefined;
+  for (const k in i) if (!C129.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -3210,7 +3210,7 @@ function check_PromoItem_54(input: unknown): Record<string, unknown> | undefined
 function check_SurveyProps_55(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C131.has(k)) return undefined;
+  for (const k in i) if (!C131.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.action;
@@ -3253,7 +3253,7 @@ function check_SurveyProps_55(input: unknown): Record<string, unknown> | undefin
 function check_Survey_56(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C133.has(k)) return undefined;
+  for (const k in i) if (!C133.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -3292,7 +3292,7 @@ function check_Survey_56(input: unknown): Record<string, unknown> | undefined {
 function check_SurveyResponse_57(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C135.has(k)) return undefined;
+  for (const k in i) if (!C135.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -3331,7 +3331,7 @@ function check_SurveyResponse_57(input: unknown): Record<string, unknown> | unde
 function check_RewardProps_58(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C136.has(k)) return undefined;
+  for (const k in i) if (!C136.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -3390,7 +3390,7 @@ function check_RewardProps_58(input: unknown): Record<string, unknown> | undefin
 function check_Redeem_59(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C138.has(k)) return undefined;
+  for (const k in i) if (!C138.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.type;
@@ -3440,7 +3440,7 @@ function check_Redeem_59(input: unknown): Record<string, unknown> | undefined {
 function check_IncidentProps_60(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C139.has(k)) return undefined;
+  for (const k in i) if (!C139.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.action;
@@ -3547,7 +3547,7 @@ function check_IncidentProps_60(input: unknown): Record<string, unknown> | undef
 function check_IncidentDetails_61(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C141.has(k)) return undefined;
+  for (const k in i) if (!C141.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -3647,7 +3647,7 @@ function check_IncidentDetails_61(input: unknown): Record<string, unknown> | und
 function check_ChiefComplaint_62(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C145.has(k)) return undefined;
+  for (const k in i) if (!C145.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.complaint;
@@ -3681,7 +3681,7 @@ function check_ChiefComplaint_62(input: unknown): Record<string, unknown> | unde
 function check_EmergencyPatient_63(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C148.has(k)) return undefined;
+  for (const k in i) if (!C148.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -3721,7 +3721,7 @@ function check_EmergencyPatient_63(input: unknown): Record<string, unknown> | un
 function check_Address_64(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C149.has(k)) return undefined;
+  for (const k in i) if (!C149.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.site_id;
@@ -3802,7 +3802,7 @@ function check_Address_64(input: unknown): Record<string, unknown> | undefined {
 function check_AmbulanceItem_65(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C151.has(k)) return undefined;
+  for (const k in i) if (!C151.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -3879,7 +3879,7 @@ function check_AmbulanceItem_65(input: unknown): Record<string, unknown> | undef
 function check_AmbulanceProps_66(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C153.has(k)) return undefined;
+  for (const k in i) if (!C153.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.incident_id;
@@ -3940,7 +3940,7 @@ function check_AmbulanceProps_66(input: unknown): Record<string, unknown> | unde
 function check_DenialDetail_67(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C155.has(k)) return undefined;
+  for (const k in i) if (!C155.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.reason;
@@ -3972,7 +3972,7 @@ function check_DenialDetail_67(input: unknown): Record<string, unknown> | undefi
 function check_BreakProps_68(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C156.has(k)) return undefined;
+  for (const k in i) if (!C156.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.type;
@@ -4023,7 +4023,7 @@ function check_BreakProps_68(input: unknown): Record<string, unknown> | undefine
 function check_ContactProps_69(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C159.has(k)) return undefined;
+  for (const k in i) if (!C159.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.action;
@@ -4056,7 +4056,7 @@ function check_ContactProps_69(input: unknown): Record<string, unknown> | undefi
 function check_ContactDetails_70(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C161.has(k)) return undefined;
+  for (const k in i) if (!C161.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -4123,7 +4123,7 @@ function check_ContactDetails_70(input: unknown): Record<string, unknown> | unde
 function check_Transfer_71(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C162.has(k)) return undefined;
+  for (const k in i) if (!C162.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;
@@ -4148,7 +4148,7 @@ function check_Transfer_71(input: unknown): Record<string, unknown> | undefined 
 function check_OpsScorecardProps_72(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C163.has(k)) return undefined;
+  for (const k in i) if (!C163.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.quality_traits;
@@ -4166,7 +4166,7 @@ function check_OpsScorecardProps_72(input: unknown): Record<string, unknown> | u
 function check_QualityTraits_73(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C164.has(k)) return undefined;
+  for (const k in i) if (!C164.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.audit_count;
@@ -4199,7 +4199,7 @@ function check_QualityTraits_73(input: unknown): Record<string, unknown> | undef
 function check_MessageProps_74(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C165.has(k)) return undefined;
+  for (const k in i) if (!C165.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.platform;
@@ -4280,7 +4280,7 @@ function check_MessageProps_74(input: unknown): Record<string, unknown> | undefi
 function check_MessageBody_75(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C169.has(k)) return undefined;
+  for (const k in i) if (!C169.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.text;
@@ -4339,7 +4339,7 @@ function check_MessageBody_75(input: unknown): Record<string, unknown> | undefin
 function check_GroupProps_76(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C170.has(k)) return undefined;
+  for (const k in i) if (!C170.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.group_id;
@@ -4393,7 +4393,7 @@ function check_GroupProps_76(input: unknown): Record<string, unknown> | undefine
 function check_ReceiptProps_77(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C173.has(k)) return undefined;
+  for (const k in i) if (!C173.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.msg_id;
@@ -4426,7 +4426,7 @@ function check_ReceiptProps_77(input: unknown): Record<string, unknown> | undefi
 function check_PaymentMethodProps_78(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C175.has(k)) return undefined;
+  for (const k in i) if (!C175.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.order_id;
@@ -4479,7 +4479,7 @@ function check_PaymentMethodProps_78(input: unknown): Record<string, unknown> | 
 function check_DeferredPaymentProps_79(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const i = input as Record<string, unknown>;
-  for (const k of Object.keys(i)) if (!C177.has(k)) return undefined;
+  for (const k in i) if (!C177.has(k)) return undefined;
   const out: Record<string, unknown> = {};
   let v: unknown;
   v = i.id;

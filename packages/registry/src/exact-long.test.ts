@@ -45,9 +45,20 @@ describe('exact long', () => {
   it('writes the same bytes as the BigInt path for safe integers of every magnitude, and reads them back', () => {
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const edges = [2 ** 29, 2 ** 30, 2 ** 31, 2 ** 35, 2 ** 42, 2 ** 49, 2 ** 52, Number.MAX_SAFE_INTEGER].flatMap((e) => [
+      e - 1,
+      e,
+      e + 1,
+      -e + 1,
+      -e,
+      -e - 1,
+    ]);
+    const values = [...edges.filter((e) => Number.isSafeInteger(e))];
     for (let i = 0; i < 2000; i++) {
       const magnitude = Math.floor(next() * 2 ** Math.floor(next() * 54));
-      const n = Math.min(magnitude, Number.MAX_SAFE_INTEGER) * (next() < 0.5 ? -1 : 1);
+      values.push(Math.min(magnitude, Number.MAX_SAFE_INTEGER) * (next() < 0.5 ? -1 : 1));
+    }
+    for (const n of values) {
       const bytes = avroLong(BigInt(n));
       expect(long.toBuffer(n).equals(bytes)).toBe(true);
       expect(long.fromBuffer(bytes)).toBe(n === 0 ? 0 : n);

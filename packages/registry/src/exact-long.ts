@@ -82,6 +82,7 @@ function buildExactLongType(): Type {
 
 const TWO_POW_6 = 64;
 const TWO_POW_7 = 128;
+const TWO_POW_27 = 2 ** 27;
 
 /**
  * Zig-zag varint of a safe integer (Number.isSafeInteger checked by the caller), at `tap.pos` of
@@ -100,15 +101,19 @@ export function writeSafeLong(tap: Pick<Tap, 'buf' | 'pos'>, n: number): void {
     buf[pos++] = z;
   } else {
     const neg = n < 0;
-    let m = neg ? -n - 1 : n; // z = 2m + (neg ? 1 : 0), m ≤ 2^53 - 1
-    // m ≥ 2^29 here, so the first byte always continues.
-    buf[pos++] = ((m % TWO_POW_6) << 1) | (neg ? 1 : 0) | 0x80;
-    m = Math.floor(m / TWO_POW_6);
-    while (m > 0x7f) {
-      buf[pos++] = (m % TWO_POW_7) | 0x80;
-      m = Math.floor(m / TWO_POW_7);
+    const m = neg ? -n - 1 : n; // z = 2m + (neg ? 1 : 0), 2^30 ≤ m ≤ 2^53 - 1
+    // z as two int parts, z = hi·2^28 + lo: two exact double operations, then int arithmetic only.
+    let lo = (m % TWO_POW_27) * 2 + (neg ? 1 : 0);
+    let hi = Math.floor(m / TWO_POW_27); // ≥ 8 (z ≥ 2^31): every byte of lo continues
+    for (let i = 0; i < 4; i++) {
+      buf[pos++] = (lo & 0x7f) | 0x80;
+      lo >>>= 7;
     }
-    buf[pos++] = m;
+    while (hi > 0x7f) {
+      buf[pos++] = (hi & 0x7f) | 0x80;
+      hi >>>= 7;
+    }
+    buf[pos++] = hi;
   }
   // Writes past the end are dropped by the Buffer and the position still advances, as with avsc's
   // own writers: encode() then reports the missing room.

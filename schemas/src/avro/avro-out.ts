@@ -20,8 +20,8 @@ export class AvroOut {
   private readonly f64 = new Float64Array(1);
   private readonly f64Bytes = new Uint8Array(this.f64.buffer);
 
-  constructor(size = 1 << 20) {
-    this.buf = Buffer.allocUnsafeSlow(size);
+  constructor(private readonly initialSize = 1 << 20) {
+    this.buf = Buffer.allocUnsafeSlow(initialSize);
   }
 
   /** Room for `n` more bytes at `pos`, the bytes before it kept. */
@@ -35,6 +35,20 @@ export class AvroOut {
     const grown = Buffer.allocUnsafeSlow(size);
     this.buf.copy(grown, 0, 0, this.pos);
     this.buf = grown;
+  }
+
+  /**
+   * The buffer as it is, for the `used` bytes at its start to leave with their batch; writing goes on
+   * in a fresh one sized for what was used (the next power of two, at least the initial size), so one
+   * very large batch does not make every later batch carry, and account, a buffer of its size.
+   */
+  handOver(used: number): ReturnType<typeof Buffer.allocUnsafeSlow> {
+    const full = this.buf;
+    let size = this.initialSize;
+    while (size < used) size *= 2;
+    this.buf = Buffer.allocUnsafeSlow(size);
+    this.pos = 0;
+    return full;
   }
 
   byte(b: number): void {
@@ -101,19 +115,25 @@ export class AvroOut {
       this.utf8(s);
       return;
     }
-    const start = this.pos;
-    this.varint(len); // an ASCII string's byte length is its length
-    this.room(len);
+    // An ASCII string's byte length is its length; below 64 its zig-zag varint is one byte, 2 × len.
+    const head = len < 64 ? 1 : 2;
+    this.room(head + len);
     const buf = this.buf;
-    let pos = this.pos;
+    const start = this.pos;
+    let pos = start + head;
     for (let i = 0; i < len; i++) {
       const c = s.charCodeAt(i);
       if (c >= 0x80) {
-        this.pos = start;
         this.utf8(s);
         return;
       }
       buf[pos++] = c;
+    }
+    if (head === 1) buf[start] = len << 1;
+    else {
+      // 64: zig-zag 128 is 0x80 0x01.
+      buf[start] = 0x80;
+      buf[start + 1] = 0x01;
     }
     this.pos = pos;
   }

@@ -98,7 +98,9 @@ class CheckGen {
       `function ${name}(input: unknown): Record<string, unknown> | undefined {`,
       "  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;",
       '  const i = input as Record<string, unknown>;',
-      `  for (const k of Object.keys(i)) if (!${keys}.has(k)) return undefined;`,
+      // for…in, not Object.keys (no array per call): it also visits inherited enumerable keys, which
+      // only sends more props to validateObject, whose value this check's is.
+      `  for (const k in i) if (!${keys}.has(k)) return undefined;`,
       '  const out: Record<string, unknown> = {};',
       '  let v: unknown;',
     );

@@ -1,4 +1,4 @@
-import { sha256Hex } from '@evp/core';
+import { IdBytes, sortKeys } from './event-id-bytes';
 
 /**
  * JSON with sorted keys, so the same content always hashes the same. The output is part of every
@@ -44,25 +44,6 @@ export function stableStringify(v: unknown): string {
   return `${s}}`;
 }
 
-/**
- * UTF-16 code-unit order, the default sort order (keys are distinct strings, so comparing with `<`
- * orders them the same). Objects of events have a handful of keys: insertion sort avoids the default
- * comparator's string conversions; larger ones use the built-in sort.
- */
-function sortKeys(keys: string[]): string[] {
-  if (keys.length > 16) return keys.sort();
-  for (let i = 1; i < keys.length; i++) {
-    const k = keys[i] as string;
-    let j = i - 1;
-    while (j >= 0 && (keys[j] as string) > k) {
-      keys[j + 1] = keys[j] as string;
-      j--;
-    }
-    keys[j + 1] = k;
-  }
-  return keys;
-}
-
 /** Property names repeat from event to event: short ones keep their JSON text (bounded, cleared when full). */
 const quotedKeys = new Map<string, string>();
 function quoteKey(k: string): string {
@@ -76,9 +57,28 @@ function quoteKey(k: string): string {
   return q;
 }
 
+/** The parts of an event its id is a hash of. */
+export interface EventIdParts {
+  appId: string;
+  userId: string;
+  sessionId: string;
+  name: string;
+  time: number;
+  content: { property: unknown; props: unknown; meta: unknown };
+}
+
+/**
+ * The text the id hashes, as a string: `appId␀userId␀sessionId␀name␀time␀stableStringify(content)`.
+ * eventId hashes the same text's UTF-8 bytes written straight into a buffer (event-id-bytes.ts).
+ */
+export function eventIdText(parts: EventIdParts): string {
+  return `${parts.appId}\u0000${parts.userId}\u0000${parts.sessionId}\u0000${parts.name}\u0000${parts.time}\u0000${stableStringify(parts.content)}`;
+}
+
+const idBytes = new IdBytes();
+
 /** Deterministic: a re-sent upload yields the same ids, which is what makes downstream dedup work. */
-export function eventId(parts: { appId: string; userId: string; sessionId: string; name: string; time: number; content: unknown }): string {
-  // One UTF-8 text hashed in one go: the same bytes as updating with the prefix, then the content.
-  const text = `${parts.appId}\u0000${parts.userId}\u0000${parts.sessionId}\u0000${parts.name}\u0000${parts.time}\u0000${stableStringify(parts.content)}`;
-  return sha256Hex(text).slice(0, 32);
+export function eventId(parts: EventIdParts): string {
+  // SHA-256 of eventIdText(parts)'s UTF-8 bytes, written without building the string.
+  return idBytes.hashHex(parts.appId, parts.userId, parts.sessionId, parts.name, parts.time, parts.content).slice(0, 32);
 }

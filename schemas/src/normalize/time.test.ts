@@ -1,4 +1,5 @@
-import { parseEventTime, hasSubMillisecondDigits } from './time';
+import fc from 'fast-check';
+import { parseAnyForm, parseEventTime, hasSubMillisecondDigits } from './time';
 
 describe('parseEventTime', () => {
   const at10 = Date.UTC(2023, 4, 1, 10, 0, 0, 0);
@@ -41,5 +42,34 @@ describe('hasSubMillisecondDigits', () => {
     ['2023-11-15 03:43:20.123', false],
   ])('%s → %s', (value, expected) => {
     expect(hasSubMillisecondDigits(value)).toBe(expected);
+  });
+});
+
+describe('parseEventTime’s read by position of the common forms', () => {
+  it('gives what the regex path gives for every string of their shape (bent digits, dates, separators, zones)', () => {
+    const digits = (n: number) =>
+      fc.array(fc.constantFrom(...'0123456789'.split(''), '0', '1', '2', '9'), { minLength: n, maxLength: n }).map((a) => a.join(''));
+    const field = (n: number, common: string[]) => fc.oneof(digits(n), fc.constantFrom(...common));
+    const shaped = fc
+      .tuple(
+        field(4, ['2024', '2023', '1900', '2000', '2100', '0099', '0100', '0000', '1970']),
+        field(2, ['01', '02', '12', '13', '00']),
+        field(2, ['01', '28', '29', '30', '31', '00', '32']),
+        fc.constantFrom(' ', 'T', 't', '_'),
+        field(2, ['00', '23', '24', '12']),
+        field(2, ['00', '59', '60', '99']),
+        field(2, ['00', '59', '60', '99']),
+        field(3, ['000', '999']),
+        fc.constantFrom('', 'Z', 'z', '+05:30', ' ', 'X', '0'),
+        fc.constantFrom('', ' ', 'x'),
+      )
+      .map(([y, mo, d, sep, h, mi, s, ms, zone, lead]) => `${lead}${y}-${mo}-${d}${sep}${h}:${mi}:${s}.${ms}${zone}`);
+    const tz = fc.constantFrom(undefined, '+05:30', 'Z', '-08:00', 'UTC+5', 'bad', '+15:00');
+    fc.assert(
+      fc.property(fc.oneof(shaped, fc.string({ maxLength: 30 })), tz, (s, zone) => {
+        expect(parseEventTime(s, zone)).toBe(parseAnyForm(s, zone));
+      }),
+      { numRuns: 20000 },
+    );
   });
 });

@@ -2,6 +2,7 @@ import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { InfraError, type BusMessage } from '@evp/core';
 import type { NormalizeOptions } from '@evp/schemas';
+import { unpackBatch } from './event-columns';
 import { RawBatchProcessor, packValues, type EncodedBatch, type FramedEvent } from './raw-batch-processor';
 import type { OutputSchema } from './output-schemas';
 import type { MessageOutcome } from './process-raw';
@@ -65,28 +66,10 @@ export function createEncodePool(opts: EncodePoolOptions): EncodePool {
   };
 }
 
-/** Events get their bytes as views of the batch's buffer (no copy); written out, not spread: one per event. */
+/** Events get their bytes as views of the batch's buffer (no copy). */
 function materialize(batch: EncodedBatch): EncodedMessage[] {
   const bytes = batch.bytes;
-  return batch.outcomes.map((o) => ({
-    catalog: o.catalog,
-    rejections: o.rejections,
-    identifyReasons: o.identifyReasons,
-    ctx: o.ctx,
-    payloadKind: o.payloadKind,
-    envelope: o.envelope,
-    events: o.events.map((e) => ({
-      block: e.block,
-      key: e.key,
-      app_id: e.app_id,
-      event_id: e.event_id,
-      name: e.name,
-      user_id: e.user_id,
-      event_index: e.event_index,
-      warnings: e.warnings,
-      value: Buffer.from(bytes, e.value.start, e.value.end - e.value.start),
-    })),
-  }));
+  return unpackBatch(batch, (start, end) => Buffer.from(bytes, start, end - start));
 }
 
 /** Contiguous slices of roughly equal byte size, at most `n`, none empty. */

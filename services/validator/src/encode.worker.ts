@@ -15,7 +15,7 @@ port.on('message', (req: EncodeRequest) => {
   try {
     const batch = encoder.encode(unpackValues(req));
     reply = { seq: req.seq, batch };
-    port.postMessage(reply, [batch.bytes]);
+    port.postMessage(reply, [batch.bytes, batch.events.rows]);
   } catch (err) {
     reply = { seq: req.seq, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
     port.postMessage(reply);

@@ -17,9 +17,12 @@ const extended: OutputSchema = { topic, id: 8, schema: { ...other, fields: [...o
 
 const framed = (framer: Framer, e: CanonicalEvent) => {
   const end = framer.writeEvent(e, new Map(), 0);
-  return Buffer.from(framer.copyOut(end));
+  return Buffer.from(framer.takeOut(end), 0, end);
 };
-const viaAvsc = (framer: Framer, e: CanonicalEvent) => Buffer.from(framer.copyOut(framer.write(topic, canonicalToAvro(e), 0)));
+const viaAvsc = (framer: Framer, e: CanonicalEvent) => {
+  const end = framer.write(topic, canonicalToAvro(e), 0);
+  return Buffer.from(framer.takeOut(end), 0, end);
+};
 
 describe('Framer.writeEvent', () => {
   it('frames an event as avsc frames its record, with the current schema and with another', () => {

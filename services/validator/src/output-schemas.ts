@@ -55,7 +55,7 @@ const writeEventBody = writeEventAvro;
  * The one encoder of every output kind: a record is framed exactly as the registry port's encode
  * frames it (magic byte, 4-byte schema id, Avro body) with the schema registered for its topic.
  * It writes into one growing scratch buffer, so a worker's batch of events leaves as one transfer
- * (`write` at increasing positions, then `copyOut`), and one record costs one allocation (`frame`).
+ * (`write` at increasing positions, then `takeOut`), and one record costs one allocation (`frame`).
  */
 export class Framer {
   private readonly writers = new Map<string, TopicWriter>();
@@ -112,10 +112,17 @@ export class Framer {
     }
   }
 
-  /** A copy of the bytes written at [0, end): the scratch buffer stays for the next batch. */
-  copyOut(end: number): ArrayBuffer {
-    const buf = this.out.buf;
-    return buf.buffer.slice(buf.byteOffset, buf.byteOffset + end);
+  /**
+   * The bytes written at [0, end), handed over without a copy: the scratch buffer itself leaves with
+   * the batch (transferred from a worker, or viewed by the events inline) and a fresh one sized for
+   * this batch takes its place. Copying the batch out cost more than allocating anew (fresh pages are
+   * faulted in either way; the copy also read and wrote every byte once more).
+   */
+  takeOut(end: number): ArrayBuffer {
+    const buf = this.out.handOver(end);
+    // allocUnsafeSlow gives every scratch buffer its own ArrayBuffer, starting at 0.
+    if (buf.byteOffset !== 0 || end > buf.length) throw new Error('the Framer scratch buffer is not its own ArrayBuffer');
+    return buf.buffer;
   }
 
   /**

@@ -2,6 +2,7 @@ import { envelopeKey } from '@evp/contract';
 import { type Block, type BusMessage, type RejectionReason } from '@evp/core';
 import type { ClientJsonMemo, NormalizeOptions } from '@evp/schemas';
 import { Framer, type OutputSchema } from './output-schemas';
+import { ColumnWriter, withoutEvents, type EventColumns } from './event-columns';
 import { processRawMessage, processingFailure, type MessageOutcome } from './process-raw';
 
 /**
@@ -16,11 +17,6 @@ export interface FramedEvent<Bytes> extends EventVerdictFacts {
   value: Bytes;
 }
 
-interface ByteRange {
-  start: number;
-  end: number;
-}
-
 /** What the receipt says of an accepted event (receipt.ts). */
 export interface EventVerdictFacts {
   event_id: string;
@@ -30,9 +26,16 @@ export interface EventVerdictFacts {
   warnings: RejectionReason[];
 }
 
-/** The outcomes of consecutive raw messages, their events' bytes packed in one transferable buffer. */
+/**
+ * The outcomes of consecutive raw messages, their events' bytes packed in one transferable buffer and
+ * their facts in columns (EventColumns): a worker's reply is then a few arrays and two transfers, not
+ * a structured clone of an object per event (which cost the main thread more than the events' own
+ * work). `unpackBatch` gives the outcomes with their events as objects again.
+ */
 export interface EncodedBatch {
-  outcomes: MessageOutcome<FramedEvent<ByteRange>>[];
+  /** Each message's outcome without its events, which are the next `eventCount` rows of `events`. */
+  outcomes: (Omit<MessageOutcome<never>, 'events'> & { eventCount: number })[];
+  events: EventColumns;
   bytes: ArrayBuffer;
 }
 
@@ -58,37 +61,40 @@ export class RawBatchProcessor {
   encode(messages: readonly RawInput[]): EncodedBatch {
     let pos = 0;
     const outcomes: EncodedBatch['outcomes'] = [];
+    const columns = new ColumnWriter();
+    // The events of an envelope share their app and user: their key is one string, not one per event.
+    let keyApp = '';
+    let keyUser = '';
+    let key = '';
     for (const msg of messages) {
       const mark = pos;
+      const rowMark = columns.count;
       try {
-        const { events, ...rest } = processRawMessage(msg, this.normalize);
+        const o = processRawMessage(msg, this.normalize);
+        const events = o.events;
         // The events of one message share their envelope's `client`: its JSON is computed once.
         const clientJson: ClientJsonMemo = new Map();
-        const framed: FramedEvent<ByteRange>[] = [];
-        for (const { event: e, event_index } of events) {
+        for (let i = 0; i < events.length; i++) {
+          const { event: e, event_index } = events[i] as (typeof events)[number];
           const start = pos;
           pos = this.framer.writeEvent(e, clientJson, start);
-          framed.push({
-            block: e.block,
-            key: envelopeKey(e.app_id, e.user_id),
-            app_id: e.app_id,
-            event_id: e.event_id,
-            name: e.name,
-            user_id: e.user_id,
-            event_index,
-            warnings: e.warnings,
-            value: { start, end: pos },
-          });
+          if (e.app_id !== keyApp || e.user_id !== keyUser || key === '') {
+            keyApp = e.app_id;
+            keyUser = e.user_id;
+            key = envelopeKey(keyApp, keyUser);
+          }
+          columns.add(e, key, event_index, start, pos);
         }
-        outcomes.push({ ...rest, events: framed });
+        outcomes.push(withoutEvents(o, events.length));
       } catch (err) {
         // An event Avro cannot encode is as much a poison input as one normalisation cannot read:
         // the message's bytes written so far are dropped and it becomes one typed rejection.
         pos = mark;
-        outcomes.push(processingFailure(msg, err));
+        columns.truncate(rowMark);
+        outcomes.push(withoutEvents(processingFailure(msg, err), 0));
       }
     }
-    return { outcomes, bytes: this.framer.copyOut(pos) };
+    return { outcomes, events: columns.done(), bytes: this.framer.takeOut(pos) };
   }
 }
 

@@ -15,8 +15,8 @@ export function buildEvent(d: EventDraft): CanonicalEvent {
   const def = d.def as EventDef;
   const validated = d.validated as ValidationResult;
   const time = d.time as number;
-  const props = Object.keys(validated.unknown).length > 0 ? { ...validated.value, __extra: validated.unknown } : validated.value;
-  const client = Object.keys(raw.extra).length > 0 ? { ...(facts.client ?? {}), event_extra: raw.extra } : facts.client;
+  const props = hasOwnKeys(validated.unknown) ? { ...validated.value, __extra: validated.unknown } : validated.value;
+  const client = hasOwnKeys(raw.extra) ? { ...(facts.client ?? {}), event_extra: raw.extra } : facts.client;
   return {
     event_id: eventId({
       appId: ctx.appId,
@@ -54,4 +54,10 @@ export function buildEvent(d: EventDraft): CanonicalEvent {
     client,
     warnings: d.warnings as Reason[],
   };
+}
+
+/** `Object.keys(o).length > 0` without the array (twice per event). */
+function hasOwnKeys(o: object): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return true;
+  return false;
 }
