@@ -15,7 +15,11 @@ export interface WireRowBinary {
   rows: string[];
 }
 const rowBinaryToWire = (b: RowBinaryRows): WireRowBinary => ({ columns: [...b.columns], types: [...b.types], rows: b.rows.map((r) => r.toString('base64')) });
-export const rowBinaryFromWire = (w: WireRowBinary): RowBinaryRows => ({ columns: w.columns, types: w.types, rows: w.rows.map((r) => Buffer.from(r, 'base64')) });
+export const rowBinaryFromWire = (w: WireRowBinary): RowBinaryRows => ({
+  columns: w.columns,
+  types: w.types,
+  rows: w.rows.map((r) => Buffer.from(r, 'base64')),
+});
 
 /**
  * Analytics over a chdb store's side port (query-server.ts): what a `segmenter` replica of the chdb

@@ -130,7 +130,11 @@ export function analyticsFromClient(client: ClickHouseClient, options: Analytics
       const dir = options.rowBinaryFileDir;
       await run(`insert into ${target}`, async () => {
         if (dir === undefined) {
-          const result = await client.exec({ query: `${head} FORMAT RowBinary`, values: Readable.from(block.rows, { objectMode: false }), clickhouse_settings });
+          const result = await client.exec({
+            query: `${head} FORMAT RowBinary`,
+            values: Readable.from(block.rows, { objectMode: false }),
+            clickhouse_settings,
+          });
           result.stream.destroy();
           return;
         }
