@@ -19,12 +19,16 @@ export class RowError extends Error {
 const MIN_TIME_MS = Date.UTC(1900, 0, 1);
 export const MAX_TIME_MS = Date.UTC(2299, 11, 31, 23, 59, 59, 999);
 
-export function chTime(ms: unknown, path: string): string {
+/** An epoch-ms time DateTime64(3) holds (RowBinary writes it as is). */
+export function epochMs(ms: unknown, path: string): number {
   if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < MIN_TIME_MS || ms > MAX_TIME_MS) {
     throw new RowError(path, `${String(ms)} is not an epoch-ms time between 1900 and 2299`);
   }
-  return formatDateTime64(ms);
+  return ms;
 }
+
+/** An epoch-ms time as DateTime64 text (JSON rows). */
+export const chTime = (ms: unknown, path: string): string => formatDateTime64(epochMs(ms, path));
 
 export const chTimeOrNull = (ms: unknown, path: string) => (ms === null || ms === undefined ? null : chTime(ms, path));
 
