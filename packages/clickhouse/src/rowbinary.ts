@@ -360,7 +360,10 @@ type Decode = (r: RowBinaryReader) => unknown;
 
 function decoderOf(t: TypeNode, text: string): Decode {
   const arg = (n: number) => t.args[n] as TypeNode;
-  const fixed = (n: number, read: (b: Buffer) => unknown): Decode => (r) => read(r.take(n));
+  const fixed =
+    (n: number, read: (b: Buffer) => unknown): Decode =>
+    (r) =>
+      read(r.take(n));
   switch (t.name) {
     case 'String':
       return (r) => r.take(r.uvarint()).toString('utf8');

@@ -34,9 +34,12 @@ describe('field tables and the migrated ClickHouse tables', () => {
     expect(await columnsOf(TABLES.deadLetters)).toEqual(expected(DEAD_LETTER_FIELDS));
   });
 
-  it.each([...ROW_BINARY_TABLES.keys()])('%s: the RowBinary layout the sink writes is the migrated table’s columns, in order, with their types', async (table) => {
-    const layout = ROW_BINARY_TABLES.get(table) as { columns: readonly string[]; types: readonly string[] };
-    const written = layout.columns.map((name, i) => ({ name, type: layout.types[i] }));
-    expect([...written, { name: 'inserted_at', type: "DateTime64(3, 'UTC')" }]).toEqual(await columnsOf(table));
-  });
+  it.each([...ROW_BINARY_TABLES.keys()])(
+    '%s: the RowBinary layout the sink writes is the migrated table’s columns, in order, with their types',
+    async (table) => {
+      const layout = ROW_BINARY_TABLES.get(table) as { columns: readonly string[]; types: readonly string[] };
+      const written = layout.columns.map((name, i) => ({ name, type: layout.types[i] }));
+      expect([...written, { name: 'inserted_at', type: "DateTime64(3, 'UTC')" }]).toEqual(await columnsOf(table));
+    },
+  );
 });

@@ -58,7 +58,6 @@ export const EVENTS_ROW_BINARY: RowBinaryTable = rowBinaryTable(CANONICAL_FIELDS
 /** A canonical event → its `events` row values, through its Avro record (tests, the bench's bare insert). */
 export const eventValues = (e: CanonicalEvent): EventValues => eventValuesFromAvro(canonicalToAvro(e));
 
-
 /** A canonical event → its `events` row as an object (tests, docs examples, the bench's bare insert). */
 export function eventRow(e: CanonicalEvent): EventRow {
   const values = eventValues(e);
