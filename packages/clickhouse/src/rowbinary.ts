@@ -68,7 +68,17 @@ export class RowBinaryWriter {
     // At most 3 bytes per UTF-16 unit: under 43 units the length fits one byte, written after the text.
     if (n < 43) {
       this.room(1 + 3 * n);
-      const bytes = n === 0 ? 0 : this.buf.write(s, this.pos + 1);
+      const buf = this.buf;
+      const at = this.pos + 1;
+      // ASCII (ids, names, versions: most strings here) is copied by hand: cheaper than a call
+      // into Buffer#write for short text. The first other character hands the string to it.
+      let i = 0;
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) break;
+        buf[at + i] = c;
+      }
+      const bytes = i === n ? n : buf.write(s, at);
       this.buf[this.pos] = bytes;
       this.pos += 1 + bytes;
       return;
