@@ -2,7 +2,7 @@
  * Sink throughput into chdb (issue 6), in one run beside a bare `INSERT … FORMAT JSONEachRow` of
  * the same rows, so both numbers share the machine's state. Not part of the test run.
  *
- *   npx tsx bench/sink/run.ts [--rows 200000] [--batch 10000] [--slice 5000] [--rounds 3] [--bus-concurrency N] [--trigger]
+ *   npx tsx bench/sink/run.ts [--rows 200000] [--batch 10000] [--slice N] [--rounds 3] [--bus-concurrency N] [--trigger]
  *
  * - bare: the already-mapped rows (objects) inserted through the Analytics adapter as JSONEachRow,
  *   `--batch` rows per insert: the issue's reference;
@@ -39,7 +39,8 @@ import { numberOption } from '../options';
 const ROWS = numberOption('rows', 200_000);
 const BATCH = numberOption('batch', 10_000);
 const ROUNDS = numberOption('rounds', 3);
-const SLICE = numberOption('slice', 5_000);
+// Unset keeps the sink's own slice size (SINK_SLICE_ROWS).
+const SLICE = process.argv.includes('--slice') ? numberOption('slice', 10_000) : undefined;
 // Handler calls the bus runs at once (SINK_BUS_CONCURRENCY); unset keeps the sink's default.
 const BUS_CONCURRENCY = process.argv.includes('--bus-concurrency') ? numberOption('bus-concurrency', 1) : undefined;
 const TRIGGER = process.argv.includes('--trigger');
@@ -129,7 +130,12 @@ async function sink(analytics: Analytics, events: CanonicalEvent[]): Promise<Pha
     registry,
     analytics,
     logger: createLogger('bench', 'silent'),
-    config: { batchMaxRows: BATCH, batchMaxWaitMs: 1_000, sliceRows: SLICE, ...(BUS_CONCURRENCY ? { busConcurrency: BUS_CONCURRENCY } : {}) },
+    config: {
+      batchMaxRows: BATCH,
+      batchMaxWaitMs: 1_000,
+      ...(SLICE ? { sliceRows: SLICE } : {}),
+      ...(BUS_CONCURRENCY ? { busConcurrency: BUS_CONCURRENCY } : {}),
+    },
     ...(TRIGGER ? { onInserted: trigger } : {}),
   });
   const inserted = s.metrics.getSingleMetric('segmenter_sink_rows_inserted_total');
