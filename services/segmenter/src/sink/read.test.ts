@@ -90,6 +90,7 @@ describe('readSinkMessage', () => {
       register: () => Promise.reject(new Error('unused')),
       encode: () => Promise.reject(new Error('unused')),
       decode: () => Promise.reject(new InfraError('registry', 'unreachable', { retriable: true })),
+      schemaById: () => Promise.reject(new InfraError('registry', 'unreachable', { retriable: true })),
     };
     await expect(readSinkMessage(message(topics.events('core'), eventBytes), down, true)).rejects.toThrow(expect.objectContaining({ retriable: true }));
     await expect(readSinkMessage(message('ingest.raw', eventBytes), registry, true)).rejects.toThrow('the sink does not read topic ingest.raw');
