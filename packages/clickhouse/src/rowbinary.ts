@@ -89,6 +89,17 @@ export class RowBinaryWriter {
     this.pos += this.buf.write(s, this.pos);
   }
 
+  /** Bytes as they are (a String's bytes after its length, copied from another buffer). */
+  bytes(src: Buffer, start: number, end: number): void {
+    const n = end - start;
+    this.room(n);
+    const buf = this.buf;
+    // Short runs by hand: cheaper than a native copy call.
+    if (n < 32) for (let i = 0; i < n; i++) buf[this.pos + i] = src[start + i] as number;
+    else src.copy(buf, this.pos, start, end);
+    this.pos += n;
+  }
+
   u8(n: number): void {
     this.room(1);
     this.buf[this.pos++] = n;

@@ -12,6 +12,7 @@ import {
   type SchemaRegistry,
 } from '@evp/core';
 import { RecordReadError, readActionLogEntry, readIngestReceipt } from '@evp/schemas';
+import { eventRowBinaryFromBytes } from './avro-rowbinary';
 import {
   DEAD_LETTERS_ROW_BINARY,
   EVENTS_ROW_BINARY,
@@ -142,6 +143,19 @@ export async function readSinkMessage(msg: BusMessage, registry: SchemaRegistry,
   if (!route) throw new Error(`the sink does not read topic ${msg.topic}`);
   // A dead letter is its envelope's headers around the source message's bytes: never Avro.
   if (route.table === 'dead_letters') return readDeadLetterMessage(msg);
+  if (route.table === 'events') {
+    // Straight from the Avro bytes when it can vouch for the row; else the general path below.
+    const e = await eventRowBinaryFromBytes(msg.value, registry, rowBinary);
+    if (e) {
+      return {
+        table: TABLES.events,
+        row: e.row,
+        key: e.eventId,
+        receivedAtMs: e.receivedAtMs,
+        inserted: tracking ? { app_id: e.appId, user_id: e.userId, name: e.name, event_id: e.eventId } : undefined,
+      };
+    }
+  }
   let decoded: unknown;
   try {
     decoded = await registry.decode(msg.value);

@@ -16,7 +16,7 @@ export class RowError extends Error {
 
 // DateTime64's range. A time outside it would make ClickHouse refuse the whole insert (or clamp
 // the value), and a refused insert would be retried forever: such a message is rejected instead.
-const MIN_TIME_MS = Date.UTC(1900, 0, 1);
+export const MIN_TIME_MS = Date.UTC(1900, 0, 1);
 export const MAX_TIME_MS = Date.UTC(2299, 11, 31, 23, 59, 59, 999);
 
 /** An epoch-ms time DateTime64(3) holds (RowBinary writes it as is). */
