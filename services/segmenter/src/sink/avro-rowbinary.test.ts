@@ -106,7 +106,7 @@ describe('eventRowBinaryFromBytes (an events message straight from its Avro byte
     const older = createInProcessRegistry();
     const fields = avroFieldsOf(CANONICAL_FIELDS).filter((f) => f.name !== 'sent_at' && f.name !== 'corrected_time');
     const olderId = await older.register('older-value', { type: 'record', name: 'CoreEvent', namespace: 'evp.events.core', fields });
-    const { sent_at: _s, corrected_time: _c, ...record } = canonicalToAvro(pageEvent) as Record<string, unknown>;
+    const { sent_at: _s, corrected_time: _c, ...record } = canonicalToAvro(pageEvent);
     const olderBytes = await older.encode(olderId, record);
     expect(await eventRowBinaryFromBytes(olderBytes, older, new RowBinaryWriter())).toBeUndefined();
     expect(await eventRowBinaryFromBytes(Buffer.from('{"json":1}'), registry, new RowBinaryWriter())).toBeUndefined();
