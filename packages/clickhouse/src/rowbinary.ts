@@ -95,7 +95,7 @@ export class RowBinaryWriter {
     this.room(n);
     const buf = this.buf;
     // Short runs by hand: cheaper than a native copy call.
-    if (n < 32) for (let i = 0; i < n; i++) buf[this.pos + i] = src[start + i] as number;
+    if (n < 64) for (let i = 0; i < n; i++) buf[this.pos + i] = src[start + i] as number;
     else src.copy(buf, this.pos, start, end);
     this.pos += n;
   }

@@ -1,6 +1,6 @@
 import { stringifyWellFormed, type RowBinaryWriter } from '@evp/clickhouse';
 import type { SchemaRegistry } from '@evp/core';
-import { decodeWireFormat, parseAvroSchema } from '@evp/registry';
+import { parseAvroSchema } from '@evp/registry';
 import { CANONICAL_FIELDS, ENVELOPE_FORMS, avroFieldName, avroFieldsOf, eventDef, fromAvroValue, type RecordField } from '@evp/schemas';
 import { MAX_TIME_MS, MIN_TIME_MS } from './row-checks';
 
@@ -9,7 +9,6 @@ const [minTimeMs, maxTimeMs] = [MIN_TIME_MS, MAX_TIME_MS];
 const eventDefOf = eventDef;
 const propsFromAvro = fromAvroValue;
 const stringify = stringifyWellFormed;
-const unframe = decodeWireFormat;
 
 /**
  * An events message straight from its Avro bytes to its RowBinary row (issue 28): the canonical
@@ -35,7 +34,8 @@ export interface EventRowBinary {
   receivedAtMs: number;
 }
 
-type Transcode = (body: Buffer, w: RowBinaryWriter) => EventRowBinary | undefined;
+/** The message's bytes, the Avro body's first byte (after the wire-format header), the writer of its row. */
+type Transcode = (body: Buffer, from: number, w: RowBinaryWriter) => EventRowBinary | undefined;
 
 /** Thrown inside a transcode when the bytes need the general path; never leaves this file. */
 const FALLBACK = new Error('general path');
@@ -155,7 +155,19 @@ function copyString(w: RowBinaryWriter, buf: Buffer, start: number, end: number)
 const KEPT = ['event_id', 'app_id', 'user_id', 'name', 'received_at'] as const;
 const [EVENT_ID, APP_ID, USER_ID, NAME] = [0, 1, 2, 3];
 
-const ENVELOPE_CODES = new Map<string, number>(ENVELOPE_FORMS.map((s, i) => [s, i + 1]));
+const ENVELOPE_BYTES = ENVELOPE_FORMS.map((s) => Buffer.from(s, 'latin1'));
+
+/** The Enum8 code of an envelope form spelled by bytes [start, end) (1, 2, …), 0 for none. */
+function envelopeCode(buf: Buffer, start: number, end: number): number {
+  for (let i = 0; i < ENVELOPE_BYTES.length; i++) {
+    const form = ENVELOPE_BYTES[i] as Buffer;
+    if (form.length !== end - start) continue;
+    let k = 0;
+    while (k < form.length && form[k] === buf[start + k]) k++;
+    if (k === form.length) return i + 1;
+  }
+  return 0;
+}
 
 /** `\u` then `d` in JSON text: a surrogate escape, which the general path rewrites (wellFormedJson). */
 function hasSurrogateEscape(buf: Buffer, start: number, end: number): boolean {
@@ -228,8 +240,9 @@ function transcoderFor(writerSchema: object): Transcode | undefined {
   });
   const kept = new Int32Array(2 * KEPT.length);
   const warnings: number[] = [];
-  return (body, w) => {
+  return (body, from, w) => {
     const c = new Cursor(body);
+    c.pos = from;
     let receivedAtMs = 0;
     let metaStart = -1;
     let metaEnd = -1;
@@ -293,8 +306,8 @@ function transcoderFor(writerSchema: object): Transcode | undefined {
           }
           case 'enum': {
             c.string();
-            const code = f.enumOk ? ENVELOPE_CODES.get(body.toString('latin1', c.start, c.end)) : undefined;
-            if (code === undefined) throw FALLBACK;
+            const code = f.enumOk ? envelopeCode(body, c.start, c.end) : 0;
+            if (code === 0) throw FALLBACK;
             w.i8(code);
             break;
           }
@@ -370,40 +383,50 @@ function transcoderFor(writerSchema: object): Transcode | undefined {
   };
 }
 
-/** Transcoders by writer schema id, per registry (null: that schema takes the general path). */
-const transcoders = new WeakMap<SchemaRegistry, Map<number, Promise<Transcode | null>>>();
+/** A writer schema's transcoder: null when that schema takes the general path; a promise while asked. */
+type Known = Transcode | null | Promise<Transcode | null>;
+
+/** Transcoders by writer schema id, per registry. */
+const transcoders = new WeakMap<SchemaRegistry, Map<number, Known>>();
+
+/** Confluent's wire format: magic byte 0, a 4-byte big-endian schema id, the Avro body. */
+const HEADER = 5;
 
 /**
  * An events message → its RowBinary row, or undefined for the general path (see above). A registry
  * that cannot say what the writer schema is leaves the message to the general path too, which
- * reports it as that path does (an outage is retriable there).
+ * reports it as that path does (an outage is retriable there). Synchronous once the writer
+ * schema's transcoder is known (every message but the first of a schema): no await per message.
  */
-export async function eventRowBinaryFromBytes(value: Buffer, registry: SchemaRegistry, w: RowBinaryWriter): Promise<EventRowBinary | undefined> {
-  let schemaId: number;
-  let body: Buffer;
-  try {
-    ({ schemaId, body } = unframe(value));
-  } catch {
-    return undefined;
-  }
+export function eventRowBinaryFromBytes(
+  value: Buffer,
+  registry: SchemaRegistry,
+  w: RowBinaryWriter,
+): EventRowBinary | undefined | Promise<EventRowBinary | undefined> {
+  if (value.length < HEADER || value[0] !== 0) return undefined;
+  const schemaId = value.readInt32BE(1);
   let byId = transcoders.get(registry);
   if (byId === undefined) {
     byId = new Map();
     transcoders.set(registry, byId);
   }
-  let pending = byId.get(schemaId);
-  if (pending === undefined) {
+  let known = byId.get(schemaId);
+  if (known === undefined) {
     const map = byId;
-    pending = registry.schemaById(schemaId).then(
-      (schema) => transcoderFor(schema) ?? null,
+    known = registry.schemaById(schemaId).then(
+      (schema) => {
+        const t = transcoderFor(schema) ?? null;
+        map.set(schemaId, t);
+        return t;
+      },
       () => {
         // Not remembered: the next message asks again (the registry may be back).
         map.delete(schemaId);
         return null;
       },
     );
-    byId.set(schemaId, pending);
+    byId.set(schemaId, known);
   }
-  const transcode = await pending;
-  return transcode ? transcode(body, w) : undefined;
+  if (known instanceof Promise) return known.then((t) => (t ? t(value, HEADER, w) : undefined));
+  return known ? known(value, HEADER, w) : undefined;
 }

@@ -145,7 +145,8 @@ export async function readSinkMessage(msg: BusMessage, registry: SchemaRegistry,
   if (route.table === 'dead_letters') return readDeadLetterMessage(msg);
   if (route.table === 'events') {
     // Straight from the Avro bytes when it can vouch for the row; else the general path below.
-    const e = await eventRowBinaryFromBytes(msg.value, registry, rowBinary);
+    const fast = eventRowBinaryFromBytes(msg.value, registry, rowBinary);
+    const e = fast instanceof Promise ? await fast : fast;
     if (e) {
       return {
         table: TABLES.events,
