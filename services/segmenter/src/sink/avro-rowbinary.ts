@@ -2,7 +2,7 @@ import { stringifyWellFormed, type RowBinaryWriter } from '@evp/clickhouse';
 import type { SchemaRegistry } from '@evp/core';
 import { parseAvroSchema } from '@evp/registry';
 import { CANONICAL_FIELDS, ENVELOPE_FORMS, avroFieldName, avroFieldsOf, eventDef, fromAvroValue, type RecordField } from '@evp/schemas';
-import { MAX_TIME_MS, MIN_TIME_MS } from './row-checks';
+import { MAX_TIME_MS, MIN_TIME_MS, boundedObjectProblem } from './row-checks';
 
 // Bound once: an imported binding read per row is a getter call under tsx's module interop.
 const [minTimeMs, maxTimeMs] = [MIN_TIME_MS, MAX_TIME_MS];
@@ -175,26 +175,6 @@ function hasSurrogateEscape(buf: Buffer, start: number, end: number): boolean {
   return false;
 }
 
-/** The bounded-object check of record-columns.ts (objectText), on the bytes. */
-function boundedObject(buf: Buffer, start: number, end: number): boolean {
-  if (buf[start] !== 0x7b) return false;
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < end; i++) {
-    const c = buf[i];
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) depth++;
-    else if (c === 0x7d || c === 0x5d) {
-      depth--;
-      if (depth === 0 && i !== end - 1) return false;
-    }
-  }
-  return depth === 0 && !inString;
-}
-
 /**
  * The transcoder for one writer schema, or undefined when its canonical fields are not the current
  * ones (field by field: name and shape) or what follows them is not one nullable record per event.
@@ -252,16 +232,17 @@ function transcoderFor(writerSchema: object): Transcode | undefined {
     try {
       for (let i = 0; i < steps.length; i++) {
         const f = steps[i] as (typeof steps)[number];
+        // Nullable(T): the null flag, then T (JSON text kinds are kept for later, flag and all).
+        if (f.nullable && f.kind !== 'jsonText' && f.kind !== 'jsonObject') {
+          if (!c.present()) {
+            w.u8(1);
+            continue;
+          }
+          w.u8(0);
+        }
         switch (f.kind) {
           case 'string':
           case 'block': {
-            if (f.nullable) {
-              if (!c.present()) {
-                w.u8(1);
-                break;
-              }
-              w.u8(0);
-            }
             c.string();
             if (f.nonEmpty && c.start === c.end) throw FALLBACK;
             copyString(w, body, c.start, c.end);
@@ -272,13 +253,6 @@ function transcoderFor(writerSchema: object): Transcode | undefined {
             break;
           }
           case 'epochMs': {
-            if (f.nullable) {
-              if (!c.present()) {
-                w.u8(1);
-                break;
-              }
-              w.u8(0);
-            }
             const ms = c.long();
             if (ms < minTimeMs || ms > maxTimeMs) throw FALLBACK;
             if (f.keep >= 0) receivedAtMs = ms;
@@ -286,13 +260,6 @@ function transcoderFor(writerSchema: object): Transcode | undefined {
             break;
           }
           case 'int': {
-            if (f.nullable) {
-              if (!c.present()) {
-                w.u8(1);
-                break;
-              }
-              w.u8(0);
-            }
             const v = c.long();
             if (v < -0x80000000 || v > 0x7fffffff) throw FALLBACK;
             w.i32(v);
@@ -318,7 +285,7 @@ function transcoderFor(writerSchema: object): Transcode | undefined {
           case 'jsonObject': {
             if (!c.present()) break;
             c.string();
-            if (hasSurrogateEscape(body, c.start, c.end) || (f.kind === 'jsonObject' && !boundedObject(body, c.start, c.end))) throw FALLBACK;
+            if (hasSurrogateEscape(body, c.start, c.end) || (f.kind === 'jsonObject' && boundedObjectProblem(body, c.start, c.end) !== '')) throw FALLBACK;
             if (f.kind === 'jsonText') {
               metaStart = c.start;
               metaEnd = c.end;

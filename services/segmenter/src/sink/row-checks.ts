@@ -43,6 +43,31 @@ export function nonEmpty(v: unknown, path: string): string {
   return s;
 }
 
+/**
+ * Why the UTF-8 bytes [start, end) are not one bounded JSON object ('' when they are): `{` first,
+ * its brackets (outside strings) closing only at its last byte. The structural characters are
+ * ASCII, so bytes and characters scan alike (the sink's events reader scans the Avro bytes,
+ * objectText in record-columns.ts the text's).
+ */
+export function boundedObjectProblem(buf: Buffer, start: number, end: number): string {
+  if (start >= end || buf[start] !== 0x7b) return 'expected a JSON object';
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < end; i++) {
+    const c = buf[i];
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) {
+      depth--;
+      if (depth === 0 && i !== end - 1) return 'not JSON: text after the object';
+    }
+  }
+  return depth !== 0 || inString ? 'not JSON: the object is not closed' : '';
+}
+
 /** `{path, rule, message}` lists (rejection errors, event warnings) as their Array(Tuple) column takes them. */
 export function reasons(list: unknown, path: string): RejectionReason[] {
   if (!Array.isArray(list)) throw new RowError(path, 'expected an array');
