@@ -1,6 +1,8 @@
+import { writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import { stringifyWellFormed, type RowBinaryWriter } from '@evp/clickhouse';
+import type { Analytics, RowBinaryRows } from '@evp/core';
 import type { CanonicalEvent } from '@evp/schemas';
 import { createChdbConnection } from 'chdb/connection';
 
@@ -107,4 +109,18 @@ export function rowBinaryEvent(w: RowBinaryWriter, e: CanonicalEvent): Buffer {
     w.string(r.message);
   }
   return w.row();
+}
+
+/**
+ * RowBinary rows inserted as bare as chdb allows, for a reference: one file, reused by every insert
+ * (the port writes a file of its own per insert and removes it), read with the same statement and
+ * settings as `Analytics.insertRowBinary` on chdb. ≈ 0.3–0.5 µs CPU per row cheaper in one process.
+ */
+export async function insertRowBinaryDirect(analytics: Analytics, file: string, table: string, block: RowBinaryRows): Promise<void> {
+  await writeFile(file, Buffer.concat(block.rows));
+  const structure = block.columns.map((c, i) => `${c} ${block.types[i] as string}`).join(', ');
+  await analytics.command(
+    `INSERT INTO ${table} (${block.columns.join(', ')}) SELECT * FROM file('${file}', 'RowBinary', '${structure.replace(/'/g, "\\'")}') ` +
+      "SETTINGS input_format_try_infer_dates = 0, input_format_try_infer_datetimes = 0, insert_deduplication_token = '', input_format_binary_read_json_as_string = 1",
+  );
 }
