@@ -144,8 +144,7 @@ export function analyticsFromClient(client: ClickHouseClient, options: Analytics
         try {
           await writeFile(file, Buffer.concat(block.rows));
           // The settings go in the statement's own SETTINGS clause: on chdb, clickhouse_settings
-          // become session SETs, one statement each before the insert (≈ 8% of this insert's CPU
-          // in bench/sink), and they would outlive it.
+          // become session SETs, one statement each before the insert, and they would outlive it.
           const settings = Object.entries(clickhouse_settings)
             .map(([k, v]) => `${k} = ${typeof v === 'string' ? sqlString(v) : String(v)}`)
             .join(', ');
