@@ -17,24 +17,44 @@ export interface InsertFaults {
 export function withInsertFaults(inner: Analytics, faults: InsertFaults, onFault: (kind: 'refused' | 'half') => void): Analytics {
   let refuse = faults.refuse;
   let half = faults.half;
+  /** The fault this insert meets, counted; `half` only for more than one row. */
+  const fault = (table: string, rows: number): 'refused' | 'half' | undefined => {
+    if (table === faults.table && refuse > 0) {
+      refuse -= 1;
+      onFault('refused');
+      return 'refused';
+    }
+    if (table === faults.table && half > 0 && rows > 1) {
+      half -= 1;
+      onFault('half');
+      return 'half';
+    }
+    return undefined;
+  };
+  const refused = () => new InfraError('clickhouse', 'injected fault: insert refused', { retriable: true });
+  const halfApplied = () => new InfraError('clickhouse', 'injected fault: insert half applied', { retriable: true });
   return {
     command: (sql, params) => inner.command(sql, params),
     query: (sql, params) => inner.query(sql, params),
     ping: () => inner.ping(),
     close: () => inner.close(),
     async insert(table, rows, opts) {
-      if (table === faults.table && refuse > 0) {
-        refuse -= 1;
-        onFault('refused');
-        throw new InfraError('clickhouse', 'injected fault: insert refused', { retriable: true });
-      }
-      if (table === faults.table && half > 0 && rows.length > 1) {
-        half -= 1;
-        onFault('half');
+      const f = fault(table, rows.length);
+      if (f === 'refused') throw refused();
+      if (f === 'half') {
         await inner.insert(table, rows.slice(0, Math.floor(rows.length / 2)), opts?.columns ? { columns: opts.columns } : {});
-        throw new InfraError('clickhouse', 'injected fault: insert half applied', { retriable: true });
+        throw halfApplied();
       }
       return inner.insert(table, rows, opts);
+    },
+    async insertRowBinary(table, block, opts) {
+      const f = fault(table, block.rows.length);
+      if (f === 'refused') throw refused();
+      if (f === 'half') {
+        await inner.insertRowBinary(table, { ...block, rows: block.rows.slice(0, Math.floor(block.rows.length / 2)) });
+        throw halfApplied();
+      }
+      return inner.insertRowBinary(table, block, opts);
     },
   };
 }

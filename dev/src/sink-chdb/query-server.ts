@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { InfraError, errorMessage, type Analytics } from '@evp/core';
 import { EVENT_COLUMNS } from '@evp/segmenter';
 import type { Registry } from 'prom-client';
-import { fromWire } from './remote-analytics';
+import { fromWire, rowBinaryFromWire } from './remote-analytics';
 
 /**
  * The side port of the chdb sink. libchdb binds its data directory to one process, so the fault
@@ -12,6 +12,7 @@ import { fromWire } from './remote-analytics';
  *   POST /query        {sql, params?}  → rows (JSON)
  *   POST /command      {sql}           → {}
  *   POST /insert       {table, rows, opts} → {}: a `segmenter` replica's inserts (remote-analytics.ts)
+ *   POST /insert-rowbinary {table, block, opts} → {}: the same for RowBinary rows (base64 per row)
  *   POST /bare-insert  {where, batch}  → {rows, ms}: the `events` rows matching `where` inserted
  *        again into `events_bare` as value arrays (JSONCompactEachRow, like the sink), `batch` rows
  *        per insert; only the inserts are timed. The pipeline bench's reference.
@@ -27,6 +28,10 @@ export function startQueryServer(opts: { analytics: Analytics; metrics: Registry
     // A `segmenter` replica's inserts (remote-analytics.ts): rows as the replica had them.
     '/insert': async (b) => {
       await analytics.insert(String(b.table), fromWire(b.rows), b.opts);
+      return {};
+    },
+    '/insert-rowbinary': async (b) => {
+      await analytics.insertRowBinary(String(b.table), rowBinaryFromWire(b.block), b.opts);
       return {};
     },
     '/bare-insert': async (b) => {

@@ -1,4 +1,4 @@
-import { InfraError, errorMessage, type Analytics } from '@evp/core';
+import { InfraError, errorMessage, type Analytics, type RowBinaryRows } from '@evp/core';
 import { JsonRow } from '@evp/clickhouse';
 
 /** A row on the wire: a JsonRow as its text (the sink's prepared rows), anything else as itself. */
@@ -7,6 +7,19 @@ type WireRow = { json: string } | { value: object };
 const toWire = (rows: object[]): WireRow[] => rows.map((r) => (r instanceof JsonRow ? { json: r.json } : { value: r }));
 /** The rows as the replica handed them to `insert`, for the store's own adapter (query-server.ts). */
 export const fromWire = (rows: WireRow[]): object[] => rows.map((r) => ('json' in r ? new JsonRow(r.json) : r.value));
+
+/** RowBinary rows on the wire: each row's bytes as base64 (JSON carries no bytes). */
+export interface WireRowBinary {
+  columns: string[];
+  types: string[];
+  rows: string[];
+}
+const rowBinaryToWire = (b: RowBinaryRows): WireRowBinary => ({ columns: [...b.columns], types: [...b.types], rows: b.rows.map((r) => r.toString('base64')) });
+export const rowBinaryFromWire = (w: WireRowBinary): RowBinaryRows => ({
+  columns: w.columns,
+  types: w.types,
+  rows: w.rows.map((r) => Buffer.from(r, 'base64')),
+});
 
 /**
  * Analytics over a chdb store's side port (query-server.ts): what a `segmenter` replica of the chdb
@@ -38,6 +51,7 @@ export function createRemoteAnalytics(url: string, timeoutMs = 120_000): Analyti
     command: async (sql, params) => void (await call('/command', { sql, params })),
     query: (sql, params) => call('/query', { sql, params }),
     insert: async (table, rows, opts) => void (await call('/insert', { table, rows: toWire(rows), opts: opts ?? {} })),
+    insertRowBinary: async (table, block, opts) => void (await call('/insert-rowbinary', { table, block: rowBinaryToWire(block), opts: opts ?? {} })),
     ping: () =>
       fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) }).then(
         async (r) => {

@@ -1,5 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
-import { InfraError, type Analytics } from '@evp/core';
+import { InfraError, type Analytics, type RowBinaryRows } from '@evp/core';
 import { CLICKHOUSE_DEPENDENCY, toAnalyticsError } from './errors';
 import { identifier, tableName } from './identifiers';
 import { JsonRow } from './json-row';
@@ -10,6 +14,13 @@ export interface AnalyticsFromClientOptions {
    * database this way). A failed setup is tried again by the next call.
    */
   setup?: string[];
+  /**
+   * A directory of the engine's own machine: RowBinary bodies are written to a file there and read
+   * with `INSERT … SELECT * FROM file(…)` instead of being sent as the statement's body. For chdb,
+   * whose connection turns every body into a UTF-8 string (binary bytes would not survive) and
+   * whose native raw insert cuts a body at two consecutive 0x0A bytes (bench/sink/README.md).
+   */
+  rowBinaryFileDir?: string;
 }
 
 /**
@@ -26,6 +37,11 @@ const insertSettings = (dedupToken: string | undefined): ClickHouseSettings => (
   input_format_try_infer_datetimes: 0,
   insert_deduplication_token: dedupToken ?? '',
 });
+
+/** A ClickHouse string literal: backslashes and quotes escaped. */
+const sqlString = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+let rowBinaryFiles = 0;
 
 /**
  * Settings sent with every query. 64-bit integers are rendered as JSON numbers, so counts and
@@ -100,6 +116,42 @@ export function analyticsFromClient(client: ClickHouseClient, options: Analytics
           ...(columns ? { format: 'JSONCompactEachRow' as const, columns } : { format: 'JSONEachRow' as const }),
           clickhouse_settings: insertSettings(opts?.dedupToken),
         });
+      });
+    },
+
+    insertRowBinary: async (table, block: RowBinaryRows, opts) => {
+      const target = tableName(table);
+      const columns = checkedColumns(target, block.columns, []);
+      if (block.types.length !== columns.length) throw badInsert(target, `${block.types.length} types for ${columns.length} columns`);
+      if (block.rows.length === 0) return;
+      const head = `INSERT INTO ${target} (${columns.join(', ')})`;
+      // RowBinary rows carry JSON columns as their text (rowbinary.ts).
+      const clickhouse_settings = { ...insertSettings(opts?.dedupToken), input_format_binary_read_json_as_string: 1 };
+      const dir = options.rowBinaryFileDir;
+      await run(`insert into ${target}`, async () => {
+        if (dir === undefined) {
+          const result = await client.exec({
+            query: `${head} FORMAT RowBinary`,
+            values: Readable.from(block.rows, { objectMode: false }),
+            clickhouse_settings,
+          });
+          result.stream.destroy();
+          return;
+        }
+        // A name no other insert (of this process or another) uses; removed whatever happens.
+        const file = join(dir, `rowbinary-${process.pid}-${rowBinaryFiles++}-${randomUUID()}.bin`);
+        const structure = columns.map((c, i) => `${c} ${block.types[i] as string}`).join(', ');
+        try {
+          await writeFile(file, Buffer.concat(block.rows));
+          // The settings go in the statement's own SETTINGS clause: on chdb, clickhouse_settings
+          // become session SETs, one statement each before the insert, and they would outlive it.
+          const settings = Object.entries(clickhouse_settings)
+            .map(([k, v]) => `${k} = ${typeof v === 'string' ? sqlString(v) : String(v)}`)
+            .join(', ');
+          await client.command({ query: `${head} SELECT * FROM file(${sqlString(file)}, 'RowBinary', ${sqlString(structure)}) SETTINGS ${settings}` });
+        } finally {
+          await rm(file, { force: true });
+        }
       });
     },
 

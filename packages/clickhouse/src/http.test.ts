@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { InfraError } from '@evp/core';
 import { createClickHouseHttpAnalytics } from './http';
 import { JsonRow } from './json-row';
+import { RowBinaryWriter, rowBinaryEncoder } from './rowbinary';
 
 // No ClickHouse server runs on this machine, so the HTTP adapter is checked on what it adds over the
 // shared client code: how transport failures and server error answers become InfraErrors. The
@@ -103,6 +104,62 @@ describe('createClickHouseHttpAnalytics', () => {
         { query: 'INSERT INTO t (s, n, doc) FORMAT JSONCompactEachRow', body: '["pre",2,{"k":[1]}]\n["x\ufffd",null,{}]\n' },
         { query: 'INSERT INTO t FORMAT JSONEachRow', body: '{"s":"pre"}\n' },
       ]);
+    } finally {
+      await analytics.close();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
+  it('sends RowBinary rows as the body of INSERT … FORMAT RowBinary, byte for byte, with the insert settings', async () => {
+    const seen: { params: Record<string, string>; body: Buffer }[] = [];
+    const { server, url } = await listen((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const params = Object.fromEntries(new URL(req.url ?? '', 'http://x').searchParams);
+        seen.push({ params, body: Buffer.concat(chunks) });
+        res.writeHead(200, { 'x-clickhouse-summary': '{}' }).end('');
+      });
+    });
+    const analytics = createClickHouseHttpAnalytics(options(url));
+    try {
+      // The same kinds of bytes the conformance suite inserts into chdb: two newlines, NUL, ≥ 0x80,
+      // a DateTime64 whose low bytes are 0x0A 0x0A.
+      const types = ['String', "DateTime64(3, 'UTC')", 'JSON'];
+      const w = new RowBinaryWriter();
+      const rows = [
+        ['a\n\nb\u0000ü😀', 0x0a0a, '{"k":"2024-01-01"}'],
+        ['', 1, '{}'],
+      ].map((values) => {
+        types.forEach((t, i) => rowBinaryEncoder(t)(w, values[i]));
+        return w.row();
+      });
+      await analytics.insertRowBinary('t', { columns: ['s', 'at', 'doc'], types, rows }, { dedupToken: 'tok' });
+      await analytics.insertRowBinary('t', { columns: ['s', 'at', 'doc'], types, rows: [] });
+      expect(seen).toEqual([
+        {
+          params: expect.objectContaining({
+            query: 'INSERT INTO t (s, at, doc) FORMAT RowBinary',
+            database: 'evp',
+            input_format_try_infer_dates: '0',
+            input_format_try_infer_datetimes: '0',
+            input_format_binary_read_json_as_string: '1',
+            insert_deduplication_token: 'tok',
+          }),
+          body: Buffer.concat(rows),
+        },
+      ]);
+      expect(seen[0]?.body.toString('hex')).toBe(
+        '0b' +
+          Buffer.from('a\n\nb\u0000ü😀').toString('hex') +
+          '0a0a000000000000' +
+          '12' +
+          Buffer.from('{"k":"2024-01-01"}').toString('hex') +
+          '00' +
+          '0100000000000000' +
+          '02' +
+          Buffer.from('{}').toString('hex'),
+      );
     } finally {
       await analytics.close();
       await new Promise<void>((r) => server.close(() => r()));

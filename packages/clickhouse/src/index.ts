@@ -7,3 +7,4 @@ export * from './migrations';
 export * from './time';
 export * from './well-formed';
 export * from './versioned-table';
+export * from './rowbinary';

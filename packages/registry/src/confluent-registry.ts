@@ -71,6 +71,16 @@ export function createConfluentRegistry(opts: ConfluentRegistryOptions): SchemaR
       }
     },
 
+    async schemaById(schemaId) {
+      try {
+        // The client's parsed schema (cached per id), written back as JSON.
+        const type = (await client.getSchema(schemaId)) as unknown as { schema(): unknown };
+        return type.schema() as object;
+      } catch (err) {
+        throw toInfraError(err, `schema ${schemaId}`, clientId);
+      }
+    },
+
     async decode(buffer) {
       // The client reads the header unchecked (a short buffer gives a RangeError), so frame first.
       const { schemaId } = decodeWireFormat(buffer);

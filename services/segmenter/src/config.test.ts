@@ -26,7 +26,7 @@ describe('segmenter config', () => {
       batchMaxWaitMs: 1_000,
       batchMinIntervalMs: 200,
       busConcurrency: 16,
-      sliceRows: 5_000,
+      sliceRows: 10_000,
       retryInitialDelayMs: 200,
       retryMaxDelayMs: 5_000,
       retryBudgetMs: 10_000,

@@ -10,4 +10,9 @@ export interface SchemaRegistry {
   encode(schemaId: number, value: unknown): Promise<Buffer>;
   /** Decodes a wire-format buffer with the schema whose id it carries. */
   decode(buffer: Buffer): Promise<unknown>;
+  /**
+   * The Avro schema (JSON) registered under an id: what a reader built for the writer's own schema
+   * needs (the sink's events reader, avro-rowbinary.ts). An unknown id is a non-retriable error.
+   */
+  schemaById(schemaId: number): Promise<object>;
 }

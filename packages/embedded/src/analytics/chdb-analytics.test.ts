@@ -1,4 +1,6 @@
-import { JsonRow, stringifyWellFormed } from '@evp/clickhouse';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { JsonRow, RowBinaryWriter, stringifyWellFormed } from '@evp/clickhouse';
 import { chdbTestPath, describeAnalyticsConformance, testDatabase } from '@evp/testkit/src/conformance/analytics';
 import { createChdbAnalytics } from './chdb-analytics';
 
@@ -18,6 +20,26 @@ describeAnalyticsConformance('chdb (in-process ClickHouse via @clickhouse/client
 });
 
 describe('createChdbAnalytics', () => {
+  it('reads RowBinary rows from a file of its own beside its data, removed after the insert whether it succeeded or not', async () => {
+    const db = `${database}_rb_file`;
+    const analytics = createChdbAnalytics({ path: chdbTestPath(), database: db });
+    const files = () => readdirSync(join(chdbTestPath(), 'evp-rowbinary')).filter((f) => f.startsWith(`rowbinary-${process.pid}-`));
+    try {
+      await analytics.command('CREATE TABLE t (id String) ENGINE = MergeTree ORDER BY id');
+      const w = new RowBinaryWriter();
+      w.string("it's \\ 'quoted'");
+      const row = w.row();
+      await analytics.insertRowBinary('t', { columns: ['id'], types: ['String'], rows: [row] });
+      await expect(analytics.insertRowBinary('t', { columns: ['id'], types: ['String'], rows: [row, Buffer.from([0x05])] })).rejects.toThrow(
+        'insert into t failed',
+      );
+      expect({ rows: await analytics.query('SELECT id FROM t'), files: files() }).toEqual({ rows: [{ id: "it's \\ 'quoted'" }], files: [] });
+    } finally {
+      await analytics.command(`DROP DATABASE IF EXISTS ${db}`);
+      await analytics.close();
+    }
+  });
+
   it('works inside the database it was given', async () => {
     const db = `${database}_own`;
     const analytics = createChdbAnalytics({ path: chdbTestPath(), database: db });

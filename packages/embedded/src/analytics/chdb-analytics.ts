@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import { analyticsFromClient, identifier, stringifyRow } from '@evp/clickhouse';
 import type { Analytics } from '@evp/core';
@@ -69,7 +69,11 @@ export function createChdbAnalytics(opts: ChdbAnalyticsOptions): Analytics {
   // Failures are rethrown as InfraErrors and logged by the caller, with context, once.
   // Rows are JSON text ClickHouse takes, as over HTTP (stringifyRow).
   const client = createClient({ connection, log: { level: ClickHouseLogLevel.OFF }, json: { stringify: stringifyRow } });
+  // RowBinary bodies reach chdb as files it reads (analyticsFromClient's rowBinaryFileDir), beside its data.
+  const rowBinaryFileDir = resolve(path, 'evp-rowbinary');
+  mkdirSync(rowBinaryFileDir, { recursive: true });
   return analyticsFromClient(client, {
     setup: database ? [`CREATE DATABASE IF NOT EXISTS ${database}`, `USE ${database}`] : [],
+    rowBinaryFileDir,
   });
 }

@@ -84,6 +84,14 @@ export function createInProcessRegistry(opts: InProcessRegistryOptions = {}): Sc
       return framed;
     },
 
+    async schemaById(schemaId) {
+      try {
+        return JSON.parse(store.schemaById(schemaId).schema) as object;
+      } catch (err) {
+        throw permanent(`schema ${schemaId} failed`, err);
+      }
+    },
+
     async decode(buffer) {
       const { schemaId, body } = decodeWireFormat(buffer);
       const action = `decode with schema ${schemaId}`;

@@ -1,3 +1,4 @@
+import { RowBinaryWriter, rowBinaryEncoder } from '@evp/clickhouse';
 import { type Analytics, InfraError } from '@evp/core';
 import { chdbScratchPath } from '@evp/embedded';
 
@@ -22,6 +23,16 @@ export interface AnalyticsUnderTest {
 let counter = 0;
 /** Table names go into SQL text, so they are plain identifiers. */
 const freshTable = (prefix: string) => `${prefix}_${Date.now().toString(36)}_${(counter++).toString(36)}`;
+
+/** Rows of value arrays as RowBinary, one buffer per row, each value written as its type says. */
+function rowBinary(types: readonly string[], rows: readonly (readonly unknown[])[]): Buffer[] {
+  const w = new RowBinaryWriter();
+  const encoders = types.map(rowBinaryEncoder);
+  return rows.map((values) => {
+    encoders.forEach((encode, i) => encode(w, values[i]));
+    return w.row();
+  });
+}
 
 async function expectInfraError(p: Promise<unknown>, retriable: boolean): Promise<InfraError> {
   let caught: unknown;
@@ -241,6 +252,165 @@ export function describeAnalyticsConformance(name: string, make: () => Promise<A
       await expectInfraError(a.insert(t, [['a', 1]], { columns: ['id', 'v) SELECT 1 --'] }), false);
       await expectInfraError(a.insert(t, [['a']], { columns: [] }), false);
       expect(await a.query(`SELECT count() AS c FROM ${t}`)).toEqual([{ c: 0 }]);
+    });
+
+    describe('RowBinary rows', () => {
+      const RB_COLUMNS = ['id', 'lc', 'lcn', 's', 'n', 'u', 'big', 'ok', 'at', 'atn', 'kind', 'tags', 'errs', 'm', 'doc', 'text'];
+      const RB_TYPES = [
+        'String',
+        'LowCardinality(String)',
+        'LowCardinality(Nullable(String))',
+        'Nullable(String)',
+        'Nullable(Int32)',
+        'UInt32',
+        'Int64',
+        'Bool',
+        "DateTime64(3, 'UTC')",
+        "Nullable(DateTime64(3, 'UTC'))",
+        "Enum8('current' = 1, 'earlier' = 2)",
+        'Array(String)',
+        'Array(Tuple(path String, rule String, message String))',
+        'Map(String, String)',
+        'JSON',
+        'Nullable(String)',
+      ];
+      const createTable = async (t: string) =>
+        a.command(
+          `CREATE TABLE ${t} (${RB_COLUMNS.map((c, i) => `${c} ${RB_TYPES[i] as string}`).join(', ')}, filled String DEFAULT 'default') ` +
+            'ENGINE = MergeTree ORDER BY id SETTINGS non_replicated_deduplication_window = 100',
+        );
+      // Bytes a text body or a raw insert would mangle: two newlines in a row (chdb's raw insert cuts
+      // a body there), NUL, bytes ≥ 0x80, an emoji; a lone surrogate becomes U+FFFD, as in JSON rows.
+      const tricky = 'a\n\nb\u0000c ünï 😀 \t\\ \'"';
+      // A DateTime64 whose Int64 holds 0x0A 0x0A in its low bytes.
+      const newlinesMs = Math.floor(1_700_000_000_000 / 65_536) * 65_536 + 0x0a0a;
+
+      it('round-trips every column type exactly, tricky strings and JSON text included', async () => {
+        const t = freshTable('rb');
+        await createTable(t);
+        const rows = [
+          ['a', 'android', null, null, null, 0, 0, true, 0, null, 'current', [], [], {}, '{}', null],
+          [
+            'b',
+            tricky,
+            tricky,
+            tricky,
+            -7,
+            4_294_967_295,
+            -9_007_199_254_740_991,
+            false,
+            newlinesMs,
+            -1,
+            'earlier',
+            [tricky, '', 'x\ud800'],
+            [{ path: tricky, rule: 'r', message: 'm' }],
+            { [tricky]: tricky, k: '' },
+            JSON.stringify({ s: tricky, when: '2024-01-01T10:00:00Z', day: '2024-01-01', n: 3, x: 1.5, list: [{ id: 'i1' }] }),
+            '{"any":["json",1]}',
+          ],
+          ['c', '', '', '', 0, 1, 1, true, Date.UTC(2299, 11, 31, 23, 59, 59, 999), Date.UTC(1900, 0, 1), 'current', [''], [], { '': '' }, '{"empty":""}', '3'],
+        ];
+        await a.insertRowBinary(t, { columns: RB_COLUMNS, types: RB_TYPES, rows: rowBinary(RB_TYPES, rows) });
+        const fffd = 'x\ufffd';
+        expect(await a.query(`SELECT * FROM ${t} ORDER BY id`)).toEqual([
+          {
+            id: 'a',
+            lc: 'android',
+            lcn: null,
+            s: null,
+            n: null,
+            u: 0,
+            big: 0,
+            ok: true,
+            at: '1970-01-01 00:00:00.000',
+            atn: null,
+            kind: 'current',
+            tags: [],
+            errs: [],
+            m: {},
+            doc: {},
+            text: null,
+            filled: 'default',
+          },
+          {
+            id: 'b',
+            lc: tricky,
+            lcn: tricky,
+            s: tricky,
+            n: -7,
+            u: 4_294_967_295,
+            big: -9_007_199_254_740_991,
+            ok: false,
+            at: new Date(newlinesMs).toISOString().replace('T', ' ').replace('Z', ''),
+            atn: '1969-12-31 23:59:59.999',
+            kind: 'earlier',
+            tags: [tricky, '', fffd],
+            errs: [{ path: tricky, rule: 'r', message: 'm' }],
+            m: { [tricky]: tricky, k: '' },
+            // Strings inside JSON stay as sent (no date inference); numbers keep their JSON value.
+            doc: { day: '2024-01-01', list: [{ id: 'i1' }], n: 3, s: tricky, when: '2024-01-01T10:00:00Z', x: 1.5 },
+            text: '{"any":["json",1]}',
+            filled: 'default',
+          },
+          {
+            id: 'c',
+            lc: '',
+            lcn: '',
+            s: '',
+            n: 0,
+            u: 1,
+            big: 1,
+            ok: true,
+            at: '2299-12-31 23:59:59.999',
+            atn: '1900-01-01 00:00:00.000',
+            kind: 'current',
+            tags: [''],
+            errs: [],
+            m: { '': '' },
+            doc: { empty: '' },
+            text: '3',
+            filled: 'default',
+          },
+        ]);
+        expect(
+          await a.query(
+            `SELECT toUnixTimestamp64Milli(at) AS ms, length(s) AS len, dynamicType(doc.when) AS when_type, doc.s::String = s AS same FROM ${t} WHERE id = 'b'`,
+          ),
+        ).toEqual([{ ms: newlinesMs, len: Buffer.byteLength(tricky), when_type: 'String', same: 1 }]);
+      });
+
+      it('makes a repeated insert with the same dedup token a no-op, and an empty insert nothing', async () => {
+        const t = freshTable('rbdedup');
+        await createTable(t);
+        const row = (id: string) => [id, 'l', null, null, null, 1, 1, true, newlinesMs, null, 'current', [], [], {}, '{}', null];
+        const block = (ids: string[]) => ({ columns: RB_COLUMNS, types: RB_TYPES, rows: rowBinary(RB_TYPES, ids.map(row)) });
+        const ids = async () => (await a.query<{ id: string }>(`SELECT id FROM ${t} ORDER BY id`)).map((r) => r.id);
+        await a.insertRowBinary(t, block(['a', 'b']), { dedupToken: 'rb-a' });
+        await a.insertRowBinary(t, block(['a', 'b']), { dedupToken: 'rb-a' });
+        expect(await ids()).toEqual(['a', 'b']);
+        await a.insertRowBinary(t, block(['a', 'b']), { dedupToken: 'rb-b' });
+        // The token of the last insert does not stick to the next one (chdb sets it on its session).
+        await a.insertRowBinary(t, block(['c']));
+        await a.insertRowBinary(t, block(['c']));
+        await a.insertRowBinary(t, block([]), { dedupToken: 'rb-c' });
+        expect(await ids()).toEqual(['a', 'a', 'b', 'b', 'c', 'c']);
+      });
+
+      it('reports rows that do not match their types as a non-retriable InfraError, and stores none of them', async () => {
+        const t = freshTable('rbbad');
+        await createTable(t);
+        const good = rowBinary(RB_TYPES, [['a', 'l', null, null, null, 1, 1, true, 0, null, 'current', [], [], {}, '{}', null]]);
+        // A string whose length says more bytes than the row holds.
+        const cut = Buffer.from([0x7f, 0x61]);
+        const e = await expectInfraError(a.insertRowBinary(t, { columns: RB_COLUMNS, types: RB_TYPES, rows: [...good, cut] }), false);
+        expect(e.message).toContain(`insert into ${t} failed`);
+        // JSON text that is no JSON object.
+        const notJson = rowBinary(RB_TYPES, [['b', 'l', null, null, null, 1, 1, true, 0, null, 'current', [], [], {}, '{"open": ', null]]);
+        await expectInfraError(a.insertRowBinary(t, { columns: RB_COLUMNS, types: RB_TYPES, rows: notJson }), false);
+        await expectInfraError(a.insertRowBinary(t, { columns: ['id'], types: ['String', 'String'], rows: [] }), false);
+        await expectInfraError(a.insertRowBinary(t, { columns: ['id) SELECT 1 --'], types: ['String'], rows: good }), false);
+        expect(await a.query(`SELECT count() AS c FROM ${t}`)).toEqual([{ c: 0 }]);
+      });
     });
 
     it('binds {name:Type} parameters in queries and commands, quotes included', async () => {

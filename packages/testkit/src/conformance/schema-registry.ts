@@ -114,6 +114,24 @@ export function describeSchemaRegistryConformance(name: string, makeRegistry: ()
       await expectPermanentFailure(registry().decode(bytes));
     });
 
+    it('gives back the schema registered under an id (every Avro shape), and fails for an unknown id without retry', async () => {
+      for (const [n, schema] of [userV1, orderSchema].entries()) {
+        const id = await registry().register(subject(`by-id-${n}`), schema);
+        const back = await registry().schemaById(id);
+        // The same Avro type: same Parsing Canonical Form.
+        expect(
+          Type.forSchema(back as Parameters<typeof Type.forSchema>[0])
+            .fingerprint('sha256')
+            .toString('hex'),
+        ).toBe(
+          Type.forSchema(schema as Parameters<typeof Type.forSchema>[0])
+            .fingerprint('sha256')
+            .toString('hex'),
+        );
+      }
+      await expectPermanentFailure(registry().schemaById(2_147_483_000 + Math.floor(Math.random() * 600)));
+    });
+
     it('fails to encode with an unknown schema id, without retry', async () => {
       await expectPermanentFailure(registry().encode(2_147_483_000 + Math.floor(Math.random() * 600), { id: 'x' }));
     });

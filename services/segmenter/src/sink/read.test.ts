@@ -1,9 +1,10 @@
+import { readRowBinary } from '@evp/clickhouse';
 import { InfraError, deadLetterOf, processorOf, topics, type BusMessage, type SchemaRegistry } from '@evp/core';
 import { createInProcessRegistry } from '@evp/embedded';
 import { blockEventSchema, blockSubject, canonicalToAvro } from '@evp/schemas';
 import { pageEvent, pageEventRow } from '../testing';
 import { readSinkMessage, unreadableError, type ReadRow, type SinkRead } from './read';
-import { VALUE_COLUMNS } from './rows';
+import { ROW_BINARY_TABLES } from './rows';
 
 const message = (topic: string, value: Buffer, headers: Record<string, string> = {}): BusMessage => ({
   topic,
@@ -26,15 +27,19 @@ const row = (r: SinkRead) => {
   if ('unreadable' in r) throw new Error(`unreadable: ${r.unreadable.rule}`);
   return r;
 };
-const parsed = (r: ReadRow) => JSON.parse(r.row.json) as Record<string, unknown>;
+/** A RowBinary row read back as an object (column → value, as the JSON formats show it). */
+const parsed = (r: ReadRow) => {
+  const table = ROW_BINARY_TABLES.get(r.table);
+  if (!table || !Buffer.isBuffer(r.row)) throw new Error(`${r.table} rows are not RowBinary`);
+  const [values] = readRowBinary(table.types, r.row) as [unknown[]];
+  return Object.fromEntries(table.columns.map((c, i) => [c, values[i]]));
+};
 
 describe('readSinkMessage', () => {
   it('reads an event into its events row, keyed by its id, with who did what when the sink tracks it', async () => {
     const tracked = row(await readSinkMessage(message(topics.events('core'), eventBytes), registry, true));
-    // An events row is written as its values, in VALUE_COLUMNS' order.
-    const columns = VALUE_COLUMNS.get('events') as readonly string[];
-    const values = JSON.parse(tracked.row.json) as unknown[];
-    expect({ ...tracked, row: Object.fromEntries(columns.map((c, i) => [c, values[i]])) }).toEqual({
+    // An events row is written as RowBinary, its values in the events columns' order.
+    expect({ ...tracked, row: parsed(tracked) }).toEqual({
       table: 'events',
       row: pageEventRow,
       key: pageEvent.event_id,
@@ -43,7 +48,7 @@ describe('readSinkMessage', () => {
     });
     const untracked = row(await readSinkMessage(message(topics.events('core'), eventBytes), registry, false));
     expect(untracked.inserted).toBeUndefined();
-    expect(untracked.row.json).toBe(tracked.row.json);
+    expect(untracked.row).toEqual(tracked.row);
   });
 
   it('reads a dead letter from its envelope headers (its bytes are the source message’s, never decoded)', async () => {
@@ -85,6 +90,7 @@ describe('readSinkMessage', () => {
       register: () => Promise.reject(new Error('unused')),
       encode: () => Promise.reject(new Error('unused')),
       decode: () => Promise.reject(new InfraError('registry', 'unreachable', { retriable: true })),
+      schemaById: () => Promise.reject(new InfraError('registry', 'unreachable', { retriable: true })),
     };
     await expect(readSinkMessage(message(topics.events('core'), eventBytes), down, true)).rejects.toThrow(expect.objectContaining({ retriable: true }));
     await expect(readSinkMessage(message('ingest.raw', eventBytes), registry, true)).rejects.toThrow('the sink does not read topic ingest.raw');

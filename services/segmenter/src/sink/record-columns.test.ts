@@ -1,6 +1,6 @@
 import { CANONICAL_FIELDS, DEAD_LETTER_FIELDS, REJECTED_FIELDS, type RecordField } from '@evp/schemas';
 import { useMigratedChdb } from '@evp/testkit';
-import { TABLES } from './rows';
+import { ROW_BINARY_TABLES, TABLES } from './rows';
 
 // The field tables against the tables as the migrations leave them (every migration applied on
 // chdb): a field added to a table needs a migration adding its column, in the same place.
@@ -33,4 +33,13 @@ describe('field tables and the migrated ClickHouse tables', () => {
   it('dead_letters has exactly the DEAD_LETTER_FIELDS columns, in order, with their types', async () => {
     expect(await columnsOf(TABLES.deadLetters)).toEqual(expected(DEAD_LETTER_FIELDS));
   });
+
+  it.each([...ROW_BINARY_TABLES.keys()])(
+    '%s: the RowBinary layout the sink writes is the migrated table’s columns, in order, with their types',
+    async (table) => {
+      const layout = ROW_BINARY_TABLES.get(table) as { columns: readonly string[]; types: readonly string[] };
+      const written = layout.columns.map((name, i) => ({ name, type: layout.types[i] }));
+      expect([...written, { name: 'inserted_at', type: "DateTime64(3, 'UTC')" }]).toEqual(await columnsOf(table));
+    },
+  );
 });

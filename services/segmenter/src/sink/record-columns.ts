@@ -1,7 +1,7 @@
-import { stringifyWellFormed, wellFormedJson } from '@evp/clickhouse';
+import { RowBinaryValueError, rowBinaryEncoder, stringifyWellFormed, wellFormedJson, type RowBinaryWriter } from '@evp/clickhouse';
 import type { RejectionReason } from '@evp/core';
 import { avroFieldName, eventDef, fromAvroValue, type RecordField } from '@evp/schemas';
-import { RowError, chTime, chTimeOrNull, nonEmpty, reasons, text } from './row-checks';
+import { RowError, boundedObjectProblem, chTime, chTimeOrNull, epochMs, nonEmpty, reasons, text } from './row-checks';
 
 /**
  * A field table (schemas: CANONICAL_FIELDS, REJECTED_FIELDS) read as ClickHouse columns: the column
@@ -163,60 +163,76 @@ export function rowWriter<const Fs extends readonly RecordField[]>(fields: Fs): 
  */
 function objectText(value: unknown, at: string): string {
   const json = text(value, at);
-  if (json.charCodeAt(0) !== 0x7b) throw new RowError(at, 'expected a JSON object');
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < json.length; i++) {
-    const c = json.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) depth++;
-    else if (c === 0x7d || c === 0x5d) {
-      depth--;
-      if (depth === 0 && i !== json.length - 1) throw new RowError(at, 'not JSON: text after the object');
-    }
-  }
-  if (depth !== 0 || inString) throw new RowError(at, 'not JSON: the object is not closed');
+  // The scan reads bytes (the events reader's form); this path is taken by few rows now.
+  const bytes = Buffer.from(json);
+  const problem = boundedObjectProblem(bytes, 0, bytes.length);
+  if (problem !== '') throw new RowError(at, problem);
   return wellFormedJson(json);
 }
 
-type WriteText = (record: Record<string, unknown>) => string;
+/**
+ * A field's value as its RowBinary column takes it: what writerOf checks and returns, except that
+ * times stay epoch milliseconds (DateTime64(3) is their Int64) and a JSON column's value is its
+ * text: the event's props stringified once, a `jsonObject` field's text (the validator's
+ * JSON.stringify) spliced in as it is, checked to be one bounded object, never parsed (issue 28).
+ */
+function binaryValueOf(f: RecordField): Write {
+  const at = avroFieldName(f);
+  switch (f.kind) {
+    case 'epochMs': {
+      if (f.nullable) return (r) => (r[at] === null || r[at] === undefined ? null : epochMs(r[at], at));
+      const from = f.missingFrom;
+      return from === undefined ? (r) => epochMs(r[at], at) : (r) => epochMs(r[at] ?? r[from], at);
+    }
+    case 'props':
+      return (r) => stringifyWellFormed(eventProps(r));
+    case 'jsonObject':
+      // A Map column (dead letters' headers) takes the parsed object.
+      if (f.clickhouse !== 'JSON') return writerOf(f);
+      return (r) => {
+        const v = r[at];
+        return v === null || v === undefined ? '{}' : objectText(v, at);
+      };
+    default:
+      return writerOf(f);
+  }
+}
+
+/** How a field table's rows are written as RowBinary: the columns, their types, and the writer of one row. */
+export interface RowBinaryTable<R = Record<string, unknown>> {
+  columns: readonly string[];
+  /** The columns' ClickHouse types (the fields' `clickhouse`: a test compares them with the migrated tables). */
+  types: readonly string[];
+  /** A decoded record of the field table → its row's bytes (a view into `w`'s chunk), each value checked. */
+  write(w: RowBinaryWriter, record: R): Buffer;
+}
 
 /**
- * A decoded Avro record of a field table → its row as the JSON text of its values in column order,
- * the same text as `stringifyWellFormed(valuesWriter(fields)(record))`, except that a `jsonObject`
- * field's text (the validator's JSON.stringify) is spliced in as it is: parsing it only to write it
- * again would cost the sink a parse and a stringify per row (issue 28).
+ * A field table → the RowBinary writer of its rows, each column encoded as its ClickHouse type
+ * (rowBinaryEncoder). A value the type cannot hold (a negative UInt32, an Enum8 symbol the type
+ * lacks) is a RowError at its field, like every other check: the row is never half written.
  */
-export function valuesTextWriter(fields: readonly RecordField[]): WriteText {
-  // Runs of consecutive ordinary fields are written by one JSON.stringify of their values.
-  const parts: ({ kind: 'values'; writers: Write[] } | { kind: 'object'; at: string })[] = [];
-  for (const f of fields) {
-    if (f.kind === 'jsonObject') {
-      parts.push({ kind: 'object', at: avroFieldName(f) });
-      continue;
-    }
-    const last = parts[parts.length - 1];
-    if (last?.kind === 'values') last.writers.push(writerOf(f));
-    else parts.push({ kind: 'values', writers: [writerOf(f)] });
-  }
-  return (record) => {
-    let out = '[';
-    for (let p = 0; p < parts.length; p++) {
-      const part = parts[p] as (typeof parts)[number];
-      if (p > 0) out += ',';
-      if (part.kind === 'object') {
-        const v = record[part.at];
-        out += v === null || v === undefined ? '{}' : objectText(v, part.at);
-      } else {
-        const values: unknown[] = [];
-        for (let i = 0; i < part.writers.length; i++) values.push((part.writers[i] as Write)(record));
-        const json = stringifyWellFormed(values);
-        out += json.slice(1, -1);
+export function rowBinaryTable<R extends object = Record<string, unknown>>(fields: readonly RecordField[]): RowBinaryTable<R> {
+  const types = fields.map((f) => {
+    if (f.clickhouse === undefined) throw new Error(`field ${f.name} has no ClickHouse column`);
+    return f.clickhouse;
+  });
+  const values = fields.map(binaryValueOf);
+  const encoders = types.map(rowBinaryEncoder);
+  const paths = fields.map(avroFieldName);
+  return {
+    columns: fields.map((f) => f.name),
+    types,
+    write(w, record) {
+      let i = 0;
+      try {
+        for (; i < encoders.length; i++) (encoders[i] as (typeof encoders)[number])(w, (values[i] as Write)(record as Record<string, unknown>));
+      } catch (err) {
+        w.discardRow();
+        if (err instanceof RowBinaryValueError) throw new RowError(paths[i] as string, err.message);
+        throw err;
       }
-    }
-    return `${out}]`;
+      return w.row();
+    },
   };
 }

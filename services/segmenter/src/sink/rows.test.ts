@@ -9,11 +9,15 @@ import {
   eventRow,
   eventValues,
   eventValuesFromAvro,
-  eventRowTextFromAvro,
+  EVENTS_ROW_BINARY,
+  DEAD_LETTERS_ROW_BINARY,
+  REJECTED_ROW_BINARY,
   deadLetterApp,
+  deadLetterRecord,
   deadLetterRow,
   rejectedRow,
 } from './rows';
+import { RowBinaryWriter, readRowBinary } from '@evp/clickhouse';
 import { pageEvent, pageEventRow, rejectedRecord } from '../testing';
 import { MAX_REJECTED_PAYLOAD_CHARS, blockEventSchema, canonicalToAvro, catalogToAvro, type ActionLogEntry } from '@evp/schemas';
 import { createInProcessRegistry } from '@evp/embedded';
@@ -109,7 +113,7 @@ describe('eventValuesFromAvro (the sink: a decoded block record straight to its 
   });
 });
 
-describe('eventRowTextFromAvro (the text the sink inserts: client spliced in, never parsed)', () => {
+describe('EVENTS_ROW_BINARY (the RowBinary the sink inserts: client spliced in, never parsed)', () => {
   const record = canonicalToAvro(pageEvent);
   const earlier = canonicalToAvro({
     ...pageEvent,
@@ -117,21 +121,27 @@ describe('eventRowTextFromAvro (the text the sink inserts: client spliced in, ne
     meta: { note: 'tab\there' },
     client: { up: 512, dn: 2048, d_info: { brand: 'acme "x" ]}', os_ver: '14', lone: '\ud800', nested: [[{}], {}] } },
   });
+  const w = new RowBinaryWriter();
+  const written = (r: Record<string, unknown>) => EVENTS_ROW_BINARY.write(w, r);
+  /** The row read back, as the JSON formats show it (times as text, JSON columns parsed). */
+  const readBack = (r: Record<string, unknown>) => readRowBinary(EVENTS_ROW_BINARY.types, written(r));
 
   it.each([
     ['a current-form record (client {})', record],
     ['an earlier-form record with client info, quotes, brackets in strings and a lone surrogate', earlier],
     ['a record whose client_json is null', { ...record, client_json: null }],
-  ])('writes the same text as stringifying eventValuesFromAvro: %s', (_name, r) => {
-    const text = eventRowTextFromAvro(r);
-    expect(text).toBe(JSON.stringify(eventValuesFromAvro(r)).replace('\\ud800', '\ufffd'));
-    expect(JSON.parse(text)).toHaveLength(EVENT_COLUMNS.length);
+  ])('writes the same values as eventValuesFromAvro: %s', (_name, r) => {
+    const values = eventValuesFromAvro(r) as unknown[];
+    // The JSON-text values as JSON parses them (`meta` is a String column: its text stays).
+    const expected = JSON.parse(JSON.stringify(values).replace('\\ud800', '\ufffd')) as unknown[];
+    expect(readBack(r)).toEqual([expected]);
+    expect(EVENTS_ROW_BINARY.columns).toEqual(EVENT_COLUMNS);
   });
 
   it('writes a lone surrogate in client as U+FFFD, as the parsed path does', () => {
-    const text = eventRowTextFromAvro(earlier);
-    expect(text).toContain('"lone":"\ufffd"');
-    expect(text).not.toContain('\\ud800');
+    const [[...values]] = readBack(earlier) as [unknown[]];
+    const client = values[EVENT_COLUMNS.indexOf('client')] as { d_info: { lone: string } };
+    expect(client.d_info.lone).toBe('\ufffd');
   });
 
   it.each([
@@ -143,9 +153,44 @@ describe('eventRowTextFromAvro (the text the sink inserts: client spliced in, ne
     ['{} {}', 'not JSON: text after the object'],
     ['{"a":[1]}]', 'not JSON: text after the object'],
   ])('refuses client_json %j with a RowError at client_json: it could not be spliced as one value', (client_json, message) => {
-    const err = thrown(() => eventRowTextFromAvro({ ...record, client_json }));
+    const err = thrown(() => written({ ...record, client_json }));
     expect(err).toBeInstanceOf(RowError);
     expect({ path: err.path, message: err.message }).toEqual({ path: 'client_json', message });
+  });
+
+  it('leaves nothing of a refused row in the writer: the next row is whole', () => {
+    thrown(() => written({ ...record, envelope: 'nested' }));
+    thrown(() => written({ ...record, client_json: '{' }));
+    expect(readBack(record)).toEqual(readRowBinary(EVENTS_ROW_BINARY.types, EVENTS_ROW_BINARY.write(new RowBinaryWriter(), record)));
+  });
+
+  it('refuses a value its column type cannot hold with a RowError at its field', () => {
+    const err = thrown(() => written({ ...record, app_version_code: 2 ** 31 }));
+    expect({ path: err.path, message: err.message }).toEqual({ path: 'app_version_code', message: 'expected a Int32, got 2147483648' });
+  });
+});
+
+describe('REJECTED_ROW_BINARY and DEAD_LETTERS_ROW_BINARY', () => {
+  const w = new RowBinaryWriter();
+  const asObject = (table: { columns: readonly string[]; types: readonly string[] }, row: Buffer) => {
+    const [values] = readRowBinary(table.types, row) as [unknown[]];
+    return Object.fromEntries(table.columns.map((c, i) => [c, values[i]]));
+  };
+
+  it('write the rows rejectedRow and deadLetterRow build', () => {
+    expect(asObject(REJECTED_ROW_BINARY, REJECTED_ROW_BINARY.write(w, rejectedRecord))).toEqual(rejectedRow(rejectedRecord));
+    const letter: DeadLetter = {
+      id: 'dlq-1',
+      source: { topic: 'events.core', partition: 2, offset: '7', key: 'app-1:u', timestamp: 0 },
+      group: 'g',
+      error: { kind: 'refused', message: 'no\n\nway', retriable: false },
+      processor: { name: 'p', version: '1' },
+      failedAt: 1_000,
+      replay: null,
+      headers: { app_id: 'app-1', 'x-ü': 'v\u0000' },
+      value: Buffer.from([0xff, 0x0a, 0x0a]),
+    } as unknown as DeadLetter;
+    expect(asObject(DEAD_LETTERS_ROW_BINARY, DEAD_LETTERS_ROW_BINARY.write(w, deadLetterRecord(letter)))).toEqual(deadLetterRow(letter));
   });
 });
 

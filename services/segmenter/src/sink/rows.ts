@@ -14,7 +14,7 @@ import {
   type IngestReceipt,
   type RejectedRecord,
 } from '@evp/schemas';
-import { columnsOf, rowWriter, valuesTextWriter, valuesWriter, type RowOf, type ValuesOf } from './record-columns';
+import { columnsOf, rowBinaryTable, rowWriter, valuesWriter, type RowBinaryTable, type RowOf, type ValuesOf } from './record-columns';
 import { MAX_TIME_MS, RowError, chTime, chTimeOrNull, nonEmpty, reasons, text } from './row-checks';
 
 export { RowError, chTime } from './row-checks';
@@ -49,19 +49,14 @@ export type EventValues = ValuesOf<typeof CANONICAL_FIELDS>;
 export const eventValuesFromAvro: (record: Record<string, unknown>) => EventValues = valuesWriter(CANONICAL_FIELDS);
 
 /**
- * A decoded block record → its `events` row as the JSON text the sink inserts: the text of
- * eventValuesFromAvro's values, with `client` spliced in as the validator wrote it (never parsed).
+ * A decoded block record → its `events` row as the RowBinary the sink inserts: eventValuesFromAvro's
+ * values (same checks), times as epoch ms, `props` as its JSON text and `client` as the validator
+ * wrote it (never parsed).
  */
-export const eventRowTextFromAvro: (record: Record<string, unknown>) => string = valuesTextWriter(CANONICAL_FIELDS);
+export const EVENTS_ROW_BINARY: RowBinaryTable = rowBinaryTable(CANONICAL_FIELDS);
 
 /** A canonical event → its `events` row values, through its Avro record (tests, the bench's bare insert). */
 export const eventValues = (e: CanonicalEvent): EventValues => eventValuesFromAvro(canonicalToAvro(e));
-
-/**
- * Tables whose rows the sink builds as value arrays, with the column order to insert them with;
- * the rows of every other table are objects (few, and read more easily as such).
- */
-export const VALUE_COLUMNS: ReadonlyMap<string, readonly string[]> = new Map([[TABLES.events, EVENT_COLUMNS]]);
 
 /** A canonical event → its `events` row as an object (tests, docs examples, the bench's bare insert). */
 export function eventRow(e: CanonicalEvent): EventRow {
@@ -76,6 +71,8 @@ export type RejectedRow = RowOf<typeof REJECTED_FIELDS>;
 
 /** A decoded rejected record (ingest.rejected) → its `rejected` row. */
 export const rejectedRow: (record: RejectedRecord | Record<string, unknown>) => RejectedRow = rowWriter(REJECTED_FIELDS);
+/** The same as the RowBinary the sink inserts. */
+export const REJECTED_ROW_BINARY: RowBinaryTable<RejectedRecord | Record<string, unknown>> = rowBinaryTable(REJECTED_FIELDS);
 
 export interface CatalogRow {
   app_id: string;
@@ -191,8 +188,14 @@ export function deadLetterApp(l: Pick<DeadLetter, 'headers' | 'source'>): string
   return l.source.topic === topics.actionsRequested ? key : '';
 }
 
+/** A dead letter's `dead_letters` row as the RowBinary the sink inserts (from deadLetterRecord). */
+export const DEAD_LETTERS_ROW_BINARY: RowBinaryTable = rowBinaryTable(DEAD_LETTER_FIELDS);
+
 /** A dead letter (read through the envelope's one reader) → its `dead_letters` row. */
-export function deadLetterRow(l: DeadLetter): DeadLetterRow {
+export const deadLetterRow = (l: DeadLetter): DeadLetterRow => deadLetterRowOf(deadLetterRecord(l));
+
+/** A dead letter flattened into a record of DEAD_LETTER_FIELDS (JSON kinds under `<name>_json`, as the field tables read records). */
+export function deadLetterRecord(l: DeadLetter): Record<string, unknown> {
   let text: string | undefined;
   try {
     text = strictUtf8.decode(l.value);
@@ -200,7 +203,7 @@ export function deadLetterRow(l: DeadLetter): DeadLetterRow {
     text = undefined;
   }
   const whole = text ?? l.value.toString('base64');
-  return deadLetterRowOf({
+  return {
     dead_letter_id: l.id,
     app_id: deadLetterApp(l),
     source_topic: l.source.topic,
@@ -221,5 +224,15 @@ export function deadLetterRow(l: DeadLetter): DeadLetterRow {
     payload_encoding: text === undefined ? 'base64' : 'utf8',
     payload_bytes: l.value.length,
     payload_truncated: whole.length > MAX_REJECTED_PAYLOAD_CHARS,
-  });
+  };
 }
+
+/**
+ * The tables the sink writes as RowBinary (those with a field table to derive the rows from); the
+ * rows of the others (receipts, actions_log, the catalogs: built by hand, few) stay JSON objects.
+ */
+export const ROW_BINARY_TABLES: ReadonlyMap<string, RowBinaryTable<never>> = new Map<string, RowBinaryTable<never>>([
+  [TABLES.events, EVENTS_ROW_BINARY],
+  [TABLES.rejected, REJECTED_ROW_BINARY],
+  [TABLES.deadLetters, DEAD_LETTERS_ROW_BINARY],
+]);

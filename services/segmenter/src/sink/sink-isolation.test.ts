@@ -1,4 +1,4 @@
-import type { JsonRow } from '@evp/clickhouse';
+import { readRowBinary } from '@evp/clickhouse';
 import { DEAD_LETTER_HEADERS, InfraError, deadLetterId, topics, type Analytics, type Bus, type BusMessage } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { useMigratedChdb, waitFor } from '@evp/testkit';
@@ -84,11 +84,11 @@ describe('no row can hold a partition (in-process bus + registry, chdb)', () => 
     const poison = `${app}-e3`;
     const refusing: Analytics = {
       ...analytics,
-      insert: async (table, rows, opts) => {
-        if (rows.some((r) => (JSON.parse((r as JsonRow).json) as unknown[])[0] === poison)) {
+      insertRowBinary: async (table, block, opts) => {
+        if (block.rows.some((r) => readRowBinary(block.types, r)[0]?.[0] === poison)) {
           throw new InfraError('clickhouse', 'insert into events failed (code 117): Cannot parse JSON object here', { retriable: false });
         }
-        await analytics.insert(table, rows, opts);
+        await analytics.insertRowBinary(table, block, opts);
       },
     };
     const h = await start({ analytics: refusing });
@@ -137,12 +137,12 @@ describe('no row can hold a partition (in-process bus + registry, chdb)', () => 
     let refusals = 0;
     const refusing: Analytics = {
       ...analytics,
-      insert: async (table, rows, opts) => {
-        if (rows.some((r) => (JSON.parse((r as JsonRow).json) as unknown[])[0] === poison)) {
+      insertRowBinary: async (table, block, opts) => {
+        if (block.rows.some((r) => readRowBinary(block.types, r)[0]?.[0] === poison)) {
           refusals++;
           throw new InfraError('clickhouse', 'insert failed (code 117): bad row', { retriable: false });
         }
-        await analytics.insert(table, rows, opts);
+        await analytics.insertRowBinary(table, block, opts);
       },
     };
     const failingDeadLetters = (bus: Bus): Bus => ({

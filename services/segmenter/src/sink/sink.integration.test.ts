@@ -81,8 +81,8 @@ describe('sink through Kafka and the schema registry into chdb', () => {
     let failAfterInsert = 1;
     const crashing: Analytics = {
       ...analytics,
-      insert: async (table, rows, opts) => {
-        await analytics.insert(table, rows, opts);
+      insertRowBinary: async (table, block, opts) => {
+        await analytics.insertRowBinary(table, block, opts);
         if (failAfterInsert-- > 0) throw new InfraError('clickhouse', 'connection reset after the insert', { retriable: true });
       },
     };
@@ -102,12 +102,12 @@ describe('sink through Kafka and the schema registry into chdb', () => {
     let refused = 0;
     const flaky: Analytics = {
       ...analytics,
-      insert: async (table, rows, opts) => {
+      insertRowBinary: async (table, block, opts) => {
         if (!available) {
           refused++;
           throw new InfraError('clickhouse', 'insert failed: server unreachable: connect ECONNREFUSED', { retriable: true });
         }
-        await analytics.insert(table, rows, opts);
+        await analytics.insertRowBinary(table, block, opts);
       },
     };
     const h = await harness(flaky);

@@ -67,10 +67,10 @@ describe('sink (in-process bus + registry, chdb)', () => {
     const secondHeld = new Promise<void>((r) => (releaseSecond = r));
     const gated: Analytics = {
       ...analytics,
-      insert: async (table, rows, opts) => {
+      insertRowBinary: async (table, block, opts) => {
         inserts += 1;
         if (inserts === 2) await secondHeld;
-        return analytics.insert(table, rows, opts);
+        return analytics.insertRowBinary(table, block, opts);
       },
     };
     // Two messages per batch, five messages on one partition: batches end at offsets 1, 3 and 4.
@@ -107,8 +107,8 @@ describe('sink (in-process bus + registry, chdb)', () => {
     // The insert reaches ClickHouse, then the "process" fails before the bus could commit.
     const crashing: Analytics = {
       ...analytics,
-      insert: async (table, rows, opts) => {
-        await analytics.insert(table, rows, opts);
+      insertRowBinary: async (table, block, opts) => {
+        await analytics.insertRowBinary(table, block, opts);
         if (table === 'events' && crashes-- > 0) throw new InfraError('clickhouse', 'connection reset after insert', { retriable: true });
       },
     };
@@ -129,12 +129,12 @@ describe('sink (in-process bus + registry, chdb)', () => {
     let refused = 0;
     const flaky: Analytics = {
       ...analytics,
-      insert: async (table, rows, opts) => {
+      insertRowBinary: async (table, block, opts) => {
         if (!available) {
           refused++;
           throw new InfraError('clickhouse', 'insert failed: server unreachable: connect ECONNREFUSED', { retriable: true });
         }
-        await analytics.insert(table, rows, opts);
+        await analytics.insertRowBinary(table, block, opts);
       },
     };
     const h = await start({ analytics: flaky });
@@ -168,9 +168,9 @@ describe('sink (in-process bus + registry, chdb)', () => {
     let atFirstInsert: number | undefined;
     const counting: Analytics = {
       ...analytics,
-      insert: async (table, rows, opts) => {
+      insertRowBinary: async (table, block, opts) => {
         atFirstInsert ??= turns;
-        await analytics.insert(table, rows, opts);
+        await analytics.insertRowBinary(table, block, opts);
       },
     };
     const bus = createInProcessBus({ retryDelayMs: 5, maxRetryDelayMs: 20, maxBatchSize: 1_000 });
@@ -191,9 +191,9 @@ describe('sink (in-process bus + registry, chdb)', () => {
     let inserts = 0;
     const counting: Analytics = {
       ...analytics,
-      insert: async (table, rows, opts) => {
+      insertRowBinary: async (table, block, opts) => {
         inserts++;
-        await analytics.insert(table, rows, opts);
+        await analytics.insertRowBinary(table, block, opts);
       },
     };
     const h = await start({ analytics: counting, config: { sliceRows: 4 } });

@@ -19,7 +19,7 @@ import { InsertBatcher, type TableRows } from './batcher';
 import { createSinkMetrics } from '../metrics';
 import { SINK_NAME, SINK_OPTIONS, type SinkConfig } from './options';
 import { SINK_TOPICS, readSinkMessage, unreadableError, type InsertedRow, type UnreadableMessage } from './read';
-import { VALUE_COLUMNS } from './rows';
+import { ROW_BINARY_TABLES } from './rows';
 
 export interface SinkDeps extends ConsumerDeps<SinkConfig> {
   registry: SchemaRegistry;
@@ -101,8 +101,10 @@ export function createSink(deps: SinkDeps): Sink {
     now,
     insert: async (table, rows, dedupToken) => {
       try {
-        const columns = VALUE_COLUMNS.get(table);
-        await deps.analytics.insert(table, rows, columns ? { dedupToken, columns } : { dedupToken });
+        // A table's rows are all RowBinary or all JSON (read.ts), as ROW_BINARY_TABLES says.
+        const binary = ROW_BINARY_TABLES.get(table);
+        if (binary) await deps.analytics.insertRowBinary(table, { columns: binary.columns, types: binary.types, rows: rows as Buffer[] }, { dedupToken });
+        else await deps.analytics.insert(table, rows, { dedupToken });
       } catch (err) {
         m.insertFailures.inc({ table, retriable: String(isRetriable(err)) });
         // A missing table or column, or missing rights, is no fault of the rows: the rows wait

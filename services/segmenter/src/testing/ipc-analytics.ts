@@ -7,7 +7,9 @@ import { InfraError, errorMessage, isRetriable, type Analytics } from '@evp/core
  * the IPC channel, as a replica reaches a ClickHouse server over the network. A statement the child
  * sent before it died still completes in the parent, as it would on a server.
  */
-type Request = { id: number; op: 'query' | 'insert' | 'command'; args: unknown[] };
+type Request = { id: number; op: 'query' | 'insert' | 'insertRowBinary' | 'command'; args: unknown[] };
+/** RowBinary rows through the channel (JSON): each row's bytes as base64. */
+type WireRowBinary = { columns: string[]; types: string[]; rows: string[] };
 type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; message: string; retriable: boolean };
 
 /** Parent side: answers the child's statements with `analytics`. */
@@ -19,6 +21,11 @@ export function serveAnalyticsOverIpc(child: ChildProcess, analytics: Analytics)
           return analytics.query(m.args[0] as string, m.args[1] as Record<string, unknown>);
         case 'insert':
           return analytics.insert(m.args[0] as string, m.args[1] as object[], m.args[2] as { dedupToken?: string });
+        case 'insertRowBinary': {
+          const w = m.args[1] as WireRowBinary;
+          const block = { columns: w.columns, types: w.types, rows: w.rows.map((r) => Buffer.from(r, 'base64')) };
+          return analytics.insertRowBinary(m.args[0] as string, block, m.args[2] as { dedupToken?: string });
+        }
         case 'command':
           return analytics.command(m.args[0] as string, m.args[1] as Record<string, unknown>);
       }
@@ -49,6 +56,10 @@ export function analyticsOverIpc(proc: NodeJS.Process): Analytics {
   return {
     query: async <T>(sql: string, params?: Record<string, unknown>) => (await call('query', sql, params ?? {})) as T[],
     insert: async (table, rows, opts) => void (await call('insert', table, rows, opts ?? {})),
+    insertRowBinary: async (table, block, opts) => {
+      const wire: WireRowBinary = { columns: [...block.columns], types: [...block.types], rows: block.rows.map((r) => r.toString('base64')) };
+      await call('insertRowBinary', table, wire, opts ?? {});
+    },
     command: async (sql, params) => void (await call('command', sql, params ?? {})),
     ping: async () => true,
     close: async () => undefined,
