@@ -41,7 +41,6 @@ const insertSettings = (dedupToken: string | undefined): ClickHouseSettings => (
 /** A ClickHouse string literal: backslashes and quotes escaped. */
 const sqlString = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
-let rowBinaryFiles = 0;
 
 /**
  * Settings sent with every query. 64-bit integers are rendered as JSON numbers, so counts and
@@ -77,6 +76,8 @@ const badInsert = (table: string, what: string) => new InfraError(CLICKHOUSE_DEP
  */
 export function analyticsFromClient(client: ClickHouseClient, options: AnalyticsFromClientOptions = {}): Analytics {
   let ready: Promise<void> | undefined;
+  // Numbers this adapter's RowBinary files (with the pid and a UUID: no other insert uses the name).
+  let rowBinaryFiles = 0;
 
   const setup = (): Promise<void> => {
     if (!options.setup || options.setup.length === 0) return Promise.resolve();
