@@ -41,7 +41,6 @@ const insertSettings = (dedupToken: string | undefined): ClickHouseSettings => (
 /** A ClickHouse string literal: backslashes and quotes escaped. */
 const sqlString = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
-
 /**
  * Settings sent with every query. 64-bit integers are rendered as JSON numbers, so counts and
  * integers inside JSON columns read back as numbers. Every integer the platform writes came from a
