@@ -240,6 +240,15 @@ const stringEncode: RowBinaryEncode = (w, v) => {
   w.string(v as string);
 };
 
+/** An Enum8's `'symbol' = code` arguments, in order (one reading for the writer and the reader). */
+function enumValues(t: TypeNode, text: string): [string, number][] {
+  return t.args.map((a) => {
+    const m = 'literal' in a ? /^'((?:[^'\\]|\\.)*)'\s*=\s*(-?\d+)$/.exec(a.literal) : null;
+    if (!m) throw new Error(`ClickHouse type ${text}: cannot read an Enum8 value`);
+    return [(m[1] as string).replace(/\\(.)/g, '$1'), Number(m[2])];
+  });
+}
+
 function encoderOf(t: TypeNode, text: string): RowBinaryEncode {
   const arg = (n: number): TypeNode => {
     const a = t.args[n];
@@ -281,12 +290,7 @@ function encoderOf(t: TypeNode, text: string): RowBinaryEncode {
       return INTEGERS.Int64 as RowBinaryEncode;
     }
     case 'Enum8': {
-      const codes = new Map<string, number>();
-      for (const a of t.args) {
-        const m = 'literal' in a ? /^'((?:[^'\\]|\\.)*)'\s*=\s*(-?\d+)$/.exec(a.literal) : null;
-        if (!m) throw new Error(`ClickHouse type ${text}: cannot read an Enum8 value`);
-        codes.set((m[1] as string).replace(/\\(.)/g, '$1'), Number(m[2]));
-      }
+      const codes = new Map(enumValues(t, text));
       return (w, v) => {
         const code = codes.get(v as string);
         if (code === undefined) refuse(`expected one of ${[...codes.keys()].join(', ')}`, v);
@@ -379,6 +383,9 @@ class RowBinaryReader {
 
 type Decode = (r: RowBinaryReader) => unknown;
 
+/** A 64-bit integer as i64 wrote it (exact within the safe integers). */
+const readI64 = (b: Buffer): number => b.readInt32LE(4) * TWO_32 + b.readUInt32LE(0);
+
 function decoderOf(t: TypeNode, text: string): Decode {
   const arg = (n: number) => t.args[n] as TypeNode;
   const fixed =
@@ -412,18 +419,14 @@ function decoderOf(t: TypeNode, text: string): Decode {
       return fixed(4, (b) => b.readInt32LE(0));
     case 'Int64':
     case 'UInt64':
-      return fixed(8, (b) => b.readInt32LE(4) * TWO_32 + b.readUInt32LE(0));
+      return fixed(8, readI64);
     case 'Float64':
       return fixed(8, (b) => b.readDoubleLE(0));
     case 'DateTime64':
       // As the JSON formats show it (YYYY-MM-DD hh:mm:ss.sss, UTC).
-      return fixed(8, (b) => formatDateTime64(b.readInt32LE(4) * TWO_32 + b.readUInt32LE(0)));
+      return fixed(8, (b) => formatDateTime64(readI64(b)));
     case 'Enum8': {
-      const symbols = new Map<number, string>();
-      for (const a of t.args) {
-        const m = /^'((?:[^'\\]|\\.)*)'\s*=\s*(-?\d+)$/.exec((a as { literal: string }).literal);
-        symbols.set(Number(m?.[2]), (m?.[1] ?? '').replace(/\\(.)/g, '$1'));
-      }
+      const symbols = new Map(enumValues(t, text).map(([symbol, code]) => [code, symbol]));
       return fixed(1, (b) => symbols.get(b.readInt8(0)) ?? refuse('no such Enum8 value', b.readInt8(0)));
     }
     case 'Array': {
