@@ -3,7 +3,7 @@ import { topics } from '@evp/core';
 import { createInProcessRegistry } from '@evp/embedded';
 import { avroFieldsOf, blockEventSchema, blockSubject, canonicalToAvro, CANONICAL_FIELDS, type CanonicalEvent } from '@evp/schemas';
 import { pageEvent } from '../testing';
-import { eventRowBinaryFromBytes } from './avro-rowbinary';
+import { EventRowBinaryReader } from './avro-rowbinary';
 import { EVENTS_ROW_BINARY } from './rows';
 
 // The transcoder against today's rows: for every message it takes, the row is byte for byte what
@@ -11,6 +11,7 @@ import { EVENTS_ROW_BINARY } from './rows';
 // message it cannot vouch for is left to the general path (undefined), never written differently.
 
 const registry = createInProcessRegistry();
+const reader = new EventRowBinaryReader(registry);
 let id: number;
 beforeAll(async () => {
   id = await registry.register(blockSubject(topics.events('core')), blockEventSchema('core') as object);
@@ -66,10 +67,10 @@ async function general(bytes: Buffer) {
   };
 }
 
-describe('eventRowBinaryFromBytes (an events message straight from its Avro bytes to its RowBinary row)', () => {
+describe('EventRowBinaryReader (an events message straight from its Avro bytes to its RowBinary row)', () => {
   it.each(events)('writes the general path’s row byte for byte: %s', async (_name, e) => {
     const bytes = await registry.encode(id, canonicalToAvro(e));
-    const fast = await eventRowBinaryFromBytes(bytes, registry, new RowBinaryWriter());
+    const fast = await reader.fromBytes(bytes, new RowBinaryWriter());
     expect(fast).toBeDefined();
     const expected = await general(bytes);
     expect({ ...fast, row: fast?.row.toString('hex') }).toEqual({ ...expected, row: expected.row.toString('hex') });
@@ -79,7 +80,7 @@ describe('eventRowBinaryFromBytes (an events message straight from its Avro byte
     const w = new RowBinaryWriter();
     const all = await Promise.all(events.map(([, e]) => registry.encode(id, canonicalToAvro(e))));
     const rows = [];
-    for (let round = 0; round < 2_000; round++) for (const bytes of all) rows.push((await eventRowBinaryFromBytes(bytes, registry, w))?.row);
+    for (let round = 0; round < 2_000; round++) for (const bytes of all) rows.push((await reader.fromBytes(bytes, w))?.row);
     const expected = await Promise.all(all.map(async (b) => (await general(b)).row));
     expect(rows.every((r, i) => r?.equals(expected[i % all.length] as Buffer))).toBe(true);
   });
@@ -91,7 +92,7 @@ describe('eventRowBinaryFromBytes (an events message straight from its Avro byte
     ['an empty event id', { event_id: '' }],
   ] as [string, Partial<CanonicalEvent>][])('leaves %s to the general path', async (_name, over) => {
     const bytes = await registry.encode(id, canonicalToAvro({ ...pageEvent, ...over }));
-    expect(await eventRowBinaryFromBytes(bytes, registry, new RowBinaryWriter())).toBeUndefined();
+    expect(await reader.fromBytes(bytes, new RowBinaryWriter())).toBeUndefined();
   });
 
   it.each([
@@ -99,7 +100,7 @@ describe('eventRowBinaryFromBytes (an events message straight from its Avro byte
     ['an envelope form the Enum8 lacks', { envelope: 'nested' }],
   ])('leaves a record with %s to the general path', async (_name, over) => {
     const bytes = await registry.encode(id, { ...canonicalToAvro(pageEvent), ...over });
-    expect(await eventRowBinaryFromBytes(bytes, registry, new RowBinaryWriter())).toBeUndefined();
+    expect(await reader.fromBytes(bytes, new RowBinaryWriter())).toBeUndefined();
   });
 
   it('leaves messages of a writer schema whose canonical fields differ (an older version), bytes that are no wire format and an unknown id to the general path', async () => {
@@ -108,8 +109,8 @@ describe('eventRowBinaryFromBytes (an events message straight from its Avro byte
     const olderId = await older.register('older-value', { type: 'record', name: 'CoreEvent', namespace: 'evp.events.core', fields });
     const { sent_at: _s, corrected_time: _c, ...record } = canonicalToAvro(pageEvent);
     const olderBytes = await older.encode(olderId, record);
-    expect(await eventRowBinaryFromBytes(olderBytes, older, new RowBinaryWriter())).toBeUndefined();
-    expect(await eventRowBinaryFromBytes(Buffer.from('{"json":1}'), registry, new RowBinaryWriter())).toBeUndefined();
-    expect(await eventRowBinaryFromBytes(Buffer.from([0, 0x7f, 0, 0, 0, 2, 0x61]), registry, new RowBinaryWriter())).toBeUndefined();
+    expect(await new EventRowBinaryReader(older).fromBytes(olderBytes, new RowBinaryWriter())).toBeUndefined();
+    expect(await reader.fromBytes(Buffer.from('{"json":1}'), new RowBinaryWriter())).toBeUndefined();
+    expect(await reader.fromBytes(Buffer.from([0, 0x7f, 0, 0, 0, 2, 0x61]), new RowBinaryWriter())).toBeUndefined();
   });
 });

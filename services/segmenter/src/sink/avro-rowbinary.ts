@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { stringifyWellFormed, type RowBinaryWriter } from '@evp/clickhouse';
 import type { SchemaRegistry } from '@evp/core';
 import { parseAvroSchema } from '@evp/registry';
@@ -84,40 +85,14 @@ class Cursor {
     this.pos = end;
     this.start = start;
     this.end = end;
+    // Strict UTF-8 (no overlong forms, no surrogates): avsc writes a lone surrogate as its 3-byte
+    // form (ED A0 80), which the general path reads as three U+FFFD.
     for (let i = start; i < end; i++)
       if ((buf[i] as number) >= 0x80) {
-        if (!wellFormedUtf8(buf, i, end)) throw FALLBACK;
+        if (!isUtf8(buf.subarray(i, end))) throw FALLBACK;
         return;
       }
   }
-}
-
-/**
- * Whether bytes are UTF-8 a decoder takes as they are (no U+FFFD substituted): avsc writes a lone
- * surrogate as its 3-byte form (ED A0 80), which the general path reads as three U+FFFD.
- */
-function wellFormedUtf8(buf: Buffer, start: number, end: number): boolean {
-  let i = start;
-  while (i < end) {
-    const b = buf[i] as number;
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    const need = b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : 0;
-    if (need === 0) return false;
-    const min = need === 1 ? 0x80 : need === 2 ? 0x800 : 0x10000;
-    if (i + need >= end) return false;
-    let cp = b & (0x3f >> need);
-    for (let k = 1; k <= need; k++) {
-      const c = buf[i + k];
-      if (c === undefined || (c & 0xc0) !== 0x80) return false;
-      cp = (cp << 6) | (c & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
-    i += need + 1;
-  }
-  return true;
 }
 
 /** What this file reads of a parsed avsc type (parseAvroSchema, the registries' own options). */
@@ -353,47 +328,42 @@ function transcoderFor(writerSchema: object): Transcode | undefined {
 /** A writer schema's transcoder: null when that schema takes the general path; a promise while asked. */
 type Known = Transcode | null | Promise<Transcode | null>;
 
-/** Transcoders by writer schema id, per registry. */
-const transcoders = new WeakMap<SchemaRegistry, Map<number, Known>>();
-
 /** Confluent's wire format: magic byte 0, a 4-byte big-endian schema id, the Avro body. */
 const HEADER = 5;
 
 /**
- * An events message → its RowBinary row, or undefined for the general path (see above). A registry
- * that cannot say what the writer schema is leaves the message to the general path too, which
- * reports it as that path does (an outage is retriable there). Synchronous once the writer
- * schema's transcoder is known (every message but the first of a schema): no await per message.
+ * Events messages → their RowBinary rows, or undefined for the general path (see above), with the
+ * transcoders of the writer schemas met so far (one reader per sink: schema ids are its registry's).
+ * A registry that cannot say what the writer schema is leaves the message to the general path too,
+ * which reports it as that path does (an outage is retriable there).
  */
-export function eventRowBinaryFromBytes(
-  value: Buffer,
-  registry: SchemaRegistry,
-  w: RowBinaryWriter,
-): EventRowBinary | undefined | Promise<EventRowBinary | undefined> {
-  if (value.length < HEADER || value[0] !== 0) return undefined;
-  const schemaId = value.readInt32BE(1);
-  let byId = transcoders.get(registry);
-  if (byId === undefined) {
-    byId = new Map();
-    transcoders.set(registry, byId);
+export class EventRowBinaryReader {
+  /** By writer schema id: null when that schema takes the general path; a promise while asked. */
+  private readonly transcoders = new Map<number, Known>();
+
+  constructor(private readonly registry: SchemaRegistry) {}
+
+  /** Synchronous once the writer schema's transcoder is known (every message but the first of a schema): no await per message. */
+  fromBytes(value: Buffer, w: RowBinaryWriter): EventRowBinary | undefined | Promise<EventRowBinary | undefined> {
+    if (value.length < HEADER || value[0] !== 0) return undefined;
+    const schemaId = value.readInt32BE(1);
+    let known = this.transcoders.get(schemaId);
+    if (known === undefined) {
+      known = this.registry.schemaById(schemaId).then(
+        (schema) => {
+          const t = transcoderFor(schema) ?? null;
+          this.transcoders.set(schemaId, t);
+          return t;
+        },
+        () => {
+          // Not remembered: the next message asks again (the registry may be back).
+          this.transcoders.delete(schemaId);
+          return null;
+        },
+      );
+      this.transcoders.set(schemaId, known);
+    }
+    if (known instanceof Promise) return known.then((t) => (t ? t(value, HEADER, w) : undefined));
+    return known ? known(value, HEADER, w) : undefined;
   }
-  let known = byId.get(schemaId);
-  if (known === undefined) {
-    const map = byId;
-    known = registry.schemaById(schemaId).then(
-      (schema) => {
-        const t = transcoderFor(schema) ?? null;
-        map.set(schemaId, t);
-        return t;
-      },
-      () => {
-        // Not remembered: the next message asks again (the registry may be back).
-        map.delete(schemaId);
-        return null;
-      },
-    );
-    byId.set(schemaId, known);
-  }
-  if (known instanceof Promise) return known.then((t) => (t ? t(value, HEADER, w) : undefined));
-  return known ? known(value, HEADER, w) : undefined;
 }

@@ -3,7 +3,7 @@ import { InfraError, deadLetterOf, processorOf, topics, type BusMessage, type Sc
 import { createInProcessRegistry } from '@evp/embedded';
 import { blockEventSchema, blockSubject, canonicalToAvro } from '@evp/schemas';
 import { pageEvent, pageEventRow } from '../testing';
-import { readSinkMessage, unreadableError, type ReadRow, type SinkRead } from './read';
+import { readSinkMessage, sinkReadState, unreadableError, type ReadRow, type SinkRead } from './read';
 import { ROW_BINARY_TABLES } from './rows';
 
 const message = (topic: string, value: Buffer, headers: Record<string, string> = {}): BusMessage => ({
@@ -17,6 +17,7 @@ const message = (topic: string, value: Buffer, headers: Record<string, string> =
 });
 
 const registry = createInProcessRegistry();
+const state = sinkReadState(registry);
 let eventBytes: Buffer;
 beforeAll(async () => {
   const id = await registry.register(blockSubject(topics.events('core')), blockEventSchema('core') as object);
@@ -37,7 +38,7 @@ const parsed = (r: ReadRow) => {
 
 describe('readSinkMessage', () => {
   it('reads an event into its events row, keyed by its id, with who did what when the sink tracks it', async () => {
-    const tracked = row(await readSinkMessage(message(topics.events('core'), eventBytes), registry, true));
+    const tracked = row(await readSinkMessage(message(topics.events('core'), eventBytes), state, true));
     // An events row is written as RowBinary, its values in the events columns' order.
     expect({ ...tracked, row: parsed(tracked) }).toEqual({
       table: 'events',
@@ -46,7 +47,7 @@ describe('readSinkMessage', () => {
       receivedAtMs: pageEvent.received_at,
       inserted: { app_id: 'app-1', user_id: 'user-42', name: 'page', event_id: pageEvent.event_id },
     });
-    const untracked = row(await readSinkMessage(message(topics.events('core'), eventBytes), registry, false));
+    const untracked = row(await readSinkMessage(message(topics.events('core'), eventBytes), state, false));
     expect(untracked.inserted).toBeUndefined();
     expect(untracked.row).toEqual(tracked.row);
   });
@@ -59,7 +60,7 @@ describe('readSinkMessage', () => {
       processor: processorOf('p'),
       failedAt: 1_000,
     });
-    const r = row(await readSinkMessage(message(topics.deadLetters, letter.value, letter.headers ?? {}), registry, true));
+    const r = row(await readSinkMessage(message(topics.deadLetters, letter.value, letter.headers ?? {}), state, true));
     expect([r.table, r.key, r.receivedAtMs, parsed(r).source_topic, r.inserted]).toEqual([
       'dead_letters',
       letter.headers?.dlq_id,
@@ -70,14 +71,14 @@ describe('readSinkMessage', () => {
   });
 
   it('says why a message cannot be read, as the rule and where: a dead letter’s error, unreadable or invalid', async () => {
-    const notAvro = await readSinkMessage(message(topics.events('core'), Buffer.from('{"json":1}')), registry, true);
+    const notAvro = await readSinkMessage(message(topics.events('core'), Buffer.from('{"json":1}')), state, true);
     expect('unreadable' in notAvro && notAvro.unreadable.rule).toBe('avro_decode');
     expect('unreadable' in notAvro && unreadableError(notAvro.unreadable)).toEqual({
       kind: 'unreadable',
       message: expect.stringMatching(/^avro_decode at \$: /),
       retriable: false,
     });
-    const noEnvelope = await readSinkMessage(message(topics.deadLetters, Buffer.from('x')), registry, true);
+    const noEnvelope = await readSinkMessage(message(topics.deadLetters, Buffer.from('x')), state, true);
     expect('unreadable' in noEnvelope && unreadableError(noEnvelope.unreadable)).toEqual({
       kind: 'invalid',
       message: 'dead_letter_envelope at $.headers: no dlq_id header',
@@ -92,7 +93,9 @@ describe('readSinkMessage', () => {
       decode: () => Promise.reject(new InfraError('registry', 'unreachable', { retriable: true })),
       schemaById: () => Promise.reject(new InfraError('registry', 'unreachable', { retriable: true })),
     };
-    await expect(readSinkMessage(message(topics.events('core'), eventBytes), down, true)).rejects.toThrow(expect.objectContaining({ retriable: true }));
-    await expect(readSinkMessage(message('ingest.raw', eventBytes), registry, true)).rejects.toThrow('the sink does not read topic ingest.raw');
+    await expect(readSinkMessage(message(topics.events('core'), eventBytes), sinkReadState(down), true)).rejects.toThrow(
+      expect.objectContaining({ retriable: true }),
+    );
+    await expect(readSinkMessage(message('ingest.raw', eventBytes), state, true)).rejects.toThrow('the sink does not read topic ingest.raw');
   });
 });

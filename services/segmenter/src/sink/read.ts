@@ -12,7 +12,7 @@ import {
   type SchemaRegistry,
 } from '@evp/core';
 import { RecordReadError, readActionLogEntry, readIngestReceipt } from '@evp/schemas';
-import { eventRowBinaryFromBytes } from './avro-rowbinary';
+import { EventRowBinaryReader } from './avro-rowbinary';
 import {
   DEAD_LETTERS_ROW_BINARY,
   EVENTS_ROW_BINARY,
@@ -60,10 +60,22 @@ export const SINK_TOPICS: string[] = [
 const jsonRow = (row: object) => new JsonRow(stringifyWellFormed(row));
 
 /**
- * Where RowBinary rows are written: each row is a view into one of its chunks. One per process is
- * enough: a row is written in one synchronous call, so rows of concurrent reads never interleave.
+ * What reading a sink's messages keeps between them: its registry, the writer its RowBinary rows
+ * are written into (each row a view into one of its chunks: a row is written in one synchronous
+ * call, so rows of concurrent reads never interleave) and the events reader's transcoders.
  */
-const rowBinary = new RowBinaryWriter();
+export interface SinkReadState {
+  registry: SchemaRegistry;
+  rows: RowBinaryWriter;
+  events: EventRowBinaryReader;
+}
+
+/** A sink's read state (one per sink). */
+export const sinkReadState = (registry: SchemaRegistry): SinkReadState => ({
+  registry,
+  rows: new RowBinaryWriter(),
+  events: new EventRowBinaryReader(registry),
+});
 
 type Route =
   | { table: 'events' }
@@ -122,7 +134,7 @@ export function unreadableError(u: UnreadableMessage): DeadLetterError {
 // A function, not a closure per message: one per message was a measurable cost in the sink's loop.
 const unreadable = (rule: string, path: string, err: unknown) => ({ unreadable: { rule, path, err } });
 
-function readDeadLetterMessage(msg: BusMessage): SinkRead {
+function readDeadLetterMessage(msg: BusMessage, rowBinary: RowBinaryWriter): SinkRead {
   const r = readDeadLetter(msg);
   if (!r.ok) return unreadable('dead_letter_envelope', '$.headers', new Error(r.problem));
   try {
@@ -138,14 +150,15 @@ function readDeadLetterMessage(msg: BusMessage): SinkRead {
  * its headers), or why it cannot be read. A registry outage throws (retriable: the batch comes back).
  * With `tracking`, events and catalog records also say who did what (InsertedRow).
  */
-export async function readSinkMessage(msg: BusMessage, registry: SchemaRegistry, tracking: boolean): Promise<SinkRead> {
+export async function readSinkMessage(msg: BusMessage, state: SinkReadState, tracking: boolean): Promise<SinkRead> {
+  const { registry, rows: rowBinary } = state;
   const route = routes.get(msg.topic);
   if (!route) throw new Error(`the sink does not read topic ${msg.topic}`);
   // A dead letter is its envelope's headers around the source message's bytes: never Avro.
-  if (route.table === 'dead_letters') return readDeadLetterMessage(msg);
+  if (route.table === 'dead_letters') return readDeadLetterMessage(msg, rowBinary);
   if (route.table === 'events') {
     // Straight from the Avro bytes when it can vouch for the row; else the general path below.
-    const fast = eventRowBinaryFromBytes(msg.value, registry, rowBinary);
+    const fast = state.events.fromBytes(msg.value, rowBinary);
     const e = fast instanceof Promise ? await fast : fast;
     if (e) {
       return {

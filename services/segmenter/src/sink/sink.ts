@@ -18,7 +18,7 @@ import {
 import { InsertBatcher, type TableRows } from './batcher';
 import { createSinkMetrics } from '../metrics';
 import { SINK_NAME, SINK_OPTIONS, type SinkConfig } from './options';
-import { SINK_TOPICS, readSinkMessage, unreadableError, type InsertedRow, type UnreadableMessage } from './read';
+import { SINK_TOPICS, readSinkMessage, sinkReadState, unreadableError, type InsertedRow, type UnreadableMessage } from './read';
 import { ROW_BINARY_TABLES } from './rows';
 
 export interface SinkDeps extends ConsumerDeps<SinkConfig> {
@@ -63,6 +63,8 @@ export function createSink(deps: SinkDeps): Sink {
   const metricRegistry = deps.metrics ?? new Registry();
   const m = createSinkMetrics(metricRegistry);
   const tracking = deps.onInserted !== undefined;
+  // The RowBinary rows and the events transcoders of this sink (schema ids are its registry's).
+  const readState = sinkReadState(deps.registry);
   let outageLogged = false;
 
   const batcher = new InsertBatcher<BusMessage>({
@@ -157,7 +159,7 @@ export function createSink(deps: SinkDeps): Sink {
       // loop now and then lets the process's other work (the segment engine's queries) go on.
       if (i > 0 && i % YIELD_EVERY_MESSAGES === 0) await new Promise((r) => setImmediate(r));
       const msg = batch.messages[i] as BusMessage;
-      const r = await readSinkMessage(msg, deps.registry, tracking);
+      const r = await readSinkMessage(msg, readState, tracking);
       if ('unreadable' in r) {
         letters.push(life.deadLetter(msg, config.groupId, unreadable(msg, r.unreadable)));
         continue;
