@@ -12,7 +12,7 @@ import { createGatewayApp } from '@evp/gateway';
 import { closeServer, listen } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createSegmenterApp } from '@evp/segmenter';
-import { deletePrefix, randomActionPrefix, useMigratedChdb, waitFor } from '@evp/testkit';
+import { deletePrefix, randomActionPrefix, requireProgram, useMigratedChdb, waitFor } from '@evp/testkit';
 import { renderEdgeConf } from './testing/nginx-conf';
 import { oneEventEnvelope, sdkPullBody } from './testing/one-event';
 import { API_KEY, SDK_KEY, e2eKeys } from './testing/scenario';
@@ -80,7 +80,7 @@ describe('deploy/edge/nginx.conf with a real nginx in front of the services', ()
       }),
     );
     base = `http://127.0.0.1:${port}`;
-    nginx = spawn('nginx', ['-p', dir, '-e', 'stderr', '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    nginx = spawn(requireProgram('nginx'), ['-p', dir, '-e', 'stderr', '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
     await waitFor(async () => (await fetch(`${base}/healthz`)).status === 200, { what: 'nginx to answer /healthz', timeoutMs: 15_000 });
   }, 60_000);
   afterAll(async () => {
@@ -104,7 +104,7 @@ describe('deploy/edge/nginx.conf with a real nginx in front of the services', ()
 
   it('passes `nginx -t` with the compose host names replaced by ports', () => {
     // stdout to /dev/null: the config logs access to /dev/stdout, which nginx cannot open on a pipe.
-    const t = spawnSync('nginx', ['-p', dir, '-e', 'stderr', '-t', '-c', conf], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+    const t = spawnSync(requireProgram('nginx'), ['-p', dir, '-e', 'stderr', '-t', '-c', conf], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
     expect([t.status, t.stderr]).toEqual([0, expect.stringContaining('test is successful')]);
   });
 
