@@ -257,6 +257,7 @@ describe('docs/campaigns.md, "Worked example", on the embedded pipeline', () => 
         conversion_rate: 1,
         attribution_open: 1,
         uplift: null,
+        readings: null,
       },
     ]);
   });

@@ -227,6 +227,55 @@ const previewAction = {
   },
 };
 
+/** A reading of the report: its name and what it says in words, beside its numbers (campaigns/readings.ts). */
+const reading = (fields: Record<string, object>, description: string) =>
+  closedObject(['name', 'explanation', ...Object.keys(fields)], { name: { type: 'string' }, explanation: { type: 'string' }, ...fields }, description);
+const probability = { type: 'number', minimum: 0, maximum: 1 };
+const fixedInterval = { ...interval, type: 'array' };
+const upliftReading = {
+  estimate: { type: 'number', description: 'p_v − p_c.' },
+  ci: interval,
+  p_value: nullable('number'),
+  p_value_adjusted: nullable('number', { description: 'Holm-adjusted across the report’s variants.' }),
+  significant: { type: 'boolean' },
+};
+const srmReading = reading(
+  {
+    groups: { type: 'array', items: { type: 'string' } },
+    observed: { type: 'array', items: count },
+    expected: { type: 'array', items: { type: 'number' } },
+    chi_square: { type: 'number', minimum: 0 },
+    df: { type: 'integer', minimum: 1 },
+    p_value: probability,
+    threshold: probability,
+    mismatch: { type: 'boolean' },
+    warning: nullable('string', { description: 'Set on a mismatch.' }),
+    expected_from: { const: 'current document' },
+  },
+  'The sample-ratio check: group sizes against the document’s holdout and weights.',
+);
+const variantReadings = closedObject(
+  ['primary', 'sequential', 'fixed_horizon', 'relative', 'bayes'],
+  {
+    primary: { enum: ['sequential', 'fixed_horizon'] },
+    sequential: reading({ ...upliftReading, tuning_users: { type: 'integer', minimum: 1 } }, 'Always-valid interval and p-value.'),
+    fixed_horizon: reading({ ...upliftReading, newcombe_ci: fixedInterval }, 'Agresti–Caffo interval, valid read once.'),
+    relative: reading({ estimate: nullable('number'), ci: fixedInterval, zero_count_guard: { type: 'boolean' } }, 'p_v / p_c − 1.'),
+    bayes: reading(
+      {
+        p_beats_control: probability,
+        expected_loss: { type: 'number', minimum: 0 },
+        expected_loss_control: { type: 'number', minimum: 0 },
+        prior: { const: 'Beta(1,1)' },
+        draws: { type: 'integer', minimum: 1 },
+        seed: { type: 'integer' },
+      },
+      'Beta(1,1) posteriors, seeded Monte Carlo.',
+    ),
+  },
+  'Every reading of the variant against control (docs/campaigns.md#report).',
+);
+
 export const campaignSchemas: Record<string, object> = {
   CampaignDocument: {
     type: 'object',
@@ -275,17 +324,19 @@ export const campaignSchemas: Record<string, object> = {
     ],
   },
   CampaignReport: closedObject(
-    ['campaign_id', 'as_of', 'goal', 'confidence', 'control', 'variants'],
+    ['campaign_id', 'as_of', 'goal', 'confidence', 'srm', 'correction', 'control', 'variants'],
     {
       campaign_id: { type: 'string' },
       as_of: { ...time, description: 'The report’s instant: goal events after it are not counted.' },
       goal: { type: ['object', 'null'], description: 'The document’s goal (an event condition with `within`); null without one.' },
-      confidence: { type: 'number', description: 'The confidence level of every interval (0.95).' },
+      confidence: { type: 'number', description: 'The confidence level of `uplift`’s intervals (0.95).' },
+      srm: { description: 'Null with fewer than two groups or no users.', oneOf: [{ type: 'null' }, srmReading] },
+      correction: reading({ method: { const: 'holm' }, family: count }, 'How the readings of several variants are corrected.'),
       control: closedObject(GROUP_FIELDS, groupProperties, 'The holdout group: assigned, sent nothing.'),
       variants: {
         type: 'array',
         description: 'Variants 1 … N in document order.',
-        items: closedObject([...GROUP_FIELDS, 'variant', 'action_id', 'uplift'], {
+        items: closedObject([...GROUP_FIELDS, 'variant', 'action_id', 'uplift', 'readings'], {
           ...groupProperties,
           variant: { type: 'integer', minimum: 1 },
           action_id: { type: 'integer', minimum: 1, description: 'The variant’s actions’ `action_id` (in nudge_response refs).' },
@@ -305,6 +356,7 @@ export const campaignSchemas: Record<string, object> = {
               }),
             ],
           },
+          readings: { description: 'Null where `uplift` is.', oneOf: [{ type: 'null' }, variantReadings] },
         }),
       },
     },

@@ -86,8 +86,10 @@ const checkout = (app: string, user: string, time: number, successful = true): C
 const response = (app: string, user: string, ref: string, r: string, time = T0 + 2 * HOUR, alias = false): CanonicalEvent =>
   ev(app, user, 'nudge_response', time, { ref, time: '2026-03-01T02:00:00Z', response: r }, alias ? { sent_name: 'action_response' } : {});
 
+/** The test campaigns' split: half in control, the variants weighted alike. */
+const split = (variants: number) => ({ holdout: 0.5, weights: Array.from({ length: variants }, () => 1) });
 const report = (campaignId: string, variants: number, withGoal = true) =>
-  campaignReport(analytics, { appId: APP, campaignId, variants, goal: withGoal ? GOAL : undefined, now: new Date(NOW) });
+  campaignReport(analytics, { appId: APP, campaignId, split: split(variants), goal: withGoal ? GOAL : undefined, now: new Date(NOW) });
 
 beforeAll(async () => {
   analytics = chdb.analytics;
@@ -267,6 +269,7 @@ describe('campaignReport', () => {
       conversion_rate: 2 / 3,
       attribution_open: 2,
       uplift: expect.any(Object),
+      readings: expect.any(Object),
     });
     expect(r.variants).toHaveLength(2);
   });
@@ -294,8 +297,41 @@ describe('campaignReport', () => {
     const doc = readFileSync(resolve(__dirname, '../../../../docs/campaigns.md'), 'utf8');
     const section = doc.slice(doc.indexOf('### The answer'), doc.indexOf('### Uplift'));
     const example = /```json\n([\s\S]*?)```/.exec(section)?.[1];
-    const r = await report('c1', 2);
+    // The example's document has one variant and a holdout of 0.5; variant 2's three users (from an
+    // earlier version of the document) are left out of the example, not of the correction's family.
+    const r = await campaignReport(analytics, { appId: APP, campaignId: 'c1', split: { holdout: 0.5, weights: [1] }, goal: GOAL, now: new Date(NOW) });
     expect(JSON.parse(example ?? 'null')).toEqual({ ...r, variants: r.variants.slice(0, 1) });
+  });
+
+  it('a split unlike the document’s is flagged: 1,000 control and 1,000 treated under a 0.1 holdout', async () => {
+    // χ² = (1000 − 200)²/200 + (1000 − 1800)²/1800 = 3200 + 355.56 = 3555.56 on 1 df (R's chisq.test:
+    // 3555.5555555555557, p = 0).
+    const r = await campaignReport(analytics, { appId: APP, campaignId: 'c1', split: { holdout: 0.1, weights: [1] }, goal: GOAL, now: new Date(NOW) });
+    expect(r.srm).toMatchObject({
+      groups: ['control', 'variant 1'],
+      observed: [1000, 1000],
+      expected: [200, 1800],
+      df: 1,
+      p_value: 0,
+      mismatch: true,
+      expected_from: 'current document',
+    });
+    expect(r.srm?.chi_square).toBeCloseTo(3555.5555555555557, 9);
+    expect(r.srm?.warning).toBe('The split of users is not the configured one (p < 0.000001): find out why before reading any result.');
+    // The same counts under the configured 0.5: χ² = 0, p = 1, no warning.
+    expect((await report('c1', 1)).srm).toMatchObject({ chi_square: 0, p_value: 1, mismatch: false, warning: null });
+  });
+
+  it('every reading of variant 1 against control (50/1,000 and 80/1,000), Holm across the two variants', async () => {
+    const r = await report('c1', 2);
+    expect(r.correction).toMatchObject({ method: 'holm', family: 2 });
+    const v = r.variants[0]?.readings;
+    expect(v?.primary).toBe('sequential');
+    // The numbers of each reading are readings.test.ts's; here, that the report carries them.
+    expect(v?.fixed_horizon.significant).toBe(true);
+    expect(v?.sequential.significant).toBe(false);
+    expect(v?.relative).toMatchObject({ estimate: expect.closeTo(0.6, 14), zero_count_guard: false });
+    expect(v?.bayes).toMatchObject({ prior: 'Beta(1,1)', draws: 10000, seed: 42 });
   });
 
   it('uplift of the small variant 2: a wide interval, still above 0', async () => {
@@ -310,7 +346,7 @@ describe('campaignReport', () => {
   });
 
   it('a window of calendar months: P1M from 1 March ends on 1 April, still open on 10 March', async () => {
-    const r = await campaignReport(analytics, { appId: APP, campaignId: 'c1', variants: 2, goal: { ...GOAL, within: 'P1M' }, now: new Date(NOW) });
+    const r = await campaignReport(analytics, { appId: APP, campaignId: 'c1', split: split(2), goal: { ...GOAL, within: 'P1M' }, now: new Date(NOW) });
     // Control: the 50 as before, and c-0060 … c-0069 (3 days and 1 ms in) now inside the window.
     expect(r.control).toMatchObject({ audience: 1000, converted: 60, conversion_rate: 0.06, attribution_open: 1000 });
     // Variant 1: 80, and 90 … 94 (4 days in). Variant 2: w1 at its first run too; w2, w3 as before.
@@ -320,12 +356,12 @@ describe('campaignReport', () => {
 
   it("a goal's literals are query parameters: a quote in a value is a value", async () => {
     const goal: ReportGoal = { event: 'checkout', where: [{ prop: 'currency', op: 'in', value: ["KES' OR 1 = 1 --", 'USD'] }], within: 'P3D' };
-    const r = await campaignReport(analytics, { appId: APP, campaignId: 'c1', variants: 2, goal, now: new Date(NOW) });
+    const r = await campaignReport(analytics, { appId: APP, campaignId: 'c1', split: split(2), goal, now: new Date(NOW) });
     expect([r.control.converted, ...r.variants.map((v) => v.converted)]).toEqual([0, 0, 0]);
     const kes = await campaignReport(analytics, {
       appId: APP,
       campaignId: 'c1',
-      variants: 2,
+      split: split(2),
       goal: { ...goal, where: [{ prop: 'currency', op: 'in', value: ['KES'] }] },
       now: new Date(NOW),
     });
@@ -373,6 +409,7 @@ describe('campaignReport', () => {
         conversion_rate: 0.25,
         attribution_open: 0,
         uplift: null,
+        readings: null,
       },
     ]);
   });
@@ -404,7 +441,7 @@ describe('campaignReport', () => {
   });
 
   it('the other app of the same campaign id sees only its own rows', async () => {
-    const r = await campaignReport(analytics, { appId: OTHER, campaignId: 'c1', variants: 1, goal: GOAL, now: new Date(NOW) });
+    const r = await campaignReport(analytics, { appId: OTHER, campaignId: 'c1', split: split(1), goal: GOAL, now: new Date(NOW) });
     expect(r.control).toMatchObject({ audience: 1, converted: 1 });
     expect(r.variants[0]).toMatchObject({
       audience: 5,

@@ -1,6 +1,7 @@
 import { formatDateTime64 } from '@evp/clickhouse';
 import type { Analytics } from '@evp/core';
 import { variantActionId } from './ids';
+import { reportReadings, type ReportReadings, type SplitPlan } from './readings';
 import { reportQuery, type GroupRow, type ReportGoal } from './report-query';
 import { CONFIDENCE, uplift, type Uplift } from './uplift';
 
@@ -14,12 +15,12 @@ import { CONFIDENCE, uplift, type Uplift } from './uplift';
 export interface ReportOptions {
   appId: string;
   campaignId: string;
-  /** How many variants the document has: `document.variants?.length ?? 1`. */
-  variants: number;
   /** The document's goal; without one, the conversion fields are null. */
   goal?: ReportGoal | undefined;
   /** The report's instant: goal events after it are not counted, windows open at it are counted as open. */
   now: Date;
+  /** The document's holdout and weights, for the sample-ratio check (the current document's). */
+  split: SplitPlan;
 }
 
 /** What one group's counts are (docs/campaigns.md, "Report", has each one's definition). */
@@ -48,8 +49,10 @@ interface VariantReport extends GroupReport {
   variant: number;
   /** The variant's actions' `action_id` (also in nudge_response refs and /v1/actions/{action_id}/stats). */
   action_id: number;
-  /** Against control; null without a goal or when either group has no audience. */
+  /** Against control (unpooled Wald, fixed horizon); null without a goal or when either group has no audience. */
   uplift: Uplift | null;
+  /** Every reading of the variant against control, each named and explained; null where `uplift` is. */
+  readings: ReportReadings['variants'][number];
 }
 
 export interface CampaignReport {
@@ -57,6 +60,10 @@ export interface CampaignReport {
   as_of: string;
   goal: ReportGoal | null;
   confidence: number;
+  /** The sample-ratio check of the group sizes against the document's split; null with fewer than two groups or no users. */
+  srm: ReportReadings['srm'];
+  /** How the readings of several variants are corrected. */
+  correction: ReportReadings['correction'];
   control: GroupReport;
   variants: VariantReport[];
 }
@@ -102,7 +109,7 @@ function group(row: GroupRow, hasGoal: boolean): GroupReport {
 }
 
 /**
- * The report of one campaign of one app. Variants are 1 … `variants`, and any higher variant that
+ * The report of one campaign of one app. Variants are 1 … (the document's count, `split.weights`), and any higher variant that
  * still has outcomes (a document edited to fewer variants); a group without outcomes has zeros.
  */
 export async function campaignReport(analytics: Analytics, opts: ReportOptions): Promise<CampaignReport> {
@@ -111,19 +118,28 @@ export async function campaignReport(analytics: Analytics, opts: ReportOptions):
   const byVariant = new Map(rows.map((r) => [r.variant, r]));
   const hasGoal = opts.goal !== undefined;
   const control = group(byVariant.get(0) ?? EMPTY, hasGoal);
-  const last = Math.max(opts.variants, ...rows.map((r) => r.variant));
-  const variants: VariantReport[] = [];
-  for (let v = 1; v <= last; v++) {
-    const g = group(byVariant.get(v) ?? EMPTY, hasGoal);
-    variants.push({
-      variant: v,
-      action_id: variantActionId(opts.appId, opts.campaignId, v),
-      ...g,
-      uplift:
-        g.converted === null || control.converted === null
-          ? null
-          : uplift({ converted: control.converted, audience: control.audience }, { converted: g.converted, audience: g.audience }),
-    });
-  }
-  return { campaign_id: opts.campaignId, as_of: opts.now.toISOString(), goal: opts.goal ?? null, confidence: CONFIDENCE, control, variants };
+  const last = Math.max(opts.split.weights.length, ...rows.map((r) => r.variant));
+  const groups: GroupReport[] = [];
+  for (let v = 1; v <= last; v++) groups.push(group(byVariant.get(v) ?? EMPTY, hasGoal));
+  const readings = reportReadings({ control, variants: groups }, opts.split);
+  const variants = groups.map((g, i): VariantReport => ({
+    variant: i + 1,
+    action_id: variantActionId(opts.appId, opts.campaignId, i + 1),
+    ...g,
+    uplift:
+      g.converted === null || control.converted === null
+        ? null
+        : uplift({ converted: control.converted, audience: control.audience }, { converted: g.converted, audience: g.audience }),
+    readings: readings.variants[i] ?? null,
+  }));
+  return {
+    campaign_id: opts.campaignId,
+    as_of: opts.now.toISOString(),
+    goal: opts.goal ?? null,
+    confidence: CONFIDENCE,
+    srm: readings.srm,
+    correction: readings.correction,
+    control,
+    variants,
+  };
 }

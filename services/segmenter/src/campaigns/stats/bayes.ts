@@ -19,7 +19,7 @@ export interface BayesReading {
   seed: number;
 }
 
-export const BAYES_DRAWS = 20_000;
+export const BAYES_DRAWS = 10_000;
 export const BAYES_SEED = 42;
 
 export function bayes(control: Proportion, variant: Proportion, draws = BAYES_DRAWS, seed = BAYES_SEED): BayesReading {

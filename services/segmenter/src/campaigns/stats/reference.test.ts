@@ -163,10 +163,10 @@ describe('bayes (Beta(1,1), seeded Monte Carlo)', () => {
   it('the same counts give the same numbers (the seed is fixed)', () => {
     expect(bayes(ctl, v80)).toEqual(bayes(ctl, v80));
     expect(bayes(ctl, v80)).toEqual({
-      p_beats_control: 0.9964,
-      expected_loss: 0.000014542805553921347,
-      expected_loss_control: 0.02985898479388703,
-      draws: 20000,
+      p_beats_control: 0.9962,
+      expected_loss: 0.000015397534371402022,
+      expected_loss_control: 0.029887189556873545,
+      draws: 10000,
       seed: 42,
     });
   });

@@ -1,0 +1,206 @@
+import {
+  agrestiCaffo,
+  agrestiCaffoMoments,
+  bayes,
+  expectedShares,
+  holm,
+  logRatio,
+  newcombe,
+  sequential,
+  SEQUENTIAL_TUNING,
+  srm,
+  SRM_THRESHOLD,
+  type Interval,
+  type Proportion,
+} from './stats';
+
+/**
+ * The report's readings (docs/campaigns.md, "Report"): what the statistics of ./stats say about the
+ * groups' counts, each reading with its `name` and an `explanation` in words a campaign manager
+ * reads, so a display can show them as they are. Pure: counts in, JSON out.
+ */
+
+export interface SplitPlan {
+  /** The document's holdout (0 when it has none). */
+  holdout: number;
+  /** The document's variant weights in order (one, 1, for a campaign without variants). */
+  weights: readonly number[];
+}
+
+interface Reading {
+  name: string;
+  explanation: string;
+}
+
+export interface SrmReport extends Reading {
+  /** Groups in order: "control" (when the holdout is > 0), then "variant 1" … */
+  groups: string[];
+  observed: number[];
+  expected: number[];
+  chi_square: number;
+  df: number;
+  p_value: number;
+  threshold: number;
+  mismatch: boolean;
+  /** Non-null on a mismatch: the warning to show above everything else. */
+  warning: string | null;
+  /** Where the expected shares come from. */
+  expected_from: 'current document';
+}
+
+interface UpliftReading extends Reading {
+  estimate: number;
+  ci: Interval | null;
+  p_value: number | null;
+  /** Holm-adjusted across the variants of this report (the same as p_value with one variant). */
+  p_value_adjusted: number | null;
+  significant: boolean;
+}
+
+export interface VariantReadings {
+  /** The reading to act on: always-valid unless the campaign declared its sample size. */
+  primary: 'sequential' | 'fixed_horizon';
+  sequential: UpliftReading & { tuning_users: number };
+  fixed_horizon: UpliftReading & { newcombe_ci: Interval };
+  relative: Reading & { estimate: number | null; ci: Interval; zero_count_guard: boolean };
+  bayes: Reading & { p_beats_control: number; expected_loss: number; expected_loss_control: number; prior: 'Beta(1,1)'; draws: number; seed: number };
+}
+
+export interface ReportReadings {
+  srm: SrmReport | null;
+  correction: Reading & { method: 'holm'; family: number };
+  variants: Array<VariantReadings | null>;
+}
+
+const ALPHA = 0.05;
+
+/** One group as the report counts it: `converted` null without a goal. */
+interface Group {
+  audience: number;
+  converted: number | null;
+}
+
+const proportion = (g: Group): Proportion | null => (g.converted === null ? null : { converted: g.converted, audience: g.audience });
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+function srmReport(control: number, variants: readonly number[], plan: SplitPlan): SrmReport | null {
+  // Variants past the document's (an edited document) have no expected share: they are left out.
+  const counted = variants.slice(0, plan.weights.length);
+  const observed = plan.holdout > 0 ? [control, ...counted] : counted;
+  const r = srm(observed, expectedShares(plan.holdout, plan.weights));
+  if (!r) return null;
+  const groups = [...(plan.holdout > 0 ? ['control'] : []), ...counted.map((_, i) => `variant ${i + 1}`)];
+  const split = groups.map((g, i) => `${g} ${pct(r.shares[i] as number)}`).join(', ');
+  const seen = groups.map((g, i) => `${g} ${pct((r.observed[i] as number) / r.observed.reduce((a, b) => a + b, 0))}`).join(', ');
+  return {
+    name: 'Sample ratio check',
+    explanation: `Were users split as the campaign says (${split})? Observed: ${seen}. A chi-square test of the group sizes against those shares; a p-value below ${SRM_THRESHOLD} happens by chance once in a thousand campaigns, so it almost always means users were lost or moved in one group, and then no uplift below can be trusted.`,
+    groups,
+    observed: r.observed,
+    expected: r.expected,
+    chi_square: r.chi_square,
+    df: r.df,
+    p_value: r.p_value,
+    threshold: SRM_THRESHOLD,
+    mismatch: r.mismatch,
+    warning: r.mismatch
+      ? `The split of users is not the configured one (p ${r.p_value < 1e-6 ? '< 0.000001' : `= ${r.p_value.toPrecision(2)}`}): find out why before reading any result.`
+      : null,
+    expected_from: 'current document',
+  };
+}
+
+/**
+ * Readings of every variant against control. `plannedUsers`: the sample size the campaign declared
+ * in advance; with it the fixed-horizon reading is the primary one (valid once, at that size).
+ */
+export function reportReadings(groups: { control: Group; variants: readonly Group[] }, plan: SplitPlan, plannedUsers?: number): ReportReadings {
+  const control = proportion(groups.control);
+  const comparable = groups.variants.map((g) => {
+    const v = proportion(g);
+    return control && v && control.audience > 0 && v.audience > 0 ? v : null;
+  });
+  const family = comparable.filter((v) => v !== null).length;
+  // Bonferroni-widened intervals (1 − α/k): they cover all k differences at once, the intervals that
+  // go with Holm's adjusted p-values (which are never larger than Bonferroni's).
+  const confidence = 1 - ALPHA / Math.max(1, family);
+  const raw = comparable.map((v) => {
+    if (!v || !control) return null;
+    const fixed = agrestiCaffo(control, v, confidence);
+    const moments = agrestiCaffoMoments(control, v);
+    const users = control.audience + v.audience;
+    const tuning = plannedUsers ?? SEQUENTIAL_TUNING;
+    // The interval at α/k like the fixed one; the p-value from the mixture tuned for α itself.
+    const seq = sequential({ ...moments, users, tuning, alpha: ALPHA / Math.max(1, family) });
+    const seqP = sequential({ ...moments, users, tuning, alpha: ALPHA }).p_value;
+    return { v, fixed, seq, seqP, fixedP: agrestiCaffo(control, v).p_value };
+  });
+  const present = raw.filter((r) => r !== null);
+  const adjSeq = holm(present.map((r) => r.seqP));
+  const adjFixed = holm(present.map((r) => r.fixedP ?? 1));
+  let k = 0;
+  const readings = raw.map((r): VariantReadings | null => {
+    if (!r || !control) return null;
+    const i = k++;
+    const ps = adjSeq[i] as number;
+    const pf = adjFixed[i] as number;
+    const rel = logRatio(control, r.v);
+    const b = bayes(control, r.v);
+    const level = pct(confidence);
+    return {
+      primary: plannedUsers === undefined ? 'sequential' : 'fixed_horizon',
+      sequential: {
+        name: 'Uplift, safe to check any time',
+        explanation: `Conversion-rate difference (variant minus control) with a ${level} always-valid interval: it stays valid however often the report is looked at while the campaign runs, at the price of being wider than the fixed-horizon one. Tuned to be narrowest at ${plannedUsers ?? SEQUENTIAL_TUNING} users. "Significant" when the adjusted p-value is below ${ALPHA}.`,
+        estimate: r.fixed.estimate,
+        ci: r.seq.ci,
+        p_value: r.seqP,
+        p_value_adjusted: ps,
+        significant: ps < ALPHA,
+        tuning_users: plannedUsers ?? SEQUENTIAL_TUNING,
+      },
+      fixed_horizon: {
+        name: 'Uplift, read once at the planned size',
+        explanation: `The same difference with a ${level} Agresti–Caffo interval. Valid only when read once, at a sample size fixed in advance: checked every day it calls "significant" far more often than ${pct(ALPHA)} of the time when nothing works.`,
+        estimate: r.fixed.estimate,
+        ci: r.fixed.ci,
+        p_value: r.fixedP,
+        p_value_adjusted: pf,
+        significant: pf < ALPHA,
+        newcombe_ci: newcombe(control, r.v, confidence),
+      },
+      relative: {
+        name: 'Relative uplift',
+        explanation: `How many more (or fewer) conversions than control, as a share of control's: variant rate / control rate − 1, with a 95% interval on the log of the ratio.${rel.corrected ? ' A group converted nobody (or everybody), so 0.5 was added to every count for the interval.' : ''}`,
+        estimate: rel.estimate,
+        ci: rel.ci,
+        zero_count_guard: rel.corrected,
+      },
+      bayes: {
+        name: 'Chance the variant is better',
+        explanation: `The probability that the variant converts better than control, and the expected loss: how much conversion rate choosing the variant gives up on average, counting the cases where it is in fact worse (${b.expected_loss.toPrecision(2)} here). Uniform prior, ${b.draws} simulated draws with a fixed seed.`,
+        p_beats_control: b.p_beats_control,
+        expected_loss: b.expected_loss,
+        expected_loss_control: b.expected_loss_control,
+        prior: 'Beta(1,1)',
+        draws: b.draws,
+        seed: b.seed,
+      },
+    };
+  });
+  return {
+    srm: srmReport(
+      groups.control.audience,
+      groups.variants.map((g) => g.audience),
+      plan,
+    ),
+    correction: {
+      name: 'Several variants',
+      explanation: `${family} variant${family === 1 ? '' : 's'} compared with control: adjusted p-values by Holm's method and ${pct(confidence)} intervals, so the chance of any false "significant" among them stays at ${pct(ALPHA)}.`,
+      method: 'holm',
+      family,
+    },
+    variants: readings,
+  };
+}
