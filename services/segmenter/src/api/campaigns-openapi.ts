@@ -40,6 +40,8 @@ const groupProperties = {
   converted: nullable('integer', { minimum: 0, description: 'null without a goal.' }),
   conversion_rate: nullable('number', { minimum: 0, maximum: 1, description: 'converted / audience; null without a goal or audience.' }),
   attribution_open: nullable('integer', { minimum: 0, description: 'Users whose attribution window is still open; null without a goal.' }),
+  matured: nullable('integer', { minimum: 0, description: 'Users all of whose windows have closed (the readings’ users); null without a goal.' }),
+  matured_converted: nullable('integer', { minimum: 0, description: 'Of the matured users, those converted; null without a goal.' }),
 };
 const GROUP_FIELDS = Object.keys(groupProperties);
 

@@ -74,13 +74,18 @@ export interface ReportReadings {
 
 const ALPHA = 0.05;
 
-/** One group as the report counts it: `converted` null without a goal. */
+/**
+ * One group as the report counts it: `audience` every user (the sample-ratio check's count);
+ * `matured` the users whose windows have all closed and `converted` those of them converted (the
+ * comparisons' counts; `matured` defaults to the audience); `converted` null without a goal.
+ */
 interface Group {
   audience: number;
+  matured?: number;
   converted: number | null;
 }
 
-const proportion = (g: Group): Proportion | null => (g.converted === null ? null : { converted: g.converted, audience: g.audience });
+const proportion = (g: Group): Proportion | null => (g.converted === null ? null : { converted: g.converted, audience: g.matured ?? g.audience });
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 

@@ -14,6 +14,7 @@ import type { CampaignDocument } from './document';
  * - `responses`: per (user, ref) the responses the user's nudge_response events (`action_response`
  *   is the same event) gave to that action; existence again, without FINAL.
  * - `conversions`: the (run, user) pairs with a goal event in [at, at + within] (and not after now).
+ * - `open_users`: the (group, user) pairs with a window still open at now; every other user is matured.
  *   The goal's event and `where` are compiled by the segment compiler (catalog predicates included).
  */
 
@@ -41,6 +42,8 @@ export interface GroupRow {
   /** With a goal only. */
   converted?: number;
   attribution_open?: number;
+  matured?: number;
+  matured_converted?: number;
 }
 
 export interface ReportQuery {
@@ -131,10 +134,18 @@ ${RESPONSES.map((r) => `        max(props.response::String = '${r}') AS ${r}`).j
     WHERE g.time >= o.at AND g.time <= ${end}
     GROUP BY o.inv_id, o.user_id
 )`);
+    // Users of a group with a window still open at NOW; the others are matured: every window of theirs
+    // has closed, so their conversion is final (the readings use only them).
+    ctes.push(`open_users AS (
+    SELECT DISTINCT variant, user_id FROM outcomes WHERE ${windowEnd('at', goal.within, q)} > ${NOW}
+)`);
+    const matured = '(r.variant, r.user_id) NOT IN (SELECT variant, user_id FROM open_users)';
     joins.push('LEFT JOIN conversions AS c ON c.inv_id = r.inv_id AND c.user_id = r.user_id');
     columns.push(
       'uniqExactIf(r.user_id, c.converted = 1) AS converted',
       `uniqExactIf(r.user_id, ${windowEnd('r.at', goal.within, q)} > ${NOW}) AS attribution_open`,
+      `uniqExactIf(r.user_id, ${matured}) AS matured`,
+      `uniqExactIf(r.user_id, c.converted = 1 AND ${matured}) AS matured_converted`,
     );
   }
   // Skip reasons per group: the outcome's own (template, …) and the cap that refused the action (a

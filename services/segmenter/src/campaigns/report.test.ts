@@ -231,6 +231,8 @@ describe('campaignReport', () => {
       converted: 50,
       conversion_rate: 0.05,
       attribution_open: 0,
+      matured: 1000,
+      matured_converted: 50,
     });
     const [first, second] = r.variants;
     expect(first).toMatchObject({
@@ -252,6 +254,8 @@ describe('campaignReport', () => {
       converted: 80,
       conversion_rate: 0.08,
       attribution_open: 0,
+      matured: 1000,
+      matured_converted: 80,
     });
     expect(second).toEqual({
       variant: 2,
@@ -268,6 +272,9 @@ describe('campaignReport', () => {
       converted: 2,
       conversion_rate: 2 / 3,
       attribution_open: 2,
+      // w1's two windows have closed (converted in the second); w2's and w3's are open.
+      matured: 1,
+      matured_converted: 1,
       uplift: expect.any(Object),
       readings: expect.any(Object),
     });
@@ -348,10 +355,10 @@ describe('campaignReport', () => {
   it('a window of calendar months: P1M from 1 March ends on 1 April, still open on 10 March', async () => {
     const r = await campaignReport(analytics, { appId: APP, campaignId: 'c1', split: split(2), goal: { ...GOAL, within: 'P1M' }, now: new Date(NOW) });
     // Control: the 50 as before, and c-0060 … c-0069 (3 days and 1 ms in) now inside the window.
-    expect(r.control).toMatchObject({ audience: 1000, converted: 60, conversion_rate: 0.06, attribution_open: 1000 });
+    expect(r.control).toMatchObject({ audience: 1000, converted: 60, conversion_rate: 0.06, attribution_open: 1000, matured: 0, matured_converted: 0 });
     // Variant 1: 80, and 90 … 94 (4 days in). Variant 2: w1 at its first run too; w2, w3 as before.
-    expect(r.variants[0]).toMatchObject({ converted: 85, attribution_open: 1000 });
-    expect(r.variants[1]).toMatchObject({ converted: 2, attribution_open: 3 });
+    expect(r.variants[0]).toMatchObject({ converted: 85, attribution_open: 1000, matured: 0, matured_converted: 0, readings: null });
+    expect(r.variants[1]).toMatchObject({ converted: 2, attribution_open: 3, matured: 0, matured_converted: 0 });
   });
 
   it("a goal's literals are query parameters: a quote in a value is a value", async () => {
@@ -372,7 +379,7 @@ describe('campaignReport', () => {
   it('without a goal: the same counts, no conversion fields, no uplift', async () => {
     const r = await report('c1', 2, false);
     expect(r.goal).toBeNull();
-    expect(r.control).toMatchObject({ audience: 1000, converted: null, conversion_rate: null, attribution_open: null });
+    expect(r.control).toMatchObject({ audience: 1000, converted: null, conversion_rate: null, attribution_open: null, matured: null, matured_converted: null });
     expect(r.variants[0]).toMatchObject({
       audience: 1000,
       created: 980,
@@ -395,6 +402,8 @@ describe('campaignReport', () => {
       converted: 0,
       conversion_rate: null,
       attribution_open: 0,
+      matured: 0,
+      matured_converted: 0,
     });
     expect(r.variants).toEqual([
       {
@@ -408,6 +417,8 @@ describe('campaignReport', () => {
         converted: 1,
         conversion_rate: 0.25,
         attribution_open: 0,
+        matured: 4,
+        matured_converted: 1,
         uplift: null,
         readings: null,
       },

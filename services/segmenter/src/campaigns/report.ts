@@ -42,6 +42,10 @@ interface GroupReport {
   conversion_rate: number | null;
   /** Users of the audience whose attribution window (of one of their runs) is still open at `as_of`; null without a goal. */
   attribution_open: number | null;
+  /** Users of the audience all of whose windows have closed at `as_of`: their conversion is final. Null without a goal. */
+  matured: number | null;
+  /** Of them, those converted. Null without a goal. */
+  matured_converted: number | null;
 }
 
 interface VariantReport extends GroupReport {
@@ -87,6 +91,8 @@ const EMPTY: GroupRow = {
   response_expired: 0,
   converted: 0,
   attribution_open: 0,
+  matured: 0,
+  matured_converted: 0,
 };
 
 function group(row: GroupRow, hasGoal: boolean): GroupReport {
@@ -105,6 +111,8 @@ function group(row: GroupRow, hasGoal: boolean): GroupReport {
     converted,
     conversion_rate: converted === null || row.audience === 0 ? null : converted / row.audience,
     attribution_open: hasGoal ? (row.attribution_open ?? 0) : null,
+    matured: hasGoal ? (row.matured ?? 0) : null,
+    matured_converted: hasGoal ? (row.matured_converted ?? 0) : null,
   };
 }
 
@@ -121,7 +129,10 @@ export async function campaignReport(analytics: Analytics, opts: ReportOptions):
   const last = Math.max(opts.split.weights.length, ...rows.map((r) => r.variant));
   const groups: GroupReport[] = [];
   for (let v = 1; v <= last; v++) groups.push(group(byVariant.get(v) ?? EMPTY, hasGoal));
-  const readings = reportReadings({ control, variants: groups }, opts.split);
+  // The readings count matured users only: an open window counts as "not converted" yet and would
+  // bias a live reading toward 0. The audiences (for the sample-ratio check) are everyone's.
+  const maturedOf = (g: GroupReport) => ({ audience: g.audience, matured: g.matured ?? g.audience, converted: g.matured_converted });
+  const readings = reportReadings({ control: maturedOf(control), variants: groups.map(maturedOf) }, opts.split);
   const variants = groups.map((g, i): VariantReport => ({
     variant: i + 1,
     action_id: variantActionId(opts.appId, opts.campaignId, i + 1),
