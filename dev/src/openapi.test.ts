@@ -42,6 +42,16 @@ describe('the OpenAPI document of the base URL', () => {
     }
   });
 
+  // What redocly.yaml's operation-2xx-response and operation-4xx-response would check, where it holds.
+  it('describes a success for every operation but GET /console (a redirect), and a 4xx for every one that takes a key, a body or a query parameter', () => {
+    const ops = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ at: `${method} ${path}`, op })));
+    expect(ops.filter(({ op }) => !Object.keys(op.responses).some((s) => s.startsWith('2'))).map(({ at }) => at)).toEqual(['get /console']);
+    const takesInput = (op: (typeof ops)[number]['op']) =>
+      op.security?.length !== 0 || op.requestBody !== undefined || (op.parameters ?? []).some((p) => (p as { in: string }).in === 'query');
+    const without4xx = ops.filter(({ op }) => takesInput(op) && !Object.keys(op.responses).some((s) => s.startsWith('4')));
+    expect(without4xx.map(({ at }) => at)).toEqual([]);
+  });
+
   it('refuses two fragments describing one path, or one schema name two ways', () => {
     const segmenter = segmenterOpenApi();
     expect(() => assembleOpenApi(doc.info, [gatewayOpenApi(), { ...segmenter, paths: { '/v1/ingest/log': {} } }])).toThrow(
