@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { actionStoreOpenApi } from '@evp/action-store';
 import { gatewayOpenApi } from '@evp/gateway';
 import { EDGE_PATHS, PUBLIC_ROUTES, assembleOpenApi, edgeOpenApi, serviceForPath, type OpenApiFragment } from '@evp/http';
@@ -16,6 +18,14 @@ describe('the OpenAPI document of the base URL', () => {
   it('is docs/openapi.json (rewrite it with `npx tsx dev/src/write-openapi.ts`)', () => {
     const file = readFileSync(join(__dirname, '../../docs/openapi.json'), 'utf8');
     expect(file).toBe(`${JSON.stringify(doc, null, 2)}\n`);
+  });
+
+  it('has the client types generated from it in dev/src/generated/openapi.ts (the same command rewrites them)', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(__dirname, 'openapi-client-types.ts')], {
+      cwd: join(__dirname, '../..'),
+      maxBuffer: 16 << 20,
+    });
+    expect(readFileSync(join(__dirname, 'generated/openapi.ts'), 'utf8')).toBe(stdout);
   });
 
   it('describes each path in the fragment of the service the route table sends it to, and the edge’s own paths in the edge’s', () => {
