@@ -1039,7 +1039,8 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /** CORS preflight */
+        options: operations["preflightOlderSdkPullUserActions"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -7332,6 +7333,27 @@ export interface operations {
                         };
                     } & components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    preflightOlderSdkPullUserActions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Not `*`. */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Preflight answered; allow-headers are set for the allowed origins (CORS_ORIGINS) only. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -110,6 +110,7 @@ const op = (role: KeyRole, summary: string, description: string, rest: Omit<Open
   ...rest,
 });
 
+const olderSdkUserId = pathParam('user_id', userId, 'Not `*`.');
 const actionIdParam = pathParam('action_id', { type: 'string', pattern: '^[0-9]{1,16}$' }, 'A decimal action id.');
 
 export function actionStoreOpenApi(): OpenApiFragment {
@@ -202,7 +203,7 @@ export function actionStoreOpenApi(): OpenApiFragment {
           {
             operationId: 'olderSdkPullUserActions',
             parameters: [
-              pathParam('user_id', userId, 'Not `*`.'),
+              olderSdkUserId,
               queryParam('render_method', { enum: [...OLDER_SDK_RENDER_METHODS, ''] }, 'One render method; absent or empty: both.'),
               queryParam('render_page', str(LIMITS.attrValueLength), 'Only actions created with attr `render_page` = this screen; empty: any.'),
             ],
@@ -212,7 +213,9 @@ export function actionStoreOpenApi(): OpenApiFragment {
             },
           },
         ),
-        options: corsPreflight('Preflight answered; allow-headers are set for the allowed origins (CORS_ORIGINS) only.'),
+        options: corsPreflight('preflightOlderSdkPullUserActions', 'Preflight answered; allow-headers are set for the allowed origins (CORS_ORIGINS) only.', [
+          olderSdkUserId,
+        ]),
       },
       '/nudge/sdk/get': {
         get: op(
