@@ -1,7 +1,4 @@
-import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { promisify } from 'node:util';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
@@ -10,6 +7,7 @@ import { chdbScratchPath, createChdbAnalystSql } from '@evp/embedded';
 import { uniqueName } from '@evp/testkit';
 import { createEmbeddedParts } from '../embedded-parts';
 import { startPipeline, type RunningPipeline } from '../pipeline';
+import { compressBlocks, decompressBlocks } from './compressed-blocks';
 
 // ClickHouse's HTTP interface as `npm start` serves it (dev/src/pipeline.ts), over real sockets on
 // the embedded chdb: both apps' rows are in the tables, and every answer must hold app-a's only.
@@ -153,7 +151,7 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
           format: 'JSONEachRow',
         });
         expect(await p.json()).toEqual([{ n: 1 }]);
-        await expect(client.query({ query: 'SELECT * FROM system.tables', format: 'JSONEachRow' })).rejects.toMatchObject({
+        await expect(client.query({ query: 'SELECT * FROM system.parts', format: 'JSONEachRow' })).rejects.toMatchObject({
           code: '497',
           type: 'ACCESS_DENIED',
         });
@@ -178,11 +176,19 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
     { name: 'JOIN', sql: 'SELECT count() FROM campaigns c CROSS JOIN segment_definitions s', rows: '2\n' },
     { name: 'IN subquery', sql: 'SELECT count() FROM campaigns WHERE app_id IN (SELECT app_id FROM segment_definitions)', rows: '2\n' },
     { name: 'qualified name', sql: `SELECT count() FROM ${database}.campaigns FINAL`, rows: '2\n' },
-    { name: 'system.tables', sql: 'SELECT name FROM system.tables', code: 497 },
+    // The schema views: the platform's database and its app-scoped tables only (jdbc.integration.test.ts browses them with the driver).
+    { name: 'system.databases', sql: 'SELECT name FROM system.databases', rows: `${database}\n` },
+    {
+      name: 'system.tables',
+      sql: "SELECT database, name FROM system.tables WHERE name IN ('campaigns', 'schema_migrations', 'one', 'tables')",
+      rows: `${database}\tcampaigns\n`,
+    },
+    { name: 'system.columns', sql: "SELECT count() > 5, countIf(table = 'campaigns') FROM system.columns WHERE database != 'system'", rows: '1\t8\n' },
+    { name: 'system.processes (other queries)', sql: 'SELECT query FROM system.processes', code: 497 },
     // chdb keeps no query log: ClickHouse itself answers that the table does not exist.
     { name: 'system.query_log', sql: 'SELECT query FROM system.query_log', code: 60 },
     { name: 'system.parts', sql: 'SELECT count() FROM system.parts', code: 497 },
-    { name: 'system table in a subquery', sql: 'SELECT count() FROM campaigns WHERE campaign_id IN (SELECT name FROM system.tables)', code: 497 },
+    { name: 'system table in a subquery', sql: 'SELECT count() FROM campaigns WHERE campaign_id IN (SELECT name FROM system.parts)', code: 497 },
     { name: 'file() table function', sql: "SELECT * FROM file('/etc/hostname', 'LineAsString')", code: 497 },
     { name: 'file() scalar function', sql: "SELECT file('/etc/hostname')", code: 497 },
     { name: 'url()', sql: "SELECT * FROM url('http://127.0.0.1:1/', 'CSV', 'a String')", code: 497 },
@@ -191,7 +197,7 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
     { name: 'input()', sql: "SELECT * FROM input('a String')", code: 497 },
     { name: 'numbers() (harmless: allowed)', sql: 'SELECT sum(number) FROM numbers(4)', rows: '6\n' },
     { name: 'INTO OUTFILE', sql: "SELECT 1 INTO OUTFILE '/tmp/evp-analyst-outfile.txt'", code: 164 },
-    { name: 'FORMAT Null hiding a table from the check', sql: 'SELECT name FROM system.tables FORMAT Null', code: 497 },
+    { name: 'FORMAT Null hiding a table from the check', sql: 'SELECT name FROM system.parts FORMAT Null', code: 497 },
     { name: 'SETTINGS readonly=0', sql: 'SELECT count() FROM campaigns SETTINGS readonly = 0', code: 164 },
     { name: 'SETTINGS additional_table_filters', sql: "SELECT count() FROM campaigns SETTINGS additional_table_filters = {'campaigns': '1'}", code: 164 },
     { name: 'SETTINGS in a subquery', sql: 'SELECT count() FROM (SELECT * FROM campaigns SETTINGS readonly = 0)', code: 164 },
@@ -249,34 +255,24 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
     }
   });
 
-  // The JDBC driver over HTTP (what DBeaver and Metabase use), with compress=0 in its URL: its all-in-one jar from Maven Central
-  // (fetched with mvn when absent), and a one-file Java program run by java's source launcher.
-  it('answers the ClickHouse JDBC driver over HTTP', async () => {
-    // The driver's all-in-one jar leaves out its logging API (slf4j), so that comes beside it.
-    const artifacts = ['com.clickhouse:clickhouse-jdbc:0.9.4:jar:all', 'org.slf4j:slf4j-api:2.0.16', 'org.slf4j:slf4j-nop:2.0.16'];
-    const jars = artifacts.map((a) => {
-      const [group, name, version, , classifier] = a.split(':');
-      return resolve(
-        homedir(),
-        '.m2/repository',
-        ...(group as string).split('.'),
-        name as string,
-        version as string,
-        `${name}-${version}${classifier ? `-${classifier}` : ''}.jar`,
-      );
-    });
-    for (const [i, jar] of jars.entries()) {
-      if (!existsSync(jar)) await promisify(execFile)('mvn', ['-q', 'dependency:get', `-Dartifact=${artifacts[i]}`], { timeout: 300_000 });
-    }
-    const jar = jars.join(':');
-    const run = (sql: string, key = A_KEY) =>
-      promisify(execFile)('java', ['-cp', jar, resolve(__dirname, 'jdbc/JdbcQuery.java'), `jdbc:clickhouse:${port}/default?compress=0`, key, sql], {
-        timeout: 120_000,
-      });
-    expect((await run("SELECT campaign_id, name FROM campaigns WHERE campaign_id IN ('a1', 'a2', 'b1') ORDER BY campaign_id")).stdout).toBe('a1\ta1\na2\ta2\n');
-    // The driver's default compress=1 (ClickHouse's LZ4 framing) is refused in words: the URL says compress=0.
-    const lz4 = await fetch(`${port}/?compress=1&query=SELECT+1`, { headers: { 'X-ClickHouse-Key': A_KEY } });
-    expect([lz4.status, lz4.headers.get('x-clickhouse-exception-code')]).toEqual([501, '48']);
-    await expect(run('SELECT name FROM system.tables')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('Code: 497') });
-  }, 300_000);
+  it("speaks ClickHouse's compressed blocks both ways (compress=1, decompress=1), errors included", async () => {
+    const post = (query: string, sql: Buffer) =>
+      fetch(`${port}/?${query}`, { method: 'POST', headers: { 'X-ClickHouse-Key': A_KEY }, body: sql });
+    const framed = compressBlocks(Buffer.from("SELECT campaign_id FROM campaigns WHERE campaign_id < 'a3' ORDER BY 1"));
+    const ok = await post('compress=1&decompress=1', framed);
+    expect([ok.status, decompressBlocks(Buffer.from(await ok.arrayBuffer())).toString()]).toEqual([200, 'a1\na2\n']);
+    const plain = await post('compress=0&decompress=1', framed);
+    expect([plain.status, await plain.text()]).toEqual([200, 'a1\na2\n']);
+    // A failing query's answer is framed too (ClickHouse writes it into the compressed stream)…
+    const bad = await post('compress=1', Buffer.from('SELECT nope FROM campaigns'));
+    expect([bad.status, bad.headers.get('x-clickhouse-exception-code')]).toEqual([404, '47']);
+    expect(decompressBlocks(Buffer.from(await bad.arrayBuffer())).toString()).toMatch(/^Code: 47\. DB::Exception: /);
+    // …except 401/403, which the JDBC driver reads as they come.
+    const denied = await post('compress=1', Buffer.from('SELECT count() FROM system.parts'));
+    expect([denied.status, (await denied.text()).startsWith('Code: 497. DB::Exception: ')]).toEqual([403, true]);
+    const corrupt = Buffer.from(framed);
+    corrupt[corrupt.length - 1] = (corrupt[corrupt.length - 1] as number) ^ 1;
+    const broken = await post('decompress=1', corrupt);
+    expect([broken.status, broken.headers.get('x-clickhouse-exception-code')]).toEqual([500, '40']);
+  });
 });

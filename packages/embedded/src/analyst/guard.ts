@@ -47,11 +47,24 @@ const DENIED_FUNCTIONS = new Set(
   ].map((f) => f.toLowerCase()),
 );
 
-/** Table functions that read no table: harmless generators. Every other one is refused. */
-const ALLOWED_TABLE_FUNCTIONS = new Set(['numbers', 'zeros', 'generate_series', 'generateSeries']);
+/**
+ * Table functions that read no table: harmless generators, and `values` (rows written in the query
+ * itself; the JDBC driver's getTypeInfo and getClientInfoProperties select from it). Every other one is refused.
+ */
+const ALLOWED_TABLE_FUNCTIONS = new Set(['numbers', 'zeros', 'generate_series', 'generateSeries', 'values']);
 
-/** Tables that hold no data of any app: `SELECT 1` reads system.one. */
-const HARMLESS_TABLES = new Set(['system.one']);
+/**
+ * System tables that hold no data of any app, the same for every key: `SELECT 1` reads system.one;
+ * the rest are the server's catalogs that SQL tools read when they connect (the JDBC driver's
+ * getFunctions and getTypeInfo, Metabase's `system.settings` probe, editors' completion).
+ * system.databases, .tables and .columns are readable too, narrowed to the app's own view by its
+ * session (packages/embedded's analyst adapter); query logs, processes and parts never are.
+ */
+const HARMLESS_TABLES = new Set(
+  ['one', 'functions', 'data_type_families', 'table_engines', 'table_functions', 'formats', 'settings', 'time_zones', 'collations', 'build_options'].map(
+    (t) => `system.${t}`,
+  ),
+);
 
 const SELECT_ROOTS = new Set(['SelectWithUnionQuery', 'SelectIntersectExceptQuery']);
 
@@ -93,11 +106,11 @@ export function withoutFormat(canonical: string, format: string | undefined): st
   return lines.slice(0, -1).join('\n');
 }
 
-/** Checks `EXPLAIN QUERY TREE` output: every table read is one of the app-scoped tables, every table function a generator. */
-export function checkQueryTree(tree: string, scopedTables: ReadonlySet<string>): void {
+/** Checks `EXPLAIN QUERY TREE` output: every table read is filtered to the app (or harmless), every table function a generator. */
+export function checkQueryTree(tree: string, filteredTables: ReadonlySet<string>): void {
   for (const m of tree.matchAll(/\btable_name: ([^\s,]+)/g)) {
     const table = m[1] as string;
-    if (!scopedTables.has(table) && !HARMLESS_TABLES.has(table)) throw accessDenied(`table ${table}`);
+    if (!filteredTables.has(table) && !HARMLESS_TABLES.has(table)) throw accessDenied(`table ${table}`);
   }
   for (const m of tree.matchAll(/\btable_function_name: ([^\s,]+)/g)) {
     const fn = m[1] as string;
