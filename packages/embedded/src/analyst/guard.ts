@@ -51,7 +51,7 @@ const DENIED_FUNCTIONS = new Set(
  * Table functions that read no table: harmless generators, and `values` (rows written in the query
  * itself; the JDBC driver's getTypeInfo and getClientInfoProperties select from it). Every other one is refused.
  */
-const ALLOWED_TABLE_FUNCTIONS = new Set(['numbers', 'zeros', 'generate_series', 'generateSeries', 'values']);
+const ALLOWED_TABLE_FUNCTIONS = new Set(['numbers', 'zeros', 'generate_series', 'generateseries', 'values']);
 
 /**
  * System tables that hold no data of any app, the same for every key: `SELECT 1` reads system.one;
@@ -114,6 +114,7 @@ export function checkQueryTree(tree: string, filteredTables: ReadonlySet<string>
   }
   for (const m of tree.matchAll(/\btable_function_name: ([^\s,]+)/g)) {
     const fn = m[1] as string;
-    if (!ALLOWED_TABLE_FUNCTIONS.has(fn)) throw accessDenied(`table function ${fn}()`);
+    // Compared in lower case: the query tree keeps the name as written (`VALUES`), and ClickHouse resolves some names in any case.
+    if (!ALLOWED_TABLE_FUNCTIONS.has(fn.toLowerCase())) throw accessDenied(`table function ${fn}()`);
   }
 }
