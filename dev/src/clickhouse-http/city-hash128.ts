@@ -121,7 +121,7 @@ function cityHash128WithSeed(s: Buffer, pos: number, len: number, seed: Pair): P
   y = add(y, add(mul(rotate(w[0], 37), k0), z));
   x = add(x, mul(rotate(add(v[0], z), 49), k0));
   // Up to four 32-byte chunks from the end of the input.
-  for (let tailDone = 0; tailDone < len; ) {
+  for (let tailDone = 0; tailDone < len;) {
     tailDone += 32;
     y = add(mul(rotate((y - x) & MASK, 42), k0), v[1]);
     w[0] = add(w[0], s.readBigUInt64LE(pos + len - tailDone + 16));

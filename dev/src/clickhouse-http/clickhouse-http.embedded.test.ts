@@ -256,8 +256,7 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
   });
 
   it("speaks ClickHouse's compressed blocks both ways (compress=1, decompress=1), errors included", async () => {
-    const post = (query: string, sql: Buffer) =>
-      fetch(`${port}/?${query}`, { method: 'POST', headers: { 'X-ClickHouse-Key': A_KEY }, body: sql });
+    const post = (query: string, sql: Buffer) => fetch(`${port}/?${query}`, { method: 'POST', headers: { 'X-ClickHouse-Key': A_KEY }, body: sql });
     const framed = compressBlocks(Buffer.from("SELECT campaign_id FROM campaigns WHERE campaign_id < 'a3' ORDER BY 1"));
     const ok = await post('compress=1&decompress=1', framed);
     expect([ok.status, decompressBlocks(Buffer.from(await ok.arrayBuffer())).toString()]).toEqual([200, 'a1\na2\n']);

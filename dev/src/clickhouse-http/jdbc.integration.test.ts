@@ -121,7 +121,12 @@ describe('the ClickHouse JDBC driver on the HTTP interface', () => {
     const { stdout } = await run('java', ['-cp', classpath, CHECK, url, key, ...forbidden], { timeout: 120_000 }).catch(
       (err: { stdout?: string; stderr?: string }) => ({ stdout: `${err.stdout ?? ''}stderr\t${(err.stderr ?? '').replace(/\s+/g, ' ')}\n` }),
     );
-    return Object.fromEntries(stdout.trimEnd().split('\n').map((l) => l.split('\t') as [string, string]));
+    return Object.fromEntries(
+      stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split('\t') as [string, string]),
+    );
   };
 
   /** Everything but the rows is the same for both apps: the schema of the platform's database. */

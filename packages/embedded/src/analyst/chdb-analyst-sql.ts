@@ -68,8 +68,7 @@ export function createChdbAnalystSql(opts: ChdbAnalystSqlOptions): AnalystSql {
   let scoped: Promise<Set<string>> | undefined;
   /** What a query may read: the app-scoped tables and the schema views, each filtered by the session. */
   let filtered: Promise<Set<string>> | undefined;
-  const filteredTables = () =>
-    (filtered ??= scopedTables().then((tables) => new Set([...tables, ...Object.keys(schemaViewFilters(database, [...tables]))])));
+  const filteredTables = () => (filtered ??= scopedTables().then((tables) => new Set([...tables, ...Object.keys(schemaViewFilters(database, [...tables]))])));
 
   // Every table of the platform's database with an app_id column, read once (migrations ran before).
   const scopedTables = () =>
