@@ -211,8 +211,36 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
     { name: 'KILL QUERY', sql: 'KILL QUERY WHERE 1', code: 164 },
     { name: 'multi-statement ; DROP', sql: 'SELECT 1; DROP TABLE campaigns', code: 62 },
     { name: 'EXISTS (metadata: refused)', sql: 'EXISTS TABLE campaigns', code: 164 },
-    { name: 'SHOW TABLES (metadata: refused)', sql: 'SHOW TABLES', code: 164 },
-    { name: 'DESCRIBE (metadata: refused)', sql: 'DESCRIBE TABLE campaigns', code: 164 },
+    // What Grafana's ClickHouse data source sends to browse: narrowed like the schema views.
+    { name: 'SHOW DATABASES', sql: 'SHOW DATABASES', rows: `${database}\n` },
+    { name: 'SHOW TABLES LIKE', sql: "SHOW TABLES LIKE 'campaign%'", rows: 'campaign_outcomes\ncampaign_settings\ncampaigns\n' },
+    { name: 'SHOW TABLES FROM system', sql: 'SHOW TABLES FROM system', rows: '' },
+    {
+      name: 'DESCRIBE TABLE',
+      sql: `DESC TABLE "${database}"."segment_definitions" FORMAT JSONEachRow`,
+      rows: [
+        ['app_id', 'LowCardinality(String)'],
+        ['segment_id', 'String'],
+        ['version', 'UInt32'],
+        ['name', 'String'],
+        ['definition', 'String', 'the definition as JSON text'],
+        ['created_at', "DateTime64(3, 'UTC')"],
+        ['updated_at', "DateTime64(3, 'UTC')"],
+        ['deleted', 'Bool'],
+      ]
+        .map(
+          ([name, type, comment = '']) =>
+            `${JSON.stringify({ name, type, default_type: '', default_expression: '', comment, codec_expression: '', ttl_expression: '' })}\n`,
+        )
+        .join(''),
+    },
+    { name: 'DESCRIBE a table without app_id', sql: 'DESCRIBE TABLE schema_migrations', code: 497 },
+    { name: 'DESCRIBE a system table', sql: 'DESCRIBE TABLE system.processes', code: 497 },
+    { name: 'DESCRIBE a subquery', sql: 'DESCRIBE (SELECT * FROM system.parts)', code: 164 },
+    { name: 'SHOW DICTIONARIES (refused)', sql: 'SHOW DICTIONARIES', code: 164 },
+    { name: 'SHOW PROCESSLIST (refused)', sql: 'SHOW PROCESSLIST', code: 164 },
+    { name: 'SHOW CREATE TABLE (refused)', sql: 'SHOW CREATE TABLE campaigns', code: 164 },
+    { name: 'SHOW TABLES … INTO OUTFILE', sql: "SHOW TABLES INTO OUTFILE '/tmp/evp-analyst-outfile.txt'", code: 164 },
     { name: 'EXPLAIN (refused)', sql: 'EXPLAIN SELECT * FROM system.tables', code: 164 },
     { name: 'over the row limit (1000)', sql: 'SELECT number FROM numbers(5000)', code: 396 },
     { name: 'over the time limit (1 s)', sql: 'SELECT count() FROM numbers(100000000000)', code: 159 },
@@ -256,7 +284,8 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
   });
 
   it("speaks ClickHouse's compressed blocks both ways (compress=1, decompress=1), errors included", async () => {
-    const post = (query: string, sql: Buffer) => fetch(`${port}/?${query}`, { method: 'POST', headers: { 'X-ClickHouse-Key': A_KEY }, body: sql });
+    const post = (query: string, sql: Buffer) =>
+      fetch(`${port}/?${query}`, { method: 'POST', headers: { 'X-ClickHouse-Key': A_KEY }, body: new Uint8Array(sql) });
     const framed = compressBlocks(Buffer.from("SELECT campaign_id FROM campaigns WHERE campaign_id < 'a3' ORDER BY 1"));
     const ok = await post('compress=1&decompress=1', framed);
     expect([ok.status, decompressBlocks(Buffer.from(await ok.arrayBuffer())).toString()]).toEqual([200, 'a1\na2\n']);

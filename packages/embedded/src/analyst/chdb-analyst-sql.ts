@@ -1,7 +1,7 @@
 import { ClickHouseFailure, type AnalystQuery, type AnalystResult, type AnalystSql } from '@evp/core';
 import { identifier } from '@evp/clickhouse';
 import { Session } from 'chdb';
-import { checkAst, checkQueryTree, withoutFormat } from './guard';
+import { browseStatement, checkAst, checkQueryTree, withoutFormat } from './guard';
 
 /** Per-query limits, set on each app's session before readonly=1 locks them (docs/analytics.md). */
 export interface AnalystLimits {
@@ -36,6 +36,16 @@ interface AppSessions {
   /** Runs them: readonly, filtered, limited. */
   run: Session;
 }
+
+type ChdbResult = Awaited<ReturnType<Session['queryAsync']>>;
+
+const answer = (r: ChdbResult, format: string): AnalystResult => ({
+  body: Buffer.from(r.bytes()),
+  format,
+  readRows: r.rowsRead,
+  readBytes: r.bytesRead,
+  elapsedNs: Math.round(r.elapsed * 1e9),
+});
 
 /**
  * The system tables that describe the schema, each narrowed to what the app may read (the
@@ -132,6 +142,11 @@ export function createChdbAnalystSql(opts: ChdbAnalystSqlOptions): AnalystSql {
         // text is what is explained and run, so the checks and the run see the same query.
         const formatted = await check.queryBindAsync('SELECT formatQuery({q:String}) AS q', { q: q.sql }, { format: 'JSONEachRow' });
         const canonical = (JSON.parse(formatted.text()) as { q: string }).q;
+        const browse = browseStatement(canonical, database, await filteredTables());
+        if (browse) {
+          const format = browse.format ?? q.format;
+          return answer(await run.queryAsync(browse.statement, { format }), format);
+        }
         const astSql = `EXPLAIN AST ${canonical}`;
         const ast = hasParams ? await check.queryBindAsync(astSql, params, { format: 'TSVRaw' }) : await check.queryAsync(astSql, { format: 'TSVRaw' });
         const ownFormat = checkAst(ast.text());
@@ -140,8 +155,7 @@ export function createChdbAnalystSql(opts: ChdbAnalystSqlOptions): AnalystSql {
         const treeSql = `EXPLAIN QUERY TREE ${sql}`;
         const tree = hasParams ? await check.queryBindAsync(treeSql, params, { format: 'TSVRaw' }) : await check.queryAsync(treeSql, { format: 'TSVRaw' });
         checkQueryTree(tree.text(), await filteredTables());
-        const r = hasParams ? await run.queryBindAsync(sql, params, { format }) : await run.queryAsync(sql, { format });
-        return { body: Buffer.from(r.bytes()), format, readRows: r.rowsRead, readBytes: r.bytesRead, elapsedNs: Math.round(r.elapsed * 1e9) };
+        return answer(hasParams ? await run.queryBindAsync(sql, params, { format }) : await run.queryAsync(sql, { format }), format);
       } catch (err) {
         throw ClickHouseFailure.from(err);
       }

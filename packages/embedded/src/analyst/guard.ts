@@ -106,6 +106,35 @@ export function withoutFormat(canonical: string, format: string | undefined): st
   return lines.slice(0, -1).join('\n');
 }
 
+const LIKE = String.raw`(?: (?:NOT )?I?LIKE '(?:[^'\\\n]|\\.)*')?(?: LIMIT \d+)?`;
+const SHOW = new RegExp(String.raw`^SHOW (?:DATABASES|TABLES(?: FROM \w+)?)${LIKE}$`);
+const DESCRIBE = /^DESCRIBE TABLE (?:(\w+)\.)?(\w+)$/;
+
+/**
+ * The statements schema browsers send besides SELECTs (Grafana's ClickHouse data source: `SHOW
+ * DATABASES`, `SHOW TABLES FROM db`, `DESC TABLE db.t`), recognised in ClickHouse's canonical text
+ * of the query (formatQuery), each whole: `SHOW DATABASES` and `SHOW TABLES [FROM db]`, with an
+ * optional `[NOT] [I]LIKE '…'` and `LIMIT n`, read system.databases and system.tables, which the
+ * session filters; `DESCRIBE TABLE t` is allowed on a table the key may read (else 497). Any other
+ * SHOW (dictionaries, clusters, processes, CREATE …) stays refused by checkAst. Returns the
+ * statement to run and its own FORMAT, or undefined when `canonical` is not one of these.
+ */
+export function browseStatement(
+  canonical: string,
+  database: string,
+  filteredTables: ReadonlySet<string>,
+): { statement: string; format: string | undefined } | undefined {
+  const [statement = '', formatLine, ...rest] = canonical.trimEnd().split('\n');
+  const format = formatLine === undefined ? undefined : /^FORMAT (\w+)$/.exec(formatLine)?.[1];
+  if (rest.length > 0 || (formatLine !== undefined && format === undefined)) return undefined;
+  if (SHOW.test(statement)) return { statement, format };
+  const d = DESCRIBE.exec(statement);
+  if (!d) return undefined;
+  const table = `${d[1] ?? database}.${d[2] as string}`;
+  if (!filteredTables.has(table) && !HARMLESS_TABLES.has(table)) throw accessDenied(`table ${table}`);
+  return { statement, format };
+}
+
 /** Checks `EXPLAIN QUERY TREE` output: every table read is filtered to the app (or harmless), every table function a generator. */
 export function checkQueryTree(tree: string, filteredTables: ReadonlySet<string>): void {
   for (const m of tree.matchAll(/\btable_name: ([^\s,]+)/g)) {
