@@ -239,7 +239,8 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
     { name: 'DESCRIBE a subquery', sql: 'DESCRIBE (SELECT * FROM system.parts)', code: 164 },
     { name: 'SHOW DICTIONARIES (refused)', sql: 'SHOW DICTIONARIES', code: 164 },
     { name: 'SHOW PROCESSLIST (refused)', sql: 'SHOW PROCESSLIST', code: 164 },
-    { name: 'SHOW CREATE TABLE (refused)', sql: 'SHOW CREATE TABLE campaigns', code: 164 },
+    { name: 'SHOW CREATE TABLE of a table without app_id', sql: 'SHOW CREATE TABLE schema_migrations', code: 497 },
+    { name: 'SHOW CREATE DATABASE (refused)', sql: 'SHOW CREATE DATABASE default', code: 164 },
     { name: 'SHOW TABLES … INTO OUTFILE', sql: "SHOW TABLES INTO OUTFILE '/tmp/evp-analyst-outfile.txt'", code: 164 },
     { name: 'EXPLAIN (refused)', sql: 'EXPLAIN SELECT * FROM system.tables', code: 164 },
     { name: 'over the row limit (1000)', sql: 'SELECT number FROM numbers(5000)', code: 396 },
@@ -256,6 +257,11 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
       ]);
       expect(r.status).toBe(code === 164 || code === 497 ? 403 : code === 62 ? 400 : code === 60 ? 404 : 500);
     }
+  });
+
+  it("answers SHOW CREATE TABLE of an app-scoped table (DBeaver's DDL tab)", async () => {
+    const r = await get(port, A_KEY, 'SHOW CREATE TABLE campaigns FORMAT TSVRaw');
+    expect([r.status, r.text.split('\n')[0]]).toEqual([200, `CREATE TABLE ${database}.campaigns`]);
   });
 
   it("app-b's key sees app-b's rows only", async () => {

@@ -91,10 +91,14 @@ describe('analyst query guard', () => {
       format: 'JSON',
     });
     expect(browseStatement('DESCRIBE TABLE events', 'analytics', filtered)).toEqual({ statement: 'DESCRIBE TABLE events', format: undefined });
+    expect(browseStatement('SHOW CREATE TABLE analytics.events', 'analytics', filtered)).toEqual({
+      statement: 'SHOW CREATE TABLE analytics.events',
+      format: undefined,
+    });
     expect(browseStatement('DESCRIBE TABLE system.one', 'analytics', filtered)).toEqual({ statement: 'DESCRIBE TABLE system.one', format: undefined });
     for (const other of [
       'SHOW DICTIONARIES',
-      'SHOW CREATE TABLE events',
+      'SHOW CREATE DATABASE analytics',
       "SHOW TABLES\nINTO OUTFILE 'x'",
       'SHOW TABLES\nSETTINGS a = 1',
       'SHOW TABLES\nFORMAT JSON\nSETTINGS a = 1',

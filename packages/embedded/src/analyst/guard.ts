@@ -108,15 +108,16 @@ export function withoutFormat(canonical: string, format: string | undefined): st
 
 const LIKE = String.raw`(?: (?:NOT )?I?LIKE '(?:[^'\\\n]|\\.)*')?(?: LIMIT \d+)?`;
 const SHOW = new RegExp(String.raw`^SHOW (?:DATABASES|TABLES(?: FROM \w+)?)${LIKE}$`);
-const DESCRIBE = /^DESCRIBE TABLE (?:(\w+)\.)?(\w+)$/;
+const DESCRIBE = /^(?:DESCRIBE TABLE|SHOW CREATE TABLE) (?:(\w+)\.)?(\w+)$/;
 
 /**
  * The statements schema browsers send besides SELECTs (Grafana's ClickHouse data source: `SHOW
- * DATABASES`, `SHOW TABLES FROM db`, `DESC TABLE db.t`), recognised in ClickHouse's canonical text
- * of the query (formatQuery), each whole: `SHOW DATABASES` and `SHOW TABLES [FROM db]`, with an
- * optional `[NOT] [I]LIKE '…'` and `LIMIT n`, read system.databases and system.tables, which the
- * session filters; `DESCRIBE TABLE t` is allowed on a table the key may read (else 497). Any other
- * SHOW (dictionaries, clusters, processes, CREATE …) stays refused by checkAst. Returns the
+ * DATABASES`, `SHOW TABLES FROM db`, `DESC TABLE db.t`; DBeaver's DDL tab: `SHOW CREATE TABLE`),
+ * recognised in ClickHouse's canonical text of the query (formatQuery), each whole: `SHOW DATABASES`
+ * and `SHOW TABLES [FROM db]`, with an optional `[NOT] [I]LIKE '…'` and `LIMIT n`, read
+ * system.databases and system.tables, which the session filters; `DESCRIBE TABLE t` and `SHOW
+ * CREATE TABLE t` (what system.tables' create_table_query shows anyway) are allowed on a table the
+ * key may read (else 497). Any other SHOW (dictionaries, clusters, processes, …) stays refused by checkAst. Returns the
  * statement to run and its own FORMAT, or undefined when `canonical` is not one of these.
  */
 export function browseStatement(
