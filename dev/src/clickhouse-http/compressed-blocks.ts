@@ -21,7 +21,7 @@ const HEADER = 9;
 const CHECKSUM = 16;
 
 /** ClickHouse's max_compress_block_size default: a response is cut into blocks of at most this many bytes. */
-export const BLOCK_SIZE = 1024 * 1024;
+const BLOCK_SIZE = 1024 * 1024;
 
 /** ClickHouse's own refusal codes for a bad compressed stream. */
 const corrupt = (what: string) => new ClickHouseFailure(271, 'CANNOT_DECOMPRESS', `Cannot decompress the request body: ${what}`);
