@@ -295,6 +295,10 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
     const framed = compressBlocks(Buffer.from("SELECT campaign_id FROM campaigns WHERE campaign_id < 'a3' ORDER BY 1"));
     const ok = await post('compress=1&decompress=1', framed);
     expect([ok.status, decompressBlocks(Buffer.from(await ok.arrayBuffer())).toString()]).toEqual([200, 'a1\na2\n']);
+    // An answer over 1 MiB comes in several blocks (written one by one).
+    const big = await post('compress=1', Buffer.from("SELECT repeat('x', 1099) FROM numbers(1000)"));
+    const bigBody = Buffer.from(await big.arrayBuffer());
+    expect([bigBody.readUInt32LE(21), decompressBlocks(bigBody).toString()]).toEqual([1024 * 1024, `${'x'.repeat(1099)}\n`.repeat(1000)]);
     const plain = await post('compress=0&decompress=1', framed);
     expect([plain.status, await plain.text()]).toEqual([200, 'a1\na2\n']);
     // A failing query's answer is framed too (ClickHouse writes it into the compressed stream)…

@@ -28,7 +28,14 @@ const corrupt = (what: string) => new ClickHouseFailure(271, 'CANNOT_DECOMPRESS'
 
 /** `data` as LZ4 blocks of at most `blockSize` uncompressed bytes; no bytes, no block (as ClickHouse). */
 export function compressBlocks(data: Buffer, blockSize = BLOCK_SIZE): Buffer {
-  const out: Buffer[] = [];
+  return Buffer.concat([...compressedBlocks(data, blockSize)]);
+}
+
+/**
+ * The blocks one at a time, for a caller that lets other work run between them: the checksum costs
+ * about 100 ms per MiB of compressed bytes (BigInt arithmetic, measured on this 2-core machine).
+ */
+export function* compressedBlocks(data: Buffer, blockSize = BLOCK_SIZE): Generator<Buffer> {
   for (let at = 0; at < data.length; at += blockSize) {
     const chunk = data.subarray(at, at + blockSize);
     const lz4 = compressSync(chunk).subarray(4);
@@ -40,9 +47,8 @@ export function compressBlocks(data: Buffer, blockSize = BLOCK_SIZE): Buffer {
     const [low, high] = cityHash128(block.subarray(CHECKSUM));
     block.writeBigUInt64LE(low, 0);
     block.writeBigUInt64LE(high, 8);
-    out.push(block);
+    yield block;
   }
-  return Buffer.concat(out);
 }
 
 /** The bytes of a stream of blocks, each checked against its checksum (ClickHouse's 40 CHECKSUM_DOESNT_MATCH when not). */

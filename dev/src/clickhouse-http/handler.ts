@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { setImmediate } from 'node:timers/promises';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { ClickHouseFailure, errorCodes, type AnalystSql, type KeyRing, type Logger } from '@evp/core';
-import { compressBlocks, decompressBlocks } from './compressed-blocks';
+import { compressBlocks, compressedBlocks, decompressBlocks } from './compressed-blocks';
 
 /**
  * ClickHouse's HTTP interface (https://clickhouse.com/docs/interfaces/http) over the analyst SQL
@@ -175,8 +177,18 @@ export function createClickHouseHttpHandler(opts: ClickHouseHttpOptions): Reques
         'X-ClickHouse-Summary': JSON.stringify(summary),
         'X-ClickHouse-Timezone': 'UTC',
       };
-      let out = framed ? compressBlocks(result.body) : result.body;
       const gzip = url.searchParams.get('enable_http_compression') === '1' && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+      if (framed && !gzip && req.method !== 'HEAD') {
+        // Block by block, yielding between them: a large answer does not hold the event loop for all its checksums.
+        res.writeHead(200, headers);
+        for (const block of compressedBlocks(result.body)) {
+          if (!res.write(block)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+          if (res.destroyed) return;
+          await setImmediate();
+        }
+        return void res.end();
+      }
+      let out = framed ? compressBlocks(result.body) : result.body;
       if (gzip) {
         out = gzipSync(out);
         headers['Content-Encoding'] = 'gzip';
