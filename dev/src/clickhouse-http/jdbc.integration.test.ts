@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { KeyRing, createLogger } from '@evp/core';
 import { chdbScratchPath, createChdbAnalystSql } from '@evp/embedded';
-import { uniqueName } from '@evp/testkit';
+import { requireProgram, uniqueName } from '@evp/testkit';
 import { createEmbeddedParts } from '../embedded-parts';
 import { startPipeline, type RunningPipeline } from '../pipeline';
 
@@ -38,9 +38,9 @@ async function driverClasspath(): Promise<string> {
   const args = ['-q', '-B', '-f', POM, 'dependency:build-classpath', `-Dmdep.outputFile=${file}`];
   try {
     try {
-      await run('mvn', ['-o', ...args], { timeout: 120_000 });
+      await run(requireProgram('mvn'), ['-o', ...args], { timeout: 120_000 });
     } catch {
-      await run('mvn', args, { timeout: 600_000 });
+      await run(requireProgram('mvn'), args, { timeout: 600_000 });
     }
     return readFileSync(file, 'utf8').trim();
   } finally {
@@ -118,7 +118,7 @@ describe('the ClickHouse JDBC driver on the HTTP interface', () => {
     const url = `jdbc:clickhouse:http://127.0.0.1:${(proxy.address() as AddressInfo).port}/default${query}`;
     seen.length = 0;
     // A failed connection exits 1 with its `failed` line: the comparison below shows it.
-    const { stdout } = await run('java', ['-cp', classpath, CHECK, url, key, ...forbidden], { timeout: 120_000 }).catch(
+    const { stdout } = await run(requireProgram('java'), ['-cp', classpath, CHECK, url, key, ...forbidden], { timeout: 120_000 }).catch(
       (err: { stdout?: string; stderr?: string }) => ({ stdout: `${err.stdout ?? ''}stderr\t${(err.stderr ?? '').replace(/\s+/g, ' ')}\n` }),
     );
     return Object.fromEntries(
