@@ -264,6 +264,44 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
     expect([r.status, r.text.split('\n')[0]]).toEqual([200, `CREATE TABLE ${database}.campaigns`]);
   });
 
+  // Statements the tools send at connect time and while browsing, as their sources write them
+  // (docs/analytics.md, "Connect DBeaver / DataGrip / Metabase"); the driver's own are run by jdbc.integration.test.ts.
+  const TOOLS: { tool: string; sql: string; rows: string | RegExp }[] = [
+    { tool: 'Grafana: databases', sql: 'SHOW DATABASES', rows: `${database}\n` },
+    { tool: 'Grafana: tables', sql: `SHOW TABLES FROM "${database}"`, rows: /^actions_log\n(\w+\n)+$/ },
+    { tool: 'Grafana: columns', sql: `DESC TABLE "${database}"."campaigns"`, rows: /^app_id\tLowCardinality\(String\)\t/ },
+    {
+      tool: 'Grafana: columns for ad hoc filters',
+      sql: `SELECT name, type, table FROM system.columns WHERE database IN ('${database}') AND table = 'segment_definitions'`,
+      rows: /^app_id\tLowCardinality\(String\)\tsegment_definitions\n(\w+\t[^\n]+\tsegment_definitions\n){7}$/,
+    },
+    {
+      // Grafana's LIMIT is 10000; this file's row limit is 1000.
+      tool: 'Grafana: SQL functions',
+      sql: 'SELECT name, is_aggregate, case_insensitive, alias_to, origin, description, syntax, arguments, returned_value, examples, categories FROM system.functions LIMIT 1000',
+      rows: /^(.*\n){1000}$/,
+    },
+    {
+      tool: 'DBeaver: tables',
+      sql: `SELECT name as TABLE_NAME, engine as TABLE_TYPE, database as TABLE_SCHEM,comment as REMARKS, * FROM system.tables WHERE database = '${database}' and name='campaigns'`,
+      rows: /^campaigns\tReplacingMergeTree\t/,
+    },
+    { tool: 'DBeaver: engines', sql: 'SELECT name FROM system.table_engines', rows: /\nReplacingMergeTree\n/ },
+    { tool: 'Metabase: cloud probe', sql: "SELECT value='1' FROM system.settings WHERE name='cloud_mode'", rows: '0\n' },
+    { tool: 'Metabase: database check', sql: `SELECT count(*) > 0 FROM system.databases WHERE name = '${database}'`, rows: '1\n' },
+    {
+      tool: 'Metabase: version',
+      sql: "WITH s AS (SELECT version() AS ver, splitByChar('.', ver) AS verSplit) SELECT s.ver, toInt32(verSplit[1]), toInt32(verSplit[2]) FROM s",
+      rows: /^\d+\.\d+[.\d]*\t\d+\t\d+\n$/,
+    },
+    { tool: 'Metabase: time zone', sql: 'SELECT timezone() AS tz', rows: /^(Etc\/)?UTC\n$/ },
+  ];
+
+  it.each(TOOLS)('answers $tool', async ({ sql, rows }) => {
+    const r = await get(port, A_KEY, sql);
+    expect([r.status, r.text]).toEqual([200, typeof rows === 'string' ? rows : expect.stringMatching(rows)]);
+  });
+
   it("app-b's key sees app-b's rows only", async () => {
     expect((await get(port, B_KEY, 'SELECT campaign_id FROM campaigns ORDER BY 1')).text).toBe('b1\nb2\nb3\n');
   });
