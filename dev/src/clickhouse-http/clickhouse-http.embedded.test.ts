@@ -337,6 +337,8 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
     const big = await post('compress=1', Buffer.from("SELECT repeat('x', 1099) FROM numbers(1000)"));
     const bigBody = Buffer.from(await big.arrayBuffer());
     expect([bigBody.readUInt32LE(21), decompressBlocks(bigBody).toString()]).toEqual([1024 * 1024, `${'x'.repeat(1099)}\n`.repeat(1000)]);
+    const spelled = await post('compress=true&decompress=true', framed);
+    expect(decompressBlocks(Buffer.from(await spelled.arrayBuffer())).toString()).toBe('a1\na2\n');
     const plain = await post('compress=0&decompress=1', framed);
     expect([plain.status, await plain.text()]).toEqual([200, 'a1\na2\n']);
     // A failing query's answer is framed too (ClickHouse writes it into the compressed stream)…

@@ -91,6 +91,9 @@ function presentedKey(req: IncomingMessage, url: URL): string | undefined {
   return url.searchParams.get('password') ?? undefined;
 }
 
+/** A boolean setting as ClickHouse reads one in a URL: 1 or true. */
+const isOn = (value: string | null) => value === '1' || value === 'true';
+
 /** The body as sent: gzip (Content-Encoding) around ClickHouse's compressed blocks (decompress=1), either optional. */
 async function readBody(req: IncomingMessage, framed: boolean): Promise<string> {
   const chunks: Buffer[] = [];
@@ -131,7 +134,7 @@ export function createClickHouseHttpHandler(opts: ClickHouseHttpOptions): Reques
     if (path !== '/' || (req.method !== 'GET' && req.method !== 'POST' && req.method !== 'HEAD')) {
       return fail(res, new ClickHouseFailure(0, 'UNKNOWN', `There is no handle ${path}; use / or /ping`), queryId, false, 404);
     }
-    const framed = url.searchParams.get('compress') === '1';
+    const framed = isOn(url.searchParams.get('compress'));
     const key = presentedKey(req, url);
     if (key === undefined) return fail(res, authFailure('sql_auth_missing'), queryId);
     const grant = opts.keys.lookup(key);
@@ -151,7 +154,7 @@ export function createClickHouseHttpHandler(opts: ClickHouseHttpOptions): Reques
     }
     let body = '';
     try {
-      if (req.method === 'POST') body = await readBody(req, url.searchParams.get('decompress') === '1');
+      if (req.method === 'POST') body = await readBody(req, isOn(url.searchParams.get('decompress')));
     } catch (err) {
       return fail(res, ClickHouseFailure.from(err), queryId, framed);
     }
@@ -177,7 +180,7 @@ export function createClickHouseHttpHandler(opts: ClickHouseHttpOptions): Reques
         'X-ClickHouse-Summary': JSON.stringify(summary),
         'X-ClickHouse-Timezone': 'UTC',
       };
-      const gzip = url.searchParams.get('enable_http_compression') === '1' && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+      const gzip = isOn(url.searchParams.get('enable_http_compression')) && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
       if (framed && !gzip && req.method !== 'HEAD') {
         // Block by block, yielding between them: a large answer does not hold the event loop for all its checksums.
         res.writeHead(200, headers);
