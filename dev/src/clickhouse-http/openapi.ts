@@ -24,6 +24,19 @@ const parameters = [
     description: 'With Accept-Encoding: gzip, the result is gzipped.',
   },
   { name: 'query_id', in: 'query', schema: { type: 'string' } },
+  {
+    name: 'compress',
+    in: 'query',
+    schema: { type: 'string', enum: ['0', '1', 'true', 'false'] },
+    description:
+      'With 1 (what the JDBC driver asks by default), the answer comes in ClickHouse’s compressed blocks: LZ4 with a CityHash128 checksum per block (docs/analytics.md).',
+  },
+  {
+    name: 'decompress',
+    in: 'query',
+    schema: { type: 'string', enum: ['0', '1', 'true', 'false'] },
+    description: 'With 1, the request body is read as ClickHouse’s compressed blocks (a bad checksum answers 40 CHECKSUM_DOESNT_MATCH).',
+  },
 ];
 const responses = {
   '200': {

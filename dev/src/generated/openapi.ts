@@ -1708,6 +1708,10 @@ export interface operations {
                 /** @description With Accept-Encoding: gzip, the result is gzipped. */
                 enable_http_compression?: "0" | "1";
                 query_id?: string;
+                /** @description With 1 (what the JDBC driver asks by default), the answer comes in ClickHouse’s compressed blocks: LZ4 with a CityHash128 checksum per block (docs/analytics.md). */
+                compress?: "0" | "1" | "true" | "false";
+                /** @description With 1, the request body is read as ClickHouse’s compressed blocks (a bad checksum answers 40 CHECKSUM_DOESNT_MATCH). */
+                decompress?: "0" | "1" | "true" | "false";
             };
             header?: never;
             path?: never;
@@ -1792,6 +1796,10 @@ export interface operations {
                 /** @description With Accept-Encoding: gzip, the result is gzipped. */
                 enable_http_compression?: "0" | "1";
                 query_id?: string;
+                /** @description With 1 (what the JDBC driver asks by default), the answer comes in ClickHouse’s compressed blocks: LZ4 with a CityHash128 checksum per block (docs/analytics.md). */
+                compress?: "0" | "1" | "true" | "false";
+                /** @description With 1, the request body is read as ClickHouse’s compressed blocks (a bad checksum answers 40 CHECKSUM_DOESNT_MATCH). */
+                decompress?: "0" | "1" | "true" | "false";
             };
             header?: never;
             path?: never;
