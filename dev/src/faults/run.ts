@@ -9,6 +9,7 @@ import { loadFaultsConfig } from './config';
 import { Harness } from './harness';
 import { bounded, killAllChildren, runHarnessScript } from './processes';
 import { resultsTable, writeSection } from './report';
+import { runScenarios } from './scenario-runner';
 import { scenarios, type ScenarioResult } from './scenarios';
 
 const SCENARIO_DEADLINE_MS = 10 * 60_000;
@@ -35,29 +36,14 @@ async function main() {
       await bounded(h.start(kafka), (kafka === 'cluster' ? 10 : 5) * 60_000, 'the stack and services to start');
     }
     console.log(`up in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-    for (const s of chosen) {
-      console.log(`--- ${s.id}. ${s.title}`);
-      const started = Date.now();
-      const r = await bounded(
-        s.standalone ? s.run(h, { short, runId }) : h.useKafka(s.kafka ?? 'single').then(() => s.run(h, { short, runId })),
-        s.deadlineMs ?? SCENARIO_DEADLINE_MS,
-        `scenario ${s.id}`,
-      ).catch((err): ScenarioResult => ({
-        id: s.id,
-        title: s.title,
-        counts: { sent: 0, acked: 0, stored: 0, rejected: 0, lost: 0, dup: 0 },
-        failures: [`error: ${(err as Error).message}`],
-        notes: [],
-      }));
-      results.push(r);
-      console.log(
-        `${r.failures.length ? 'FAIL' : 'pass'} in ${((Date.now() - started) / 1000).toFixed(0)} s: ${JSON.stringify(r.counts)} recovery ${r.recoveredMs ?? 'never'} ms ${r.failures.join('; ')} ${r.notes.join('; ')}`,
-      );
-      // A scenario may leave a service dead (that is what some bugs do): the next one starts whole.
-      for (const name of h.isStarted ? (['sink', 'validator', 'action-store', 'gateway'] as const) : []) {
-        if (!h.running(name)) await h.startService(name).catch((err) => console.error(`restarting ${name}: ${(err as Error).message}`));
-      }
-    }
+    results.push(
+      ...(await runScenarios(chosen, {
+        run: (s) => (s.standalone ? s.run(h, { short, runId }) : h.useKafka(s.kafka ?? 'single').then(() => s.run(h, { short, runId }))),
+        cleanup: () => h.cleanup(),
+        deadlineMs: (s) => s.deadlineMs ?? SCENARIO_DEADLINE_MS,
+        log: (line) => console.log(line),
+      })),
+    );
   } finally {
     await bounded(h.stop(), 3 * 60_000, 'the harness to stop').catch((err) => console.error(err));
     killAllChildren();
