@@ -5,7 +5,7 @@ import { answerFailures, sortAnswers, type ClusterMarks, type Window } from './a
 import { awaitAllStored } from './counts';
 import { CLUSTER_NODES, KEYS, type Harness } from './harness';
 import { startLoad } from './load';
-import { RATE, SETTLE_MS, hashSeed, pause, timeToRecover, verdict, type Scenario } from './scenario-kit';
+import { RATE, SETTLE_MS, hashSeed, pause, timeToRecover, traceIfLost, verdict, type Scenario } from './scenario-kit';
 
 /** The partitions whose leaders the scenario kills: where the gateway writes and the validator's output goes. */
 const WATCHED = [topics.raw, ...BLOCKS.map((b) => topics.events(b))];
@@ -47,7 +47,8 @@ async function awaitFailover(probe: KafkaClusterProbe, dead: number) {
 export const clusterScenario: Scenario = {
   id: 'k',
   title: 'three-node Kafka (replication 3, min.insync.replicas 2): kill -9 the busiest leader, then a second node, restart both',
-  short: false,
+  // --short: 10 s phases instead of 15 (about 3 minutes after the cluster is up).
+  short: true,
   kafka: 'cluster',
   async run(h: Harness, { short, runId }) {
     const phaseMs = short ? 10_000 : 15_000;
@@ -62,6 +63,7 @@ export const clusterScenario: Scenario = {
       if (unreplicated > 0 || minInsync !== REPLICATION.minInsync)
         failures.push(`${unreplicated} partitions without ${REPLICATION.factor} replicas; ingest.raw min.insync.replicas ${minInsync}`);
 
+      const loadStart = Date.now();
       const load = startLoad({ gatewayUrl: h.gatewayUrl, key: KEYS.sdk, tag, seed: hashSeed(tag), rate: RATE });
       await pause(phaseMs);
       const nodes = Array.from({ length: CLUSTER_NODES }, (_, i) => i + 1);
@@ -102,7 +104,8 @@ export const clusterScenario: Scenario = {
           `transitions: ${w('transition')}; first ack ${s(back === undefined ? undefined : back - restarted)} after the restart ` +
           `(stack.sh up returned after ${s(upAgain - restarted)}); back: ${w('back')}`,
       );
-      return verdict('k', this.title, counts, recoveredMs, failures, notes);
+      const trace = await traceIfLost(h, tally, counts.lost, loadStart);
+      return verdict('k', this.title, counts, recoveredMs, failures, [...notes, ...trace.notes], trace.hops);
     } finally {
       await probe.close();
     }
