@@ -70,8 +70,19 @@ async function main() {
 }
 
 const intro = `\`npm run faults\` (all scenarios; about 35 minutes) or \`npm run faults -- --short\` (b–f, h, j and k with
-shorter phases; several minutes); \`--only a,g\` picks scenarios (\`--only k\`: the Kafka cluster alone), \`--repeat N\` runs them N
-times in a row and prints each run's counts, \`--write-docs\` rewrites this table.
+shorter phases; several minutes); \`--only a,g\` picks scenarios (\`--only k\`: the Kafka cluster alone), \`--repeat N\` runs
+them N times in a row on one stack and prints each run's counts and, at the end, a table of all runs with how many
+passed in a row (\`--only k --repeat 20\`: the proof of "Kafka as a cluster"), \`--write-docs\` rewrites this table.
+When events are lost, the scenario names, for each, the last hop it was seen at — acknowledged but
+not on \`ingest.raw\`; on \`ingest.raw\` but not on \`events.<block>\` nor \`ingest.rejected\`; on
+\`events.<block>\` but not in the table; in the table after the deadline (late) — with topic,
+partition and offset, read after the run by a fresh consumer (a group of its own, never committed)
+and matched by request id and event marker (dev/src/faults/hops.ts, hop-trace.ts).
+After every scenario, whether it passed, failed or threw, every process it left running is killed
+and the four services run again; a program that cannot be started (not installed: spawn's ENOENT)
+fails its scenario with its name ("program redis-sentinel not found: …") and the run goes on to the
+next scenario and the summary (dev/src/faults/scenario-runner.ts). Ctrl-C, SIGTERM, an uncaught
+exception or rejection kill every child and take the harness's Kafka down.
 The harness (dev/src/faults) starts a stack of its own — Kafka on 19092/19093, Apicurio Registry
 on 18081 (deploy/local/stack.sh), redis-server with AOF (\`appendfsync always\`) on 16379 — and the
 services as separate processes: gateway, validator, action store, and the segmenter sink on chdb
