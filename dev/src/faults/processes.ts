@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
-import { waitFor } from '@evp/testkit';
+import { basename } from 'node:path';
+import { readProgramList, waitFor } from '@evp/testkit';
 
 /** A child process the harness started; every one is killed when the harness ends, however it ends. */
 export interface Child {
@@ -23,9 +24,18 @@ export interface Child {
  */
 export class ProgramNotFoundError extends Error {
   constructor(readonly program: string) {
-    super(`program ${program} not found: install it (or put it on PATH) to run this scenario`);
+    super(`program ${program} not found: ${installHint(program)}`);
     this.name = 'ProgramNotFoundError';
   }
+}
+
+/** What to install, from deploy/programs.txt (@evp/testkit's list of the programs the project runs). */
+function installHint(program: string): string {
+  const listed = readProgramList().find((p) => p.program === basename(program));
+  if (!listed) return 'it is not in deploy/programs.txt either: list it with the Debian package that provides it';
+  return listed.package === 'machine'
+    ? 'the machine should provide it (deploy/programs.txt)'
+    : `install Debian package ${listed.package} (deploy/programs.txt)`;
 }
 
 const live = new Set<Child>();

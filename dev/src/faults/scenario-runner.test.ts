@@ -34,9 +34,20 @@ describe('startChild', () => {
   it('rejects `spawned` with ProgramNotFoundError naming a program that is not installed, resolves `exited`, and keeps nothing alive', async () => {
     const child = start('missing', 'evp-no-such-program-4711');
     await expect(child.spawned).rejects.toThrow(new ProgramNotFoundError('evp-no-such-program-4711'));
-    await expect(child.spawned).rejects.toThrow('program evp-no-such-program-4711 not found');
+    await expect(child.spawned).rejects.toThrow(
+      'program evp-no-such-program-4711 not found: it is not in deploy/programs.txt either: list it with the Debian package that provides it',
+    );
     await expect(child.exited).resolves.toBeNull();
     expect(liveChildren()).not.toContain(child);
+  });
+});
+
+describe('ProgramNotFoundError', () => {
+  it('names the Debian package of a listed program (deploy/programs.txt)', () => {
+    expect(new ProgramNotFoundError('redis-sentinel').message).toBe(
+      'program redis-sentinel not found: install Debian package redis-sentinel (deploy/programs.txt)',
+    );
+    expect(new ProgramNotFoundError('/usr/sbin/nginx').message).toMatch(/^program \/usr\/sbin\/nginx not found: install Debian package nginx/);
   });
 });
 
@@ -70,7 +81,7 @@ describe('runScenarios (npm run faults)', () => {
       ['a', ['error: boom'], ['left running, stopped after it: a-sleep']],
       [
         'b',
-        ['error: program evp-no-such-sentinel not found: install it (or put it on PATH) to run this scenario'],
+        ['error: program evp-no-such-sentinel not found: it is not in deploy/programs.txt either: list it with the Debian package that provides it'],
         ['left running, stopped after it: b-sleep'],
       ],
       ['c', [], []],
