@@ -12,7 +12,6 @@ import {
   type Producer,
 } from 'kafkajs';
 import {
-  InfraError,
   deadLetterTally,
   consumerLagTally,
   subscriptionHandler,
@@ -30,7 +29,7 @@ import {
   type TopicSpec,
 } from '@evp/core';
 import { toInfraError, withTimeout } from './kafka-errors';
-import { partitionWitness } from './partition-witness';
+import { UnwrittenPartitionsError, partitionWitness } from './partition-witness';
 import { serialProducer } from './serial-producer';
 
 export interface KafkaBusOptions {
@@ -169,9 +168,11 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
         open,
         close: (p) => p.producer.disconnect(),
         timeoutMs: produceTimeoutMs,
-        // A send kafkajs gave up on, or resolved without writing every partition, is sent again whole
-        // on a new producer while the produce timeout allows.
-        retry: { retries: 3, initialMs: 100, maxMs: 1_000 },
+        // A send kafkajs resolved without writing every partition is sent again whole on a new
+        // producer while the produce timeout allows. Not one kafkajs gave up on: its own retries ran
+        // on one producer id, so the broker took a repeated batch as a duplicate, while on a new one
+        // it would be written twice; such a send fails (503, redelivery) as before.
+        retry: { retries: 3, initialMs: 100, maxMs: 1_000, when: (err) => err instanceof UnwrittenPartitionsError },
         onReplace: (err) => logger.warn({ err }, 'produce failed: the producer is replaced (its sequence numbers are no longer certain)'),
       });
       // The first producer is opened now, so a caller learns at start-up that Kafka is unreachable.
@@ -191,7 +192,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
               const unwritten = witness.unanswered(answers);
               if (unwritten.length > 0) {
                 logger.warn({ unwritten }, 'kafkajs resolved a send without writing every partition: sent again');
-                throw new InfraError('kafka', `produce resolved without an answer for ${unwritten.join(', ')}`, { retriable: true });
+                throw new UnwrittenPartitionsError(unwritten);
               }
             });
           } catch (err) {

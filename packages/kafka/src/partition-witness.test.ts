@@ -1,5 +1,6 @@
 import type { PartitionerArgs } from 'kafkajs';
-import { partitionWitness } from './partition-witness';
+import { InfraError } from '@evp/core';
+import { UnwrittenPartitionsError, partitionWitness } from './partition-witness';
 
 const args = (topic: string, key: string): PartitionerArgs => ({ topic, partitionMetadata: [], message: { key, value: 'v' } });
 
@@ -36,5 +37,12 @@ describe('partitionWitness', () => {
     w.start();
     partition(args('t', '1'));
     expect(w.unanswered([{ topicName: 't', partition: 1 }])).toEqual([]);
+  });
+
+  it('UnwrittenPartitionsError is a retriable Kafka failure naming the partitions', () => {
+    const err = new UnwrittenPartitionsError(['events.core[1]', 'ingest.receipts[2]']);
+    expect(err).toBeInstanceOf(InfraError);
+    expect(err.retriable).toBe(true);
+    expect(err.message).toBe('kafka: produce resolved without an answer for events.core[1], ingest.receipts[2]');
   });
 });

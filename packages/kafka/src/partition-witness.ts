@@ -1,4 +1,13 @@
 import type { ICustomPartitioner, RecordMetadata } from 'kafkajs';
+import { InfraError } from '@evp/core';
+
+/** A send kafkajs resolved although no broker answered for these partitions: nothing of theirs is acknowledged. */
+export class UnwrittenPartitionsError extends InfraError {
+  constructor(readonly partitions: string[]) {
+    super('kafka', `produce resolved without an answer for ${partitions.join(', ')}`, { retriable: true });
+    this.name = 'UnwrittenPartitionsError';
+  }
+}
 
 /**
  * The partitions one send chose, checked against the brokers' answers it resolved with.

@@ -140,6 +140,26 @@ describe('serialProducer', () => {
       expect(log).toEqual(['send@1', 'send@2', 'send@3', 'send@4']);
     });
 
+    it('runs again only what `when` accepts', async () => {
+      const log: string[] = [];
+      let n = 0;
+      const serial = serialProducer<number>({
+        open: () => Promise.resolve((n += 1)),
+        close: () => Promise.resolve(),
+        timeoutMs: 200,
+        retry: { ...retry, when: (err) => (err as Error).message.startsWith('unwritten') },
+      });
+      await expect(
+        serial.run((p) => {
+          log.push(`send@${p}`);
+          return Promise.reject(new Error(p === 1 ? 'unwritten partitions' : 'connection closed'));
+        }),
+      ).rejects.toThrow('connection closed');
+      // Run again after the first (accepted), not after the second: each on a new producer.
+      expect(log).toEqual(['send@1', 'send@2']);
+      expect(serial.opened()).toBe(2);
+    });
+
     it('does not run again a request refused whole, nor past the deadline', async () => {
       const { serial, log } = fakes(retry);
       await expect(

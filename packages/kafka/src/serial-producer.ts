@@ -39,11 +39,11 @@ export interface SerialProducerOptions<P> {
   survives?: (err: unknown) => boolean;
   onReplace?: (err: unknown) => void;
   /**
-   * A failed send (one after which the producer was replaced) is run again, whole, on the new
-   * producer up to `retries` times, `initialMs` doubling up to `maxMs` between attempts, while the
-   * deadline allows. Default: no retry.
+   * A send that failed with an error `when` accepts (default: any after which the producer was
+   * replaced) is run again, whole, on the new producer up to `retries` times, `initialMs` doubling
+   * up to `maxMs` between attempts, while the deadline allows. Default: no retry.
    */
-  retry?: { retries: number; initialMs: number; maxMs: number };
+  retry?: { retries: number; initialMs: number; maxMs: number; when?: (err: unknown) => boolean };
 }
 
 export interface SerialProducer<P> {
@@ -92,7 +92,8 @@ export function serialProducer<P>(opts: SerialProducerOptions<P>): SerialProduce
       } catch (err) {
         const wait = Math.min(retry.maxMs, retry.initialMs * 2 ** attempt);
         // A request refused whole is refused again; past the deadline the caller has its answer.
-        if (attempt >= retry.retries || closed || survives(err) || Date.now() + wait >= deadline) throw err;
+        const again = !survives(err) && (retry.when?.(err) ?? true);
+        if (!again || attempt >= retry.retries || closed || Date.now() + wait >= deadline) throw err;
         await new Promise((r) => setTimeout(r, wait));
       }
     }
