@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync, closeSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { basename } from 'node:path';
 import { readProgramList, waitFor } from '@evp/testkit';
 
@@ -67,7 +67,9 @@ export function startChild(name: string, cmd: string, args: string[], opts: { en
     // 'error' also comes for a failed kill or send: only one before 'spawn' means it never ran.
     proc.on('error', (err: NodeJS.ErrnoException) => {
       if (proc.pid !== undefined) return;
-      const failure = err.code === 'ENOENT' ? new ProgramNotFoundError(cmd) : new Error(`${name} (${cmd}) could not be started: ${err.message}`);
+      // ENOENT names a missing program, or a missing working directory.
+      const failure =
+        err.code === 'ENOENT' && existsSync(opts.cwd) ? new ProgramNotFoundError(cmd) : new Error(`${name} (${cmd}) could not be started: ${err.message}`);
       reject(failure);
       settleExit(null);
       for (const listener of spawnFailureListeners) listener(failure);

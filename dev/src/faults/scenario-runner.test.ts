@@ -7,6 +7,8 @@ import type { Scenario, ScenarioResult } from './scenario-kit';
 import { runScenarios } from './scenario-runner';
 
 const dir = mkdtempSync(join(tmpdir(), 'faults-runner-'));
+/** A child that lives five minutes unless killed. */
+const SLEEP = ['-e', 'setTimeout(() => undefined, 300_000)'];
 const start = (name: string, cmd: string, args: string[] = []) =>
   startChild(name, cmd, args, { env: process.env, logFile: join(dir, `${name}.log`), cwd: dir });
 const alive = (pid: number) => {
@@ -42,6 +44,13 @@ describe('startChild', () => {
   });
 });
 
+describe('startChild in a working directory that does not exist', () => {
+  it('says so, not that the program is missing', async () => {
+    const child = startChild('lost', process.execPath, ['-e', '0'], { env: process.env, logFile: join(dir, 'lost.log'), cwd: join(dir, 'no-such-dir') });
+    await expect(child.spawned).rejects.toThrow(`lost (${process.execPath}) could not be started: spawn ${process.execPath} ENOENT`);
+  });
+});
+
 describe('ProgramNotFoundError', () => {
   it('names the Debian package of a listed program (deploy/programs.txt)', () => {
     expect(new ProgramNotFoundError('redis-sentinel').message).toBe(
@@ -58,12 +67,12 @@ describe('runScenarios (npm run faults)', () => {
     const results = await runScenarios(
       [
         scenario('a', async () => {
-          started.push(start('a-sleep', 'sleep', ['300']));
+          started.push(start('a-sleep', process.execPath, SLEEP));
           await (started[0] as Child).spawned;
           throw new Error('boom');
         }),
         scenario('b', async () => {
-          started.push(start('b-sleep', 'sleep', ['300']));
+          started.push(start('b-sleep', process.execPath, SLEEP));
           start('b-sentinel', 'evp-no-such-sentinel');
           // What a scenario does after starting a program: wait for it to be ready, here for ever.
           return new Promise<ScenarioResult>(() => undefined);
