@@ -1441,7 +1441,7 @@ export interface components {
                     /** @description The interval of the absolute uplift excludes 0. */
                     significant: boolean;
                 };
-                /** @description Null where `uplift` is. */
+                /** @description Null without a goal, or when control or the variant has no matured user. */
                 readings: null | {
                     /** @enum {unknown} */
                     primary: "sequential" | "fixed_horizon";

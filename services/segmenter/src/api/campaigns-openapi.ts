@@ -369,7 +369,7 @@ export const campaignSchemas: Record<string, object> = {
               }),
             ],
           },
-          readings: { description: 'Null where `uplift` is.', oneOf: [{ type: 'null' }, variantReadings] },
+          readings: { description: 'Null without a goal, or when control or the variant has no matured user.', oneOf: [{ type: 'null' }, variantReadings] },
         }),
       },
     },

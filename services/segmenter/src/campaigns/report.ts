@@ -55,7 +55,7 @@ interface VariantReport extends GroupReport {
   action_id: number;
   /** Against control (unpooled Wald, fixed horizon); null without a goal or when either group has no audience. */
   uplift: Uplift | null;
-  /** Every reading of the variant against control, each named and explained; null where `uplift` is. */
+  /** Every reading of the variant against control, each named and explained; null without a goal, or when control or the variant has no matured user. */
   readings: ReportReadings['variants'][number];
 }
 
