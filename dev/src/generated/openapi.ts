@@ -1495,6 +1495,15 @@ export interface components {
                         draws: number;
                         seed: number;
                     };
+                    /** @description The smallest uplift the users so far find. */
+                    power: {
+                        name: string;
+                        explanation: string;
+                        users: number;
+                        power: number;
+                        /** @description Absolute uplift found with `power`; null when none is. */
+                        detectable_effect: number | null;
+                    };
                 };
             }[];
         };

@@ -268,7 +268,7 @@ const srmReading = reading(
   'The sample-ratio check: group sizes against the document’s holdout and weights.',
 );
 const variantReadings = closedObject(
-  ['primary', 'sequential', 'fixed_horizon', 'relative', 'bayes'],
+  ['primary', 'sequential', 'fixed_horizon', 'relative', 'bayes', 'power'],
   {
     primary: { enum: ['sequential', 'fixed_horizon'] },
     sequential: reading({ ...upliftReading, tuning_users: { type: 'integer', minimum: 1 } }, 'Always-valid interval and p-value.'),
@@ -284,6 +284,10 @@ const variantReadings = closedObject(
         seed: { type: 'integer' },
       },
       'Beta(1,1) posteriors, seeded Monte Carlo.',
+    ),
+    power: reading(
+      { users: count, power: probability, detectable_effect: nullable('number', { description: 'Absolute uplift found with `power`; null when none is.' }) },
+      'The smallest uplift the users so far find.',
     ),
   },
   'Every reading of the variant against control (docs/campaigns.md#report).',

@@ -1,5 +1,5 @@
 import { reportReadings } from './readings';
-import { agrestiCaffo, holm, newcombe, sequential, agrestiCaffoMoments } from './stats';
+import { agrestiCaffo, agrestiCaffoMoments, detectableEffect, holm, newcombe, sequential, usersNeeded } from './stats';
 
 // The readings the report carries, from counts alone. The statistics themselves are checked against R
 // in stats/reference.test.ts; here, which statistic each reading is, at which level, with which
@@ -34,6 +34,10 @@ describe('reportReadings', () => {
     expect(a?.sequential.significant).toBe(false);
     expect(a?.relative).toMatchObject({ estimate: expect.closeTo(0.6, 14), zero_count_guard: false });
     expect(a?.bayes.p_beats_control).toBe(0.9962);
+    // Power at the family's level (α = 0.025), control's observed 5%, the observed half/half split.
+    expect(a?.power).toMatchObject({ users: 2000, power: 0.8 });
+    expect(a?.power.detectable_effect).toBeCloseTo(detectableEffect(2000, { control_rate: 0.05, holdout: 0.5, alpha: 0.025, power: 0.8 })!, 15);
+    expect(usersNeeded({ control_rate: 0.05, effect: a!.power.detectable_effect!, holdout: 0.5, alpha: 0.025, power: 0.8 })).toBeCloseTo(2000, 6);
   });
 
   it('a declared sample size makes the fixed-horizon reading primary and tunes the sequential one for it', () => {

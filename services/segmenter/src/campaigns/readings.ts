@@ -2,6 +2,7 @@ import {
   agrestiCaffo,
   agrestiCaffoMoments,
   bayes,
+  detectableEffect,
   expectedShares,
   holm,
   logRatio,
@@ -64,6 +65,7 @@ export interface VariantReadings {
   fixed_horizon: UpliftReading & { newcombe_ci: Interval };
   relative: Reading & { estimate: number | null; ci: Interval; zero_count_guard: boolean };
   bayes: Reading & { p_beats_control: number; expected_loss: number; expected_loss_control: number; prior: 'Beta(1,1)'; draws: number; seed: number };
+  power: Reading & { users: number; power: number; detectable_effect: number | null };
 }
 
 export interface ReportReadings {
@@ -73,6 +75,7 @@ export interface ReportReadings {
 }
 
 const ALPHA = 0.05;
+const POWER = 0.8;
 
 /**
  * One group as the report counts it: `audience` every user (the sample-ratio check's count);
@@ -152,6 +155,9 @@ export function reportReadings(groups: { control: Group; variants: readonly Grou
     const pf = adjFixed[i] as number;
     const rel = logRatio(control, r.v);
     const b = bayes(control, r.v);
+    const users = control.audience + r.v.audience;
+    const pc = control.converted / control.audience;
+    const mde = detectableEffect(users, { control_rate: pc, holdout: control.audience / users, alpha: 1 - confidence, power: POWER });
     const level = pct(confidence);
     return {
       primary: plannedUsers === undefined ? 'sequential' : 'fixed_horizon',
@@ -191,6 +197,16 @@ export function reportReadings(groups: { control: Group; variants: readonly Grou
         prior: 'Beta(1,1)',
         draws: b.draws,
         seed: b.seed,
+      },
+      power: {
+        name: 'What this campaign can detect',
+        explanation:
+          mde === null
+            ? `With ${users} users compared so far, no uplift over control's ${pct(pc)} can be found reliably yet.`
+            : `With ${users} users compared so far, an uplift of ${(100 * mde).toFixed(2)} points over control's ${pct(pc)} (to ${pct(pc + mde)}) would be found ${pct(POWER)} of the time by the fixed-horizon reading; a smaller true uplift would usually be missed, so "not significant" does not mean "no effect". The always-valid reading needs more users for the same.`,
+        users,
+        power: POWER,
+        detectable_effect: mde,
       },
     };
   });

@@ -4,7 +4,7 @@ export { bayes, BAYES_DRAWS, BAYES_SEED, type BayesReading } from './bayes';
 export { cuped, cupedMeans, cupedTheta, sumsOf, type ArmSums, type CupedReading } from './cuped';
 export { benjaminiHochberg, holm } from './multiplicity';
 export { normalCdf, normalQuantile, twoSidedP } from './normal';
-export { usersNeeded, type PowerInput } from './power';
+export { detectableEffect, usersNeeded, type PowerInput } from './power';
 export { agrestiCaffo, agrestiCaffoMoments, logRatio, newcombe, wald, wilson, zFor, type Difference, type Interval, type Proportion } from './proportions';
 export { sequential, SEQUENTIAL_TUNING } from './sequential';
 export { expectedShares, srm, SRM_THRESHOLD, type SrmReading } from './srm';

@@ -28,3 +28,20 @@ export function usersNeeded({ control_rate: pc, effect, holdout: h, alpha, power
   const root = za * Math.sqrt(f * pbar * (1 - pbar) * (1 / h + 1 / (1 - h))) + zb * Math.sqrt(f * ((pc * (1 - pc)) / h + (pv * (1 - pv)) / (1 - h)));
   return (root * root) / (effect * effect);
 }
+
+/**
+ * The inverse: the smallest absolute uplift over `control_rate` that `users` users (both groups) find
+ * with the given power; by bisection on `usersNeeded`, which falls as the effect grows. Null when not
+ * even an uplift to a rate of 1 is findable.
+ */
+export function detectableEffect(users: number, input: Omit<PowerInput, 'effect'>): number | null {
+  let lo = 0;
+  let hi = 1 - input.control_rate;
+  if (!(hi > 0) || usersNeeded({ ...input, effect: hi }) > users) return null;
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (usersNeeded({ ...input, effect: mid }) > users) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}

@@ -5,6 +5,7 @@ import {
   cuped,
   cupedMeans,
   cupedTheta,
+  detectableEffect,
   expectedShares,
   holm,
   newcombe,
@@ -176,6 +177,12 @@ describe('power', () => {
   it('equal groups: half of usersNeeded is power.prop.test’s n per group', () => {
     close(usersNeeded({ control_rate: 0.05, effect: 0.01, holdout: 0.5, alpha: 0.05, power: 0.8 }) / 2, 8157.7314478496364, 6);
     close(usersNeeded({ control_rate: 0.02, effect: 0.01, holdout: 0.5, alpha: 0.05, power: 0.8 }) / 2, 3825.149722087408, 6);
+  });
+
+  it('detectableEffect inverts it: 2 × 8,157.73 users at 5% find a 1-point uplift; too few users find nothing', () => {
+    close(detectableEffect(2 * 8157.7314478496364, { control_rate: 0.05, holdout: 0.5, alpha: 0.05, power: 0.8 })!, 0.01, 9);
+    close(detectableEffect(2 * 3825.149722087408, { control_rate: 0.02, holdout: 0.5, alpha: 0.05, power: 0.8 })!, 0.01, 9);
+    expect(detectableEffect(2, { control_rate: 0.05, holdout: 0.5, alpha: 0.05, power: 0.8 })).toBeNull();
   });
 
   it('a 0.1 holdout needs more users than an even split; CUPED’s variance factor scales them down', () => {
