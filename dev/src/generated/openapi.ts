@@ -1504,6 +1504,22 @@ export interface components {
                         /** @description Absolute uplift found with `power`; null when none is. */
                         detectable_effect: number | null;
                     };
+                    /** @description Null without a goal. */
+                    cuped: null | {
+                        name: string;
+                        explanation: string;
+                        theta: number;
+                        estimate: number;
+                        /** @description [low, high]; null when it cannot be estimated. */
+                        ci: number[];
+                        se: number;
+                        raw: {
+                            estimate: number;
+                            se: number;
+                        };
+                        variance_reduction: number;
+                        pre_period_days: number;
+                    };
                 };
             }[];
         };

@@ -268,7 +268,7 @@ const srmReading = reading(
   'The sample-ratio check: group sizes against the document’s holdout and weights.',
 );
 const variantReadings = closedObject(
-  ['primary', 'sequential', 'fixed_horizon', 'relative', 'bayes', 'power'],
+  ['primary', 'sequential', 'fixed_horizon', 'relative', 'bayes', 'power', 'cuped'],
   {
     primary: { enum: ['sequential', 'fixed_horizon'] },
     sequential: reading({ ...upliftReading, tuning_users: { type: 'integer', minimum: 1 } }, 'Always-valid interval and p-value.'),
@@ -289,6 +289,24 @@ const variantReadings = closedObject(
       { users: count, power: probability, detectable_effect: nullable('number', { description: 'Absolute uplift found with `power`; null when none is.' }) },
       'The smallest uplift the users so far find.',
     ),
+    cuped: {
+      description: 'Null without a goal.',
+      oneOf: [
+        { type: 'null' },
+        reading(
+          {
+            theta: { type: 'number' },
+            estimate: { type: 'number' },
+            ci: fixedInterval,
+            se: { type: 'number', minimum: 0 },
+            raw: closedObject(['estimate', 'se'], { estimate: { type: 'number' }, se: { type: 'number', minimum: 0 } }),
+            variance_reduction: { type: 'number' },
+            pre_period_days: { type: 'integer', minimum: 1 },
+          },
+          'The difference adjusted for each user’s goal count before the campaign (CUPED).',
+        ),
+      ],
+    },
   },
   'Every reading of the variant against control (docs/campaigns.md#report).',
 );

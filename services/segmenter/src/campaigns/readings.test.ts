@@ -1,5 +1,5 @@
 import { reportReadings } from './readings';
-import { agrestiCaffo, agrestiCaffoMoments, detectableEffect, holm, newcombe, sequential, usersNeeded } from './stats';
+import { agrestiCaffo, agrestiCaffoMoments, cuped, detectableEffect, holm, newcombe, sequential, usersNeeded, zFor } from './stats';
 
 // The readings the report carries, from counts alone. The statistics themselves are checked against R
 // in stats/reference.test.ts; here, which statistic each reading is, at which level, with which
@@ -34,10 +34,19 @@ describe('reportReadings', () => {
     expect(a?.sequential.significant).toBe(false);
     expect(a?.relative).toMatchObject({ estimate: expect.closeTo(0.6, 14), zero_count_guard: false });
     expect(a?.bayes.p_beats_control).toBe(0.9962);
+    // No pre-period sums given: no CUPED reading.
+    expect(a?.cuped).toBeNull();
     // Power at the family's level (α = 0.025), control's observed 5%, the observed half/half split.
     expect(a?.power).toMatchObject({ users: 2000, power: 0.8 });
     expect(a?.power.detectable_effect).toBeCloseTo(detectableEffect(2000, { control_rate: 0.05, holdout: 0.5, alpha: 0.025, power: 0.8 })!, 15);
     expect(usersNeeded({ control_rate: 0.05, effect: a!.power.detectable_effect!, holdout: 0.5, alpha: 0.025, power: 0.8 })).toBeCloseTo(2000, 6);
+  });
+
+  it('CUPED from the pre-period sums, at the family’s level, with one θ for control and the variant', () => {
+    const pre = { sx: 12, sxx: 14, sxy: 11 };
+    const r = reportReadings({ control: { ...control, pre }, variants: [{ ...v1, pre: { sx: 20, sxx: 20, sxy: 20 } }] }, { holdout: 0.5, weights: [1] });
+    const expected = cuped({ n: 1000, sy: 50, syy: 50, ...pre }, { n: 1000, sy: 80, syy: 80, sx: 20, sxx: 20, sxy: 20 }, zFor(0.95));
+    expect(r.variants[0]?.cuped).toMatchObject({ ...expected, pre_period_days: 14, name: 'Uplift adjusted for past behaviour' });
   });
 
   it('a declared sample size makes the fixed-horizon reading primary and tunes the sequential one for it', () => {

@@ -7,6 +7,7 @@ import { useMigratedChdb } from '@evp/testkit';
 import { ev, seed } from '../testing';
 import { variantActionId } from './ids';
 import { campaignReport } from './report';
+import { cuped, zFor } from './stats';
 import type { ReportGoal } from './report-query';
 
 // The campaign report on chdb with every migration: outcomes, action log entries and events seeded
@@ -109,6 +110,10 @@ beforeAll(async () => {
   for (const i of range(60, 69)) events.push(checkout(APP, ctl(i), T0 + 3 * DAY + 1));
   events.push(checkout(APP, ctl(70), T0 - 1));
   events.push(ev(APP, ctl(71), 'page', T0 + DAY, { path: '/home', title: 'Home', duration: 1, render_time: 1 }));
+  // Before the campaign (CUPED's 14 days before each user's first run): c-0000 two checkouts
+  // (10 and 2 days before T0), c-0001 … c-0009 one (2 days before), c-0070 the one 1 ms before.
+  events.push(checkout(APP, ctl(0), T0 - 10 * DAY));
+  for (const i of range(0, 9)) events.push(checkout(APP, ctl(i), T0 - 2 * DAY));
 
   // Variant 1: 1,000 users v1-0000 … v1-0999, one run each (inv 10000 + i) at T0, action A1.
   const ref1 = (i: number) => `${10000 + i}:${A1}`;
@@ -148,6 +153,10 @@ beforeAll(async () => {
   for (const i of range(0, 79)) events.push(checkout(APP, v1(i), T0 + 2 * DAY));
   for (const i of range(80, 89)) events.push(checkout(APP, v1(i), T0 + 2 * DAY, false));
   for (const i of range(90, 94)) events.push(checkout(APP, v1(i), T0 + 4 * DAY));
+  // Before the campaign: v1-0000 … v1-0019 one checkout a day before T0; v1-0100 one 15 days before
+  // (outside the 14 days).
+  for (const i of range(0, 19)) events.push(checkout(APP, v1(i), T0 - DAY));
+  events.push(checkout(APP, v1(100), T0 - 15 * DAY));
 
   // Variant 2: w1 with two runs, converting in the second one's window (T0 + 6 days); w2 run a day
   // before NOW (window open), converted 12 hours before NOW; w3 likewise, its goal event an hour
@@ -339,6 +348,12 @@ describe('campaignReport', () => {
     expect(v?.sequential.significant).toBe(false);
     expect(v?.relative).toMatchObject({ estimate: expect.closeTo(0.6, 14), zero_count_guard: false });
     expect(v?.bayes).toMatchObject({ prior: 'Beta(1,1)', draws: 10000, seed: 42 });
+    // CUPED over the 1,000 matured users of each group, x the checkouts of the 14 days before T0:
+    // control Σx = 2 + 9·1 + 1 (c-0070) = 12, Σx² = 4 + 9 + 1 = 14, Σxy = 2 + 9 = 11 (c-0000 … c-0009
+    // converted, c-0070 not); variant 1 Σx = Σx² = Σxy = 20 (v1-0000 … v1-0019, all converted).
+    const expected = cuped({ n: 1000, sy: 50, syy: 50, sx: 12, sxx: 14, sxy: 11 }, { n: 1000, sy: 80, syy: 80, sx: 20, sxx: 20, sxy: 20 }, zFor(1 - 0.05 / 2));
+    expect(v?.cuped).toMatchObject({ ...expected, pre_period_days: 14 });
+    expect(v?.cuped?.variance_reduction).toBeGreaterThan(0);
   });
 
   it('uplift of the small variant 2: a wide interval, still above 0', async () => {

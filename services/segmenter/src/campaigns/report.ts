@@ -2,7 +2,7 @@ import { formatDateTime64 } from '@evp/clickhouse';
 import type { Analytics } from '@evp/core';
 import { variantActionId } from './ids';
 import { reportReadings, type ReportReadings, type SplitPlan } from './readings';
-import { reportQuery, type GroupRow, type ReportGoal } from './report-query';
+import { PRE_PERIOD_DAYS, reportQuery, type GroupRow, type ReportGoal } from './report-query';
 import { CONFIDENCE, uplift, type Uplift } from './uplift';
 
 /**
@@ -131,8 +131,18 @@ export async function campaignReport(analytics: Analytics, opts: ReportOptions):
   for (let v = 1; v <= last; v++) groups.push(group(byVariant.get(v) ?? EMPTY, hasGoal));
   // The readings count matured users only: an open window counts as "not converted" yet and would
   // bias a live reading toward 0. The audiences (for the sample-ratio check) are everyone's.
-  const maturedOf = (g: GroupReport) => ({ audience: g.audience, matured: g.matured ?? g.audience, converted: g.matured_converted });
-  const readings = reportReadings({ control: maturedOf(control), variants: groups.map(maturedOf) }, opts.split);
+  const maturedOf = (g: GroupReport, row: GroupRow | undefined) => ({
+    audience: g.audience,
+    matured: g.matured ?? g.audience,
+    converted: g.matured_converted,
+    ...(hasGoal ? { pre: { sx: row?.pre_sx ?? 0, sxx: row?.pre_sxx ?? 0, sxy: row?.pre_sxy ?? 0 } } : {}),
+  });
+  const readings = reportReadings(
+    { control: maturedOf(control, byVariant.get(0)), variants: groups.map((g, i) => maturedOf(g, byVariant.get(i + 1))) },
+    opts.split,
+    undefined,
+    PRE_PERIOD_DAYS,
+  );
   const variants = groups.map((g, i): VariantReport => ({
     variant: i + 1,
     action_id: variantActionId(opts.appId, opts.campaignId, i + 1),
