@@ -15,6 +15,7 @@ import { closeServer, createEdge, busMetrics, listen } from '@evp/http';
 import { canonicalFromAvro } from '@evp/schemas';
 import { createGatewayApp, type ScriptFiles } from '@evp/gateway';
 import { bundleWebSdk } from '@evp/web-sdk/bundle';
+import { bundleConsole } from '@evp/console';
 import { startValidator } from '@evp/validator';
 import { createSegmenterApp, createSegmenterParts, loadConsoleAssets, runMigrations, type SegmentEngineConfig } from '@evp/segmenter';
 import { createActionStoreApp, startActionRequestsConsumer, startFeedbackConsumer, startLogRelay, startSweeper, storeReadiness } from '@evp/action-store';
@@ -166,7 +167,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     segments: segments.service,
     campaigns: campaigns.service,
     corsOrigins: ['*'],
-    console: loadConsoleAssets(),
+    console: loadConsoleAssets({ build: await bundleConsole() }),
   });
   const storeReady = storeReadiness(store);
   const edge = createEdge({

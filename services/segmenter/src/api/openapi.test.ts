@@ -4,7 +4,7 @@ import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { commonSchemas, opsPaths } from '@evp/http';
 import { describedRoutes, expressRoutes, undescribedAnswers, useMigratedChdb, waitFor, type SeenAnswer } from '@evp/testkit';
 import { eventRow, receiptRow, rejectedRow, TABLES } from '../sink';
-import { insertEvents, pageEvent, rejectedRecord, userEvent } from '../testing';
+import { consoleBuildStub, insertEvents, pageEvent, rejectedRecord, userEvent } from '../testing';
 import { clickhouseReport, createCampaigns } from '../campaigns';
 import { createSegments } from '../segments';
 import { createSegmenterApp } from './app';
@@ -40,7 +40,7 @@ describe("the segmenter's OpenAPI fragment", () => {
         ? { triggerApi: async (_app: string, _c: unknown, users: string[]) => ({ inv_id: 5, users: users.length }), report: clickhouseReport(analytics) }
         : {}),
     }).service;
-  const consoleAssets = loadConsoleAssets();
+  const consoleAssets = loadConsoleAssets({ build: consoleBuildStub() });
   const app = () =>
     createSegmenterApp({ analytics: db.analytics, keys, logger, segments: segments.service, campaigns: campaignsOn(db.analytics), console: consoleAssets }).app;
   afterAll(() => segments.engine.stop());
