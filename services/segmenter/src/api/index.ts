@@ -12,5 +12,6 @@ export {
   upliftWords,
   wilsonInterval,
   type ConsoleAssets,
+  type ConsoleBuild,
   type ShellOptions,
 } from './console';

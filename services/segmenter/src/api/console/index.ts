@@ -1,10 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import type { ConsoleAssets } from './assets';
 import { CAMPAIGNS_BODY, CAMPAIGN_BODY, HEALTH_BODY, SEGMENTS_BODY, SEGMENT_BODY, SQL_BODY } from './bodies';
-import { CLIENT_CAMPAIGNS } from './client-campaigns';
-import { CLIENT_COMMON, CLIENT_START } from './client-common';
-import { CLIENT_SEGMENTS } from './client-segments';
-import { CLIENT_SQL } from './client-sql';
 import { CONSOLE_CSP, CONSOLE_CSS_PATH, consolePage, type ShellOptions } from './shell';
 import { CONSOLE_CSS } from './style';
 
@@ -12,9 +8,6 @@ export { loadConsoleAssets, CONSOLE_MANIFEST, type ConsoleAssets, type ConsoleBu
 export { CONSOLE_CSP, CONSOLE_NAV, consolePage, type ShellOptions } from './shell';
 export { parseSqlExamples } from './sql-examples';
 export * from './words';
-
-const CONSOLE_JS_PATH = '/console/assets/console.js';
-const CONSOLE_JS = [CLIENT_COMMON, CLIENT_CAMPAIGNS, CLIENT_SEGMENTS, CLIENT_SQL, CLIENT_START].join('\n');
 
 /** A file of the console, with the policy that lets a page load nothing but this origin's files. */
 export function serveFile(type: string, body: string, cacheControl = 'no-cache') {
@@ -44,14 +37,14 @@ const CHART_PATH = `${ASSETS}/chart.umd.min.js`;
  */
 export interface ConsolePage extends Omit<ShellOptions, 'scripts'> {
   paths: readonly string[];
-  entry?: string;
+  entry: string;
   chart?: boolean;
 }
 
 const CONSOLE_PAGES: readonly ConsolePage[] = [
-  { paths: ['/console/campaigns', '/console/campaigns/:campaign_id'], section: 'campaigns', title: 'Campaigns · console', body: CAMPAIGNS_BODY, chart: true },
-  { paths: ['/console/segments', '/console/segments/:segment_id'], section: 'segments', title: 'Segments · console', body: SEGMENTS_BODY, chart: true },
-  { paths: ['/console/sql'], section: 'sql', title: 'SQL · console', body: SQL_BODY, chart: true },
+  { paths: ['/console/campaigns', '/console/campaigns/:campaign_id'], section: 'campaigns', title: 'Campaigns · console', body: CAMPAIGNS_BODY, chart: true, entry: 'campaigns' },
+  { paths: ['/console/segments', '/console/segments/:segment_id'], section: 'segments', title: 'Segments · console', body: SEGMENTS_BODY, chart: true, entry: 'segments' },
+  { paths: ['/console/sql'], section: 'sql', title: 'SQL · console', body: SQL_BODY, chart: true, entry: 'sql' },
   { paths: ['/console/health'], section: 'health', title: 'Health · console', body: HEALTH_BODY, chart: true, entry: 'health' },
 ];
 
@@ -66,7 +59,7 @@ const DETAIL_TITLES: Readonly<Record<string, string>> = { '/console/campaigns/:c
  */
 export function consoleRoutes(router: Router, assets: ConsoleAssets): void {
   for (const p of CONSOLE_PAGES) {
-    const script = p.entry === undefined ? CONSOLE_JS_PATH : `${ASSETS}/${assets.build.entries[p.entry]}`;
+    const script = `${ASSETS}/${assets.build.entries[p.entry]}`;
     const scripts = [...(p.chart ? [`${CHART_PATH}?v=${assets.chartHash}`] : []), script];
     for (const path of p.paths) {
       const html = consolePage({ ...p, body: DETAIL_BODIES[path] ?? p.body, title: DETAIL_TITLES[path] ?? p.title, scripts });
@@ -74,7 +67,6 @@ export function consoleRoutes(router: Router, assets: ConsoleAssets): void {
     }
   }
   router.get('/console', (_req, res) => res.redirect(302, '/console/campaigns'));
-  router.get(CONSOLE_JS_PATH, serveFile('text/javascript', CONSOLE_JS));
   router.get(CONSOLE_CSS_PATH, serveFile('text/css', CONSOLE_CSS));
   router.get(CHART_PATH, serveFile('text/javascript', assets.chartJs, IMMUTABLE));
   router.get(`${ASSETS}/sql-examples.json`, (_req, res) => {

@@ -7,9 +7,6 @@
 
 export const CONSOLE_CSP = "default-src 'self'; frame-ancestors 'none'";
 
-/** sessionStorage key of the API key the prompt keeps for the tab (the inspector's, so one key serves both). */
-export const KEY_STORAGE = 'evp-inspector-key';
-
 interface NavEntry {
   id: string;
   label: string;
