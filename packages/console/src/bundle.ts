@@ -1,54 +1,68 @@
-import { readdirSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
-import { build } from 'esbuild';
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { build, type BuildOptions } from 'esbuild';
 
 /**
  * The console's build (docs/console.md, "How the console is built"): one minified script per page
- * (src/pages/<page>/main.ts), named by its content hash, for the segmenter to serve under
- * /console/assets/ with a year's cache. The segmenter's ConsoleBuild type is this shape.
+ * (src/pages/<page>/main.ts), the shell's stylesheet and a page's own (style.css beside its
+ * main.ts), each named by its content hash, for the segmenter to serve under /console/assets/
+ * with a year's cache. The segmenter's ConsoleBuild type is this shape.
  */
 export interface ConsoleBuild {
-  /** File name (`health-5VQ3K2ZD.js`) → its text. */
+  /** File name (`health-5LTK75B5.js`) → its text. */
   files: Record<string, string>;
-  /** Page (`health`) → the name of its script in `files`. */
+  /** Logical name (`health.js`, `console.css`, `keys.css`) → the file's name in `files`. */
   entries: Record<string, string>;
 }
 
 /** Browsers the console targets: the evergreen ones an operator uses (the web library's targets are older: its users' phones). */
 const CONSOLE_TARGET = ['es2020', 'chrome100', 'firefox100', 'safari15.4'];
 
-const pagesDir = join(__dirname, 'pages');
+const src = __dirname;
+const pagesDir = join(src, 'pages');
 
-/** Every page: a folder of src/pages with a main.ts. Adding a page is adding the folder (and its markup and route in the segmenter). */
+/** Every page: a folder of src/pages with a main.ts. Adding a page is adding the folder (and its row in the segmenter's console/index.ts). */
 export const consolePages = (): string[] =>
   readdirSync(pagesDir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && readdirSync(join(pagesDir, d.name)).includes('main.ts'))
+    .filter((d) => d.isDirectory() && existsSync(join(pagesDir, d.name, 'main.ts')))
     .map((d) => d.name)
     .sort();
+
+const common: BuildOptions = {
+  bundle: true,
+  minify: true,
+  target: CONSOLE_TARGET,
+  legalComments: 'none',
+  write: false,
+  outdir: join(src, 'out'),
+  entryNames: '[name]-[hash]',
+  logLevel: 'silent',
+  absWorkingDir: src,
+};
+
+/** Builds the entries (name → source) and returns each one's logical name (`name.ext`) with its output. */
+async function built(entryPoints: Record<string, string>, ext: 'js' | 'css', options: BuildOptions): Promise<[string, string, string][]> {
+  const out = await build({ ...common, ...options, entryPoints, metafile: true });
+  const text = new Map((out.outputFiles ?? []).map((f) => [basename(f.path), f.text]));
+  return Object.entries(out.metafile.outputs)
+    .filter(([path, meta]) => meta.entryPoint !== undefined && path.endsWith(`.${ext}`))
+    .map(([path, meta]) => {
+      const name = Object.entries(entryPoints).find(([, file]) => join(src, meta.entryPoint!) === file)![0];
+      return [`${name}.${ext}`, basename(path), text.get(basename(path))!];
+    });
+}
 
 /** Builds every page in memory (esbuild, ~100 ms): `npm start` and the tests serve this; the image build writes it (build/main.ts). */
 export async function bundleConsole(): Promise<ConsoleBuild> {
   const pages = consolePages();
-  const out = await build({
-    entryPoints: Object.fromEntries(pages.map((p) => [p, join(pagesDir, p, 'main.ts')])),
-    bundle: true,
-    minify: true,
-    format: 'iife',
-    target: CONSOLE_TARGET,
-    legalComments: 'none',
-    write: false,
-    outdir: join(__dirname, 'out'),
-    entryNames: '[name]-[hash]',
-    metafile: true,
-    logLevel: 'silent',
-  });
-  const files: Record<string, string> = {};
-  const entries: Record<string, string> = {};
-  for (const f of out.outputFiles) files[basename(f.path)] = f.text;
-  for (const [path, meta] of Object.entries(out.metafile.outputs)) {
-    if (!meta.entryPoint) continue;
-    entries[basename(join(meta.entryPoint, '..'))] = basename(path);
-  }
-  if (Object.keys(entries).length !== pages.length) throw new Error(`console build: ${relative(process.cwd(), pagesDir)} has ${pages.length} pages, the build ${Object.keys(entries).length}`);
-  return { files, entries };
+  const styles: Record<string, string> = { console: join(src, 'shell', 'console.css') };
+  for (const p of pages) if (existsSync(join(pagesDir, p, 'style.css'))) styles[p] = join(pagesDir, p, 'style.css');
+  const outputs = [
+    ...(await built(Object.fromEntries(pages.map((p) => [p, join(pagesDir, p, 'main.ts')])), 'js', { format: 'iife' })),
+    ...(await built(styles, 'css', {})),
+  ];
+  return {
+    files: Object.fromEntries(outputs.map(([, file, text]) => [file, text])),
+    entries: Object.fromEntries(outputs.map(([name, file]) => [name, file])),
+  };
 }

@@ -69,7 +69,7 @@ const inspect = (summary: string, item: string, parameters = inspectParams, extr
   };
 };
 
-/** The inspector page and its assets: same-origin content policy, no key (the page asks for the API key). */
+/** The inspector page (its script and style are the console's built files): same-origin content policy, no key (the page asks for the API key). */
 const page = (summary: string, type: string): { get: OpenApiOperation } => ({
   get: {
     summary,
@@ -116,8 +116,6 @@ export function segmenterOpenApi(): OpenApiFragment {
         ),
       },
       '/inspector': page('The inspector page', 'text/html'),
-      '/inspector/inspector.js': page('The inspector page’s script', 'text/javascript'),
-      '/inspector/inspector.css': page('The inspector page’s style', 'text/css'),
       ...segmentPaths(),
       ...campaignPaths(),
       ...keyPaths(internalError, unavailable('Redis (keys’ last uses)')),

@@ -1,8 +1,8 @@
 import type { Request, Response, Router } from 'express';
+import { ApiError } from '@evp/core';
 import type { ConsoleAssets } from './assets';
-import { CAMPAIGNS_BODY, CAMPAIGN_BODY, HEALTH_BODY, SEGMENTS_BODY, SEGMENT_BODY, SQL_BODY } from './bodies';
-import { CONSOLE_CSP, CONSOLE_CSS_PATH, consolePage, type ShellOptions } from './shell';
-import { CONSOLE_CSS } from './style';
+import * as bodies from './bodies';
+import { CONSOLE_CSP, consolePage, type ShellOptions } from './shell';
 
 export { loadConsoleAssets, CONSOLE_MANIFEST, type ConsoleAssets, type ConsoleBuild } from './assets';
 export { CONSOLE_CSP, CONSOLE_NAV, consolePage, type ShellOptions } from './shell';
@@ -23,55 +23,75 @@ export function serveFile(type: string, body: string, cacheControl = 'no-cache')
 /** What a file named by its content may be cached for: a year, never re-validated (a new build is a new name). */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/** Where the console's built files are served (each named by its content hash). */
+/** Where the console's built files are served, each under its content-hashed name. */
 const ASSETS = '/console/assets';
 
 /** Chart.js's browser build. Pages ask for it with its hash as `?v=`, so a browser keeps it for a year and a new version is a new URL. */
 const CHART_PATH = `${ASSETS}/chart.umd.min.js`;
 
 /**
- * A page of the console: its path(s), the shell's options, and its script, `entry`: the page
- * packages/console/src/pages/<entry>/main.ts, served under its hashed name. `chart`: the page draws
- * with Chart.js (loaded before the script). Adding a page: a row here with its markup (bodies.ts),
- * a folder there; the nav entry in shell.ts.
+ * A page of the console: its path, the shell's options (nav section, title, markup from
+ * bodies.ts), and `entry`, its script: packages/console/src/pages/<entry>/main.ts (with its
+ * style.css, if it has one), served under its hashed name. `chart`: it draws with Chart.js, loaded
+ * before its script. Adding a page: a row here, its markup in bodies.ts, its folder in
+ * packages/console/src/pages, and (for a new section) its nav entry in shell.ts.
  */
-export interface ConsolePage extends Omit<ShellOptions, 'scripts'> {
-  paths: readonly string[];
+interface ConsolePage extends Omit<ShellOptions, 'scripts' | 'stylesheets'> {
+  path: string;
   entry: string;
   chart?: boolean;
 }
 
 const CONSOLE_PAGES: readonly ConsolePage[] = [
-  { paths: ['/console/campaigns', '/console/campaigns/:campaign_id'], section: 'campaigns', title: 'Campaigns · console', body: CAMPAIGNS_BODY, chart: true, entry: 'campaigns' },
-  { paths: ['/console/segments', '/console/segments/:segment_id'], section: 'segments', title: 'Segments · console', body: SEGMENTS_BODY, chart: true, entry: 'segments' },
-  { paths: ['/console/sql'], section: 'sql', title: 'SQL · console', body: SQL_BODY, chart: true, entry: 'sql' },
-  { paths: ['/console/health'], section: 'health', title: 'Health · console', body: HEALTH_BODY, chart: true, entry: 'health' },
+  { path: '/console/campaigns', section: 'campaigns', title: 'Campaigns · console', body: bodies.CAMPAIGNS_BODY, entry: 'campaigns', chart: true },
+  { path: '/console/campaigns/:campaign_id', section: 'campaigns', title: 'Campaign · console', body: bodies.CAMPAIGN_BODY, entry: 'campaigns', chart: true },
+  { path: '/console/segments', section: 'segments', title: 'Segments · console', body: bodies.SEGMENTS_BODY, entry: 'segments', chart: true },
+  { path: '/console/segments/:segment_id', section: 'segments', title: 'Segment · console', body: bodies.SEGMENT_BODY, entry: 'segments', chart: true },
+  { path: '/console/sql', section: 'sql', title: 'SQL · console', body: bodies.SQL_BODY, entry: 'sql', chart: true },
+  { path: '/console/health', section: 'health', title: 'Health · console', body: bodies.HEALTH_BODY, entry: 'health', chart: true },
+  {
+    path: '/inspector',
+    section: 'inspector',
+    title: 'Event inspector · console',
+    body: bodies.INSPECTOR_BODY,
+    promptFields: bodies.INSPECTOR_PROMPT,
+    promptButton: 'Watch',
+    entry: 'inspector',
+  },
+  { path: '/console/keys', section: 'keys', title: 'Keys · console', body: bodies.KEYS_BODY, promptButton: 'Show keys', entry: 'keys' },
 ];
 
-/** A campaign's and a segment's own page have their own markup under the list's path. */
-const DETAIL_BODIES: Readonly<Record<string, string>> = { '/console/campaigns/:campaign_id': CAMPAIGN_BODY, '/console/segments/:segment_id': SEGMENT_BODY };
-const DETAIL_TITLES: Readonly<Record<string, string>> = { '/console/campaigns/:campaign_id': 'Campaign · console', '/console/segments/:segment_id': 'Segment · console' };
+const TYPES: Readonly<Record<string, string>> = { js: 'text/javascript', css: 'text/css' };
 
 /**
- * The console (docs/console.md): Campaigns, Segments, SQL and Health pages on the one base URL, all
- * in the one shell (shell.ts) with the inspector. Pages and scripts need no key; every call they make
- * takes the app's API key from the prompt. `/console/keys` is the Keys page's (not served here).
+ * The console (docs/console.md): Campaigns, Segments, SQL, Health, the inspector and Keys on the one
+ * base URL, in the one shell (shell.ts), their scripts and styles the console's build (packages/console).
+ * Pages and files need no key; every call the pages make takes the app's API key from the prompt.
  */
 export function consoleRoutes(router: Router, assets: ConsoleAssets): void {
+  const built = (name: string): string | undefined => {
+    const file = assets.build.entries[name];
+    return file === undefined ? undefined : `${ASSETS}/${file}`;
+  };
   for (const p of CONSOLE_PAGES) {
-    const script = `${ASSETS}/${assets.build.entries[p.entry]}`;
+    const script = built(`${p.entry}.js`);
+    if (script === undefined) throw new Error(`the console's build has no script for page ${p.entry} (packages/console/src/pages/${p.entry}/main.ts)`);
     const scripts = [...(p.chart ? [`${CHART_PATH}?v=${assets.chartHash}`] : []), script];
-    for (const path of p.paths) {
-      const html = consolePage({ ...p, body: DETAIL_BODIES[path] ?? p.body, title: DETAIL_TITLES[path] ?? p.title, scripts });
-      router.get(path, serveFile('text/html', html));
-    }
+    const stylesheets = [built('console.css'), built(`${p.entry}.css`)].filter((s) => s !== undefined);
+    router.get(p.path, serveFile('text/html', consolePage({ ...p, scripts, stylesheets })));
   }
   router.get('/console', (_req, res) => res.redirect(302, '/console/campaigns'));
-  router.get(CONSOLE_CSS_PATH, serveFile('text/css', CONSOLE_CSS));
   router.get(CHART_PATH, serveFile('text/javascript', assets.chartJs, IMMUTABLE));
   router.get(`${ASSETS}/sql-examples.json`, (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
     res.status(200).json(assets.sqlExamples);
   });
-  for (const [name, text] of Object.entries(assets.build.files)) router.get(`${ASSETS}/${name}`, serveFile('text/javascript', text, IMMUTABLE));
+  const files = new Map(
+    Object.entries(assets.build.files).map(([name, text]) => [name, serveFile(TYPES[name.slice(name.lastIndexOf('.') + 1)] ?? 'text/plain', text, IMMUTABLE)]),
+  );
+  router.get(`${ASSETS}/:file`, (req, res) => {
+    const serve = files.get(String(req.params.file));
+    if (!serve) throw new ApiError('not_found', { message: `The console's build has no file ${String(req.params.file)}.` });
+    serve(req, res);
+  });
 }
