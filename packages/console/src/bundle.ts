@@ -1,5 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
 
 /**
@@ -47,9 +47,21 @@ async function built(entryPoints: Record<string, string>, ext: 'js' | 'css', opt
   return Object.entries(out.metafile.outputs)
     .filter(([path, meta]) => meta.entryPoint !== undefined && path.endsWith(`.${ext}`))
     .map(([path, meta]) => {
-      const name = Object.entries(entryPoints).find(([, file]) => join(src, meta.entryPoint!) === file)![0];
+      const name = Object.entries(entryPoints).find(([, file]) => resolve(src, meta.entryPoint!) === resolve(file))![0];
       return [`${name}.${ext}`, basename(path), text.get(basename(path))!];
     });
+}
+
+/**
+ * Builds browser scripts (each an IIFE) and stylesheets, minified and named by content hash, in
+ * memory: the console's pages, and the demo shop's (dev/src/demo), which is built the same way.
+ */
+export async function bundleAssets(scripts: Record<string, string>, styles: Record<string, string>): Promise<ConsoleBuild> {
+  const outputs = [...(await built(scripts, 'js', { format: 'iife' })), ...(await built(styles, 'css', {}))];
+  return {
+    files: Object.fromEntries(outputs.map(([, file, text]) => [file, text])),
+    entries: Object.fromEntries(outputs.map(([name, file]) => [name, file])),
+  };
 }
 
 /** Builds every page in memory (esbuild, ~100 ms): `npm start` and the tests serve this; the image build writes it (build/main.ts). */
@@ -57,12 +69,13 @@ export async function bundleConsole(): Promise<ConsoleBuild> {
   const pages = consolePages();
   const styles: Record<string, string> = { console: join(src, 'shell', 'console.css') };
   for (const p of pages) if (existsSync(join(pagesDir, p, 'style.css'))) styles[p] = join(pagesDir, p, 'style.css');
-  const outputs = [
-    ...(await built(Object.fromEntries(pages.map((p) => [p, join(pagesDir, p, 'main.ts')])), 'js', { format: 'iife' })),
-    ...(await built(styles, 'css', {})),
-  ];
-  return {
-    files: Object.fromEntries(outputs.map(([, file, text]) => [file, text])),
-    entries: Object.fromEntries(outputs.map(([name, file]) => [name, file])),
-  };
+  return bundleAssets(Object.fromEntries(pages.map((p) => [p, join(pagesDir, p, 'main.ts')])), styles);
+}
+
+/** Writes a build to `dir` as the segmenter reads it from CONSOLE_ASSETS_DIR: every file, and manifest.json with the entries. */
+export function writeConsoleBuild(build: ConsoleBuild, dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(build.files)) writeFileSync(join(dir, name), text);
+  writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify({ entries: build.entries }, null, 2)}\n`);
 }

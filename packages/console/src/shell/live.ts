@@ -21,16 +21,18 @@ let generation = 0;
 export function every(ms: number, fn: () => Promise<string | void>): void {
   const mine = generation;
   const tick = () => {
-    fn().then(
-      (said) => {
-        if (mine === generation) status(said ?? `Live: updated ${new Date().toLocaleTimeString()}`);
-      },
-      (err: unknown) => {
-        if (mine === generation) status(`Not updating: ${messageOf(err)}`, true);
-      },
-    ).finally(() => {
-      if (mine === generation) setTimeout(tick, ms);
-    });
+    fn()
+      .then(
+        (said) => {
+          if (mine === generation) status(said ?? `Live: updated ${new Date().toLocaleTimeString()}`);
+        },
+        (err: unknown) => {
+          if (mine === generation) status(`Not updating: ${messageOf(err)}`, true);
+        },
+      )
+      .finally(() => {
+        if (mine === generation) setTimeout(tick, ms);
+      });
   };
   tick();
 }

@@ -19,7 +19,21 @@ export interface DataAnswer<T> {
   data: T[];
 }
 
-export type { AppHealth, CampaignActivity, CampaignReport, ErrorBody, InspectedDeadLetter, InspectedEvent, InspectedRejection, KeyView, MemberPage, MembershipHour, PreviewOutcome, SegmentPreview, SqlExample };
+export type {
+  AppHealth,
+  CampaignActivity,
+  CampaignReport,
+  ErrorBody,
+  InspectedDeadLetter,
+  InspectedEvent,
+  InspectedRejection,
+  KeyView,
+  MemberPage,
+  MembershipHour,
+  PreviewOutcome,
+  SegmentPreview,
+  SqlExample,
+};
 
 /** `GET /v1/campaigns/{id}` (and every answer that returns a campaign). */
 export type CampaignAnswer = ReturnType<typeof campaignView>;

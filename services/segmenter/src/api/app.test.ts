@@ -282,5 +282,4 @@ describe('segmenter HTTP: request verdicts and the inspector', () => {
     // Without the console's files (a segmenter run without CONSOLE_ASSETS_DIR), no page.
     expect((await request(app()).get('/inspector')).status).toBe(404);
   });
-
 });

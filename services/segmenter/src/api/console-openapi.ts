@@ -81,7 +81,8 @@ export function consolePaths(): OpenApiPaths {
         parameters: [pathParam('file', { type: 'string' }, 'As the page names it, e.g. `health-PS5JOORJ.js`.')],
         responses: {
           '200': {
-            description: "The file (text/javascript or text/css), served with `Content-Security-Policy: default-src 'self'` and `Cache-Control: public, max-age=31536000, immutable`.",
+            description:
+              "The file (text/javascript or text/css), served with `Content-Security-Policy: default-src 'self'` and `Cache-Control: public, max-age=31536000, immutable`.",
             content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } },
           },
           '404': errorResponse('No such file in this build.', ['not_found']),

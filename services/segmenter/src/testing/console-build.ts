@@ -6,6 +6,6 @@ import type { ConsoleBuild } from '../api';
  * packages/console and by the Chromium tests of dev/, which depend on both).
  */
 export function consoleBuildStub(pages: readonly string[] = ['campaigns', 'segments', 'sql', 'health', 'keys', 'inspector']): ConsoleBuild {
-  const entries = Object.fromEntries([...pages.map((p) => [`${p}.js`, `${p}-STUB0000.js`]), ['console.css', 'console-STUB0000.css']]);
+  const entries: Record<string, string> = Object.fromEntries([...pages.map((p) => [`${p}.js`, `${p}-STUB0000.js`]), ['console.css', 'console-STUB0000.css']]);
   return { entries, files: Object.fromEntries(Object.values(entries).map((f) => [f, `/* ${f} */`])) };
 }

@@ -47,11 +47,31 @@ function rates(report: CampaignReport): void {
       labels: groups.map((g) => g.label),
       datasets: [
         // Chart.js draws a line dataset inside a bar chart; its types know only one type per chart.
-        { type: 'line', label: 'conversion rate', data: points, showLine: false, pointRadius: 6, pointBackgroundColor: '#1b1f24', borderColor: '#1b1f24' } as never,
-        { type: 'bar', label: '95% interval', data: bars as never, backgroundColor: 'rgba(9,105,218,0.35)', borderColor: '#0969da', borderWidth: 1, barPercentage: 0.25 },
+        {
+          type: 'line',
+          label: 'conversion rate',
+          data: points,
+          showLine: false,
+          pointRadius: 6,
+          pointBackgroundColor: '#1b1f24',
+          borderColor: '#1b1f24',
+        } as never,
+        {
+          type: 'bar',
+          label: '95% interval',
+          data: bars,
+          backgroundColor: 'rgba(9,105,218,0.35)',
+          borderColor: '#0969da',
+          borderWidth: 1,
+          barPercentage: 0.25,
+        },
       ],
     },
-    options: { indexAxis: 'x', plugins: { legend: { position: 'bottom' } }, scales: { y: { beginAtZero: true, title: { display: true, text: 'conversion rate, %' } } } },
+    options: {
+      indexAxis: 'x',
+      plugins: { legend: { position: 'bottom' } },
+      scales: { y: { beginAtZero: true, title: { display: true, text: 'conversion rate, %' } } },
+    },
   });
   const up = clear(byId('uplifts'));
   for (const v of report.variants) {

@@ -38,8 +38,7 @@ export interface RateLine {
 export function rateLine(g: ReportGroup): RateLine {
   const c = g.counts;
   const ci = c.converted === null ? null : wilsonInterval(c.converted, c.audience);
-  if (c.conversion_rate === null || ci === null)
-    return { words: `${g.label}: no conversion rate (no goal or no audience)`, rate: null, ci: null };
+  if (c.conversion_rate === null || ci === null) return { words: `${g.label}: no conversion rate (no goal or no audience)`, rate: null, ci: null };
   return {
     words: `${g.label}: ${percent(c.conversion_rate)} converted (${c.converted} of ${c.audience}), 95% CI ${percent(ci[0])} to ${percent(ci[1])}`,
     rate: c.conversion_rate,

@@ -16,7 +16,10 @@ function sparkline(activity: readonly CampaignActivity[]): { box: HTMLElement; c
   chart(canvas, {
     type: 'line',
     data: { labels: b.labels, datasets: [{ data: b.series[0]!, borderColor: '#0969da', borderWidth: 1.5, pointRadius: 0, fill: false }] },
-    options: { plugins: { legend: { display: false }, tooltip: { enabled: false } }, scales: { x: { display: false }, y: { display: false, beginAtZero: true } } },
+    options: {
+      plugins: { legend: { display: false }, tooltip: { enabled: false } },
+      scales: { x: { display: false }, y: { display: false, beginAtZero: true } },
+    },
   });
   return { box, created };
 }

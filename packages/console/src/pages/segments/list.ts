@@ -11,7 +11,12 @@ export function segmentList(): void {
       host.appendChild(text('p', 'No segments yet: create one with POST /v1/segments (docs/segments.md).', 'meta'));
       return;
     }
-    const rows = r.data.map((s) => [link(`/console/segments/${encodeURIComponent(s.id)}`, s.name), text('span', s.member_count, 'count'), String(s.version), s.updated_at]);
+    const rows = r.data.map((s) => [
+      link(`/console/segments/${encodeURIComponent(s.id)}`, s.name),
+      text('span', s.member_count, 'count'),
+      String(s.version),
+      s.updated_at,
+    ]);
     const t = table(['Segment', 'Members', 'Version', 'Updated'], rows, 'segment-list');
     [...t.tBodies[0]!.rows].forEach((tr, i) => {
       tr.dataset.segmentId = r.data[i]!.id;

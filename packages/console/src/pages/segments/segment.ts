@@ -55,7 +55,10 @@ export function segmentPage(id: string): void {
           { label: 'exited', data: b.series[1]!.map((x) => -(x ?? 0)), backgroundColor: '#cf222e' },
         ],
       },
-      options: { plugins: { legend: { position: 'bottom' } }, scales: { x: { stacked: true }, y: { stacked: true, title: { display: true, text: 'users per hour' } } } },
+      options: {
+        plugins: { legend: { position: 'bottom' } },
+        scales: { x: { stacked: true }, y: { stacked: true, title: { display: true, text: 'users per hour' } } },
+      },
     });
   }
 

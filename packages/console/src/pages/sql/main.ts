@@ -54,7 +54,10 @@ function show(r: JsonResult): void {
   const rows = r.data.slice().sort((a, b) => cellText(a[xy.x]).localeCompare(cellText(b[xy.x])));
   chart(canvas, {
     type: 'line',
-    data: { labels: rows.map((row) => cellText(row[xy.x])), datasets: [{ label: xy.y, data: rows.map((row) => Number(row[xy.y])), borderColor: '#0969da', pointRadius: 2 }] },
+    data: {
+      labels: rows.map((row) => cellText(row[xy.x])),
+      datasets: [{ label: xy.y, data: rows.map((row) => Number(row[xy.y])), borderColor: '#0969da', pointRadius: 2 }],
+    },
     options: { plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true, title: { display: true, text: xy.y } } } },
   });
 }

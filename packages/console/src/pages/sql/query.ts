@@ -22,7 +22,12 @@ export function chartColumns(meta: JsonResult['meta']): { x: string; y: string }
 }
 
 /** A cell as the table shows it: objects and arrays as JSON. */
-export const cellText = (v: unknown): string => (v !== null && typeof v === 'object' ? JSON.stringify(v) : v === null || v === undefined ? '' : String(v as string | number));
+export function cellText(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  return JSON.stringify(v) ?? '';
+}
 
 /** The status line of a result: "3 rows in 0.002 s". */
 export const resultWords = (r: JsonResult): string =>

@@ -25,7 +25,7 @@ export interface ConsoleAssets {
 }
 
 /** The manifest the console's image build writes beside its files (packages/console/src/build/main.ts). */
-export const CONSOLE_MANIFEST = 'manifest.json';
+const CONSOLE_MANIFEST = 'manifest.json';
 
 function readBuild(dir: string): ConsoleBuild {
   const { entries } = JSON.parse(readFileSync(join(dir, CONSOLE_MANIFEST), 'utf8')) as { entries: Record<string, string> };

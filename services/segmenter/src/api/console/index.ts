@@ -4,7 +4,7 @@ import type { ConsoleAssets } from './assets';
 import * as bodies from './bodies';
 import { CONSOLE_CSP, consolePage, type ShellOptions } from './shell';
 
-export { loadConsoleAssets, CONSOLE_MANIFEST, type ConsoleAssets, type ConsoleBuild } from './assets';
+export { loadConsoleAssets, type ConsoleAssets, type ConsoleBuild } from './assets';
 export { CONSOLE_CSP, CONSOLE_NAV, consolePage, type ShellOptions } from './shell';
 export { parseSqlExamples } from './sql-examples';
 export * from './words';
