@@ -21,6 +21,7 @@ import { createSegmenterApp, createSegmenterParts, loadConsoleAssets, runMigrati
 import { createActionStoreApp, startActionRequestsConsumer, startFeedbackConsumer, startLogRelay, startSweeper, storeReadiness } from '@evp/action-store';
 import { platformOpenApi } from './openapi';
 import { demoServer, isDemoPath } from './demo/demo-server';
+import { bundleShop } from './demo/shop-page';
 import { seedDemoDrugs } from './demo/drugs';
 import { createClickHouseHttpHandler } from './clickhouse-http/handler';
 
@@ -192,7 +193,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
   if (opts.demo && demoApp === undefined) throw new Error('the demo shop needs an SDK key of the keys file');
   const demo =
     opts.demo && demoApp !== undefined
-      ? demoServer({ analytics, appId: demoApp, sdkKey: opts.demo.sdkKey, logger: logger.child({ service: 'demo' }) })
+      ? demoServer({ analytics, appId: demoApp, sdkKey: opts.demo.sdkKey, logger: logger.child({ service: 'demo' }), shop: await bundleShop() })
       : undefined;
   const sql = opts.analystSql;
   const chOnBase = sql
