@@ -87,10 +87,7 @@ const PROBES: Record<string, Probe[]> = {
     },
   ],
   '/console/keys': [{ method: 'GET', path: '/console/keys', status: 200, expect: (b) => expect(b.html).toContain('<title>Keys · console</title>') }],
-  // The Keys page's and the inspector's files are the console's build, under /console/assets/; these prefixes reach the segmenter, which has nothing under them.
-  '/console/keys/': [{ method: 'GET', path: '/console/keys/keys.js', status: 404, expect: 'not_found' }],
   '/inspector': [{ method: 'GET', path: '/inspector', status: 200, expect: (b) => expect(b.html).toContain('<title>Event inspector · console</title>') }],
-  '/inspector/': [{ method: 'GET', path: '/inspector/inspector.js', status: 404, expect: 'not_found' }],
   '/console': [{ method: 'GET', path: '/console', status: 302, expect: (b) => expect(b.html).toContain('/console/campaigns') }],
   '/console/': [{ method: 'GET', path: '/console/health', status: 200, expect: (b) => expect(b.html).toContain('<title>Health · console</title>') }],
   // The web library's script build, built in process by esbuild (the pipeline's default).

@@ -22,7 +22,7 @@ export const cartTotal = (cart: Cart): number => cart.items.reduce((s, i) => s +
 export const cartCount = (cart: Cart): number => cart.items.reduce((n, i) => n + i.quantity, 0);
 
 /** A line as the e-commerce block's item. */
-export const cartItem = (i: Pick<CartLine, 'id' | 'price' | 'quantity'>): CartProps['item'] => ({
+const cartItem = (i: Pick<CartLine, 'id' | 'price' | 'quantity'>): CartProps['item'] => ({
   id: i.id,
   type: 'drug',
   quantity: i.quantity,

@@ -2,6 +2,6 @@
 export { ApiRefusal, api, messageOf, refusalOf } from './api';
 export { buckets, total, HOUR_MS, MINUTE_MS } from './buckets';
 export { chart, unchart } from './chart';
-export { byId, clear, link, table, text, type Cell } from './dom';
+export { byId, clear, link, table, text } from './dom';
 export { storedKey } from './key';
 export { every, startPage, status } from './live';

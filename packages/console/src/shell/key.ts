@@ -3,7 +3,7 @@
  * The API key of the tab: kept in sessionStorage (gone when the tab closes), sent only to this
  * origin. One storage name for every page (the inspector's, so one key serves the whole console).
  */
-export const KEY_STORAGE = 'evp-inspector-key';
+const KEY_STORAGE = 'evp-inspector-key';
 
 export const storedKey = (): string => sessionStorage.getItem(KEY_STORAGE) ?? '';
 

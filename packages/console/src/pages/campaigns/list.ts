@@ -42,7 +42,7 @@ export function campaignList(): void {
       return [link(`/console/campaigns/${encodeURIComponent(c.id)}`, c.name), state, String(c.version), c.updated_at, text('span', created), box];
     });
     const t = table(['Campaign', 'State', 'Version', 'Updated', 'Created (24 h)', 'Actions created per hour'], rows, 'campaign-list');
-    [...t.tBodies[0]!.rows].forEach((tr, i) => {
+    Array.from(t.tBodies[0]!.rows).forEach((tr, i) => {
       tr.dataset.campaignId = campaigns.data[i]!.id;
       tr.dataset.testid = 'campaign-row';
     });

@@ -18,7 +18,7 @@ export function segmentList(): void {
       s.updated_at,
     ]);
     const t = table(['Segment', 'Members', 'Version', 'Updated'], rows, 'segment-list');
-    [...t.tBodies[0]!.rows].forEach((tr, i) => {
+    Array.from(t.tBodies[0]!.rows).forEach((tr, i) => {
       tr.dataset.segmentId = r.data[i]!.id;
       tr.dataset.testid = 'segment-row';
     });

@@ -9,7 +9,7 @@ import { byId, chart, messageOf, clear, startPage, status, storedKey, table, tex
 import { cellText, chartColumns, queryParams, resultWords, type JsonResult } from './query';
 
 const query = () => byId<HTMLTextAreaElement>('sql-query');
-const paramInputs = () => [...byId('sql-params').querySelectorAll('input')];
+const paramInputs = () => Array.from(byId('sql-params').querySelectorAll('input'));
 
 /** One field per parameter of the query, keeping what was typed into the ones that stay. */
 function params(): void {

@@ -10,7 +10,7 @@ export { parseSqlExamples } from './sql-examples';
 export * from './words';
 
 /** A file of the console, with the policy that lets a page load nothing but this origin's files. */
-export function serveFile(type: string, body: string, cacheControl = 'no-cache') {
+function serveFile(type: string, body: string, cacheControl = 'no-cache') {
   return (_req: Request, res: Response) => {
     res.setHeader('Content-Type', `${type}; charset=utf-8`);
     res.setHeader('Content-Security-Policy', CONSOLE_CSP);
