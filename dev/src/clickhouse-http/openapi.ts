@@ -48,9 +48,18 @@ export function clickhouseHttpOpenApi(): OpenApiFragment {
   return {
     service: 'edge',
     paths: {
-      '/clickhouse/': {
-        get: { summary: 'Run a read-only SQL query (ClickHouse HTTP interface)', description: credentials, security: [], parameters, responses },
+      // `/clickhouse` and `/clickhouse/` are one handle (handler.ts reads an empty rest of the path as `/`).
+      '/clickhouse': {
+        get: {
+          operationId: 'clickhouseQuery',
+          summary: 'Run a read-only SQL query (ClickHouse HTTP interface)',
+          description: credentials,
+          security: [],
+          parameters,
+          responses,
+        },
         post: {
+          operationId: 'clickhouseQueryWithBody',
           summary: 'Run a read-only SQL query given in the body (ClickHouse HTTP interface)',
           description: credentials,
           security: [],
@@ -60,7 +69,7 @@ export function clickhouseHttpOpenApi(): OpenApiFragment {
         },
       },
       '/clickhouse/ping': {
-        get: { summary: 'ClickHouse HTTP interface liveness', security: [], responses: { '200': text('`Ok.`') } },
+        get: { operationId: 'clickhousePing', summary: 'ClickHouse HTTP interface liveness', security: [], responses: { '200': text('`Ok.`') } },
       },
     },
     schemas: {},

@@ -1,15 +1,11 @@
 /// <reference lib="dom" />
-import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createLogger } from '@evp/core';
-import { uniqueName, waitFor } from '@evp/testkit';
+import { requireProgram, uniqueName, waitFor } from '@evp/testkit';
 import { bundleWebSdk, type WebSdkFiles } from '@evp/web-sdk/bundle';
 import { createEmbeddedParts } from '../embedded-parts';
 import { startPipeline, type RunningPipeline } from '../pipeline';
 import { API_KEY, SDK_KEY, e2eKeys } from '../testing/scenario';
-
-/** Debian's chromium (`apt-get install chromium`), driven by playwright-core, as the inspector test does. */
-const CHROMIUM = '/usr/bin/chromium';
 
 /** Where the test pages and the script build are served (by route interception, on the pipeline's own origin). */
 export const SHOP = '/__web-sdk-test';
@@ -40,10 +36,9 @@ export function webSdkHarness(name: string) {
       return pipeline.baseUrl;
     },
     async start() {
-      if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
       files = await bundleWebSdk();
       pipeline = await startPipeline({ parts, keys: e2eKeys(), logger: createLogger(name, 'silent'), sinkFlushMs: 50 });
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+      browser = await chromium.launch({ executablePath: requireProgram('chromium'), args: ['--no-sandbox', '--disable-dev-shm-usage'] });
     },
     async stop() {
       await browser?.close();

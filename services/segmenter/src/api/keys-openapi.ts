@@ -5,8 +5,9 @@ import { ROLES } from '@evp/core';
 
 const time = (description: string) => nullable('string', { format: 'date-time', description });
 
-const page = (summary: string, type: string) => ({
+const page = (operationId: string, summary: string, type: string) => ({
   get: {
+    operationId,
     summary,
     security: [],
     responses: {
@@ -20,6 +21,7 @@ export function keyPaths(internalError: object, unavailable: object): OpenApiPat
   return {
     '/v1/keys': {
       get: {
+        operationId: 'listKeys',
         summary: 'The app’s keys, with when each was last used',
         description:
           'Every key of the API key’s own app in the keys file, revoked ones included, by id: never a key or its digest. `last_used_at` is shared by every replica of every service within `KEYS_USAGE_FLUSH_MS` (5 s) when they share Redis.',
@@ -35,7 +37,7 @@ export function keyPaths(internalError: object, unavailable: object): OpenApiPat
         },
       },
     },
-    '/console/keys': page('The console’s Keys page', 'text/html'),
+    '/console/keys': page('getConsoleKeysPage', 'The console’s Keys page', 'text/html'),
   };
 }
 
