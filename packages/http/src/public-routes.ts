@@ -28,7 +28,12 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   { match: 'prefix', path: '/v1/inspect/', service: 'segmenter', serves: 'the inspector API' },
   { match: 'exact', path: '/inspector', service: 'segmenter', serves: 'the inspector page' },
   { match: 'exact', path: '/console', service: 'segmenter', serves: 'the console (redirects to its Campaigns page)' },
-  { match: 'prefix', path: '/console/', service: 'segmenter', serves: 'the console’s pages, its build’s scripts and styles (/console/assets/), the chart library' },
+  {
+    match: 'prefix',
+    path: '/console/',
+    service: 'segmenter',
+    serves: 'the console’s pages, its build’s scripts and styles (/console/assets/), the chart library',
+  },
   { match: 'exact', path: '/v1/segments', service: 'segmenter', serves: 'segment creation and list' },
   { match: 'prefix', path: '/v1/segments/', service: 'segmenter', serves: 'segments, their preview and members' },
   { match: 'prefix', path: '/v1/users/', service: 'segmenter', serves: 'a user’s segments' },
