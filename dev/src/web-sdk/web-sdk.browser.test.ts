@@ -2,7 +2,7 @@
 import type { Page, Request } from 'playwright-core';
 import { waitFor } from '@evp/testkit';
 import { API_KEY, SDK_KEY } from '../testing/scenario';
-import { SHOP, webSdkHarness } from './harness';
+import { PLATFORM_CORS, SHOP, webSdkHarness } from './harness';
 
 /**
  * The web library in Chromium against the real embedded pipeline: what a page does with the
@@ -11,7 +11,7 @@ import { SHOP, webSdkHarness } from './harness';
 type Evp = { evp: Record<string, (...a: unknown[]) => Promise<unknown>> };
 const call = (p: Page, fn: string, ...args: unknown[]) => p.evaluate(([f, a]) => (window as unknown as Evp).evp[f]!(...a), [fn, args] as const);
 const uid = (s: string) => `${s}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-const ingestBodies = (requests: Request[]) => requests.filter((r) => r.url().endsWith('/v1/ingest/log')).map((r) => r.postData() ?? '');
+const ingestBodies = (requests: Request[]) => requests.filter((r) => r.method() === 'POST' && r.url().endsWith('/v1/ingest/log')).map((r) => r.postData() ?? '');
 
 describe('the web library in Chromium', () => {
   const h = webSdkHarness('websdk');
@@ -22,7 +22,7 @@ describe('the web library in Chromium', () => {
     const ctx = await h.context();
     const bodies: string[] = [];
     ctx.on('requestfinished', (r) => {
-      if (r.url().endsWith('/v1/ingest/log')) bodies.push(r.postData() ?? '');
+      if (r.method() === 'POST' && r.url().endsWith('/v1/ingest/log')) bodies.push(r.postData() ?? '');
     });
     const p = await h.open(ctx, '/home');
     const user = uid('spa');
@@ -86,7 +86,7 @@ describe('the web library in Chromium', () => {
     const after = await h.waitForEvents(anon.id, 1, 'search');
     expect(after.map((e) => e.property)).toEqual(['ibuprofen']);
     expect(anon.internal.s_id.startsWith(`${anon.id}_`)).toBe(true);
-    const catalog = seen.filter((r) => r.url().endsWith('/v1/ingest/catalog/user')).map((r) => JSON.parse(r.postData() ?? '[]') as object[]);
+    const catalog = seen.filter((r) => r.method() === 'POST' && r.url().endsWith('/v1/ingest/catalog/user')).map((r) => JSON.parse(r.postData() ?? '[]') as object[]);
     expect(catalog).toEqual([[expect.objectContaining({ id: user, name: 'Amina', country: 'Kenya' })]]);
     await ctx.close();
   });
@@ -132,7 +132,7 @@ describe('the web library in Chromium', () => {
     const bodies: string[] = [];
     // Answered requests only (the attempts while offline fail).
     ctx.on('requestfinished', (r) => {
-      if (r.url().endsWith('/v1/ingest/log')) bodies.push(r.postData() ?? '');
+      if (r.method() === 'POST' && r.url().endsWith('/v1/ingest/log')) bodies.push(r.postData() ?? '');
     });
     const p = await h.open(ctx, '/', quiet);
     const user = uid('offline');
@@ -166,6 +166,7 @@ describe('the web library in Chromium', () => {
     let delivered!: () => void;
     const inFlight = new Promise<void>((r) => (delivered = r));
     await ctx.route('**/v1/ingest/log', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
       bodies.push(route.request().postData() ?? '');
       if (bodies.length === 1) {
         // The platform stores it, but the tab is gone before the answer is read.
@@ -196,9 +197,10 @@ describe('the web library in Chromium', () => {
     const ctx = await h.context();
     const sent: { at: number; body: string }[] = [];
     await ctx.route('**/v1/ingest/log', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
       sent.push({ at: Date.now(), body: route.request().postData() ?? '' });
       if (sent.length === 1) {
-        return route.fulfill({ status: 503, headers: { 'Retry-After': '2' }, contentType: 'application/json', body: '{"error":{"code":"unavailable"}}' });
+        return route.fulfill({ status: 503, headers: { ...PLATFORM_CORS, 'Retry-After': '2' }, contentType: 'application/json', body: '{"error":{"code":"unavailable"}}' });
       }
       return route.continue();
     });
@@ -224,9 +226,10 @@ describe('the web library in Chromium', () => {
     const ctx = await h.context();
     const sizes: number[] = [];
     await ctx.route('**/v1/ingest/log', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
       const n = envelopesOf(route.request().postData() ?? '[]').reduce((a, e) => a + e.data.length, 0);
       sizes.push(n);
-      if (n > 2) return route.fulfill({ status: 413, contentType: 'application/json', body: '{"error":{"code":"payload_too_large"}}' });
+      if (n > 2) return route.fulfill({ status: 413, headers: PLATFORM_CORS, contentType: 'application/json', body: '{"error":{"code":"payload_too_large"}}' });
       return route.continue();
     });
     const user = uid('split');
@@ -259,7 +262,7 @@ describe('the web library in Chromium', () => {
     const ctx = await h.context();
     const bodies: string[] = [];
     ctx.on('request', (r) => {
-      if (r.url().endsWith('/v1/ingest/log')) bodies.push(r.postData() ?? '');
+      if (r.method() === 'POST' && r.url().endsWith('/v1/ingest/log')) bodies.push(r.postData() ?? '');
     });
     const user = uid('tabs');
     const tab1 = await h.open(ctx, '/', quiet);
@@ -280,7 +283,7 @@ describe('the web library in Chromium', () => {
     const ctx = await h.context();
     const bodies: string[] = [];
     ctx.on('request', (r) => {
-      if (r.url().includes('/v1/ingest/')) bodies.push(r.postData() ?? '');
+      if (r.method() === 'POST' && r.url().includes('/v1/ingest/')) bodies.push(r.postData() ?? '');
     });
     const granted = uid('granted');
     const p = await h.open(ctx, '/', { ...quiet, consent: 'pending' });
@@ -298,7 +301,7 @@ describe('the web library in Chromium', () => {
     const ctx2 = await h.context();
     const bodies2: string[] = [];
     ctx2.on('request', (r) => {
-      if (r.url().includes('/v1/ingest/')) bodies2.push(r.postData() ?? '');
+      if (r.method() === 'POST' && r.url().includes('/v1/ingest/')) bodies2.push(r.postData() ?? '');
     });
     const denied = uid('denied');
     const q = await h.open(ctx2, '/', { ...quiet, consent: 'pending' });
@@ -440,8 +443,8 @@ describe('the web library in Chromium', () => {
       const beacons: { url: string; type: string | undefined; body: string }[] = [];
       let earlyUploads = 0;
       ctx.on('request', (r) => {
-        if (r.url().includes('/v1/ingest/log?')) beacons.push({ url: r.url(), type: r.headers()['content-type'], body: r.postData() ?? '' });
-        else if (r.url() === `${h.baseUrl}/v1/ingest/log` && beacons.length === 0) earlyUploads += 1;
+        if (r.method() === 'POST' && r.url().includes('/v1/ingest/log?')) beacons.push({ url: r.url(), type: r.headers()['content-type'], body: r.postData() ?? '' });
+        else if (r.method() === 'POST' && r.url() === `${h.baseUrl}/v1/ingest/log` && beacons.length === 0) earlyUploads += 1;
       });
       const user = uid('beacon');
       const p = await h.open(ctx, '/', quiet);
@@ -473,7 +476,7 @@ describe('the web library in Chromium', () => {
     expect(beacons[0]!.type).toMatch(/^text\/plain/);
     // The beacon's answer was never seen: the batch is still queued and goes again, byte for byte
     // but for sent_at; the platform keeps one copy.
-    const resent = p.waitForResponse((r) => r.url() === `${h.baseUrl}/v1/ingest/log`);
+    const resent = p.waitForResponse((r) => r.request().method() === 'POST' && r.url() === `${h.baseUrl}/v1/ingest/log`);
     await call(p, 'flush');
     const res = await resent;
     expect(withoutSentAt(res.request().postData() ?? '')).toBe(withoutSentAt(beacons[0]!.body));

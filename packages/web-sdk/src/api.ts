@@ -3,13 +3,13 @@ import { attach } from './browser/auto';
 import { idbStore, memoryStore, sharedStore } from './browser/stores';
 import { fetchTransport, webLock } from './browser/transport';
 import type { Action, ActionEvent, ActionQuery } from './core/actions';
-import { Client, type IdentifyAction, type Renderer } from './core/client';
+import { Client, type ActionResponse, type IdentifyAction, type Renderer } from './core/client';
 import { guard } from './core/guard';
 import { settle, type Consent, type InitOptions } from './core/options';
 import type { Clock, Deps } from './core/ports';
 import type { CatalogKind, CatalogRecordByKind, EventName, EventPropsByName, IdentifyExtra } from './generated/events';
 
-export type { IdentifyAction };
+export type { ActionResponse, IdentifyAction };
 
 export interface Status {
   user: string;
@@ -43,8 +43,13 @@ export interface Evp {
   onAction: (handler: (e: ActionEvent) => void) => () => void;
   /** Rule 1: shows the user's next in-app message for `screen` (attr `screen`, or none). Resolves whether one was shown. */
   showInAppMessage: (screen: string) => Promise<boolean>;
+  /** An action the app rendered itself was opened, discarded or failed: logs nudge_response; a one-off action is handled (not kept any more). */
+  respond: (action: Action, response: ActionResponse) => Promise<void>;
   status: () => Promise<Status | undefined>;
 }
+
+/** How long calls made before init() wait for it. */
+export const PRE_INIT_WAIT_MS = 30_000;
 
 const browserClock: Clock = {
   now: () => Date.now(),
@@ -67,12 +72,20 @@ export function createApi(loadRenderer: () => Promise<Renderer>): Evp {
   const ready = new Promise<Client | undefined>((resolve) => (settle_ = resolve));
   let started = false;
   const handlers: ((e: ActionEvent) => void)[] = [];
+  // Every call resolves: a failure to its harmless value (warned about, never thrown into the app),
+  // and a call made before init() to that value too when init() has not come within PRE_INIT_WAIT_MS.
   const withClient =
     <A extends unknown[], R>(fallback: R, fn: (c: Client, ...a: A) => R | Promise<R>) =>
     async (...a: A): Promise<R> => {
-      if (!started && typeof window === 'undefined') return fallback;
-      const c = await ready;
-      return c ? fn(c, ...a) : fallback;
+      try {
+        if (!started && typeof window === 'undefined') return fallback;
+        const c = started ? await ready : await Promise.race([ready, new Promise<undefined>((r) => setTimeout(r, PRE_INIT_WAIT_MS))]);
+        if (!c) warn('no init(): a call resolved without effect');
+        return c ? await fn(c, ...a) : fallback;
+      } catch (e) {
+        warn('a call failed', e);
+        return fallback;
+      }
     };
 
   const poll = async (c: Client) => {
@@ -136,25 +149,12 @@ export function createApi(loadRenderer: () => Promise<Renderer>): Evp {
       };
     },
     showInAppMessage: withClient(false, (c, screen: string) => c.showFor(screen)),
+    respond: withClient(undefined, (c, action: Action, response: ActionResponse) => c.respond(action, response)),
     status: withClient(undefined as Status | undefined, (c) => c.status()),
   };
-  const fallbacks: Record<keyof Evp, unknown> = {
-    init: undefined,
-    track: undefined,
-    trackCustom: undefined,
-    identify: undefined,
-    catalog: undefined,
-    flush: undefined,
-    reset: undefined,
-    setConsent: undefined,
-    optOut: undefined,
-    fetchActions: [],
-    onAction: () => undefined,
-    showInAppMessage: false,
-    status: undefined,
-  };
-  for (const k of Object.keys(fallbacks) as (keyof Evp)[]) {
-    (api as unknown as Record<string, unknown>)[k] = guard(warn, k, api[k] as (...a: unknown[]) => unknown, fallbacks[k]);
-  }
+  // The synchronous functions (the others are withClient's, which catch for themselves).
+  api.init = guard(warn, 'init', api.init, undefined);
+  api.reset = guard(warn, 'reset', api.reset, undefined);
+  api.onAction = guard(warn, 'onAction', api.onAction, () => undefined);
   return api;
 }

@@ -10,7 +10,19 @@ export interface WebSdkFiles {
 /** Browsers the builds target: the engines with Web Locks (Chrome 69, Firefox 96, Safari 15.4). */
 export const BROWSER_TARGET = ['es2020', 'chrome96', 'firefox96', 'safari15.4'];
 
-const common: BuildOptions = { bundle: true, minify: true, write: false, legalComments: 'none', target: BROWSER_TARGET, logLevel: 'silent' };
+/**
+ * Class fields as constructor assignments: every target browser has class fields, but `es2020` in
+ * the target would lower each one to a defineProperty helper call (≈ 200 bytes gzip of the budget).
+ */
+const common: BuildOptions = {
+  bundle: true,
+  minify: true,
+  write: false,
+  legalComments: 'none',
+  target: BROWSER_TARGET,
+  logLevel: 'silent',
+  tsconfigRaw: { compilerOptions: { useDefineForClassFields: false } },
+};
 
 async function iife(entry: string): Promise<string> {
   const out = await build({ ...common, entryPoints: [join(__dirname, entry)], format: 'iife' });

@@ -30,10 +30,11 @@ export function fetchTransport(sdkKey: string): Transport {
       }
     },
     async post(url, body, unload): Promise<SendResult> {
-      if (unload && typeof Request !== 'undefined' && !('keepalive' in Request.prototype) && typeof navigator.sendBeacon === 'function') {
-        navigator.sendBeacon(`${url}?sdk_key=${encodeURIComponent(sdkKey)}`, new Blob([body], { type: 'text/plain' }));
-        return { status: 0, beacon: true };
-      }
+      const beacon = (): SendResult =>
+        typeof navigator !== 'undefined' && typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(`${url}?sdk_key=${encodeURIComponent(sdkKey)}`, new Blob([body], { type: 'text/plain' }))
+          ? { status: 0, beacon: true }
+          : { status: 0 };
+      if (unload && typeof Request !== 'undefined' && !('keepalive' in Request.prototype)) return beacon();
       try {
         // A request that never ends would hold the upload lock of every tab: 30 s at most.
         const signal = !unload && typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(30_000) : undefined;
@@ -41,7 +42,9 @@ export function fetchTransport(sdkKey: string): Transport {
           await fetch(url, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body, keepalive: unload, credentials: 'omit', signal }),
         );
       } catch {
-        return { status: 0 };
+        // While the page unloads a refused keepalive fetch (over the browser's in-flight budget) is
+        // rejected at once, in this task: the beacon still goes out.
+        return unload ? beacon() : { status: 0 };
       }
     },
   };

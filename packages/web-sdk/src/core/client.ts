@@ -1,9 +1,9 @@
-import { actionsOf, isExpired, type Action, type ActionEvent, type ActionQuery } from './actions';
+import { actionsOf, isExpired, matches, type Action, type ActionEvent, type ActionQuery } from './actions';
 import type { Consent, Settings } from './options';
 import type { Deps } from './ports';
-import { Queue, type Queued } from './queue';
+import { BATCH, batchBody, batchOf, keyAt, Queue, utf8Bytes, type Batch, type Queued } from './queue';
 import { Sessions, sessionId } from './session';
-import { localTime, tzOf } from './time';
+import { isoUtc, localTime, tzOf } from './time';
 import { Uploader } from './uploader';
 
 export const SDK_VERSION = '0.1.0';
@@ -38,6 +38,15 @@ function propertyOf(name: string, props: Record<string, unknown>): string {
 }
 
 const ACTION = 'a:';
+/** Shared-store keys below the app's prefix: device id, user, consent choice, session, leave batches. */
+const DEVICE = 'd';
+const USER = 'u';
+const CONSENT = 'c';
+const SESSION = 's';
+const LEFT = 'L';
+
+/** The responses an app reports for an action it handled itself (nudge_response `response`, spec 6). */
+export type ActionResponse = 'open' | 'discard' | 'error';
 
 export type IdentifyAction = 'register' | 'login' | 'logout' | 'blocked' | 'unblocked';
 
@@ -62,6 +71,8 @@ export class Client {
   private pending: Queued[] = [];
   /** Writes not yet stored: a flush waits for them, so an event recorded on pagehide leaves with it. */
   private readonly inflight = new Set<Promise<void>>();
+  /** While the page goes away (leave()): what is recorded is collected here and sent in the same task. */
+  private leaving: Queued[] | undefined;
   private showing = false;
   private readonly deviceId: string;
   private readonly p: string;
@@ -74,12 +85,10 @@ export class Client {
     private readonly handlers: ((e: ActionEvent) => void)[] = [],
   ) {
     this.p = `evp:${cfg.appId}:`;
-    const d = deps.shared.get<string>(`${this.p}d`);
+    const d = deps.shared.get<string>(this.p + DEVICE);
     this.deviceId = d ?? `${Math.floor(deps.random() * 2 ** 52).toString(36)}${deps.clock.now().toString(36)}`;
-    if (d === undefined) deps.shared.set(`${this.p}d`, this.deviceId);
-    // The init option is the state until the user chose: a remembered choice (setConsent) wins.
-    if (cfg.consent !== undefined && deps.shared.get(`${this.p}c`) === undefined) deps.shared.set(`${this.p}c`, cfg.consent);
-    this.sessions = new Sessions(deps.shared, `${this.p}s`);
+    if (d === undefined) deps.shared.set(this.p + DEVICE, this.deviceId);
+    this.sessions = new Sessions(deps.shared, this.p + SESSION);
     this.queue = new Queue(deps.store, () => ({ maxEvents: cfg.maxQueueEvents, maxBytes: cfg.maxQueueBytes, maxAgeMs: cfg.maxEventAgeMs }), deps.random);
     this.uploader = new Uploader(
       deps,
@@ -94,13 +103,24 @@ export class Client {
     );
   }
 
+  /** The user's choice (setConsent, remembered), else the init option (never stored: it is the app's default, not a choice). */
   get consent(): Consent {
-    return this.deps.shared.get<Consent>(`${this.p}c`) ?? 'granted';
+    return this.deps.shared.get<Consent>(this.p + CONSENT) ?? this.cfg.consent ?? 'granted';
+  }
+
+  /** The shared-store key of the consent choice (another tab's change arrives as a `storage` event for it). */
+  get consentKey(): string {
+    return this.p + CONSENT;
   }
 
   /** The identified user, else the anonymous device id. */
   get user(): string {
-    return this.deps.shared.get<string>(`${this.p}u`) ?? this.deviceId;
+    return this.deps.shared.get<string>(this.p + USER) ?? this.deviceId;
+  }
+
+  /** Debug mode's log of what the library does. */
+  log(message: string, detail?: unknown): void {
+    if (this.cfg.debug) this.deps.debug(message, detail);
   }
 
   /** One envelope (spec 2.1 current form) of events of one user, session and tz; s_id ends at its last event. */
@@ -137,7 +157,8 @@ export class Client {
     const z = this.deps.clock.offset(now);
     const e: Record<string, unknown> = { time: localTime(now, z), __ol: this.online(), name, property: propertyOf(name, props), ctx: props };
     if (meta !== undefined) e.meta = meta;
-    const item: Queued = { at: now, n: JSON.stringify(e).length, p: 'log', u: user, s: start, z, e };
+    const item: Queued = { at: now, n: utf8Bytes(JSON.stringify(e)), p: 'log', u: user, s: start, z, e };
+    this.log(`recorded ${name} ${String(e.property)}`, e);
     await this.enqueue(item, consent);
   }
 
@@ -146,7 +167,7 @@ export class Client {
     const consent = this.consent;
     if (consent === 'denied') return;
     const now = this.deps.clock.now();
-    await this.enqueue({ at: now, n: JSON.stringify(record).length, p: `catalog/${encodeURIComponent(kind)}`, e: record }, consent);
+    await this.enqueue({ at: now, n: utf8Bytes(JSON.stringify(record)), p: `catalog/${encodeURIComponent(kind)}`, e: record }, consent);
   }
 
   private async enqueue(item: Queued, consent: Consent): Promise<void> {
@@ -157,6 +178,10 @@ export class Client {
         this.pending.shift();
         this.queue.dropped += 1;
       }
+      return;
+    }
+    if (this.leaving && item.p === 'log') {
+      this.leaving.push(item);
       return;
     }
     const w = this.queue.add(item);
@@ -173,22 +198,86 @@ export class Client {
     return typeof navigator === 'undefined' || navigator.onLine !== false;
   }
 
+  /** Uploads what is queued (while the page unloads: with keepalive, and leave batches stay where they are). */
   async flush(unload = false): Promise<void> {
     await Promise.allSettled([...this.inflight]);
-    if (this.consent === 'granted') await this.uploader.flush(unload);
+    if (this.consent !== 'granted') return;
+    if (!unload) await this.adoptLeft();
+    await this.uploader.flush(unload);
+  }
+
+  /**
+   * What the page logs while it goes away (`fn`: the page view, app background or close) leaves in
+   * this very task, not after the queue's asynchronous work (IndexedDB, the lock), which a closing
+   * tab often does not live to finish: frozen into one batch, sent with a keepalive fetch (a beacon
+   * where that is missing or refused), and kept in the synchronous store until the platform answers
+   * 2xx. The next visit's queue adopts a batch still kept and sends the same bytes again, which the
+   * platform's deterministic event ids absorb.
+   */
+  leave(fn: () => void): void {
+    const items: Queued[] = [];
+    this.leaving = items;
+    try {
+      fn();
+    } finally {
+      this.leaving = undefined;
+    }
+    if (items.length === 0) return;
+    const now = this.deps.clock.now();
+    const key = keyAt(BATCH, now, this.deps.random());
+    const batch = batchOf(items, (g) => this.envelope(g));
+    this.deps.shared.set(this.p + LEFT, [...this.left(), [key, batch]]);
+    this.log(`leaving: sending ${items.length} events now`);
+    void this.deps.transport.post(`${this.cfg.apiUrl}/ingest/log`, batchBody(batch, isoUtc(now)), true).then(async (res) => {
+      if (res.status < 200 || res.status >= 300) return;
+      this.forgetLeft([key]);
+      await this.queue.remove(key);
+    });
+  }
+
+  private left(): [string, Batch][] {
+    return this.deps.shared.get<[string, Batch][]>(this.p + LEFT) ?? [];
+  }
+
+  private forgetLeft(keys: string[]): void {
+    const rest = this.left().filter(([k]) => !keys.includes(k));
+    if (rest.length > 0) this.deps.shared.set(this.p + LEFT, rest);
+    else this.deps.shared.del(this.p + LEFT);
+  }
+
+  /** Moves leave batches into the queue (under their keys: adopting one twice stores it once). */
+  private async adoptLeft(): Promise<void> {
+    const left = this.left();
+    for (const [k, b] of left) await this.queue.keep(k, b);
+    if (left.length > 0) this.forgetLeft(left.map(([k]) => k));
   }
 
   /** Login or register changes the user (a new session); logout goes back to the anonymous device id. */
   setUser(user: string | undefined): void {
-    if (user === undefined) this.deps.shared.del(`${this.p}u`);
-    else this.deps.shared.set(`${this.p}u`, user);
+    if (user === undefined) this.deps.shared.del(this.p + USER);
+    else this.deps.shared.set(this.p + USER, user);
   }
 
+  /** The user's choice, remembered; it wins over the init option on later visits. */
   async setConsent(c: Consent): Promise<void> {
-    this.deps.shared.set(`${this.p}c`, c);
+    this.deps.shared.set(this.p + CONSENT, c);
+    this.log(`consent ${c}`);
+    await this.consentChanged();
+  }
+
+  /**
+   * Applies the consent in force, set in this tab or another (a `storage` event): granted stores the
+   * events this tab held and uploads; denied forgets what the library keeps on the device (queue,
+   * action records, user, device id, session), all but the choice itself.
+   */
+  async consentChanged(): Promise<void> {
+    const c = this.consent;
     if (c === 'denied') {
       this.pending = [];
       await this.queue.clear();
+      const actions = await this.deps.store.list(ACTION);
+      if (actions.length > 0) await this.deps.store.write([], actions.map(([k]) => k));
+      for (const k of [USER, DEVICE, SESSION, LEFT]) this.deps.shared.del(this.p + k);
     } else if (c === 'granted') {
       const held = this.pending;
       this.pending = [];
@@ -226,7 +315,7 @@ export class Client {
     const res = await this.deps.transport.post(`${this.cfg.apiUrl}/action/sdk/pull`, JSON.stringify({ user_id: user, ...q }), false);
     if (res.status !== 200) {
       this.deps.warn(`action pull answered ${res.status}`, res.body);
-      return this.kept(user);
+      return this.kept(user, q);
     }
     const start = this.sessions.current()?.start ?? this.deps.clock.now();
     const fresh = actionsOf(res.body, user);
@@ -237,19 +326,23 @@ export class Client {
         oneOff.map((a) => [ACTION + a.time, { a, s: start }]),
         [],
       );
-    const kept = await this.kept(user);
+    const kept = await this.kept(user, q);
     const seen = new Set(kept.map((a) => a.time));
     return [...kept, ...fresh.filter((a) => !seen.has(a.time))];
   }
 
-  /** One-off actions pulled for `user` and not handled yet. */
-  async kept(user = this.user): Promise<Action[]> {
+  /** One-off actions pulled for `user` that answer the pull filter `q` and were not handled yet. */
+  async kept(user: string, q: ActionQuery): Promise<Action[]> {
     const all = await this.deps.store.list<{ a: Action }>(ACTION);
-    return all.map(([, v]) => v.a).filter((a) => a.user_id === user);
+    return all.map(([, v]) => v.a).filter((a) => a.user_id === user && matches(a, q));
   }
 
-  /** nudge_response (spec 6), under the user the action was pulled for. */
-  private async respond(a: Action, response: string, details?: string): Promise<void> {
+  /**
+   * nudge_response (spec 6), under the user the action was pulled for; any response but `shown`
+   * handles a one-off action (it is not kept any more). Public as respond(): an app that renders an
+   * action itself reports what the user did with it.
+   */
+  async respond(a: Action, response: string, details?: string): Promise<void> {
     const kept = (await this.deps.store.list<{ a: Action; s: number }>(ACTION + a.time))[0]?.[1];
     const props: Record<string, unknown> = { ref: a.ref, time: a.time, response };
     if (details !== undefined) props.details = details;

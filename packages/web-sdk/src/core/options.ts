@@ -4,7 +4,10 @@ export type Consent = 'pending' | 'granted' | 'denied';
 export interface InitOptions {
   /** The app's SDK key (never an API key: it is public in the page). */
   sdkKey: string;
-  /** The platform's API base, e.g. `https://events.example.com/v1`. */
+  /**
+   * The platform: its API base (`https://events.example.com/v1`) or its bare base URL
+   * (`http://127.0.0.1:8080`, what `npm start` prints): a URL whose path has no `/v<n>` gets `/v1`.
+   */
   apiUrl: string;
   /** Id under which the app is published. @default location.hostname */
   appId?: string;
@@ -69,11 +72,17 @@ export const BATCH_MAX_EVENTS = 100;
 export const BACKOFF_BASE_MS = 1000;
 export const BACKOFF_MAX_MS = 300_000;
 
+/** The API base: `…/v1` as given, or `/v1` appended to a URL whose path has no version segment. */
+export function apiBase(url: string): string {
+  const u = url.replace(/\/+$/, '');
+  return /\/v\d+$/.test(u) ? u : `${u}/v1`;
+}
+
 export function settle(o: InitOptions, hostname: string): Settings {
   const pick = <K extends keyof typeof DEFAULTS>(k: K) => (o[k] ?? DEFAULTS[k]) as Settings[K];
   return {
     sdkKey: o.sdkKey,
-    apiUrl: o.apiUrl.replace(/\/+$/, ''),
+    apiUrl: apiBase(o.apiUrl),
     appId: o.appId ?? hostname,
     appVersion: pick('appVersion'),
     trackPages: pick('trackPages'),

@@ -49,7 +49,7 @@ export class Uploader {
 
   private async trim(): Promise<void> {
     const dropped = await this.queue.trim(this.deps.clock.now());
-    if (dropped > 0) this.deps.warn(`queue over its bounds: dropped the ${dropped} oldest events`);
+    if (dropped > 0) this.deps.warn(`queue full: dropped ${dropped} oldest`);
   }
 
   private async pass(unload: boolean): Promise<void> {
@@ -62,7 +62,9 @@ export class Uploader {
       }
       const [key, batch] = batches.shift()!;
       const res = await this.deps.transport.post(`${this.cfg.apiUrl}/ingest/${batch.p}`, batchBody(batch, isoUtc(this.deps.clock.now())), unload);
-      if (res.beacon) return;
+      // Sent while the page unloads (a beacon, or a keepalive fetch whose answer the page may not
+      // live to read): the batch stays for the next visit; no backoff, the network did not fail.
+      if (res.beacon || (unload && res.status === 0)) return;
       const s = res.status;
       if (s >= 200 && s < 300) {
         this.attempt = 0;
@@ -73,20 +75,20 @@ export class Uploader {
       } else if (s === 413) {
         if (!(await this.queue.split(key, batch))) {
           this.refused += batch.n;
-          this.deps.warn(`an event is larger than the platform accepts (413): dropped`);
+          this.deps.warn('413: an event too large, dropped');
           await this.queue.remove(key);
         }
         batches = await this.queue.batches();
       } else if (s === 401 || s === 403) {
         this.state = 'stopped';
-        this.deps.warn(`uploads stopped: the platform refused the SDK key (${s}); events stay queued`);
+        this.deps.warn(`${s}: SDK key refused, uploads stopped`);
         return;
       } else if (s === 0 || s === 408 || s === 429 || s >= 500) {
         this.backoff(res.retryAfter);
         return;
       } else {
         this.refused += batch.n;
-        this.deps.warn(`the platform refused a batch of ${batch.n} (${s}): dropped`, res.body);
+        this.deps.warn(`${s}: ${batch.n} events refused, dropped`, res.body);
         await this.queue.remove(key);
       }
     }
