@@ -11,7 +11,8 @@ import { PLATFORM_CORS, SHOP, webSdkHarness } from './harness';
 type Evp = { evp: Record<string, (...a: unknown[]) => Promise<unknown>> };
 const call = (p: Page, fn: string, ...args: unknown[]) => p.evaluate(([f, a]) => (window as unknown as Evp).evp[f]!(...a), [fn, args] as const);
 const uid = (s: string) => `${s}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-const ingestBodies = (requests: Request[]) => requests.filter((r) => r.method() === 'POST' && r.url().endsWith('/v1/ingest/log')).map((r) => r.postData() ?? '');
+const ingestBodies = (requests: Request[]) =>
+  requests.filter((r) => r.method() === 'POST' && r.url().endsWith('/v1/ingest/log')).map((r) => r.postData() ?? '');
 
 describe('the web library in Chromium', () => {
   const h = webSdkHarness('websdk');
@@ -86,7 +87,9 @@ describe('the web library in Chromium', () => {
     const after = await h.waitForEvents(anon.id, 1, 'search');
     expect(after.map((e) => e.property)).toEqual(['ibuprofen']);
     expect(anon.internal.s_id.startsWith(`${anon.id}_`)).toBe(true);
-    const catalog = seen.filter((r) => r.method() === 'POST' && r.url().endsWith('/v1/ingest/catalog/user')).map((r) => JSON.parse(r.postData() ?? '[]') as object[]);
+    const catalog = seen
+      .filter((r) => r.method() === 'POST' && r.url().endsWith('/v1/ingest/catalog/user'))
+      .map((r) => JSON.parse(r.postData() ?? '[]') as object[]);
     expect(catalog).toEqual([[expect.objectContaining({ id: user, name: 'Amina', country: 'Kenya' })]]);
     await ctx.close();
   });
@@ -200,7 +203,12 @@ describe('the web library in Chromium', () => {
       if (route.request().method() !== 'POST') return route.continue();
       sent.push({ at: Date.now(), body: route.request().postData() ?? '' });
       if (sent.length === 1) {
-        return route.fulfill({ status: 503, headers: { ...PLATFORM_CORS, 'Retry-After': '2' }, contentType: 'application/json', body: '{"error":{"code":"unavailable"}}' });
+        return route.fulfill({
+          status: 503,
+          headers: { ...PLATFORM_CORS, 'Retry-After': '2' },
+          contentType: 'application/json',
+          body: '{"error":{"code":"unavailable"}}',
+        });
       }
       return route.continue();
     });
@@ -443,7 +451,8 @@ describe('the web library in Chromium', () => {
       const beacons: { url: string; type: string | undefined; body: string }[] = [];
       let earlyUploads = 0;
       ctx.on('request', (r) => {
-        if (r.method() === 'POST' && r.url().includes('/v1/ingest/log?')) beacons.push({ url: r.url(), type: r.headers()['content-type'], body: r.postData() ?? '' });
+        if (r.method() === 'POST' && r.url().includes('/v1/ingest/log?'))
+          beacons.push({ url: r.url(), type: r.headers()['content-type'], body: r.postData() ?? '' });
         else if (r.method() === 'POST' && r.url() === `${h.baseUrl}/v1/ingest/log` && beacons.length === 0) earlyUploads += 1;
       });
       const user = uid('beacon');
@@ -490,6 +499,71 @@ describe('the web library in Chromium', () => {
     );
     const again = await h.events(user, 'search');
     expect(again.map((e) => e.property)).toEqual(['beaconed']);
+    await ctx.close();
+  });
+
+  it('issue 36 item 1: the landing page view of a tab closed 1 s after load arrives on that visit (≥ 19 of 20), with non-ASCII content', async () => {
+    const runs = 20;
+    let arrived = 0;
+    const users: string[] = [];
+    for (let i = 0; i < runs; i++) {
+      const ctx = await h.context();
+      const user = uid('landing');
+      users.push(user);
+      const p = await h.open(ctx, `/लैंडिंग-${i}`, { trackApp: false, flushIntervalMs: 3_600_000 });
+      await call(p, 'identify', 'login', user);
+      await p.evaluate(() => (document.title = 'पैरासिटामोल की दुकान'));
+      await p.waitForTimeout(1_000);
+      await p.close({ runBeforeUnload: true });
+      await ctx.close();
+    }
+    for (const user of users) {
+      const got = await h.events(user, 'page').catch(() => []);
+      if (got.length > 0) arrived += 1;
+    }
+    // Stored ones may still be on their way through the pipeline: counted again until the deadline.
+    const final = await waitFor(
+      async () => {
+        let n = 0;
+        for (const user of users) if ((await h.events(user, 'page')).length > 0) n += 1;
+        return n >= runs ? n : undefined;
+      },
+      { timeoutMs: 15_000, what: 'every landing page view' },
+    ).catch(async () => {
+      let n = 0;
+      for (const user of users) if ((await h.events(user, 'page')).length > 0) n += 1;
+      return n;
+    });
+    console.info(`landing page views arrived on the visit: ${final} of ${runs} (first count ${arrived})`);
+    expect(final).toBeGreaterThanOrEqual(19);
+    const one = await h.events(users[0]!, 'page');
+    expect(one.map((e) => [e.props.path, e.props.title])).toEqual([[encodeURI(`${SHOP}/लैंडिंग-0`), 'पैरासिटामोल की दुकान']]);
+  });
+
+  it('issue 34: init with the bare base URL (what npm start prints) uploads to {base}/v1', async () => {
+    const ctx = await h.context();
+    const p = await h.open(ctx, '/', { ...quiet, apiUrl: h.baseUrl });
+    const user = uid('bare');
+    await call(p, 'identify', 'login', user);
+    await search(p, 'bare base');
+    await call(p, 'flush');
+    const got = await h.waitForEvents(user, 2);
+    expect(got.map((e) => e.name)).toEqual(['identify', 'search']);
+    await ctx.close();
+  });
+
+  it('issue 36 item 5: a hash router’s routes are page views', async () => {
+    const ctx = await h.context();
+    const p = await h.open(ctx, '/app', { trackApp: false });
+    const user = uid('hash');
+    await call(p, 'identify', 'login', user);
+    await p.evaluate(() => (location.hash = '#/cart'));
+    await p.waitForTimeout(100);
+    await p.evaluate(() => (location.hash = '#/checkout?step=2'));
+    await p.waitForTimeout(100);
+    await call(p, 'flush');
+    const pages = await h.waitForEvents(user, 2, 'page');
+    expect(pages.map((e) => e.props.path)).toEqual([`${SHOP}/app`, `${SHOP}/app#/cart`]);
     await ctx.close();
   });
 });

@@ -88,10 +88,12 @@ export function createApi(loadRenderer: () => Promise<Renderer>): Evp {
       }
     };
 
-  const poll = async (c: Client) => {
+  /** The nudge mechanism's pull (and auto-show); never waited for, failures warned about. */
+  const poll = (c: Client) => {
     if (!c.cfg.nudges || c.consent === 'denied') return;
-    if (c.cfg.autoShowInAppMessages) await c.showFor(undefined);
-    else await c.fetchActions({ type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' });
+    (c.cfg.autoShowInAppMessages ? c.showFor(undefined) : c.fetchActions({ type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' })).catch(
+      (e: unknown) => warn('action poll failed', e),
+    );
   };
 
   const browserDeps = async (o: InitOptions): Promise<Deps> => ({
@@ -108,18 +110,18 @@ export function createApi(loadRenderer: () => Promise<Renderer>): Evp {
   const api: Evp = {
     init(options) {
       if (typeof window === 'undefined' || typeof document === 'undefined') return;
-      if (started) return warn('init was called twice; the second call is ignored');
+      if (started) return warn('init twice: ignored');
       started = true;
       if (!options?.sdkKey || !options.apiUrl) {
         settle_(Promise.resolve(undefined));
-        return warn('init needs sdkKey and apiUrl; the library stays off');
+        return warn('init needs sdkKey and apiUrl');
       }
       const cfg = settle(options, location.hostname);
       settle_(
         (async () => {
           const c = new Client(cfg, await browserDeps(options), loadRenderer, handlers);
-          attach(c, () => void poll(c).catch((e: unknown) => warn('action poll failed', e)));
-          void poll(c).catch((e: unknown) => warn('action poll failed', e));
+          attach(c, () => poll(c));
+          poll(c);
           void c.flush();
           return c;
         })().catch((e: unknown) => {
@@ -133,7 +135,7 @@ export function createApi(loadRenderer: () => Promise<Renderer>): Evp {
     identify: withClient(undefined, async (c, action: IdentifyAction, userId: string, userProps?: object, extra?: IdentifyExtra) => {
       await c.identify(action, userId, userProps as Record<string, unknown>, extra);
       // A new user may have actions waiting.
-      if (action === 'login' || action === 'register') void poll(c).catch((e: unknown) => warn('action poll failed', e));
+      if (action === 'login' || action === 'register') poll(c);
     }),
     catalog: withClient(undefined, (c, kind: string, record: object) => c.catalog(kind, { ...record })),
     flush: withClient(undefined, (c) => c.flush()),

@@ -20,6 +20,7 @@ describe('script build', () => {
         'onAction',
         'optOut',
         'reset',
+        'respond',
         'setConsent',
         'showInAppMessage',
         'status',

@@ -31,7 +31,9 @@ export function fetchTransport(sdkKey: string): Transport {
     },
     async post(url, body, unload): Promise<SendResult> {
       const beacon = (): SendResult =>
-        typeof navigator !== 'undefined' && typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(`${url}?sdk_key=${encodeURIComponent(sdkKey)}`, new Blob([body], { type: 'text/plain' }))
+        typeof navigator !== 'undefined' &&
+        typeof navigator.sendBeacon === 'function' &&
+        navigator.sendBeacon(`${url}?sdk_key=${encodeURIComponent(sdkKey)}`, new Blob([body], { type: 'text/plain' }))
           ? { status: 0, beacon: true }
           : { status: 0 };
       if (unload && typeof Request !== 'undefined' && !('keepalive' in Request.prototype)) return beacon();

@@ -70,21 +70,18 @@ export function actionsOf(body: unknown, user: string): Action[] {
   return out;
 }
 
-/** The spec value of a pull filter given in a client-library spelling (docs/actions.md), e.g. `InAppMessage` → `in_app_message`. */
-const ALIASES: Record<string, string> = {
-  Custom: 'custom',
-  UIComponent: 'custom',
-  Message: 'message',
-  InAppComponent: 'generic_message',
-  InAppMessage: 'in_app_message',
-  OneOff: 'one-off',
-  Cached: 'cached',
+/**
+ * A pull filter's value compared in one spelling, the client-library ones too (docs/actions.md):
+ * `InAppMessage` = `in_app_message`, `OneOff` = `one-off`; `UIComponent` is `custom`, `InAppComponent` `generic_message`.
+ */
+const spec = (v: string) => {
+  const k = v.toLowerCase().replace(/[^a-z]/g, '');
+  return k === 'uicomponent' ? 'custom' : k === 'inappcomponent' ? 'genericmessage' : k;
 };
-const spec = (v: string) => ALIASES[v] ?? v;
 
 /** Whether an action answers the pull filter `q` (type, render method, delivery mode, attrs). */
 export function matches(a: Action, q: ActionQuery): boolean {
-  if (a.type !== spec(q.type) || a.render_method !== spec(q.render_method) || a.delivery_mode !== spec(q.delivery_mode)) return false;
+  if (spec(a.type) !== spec(q.type) || spec(a.render_method) !== spec(q.render_method) || spec(a.delivery_mode) !== spec(q.delivery_mode)) return false;
   return Object.entries(q.attr ?? {}).every(([k, v]) => a.attr[k] === v);
 }
 

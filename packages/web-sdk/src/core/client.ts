@@ -51,13 +51,7 @@ export type ActionResponse = 'open' | 'discard' | 'error';
 export type IdentifyAction = 'register' | 'login' | 'logout' | 'blocked' | 'unblocked';
 
 /** The IANA time zone (the user catalog's `timezone`), else UTC. */
-function tzName(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone;
-  } catch {
-    return 'UTC';
-  }
-}
+const tzName = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
 
 /**
  * The library without the browser: recording, sessions, consent, the queue and its uploader, the
@@ -158,7 +152,7 @@ export class Client {
     const e: Record<string, unknown> = { time: localTime(now, z), __ol: this.online(), name, property: propertyOf(name, props), ctx: props };
     if (meta !== undefined) e.meta = meta;
     const item: Queued = { at: now, n: utf8Bytes(JSON.stringify(e)), p: 'log', u: user, s: start, z, e };
-    this.log(`recorded ${name} ${String(e.property)}`, e);
+    this.log(`recorded ${name}`, e);
     await this.enqueue(item, consent);
   }
 
@@ -276,7 +270,11 @@ export class Client {
       this.pending = [];
       await this.queue.clear();
       const actions = await this.deps.store.list(ACTION);
-      if (actions.length > 0) await this.deps.store.write([], actions.map(([k]) => k));
+      if (actions.length > 0)
+        await this.deps.store.write(
+          [],
+          actions.map(([k]) => k),
+        );
       for (const k of [USER, DEVICE, SESSION, LEFT]) this.deps.shared.del(this.p + k);
     } else if (c === 'granted') {
       const held = this.pending;
@@ -382,7 +380,7 @@ export class Client {
               try {
                 h(e);
               } catch (err) {
-                this.deps.warn('an onAction handler threw', err);
+                this.deps.warn('onAction handler threw', err);
               }
             }
           },
@@ -418,7 +416,6 @@ export class Client {
         return;
       }
     }
-    this.deps.debug(`verdict of upload ${id} not complete after 10 s`);
   }
 
   status() {
