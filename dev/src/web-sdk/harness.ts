@@ -100,10 +100,15 @@ export function webSdkHarness(name: string) {
 }
 
 /**
- * The test app's hooks, run before init: what the app's action handler got, CSP violations, and
- * (option `early`) calls made before init.
+ * The test app's hooks, run before init: what the app's action handler got, CSP violations,
+ * (option `early`) calls made before init, and (option `captureBeacons`) the bodies of beacons.
  */
 const BEFORE_INIT = `window.__actions = []; window.__csp = [];
 document.addEventListener('securitypolicyviolation', function (e) { window.__csp.push(e.violatedDirective + ' ' + e.blockedURI); });
 evp.onAction(function (e) { window.__actions.push({ cta_type: e.cta_type, cta_id: e.cta_id }); });
+window.__beacons = [];
+if (init.captureBeacons) {
+  var send = navigator.sendBeacon.bind(navigator);
+  navigator.sendBeacon = function (url, data) { window.__beacons.push(data.text()); return send(url, data); };
+}
 window.__early = init.early ? evp.identify('login', init.early).then(function () { return evp.trackCustom('before_init', { n: 1 }); }) : undefined;`;

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { attach } from './browser/auto';
-import { idbStore, memoryStore, sharedStore } from './browser/stores';
+import { fallbackStore, idbStore, memoryStore, sharedStore } from './browser/stores';
 import { fetchTransport, webLock } from './browser/transport';
 import type { Action, ActionEvent, ActionQuery } from './core/actions';
 import { Client, type ActionResponse, type IdentifyAction, type Renderer } from './core/client';
@@ -65,7 +65,7 @@ const debug = (m: string, d?: unknown) => console.info(`[evp] ${m}`, d ?? '');
  * Builds the API. Nothing here touches window or document until init() runs, so importing the
  * library during server-side rendering is harmless (and init() there is a no-op).
  */
-export function createApi(loadRenderer: () => Promise<Renderer>): Evp {
+export function createApi(loadRenderer: (nonce?: string) => Promise<Renderer>): Evp {
   // Calls made before init() wait for it (an app may track before it initialises the library);
   // without a window (server-side rendering) there is no init to wait for.
   let settle_: (c: Promise<Client | undefined>) => void = () => undefined;
@@ -98,7 +98,7 @@ export function createApi(loadRenderer: () => Promise<Renderer>): Evp {
 
   const browserDeps = async (o: InitOptions): Promise<Deps> => ({
     clock: browserClock,
-    store: (await idbStore(`evp:${o.appId ?? location.hostname}`)) ?? memoryStore(),
+    store: fallbackStore((await idbStore(`evp:${o.appId ?? location.hostname}`)) ?? memoryStore(), warn),
     shared: sharedStore(),
     transport: fetchTransport(o.sdkKey),
     exclusive: webLock,
@@ -119,7 +119,10 @@ export function createApi(loadRenderer: () => Promise<Renderer>): Evp {
       const cfg = settle(options, location.hostname);
       settle_(
         (async () => {
-          const c = new Client(cfg, await browserDeps(options), loadRenderer, handlers);
+          const deps = await browserDeps(options);
+          let c!: Client;
+          // Under a lock: two tabs of a first visit make one device id (the second reads the first's).
+          await deps.exclusive(`evp:${cfg.appId}:d`, async () => void (c = new Client(cfg, deps, loadRenderer, handlers)), true);
           attach(c, () => poll(c));
           poll(c);
           void c.flush();
@@ -138,7 +141,7 @@ export function createApi(loadRenderer: () => Promise<Renderer>): Evp {
       if (action === 'login' || action === 'register') poll(c);
     }),
     catalog: withClient(undefined, (c, kind: string, record: object) => c.catalog(kind, { ...record })),
-    flush: withClient(undefined, (c) => c.flush()),
+    flush: withClient(undefined, (c) => c.flush(false, true)),
     reset: () => void ready.then((c) => c?.reset()),
     setConsent: withClient(undefined, (c, consent: Consent) => c.setConsent(consent)),
     optOut: withClient(undefined, (c) => c.setConsent('denied')),

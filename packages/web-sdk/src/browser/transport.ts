@@ -52,11 +52,11 @@ export function fetchTransport(sdkKey: string): Transport {
   };
 }
 
-/** One uploader across the tabs: a Web Lock taken only if free (another tab's pass is not waited for). */
-export const webLock: Exclusive = async (name, fn) => {
+/** One uploader across the tabs: a Web Lock taken only if free, or (`wait`: the app asked to flush) once free. */
+export const webLock: Exclusive = async (name, fn, wait) => {
   const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
   if (!locks) return fn();
-  await locks.request(name, { ifAvailable: true }, async (lock) => {
+  await locks.request(name, { ifAvailable: !wait }, async (lock) => {
     if (lock) await fn();
   });
 };

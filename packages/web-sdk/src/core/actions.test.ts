@@ -74,7 +74,7 @@ describe('actions', () => {
     t.client.setUser('alice');
     t.answer({ status: 200, body: { data: [entry(1)], more: false } });
     expect(await t.client.showFor('cart')).toBe(true);
-    expect(r.shown).toEqual([{ title: 'Offer 1', body: '<b>10%</b> off paracetamol', cta: 'Open' }]);
+    expect(r.shown).toEqual([{ title: 'Offer 1', body: '<b>10%</b> off paracetamol', cta: 'Open', close: 'Close' }]);
     // One message at a time.
     expect(await t.client.showFor('cart')).toBe(false);
     r.click();

@@ -10,7 +10,8 @@ export const SDK_VERSION = '0.1.0';
 
 /** The in-app message renderer, loaded only when a message is shown (src/messages). */
 export interface Renderer {
-  render: (view: { title: string; body: string; cta: string }, on: { open: () => void; discard: () => void }) => void;
+  /** `cta` and `close` are the labels of the call to action and of the close button (InitOptions.labels). */
+  render: (view: { title: string; body: string; cta: string; close: string }, on: { open: () => void; discard: () => void }) => void;
 }
 
 /** Which prop is an event's `property` (spec 2.1: "the action, or a page title"): `action` when the event has one, else this. */
@@ -74,7 +75,7 @@ export class Client {
   constructor(
     readonly cfg: Settings,
     readonly deps: Deps,
-    private readonly loadRenderer: () => Promise<Renderer>,
+    private readonly loadRenderer: (nonce?: string) => Promise<Renderer>,
     /** The app's action callbacks (owned by the public API, which takes them before init finished). */
     private readonly handlers: ((e: ActionEvent) => void)[] = [],
   ) {
@@ -192,12 +193,15 @@ export class Client {
     return typeof navigator === 'undefined' || navigator.onLine !== false;
   }
 
-  /** Uploads what is queued (while the page unloads: with keepalive, and leave batches stay where they are). */
-  async flush(unload = false): Promise<void> {
+  /**
+   * Uploads what is queued (while the page unloads: with keepalive, and leave batches stay where
+   * they are). `wait` (the app's flush()): also when another tab holds the upload lock, after it.
+   */
+  async flush(unload = false, wait = false): Promise<void> {
     await Promise.allSettled([...this.inflight]);
     if (this.consent !== 'granted') return;
     if (!unload) await this.adoptLeft();
-    await this.uploader.flush(unload);
+    await this.uploader.flush(unload, wait);
   }
 
   /**
@@ -362,7 +366,7 @@ export class Client {
     this.showing = true;
     let renderer: Renderer;
     try {
-      renderer = await this.loadRenderer();
+      renderer = await this.loadRenderer(this.cfg.nonce);
     } catch (e) {
       this.showing = false;
       await this.respond(a, 'error', `renderer did not load: ${String(e)}`);
@@ -370,7 +374,7 @@ export class Client {
     }
     try {
       renderer.render(
-        { title: a.content.title, body: a.content.body, cta: a.attr.cta_label ?? 'Open' },
+        { title: a.content.title, body: a.content.body, cta: a.attr.cta_label ?? this.cfg.labels.open, close: this.cfg.labels.close },
         {
           open: () => {
             this.showing = false;

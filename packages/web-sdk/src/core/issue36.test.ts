@@ -144,3 +144,42 @@ describe('batch bodies', () => {
     expect(batchBody({ p: 'log', parts: ['{"id":"u"}'], n: 1 }, 'T')).toBe('{"sent_at":"T","id":"u"}');
   });
 });
+
+describe('issue 36: clocks and tabs', () => {
+  it('8: a device clock jumped 8 days forward drops nothing from the queue (age is measured between the queued events)', async () => {
+    const t = testClient();
+    t.answer({ status: 0 });
+    await t.client.record('app', { action: 'open', start_time: 1 });
+    await t.client.flush();
+    await t.advance(8 * 24 * 3600_000);
+    await t.client.uploader.retryNow();
+    expect(t.client.status().dropped).toBe(0);
+    expect(envelopes(t.sent[1]!.body)[0]!.data.map((d) => d.property)).toEqual(['open']);
+  });
+
+  it('8: a backoff stored by another tab cannot be stretched by a clock set back', async () => {
+    const shared = memoryShared();
+    const t = testClient({}, fakeDeps(shared));
+    await t.client.record('app', { action: 'open', start_time: 1 });
+    // Another tab backed off for 5 s, then the device clock went back a day: that is no 24 h wait.
+    shared.set('evp:shop.example.com:bo', [t.now + 24 * 3600_000 + 5_000, 5_000]);
+    await t.client.flush();
+    expect(t.sent).toHaveLength(1);
+  });
+
+  it('9: the app’s flush() waits for the upload lock another tab holds, then sends', async () => {
+    const f = fakeDeps();
+    const waits: (boolean | undefined)[] = [];
+    f.deps.exclusive = (_name, fn, wait) => {
+      waits.push(wait);
+      return wait ? fn() : Promise.resolve();
+    };
+    const t = testClient({}, f);
+    await t.client.record('app', { action: 'open', start_time: 1 });
+    await t.client.flush();
+    expect(t.sent).toEqual([]);
+    await t.client.flush(false, true);
+    expect(t.sent).toHaveLength(1);
+    expect(waits).toEqual([undefined, true].map((w) => w ?? false));
+  });
+});

@@ -37,9 +37,17 @@ export interface InitOptions {
   maxEventAgeMs?: number;
   /** Log what the library does (and each upload's verdict) to the console. @default false */
   debug?: boolean;
+  /** The message's button labels in the app's language (a message's own `attr.cta_label` wins for the call to action). @default { open: 'Open', close: 'Close' } */
+  labels?: { open?: string; close?: string };
+  /** The page's CSP nonce, set on the renderer's `<script>` the script build adds (a `'nonce-…'` script-src). */
+  nonce?: string;
 }
 
-export type Settings = Required<Omit<InitOptions, 'consent'>> & { consent: Consent | undefined };
+export type Settings = Required<Omit<InitOptions, 'consent' | 'labels' | 'nonce'>> & {
+  consent: Consent | undefined;
+  labels: { open: string; close: string };
+  nonce: string | undefined;
+};
 
 /** Every default in one place. */
 const DEFAULTS = {
@@ -97,5 +105,7 @@ export function settle(o: InitOptions, hostname: string): Settings {
     maxQueueBytes: pick('maxQueueBytes'),
     maxEventAgeMs: pick('maxEventAgeMs'),
     debug: pick('debug'),
+    labels: { open: o.labels?.open ?? 'Open', close: o.labels?.close ?? 'Close' },
+    nonce: o.nonce,
   };
 }

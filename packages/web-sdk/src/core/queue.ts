@@ -67,10 +67,14 @@ export class Queue {
     return this.store.write([[keyAt(EVENT, item.at, this.random()), item]], []);
   }
 
-  /** Drops what is over a bound, oldest first; answers how many were dropped. */
-  async trim(now: number): Promise<number> {
+  /**
+   * Drops what is over a bound, oldest first; answers how many were dropped. Age is measured from
+   * the newest queued event, not from the device clock's now: a clock jumped forward drops nothing.
+   */
+  async trim(): Promise<number> {
     const { maxEvents, maxBytes, maxAgeMs } = this.bounds();
     const items = await this.store.list<Queued>(EVENT);
+    const now = items.reduce((m, [, q]) => Math.max(m, q.at), 0);
     let bytes = items.reduce((a, [, q]) => a + q.n, 0);
     const drop: string[] = [];
     for (const [k, q] of items) {
@@ -88,7 +92,8 @@ export class Queue {
    * stored and its events removed together, so no event is ever in two batches or in none).
    */
   async freeze(envelope: (group: Queued[]) => string, now: number): Promise<[string, Batch] | undefined> {
-    const items = await this.store.list<Queued>(EVENT);
+    // Only the oldest BATCH_MAX_EVENTS are read: draining a long queue is linear, not quadratic.
+    const items = await this.store.list<Queued>(EVENT, BATCH_MAX_EVENTS);
     const first = items[0]?.[1];
     if (!first) return undefined;
     const taken: [string, Queued][] = [];

@@ -29,18 +29,27 @@ export class Uploader {
     private readonly envelope: (group: Queued[]) => string,
   ) {}
 
-  /** One pass: every frozen batch, then freeze and send until the queue is empty or a send fails. */
-  flush(unload = false): Promise<void> {
-    const until = this.deps.shared.get<number>(this.cfg.prefix + BACKOFF_KEY) ?? 0;
-    const waiting = until > this.deps.clock.now();
-    if (waiting) this.schedule(until - this.deps.clock.now());
+  /**
+   * One pass: every frozen batch, then freeze and send until the queue is empty or a send fails.
+   * `wait` (the app's flush()): when another tab is uploading, wait for it and then pass here too.
+   */
+  flush(unload = false, wait = false): Promise<void> {
+    // The shared backoff is [until, wait]: a device clock set back cannot stretch it past its wait.
+    const [until = 0, ms = 0] = this.deps.shared.get<number[]>(this.cfg.prefix + BACKOFF_KEY) ?? [];
+    const left = until - this.deps.clock.now();
+    const waiting = left > 0 && left <= ms;
+    if (waiting) this.schedule(left);
     // One pass per tab at a time; a second call while one runs waits for it. Stopped or backing
     // off, the pass only applies the queue bounds (the queue must not grow without end meanwhile).
     this.running ??= this.deps
-      .exclusive(this.cfg.lock, async () => {
-        await this.trim();
-        if (this.state !== 'stopped' && !waiting) await this.pass(unload);
-      })
+      .exclusive(
+        this.cfg.lock,
+        async () => {
+          await this.trim();
+          if (this.state !== 'stopped' && !waiting) await this.pass(unload);
+        },
+        wait,
+      )
       .finally(() => {
         this.running = undefined;
       });
@@ -48,7 +57,7 @@ export class Uploader {
   }
 
   private async trim(): Promise<void> {
-    const dropped = await this.queue.trim(this.deps.clock.now());
+    const dropped = await this.queue.trim();
     if (dropped > 0) this.deps.warn(`queue full: dropped ${dropped} oldest`);
   }
 
@@ -98,7 +107,7 @@ export class Uploader {
     const exp = Math.min(BACKOFF_BASE_MS * 2 ** this.attempt++, BACKOFF_MAX_MS);
     const wait = retryAfter !== undefined ? retryAfter * 1000 : exp / 2 + (exp / 2) * this.deps.random();
     this.state = 'backoff';
-    this.deps.shared.set(this.cfg.prefix + BACKOFF_KEY, this.deps.clock.now() + wait);
+    this.deps.shared.set(this.cfg.prefix + BACKOFF_KEY, [this.deps.clock.now() + wait, wait]);
     this.schedule(wait);
   }
 
