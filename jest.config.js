@@ -12,7 +12,9 @@ if (selectAt >= 0) {
   for (let i = selectAt + 1; i < process.argv.length && !process.argv[i].startsWith('-'); i++) named.push(process.argv[i]);
   const unknown = named.filter((name) => !PROJECTS.includes(name));
   if (unknown.length > 0) {
-    throw new Error(`jest: --selectProjects takes project names (${PROJECTS.join(', ')}), not ${unknown.join(', ')}; put test paths before it: npx jest ${unknown.join(' ')} --selectProjects ${named.filter((n) => PROJECTS.includes(n)).join(' ') || 'unit'}`);
+    throw new Error(
+      `jest: --selectProjects takes project names (${PROJECTS.join(', ')}), not ${unknown.join(', ')}; put test paths before it: npx jest ${unknown.join(' ')} --selectProjects ${named.filter((n) => PROJECTS.includes(n)).join(' ') || 'unit'}`,
+    );
   }
 }
 

@@ -52,6 +52,11 @@ export interface PipelineOptions {
   actionLogIdleMs?: number;
   /** The web library's script build served at /sdk/ (default: built in process by esbuild on first request). */
   webSdk?: ScriptFiles;
+  /**
+   * Browser origins allowed on every SDK-key route of the three services (CORS_ORIGINS of the
+   * distributed stack, the same allow-list semantics). Default `*`: apps of any origin use `npm start`.
+   */
+  corsOrigins?: readonly string[];
   /** Serve the demo shop at /demo for this SDK key's app, seeding its drug catalog when empty (npm start). */
   demo?: { sdkKey: string };
   /**
@@ -113,7 +118,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
   const { segments, campaigns, sink } = segmenterParts;
   await segmenterParts.start();
   // The action store's app first: its metrics registry (on /metrics) also carries its consumers' counters.
-  const actions = createActionStoreApp({ store, keys, logger: logger.child({ service: 'action-store' }) });
+  const corsOrigins = opts.corsOrigins ?? ['*'];
+  const actions = createActionStoreApp({ store, keys, logger: logger.child({ service: 'action-store' }), corsOrigins });
   const consumers: Subscription[] = [
     await startActionRequestsConsumer({
       bus,
@@ -153,7 +159,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     producer,
     keys,
     logger: logger.child({ service: 'gateway' }),
-    corsOrigins: ['*'],
+    corsOrigins,
     limits: { maxBodyBytes: 5 * 1024 * 1024, maxEventsPerRequest: 5000, retryAfterSeconds: 5 },
     // One process: the gateway is ready only while every consumer behind it runs.
     readiness: async () => problems(),
@@ -165,7 +171,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     logger: logger.child({ service: 'segmenter' }),
     segments: segments.service,
     campaigns: campaigns.service,
-    corsOrigins: ['*'],
+    corsOrigins,
     console: loadConsoleAssets(),
   });
   const storeReady = storeReadiness(store);

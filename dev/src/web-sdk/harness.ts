@@ -1,15 +1,11 @@
 /// <reference lib="dom" />
-import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createLogger } from '@evp/core';
-import { uniqueName, waitFor } from '@evp/testkit';
+import { requireProgram, uniqueName, waitFor } from '@evp/testkit';
 import { createEmbeddedParts } from '../embedded-parts';
 import { startPipeline, type RunningPipeline } from '../pipeline';
 import { startAppOrigin, type AppOrigin } from '../testing/app-origin';
 import { API_KEY, SDK_KEY, e2eKeys } from '../testing/scenario';
-
-/** Debian's chromium (`apt-get install chromium`), driven by playwright-core, as the inspector test does. */
-const CHROMIUM = '/usr/bin/chromium';
 
 /** Where the test app's pages live on its own origin. */
 export const SHOP = '/shop';
@@ -50,7 +46,6 @@ export function webSdkHarness(name: string) {
       return app.url;
     },
     async start() {
-      if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
       pipeline = await startPipeline({ parts, keys: e2eKeys(), logger: createLogger(name, 'silent'), sinkFlushMs: 50 });
       app = await startAppOrigin({
         platform: pipeline.baseUrl,
@@ -59,7 +54,7 @@ export function webSdkHarness(name: string) {
         defaults: { appId: 'e2e-shop', appVersion: '1.0.0 (1)', flushIntervalMs: 300, nudges: false },
         beforeInit: BEFORE_INIT,
       });
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+      browser = await chromium.launch({ executablePath: requireProgram('chromium'), args: ['--no-sandbox', '--disable-dev-shm-usage'] });
     },
     async stop() {
       await browser?.close();

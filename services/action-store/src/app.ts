@@ -32,8 +32,8 @@ export interface ActionStoreAppDeps {
   maxBodyBytes?: number;
   /** Seconds a client should wait after a 503. Default 1. */
   retryAfterSeconds?: number;
-  /** Origins allowed to call the SDK pull from a browser. Default none. */
-  corsOrigins?: string[];
+  /** Origins allowed to call the SDK-key routes (the SDK pull, the older clients' fetch) from a browser. Default none. */
+  corsOrigins?: readonly string[];
   /** Problems that make the service not ready; default: the store's ping. */
   readiness?: () => Promise<string[]>;
   metrics?: HttpMetrics;
@@ -85,9 +85,12 @@ function actionIdParam(req: Request): number {
   return Number(raw);
 }
 
-/** CORS for the SDK pull only: the SDK key is public, API keys must never be used from a browser. */
-const sdkCors = (allowedOrigins: string[]) =>
-  browserCors({ allowedOrigins, allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'], answerPreflight: false });
+/**
+ * CORS for the SDK-key routes only (the SDK pull, the older clients' fetch): the SDK key is public,
+ * API keys must never be used from a browser. Each route answers its own preflight.
+ */
+const sdkCors = (allowedOrigins: readonly string[], method: 'GET' | 'POST') =>
+  browserCors({ allowedOrigins, allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'], allowMethods: [method, 'OPTIONS'], answerPreflight: true });
 
 /**
  * The action API: create (API key), bulk pull (API key, spec 4.1), single-user pull (SDK key),
@@ -144,10 +147,9 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
 
       router.post('/v1/action/pull', requireKey(deps.keys, 'api'), body, pull('bulk', parsePullRequest));
 
-      router.options('/v1/action/sdk/pull', sdkCors(deps.corsOrigins ?? []), (_req, res) => {
-        res.status(204).end();
-      });
-      router.post('/v1/action/sdk/pull', sdkCors(deps.corsOrigins ?? []), requireKey(deps.keys, 'sdk'), body, pull('sdk', parseSdkPullRequest));
+      const corsOrigins = deps.corsOrigins ?? [];
+      router.options('/v1/action/sdk/pull', sdkCors(corsOrigins, 'POST'));
+      router.post('/v1/action/sdk/pull', sdkCors(corsOrigins, 'POST'), requireKey(deps.keys, 'sdk'), body, pull('sdk', parseSdkPullRequest));
 
       /**
        * The older clients' single-user fetch (docs/actions.md, "Older clients' fetch"): the pulls of
@@ -168,7 +170,8 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
 
       // CausalFoundry iOS 0.4.3–1.2.3 (SDK key): a bare array of the nudges they decode. An SDK key
       // may fetch for any user id of its app, as the SDK pull.
-      router.get('/v1/nudge/sdk/:user_id', requireKey(deps.keys, 'sdk'), async (req, res) => {
+      router.options('/v1/nudge/sdk/:user_id', sdkCors(corsOrigins, 'GET'));
+      router.get('/v1/nudge/sdk/:user_id', sdkCors(corsOrigins, 'GET'), requireKey(deps.keys, 'sdk'), async (req, res) => {
         const { appId } = grantOf(req);
         const f = orBadRequest(parseOlderSdkFetch(String(req.params.user_id), req.query as Record<string, unknown>));
         const records = await guarded('pull', req, () => fetchAll('nudge_sdk', appId, olderSdkPulls(f)));

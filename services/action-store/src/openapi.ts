@@ -206,6 +206,7 @@ export function actionStoreOpenApi(): OpenApiFragment {
             },
           },
         ),
+        options: corsPreflight('Preflight answered; allow-headers are set for the allowed origins (CORS_ORIGINS) only.'),
       },
       '/nudge/sdk/get': {
         get: op(
