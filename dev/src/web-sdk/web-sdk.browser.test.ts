@@ -1,4 +1,6 @@
 /// <reference lib="dom" />
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { waitFor } from '@evp/testkit';
 import { API_KEY, SDK_KEY } from '../testing/scenario';
@@ -663,6 +665,75 @@ describe('the web library in Chromium', () => {
     expect(sent.some((body) => body.includes('from tab b'))).toBe(true);
     const got = await h.waitForEvents(user, 2, undefined, 10_000);
     expect(got.map((e) => e.name)).toEqual(['identify', 'search']);
+    await ctx.close();
+  });
+
+  it('issue 36 item 10: a 2,000-character message at 375×600 scrolls inside the dialog; labels, aria-describedby and the nonce are the app’s', async () => {
+    const user = uid('long');
+    const actionId = Math.floor(Math.random() * 1e9);
+    const body = 'Ihr Rezept ist fertig. '.repeat(87).slice(0, 2_000);
+    await createAction(user, actionId, { title: 'Nachfüllung bereit', body });
+    const ctx = await h.context();
+    // The renderer's shadow root is closed: the test keeps a handle on it (a test-only hook).
+    await ctx.addInitScript(() => {
+      const attach = Element.prototype.attachShadow;
+      Element.prototype.attachShadow = function (init) {
+        const root = attach.call(this, init);
+        (window as unknown as { __root: ShadowRoot }).__root = root;
+        return root;
+      };
+    });
+    const p = await ctx.newPage();
+    await p.setViewportSize({ width: 375, height: 600 });
+    await p.goto(
+      `${h.appUrl}${SHOP}/?init=${encodeURIComponent(JSON.stringify({ ...quiet, nudges: true, labels: { open: 'Öffnen', close: 'Schließen' }, nonce: 'n0nce' }))}`,
+    );
+    await p.waitForFunction(() => typeof (window as { evp?: unknown }).evp === 'object');
+    await call(p, 'identify', 'login', user);
+    await p.locator('evp-message').waitFor();
+    const shown = await p.evaluate(() => {
+      const root = (window as unknown as { __root: ShadowRoot }).__root;
+      const box = (sel: string) => {
+        const r = root.querySelector(sel)!.getBoundingClientRect();
+        return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+      };
+      const para = root.querySelector('p')!;
+      const dialog = root.querySelector('[role=dialog]')!;
+      return {
+        onScreen: { title: box('h2'), close: box('.x'), cta: box('.cta') },
+        bodyScrolls: para.scrollHeight > para.clientHeight,
+        describedBy: root.getElementById(dialog.getAttribute('aria-describedby')!) === para,
+        labels: [root.querySelector('.cta')!.textContent, root.querySelector('.x')!.getAttribute('aria-label')],
+        nonce: (document.querySelector('script[src$="web-messages.js"]') as HTMLScriptElement).nonce,
+      };
+    });
+    expect(shown).toEqual({
+      onScreen: { title: true, close: true, cta: true },
+      bodyScrolls: true,
+      describedBy: true,
+      labels: ['Öffnen', 'Schließen'],
+      nonce: 'n0nce',
+    });
+    await p.screenshot({ path: join(tmpdir(), 'web-message-375x600.png') });
+    await ctx.close();
+  });
+
+  it('issue 36 item 6: an app rendering its own UI: fetchActions by type, respond() logs nudge_response and the one-off is handled', async () => {
+    const user = uid('respond');
+    const actionId = Math.floor(Math.random() * 1e9);
+    await createAction(user, actionId, { title: 'Refill', body: 'ready' });
+    const ctx = await h.context();
+    const p = await h.open(ctx, '/', quiet);
+    await call(p, 'identify', 'login', user);
+    const q = { type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' };
+    const [action] = (await call(p, 'fetchActions', q)) as { ref: string }[];
+    expect(action?.ref).toMatch(new RegExp(`:${actionId}$`));
+    // Kept until handled, but never under another filter.
+    expect(await call(p, 'fetchActions', { ...q, type: 'custom', render_method: 'generic_message' })).toEqual([]);
+    await call(p, 'respond', action, 'discard');
+    expect(await call(p, 'fetchActions', q)).toEqual([]);
+    await call(p, 'flush');
+    expect(await actionStats(actionId, (r) => r.discard === 1)).toMatchObject({ discard: 1, open: 0 });
     await ctx.close();
   });
 });
