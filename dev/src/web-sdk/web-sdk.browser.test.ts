@@ -681,7 +681,7 @@ describe('the web library in Chromium', () => {
     const ctx = await h.context();
     // The renderer's shadow root is closed: the test keeps a handle on it (a test-only hook).
     await ctx.addInitScript(() => {
-      const attach = Element.prototype.attachShadow;
+      const attach = Object.getOwnPropertyDescriptor(Element.prototype, 'attachShadow')!.value as (this: Element, i: ShadowRootInit) => ShadowRoot;
       Element.prototype.attachShadow = function (init) {
         const root = attach.call(this, init);
         (window as unknown as { __root: ShadowRoot }).__root = root;

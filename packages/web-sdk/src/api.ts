@@ -19,6 +19,8 @@ export interface Status {
   dropped: number;
   /** Events the platform refused for good (a 4xx other than 401/403/408/413/429). */
   refused: number;
+  /** Events the beforeSend hook dropped since the page loaded. */
+  filtered: number;
 }
 
 /** The library's public surface: the same object is the `evp` global of the script build. */
@@ -46,6 +48,9 @@ export interface Evp {
   /** An action the app rendered itself was opened, discarded or failed: logs nudge_response; a one-off action is handled (not kept any more). */
   respond: (action: Action, response: ActionResponse) => Promise<void>;
   status: () => Promise<Status | undefined>;
+  /** Properties every later event of this page carries in its `meta` (merged into an object meta). */
+  register: (props: Record<string, unknown>) => Promise<void>;
+  unregister: (name: string) => Promise<void>;
 }
 
 /** How long calls made before init() wait for it. */
@@ -156,6 +161,8 @@ export function createApi(loadRenderer: (nonce?: string) => Promise<Renderer>): 
     showInAppMessage: withClient(false, (c, screen: string) => c.showFor(screen)),
     respond: withClient(undefined, (c, action: Action, response: ActionResponse) => c.respond(action, response)),
     status: withClient(undefined as Status | undefined, (c) => c.status()),
+    register: withClient(undefined, (c, props: Record<string, unknown>) => void Object.assign(c.globals, props)),
+    unregister: withClient(undefined, (c, name: string) => void delete c.globals[name]),
   };
   // The synchronous functions (the others are withClient's, which catch for themselves).
   api.init = guard(warn, 'init', api.init, undefined);

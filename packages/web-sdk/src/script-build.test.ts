@@ -19,6 +19,7 @@ describe('script build', () => {
         'init',
         'onAction',
         'optOut',
+        'register',
         'reset',
         'respond',
         'setConsent',
@@ -26,6 +27,7 @@ describe('script build', () => {
         'status',
         'track',
         'trackCustom',
+        'unregister',
       ].sort(),
     );
     // The package exports the same functions by name.

@@ -1,5 +1,5 @@
 import { actionsOf, isExpired, matches, type Action, type ActionEvent, type ActionQuery } from './actions';
-import type { Consent, Settings } from './options';
+import type { Consent, OutgoingEvent, Settings } from './options';
 import type { Deps } from './ports';
 import { BATCH, batchBody, batchOf, keyAt, Queue, utf8Bytes, type Batch, type Queued } from './queue';
 import { Sessions, sessionId } from './session';
@@ -68,6 +68,10 @@ export class Client {
   private readonly inflight = new Set<Promise<void>>();
   /** While the page goes away (leave()): what is recorded is collected here and sent in the same task. */
   private leaving: Queued[] | undefined;
+  /** register(): properties every later event of this page carries in its `meta`. */
+  readonly globals: Record<string, unknown> = {};
+  /** Events beforeSend dropped since the page loaded. */
+  filtered = 0;
   private showing = false;
   private readonly deviceId: string;
   private readonly p: string;
@@ -150,8 +154,20 @@ export class Client {
     const user = as?.user ?? this.user;
     const start = as && as.user !== this.user ? as.start : this.sessions.touch(user, now).start;
     const z = this.deps.clock.offset(now);
-    const e: Record<string, unknown> = { time: localTime(now, z), __ol: this.online(), name, property: propertyOf(name, props), ctx: props };
-    if (meta !== undefined) e.meta = meta;
+    // Global properties join an object meta (or are the meta); another meta stays as it is.
+    const m = Object.keys(this.globals).length > 0 && (meta === undefined || typeof meta === 'object') ? { ...this.globals, ...(meta as object) } : meta;
+    let e: OutgoingEvent = { time: localTime(now, z), __ol: this.online(), name, property: propertyOf(name, props), ctx: props };
+    if (m !== undefined) e.meta = m;
+    try {
+      const out = this.cfg.beforeSend ? this.cfg.beforeSend(e) : e;
+      if (!out) {
+        this.filtered += 1;
+        return this.log(`beforeSend dropped ${name}`);
+      }
+      e = out;
+    } catch (err) {
+      this.deps.warn('beforeSend threw: event kept as it was', err);
+    }
     const item: Queued = { at: now, n: utf8Bytes(JSON.stringify(e)), p: 'log', u: user, s: start, z, e };
     this.log(`recorded ${name}`, e);
     await this.enqueue(item, consent);
@@ -423,6 +439,13 @@ export class Client {
   }
 
   status() {
-    return { user: this.user, consent: this.consent, uploads: this.uploader.state, dropped: this.queue.dropped, refused: this.uploader.refused };
+    return {
+      user: this.user,
+      consent: this.consent,
+      uploads: this.uploader.state,
+      dropped: this.queue.dropped,
+      refused: this.uploader.refused,
+      filtered: this.filtered,
+    };
   }
 }

@@ -183,3 +183,35 @@ describe('issue 36: clocks and tabs', () => {
     expect(waits).toEqual([undefined, true].map((w) => w ?? false));
   });
 });
+
+describe('what web teams expect next: beforeSend, register/unregister', () => {
+  const sentEvents = (t: { sent: { url: string; body: string }[] }) =>
+    t.sent.filter((s) => s.url.endsWith('/ingest/log')).flatMap((s) => envelopes(s.body).flatMap((e) => e.data));
+
+  it('beforeSend changes an event, drops one (null, counted), and a hook that throws keeps it as it was', async () => {
+    const t = testClient({
+      beforeSend: (e) => {
+        if (e.property === 'drop me') return null;
+        if (e.property === 'throw') throw new Error('bug in the hook');
+        return { ...e, ctx: { ...e.ctx, query: String(e.ctx.query).toUpperCase() } };
+      },
+    });
+    for (const query of ['kept', 'drop me', 'throw']) await t.client.record('search', { query, module: 'e_commerce', results_list: [] });
+    await t.client.flush();
+    expect(sentEvents(t).map((d) => (d.ctx as { query: string }).query)).toEqual(['KEPT', 'throw']);
+    expect(t.client.status().filtered).toBe(1);
+    expect(t.warnings).toEqual(['beforeSend threw: event kept as it was']);
+  });
+
+  it('register(): global properties in every later event’s meta, merged into an object meta; unregister removes one', async () => {
+    const t = testClient();
+    Object.assign(t.client.globals, { plan: 'pro', ab: 'b' });
+    await t.client.record('app', { action: 'open', start_time: 1 });
+    await t.client.record('custom', { name: 'x' }, { n: 1, plan: 'free' });
+    await t.client.record('custom', { name: 'y' }, 'text meta');
+    delete t.client.globals.ab;
+    await t.client.record('app', { action: 'background', start_time: 0 });
+    await t.client.flush();
+    expect(sentEvents(t).map((d) => d.meta)).toEqual([{ plan: 'pro', ab: 'b' }, { plan: 'free', ab: 'b', n: 1 }, 'text meta', { plan: 'pro' }]);
+  });
+});

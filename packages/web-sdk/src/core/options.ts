@@ -41,10 +41,28 @@ export interface InitOptions {
   labels?: { open?: string; close?: string };
   /** The page's CSP nonce, set on the renderer's `<script>` the script build adds (a `'nonce-…'` script-src). */
   nonce?: string;
+  /**
+   * Sees every event before it is stored: return it (changed or not) to keep it, null to drop it
+   * (counted in status().filtered). A hook that throws keeps the event unchanged (and is warned about).
+   */
+  beforeSend?: (event: OutgoingEvent) => OutgoingEvent | null;
 }
 
-export type Settings = Required<Omit<InitOptions, 'consent' | 'labels' | 'nonce'>> & {
+/** An event as it is stored and uploaded (one entry of the envelope's `data`, spec 2.1). */
+export interface OutgoingEvent {
+  /** Local time, `YYYY-MM-DD HH:mm:ss.SSS` (the envelope's tz says which). */
+  time: string;
+  name: string;
+  property: string;
+  ctx: Record<string, unknown>;
+  meta?: unknown;
+  /** Whether the browser was online when it was recorded. */
+  __ol: boolean;
+}
+
+export type Settings = Required<Omit<InitOptions, 'consent' | 'labels' | 'nonce' | 'beforeSend'>> & {
   consent: Consent | undefined;
+  beforeSend: InitOptions['beforeSend'];
   labels: { open: string; close: string };
   nonce: string | undefined;
 };
@@ -87,25 +105,15 @@ export function apiBase(url: string): string {
 }
 
 export function settle(o: InitOptions, hostname: string): Settings {
-  const pick = <K extends keyof typeof DEFAULTS>(k: K) => (o[k] ?? DEFAULTS[k]) as Settings[K];
+  // Every option given (an undefined one is not given) over its default.
+  const given = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
   return {
-    sdkKey: o.sdkKey,
+    ...DEFAULTS,
+    ...given,
     apiUrl: apiBase(o.apiUrl),
     appId: o.appId ?? hostname,
-    appVersion: pick('appVersion'),
-    trackPages: pick('trackPages'),
-    trackApp: pick('trackApp'),
-    upload: pick('upload'),
-    flushIntervalMs: pick('flushIntervalMs'),
     consent: o.consent,
-    nudges: pick('nudges'),
-    autoShowInAppMessages: pick('autoShowInAppMessages'),
-    actionPollMs: pick('actionPollMs'),
-    maxQueueEvents: pick('maxQueueEvents'),
-    maxQueueBytes: pick('maxQueueBytes'),
-    maxEventAgeMs: pick('maxEventAgeMs'),
-    debug: pick('debug'),
-    labels: { open: o.labels?.open ?? 'Open', close: o.labels?.close ?? 'Close' },
+    labels: { open: 'Open', close: 'Close', ...o.labels },
     nonce: o.nonce,
-  };
+  } as Settings;
 }
