@@ -23,10 +23,7 @@ describe('the web library in Chromium', () => {
 
   it('SPA navigation: page events per path change (not for replaceState), with durations and render times; app open with the time to first render', async () => {
     const ctx = await h.context();
-    const bodies: string[] = [];
-    ctx.on('requestfinished', (r) => {
-      if (r.method() === 'POST' && r.url().endsWith('/v1/ingest/log')) bodies.push(r.postData() ?? '');
-    });
+    const bodies = posted(ctx, undefined, 'requestfinished');
     const p = await h.open(ctx, '/home');
     const user = uid('spa');
     await call(p, 'identify', 'login', user);
@@ -104,6 +101,16 @@ describe('the web library in Chromium', () => {
   const quiet = { trackApp: false, trackPages: false, flushIntervalMs: 3_600_000 };
   const envelopesOf = (body: string) =>
     [JSON.parse(body)].flat() as { sent_at: string; id: string; internal: { s_id: string }; data: { name: string; ctx: { query?: string } }[] }[];
+  /** The bodies of the POSTs the context makes to ingest routes (`log` unless `path` says otherwise), as they start or (`requestfinished`) once answered. */
+  const posted = (ctx: BrowserContext, path = '/v1/ingest/log', event: 'request' | 'requestfinished' = 'request') => {
+    const bodies: string[] = [];
+    const seen = (r: Request) => {
+      if (r.method() === 'POST' && (path.endsWith('/') ? r.url().includes(path) : r.url().endsWith(path))) bodies.push(r.postData() ?? '');
+    };
+    if (event === 'request') ctx.on('request', seen);
+    else ctx.on('requestfinished', seen);
+    return bodies;
+  };
   const withoutSentAt = (body: string) => body.replace(/"sent_at":"[^"]*",/g, '');
   /** One one-off in-app message for `user`, created with the API key (docs/actions.md). */
   const createAction = async (user: string, actionId: number, content: { title: string; body: string }, attr: Record<string, string> = {}) => {
@@ -139,11 +146,8 @@ describe('the web library in Chromium', () => {
 
   it('offline, then online: events recorded offline (marked so) arrive once the browser is back', async () => {
     const ctx = await h.context();
-    const bodies: string[] = [];
     // Answered requests only (the attempts while offline fail).
-    ctx.on('requestfinished', (r) => {
-      if (r.method() === 'POST' && r.url().endsWith('/v1/ingest/log')) bodies.push(r.postData() ?? '');
-    });
+    const bodies = posted(ctx, undefined, 'requestfinished');
     const p = await h.open(ctx, '/', quiet);
     const user = uid('offline');
     await call(p, 'identify', 'login', user);
@@ -275,10 +279,7 @@ describe('the web library in Chromium', () => {
 
   it('two tabs share one session', async () => {
     const ctx = await h.context();
-    const bodies: string[] = [];
-    ctx.on('request', (r) => {
-      if (r.method() === 'POST' && r.url().endsWith('/v1/ingest/log')) bodies.push(r.postData() ?? '');
-    });
+    const bodies = posted(ctx);
     const user = uid('tabs');
     const tab1 = await h.open(ctx, '/', quiet);
     await call(tab1, 'identify', 'login', user);
@@ -296,10 +297,7 @@ describe('the web library in Chromium', () => {
 
   it('consent pending → granted: held events arrive; pending → denied: nothing is sent or kept', async () => {
     const ctx = await h.context();
-    const bodies: string[] = [];
-    ctx.on('request', (r) => {
-      if (r.method() === 'POST' && r.url().includes('/v1/ingest/')) bodies.push(r.postData() ?? '');
-    });
+    const bodies = posted(ctx, '/v1/ingest/');
     const granted = uid('granted');
     const p = await h.open(ctx, '/', { ...quiet, consent: 'pending' });
     await call(p, 'identify', 'login', granted);
@@ -314,10 +312,7 @@ describe('the web library in Chromium', () => {
     ]);
 
     const ctx2 = await h.context();
-    const bodies2: string[] = [];
-    ctx2.on('request', (r) => {
-      if (r.method() === 'POST' && r.url().includes('/v1/ingest/')) bodies2.push(r.postData() ?? '');
-    });
+    const bodies2 = posted(ctx2, '/v1/ingest/');
     const denied = uid('denied');
     const q = await h.open(ctx2, '/', { ...quiet, consent: 'pending' });
     await call(q, 'identify', 'login', denied);
@@ -633,10 +628,7 @@ describe('the web library in Chromium', () => {
 
   it('issue 36 item 4: the consent init option is no choice: a later visit’s option applies', async () => {
     const ctx = await h.context();
-    const bodies: string[] = [];
-    ctx.on('request', (r) => {
-      if (r.method() === 'POST' && r.url().includes('/v1/ingest/')) bodies.push(r.postData() ?? '');
-    });
+    const bodies = posted(ctx, '/v1/ingest/');
     const first = await h.open(ctx, '/', { ...quiet, consent: 'granted' });
     await first.close();
     const second = await h.open(ctx, '/', { ...quiet, consent: 'denied' });
@@ -660,10 +652,7 @@ describe('the web library in Chromium', () => {
     const user = uid('lock');
     await call(a, 'identify', 'login', user);
     void call(a, 'flush');
-    const sent: string[] = [];
-    ctx.on('request', (r) => {
-      if (r.method() === 'POST' && r.url().endsWith('/v1/ingest/log')) sent.push(r.postData() ?? '');
-    });
+    const sent = posted(ctx);
     await search(b, 'from tab b');
     await call(b, 'flush');
     // Resolved only once the search left (by whichever tab): not at once because the lock was taken.
