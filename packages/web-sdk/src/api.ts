@@ -85,7 +85,7 @@ export function createApi(loadRenderer: (nonce?: string) => Promise<Renderer>): 
       try {
         if (!started && typeof window === 'undefined') return fallback;
         const c = started ? await ready : await Promise.race([ready, new Promise<undefined>((r) => setTimeout(r, PRE_INIT_WAIT_MS))]);
-        if (!c) warn('no init(): a call resolved without effect');
+        if (!c) warn('no init(): call ignored');
         return c ? await fn(c, ...a) : fallback;
       } catch (e) {
         warn('a call failed', e);

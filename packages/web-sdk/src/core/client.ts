@@ -241,7 +241,7 @@ export class Client {
     const key = keyAt(BATCH, now, this.deps.random());
     const batch = batchOf(items, (g) => this.envelope(g));
     this.deps.shared.set(this.p + LEFT, [...this.left(), [key, batch]]);
-    this.log(`leaving: sending ${items.length} events now`);
+    this.log(`leaving: ${items.length} sent`);
     void this.deps.transport.post(`${this.cfg.apiUrl}/ingest/log`, batchBody(batch, isoUtc(now)), true).then(async (res) => {
       if (res.status < 200 || res.status >= 300) return;
       this.forgetLeft([key]);
