@@ -730,4 +730,24 @@ describe('the web library in Chromium', () => {
     expect(await actionStats(actionId, (r) => r.discard === 1)).toMatchObject({ discard: 1, open: 0 });
     await ctx.close();
   });
+
+  it('register(): global properties arrive in every later event’s meta, accepted without warnings; unregister() removes one', async () => {
+    const ctx = await h.context();
+    const p = await h.open(ctx, '/', quiet);
+    const user = uid('register');
+    await call(p, 'identify', 'login', user);
+    await call(p, 'register', { plan: 'pro', ab: 'b' });
+    await search(p, 'with globals');
+    await call(p, 'unregister', 'ab');
+    await call(p, 'trackCustom', 'shared', { n: 1 });
+    await call(p, 'flush');
+    const got = await h.waitForEvents(user, 3);
+    expect(got.map((e) => [e.name, e.meta])).toEqual([
+      ['identify', null],
+      ['search', { plan: 'pro', ab: 'b' }],
+      ['custom', { plan: 'pro', n: 1 }],
+    ]);
+    expect(got.map((e) => e.warnings.filter((w) => w.rule !== 'event_not_in_spec'))).toEqual([[], [], []]);
+    await ctx.close();
+  });
 });
