@@ -51,7 +51,8 @@ export function webSdkHarness(name: string) {
         platform: pipeline.baseUrl,
         sdkKey: SDK_KEY,
         prefix: SHOP,
-        defaults: { appId: 'e2e-shop', appVersion: '1.0.0 (1)', flushIntervalMs: 300, nudges: false },
+        // The tests' Chromium is automated (navigator.webdriver): it opts out of the bot filter.
+        defaults: { appId: 'e2e-shop', appVersion: '1.0.0 (1)', flushIntervalMs: 300, nudges: false, filterBots: false },
         beforeInit: BEFORE_INIT,
       });
       browser = await chromium.launch({ executablePath: requireProgram('chromium'), args: ['--no-sandbox', '--disable-dev-shm-usage'] });

@@ -750,4 +750,21 @@ describe('the web library in Chromium', () => {
     expect(got.map((e) => e.warnings.filter((w) => w.rule !== 'event_not_in_spec'))).toEqual([[], [], []]);
     await ctx.close();
   });
+
+  it('bot filtering, on by default: an automated browser (navigator.webdriver) records and sends nothing', async () => {
+    const ctx = await h.context();
+    const bodies = posted(ctx, '/v1/ingest/');
+    const warnings: string[] = [];
+    const p = await ctx.newPage();
+    p.on('console', (m) => void (m.type() === 'warning' ? warnings.push(m.text()) : undefined));
+    await p.goto(`${h.appUrl}${SHOP}/?init=${encodeURIComponent(JSON.stringify({ filterBots: true, flushIntervalMs: 100 }))}`);
+    await p.waitForFunction(() => typeof (window as { evp?: unknown }).evp === 'object');
+    await call(p, 'identify', 'login', uid('bot'));
+    await search(p, 'by a robot');
+    await call(p, 'flush');
+    await p.close();
+    expect(bodies).toEqual([]);
+    expect(warnings.filter((w) => w.includes('filterBots'))).toHaveLength(1);
+    await ctx.close();
+  });
 });

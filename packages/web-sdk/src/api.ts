@@ -122,6 +122,10 @@ export function createApi(loadRenderer: (nonce?: string) => Promise<Renderer>): 
         return warn('init needs sdkKey and apiUrl');
       }
       const cfg = settle(options, location.hostname);
+      if (cfg.filterBots && navigator.webdriver) {
+        settle_(Promise.resolve(undefined));
+        return warn('bot: off (filterBots)');
+      }
       settle_(
         (async () => {
           const deps = await browserDeps(options);

@@ -11,7 +11,7 @@ export interface WebSdkFiles {
 export const BROWSER_TARGET = ['es2020', 'chrome96', 'firefox96', 'safari15.4'];
 
 const INTERNAL =
-  /^(deps|queue|uploader|sessions|shared|store|clock|transport|pending|inflight|leaving|showing|deviceId|handlers|loadRenderer|running|attempt|timer|bounds|exclusive|envelope|emit|left|forgetLeft|adoptLeft|consentChanged|consentKey|kept|verdict|showFor|enqueue|freeze|batches|backoff|schedule|retryNow|rendered|setUser|cfg|lock|prefix|onAccepted|list|write|post|touch|current|navigate|online|leave|record|show|state|end|log|trim|split|keep|pass|view)$/;
+  /^(deps|queue|uploader|sessions|shared|store|clock|transport|pending|inflight|leaving|showing|deviceId|handlers|loadRenderer|running|attempt|timer|bounds|exclusive|envelope|emit|left|forgetLeft|adoptLeft|consentChanged|consentKey|kept|verdict|showFor|enqueue|freeze|batches|backoff|schedule|retryNow|rendered|setUser|globals|cfg|lock|prefix|onAccepted|list|write|post|touch|current|navigate|online|leave|record|show|state|end|log|trim|split|keep|pass|view)$/;
 
 /**
  * Class fields as constructor assignments: every target browser has class fields, but `es2020` in

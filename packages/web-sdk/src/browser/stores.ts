@@ -93,7 +93,7 @@ export function fallbackStore(durable: AsyncStore, warn: (m: string, d?: unknown
         return await fn(durable);
       } catch (e) {
         broken = true;
-        warn('IndexedDB failed: memory for this page', e);
+        warn('IndexedDB failed: in memory', e);
       }
     }
     return fn(memory);

@@ -432,7 +432,7 @@ export class Client {
       await new Promise((r) => this.deps.clock.setTimeout(() => r(undefined), 1000));
       const res = await this.deps.transport.get(`${this.cfg.apiUrl}/ingest/requests/${encodeURIComponent(id)}`);
       if ((res.body as { status?: string } | undefined)?.status === 'complete') {
-        this.deps.debug(`verdict of upload ${id}`, res.body);
+        this.deps.debug(`verdict ${id}`, res.body);
         return;
       }
     }

@@ -37,6 +37,8 @@ export interface InitOptions {
   maxEventAgeMs?: number;
   /** Log what the library does (and each upload's verdict) to the console. @default false */
   debug?: boolean;
+  /** An automated browser (`navigator.webdriver`: crawlers, test robots) records nothing; false: it records like any. @default true */
+  filterBots?: boolean;
   /** The message's button labels in the app's language (a message's own `attr.cta_label` wins for the call to action). @default { open: 'Open', close: 'Close' } */
   labels?: { open?: string; close?: string };
   /** The page's CSP nonce, set on the renderer's `<script>` the script build adds (a `'nonce-…'` script-src). */
@@ -81,6 +83,7 @@ const DEFAULTS = {
   maxQueueBytes: 5_000_000,
   maxEventAgeMs: 7 * 24 * 3600_000,
   debug: false,
+  filterBots: true,
 } as const;
 
 /** Session rules (spec 1: sessions are tracked by the library). */

@@ -184,8 +184,8 @@ describe('debug mode', () => {
     await t.advance(2_000);
     expect(t.gets).toEqual(['https://api.example.com/v1/ingest/requests/req-7', 'https://api.example.com/v1/ingest/requests/req-7']);
     // Debug mode logs what the library does too (issue 36 item 7): the event recorded, then the verdict.
-    expect(t.debugged.map(([m]) => m)).toEqual(['recorded app', 'verdict of upload req-7']);
-    expect(t.debugged[1]).toEqual(['verdict of upload req-7', verdict]);
+    expect(t.debugged.map(([m]) => m)).toEqual(['recorded app', 'verdict req-7']);
+    expect(t.debugged[1]).toEqual(['verdict req-7', verdict]);
   });
 
   it('reads nothing when debug is off', async () => {
