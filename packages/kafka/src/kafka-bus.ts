@@ -259,6 +259,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
         const minInsync = minInsyncReplicas === undefined ? [] : [{ name: 'min.insync.replicas', value: String(minInsyncReplicas) }];
         const configOf = (t: TopicSpec) => [
           ...(t.maxMessageBytes === undefined ? [] : [{ name: 'max.message.bytes', value: String(t.maxMessageBytes) }]),
+          ...(t.retentionMs === undefined ? [] : [{ name: 'retention.ms', value: String(t.retentionMs) }]),
           ...minInsync,
         ];
         if (missing.length > 0) {
@@ -267,9 +268,9 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
             topics: missing.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: factor, configEntries: configOf(t) })),
           });
         }
-        // Topics that existed before a limit was introduced get it too (created by an older
-        // version or by stack.sh). alterConfigs replaces a topic's overrides; ours set only these.
-        const limited = wanted.filter((t) => existing.has(t.name) && t.maxMessageBytes !== undefined);
+        // Topics that existed before a limit or a retention was introduced get it too (created by an
+        // older version or by stack.sh). alterConfigs replaces a topic's overrides; ours set only these.
+        const limited = wanted.filter((t) => existing.has(t.name) && (t.maxMessageBytes !== undefined || t.retentionMs !== undefined));
         if (limited.length > 0) {
           await a.alterConfigs({
             validateOnly: false,
