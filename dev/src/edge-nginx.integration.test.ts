@@ -11,7 +11,8 @@ import { allTopics, createLogger, type BusProducer } from '@evp/core';
 import { createGatewayApp } from '@evp/gateway';
 import { closeServer, listen } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
-import { createSegmenterApp } from '@evp/segmenter';
+import { bundleConsole } from '@evp/console';
+import { createSegmenterApp, loadConsoleAssets } from '@evp/segmenter';
 import { deletePrefix, randomActionPrefix, requireProgram, useMigratedChdb, waitFor } from '@evp/testkit';
 import { renderEdgeConf } from './testing/nginx-conf';
 import { oneEventEnvelope, sdkPullBody } from './testing/one-event';
@@ -65,7 +66,14 @@ describe('deploy/edge/nginx.conf with a real nginx in front of the services', ()
       logger,
       corsOrigins: [SHOP],
     });
-    const segmenter = createSegmenterApp({ analytics: chdb.analytics, keys: e2eKeys(), logger, corsOrigins: [SHOP] });
+    // The console's build, as npm start builds it: the inspector page is one of its pages.
+    const segmenter = createSegmenterApp({
+      analytics: chdb.analytics,
+      keys: e2eKeys(),
+      logger,
+      corsOrigins: [SHOP],
+      console: loadConsoleAssets({ build: await bundleConsole() }),
+    });
     const g = await listen(gateway.app, 0, '127.0.0.1');
     const a = await listen(actions.app, 0, '127.0.0.1');
     const s = await listen(segmenter.app, 0, '127.0.0.1');
@@ -153,12 +161,15 @@ describe('deploy/edge/nginx.conf with a real nginx in front of the services', ()
     expect(await send('GET', '/v1/ingest/requests/r-none', { key: SDK_KEY })).toMatchObject({ status: 200, body: { request_id: 'r-none', status: 'pending' } });
     expect(await send('GET', '/v1/inspect/events', { key: API_KEY })).toEqual({ status: 200, requestId: expect.any(String), body: { data: [] } });
     const page = await fetch(`${base}/inspector`);
-    expect([page.status, page.headers.get('content-type'), (await page.text()).includes('<title>Event inspector · console</title>')]).toEqual([
+    const html = await page.text();
+    expect([page.status, page.headers.get('content-type'), html.includes('<title>Event inspector · console</title>')]).toEqual([
       200,
       'text/html; charset=utf-8',
       true,
     ]);
-    expect((await fetch(`${base}/inspector/inspector.js`)).status).toBe(200);
+    // Its script is a file of the console's build, under /console/assets/ (content-hashed).
+    const script = /<script src="(\/console\/assets\/inspector-[A-Z0-9]+\.js)"><\/script>/.exec(html)?.[1];
+    expect((await fetch(`${base}${script}`)).status).toBe(200);
   });
 
   it('serves the OpenAPI document of every public route itself: docs/openapi.json, as JSON', async () => {

@@ -15,11 +15,13 @@ import { closeServer, createEdge, busMetrics, listen } from '@evp/http';
 import { canonicalFromAvro } from '@evp/schemas';
 import { createGatewayApp, type ScriptFiles } from '@evp/gateway';
 import { bundleWebSdk } from '@evp/web-sdk/bundle';
+import { bundleConsole } from '@evp/console';
 import { startValidator } from '@evp/validator';
 import { createSegmenterApp, createSegmenterParts, loadConsoleAssets, runMigrations, type SegmentEngineConfig } from '@evp/segmenter';
 import { createActionStoreApp, startActionRequestsConsumer, startFeedbackConsumer, startLogRelay, startSweeper, storeReadiness } from '@evp/action-store';
 import { platformOpenApi } from './openapi';
 import { demoServer, isDemoPath } from './demo/demo-server';
+import { bundleShop } from './demo/shop-page';
 import { seedDemoDrugs } from './demo/drugs';
 import { createClickHouseHttpHandler } from './clickhouse-http/handler';
 
@@ -172,7 +174,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     segments: segments.service,
     campaigns: campaigns.service,
     corsOrigins,
-    console: loadConsoleAssets(),
+    console: loadConsoleAssets({ build: await bundleConsole() }),
   });
   const storeReady = storeReadiness(store);
   const edge = createEdge({
@@ -197,7 +199,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
   if (opts.demo && demoApp === undefined) throw new Error('the demo shop needs an SDK key of the keys file');
   const demo =
     opts.demo && demoApp !== undefined
-      ? demoServer({ analytics, appId: demoApp, sdkKey: opts.demo.sdkKey, logger: logger.child({ service: 'demo' }) })
+      ? demoServer({ analytics, appId: demoApp, sdkKey: opts.demo.sdkKey, logger: logger.child({ service: 'demo' }), shop: await bundleShop() })
       : undefined;
   const sql = opts.analystSql;
   const chOnBase = sql

@@ -76,40 +76,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/console/assets/console.css": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The console’s style */
-        get: operations["getConsoleStyle"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/console/assets/console.js": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The console’s script */
-        get: operations["getConsoleScript"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/console/assets/sql-examples.json": {
         parameters: {
             query?: never;
@@ -119,6 +85,23 @@ export interface paths {
         };
         /** The example queries of docs/analytics.md, read when the segmenter starts */
         get: operations["getConsoleSqlExamples"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A file of the console’s build (packages/console): a page’s script or a stylesheet, named by its content hash */
+        get: operations["getConsoleAsset"];
         put?: never;
         post?: never;
         delete?: never;
@@ -187,40 +170,6 @@ export interface paths {
         };
         /** The console’s Keys page */
         get: operations["getConsoleKeysPage"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/console/keys/keys.css": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The Keys page’s style */
-        get: operations["getConsoleKeysStyle"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/console/keys/keys.js": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The Keys page’s script */
-        get: operations["getConsoleKeysScript"];
         put?: never;
         post?: never;
         delete?: never;
@@ -346,40 +295,6 @@ export interface paths {
         };
         /** The inspector page */
         get: operations["getInspectorPage"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/inspector/inspector.css": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The inspector page’s style */
-        get: operations["getInspectorStyle"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/inspector/inspector.js": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The inspector page’s script */
-        get: operations["getInspectorScript"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2046,46 +1961,6 @@ export interface operations {
             };
         };
     };
-    getConsoleStyle: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The console’s style, served with `Content-Security-Policy: default-src 'self'` and `Cache-Control: no-cache`. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/css": string;
-                };
-            };
-        };
-    };
-    getConsoleScript: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The console’s script, served with `Content-Security-Policy: default-src 'self'` and `Cache-Control: no-cache`. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/javascript": string;
-                };
-            };
-        };
-    };
     getConsoleSqlExamples: {
         parameters: {
             query?: never;
@@ -2108,6 +1983,46 @@ export interface operations {
                         description: string;
                         sql: string;
                     }[];
+                };
+            };
+        };
+    };
+    getConsoleAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description As the page names it, e.g. `health-PS5JOORJ.js`. */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (text/javascript or text/css), served with `Content-Security-Policy: default-src 'self'` and `Cache-Control: public, max-age=31536000, immutable`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                    "text/css": string;
+                };
+            };
+            /** @description No such file in this build. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    } & components["schemas"]["Error"];
                 };
             };
         };
@@ -2191,46 +2106,6 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
-                };
-            };
-        };
-    };
-    getConsoleKeysStyle: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The Keys page’s style, served with `Content-Security-Policy: default-src 'self'`. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/css": string;
-                };
-            };
-        };
-    };
-    getConsoleKeysScript: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The Keys page’s script, served with `Content-Security-Policy: default-src 'self'`. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/javascript": string;
                 };
             };
         };
@@ -2748,46 +2623,6 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
-                };
-            };
-        };
-    };
-    getInspectorStyle: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The inspector page’s style, served with `Content-Security-Policy: default-src 'self'`. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/css": string;
-                };
-            };
-        };
-    };
-    getInspectorScript: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The inspector page’s script, served with `Content-Security-Policy: default-src 'self'`. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/javascript": string;
                 };
             };
         };

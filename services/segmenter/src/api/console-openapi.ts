@@ -86,8 +86,22 @@ export function consolePaths(): OpenApiPaths {
     ]),
     '/console/sql': file('getConsoleSqlPage', 'The console’s SQL page', 'text/html'),
     '/console/health': file('getConsoleHealthPage', 'The console’s Health page', 'text/html'),
-    '/console/assets/console.js': file('getConsoleScript', 'The console’s script', 'text/javascript'),
-    '/console/assets/console.css': file('getConsoleStyle', 'The console’s style', 'text/css'),
+    '/console/assets/{file}': {
+      get: {
+        operationId: 'getConsoleAsset',
+        summary: 'A file of the console’s build (packages/console): a page’s script or a stylesheet, named by its content hash',
+        security: [],
+        parameters: [pathParam('file', { type: 'string' }, 'As the page names it, e.g. `health-PS5JOORJ.js`.')],
+        responses: {
+          '200': {
+            description:
+              "The file (text/javascript or text/css), served with `Content-Security-Policy: default-src 'self'` and `Cache-Control: public, max-age=31536000, immutable`.",
+            content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } },
+          },
+          '404': errorResponse('No such file in this build.', ['not_found']),
+        },
+      },
+    },
     '/console/assets/chart.umd.min.js': file(
       'getConsoleChartLibrary',
       'Chart.js’s browser build (pages ask for it with `?v=` its hash)',

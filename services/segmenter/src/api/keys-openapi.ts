@@ -1,8 +1,7 @@
 import { closedObject, jsonResponse, keyed, nullable, type OpenApiPaths } from '@evp/http';
 import { ROLES } from '@evp/core';
-import { CONSOLE_KEYS_PATHS } from './console-keys';
 
-/** GET /v1/keys and the console's Keys page (keys.ts, console-keys/; docs/keys.md#listing-an-apps-keys). */
+/** GET /v1/keys and the console's Keys page (keys.ts, console/; docs/keys.md#listing-an-apps-keys). */
 
 const time = (description: string) => nullable('string', { format: 'date-time', description });
 
@@ -38,9 +37,7 @@ export function keyPaths(internalError: object, unavailable: object): OpenApiPat
         },
       },
     },
-    [CONSOLE_KEYS_PATHS.page]: page('getConsoleKeysPage', 'The console’s Keys page', 'text/html'),
-    [CONSOLE_KEYS_PATHS.script]: page('getConsoleKeysScript', 'The Keys page’s script', 'text/javascript'),
-    [CONSOLE_KEYS_PATHS.style]: page('getConsoleKeysStyle', 'The Keys page’s style', 'text/css'),
+    '/console/keys': page('getConsoleKeysPage', 'The console’s Keys page', 'text/html'),
   };
 }
 

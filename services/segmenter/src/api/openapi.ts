@@ -70,7 +70,7 @@ const inspect = (operationId: string, summary: string, item: string, parameters 
   };
 };
 
-/** The inspector page and its assets: same-origin content policy, no key (the page asks for the API key). */
+/** The inspector page (its script and style are files of the console's build): same-origin content policy, no key (the page asks for the API key). */
 const page = (operationId: string, summary: string, type: string): { get: OpenApiOperation } => ({
   get: {
     operationId,
@@ -127,8 +127,6 @@ export function segmenterOpenApi(): OpenApiFragment {
         ),
       },
       '/inspector': page('getInspectorPage', 'The inspector page', 'text/html'),
-      '/inspector/inspector.js': page('getInspectorScript', 'The inspector page’s script', 'text/javascript'),
-      '/inspector/inspector.css': page('getInspectorStyle', 'The inspector page’s style', 'text/css'),
       ...segmentPaths(),
       ...campaignPaths(),
       ...keyPaths(internalError, unavailable('Redis (keys’ last uses)')),
