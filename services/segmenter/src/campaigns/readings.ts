@@ -36,7 +36,7 @@ interface Reading {
   explanation: string;
 }
 
-export interface SrmReport extends Reading {
+interface SrmReport extends Reading {
   /** Groups in order: "control" (when the holdout is > 0), then "variant 1" … */
   groups: string[];
   observed: number[];
@@ -61,7 +61,7 @@ interface UpliftReading extends Reading {
   significant: boolean;
 }
 
-export interface VariantReadings {
+interface VariantReadings {
   /** The reading to act on: always-valid unless the campaign declared its sample size. */
   primary: 'sequential' | 'fixed_horizon';
   sequential: UpliftReading & { tuning_users: number };

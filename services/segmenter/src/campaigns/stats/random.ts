@@ -24,7 +24,7 @@ export function normal(random: Random): number {
 }
 
 /** Gamma(shape, 1) by Marsaglia–Tsang (2000); shape < 1 through Gamma(shape + 1)·U^(1/shape). */
-export function gamma(random: Random, shape: number): number {
+function gamma(random: Random, shape: number): number {
   if (shape < 1) return gamma(random, shape + 1) * Math.pow(random(), 1 / shape);
   const d = shape - 1 / 3;
   const c = 1 / Math.sqrt(9 * d);
