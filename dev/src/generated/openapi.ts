@@ -1192,7 +1192,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** @description A campaign document (docs/campaigns.md): `{"name", "trigger", "action", "variants"?, "holdout"?, "caps"?, "quiet_hours"?, "send_at_local"?, "goal"?, "start_at"?, "end_at"?, "rate_per_second"?}`. */
+        /** @description A campaign document (docs/campaigns.md): `{"name", "trigger", "action", "variants"?, "holdout"?, "caps"?, "quiet_hours"?, "send_at_local"?, "goal"?, "start_at"?, "end_at"?, "rate_per_second"?, "sample_size"?}`. */
         CampaignDocument: Record<string, never>;
         CampaignPreview: {
             user_id: string;

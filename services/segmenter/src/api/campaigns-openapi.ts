@@ -315,7 +315,7 @@ export const campaignSchemas: Record<string, object> = {
   CampaignDocument: {
     type: 'object',
     description:
-      'A campaign document (docs/campaigns.md): `{"name", "trigger", "action", "variants"?, "holdout"?, "caps"?, "quiet_hours"?, "send_at_local"?, "goal"?, "start_at"?, "end_at"?, "rate_per_second"?}`.',
+      'A campaign document (docs/campaigns.md): `{"name", "trigger", "action", "variants"?, "holdout"?, "caps"?, "quiet_hours"?, "send_at_local"?, "goal"?, "start_at"?, "end_at"?, "rate_per_second"?, "sample_size"?}`.',
   },
   Campaign: closedObject(['id', 'name', 'version', 'state', 'document', 'action_ids', 'created_at', 'updated_at'], {
     id: { type: 'string' },

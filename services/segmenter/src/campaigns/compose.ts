@@ -77,5 +77,6 @@ export function clickhouseReport(analytics: Analytics, now: () => number = Date.
       goal: campaign.document.goal,
       now: new Date(now()),
       split: { holdout: campaign.document.holdout ?? 0, weights: campaign.document.variants?.map((v) => v.weight) ?? [1] },
+      plannedUsers: campaign.document.sample_size,
     });
 }

@@ -356,6 +356,11 @@ describe('campaignReport', () => {
     expect(v?.cuped?.variance_reduction).toBeGreaterThan(0);
   });
 
+  it('a declared sample size (the document’s sample_size) makes the fixed-horizon reading primary', async () => {
+    const r = await campaignReport(analytics, { appId: APP, campaignId: 'c1', split: split(2), plannedUsers: 20_000, goal: GOAL, now: new Date(NOW) });
+    expect(r.variants[0]?.readings).toMatchObject({ primary: 'fixed_horizon', sequential: { tuning_users: 20_000 } });
+  });
+
   it('uplift of the small variant 2: a wide interval, still above 0', async () => {
     // p_c = 0.05, p_v = 2/3, d = 0.616666666667
     // SE = √(0.05·0.95/1000 + (2/3)(1/3)/3) = √(0.0000475 + 0.074074074074) = √0.074121574074 = 0.272252776063

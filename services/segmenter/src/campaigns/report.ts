@@ -21,6 +21,8 @@ export interface ReportOptions {
   now: Date;
   /** The document's holdout and weights, for the sample-ratio check (the current document's). */
   split: SplitPlan;
+  /** The document's `sample_size`: users planned in advance (the fixed-horizon reading is then primary). */
+  plannedUsers?: number | undefined;
 }
 
 /** What one group's counts are (docs/campaigns.md, "Report", has each one's definition). */
@@ -140,7 +142,7 @@ export async function campaignReport(analytics: Analytics, opts: ReportOptions):
   const readings = reportReadings(
     { control: maturedOf(control, byVariant.get(0)), variants: groups.map((g, i) => maturedOf(g, byVariant.get(i + 1))) },
     opts.split,
-    undefined,
+    opts.plannedUsers,
     PRE_PERIOD_DAYS,
   );
   const variants = groups.map((g, i): VariantReport => ({
