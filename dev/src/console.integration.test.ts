@@ -300,6 +300,16 @@ describe('the console in Chromium', () => {
     expect(await page.getByTestId('campaign-document').textContent()).toBe(
       JSON.stringify((await api('GET', `/v1/campaigns/${campaignId}`)).body.document, null, 2),
     );
+    // The sample ratio check is always shown (1000 / 1000 under a 0.5 holdout: as configured, no warning),
+    // and the variant's reading to act on once users have matured (the next test).
+    const check = page.getByTestId('srm-check');
+    expect([await check.textContent(), await check.getAttribute('data-mismatch'), await page.getByTestId('srm-warning').count()]).toEqual([
+      `${report.srm.name}: ${report.srm.explanation}`,
+      'false',
+      0,
+    ]);
+    // Every goal window (P3D) is still open, so no user has matured: no reading to act on yet.
+    expect([variant.readings, await page.getByTestId('reading-1').count()]).toEqual([null, 0]);
     await page.screenshot({ path: resolve(IMG, 'console-campaign.png'), fullPage: true });
   });
 
@@ -412,6 +422,38 @@ describe('the console in Chromium', () => {
     );
     expect(rows.filter((r) => r[3] !== '0' || r[4] !== '0.0')).toEqual([]);
     await page.screenshot({ path: resolve(IMG, 'console-health.png'), fullPage: true });
+  });
+
+  it('warns above the report when the split of users is not the configured one (the document changed to a 0.1 holdout)', async () => {
+    const doc = (await api('GET', `/v1/campaigns/${campaignId}`)).body.document;
+    // A goal window that has closed for everyone (the runs were three hours ago), so the readings count every user.
+    if ((await api('GET', `/v1/campaigns/${campaignId}`)).body.state === 'active') await api('POST', `/v1/campaigns/${campaignId}/pause`);
+    const put = await api('PUT', `/v1/campaigns/${campaignId}`, { ...doc, holdout: 0.1, goal: { ...doc.goal, within: 'PT1H' } });
+    expect(put.status).toBe(200);
+    const report = (await api('GET', `/v1/campaigns/${campaignId}/report`)).body;
+    // The seeded 1000 a side (and a user or two the earlier tests' resume may have triggered): half are control where a tenth is expected.
+    const [control, treated] = report.srm.observed as [number, number];
+    const near1000 = (n: number) => n >= 1000 && n <= 1003;
+    expect([report.srm.mismatch, near1000(control), near1000(treated), report.srm.expected[0] / (control + treated)]).toEqual([
+      true,
+      true,
+      true,
+      expect.closeTo(0.1, 10),
+    ]);
+    await page.goto(`${pipeline.baseUrl}/console/campaigns/${campaignId}`);
+    const warning = page.getByTestId('srm-warning');
+    await warning.waitFor({ timeout: 15_000 });
+    expect([await warning.textContent(), await warning.getAttribute('role'), await page.getByTestId('srm-check').getAttribute('data-mismatch')]).toEqual([
+      report.srm.warning,
+      'alert',
+      'true',
+    ]);
+    // Every window has closed now: the variant's reading to act on, in the report's own words.
+    const variant = report.variants[0];
+    const primary = variant.readings[variant.readings.primary];
+    await page.getByTestId('reading-1').waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('reading-1').textContent()).toBe(`Variant 1, ${primary.name}: ${primary.explanation} ${variant.readings.bayes.explanation}`);
+    await page.screenshot({ path: resolve(IMG, 'console-campaign-srm.png'), fullPage: true });
   });
 
   it('keeps the inspector in the shell, with the Keys entry in the nav', async () => {

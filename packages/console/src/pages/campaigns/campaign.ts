@@ -91,6 +91,38 @@ function rates(report: CampaignReport): void {
   byId('report-meta').textContent = reportMeta(report);
 }
 
+/**
+ * The sample ratio check, always shown (a mismatch first, as an alert: nothing below can be trusted
+ * then), and each variant's reading to act on, with the correction, in the report's own words.
+ */
+function readings(report: CampaignReport): void {
+  const box = clear(byId('srm'));
+  // Null with fewer than two groups or no users yet: nothing to check.
+  const srm = report.srm;
+  if (srm) {
+    if (srm.warning !== null) {
+      const warning = text('p', srm.warning, 'warning');
+      warning.setAttribute('role', 'alert');
+      warning.dataset.testid = 'srm-warning';
+      box.appendChild(warning);
+    }
+    const check = text('p', `${srm.name}: ${srm.explanation}`, 'meta');
+    check.dataset.testid = 'srm-check';
+    check.dataset.p = String(srm.p_value);
+    check.dataset.mismatch = String(srm.mismatch);
+    box.appendChild(check);
+  }
+  const list = clear(byId('readings'));
+  for (const v of report.variants) {
+    if (!v.readings) continue;
+    const primary = v.readings[v.readings.primary];
+    const p = text('p', `Variant ${v.variant}, ${primary.name}: ${primary.explanation} ${v.readings.bayes.explanation}`);
+    p.dataset.testid = `reading-${v.variant}`;
+    list.appendChild(p);
+  }
+  if (report.variants.length > 1) list.appendChild(text('p', `${report.correction.name}: ${report.correction.explanation}`, 'meta'));
+}
+
 /** A campaign's page: its document, state buttons, a preview for one user, and its report as pictures and words; every 5 s. */
 export function campaignPage(id: string): void {
   const base = `/v1/campaigns/${encodeURIComponent(id)}`;
@@ -126,5 +158,6 @@ export function campaignPage(id: string): void {
     show(c);
     funnel(report);
     rates(report);
+    readings(report);
   });
 }

@@ -15,7 +15,9 @@ export const CAMPAIGN_BODY = `<p><a href="/console/campaigns">← Campaigns</a><
   <section class="wide">
     <h2>Report</h2>
     <p id="report-meta" class="meta"></p>
+    <div id="srm" data-testid="srm"></div>
     <div id="uplifts" data-testid="uplifts" aria-live="polite"></div>
+    <div id="readings" data-testid="readings"></div>
     <div class="charts">
       <figure>
         <figcaption>Conversion rate of each group, with its 95% interval</figcaption>
