@@ -98,7 +98,7 @@ export function createUserTokenMetrics(registry: Registry) {
   return {
     checks: new Counter({
       name: 'user_tokens_total',
-      help: 'User token checks of SDK-key calls by app and outcome: valid, required (none sent), invalid, expired, mismatch (another user)',
+      help: 'User token checks of SDK-key calls by app and outcome: valid, anonymous (an anon: id, no token needed), required (none sent), invalid, expired, mismatch (another user)',
       labelNames: ['app', 'outcome'] as const,
       registers: [registry],
     }),

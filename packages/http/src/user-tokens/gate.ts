@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { isAnonymousUserId } from '@evp/contract';
 import { ApiError, type ErrorCode, type KeyRing, type UserTokenPolicy } from '@evp/core';
 import type { Registry } from 'prom-client';
 import { grantOf } from '../auth';
@@ -22,18 +23,23 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** The outcome of a call for one user, as counted in user_tokens_total and refused under enforce. */
-export type UserTokenOutcome = 'valid' | 'required' | 'invalid' | 'expired' | 'mismatch';
+/**
+ * The outcome of a call for one user, as counted in user_tokens_total: `anonymous` (an `anon:` id,
+ * which needs no token) and `valid` pass; the others are refused under enforce.
+ */
+export type UserTokenOutcome = 'valid' | 'anonymous' | RefusedUserTokenOutcome;
+export type RefusedUserTokenOutcome = 'required' | 'invalid' | 'expired' | 'mismatch';
 
-const CODES: Record<Exclude<UserTokenOutcome, 'valid'>, ErrorCode> = {
+const CODES: Record<RefusedUserTokenOutcome, ErrorCode> = {
   required: 'user_token_required',
   invalid: 'user_token_invalid',
   expired: 'user_token_expired',
   mismatch: 'user_token_mismatch',
 };
 
-/** The outcome of a request's token for `userId` (the caller decides what an anonymous id needs). */
+/** The outcome of a request's token for `userId`. */
 export function userTokenOutcome(token: RequestUserToken, userId: string): UserTokenOutcome {
+  if (isAnonymousUserId(userId)) return 'anonymous';
   const c = token.check;
   if (c === undefined) return 'required';
   if (c.outcome !== 'valid') return c.outcome;
@@ -41,7 +47,7 @@ export function userTokenOutcome(token: RequestUserToken, userId: string): UserT
 }
 
 /** The 401/403 enforce answers an outcome with (not for `valid`). */
-export function userTokenError(outcome: Exclude<UserTokenOutcome, 'valid'>, token: RequestUserToken | undefined): ApiError {
+export function userTokenError(outcome: RefusedUserTokenOutcome, token: RequestUserToken | undefined): ApiError {
   const c = token?.check;
   const message = c !== undefined && c.outcome !== 'valid' ? `The user token is not accepted: ${c.message}.` : undefined;
   return new ApiError(CODES[outcome], { path: `headers.${USER_TOKEN_HEADER}`, ...(message ? { message } : {}) });
@@ -98,7 +104,7 @@ export function userTokens(keys: KeyRing, registry: Registry, now: () => number 
       if (token === undefined) return undefined;
       const outcome = userTokenOutcome(token, userId);
       count(grantOf(req).appId, outcome);
-      if (outcome !== 'valid' && token.policy === 'enforce') throw userTokenError(outcome, token);
+      if (outcome !== 'valid' && outcome !== 'anonymous' && token.policy === 'enforce') throw userTokenError(outcome, token);
       return outcome;
     },
   };

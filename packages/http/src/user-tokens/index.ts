@@ -4,6 +4,7 @@ export {
   userTokenError,
   userTokenOutcome,
   userTokens,
+  type RefusedUserTokenOutcome,
   type RequestUserToken,
   type UserTokenOutcome,
   type UserTokens,
