@@ -12,3 +12,4 @@ export * from './client-corpus';
 export * from './openapi-check';
 export * from './stack/redis-group';
 export * from './stack/ports';
+export * from './user-tokens';

@@ -1,0 +1,21 @@
+import { SignJWT, type KeyLike } from 'jose';
+
+export interface UserTokenClaims {
+  sub: string;
+  aud: string;
+  /** Seconds since the epoch. */
+  iat: number;
+  exp: number;
+  nbf?: number;
+}
+
+/**
+ * A user token as an app's server signs one (docs/keys.md, "User tokens"): HS256 with a shared secret
+ * (a string) or ES256 with a private key. Tests and tools only; the platform verifies, never signs.
+ */
+export function signUserToken(claims: UserTokenClaims, key: { kid: string; secret: string } | { kid: string; privateKey: KeyLike }): Promise<string> {
+  const jwt = new SignJWT({ ...claims });
+  return 'secret' in key
+    ? jwt.setProtectedHeader({ alg: 'HS256', kid: key.kid, typ: 'JWT' }).sign(new TextEncoder().encode(key.secret))
+    : jwt.setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'JWT' }).sign(key.privateKey);
+}
