@@ -11,7 +11,7 @@ import {
   type Subscription,
 } from '@evp/core';
 import type { ActionStore } from '@evp/actions';
-import { closeServer, createEdge, busMetrics, listen } from '@evp/http';
+import { closeServer, createEdge, busMetrics, listen, userTokens } from '@evp/http';
 import { canonicalFromAvro } from '@evp/schemas';
 import { createGatewayApp, type ScriptFiles } from '@evp/gateway';
 import { bundleWebSdk } from '@evp/web-sdk/bundle';
@@ -112,8 +112,11 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
   });
   const { segments, campaigns, sink } = segmenterParts;
   await segmenterParts.start();
+  // The gateway and the action store check user tokens in one process: one user_tokens_total series.
+  const tokenMetrics = new Registry();
+  const tokens = userTokens(keys, tokenMetrics);
   // The action store's app first: its metrics registry (on /metrics) also carries its consumers' counters.
-  const actions = createActionStoreApp({ store, keys, logger: logger.child({ service: 'action-store' }) });
+  const actions = createActionStoreApp({ store, keys, logger: logger.child({ service: 'action-store' }), userTokens: tokens });
   const consumers: Subscription[] = [
     await startActionRequestsConsumer({
       bus,
@@ -158,6 +161,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     // One process: the gateway is ready only while every consumer behind it runs.
     readiness: async () => problems(),
     webSdk: opts.webSdk ?? bundleWebSdk,
+    userTokens: tokens,
   });
   const segmenter = createSegmenterApp({
     analytics,
@@ -178,6 +182,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
       actions.metrics.registry,
       segmenter.metrics.registry,
       validatorMetrics,
+      tokenMetrics,
       sink.metrics,
       segments.engine.metrics,
       campaigns.worker.metrics,

@@ -1,6 +1,6 @@
 import { type Request, type Response, type Router } from 'express';
 import { ApiError, InfraError, type KeyRing, type Logger, type Checked, type RejectionReason } from '@evp/core';
-import { USER_TOKEN_HEADER, browserCors, createHttpApp, jsonBody, grantOf, requireKey, userTokens, type HttpMetrics } from '@evp/http';
+import { USER_TOKEN_HEADER, browserCors, createHttpApp, jsonBody, grantOf, requireKey, userTokens, type HttpMetrics, type UserTokens } from '@evp/http';
 import {
   ACTION_SOURCES,
   DEFAULT_PULL_MAX,
@@ -40,6 +40,8 @@ export interface ActionStoreAppDeps {
   metrics?: HttpMetrics;
   /** The per-user limit of the single-user pulls (user-rate-limit.ts); defaults: 60 at once, 1 a second. */
   userPullLimit?: UserPullLimitOptions;
+  /** The user token checks; default: the app's own, counted in its registry. One process of several apps shares one (one series). */
+  userTokens?: UserTokens;
   now?: () => number;
 }
 
@@ -125,7 +127,7 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
       const m = createActionRouteMetrics(metrics.registry);
       // The single-user calls of an SDK key (public): the user's token under the app's policy
       // (docs/keys.md, "User tokens"), then the user's own pull bucket.
-      const tokens = userTokens(deps.keys, metrics.registry, deps.now);
+      const tokens = deps.userTokens ?? userTokens(deps.keys, metrics.registry, deps.now);
       const limitUser = userPullLimit({ ...(deps.now ? { now: deps.now } : {}), ...deps.userPullLimit });
       const forOneUser = (req: Request, userId: string) => {
         tokens.requireFor(req, userId);

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { CRASH_PAYLOAD_KIND, DIMENSIONS_PAYLOAD_KIND, LOG_PAYLOAD_KIND, catalogPayloadKind, envelopeKey } from '@evp/contract';
 import { ApiError, topics, type BusProducer, type KeyRing, type Logger } from '@evp/core';
-import { USER_TOKEN_HEADER, browserCors, createHttpApp, requireKey, userTokens, type HotRoute, type HttpMetrics } from '@evp/http';
+import { USER_TOKEN_HEADER, browserCors, createHttpApp, requireKey, userTokens, type HotRoute, type HttpMetrics, type UserTokens } from '@evp/http';
 import { catalogKind, countCatalogRecords, countDimensionRecords } from './catalog';
 import { logAnswerStyle, statusBlindPath } from './client-answers';
 import { describeCrashUpload } from './crash';
@@ -38,6 +38,8 @@ export interface GatewayDeps {
   rawTopic?: string;
   /** The web library's script build, served at GET /sdk/{file} (sdk-script.ts); absent, those answer 503 not_enabled. */
   webSdk?: ScriptFiles;
+  /** The user token checks; default: the app's own, counted in its registry. One process of several apps shares one (one series). */
+  userTokens?: UserTokens;
 }
 
 /** The ingest API: thin, no per-event validation, and never a 2xx before Kafka has the data. */
@@ -67,7 +69,7 @@ export function createGatewayApp(deps: GatewayDeps) {
         : [];
       // An SDK key's uploads carry the user's token under the app's policy (docs/keys.md, "User
       // tokens"): read after the key (it names the app), before the body.
-      const tokens = userTokens(deps.keys, httpMetrics.registry, now);
+      const tokens = deps.userTokens ?? userTokens(deps.keys, httpMetrics.registry, now);
       const guards = [requireKey(deps.keys, 'sdk'), ...limited, tokens.read];
       // The routes a browser library's sendBeacon posts to, which cannot set headers: the SDK key may
       // come as ?sdk_key= (docs/api.md, "The SDK key in the URL"), the user token as ?user_token=.
