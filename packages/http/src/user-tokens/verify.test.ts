@@ -124,3 +124,21 @@ describe('verifyUserToken', () => {
     expect(ring.userTokenPolicy(APP)).toBe('report');
   });
 });
+
+describe('verifyUserToken: tokens already verified', () => {
+  it('answers a repeated token from the cache until its exp, still refusing it once revoked or its key replaced', async () => {
+    const ring = new KeyRing(file());
+    const token = await ecToken();
+    expect(await verify(ring, token)).toEqual({ outcome: 'valid', sub: 'u-1' });
+    expect(await verify(ring, token, T0 + 1000)).toEqual({ outcome: 'valid', sub: 'u-1' });
+    expect(await verify(ring, token, T0 + 600_000 + USER_TOKEN_CLOCK_SKEW_S * 1000)).toEqual({ outcome: 'expired', message: 'the token has expired' });
+    ring.replace(file({ hsRevokedAt: new Date(T0).toISOString() }));
+    const hsToken = await hs();
+    expect(await verify(ring, hsToken, T0 - 1000)).toMatchObject({ outcome: 'valid' });
+    expect(await verify(ring, hsToken, T0)).toEqual({ outcome: 'invalid', message: 'kid hs-1 was revoked' });
+    // The same kid with another secret after a reload: the cached verification is not reused.
+    const { keys, apps } = file();
+    ring.replace({ keys: keys.map((k) => (k.id === 'hs-1' ? { ...k, key: 'a-new-secret-of-at-least-32-bytes!!!!!' } : k)), apps });
+    expect(await verify(ring, hsToken, T0 - 1000)).toMatchObject({ outcome: 'invalid', message: 'signature verification failed' });
+  });
+});

@@ -23,6 +23,23 @@ function keyOf(entry: UserTokenKeyEntry): Promise<KeyLike | Uint8Array> {
   return key;
 }
 
+/**
+ * Tokens already verified, per signing key entry: a client sends one token with every upload until it
+ * renews it, and an ES256 verification costs ~280 µs of a gateway's CPU per request (docs/benchmarks.md).
+ * Only valid tokens are kept, until their exp; a reload makes new entries (so a changed or removed key
+ * drops its tokens), and revocation is checked before the cache. Bounded: a full map starts over.
+ */
+const verified = new WeakMap<UserTokenKeyEntry, Map<string, { sub: string; fromMs: number; untilMs: number }>>();
+const MAX_CACHED_PER_KEY = 10_000;
+
+function remember(entry: UserTokenKeyEntry, token: string, sub: string, claims: { iat: number; exp: number; nbf?: number }): void {
+  let tokens = verified.get(entry);
+  if (!tokens) verified.set(entry, (tokens = new Map()));
+  if (tokens.size >= MAX_CACHED_PER_KEY) tokens.clear();
+  const from = Math.max(claims.iat, claims.nbf ?? claims.iat) - USER_TOKEN_CLOCK_SKEW_S;
+  tokens.set(token, { sub, fromMs: from * 1000, untilMs: (claims.exp + USER_TOKEN_CLOCK_SKEW_S) * 1000 });
+}
+
 const invalid = (message: string): UserTokenCheck => ({ outcome: 'invalid', message });
 
 /**
@@ -45,6 +62,8 @@ export async function verifyUserToken(ring: KeyRing, appId: string, token: strin
   if (!held) return invalid(`kid ${JSON.stringify(kid.slice(0, 64))} is not a user_token key of this app`);
   if (held.revokedFrom !== undefined && held.revokedFrom <= now()) return invalid(`kid ${kid} was revoked`);
   if (alg !== held.entry.alg) return invalid(`kid ${kid} signs with ${held.entry.alg}, not ${String(alg).slice(0, 16)}`);
+  const seen = verified.get(held.entry)?.get(token);
+  if (seen !== undefined && seen.fromMs <= now() && now() < seen.untilMs) return { outcome: 'valid', sub: seen.sub };
   try {
     const { payload } = await jwtVerify(token, await keyOf(held.entry), {
       algorithms: [held.entry.alg],
@@ -55,9 +74,10 @@ export async function verifyUserToken(ring: KeyRing, appId: string, token: strin
       maxTokenAge: USER_TOKEN_MAX_LIFETIME_S,
       currentDate: new Date(now()),
     });
-    const { sub, exp, iat } = payload as { sub: unknown; exp: number; iat: number };
+    const { sub, exp, iat, nbf } = payload as { sub: unknown; exp: number; iat: number; nbf?: number };
     if (typeof sub !== 'string' || sub === '') return invalid('sub is not a user id');
     if (exp - iat > USER_TOKEN_MAX_LIFETIME_S) return invalid(`the token lives ${exp - iat} s; at most ${USER_TOKEN_MAX_LIFETIME_S} s are accepted`);
+    remember(held.entry, token, sub, { iat, exp, ...(nbf === undefined ? {} : { nbf }) });
     return { outcome: 'valid', sub };
   } catch (err) {
     if (err instanceof errors.JWTExpired) return { outcome: 'expired', message: 'the token has expired' };
