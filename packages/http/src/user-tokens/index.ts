@@ -10,3 +10,4 @@ export {
   type UserTokens,
 } from './gate';
 export { USER_TOKEN_CLOCK_SKEW_S, USER_TOKEN_MAX_CHARS, USER_TOKEN_MAX_LIFETIME_S, verifyUserToken, type UserTokenCheck } from './verify';
+export { withUserToken } from './openapi';
