@@ -3,7 +3,15 @@ import { errorResponse, retryAfterHeader, type OpenApiOperation } from '../opena
 import { USER_TOKEN_PARAM } from './gate';
 import { USER_TOKEN_MAX_CHARS } from './verify';
 
-const AUTH_CODES: ErrorCode[] = ['auth_missing', 'auth_invalid', 'key_revoked'];
+/** An error answer of errorResponse() with more codes and one more sentence. */
+function widened(response: object | undefined, sentence: string, more: ErrorCode[], headers: object = {}): object {
+  const r = response as
+    | { description?: string; content?: { 'application/json'?: { schema?: { properties?: { error?: { properties?: { code?: { enum?: ErrorCode[] } } } } } } } }
+    | undefined;
+  const codes = r?.content?.['application/json']?.schema?.properties?.error?.properties?.code?.enum ?? [];
+  const description = r?.description?.replace(/ Codes: .*$/, '') ?? '';
+  return errorResponse(`${description} ${sentence}`.trim(), [...codes, ...more.filter((c) => !codes.includes(c))], headers);
+}
 
 const params = [
   {
@@ -34,17 +42,11 @@ export function withUserToken(op: OpenApiOperation, on: 'pull' | 'ingest'): Open
     on === 'pull' ? ['user_token_required', 'user_token_invalid', 'user_token_expired'] : ['user_token_invalid', 'user_token_expired'];
   const responses: Record<string, object> = {
     ...op.responses,
-    '401': errorResponse(
-      'No key, an unknown key, or a revoked one; or, where the app enforces user tokens, a user token that is missing (pulls), invalid or expired.',
-      [...AUTH_CODES, ...tokenCodes],
-    ),
+    '401': widened(op.responses['401'], 'Where the app enforces user tokens: a user token that is missing (pulls), invalid or expired.', tokenCodes),
   };
   if (on === 'pull') {
-    responses['403'] = errorResponse('The key is not an SDK key; or (the app enforces user tokens) the token is another user’s.', [
-      'forbidden_role',
-      'user_token_mismatch',
-    ]);
-    responses['429'] = errorResponse('The user’s pull bucket is empty (60 at once, 1 a second).', ['rate_limited'], retryAfterHeader);
+    responses['403'] = widened(op.responses['403'], 'Where the app enforces user tokens: the token is another user’s.', ['user_token_mismatch']);
+    responses['429'] = widened(op.responses['429'], 'The user’s pull bucket is empty (60 at once, then 1 a second).', ['rate_limited'], retryAfterHeader);
   }
   return { ...op, parameters: [...(op.parameters ?? []), ...params], responses };
 }
