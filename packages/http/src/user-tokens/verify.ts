@@ -17,7 +17,7 @@ const imported = new WeakMap<UserTokenKeyEntry, Promise<KeyLike | Uint8Array>>()
 function keyOf(entry: UserTokenKeyEntry): Promise<KeyLike | Uint8Array> {
   let key = imported.get(entry);
   if (!key) {
-    key = entry.alg === 'ES256' ? (importJWK(entry.jwk as JWK, 'ES256') as Promise<KeyLike>) : Promise.resolve(new TextEncoder().encode(entry.key));
+    key = entry.alg === 'ES256' ? importJWK(entry.jwk as JWK, 'ES256') : Promise.resolve(new TextEncoder().encode(entry.key));
     imported.set(entry, key);
   }
   return key;
