@@ -18,8 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
-import { exportJWK, generateKeyPair } from 'jose';
-import { signUserToken } from '@evp/testkit';
+import { es256UserTokenKeys, signUserToken } from '@evp/testkit';
 import { Kafka, logLevel } from 'kafkajs';
 import { envelopeBody } from './payload';
 import { numberOption } from '../options';
@@ -92,12 +91,12 @@ async function load(port: number, seconds: number, userTokens?: string[]) {
 async function main() {
   const id = randomBytes(4).toString('hex');
   const topicOf = Object.fromEntries(SERVERS.map((s) => [s, `bench.${s}.${id}`])) as Record<Server, string>;
-  const es = await generateKeyPair('ES256');
+  const es = await es256UserTokenKeys();
   const now = Math.floor(Date.now() / 1000);
   const claims = (u: number) => ({ sub: `user-${u}`, aud: 'bench-app', iat: now, exp: now + 3600 });
   tokens['gateway-hs256'] = await Promise.all(bodies.map((_, u) => signUserToken(claims(u), { kid: 'bench-hs', secret: HS_SECRET })));
   tokens['gateway-es256'] = await Promise.all(bodies.map((_, u) => signUserToken(claims(u), { kid: 'bench-es', privateKey: es.privateKey })));
-  const serverEnv = { BENCH_HS_SECRET: HS_SECRET, BENCH_ES_JWK: JSON.stringify(await exportJWK(es.publicKey)) };
+  const serverEnv = { BENCH_HS_SECRET: HS_SECRET, BENCH_ES_JWK: JSON.stringify(es.jwk) };
   const kafka = new Kafka({ clientId: 'bench-admin', brokers, logLevel: logLevel.ERROR });
   const admin = kafka.admin();
   await admin.connect();

@@ -1,6 +1,5 @@
-import { exportJWK, generateKeyPair } from 'jose';
 import type { AnyKeyEntry } from '@evp/core';
-import { signUserToken } from '@evp/testkit';
+import { es256UserTokenKeys, signUserToken } from '@evp/testkit';
 
 /** An app of the fuzzed pipeline that enforces user tokens, so that every token sent is verified. */
 export const ENFORCED_APP = 'fuzz-enforced';
@@ -13,8 +12,8 @@ const HS_SECRET = 'fuzz-hs256-secret-0123456789abcdef0123';
  * HS256 signed with the ES256 public key as its secret, a wrong aud, expired, and garbage.
  */
 export async function fuzzUserTokens(): Promise<{ keys: AnyKeyEntry[]; tokens: string[] }> {
-  const es = await generateKeyPair('ES256');
-  const jwk = (await exportJWK(es.publicKey)) as { kty: 'EC'; crv: 'P-256'; x: string; y: string };
+  const es = await es256UserTokenKeys();
+  const jwk = es.jwk;
   const now = Math.floor(Date.now() / 1000);
   const claims = (sub: string, o: { aud?: string; exp?: number } = {}) => ({ sub, aud: o.aud ?? ENFORCED_APP, iat: now, exp: o.exp ?? now + 3600 });
   const hs = (sub: string, o = {}) => signUserToken(claims(sub, o), { kid: 'fuzz-hs', secret: HS_SECRET });

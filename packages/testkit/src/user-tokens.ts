@@ -1,4 +1,4 @@
-import { SignJWT, type KeyLike } from 'jose';
+import { SignJWT, exportJWK, generateKeyPair, type KeyLike } from 'jose';
 
 export interface UserTokenClaims {
   sub: string;
@@ -18,4 +18,10 @@ export function signUserToken(claims: UserTokenClaims, key: { kid: string; secre
   return 'secret' in key
     ? jwt.setProtectedHeader({ alg: 'HS256', kid: key.kid, typ: 'JWT' }).sign(new TextEncoder().encode(key.secret))
     : jwt.setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'JWT' }).sign(key.privateKey);
+}
+
+/** An ES256 key pair as an app's server holds it: the private key to sign, the public JWK for the keys file. */
+export async function es256UserTokenKeys(): Promise<{ privateKey: KeyLike; jwk: { kty: 'EC'; crv: 'P-256'; x: string; y: string } }> {
+  const { privateKey, publicKey } = await generateKeyPair('ES256');
+  return { privateKey, jwk: (await exportJWK(publicKey)) as { kty: 'EC'; crv: 'P-256'; x: string; y: string } };
 }

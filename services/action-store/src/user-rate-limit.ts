@@ -1,8 +1,8 @@
 import { ApiError } from '@evp/core';
 
 /** Defaults of the per-user pull limit (docs/actions.md, "Per-user rate limit"). */
-export const USER_PULL_BURST = 60;
-export const USER_PULL_PER_SECOND = 1;
+const USER_PULL_BURST = 60;
+const USER_PULL_PER_SECOND = 1;
 /** Buckets kept before full ones are dropped: a full bucket is the same as none. */
 const SWEEP_ABOVE = 100_000;
 
