@@ -7,7 +7,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'schemas/generated/**', 'packages/web-sdk/src/generated/**', '.local/**', '**/dist/**', '**/coverage/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      'schemas/generated/**',
+      'packages/web-sdk/src/generated/**',
+      'dev/src/generated/**',
+      '.local/**',
+      '**/dist/**',
+      '**/coverage/**',
+    ],
+  },
   {
     files: ['packages/*/src/**/*.ts', 'services/*/src/**/*.ts', 'schemas/src/**/*.ts', 'dev/src/**/*.ts', 'bench/**/*.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],

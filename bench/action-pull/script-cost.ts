@@ -20,7 +20,7 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import Redis from 'ioredis';
 import { NEVER_EXPIRES, RedisActionStore, systemClock, type ActionStore, type NewAction, type PullQuery } from '@evp/actions';
-import { freePort, portOpen } from '@evp/testkit';
+import { freePort, portOpen, requireProgram } from '@evp/testkit';
 import { option } from '../options';
 
 const BASE = option('base');
@@ -30,11 +30,11 @@ const root = resolve(__dirname, '../..');
 
 /** The base revision's Redis adapter as a module of its own. */
 async function baseAdapter(rev: string): Promise<typeof RedisActionStore> {
-  const sha = execFileSync('git', ['rev-parse', '--short', rev], { cwd: root, encoding: 'utf8' }).trim();
+  const sha = execFileSync(requireProgram('git'), ['rev-parse', '--short', rev], { cwd: root, encoding: 'utf8' }).trim();
   const dir = join(root, '.local/bench', `script-cost-${sha}`);
   mkdirSync(dir, { recursive: true });
   for (const file of ['lua.ts', 'redis-action-store.ts']) {
-    const text = execFileSync('git', ['show', `${sha}:packages/actions/src/redis/${file}`], { cwd: root, encoding: 'utf8' });
+    const text = execFileSync(requireProgram('git'), ['show', `${sha}:packages/actions/src/redis/${file}`], { cwd: root, encoding: 'utf8' });
     writeFileSync(join(dir, file), text.replace(/from '\.\.\/[\w-]+'/g, "from '@evp/actions'"));
   }
   return ((await import(join(dir, 'redis-action-store.ts'))) as { RedisActionStore: typeof RedisActionStore }).RedisActionStore;
@@ -68,7 +68,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function main() {
   const Base = await baseAdapter(BASE as string);
   const port = await freePort();
-  const server = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const server = spawn(requireProgram('redis-server'), ['--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   const redis = new Redis({ port, lazyConnect: true });
   try {
     await listening(port);

@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { requireProgram } from '@evp/testkit';
 
 /**
  * CPU time per process from /proc (user + system of every thread, in seconds), so a benchmark can
  * put a CPU cost per event beside each stage: the services, the broker's and the registry's JVMs,
  * Redis, and the load generator (the bench's own process).
  */
-const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+const TICKS_PER_SECOND = Number(execFileSync(requireProgram('getconf'), ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 /** utime + stime of `pid` in seconds; NaN when it has gone. */
 function cpuSeconds(pid: number): number {
@@ -44,5 +45,5 @@ export function perEvent(before: CpuSnapshot, after: CpuSnapshot, events: number
 
 /** Pins a running process (every thread) to `cpus`, a taskset list such as "0" or "0,1". */
 export function pin(pid: number, cpus: string): void {
-  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+  execFileSync(requireProgram('taskset'), ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
 }

@@ -13,6 +13,8 @@ const schema = z.object({
   DEV_DATA_DIR: z.string().default(resolve(root, '.local/dev')),
   KEYS_FILE: z.string().default(resolve(root, 'dev/keys.local.json')),
   LOG_LEVEL: envFragments.logLevel.default('warn'),
+  // Browser origins allowed on the SDK-key routes, as the services' own CORS_ORIGINS (default `*`).
+  CORS_ORIGINS: envFragments.corsOrigins,
 });
 
 export type DevConfig = z.infer<typeof schema>;

@@ -1,16 +1,14 @@
-import { existsSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { KeyRing, createLogger, type KeysFile } from '@evp/core';
 import { watchKeysFile, type KeysReloader } from '@evp/http';
-import { uniqueName } from '@evp/testkit';
+import { requireProgram, uniqueName } from '@evp/testkit';
 import { createEmbeddedParts } from './embedded-parts';
 import { startPipeline, type RunningPipeline } from './pipeline';
 import { API_KEY, OTHER_API_KEY, SDK_KEY } from './testing/scenario';
 
-/** Debian's chromium (`apt-get install chromium`; .ci/run installs it), driven by playwright-core. */
-const CHROMIUM = '/usr/bin/chromium';
 const OLD_SDK_KEY = 'sdk_e2e_old_0123456789abcdef';
 const MARKUP_ID = '<b>ci</b>';
 
@@ -45,12 +43,11 @@ describe('the console Keys page in Chromium', () => {
   const parts = createEmbeddedParts({ chdbPath: ':memory:', database: uniqueName('consolekeys').replace(/-/g, '_') });
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
     write(keysFile());
     const keys = KeyRing.fromFile(path);
     reloader = watchKeysFile({ path, ring: keys, logger: createLogger('console-keys', 'silent'), intervalMs: 100 });
     pipeline = await startPipeline({ parts, keys, logger: createLogger('console-keys', 'silent'), sinkFlushMs: 50 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    browser = await chromium.launch({ executablePath: requireProgram('chromium'), args: ['--no-sandbox', '--disable-dev-shm-usage'] });
     page = await browser.newPage({ viewport: { width: 900, height: 420 } });
   });
   afterAll(async () => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { formatDateTime64 } from '@evp/clickhouse';
@@ -6,13 +6,11 @@ import { createLogger, topics } from '@evp/core';
 import { chdbScratchPath, createChdbAnalystSql } from '@evp/embedded';
 import type { CanonicalEvent } from '@evp/schemas';
 import { TABLES, eventRow, parseSqlExamples, wilsonInterval } from '@evp/segmenter';
-import { uniqueName, waitFor } from '@evp/testkit';
+import { requireProgram, uniqueName, waitFor } from '@evp/testkit';
 import { createEmbeddedParts } from './embedded-parts';
 import { startPipeline, type RunningPipeline } from './pipeline';
 import { API_KEY, SDK_KEY, e2eKeys } from './testing/scenario';
 
-/** Debian's chromium (`apt-get install chromium`; .ci/run installs it), driven by playwright-core. */
-const CHROMIUM = '/usr/bin/chromium';
 const APP = 'e2e-app';
 const IMG = resolve(__dirname, '../../docs/img');
 const HOUR = 3_600_000;
@@ -121,7 +119,6 @@ describe('the console in Chromium', () => {
   const attr = (selector: string, name: string) => page.locator(selector).getAttribute(name);
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
     pipeline = await startPipeline({
       parts,
       keys: e2eKeys(),
@@ -130,7 +127,7 @@ describe('the console in Chromium', () => {
       analystSql: createChdbAnalystSql({ path: chdbScratchPath(), database }),
       analystDatabase: database,
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    browser = await chromium.launch({ executablePath: requireProgram('chromium'), args: ['--no-sandbox', '--disable-dev-shm-usage'] });
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
 
     // The campaign, and its report's rows: every run three hours ago; control c-0000 … c-0999 and

@@ -11,8 +11,9 @@ import { allTopics, createLogger, type BusProducer } from '@evp/core';
 import { createGatewayApp } from '@evp/gateway';
 import { closeServer, listen } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
-import { createSegmenterApp } from '@evp/segmenter';
-import { deletePrefix, randomActionPrefix, useMigratedChdb, waitFor } from '@evp/testkit';
+import { bundleConsole } from '@evp/console';
+import { createSegmenterApp, loadConsoleAssets } from '@evp/segmenter';
+import { deletePrefix, randomActionPrefix, requireProgram, useMigratedChdb, waitFor } from '@evp/testkit';
 import { renderEdgeConf } from './testing/nginx-conf';
 import { oneEventEnvelope, sdkPullBody } from './testing/one-event';
 import { API_KEY, SDK_KEY, e2eKeys } from './testing/scenario';
@@ -38,6 +39,7 @@ describe('deploy/edge/nginx.conf with a real nginx in front of the services', ()
   const logger = createLogger('edge', 'silent');
   const redis = new Redis(process.env.REDIS_URL as string);
   const prefix = randomActionPrefix();
+  const SHOP = 'https://shop.example';
   const bus = createKafkaBus({ brokers: (process.env.KAFKA_BROKERS as string).split(','), clientId: 'edge-nginx', logger });
   const chdb = useMigratedChdb('edge');
   const dir = mkdtempSync(join(tmpdir(), 'edge-nginx-'));
@@ -54,11 +56,24 @@ describe('deploy/edge/nginx.conf with a real nginx in front of the services', ()
       producer,
       keys: e2eKeys(),
       logger,
-      corsOrigins: ['*'],
+      corsOrigins: [SHOP],
       limits: { maxBodyBytes: 5 * 1024 * 1024, maxEventsPerRequest: 5000, retryAfterSeconds: 5 },
     });
-    const actions = createActionStoreApp({ store: new RedisActionStore({ redis, clock: systemClock(), prefix }), keys: e2eKeys(), logger });
-    const segmenter = createSegmenterApp({ analytics: chdb.analytics, keys: e2eKeys(), logger });
+    // Each service with the same allow-list, as CORS_ORIGINS=https://shop.example gives all three in the stack.
+    const actions = createActionStoreApp({
+      store: new RedisActionStore({ redis, clock: systemClock(), prefix }),
+      keys: e2eKeys(),
+      logger,
+      corsOrigins: [SHOP],
+    });
+    // The console's build, as npm start builds it: the inspector page is one of its pages.
+    const segmenter = createSegmenterApp({
+      analytics: chdb.analytics,
+      keys: e2eKeys(),
+      logger,
+      corsOrigins: [SHOP],
+      console: loadConsoleAssets({ build: await bundleConsole() }),
+    });
     const g = await listen(gateway.app, 0, '127.0.0.1');
     const a = await listen(actions.app, 0, '127.0.0.1');
     const s = await listen(segmenter.app, 0, '127.0.0.1');
@@ -80,7 +95,7 @@ describe('deploy/edge/nginx.conf with a real nginx in front of the services', ()
       }),
     );
     base = `http://127.0.0.1:${port}`;
-    nginx = spawn('nginx', ['-p', dir, '-e', 'stderr', '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    nginx = spawn(requireProgram('nginx'), ['-p', dir, '-e', 'stderr', '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
     await waitFor(async () => (await fetch(`${base}/healthz`)).status === 200, { what: 'nginx to answer /healthz', timeoutMs: 15_000 });
   }, 60_000);
   afterAll(async () => {
@@ -102,9 +117,26 @@ describe('deploy/edge/nginx.conf with a real nginx in front of the services', ()
   };
   const envelope = oneEventEnvelope;
 
+  it.each([
+    ['POST', '/v1/ingest/log', 'the gateway'],
+    ['GET', '/v1/ingest/requests/r-1', 'the segmenter'],
+    ['POST', '/v1/action/sdk/pull', 'the action store'],
+  ])('passes the preflight of %s %s through to %s: the allowed origin gets CORS, another none', async (method, path) => {
+    const preflight = async (origin: string) => {
+      const res = await fetch(`${base}${path}`, {
+        method: 'OPTIONS',
+        headers: { Origin: origin, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'authorization' },
+      });
+      await res.arrayBuffer();
+      return [res.status, res.headers.get('access-control-allow-origin'), res.headers.get('access-control-allow-methods')?.includes(method) ?? false];
+    };
+    expect(await preflight(SHOP)).toEqual([204, SHOP, true]);
+    expect(await preflight('https://elsewhere.example')).toEqual([204, null, false]);
+  });
+
   it('passes `nginx -t` with the compose host names replaced by ports', () => {
     // stdout to /dev/null: the config logs access to /dev/stdout, which nginx cannot open on a pipe.
-    const t = spawnSync('nginx', ['-p', dir, '-e', 'stderr', '-t', '-c', conf], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+    const t = spawnSync(requireProgram('nginx'), ['-p', dir, '-e', 'stderr', '-t', '-c', conf], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
     expect([t.status, t.stderr]).toEqual([0, expect.stringContaining('test is successful')]);
   });
 
@@ -129,12 +161,15 @@ describe('deploy/edge/nginx.conf with a real nginx in front of the services', ()
     expect(await send('GET', '/v1/ingest/requests/r-none', { key: SDK_KEY })).toMatchObject({ status: 200, body: { request_id: 'r-none', status: 'pending' } });
     expect(await send('GET', '/v1/inspect/events', { key: API_KEY })).toEqual({ status: 200, requestId: expect.any(String), body: { data: [] } });
     const page = await fetch(`${base}/inspector`);
-    expect([page.status, page.headers.get('content-type'), (await page.text()).includes('<title>Event inspector · console</title>')]).toEqual([
+    const html = await page.text();
+    expect([page.status, page.headers.get('content-type'), html.includes('<title>Event inspector · console</title>')]).toEqual([
       200,
       'text/html; charset=utf-8',
       true,
     ]);
-    expect((await fetch(`${base}/inspector/inspector.js`)).status).toBe(200);
+    // Its script is a file of the console's build, under /console/assets/ (content-hashed).
+    const script = /<script src="(\/console\/assets\/inspector-[A-Z0-9]+\.js)"><\/script>/.exec(html)?.[1];
+    expect((await fetch(`${base}${script}`)).status).toBe(200);
   });
 
   it('serves the OpenAPI document of every public route itself: docs/openapi.json, as JSON', async () => {

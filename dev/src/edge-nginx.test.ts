@@ -53,14 +53,12 @@ describe('deploy/edge/nginx.conf routes the route table', () => {
       '/v1/ingest/requests/',
       '/v1/inspect/',
       '/inspector',
-      '/inspector/',
       '/console',
       '/console/',
       '/v1/users/',
       '/sdk/',
       '/v1/keys',
       '/console/keys',
-      '/console/keys/',
     ]);
     for (const r of PUBLIC_ROUTES) {
       const l = proxied.find((p) => p.path === r.path && p.match === r.match);

@@ -1,15 +1,11 @@
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createLogger, topics } from '@evp/core';
-import { uniqueName } from '@evp/testkit';
+import { requireProgram, uniqueName } from '@evp/testkit';
 import { createEmbeddedParts } from './embedded-parts';
 import { startPipeline, type RunningPipeline } from './pipeline';
 import { API_KEY, SDK_KEY, e2eKeys } from './testing/scenario';
-
-/** Debian's chromium (`apt-get install chromium`; .ci/run installs it), driven by playwright-core. */
-const CHROMIUM = '/usr/bin/chromium';
 
 /**
  * The inspector as a person uses it, in headless Chromium: open /inspector on the one base URL, give
@@ -24,9 +20,8 @@ describe('the inspector page in Chromium', () => {
   const user = `u-${Date.now().toString(36)}`;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
     pipeline = await startPipeline({ parts, keys: e2eKeys(), logger: createLogger('inspector', 'silent'), sinkFlushMs: 50 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    browser = await chromium.launch({ executablePath: requireProgram('chromium'), args: ['--no-sandbox', '--disable-dev-shm-usage'] });
     page = await browser.newPage();
   });
   afterAll(async () => {

@@ -26,6 +26,7 @@ async function main() {
     metrics: reloader.metrics,
     host: config.HOST,
     port: config.PORT,
+    corsOrigins: config.CORS_ORIGINS,
     demo: { sdkKey: keys.sdkKey },
     analystSql: createChdbAnalystSql({ path: chdbPath, database: 'analytics' }),
     clickhouseHttpPort: config.CLICKHOUSE_HTTP_PORT,

@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { actionStoreOpenApi } from '@evp/action-store';
 import { gatewayOpenApi } from '@evp/gateway';
 import { EDGE_PATHS, PUBLIC_ROUTES, assembleOpenApi, edgeOpenApi, serviceForPath, type OpenApiFragment } from '@evp/http';
@@ -16,6 +18,14 @@ describe('the OpenAPI document of the base URL', () => {
   it('is docs/openapi.json (rewrite it with `npx tsx dev/src/write-openapi.ts`)', () => {
     const file = readFileSync(join(__dirname, '../../docs/openapi.json'), 'utf8');
     expect(file).toBe(`${JSON.stringify(doc, null, 2)}\n`);
+  });
+
+  it('has the client types generated from it in dev/src/generated/openapi.ts (the same command rewrites them)', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(__dirname, 'openapi-client-types.ts')], {
+      cwd: join(__dirname, '../..'),
+      maxBuffer: 16 << 20,
+    });
+    expect(readFileSync(join(__dirname, 'generated/openapi.ts'), 'utf8')).toBe(stdout);
   });
 
   it('describes each path in the fragment of the service the route table sends it to, and the edge’s own paths in the edge’s', () => {
@@ -40,6 +50,16 @@ describe('the OpenAPI document of the base URL', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(item)) expect([path, method, Object.keys(op.responses).length > 0]).toEqual([path, method, true]);
     }
+  });
+
+  // What redocly.yaml's operation-2xx-response and operation-4xx-response would check, where it holds.
+  it('describes a success for every operation but GET /console (a redirect), and a 4xx for every one that takes a key, a body or a query parameter', () => {
+    const ops = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ at: `${method} ${path}`, op })));
+    expect(ops.filter(({ op }) => !Object.keys(op.responses).some((s) => s.startsWith('2'))).map(({ at }) => at)).toEqual(['get /console']);
+    const takesInput = (op: (typeof ops)[number]['op']) =>
+      op.security?.length !== 0 || op.requestBody !== undefined || (op.parameters ?? []).some((p) => (p as { in: string }).in === 'query');
+    const without4xx = ops.filter(({ op }) => takesInput(op) && !Object.keys(op.responses).some((s) => s.startsWith('4')));
+    expect(without4xx.map(({ at }) => at)).toEqual([]);
   });
 
   it('refuses two fragments describing one path, or one schema name two ways', () => {

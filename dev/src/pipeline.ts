@@ -15,11 +15,13 @@ import { closeServer, createEdge, busMetrics, listen, userTokens } from '@evp/ht
 import { canonicalFromAvro } from '@evp/schemas';
 import { createGatewayApp, type ScriptFiles } from '@evp/gateway';
 import { bundleWebSdk } from '@evp/web-sdk/bundle';
+import { bundleConsole } from '@evp/console';
 import { startValidator } from '@evp/validator';
 import { createSegmenterApp, createSegmenterParts, loadConsoleAssets, runMigrations, type SegmentEngineConfig } from '@evp/segmenter';
 import { createActionStoreApp, startActionRequestsConsumer, startFeedbackConsumer, startLogRelay, startSweeper, storeReadiness } from '@evp/action-store';
 import { platformOpenApi } from './openapi';
 import { demoServer, isDemoPath } from './demo/demo-server';
+import { bundleShop } from './demo/shop-page';
 import { seedDemoDrugs } from './demo/drugs';
 import { createClickHouseHttpHandler } from './clickhouse-http/handler';
 
@@ -52,6 +54,11 @@ export interface PipelineOptions {
   actionLogIdleMs?: number;
   /** The web library's script build served at /sdk/ (default: built in process by esbuild on first request). */
   webSdk?: ScriptFiles;
+  /**
+   * Browser origins allowed on every SDK-key route of the three services (CORS_ORIGINS of the
+   * distributed stack, the same allow-list semantics). Default `*`: apps of any origin use `npm start`.
+   */
+  corsOrigins?: readonly string[];
   /** Serve the demo shop at /demo for this SDK key's app, seeding its drug catalog when empty (npm start). */
   demo?: { sdkKey: string };
   /**
@@ -116,7 +123,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
   const tokenMetrics = new Registry();
   const tokens = userTokens(keys, tokenMetrics);
   // The action store's app first: its metrics registry (on /metrics) also carries its consumers' counters.
-  const actions = createActionStoreApp({ store, keys, logger: logger.child({ service: 'action-store' }), userTokens: tokens });
+  const corsOrigins = opts.corsOrigins ?? ['*'];
+  const actions = createActionStoreApp({ store, keys, logger: logger.child({ service: 'action-store' }), corsOrigins, userTokens: tokens });
   const consumers: Subscription[] = [
     await startActionRequestsConsumer({
       bus,
@@ -156,7 +164,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     producer,
     keys,
     logger: logger.child({ service: 'gateway' }),
-    corsOrigins: ['*'],
+    corsOrigins,
     limits: { maxBodyBytes: 5 * 1024 * 1024, maxEventsPerRequest: 5000, retryAfterSeconds: 5 },
     // One process: the gateway is ready only while every consumer behind it runs.
     readiness: async () => problems(),
@@ -169,8 +177,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     logger: logger.child({ service: 'segmenter' }),
     segments: segments.service,
     campaigns: campaigns.service,
-    corsOrigins: ['*'],
-    console: loadConsoleAssets(),
+    corsOrigins,
+    console: loadConsoleAssets({ build: await bundleConsole() }),
   });
   const storeReady = storeReadiness(store);
   const edge = createEdge({
@@ -196,7 +204,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
   if (opts.demo && demoApp === undefined) throw new Error('the demo shop needs an SDK key of the keys file');
   const demo =
     opts.demo && demoApp !== undefined
-      ? demoServer({ analytics, appId: demoApp, sdkKey: opts.demo.sdkKey, logger: logger.child({ service: 'demo' }) })
+      ? demoServer({ analytics, appId: demoApp, sdkKey: opts.demo.sdkKey, logger: logger.child({ service: 'demo' }), shop: await bundleShop() })
       : undefined;
   const sql = opts.analystSql;
   const chOnBase = sql

@@ -6,18 +6,18 @@ import { allTopics } from '@evp/core';
 const root = join(__dirname, '../..');
 
 describe('repository invariants', () => {
-  it('deploy/local/topics.txt lists exactly the topics of packages/core/src/topics.ts', () => {
+  it('deploy/local/topics.txt lists exactly the topics of packages/core/src/topics.ts, with their partitions and retention', () => {
     const listed = readFileSync(join(root, 'deploy/local/topics.txt'), 'utf8')
       .split('\n')
       .map((l) => l.trim())
       .filter((l) => l && !l.startsWith('#'))
       .map((l) => {
-        const [name, partitions] = l.split(/\s+/);
-        return { name, partitions: Number(partitions) };
+        const [name, partitions, retentionMs] = l.split(/\s+/);
+        return { name, partitions: Number(partitions), retentionMs: Number(retentionMs) };
       });
     expect(listed.sort((a, b) => a.name!.localeCompare(b.name!))).toEqual(
       allTopics()
-        .map(({ name, partitions }) => ({ name, partitions }))
+        .map(({ name, partitions, retentionMs }) => ({ name, partitions, retentionMs }))
         .sort((a, b) => a.name.localeCompare(b.name)),
     );
   });

@@ -6,9 +6,9 @@
 //
 // 1. Waits (polling, until the deadline) until the broker answers metadata
 //    requests and reports itself in the cluster.
-// 2. If a topics file is given (lines "name partitions"; '#' comments and blank
-//    lines ignored), creates the missing topics with the replication factor
-//    (default 1) and min.insync.replicas (default: the broker's) in a single
+// 2. If a topics file is given (lines "name partitions retention-ms"; '#' comments
+//    and blank lines ignored), creates the missing topics with their retention.ms,
+//    the replication factor (default 1) and min.insync.replicas (default: the broker's) in a single
 //    CreateTopics request, then waits until every partition of every listed
 //    topic has a leader and at least min.insync.replicas in-sync replicas (so
 //    producers with acks=all can write at once).
@@ -41,7 +41,13 @@ public class LocalKafkaAdmin {
         }
         String bootstrap = args[0];
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.parseLong(args[1]));
-        Map<String, Integer> wanted = args.length > 2 ? readTopics(Path.of(args[2])) : Map.of();
+        List<String[]> lines = args.length > 2 ? readTopicLines(Path.of(args[2])) : List.of();
+        Map<String, Integer> wanted = new LinkedHashMap<>();
+        Map<String, String> retentionMs = new LinkedHashMap<>();
+        for (String[] l : lines) {
+            wanted.put(l[0], Integer.parseInt(l[1]));
+            retentionMs.put(l[0], String.valueOf(Long.parseLong(l[2])));
+        }
         short replicationFactor = args.length > 3 ? Short.parseShort(args[3]) : 1;
         int minInsync = args.length > 4 ? Integer.parseInt(args[4]) : 1;
         Map<String, String> topicConfigs = args.length > 4 ? Map.of("min.insync.replicas", args[4]) : Map.of();
@@ -81,7 +87,9 @@ public class LocalKafkaAdmin {
             List<NewTopic> toCreate = new ArrayList<>();
             for (Map.Entry<String, Integer> t : wanted.entrySet()) {
                 if (!existing.contains(t.getKey())) {
-                    toCreate.add(new NewTopic(t.getKey(), t.getValue(), replicationFactor).configs(topicConfigs));
+                    Map<String, String> configs = new LinkedHashMap<>(topicConfigs);
+                    configs.put("retention.ms", retentionMs.get(t.getKey()));
+                    toCreate.add(new NewTopic(t.getKey(), t.getValue(), replicationFactor).configs(configs));
                 }
             }
             int created = 0;
@@ -133,14 +141,14 @@ public class LocalKafkaAdmin {
         admin.close(Duration.ofSeconds(5));
     }
 
-    static Map<String, Integer> readTopics(Path file) throws Exception {
-        Map<String, Integer> m = new LinkedHashMap<>();
+    static List<String[]> readTopicLines(Path file) throws Exception {
+        List<String[]> m = new ArrayList<>();
         for (String raw : Files.readAllLines(file)) {
             String line = raw.replaceAll("#.*", "").trim();
             if (line.isEmpty()) continue;
             String[] parts = line.split("\\s+");
-            if (parts.length != 2) throw new IllegalArgumentException(file + ": bad line: " + raw);
-            m.put(parts[0], Integer.parseInt(parts[1]));
+            if (parts.length != 3) throw new IllegalArgumentException(file + ": bad line (name partitions retention-ms): " + raw);
+            m.add(parts);
         }
         return m;
     }

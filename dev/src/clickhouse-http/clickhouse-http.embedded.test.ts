@@ -1,7 +1,4 @@
-import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { promisify } from 'node:util';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
@@ -10,6 +7,7 @@ import { chdbScratchPath, createChdbAnalystSql } from '@evp/embedded';
 import { uniqueName } from '@evp/testkit';
 import { createEmbeddedParts } from '../embedded-parts';
 import { startPipeline, type RunningPipeline } from '../pipeline';
+import { compressBlocks, decompressBlocks } from './compressed-blocks';
 
 // ClickHouse's HTTP interface as `npm start` serves it (dev/src/pipeline.ts), over real sockets on
 // the embedded chdb: both apps' rows are in the tables, and every answer must hold app-a's only.
@@ -153,7 +151,7 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
           format: 'JSONEachRow',
         });
         expect(await p.json()).toEqual([{ n: 1 }]);
-        await expect(client.query({ query: 'SELECT * FROM system.tables', format: 'JSONEachRow' })).rejects.toMatchObject({
+        await expect(client.query({ query: 'SELECT * FROM system.parts', format: 'JSONEachRow' })).rejects.toMatchObject({
           code: '497',
           type: 'ACCESS_DENIED',
         });
@@ -178,11 +176,19 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
     { name: 'JOIN', sql: 'SELECT count() FROM campaigns c CROSS JOIN segment_definitions s', rows: '2\n' },
     { name: 'IN subquery', sql: 'SELECT count() FROM campaigns WHERE app_id IN (SELECT app_id FROM segment_definitions)', rows: '2\n' },
     { name: 'qualified name', sql: `SELECT count() FROM ${database}.campaigns FINAL`, rows: '2\n' },
-    { name: 'system.tables', sql: 'SELECT name FROM system.tables', code: 497 },
+    // The schema views: the platform's database and its app-scoped tables only (jdbc.integration.test.ts browses them with the driver).
+    { name: 'system.databases', sql: 'SELECT name FROM system.databases', rows: `${database}\n` },
+    {
+      name: 'system.tables',
+      sql: "SELECT database, name FROM system.tables WHERE name IN ('campaigns', 'schema_migrations', 'one', 'tables')",
+      rows: `${database}\tcampaigns\n`,
+    },
+    { name: 'system.columns', sql: "SELECT count() > 5, countIf(table = 'campaigns') FROM system.columns WHERE database != 'system'", rows: '1\t8\n' },
+    { name: 'system.processes (other queries)', sql: 'SELECT query FROM system.processes', code: 497 },
     // chdb keeps no query log: ClickHouse itself answers that the table does not exist.
     { name: 'system.query_log', sql: 'SELECT query FROM system.query_log', code: 60 },
     { name: 'system.parts', sql: 'SELECT count() FROM system.parts', code: 497 },
-    { name: 'system table in a subquery', sql: 'SELECT count() FROM campaigns WHERE campaign_id IN (SELECT name FROM system.tables)', code: 497 },
+    { name: 'system table in a subquery', sql: 'SELECT count() FROM campaigns WHERE campaign_id IN (SELECT name FROM system.parts)', code: 497 },
     { name: 'file() table function', sql: "SELECT * FROM file('/etc/hostname', 'LineAsString')", code: 497 },
     { name: 'file() scalar function', sql: "SELECT file('/etc/hostname')", code: 497 },
     { name: 'url()', sql: "SELECT * FROM url('http://127.0.0.1:1/', 'CSV', 'a String')", code: 497 },
@@ -191,7 +197,7 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
     { name: 'input()', sql: "SELECT * FROM input('a String')", code: 497 },
     { name: 'numbers() (harmless: allowed)', sql: 'SELECT sum(number) FROM numbers(4)', rows: '6\n' },
     { name: 'INTO OUTFILE', sql: "SELECT 1 INTO OUTFILE '/tmp/evp-analyst-outfile.txt'", code: 164 },
-    { name: 'FORMAT Null hiding a table from the check', sql: 'SELECT name FROM system.tables FORMAT Null', code: 497 },
+    { name: 'FORMAT Null hiding a table from the check', sql: 'SELECT name FROM system.parts FORMAT Null', code: 497 },
     { name: 'SETTINGS readonly=0', sql: 'SELECT count() FROM campaigns SETTINGS readonly = 0', code: 164 },
     { name: 'SETTINGS additional_table_filters', sql: "SELECT count() FROM campaigns SETTINGS additional_table_filters = {'campaigns': '1'}", code: 164 },
     { name: 'SETTINGS in a subquery', sql: 'SELECT count() FROM (SELECT * FROM campaigns SETTINGS readonly = 0)', code: 164 },
@@ -205,8 +211,37 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
     { name: 'KILL QUERY', sql: 'KILL QUERY WHERE 1', code: 164 },
     { name: 'multi-statement ; DROP', sql: 'SELECT 1; DROP TABLE campaigns', code: 62 },
     { name: 'EXISTS (metadata: refused)', sql: 'EXISTS TABLE campaigns', code: 164 },
-    { name: 'SHOW TABLES (metadata: refused)', sql: 'SHOW TABLES', code: 164 },
-    { name: 'DESCRIBE (metadata: refused)', sql: 'DESCRIBE TABLE campaigns', code: 164 },
+    // What Grafana's ClickHouse data source sends to browse: narrowed like the schema views.
+    { name: 'SHOW DATABASES', sql: 'SHOW DATABASES', rows: `${database}\n` },
+    { name: 'SHOW TABLES LIKE', sql: "SHOW TABLES LIKE 'campaign%'", rows: 'campaign_outcomes\ncampaign_settings\ncampaigns\n' },
+    { name: 'SHOW TABLES FROM system', sql: 'SHOW TABLES FROM system', rows: '' },
+    {
+      name: 'DESCRIBE TABLE',
+      sql: `DESC TABLE "${database}"."segment_definitions" FORMAT JSONEachRow`,
+      rows: [
+        ['app_id', 'LowCardinality(String)'],
+        ['segment_id', 'String'],
+        ['version', 'UInt32'],
+        ['name', 'String'],
+        ['definition', 'String', 'the definition as JSON text'],
+        ['created_at', "DateTime64(3, 'UTC')"],
+        ['updated_at', "DateTime64(3, 'UTC')"],
+        ['deleted', 'Bool'],
+      ]
+        .map(
+          ([name, type, comment = '']) =>
+            `${JSON.stringify({ name, type, default_type: '', default_expression: '', comment, codec_expression: '', ttl_expression: '' })}\n`,
+        )
+        .join(''),
+    },
+    { name: 'DESCRIBE a table without app_id', sql: 'DESCRIBE TABLE schema_migrations', code: 497 },
+    { name: 'DESCRIBE a system table', sql: 'DESCRIBE TABLE system.processes', code: 497 },
+    { name: 'DESCRIBE a subquery', sql: 'DESCRIBE (SELECT * FROM system.parts)', code: 164 },
+    { name: 'SHOW DICTIONARIES (refused)', sql: 'SHOW DICTIONARIES', code: 164 },
+    { name: 'SHOW PROCESSLIST (refused)', sql: 'SHOW PROCESSLIST', code: 164 },
+    { name: 'SHOW CREATE TABLE of a table without app_id', sql: 'SHOW CREATE TABLE schema_migrations', code: 497 },
+    { name: 'SHOW CREATE DATABASE (refused)', sql: 'SHOW CREATE DATABASE default', code: 164 },
+    { name: 'SHOW TABLES … INTO OUTFILE', sql: "SHOW TABLES INTO OUTFILE '/tmp/evp-analyst-outfile.txt'", code: 164 },
     { name: 'EXPLAIN (refused)', sql: 'EXPLAIN SELECT * FROM system.tables', code: 164 },
     { name: 'over the row limit (1000)', sql: 'SELECT number FROM numbers(5000)', code: 396 },
     { name: 'over the time limit (1 s)', sql: 'SELECT count() FROM numbers(100000000000)', code: 159 },
@@ -222,6 +257,49 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
       ]);
       expect(r.status).toBe(code === 164 || code === 497 ? 403 : code === 62 ? 400 : code === 60 ? 404 : 500);
     }
+  });
+
+  it("answers SHOW CREATE TABLE of an app-scoped table (DBeaver's DDL tab)", async () => {
+    const r = await get(port, A_KEY, 'SHOW CREATE TABLE campaigns FORMAT TSVRaw');
+    expect([r.status, r.text.split('\n')[0]]).toEqual([200, `CREATE TABLE ${database}.campaigns`]);
+  });
+
+  // Statements the tools send at connect time and while browsing, as their sources write them
+  // (docs/analytics.md, "Connect DBeaver / DataGrip / Metabase"); the driver's own are run by jdbc.integration.test.ts.
+  const TOOLS: { tool: string; sql: string; rows: string | RegExp }[] = [
+    { tool: 'Grafana: databases', sql: 'SHOW DATABASES', rows: `${database}\n` },
+    { tool: 'Grafana: tables', sql: `SHOW TABLES FROM "${database}"`, rows: /^actions_log\n(\w+\n)+$/ },
+    { tool: 'Grafana: columns', sql: `DESC TABLE "${database}"."campaigns"`, rows: /^app_id\tLowCardinality\(String\)\t/ },
+    {
+      tool: 'Grafana: columns for ad hoc filters',
+      sql: `SELECT name, type, table FROM system.columns WHERE database IN ('${database}') AND table = 'segment_definitions'`,
+      rows: /^app_id\tLowCardinality\(String\)\tsegment_definitions\n(\w+\t[^\n]+\tsegment_definitions\n){7}$/,
+    },
+    {
+      // Grafana's LIMIT is 10000; this file's row limit is 1000.
+      tool: 'Grafana: SQL functions',
+      sql: 'SELECT name, is_aggregate, case_insensitive, alias_to, origin, description, syntax, arguments, returned_value, examples, categories FROM system.functions LIMIT 1000',
+      rows: /^(.*\n){1000}$/,
+    },
+    {
+      tool: 'DBeaver: tables',
+      sql: `SELECT name as TABLE_NAME, engine as TABLE_TYPE, database as TABLE_SCHEM,comment as REMARKS, * FROM system.tables WHERE database = '${database}' and name='campaigns'`,
+      rows: /^campaigns\tReplacingMergeTree\t/,
+    },
+    { tool: 'DBeaver: engines', sql: 'SELECT name FROM system.table_engines', rows: /\nReplacingMergeTree\n/ },
+    { tool: 'Metabase: cloud probe', sql: "SELECT value='1' FROM system.settings WHERE name='cloud_mode'", rows: '0\n' },
+    { tool: 'Metabase: database check', sql: `SELECT count(*) > 0 FROM system.databases WHERE name = '${database}'`, rows: '1\n' },
+    {
+      tool: 'Metabase: version',
+      sql: "WITH s AS (SELECT version() AS ver, splitByChar('.', ver) AS verSplit) SELECT s.ver, toInt32(verSplit[1]), toInt32(verSplit[2]) FROM s",
+      rows: /^\d+\.\d+[.\d]*\t\d+\t\d+\n$/,
+    },
+    { tool: 'Metabase: time zone', sql: 'SELECT timezone() AS tz', rows: /^(Etc\/)?UTC\n$/ },
+  ];
+
+  it.each(TOOLS)('answers $tool', async ({ sql, rows }) => {
+    const r = await get(port, A_KEY, sql);
+    expect([r.status, r.text]).toEqual([200, typeof rows === 'string' ? rows : expect.stringMatching(rows)]);
   });
 
   it("app-b's key sees app-b's rows only", async () => {
@@ -249,34 +327,30 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
     }
   });
 
-  // The JDBC driver over HTTP (what DBeaver and Metabase use), with compress=0 in its URL: its all-in-one jar from Maven Central
-  // (fetched with mvn when absent), and a one-file Java program run by java's source launcher.
-  it('answers the ClickHouse JDBC driver over HTTP', async () => {
-    // The driver's all-in-one jar leaves out its logging API (slf4j), so that comes beside it.
-    const artifacts = ['com.clickhouse:clickhouse-jdbc:0.9.4:jar:all', 'org.slf4j:slf4j-api:2.0.16', 'org.slf4j:slf4j-nop:2.0.16'];
-    const jars = artifacts.map((a) => {
-      const [group, name, version, , classifier] = a.split(':');
-      return resolve(
-        homedir(),
-        '.m2/repository',
-        ...(group as string).split('.'),
-        name as string,
-        version as string,
-        `${name}-${version}${classifier ? `-${classifier}` : ''}.jar`,
-      );
-    });
-    for (const [i, jar] of jars.entries()) {
-      if (!existsSync(jar)) await promisify(execFile)('mvn', ['-q', 'dependency:get', `-Dartifact=${artifacts[i]}`], { timeout: 300_000 });
-    }
-    const jar = jars.join(':');
-    const run = (sql: string, key = A_KEY) =>
-      promisify(execFile)('java', ['-cp', jar, resolve(__dirname, 'jdbc/JdbcQuery.java'), `jdbc:clickhouse:${port}/default?compress=0`, key, sql], {
-        timeout: 120_000,
-      });
-    expect((await run("SELECT campaign_id, name FROM campaigns WHERE campaign_id IN ('a1', 'a2', 'b1') ORDER BY campaign_id")).stdout).toBe('a1\ta1\na2\ta2\n');
-    // The driver's default compress=1 (ClickHouse's LZ4 framing) is refused in words: the URL says compress=0.
-    const lz4 = await fetch(`${port}/?compress=1&query=SELECT+1`, { headers: { 'X-ClickHouse-Key': A_KEY } });
-    expect([lz4.status, lz4.headers.get('x-clickhouse-exception-code')]).toEqual([501, '48']);
-    await expect(run('SELECT name FROM system.tables')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('Code: 497') });
-  }, 300_000);
+  it("speaks ClickHouse's compressed blocks both ways (compress=1, decompress=1), errors included", async () => {
+    const post = (query: string, sql: Buffer) =>
+      fetch(`${port}/?${query}`, { method: 'POST', headers: { 'X-ClickHouse-Key': A_KEY }, body: new Uint8Array(sql) });
+    const framed = compressBlocks(Buffer.from("SELECT campaign_id FROM campaigns WHERE campaign_id < 'a3' ORDER BY 1"));
+    const ok = await post('compress=1&decompress=1', framed);
+    expect([ok.status, decompressBlocks(Buffer.from(await ok.arrayBuffer())).toString()]).toEqual([200, 'a1\na2\n']);
+    // An answer over 1 MiB comes in several blocks (written one by one).
+    const big = await post('compress=1', Buffer.from("SELECT repeat('x', 1099) FROM numbers(1000)"));
+    const bigBody = Buffer.from(await big.arrayBuffer());
+    expect([bigBody.readUInt32LE(21), decompressBlocks(bigBody).toString()]).toEqual([1024 * 1024, `${'x'.repeat(1099)}\n`.repeat(1000)]);
+    const spelled = await post('compress=true&decompress=true', framed);
+    expect(decompressBlocks(Buffer.from(await spelled.arrayBuffer())).toString()).toBe('a1\na2\n');
+    const plain = await post('compress=0&decompress=1', framed);
+    expect([plain.status, await plain.text()]).toEqual([200, 'a1\na2\n']);
+    // A failing query's answer is framed too (ClickHouse writes it into the compressed stream)…
+    const bad = await post('compress=1', Buffer.from('SELECT nope FROM campaigns'));
+    expect([bad.status, bad.headers.get('x-clickhouse-exception-code')]).toEqual([404, '47']);
+    expect(decompressBlocks(Buffer.from(await bad.arrayBuffer())).toString()).toMatch(/^Code: 47\. DB::Exception: /);
+    // …except 401/403, which the JDBC driver reads as they come.
+    const denied = await post('compress=1', Buffer.from('SELECT count() FROM system.parts'));
+    expect([denied.status, (await denied.text()).startsWith('Code: 497. DB::Exception: ')]).toEqual([403, true]);
+    const corrupt = Buffer.from(framed);
+    corrupt[corrupt.length - 1] = (corrupt[corrupt.length - 1] as number) ^ 1;
+    const broken = await post('decompress=1', corrupt);
+    expect([broken.status, broken.headers.get('x-clickhouse-exception-code')]).toEqual([500, '40']);
+  });
 });

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { setImmediate } from 'node:timers/promises';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { ClickHouseFailure, errorCodes, type AnalystSql, type KeyRing, type Logger } from '@evp/core';
+import { compressBlocks, compressedBlocks, decompressBlocks } from './compressed-blocks';
 
 /**
  * ClickHouse's HTTP interface (https://clickhouse.com/docs/interfaces/http) over the analyst SQL
@@ -28,6 +31,8 @@ const HTTP_SETTINGS = new Set([
   'user',
   'password',
   'enable_http_compression',
+  'compress',
+  'decompress',
   'http_zlib_compression_level',
   'wait_end_of_query',
   'send_progress_in_http_headers',
@@ -43,7 +48,7 @@ const HTTP_SETTINGS = new Set([
  * async_insert=0): as in ClickHouse's readonly mode, "changing" a setting to its current value is
  * accepted; any other value is refused.
  */
-const UNCHANGED_SETTINGS: Record<string, string> = { async_insert: '0', wait_for_async_insert: '1', readonly: '1', compress: '0', decompress: '0' };
+const UNCHANGED_SETTINGS: Record<string, string> = { async_insert: '0', wait_for_async_insert: '1', readonly: '1' };
 
 /** ClickHouse's own mapping of error codes to HTTP statuses (HTTPHandler), for the codes this interface answers. */
 function httpStatus(code: number): number {
@@ -86,11 +91,16 @@ function presentedKey(req: IncomingMessage, url: URL): string | undefined {
   return url.searchParams.get('password') ?? undefined;
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+/** A boolean setting as ClickHouse reads one in a URL: 1 or true. */
+const isOn = (value: string | null) => value === '1' || value === 'true';
+
+/** The body as sent: gzip (Content-Encoding) around ClickHouse's compressed blocks (decompress=1), either optional. */
+async function readBody(req: IncomingMessage, framed: boolean): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   const raw = Buffer.concat(chunks);
-  return (req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
+  const unzipped = req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
+  return (framed ? decompressBlocks(unzipped) : unzipped).toString('utf8');
 }
 
 export function createClickHouseHttpHandler(opts: ClickHouseHttpOptions): RequestListener {
@@ -102,14 +112,29 @@ export function createClickHouseHttpHandler(opts: ClickHouseHttpOptions): Reques
     });
   };
 
+  /** compress=1 (the JDBC driver's default): the answer, errors included, in ClickHouse's compressed blocks. */
+  function fail(res: ServerResponse, f: ClickHouseFailure, queryId: string, framed = false, status = httpStatus(f.code)) {
+    // As ClickHouse, an error is written into the compressed stream too, except 401/403: the JDBC
+    // driver reads those bodies as they come (its LZ4 reader wraps every other status only).
+    const text = Buffer.from(f.text());
+    res
+      .writeHead(status, {
+        'Content-Type': 'text/plain; charset=UTF-8',
+        'X-ClickHouse-Exception-Code': String(f.code),
+        'X-ClickHouse-Query-Id': queryId,
+      })
+      .end(framed && status !== 401 && status !== 403 ? compressBlocks(text) : text);
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname.slice(prefix.length) || '/';
     if (path === '/ping') return void res.writeHead(200, { 'Content-Type': 'text/plain; charset=UTF-8' }).end('Ok.\n');
     const queryId = url.searchParams.get('query_id') ?? randomUUID();
     if (path !== '/' || (req.method !== 'GET' && req.method !== 'POST' && req.method !== 'HEAD')) {
-      return fail(res, new ClickHouseFailure(0, 'UNKNOWN', `There is no handle ${path}; use / or /ping`), queryId, 404);
+      return fail(res, new ClickHouseFailure(0, 'UNKNOWN', `There is no handle ${path}; use / or /ping`), queryId, false, 404);
     }
+    const framed = isOn(url.searchParams.get('compress'));
     const key = presentedKey(req, url);
     if (key === undefined) return fail(res, authFailure('sql_auth_missing'), queryId);
     const grant = opts.keys.lookup(key);
@@ -117,30 +142,22 @@ export function createClickHouseHttpHandler(opts: ClickHouseHttpOptions): Reques
     if (grant.role !== 'api' && grant.role !== 'analyst') return fail(res, authFailure('sql_forbidden_role'), queryId);
     opts.keys.used(grant);
 
-    // ClickHouse's own LZ4 block framing (compress=1, what the JDBC driver asks by default) is not
-    // implemented: said plainly instead of answering unframed bytes the client cannot read.
-    if (url.searchParams.get('compress') === '1' || url.searchParams.get('decompress') === '1') {
-      return fail(
-        res,
-        new ClickHouseFailure(
-          48,
-          'NOT_IMPLEMENTED',
-          'compress=1 (LZ4 framing) is not supported here; use compress=0, or enable_http_compression=1 with Accept-Encoding: gzip',
-        ),
-        queryId,
-      );
-    }
     const params: Record<string, string> = {};
     for (const [name, value] of url.searchParams) {
       if (name.startsWith('param_')) params[name.slice(6)] = value;
       else if (!HTTP_SETTINGS.has(name) && UNCHANGED_SETTINGS[name] !== value)
-        return fail(res, new ClickHouseFailure(164, 'READONLY', `Cannot modify '${name}' setting in readonly mode`), queryId);
+        return fail(res, new ClickHouseFailure(164, 'READONLY', `Cannot modify '${name}' setting in readonly mode`), queryId, framed);
     }
     const database = url.searchParams.get('database') ?? req.headers['x-clickhouse-database'];
     if (typeof database === 'string' && database !== 'default' && database !== opts.database) {
-      return fail(res, new ClickHouseFailure(81, 'UNKNOWN_DATABASE', `Database ${database} does not exist`), queryId);
+      return fail(res, new ClickHouseFailure(81, 'UNKNOWN_DATABASE', `Database ${database} does not exist`), queryId, framed);
     }
-    const body = req.method === 'POST' ? await readBody(req) : '';
+    let body = '';
+    try {
+      if (req.method === 'POST') body = await readBody(req, isOn(url.searchParams.get('decompress')));
+    } catch (err) {
+      return fail(res, ClickHouseFailure.from(err), queryId, framed);
+    }
     const sql = [url.searchParams.get('query') ?? '', body].filter((s) => s !== '').join('\n');
     const header = req.headers['x-clickhouse-format'];
     const format = url.searchParams.get('default_format') ?? (typeof header === 'string' ? header : 'TabSeparated');
@@ -163,25 +180,25 @@ export function createClickHouseHttpHandler(opts: ClickHouseHttpOptions): Reques
         'X-ClickHouse-Summary': JSON.stringify(summary),
         'X-ClickHouse-Timezone': 'UTC',
       };
-      let out = result.body;
-      const gzip = url.searchParams.get('enable_http_compression') === '1' && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+      const gzip = isOn(url.searchParams.get('enable_http_compression')) && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+      if (framed && !gzip && req.method !== 'HEAD') {
+        // Block by block, yielding between them: a large answer does not hold the event loop for all its checksums.
+        res.writeHead(200, headers);
+        for (const block of compressedBlocks(result.body)) {
+          if (!res.write(block)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+          if (res.destroyed) return;
+          await setImmediate();
+        }
+        return void res.end();
+      }
+      let out = framed ? compressBlocks(result.body) : result.body;
       if (gzip) {
         out = gzipSync(out);
         headers['Content-Encoding'] = 'gzip';
       }
       res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : out);
     } catch (err) {
-      fail(res, ClickHouseFailure.from(err), queryId);
+      fail(res, ClickHouseFailure.from(err), queryId, framed);
     }
   }
-}
-
-function fail(res: ServerResponse, f: ClickHouseFailure, queryId: string, status = httpStatus(f.code)) {
-  res
-    .writeHead(status, {
-      'Content-Type': 'text/plain; charset=UTF-8',
-      'X-ClickHouse-Exception-Code': String(f.code),
-      'X-ClickHouse-Query-Id': queryId,
-    })
-    .end(f.text());
 }

@@ -24,6 +24,19 @@ const parameters = [
     description: 'With Accept-Encoding: gzip, the result is gzipped.',
   },
   { name: 'query_id', in: 'query', schema: { type: 'string' } },
+  {
+    name: 'compress',
+    in: 'query',
+    schema: { type: 'string', enum: ['0', '1', 'true', 'false'] },
+    description:
+      'With 1 (what the JDBC driver asks by default), the answer comes in ClickHouse’s compressed blocks: LZ4 with a CityHash128 checksum per block (docs/analytics.md).',
+  },
+  {
+    name: 'decompress',
+    in: 'query',
+    schema: { type: 'string', enum: ['0', '1', 'true', 'false'] },
+    description: 'With 1, the request body is read as ClickHouse’s compressed blocks (a bad checksum answers 40 CHECKSUM_DOESNT_MATCH).',
+  },
 ];
 const responses = {
   '200': {
@@ -48,9 +61,18 @@ export function clickhouseHttpOpenApi(): OpenApiFragment {
   return {
     service: 'edge',
     paths: {
-      '/clickhouse/': {
-        get: { summary: 'Run a read-only SQL query (ClickHouse HTTP interface)', description: credentials, security: [], parameters, responses },
+      // `/clickhouse` and `/clickhouse/` are one handle (handler.ts reads an empty rest of the path as `/`).
+      '/clickhouse': {
+        get: {
+          operationId: 'clickhouseQuery',
+          summary: 'Run a read-only SQL query (ClickHouse HTTP interface)',
+          description: credentials,
+          security: [],
+          parameters,
+          responses,
+        },
         post: {
+          operationId: 'clickhouseQueryWithBody',
           summary: 'Run a read-only SQL query given in the body (ClickHouse HTTP interface)',
           description: credentials,
           security: [],
@@ -60,7 +82,7 @@ export function clickhouseHttpOpenApi(): OpenApiFragment {
         },
       },
       '/clickhouse/ping': {
-        get: { summary: 'ClickHouse HTTP interface liveness', security: [], responses: { '200': text('`Ok.`') } },
+        get: { operationId: 'clickhousePing', summary: 'ClickHouse HTTP interface liveness', security: [], responses: { '200': text('`Ok.`') } },
       },
     },
     schemas: {},

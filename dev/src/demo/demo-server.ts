@@ -1,7 +1,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Analytics, Logger } from '@evp/core';
 import { shopDrugs } from './drugs';
-import { SHOP_CSS, SHOP_HTML, SHOP_ICON, SHOP_JS } from './shop-page';
+import type { ConsoleBuild } from '@evp/console';
+import { SHOP_ICON, shopHtml } from './shop-page';
 
 /** Every path of the demo shop starts so (the shop is a single-page app below it). */
 const DEMO_PREFIX = '/demo';
@@ -14,28 +15,37 @@ export const isDemoPath = (url: string | undefined): boolean => {
   return path === DEMO_PREFIX || path.startsWith(`${DEMO_PREFIX}/`);
 };
 
-function send(res: ServerResponse, status: number, type: string, body: string) {
+/** The shop's built files, under their content-hashed names: cached for a year. */
+const ASSETS = `${DEMO_PREFIX}/assets/`;
+
+function send(res: ServerResponse, status: number, type: string, body: string, cacheControl = 'no-cache') {
   res.writeHead(status, {
     'Content-Type': `${type}; charset=utf-8`,
     'Content-Length': Buffer.byteLength(body),
     'Content-Security-Policy': CSP,
     'X-Content-Type-Options': 'nosniff',
-    'Cache-Control': 'no-cache',
+    'Cache-Control': cacheControl,
   });
   res.end(body);
 }
 
 /**
  * The demo shop of `npm start` (dev only, like the inspector's page it sits beside): the page, its
- * script and style, its config (the app's SDK key, public by design) and the app's drug catalog.
+ * built script and style (`shop`: shop-page.ts's bundleShop), its config (the app's SDK key, public
+ * by design) and the app's drug catalog.
  */
-export function demoServer(deps: { analytics: Analytics; appId: string; sdkKey: string; logger: Logger }): RequestListener {
+export function demoServer(deps: { analytics: Analytics; appId: string; sdkKey: string; logger: Logger; shop: ConsoleBuild }): RequestListener {
+  const html = shopHtml({ script: `${ASSETS}${deps.shop.entries['shop.js']}`, style: `${ASSETS}${deps.shop.entries['shop.css']}` });
   return (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '').split('?')[0] as string;
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return send(res, 405, 'application/json', JSON.stringify({ error: { code: 'not_found', message: 'The demo answers GET only.' } }));
-    if (path === `${DEMO_PREFIX}/shop.js`) return send(res, 200, 'text/javascript', SHOP_JS);
-    if (path === `${DEMO_PREFIX}/shop.css`) return send(res, 200, 'text/css', SHOP_CSS);
+    if (path.startsWith(ASSETS)) {
+      const file = deps.shop.files[path.slice(ASSETS.length)];
+      if (file === undefined)
+        return send(res, 404, 'application/json', JSON.stringify({ error: { code: 'not_found', message: 'No such file of the demo shop.' } }));
+      return send(res, 200, path.endsWith('.css') ? 'text/css' : 'text/javascript', file, 'public, max-age=31536000, immutable');
+    }
     if (path === `${DEMO_PREFIX}/icon.svg`) return send(res, 200, 'image/svg+xml', SHOP_ICON);
     if (path === `${DEMO_PREFIX}/config.json`) return send(res, 200, 'application/json', JSON.stringify({ sdkKey: deps.sdkKey, debug: false }));
     if (path === `${DEMO_PREFIX}/drugs.json`) {
@@ -49,6 +59,6 @@ export function demoServer(deps: { analytics: Analytics; appId: string; sdkKey: 
       return;
     }
     // Every other path is a page of the single-page app: the same document.
-    send(res, 200, 'text/html', SHOP_HTML);
+    send(res, 200, 'text/html', html);
   };
 }

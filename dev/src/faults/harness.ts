@@ -1,11 +1,11 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { createKafkaClusterProbe } from '@evp/kafka';
 import { type StackEndpoints, parseStackEnv, waitFor } from '@evp/testkit';
 import type { FaultsConfig } from './config';
-import { startChild, waitHttpOk, type Child } from './processes';
+import { onLastWord, startChild, stopStrays, waitHttpOk, type Child } from './processes';
 
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '../../..');
@@ -62,6 +62,8 @@ export class Harness {
   /** The Kafka the services use now; every shape started is stopped by `stop()`. */
   private kafka: KafkaShape = 'single';
   private readonly kafkaStarted = new Set<KafkaShape>();
+  /** The stack's emergency stops (processes.onLastWord), dropped once stop() took it down. */
+  private readonly lastWords: (() => void)[] = [];
   /** Extra env per service for its next start (fault injection). */
   readonly overrides: Partial<Record<ServiceName, Record<string, string>>> = {};
   /** How a service's next process is launched (benchmarks: node flags such as --cpu-prof, and CPU pinning). */
@@ -167,6 +169,22 @@ export class Harness {
     );
   }
 
+  /**
+   * After a scenario, whatever its outcome: every process it left running (a replica, an extra
+   * store, a sentinel …) is killed, and the four services run again. Returns what was stopped.
+   */
+  async cleanup(): Promise<string[]> {
+    const extra = [...this.children.keys()].filter((id) => !(SERVICES as string[]).includes(id));
+    await Promise.allSettled(extra.map((id) => this.kill9(id)));
+    const owned = new Set([...this.children.values(), ...(this.redis ? [this.redis] : [])]);
+    const strays = await stopStrays((c) => owned.has(c));
+    // A scenario may leave a service dead (that is what some bugs do): the next one starts whole.
+    for (const name of this.started ? SERVICES : []) {
+      if (!this.running(name)) await this.startService(name).catch((err: Error) => console.error(`restarting ${name}: ${err.message}`));
+    }
+    return [...extra, ...strays];
+  }
+
   async stop() {
     if (!this.started) return;
     await Promise.allSettled([...this.children.values()].map((c) => c.terminate(20_000)));
@@ -174,11 +192,17 @@ export class Harness {
     for (const shape of this.config.FAULTS_KEEP_KAFKA ? [] : this.kafkaStarted) {
       await run('bash', [join(ROOT, 'deploy/local/stack.sh'), 'down'], { env: this.stackEnv(shape), timeout: 120_000 }).catch(() => undefined);
     }
+    for (const drop of this.lastWords.splice(0)) drop();
     await this.redis?.terminate(10_000).catch(() => undefined);
   }
 
   /** Starts (or restarts the dead nodes of) the Kafka in use, with the registry; waits until its topics are ready. */
   private async stackUp() {
+    if (!this.kafkaStarted.has(this.kafka) && !this.config.FAULTS_KEEP_KAFKA) {
+      // Not a child of ours: a run that dies without stop() (an uncaught exception) takes it down here.
+      const env = this.stackEnv(this.kafka);
+      this.lastWords.push(onLastWord(() => execFileSync('bash', [join(ROOT, 'deploy/local/stack.sh'), 'down'], { env, timeout: 120_000, stdio: 'ignore' })));
+    }
     this.kafkaStarted.add(this.kafka);
     const { stdout } = await run('bash', [join(ROOT, 'deploy/local/stack.sh'), 'up'], { env: this.stackEnv(this.kafka), timeout: 600_000 });
     this.stack = parseStackEnv(stdout);

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeSection } from './report';
+import { loopTable, runLine, writeSection } from './report';
 
 describe('writeSection (npm run faults -- --write-docs)', () => {
   it('replaces only the fault-suite section and leaves the file in the Prettier style the test gate checks', () => {
@@ -15,5 +15,36 @@ describe('writeSection (npm run faults -- --write-docs)', () => {
     );
     // Throws (exit 1) when the file is not formatted.
     execFileSync(process.execPath, [require.resolve('prettier/bin/prettier.cjs'), '--check', '--log-level', 'warn', path]);
+  });
+});
+
+describe('loopTable and runLine (npm run faults -- --only k --repeat N)', () => {
+  const counts = { sent: 100, acked: 80, stored: 80, rejected: 0, lost: 0, dup: 0 };
+  const pass = (run: number) => ({ run, id: 'k', title: 't', counts, failures: [], notes: [] });
+  const fail = {
+    run: 2,
+    id: 'k',
+    title: 't',
+    counts: { ...counts, stored: 30, lost: 50 },
+    failures: ['50 acknowledged events lost'],
+    notes: [],
+    hops: { acked: 50, raw: 0, topic: 0, table: 0 },
+  };
+
+  it("prints each run's counts and hop breakdown, and the passes in a row at the end", () => {
+    expect(runLine(fail)).toBe('k FAIL: sent 100 acked 80 stored 30 lost 50 dup 0 (lost by hop: not on raw 50, raw only 0, topic only 0, late 0)');
+    expect(runLine(pass(1))).toBe('k pass: sent 100 acked 80 stored 80 lost 0 dup 0');
+    expect(loopTable([pass(1), fail, pass(3), pass(4)])).toBe(
+      [
+        '| run | scenario | sent | acked | stored | lost | dup | lost by hop | result |',
+        '|---:|---|---:|---:|---:|---:|---:|---|---|',
+        '| 1 | k | 100 | 80 | 80 | 0 | 0 | — | pass |',
+        '| 2 | k | 100 | 80 | 30 | 50 | 0 | not on raw 50, raw only 0, topic only 0, late 0 | FAIL: 50 acknowledged events lost |',
+        '| 3 | k | 100 | 80 | 80 | 0 | 0 | — | pass |',
+        '| 4 | k | 100 | 80 | 80 | 0 | 0 | — | pass |',
+        '',
+        '3 of 4 passed; the last 2 in a row.',
+      ].join('\n'),
+    );
   });
 });

@@ -19,6 +19,32 @@ export function resultsTable(results: ScenarioResult[]): string {
   return lines.join('\n');
 }
 
+/** One repetition of a scenario (`--repeat`). */
+export type LoopRun = ScenarioResult & { run: number };
+
+const hopsOf = (r: ScenarioResult) => (r.hops ? `not on raw ${r.hops.acked}, raw only ${r.hops.raw}, topic only ${r.hops.topic}, late ${r.hops.table}` : '—');
+
+/** One run's counts on one line: what `--repeat` prints after each run. */
+export const runLine = (r: ScenarioResult) => {
+  const c = r.counts;
+  return `${r.id} ${r.failures.length ? 'FAIL' : 'pass'}: sent ${c.sent} acked ${c.acked} stored ${c.stored} lost ${c.lost} dup ${c.dup}${r.hops ? ` (lost by hop: ${hopsOf(r)})` : ''}`;
+};
+
+/** Every repetition's counts, one row each, and how many in a row passed at the end. */
+export function loopTable(runs: LoopRun[]): string {
+  let streak = 0;
+  for (const r of runs) streak = r.failures.length ? 0 : streak + 1;
+  const lines = [
+    '| run | scenario | sent | acked | stored | lost | dup | lost by hop | result |',
+    '|---:|---|---:|---:|---:|---:|---:|---|---|',
+    ...runs.map((r) => {
+      const c = r.counts;
+      return `| ${r.run} | ${r.id} | ${c.sent} | ${c.acked} | ${c.stored} | ${c.lost} | ${c.dup} | ${hopsOf(r)} | ${r.failures.length ? `FAIL: ${r.failures.join('; ')}` : 'pass'} |`;
+    }),
+  ];
+  return `${lines.join('\n')}\n\n${runs.filter((r) => !r.failures.length).length} of ${runs.length} passed; the last ${streak} in a row.`;
+}
+
 /**
  * Replaces the "## Fault suite" section of docs/reliability.md (up to the next "## ") with `body`,
  * leaving every other section (e.g. "Mechanisms", written elsewhere) as it is. The file is written

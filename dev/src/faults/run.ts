@@ -1,6 +1,7 @@
 /**
  * The fault suite: `npm run faults` (every scenario, many minutes) or `npm run faults -- --short`
- * (a subset with shorter phases, a few minutes); `--only a,c` picks scenarios; `--write-docs`
+ * (a subset with shorter phases, a few minutes); `--only a,c` picks scenarios; `--repeat N` runs
+ * them N times in a row on one stack and prints each run's counts (`--only k --repeat 20`); `--write-docs`
  * puts the results table into docs/reliability.md ("## Fault suite"). Exits non-zero when any
  * scenario fails. See docs/reliability.md.
  */
@@ -8,7 +9,8 @@ import { resolve } from 'node:path';
 import { loadFaultsConfig } from './config';
 import { Harness } from './harness';
 import { bounded, killAllChildren, runHarnessScript } from './processes';
-import { resultsTable, writeSection } from './report';
+import { loopTable, resultsTable, runLine, writeSection, type LoopRun } from './report';
+import { runScenarios } from './scenario-runner';
 import { scenarios, type ScenarioResult } from './scenarios';
 
 const SCENARIO_DEADLINE_MS = 10 * 60_000;
@@ -23,6 +25,9 @@ async function main() {
   const h = new Harness(config);
   const runId = Date.now().toString(36);
   const results: ScenarioResult[] = [];
+  const runs: LoopRun[] = [];
+  const repeat = args.includes('--repeat') ? Number(args[args.indexOf('--repeat') + 1]) : 1;
+  if (!Number.isInteger(repeat) || repeat < 1) throw new Error('--repeat takes a whole number of runs, e.g. --repeat 20');
   const t0 = Date.now();
   try {
     // Standalone scenarios only: no stack. Cluster scenarios only: the cluster, no single broker left idle.
@@ -35,34 +40,24 @@ async function main() {
       await bounded(h.start(kafka), (kafka === 'cluster' ? 10 : 5) * 60_000, 'the stack and services to start');
     }
     console.log(`up in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-    for (const s of chosen) {
-      console.log(`--- ${s.id}. ${s.title}`);
-      const started = Date.now();
-      const r = await bounded(
-        s.standalone ? s.run(h, { short, runId }) : h.useKafka(s.kafka ?? 'single').then(() => s.run(h, { short, runId })),
-        s.deadlineMs ?? SCENARIO_DEADLINE_MS,
-        `scenario ${s.id}`,
-      ).catch((err): ScenarioResult => ({
-        id: s.id,
-        title: s.title,
-        counts: { sent: 0, acked: 0, stored: 0, rejected: 0, lost: 0, dup: 0 },
-        failures: [`error: ${(err as Error).message}`],
-        notes: [],
-      }));
-      results.push(r);
-      console.log(
-        `${r.failures.length ? 'FAIL' : 'pass'} in ${((Date.now() - started) / 1000).toFixed(0)} s: ${JSON.stringify(r.counts)} recovery ${r.recoveredMs ?? 'never'} ms ${r.failures.join('; ')} ${r.notes.join('; ')}`,
-      );
-      // A scenario may leave a service dead (that is what some bugs do): the next one starts whole.
-      for (const name of h.isStarted ? (['sink', 'validator', 'action-store', 'gateway'] as const) : []) {
-        if (!h.running(name)) await h.startService(name).catch((err) => console.error(`restarting ${name}: ${(err as Error).message}`));
-      }
+    for (let i = 1; i <= repeat; i++) {
+      // Each repetition its own tag (the scenario's markers), on the same stack.
+      const ctx = { short, runId: repeat > 1 ? `${runId}-${i}` : runId };
+      const round = await runScenarios(chosen, {
+        run: (s) => (s.standalone ? s.run(h, ctx) : h.useKafka(s.kafka ?? 'single').then(() => s.run(h, ctx))),
+        cleanup: () => h.cleanup(),
+        deadlineMs: (s) => s.deadlineMs ?? SCENARIO_DEADLINE_MS,
+        log: (line) => console.log(repeat > 1 ? `[run ${i}/${repeat}] ${line}` : line),
+      });
+      runs.push(...round.map((r) => ({ run: i, ...r })));
+      results.push(...round);
+      if (repeat > 1) console.log(`[run ${i}/${repeat}] ${round.map(runLine).join('; ')}`);
     }
   } finally {
     await bounded(h.stop(), 3 * 60_000, 'the harness to stop').catch((err) => console.error(err));
     killAllChildren();
   }
-  const table = resultsTable(results);
+  const table = repeat > 1 ? loopTable(runs) : resultsTable(results);
   console.log(`\n${table}`);
   if (args.includes('--write-docs')) {
     const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
@@ -71,11 +66,23 @@ async function main() {
       `${intro}\n\nRun ${when} UTC (${short ? '`--short`' : 'full'}${only ? `, --only ${[...only].join(',')}` : ''}), ${((Date.now() - t0) / 60_000).toFixed(1)} min:\n\n${table}`,
     );
   }
-  process.exit(results.every((r) => r.failures.length === 0) && results.length === chosen.length ? 0 : 1);
+  process.exit(results.every((r) => r.failures.length === 0) && results.length === chosen.length * repeat ? 0 : 1);
 }
 
-const intro = `\`npm run faults\` (all scenarios; about 35 minutes) or \`npm run faults -- --short\` (b–f and h with
-shorter phases; a few minutes); \`--only a,g\` picks scenarios (\`--only k\`: the Kafka cluster alone), \`--write-docs\` rewrites this table.
+const intro = `\`npm run faults\` (all scenarios; about 35 minutes) or \`npm run faults -- --short\` (b–f, h, j and k with
+shorter phases; several minutes); \`--only a,g\` picks scenarios (\`--only k\`: the Kafka cluster alone), \`--repeat N\` runs
+them N times in a row on one stack and prints each run's counts and, at the end, a table of all runs with how many
+passed in a row (\`--only k --repeat 20\`: the proof of "Kafka as a cluster"), \`--write-docs\` rewrites this table.
+When events are lost, the scenario names, for each, the last hop it was seen at — acknowledged but
+not on \`ingest.raw\`; on \`ingest.raw\` but not on \`events.<block>\` nor \`ingest.rejected\`; on
+\`events.<block>\` but not in the table; in the table after the deadline (late) — with topic,
+partition and offset, read after the run by a fresh consumer (a group of its own, never committed)
+and matched by request id and event marker (dev/src/faults/hops.ts, hop-trace.ts).
+After every scenario, whether it passed, failed or threw, every process it left running is killed
+and the four services run again; a program that cannot be started (not installed: spawn's ENOENT)
+fails its scenario with its name ("program redis-sentinel not found: …") and the run goes on to the
+next scenario and the summary (dev/src/faults/scenario-runner.ts). Ctrl-C, SIGTERM, an uncaught
+exception or rejection kill every child and take the harness's Kafka down.
 The harness (dev/src/faults) starts a stack of its own — Kafka on 19092/19093, Apicurio Registry
 on 18081 (deploy/local/stack.sh), redis-server with AOF (\`appendfsync always\`) on 16379 — and the
 services as separate processes: gateway, validator, action store, and the segmenter sink on chdb

@@ -1,7 +1,9 @@
 import { waitFor } from '@evp/testkit';
 import { awaitAllStored, type Counts } from './counts';
 import { KEYS, type Harness, type KafkaShape } from './harness';
-import { sendUpload, startLoad, uploadFactory } from './load';
+import { traceLosses } from './hop-trace';
+import type { Hop } from './hops';
+import { sendUpload, startLoad, uploadFactory, type LoadTally } from './load';
 
 /** What every scenario shares: its result's shape, the steady load around a fault, the verdict and the recovery probe. */
 export interface ScenarioResult {
@@ -16,6 +18,8 @@ export interface ScenarioResult {
   recoveredMs?: number | null;
   /** Exact conditions beyond lost = 0 and dup = 0 that failed, in words. */
   failures: string[];
+  /** Where the lost events were last seen (hops.ts), when some were lost and traced. */
+  hops?: Record<Hop, number>;
   notes: string[];
 }
 
@@ -43,6 +47,7 @@ export function verdict(
   recoveredMs: number | undefined,
   extra: string[] = [],
   notes: string[] = [],
+  hops?: Record<Hop, number>,
 ): ScenarioResult {
   const failures = [...extra];
   if (counts.acked === 0) failures.push('nothing was acknowledged');
@@ -50,11 +55,26 @@ export function verdict(
   // The load is valid by construction: a rejection here is a fault turned into a wrong verdict.
   if (counts.rejected !== 0) failures.push(`${counts.rejected} valid events rejected`);
   if (counts.dup !== 0) failures.push(`${counts.dup} duplicate rows`);
-  return { id, title, counts, recoveredMs, failures, notes };
+  return { id, title, counts, recoveredMs, failures, notes, ...(hops ? { hops } : {}) };
 }
 
-/** Steady load around a fault: `before` ms of load, the fault, `after` ms of load, then count. */
+/**
+ * When events were lost: where each was last seen (hop-trace.ts), as notes and per-hop counts. A
+ * trace that fails is a note too: it must not turn a scenario's counts into an error.
+ */
+export async function traceIfLost(h: Harness, tally: LoadTally, lost: number, since: number): Promise<{ hops?: Record<Hop, number>; notes: string[] }> {
+  if (lost === 0) return { notes: [] };
+  try {
+    const { hops, lines } = await traceLosses(h, tally, since - 5_000);
+    return { hops, notes: lines };
+  } catch (err) {
+    return { notes: [`tracing the lost events failed: ${(err as Error).message}`] };
+  }
+}
+
+/** Steady load around a fault: `before` ms of load, the fault, `after` ms of load, then count (and trace what was lost). */
 export async function underLoad(h: Harness, tag: string, timing: { before: number; after: number }, fault: () => Promise<void>) {
+  const loadStart = Date.now();
   const load = startLoad({ gatewayUrl: h.gatewayUrl, key: KEYS.sdk, tag, seed: hashSeed(tag), rate: RATE });
   await pause(timing.before);
   await fault();
@@ -63,7 +83,7 @@ export async function underLoad(h: Harness, tag: string, timing: { before: numbe
   await pause(timing.after);
   const tally = await load.stop();
   const { counts } = await awaitAllStored((sql, p) => h.query(sql, p), tally, [tag], { timeoutMs: SETTLE_MS, since: faultEnd });
-  return { tally, counts, recoveredMs: await recovery };
+  return { tally, counts, recoveredMs: await recovery, trace: await traceIfLost(h, tally, counts.lost, loadStart) };
 }
 
 /**

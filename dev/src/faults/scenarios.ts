@@ -44,12 +44,12 @@ export const scenarios: Scenario[] = [
     short: false,
     async run(h, { short, runId }) {
       const tag = `a-${runId}`;
-      const { counts, recoveredMs } = await underLoad(h, tag, { before: short ? 5_000 : 15_000, after: short ? 10_000 : 20_000 }, async () => {
+      const { counts, recoveredMs, trace } = await underLoad(h, tag, { before: short ? 5_000 : 15_000, after: short ? 10_000 : 20_000 }, async () => {
         await h.killBroker();
         await pause(5_000); // the broker stays away a while, with the gateway answering 503 meanwhile
         await h.restartBroker();
       });
-      return verdict('a', this.title, counts, recoveredMs);
+      return verdict('a', this.title, counts, recoveredMs, [], trace.notes, trace.hops);
     },
   },
   {
@@ -59,12 +59,12 @@ export const scenarios: Scenario[] = [
     async run(h, { short, runId }) {
       const tag = `b-${runId}`;
       let note = '';
-      const { counts, recoveredMs } = await underLoad(h, tag, { before: short ? 5_000 : 15_000, after: short ? 10_000 : 20_000 }, async () => {
+      const { counts, recoveredMs, trace } = await underLoad(h, tag, { before: short ? 5_000 : 15_000, after: short ? 10_000 : 20_000 }, async () => {
         await restartKilled(h, 'validator');
         await pause(5_000);
         note = await killValidatorAfterOutput(h, tag);
       });
-      return verdict('b', this.title, counts, recoveredMs, [], [note]);
+      return verdict('b', this.title, counts, recoveredMs, [], [note, ...trace.notes], trace.hops);
     },
   },
   {
@@ -73,7 +73,7 @@ export const scenarios: Scenario[] = [
     short: true,
     async run(h, { short, runId }) {
       const tag = `c-${runId}`;
-      const { counts, recoveredMs } = await underLoad(h, tag, { before: short ? 5_000 : 15_000, after: short ? 10_000 : 20_000 }, async () => {
+      const { counts, recoveredMs, trace } = await underLoad(h, tag, { before: short ? 5_000 : 15_000, after: short ? 10_000 : 20_000 }, async () => {
         h.overrides.sink = { FAULT_REFUSE_INSERTS: '3', FAULT_HALF_INSERTS: '2' };
         try {
           await restartKilled(h, 'sink');
@@ -82,7 +82,7 @@ export const scenarios: Scenario[] = [
         }
       });
       await restartKilled(h, 'sink'); // back without faults for the next scenarios
-      return verdict('c', this.title, counts, recoveredMs);
+      return verdict('c', this.title, counts, recoveredMs, [], trace.notes, trace.hops);
     },
   },
   {
@@ -92,14 +92,20 @@ export const scenarios: Scenario[] = [
     async run(h, { short, runId }) {
       const tag = `d-${runId}`;
       let exit: number | null | undefined;
-      const { tally, counts, recoveredMs } = await underLoad(h, tag, { before: short ? 5_000 : 15_000, after: short ? 5_000 : 15_000 }, async () => {
+      const { tally, counts, recoveredMs, trace } = await underLoad(h, tag, { before: short ? 5_000 : 15_000, after: short ? 5_000 : 15_000 }, async () => {
         exit = await h.terminate('gateway');
         await h.startService('gateway');
       });
       const refused = [...tally.refused.entries()].map(([s, n]) => `${n}× ${s || 'no answer'}`).join(', ') || 'none';
-      return verdict('d', this.title, counts, recoveredMs, exit === 0 ? [] : [`gateway exited with ${exit} on SIGTERM`], [
-        `refused while stopping: ${refused}`,
-      ]);
+      return verdict(
+        'd',
+        this.title,
+        counts,
+        recoveredMs,
+        exit === 0 ? [] : [`gateway exited with ${exit} on SIGTERM`],
+        [`refused while stopping: ${refused}`, ...trace.notes],
+        trace.hops,
+      );
     },
   },
   {
@@ -211,12 +217,12 @@ export const scenarios: Scenario[] = [
     short: false,
     async run(h, { short, runId }) {
       const tag = `g-${runId}`;
-      const { counts, recoveredMs } = await underLoad(h, tag, { before: 3_000, after: 5_000 }, async () => {
+      const { counts, recoveredMs, trace } = await underLoad(h, tag, { before: 3_000, after: 5_000 }, async () => {
         await h.terminate('validator');
         await pause(short ? 20_000 : 60_000);
         await h.startService('validator');
       });
-      return verdict('g', this.title, counts, recoveredMs);
+      return verdict('g', this.title, counts, recoveredMs, [], trace.notes, trace.hops);
     },
   },
   {

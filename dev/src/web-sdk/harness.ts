@@ -1,18 +1,17 @@
 /// <reference lib="dom" />
-import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createLogger } from '@evp/core';
-import { uniqueName, waitFor } from '@evp/testkit';
-import { bundleWebSdk, type WebSdkFiles } from '@evp/web-sdk/bundle';
+import { requireProgram, uniqueName, waitFor } from '@evp/testkit';
 import { createEmbeddedParts } from '../embedded-parts';
 import { startPipeline, type RunningPipeline } from '../pipeline';
+import { startAppOrigin, type AppOrigin } from '../testing/app-origin';
 import { API_KEY, SDK_KEY, e2eKeys } from '../testing/scenario';
 
-/** Debian's chromium (`apt-get install chromium`), driven by playwright-core, as the inspector test does. */
-const CHROMIUM = '/usr/bin/chromium';
+/** Where the test app's pages live on its own origin. */
+export const SHOP = '/shop';
 
-/** Where the test pages and the script build are served (by route interception, on the pipeline's own origin). */
-export const SHOP = '/__web-sdk-test';
+/** The CORS headers the platform answers a page of another origin with (packages/http/src/cors.ts): a test's own answer needs them too. */
+export const PLATFORM_CORS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'X-Request-Id, Retry-After' };
 
 export interface StoredEvent {
   event_id: string;
@@ -26,48 +25,52 @@ export interface StoredEvent {
 }
 
 /**
- * The real embedded pipeline (`npm start`'s composition, in process) and a headless Chromium whose
- * pages load the library's script build from the pipeline's origin, so uploads go to the real
- * gateway, validator and ClickHouse, and the tests read what landed through the inspector API.
+ * The real embedded pipeline (`npm start`'s composition, in process), a web app on another origin
+ * (dev/src/testing/app-origin.ts) whose pages load the script build from the platform, and a
+ * headless Chromium: uploads, beacons, verdicts and action pulls are cross-origin requests to the
+ * real gateway, validator, action store and ClickHouse, as from a real site; the tests read what
+ * landed through the inspector API.
  */
 export function webSdkHarness(name: string) {
   const parts = createEmbeddedParts({ chdbPath: ':memory:', database: uniqueName(name).replace(/-/g, '_') });
   let pipeline: RunningPipeline;
   let browser: Browser;
-  let files: WebSdkFiles;
+  let app: AppOrigin;
   const h = {
+    /** The platform's base URL. */
     get baseUrl() {
       return pipeline.baseUrl;
     },
+    /** The app's origin (another port: every request to the platform is cross-origin). */
+    get appUrl() {
+      return app.url;
+    },
     async start() {
-      if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
-      files = await bundleWebSdk();
       pipeline = await startPipeline({ parts, keys: e2eKeys(), logger: createLogger(name, 'silent'), sinkFlushMs: 50 });
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+      app = await startAppOrigin({
+        platform: pipeline.baseUrl,
+        sdkKey: SDK_KEY,
+        prefix: SHOP,
+        // The tests' Chromium is automated (navigator.webdriver): it opts out of the bot filter.
+        defaults: { appId: 'e2e-shop', appVersion: '1.0.0 (1)', flushIntervalMs: 300, nudges: false, filterBots: false },
+        beforeInit: BEFORE_INIT,
+      });
+      browser = await chromium.launch({ executablePath: requireProgram('chromium'), args: ['--no-sandbox', '--disable-dev-shm-usage'] });
     },
     async stop() {
       await browser?.close();
+      await app?.stop();
       await pipeline?.stop();
       await Promise.allSettled([parts.bus.close(), parts.analytics.close()]);
     },
-    /** A fresh browser profile (its own IndexedDB and localStorage) serving the shop pages. */
+    /** A fresh browser profile (its own IndexedDB and localStorage). */
     async context(): Promise<BrowserContext> {
-      const ctx = await browser.newContext();
-      await ctx.route(`${pipeline.baseUrl}${SHOP}/**`, async (route) => {
-        const url = new URL(route.request().url());
-        const path = url.pathname.slice(SHOP.length + 1);
-        if (path === 'web.js' || path === 'web-messages.js') return route.fulfill({ contentType: 'text/javascript', body: files[path] });
-        if (path === 'init.js') return route.fulfill({ contentType: 'text/javascript', body: initScript(url.searchParams.get('init') ?? '{}') });
-        // Any other path is an app page (an SPA: every path serves the same document), under a strict
-        // CSP: scripts and styles from this origin only, no inline script or style.
-        return route.fulfill({ contentType: 'text/html', headers: { 'Content-Security-Policy': CSP }, body: page(url.searchParams.get('init') ?? '{}') });
-      });
-      return ctx;
+      return browser.newContext();
     },
-    /** Opens `path` of the shop with init options (JSON) merged over the defaults. */
+    /** Opens `path` of the app with init options (JSON) merged over the defaults. */
     async open(ctx: BrowserContext, path: string, init: Record<string, unknown> = {}): Promise<Page> {
       const p = await ctx.newPage();
-      await p.goto(`${pipeline.baseUrl}${SHOP}${path}?init=${encodeURIComponent(JSON.stringify(init))}`);
+      await p.goto(app.pageUrl(path, init));
       await p.waitForFunction(() => typeof (window as { evp?: unknown }).evp === 'object');
       return p;
     },
@@ -92,22 +95,16 @@ export function webSdkHarness(name: string) {
   return h;
 }
 
-/** The test pages' policy: nothing inline, nothing from elsewhere (what a strict app ships). */
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'";
-
-/** The test app's one document: the script build, then init with the test's options (no inline script: CSP). */
-function page(init: string): string {
-  return `<!doctype html><html><head><title>Shop</title>
-<script src="${SHOP}/web.js"></script>
-<script src="${SHOP}/init.js?init=${encodeURIComponent(init)}"></script>
-</head><body><h1>Shop</h1><button id="b">Buy</button></body></html>`;
+/**
+ * The test app's hooks, run before init: what the app's action handler got, CSP violations,
+ * (option `early`) calls made before init, and (option `captureBeacons`) the bodies of beacons.
+ */
+const BEFORE_INIT = `window.__actions = []; window.__csp = [];
+document.addEventListener('securitypolicyviolation', function (e) { window.__csp.push(e.violatedDirective + ' ' + e.blockedURI); });
+evp.onAction(function (e) { window.__actions.push({ cta_type: e.cta_type, cta_id: e.cta_id }); });
+window.__beacons = [];
+if (init.captureBeacons) {
+  var send = navigator.sendBeacon.bind(navigator);
+  navigator.sendBeacon = function (url, data) { window.__beacons.push(data.text()); return send(url, data); };
 }
-
-function initScript(init: string): string {
-  return `window.__actions = []; window.__csp = [];
-document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));
-evp.onAction((e) => window.__actions.push({ cta_type: e.cta_type, cta_id: e.cta_id }));
-window.__early = ${JSON.stringify(init)}.includes('"early"') ? evp.identify('login', JSON.parse(${JSON.stringify(init)}).early).then(() => evp.trackCustom('before_init', { n: 1 })) : undefined;
-evp.init(Object.assign({ sdkKey: ${JSON.stringify(SDK_KEY)}, apiUrl: location.origin + '/v1', appId: 'e2e-shop', appVersion: '1.0.0 (1)', flushIntervalMs: 300, nudges: false }, ${init}));
-`;
-}
+window.__early = init.early ? evp.identify('login', init.early).then(function () { return evp.trackCustom('before_init', { n: 1 }); }) : undefined;`;

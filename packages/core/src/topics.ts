@@ -58,22 +58,49 @@ export function topicMaxBatchBytes(topic: string): number {
   return topic === topics.raw || topic === topics.deadLetters ? RAW_MAX_MESSAGE_BYTES : DEFAULT_MAX_BATCH_BYTES;
 }
 
-/** Every topic the platform uses, with its partition count (mirrored by deploy/local/topics.txt). */
-export function allTopics(): TopicSpec[] {
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * How long each kind of topic keeps a message (`retention.ms`). A log cannot be edited, so this
+ * bounds how long a person's data outlives its erasure in ClickHouse and Redis (docs/privacy.md,
+ * "Kafka retention"): no topic keeps anything forever.
+ */
+export const TOPIC_RETENTION_MS = {
+  /**
+   * Raw uploads: the shortest that keeps replay possible over a long weekend (a validator fault
+   * found on Monday can be re-run from Friday's uploads). Every rejected upload is also kept in
+   * ClickHouse `rejected` with its payload, so replaying those needs no raw copy.
+   */
+  raw: 3 * DAY_MS,
+  /** What the sink, the segment engine, the campaign worker and partners' consumers read: a week of lag or outage. */
+  stream: 7 * DAY_MS,
+  /** Dead letters wait for a person: two weeks to look and replay (`npm run deadletters`); ClickHouse keeps their rows too. */
+  deadLetters: 14 * DAY_MS,
+  /** Work items handled within seconds (segment evaluations, campaign triggers): a day covers any restart. */
+  work: DAY_MS,
+} as const;
+
+/** A platform topic: every one states its retention. */
+export type PlatformTopicSpec = TopicSpec & { retentionMs: number };
+
+/** Every topic the platform uses, with its partition count and retention (mirrored by deploy/local/topics.txt). */
+export function allTopics(): PlatformTopicSpec[] {
+  const { raw, stream, deadLetters, work } = TOPIC_RETENTION_MS;
   return [
-    { name: topics.raw, partitions: 3, maxMessageBytes: RAW_MAX_MESSAGE_BYTES },
-    { name: topics.rejected, partitions: 3 },
-    { name: topics.receipts, partitions: 3 },
-    ...BLOCKS.map((b) => ({ name: topics.events(b), partitions: 3 })),
-    ...CATALOG_KINDS.map((k) => ({ name: topics.catalog(k), partitions: 1 })),
-    { name: topics.customCatalog, partitions: 1 },
-    { name: topics.actionsRequested, partitions: 3 },
-    { name: topics.actionsLog, partitions: 3 },
-    { name: topics.deadLetters, partitions: 3, maxMessageBytes: RAW_MAX_MESSAGE_BYTES },
+    { name: topics.raw, partitions: 3, maxMessageBytes: RAW_MAX_MESSAGE_BYTES, retentionMs: raw },
+    { name: topics.rejected, partitions: 3, retentionMs: stream },
+    { name: topics.receipts, partitions: 3, retentionMs: stream },
+    ...BLOCKS.map((b) => ({ name: topics.events(b), partitions: 3, retentionMs: stream })),
+    ...CATALOG_KINDS.map((k) => ({ name: topics.catalog(k), partitions: 1, retentionMs: stream })),
+    { name: topics.customCatalog, partitions: 1, retentionMs: stream },
+    { name: topics.actionsRequested, partitions: 3, retentionMs: stream },
+    { name: topics.actionsLog, partitions: 3, retentionMs: stream },
+    { name: topics.deadLetters, partitions: 3, maxMessageBytes: RAW_MAX_MESSAGE_BYTES, retentionMs: deadLetters },
     // More partitions than replicas are likely: the unit of ownership is a partition, and segments
     // spread over replicas only as far as partitions do.
-    { name: topics.segmentsWork, partitions: 6 },
-    { name: topics.segmentsMembership, partitions: 3 },
-    { name: topics.campaignsTriggers, partitions: 6 },
+    { name: topics.segmentsWork, partitions: 6, retentionMs: work },
+    { name: topics.segmentsMembership, partitions: 3, retentionMs: stream },
+    { name: topics.campaignsTriggers, partitions: 6, retentionMs: work },
   ];
 }

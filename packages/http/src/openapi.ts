@@ -12,6 +12,12 @@ import type { PublicService } from './public-routes';
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'options';
 
 export interface OpenApiOperation {
+  /**
+   * The operation's name in generated clients (`createActions`, `pullActions`): chosen by hand and
+   * never derived from the path, so that a client's method names stay when a path moves. Changing
+   * one breaks every generated client that calls it.
+   */
+  operationId: string;
   summary: string;
   description?: string;
   /** Omitted: the document's default (the SDK key); `[]` for no key. */
@@ -65,8 +71,17 @@ export const jsonRequestBody = (schema: object, description: string) => ({
   content: { 'application/json': { schema }, 'text/plain': { schema: { type: 'string', description: 'JSON text of the same shape.' } } },
 });
 
-/** A CORS preflight (OPTIONS) of a route browsers may call with the SDK key. */
-export const corsPreflight = (description: string): OpenApiOperation => ({ summary: 'CORS preflight', security: [], responses: { '204': { description } } });
+/**
+ * A CORS preflight (OPTIONS) of a route browsers may call with the SDK key. `parameters`: the path's
+ * own parameters, which every operation of a templated path must define (OpenAPI 3.1, 4.8.12.1).
+ */
+export const corsPreflight = (operationId: string, description: string, parameters: object[] = []): OpenApiOperation => ({
+  operationId,
+  summary: 'CORS preflight',
+  security: [],
+  ...(parameters.length > 0 ? { parameters } : {}),
+  responses: { '204': { description } },
+});
 
 /** A success answer with a JSON body. */
 export const jsonResponse = (description: string, schema: object) => ({ description, headers: requestIdHeader, content: json(schema) });
@@ -150,6 +165,7 @@ const open = { security: [] };
 export const opsPaths: OpenApiPaths = {
   '/healthz': {
     get: {
+      operationId: 'getLiveness',
       summary: 'Liveness',
       ...open,
       responses: { '200': jsonResponse('The process is alive.', { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } }) },
@@ -157,6 +173,7 @@ export const opsPaths: OpenApiPaths = {
   },
   '/readyz': {
     get: {
+      operationId: 'getReadiness',
       summary: 'Readiness',
       description:
         'On the base URL of `npm start`: every part (consumers running, broker reachable, action store answering). Behind the docker-compose nginx edge, readiness stays on each service’s own port.',
@@ -166,6 +183,7 @@ export const opsPaths: OpenApiPaths = {
   },
   '/metrics': {
     get: {
+      operationId: 'getMetrics',
       summary: 'Prometheus metrics',
       description: 'On the base URL of `npm start`: every part’s series. Behind the docker-compose nginx edge, metrics stay on each service’s own port.',
       ...open,
@@ -181,7 +199,12 @@ export function edgeOpenApi(): OpenApiFragment {
     paths: {
       ...opsPaths,
       '/openapi.json': {
-        get: { summary: 'This document', ...open, responses: { '200': { description: 'OpenAPI 3.1 document.', content: json({ type: 'object' }) } } },
+        get: {
+          operationId: 'getOpenApiDocument',
+          summary: 'This document',
+          ...open,
+          responses: { '200': { description: 'OpenAPI 3.1 document.', content: json({ type: 'object' }) } },
+        },
       },
     },
     schemas: {},

@@ -29,6 +29,7 @@ import {
   type TopicSpec,
 } from '@evp/core';
 import { toInfraError, withTimeout } from './kafka-errors';
+import { UnwrittenPartitionsError, partitionWitness } from './partition-witness';
 import { serialProducer } from './serial-producer';
 
 export interface KafkaBusOptions {
@@ -93,6 +94,12 @@ const toKafkaMessage = (m: OutgoingMessage): Message => ({
   ...(m.headers ? { headers: m.headers } : {}),
 });
 
+/** A kafkajs producer and the witness of the partitions each of its sends chose. */
+interface WitnessedProducer {
+  producer: Producer;
+  witness: ReturnType<typeof partitionWitness>;
+}
+
 /** The Bus port on Kafka: acks=all, idempotent producer; commits only what handlers finished. */
 export function createKafkaBus(options: KafkaBusOptions): Bus {
   const produceTimeoutMs = options.produceTimeoutMs ?? 10_000;
@@ -138,11 +145,12 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
 
     async producer(): Promise<BusProducer> {
       const logger = options.logger.child({ component: 'producer' });
-      const open = async (): Promise<Producer> => {
+      const open = async (): Promise<WitnessedProducer> => {
+        const witness = partitionWitness(Partitioners.DefaultPartitioner);
         const producer = kafka.producer({
           idempotent: true,
           maxInFlightRequests: 5,
-          createPartitioner: Partitioners.DefaultPartitioner,
+          createPartitioner: witness.createPartitioner,
           // Producer retries stay inside the produce timeout (≈ 2.5 s of back-off in all); the caller
           // answers 503 past it. Five, not three: right after a leader died, a broker can still name it
           // in its metadata for a second, and three retries (≈ 0.7 s) were used up against it.
@@ -154,12 +162,17 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
           await producer.disconnect().catch(() => undefined);
           throw toInfraError(err, 'producer connect');
         }
-        return producer;
+        return { producer, witness };
       };
-      const serial = serialProducer<Producer>({
+      const serial = serialProducer<WitnessedProducer>({
         open,
-        close: (p) => p.disconnect(),
+        close: (p) => p.producer.disconnect(),
         timeoutMs: produceTimeoutMs,
+        // A send kafkajs resolved without writing every partition is sent again whole on a new
+        // producer while the produce timeout allows. Not one kafkajs gave up on: its own retries ran
+        // on one producer id, so the broker took a repeated batch as a duplicate, while on a new one
+        // it would be written twice; such a send fails (503, redelivery) as before.
+        retry: { retries: 3, initialMs: 100, maxMs: 1_000, when: (err) => err instanceof UnwrittenPartitionsError },
         onReplace: (err) => logger.warn({ err }, 'produce failed: the producer is replaced (its sequence numbers are no longer certain)'),
       });
       // The first producer is opened now, so a caller learns at start-up that Kafka is unreachable.
@@ -173,7 +186,15 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
         for (const write of splitToFit(entries, maxBatchBytes)) {
           const topicMessages = write.map((e) => ({ topic: e.topic, messages: e.messages.map(toKafkaMessage) }));
           try {
-            await serial.run((producer) => producer.sendBatch({ topicMessages, acks: -1, timeout: produceTimeoutMs, compression }));
+            await serial.run(async ({ producer, witness }) => {
+              witness.start();
+              const answers = await producer.sendBatch({ topicMessages, acks: -1, timeout: produceTimeoutMs, compression });
+              const unwritten = witness.unanswered(answers);
+              if (unwritten.length > 0) {
+                logger.warn({ unwritten }, 'kafkajs resolved a send without writing every partition: sent again');
+                throw new UnwrittenPartitionsError(unwritten);
+              }
+            });
           } catch (err) {
             throw toInfraError(err, 'produce');
           }
@@ -259,6 +280,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
         const minInsync = minInsyncReplicas === undefined ? [] : [{ name: 'min.insync.replicas', value: String(minInsyncReplicas) }];
         const configOf = (t: TopicSpec) => [
           ...(t.maxMessageBytes === undefined ? [] : [{ name: 'max.message.bytes', value: String(t.maxMessageBytes) }]),
+          ...(t.retentionMs === undefined ? [] : [{ name: 'retention.ms', value: String(t.retentionMs) }]),
           ...minInsync,
         ];
         if (missing.length > 0) {
@@ -267,9 +289,9 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
             topics: missing.map((t) => ({ topic: t.name, numPartitions: t.partitions, replicationFactor: factor, configEntries: configOf(t) })),
           });
         }
-        // Topics that existed before a limit was introduced get it too (created by an older
-        // version or by stack.sh). alterConfigs replaces a topic's overrides; ours set only these.
-        const limited = wanted.filter((t) => existing.has(t.name) && t.maxMessageBytes !== undefined);
+        // Topics that existed before a limit or a retention was introduced get it too (created by an
+        // older version or by stack.sh). alterConfigs replaces a topic's overrides; ours set only these.
+        const limited = wanted.filter((t) => existing.has(t.name) && (t.maxMessageBytes !== undefined || t.retentionMs !== undefined));
         if (limited.length > 0) {
           await a.alterConfigs({
             validateOnly: false,

@@ -7,8 +7,9 @@ const brokers = (process.env.KAFKA_BROKERS as string).split(',');
 
 /**
  * A send that fails (here: to a topic that does not exist, auto-creation being off) is not
- * acknowledged, and the producer it ran on is replaced by one with a new producer id; the sends
- * after it, on the same BusProducer, are written exactly once and in order. (The cluster case —
+ * acknowledged, and the producer it ran on is replaced by one with a new producer id; it is not
+ * sent again (only a send kafkajs resolved without writing every partition is); the sends after it,
+ * on the same BusProducer, are written exactly once and in order. (The cluster case —
  * sequence numbers lost when a leader dies — is fault scenario k.)
  */
 describe('KafkaBus producer after a failed send', () => {

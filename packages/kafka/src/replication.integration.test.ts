@@ -42,6 +42,26 @@ describe('ensureTopics with replication settings', () => {
     }
   });
 
+  it('sets each topic’s retention.ms on creation, and on a topic that existed without one', async () => {
+    const bus = createKafkaBus({ brokers, clientId: uniqueName('retention-it'), logger, produceTimeoutMs: 3_000 });
+    try {
+      const created = uniqueName('retention-new');
+      const older = uniqueName('retention-old');
+      // A topic as an older version (or stack.sh before retention) made it: the broker's default.
+      await bus.ensureTopics([{ name: older, partitions: 1 }]);
+      const brokerDefault = await probe.topicConfig(older, 'retention.ms');
+      expect(brokerDefault).toMatch(/^\d+$/);
+      expect(brokerDefault).not.toBe('259200000');
+      await bus.ensureTopics([
+        { name: created, partitions: 1, retentionMs: 86_400_000 },
+        { name: older, partitions: 1, retentionMs: 259_200_000 },
+      ]);
+      expect([await probe.topicConfig(created, 'retention.ms'), await probe.topicConfig(older, 'retention.ms')]).toEqual(['86400000', '259200000']);
+    } finally {
+      await bus.close();
+    }
+  });
+
   it('creates nothing when the replication factor exceeds the brokers', async () => {
     const bus = createKafkaBus({ brokers, clientId: uniqueName('replication-it'), logger, replication: { factor: brokers.length + 1 } });
     try {

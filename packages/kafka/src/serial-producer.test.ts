@@ -24,7 +24,7 @@ describe('producerSurvives', () => {
 });
 
 /** Fake producers numbered in the order they were opened; `log` records which one ran what. */
-function fakes() {
+function fakes(retry?: { retries: number; initialMs: number; maxMs: number }) {
   const log: string[] = [];
   const closed: number[] = [];
   let n = 0;
@@ -35,6 +35,7 @@ function fakes() {
       return Promise.resolve();
     },
     timeoutMs: 200,
+    ...(retry ? { retry } : {}),
   });
   return { serial, log, closed };
 }
@@ -109,5 +110,74 @@ describe('serialProducer', () => {
     await expect(waiting).rejects.toThrow('waiting to produce timed out after 100 ms');
     expect(ran).toEqual([]);
     await expect(serial.run((p) => Promise.resolve(p))).resolves.toBe(3);
+  });
+
+  describe('with retry (what createKafkaBus uses instead of kafkajs retries)', () => {
+    const retry = { retries: 3, initialMs: 10, maxMs: 20 };
+
+    it('runs a failed send again, whole, on a new producer, and resolves once an attempt succeeded', async () => {
+      const { serial, log, closed } = fakes(retry);
+      const result = await serial.run((p) => {
+        log.push(`send@${p}`);
+        return p < 3 ? Promise.reject(protocolError('NOT_LEADER_OR_FOLLOWER', true)) : Promise.resolve(`ok@${p}`);
+      });
+      expect(result).toBe('ok@3');
+      expect(log).toEqual(['send@1', 'send@2', 'send@3']);
+      await new Promise((r) => setImmediate(r));
+      expect(closed).toEqual([1, 2]);
+      // The next send keeps the producer that worked.
+      await serial.run((p) => Promise.resolve(log.push(`next@${p}`)));
+      expect(log.at(-1)).toBe('next@3');
+    });
+
+    it('gives up after `retries` attempts more, rejecting with the last failure', async () => {
+      const { serial, log } = fakes(retry);
+      const failing = serial.run((p) => {
+        log.push(`send@${p}`);
+        return Promise.reject(new Error(`connection to broker closed (${p})`));
+      });
+      await expect(failing).rejects.toThrow('connection to broker closed (4)');
+      expect(log).toEqual(['send@1', 'send@2', 'send@3', 'send@4']);
+    });
+
+    it('runs again only what `when` accepts', async () => {
+      const log: string[] = [];
+      let n = 0;
+      const serial = serialProducer<number>({
+        open: () => Promise.resolve((n += 1)),
+        close: () => Promise.resolve(),
+        timeoutMs: 200,
+        retry: { ...retry, when: (err) => (err as Error).message.startsWith('unwritten') },
+      });
+      await expect(
+        serial.run((p) => {
+          log.push(`send@${p}`);
+          return Promise.reject(new Error(p === 1 ? 'unwritten partitions' : 'connection closed'));
+        }),
+      ).rejects.toThrow('connection closed');
+      // Run again after the first (accepted), not after the second: each on a new producer.
+      expect(log).toEqual(['send@1', 'send@2']);
+      expect(serial.opened()).toBe(2);
+    });
+
+    it('does not run again a request refused whole, nor past the deadline', async () => {
+      const { serial, log } = fakes(retry);
+      await expect(
+        serial.run((p) => {
+          log.push(`big@${p}`);
+          return Promise.reject(protocolError('MESSAGE_TOO_LARGE'));
+        }),
+      ).rejects.toMatchObject({ type: 'MESSAGE_TOO_LARGE' });
+      expect(log).toEqual(['big@1']);
+      const slow = fakes({ retries: 5, initialMs: 150, maxMs: 150 });
+      await expect(
+        slow.serial.run((p) => {
+          slow.log.push(`send@${p}`);
+          return new Promise((_, reject) => setTimeout(() => reject(new Error('request timed out')), 60));
+        }),
+      ).rejects.toThrow('request timed out');
+      // 60 ms + 150 ms of back-off would pass the 200 ms deadline: one attempt only.
+      expect(slow.log).toEqual(['send@1']);
+    });
   });
 });

@@ -34,10 +34,16 @@ export interface SerialProducerOptions<P> {
   /** A connected producer (for Kafka: a new producer id). */
   open: () => Promise<P>;
   close: (p: P) => Promise<void>;
-  /** Longest a send may wait for its turn and run before it fails (retriable); the producer it ran on is replaced. */
+  /** Longest a send may wait for its turn and run (all attempts) before it fails (retriable); the producer it ran on is replaced. */
   timeoutMs: number;
   survives?: (err: unknown) => boolean;
   onReplace?: (err: unknown) => void;
+  /**
+   * A send that failed with an error `when` accepts (default: any after which the producer was
+   * replaced) is run again, whole, on the new producer up to `retries` times, `initialMs` doubling
+   * up to `maxMs` between attempts, while the deadline allows. Default: no retry.
+   */
+  retry?: { retries: number; initialMs: number; maxMs: number; when?: (err: unknown) => boolean };
 }
 
 export interface SerialProducer<P> {
@@ -50,7 +56,8 @@ export interface SerialProducer<P> {
 
 /**
  * One send at a time on one producer, which is replaced after a failed or abandoned send (see
- * `producerSurvives`). One at a time because kafkajs hands a partition's rewound number to whichever
+ * `producerSurvives`) and, with `retry`, the send run again whole on the new one: every message of
+ * it is written at least once when it resolves (a retry may write some twice). One at a time because kafkajs hands a partition's rewound number to whichever
  * send takes the broker next: with sends overlapping, another caller's batch could reuse the number
  * before the failure reached us. (kafkajs already sends an idempotent producer's requests to one
  * broker one after the other, and callers such as the gateway combine concurrent sends, so little
@@ -76,7 +83,23 @@ export function serialProducer<P>(opts: SerialProducerOptions<P>): SerialProduce
 
   const timedOut = (what: string) => new InfraError('kafka', `${what} timed out after ${opts.timeoutMs} ms`, { retriable: true });
 
+  const retry = opts.retry ?? { retries: 0, initialMs: 0, maxMs: 0 };
+
   async function runInTurn<T>(work: (p: P) => Promise<T>, deadline: number): Promise<T> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await attemptInTurn(work, deadline);
+      } catch (err) {
+        const wait = Math.min(retry.maxMs, retry.initialMs * 2 ** attempt);
+        // A request refused whole is refused again; past the deadline the caller has its answer.
+        const again = !survives(err) && (retry.when?.(err) ?? true);
+        if (!again || attempt >= retry.retries || closed || Date.now() + wait >= deadline) throw err;
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+  }
+
+  async function attemptInTurn<T>(work: (p: P) => Promise<T>, deadline: number): Promise<T> {
     if (closed) throw new InfraError('kafka', 'producer is closed', { retriable: true });
     if (Date.now() >= deadline) throw timedOut('waiting to produce');
     if (!current) {

@@ -13,3 +13,4 @@ export * from './openapi-check';
 export * from './stack/redis-group';
 export * from './stack/ports';
 export * from './user-tokens';
+export * from './programs';

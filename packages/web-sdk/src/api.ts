@@ -1,15 +1,15 @@
 /// <reference lib="dom" />
 import { attach } from './browser/auto';
-import { idbStore, memoryStore, sharedStore } from './browser/stores';
+import { fallbackStore, idbStore, memoryStore, sharedStore } from './browser/stores';
 import { fetchTransport, webLock } from './browser/transport';
 import type { Action, ActionEvent, ActionQuery } from './core/actions';
-import { Client, type IdentifyAction, type Renderer } from './core/client';
+import { Client, type ActionResponse, type IdentifyAction, type Renderer } from './core/client';
 import { guard } from './core/guard';
 import { settle, type Consent, type InitOptions } from './core/options';
 import type { Clock, Deps } from './core/ports';
 import type { CatalogKind, CatalogRecordByKind, EventName, EventPropsByName, IdentifyExtra } from './generated/events';
 
-export type { IdentifyAction };
+export type { ActionResponse, IdentifyAction };
 
 export interface Status {
   user: string;
@@ -19,6 +19,8 @@ export interface Status {
   dropped: number;
   /** Events the platform refused for good (a 4xx other than 401/403/408/413/429). */
   refused: number;
+  /** Events the beforeSend hook dropped since the page loaded. */
+  filtered: number;
 }
 
 /** The library's public surface: the same object is the `evp` global of the script build. */
@@ -43,8 +45,16 @@ export interface Evp {
   onAction: (handler: (e: ActionEvent) => void) => () => void;
   /** Rule 1: shows the user's next in-app message for `screen` (attr `screen`, or none). Resolves whether one was shown. */
   showInAppMessage: (screen: string) => Promise<boolean>;
+  /** An action the app rendered itself was opened, discarded or failed: logs nudge_response; a one-off action is handled (not kept any more). */
+  respond: (action: Action, response: ActionResponse) => Promise<void>;
   status: () => Promise<Status | undefined>;
+  /** Properties every later event of this page carries in its `meta` (merged into an object meta). */
+  register: (props: Record<string, unknown>) => Promise<void>;
+  unregister: (name: string) => Promise<void>;
 }
+
+/** How long calls made before init() wait for it. */
+export const PRE_INIT_WAIT_MS = 30_000;
 
 const browserClock: Clock = {
   now: () => Date.now(),
@@ -60,30 +70,40 @@ const debug = (m: string, d?: unknown) => console.info(`[evp] ${m}`, d ?? '');
  * Builds the API. Nothing here touches window or document until init() runs, so importing the
  * library during server-side rendering is harmless (and init() there is a no-op).
  */
-export function createApi(loadRenderer: () => Promise<Renderer>): Evp {
+export function createApi(loadRenderer: (nonce?: string) => Promise<Renderer>): Evp {
   // Calls made before init() wait for it (an app may track before it initialises the library);
   // without a window (server-side rendering) there is no init to wait for.
   let settle_: (c: Promise<Client | undefined>) => void = () => undefined;
   const ready = new Promise<Client | undefined>((resolve) => (settle_ = resolve));
   let started = false;
   const handlers: ((e: ActionEvent) => void)[] = [];
+  // Every call resolves: a failure to its harmless value (warned about, never thrown into the app),
+  // and a call made before init() to that value too when init() has not come within PRE_INIT_WAIT_MS.
   const withClient =
     <A extends unknown[], R>(fallback: R, fn: (c: Client, ...a: A) => R | Promise<R>) =>
     async (...a: A): Promise<R> => {
-      if (!started && typeof window === 'undefined') return fallback;
-      const c = await ready;
-      return c ? fn(c, ...a) : fallback;
+      try {
+        if (!started && typeof window === 'undefined') return fallback;
+        const c = started ? await ready : await Promise.race([ready, new Promise<undefined>((r) => setTimeout(r, PRE_INIT_WAIT_MS))]);
+        if (!c) warn('no init(): call ignored');
+        return c ? await fn(c, ...a) : fallback;
+      } catch (e) {
+        warn('a call failed', e);
+        return fallback;
+      }
     };
 
-  const poll = async (c: Client) => {
+  /** The nudge mechanism's pull (and auto-show); never waited for, failures warned about. */
+  const poll = (c: Client) => {
     if (!c.cfg.nudges || c.consent === 'denied') return;
-    if (c.cfg.autoShowInAppMessages) await c.showFor(undefined);
-    else await c.fetchActions({ type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' });
+    (c.cfg.autoShowInAppMessages ? c.showFor(undefined) : c.fetchActions({ type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' })).catch(
+      (e: unknown) => warn('action poll failed', e),
+    );
   };
 
   const browserDeps = async (o: InitOptions): Promise<Deps> => ({
     clock: browserClock,
-    store: (await idbStore(`evp:${o.appId ?? location.hostname}`)) ?? memoryStore(),
+    store: fallbackStore((await idbStore(`evp:${o.appId ?? location.hostname}`)) ?? memoryStore(), warn),
     shared: sharedStore(),
     transport: fetchTransport(o.sdkKey),
     exclusive: webLock,
@@ -95,18 +115,25 @@ export function createApi(loadRenderer: () => Promise<Renderer>): Evp {
   const api: Evp = {
     init(options) {
       if (typeof window === 'undefined' || typeof document === 'undefined') return;
-      if (started) return warn('init was called twice; the second call is ignored');
+      if (started) return warn('init twice: ignored');
       started = true;
       if (!options?.sdkKey || !options.apiUrl) {
         settle_(Promise.resolve(undefined));
-        return warn('init needs sdkKey and apiUrl; the library stays off');
+        return warn('init needs sdkKey and apiUrl');
       }
       const cfg = settle(options, location.hostname);
+      if (cfg.filterBots && navigator.webdriver) {
+        settle_(Promise.resolve(undefined));
+        return warn('bot: off (filterBots)');
+      }
       settle_(
         (async () => {
-          const c = new Client(cfg, await browserDeps(options), loadRenderer, handlers);
-          attach(c, () => void poll(c).catch((e: unknown) => warn('action poll failed', e)));
-          void poll(c).catch((e: unknown) => warn('action poll failed', e));
+          const deps = await browserDeps(options);
+          let c!: Client;
+          // Under a lock: two tabs of a first visit make one device id (the second reads the first's).
+          await deps.exclusive(`evp:${cfg.appId}:d`, async () => void (c = new Client(cfg, deps, loadRenderer, handlers)), true);
+          attach(c, () => poll(c));
+          poll(c);
           void c.flush();
           return c;
         })().catch((e: unknown) => {
@@ -120,10 +147,10 @@ export function createApi(loadRenderer: () => Promise<Renderer>): Evp {
     identify: withClient(undefined, async (c, action: IdentifyAction, userId: string, userProps?: object, extra?: IdentifyExtra) => {
       await c.identify(action, userId, userProps as Record<string, unknown>, extra);
       // A new user may have actions waiting.
-      if (action === 'login' || action === 'register') void poll(c).catch((e: unknown) => warn('action poll failed', e));
+      if (action === 'login' || action === 'register') poll(c);
     }),
     catalog: withClient(undefined, (c, kind: string, record: object) => c.catalog(kind, { ...record })),
-    flush: withClient(undefined, (c) => c.flush()),
+    flush: withClient(undefined, (c) => c.flush(false, true)),
     reset: () => void ready.then((c) => c?.reset()),
     setConsent: withClient(undefined, (c, consent: Consent) => c.setConsent(consent)),
     optOut: withClient(undefined, (c) => c.setConsent('denied')),
@@ -136,25 +163,14 @@ export function createApi(loadRenderer: () => Promise<Renderer>): Evp {
       };
     },
     showInAppMessage: withClient(false, (c, screen: string) => c.showFor(screen)),
+    respond: withClient(undefined, (c, action: Action, response: ActionResponse) => c.respond(action, response)),
     status: withClient(undefined as Status | undefined, (c) => c.status()),
+    register: withClient(undefined, (c, props: Record<string, unknown>) => void Object.assign(c.globals, props)),
+    unregister: withClient(undefined, (c, name: string) => void delete c.globals[name]),
   };
-  const fallbacks: Record<keyof Evp, unknown> = {
-    init: undefined,
-    track: undefined,
-    trackCustom: undefined,
-    identify: undefined,
-    catalog: undefined,
-    flush: undefined,
-    reset: undefined,
-    setConsent: undefined,
-    optOut: undefined,
-    fetchActions: [],
-    onAction: () => undefined,
-    showInAppMessage: false,
-    status: undefined,
-  };
-  for (const k of Object.keys(fallbacks) as (keyof Evp)[]) {
-    (api as unknown as Record<string, unknown>)[k] = guard(warn, k, api[k] as (...a: unknown[]) => unknown, fallbacks[k]);
-  }
+  // The synchronous functions (the others are withClient's, which catch for themselves).
+  api.init = guard(warn, 'init', api.init, undefined);
+  api.reset = guard(warn, 'reset', api.reset, undefined);
+  api.onAction = guard(warn, 'onAction', api.onAction, () => undefined);
   return api;
 }

@@ -13,9 +13,10 @@ const src = typeof document !== 'undefined' ? (document.currentScript as HTMLScr
 const base = src ? src.slice(0, src.lastIndexOf('/') + 1) : '';
 
 let loading: Promise<Renderer> | undefined;
-const loadRenderer = () =>
+const loadRenderer = (nonce?: string) =>
   (loading ??= new Promise<Renderer>((resolve, reject) => {
     const s = document.createElement('script');
+    if (nonce) s.nonce = nonce;
     s.src = `${base}web-messages.js`;
     s.async = true;
     s.onload = () => (g.evp?._renderer ? resolve(g.evp._renderer) : reject(new Error('web-messages.js did not register')));
@@ -27,3 +28,6 @@ const loadRenderer = () =>
   }));
 
 g.evp ??= createApi(loadRenderer);
+
+// An ES module (no exports otherwise): esbuild then bundles it without CommonJS/lazy-init wrappers.
+export {};

@@ -5,9 +5,26 @@
 import { evp } from './instance';
 
 export { evp };
-export const { init, track, trackCustom, identify, catalog, flush, reset, setConsent, optOut, fetchActions, onAction, showInAppMessage, status } = evp;
+export const {
+  init,
+  track,
+  trackCustom,
+  identify,
+  catalog,
+  flush,
+  reset,
+  setConsent,
+  optOut,
+  fetchActions,
+  onAction,
+  showInAppMessage,
+  respond,
+  status,
+  register,
+  unregister,
+} = evp;
 export { blockTracker, type BlockTracker } from './block';
-export type { Evp, IdentifyAction, Status } from './api';
+export type { ActionResponse, Evp, IdentifyAction, Status } from './api';
 export type { Action, ActionEvent, ActionQuery } from './core/actions';
-export type { Consent, InitOptions } from './core/options';
+export type { Consent, InitOptions, OutgoingEvent } from './core/options';
 export type * from './generated/events';

@@ -19,12 +19,15 @@ describe('script build', () => {
         'init',
         'onAction',
         'optOut',
+        'register',
         'reset',
+        'respond',
         'setConsent',
         'showInAppMessage',
         'status',
         'track',
         'trackCustom',
+        'unregister',
       ].sort(),
     );
     // The package exports the same functions by name.

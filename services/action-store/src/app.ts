@@ -33,8 +33,8 @@ export interface ActionStoreAppDeps {
   maxBodyBytes?: number;
   /** Seconds a client should wait after a 503. Default 1. */
   retryAfterSeconds?: number;
-  /** Origins allowed to call the SDK pull from a browser. Default none. */
-  corsOrigins?: string[];
+  /** Origins allowed to call the SDK-key routes (the SDK pull, the older clients' fetch) from a browser. Default none. */
+  corsOrigins?: readonly string[];
   /** Problems that make the service not ready; default: the store's ping. */
   readiness?: () => Promise<string[]>;
   metrics?: HttpMetrics;
@@ -91,9 +91,17 @@ function actionIdParam(req: Request): number {
   return Number(raw);
 }
 
-/** CORS for the SDK pull only: the SDK key is public, API keys must never be used from a browser. */
-const sdkCors = (allowedOrigins: string[]) =>
-  browserCors({ allowedOrigins, allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', USER_TOKEN_HEADER], answerPreflight: false });
+/**
+ * CORS for the SDK-key routes only (the SDK pull, the older clients' fetch): the SDK key is public,
+ * API keys must never be used from a browser. Each route answers its own preflight.
+ */
+const sdkCors = (allowedOrigins: readonly string[], method: 'GET' | 'POST') =>
+  browserCors({
+    allowedOrigins,
+    allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', USER_TOKEN_HEADER],
+    allowMethods: [method, 'OPTIONS'],
+    answerPreflight: true,
+  });
 
 /**
  * The action API: create (API key), bulk pull (API key, spec 4.1), single-user pull (SDK key),
@@ -161,17 +169,9 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
 
       router.post('/v1/action/pull', requireKey(deps.keys, 'api'), body, pull('bulk', parsePullRequest));
 
-      router.options('/v1/action/sdk/pull', sdkCors(deps.corsOrigins ?? []), (_req, res) => {
-        res.status(204).end();
-      });
-      router.post(
-        '/v1/action/sdk/pull',
-        sdkCors(deps.corsOrigins ?? []),
-        requireKey(deps.keys, 'sdk'),
-        tokens.read,
-        body,
-        pull('sdk', parseSdkPullRequest, true),
-      );
+      const corsOrigins = deps.corsOrigins ?? [];
+      router.options('/v1/action/sdk/pull', sdkCors(corsOrigins, 'POST'));
+      router.post('/v1/action/sdk/pull', sdkCors(corsOrigins, 'POST'), requireKey(deps.keys, 'sdk'), tokens.read, body, pull('sdk', parseSdkPullRequest, true));
 
       /**
        * The older clients' single-user fetch (docs/actions.md, "Older clients' fetch"): the pulls of
@@ -192,7 +192,8 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
 
       // CausalFoundry iOS 0.4.3–1.2.3 (SDK key): a bare array of the nudges they decode. As the SDK
       // pull: the user's token under the app's policy, and the user's pull bucket.
-      router.get('/v1/nudge/sdk/:user_id', requireKey(deps.keys, 'sdk'), tokens.read, async (req, res) => {
+      router.options('/v1/nudge/sdk/:user_id', sdkCors(corsOrigins, 'GET'));
+      router.get('/v1/nudge/sdk/:user_id', sdkCors(corsOrigins, 'GET'), requireKey(deps.keys, 'sdk'), tokens.read, async (req, res) => {
         const { appId } = grantOf(req);
         const f = orBadRequest(parseOlderSdkFetch(String(req.params.user_id), req.query as Record<string, unknown>));
         forOneUser(req, f.user_id);

@@ -111,6 +111,7 @@ const op = (role: KeyRole, summary: string, description: string, rest: Omit<Open
   ...rest,
 });
 
+const olderSdkUserId = pathParam('user_id', userId, 'Not `*`.');
 const actionIdParam = pathParam('action_id', { type: 'string', pattern: '^[0-9]{1,16}$' }, 'A decimal action id.');
 
 export function actionStoreOpenApi(): OpenApiFragment {
@@ -144,6 +145,7 @@ export function actionStoreOpenApi(): OpenApiFragment {
     paths: {
       '/v1/actions': {
         post: op('api', 'Create actions', 'For the key’s app; one result per action, in input order (docs/actions.md). Unknown fields are rejected.', {
+          operationId: 'createActions',
           requestBody: jsonRequestBody(
             { oneOf: [actions, object(['actions'], { actions, app_id: appIdClaim })] },
             `A JSON array of 1–${MAX_ACTIONS_PER_CREATE} actions, or \`{"actions": [...]}\`.`,
@@ -156,6 +158,7 @@ export function actionStoreOpenApi(): OpenApiFragment {
       },
       '/v1/action/pull': {
         post: op('api', 'Bulk pull (spec 4.1)', 'One-off actions are returned by exactly one pull, ever; cached ones by every pull until `expired_at`.', {
+          operationId: 'pullActions',
           requestBody: jsonRequestBody(pullRequest(false), 'The pull.'),
           responses: { '200': pullAnswer, ...errors('api', { body: true, badRequest: 'A field is missing or invalid.' }) },
         }),
@@ -167,16 +170,18 @@ export function actionStoreOpenApi(): OpenApiFragment {
             'Pull for one user (the client library’s fetch)',
             'As the bulk pull, for one concrete user, accepting the client-library spellings (docs/actions.md). Needs the user’s token where the app enforces user tokens (docs/keys.md).',
             {
+              operationId: 'pullUserActions',
               requestBody: jsonRequestBody(pullRequest(true), 'The pull.'),
               responses: { '200': pullAnswer, ...errors('sdk', { body: true, badRequest: 'A field is missing or invalid, or `user_id` is `*`.' }) },
             },
           ),
           'pull',
         ),
-        options: corsPreflight('Preflight answered; allow-headers are set for the allowed origins (CORS_ORIGINS) only.'),
+        options: corsPreflight('preflightPullUserActions', 'Preflight answered; allow-headers are set for the allowed origins (CORS_ORIGINS) only.'),
       },
       '/v1/actions/{action_id}/stats': {
         get: op('api', 'Counters and latest error reports of one action id', 'For the key’s app only (action ids are per app).', {
+          operationId: 'getActionStats',
           parameters: [actionIdParam],
           responses: {
             '200': jsonResponse('The action’s counters.', ref('ActionStats')),
@@ -186,6 +191,7 @@ export function actionStoreOpenApi(): OpenApiFragment {
       },
       '/v1/actions/{action_id}/blocks/{user_id}': {
         delete: op('api', 'Lift a user’s block of one action id', 'Idempotent: a second call answers `not_blocked`.', {
+          operationId: 'unblockAction',
           parameters: [actionIdParam, pathParam('user_id', userId, 'URL-encoded (`a%2Fb` for `a/b`); not `*`.')],
           responses: {
             '200': jsonResponse('What the call changed.', ref('UnblockAnswer')),
@@ -200,8 +206,9 @@ export function actionStoreOpenApi(): OpenApiFragment {
             'Older iOS clients’ fetch (causalfoundry/ios-sdk 0.4.3–1.2.3)',
             'One user’s push_notification and in_app_message actions as a bare array (never 404), one-off first, at most PULL_MAX, oldest first (docs/actions.md, "Older clients\' fetch").',
             {
+              operationId: 'olderSdkPullUserActions',
               parameters: [
-                pathParam('user_id', userId, 'Not `*`.'),
+                olderSdkUserId,
                 queryParam('render_method', { enum: [...OLDER_SDK_RENDER_METHODS, ''] }, 'One render method; absent or empty: both.'),
                 queryParam('render_page', str(LIMITS.attrValueLength), 'Only actions created with attr `render_page` = this screen; empty: any.'),
               ],
@@ -213,6 +220,9 @@ export function actionStoreOpenApi(): OpenApiFragment {
           ),
           'pull',
         ),
+        options: corsPreflight('preflightOlderSdkPullUserActions', 'Preflight answered; allow-headers are set for the allowed origins (CORS_ORIGINS) only.', [
+          olderSdkUserId,
+        ]),
       },
       '/nudge/sdk/get': {
         get: op(
@@ -220,6 +230,7 @@ export function actionStoreOpenApi(): OpenApiFragment {
           'The synthetic data generator’s fetch',
           'Every action of the user as a bare array; cached actions queued at or before `queued_at` are left out, an available one-off action is always new (docs/actions.md).',
           {
+            operationId: 'generatorPullUserActions',
             parameters: [
               queryParam('subject_id', userId, 'The user.', true),
               queryParam('queued_at', { type: 'string' }, 'RFC 3339 with offset (`2025-03-04T10:02:11.504118Z`).'),

@@ -27,7 +27,7 @@ export interface GatewayDeps {
   keys: KeyRing;
   logger: Logger;
   limits: GatewayLimits;
-  corsOrigins: string[];
+  corsOrigins: readonly string[];
   /** Per-key rate limit; none when absent (embedded mode). Wrapped fail-open here. */
   rateLimiter?: RateLimiter;
   readiness?: () => Promise<string[]>;

@@ -45,10 +45,12 @@ function ingestErrors(role: 'sdk' | 'api') {
 
 const accepted = jsonResponse('Kafka acknowledged the write (acks=all). `accepted` counts events (logs) or records (catalog).', ref('Accepted'));
 
-const preflight = corsPreflight('Preflight answered; allow-headers are set for allowed origins only.');
+const preflight = (operationId: string, parameters?: object[]) =>
+  corsPreflight(operationId, 'Preflight answered; allow-headers are set for allowed origins only.', parameters);
 
 /** An SDK upload route: SDK key, the upload errors, 200 once Kafka has it. */
-const upload = (summary: string, description: string, body: object, extra: Record<string, object> = {}): OpenApiOperation => ({
+const upload = (operationId: string, summary: string, description: string, body: object, extra: Record<string, object> = {}): OpenApiOperation => ({
+  operationId,
   summary,
   description,
   security: keyed('sdk').security,
@@ -80,8 +82,9 @@ const beaconUpload = (op: OpenApiOperation): OpenApiOperation => ({
  * The server-side import routes (the synthetic data generator): the SDK routes' handlers under
  * /data/ingest, with the app's API key instead of the SDK key and no CORS.
  */
-const serverImport = (op: OpenApiOperation, summary: string, description: string): OpenApiOperation => ({
+const serverImport = (op: OpenApiOperation, operationId: string, summary: string, description: string): OpenApiOperation => ({
   ...op,
+  operationId,
   summary,
   description: `${description} ${op.description ?? ''}`.trim(),
   security: keyed('api').security,
@@ -90,6 +93,7 @@ const serverImport = (op: OpenApiOperation, summary: string, description: string
 
 /** GET /sdk/{file}: the web library's script build (sdk-script.ts). */
 const sdkScript: OpenApiOperation = {
+  operationId: 'getSdkScript',
   summary: 'The web library’s script build',
   description:
     '`web.js` defines the one global `evp` (docs/sdk-web.md); it loads `web-messages.js`, the in-app message renderer, from the same place when a message is first shown. No key. Any site may load them (`Access-Control-Allow-Origin: *`, `Cross-Origin-Resource-Policy: cross-origin`).',
@@ -112,13 +116,15 @@ const sdkScript: OpenApiOperation = {
 };
 
 export function gatewayOpenApi(): OpenApiFragment {
-  const ingestLog = (summary: string) =>
+  const ingestLog = (operationId: string, summary: string) =>
     upload(
+      operationId,
       summary,
       'One log envelope (current, earlier or flat form) or a non-empty JSON array of envelopes. The gateway checks only that each envelope is an object with a `data` array; events are validated downstream, so a bad event never fails its siblings. Each envelope becomes one raw message keyed `<app>:<user id>`; a flat one, one per user. What became of each event: `GET /v1/ingest/requests/{request_id}`.',
       jsonRequestBody({ oneOf: [ref('Envelope'), { type: 'array', minItems: 1, items: ref('Envelope') }] }, 'Envelopes.'),
     );
   const catalogUpload = upload(
+    'uploadCatalog',
     'Upload catalog records of one kind',
     'A non-empty JSON array of records of one catalog kind; the whole request becomes one raw message keyed `<app>:catalog:<kind>`. `user_chw` is an alias of `hcw`. A kind that is no built-in one is a kind the app defines itself: its records keep their fields as sent (table `catalog_custom`, docs/data-contract.md).',
     jsonRequestBody({ type: 'array', minItems: 1, items: { type: 'object' } }, 'Catalog records.'),
@@ -147,38 +153,41 @@ export function gatewayOpenApi(): OpenApiFragment {
       description: 'The same declaration, for a client that cannot set headers (a beacon).',
     },
   ];
-  catalogUpload.parameters = [
-    pathParam(
-      'kind',
-      {
-        anyOf: [
-          { type: 'string', enum: catalogKindNames() },
-          { type: 'string', pattern: CUSTOM_CATALOG_KIND_PATTERN.source },
-        ],
-      },
-      'A built-in kind or alias, or a kind the app defines itself (a lower-case name of up to 64 letters, digits and _, starting with a letter).',
-    ),
-    ...clientParams,
-  ];
+  const kindParam = pathParam(
+    'kind',
+    {
+      anyOf: [
+        { type: 'string', enum: catalogKindNames() },
+        { type: 'string', pattern: CUSTOM_CATALOG_KIND_PATTERN.source },
+      ],
+    },
+    'A built-in kind or alias, or a kind the app defines itself (a lower-case name of up to 64 letters, digits and _, starting with a letter).',
+  );
+  catalogUpload.parameters = [kindParam, ...clientParams];
   return {
     service: 'gateway',
     paths: {
-      '/v1/ingest/log': { post: beaconUpload(ingestLog('Upload log envelopes')), options: preflight },
-      '/v1/ingest/events': { post: beaconUpload(ingestLog('Upload log envelopes (alias of /v1/ingest/log)')), options: preflight },
-      '/v1/ingest/catalog/{kind}': { post: beaconUpload(catalogUpload), options: preflight },
+      '/v1/ingest/log': { post: beaconUpload(ingestLog('uploadLog', 'Upload log envelopes')), options: preflight('preflightUploadLog') },
+      '/v1/ingest/events': {
+        post: beaconUpload(ingestLog('uploadEvents', 'Upload log envelopes (alias of /v1/ingest/log)')),
+        options: preflight('preflightUploadEvents'),
+      },
+      '/v1/ingest/catalog/{kind}': { post: beaconUpload(catalogUpload), options: preflight('preflightUploadCatalog', [kindParam]) },
       '/sdk/{file}': { get: sdkScript },
       '/data/ingest/log': {
         post: serverImport(
-          ingestLog('Server-side import of logs'),
+          ingestLog('importLog', 'Server-side import of logs'),
+          'importLog',
           'Server-side import of logs',
           'For server-side importers such as the synthetic data generator (docs/api.md), with the app’s API key. Also takes the flat form `{"data": [{u_id, d_id, os, ol, ts, type, block, props, …}, …]}`, split into one raw message per user (`u_id`).',
         ),
       },
       '/data/ingest/catalog/{kind}': {
-        post: serverImport(catalogUpload, 'Server-side import of catalog records', 'For server-side importers, with the app’s API key.'),
+        post: serverImport(catalogUpload, 'importCatalog', 'Server-side import of catalog records', 'For server-side importers, with the app’s API key.'),
       },
       '/v1/ingest/dimensions': {
         post: sdkUpload(
+          'uploadDimensions',
           'Upload catalog records of several kinds (the Kenkai client form)',
           'An object `{"data": [{"id", "type", "kv": {string: string}}]}` with a non-empty `data` array; records of any kinds (`type`, aliases such as `user_chw` and app-defined kinds included) may be mixed. The gateway checks only this wrapper; the validator splits the records by kind and reads the `kv` strings by the kind\'s field types. The whole request becomes one raw message (payload kind `dimensions`) keyed `<app>:catalog:dimensions`.',
           jsonRequestBody(
@@ -199,15 +208,16 @@ export function gatewayOpenApi(): OpenApiFragment {
             'Catalog records of several kinds.',
           ),
         ),
-        options: preflight,
+        options: preflight('preflightUploadDimensions'),
       },
       '/v1/ingest/sdk/crash': {
         post: sdkUpload(
+          'uploadSdkCrash',
           'Upload an SDK crash report (causalfoundry/ios-sdk 0.4.3–1.2.3)',
           'Not in the spec: the exceptions an older iOS client library met, `{u_id, d_info, app_info, sdk, data: [{title, event_type, exception_type, exception_source, stack_trace, ts}]}`. The gateway checks only that the body is an object with a `data` array; each item becomes one `exception` event downstream. The request becomes one raw message keyed `<app>:<u_id>`.',
           jsonRequestBody({ type: 'object', required: ['data'], properties: { data: { type: 'array', items: { type: 'object' } } } }, 'A crash upload.'),
         ),
-        options: preflight,
+        options: preflight('preflightUploadSdkCrash'),
       },
     },
     schemas: {

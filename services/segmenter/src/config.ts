@@ -50,7 +50,7 @@ const sinkSchema = z.object({
   REDIS_URL: envFragments.url.optional(),
   /** Browser origins that may read request verdicts (a web library's debug mode); `*` allows any. */
   CORS_ORIGINS: envFragments.corsOrigins,
-  /** The console's chart.umd.min.js and analytics.md (the image's /app/console); default: the installed chart.js and this repository's docs. */
+  /** The console's build (packages/console), chart.umd.min.js and analytics.md (the image's /app/console); unset, the console and the inspector page are not served (`npm start` builds them in process). */
   CONSOLE_ASSETS_DIR: z.string().min(1).optional(),
   /** Applies pending migrations before consuming (idempotent); off when a separate `migrate` step runs. */
   CLICKHOUSE_MIGRATE_ON_START: envFragments.bool.default('true'),

@@ -83,7 +83,7 @@ async function main() {
     segments: segments.service,
     campaigns: campaigns.service,
     corsOrigins: config.CORS_ORIGINS,
-    console: loadConsoleAssets(config.CONSOLE_ASSETS_DIR),
+    ...(config.CONSOLE_ASSETS_DIR ? { console: loadConsoleAssets({ dir: config.CONSOLE_ASSETS_DIR }) } : {}),
   });
   const serveApi = config.SEGMENTER_PARTS.includes('api');
   const apiMetrics = serveApi ? [api.metrics.registry] : [];

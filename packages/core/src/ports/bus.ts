@@ -25,6 +25,8 @@ export interface TopicSpec {
   partitions: number;
   /** Kafka topic config `max.message.bytes`; the broker default when absent. */
   maxMessageBytes?: number;
+  /** Kafka topic config `retention.ms`; the broker default when absent (every platform topic sets it). */
+  retentionMs?: number;
 }
 
 export interface OutgoingMessage {

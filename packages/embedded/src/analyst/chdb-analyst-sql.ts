@@ -1,7 +1,7 @@
 import { ClickHouseFailure, type AnalystQuery, type AnalystResult, type AnalystSql } from '@evp/core';
 import { identifier } from '@evp/clickhouse';
 import { Session } from 'chdb';
-import { checkAst, checkQueryTree, withoutFormat } from './guard';
+import { browseStatement, checkAst, checkQueryTree, withoutFormat } from './guard';
 
 /** Per-query limits, set on each app's session before readonly=1 locks them (docs/analytics.md). */
 export interface AnalystLimits {
@@ -37,6 +37,30 @@ interface AppSessions {
   run: Session;
 }
 
+type ChdbResult = Awaited<ReturnType<Session['queryAsync']>>;
+
+const answer = (r: ChdbResult, format: string): AnalystResult => ({
+  body: Buffer.from(r.bytes()),
+  format,
+  readRows: r.rowsRead,
+  readBytes: r.bytesRead,
+  elapsedNs: Math.round(r.elapsed * 1e9),
+});
+
+/**
+ * The system tables that describe the schema, each narrowed to what the app may read (the
+ * platform's database and its app-scoped tables), as a ClickHouse server narrows them to a user's
+ * grants. Tables as `database.table`; `database` an identifier.
+ */
+function schemaViewFilters(database: string, scoped: readonly string[]): Record<string, string> {
+  const names = scoped.map((t) => `'${t.slice(database.length + 1)}'`).join(', ');
+  return {
+    'system.databases': `name = '${database}'`,
+    'system.tables': `database = '${database}' AND name IN (${names})`,
+    'system.columns': `database = '${database}' AND table IN (${names})`,
+  };
+}
+
 /**
  * The embedded analyst SQL adapter. Each app gets its own chdb sessions (separate ClickHouse
  * sessions on the process's one data directory) whose settings are fixed before `readonly = 1`:
@@ -44,13 +68,17 @@ interface AppSessions {
  * readonly=1 makes ClickHouse refuse any later SET or SETTINGS clause that would lift it. The
  * pipeline's own session is never touched. What readonly does not cover in chdb (system tables,
  * file(), INTO OUTFILE, multi-statements, other tables) is refused by the guard, from ClickHouse's
- * parse of the query.
+ * parse of the query. system.databases, .tables and .columns are filtered the same way, to the
+ * app's own view (what SQL tools read to browse the schema).
  */
 export function createChdbAnalystSql(opts: ChdbAnalystSqlOptions): AnalystSql {
   const database = identifier(opts.database, 'database name');
   const limits = { ...defaultAnalystLimits, ...opts.limits };
   const sessions = new Map<string, Promise<AppSessions>>();
   let scoped: Promise<Set<string>> | undefined;
+  /** What a query may read: the app-scoped tables and the schema views, each filtered by the session. */
+  let filtered: Promise<Set<string>> | undefined;
+  const filteredTables = () => (filtered ??= scopedTables().then((tables) => new Set([...tables, ...Object.keys(schemaViewFilters(database, [...tables]))])));
 
   // Every table of the platform's database with an app_id column, read once (migrations ran before).
   const scopedTables = () =>
@@ -77,7 +105,11 @@ export function createChdbAnalystSql(opts: ChdbAnalystSqlOptions): AnalystSql {
     if (!/^[A-Za-z0-9._-]+$/.test(appId)) throw new ClickHouseFailure(497, 'ACCESS_DENIED', 'Not enough privileges: invalid app id');
     const tables = [...(await scopedTables())];
     const filter = `app_id = ''${appId}''`;
-    const filters = tables.flatMap((t) => [`'${t}': '${filter}'`, `'${t.slice(database.length + 1)}': '${filter}'`]).join(', ');
+    const quote = (sql: string) => sql.replace(/'/g, "''");
+    const filters = [
+      ...tables.flatMap((t) => [`'${t}': '${filter}'`, `'${t.slice(database.length + 1)}': '${filter}'`]),
+      ...Object.entries(schemaViewFilters(database, tables)).map(([t, f]) => `'${t}': '${quote(f)}'`),
+    ].join(', ');
     const s = new Session(opts.path);
     const settings = [
       `additional_table_filters = {${filters}}`,
@@ -110,6 +142,11 @@ export function createChdbAnalystSql(opts: ChdbAnalystSqlOptions): AnalystSql {
         // text is what is explained and run, so the checks and the run see the same query.
         const formatted = await check.queryBindAsync('SELECT formatQuery({q:String}) AS q', { q: q.sql }, { format: 'JSONEachRow' });
         const canonical = (JSON.parse(formatted.text()) as { q: string }).q;
+        const browse = browseStatement(canonical, database, await filteredTables());
+        if (browse) {
+          const format = browse.format ?? q.format;
+          return answer(await run.queryAsync(browse.statement, { format }), format);
+        }
         const astSql = `EXPLAIN AST ${canonical}`;
         const ast = hasParams ? await check.queryBindAsync(astSql, params, { format: 'TSVRaw' }) : await check.queryAsync(astSql, { format: 'TSVRaw' });
         const ownFormat = checkAst(ast.text());
@@ -117,9 +154,8 @@ export function createChdbAnalystSql(opts: ChdbAnalystSqlOptions): AnalystSql {
         const format = ownFormat ?? q.format;
         const treeSql = `EXPLAIN QUERY TREE ${sql}`;
         const tree = hasParams ? await check.queryBindAsync(treeSql, params, { format: 'TSVRaw' }) : await check.queryAsync(treeSql, { format: 'TSVRaw' });
-        checkQueryTree(tree.text(), await scopedTables());
-        const r = hasParams ? await run.queryBindAsync(sql, params, { format }) : await run.queryAsync(sql, { format });
-        return { body: Buffer.from(r.bytes()), format, readRows: r.rowsRead, readBytes: r.bytesRead, elapsedNs: Math.round(r.elapsed * 1e9) };
+        checkQueryTree(tree.text(), await filteredTables());
+        return answer(hasParams ? await run.queryBindAsync(sql, params, { format }) : await run.queryAsync(sql, { format }), format);
       } catch (err) {
         throw ClickHouseFailure.from(err);
       }

@@ -1,5 +1,5 @@
 import { ClickHouseFailure } from '@evp/core';
-import { checkAst, checkQueryTree, withoutFormat } from './guard';
+import { browseStatement, checkAst, checkQueryTree, withoutFormat } from './guard';
 
 // The guard reads ClickHouse's own EXPLAIN output; these are excerpts of what chdb 26 prints.
 const failure = (f: () => unknown) => {
@@ -67,6 +67,51 @@ describe('analyst query guard', () => {
       497,
       'ACCESS_DENIED',
       'Not enough privileges: table function view() is not readable with this key',
+    ]);
+  });
+
+  it('allows system catalogs and VALUES (any case) beside the filtered tables', () => {
+    const filtered = new Set(['analytics.events', 'system.tables']);
+    const tree =
+      '  TABLE id: 3, table_name: system.tables\n  TABLE id: 5, table_name: system.data_type_families\n  TABLE_FUNCTION id: 7, table_function_name: VALUES\n';
+    expect(failure(() => checkQueryTree(tree, filtered))).toBe('passed');
+    expect(failure(() => checkQueryTree('  TABLE id: 3, table_name: system.columns\n', filtered))).toEqual([
+      497,
+      'ACCESS_DENIED',
+      'Not enough privileges: table system.columns is not readable with this key',
+    ]);
+  });
+
+  it('recognises the whole browse statements in canonical text only, DESCRIBE on a readable table only', () => {
+    const filtered = new Set(['analytics.events']);
+    const browse = (sql: string) => failure(() => browseStatement(sql, 'analytics', filtered));
+    expect(browseStatement('SHOW DATABASES', 'analytics', filtered)).toEqual({ statement: 'SHOW DATABASES', format: undefined });
+    expect(browseStatement("SHOW TABLES FROM analytics NOT ILIKE '%\\'x' LIMIT 3\nFORMAT JSON", 'analytics', filtered)).toEqual({
+      statement: "SHOW TABLES FROM analytics NOT ILIKE '%\\'x' LIMIT 3",
+      format: 'JSON',
+    });
+    expect(browseStatement('DESCRIBE TABLE events', 'analytics', filtered)).toEqual({ statement: 'DESCRIBE TABLE events', format: undefined });
+    expect(browseStatement('SHOW CREATE TABLE analytics.events', 'analytics', filtered)).toEqual({
+      statement: 'SHOW CREATE TABLE analytics.events',
+      format: undefined,
+    });
+    expect(browseStatement('DESCRIBE TABLE system.one', 'analytics', filtered)).toEqual({ statement: 'DESCRIBE TABLE system.one', format: undefined });
+    for (const other of [
+      'SHOW DICTIONARIES',
+      'SHOW CREATE DATABASE analytics',
+      "SHOW TABLES\nINTO OUTFILE 'x'",
+      'SHOW TABLES\nSETTINGS a = 1',
+      'SHOW TABLES\nFORMAT JSON\nSETTINGS a = 1',
+      'DESCRIBE TABLE (SELECT 1)',
+      'SELECT 1',
+    ]) {
+      expect([other, browse(other)]).toEqual([other, 'passed']);
+      expect(browseStatement(other, 'analytics', filtered)).toBeUndefined();
+    }
+    expect(browse('DESCRIBE TABLE analytics.schema_migrations')).toEqual([
+      497,
+      'ACCESS_DENIED',
+      'Not enough privileges: table analytics.schema_migrations is not readable with this key',
     ]);
   });
 

@@ -47,11 +47,24 @@ const DENIED_FUNCTIONS = new Set(
   ].map((f) => f.toLowerCase()),
 );
 
-/** Table functions that read no table: harmless generators. Every other one is refused. */
-const ALLOWED_TABLE_FUNCTIONS = new Set(['numbers', 'zeros', 'generate_series', 'generateSeries']);
+/**
+ * Table functions that read no table: harmless generators, and `values` (rows written in the query
+ * itself; the JDBC driver's getTypeInfo and getClientInfoProperties select from it). Every other one is refused.
+ */
+const ALLOWED_TABLE_FUNCTIONS = new Set(['numbers', 'zeros', 'generate_series', 'generateseries', 'values']);
 
-/** Tables that hold no data of any app: `SELECT 1` reads system.one. */
-const HARMLESS_TABLES = new Set(['system.one']);
+/**
+ * System tables that hold no data of any app, the same for every key: `SELECT 1` reads system.one;
+ * the rest are the server's catalogs that SQL tools read when they connect (the JDBC driver's
+ * getFunctions and getTypeInfo, Metabase's `system.settings` probe, editors' completion).
+ * system.databases, .tables and .columns are readable too, narrowed to the app's own view by its
+ * session (packages/embedded's analyst adapter); query logs, processes and parts never are.
+ */
+const HARMLESS_TABLES = new Set(
+  ['one', 'functions', 'data_type_families', 'table_engines', 'table_functions', 'formats', 'settings', 'time_zones', 'collations', 'build_options'].map(
+    (t) => `system.${t}`,
+  ),
+);
 
 const SELECT_ROOTS = new Set(['SelectWithUnionQuery', 'SelectIntersectExceptQuery']);
 
@@ -93,14 +106,45 @@ export function withoutFormat(canonical: string, format: string | undefined): st
   return lines.slice(0, -1).join('\n');
 }
 
-/** Checks `EXPLAIN QUERY TREE` output: every table read is one of the app-scoped tables, every table function a generator. */
-export function checkQueryTree(tree: string, scopedTables: ReadonlySet<string>): void {
+const LIKE = String.raw`(?: (?:NOT )?I?LIKE '(?:[^'\\\n]|\\.)*')?(?: LIMIT \d+)?`;
+const SHOW = new RegExp(String.raw`^SHOW (?:DATABASES|TABLES(?: FROM \w+)?)${LIKE}$`);
+const DESCRIBE = /^(?:DESCRIBE TABLE|SHOW CREATE TABLE) (?:(\w+)\.)?(\w+)$/;
+
+/**
+ * The statements schema browsers send besides SELECTs (Grafana's ClickHouse data source: `SHOW
+ * DATABASES`, `SHOW TABLES FROM db`, `DESC TABLE db.t`; DBeaver's DDL tab: `SHOW CREATE TABLE`),
+ * recognised in ClickHouse's canonical text of the query (formatQuery), each whole: `SHOW DATABASES`
+ * and `SHOW TABLES [FROM db]`, with an optional `[NOT] [I]LIKE '…'` and `LIMIT n`, read
+ * system.databases and system.tables, which the session filters; `DESCRIBE TABLE t` and `SHOW
+ * CREATE TABLE t` (what system.tables' create_table_query shows anyway) are allowed on a table the
+ * key may read (else 497). Any other SHOW (dictionaries, clusters, processes, …) stays refused by checkAst. Returns the
+ * statement to run and its own FORMAT, or undefined when `canonical` is not one of these.
+ */
+export function browseStatement(
+  canonical: string,
+  database: string,
+  filteredTables: ReadonlySet<string>,
+): { statement: string; format: string | undefined } | undefined {
+  const [statement = '', formatLine, ...rest] = canonical.trimEnd().split('\n');
+  const format = formatLine === undefined ? undefined : /^FORMAT (\w+)$/.exec(formatLine)?.[1];
+  if (rest.length > 0 || (formatLine !== undefined && format === undefined)) return undefined;
+  if (SHOW.test(statement)) return { statement, format };
+  const d = DESCRIBE.exec(statement);
+  if (!d) return undefined;
+  const table = `${d[1] ?? database}.${d[2] as string}`;
+  if (!filteredTables.has(table) && !HARMLESS_TABLES.has(table)) throw accessDenied(`table ${table}`);
+  return { statement, format };
+}
+
+/** Checks `EXPLAIN QUERY TREE` output: every table read is filtered to the app (or harmless), every table function a generator. */
+export function checkQueryTree(tree: string, filteredTables: ReadonlySet<string>): void {
   for (const m of tree.matchAll(/\btable_name: ([^\s,]+)/g)) {
     const table = m[1] as string;
-    if (!scopedTables.has(table) && !HARMLESS_TABLES.has(table)) throw accessDenied(`table ${table}`);
+    if (!filteredTables.has(table) && !HARMLESS_TABLES.has(table)) throw accessDenied(`table ${table}`);
   }
   for (const m of tree.matchAll(/\btable_function_name: ([^\s,]+)/g)) {
     const fn = m[1] as string;
-    if (!ALLOWED_TABLE_FUNCTIONS.has(fn)) throw accessDenied(`table function ${fn}()`);
+    // Compared in lower case: the query tree keeps the name as written (`VALUES`), and ClickHouse resolves some names in any case.
+    if (!ALLOWED_TABLE_FUNCTIONS.has(fn.toLowerCase())) throw accessDenied(`table function ${fn}()`);
   }
 }

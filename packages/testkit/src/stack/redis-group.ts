@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Redis from 'ioredis';
+import { requireProgram } from '../programs';
 import { waitFor } from '../wait-for';
 
 /** A process the group started: how to kill it. */
@@ -23,7 +24,11 @@ export interface RedisGroupOptions {
 
 function spawnProcess(_name: string, cmd: string, args: string[], cwd: string): LaunchedProcess {
   const proc = spawn(cmd, args, { cwd, stdio: 'ignore' });
-  const exited = new Promise<void>((ok) => proc.once('exit', () => ok()));
+  // A spawn that fails ('error' without 'exit') must not be an unhandled event that kills the process.
+  const exited = new Promise<void>((ok) => {
+    proc.once('exit', () => ok());
+    proc.once('error', () => ok());
+  });
   const signal = async (s: NodeJS.Signals) => {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill(s);
     await exited;
@@ -75,10 +80,13 @@ export class RedisGroup {
 
   private async boot() {
     const { ports, masterName } = this.opts;
+    // Both programs are checked before anything starts: a missing one fails here, naming its package.
+    const redisServer = requireProgram('redis-server');
+    const redisSentinel = requireProgram('redis-sentinel');
     // DEBUG SLEEP (local connections only) lets a test stall the replica.
     const server = (port: number) => ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--enable-debug-command', 'local'];
-    this.launch('primary', 'redis-server', server(ports.primary), ports.primary);
-    this.launch('replica', 'redis-server', [...server(ports.replica), '--replicaof', '127.0.0.1', String(ports.primary)], ports.replica);
+    this.launch('primary', redisServer, server(ports.primary), ports.primary);
+    this.launch('replica', redisServer, [...server(ports.replica), '--replicaof', '127.0.0.1', String(ports.primary)], ports.replica);
     await waitFor(async () => (await ask(ports.replica, (r) => r.info('replication'))).includes('master_link_status:up'), {
       timeoutMs: 30_000,
       intervalMs: 100,
@@ -100,7 +108,7 @@ export class RedisGroup {
           '',
         ].join('\n'),
       );
-      this.launch(`sentinel-${i}`, 'redis-sentinel', [conf], port);
+      this.launch(`sentinel-${i}`, redisSentinel, [conf], port);
     });
     // A failover needs each sentinel to know the replica and a majority of the others (hello messages, every 2 s).
     for (const port of ports.sentinels) {

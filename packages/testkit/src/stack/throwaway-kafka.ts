@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { repoRoot } from './endpoints';
+import { requireProgram } from '../programs';
 import { freePort, portOpen } from './ports';
 
 /**
@@ -70,8 +71,9 @@ log4j.appender.file.layout.ConversionPattern=[%d] %p %m (%c)%n
   // A cluster id is 16 random bytes, base64url without padding; avoid a leading '-' (as Kafka does).
   const clusterId = `A${randomBytes(16).toString('base64url').slice(1, 22)}`;
   // Short-lived tool JVM: fast start-up over peak speed (as stack.sh does).
+  const javaPath = requireProgram('java');
   const format = spawnSync(
-    'java',
+    javaPath,
     ['-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', ...java(['kafka.tools.StorageTool', 'format', '--standalone', '-t', clusterId, '-c', conf], '256m')],
     { encoding: 'utf8', timeout: 60_000 },
   );
@@ -86,7 +88,7 @@ log4j.appender.file.layout.ConversionPattern=[%d] %p %m (%c)%n
     dir,
     async start() {
       if (child) return;
-      const c = spawn('java', ['-XX:+UseSerialGC', ...java(['kafka.Kafka', conf], '384m')], { stdio: 'ignore' });
+      const c = spawn(javaPath, ['-XX:+UseSerialGC', ...java(['kafka.Kafka', conf], '384m')], { stdio: 'ignore' });
       child = c;
       exited = new Promise((r) => c.once('exit', () => r()));
       let gone = false;

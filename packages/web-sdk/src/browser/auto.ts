@@ -30,7 +30,8 @@ export function attach(c: Client, pollActions: () => void): void {
   const now = () => c.deps.clock.now();
   const app = (action: string, start_time = 0) => void c.record('app', { action, start_time });
   const pages = new Pages((e) => void c.record('page', { ...e }));
-  const path = () => location.pathname;
+  // A hash router's route (`#/cart`) is the path's part too: each route is a page (pages.ts).
+  const path = () => (location.hash.startsWith('#/') ? location.pathname + location.hash.replace(/\?.*$/, '') : location.pathname);
 
   if (cfg.trackApp) {
     if (document.readyState === 'complete') afterPaint(() => app('open', firstRender()));
@@ -61,10 +62,13 @@ export function attach(c: Client, pollActions: () => void): void {
     addEventListener('hashchange', changed);
   }
 
+  // Going away: what is logged now leaves in this task (Client.leave), then the queue uploads.
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'hidden') {
-      if (cfg.trackApp) app('background');
-      if (cfg.trackPages) pages.end(now(), document.title);
+      c.leave(() => {
+        if (cfg.trackApp) app('background');
+        if (cfg.trackPages) pages.end(now(), document.title);
+      });
       void c.flush(true);
     } else {
       if (cfg.trackApp) app('resume');
@@ -73,8 +77,10 @@ export function attach(c: Client, pollActions: () => void): void {
     }
   });
   addEventListener('pagehide', () => {
-    if (cfg.trackPages) pages.end(now(), document.title);
-    if (cfg.trackApp) app('close');
+    c.leave(() => {
+      if (cfg.trackPages) pages.end(now(), document.title);
+      if (cfg.trackApp) app('close');
+    });
     void c.flush(true);
   });
   addEventListener('pageshow', (e) => {
@@ -84,6 +90,10 @@ export function attach(c: Client, pollActions: () => void): void {
     if (cfg.trackPages) pages.navigate(path(), document.title, now());
   });
   addEventListener('online', () => void c.uploader.retryNow());
+  // Consent given or refused in another tab: this tab's held events are stored (or forgotten) too.
+  addEventListener('storage', (e) => {
+    if (e.key === c.consentKey) void c.consentChanged();
+  });
   setInterval(() => void c.flush(), cfg.flushIntervalMs);
   if (cfg.nudges && cfg.actionPollMs > 0) {
     setInterval(() => {

@@ -5,8 +5,8 @@ import type { AsyncStore, SyncStore } from '../core/ports';
 export function memoryStore(): AsyncStore {
   const m = new Map<string, unknown>();
   return {
-    async list<T>(prefix: string) {
-      return [...m.entries()].filter(([k]) => k.startsWith(prefix)).sort(([a], [b]) => (a < b ? -1 : 1)) as [string, T][];
+    async list<T>(prefix: string, limit?: number) {
+      return ([...m.entries()].filter(([k]) => k.startsWith(prefix)).sort(([a], [b]) => (a < b ? -1 : 1)) as [string, T][]).slice(0, limit);
     },
     async write(puts, dels) {
       for (const k of dels) m.delete(k);
@@ -21,27 +21,54 @@ const req = <T>(r: IDBRequest<T>) =>
     r.onerror = () => fail(r.error ?? new Error('IndexedDB request failed'));
   });
 
-/** IndexedDB (database `evp`, one object store `q`), shared by the tabs; null when it cannot open. */
+/** How long IndexedDB may take to open before the page goes on with memory (an open can hang forever). */
+export const IDB_OPEN_MS = 3000;
+
+/** Opens the database; rejects on a synchronous throw (SecurityError), an error, or no answer in IDB_OPEN_MS (also a blocked open). */
+function openDb(name: string): Promise<IDBDatabase> {
+  return new Promise<IDBDatabase>((ok, fail) => {
+    const open = indexedDB.open(name, 1);
+    open.onupgradeneeded = () => open.result.createObjectStore('q');
+    setTimeout(() => fail(Error('IndexedDB: no answer')), IDB_OPEN_MS);
+    void req(open).then(ok, fail);
+  });
+}
+
+/**
+ * IndexedDB (database `evp:<appId>`, one object store `q`), shared by the tabs; null when it cannot
+ * open. A closed connection (onclose, onversionchange) is reopened on the next use.
+ */
 export async function idbStore(name: string): Promise<AsyncStore | null> {
-  if (typeof indexedDB === 'undefined') return null;
-  const open = indexedDB.open(name, 1);
-  open.onupgradeneeded = () => open.result.createObjectStore('q');
-  let db: IDBDatabase;
+  let db: Promise<IDBDatabase> | undefined;
+  const conn = () => {
+    db ??= openDb(name).then((d) => {
+      // Another tab upgrading, or the browser closing the connection: reopened on the next use.
+      d.onclose = () => (db = undefined);
+      d.onversionchange = () => {
+        db = undefined;
+        d.close();
+      };
+      return d;
+    });
+    db.catch(() => (db = undefined));
+    return db;
+  };
   try {
-    db = await req(open);
+    if (typeof indexedDB === 'undefined') return null;
+    await conn();
   } catch {
     return null;
   }
-  const tx = (mode: IDBTransactionMode) => db.transaction('q', mode).objectStore('q');
+  const tx = async (mode: IDBTransactionMode) => (await conn()).transaction('q', mode).objectStore('q');
   return {
-    async list<T>(prefix: string) {
+    async list<T>(prefix: string, limit?: number) {
       const range = IDBKeyRange.bound(prefix, `${prefix}\uffff`);
-      const s = tx('readonly');
-      const [keys, values] = await Promise.all([req(s.getAllKeys(range)), req(s.getAll(range))]);
+      const s = await tx('readonly');
+      const [keys, values] = await Promise.all([req(s.getAllKeys(range, limit)), req(s.getAll(range, limit))]);
       return keys.map((k, i) => [k as string, values[i] as T]);
     },
-    write(puts, dels) {
-      const s = tx('readwrite');
+    async write(puts, dels) {
+      const s = await tx('readwrite');
       for (const k of dels) s.delete(k);
       for (const [k, v] of puts) s.put(v, k);
       return new Promise((ok, fail) => {
@@ -50,6 +77,28 @@ export async function idbStore(name: string): Promise<AsyncStore | null> {
       });
     },
   };
+}
+
+/**
+ * The durable store with a way out: when IndexedDB fails (quota, Safari's "connection lost"), the
+ * page goes on with memory, the failed write included, and warns once; what IndexedDB already holds
+ * is sent on a later visit.
+ */
+export function fallbackStore(durable: AsyncStore, warn: (m: string, d?: unknown) => void): AsyncStore {
+  const memory = memoryStore();
+  let broken = false;
+  const run = async <R>(fn: (s: AsyncStore) => Promise<R>): Promise<R> => {
+    if (!broken) {
+      try {
+        return await fn(durable);
+      } catch (e) {
+        broken = true;
+        warn('IndexedDB failed: in memory', e);
+      }
+    }
+    return fn(memory);
+  };
+  return { list: (p, n) => run((s) => s.list(p, n)), write: (p, d) => run((s) => s.write(p, d)) };
 }
 
 /** localStorage as the shared synchronous state, or a Map when it is unavailable or full. */

@@ -30,10 +30,13 @@ export function fetchTransport(sdkKey: string): Transport {
       }
     },
     async post(url, body, unload): Promise<SendResult> {
-      if (unload && typeof Request !== 'undefined' && !('keepalive' in Request.prototype) && typeof navigator.sendBeacon === 'function') {
-        navigator.sendBeacon(`${url}?sdk_key=${encodeURIComponent(sdkKey)}`, new Blob([body], { type: 'text/plain' }));
-        return { status: 0, beacon: true };
-      }
+      const beacon = (): SendResult =>
+        typeof navigator !== 'undefined' &&
+        typeof navigator.sendBeacon === 'function' &&
+        navigator.sendBeacon(`${url}?sdk_key=${encodeURIComponent(sdkKey)}`, new Blob([body], { type: 'text/plain' }))
+          ? { status: 0, beacon: true }
+          : { status: 0 };
+      if (unload && typeof Request !== 'undefined' && !('keepalive' in Request.prototype)) return beacon();
       try {
         // A request that never ends would hold the upload lock of every tab: 30 s at most.
         const signal = !unload && typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(30_000) : undefined;
@@ -41,17 +44,19 @@ export function fetchTransport(sdkKey: string): Transport {
           await fetch(url, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body, keepalive: unload, credentials: 'omit', signal }),
         );
       } catch {
-        return { status: 0 };
+        // While the page unloads a refused keepalive fetch (over the browser's in-flight budget) is
+        // rejected at once, in this task: the beacon still goes out.
+        return unload ? beacon() : { status: 0 };
       }
     },
   };
 }
 
-/** One uploader across the tabs: a Web Lock taken only if free (another tab's pass is not waited for). */
-export const webLock: Exclusive = async (name, fn) => {
+/** One uploader across the tabs: a Web Lock taken only if free, or (`wait`: the app asked to flush) once free. */
+export const webLock: Exclusive = async (name, fn, wait) => {
   const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
   if (!locks) return fn();
-  await locks.request(name, { ifAvailable: true }, async (lock) => {
+  await locks.request(name, { ifAvailable: !wait }, async (lock) => {
     if (lock) await fn();
   });
 };

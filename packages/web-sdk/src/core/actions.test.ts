@@ -63,7 +63,7 @@ describe('actions', () => {
     expect(second.map((a) => a.ref)).toEqual(['4:1']);
     // Kept for alice only.
     t.client.setUser('bob');
-    expect(await t.client.kept()).toEqual([]);
+    expect(await t.client.kept('bob', { type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' })).toEqual([]);
   });
 
   it('shown once, then open: nudge_response shown and open, the handler gets cta_type, cta_id and the attributes', async () => {
@@ -74,7 +74,7 @@ describe('actions', () => {
     t.client.setUser('alice');
     t.answer({ status: 200, body: { data: [entry(1)], more: false } });
     expect(await t.client.showFor('cart')).toBe(true);
-    expect(r.shown).toEqual([{ title: 'Offer 1', body: '<b>10%</b> off paracetamol', cta: 'Open' }]);
+    expect(r.shown).toEqual([{ title: 'Offer 1', body: '<b>10%</b> off paracetamol', cta: 'Open', close: 'Close' }]);
     // One message at a time.
     expect(await t.client.showFor('cart')).toBe(false);
     r.click();
@@ -84,7 +84,7 @@ describe('actions', () => {
       { user: 'alice', ref: '4:1', time: '2026-11-27T02:00:00.000000Z#4:1', response: 'shown' },
       { user: 'alice', ref: '4:1', time: '2026-11-27T02:00:00.000000Z#4:1', response: 'open' },
     ]);
-    expect(await t.client.kept()).toEqual([]);
+    expect(await t.client.kept('alice', { type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' })).toEqual([]);
   });
 
   it('discard, under the user who pulled it even after a logout', async () => {
@@ -115,7 +115,7 @@ describe('actions', () => {
     await t.client.flush();
     expect(r.shown).toEqual([]);
     expect(responses(t).map((x) => x.response)).toEqual(['expired']);
-    expect(await t.client.kept()).toEqual([]);
+    expect(await t.client.kept('alice', { type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' })).toEqual([]);
   });
 
   it('renderer that cannot load: nudge_response error with details', async () => {

@@ -70,4 +70,19 @@ export function actionsOf(body: unknown, user: string): Action[] {
   return out;
 }
 
+/**
+ * A pull filter's value compared in one spelling, the client-library ones too (docs/actions.md):
+ * `InAppMessage` = `in_app_message`, `OneOff` = `one-off`; `UIComponent` is `custom`, `InAppComponent` `generic_message`.
+ */
+const spec = (v: string) => {
+  const k = v.toLowerCase().replace(/[^a-z]/g, '');
+  return k === 'uicomponent' ? 'custom' : k === 'inappcomponent' ? 'genericmessage' : k;
+};
+
+/** Whether an action answers the pull filter `q` (type, render method, delivery mode, attrs). */
+export function matches(a: Action, q: ActionQuery): boolean {
+  if (spec(a.type) !== spec(q.type) || spec(a.render_method) !== spec(q.render_method) || spec(a.delivery_mode) !== spec(q.delivery_mode)) return false;
+  return Object.entries(q.attr ?? {}).every(([k, v]) => a.attr[k] === v);
+}
+
 export const isExpired = (a: Action, now: number) => a.expired_at !== undefined && Date.parse(a.expired_at) <= now;

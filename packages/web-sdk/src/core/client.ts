@@ -1,16 +1,17 @@
-import { actionsOf, isExpired, type Action, type ActionEvent, type ActionQuery } from './actions';
-import type { Consent, Settings } from './options';
+import { actionsOf, isExpired, matches, type Action, type ActionEvent, type ActionQuery } from './actions';
+import type { Consent, OutgoingEvent, Settings } from './options';
 import type { Deps } from './ports';
-import { Queue, type Queued } from './queue';
+import { BATCH, batchBody, batchOf, keyAt, Queue, utf8Bytes, type Batch, type Queued } from './queue';
 import { Sessions, sessionId } from './session';
-import { localTime, tzOf } from './time';
+import { isoUtc, localTime, tzOf } from './time';
 import { Uploader } from './uploader';
 
 export const SDK_VERSION = '0.1.0';
 
 /** The in-app message renderer, loaded only when a message is shown (src/messages). */
 export interface Renderer {
-  render: (view: { title: string; body: string; cta: string }, on: { open: () => void; discard: () => void }) => void;
+  /** `cta` and `close` are the labels of the call to action and of the close button (InitOptions.labels). */
+  render: (view: { title: string; body: string; cta: string; close: string }, on: { open: () => void; discard: () => void }) => void;
 }
 
 /** Which prop is an event's `property` (spec 2.1: "the action, or a page title"): `action` when the event has one, else this. */
@@ -38,17 +39,20 @@ function propertyOf(name: string, props: Record<string, unknown>): string {
 }
 
 const ACTION = 'a:';
+/** Shared-store keys below the app's prefix: device id, user, consent choice, session, leave batches. */
+const DEVICE = 'd';
+const USER = 'u';
+const CONSENT = 'c';
+const SESSION = 's';
+const LEFT = 'L';
+
+/** The responses an app reports for an action it handled itself (nudge_response `response`, spec 6). */
+export type ActionResponse = 'open' | 'discard' | 'error';
 
 export type IdentifyAction = 'register' | 'login' | 'logout' | 'blocked' | 'unblocked';
 
 /** The IANA time zone (the user catalog's `timezone`), else UTC. */
-function tzName(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone;
-  } catch {
-    return 'UTC';
-  }
-}
+const tzName = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
 
 /**
  * The library without the browser: recording, sessions, consent, the queue and its uploader, the
@@ -62,6 +66,12 @@ export class Client {
   private pending: Queued[] = [];
   /** Writes not yet stored: a flush waits for them, so an event recorded on pagehide leaves with it. */
   private readonly inflight = new Set<Promise<void>>();
+  /** While the page goes away (leave()): what is recorded is collected here and sent in the same task. */
+  private leaving: Queued[] | undefined;
+  /** register(): properties every later event of this page carries in its `meta`. */
+  readonly globals: Record<string, unknown> = {};
+  /** Events beforeSend dropped since the page loaded. */
+  filtered = 0;
   private showing = false;
   private readonly deviceId: string;
   private readonly p: string;
@@ -69,17 +79,15 @@ export class Client {
   constructor(
     readonly cfg: Settings,
     readonly deps: Deps,
-    private readonly loadRenderer: () => Promise<Renderer>,
+    private readonly loadRenderer: (nonce?: string) => Promise<Renderer>,
     /** The app's action callbacks (owned by the public API, which takes them before init finished). */
     private readonly handlers: ((e: ActionEvent) => void)[] = [],
   ) {
     this.p = `evp:${cfg.appId}:`;
-    const d = deps.shared.get<string>(`${this.p}d`);
+    const d = deps.shared.get<string>(this.p + DEVICE);
     this.deviceId = d ?? `${Math.floor(deps.random() * 2 ** 52).toString(36)}${deps.clock.now().toString(36)}`;
-    if (d === undefined) deps.shared.set(`${this.p}d`, this.deviceId);
-    // The init option is the state until the user chose: a remembered choice (setConsent) wins.
-    if (cfg.consent !== undefined && deps.shared.get(`${this.p}c`) === undefined) deps.shared.set(`${this.p}c`, cfg.consent);
-    this.sessions = new Sessions(deps.shared, `${this.p}s`);
+    if (d === undefined) deps.shared.set(this.p + DEVICE, this.deviceId);
+    this.sessions = new Sessions(deps.shared, this.p + SESSION);
     this.queue = new Queue(deps.store, () => ({ maxEvents: cfg.maxQueueEvents, maxBytes: cfg.maxQueueBytes, maxAgeMs: cfg.maxEventAgeMs }), deps.random);
     this.uploader = new Uploader(
       deps,
@@ -94,13 +102,24 @@ export class Client {
     );
   }
 
+  /** The user's choice (setConsent, remembered), else the init option (never stored: it is the app's default, not a choice). */
   get consent(): Consent {
-    return this.deps.shared.get<Consent>(`${this.p}c`) ?? 'granted';
+    return this.deps.shared.get<Consent>(this.p + CONSENT) ?? this.cfg.consent ?? 'granted';
+  }
+
+  /** The shared-store key of the consent choice (another tab's change arrives as a `storage` event for it). */
+  get consentKey(): string {
+    return this.p + CONSENT;
   }
 
   /** The identified user, else the anonymous device id. */
   get user(): string {
-    return this.deps.shared.get<string>(`${this.p}u`) ?? this.deviceId;
+    return this.deps.shared.get<string>(this.p + USER) ?? this.deviceId;
+  }
+
+  /** Debug mode's log of what the library does. */
+  log(message: string, detail?: unknown): void {
+    if (this.cfg.debug) this.deps.debug(message, detail);
   }
 
   /** One envelope (spec 2.1 current form) of events of one user, session and tz; s_id ends at its last event. */
@@ -135,9 +154,22 @@ export class Client {
     const user = as?.user ?? this.user;
     const start = as && as.user !== this.user ? as.start : this.sessions.touch(user, now).start;
     const z = this.deps.clock.offset(now);
-    const e: Record<string, unknown> = { time: localTime(now, z), __ol: this.online(), name, property: propertyOf(name, props), ctx: props };
-    if (meta !== undefined) e.meta = meta;
-    const item: Queued = { at: now, n: JSON.stringify(e).length, p: 'log', u: user, s: start, z, e };
+    // Global properties join an object meta (or are the meta); another meta stays as it is.
+    const m = Object.keys(this.globals).length > 0 && (meta === undefined || typeof meta === 'object') ? { ...this.globals, ...(meta as object) } : meta;
+    let e: OutgoingEvent = { time: localTime(now, z), __ol: this.online(), name, property: propertyOf(name, props), ctx: props };
+    if (m !== undefined) e.meta = m;
+    try {
+      const out = this.cfg.beforeSend ? this.cfg.beforeSend(e) : e;
+      if (!out) {
+        this.filtered += 1;
+        return this.log(`beforeSend dropped ${name}`);
+      }
+      e = out;
+    } catch (err) {
+      this.deps.warn('beforeSend threw: event kept as it was', err);
+    }
+    const item: Queued = { at: now, n: utf8Bytes(JSON.stringify(e)), p: 'log', u: user, s: start, z, e };
+    this.log(`recorded ${name}`, e);
     await this.enqueue(item, consent);
   }
 
@@ -146,7 +178,7 @@ export class Client {
     const consent = this.consent;
     if (consent === 'denied') return;
     const now = this.deps.clock.now();
-    await this.enqueue({ at: now, n: JSON.stringify(record).length, p: `catalog/${encodeURIComponent(kind)}`, e: record }, consent);
+    await this.enqueue({ at: now, n: utf8Bytes(JSON.stringify(record)), p: `catalog/${encodeURIComponent(kind)}`, e: record }, consent);
   }
 
   private async enqueue(item: Queued, consent: Consent): Promise<void> {
@@ -157,6 +189,10 @@ export class Client {
         this.pending.shift();
         this.queue.dropped += 1;
       }
+      return;
+    }
+    if (this.leaving && item.p === 'log') {
+      this.leaving.push(item);
       return;
     }
     const w = this.queue.add(item);
@@ -173,22 +209,93 @@ export class Client {
     return typeof navigator === 'undefined' || navigator.onLine !== false;
   }
 
-  async flush(unload = false): Promise<void> {
+  /**
+   * Uploads what is queued (while the page unloads: with keepalive, and leave batches stay where
+   * they are). `wait` (the app's flush()): also when another tab holds the upload lock, after it.
+   */
+  async flush(unload = false, wait = false): Promise<void> {
     await Promise.allSettled([...this.inflight]);
-    if (this.consent === 'granted') await this.uploader.flush(unload);
+    if (this.consent !== 'granted') return;
+    if (!unload) await this.adoptLeft();
+    await this.uploader.flush(unload, wait);
+  }
+
+  /**
+   * What the page logs while it goes away (`fn`: the page view, app background or close) leaves in
+   * this very task, not after the queue's asynchronous work (IndexedDB, the lock), which a closing
+   * tab often does not live to finish: frozen into one batch, sent with a keepalive fetch (a beacon
+   * where that is missing or refused), and kept in the synchronous store until the platform answers
+   * 2xx. The next visit's queue adopts a batch still kept and sends the same bytes again, which the
+   * platform's deterministic event ids absorb.
+   */
+  leave(fn: () => void): void {
+    const items: Queued[] = [];
+    this.leaving = items;
+    try {
+      fn();
+    } finally {
+      this.leaving = undefined;
+    }
+    if (items.length === 0) return;
+    const now = this.deps.clock.now();
+    const key = keyAt(BATCH, now, this.deps.random());
+    const batch = batchOf(items, (g) => this.envelope(g));
+    this.deps.shared.set(this.p + LEFT, [...this.left(), [key, batch]]);
+    this.log(`leaving: ${items.length} sent`);
+    void this.deps.transport.post(`${this.cfg.apiUrl}/ingest/log`, batchBody(batch, isoUtc(now)), true).then(async (res) => {
+      if (res.status < 200 || res.status >= 300) return;
+      this.forgetLeft([key]);
+      await this.queue.remove(key);
+    });
+  }
+
+  private left(): [string, Batch][] {
+    return this.deps.shared.get<[string, Batch][]>(this.p + LEFT) ?? [];
+  }
+
+  private forgetLeft(keys: string[]): void {
+    const rest = this.left().filter(([k]) => !keys.includes(k));
+    if (rest.length > 0) this.deps.shared.set(this.p + LEFT, rest);
+    else this.deps.shared.del(this.p + LEFT);
+  }
+
+  /** Moves leave batches into the queue (under their keys: adopting one twice stores it once). */
+  private async adoptLeft(): Promise<void> {
+    const left = this.left();
+    for (const [k, b] of left) await this.queue.keep(k, b);
+    if (left.length > 0) this.forgetLeft(left.map(([k]) => k));
   }
 
   /** Login or register changes the user (a new session); logout goes back to the anonymous device id. */
   setUser(user: string | undefined): void {
-    if (user === undefined) this.deps.shared.del(`${this.p}u`);
-    else this.deps.shared.set(`${this.p}u`, user);
+    if (user === undefined) this.deps.shared.del(this.p + USER);
+    else this.deps.shared.set(this.p + USER, user);
   }
 
+  /** The user's choice, remembered; it wins over the init option on later visits. */
   async setConsent(c: Consent): Promise<void> {
-    this.deps.shared.set(`${this.p}c`, c);
+    this.deps.shared.set(this.p + CONSENT, c);
+    this.log(`consent ${c}`);
+    await this.consentChanged();
+  }
+
+  /**
+   * Applies the consent in force, set in this tab or another (a `storage` event): granted stores the
+   * events this tab held and uploads; denied forgets what the library keeps on the device (queue,
+   * action records, user, device id, session), all but the choice itself.
+   */
+  async consentChanged(): Promise<void> {
+    const c = this.consent;
     if (c === 'denied') {
       this.pending = [];
       await this.queue.clear();
+      const actions = await this.deps.store.list(ACTION);
+      if (actions.length > 0)
+        await this.deps.store.write(
+          [],
+          actions.map(([k]) => k),
+        );
+      for (const k of [USER, DEVICE, SESSION, LEFT]) this.deps.shared.del(this.p + k);
     } else if (c === 'granted') {
       const held = this.pending;
       this.pending = [];
@@ -226,7 +333,7 @@ export class Client {
     const res = await this.deps.transport.post(`${this.cfg.apiUrl}/action/sdk/pull`, JSON.stringify({ user_id: user, ...q }), false);
     if (res.status !== 200) {
       this.deps.warn(`action pull answered ${res.status}`, res.body);
-      return this.kept(user);
+      return this.kept(user, q);
     }
     const start = this.sessions.current()?.start ?? this.deps.clock.now();
     const fresh = actionsOf(res.body, user);
@@ -237,19 +344,23 @@ export class Client {
         oneOff.map((a) => [ACTION + a.time, { a, s: start }]),
         [],
       );
-    const kept = await this.kept(user);
+    const kept = await this.kept(user, q);
     const seen = new Set(kept.map((a) => a.time));
     return [...kept, ...fresh.filter((a) => !seen.has(a.time))];
   }
 
-  /** One-off actions pulled for `user` and not handled yet. */
-  async kept(user = this.user): Promise<Action[]> {
+  /** One-off actions pulled for `user` that answer the pull filter `q` and were not handled yet. */
+  async kept(user: string, q: ActionQuery): Promise<Action[]> {
     const all = await this.deps.store.list<{ a: Action }>(ACTION);
-    return all.map(([, v]) => v.a).filter((a) => a.user_id === user);
+    return all.map(([, v]) => v.a).filter((a) => a.user_id === user && matches(a, q));
   }
 
-  /** nudge_response (spec 6), under the user the action was pulled for. */
-  private async respond(a: Action, response: string, details?: string): Promise<void> {
+  /**
+   * nudge_response (spec 6), under the user the action was pulled for; any response but `shown`
+   * handles a one-off action (it is not kept any more). Public as respond(): an app that renders an
+   * action itself reports what the user did with it.
+   */
+  async respond(a: Action, response: string, details?: string): Promise<void> {
     const kept = (await this.deps.store.list<{ a: Action; s: number }>(ACTION + a.time))[0]?.[1];
     const props: Record<string, unknown> = { ref: a.ref, time: a.time, response };
     if (details !== undefined) props.details = details;
@@ -271,7 +382,7 @@ export class Client {
     this.showing = true;
     let renderer: Renderer;
     try {
-      renderer = await this.loadRenderer();
+      renderer = await this.loadRenderer(this.cfg.nonce);
     } catch (e) {
       this.showing = false;
       await this.respond(a, 'error', `renderer did not load: ${String(e)}`);
@@ -279,7 +390,7 @@ export class Client {
     }
     try {
       renderer.render(
-        { title: a.content.title, body: a.content.body, cta: a.attr.cta_label ?? 'Open' },
+        { title: a.content.title, body: a.content.body, cta: a.attr.cta_label ?? this.cfg.labels.open, close: this.cfg.labels.close },
         {
           open: () => {
             this.showing = false;
@@ -289,7 +400,7 @@ export class Client {
               try {
                 h(e);
               } catch (err) {
-                this.deps.warn('an onAction handler threw', err);
+                this.deps.warn('onAction handler threw', err);
               }
             }
           },
@@ -321,14 +432,20 @@ export class Client {
       await new Promise((r) => this.deps.clock.setTimeout(() => r(undefined), 1000));
       const res = await this.deps.transport.get(`${this.cfg.apiUrl}/ingest/requests/${encodeURIComponent(id)}`);
       if ((res.body as { status?: string } | undefined)?.status === 'complete') {
-        this.deps.debug(`verdict of upload ${id}`, res.body);
+        this.deps.debug(`verdict ${id}`, res.body);
         return;
       }
     }
-    this.deps.debug(`verdict of upload ${id} not complete after 10 s`);
   }
 
   status() {
-    return { user: this.user, consent: this.consent, uploads: this.uploader.state, dropped: this.queue.dropped, refused: this.uploader.refused };
+    return {
+      user: this.user,
+      consent: this.consent,
+      uploads: this.uploader.state,
+      dropped: this.queue.dropped,
+      refused: this.uploader.refused,
+      filtered: this.filtered,
+    };
   }
 }

@@ -4,7 +4,10 @@ export type Consent = 'pending' | 'granted' | 'denied';
 export interface InitOptions {
   /** The app's SDK key (never an API key: it is public in the page). */
   sdkKey: string;
-  /** The platform's API base, e.g. `https://events.example.com/v1`. */
+  /**
+   * The platform: its API base (`https://events.example.com/v1`) or its bare base URL
+   * (`http://127.0.0.1:8080`, what `npm start` prints): a URL whose path has no `/v<n>` gets `/v1`.
+   */
   apiUrl: string;
   /** Id under which the app is published. @default location.hostname */
   appId?: string;
@@ -34,9 +37,37 @@ export interface InitOptions {
   maxEventAgeMs?: number;
   /** Log what the library does (and each upload's verdict) to the console. @default false */
   debug?: boolean;
+  /** An automated browser (`navigator.webdriver`: crawlers, test robots) records nothing; false: it records like any. @default true */
+  filterBots?: boolean;
+  /** The message's button labels in the app's language (a message's own `attr.cta_label` wins for the call to action). @default { open: 'Open', close: 'Close' } */
+  labels?: { open?: string; close?: string };
+  /** The page's CSP nonce, set on the renderer's `<script>` the script build adds (a `'nonce-…'` script-src). */
+  nonce?: string;
+  /**
+   * Sees every event before it is stored: return it (changed or not) to keep it, null to drop it
+   * (counted in status().filtered). A hook that throws keeps the event unchanged (and is warned about).
+   */
+  beforeSend?: (event: OutgoingEvent) => OutgoingEvent | null;
 }
 
-export type Settings = Required<Omit<InitOptions, 'consent'>> & { consent: Consent | undefined };
+/** An event as it is stored and uploaded (one entry of the envelope's `data`, spec 2.1). */
+export interface OutgoingEvent {
+  /** Local time, `YYYY-MM-DD HH:mm:ss.SSS` (the envelope's tz says which). */
+  time: string;
+  name: string;
+  property: string;
+  ctx: Record<string, unknown>;
+  meta?: unknown;
+  /** Whether the browser was online when it was recorded. */
+  __ol: boolean;
+}
+
+export type Settings = Required<Omit<InitOptions, 'consent' | 'labels' | 'nonce' | 'beforeSend'>> & {
+  consent: Consent | undefined;
+  beforeSend: InitOptions['beforeSend'];
+  labels: { open: string; close: string };
+  nonce: string | undefined;
+};
 
 /** Every default in one place. */
 const DEFAULTS = {
@@ -52,6 +83,7 @@ const DEFAULTS = {
   maxQueueBytes: 5_000_000,
   maxEventAgeMs: 7 * 24 * 3600_000,
   debug: false,
+  filterBots: true,
 } as const;
 
 /** Session rules (spec 1: sessions are tracked by the library). */
@@ -69,24 +101,22 @@ export const BATCH_MAX_EVENTS = 100;
 export const BACKOFF_BASE_MS = 1000;
 export const BACKOFF_MAX_MS = 300_000;
 
+/** The API base: `…/v1` as given, or `/v1` appended to a URL whose path has no version segment. */
+export function apiBase(url: string): string {
+  const u = url.replace(/\/+$/, '');
+  return /\/v\d+$/.test(u) ? u : `${u}/v1`;
+}
+
 export function settle(o: InitOptions, hostname: string): Settings {
-  const pick = <K extends keyof typeof DEFAULTS>(k: K) => (o[k] ?? DEFAULTS[k]) as Settings[K];
+  // Every option given (an undefined one is not given) over its default.
+  const given = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
   return {
-    sdkKey: o.sdkKey,
-    apiUrl: o.apiUrl.replace(/\/+$/, ''),
+    ...DEFAULTS,
+    ...given,
+    apiUrl: apiBase(o.apiUrl),
     appId: o.appId ?? hostname,
-    appVersion: pick('appVersion'),
-    trackPages: pick('trackPages'),
-    trackApp: pick('trackApp'),
-    upload: pick('upload'),
-    flushIntervalMs: pick('flushIntervalMs'),
     consent: o.consent,
-    nudges: pick('nudges'),
-    autoShowInAppMessages: pick('autoShowInAppMessages'),
-    actionPollMs: pick('actionPollMs'),
-    maxQueueEvents: pick('maxQueueEvents'),
-    maxQueueBytes: pick('maxQueueBytes'),
-    maxEventAgeMs: pick('maxEventAgeMs'),
-    debug: pick('debug'),
-  };
+    labels: { open: 'Open', close: 'Close', ...o.labels },
+    nonce: o.nonce,
+  } as Settings;
 }

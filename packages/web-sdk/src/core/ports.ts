@@ -5,8 +5,8 @@
 
 /** Durable storage shared by every tab of the origin (IndexedDB; a Map when it is unavailable). */
 export interface AsyncStore {
-  /** Every value whose key starts with `prefix`, in key order. */
-  list: <T>(prefix: string) => Promise<[string, T][]>;
+  /** Every value whose key starts with `prefix`, in key order (the first `limit` of them). */
+  list: <T>(prefix: string, limit?: number) => Promise<[string, T][]>;
   /** One atomic write: every put and delete happens, or none (one IndexedDB transaction). */
   write: (puts: [string, unknown][], dels: string[]) => Promise<void>;
 }
@@ -44,8 +44,11 @@ export interface Clock {
   clearTimeout: (handle: unknown) => void;
 }
 
-/** Runs `fn` only when no other tab of the app is uploading (Web Locks); skips it otherwise. */
-export type Exclusive = (name: string, fn: () => Promise<void>) => Promise<void>;
+/**
+ * Runs `fn` only when no other tab of the app is uploading (Web Locks): skips it when the lock is
+ * held, or (`wait`) waits for it.
+ */
+export type Exclusive = (name: string, fn: () => Promise<void>, wait?: boolean) => Promise<void>;
 
 export interface Deps {
   clock: Clock;

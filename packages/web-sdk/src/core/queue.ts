@@ -5,7 +5,7 @@ import type { AsyncStore } from './ports';
 export interface Queued {
   /** When it was recorded, epoch ms. */
   at: number;
-  /** Its JSON size in bytes (UTF-16 length; close enough for a bound). */
+  /** Its JSON size in UTF-8 bytes (what the keepalive budget and the platform's limits count). */
   n: number;
   /** Ingest route below `{apiUrl}/ingest/`: `log` or `catalog/<kind>`. */
   p: string;
@@ -35,13 +35,23 @@ export interface QueueBounds {
   maxAgeMs: number;
 }
 
+/** UTF-8 bytes of a string (a surrogate pair's two units count 4 bytes together). */
+export function utf8Bytes(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) n += c < 0x800 ? 1 : c >= 0xd800 && c < 0xdc00 ? 0 : 2;
+  }
+  return n;
+}
+
 let counter = 0;
 /** Keys sort by time, then by a per-tab counter and a random tail (tabs never collide). */
-const keyAt = (prefix: string, ms: number, rnd: number) =>
+export const keyAt = (prefix: string, ms: number, rnd: number) =>
   `${prefix}${String(ms).padStart(15, '0')}.${String(counter++ % 1e6).padStart(6, '0')}${Math.floor(rnd * 1e9).toString(36)}`;
 
 const EVENT = 'e:';
-const BATCH = 'b:';
+export const BATCH = 'b:';
 
 export class Queue {
   /** Events dropped by the bounds since the page loaded (also reported through the debug log). */
@@ -57,10 +67,14 @@ export class Queue {
     return this.store.write([[keyAt(EVENT, item.at, this.random()), item]], []);
   }
 
-  /** Drops what is over a bound, oldest first; answers how many were dropped. */
-  async trim(now: number): Promise<number> {
+  /**
+   * Drops what is over a bound, oldest first; answers how many were dropped. Age is measured from
+   * the newest queued event, not from the device clock's now: a clock jumped forward drops nothing.
+   */
+  async trim(): Promise<number> {
     const { maxEvents, maxBytes, maxAgeMs } = this.bounds();
     const items = await this.store.list<Queued>(EVENT);
+    const now = items.reduce((m, [, q]) => Math.max(m, q.at), 0);
     let bytes = items.reduce((a, [, q]) => a + q.n, 0);
     const drop: string[] = [];
     for (const [k, q] of items) {
@@ -78,7 +92,8 @@ export class Queue {
    * stored and its events removed together, so no event is ever in two batches or in none).
    */
   async freeze(envelope: (group: Queued[]) => string, now: number): Promise<[string, Batch] | undefined> {
-    const items = await this.store.list<Queued>(EVENT);
+    // Only the oldest BATCH_MAX_EVENTS are read: draining a long queue is linear, not quadratic.
+    const items = await this.store.list<Queued>(EVENT, BATCH_MAX_EVENTS);
     const first = items[0]?.[1];
     if (!first) return undefined;
     const taken: [string, Queued][] = [];
@@ -89,24 +104,21 @@ export class Queue {
       taken.push(it);
       bytes += it[1].n;
     }
-    let parts: string[];
-    if (first.p === 'log') {
-      const groups = new Map<string, Queued[]>();
-      for (const [, q] of taken) {
-        const g = `${q.u}\u0000${q.s}\u0000${q.z}`;
-        groups.set(g, [...(groups.get(g) ?? []), q]);
-      }
-      parts = [...groups.values()].map(envelope);
-    } else {
-      parts = taken.map(([, q]) => JSON.stringify(q.e));
-    }
-    const batch: Batch = { p: first.p, parts, n: taken.length };
+    const batch = batchOf(
+      taken.map(([, q]) => q),
+      envelope,
+    );
     const key = keyAt(BATCH, now, this.random());
     await this.store.write(
       [[key, batch]],
       taken.map(([k]) => k),
     );
     return [key, batch];
+  }
+
+  /** Stores a batch frozen elsewhere (what a page sent while it went away), under its own key. */
+  keep(key: string, b: Batch): Promise<void> {
+    return this.store.write([[key, b]], []);
   }
 
   batches(): Promise<[string, Batch][]> {
@@ -133,6 +145,18 @@ export class Queue {
     const keys = [...(await this.store.list(EVENT)), ...(await this.batches())].map(([k]) => k);
     if (keys.length > 0) await this.store.write([], keys);
   }
+}
+
+/** The frozen form of events of one route: one envelope per user, session and tz (logs), or the records. */
+export function batchOf(items: Queued[], envelope: (group: Queued[]) => string): Batch {
+  const p = items[0]?.p ?? 'log';
+  if (p !== 'log') return { p, parts: items.map((q) => JSON.stringify(q.e)), n: items.length };
+  const groups = new Map<string, Queued[]>();
+  for (const q of items) {
+    const g = `${q.u}\u0000${q.s}\u0000${q.z}`;
+    groups.set(g, [...(groups.get(g) ?? []), q]);
+  }
+  return { p, parts: [...groups.values()].map(envelope), n: items.length };
 }
 
 /** Halves a batch by envelopes, else by the events of its one envelope (keeping the envelope's own bytes). */

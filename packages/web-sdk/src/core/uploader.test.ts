@@ -104,7 +104,7 @@ describe('upload', () => {
     t.answer({ status: 413 });
     await t.client.flush();
     expect(t.client.status()).toMatchObject({ refused: 1, uploads: 'idle' });
-    expect(t.warnings).toEqual(['an event is larger than the platform accepts (413): dropped']);
+    expect(t.warnings).toEqual(['413: an event too large, dropped']);
   });
 
   it.each([401, 403])('stops uploads on %i, warns, and keeps the events queued', async (status) => {
@@ -117,7 +117,7 @@ describe('upload', () => {
     await t.advance(3_600_000);
     expect(t.sent).toHaveLength(1);
     expect(t.client.uploader.state).toBe('stopped');
-    expect(t.warnings).toEqual([`uploads stopped: the platform refused the SDK key (${status}); events stay queued`]);
+    expect(t.warnings).toEqual([`${status}: SDK key refused, uploads stopped`]);
     expect((await t.client.queue.batches()).map(([, b]) => b.n)).toEqual([1]);
   });
 
@@ -155,7 +155,7 @@ describe('queue bounds', () => {
     await t.client.flush();
     expect(envelopes(t.sent[0]!.body)[0]!.data.map((d) => (d.ctx as { subject_id: string }).subject_id)).toEqual(['s2', 's3', 's4']);
     expect(t.client.status().dropped).toBe(2);
-    expect(t.warnings).toEqual(['queue over its bounds: dropped the 2 oldest events']);
+    expect(t.warnings).toEqual(['queue full: dropped 2 oldest']);
   });
 
   it('drops events older than the age bound and the oldest over the byte bound', async () => {
@@ -183,7 +183,9 @@ describe('debug mode', () => {
     t.answerGet({ status: 200, body: { request_id: 'req-7', status: 'pending', events: [] } }, { status: 200, body: verdict });
     await t.advance(2_000);
     expect(t.gets).toEqual(['https://api.example.com/v1/ingest/requests/req-7', 'https://api.example.com/v1/ingest/requests/req-7']);
-    expect(t.debugged).toEqual([['verdict of upload req-7', verdict]]);
+    // Debug mode logs what the library does too (issue 36 item 7): the event recorded, then the verdict.
+    expect(t.debugged.map(([m]) => m)).toEqual(['recorded app', 'verdict req-7']);
+    expect(t.debugged[1]).toEqual(['verdict req-7', verdict]);
   });
 
   it('reads nothing when debug is off', async () => {

@@ -29,18 +29,27 @@ export class Uploader {
     private readonly envelope: (group: Queued[]) => string,
   ) {}
 
-  /** One pass: every frozen batch, then freeze and send until the queue is empty or a send fails. */
-  flush(unload = false): Promise<void> {
-    const until = this.deps.shared.get<number>(this.cfg.prefix + BACKOFF_KEY) ?? 0;
-    const waiting = until > this.deps.clock.now();
-    if (waiting) this.schedule(until - this.deps.clock.now());
+  /**
+   * One pass: every frozen batch, then freeze and send until the queue is empty or a send fails.
+   * `wait` (the app's flush()): when another tab is uploading, wait for it and then pass here too.
+   */
+  flush(unload = false, wait = false): Promise<void> {
+    // The shared backoff is [until, wait]: a device clock set back cannot stretch it past its wait.
+    const [until = 0, ms = 0] = this.deps.shared.get<number[]>(this.cfg.prefix + BACKOFF_KEY) ?? [];
+    const left = until - this.deps.clock.now();
+    const waiting = left > 0 && left <= ms;
+    if (waiting) this.schedule(left);
     // One pass per tab at a time; a second call while one runs waits for it. Stopped or backing
     // off, the pass only applies the queue bounds (the queue must not grow without end meanwhile).
     this.running ??= this.deps
-      .exclusive(this.cfg.lock, async () => {
-        await this.trim();
-        if (this.state !== 'stopped' && !waiting) await this.pass(unload);
-      })
+      .exclusive(
+        this.cfg.lock,
+        async () => {
+          await this.trim();
+          if (this.state !== 'stopped' && !waiting) await this.pass(unload);
+        },
+        wait,
+      )
       .finally(() => {
         this.running = undefined;
       });
@@ -48,8 +57,8 @@ export class Uploader {
   }
 
   private async trim(): Promise<void> {
-    const dropped = await this.queue.trim(this.deps.clock.now());
-    if (dropped > 0) this.deps.warn(`queue over its bounds: dropped the ${dropped} oldest events`);
+    const dropped = await this.queue.trim();
+    if (dropped > 0) this.deps.warn(`queue full: dropped ${dropped} oldest`);
   }
 
   private async pass(unload: boolean): Promise<void> {
@@ -62,7 +71,9 @@ export class Uploader {
       }
       const [key, batch] = batches.shift()!;
       const res = await this.deps.transport.post(`${this.cfg.apiUrl}/ingest/${batch.p}`, batchBody(batch, isoUtc(this.deps.clock.now())), unload);
-      if (res.beacon) return;
+      // Sent while the page unloads (a beacon, or a keepalive fetch whose answer the page may not
+      // live to read): the batch stays for the next visit; no backoff, the network did not fail.
+      if (res.beacon || (unload && res.status === 0)) return;
       const s = res.status;
       if (s >= 200 && s < 300) {
         this.attempt = 0;
@@ -73,20 +84,20 @@ export class Uploader {
       } else if (s === 413) {
         if (!(await this.queue.split(key, batch))) {
           this.refused += batch.n;
-          this.deps.warn(`an event is larger than the platform accepts (413): dropped`);
+          this.deps.warn('413: an event too large, dropped');
           await this.queue.remove(key);
         }
         batches = await this.queue.batches();
       } else if (s === 401 || s === 403) {
         this.state = 'stopped';
-        this.deps.warn(`uploads stopped: the platform refused the SDK key (${s}); events stay queued`);
+        this.deps.warn(`${s}: SDK key refused, uploads stopped`);
         return;
       } else if (s === 0 || s === 408 || s === 429 || s >= 500) {
         this.backoff(res.retryAfter);
         return;
       } else {
         this.refused += batch.n;
-        this.deps.warn(`the platform refused a batch of ${batch.n} (${s}): dropped`, res.body);
+        this.deps.warn(`${s}: ${batch.n} events refused, dropped`, res.body);
         await this.queue.remove(key);
       }
     }
@@ -96,7 +107,7 @@ export class Uploader {
     const exp = Math.min(BACKOFF_BASE_MS * 2 ** this.attempt++, BACKOFF_MAX_MS);
     const wait = retryAfter !== undefined ? retryAfter * 1000 : exp / 2 + (exp / 2) * this.deps.random();
     this.state = 'backoff';
-    this.deps.shared.set(this.cfg.prefix + BACKOFF_KEY, this.deps.clock.now() + wait);
+    this.deps.shared.set(this.cfg.prefix + BACKOFF_KEY, [this.deps.clock.now() + wait, wait]);
     this.schedule(wait);
   }
 

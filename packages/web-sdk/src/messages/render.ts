@@ -32,14 +32,19 @@ const CSS: [string, Record<string, string>][] = [
       borderRadius: '12px',
       padding: '20px 24px',
       maxWidth: 'min(420px,90vw)',
+      // A long body scrolls inside the dialog: title, close button and call to action stay on screen.
+      maxHeight: '90vh',
+      boxSizing: 'border-box',
+      display: 'flex',
+      flexDirection: 'column',
       boxShadow: '0 8px 32px rgba(0,0,0,.3)',
       position: 'relative',
     },
   ],
   ['h2', { margin: '0 32px 8px 0', fontSize: '18px' }],
-  ['p', { margin: '0 0 16px', whiteSpace: 'pre-wrap' }],
+  ['p', { margin: '0 0 16px', whiteSpace: 'pre-wrap', overflowY: 'auto', minHeight: '0', flex: '1 1 auto' }],
   ['button', { font: 'inherit', cursor: 'pointer', borderRadius: '8px', border: '0', padding: '8px 16px' }],
-  ['.cta', { background: '#1a56db', color: '#fff' }],
+  ['.cta', { background: '#1a56db', color: '#fff', alignSelf: 'flex-start', flex: 'none' }],
   ['.x', { position: 'absolute', top: '8px', right: '8px', background: 'none', fontSize: '20px', padding: '4px 10px' }],
   ['button:focus-visible', { outline: '2px solid #1a56db', outlineOffset: '2px' }],
 ];
@@ -91,10 +96,12 @@ export const renderer: Renderer = {
     const p = el('p', view.body);
     const cta = el('button', view.cta, 'cta');
     const x = el('button', '×', 'x');
-    x.setAttribute('aria-label', 'Close');
+    x.setAttribute('aria-label', view.close);
+    p.id = 'evp-b';
     box.setAttribute('role', 'dialog');
     box.setAttribute('aria-modal', 'true');
     box.setAttribute('aria-labelledby', titleId);
+    box.setAttribute('aria-describedby', p.id);
     box.append(x, h2, p, cta);
     root.append(box);
     style(root, host, { box, h2, p, cta, x });

@@ -3,7 +3,8 @@ import { KeyRing, createLogger } from '@evp/core';
 import { useMigratedChdb } from '@evp/testkit';
 import type { IngestReceipt } from '@evp/schemas';
 import { eventRow, receiptRow, rejectedRow, TABLES } from '../sink';
-import { pageEvent, rejectedRecord } from '../testing';
+import { consoleBuildStub, pageEvent, rejectedRecord } from '../testing';
+import { loadConsoleAssets } from './console';
 import { createSegmenterApp } from './app';
 
 const API = 'api-key-app1-0123456789';
@@ -258,19 +259,27 @@ describe('segmenter HTTP: request verdicts and the inspector', () => {
     });
   });
 
-  it('serves the inspector page and its assets with a same-origin content policy', async () => {
-    for (const [path, type] of [
-      ['/inspector', 'text/html'],
-      ['/inspector/inspector.js', 'text/javascript'],
-      ['/inspector/inspector.css', 'text/css'],
+  it('serves the inspector page and its assets (the console’s build it is given) with a same-origin content policy', async () => {
+    const assets = loadConsoleAssets({ build: consoleBuildStub() });
+    const withConsole = createSegmenterApp({ analytics: db.analytics, keys, logger: createLogger('test', 'silent'), console: assets }).app;
+    const inspector = await request(withConsole).get('/inspector');
+    expect(inspector.text).toContain('<script src="/console/assets/inspector-STUB0000.js"></script>');
+    expect(inspector.text).toContain('<link rel="stylesheet" href="/console/assets/console-STUB0000.css">');
+    for (const [path, type, cache] of [
+      ['/inspector', 'text/html', 'no-cache'],
+      ['/console/assets/inspector-STUB0000.js', 'text/javascript', 'public, max-age=31536000, immutable'],
+      ['/console/assets/console-STUB0000.css', 'text/css', 'public, max-age=31536000, immutable'],
     ] as const) {
-      const res = await request(app()).get(path);
-      expect([path, res.status, res.headers['content-type'], res.headers['content-security-policy']]).toEqual([
+      const res = await request(withConsole).get(path);
+      expect([path, res.status, res.headers['content-type'], res.headers['content-security-policy'], res.headers['cache-control']]).toEqual([
         path,
         200,
         `${type}; charset=utf-8`,
         "default-src 'self'; frame-ancestors 'none'",
+        cache,
       ]);
     }
+    // Without the console's files (a segmenter run without CONSOLE_ASSETS_DIR), no page.
+    expect((await request(app()).get('/inspector')).status).toBe(404);
   });
 });

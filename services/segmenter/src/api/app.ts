@@ -1,14 +1,12 @@
 import type { Request, Router } from 'express';
 import { ApiError, InfraError, type Analytics, type KeyRing, type Logger } from '@evp/core';
 import { REQUEST_ID_PATTERN, browserCors, createHttpApp, grantOf, requireKey, type HttpMetrics } from '@evp/http';
-import { INSPECTOR_CSS, INSPECTOR_HTML, INSPECTOR_JS } from './inspector-page';
 import { inspectDeadLetters, inspectEvents, inspectRejected, parseDeadLetterQuery, parseInspectQuery } from './inspect';
 import { requestVerdicts } from './verdicts';
 import { segmentRoutes } from './segments';
 import { campaignRoutes } from './campaigns';
 import { keyRoutes } from './keys';
-import { consoleKeysRoutes } from './console-keys';
-import { consoleRoutes, serveFile, type ConsoleAssets } from './console';
+import { consoleRoutes, type ConsoleAssets } from './console';
 import { appHealth, MINUTES_DEFAULT, MINUTES_MAX, spanParam } from './health';
 import type { SegmentsService } from '../segments';
 import type { CampaignsService } from '../campaigns';
@@ -26,7 +24,7 @@ export interface SegmenterAppDeps {
   campaigns?: CampaignsService;
   /** Seconds a client should wait after a 503. Default 2. */
   retryAfterSeconds?: number;
-  /** The console's chart library and example queries (console/assets.ts); absent, the console pages are not served. */
+  /** The console's build, chart library and example queries (console/assets.ts); absent, the console's pages (the inspector's too) are not served. */
   console?: ConsoleAssets;
   /** Browser origins that may read request verdicts with the SDK key (`*`: any). Default none. */
   corsOrigins?: readonly string[];
@@ -38,7 +36,7 @@ const VERDICTS_PREFIX = '/v1/ingest/requests/';
 /**
  * What the segmenter answers over HTTP, all read from ClickHouse and all for the key's app only:
  * the verdicts of a request (SDK or API key: an app may ask what became of its own upload), the
- * inspector API (API key: it shows the app's data) and the inspector page.
+ * inspector API (API key: it shows the app's data), segments, campaigns, keys, and the console's pages.
  */
 export function createSegmenterApp(deps: SegmenterAppDeps) {
   const retryAfterSeconds = deps.retryAfterSeconds ?? 2;
@@ -97,11 +95,7 @@ export function createSegmenterApp(deps: SegmenterAppDeps) {
       });
       if (deps.segments) segmentRoutes(router, deps.keys, deps.segments, deps.analytics, guarded);
       if (deps.campaigns) campaignRoutes(router, deps.keys, deps.campaigns, deps.analytics, guarded);
-      router.get('/inspector', serveFile('text/html', INSPECTOR_HTML));
-      router.get('/inspector/inspector.js', serveFile('text/javascript', INSPECTOR_JS));
-      router.get('/inspector/inspector.css', serveFile('text/css', INSPECTOR_CSS));
       keyRoutes(router, deps.keys, guarded);
-      consoleKeysRoutes(router);
       if (deps.console) consoleRoutes(router, deps.console);
     },
   });

@@ -55,6 +55,7 @@ const stateConflict = 'The campaign’s state refuses this (docs/campaigns.md#st
 
 const command = (name: 'pause' | 'resume' | 'end', description: string) => ({
   post: op(`${name[0]?.toUpperCase()}${name.slice(1)} a campaign`, `${description} Repeating it in the state it leads to changes nothing (no new version).`, {
+    operationId: `${name}Campaign`,
     parameters: [campaignId],
     responses: {
       '200': jsonResponse('The campaign in its new state.', ref('Campaign')),
@@ -70,6 +71,7 @@ export function campaignPaths(): OpenApiPaths {
         'Create a campaign',
         'Validated against the campaign rules, the app’s saved segments and the data contract; saved as version 1 in state `draft`.',
         {
+          operationId: 'createCampaign',
           requestBody: documentBody,
           responses: {
             '201': jsonResponse('The saved campaign.', ref('Campaign')),
@@ -78,6 +80,7 @@ export function campaignPaths(): OpenApiPaths {
         },
       ),
       get: op('The app’s campaigns', 'Every campaign of the key’s app, whatever its state, by creation.', {
+        operationId: 'listCampaigns',
         responses: {
           '200': jsonResponse('The campaigns.', closedObject(['data'], { data: { type: 'array', items: ref('Campaign') } })),
           ...errors({ badRequest: 'Not answered by this route.' }),
@@ -89,6 +92,7 @@ export function campaignPaths(): OpenApiPaths {
         'Preview a campaign for one user',
         'The action the campaign would request for the user now — assigned to control or a variant, its templates rendered with the user’s data and catalog records — or why it would request none. Nothing is saved or sent.',
         {
+          operationId: 'previewCampaign',
           requestBody: jsonRequestBody(
             closedObject(['campaign', 'user_id'], {
               campaign: {
@@ -117,6 +121,7 @@ export function campaignPaths(): OpenApiPaths {
         'Actions created per campaign per hour',
         'For each of the app’s campaigns, the actions created per hour (action log `created` entries of the runs the campaign requested). Hours with none are left out. Drawn by the console’s campaign list (docs/console.md).',
         {
+          operationId: 'getCampaignActivity',
           parameters: [hoursParam],
           responses: {
             '200': jsonResponse(
@@ -130,9 +135,11 @@ export function campaignPaths(): OpenApiPaths {
     },
     '/v1/campaigns/settings': {
       get: op('The app’s campaign settings', 'Across all the app’s campaigns; the defaults until set.', {
+        operationId: 'getCampaignSettings',
         responses: { '200': jsonResponse('The settings.', ref('CampaignSettings')), ...errors({ badRequest: 'Not answered by this route.' }) },
       }),
       put: op('Replace the app’s campaign settings', 'Keys left out take their defaults.', {
+        operationId: 'replaceCampaignSettings',
         requestBody: jsonRequestBody(ref('CampaignSettings'), 'The settings.'),
         responses: {
           '200': jsonResponse('The saved settings.', ref('CampaignSettings')),
@@ -142,6 +149,7 @@ export function campaignPaths(): OpenApiPaths {
     },
     '/v1/campaigns/{campaign_id}': {
       get: op('One campaign', 'The campaign’s latest version.', {
+        operationId: 'getCampaign',
         parameters: [campaignId],
         responses: { '200': jsonResponse('The campaign.', ref('Campaign')), ...errors({ notFound: true, badRequest: '`campaign_id` is malformed.' }) },
       }),
@@ -149,6 +157,7 @@ export function campaignPaths(): OpenApiPaths {
         'Replace a campaign’s document',
         'Only while the campaign is `draft` or `paused`; bumps the version. The action ids stay those of the variants by position.',
         {
+          operationId: 'replaceCampaign',
           parameters: [campaignId],
           requestBody: documentBody,
           responses: {
@@ -171,6 +180,7 @@ export function campaignPaths(): OpenApiPaths {
         'Trigger an API campaign for users',
         'One run of an active campaign with an `{"api": true}` trigger, for these users (duplicates counted once); answered once the run is durable.',
         {
+          operationId: 'triggerCampaign',
           parameters: [campaignId],
           requestBody: jsonRequestBody(
             closedObject(['user_ids'], {
@@ -199,6 +209,7 @@ export function campaignPaths(): OpenApiPaths {
     },
     '/v1/campaigns/{campaign_id}/report': {
       get: op('A campaign’s report', 'Per variant and for control, with uplift against control (docs/campaigns.md#report).', {
+        operationId: 'getCampaignReport',
         parameters: [campaignId],
         responses: {
           '200': jsonResponse('The report.', ref('CampaignReport')),

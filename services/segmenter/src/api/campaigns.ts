@@ -19,7 +19,7 @@ function param(raw: unknown): string {
 }
 
 /** The campaign as the API shows it (the app is the key's, so it is not repeated). */
-const view = (c: Campaign) => ({
+export const campaignView = (c: Campaign) => ({
   id: c.id,
   name: c.name,
   version: c.version,
@@ -58,23 +58,23 @@ export function campaignRoutes(
     res.status(200).json({ data: await guarded(req, () => campaignActivity(analytics, app(req), hours, Date.now())) });
   });
   router.post('/v1/campaigns', api, body, async (req, res) => {
-    res.status(201).json(view(await guarded(req, () => campaigns.create(app(req), req.body))));
+    res.status(201).json(campaignView(await guarded(req, () => campaigns.create(app(req), req.body))));
   });
   router.get('/v1/campaigns', api, async (req, res) => {
-    res.status(200).json({ data: (await guarded(req, () => campaigns.list(app(req)))).map(view) });
+    res.status(200).json({ data: (await guarded(req, () => campaigns.list(app(req)))).map(campaignView) });
   });
   router.get('/v1/campaigns/:campaign_id', api, async (req, res) => {
     const id = param(req.params.campaign_id);
-    res.status(200).json(view(await guarded(req, () => campaigns.get(app(req), id))));
+    res.status(200).json(campaignView(await guarded(req, () => campaigns.get(app(req), id))));
   });
   router.put('/v1/campaigns/:campaign_id', api, body, async (req, res) => {
     const id = param(req.params.campaign_id);
-    res.status(200).json(view(await guarded(req, () => campaigns.update(app(req), id, req.body))));
+    res.status(200).json(campaignView(await guarded(req, () => campaigns.update(app(req), id, req.body))));
   });
   for (const command of ['pause', 'resume', 'end'] as const) {
     router.post(`/v1/campaigns/:campaign_id/${command}`, api, async (req, res) => {
       const id = param(req.params.campaign_id);
-      res.status(200).json(view(await guarded(req, () => campaigns[command](app(req), id))));
+      res.status(200).json(campaignView(await guarded(req, () => campaigns[command](app(req), id))));
     });
   }
   router.post('/v1/campaigns/:campaign_id/trigger', api, body, async (req, res) => {

@@ -5,6 +5,7 @@ import {
   jsonResponse,
   keyed,
   nullable,
+  pathParam,
   queryParam,
   unavailable,
   type OpenApiOperation,
@@ -19,9 +20,11 @@ const count = { type: 'integer', minimum: 0 };
 const clickhouseDown = unavailable('ClickHouse');
 
 /** A page or file of the console: no key (its scripts ask for the API key), served with the same-origin content policy. */
-const file = (summary: string, type: string, cache = 'no-cache'): { get: OpenApiOperation } => ({
+const file = (operationId: string, summary: string, type: string, cache = 'no-cache', parameters: object[] = []): { get: OpenApiOperation } => ({
   get: {
+    operationId,
     summary,
+    ...(parameters.length > 0 ? { parameters } : {}),
     security: [],
     responses: {
       '200': {
@@ -45,9 +48,10 @@ export const hourly = (fields: Record<string, object>) =>
   });
 
 /** A series route of the API key: its 200 and the errors every such route gives. */
-function seriesOp(summary: string, description: string, parameters: OpenApiOperation['parameters'], body: object): OpenApiOperation {
+function seriesOp(operationId: string, summary: string, description: string, parameters: OpenApiOperation['parameters'], body: object): OpenApiOperation {
   const key = keyed('api');
   return {
+    operationId,
     summary,
     description: `${description} Read from ClickHouse for the key’s app only; buckets with nothing are left out. Drawn by the console (docs/console.md).`,
     security: key.security,
@@ -65,23 +69,48 @@ function seriesOp(summary: string, description: string, parameters: OpenApiOpera
 export function consolePaths(): OpenApiPaths {
   return {
     '/console': {
-      get: { summary: 'The console: redirects to its Campaigns page', security: [], responses: { '302': { description: 'To /console/campaigns.' } } },
+      get: {
+        operationId: 'getConsole',
+        summary: 'The console: redirects to its Campaigns page',
+        security: [],
+        responses: { '302': { description: 'To /console/campaigns.' } },
+      },
     },
-    '/console/campaigns': file('The console’s Campaigns page', 'text/html'),
-    '/console/campaigns/{campaign_id}': file('The console’s page of one campaign', 'text/html'),
-    '/console/segments': file('The console’s Segments page', 'text/html'),
-    '/console/segments/{segment_id}': file('The console’s page of one segment', 'text/html'),
-    '/console/sql': file('The console’s SQL page', 'text/html'),
-    '/console/health': file('The console’s Health page', 'text/html'),
-    '/console/assets/console.js': file('The console’s script', 'text/javascript'),
-    '/console/assets/console.css': file('The console’s style', 'text/css'),
+    '/console/campaigns': file('getConsoleCampaignsPage', 'The console’s Campaigns page', 'text/html'),
+    '/console/campaigns/{campaign_id}': file('getConsoleCampaignPage', 'The console’s page of one campaign', 'text/html', undefined, [
+      pathParam('campaign_id', { type: 'string' }, 'The campaign the page shows (its script reads it from the URL).'),
+    ]),
+    '/console/segments': file('getConsoleSegmentsPage', 'The console’s Segments page', 'text/html'),
+    '/console/segments/{segment_id}': file('getConsoleSegmentPage', 'The console’s page of one segment', 'text/html', undefined, [
+      pathParam('segment_id', { type: 'string' }, 'The segment the page shows (its script reads it from the URL).'),
+    ]),
+    '/console/sql': file('getConsoleSqlPage', 'The console’s SQL page', 'text/html'),
+    '/console/health': file('getConsoleHealthPage', 'The console’s Health page', 'text/html'),
+    '/console/assets/{file}': {
+      get: {
+        operationId: 'getConsoleAsset',
+        summary: 'A file of the console’s build (packages/console): a page’s script or a stylesheet, named by its content hash',
+        security: [],
+        parameters: [pathParam('file', { type: 'string' }, 'As the page names it, e.g. `health-PS5JOORJ.js`.')],
+        responses: {
+          '200': {
+            description:
+              "The file (text/javascript or text/css), served with `Content-Security-Policy: default-src 'self'` and `Cache-Control: public, max-age=31536000, immutable`.",
+            content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } },
+          },
+          '404': errorResponse('No such file in this build.', ['not_found']),
+        },
+      },
+    },
     '/console/assets/chart.umd.min.js': file(
+      'getConsoleChartLibrary',
       'Chart.js’s browser build (pages ask for it with `?v=` its hash)',
       'text/javascript',
       'public, max-age=31536000, immutable',
     ),
     '/console/assets/sql-examples.json': {
       get: {
+        operationId: 'getConsoleSqlExamples',
         summary: 'The example queries of docs/analytics.md, read when the segmenter starts',
         security: [],
         responses: {
@@ -94,6 +123,7 @@ export function consolePaths(): OpenApiPaths {
     },
     '/v1/inspect/health': {
       get: seriesOp(
+        'getIntakeHealth',
         'The app’s intake per minute and its dead letters',
         'Events stored (distinct ids) and records rejected per minute of receipt, the 95th percentile of receipt → stored of the minute’s events, and the dead letters of the span by consumer group.',
         [

@@ -1,5 +1,6 @@
 // The public HTTP API: request verdicts, the inspector, segments, campaigns, the console, and its OpenAPI.
 export * from './app';
+export type * from './answers';
 export { SEGMENT_BODY_LIMIT } from './segments';
 export { segmenterOpenApi } from './openapi';
 export {
@@ -11,5 +12,6 @@ export {
   upliftWords,
   wilsonInterval,
   type ConsoleAssets,
+  type ConsoleBuild,
   type ShellOptions,
 } from './console';

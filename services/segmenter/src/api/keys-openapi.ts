@@ -1,13 +1,13 @@
 import { closedObject, jsonResponse, keyed, nullable, type OpenApiPaths } from '@evp/http';
 import { ROLES } from '@evp/core';
-import { CONSOLE_KEYS_PATHS } from './console-keys';
 
-/** GET /v1/keys and the console's Keys page (keys.ts, console-keys/; docs/keys.md#listing-an-apps-keys). */
+/** GET /v1/keys and the console's Keys page (keys.ts, console/; docs/keys.md#listing-an-apps-keys). */
 
 const time = (description: string) => nullable('string', { format: 'date-time', description });
 
-const page = (summary: string, type: string) => ({
+const page = (operationId: string, summary: string, type: string) => ({
   get: {
+    operationId,
     summary,
     security: [],
     responses: {
@@ -21,6 +21,7 @@ export function keyPaths(internalError: object, unavailable: object): OpenApiPat
   return {
     '/v1/keys': {
       get: {
+        operationId: 'listKeys',
         summary: 'The app’s keys, with when each was last used',
         description:
           'Every key of the API key’s own app in the keys file, revoked ones included, by id: never a key or its digest. `last_used_at` is shared by every replica of every service within `KEYS_USAGE_FLUSH_MS` (5 s) when they share Redis.',
@@ -36,9 +37,7 @@ export function keyPaths(internalError: object, unavailable: object): OpenApiPat
         },
       },
     },
-    [CONSOLE_KEYS_PATHS.page]: page('The console’s Keys page', 'text/html'),
-    [CONSOLE_KEYS_PATHS.script]: page('The Keys page’s script', 'text/javascript'),
-    [CONSOLE_KEYS_PATHS.style]: page('The Keys page’s style', 'text/css'),
+    '/console/keys': page('getConsoleKeysPage', 'The console’s Keys page', 'text/html'),
   };
 }
 

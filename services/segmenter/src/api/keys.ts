@@ -1,9 +1,10 @@
 import type { Request, Router } from 'express';
 import type { KeyRing } from '@evp/core';
 import { grantOf, requireKey } from '@evp/http';
+import type { KeysAnswer } from './answers';
 
 /** One key as the API shows it: never the key or its digest. */
-interface KeyView {
+export interface KeyView {
   id: string;
   role: string;
   created_at: string | null;
@@ -33,6 +34,7 @@ async function keysListing(keys: KeyRing, appId: string): Promise<KeyView[]> {
 export function keyRoutes(router: Router, keys: KeyRing, guarded: <T>(req: Request, op: () => Promise<T>) => Promise<T>): void {
   router.get('/v1/keys', requireKey(keys, 'api'), async (req, res) => {
     const { appId } = grantOf(req);
-    res.status(200).json({ app_id: appId, data: await guarded(req, () => keysListing(keys, appId)) });
+    const answer: KeysAnswer = { app_id: appId, data: await guarded(req, () => keysListing(keys, appId)) };
+    res.status(200).json(answer);
   });
 }

@@ -4,7 +4,7 @@ import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { commonSchemas, opsPaths } from '@evp/http';
 import { describedRoutes, expressRoutes, undescribedAnswers, useMigratedChdb, waitFor, type SeenAnswer } from '@evp/testkit';
 import { eventRow, receiptRow, rejectedRow, TABLES } from '../sink';
-import { insertEvents, pageEvent, rejectedRecord, userEvent } from '../testing';
+import { consoleBuildStub, insertEvents, pageEvent, rejectedRecord, userEvent } from '../testing';
 import { clickhouseReport, createCampaigns } from '../campaigns';
 import { createSegments } from '../segments';
 import { createSegmenterApp } from './app';
@@ -40,7 +40,7 @@ describe("the segmenter's OpenAPI fragment", () => {
         ? { triggerApi: async (_app: string, _c: unknown, users: string[]) => ({ inv_id: 5, users: users.length }), report: clickhouseReport(analytics) }
         : {}),
     }).service;
-  const consoleAssets = loadConsoleAssets();
+  const consoleAssets = loadConsoleAssets({ build: consoleBuildStub() });
   const app = () =>
     createSegmenterApp({ analytics: db.analytics, keys, logger, segments: segments.service, campaigns: campaignsOn(db.analytics), console: consoleAssets }).app;
   afterAll(() => segments.engine.stop());
@@ -153,7 +153,7 @@ describe("the segmenter's OpenAPI fragment", () => {
       await hit(up, template, template);
       await hit(failing, template, template, API);
     }
-    for (const p of ['/inspector', '/inspector/inspector.js', '/inspector/inspector.css', '/healthz', '/readyz', '/metrics']) await hit(up, p, p);
+    for (const p of ['/inspector', '/healthz', '/readyz', '/metrics']) await hit(up, p, p);
 
     const verdictBodies = seen.filter((a) => a.status === 200 && a.template.startsWith('/v1/')).map((a) => a.body as { data?: unknown[]; events?: unknown[] });
     expect(verdictBodies.map((b) => (b.data ?? b.events)?.length)).toEqual([3, 0, 3, 0, 2, 2, 2, 2, 0, 2]);
@@ -165,12 +165,12 @@ describe("the segmenter's OpenAPI fragment", () => {
       '/console/segments',
       '/console/sql',
       '/console/health',
-      '/console/assets/console.js',
-      '/console/assets/console.css',
+      '/console/keys',
       '/console/assets/chart.umd.min.js',
       '/console/assets/sql-examples.json',
     ])
       await hit(up, p, p);
+    for (const file of ['inspector-STUB0000.js', 'console-STUB0000.css', 'nope.js']) await hit(up, `/console/assets/${file}`, '/console/assets/{file}');
     await hit(up, '/console/campaigns/c-1', '/console/campaigns/{campaign_id}');
     await hit(up, '/console/segments/s-1', '/console/segments/{segment_id}');
     const health = '/v1/inspect/health';

@@ -52,9 +52,10 @@ const deadLetterParams = [
   queryParam('limit', { type: 'integer', minimum: 1, maximum: MAX_INSPECT_LIMIT }, `At most this many, newest first. Default ${DEFAULT_INSPECT_LIMIT}.`),
 ];
 
-const inspect = (summary: string, item: string, parameters = inspectParams, extra = ''): OpenApiOperation => {
+const inspect = (operationId: string, summary: string, item: string, parameters = inspectParams, extra = ''): OpenApiOperation => {
   const key = keyed('api');
   return {
+    operationId,
     summary,
     description: `Read from ClickHouse, for the key’s app only.${extra} Details: docs/inspector.md.`,
     security: key.security,
@@ -69,9 +70,10 @@ const inspect = (summary: string, item: string, parameters = inspectParams, extr
   };
 };
 
-/** The inspector page and its assets: same-origin content policy, no key (the page asks for the API key). */
-const page = (summary: string, type: string): { get: OpenApiOperation } => ({
+/** The inspector page (its script and style are files of the console's build): same-origin content policy, no key (the page asks for the API key). */
+const page = (operationId: string, summary: string, type: string): { get: OpenApiOperation } => ({
   get: {
+    operationId,
     summary,
     security: [],
     responses: {
@@ -82,18 +84,22 @@ const page = (summary: string, type: string): { get: OpenApiOperation } => ({
 
 export function segmenterOpenApi(): OpenApiFragment {
   const verdictsKey = keyed('sdk or api');
+  const requestIdParam = pathParam(
+    'request_id',
+    { type: 'string', pattern: REQUEST_ID_PATTERN.source },
+    'The `request_id` of the ingest answer (`X-Request-Id`).',
+  );
   return {
     service: 'segmenter',
     paths: {
       '/v1/ingest/requests/{request_id}': {
         get: {
+          operationId: 'getRequestVerdicts',
           summary: 'What became of every event or record of one request',
           description:
             'From the receipts the validator writes: every event or record of the request, in submission order, `accepted` with its warnings or `rejected` with its reasons. `status` is `pending` until every envelope of the request is validated. Another app’s request, and a request not validated yet, read as `pending` with no events.',
           security: verdictsKey.security,
-          parameters: [
-            pathParam('request_id', { type: 'string', pattern: REQUEST_ID_PATTERN.source }, 'The `request_id` of the ingest answer (`X-Request-Id`).'),
-          ],
+          parameters: [requestIdParam],
           responses: {
             '200': jsonResponse('The request’s verdicts so far.', ref('RequestVerdicts')),
             '400': badRequest('`request_id` is not 1–128 of `A-Z a-z 0-9 . _ -`.'),
@@ -103,21 +109,24 @@ export function segmenterOpenApi(): OpenApiFragment {
           },
         },
         // A web library's debug mode reads its own verdicts from the page (CORS; CORS_ORIGINS).
-        options: corsPreflight('Preflight answered; allow-headers (Authorization, X-Request-Id) and GET are set for allowed origins only.'),
+        options: corsPreflight(
+          'preflightGetRequestVerdicts',
+          'Preflight answered; allow-headers (Authorization, X-Request-Id) and GET are set for allowed origins only.',
+          [requestIdParam],
+        ),
       },
-      '/v1/inspect/events': { get: inspect('The app’s events, with their warnings', 'InspectedEvent') },
-      '/v1/inspect/rejected': { get: inspect('The app’s rejections, with every reason and the payload as sent', 'InspectedRejection') },
+      '/v1/inspect/events': { get: inspect('inspectEvents', 'The app’s events, with their warnings', 'InspectedEvent') },
+      '/v1/inspect/rejected': { get: inspect('inspectRejected', 'The app’s rejections, with every reason and the payload as sent', 'InspectedRejection') },
       '/v1/inspect/deadletters': {
         get: inspect(
+          'inspectDeadLetters',
           'The app’s dead letters: messages a consumer could not handle, in the one envelope',
           'InspectedDeadLetter',
           deadLetterParams,
           ' A dead letter belongs to the app of its message’s `app_id` header or key; those that name no app are listed by `npm run deadletters -- list` (docs/reliability.md).',
         ),
       },
-      '/inspector': page('The inspector page', 'text/html'),
-      '/inspector/inspector.js': page('The inspector page’s script', 'text/javascript'),
-      '/inspector/inspector.css': page('The inspector page’s style', 'text/css'),
+      '/inspector': page('getInspectorPage', 'The inspector page', 'text/html'),
       ...segmentPaths(),
       ...campaignPaths(),
       ...keyPaths(internalError, unavailable('Redis (keys’ last uses)')),

@@ -24,6 +24,7 @@ export function segmentPaths(): OpenApiPaths {
   return {
     '/v1/segments': {
       post: op('Create a segment', 'Checked against the language and the data contract, saved as version 1; a full recompute starts.', {
+        operationId: 'createSegment',
         requestBody: segmentBody,
         responses: {
           '201': jsonResponse('The saved segment.', ref('Segment')),
@@ -34,6 +35,7 @@ export function segmentPaths(): OpenApiPaths {
         'The app’s segments',
         'Every live segment of the key’s app; with `member_counts=true`, each with its current member count (the console’s list).',
         {
+          operationId: 'listSegments',
           parameters: [queryParam('member_counts', { enum: ['true', 'false'] }, 'Add `member_count` to each segment. Default false.')],
           responses: {
             '200': jsonResponse('The segments.', closedObject(['data'], { data: { type: 'array', items: ref('Segment') } })),
@@ -44,6 +46,7 @@ export function segmentPaths(): OpenApiPaths {
     },
     '/v1/segments/preview': {
       post: op('Preview a definition', 'Evaluates a definition now, over every user of the app, without saving it.', {
+        operationId: 'previewSegment',
         requestBody: jsonRequestBody(closedObject(['definition'], { definition: ref('Definition') }), 'A definition.'),
         responses: {
           '200': jsonResponse(
@@ -60,10 +63,12 @@ export function segmentPaths(): OpenApiPaths {
     },
     '/v1/segments/{segment_id}': {
       get: op('One segment', 'The segment’s latest version.', {
+        operationId: 'getSegment',
         parameters: [segmentId],
         responses: { '200': jsonResponse('The segment.', ref('Segment')), ...errors({ notFound: true, badRequest: '`segment_id` is malformed.' }) },
       }),
       put: op('Replace a segment’s name and definition', 'Bumps the version; the segment and every segment referencing it are recomputed.', {
+        operationId: 'replaceSegment',
         parameters: [segmentId],
         requestBody: segmentBody,
         responses: {
@@ -72,6 +77,7 @@ export function segmentPaths(): OpenApiPaths {
         },
       }),
       delete: op('Delete a segment', 'Every member exits (one `exited` record each on segments.membership).', {
+        operationId: 'deleteSegment',
         parameters: [segmentId],
         responses: {
           '204': { description: 'Deleted.' },
@@ -86,6 +92,7 @@ export function segmentPaths(): OpenApiPaths {
     },
     '/v1/segments/{segment_id}/members': {
       get: op('A segment’s current members', 'By user id, a page at a time.', {
+        operationId: 'listSegmentMembers',
         parameters: [
           segmentId,
           queryParam('cursor', { type: 'string', maxLength: 1024 }, 'The `cursor` of the previous page.'),
@@ -108,6 +115,7 @@ export function segmentPaths(): OpenApiPaths {
         'Entries and exits per hour',
         'Changes of membership per hour, from `segment_members`: every change ClickHouse has not merged yet (recent hours exact), and at least each user’s latest change. Hours without a change are left out. Drawn by the console (docs/console.md).',
         {
+          operationId: 'getSegmentHistory',
           parameters: [segmentId, hoursParam],
           responses: {
             '200': jsonResponse(
@@ -121,6 +129,7 @@ export function segmentPaths(): OpenApiPaths {
     },
     '/v1/users/{user_id}/segments': {
       get: op('A user’s segments', 'The segments of the key’s app the user is a member of now.', {
+        operationId: 'listUserSegments',
         parameters: [pathParam('user_id', { type: 'string', minLength: 1, maxLength: 256 })],
         responses: {
           '200': jsonResponse(

@@ -5,6 +5,7 @@ import type { Segment, SegmentsService } from '../segments';
 import { memberCounts, membershipHistory } from '../segments';
 import { HOURS_DEFAULT, HOURS_MAX, spanParam } from './health';
 import { viewTimes } from './versioned-view';
+import type { DataAnswer, SegmentWithCount } from './answers';
 
 /** A definition is small; a body this large is a mistake, not a segment. */
 export const SEGMENT_BODY_LIMIT = 256 * 1024;
@@ -28,7 +29,7 @@ function limitOf(raw: unknown): number {
 }
 
 /** The segment as the API shows it (the app is the key's, so it is not repeated). */
-const view = (s: Segment) => ({
+export const segmentView = (s: Segment) => ({
   id: s.id,
   name: s.name,
   version: s.version,
@@ -53,26 +54,27 @@ export function segmentRoutes(
     res.status(200).json(await guarded(req, () => segments.preview(grantOf(req).appId, req.body)));
   });
   router.post('/v1/segments', api, body, async (req, res) => {
-    res.status(201).json(view(await guarded(req, () => segments.create(grantOf(req).appId, req.body))));
+    res.status(201).json(segmentView(await guarded(req, () => segments.create(grantOf(req).appId, req.body))));
   });
   router.get('/v1/segments', api, async (req, res) => {
     const counts = req.query.member_counts;
     if (counts !== undefined && counts !== 'true' && counts !== 'false')
       throw new ApiError('invalid_request', { message: 'member_counts is true or false', path: 'query.member_counts' });
     const appId = grantOf(req).appId;
-    const list = (await guarded(req, () => segments.list(appId))).map(view);
+    const list = (await guarded(req, () => segments.list(appId))).map(segmentView);
     if (counts !== 'true') return void res.status(200).json({ data: list });
     // The console's list: each segment's current members, one grouped query for all of them.
     const members = await guarded(req, () => memberCounts(analytics, appId));
-    res.status(200).json({ data: list.map((s) => ({ ...s, member_count: members.get(s.id) ?? 0 })) });
+    const answer: DataAnswer<SegmentWithCount> = { data: list.map((s) => ({ ...s, member_count: members.get(s.id) ?? 0 })) };
+    res.status(200).json(answer);
   });
   router.get('/v1/segments/:segment_id', api, async (req, res) => {
     const id = param(req.params.segment_id, 'segment_id');
-    res.status(200).json(view(await guarded(req, () => segments.get(grantOf(req).appId, id))));
+    res.status(200).json(segmentView(await guarded(req, () => segments.get(grantOf(req).appId, id))));
   });
   router.put('/v1/segments/:segment_id', api, body, async (req, res) => {
     const id = param(req.params.segment_id, 'segment_id');
-    res.status(200).json(view(await guarded(req, () => segments.update(grantOf(req).appId, id, req.body))));
+    res.status(200).json(segmentView(await guarded(req, () => segments.update(grantOf(req).appId, id, req.body))));
   });
   router.delete('/v1/segments/:segment_id', api, async (req, res) => {
     const id = param(req.params.segment_id, 'segment_id');

@@ -3,7 +3,8 @@
 export { clickhouseReport, createCampaigns, type CampaignsDeps } from './compose';
 export { assign } from './assignment';
 export { runInvId, variantActionId } from './ids';
-export { TRIGGER_MAX_USERS, type CampaignsService } from './service';
+export { TRIGGER_MAX_USERS, type CampaignsService, type PreviewOutcome } from './service';
+export type { CampaignReport } from './report';
 export { CAMPAIGN_STATES, type CampaignState } from './states';
 export type { Campaign } from './store';
 export type { CampaignAction } from './deliver';
@@ -11,5 +12,5 @@ export type { CampaignSettings, CampaignSource, StoredCampaign } from './source'
 export type { TemplateEngine } from './templates';
 export { validateCampaign } from './validate';
 export { CAMPAIGN_WORKER_NAME, CAMPAIGN_WORKER_OPTIONS, type CampaignWorkerConfig } from './options';
-export { campaignActivity } from './activity';
+export { campaignActivity, type CampaignActivity } from './activity';
 export { uplift } from './uplift';

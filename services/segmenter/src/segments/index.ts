@@ -8,5 +8,5 @@ export { workForRows, workMessage, type SegmentEntry, type WorkItem } from './wo
 export { createChangeLog } from './change-log';
 export { createMembershipState } from './membership-store';
 export { createSegmentStore } from './definitions-store';
-export type { MembershipChange, Segment, SegmentDefinitions } from './model';
-export { memberCounts, membershipHistory } from './history';
+export type { MemberPage, MembershipChange, Segment, SegmentDefinitions } from './model';
+export { memberCounts, membershipHistory, type MembershipHour } from './history';

@@ -8,3 +8,4 @@ export { referenceMembers } from './segment-reference-model';
 export { ev, membersOf, seed, type CatalogSeed, type Definitions } from './segment-seeding';
 export { nth, startSinkHarness, type SinkHarness, type SinkHarnessOptions } from './sink-harness';
 export { MemoryCampaigns, readRequested } from './worker-harness';
+export { consoleBuildStub } from './console-build';

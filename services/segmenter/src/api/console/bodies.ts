@@ -109,3 +109,30 @@ export const HEALTH_BODY = `<h1>Health</h1>
     <div id="lag" data-testid="lag"></div>
   </section>
 </div>`;
+
+/** The inspector's filters, in the key prompt after the key (docs/inspector.md). */
+export const INSPECTOR_PROMPT = `<label>User <input id="user" placeholder="user id" data-testid="user"></label>
+    <label>Event <input id="name" placeholder="event name" data-testid="name"></label>
+    <label>Request <input id="request" placeholder="request id" data-testid="request"></label>`;
+
+export const INSPECTOR_BODY = `<section>
+    <h2>Events <span id="event-count" data-testid="event-count">0</span></h2>
+    <ol id="events" data-testid="events"></ol>
+  </section>
+  <section>
+    <h2>Rejections <span id="rejected-count" data-testid="rejected-count">0</span></h2>
+    <ol id="rejected" data-testid="rejected"></ol>
+  </section>
+  <section class="wide">
+    <h2>Dead letters <span id="deadletter-count" data-testid="deadletter-count">0</span></h2>
+    <p class="meta">Messages of this app a platform consumer could not handle (not filtered by user, event or request). Replay: <code>npm run deadletters -- replay --id ID</code>.</p>
+    <ol id="deadletters" data-testid="deadletters"></ol>
+  </section>`;
+
+/** The Keys page (docs/console.md#keys): an app's keys by id and role, created, revoked, last used; never a secret. */
+export const KEYS_BODY = `<h2>Keys <span id="app" data-testid="app"></span></h2>
+<table data-testid="keys">
+  <caption>Keys of the app: rotate or revoke one in the keys file; every service applies the change within seconds (docs/keys.md).</caption>
+  <thead><tr><th scope="col">Id</th><th scope="col">Role</th><th scope="col">Created</th><th scope="col">State</th><th scope="col">Last used</th></tr></thead>
+  <tbody id="rows"></tbody>
+</table>`;

@@ -1,24 +1,16 @@
 import type { Request, Response, Router } from 'express';
+import { ApiError } from '@evp/core';
 import type { ConsoleAssets } from './assets';
-import { CAMPAIGNS_BODY, CAMPAIGN_BODY, HEALTH_BODY, SEGMENTS_BODY, SEGMENT_BODY, SQL_BODY } from './bodies';
-import { CLIENT_CAMPAIGNS } from './client-campaigns';
-import { CLIENT_COMMON, CLIENT_START } from './client-common';
-import { CLIENT_HEALTH } from './client-health';
-import { CLIENT_SEGMENTS } from './client-segments';
-import { CLIENT_SQL } from './client-sql';
-import { CONSOLE_CSP, CONSOLE_CSS_PATH, consolePage } from './shell';
-import { CONSOLE_CSS } from './style';
+import * as bodies from './bodies';
+import { CONSOLE_CSP, consolePage, type ShellOptions } from './shell';
 
-export { loadConsoleAssets, type ConsoleAssets } from './assets';
+export { loadConsoleAssets, type ConsoleAssets, type ConsoleBuild } from './assets';
 export { CONSOLE_CSP, CONSOLE_NAV, consolePage, type ShellOptions } from './shell';
 export { parseSqlExamples } from './sql-examples';
 export * from './words';
 
-const CONSOLE_JS_PATH = '/console/assets/console.js';
-const CONSOLE_JS = [CLIENT_COMMON, CLIENT_CAMPAIGNS, CLIENT_SEGMENTS, CLIENT_SQL, CLIENT_HEALTH, CLIENT_START].join('\n');
-
 /** A file of the console, with the policy that lets a page load nothing but this origin's files. */
-export function serveFile(type: string, body: string, cacheControl = 'no-cache') {
+function serveFile(type: string, body: string, cacheControl = 'no-cache') {
   return (_req: Request, res: Response) => {
     res.setHeader('Content-Type', `${type}; charset=utf-8`);
     res.setHeader('Content-Security-Policy', CONSOLE_CSP);
@@ -28,29 +20,78 @@ export function serveFile(type: string, body: string, cacheControl = 'no-cache')
   };
 }
 
+/** What a file named by its content may be cached for: a year, never re-validated (a new build is a new name). */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Where the console's built files are served, each under its content-hashed name. */
+const ASSETS = '/console/assets';
+
 /** Chart.js's browser build. Pages ask for it with its hash as `?v=`, so a browser keeps it for a year and a new version is a new URL. */
-const CHART_PATH = '/console/assets/chart.umd.min.js';
+const CHART_PATH = `${ASSETS}/chart.umd.min.js`;
 
 /**
- * The console (docs/console.md): Campaigns, Segments, SQL and Health pages on the one base URL, all
- * in the one shell (shell.ts) with the inspector. Pages and scripts need no key; every call they make
- * takes the app's API key from the prompt. `/console/keys` is the Keys page's (not served here).
+ * A page of the console: its path, the shell's options (nav section, title, markup from
+ * bodies.ts), and `entry`, its script: packages/console/src/pages/<entry>/main.ts (with its
+ * style.css, if it has one), served under its hashed name. `chart`: it draws with Chart.js, loaded
+ * before its script. Adding a page: a row here, its markup in bodies.ts, its folder in
+ * packages/console/src/pages, and (for a new section) its nav entry in shell.ts.
+ */
+interface ConsolePage extends Omit<ShellOptions, 'scripts' | 'stylesheets'> {
+  path: string;
+  entry: string;
+  chart?: boolean;
+}
+
+const CONSOLE_PAGES: readonly ConsolePage[] = [
+  { path: '/console/campaigns', section: 'campaigns', title: 'Campaigns · console', body: bodies.CAMPAIGNS_BODY, entry: 'campaigns', chart: true },
+  { path: '/console/campaigns/:campaign_id', section: 'campaigns', title: 'Campaign · console', body: bodies.CAMPAIGN_BODY, entry: 'campaigns', chart: true },
+  { path: '/console/segments', section: 'segments', title: 'Segments · console', body: bodies.SEGMENTS_BODY, entry: 'segments', chart: true },
+  { path: '/console/segments/:segment_id', section: 'segments', title: 'Segment · console', body: bodies.SEGMENT_BODY, entry: 'segments', chart: true },
+  { path: '/console/sql', section: 'sql', title: 'SQL · console', body: bodies.SQL_BODY, entry: 'sql', chart: true },
+  { path: '/console/health', section: 'health', title: 'Health · console', body: bodies.HEALTH_BODY, entry: 'health', chart: true },
+  {
+    path: '/inspector',
+    section: 'inspector',
+    title: 'Event inspector · console',
+    body: bodies.INSPECTOR_BODY,
+    promptFields: bodies.INSPECTOR_PROMPT,
+    promptButton: 'Watch',
+    entry: 'inspector',
+  },
+  { path: '/console/keys', section: 'keys', title: 'Keys · console', body: bodies.KEYS_BODY, promptButton: 'Show keys', entry: 'keys' },
+];
+
+const TYPES: Readonly<Record<string, string>> = { js: 'text/javascript', css: 'text/css' };
+
+/**
+ * The console (docs/console.md): Campaigns, Segments, SQL, Health, the inspector and Keys on the one
+ * base URL, in the one shell (shell.ts), their scripts and styles the console's build (packages/console).
+ * Pages and files need no key; every call the pages make takes the app's API key from the prompt.
  */
 export function consoleRoutes(router: Router, assets: ConsoleAssets): void {
-  const scripts = [`${CHART_PATH}?v=${assets.chartHash}`, CONSOLE_JS_PATH];
-  const page = (section: string, title: string, body: string) => serveFile('text/html', consolePage({ section, title, body, scripts }));
+  const built = (name: string): string | undefined => {
+    const file = assets.build.entries[name];
+    return file === undefined ? undefined : `${ASSETS}/${file}`;
+  };
+  for (const p of CONSOLE_PAGES) {
+    const script = built(`${p.entry}.js`);
+    if (script === undefined) throw new Error(`the console's build has no script for page ${p.entry} (packages/console/src/pages/${p.entry}/main.ts)`);
+    const scripts = [...(p.chart ? [`${CHART_PATH}?v=${assets.chartHash}`] : []), script];
+    const stylesheets = [built('console.css'), built(`${p.entry}.css`)].filter((s) => s !== undefined);
+    router.get(p.path, serveFile('text/html', consolePage({ ...p, scripts, stylesheets })));
+  }
   router.get('/console', (_req, res) => res.redirect(302, '/console/campaigns'));
-  router.get('/console/campaigns', page('campaigns', 'Campaigns · console', CAMPAIGNS_BODY));
-  router.get('/console/campaigns/:campaign_id', page('campaigns', 'Campaign · console', CAMPAIGN_BODY));
-  router.get('/console/segments', page('segments', 'Segments · console', SEGMENTS_BODY));
-  router.get('/console/segments/:segment_id', page('segments', 'Segment · console', SEGMENT_BODY));
-  router.get('/console/sql', page('sql', 'SQL · console', SQL_BODY));
-  router.get('/console/health', page('health', 'Health · console', HEALTH_BODY));
-  router.get(CONSOLE_JS_PATH, serveFile('text/javascript', CONSOLE_JS));
-  router.get(CONSOLE_CSS_PATH, serveFile('text/css', CONSOLE_CSS));
-  router.get(CHART_PATH, serveFile('text/javascript', assets.chartJs, 'public, max-age=31536000, immutable'));
-  router.get('/console/assets/sql-examples.json', (_req, res) => {
+  router.get(CHART_PATH, serveFile('text/javascript', assets.chartJs, IMMUTABLE));
+  router.get(`${ASSETS}/sql-examples.json`, (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
     res.status(200).json(assets.sqlExamples);
+  });
+  const files = new Map(
+    Object.entries(assets.build.files).map(([name, text]) => [name, serveFile(TYPES[name.slice(name.lastIndexOf('.') + 1)] ?? 'text/plain', text, IMMUTABLE)]),
+  );
+  router.get(`${ASSETS}/:file`, (req, res) => {
+    const serve = files.get(String(req.params.file));
+    if (!serve) throw new ApiError('not_found', { message: `The console's build has no file ${String(req.params.file)}.` });
+    serve(req, res);
   });
 }

@@ -7,9 +7,6 @@
 
 export const CONSOLE_CSP = "default-src 'self'; frame-ancestors 'none'";
 
-/** sessionStorage key of the API key the prompt keeps for the tab (the inspector's, so one key serves both). */
-export const KEY_STORAGE = 'evp-inspector-key';
-
 interface NavEntry {
   id: string;
   label: string;
@@ -37,19 +34,18 @@ export interface ShellOptions {
   body: string;
   /** Scripts after the body, in order (this origin's paths). */
   scripts: readonly string[];
-  stylesheets?: readonly string[];
+  /** Stylesheets, in order (this origin's paths): the shell's, then the page's own. */
+  stylesheets: readonly string[];
   /** Fields inside the key prompt after the key (the inspector's filters). */
   promptFields?: string;
   /** The prompt's button label. Default "Connect". */
   promptButton?: string;
 }
 
-export const CONSOLE_CSS_PATH = '/console/assets/console.css';
-
 /** A whole page: the shell around `body`. */
 export function consolePage(o: ShellOptions): string {
   const nav = CONSOLE_NAV.map((n) => `<a href="${n.href}" data-nav="${n.id}"${n.id === o.section ? ' aria-current="page"' : ''}>${n.label}</a>`).join('\n    ');
-  const styles = [CONSOLE_CSS_PATH, ...(o.stylesheets ?? [])].map((s) => `<link rel="stylesheet" href="${s}">`).join('\n');
+  const styles = o.stylesheets.map((s) => `<link rel="stylesheet" href="${s}">`).join('\n');
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -1,7 +1,8 @@
 /**
  * The campaign report in plain words and the per-group interval the console draws (docs/console.md).
- * Written without imports or closures: the page's script embeds these very functions as text
- * (client.ts, `fn.toString()`), so the words a unit test checks are the words the browser shows.
+ * Imports nothing: the console's Campaigns page (packages/console) bundles this very file, through
+ * the package's `@evp/segmenter/report-words` export, so the words a unit test checks are the words
+ * the browser shows.
  */
 
 /**
@@ -11,7 +12,7 @@
  */
 export function wilsonInterval(converted: number, audience: number): [number, number] | null {
   if (!(audience > 0)) return null;
-  // Φ⁻¹(0.975), the report's 95% level (campaigns/uplift.ts); a literal: this function is embedded as text.
+  // Φ⁻¹(0.975), the report's 95% level (campaigns/uplift.ts); a literal: this file is bundled for the browser and imports nothing.
   const z = 1.959963984540054;
   const p = converted / audience;
   const z2n = (z * z) / audience;

@@ -1,0 +1,130 @@
+/// <reference lib="dom" />
+import type { CampaignAnswer, CampaignReport, PreviewOutcome } from '@evp/segmenter';
+import { upliftWords } from '@evp/segmenter/report-words';
+import { api, byId, chart, clear, every, messageOf, refusalOf, status, table, text } from '../../shell';
+import { STAGES, rateLine, reportGroups, reportMeta, stageCount } from './groups';
+
+const COLORS = ['#6e7781', '#0969da', '#1a7f37', '#bf8700', '#8250df', '#cf222e'];
+const COMMANDS = ['resume', 'pause', 'end'] as const;
+
+/** The funnel per group: a bar chart and the same numbers as a table. */
+function funnel(report: CampaignReport): void {
+  const groups = reportGroups(report);
+  chart(byId<HTMLCanvasElement>('funnel-chart'), {
+    type: 'bar',
+    data: {
+      labels: [...STAGES],
+      datasets: groups.map((g, i) => ({ label: g.label, data: STAGES.map((s) => stageCount(g.counts, s)), backgroundColor: COLORS[i % COLORS.length]! })),
+    },
+    options: { plugins: { legend: { position: 'bottom' } }, scales: { y: { beginAtZero: true, title: { display: true, text: 'users / runs' } } } },
+  });
+  const rows = groups.map((g) => [g.label, ...STAGES.map((s) => String(stageCount(g.counts, s)))]);
+  clear(byId('funnel-table')).appendChild(table(['Group', ...STAGES], rows, 'funnel'));
+}
+
+/** Each group's conversion rate with its 95% interval (list and chart), and each variant's uplift in words. */
+function rates(report: CampaignReport): void {
+  const list = clear(byId('rates'));
+  const points: (number | null)[] = [];
+  const bars: ([number, number] | null)[] = [];
+  const groups = reportGroups(report);
+  for (const g of groups) {
+    const line = rateLine(g);
+    const li = text('li', line.words);
+    li.dataset.testid = `rate-${g.id}`;
+    if (line.rate !== null && line.ci !== null) {
+      li.dataset.rate = String(line.rate);
+      li.dataset.low = String(line.ci[0]);
+      li.dataset.high = String(line.ci[1]);
+    }
+    list.appendChild(li);
+    points.push(line.rate === null ? null : line.rate * 100);
+    bars.push(line.ci === null ? null : [line.ci[0] * 100, line.ci[1] * 100]);
+  }
+  chart(byId<HTMLCanvasElement>('rate-chart'), {
+    type: 'bar',
+    data: {
+      labels: groups.map((g) => g.label),
+      datasets: [
+        // Chart.js draws a line dataset inside a bar chart; its types know only one type per chart.
+        {
+          type: 'line',
+          label: 'conversion rate',
+          data: points,
+          showLine: false,
+          pointRadius: 6,
+          pointBackgroundColor: '#1b1f24',
+          borderColor: '#1b1f24',
+        } as never,
+        {
+          type: 'bar',
+          label: '95% interval',
+          data: bars,
+          backgroundColor: 'rgba(9,105,218,0.35)',
+          borderColor: '#0969da',
+          borderWidth: 1,
+          barPercentage: 0.25,
+        },
+      ],
+    },
+    options: {
+      indexAxis: 'x',
+      plugins: { legend: { position: 'bottom' } },
+      scales: { y: { beginAtZero: true, title: { display: true, text: 'conversion rate, %' } } },
+    },
+  });
+  const up = clear(byId('uplifts'));
+  for (const v of report.variants) {
+    const p = text('p', `Variant ${v.variant} against control: ${upliftWords(v.uplift)}`);
+    p.dataset.testid = `uplift-${v.variant}`;
+    if (v.uplift) {
+      p.dataset.estimate = String(v.uplift.absolute.estimate);
+      if (v.uplift.absolute.ci) {
+        p.dataset.low = String(v.uplift.absolute.ci[0]);
+        p.dataset.high = String(v.uplift.absolute.ci[1]);
+      }
+      if (v.uplift.p_value !== null) p.dataset.p = String(v.uplift.p_value);
+      p.className = v.uplift.significant ? (v.uplift.absolute.estimate > 0 ? 'up' : 'down') : 'flat';
+    }
+    up.appendChild(p);
+  }
+  byId('report-meta').textContent = reportMeta(report);
+}
+
+/** A campaign's page: its document, state buttons, a preview for one user, and its report as pictures and words; every 5 s. */
+export function campaignPage(id: string): void {
+  const base = `/v1/campaigns/${encodeURIComponent(id)}`;
+  function show(c: CampaignAnswer): void {
+    byId('campaign-name').textContent = c.name;
+    const state = byId('campaign-state');
+    state.textContent = c.state;
+    state.className = `state state-${c.state}`;
+    byId('campaign-document').textContent = JSON.stringify(c.document, null, 2);
+    byId('campaign-meta').textContent = `id ${c.id} · version ${c.version} · updated ${c.updated_at}`;
+    for (const cmd of COMMANDS) byId<HTMLButtonElement>(`state-${cmd}`).disabled = c.state === 'ended';
+  }
+  for (const cmd of COMMANDS) {
+    byId(`state-${cmd}`).onclick = () => {
+      api<CampaignAnswer>(`${base}/${cmd}`, { method: 'POST' }).then(show, (err: unknown) => status(`${cmd} refused: ${messageOf(err)}`, true));
+    };
+  }
+  byId('preview').onsubmit = (ev) => {
+    ev.preventDefault();
+    const out = byId('preview-result');
+    api<PreviewOutcome>('/v1/campaigns/preview', { method: 'POST', body: { campaign: id, user_id: byId<HTMLInputElement>('preview-user').value.trim() } }).then(
+      (r) => {
+        out.textContent = JSON.stringify(r, null, 2);
+      },
+      (err: unknown) => {
+        const path = refusalOf(err).error?.path;
+        out.textContent = `Refused: ${messageOf(err)}${path ? ` at ${path}` : ''}`;
+      },
+    );
+  };
+  every(5000, async () => {
+    const [c, report] = await Promise.all([api<CampaignAnswer>(base), api<CampaignReport>(`${base}/report`)]);
+    show(c);
+    funnel(report);
+    rates(report);
+  });
+}

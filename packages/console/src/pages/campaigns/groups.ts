@@ -1,0 +1,51 @@
+import type { CampaignReport } from '@evp/segmenter';
+import { percent, wilsonInterval } from '@evp/segmenter/report-words';
+
+/** A group's counts as the report gives them (control's and each variant's). */
+export type GroupReport = CampaignReport['control'];
+
+/** A group of the report as the page shows it: its test id's suffix, its label, its counts. */
+export interface ReportGroup {
+  id: string;
+  label: string;
+  counts: GroupReport;
+}
+
+/** Control first, then each variant in document order. */
+export const reportGroups = (report: CampaignReport): ReportGroup[] => [
+  { id: 'control', label: 'Control', counts: report.control },
+  ...report.variants.map((v) => ({ id: `variant-${v.variant}`, label: `Variant ${v.variant}`, counts: v })),
+];
+
+/** The funnel's stages, in order: users (audience), then runs' actions, then responses and conversions. */
+export const STAGES = ['audience', 'created', 'delivered', 'shown', 'open', 'converted'] as const;
+type Stage = (typeof STAGES)[number];
+
+/** A stage's count in a group (responses for shown/open; 0 for converted without a goal). */
+export function stageCount(g: GroupReport, s: Stage): number {
+  if (s === 'shown' || s === 'open') return g.responses[s];
+  return g[s] ?? 0;
+}
+
+/** One line of the rates list: its words, and the numbers the page also gives as data attributes. */
+export interface RateLine {
+  words: string;
+  rate: number | null;
+  ci: [number, number] | null;
+}
+
+/** "Control: 5.0% converted (50 of 1000), 95% CI 3.8% to 6.5%", or why there is no rate. */
+export function rateLine(g: ReportGroup): RateLine {
+  const c = g.counts;
+  const ci = c.converted === null ? null : wilsonInterval(c.converted, c.audience);
+  if (c.conversion_rate === null || ci === null) return { words: `${g.label}: no conversion rate (no goal or no audience)`, rate: null, ci: null };
+  return {
+    words: `${g.label}: ${percent(c.conversion_rate)} converted (${c.converted} of ${c.audience}), 95% CI ${percent(ci[0])} to ${percent(ci[1])}`,
+    rate: c.conversion_rate,
+    ci,
+  };
+}
+
+/** The report's header: when it was computed and the goal it counts. */
+export const reportMeta = (report: CampaignReport): string =>
+  `As of ${report.as_of}${report.goal ? ` · goal: ${report.goal.event} within ${report.goal.within}` : ' · no goal: no conversions are counted'}`;
