@@ -60,7 +60,7 @@ export interface PipelineOptions {
    */
   corsOrigins?: readonly string[];
   /** Serve the demo shop at /demo for this SDK key's app, seeding its drug catalog when empty (npm start). */
-  demo?: { sdkKey: string };
+  demo?: { sdkKey: string; userTokenKey?: { kid: string; secret: string } };
   /**
    * Analysts' read-only SQL: served as ClickHouse's HTTP interface under `{base}/clickhouse/` and,
    * when `clickhouseHttpPort` is given, on that port too (0 picks a free one).
@@ -204,7 +204,14 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
   if (opts.demo && demoApp === undefined) throw new Error('the demo shop needs an SDK key of the keys file');
   const demo =
     opts.demo && demoApp !== undefined
-      ? demoServer({ analytics, appId: demoApp, sdkKey: opts.demo.sdkKey, logger: logger.child({ service: 'demo' }), shop: await bundleShop() })
+      ? demoServer({
+          analytics,
+          appId: demoApp,
+          sdkKey: opts.demo.sdkKey,
+          logger: logger.child({ service: 'demo' }),
+          shop: await bundleShop(),
+          ...(opts.demo.userTokenKey ? { userTokenKey: opts.demo.userTokenKey } : {}),
+        })
       : undefined;
   const sql = opts.analystSql;
   const chOnBase = sql
