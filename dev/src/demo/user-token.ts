@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 
 /** How long a demo token lives: an hour, as docs/keys.md advises an app's server (24 h is the most accepted). */
-export const DEMO_TOKEN_SECONDS = 3600;
+const DEMO_TOKEN_SECONDS = 3600;
 
 /** A user id the demo signs for: what a shop's login would have checked (no `anon:` id, no oddities). */
 const DEMO_USER_ID = /^[A-Za-z0-9._@-]{1,128}$/;
