@@ -26,7 +26,7 @@ export interface Sightings {
 /** The last hop a lost event was seen at. */
 export type Hop = 'acked' | 'raw' | 'topic' | 'table';
 
-export const HOP_WORDS: Record<Hop, string> = {
+const HOP_WORDS: Record<Hop, string> = {
   acked: 'acknowledged but not on ingest.raw',
   raw: 'on ingest.raw but not on events.<block> nor ingest.rejected',
   topic: 'on events.<block> but not in the table',

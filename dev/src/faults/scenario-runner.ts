@@ -4,7 +4,7 @@ import type { Scenario, ScenarioResult } from './scenario-kit';
 const NO_COUNTS = { sent: 0, acked: 0, stored: 0, rejected: 0, lost: 0, dup: 0 };
 
 /** A scenario that produced no result of its own: failed, saying why. */
-export const failedScenario = (s: Pick<Scenario, 'id' | 'title'>, why: string): ScenarioResult => ({
+const failedScenario = (s: Pick<Scenario, 'id' | 'title'>, why: string): ScenarioResult => ({
   id: s.id,
   title: s.title,
   counts: { ...NO_COUNTS },
@@ -17,7 +17,7 @@ export const failedScenario = (s: Pick<Scenario, 'id' | 'title'>, why: string): 
  * wrong — an exception, the deadline, or a program that could not be started (which would
  * otherwise leave the scenario waiting for a readiness that never comes).
  */
-export async function runScenario(s: Pick<Scenario, 'id' | 'title'>, run: () => Promise<ScenarioResult>, deadlineMs: number): Promise<ScenarioResult> {
+async function runScenario(s: Pick<Scenario, 'id' | 'title'>, run: () => Promise<ScenarioResult>, deadlineMs: number): Promise<ScenarioResult> {
   let unsubscribe: () => void = () => undefined;
   const spawnFailed = new Promise<never>((_, reject) => {
     unsubscribe = onSpawnFailure(reject);

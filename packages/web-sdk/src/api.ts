@@ -54,7 +54,7 @@ export interface Evp {
 }
 
 /** How long calls made before init() wait for it. */
-export const PRE_INIT_WAIT_MS = 30_000;
+const PRE_INIT_WAIT_MS = 30_000;
 
 const browserClock: Clock = {
   now: () => Date.now(),

@@ -22,7 +22,7 @@ const req = <T>(r: IDBRequest<T>) =>
   });
 
 /** How long IndexedDB may take to open before the page goes on with memory (an open can hang forever). */
-export const IDB_OPEN_MS = 3000;
+const IDB_OPEN_MS = 3000;
 
 /** Opens the database; rejects on a synchronous throw (SecurityError), an error, or no answer in IDB_OPEN_MS (also a blocked open). */
 function openDb(name: string): Promise<IDBDatabase> {
