@@ -1,4 +1,4 @@
-import { isAnonymousUserId, type RawUserToken } from '@evp/contract';
+import { isAnonymousUserId, type IngestContext, type RawUserToken } from '@evp/contract';
 import type { Reason } from '../rules/registry';
 
 /**
@@ -20,4 +20,13 @@ export function userTokenVerdict(token: RawUserToken, userId: string, path: stri
   return token.sub !== undefined
     ? { reject: true, reason: { path, rule: 'user_token_mismatch', message: `${why}: an event of user ${JSON.stringify(userId)} needs that user's token` } }
     : { reject: true, reason: { path, rule: 'user_token_missing', message: `${why}: an identified user's event needs that user's token` } };
+}
+
+/**
+ * A catalog record made from an upload, under the same rule: a `user` record is that person's
+ * profile, as their events are theirs, so its `id` needs the token of that user. Other kinds describe
+ * no app user. Returns the record's reasons to reject with, or the warning to add, or null.
+ */
+export function userRecordVerdict(ctx: IngestContext, kind: string, id: string, path: string): { reason: Reason; reject: boolean } | null {
+  return ctx.userToken === undefined || kind !== 'user' ? null : userTokenVerdict(ctx.userToken, id, `${path}.id`);
 }

@@ -63,4 +63,31 @@ describe('processRawMessage: the user token rule', () => {
     const o = processRawMessage(msg({ payload_kind: 'crash', user_token_policy: 'enforce', user_token_sub: 'someone-else' }, upload), options);
     expect([o.events.length, o.rejections.map((r) => r.reasons.map((x) => x.rule))]).toEqual([0, [['user_token_mismatch']]]);
   });
+
+  it('applies to user catalog records (a person’s profile) of catalog and dimensions uploads; other kinds describe no app user', () => {
+    const enforce = { user_token_policy: 'enforce', user_token_sub: 'u-1' };
+    const users = [
+      { id: 'u-1', timezone: '+05:00' },
+      { id: 'u-2', timezone: '+05:00' },
+    ];
+    const catalog = processRawMessage(msg({ ...enforce, payload_kind: 'catalog:user' }, users), options);
+    expect(catalog.catalog.map((c) => c.record.id)).toEqual(['u-1']);
+    expect(catalog.rejections.map((r) => [r.event_index, r.reasons.map((x) => `${x.path} ${x.rule}`)])).toEqual([[1, ['$[1].id user_token_mismatch']]]);
+    const report = processRawMessage(msg({ user_token_policy: 'report', user_token_problem: 'required', payload_kind: 'catalog:user' }, users), options);
+    expect(report.catalog.map((c) => c.warnings.map((w) => w.rule))).toEqual([['user_token_unverified'], ['user_token_unverified']]);
+    const dims = processRawMessage(
+      msg(
+        { ...enforce, payload_kind: 'dimensions' },
+        {
+          data: [
+            { id: 'u-2', type: 'user', kv: { timezone: 'Z' } },
+            { id: 'g-1', type: 'chat_group', kv: { name: 'G' } },
+          ],
+        },
+      ),
+      options,
+    );
+    expect(dims.catalog.map((c) => c.record.kind)).toEqual(['chat_group']);
+    expect(dims.rejections.map((r) => r.reasons.map((x) => x.rule))).toEqual([['user_token_mismatch']]);
+  });
 });
