@@ -14,7 +14,15 @@ describe('GET /demo/user-token', () => {
   beforeAll(async () => {
     const shop = { files: {}, entries: { 'shop.js': 'shop.js', 'shop.css': 'shop.css' } };
     server = createServer(
-      demoServer({ analytics: {} as Analytics, appId: 'demo-app', sdkKey: 'sdk', logger: createLogger('demo', 'silent'), shop, userTokenKey: key, now: () => NOW }),
+      demoServer({
+        analytics: {} as Analytics,
+        appId: 'demo-app',
+        sdkKey: 'sdk',
+        logger: createLogger('demo', 'silent'),
+        shop,
+        userTokenKey: key,
+        now: () => NOW,
+      }),
     );
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
