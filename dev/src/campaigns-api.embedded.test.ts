@@ -92,6 +92,37 @@ describe('campaigns API on the embedded pipeline', () => {
     expect([report.variants[0].requested, report.variants[0].skipped]).toEqual([1, { total: 1, reasons: { 'template_variable_missing: user.name': 1 } }]);
   });
 
+  it('flags a split unlike the document’s: 400 users under a 0.5 holdout, read after the document is changed to 0.1', async () => {
+    const document = {
+      name: 'Split',
+      trigger: { api: true },
+      holdout: 0.5,
+      action: { type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off', content: { title: 'Hi', body: 'Hello' }, expires_after: 'P1D' },
+    };
+    const created = await call('POST', '/v1/campaigns', API_KEY, document);
+    const id = created.body.id as string;
+    expect((await call('POST', `/v1/campaigns/${id}/resume`, API_KEY)).body.state).toBe('active');
+    const users = Array.from({ length: 400 }, (_, i) => `split-${i}`);
+    expect((await call('POST', `/v1/campaigns/${id}/trigger`, API_KEY, { user_ids: users })).status).toBe(202);
+    const read = () =>
+      waitFor(
+        async () => {
+          const r = (await call('GET', `/v1/campaigns/${id}/report`, API_KEY)).body;
+          return r.control?.audience + r.variants?.[0]?.audience === 400 ? r : undefined;
+        },
+        { timeoutMs: 30_000, what: 'the report counting all 400 users' },
+      );
+    const before = await read();
+    expect(before.srm).toMatchObject({ groups: ['control', 'variant 1'], expected: [200, 200], df: 1, expected_from: 'current document' });
+    // The same users read against a 0.1 holdout: about 200 control where 40 are expected.
+    expect((await call('POST', `/v1/campaigns/${id}/pause`, API_KEY)).body.state).toBe('paused');
+    expect((await call('PUT', `/v1/campaigns/${id}`, API_KEY, { ...document, holdout: 0.1 })).status).toBe(200);
+    const after = await read();
+    expect(after.srm).toMatchObject({ expected: [40, 360], mismatch: true, p_value: expect.any(Number) });
+    expect(after.srm.p_value).toBeLessThan(0.001);
+    expect(after.srm.warning).toMatch(/^The split of users is not the configured one \(p /);
+  });
+
   it('refuses deleting a segment that a campaign not ended names (segment_entry or schedule): 409 conflict with the campaign ids', async () => {
     const segment = await call('POST', '/v1/segments', API_KEY, { name: 'refill page', definition: { event: 'page', within: 'PT1H' } });
     expect(segment.status).toBe(201);

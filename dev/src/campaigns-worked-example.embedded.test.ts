@@ -246,7 +246,10 @@ describe('docs/campaigns.md, "Worked example", on the embedded pipeline', () => 
     const [[reportStatus, report]] = at('GET', `/v1/campaigns/${campaignId}/report`) as [[number, Record<string, any>]];
     const zeros = { shown: 0, open: 0, discard: 0, block: 0, error: 0, expired: 0 };
     const none = { audience: 0, runs: 0, requested: 0, skipped: { total: 0, reasons: {} }, created: 0, delivered: 0, withdrawn: 0, expired: 0 };
-    expect([reportStatus, report.control]).toEqual([200, { ...none, responses: zeros, converted: 0, conversion_rate: null, attribution_open: 0 }]);
+    expect([reportStatus, report.control]).toEqual([
+      200,
+      { ...none, responses: zeros, converted: 0, conversion_rate: null, attribution_open: 0, matured: 0, matured_converted: 0 },
+    ]);
     expect(report.variants).toEqual([
       {
         variant: 1,
@@ -256,7 +259,10 @@ describe('docs/campaigns.md, "Worked example", on the embedded pipeline', () => 
         converted: 1,
         conversion_rate: 1,
         attribution_open: 1,
+        matured: 0,
+        matured_converted: 0,
         uplift: null,
+        readings: null,
       },
     ]);
   });

@@ -1192,7 +1192,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** @description A campaign document (docs/campaigns.md): `{"name", "trigger", "action", "variants"?, "holdout"?, "caps"?, "quiet_hours"?, "send_at_local"?, "goal"?, "start_at"?, "end_at"?, "rate_per_second"?}`. */
+        /** @description A campaign document (docs/campaigns.md): `{"name", "trigger", "action", "variants"?, "holdout"?, "caps"?, "quiet_hours"?, "send_at_local"?, "goal"?, "start_at"?, "end_at"?, "rate_per_second"?, "sample_size"?}`. */
         CampaignDocument: Record<string, never>;
         CampaignPreview: {
             user_id: string;
@@ -1237,8 +1237,33 @@ export interface components {
             as_of: string;
             /** @description The document’s goal (an event condition with `within`); null without one. */
             goal: Record<string, never> | null;
-            /** @description The confidence level of every interval (0.95). */
+            /** @description The confidence level of `uplift`’s intervals (0.95). */
             confidence: number;
+            /** @description Null with fewer than two groups or no users. */
+            srm: null | {
+                name: string;
+                explanation: string;
+                groups: string[];
+                observed: number[];
+                expected: number[];
+                chi_square: number;
+                df: number;
+                p_value: number;
+                threshold: number;
+                mismatch: boolean;
+                /** @description Set on a mismatch. */
+                warning: string | null;
+                /** @constant */
+                expected_from: "current document";
+            };
+            /** @description How the readings of several variants are corrected. */
+            correction: {
+                name: string;
+                explanation: string;
+                /** @constant */
+                method: "holm";
+                family: number;
+            };
             /** @description The holdout group: assigned, sent nothing. */
             control: {
                 audience: number;
@@ -1269,6 +1294,10 @@ export interface components {
                 conversion_rate: number | null;
                 /** @description Users whose attribution window is still open; null without a goal. */
                 attribution_open: number | null;
+                /** @description Users all of whose windows have closed (the readings’ users); null without a goal. */
+                matured: number | null;
+                /** @description Of the matured users, those converted; null without a goal. */
+                matured_converted: number | null;
             };
             /** @description Variants 1 … N in document order. */
             variants: {
@@ -1300,6 +1329,10 @@ export interface components {
                 conversion_rate: number | null;
                 /** @description Users whose attribution window is still open; null without a goal. */
                 attribution_open: number | null;
+                /** @description Users all of whose windows have closed (the readings’ users); null without a goal. */
+                matured: number | null;
+                /** @description Of the matured users, those converted; null without a goal. */
+                matured_converted: number | null;
                 variant: number;
                 /** @description The variant’s actions’ `action_id` (in nudge_response refs). */
                 action_id: number;
@@ -1322,6 +1355,86 @@ export interface components {
                     p_value: number | null;
                     /** @description The interval of the absolute uplift excludes 0. */
                     significant: boolean;
+                };
+                /** @description Null without a goal, or when control or the variant has no matured user. */
+                readings: null | {
+                    /** @enum {unknown} */
+                    primary: "sequential" | "fixed_horizon";
+                    /** @description Always-valid interval and p-value. */
+                    sequential: {
+                        name: string;
+                        explanation: string;
+                        /** @description p_v − p_c. */
+                        estimate: number;
+                        /** @description [low, high]; null when it cannot be estimated. */
+                        ci: number[] | null;
+                        p_value: number | null;
+                        /** @description Holm-adjusted across the report’s variants. */
+                        p_value_adjusted: number | null;
+                        significant: boolean;
+                        tuning_users: number;
+                    };
+                    /** @description Agresti–Caffo interval, valid read once. */
+                    fixed_horizon: {
+                        name: string;
+                        explanation: string;
+                        /** @description p_v − p_c. */
+                        estimate: number;
+                        /** @description [low, high]; null when it cannot be estimated. */
+                        ci: number[] | null;
+                        p_value: number | null;
+                        /** @description Holm-adjusted across the report’s variants. */
+                        p_value_adjusted: number | null;
+                        significant: boolean;
+                        /** @description [low, high]; null when it cannot be estimated. */
+                        newcombe_ci: number[];
+                    };
+                    /** @description p_v / p_c − 1. */
+                    relative: {
+                        name: string;
+                        explanation: string;
+                        estimate: number | null;
+                        /** @description [low, high]; null when it cannot be estimated. */
+                        ci: number[];
+                        zero_count_guard: boolean;
+                    };
+                    /** @description Beta(1,1) posteriors, seeded Monte Carlo. */
+                    bayes: {
+                        name: string;
+                        explanation: string;
+                        p_beats_control: number;
+                        expected_loss: number;
+                        expected_loss_control: number;
+                        /** @constant */
+                        prior: "Beta(1,1)";
+                        draws: number;
+                        seed: number;
+                    };
+                    /** @description The smallest uplift the users so far find. */
+                    power: {
+                        name: string;
+                        explanation: string;
+                        users: number;
+                        power: number;
+                        /** @description Absolute uplift found with `power`; null when none is. */
+                        detectable_effect: number | null;
+                    };
+                    /** @description Null without a goal. */
+                    cuped: null | {
+                        name: string;
+                        explanation: string;
+                        theta: number;
+                        estimate: number;
+                        /** @description [low, high]; null when it cannot be estimated. */
+                        ci: number[];
+                        se: number;
+                        raw: {
+                            estimate: number;
+                            se: number;
+                        };
+                        variance_reduction: number;
+                        pre_period_days: number;
+                    };
                 };
             }[];
         };

@@ -40,6 +40,8 @@ const groupProperties = {
   converted: nullable('integer', { minimum: 0, description: 'null without a goal.' }),
   conversion_rate: nullable('number', { minimum: 0, maximum: 1, description: 'converted / audience; null without a goal or audience.' }),
   attribution_open: nullable('integer', { minimum: 0, description: 'Users whose attribution window is still open; null without a goal.' }),
+  matured: nullable('integer', { minimum: 0, description: 'Users all of whose windows have closed (the readings’ users); null without a goal.' }),
+  matured_converted: nullable('integer', { minimum: 0, description: 'Of the matured users, those converted; null without a goal.' }),
 };
 const GROUP_FIELDS = Object.keys(groupProperties);
 
@@ -238,11 +240,82 @@ const previewAction = {
   },
 };
 
+/** A reading of the report: its name and what it says in words, beside its numbers (campaigns/readings.ts). */
+const reading = (fields: Record<string, object>, description: string) =>
+  closedObject(['name', 'explanation', ...Object.keys(fields)], { name: { type: 'string' }, explanation: { type: 'string' }, ...fields }, description);
+const probability = { type: 'number', minimum: 0, maximum: 1 };
+const fixedInterval = { ...interval, type: 'array' };
+const upliftReading = {
+  estimate: { type: 'number', description: 'p_v − p_c.' },
+  ci: interval,
+  p_value: nullable('number'),
+  p_value_adjusted: nullable('number', { description: 'Holm-adjusted across the report’s variants.' }),
+  significant: { type: 'boolean' },
+};
+const srmReading = reading(
+  {
+    groups: { type: 'array', items: { type: 'string' } },
+    observed: { type: 'array', items: count },
+    expected: { type: 'array', items: { type: 'number' } },
+    chi_square: { type: 'number', minimum: 0 },
+    df: { type: 'integer', minimum: 1 },
+    p_value: probability,
+    threshold: probability,
+    mismatch: { type: 'boolean' },
+    warning: nullable('string', { description: 'Set on a mismatch.' }),
+    expected_from: { const: 'current document' },
+  },
+  'The sample-ratio check: group sizes against the document’s holdout and weights.',
+);
+const variantReadings = closedObject(
+  ['primary', 'sequential', 'fixed_horizon', 'relative', 'bayes', 'power', 'cuped'],
+  {
+    primary: { enum: ['sequential', 'fixed_horizon'] },
+    sequential: reading({ ...upliftReading, tuning_users: { type: 'integer', minimum: 1 } }, 'Always-valid interval and p-value.'),
+    fixed_horizon: reading({ ...upliftReading, newcombe_ci: fixedInterval }, 'Agresti–Caffo interval, valid read once.'),
+    relative: reading({ estimate: nullable('number'), ci: fixedInterval, zero_count_guard: { type: 'boolean' } }, 'p_v / p_c − 1.'),
+    bayes: reading(
+      {
+        p_beats_control: probability,
+        expected_loss: { type: 'number', minimum: 0 },
+        expected_loss_control: { type: 'number', minimum: 0 },
+        prior: { const: 'Beta(1,1)' },
+        draws: { type: 'integer', minimum: 1 },
+        seed: { type: 'integer' },
+      },
+      'Beta(1,1) posteriors, seeded Monte Carlo.',
+    ),
+    power: reading(
+      { users: count, power: probability, detectable_effect: nullable('number', { description: 'Absolute uplift found with `power`; null when none is.' }) },
+      'The smallest uplift the users so far find.',
+    ),
+    cuped: {
+      description: 'Null without a goal.',
+      oneOf: [
+        { type: 'null' },
+        reading(
+          {
+            theta: { type: 'number' },
+            estimate: { type: 'number' },
+            ci: fixedInterval,
+            se: { type: 'number', minimum: 0 },
+            raw: closedObject(['estimate', 'se'], { estimate: { type: 'number' }, se: { type: 'number', minimum: 0 } }),
+            variance_reduction: { type: 'number' },
+            pre_period_days: { type: 'integer', minimum: 1 },
+          },
+          'The difference adjusted for each user’s goal count before the campaign (CUPED).',
+        ),
+      ],
+    },
+  },
+  'Every reading of the variant against control (docs/campaigns.md#report).',
+);
+
 export const campaignSchemas: Record<string, object> = {
   CampaignDocument: {
     type: 'object',
     description:
-      'A campaign document (docs/campaigns.md): `{"name", "trigger", "action", "variants"?, "holdout"?, "caps"?, "quiet_hours"?, "send_at_local"?, "goal"?, "start_at"?, "end_at"?, "rate_per_second"?}`.',
+      'A campaign document (docs/campaigns.md): `{"name", "trigger", "action", "variants"?, "holdout"?, "caps"?, "quiet_hours"?, "send_at_local"?, "goal"?, "start_at"?, "end_at"?, "rate_per_second"?, "sample_size"?}`.',
   },
   Campaign: closedObject(['id', 'name', 'version', 'state', 'document', 'action_ids', 'created_at', 'updated_at'], {
     id: { type: 'string' },
@@ -286,17 +359,19 @@ export const campaignSchemas: Record<string, object> = {
     ],
   },
   CampaignReport: closedObject(
-    ['campaign_id', 'as_of', 'goal', 'confidence', 'control', 'variants'],
+    ['campaign_id', 'as_of', 'goal', 'confidence', 'srm', 'correction', 'control', 'variants'],
     {
       campaign_id: { type: 'string' },
       as_of: { ...time, description: 'The report’s instant: goal events after it are not counted.' },
       goal: { type: ['object', 'null'], description: 'The document’s goal (an event condition with `within`); null without one.' },
-      confidence: { type: 'number', description: 'The confidence level of every interval (0.95).' },
+      confidence: { type: 'number', description: 'The confidence level of `uplift`’s intervals (0.95).' },
+      srm: { description: 'Null with fewer than two groups or no users.', oneOf: [{ type: 'null' }, srmReading] },
+      correction: reading({ method: { const: 'holm' }, family: count }, 'How the readings of several variants are corrected.'),
       control: closedObject(GROUP_FIELDS, groupProperties, 'The holdout group: assigned, sent nothing.'),
       variants: {
         type: 'array',
         description: 'Variants 1 … N in document order.',
-        items: closedObject([...GROUP_FIELDS, 'variant', 'action_id', 'uplift'], {
+        items: closedObject([...GROUP_FIELDS, 'variant', 'action_id', 'uplift', 'readings'], {
           ...groupProperties,
           variant: { type: 'integer', minimum: 1 },
           action_id: { type: 'integer', minimum: 1, description: 'The variant’s actions’ `action_id` (in nudge_response refs).' },
@@ -316,6 +391,7 @@ export const campaignSchemas: Record<string, object> = {
               }),
             ],
           },
+          readings: { description: 'Null without a goal, or when control or the variant has no matured user.', oneOf: [{ type: 'null' }, variantReadings] },
         }),
       },
     },

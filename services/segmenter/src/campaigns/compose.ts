@@ -74,8 +74,9 @@ export function clickhouseReport(analytics: Analytics, now: () => number = Date.
     campaignReport(analytics, {
       appId,
       campaignId: campaign.id,
-      variants: campaign.document.variants?.length ?? 1,
       goal: campaign.document.goal,
       now: new Date(now()),
+      split: { holdout: campaign.document.holdout ?? 0, weights: campaign.document.variants?.map((v) => v.weight) ?? [1] },
+      plannedUsers: campaign.document.sample_size,
     });
 }

@@ -96,6 +96,11 @@ export interface CampaignDocument {
   end_at?: string;
   /** Most actions per second the campaign creates. */
   rate_per_second?: number;
+  /**
+   * Users (control and variants) the campaign plans to compare, declared in advance: the report's
+   * fixed-horizon reading is then the primary one and the sequential one is tuned for this size.
+   */
+  sample_size?: number;
 }
 
 /** Bounds on a document. */
@@ -106,4 +111,6 @@ export const CAMPAIGN_LIMITS = {
   minEveryMs: 3_600_000,
   maxRatePerSecond: 100_000,
   maxPerUser: 1_000,
+  /** The largest `sample_size`: far above any campaign's audience, it only refuses nonsense. */
+  maxSampleSize: 1_000_000_000,
 } as const;

@@ -14,6 +14,9 @@ import type { CampaignDocument } from './document';
  * - `responses`: per (user, ref) the responses the user's nudge_response events (`action_response`
  *   is the same event) gave to that action; existence again, without FINAL.
  * - `conversions`: the (run, user) pairs with a goal event in [at, at + within] (and not after now).
+ * - `open_users`: the (group, user) pairs with a window still open at now; every other user is matured.
+ * - `goal_events`: the goal's events of the campaign's users, from 14 days before its first run.
+ * - `pre_period`: per group, CUPED's sums over matured users (each user's pre-period goal count x).
  *   The goal's event and `where` are compiled by the segment compiler (catalog predicates included).
  */
 
@@ -41,7 +44,16 @@ export interface GroupRow {
   /** With a goal only. */
   converted?: number;
   attribution_open?: number;
+  matured?: number;
+  matured_converted?: number;
+  /** CUPED's sums over the matured users (with a goal only): Σx, Σx², Σxy, x the pre-period goal count. */
+  pre_sx?: number;
+  pre_sxx?: number;
+  pre_sxy?: number;
 }
+
+/** The CUPED covariate's period: the goal's events in these days before a user's first run. */
+export const PRE_PERIOD_DAYS = 14;
 
 export interface ReportQuery {
   sql: string;
@@ -116,26 +128,58 @@ ${RESPONSES.map((r) => `        max(props.response::String = '${r}') AS ${r}`).j
   ];
   if (goal) {
     const end = windowEnd('o.at', goal.within, q);
+    // The goal's events of the campaign's users from 14 days before its first run (the CUPED
+    // covariate's period) to NOW. The corrected time, not the device's: the run's instant and NOW are
+    // the server's clock, and a device clock behind by minutes would put a goal reached right after
+    // the message before it (docs/analytics.md, "Which time").
+    ctes.push(`goal_events AS (
+    SELECT user_id, corrected_time AS time
+    FROM events
+    PREWHERE app_id = ${APP} AND corrected_time >= (SELECT min(at) FROM outcomes) - INTERVAL ${PRE_PERIOD_DAYS} DAY AND corrected_time <= ${NOW}
+    WHERE user_id IN (SELECT user_id FROM outcomes) AND ${eventMatch(goal.event, goal.where, undefined, q)}
+)`);
     ctes.push(`conversions AS (
     SELECT o.inv_id AS inv_id, o.user_id AS user_id, 1 AS converted
     FROM outcomes AS o
-    INNER JOIN (
-        -- The corrected time, not the device's: the run's instant and NOW are the server's clock, and
-        -- a device clock behind by minutes would put a goal reached right after the message before it
-        -- (docs/analytics.md, "Which time").
-        SELECT user_id, corrected_time AS time
-        FROM events
-        PREWHERE app_id = ${APP} AND corrected_time >= (SELECT min(at) FROM outcomes) AND corrected_time <= ${NOW}
-        WHERE user_id IN (SELECT user_id FROM outcomes) AND ${eventMatch(goal.event, goal.where, undefined, q)}
-    ) AS g ON g.user_id = o.user_id
+    INNER JOIN goal_events AS g ON g.user_id = o.user_id
     WHERE g.time >= o.at AND g.time <= ${end}
     GROUP BY o.inv_id, o.user_id
 )`);
+    // Users of a group with a window still open at NOW; the others are matured: every window of theirs
+    // has closed, so their conversion is final (the readings use only them).
+    ctes.push(`open_users AS (
+    SELECT DISTINCT variant, user_id FROM outcomes WHERE ${windowEnd('at', goal.within, q)} > ${NOW}
+)`);
+    const matured = '(r.variant, r.user_id) NOT IN (SELECT variant, user_id FROM open_users)';
     joins.push('LEFT JOIN conversions AS c ON c.inv_id = r.inv_id AND c.user_id = r.user_id');
     columns.push(
       'uniqExactIf(r.user_id, c.converted = 1) AS converted',
       `uniqExactIf(r.user_id, ${windowEnd('r.at', goal.within, q)} > ${NOW}) AS attribution_open`,
+      `uniqExactIf(r.user_id, ${matured}) AS matured`,
+      `uniqExactIf(r.user_id, c.converted = 1 AND ${matured}) AS matured_converted`,
+      'any(u.sx) AS pre_sx',
+      'any(u.sxx) AS pre_sxx',
+      'any(u.sxy) AS pre_sxy',
     );
+    // CUPED's sums over the matured users of each group: x the user's goal events in the 14 days
+    // before their first run of the campaign (0 without history), y converted (0/1), so Σy² = Σy.
+    ctes.push(`pre_period AS (
+    SELECT variant, sum(x) AS sx, sum(x * x) AS sxx, sum(x * y) AS sxy
+    FROM (
+        SELECT m.variant AS variant, m.user_id AS user_id, any(m.y) AS y,
+            countIf(g.time >= m.first_at - INTERVAL ${PRE_PERIOD_DAYS} DAY AND g.time < m.first_at) AS x
+        FROM (
+            SELECT variant, user_id, min(at) AS first_at, max((inv_id, user_id) IN (SELECT inv_id, user_id FROM conversions)) AS y
+            FROM outcomes
+            WHERE (variant, user_id) NOT IN (SELECT variant, user_id FROM open_users)
+            GROUP BY variant, user_id
+        ) AS m
+        LEFT JOIN goal_events AS g ON g.user_id = m.user_id
+        GROUP BY m.variant, m.user_id
+    )
+    GROUP BY variant
+)`);
+    joins.push('LEFT JOIN pre_period AS u ON u.variant = r.variant');
   }
   // Skip reasons per group: the outcome's own (template, …) and the cap that refused the action (a
   // capped action that a later request of the same run did create was not skipped). Unordered.

@@ -7,6 +7,7 @@ import { useMigratedChdb } from '@evp/testkit';
 import { ev, seed } from '../testing';
 import { variantActionId } from './ids';
 import { campaignReport } from './report';
+import { cuped, zFor } from './stats';
 import type { ReportGoal } from './report-query';
 
 // The campaign report on chdb with every migration: outcomes, action log entries and events seeded
@@ -86,8 +87,10 @@ const checkout = (app: string, user: string, time: number, successful = true): C
 const response = (app: string, user: string, ref: string, r: string, time = T0 + 2 * HOUR, alias = false): CanonicalEvent =>
   ev(app, user, 'nudge_response', time, { ref, time: '2026-03-01T02:00:00Z', response: r }, alias ? { sent_name: 'action_response' } : {});
 
+/** The test campaigns' split: half in control, the variants weighted alike. */
+const split = (variants: number) => ({ holdout: 0.5, weights: Array.from({ length: variants }, () => 1) });
 const report = (campaignId: string, variants: number, withGoal = true) =>
-  campaignReport(analytics, { appId: APP, campaignId, variants, goal: withGoal ? GOAL : undefined, now: new Date(NOW) });
+  campaignReport(analytics, { appId: APP, campaignId, split: split(variants), goal: withGoal ? GOAL : undefined, now: new Date(NOW) });
 
 beforeAll(async () => {
   analytics = chdb.analytics;
@@ -107,6 +110,10 @@ beforeAll(async () => {
   for (const i of range(60, 69)) events.push(checkout(APP, ctl(i), T0 + 3 * DAY + 1));
   events.push(checkout(APP, ctl(70), T0 - 1));
   events.push(ev(APP, ctl(71), 'page', T0 + DAY, { path: '/home', title: 'Home', duration: 1, render_time: 1 }));
+  // Before the campaign (CUPED's 14 days before each user's first run): c-0000 two checkouts
+  // (10 and 2 days before T0), c-0001 … c-0009 one (2 days before), c-0070 the one 1 ms before.
+  events.push(checkout(APP, ctl(0), T0 - 10 * DAY));
+  for (const i of range(0, 9)) events.push(checkout(APP, ctl(i), T0 - 2 * DAY));
 
   // Variant 1: 1,000 users v1-0000 … v1-0999, one run each (inv 10000 + i) at T0, action A1.
   const ref1 = (i: number) => `${10000 + i}:${A1}`;
@@ -146,6 +153,10 @@ beforeAll(async () => {
   for (const i of range(0, 79)) events.push(checkout(APP, v1(i), T0 + 2 * DAY));
   for (const i of range(80, 89)) events.push(checkout(APP, v1(i), T0 + 2 * DAY, false));
   for (const i of range(90, 94)) events.push(checkout(APP, v1(i), T0 + 4 * DAY));
+  // Before the campaign: v1-0000 … v1-0019 one checkout a day before T0; v1-0100 one 15 days before
+  // (outside the 14 days).
+  for (const i of range(0, 19)) events.push(checkout(APP, v1(i), T0 - DAY));
+  events.push(checkout(APP, v1(100), T0 - 15 * DAY));
 
   // Variant 2: w1 with two runs, converting in the second one's window (T0 + 6 days); w2 run a day
   // before NOW (window open), converted 12 hours before NOW; w3 likewise, its goal event an hour
@@ -229,6 +240,8 @@ describe('campaignReport', () => {
       converted: 50,
       conversion_rate: 0.05,
       attribution_open: 0,
+      matured: 1000,
+      matured_converted: 50,
     });
     const [first, second] = r.variants;
     expect(first).toMatchObject({
@@ -250,6 +263,8 @@ describe('campaignReport', () => {
       converted: 80,
       conversion_rate: 0.08,
       attribution_open: 0,
+      matured: 1000,
+      matured_converted: 80,
     });
     expect(second).toEqual({
       variant: 2,
@@ -266,7 +281,11 @@ describe('campaignReport', () => {
       converted: 2,
       conversion_rate: 2 / 3,
       attribution_open: 2,
+      // w1's two windows have closed (converted in the second); w2's and w3's are open.
+      matured: 1,
+      matured_converted: 1,
       uplift: expect.any(Object),
+      readings: expect.any(Object),
     });
     expect(r.variants).toHaveLength(2);
   });
@@ -294,8 +313,52 @@ describe('campaignReport', () => {
     const doc = readFileSync(resolve(__dirname, '../../../../docs/campaigns.md'), 'utf8');
     const section = doc.slice(doc.indexOf('### The answer'), doc.indexOf('### Uplift'));
     const example = /```json\n([\s\S]*?)```/.exec(section)?.[1];
-    const r = await report('c1', 2);
+    // The example's document has one variant and a holdout of 0.5; variant 2's three users (from an
+    // earlier version of the document) are left out of the example, not of the correction's family.
+    const r = await campaignReport(analytics, { appId: APP, campaignId: 'c1', split: { holdout: 0.5, weights: [1] }, goal: GOAL, now: new Date(NOW) });
     expect(JSON.parse(example ?? 'null')).toEqual({ ...r, variants: r.variants.slice(0, 1) });
+  });
+
+  it('a split unlike the document’s is flagged: 1,000 control and 1,000 treated under a 0.1 holdout', async () => {
+    // χ² = (1000 − 200)²/200 + (1000 − 1800)²/1800 = 3200 + 355.56 = 3555.56 on 1 df (R's chisq.test:
+    // 3555.5555555555557, p = 0).
+    const r = await campaignReport(analytics, { appId: APP, campaignId: 'c1', split: { holdout: 0.1, weights: [1] }, goal: GOAL, now: new Date(NOW) });
+    expect(r.srm).toMatchObject({
+      groups: ['control', 'variant 1'],
+      observed: [1000, 1000],
+      expected: [200, 1800],
+      df: 1,
+      p_value: 0,
+      mismatch: true,
+      expected_from: 'current document',
+    });
+    expect(r.srm?.chi_square).toBeCloseTo(3555.5555555555557, 9);
+    expect(r.srm?.warning).toBe('The split of users is not the configured one (p < 0.000001): find out why before reading any result.');
+    // The same counts under the configured 0.5: χ² = 0, p = 1, no warning.
+    expect((await report('c1', 1)).srm).toMatchObject({ chi_square: 0, p_value: 1, mismatch: false, warning: null });
+  });
+
+  it('every reading of variant 1 against control (50/1,000 and 80/1,000), Holm across the two variants', async () => {
+    const r = await report('c1', 2);
+    expect(r.correction).toMatchObject({ method: 'holm', family: 2 });
+    const v = r.variants[0]?.readings;
+    expect(v?.primary).toBe('sequential');
+    // The numbers of each reading are readings.test.ts's; here, that the report carries them.
+    expect(v?.fixed_horizon.significant).toBe(true);
+    expect(v?.sequential.significant).toBe(false);
+    expect(v?.relative).toMatchObject({ estimate: expect.closeTo(0.6, 14), zero_count_guard: false });
+    expect(v?.bayes).toMatchObject({ prior: 'Beta(1,1)', draws: 10000, seed: 42 });
+    // CUPED over the 1,000 matured users of each group, x the checkouts of the 14 days before T0:
+    // control Σx = 2 + 9·1 + 1 (c-0070) = 12, Σx² = 4 + 9 + 1 = 14, Σxy = 2 + 9 = 11 (c-0000 … c-0009
+    // converted, c-0070 not); variant 1 Σx = Σx² = Σxy = 20 (v1-0000 … v1-0019, all converted).
+    const expected = cuped({ n: 1000, sy: 50, syy: 50, sx: 12, sxx: 14, sxy: 11 }, { n: 1000, sy: 80, syy: 80, sx: 20, sxx: 20, sxy: 20 }, zFor(1 - 0.05 / 2));
+    expect(v?.cuped).toMatchObject({ ...expected, pre_period_days: 14 });
+    expect(v?.cuped?.variance_reduction).toBeGreaterThan(0);
+  });
+
+  it('a declared sample size (the document’s sample_size) makes the fixed-horizon reading primary', async () => {
+    const r = await campaignReport(analytics, { appId: APP, campaignId: 'c1', split: split(2), plannedUsers: 20_000, goal: GOAL, now: new Date(NOW) });
+    expect(r.variants[0]?.readings).toMatchObject({ primary: 'fixed_horizon', sequential: { tuning_users: 20_000 } });
   });
 
   it('uplift of the small variant 2: a wide interval, still above 0', async () => {
@@ -310,22 +373,22 @@ describe('campaignReport', () => {
   });
 
   it('a window of calendar months: P1M from 1 March ends on 1 April, still open on 10 March', async () => {
-    const r = await campaignReport(analytics, { appId: APP, campaignId: 'c1', variants: 2, goal: { ...GOAL, within: 'P1M' }, now: new Date(NOW) });
+    const r = await campaignReport(analytics, { appId: APP, campaignId: 'c1', split: split(2), goal: { ...GOAL, within: 'P1M' }, now: new Date(NOW) });
     // Control: the 50 as before, and c-0060 … c-0069 (3 days and 1 ms in) now inside the window.
-    expect(r.control).toMatchObject({ audience: 1000, converted: 60, conversion_rate: 0.06, attribution_open: 1000 });
+    expect(r.control).toMatchObject({ audience: 1000, converted: 60, conversion_rate: 0.06, attribution_open: 1000, matured: 0, matured_converted: 0 });
     // Variant 1: 80, and 90 … 94 (4 days in). Variant 2: w1 at its first run too; w2, w3 as before.
-    expect(r.variants[0]).toMatchObject({ converted: 85, attribution_open: 1000 });
-    expect(r.variants[1]).toMatchObject({ converted: 2, attribution_open: 3 });
+    expect(r.variants[0]).toMatchObject({ converted: 85, attribution_open: 1000, matured: 0, matured_converted: 0, readings: null });
+    expect(r.variants[1]).toMatchObject({ converted: 2, attribution_open: 3, matured: 0, matured_converted: 0 });
   });
 
   it("a goal's literals are query parameters: a quote in a value is a value", async () => {
     const goal: ReportGoal = { event: 'checkout', where: [{ prop: 'currency', op: 'in', value: ["KES' OR 1 = 1 --", 'USD'] }], within: 'P3D' };
-    const r = await campaignReport(analytics, { appId: APP, campaignId: 'c1', variants: 2, goal, now: new Date(NOW) });
+    const r = await campaignReport(analytics, { appId: APP, campaignId: 'c1', split: split(2), goal, now: new Date(NOW) });
     expect([r.control.converted, ...r.variants.map((v) => v.converted)]).toEqual([0, 0, 0]);
     const kes = await campaignReport(analytics, {
       appId: APP,
       campaignId: 'c1',
-      variants: 2,
+      split: split(2),
       goal: { ...goal, where: [{ prop: 'currency', op: 'in', value: ['KES'] }] },
       now: new Date(NOW),
     });
@@ -336,7 +399,7 @@ describe('campaignReport', () => {
   it('without a goal: the same counts, no conversion fields, no uplift', async () => {
     const r = await report('c1', 2, false);
     expect(r.goal).toBeNull();
-    expect(r.control).toMatchObject({ audience: 1000, converted: null, conversion_rate: null, attribution_open: null });
+    expect(r.control).toMatchObject({ audience: 1000, converted: null, conversion_rate: null, attribution_open: null, matured: null, matured_converted: null });
     expect(r.variants[0]).toMatchObject({
       audience: 1000,
       created: 980,
@@ -359,6 +422,8 @@ describe('campaignReport', () => {
       converted: 0,
       conversion_rate: null,
       attribution_open: 0,
+      matured: 0,
+      matured_converted: 0,
     });
     expect(r.variants).toEqual([
       {
@@ -372,7 +437,10 @@ describe('campaignReport', () => {
         converted: 1,
         conversion_rate: 0.25,
         attribution_open: 0,
+        matured: 4,
+        matured_converted: 1,
         uplift: null,
+        readings: null,
       },
     ]);
   });
@@ -404,7 +472,7 @@ describe('campaignReport', () => {
   });
 
   it('the other app of the same campaign id sees only its own rows', async () => {
-    const r = await campaignReport(analytics, { appId: OTHER, campaignId: 'c1', variants: 1, goal: GOAL, now: new Date(NOW) });
+    const r = await campaignReport(analytics, { appId: OTHER, campaignId: 'c1', split: split(1), goal: GOAL, now: new Date(NOW) });
     expect(r.control).toMatchObject({ audience: 1, converted: 1 });
     expect(r.variants[0]).toMatchObject({
       audience: 5,

@@ -1,7 +1,8 @@
 import { formatDateTime64 } from '@evp/clickhouse';
 import type { Analytics } from '@evp/core';
 import { variantActionId } from './ids';
-import { reportQuery, type GroupRow, type ReportGoal } from './report-query';
+import { reportReadings, type ReportReadings, type SplitPlan } from './readings';
+import { PRE_PERIOD_DAYS, reportQuery, type GroupRow, type ReportGoal } from './report-query';
 import { CONFIDENCE, uplift, type Uplift } from './uplift';
 
 /**
@@ -14,12 +15,14 @@ import { CONFIDENCE, uplift, type Uplift } from './uplift';
 export interface ReportOptions {
   appId: string;
   campaignId: string;
-  /** How many variants the document has: `document.variants?.length ?? 1`. */
-  variants: number;
   /** The document's goal; without one, the conversion fields are null. */
   goal?: ReportGoal | undefined;
   /** The report's instant: goal events after it are not counted, windows open at it are counted as open. */
   now: Date;
+  /** The document's holdout and weights, for the sample-ratio check (the current document's). */
+  split: SplitPlan;
+  /** The document's `sample_size`: users planned in advance (the fixed-horizon reading is then primary). */
+  plannedUsers?: number | undefined;
 }
 
 /** What one group's counts are (docs/campaigns.md, "Report", has each one's definition). */
@@ -41,6 +44,10 @@ interface GroupReport {
   conversion_rate: number | null;
   /** Users of the audience whose attribution window (of one of their runs) is still open at `as_of`; null without a goal. */
   attribution_open: number | null;
+  /** Users of the audience all of whose windows have closed at `as_of`: their conversion is final. Null without a goal. */
+  matured: number | null;
+  /** Of them, those converted. Null without a goal. */
+  matured_converted: number | null;
 }
 
 interface VariantReport extends GroupReport {
@@ -48,8 +55,10 @@ interface VariantReport extends GroupReport {
   variant: number;
   /** The variant's actions' `action_id` (also in nudge_response refs and /v1/actions/{action_id}/stats). */
   action_id: number;
-  /** Against control; null without a goal or when either group has no audience. */
+  /** Against control (unpooled Wald, fixed horizon); null without a goal or when either group has no audience. */
   uplift: Uplift | null;
+  /** Every reading of the variant against control, each named and explained; null without a goal, or when control or the variant has no matured user. */
+  readings: ReportReadings['variants'][number];
 }
 
 export interface CampaignReport {
@@ -57,6 +66,10 @@ export interface CampaignReport {
   as_of: string;
   goal: ReportGoal | null;
   confidence: number;
+  /** The sample-ratio check of the group sizes against the document's split; null with fewer than two groups or no users. */
+  srm: ReportReadings['srm'];
+  /** How the readings of several variants are corrected. */
+  correction: ReportReadings['correction'];
   control: GroupReport;
   variants: VariantReport[];
 }
@@ -80,6 +93,8 @@ const EMPTY: GroupRow = {
   response_expired: 0,
   converted: 0,
   attribution_open: 0,
+  matured: 0,
+  matured_converted: 0,
 };
 
 function group(row: GroupRow, hasGoal: boolean): GroupReport {
@@ -98,11 +113,13 @@ function group(row: GroupRow, hasGoal: boolean): GroupReport {
     converted,
     conversion_rate: converted === null || row.audience === 0 ? null : converted / row.audience,
     attribution_open: hasGoal ? (row.attribution_open ?? 0) : null,
+    matured: hasGoal ? (row.matured ?? 0) : null,
+    matured_converted: hasGoal ? (row.matured_converted ?? 0) : null,
   };
 }
 
 /**
- * The report of one campaign of one app. Variants are 1 … `variants`, and any higher variant that
+ * The report of one campaign of one app. Variants are 1 … (the document's count, `split.weights`), and any higher variant that
  * still has outcomes (a document edited to fewer variants); a group without outcomes has zeros.
  */
 export async function campaignReport(analytics: Analytics, opts: ReportOptions): Promise<CampaignReport> {
@@ -111,19 +128,41 @@ export async function campaignReport(analytics: Analytics, opts: ReportOptions):
   const byVariant = new Map(rows.map((r) => [r.variant, r]));
   const hasGoal = opts.goal !== undefined;
   const control = group(byVariant.get(0) ?? EMPTY, hasGoal);
-  const last = Math.max(opts.variants, ...rows.map((r) => r.variant));
-  const variants: VariantReport[] = [];
-  for (let v = 1; v <= last; v++) {
-    const g = group(byVariant.get(v) ?? EMPTY, hasGoal);
-    variants.push({
-      variant: v,
-      action_id: variantActionId(opts.appId, opts.campaignId, v),
-      ...g,
-      uplift:
-        g.converted === null || control.converted === null
-          ? null
-          : uplift({ converted: control.converted, audience: control.audience }, { converted: g.converted, audience: g.audience }),
-    });
-  }
-  return { campaign_id: opts.campaignId, as_of: opts.now.toISOString(), goal: opts.goal ?? null, confidence: CONFIDENCE, control, variants };
+  const last = Math.max(opts.split.weights.length, ...rows.map((r) => r.variant));
+  const groups: GroupReport[] = [];
+  for (let v = 1; v <= last; v++) groups.push(group(byVariant.get(v) ?? EMPTY, hasGoal));
+  // The readings count matured users only: an open window counts as "not converted" yet and would
+  // bias a live reading toward 0. The audiences (for the sample-ratio check) are everyone's.
+  const maturedOf = (g: GroupReport, row: GroupRow | undefined) => ({
+    audience: g.audience,
+    matured: g.matured ?? g.audience,
+    converted: g.matured_converted,
+    ...(hasGoal ? { pre: { sx: row?.pre_sx ?? 0, sxx: row?.pre_sxx ?? 0, sxy: row?.pre_sxy ?? 0 } } : {}),
+  });
+  const readings = reportReadings(
+    { control: maturedOf(control, byVariant.get(0)), variants: groups.map((g, i) => maturedOf(g, byVariant.get(i + 1))) },
+    opts.split,
+    opts.plannedUsers,
+    PRE_PERIOD_DAYS,
+  );
+  const variants = groups.map((g, i): VariantReport => ({
+    variant: i + 1,
+    action_id: variantActionId(opts.appId, opts.campaignId, i + 1),
+    ...g,
+    uplift:
+      g.converted === null || control.converted === null
+        ? null
+        : uplift({ converted: control.converted, audience: control.audience }, { converted: g.converted, audience: g.audience }),
+    readings: readings.variants[i] ?? null,
+  }));
+  return {
+    campaign_id: opts.campaignId,
+    as_of: opts.now.toISOString(),
+    goal: opts.goal ?? null,
+    confidence: CONFIDENCE,
+    srm: readings.srm,
+    correction: readings.correction,
+    control,
+    variants,
+  };
 }

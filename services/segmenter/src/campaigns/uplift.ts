@@ -1,14 +1,10 @@
+import { twoSidedP, type Proportion } from './stats';
+
 /**
  * The statistics of the campaign report (docs/campaigns.md, "Report"): a variant's conversion
  * against control's, by the normal approximation to two independent proportions. Pure arithmetic on
  * the counts ClickHouse returns, so it can be checked against hand-computed numbers alone.
  */
-
-/** Users converted out of users assigned: one group's proportion. */
-export interface Proportion {
-  converted: number;
-  audience: number;
-}
 
 /** An interval [low, high] at the report's confidence level. */
 type Interval = [number, number];
@@ -30,31 +26,8 @@ export interface Uplift {
 export const CONFIDENCE = 0.95;
 const Z = 1.959963984540054;
 
-/**
- * erfc(x) for x ≥ 0 to about 1e-15 relative: below 2.5 as 1 − erf with erf's series of positive
- * terms, erf(x) = 2/√π · e^(−x²) · Σ 2ⁿ x^(2n+1) / (1·3·…·(2n+1)) (no cancellation inside the sum);
- * above, the continued fraction erfc(x) = e^(−x²)/√π · 1/(x + (1/2)/(x + (2/2)/(x + (3/2)/(x + …)))),
- * evaluated from a fixed depth backwards (it converges fast there).
- */
-function erfc(x: number): number {
-  if (x < 2.5) {
-    let term = x;
-    let sum = x;
-    for (let n = 1; term > 1e-17 * sum; n++) {
-      term *= (2 * x * x) / (2 * n + 1);
-      sum += term;
-    }
-    return 1 - (2 / Math.sqrt(Math.PI)) * Math.exp(-x * x) * sum;
-  }
-  let t = x;
-  for (let n = 80; n >= 1; n--) t = x + n / 2 / t;
-  return Math.exp(-x * x) / (Math.sqrt(Math.PI) * t);
-}
-
-/** P(|N(0,1)| ≥ |z|). */
-export function twoSidedP(z: number): number {
-  return Math.min(1, erfc(Math.abs(z) / Math.SQRT2));
-}
+/** P(|N(0,1)| ≥ |z|) (stats/normal.ts). */
+export { twoSidedP };
 
 /**
  * Variant against control (both audiences > 0; null otherwise: no proportion to compare):

@@ -245,6 +245,10 @@ describe('validateCampaign', () => {
     expect(problemsOf(minimal({ caps: { per_user: { max: 2, within: 'P1W' }, ignore_app_cap: true } }))).toEqual([]);
     expect(problemsOf(minimal({ rate_per_second: 0 }))).toEqual([['$.rate_per_second', 'range']]);
     expect(problemsOf(minimal({ rate_per_second: 0.5 }))).toEqual([]);
+    expect(problemsOf(minimal({ sample_size: 20_000 }))).toEqual([]);
+    expect(problemsOf(minimal({ sample_size: 1 }))).toEqual([['$.sample_size', 'range']]);
+    expect(problemsOf(minimal({ sample_size: 100.5 }))).toEqual([['$.sample_size', 'range']]);
+    expect(problemsOf(minimal({ sample_size: '100' }))).toEqual([['$.sample_size', 'type']]);
   });
 
   it('reads local times as HH:MM and refuses send_at_local inside quiet hours', () => {

@@ -14,7 +14,21 @@ export interface CampaignValidationContext {
   templates: TemplateEngine;
 }
 
-const KEYS = ['name', 'trigger', 'action', 'variants', 'holdout', 'caps', 'quiet_hours', 'send_at_local', 'goal', 'start_at', 'end_at', 'rate_per_second'];
+const KEYS = [
+  'name',
+  'trigger',
+  'action',
+  'variants',
+  'holdout',
+  'caps',
+  'quiet_hours',
+  'send_at_local',
+  'goal',
+  'start_at',
+  'end_at',
+  'rate_per_second',
+  'sample_size',
+];
 
 /**
  * Unknown JSON → a campaign document (docs/campaigns.md), or every problem found, each with its JSON
@@ -42,6 +56,15 @@ export function validateCampaign(json: unknown, ctx: CampaignValidationContext):
   if (json.rate_per_second !== undefined) {
     const max = CAMPAIGN_LIMITS.maxRatePerSecond;
     checkNumber(reasons, '$.rate_per_second', json.rate_per_second, (n) => n > 0 && n <= max, `more than 0 and at most ${max}`);
+  }
+  if (json.sample_size !== undefined) {
+    checkNumber(
+      reasons,
+      '$.sample_size',
+      json.sample_size,
+      (n) => Number.isInteger(n) && n >= 2 && n <= CAMPAIGN_LIMITS.maxSampleSize,
+      `a whole number of users from 2 to ${CAMPAIGN_LIMITS.maxSampleSize}`,
+    );
   }
   if (reasons.list.length > 0) return refused(reasons.list);
   // A copy: the caller's object may change later, the validated document must not.

@@ -14,6 +14,8 @@ const group = (audience: number, converted: number | null): GroupReport => ({
   converted,
   conversion_rate: converted === null || audience === 0 ? null : converted / audience,
   attribution_open: converted === null ? null : 0,
+  matured: converted === null ? null : audience,
+  matured_converted: converted,
 });
 
 const report = (goal: boolean): CampaignReport => ({
@@ -21,8 +23,10 @@ const report = (goal: boolean): CampaignReport => ({
   as_of: '2026-11-28T10:00:00.000Z',
   goal: goal ? { event: 'checkout', within: '7d' } : null,
   confidence: 0.95,
+  srm: null,
+  correction: { name: 'Several variants', explanation: '', method: 'holm', family: 0 },
   control: group(1000, goal ? 50 : null),
-  variants: [{ ...group(1000, goal ? 80 : null), variant: 1, action_id: 7, uplift: null }],
+  variants: [{ ...group(1000, goal ? 80 : null), variant: 1, action_id: 7, uplift: null, readings: null }],
 });
 
 describe('the campaign report on the page', () => {

@@ -1,0 +1,115 @@
+import { reportReadings } from './readings';
+import { agrestiCaffo, agrestiCaffoMoments, cuped, detectableEffect, holm, newcombe, sequential, usersNeeded, zFor } from './stats';
+
+// The readings the report carries, from counts alone. The statistics themselves are checked against R
+// in stats/reference.test.ts; here, which statistic each reading is, at which level, with which
+// correction, and the edge cases.
+
+const control = { audience: 1000, converted: 50 };
+const v1 = { audience: 1000, converted: 80 };
+const v2 = { audience: 1000, converted: 55 };
+
+describe('reportReadings', () => {
+  it('two variants: intervals at 1 − 0.05/2, Holm over both, sequential primary', () => {
+    const r = reportReadings({ control, variants: [v1, v2] }, { holdout: 1 / 3, weights: [1, 1] });
+    expect(r.correction).toMatchObject({ method: 'holm', family: 2 });
+    expect(r.correction.explanation).toBe(
+      '2 variants compared with control: adjusted p-values by Holm\'s method and 97.5% intervals, so the chance of any false "significant" among them stays at 5.0%.',
+    );
+    const [a, b] = r.variants;
+    expect(a?.primary).toBe('sequential');
+    expect(a?.fixed_horizon.ci).toEqual(agrestiCaffo(control, v1, 0.975).ci);
+    expect(a?.fixed_horizon.newcombe_ci).toEqual(newcombe(control, v1, 0.975));
+    const pf = [agrestiCaffo(control, v1).p_value!, agrestiCaffo(control, v2).p_value!];
+    expect([a?.fixed_horizon.p_value, b?.fixed_horizon.p_value]).toEqual(pf);
+    expect([a?.fixed_horizon.p_value_adjusted, b?.fixed_horizon.p_value_adjusted]).toEqual(holm(pf));
+    // 50 vs 80: AC p = 0.0068, Holm ×2 = 0.0136 < 0.05; 50 vs 55: p ≈ 0.62.
+    expect(a?.fixed_horizon.significant).toBe(true);
+    expect(b?.fixed_horizon.significant).toBe(false);
+    const m = agrestiCaffoMoments(control, v1);
+    expect(a?.sequential.ci).toEqual(sequential({ ...m, users: 2000, tuning: 5000, alpha: 0.025 }).ci);
+    expect(a?.sequential.p_value).toBe(sequential({ ...m, users: 2000, tuning: 5000, alpha: 0.05 }).p_value);
+    expect(a?.sequential.tuning_users).toBe(5000);
+    // 2,000 users is early for the always-valid interval: not yet significant (p 0.126 in R, ×2).
+    expect(a?.sequential.significant).toBe(false);
+    expect(a?.relative).toMatchObject({ estimate: expect.closeTo(0.6, 14), zero_count_guard: false });
+    expect(a?.bayes.p_beats_control).toBe(0.9962);
+    // No pre-period sums given: no CUPED reading.
+    expect(a?.cuped).toBeNull();
+    // Power at the family's level (α = 0.025), control's observed 5%, the observed half/half split.
+    expect(a?.power).toMatchObject({ users: 2000, power: 0.8 });
+    expect(a?.power.detectable_effect).toBeCloseTo(detectableEffect(2000, { control_rate: 0.05, holdout: 0.5, alpha: 0.025, power: 0.8 })!, 15);
+    expect(usersNeeded({ control_rate: 0.05, effect: a!.power.detectable_effect!, holdout: 0.5, alpha: 0.025, power: 0.8 })).toBeCloseTo(2000, 6);
+  });
+
+  it('CUPED from the pre-period sums, at the family’s level, with one θ for control and the variant', () => {
+    const pre = { sx: 12, sxx: 14, sxy: 11 };
+    const r = reportReadings({ control: { ...control, pre }, variants: [{ ...v1, pre: { sx: 20, sxx: 20, sxy: 20 } }] }, { holdout: 0.5, weights: [1] });
+    const expected = cuped({ n: 1000, sy: 50, syy: 50, ...pre }, { n: 1000, sy: 80, syy: 80, sx: 20, sxx: 20, sxy: 20 }, zFor(0.95));
+    expect(r.variants[0]?.cuped).toMatchObject({ ...expected, pre_period_days: 14, name: 'Uplift adjusted for past behaviour' });
+  });
+
+  it('a declared sample size makes the fixed-horizon reading primary and tunes the sequential one for it', () => {
+    const r = reportReadings({ control, variants: [v1] }, { holdout: 0.5, weights: [1] }, 20_000);
+    expect(r.variants[0]?.primary).toBe('fixed_horizon');
+    expect(r.variants[0]?.sequential.tuning_users).toBe(20_000);
+    expect(r.variants[0]?.fixed_horizon.ci).toEqual(agrestiCaffo(control, v1).ci);
+  });
+
+  it('the SRM check: control and each variant of the document against holdout and weights', () => {
+    const r = reportReadings(
+      {
+        control: { audience: 230, converted: null },
+        variants: [
+          { audience: 1290, converted: null },
+          { audience: 2480, converted: null },
+        ],
+      },
+      { holdout: 0.05, weights: [1, 2] },
+    );
+    expect(r.srm).toMatchObject({ groups: ['control', 'variant 1', 'variant 2'], observed: [230, 1290, 2480], df: 2, mismatch: false, warning: null });
+    expect(r.srm?.p_value).toBeCloseTo(0.048493971415613131, 13);
+    expect(r.srm?.explanation).toBe(
+      'Were users split as the campaign says (control 5.0%, variant 1 31.7%, variant 2 63.3%)? Observed: control 5.8%, variant 1 32.3%, variant 2 62.0%. A chi-square test of the group sizes against those shares; a p-value below 0.001 happens by chance once in a thousand campaigns, so it almost always means users were lost or moved in one group, and then no uplift below can be trusted.',
+    );
+    // Without a goal there are no other readings.
+    expect(r.variants).toEqual([null, null]);
+    expect(r.correction.family).toBe(0);
+  });
+
+  it('without a holdout only the variants are tested; a variant past the document is left out of it', () => {
+    const r = reportReadings(
+      {
+        control: { audience: 0, converted: 0 },
+        variants: [
+          { audience: 500, converted: 1 },
+          { audience: 700, converted: 2 },
+        ],
+      },
+      { holdout: 0, weights: [1] },
+    );
+    expect(r.srm).toBeNull(); // one group left: nothing to test
+    expect(r.variants).toEqual([null, null]); // no control audience: nothing to compare
+    const s = reportReadings(
+      {
+        control: { audience: 0, converted: 0 },
+        variants: [
+          { audience: 1100, converted: 0 },
+          { audience: 8900, converted: 0 },
+        ],
+      },
+      { holdout: 0, weights: [1, 9] },
+    );
+    expect(s.srm).toMatchObject({ groups: ['variant 1', 'variant 2'], chi_square: expect.closeTo(11.111111111111111, 12), mismatch: true });
+  });
+
+  it('zero conversions: the relative interval gets the 0.5 guard and says so', () => {
+    const r = reportReadings({ control: { audience: 100, converted: 0 }, variants: [{ audience: 900, converted: 4 }] }, { holdout: 0.1, weights: [1] });
+    const rel = r.variants[0]?.relative;
+    expect(rel?.estimate).toBeNull();
+    expect(rel?.zero_count_guard).toBe(true);
+    expect(rel?.explanation).toContain('0.5 was added to every count');
+    // Agresti–Caffo still gives an interval where Wald has none.
+    expect(r.variants[0]?.fixed_horizon.ci).not.toBeNull();
+  });
+});

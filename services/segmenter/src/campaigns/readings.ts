@@ -1,0 +1,264 @@
+import {
+  agrestiCaffo,
+  agrestiCaffoMoments,
+  bayes,
+  cuped,
+  detectableEffect,
+  expectedShares,
+  holm,
+  logRatio,
+  newcombe,
+  sequential,
+  SEQUENTIAL_TUNING,
+  srm,
+  SRM_THRESHOLD,
+  zFor,
+  type ArmSums,
+  type Interval,
+  type Proportion,
+} from './stats';
+
+/**
+ * The report's readings (docs/campaigns.md, "Report"): what the statistics of ./stats say about the
+ * groups' counts, each reading with its `name` and an `explanation` in words a campaign manager
+ * reads, so a display can show them as they are. Pure: counts in, JSON out.
+ */
+
+export interface SplitPlan {
+  /** The document's holdout (0 when it has none). */
+  holdout: number;
+  /** The document's variant weights in order (one, 1, for a campaign without variants). */
+  weights: readonly number[];
+}
+
+interface Reading {
+  name: string;
+  explanation: string;
+}
+
+interface SrmReport extends Reading {
+  /** Groups in order: "control" (when the holdout is > 0), then "variant 1" … */
+  groups: string[];
+  observed: number[];
+  expected: number[];
+  chi_square: number;
+  df: number;
+  p_value: number;
+  threshold: number;
+  mismatch: boolean;
+  /** Non-null on a mismatch: the warning to show above everything else. */
+  warning: string | null;
+  /** Where the expected shares come from. */
+  expected_from: 'current document';
+}
+
+interface UpliftReading extends Reading {
+  estimate: number;
+  ci: Interval | null;
+  p_value: number | null;
+  /** Holm-adjusted across the variants of this report (the same as p_value with one variant). */
+  p_value_adjusted: number | null;
+  significant: boolean;
+}
+
+interface VariantReadings {
+  /** The reading to act on: always-valid unless the campaign declared its sample size. */
+  primary: 'sequential' | 'fixed_horizon';
+  sequential: UpliftReading & { tuning_users: number };
+  fixed_horizon: UpliftReading & { newcombe_ci: Interval };
+  relative: Reading & { estimate: number | null; ci: Interval; zero_count_guard: boolean };
+  bayes: Reading & { p_beats_control: number; expected_loss: number; expected_loss_control: number; prior: 'Beta(1,1)'; draws: number; seed: number };
+  power: Reading & { users: number; power: number; detectable_effect: number | null };
+  /** Null without the pre-period sums. */
+  cuped:
+    | (Reading & {
+        theta: number;
+        estimate: number;
+        ci: Interval;
+        raw: { estimate: number; se: number };
+        se: number;
+        variance_reduction: number;
+        pre_period_days: number;
+      })
+    | null;
+}
+
+export interface ReportReadings {
+  srm: SrmReport | null;
+  correction: Reading & { method: 'holm'; family: number };
+  variants: Array<VariantReadings | null>;
+}
+
+const ALPHA = 0.05;
+const POWER = 0.8;
+
+/**
+ * One group as the report counts it: `audience` every user (the sample-ratio check's count);
+ * `matured` the users whose windows have all closed and `converted` those of them converted (the
+ * comparisons' counts; `matured` defaults to the audience); `converted` null without a goal.
+ */
+interface Group {
+  audience: number;
+  matured?: number;
+  converted: number | null;
+  /** CUPED's covariate sums over the matured users (x the pre-period goal count), when the query has them. */
+  pre?: { sx: number; sxx: number; sxy: number };
+}
+
+const armSums = (g: Group, p: Proportion): ArmSums | null => (g.pre ? { n: p.audience, sy: p.converted, syy: p.converted, ...g.pre } : null);
+
+const proportion = (g: Group): Proportion | null => (g.converted === null ? null : { converted: g.converted, audience: g.matured ?? g.audience });
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+function srmReport(control: number, variants: readonly number[], plan: SplitPlan): SrmReport | null {
+  // Variants past the document's (an edited document) have no expected share: they are left out.
+  const counted = variants.slice(0, plan.weights.length);
+  const observed = plan.holdout > 0 ? [control, ...counted] : counted;
+  const r = srm(observed, expectedShares(plan.holdout, plan.weights));
+  if (!r) return null;
+  const groups = [...(plan.holdout > 0 ? ['control'] : []), ...counted.map((_, i) => `variant ${i + 1}`)];
+  const split = groups.map((g, i) => `${g} ${pct(r.shares[i] as number)}`).join(', ');
+  const seen = groups.map((g, i) => `${g} ${pct((r.observed[i] as number) / r.observed.reduce((a, b) => a + b, 0))}`).join(', ');
+  return {
+    name: 'Sample ratio check',
+    explanation: `Were users split as the campaign says (${split})? Observed: ${seen}. A chi-square test of the group sizes against those shares; a p-value below ${SRM_THRESHOLD} happens by chance once in a thousand campaigns, so it almost always means users were lost or moved in one group, and then no uplift below can be trusted.`,
+    groups,
+    observed: r.observed,
+    expected: r.expected,
+    chi_square: r.chi_square,
+    df: r.df,
+    p_value: r.p_value,
+    threshold: SRM_THRESHOLD,
+    mismatch: r.mismatch,
+    warning: r.mismatch
+      ? `The split of users is not the configured one (p ${r.p_value < 1e-6 ? '< 0.000001' : `= ${r.p_value.toPrecision(2)}`}): find out why before reading any result.`
+      : null,
+    expected_from: 'current document',
+  };
+}
+
+/**
+ * Readings of every variant against control. `plannedUsers`: the sample size the campaign declared
+ * in advance; with it the fixed-horizon reading is the primary one (valid once, at that size).
+ */
+export function reportReadings(
+  groups: { control: Group; variants: readonly Group[] },
+  plan: SplitPlan,
+  plannedUsers?: number,
+  prePeriodDays = 14,
+): ReportReadings {
+  const control = proportion(groups.control);
+  const comparable = groups.variants.map((g) => {
+    const v = proportion(g);
+    return control && v && control.audience > 0 && v.audience > 0 ? v : null;
+  });
+  const family = comparable.filter((v) => v !== null).length;
+  // Bonferroni-widened intervals (1 − α/k): they cover all k differences at once, the intervals that
+  // go with Holm's adjusted p-values (which are never larger than Bonferroni's).
+  const confidence = 1 - ALPHA / Math.max(1, family);
+  const raw = comparable.map((v, i) => {
+    if (!v || !control) return null;
+    const fixed = agrestiCaffo(control, v, confidence);
+    const moments = agrestiCaffoMoments(control, v);
+    const users = control.audience + v.audience;
+    const tuning = plannedUsers ?? SEQUENTIAL_TUNING;
+    // The interval at α/k like the fixed one; the p-value from the mixture tuned for α itself.
+    const seq = sequential({ ...moments, users, tuning, alpha: ALPHA / Math.max(1, family) });
+    const seqP = sequential({ ...moments, users, tuning, alpha: ALPHA }).p_value;
+    const ca = armSums(groups.control, control);
+    const va = armSums(groups.variants[i] as Group, v);
+    return { v, fixed, seq, seqP, fixedP: agrestiCaffo(control, v).p_value, cuped: ca && va ? cuped(ca, va, zFor(confidence)) : null };
+  });
+  const present = raw.filter((r) => r !== null);
+  const adjSeq = holm(present.map((r) => r.seqP));
+  const adjFixed = holm(present.map((r) => r.fixedP ?? 1));
+  let k = 0;
+  const readings = raw.map((r): VariantReadings | null => {
+    if (!r || !control) return null;
+    const i = k++;
+    const ps = adjSeq[i] as number;
+    const pf = adjFixed[i] as number;
+    const rel = logRatio(control, r.v);
+    const b = bayes(control, r.v);
+    const users = control.audience + r.v.audience;
+    const pc = control.converted / control.audience;
+    const mde = detectableEffect(users, { control_rate: pc, holdout: control.audience / users, alpha: 1 - confidence, power: POWER });
+    const level = pct(confidence);
+    return {
+      primary: plannedUsers === undefined ? 'sequential' : 'fixed_horizon',
+      sequential: {
+        name: 'Uplift, safe to check any time',
+        explanation: `Conversion-rate difference (variant minus control) with a ${level} always-valid interval: it stays valid however often the report is looked at while the campaign runs, at the price of being wider than the fixed-horizon one. Tuned to be narrowest at ${plannedUsers ?? SEQUENTIAL_TUNING} users. "Significant" when the adjusted p-value is below ${ALPHA}.`,
+        estimate: r.fixed.estimate,
+        ci: r.seq.ci,
+        p_value: r.seqP,
+        p_value_adjusted: ps,
+        significant: ps < ALPHA,
+        tuning_users: plannedUsers ?? SEQUENTIAL_TUNING,
+      },
+      fixed_horizon: {
+        name: 'Uplift, read once at the planned size',
+        explanation: `The same difference with a ${level} Agresti–Caffo interval. Valid only when read once, at a sample size fixed in advance: checked every day it calls "significant" far more often than ${pct(ALPHA)} of the time when nothing works.`,
+        estimate: r.fixed.estimate,
+        ci: r.fixed.ci,
+        p_value: r.fixedP,
+        p_value_adjusted: pf,
+        significant: pf < ALPHA,
+        newcombe_ci: newcombe(control, r.v, confidence),
+      },
+      relative: {
+        name: 'Relative uplift',
+        explanation: `How many more (or fewer) conversions than control, as a share of control's: variant rate / control rate − 1, with a 95% interval on the log of the ratio.${rel.corrected ? ' A group converted nobody (or everybody), so 0.5 was added to every count for the interval.' : ''}`,
+        estimate: rel.estimate,
+        ci: rel.ci,
+        zero_count_guard: rel.corrected,
+      },
+      bayes: {
+        name: 'Chance the variant is better',
+        explanation: `The probability that the variant converts better than control, and the expected loss: how much conversion rate choosing the variant gives up on average, counting the cases where it is in fact worse (${b.expected_loss.toPrecision(2)} here). Uniform prior, ${b.draws} simulated draws with a fixed seed.`,
+        p_beats_control: b.p_beats_control,
+        expected_loss: b.expected_loss,
+        expected_loss_control: b.expected_loss_control,
+        prior: 'Beta(1,1)',
+        draws: b.draws,
+        seed: b.seed,
+      },
+      power: {
+        name: 'What this campaign can detect',
+        explanation:
+          mde === null
+            ? `With ${users} users compared so far, no uplift over control's ${pct(pc)} can be found reliably yet.`
+            : `With ${users} users compared so far, an uplift of ${(100 * mde).toFixed(2)} points over control's ${pct(pc)} (to ${pct(pc + mde)}) would be found ${pct(POWER)} of the time by the fixed-horizon reading; a smaller true uplift would usually be missed, so "not significant" does not mean "no effect". The always-valid reading needs more users for the same.`,
+        users,
+        power: POWER,
+        detectable_effect: mde,
+      },
+      cuped: r.cuped && {
+        name: 'Uplift adjusted for past behaviour',
+        explanation: `The same difference with each user's goal count in the ${prePeriodDays} days before the campaign first reached them taken out (CUPED, one θ = ${r.cuped.theta.toPrecision(3)} for all groups; users with no history count as 0). Users who converted before convert again more often; removing what that predicts leaves the same uplift with less noise: here ${pct(Math.max(0, r.cuped.variance_reduction))} less variance, a ${level} interval. Read it beside the unadjusted one; they should agree.`,
+        theta: r.cuped.theta,
+        estimate: r.cuped.estimate,
+        ci: r.cuped.ci,
+        se: r.cuped.se,
+        raw: r.cuped.raw,
+        variance_reduction: r.cuped.variance_reduction,
+        pre_period_days: prePeriodDays,
+      },
+    };
+  });
+  return {
+    srm: srmReport(
+      groups.control.audience,
+      groups.variants.map((g) => g.audience),
+      plan,
+    ),
+    correction: {
+      name: 'Several variants',
+      explanation: `${family} variant${family === 1 ? '' : 's'} compared with control: adjusted p-values by Holm's method and ${pct(confidence)} intervals, so the chance of any false "significant" among them stays at ${pct(ALPHA)}.`,
+      method: 'holm',
+      family,
+    },
+    variants: readings,
+  };
+}
