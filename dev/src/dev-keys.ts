@@ -10,6 +10,11 @@ export interface DevKeys {
   apiKey: string;
   /** One read-only analyst key per app (ClickHouse HTTP interface), added to an older file that has none. */
   analystKeys: { appId: string; key: string }[];
+  /**
+   * The HS256 key the demo app's own server signs user tokens with (docs/keys.md, "User tokens"),
+   * added to an older file that has none. Its policy stays as the file says (off when absent).
+   */
+  userTokenKey: { kid: string; secret: string };
   created: boolean;
 }
 
@@ -36,16 +41,29 @@ export function loadOrCreateDevKeys(path: string): DevKeys {
   const file = readKeysFile(path);
   const apps = [...new Set(file.keys.map((e) => e.app_id))];
   const missing = apps.filter((app) => !file.keys.some((e) => e.role === 'analyst' && e.app_id === app && e.key));
-  if (missing.length > 0) {
-    for (const app of missing) file.keys.push({ id: `${app.replace(/-app$/, '')}-analyst`, app_id: app, role: 'analyst', key: devKey('analyst'), created_at });
-    writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+  for (const app of missing) file.keys.push({ id: `${app.replace(/-app$/, '')}-analyst`, app_id: app, role: 'analyst', key: devKey('analyst'), created_at });
+  // The demo's user tokens (demo-server.ts signs them): one HS256 secret per app that has none.
+  const tokenless = apps.filter((app) => !file.keys.some((e) => e.role === 'user_token' && e.app_id === app));
+  for (const app of tokenless) {
+    file.keys.push({ id: `${app.replace(/-app$/, '')}-user-tokens`, app_id: app, role: 'user_token', alg: 'HS256', key: devKey('user_token'), created_at });
   }
+  if (missing.length > 0 || tokenless.length > 0) writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
   const analystKeys = file.keys.filter((e) => e.role === 'analyst' && e.key).map((e) => ({ appId: e.app_id, key: e.key as string }));
   // The demo's keys are live ones (a revoked key in the file is listed by the console, not used).
   const live = (e: KeysFile['keys'][number]) => e.key !== undefined && (e.revoked_at === undefined || Date.parse(e.revoked_at) > Date.now());
   const sdk = file.keys.find((e) => e.role === 'sdk' && live(e));
   const api = file.keys.find((e) => e.role === 'api' && live(e) && e.app_id === sdk?.app_id);
   if (!sdk?.key || !api?.key) throw new Error(`${path} needs a plain sdk and api key of one app for the demo`);
+  const signing = file.keys.find((e) => e.role === 'user_token' && e.alg === 'HS256' && e.app_id === sdk.app_id && live(e));
   // Built from the file as written, so the reloader knows its content and reloads only a change.
-  return { ring: KeyRing.fromFile(path), appId: sdk.app_id, sdkKey: sdk.key, apiKey: api.key, analystKeys, created };
+  if (!signing?.key) throw new Error(`${path} needs a live HS256 user_token key of app ${sdk.app_id} for the demo`);
+  return {
+    ring: KeyRing.fromFile(path),
+    appId: sdk.app_id,
+    sdkKey: sdk.key,
+    apiKey: api.key,
+    analystKeys,
+    userTokenKey: { kid: signing.id, secret: signing.key },
+    created,
+  };
 }

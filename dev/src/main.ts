@@ -27,7 +27,7 @@ async function main() {
     host: config.HOST,
     port: config.PORT,
     corsOrigins: config.CORS_ORIGINS,
-    demo: { sdkKey: keys.sdkKey },
+    demo: { sdkKey: keys.sdkKey, userTokenKey: keys.userTokenKey },
     analystSql: createChdbAnalystSql({ path: chdbPath, database: 'analytics' }),
     clickhouseHttpPort: config.CLICKHOUSE_HTTP_PORT,
   });

@@ -11,7 +11,7 @@ import {
   type Subscription,
 } from '@evp/core';
 import type { ActionStore } from '@evp/actions';
-import { closeServer, createEdge, busMetrics, listen } from '@evp/http';
+import { closeServer, createEdge, busMetrics, listen, userTokens } from '@evp/http';
 import { canonicalFromAvro } from '@evp/schemas';
 import { createGatewayApp, type ScriptFiles } from '@evp/gateway';
 import { bundleWebSdk } from '@evp/web-sdk/bundle';
@@ -60,7 +60,7 @@ export interface PipelineOptions {
    */
   corsOrigins?: readonly string[];
   /** Serve the demo shop at /demo for this SDK key's app, seeding its drug catalog when empty (npm start). */
-  demo?: { sdkKey: string };
+  demo?: { sdkKey: string; userTokenKey?: { kid: string; secret: string } };
   /**
    * Analysts' read-only SQL: served as ClickHouse's HTTP interface under `{base}/clickhouse/` and,
    * when `clickhouseHttpPort` is given, on that port too (0 picks a free one).
@@ -119,9 +119,12 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
   });
   const { segments, campaigns, sink } = segmenterParts;
   await segmenterParts.start();
+  // The gateway and the action store check user tokens in one process: one user_tokens_total series.
+  const tokenMetrics = new Registry();
+  const tokens = userTokens(keys, tokenMetrics);
   // The action store's app first: its metrics registry (on /metrics) also carries its consumers' counters.
   const corsOrigins = opts.corsOrigins ?? ['*'];
-  const actions = createActionStoreApp({ store, keys, logger: logger.child({ service: 'action-store' }), corsOrigins });
+  const actions = createActionStoreApp({ store, keys, logger: logger.child({ service: 'action-store' }), corsOrigins, userTokens: tokens });
   const consumers: Subscription[] = [
     await startActionRequestsConsumer({
       bus,
@@ -166,6 +169,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     // One process: the gateway is ready only while every consumer behind it runs.
     readiness: async () => problems(),
     webSdk: opts.webSdk ?? bundleWebSdk,
+    userTokens: tokens,
   });
   const segmenter = createSegmenterApp({
     analytics,
@@ -186,6 +190,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
       actions.metrics.registry,
       segmenter.metrics.registry,
       validatorMetrics,
+      tokenMetrics,
       sink.metrics,
       segments.engine.metrics,
       campaigns.worker.metrics,
@@ -199,7 +204,14 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
   if (opts.demo && demoApp === undefined) throw new Error('the demo shop needs an SDK key of the keys file');
   const demo =
     opts.demo && demoApp !== undefined
-      ? demoServer({ analytics, appId: demoApp, sdkKey: opts.demo.sdkKey, logger: logger.child({ service: 'demo' }), shop: await bundleShop() })
+      ? demoServer({
+          analytics,
+          appId: demoApp,
+          sdkKey: opts.demo.sdkKey,
+          logger: logger.child({ service: 'demo' }),
+          shop: await bundleShop(),
+          ...(opts.demo.userTokenKey ? { userTokenKey: opts.demo.userTokenKey } : {}),
+        })
       : undefined;
   const sql = opts.analystSql;
   const chOnBase = sql

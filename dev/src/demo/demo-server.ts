@@ -3,6 +3,7 @@ import type { Analytics, Logger } from '@evp/core';
 import { shopDrugs } from './drugs';
 import type { ConsoleBuild } from '@evp/console';
 import { SHOP_ICON, shopHtml } from './shop-page';
+import { demoUserToken } from './user-token';
 
 /** Every path of the demo shop starts so (the shop is a single-page app below it). */
 const DEMO_PREFIX = '/demo';
@@ -32,9 +33,18 @@ function send(res: ServerResponse, status: number, type: string, body: string, c
 /**
  * The demo shop of `npm start` (dev only, like the inspector's page it sits beside): the page, its
  * built script and style (`shop`: shop-page.ts's bundleShop), its config (the app's SDK key, public
- * by design) and the app's drug catalog.
+ * by design), the app's drug catalog, and (`userTokenKey`) a user token for the signed-in shopper at
+ * `/demo/user-token?user_id=` (user-token.ts).
  */
-export function demoServer(deps: { analytics: Analytics; appId: string; sdkKey: string; logger: Logger; shop: ConsoleBuild }): RequestListener {
+export function demoServer(deps: {
+  analytics: Analytics;
+  appId: string;
+  sdkKey: string;
+  logger: Logger;
+  shop: ConsoleBuild;
+  userTokenKey?: { kid: string; secret: string };
+  now?: () => number;
+}): RequestListener {
   const html = shopHtml({ script: `${ASSETS}${deps.shop.entries['shop.js']}`, style: `${ASSETS}${deps.shop.entries['shop.css']}` });
   return (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '').split('?')[0] as string;
@@ -48,6 +58,25 @@ export function demoServer(deps: { analytics: Analytics; appId: string; sdkKey: 
     }
     if (path === `${DEMO_PREFIX}/icon.svg`) return send(res, 200, 'image/svg+xml', SHOP_ICON);
     if (path === `${DEMO_PREFIX}/config.json`) return send(res, 200, 'application/json', JSON.stringify({ sdkKey: deps.sdkKey, debug: false }));
+    if (path === `${DEMO_PREFIX}/user-token` && deps.userTokenKey) {
+      const userId = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('user_id') ?? '';
+      demoUserToken(deps.userTokenKey, deps.appId, userId, (deps.now ?? Date.now)()).then(
+        (signed) =>
+          signed
+            ? send(res, 200, 'application/json', JSON.stringify(signed), 'no-store')
+            : send(
+                res,
+                400,
+                'application/json',
+                JSON.stringify({ error: { code: 'invalid_request', message: 'user_id must be 1–128 letters, digits, . _ @ -', path: 'query.user_id' } }),
+              ),
+        (err: unknown) => {
+          deps.logger.error({ err }, 'demo: a user token could not be signed');
+          send(res, 500, 'application/json', JSON.stringify({ error: { code: 'internal', message: 'The token could not be signed.' } }));
+        },
+      );
+      return;
+    }
     if (path === `${DEMO_PREFIX}/drugs.json`) {
       shopDrugs(deps.analytics, deps.appId).then(
         (data) => send(res, 200, 'application/json', JSON.stringify({ data })),

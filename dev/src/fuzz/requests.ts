@@ -12,6 +12,9 @@ export interface FuzzRequest {
 export interface FuzzKeys {
   sdk: string;
   api: string;
+  /** The SDK key of an app that enforces user tokens (tokens.ts), and hostile tokens for it. */
+  enforcedSdk: string;
+  userTokens: string[];
 }
 
 const GATEWAY_PATHS = ['/v1/ingest/log', '/v1/ingest/log', '/v1/ingest/events', '/v1/ingest/catalog/site', '/v1/ingest/catalog/user_chw', '/healthz'];
@@ -192,7 +195,15 @@ export function hostileRequest(r: Random, keys: FuzzKeys): FuzzRequest {
   const p = path(r, target);
   const method = r.chance(0.85) ? (METHOD_OF[p] ?? 'POST') : r.pick(METHODS);
   const headers: string[] = ['Host: fuzz', 'Connection: close'];
-  const key = r.pick([target === 'gateway' ? keys.sdk : keys.api, target === 'gateway' ? keys.sdk : keys.api, keys.sdk, keys.api, 'nope-nope-nope-nope', '']);
+  const key = r.pick([
+    target === 'gateway' ? keys.sdk : keys.api,
+    target === 'gateway' ? keys.sdk : keys.api,
+    keys.sdk,
+    keys.api,
+    keys.enforcedSdk,
+    'nope-nope-nope-nope',
+    '',
+  ]);
   if (key || r.chance(0.5)) headers.push(`Authorization: ${r.chance(0.95) ? 'Bearer ' : r.pick(['Basic ', '', 'Bearer  '])}${key}`);
   const contentType = r.chance(0.7) ? r.pick(CONTENT_TYPES.slice(0, 3)) : r.pick(CONTENT_TYPES);
   if (contentType) headers.push(`Content-Type: ${contentType}`);
@@ -201,8 +212,15 @@ export function hostileRequest(r: Random, keys: FuzzKeys): FuzzRequest {
   const expect = r.chance(0.05) ? r.pick(EXPECTS) : undefined;
   if (expect) headers.push(`Expect: ${expect}`);
   if (r.chance(0.05)) headers.push(`X-Request-Id: ${r.pick(STRINGS)}`);
+  // User tokens, mostly with the enforcing app's key (its policy makes every one verified).
+  const token = r.chance(key === keys.enforcedSdk ? 0.9 : 0.1) ? r.pick(keys.userTokens) : undefined;
+  let target_ = p;
+  if (token !== undefined) {
+    if (r.chance(0.8)) headers.push(`X-EVP-User-Token: ${token}`);
+    else target_ = `${p}${p.includes('?') ? '&' : '?'}user_token=${encodeURIComponent(token)}`;
+  }
   const raw = method === 'GET' || method === 'HEAD' ? Buffer.alloc(0) : encode(r, body(r, target, p), encoding);
   headers.push(`Content-Length: ${raw.length}`);
-  const head = Buffer.from(`${method} ${p} HTTP/1.1\r\n${headers.join('\r\n')}\r\n\r\n`, 'utf8');
+  const head = Buffer.from(`${method} ${target_} HTTP/1.1\r\n${headers.join('\r\n')}\r\n\r\n`, 'utf8');
   return { target, label: `${method} ${p.slice(0, 60)}`, bytes: Buffer.concat([head, raw]) };
 }

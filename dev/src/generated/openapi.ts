@@ -431,7 +431,7 @@ export interface paths {
         put?: never;
         /**
          * Pull for one user (the client library’s fetch)
-         * @description As the bulk pull, for one concrete user, accepting the client-library spellings (docs/actions.md).
+         * @description As the bulk pull, for one concrete user, accepting the client-library spellings (docs/actions.md). Needs the user’s token where the app enforces user tokens (docs/keys.md).
          */
         post: operations["pullUserActions"];
         delete?: never;
@@ -1468,7 +1468,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "auth_missing" | "auth_invalid" | "key_revoked" | "forbidden_role" | "sql_auth_missing" | "sql_auth_invalid" | "sql_forbidden_role" | "forbidden_app" | "api_key_in_url" | "invalid_json" | "invalid_envelope" | "invalid_request" | "invalid_definition" | "invalid_campaign" | "too_deep" | "malformed_request" | "request_timeout" | "expectation_failed" | "headers_too_large" | "unsupported_media_type" | "unsupported_encoding" | "payload_too_large" | "too_many_events" | "unknown_catalog_kind" | "not_found" | "conflict" | "rate_limited" | "not_enabled" | "unavailable" | "internal";
+                code: "auth_missing" | "auth_invalid" | "key_revoked" | "forbidden_role" | "sql_auth_missing" | "sql_auth_invalid" | "sql_forbidden_role" | "forbidden_app" | "api_key_in_url" | "user_token_required" | "user_token_invalid" | "user_token_expired" | "user_token_mismatch" | "invalid_json" | "invalid_envelope" | "invalid_request" | "invalid_definition" | "invalid_campaign" | "too_deep" | "malformed_request" | "request_timeout" | "expectation_failed" | "headers_too_large" | "unsupported_media_type" | "unsupported_encoding" | "payload_too_large" | "too_many_events" | "unknown_catalog_kind" | "not_found" | "conflict" | "rate_limited" | "not_enabled" | "unavailable" | "internal";
                 message: string;
                 /** @description JSON path into the body ($, $[1].data), a parameter (params.action_id, query.limit) or a header (headers.authorization). */
                 path?: string;
@@ -3051,8 +3051,14 @@ export interface operations {
     };
     pullUserActions: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description The user token, for a client that cannot set headers (a beacon); the header wins. */
+                user_token?: string;
+            };
+            header?: {
+                /** @description The user token (a JWT the app’s server signs for its signed-in user; docs/keys.md, "User tokens"). Read only where the app’s policy is report or enforce. */
+                "X-EVP-User-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3108,7 +3114,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description No key, an unknown key, or a revoked one. Codes: `auth_missing`, `auth_invalid`, `key_revoked`. */
+            /** @description No key, an unknown key, or a revoked one. Where the app enforces user tokens: a user token that is missing (pulls), invalid or expired. Codes: `auth_missing`, `auth_invalid`, `key_revoked`, `user_token_required`, `user_token_invalid`, `user_token_expired`. */
             401: {
                 headers: {
                     /** @description The request id (the client's own when well-formed). */
@@ -3119,12 +3125,12 @@ export interface operations {
                     "application/json": {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "auth_missing" | "auth_invalid" | "key_revoked";
+                            code?: "auth_missing" | "auth_invalid" | "key_revoked" | "user_token_required" | "user_token_invalid" | "user_token_expired";
                         };
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description The key is not an SDK key, or the body's `app_id` names another app than the key's. Codes: `forbidden_role`, `forbidden_app`. */
+            /** @description The key is not an SDK key, or the body's `app_id` names another app than the key's. Where the app enforces user tokens: the token is another user’s. Codes: `forbidden_role`, `forbidden_app`, `user_token_mismatch`. */
             403: {
                 headers: {
                     /** @description The request id (the client's own when well-formed). */
@@ -3135,7 +3141,7 @@ export interface operations {
                     "application/json": {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "forbidden_role" | "forbidden_app";
+                            code?: "forbidden_role" | "forbidden_app" | "user_token_mismatch";
                         };
                     } & components["schemas"]["Error"];
                 };
@@ -3168,6 +3174,24 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "unsupported_media_type" | "unsupported_encoding";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The user’s pull bucket is empty (60 at once, then 1 a second). Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
                         };
                     } & components["schemas"]["Error"];
                 };
@@ -5424,10 +5448,14 @@ export interface operations {
             query?: {
                 /** @description The same declaration, for a client that cannot set headers (a beacon). */
                 sdk?: string;
+                /** @description The user token, for a client that cannot set headers (a beacon); the header wins. */
+                user_token?: string;
             };
             header?: {
                 /** @description The client, as an envelope’s `sdk` (`<os>/<version>`, e.g. `web/1.0.0`): a real client’s catalog quirks are accepted from that client only. */
                 "X-EVP-SDK"?: string;
+                /** @description The user token (a JWT the app’s server signs for its signed-in user; docs/keys.md, "User tokens"). Read only where the app’s policy is report or enforce. */
+                "X-EVP-User-Token"?: string;
             };
             path: {
                 /** @description A built-in kind or alias, or a kind the app defines itself (a lower-case name of up to 64 letters, digits and _, starting with a letter). */
@@ -5659,8 +5687,14 @@ export interface operations {
     };
     uploadDimensions: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description The user token, for a client that cannot set headers (a beacon); the header wins. */
+                user_token?: string;
+            };
+            header?: {
+                /** @description The user token (a JWT the app’s server signs for its signed-in user; docs/keys.md, "User tokens"). Read only where the app’s policy is report or enforce. */
+                "X-EVP-User-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5707,7 +5741,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description No key, an unknown key, or a revoked one. Codes: `auth_missing`, `auth_invalid`, `key_revoked`. */
+            /** @description No key, an unknown key, or a revoked one. Where the app enforces user tokens: a user token that is missing (pulls), invalid or expired. Codes: `auth_missing`, `auth_invalid`, `key_revoked`, `user_token_invalid`, `user_token_expired`. */
             401: {
                 headers: {
                     /** @description The request id (the client's own when well-formed). */
@@ -5718,7 +5752,7 @@ export interface operations {
                     "application/json": {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "auth_missing" | "auth_invalid" | "key_revoked";
+                            code?: "auth_missing" | "auth_invalid" | "key_revoked" | "user_token_invalid" | "user_token_expired";
                         };
                     } & components["schemas"]["Error"];
                 };
@@ -5877,8 +5911,14 @@ export interface operations {
     };
     uploadEvents: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description The user token, for a client that cannot set headers (a beacon); the header wins. */
+                user_token?: string;
+            };
+            header?: {
+                /** @description The user token (a JWT the app’s server signs for its signed-in user; docs/keys.md, "User tokens"). Read only where the app’s policy is report or enforce. */
+                "X-EVP-User-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6087,8 +6127,14 @@ export interface operations {
     };
     uploadLog: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description The user token, for a client that cannot set headers (a beacon); the header wins. */
+                user_token?: string;
+            };
+            header?: {
+                /** @description The user token (a JWT the app’s server signs for its signed-in user; docs/keys.md, "User tokens"). Read only where the app’s policy is report or enforce. */
+                "X-EVP-User-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6409,8 +6455,14 @@ export interface operations {
     };
     uploadSdkCrash: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description The user token, for a client that cannot set headers (a beacon); the header wins. */
+                user_token?: string;
+            };
+            header?: {
+                /** @description The user token (a JWT the app’s server signs for its signed-in user; docs/keys.md, "User tokens"). Read only where the app’s policy is report or enforce. */
+                "X-EVP-User-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6451,7 +6503,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description No key, an unknown key, or a revoked one. Codes: `auth_missing`, `auth_invalid`, `key_revoked`. */
+            /** @description No key, an unknown key, or a revoked one. Where the app enforces user tokens: a user token that is missing (pulls), invalid or expired. Codes: `auth_missing`, `auth_invalid`, `key_revoked`, `user_token_invalid`, `user_token_expired`. */
             401: {
                 headers: {
                     /** @description The request id (the client's own when well-formed). */
@@ -6462,7 +6514,7 @@ export interface operations {
                     "application/json": {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "auth_missing" | "auth_invalid" | "key_revoked";
+                            code?: "auth_missing" | "auth_invalid" | "key_revoked" | "user_token_invalid" | "user_token_expired";
                         };
                     } & components["schemas"]["Error"];
                 };
@@ -7187,8 +7239,13 @@ export interface operations {
                 render_method?: "push_notification" | "in_app_message" | "";
                 /** @description Only actions created with attr `render_page` = this screen; empty: any. */
                 render_page?: string;
+                /** @description The user token, for a client that cannot set headers (a beacon); the header wins. */
+                user_token?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The user token (a JWT the app’s server signs for its signed-in user; docs/keys.md, "User tokens"). Read only where the app’s policy is report or enforce. */
+                "X-EVP-User-Token"?: string;
+            };
             path: {
                 /** @description Not `*`. */
                 user_id: string;
@@ -7224,7 +7281,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description No key, an unknown key, or a revoked one. Codes: `auth_missing`, `auth_invalid`, `key_revoked`. */
+            /** @description No key, an unknown key, or a revoked one. Where the app enforces user tokens: a user token that is missing (pulls), invalid or expired. Codes: `auth_missing`, `auth_invalid`, `key_revoked`, `user_token_required`, `user_token_invalid`, `user_token_expired`. */
             401: {
                 headers: {
                     /** @description The request id (the client's own when well-formed). */
@@ -7235,12 +7292,12 @@ export interface operations {
                     "application/json": {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "auth_missing" | "auth_invalid" | "key_revoked";
+                            code?: "auth_missing" | "auth_invalid" | "key_revoked" | "user_token_required" | "user_token_invalid" | "user_token_expired";
                         };
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description The key is not an SDK key. Codes: `forbidden_role`. */
+            /** @description The key is not an SDK key. Where the app enforces user tokens: the token is another user’s. Codes: `forbidden_role`, `user_token_mismatch`. */
             403: {
                 headers: {
                     /** @description The request id (the client's own when well-formed). */
@@ -7251,7 +7308,25 @@ export interface operations {
                     "application/json": {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "forbidden_role";
+                            code?: "forbidden_role" | "user_token_mismatch";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The user’s pull bucket is empty (60 at once, then 1 a second). Codes: `rate_limited`. */
+            429: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
                         };
                     } & components["schemas"]["Error"];
                 };

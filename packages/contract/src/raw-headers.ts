@@ -1,3 +1,4 @@
+import type { RawUserToken, UserTokenProblem } from './user-tokens';
 import { LOG_PAYLOAD_KIND } from './vocabulary';
 
 /** Header names of a raw message (`ingest.raw`): written by the gateway, read by the validator. */
@@ -23,6 +24,14 @@ export const rawHeaders = {
   routeForm: 'route_form',
   clientSdk: 'client_sdk',
   userAgent: 'user_agent',
+  /**
+   * The user token, when the app's policy is report or enforce (docs/keys.md, "User tokens"): the
+   * policy, and either the verified token's sub or why there is none (`required`, `invalid`,
+   * `expired`). The validator rejects (enforce) or marks (report) each event of another user.
+   */
+  userTokenPolicy: 'user_token_policy',
+  userTokenSub: 'user_token_sub',
+  userTokenProblem: 'user_token_problem',
 } as const;
 
 /** The route forms of `route_form`. */
@@ -45,6 +54,8 @@ export interface IngestContext {
   requestId: string;
   receivedAt: number;
   keyId: string;
+  /** What the gateway verified of the upload's user token (the validator's per-event rule); absent: the app's policy is off. */
+  userToken?: RawUserToken;
 }
 
 /** What the headers of a raw message say. */
@@ -55,6 +66,8 @@ export interface RawHeaderFields {
   envelope: { index: number; count: number };
   /** What the request said about its client; absent in messages of older gateways and hand-made ones. */
   client?: RequestClient;
+  /** What the gateway verified of the user token; absent under the app's policy off (and from older gateways). */
+  userToken?: RawUserToken;
 }
 
 export function toRawHeaders(f: RawHeaderFields): Record<string, string> {
@@ -67,7 +80,30 @@ export function toRawHeaders(f: RawHeaderFields): Record<string, string> {
     [rawHeaders.envelopeIndex]: String(f.envelope.index),
     [rawHeaders.envelopeCount]: String(f.envelope.count),
     ...(f.client === undefined ? {} : clientHeaders(f.client)),
+    ...(f.userToken === undefined ? {} : userTokenHeaders(f.userToken)),
   };
+}
+
+function userTokenHeaders(t: RawUserToken): Record<string, string> {
+  const out: Record<string, string> = { [rawHeaders.userTokenPolicy]: t.policy };
+  if (t.sub !== undefined) out[rawHeaders.userTokenSub] = t.sub;
+  if (t.problem !== undefined) out[rawHeaders.userTokenProblem] = t.problem;
+  return out;
+}
+
+const PROBLEMS: readonly string[] = ['required', 'invalid', 'expired'] satisfies UserTokenProblem[];
+
+/**
+ * The user token headers, when the gateway wrote them. A policy header with neither a sub nor a known
+ * problem reads as `required`: a damaged header never passes for a verified user.
+ */
+function userTokenOf(headers: Readonly<Record<string, string | undefined>>): RawUserToken | undefined {
+  const policy = headers[rawHeaders.userTokenPolicy];
+  if (policy !== 'report' && policy !== 'enforce') return undefined;
+  const sub = headers[rawHeaders.userTokenSub];
+  if (sub !== undefined && sub !== '') return { policy, sub };
+  const problem = headers[rawHeaders.userTokenProblem];
+  return { policy, problem: problem !== undefined && PROBLEMS.includes(problem) ? (problem as UserTokenProblem) : 'required' };
 }
 
 function clientHeaders(c: RequestClient): Record<string, string> {
@@ -105,6 +141,7 @@ function intHeader(v: string | undefined, fallback: number): number {
 export function fromRawHeaders(headers: Readonly<Record<string, string | undefined>>, timestamp: number): RawHeaderFields {
   const count = Math.max(1, intHeader(headers[rawHeaders.envelopeCount], 1));
   const client = clientOf(headers);
+  const userToken = userTokenOf(headers);
   return {
     ctx: {
       appId: headers[rawHeaders.appId] ?? '',
@@ -115,5 +152,6 @@ export function fromRawHeaders(headers: Readonly<Record<string, string | undefin
     payloadKind: headers[rawHeaders.payloadKind] ?? LOG_PAYLOAD_KIND,
     envelope: { index: Math.min(intHeader(headers[rawHeaders.envelopeIndex], 0), count - 1), count },
     ...(client === undefined ? {} : { client }),
+    ...(userToken === undefined ? {} : { userToken }),
   };
 }

@@ -15,6 +15,16 @@ export const errorCodes = {
     status: 403,
     message: 'An API key was sent in the URL. API keys are secret: send them only in the Authorization header, and replace this one (URLs end up in logs).',
   },
+  user_token_required: {
+    status: 401,
+    message: 'This app needs a user token for this call: send X-EVP-User-Token (or ?user_token=) signed by the app’s server for the user.',
+  },
+  user_token_invalid: {
+    status: 401,
+    message: 'The user token is not valid: malformed, a bad signature, an unknown or revoked kid, another algorithm than the kid’s, or another app (aud).',
+  },
+  user_token_expired: { status: 401, message: 'The user token has expired (or is not valid yet): get a new one from the app’s server.' },
+  user_token_mismatch: { status: 403, message: 'The user token is valid but names another user than the request.' },
   invalid_json: { status: 400, message: 'The body is not valid JSON.' },
   invalid_envelope: { status: 400, message: 'The body is not a log envelope, an array of envelopes, or (catalog) an array of records.' },
   invalid_request: { status: 400, message: 'A field of the request is missing or invalid.' },

@@ -15,3 +15,4 @@ export * from './openapi';
 export * from './cors';
 export * from './service-lifecycle';
 export * from './keys';
+export * from './user-tokens';

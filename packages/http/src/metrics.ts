@@ -93,6 +93,18 @@ export function createKeysFileMetrics(registry: Registry) {
   };
 }
 
+/** User token checks (user-tokens/): per app and outcome, under report and enforce (off checks nothing). */
+export function createUserTokenMetrics(registry: Registry) {
+  return {
+    checks: new Counter({
+      name: 'user_tokens_total',
+      help: 'User token checks of SDK-key calls by app and outcome: valid, anonymous (an anon: id, no token needed), required (none sent), invalid, expired, mismatch (another user)',
+      labelNames: ['app', 'outcome'] as const,
+      registers: [registry],
+    }),
+  };
+}
+
 /** Failed writes of the keys' last uses (keys/service-keys.ts). */
 export function createKeyUsageMetrics(registry: Registry) {
   return {

@@ -12,4 +12,5 @@ export * from './client-corpus';
 export * from './openapi-check';
 export * from './stack/redis-group';
 export * from './stack/ports';
+export * from './user-tokens';
 export * from './programs';

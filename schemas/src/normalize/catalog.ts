@@ -1,3 +1,4 @@
+import { userRecordVerdict } from './user-token';
 import { rawHeaders } from '@evp/contract';
 import type { CatalogKind } from '@evp/core';
 import type { Reason } from '../rules/registry';
@@ -94,11 +95,12 @@ export function normalizeCatalog(
     const made = of.custom
       ? normalizeCustomRecord(of.kind, item, path, path, ctx, options)
       : normalizeRecord(catalogDef(of.kind), item, path, ctx, options, sender, alias === undefined ? undefined : { name: kindName, ...alias });
-    if ('record' in made) out.accepted.push({ ...made, index: i });
+    const token = 'record' in made ? userRecordVerdict(ctx, made.record.kind, made.record.id, path) : null;
+    if ('record' in made && !token?.reject) out.accepted.push({ ...made, warnings: token ? [...made.warnings, token.reason] : made.warnings, index: i });
     else {
       out.rejected.push({
-        kind: made.kind,
-        reasons: made.reasons,
+        kind: 'record' in made ? 'schema_violation' : made.kind,
+        reasons: 'record' in made ? [(token as { reason: Reason }).reason] : made.reasons,
         payload: item,
         event_count: 1,
         envelope_index: null,

@@ -1,3 +1,4 @@
+import { userTokenVerdict } from './user-token';
 import type { Reason } from '../rules/registry';
 import type { CanonicalEvent, IngestContext } from '../canonical';
 import { validateObject } from '../dsl/validate';
@@ -106,7 +107,10 @@ export function normalizeCrashUpload(body: unknown, ctx: IngestContext, options:
       message: 'an item of the SDK crash upload, stored as an exception event: ts is its time; no session or connectivity is sent (online false)',
     };
     const future = time === undefined ? undefined : futureTimeWarning(time, ctx.receivedAt, `${path}.ts`);
-    const warnings = gateWarnings([crashWarning, ...envelopeWarnings, ...(future ? [future] : []), ...validated.warnings], sender, itemReasons);
+    const gated = gateWarnings([crashWarning, ...envelopeWarnings, ...(future ? [future] : []), ...validated.warnings], sender, itemReasons);
+    const tokenVerdict = ctx.userToken === undefined ? null : userTokenVerdict(ctx.userToken, userId as string, path);
+    if (tokenVerdict?.reject) itemReasons.push(tokenVerdict.reason);
+    const warnings = tokenVerdict && !tokenVerdict.reject ? [...gated, tokenVerdict.reason] : gated;
     if (itemReasons.length > 0) {
       reject('schema_violation', itemReasons);
       continue;

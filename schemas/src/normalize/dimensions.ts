@@ -1,3 +1,4 @@
+import { userRecordVerdict } from './user-token';
 import type { Reason } from '../rules/registry';
 import type { IngestContext } from '../canonical';
 import { catalogKindOf, unknownCatalogKindMessage } from '../catalogs/custom';
@@ -78,8 +79,11 @@ export function normalizeDimensions(
       alias && { name: item.type as string, ...alias },
       warnings,
     );
-    if ('record' in made) out.accepted.push({ record: made.record, warnings: made.warnings, index: i });
-    else reject(made.reasons, made.kind);
+    if (!('record' in made)) return reject(made.reasons, made.kind);
+    // A user record is that person's profile: the upload's user token decides it (user-token.ts).
+    const token = userRecordVerdict(ctx, made.record.kind, made.record.id, path);
+    if (token?.reject) return reject([token.reason]);
+    out.accepted.push({ record: made.record, warnings: token ? [...made.warnings, token.reason] : made.warnings, index: i });
   });
   return out;
 }

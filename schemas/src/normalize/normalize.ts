@@ -6,6 +6,7 @@ import { flatEnvelopeExtra, readFlatEvent } from './flat-form';
 import { MAX_JSON_DEPTH, pathDeeperThan } from './depth';
 import { readSentAt, type SentAt } from './sent-at';
 import { toCanonical } from './event-steps';
+import { userTokenVerdict } from './user-token';
 import type { IngestContext } from '../canonical';
 import { DEFAULT_NORMALIZE_OPTIONS, type EnvelopeFacts, type NormalizeOptions, type NormalizeResult, type RawEvent, type Rejection } from './types';
 
@@ -103,7 +104,15 @@ function normalizeEvent(
   // The event steps (event-steps/pipeline.ts), then the canonical event.
   const made = toCanonical(read.event, facts, reader.sent, ctx, eventPath, read.reasons);
   if ('reasons' in made) out.rejected.push(eventRejection('schema_violation', made.reasons, item, envelopeIndex, j, read.event.name, facts.userId));
-  else out.accepted.push({ event: made.event, warnings: made.event.warnings, event_index: j });
+  else if (ctx.userToken === undefined) out.accepted.push({ event: made.event, warnings: made.event.warnings, event_index: j });
+  else {
+    const verdict = userTokenVerdict(ctx.userToken, made.event.user_id, eventPath);
+    if (verdict?.reject) out.rejected.push(eventRejection('schema_violation', [verdict.reason], item, envelopeIndex, j, read.event.name, facts.userId));
+    else {
+      if (verdict) made.event.warnings.push(verdict.reason);
+      out.accepted.push({ event: made.event, warnings: made.event.warnings, event_index: j });
+    }
+  }
 }
 
 /**

@@ -51,6 +51,15 @@ export const RULES = {
     'platform',
     'a real client’s quirk sent by another client: the quirk is accepted only from the clients its gate names (the message names the quirk, the clients and what the spec wants)',
   ),
+  // User tokens (docs/keys.md, "User tokens"): an app's policy enforce or report.
+  user_token_mismatch: error(
+    'platform',
+    'an identified user’s event (or `user` catalog record) in an upload whose user token is another user’s (the app enforces user tokens)',
+  ),
+  user_token_missing: error(
+    'platform',
+    'an identified user’s event (or `user` catalog record) in an upload without a valid user token (the app enforces user tokens)',
+  ),
   // Sizes and unreadable input.
   max_size: error('platform', 'an event or record over the size limit (64 KiB of JSON)'),
   max_depth: error('platform', 'an event nesting arrays and objects deeper than 64 levels'),
@@ -59,6 +68,10 @@ export const RULES = {
   unsupported_payload_kind: error('platform', 'a raw message of a payload kind the validator does not read'),
   processing_error: error('platform', 'a message the validator could not process at all (kept whole as a parse violation)'),
   // Warnings for every client (platform choices where the spec is silent).
+  user_token_unverified: warning(
+    'platform',
+    'an event or `user` catalog record that enforce would reject for its user token (the app’s policy is report: kept)',
+  ),
   unknown_property: warning('platform', 'a property the definition does not know; kept as an extra, never dropped'),
   session_id_shape: warning('platform', '`s_id` is not `<user>_<startMs>_<endMs>`; session start and end left empty'),
   session_user_mismatch: warning('platform', 'the user part of `s_id` is not the envelope’s user'),

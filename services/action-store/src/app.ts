@@ -1,6 +1,6 @@
 import { type Request, type Response, type Router } from 'express';
 import { ApiError, InfraError, type KeyRing, type Logger, type Checked, type RejectionReason } from '@evp/core';
-import { browserCors, createHttpApp, jsonBody, grantOf, requireKey, type HttpMetrics } from '@evp/http';
+import { USER_TOKEN_HEADER, browserCors, createHttpApp, jsonBody, grantOf, requireKey, userTokens, type HttpMetrics, type UserTokens } from '@evp/http';
 import {
   ACTION_SOURCES,
   DEFAULT_PULL_MAX,
@@ -21,6 +21,7 @@ import {
   type PullQuery,
 } from '@evp/actions';
 import { createActionRouteMetrics } from './metrics';
+import { userPullLimit, type UserPullLimitOptions } from './user-rate-limit';
 
 export interface ActionStoreAppDeps {
   store: ActionStore;
@@ -37,6 +38,11 @@ export interface ActionStoreAppDeps {
   /** Problems that make the service not ready; default: the store's ping. */
   readiness?: () => Promise<string[]>;
   metrics?: HttpMetrics;
+  /** The per-user limit of the single-user pulls (user-rate-limit.ts); defaults: 60 at once, 1 a second. */
+  userPullLimit?: UserPullLimitOptions;
+  /** The user token checks; default: the app's own, counted in its registry. One process of several apps shares one (one series). */
+  userTokens?: UserTokens;
+  now?: () => number;
 }
 
 /** The action store's readiness: its store answers a ping. */
@@ -90,7 +96,12 @@ function actionIdParam(req: Request): number {
  * API keys must never be used from a browser. Each route answers its own preflight.
  */
 const sdkCors = (allowedOrigins: readonly string[], method: 'GET' | 'POST') =>
-  browserCors({ allowedOrigins, allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'], allowMethods: [method, 'OPTIONS'], answerPreflight: true });
+  browserCors({
+    allowedOrigins,
+    allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', USER_TOKEN_HEADER],
+    allowMethods: [method, 'OPTIONS'],
+    answerPreflight: true,
+  });
 
 /**
  * The action API: create (API key), bulk pull (API key, spec 4.1), single-user pull (SDK key),
@@ -122,15 +133,26 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
     readiness,
     routes: (router: Router, metrics: HttpMetrics) => {
       const m = createActionRouteMetrics(metrics.registry);
-
-      const pull = (route: string, parse: (b: unknown) => Checked<PullQuery>) => async (req: Request, res: Response) => {
-        const { appId } = grantOf(req);
-        checkAppClaim(req, appId);
-        const query = orBadRequest(parse(req.body));
-        const result = await guarded('pull', req, () => deps.store.pull(appId, query, { max: pullMax }));
-        if (result.data.length > 0) m.delivered.inc({ route, delivery_mode: query.delivery_mode }, result.data.length);
-        res.status(200).json(result.more ? { data: result.data, more: true, cursor: result.cursor } : { data: result.data, more: false });
+      // The single-user calls of an SDK key (public): the user's token under the app's policy
+      // (docs/keys.md, "User tokens"), then the user's own pull bucket.
+      const tokens = deps.userTokens ?? userTokens(deps.keys, metrics.registry, deps.now);
+      const limitUser = userPullLimit({ ...(deps.now ? { now: deps.now } : {}), ...deps.userPullLimit });
+      const forOneUser = (req: Request, userId: string) => {
+        tokens.requireFor(req, userId);
+        limitUser(grantOf(req).appId, userId);
       };
+
+      const pull =
+        (route: string, parse: (b: unknown) => Checked<PullQuery>, oneUser = false) =>
+        async (req: Request, res: Response) => {
+          const { appId } = grantOf(req);
+          checkAppClaim(req, appId);
+          const query = orBadRequest(parse(req.body));
+          if (oneUser) forOneUser(req, query.user_id);
+          const result = await guarded('pull', req, () => deps.store.pull(appId, query, { max: pullMax }));
+          if (result.data.length > 0) m.delivered.inc({ route, delivery_mode: query.delivery_mode }, result.data.length);
+          res.status(200).json(result.more ? { data: result.data, more: true, cursor: result.cursor } : { data: result.data, more: false });
+        };
 
       router.post('/v1/actions', requireKey(deps.keys, 'api'), body, async (req, res) => {
         const { appId } = grantOf(req);
@@ -149,7 +171,7 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
 
       const corsOrigins = deps.corsOrigins ?? [];
       router.options('/v1/action/sdk/pull', sdkCors(corsOrigins, 'POST'));
-      router.post('/v1/action/sdk/pull', sdkCors(corsOrigins, 'POST'), requireKey(deps.keys, 'sdk'), body, pull('sdk', parseSdkPullRequest));
+      router.post('/v1/action/sdk/pull', sdkCors(corsOrigins, 'POST'), requireKey(deps.keys, 'sdk'), tokens.read, body, pull('sdk', parseSdkPullRequest, true));
 
       /**
        * The older clients' single-user fetch (docs/actions.md, "Older clients' fetch"): the pulls of
@@ -168,12 +190,13 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
         return records.sort((a, b) => (a.queued_at < b.queued_at ? -1 : a.queued_at > b.queued_at ? 1 : 0));
       };
 
-      // CausalFoundry iOS 0.4.3–1.2.3 (SDK key): a bare array of the nudges they decode. An SDK key
-      // may fetch for any user id of its app, as the SDK pull.
+      // CausalFoundry iOS 0.4.3–1.2.3 (SDK key): a bare array of the nudges they decode. As the SDK
+      // pull: the user's token under the app's policy, and the user's pull bucket.
       router.options('/v1/nudge/sdk/:user_id', sdkCors(corsOrigins, 'GET'));
-      router.get('/v1/nudge/sdk/:user_id', sdkCors(corsOrigins, 'GET'), requireKey(deps.keys, 'sdk'), async (req, res) => {
+      router.get('/v1/nudge/sdk/:user_id', sdkCors(corsOrigins, 'GET'), requireKey(deps.keys, 'sdk'), tokens.read, async (req, res) => {
         const { appId } = grantOf(req);
         const f = orBadRequest(parseOlderSdkFetch(String(req.params.user_id), req.query as Record<string, unknown>));
+        forOneUser(req, f.user_id);
         const records = await guarded('pull', req, () => fetchAll('nudge_sdk', appId, olderSdkPulls(f)));
         res.status(200).json(records.map(toOlderSdkNudge));
       });

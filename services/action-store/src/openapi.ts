@@ -27,6 +27,7 @@ import {
   type KeyRole,
   type OpenApiFragment,
   type OpenApiOperation,
+  withUserToken,
 } from '@evp/http';
 
 /**
@@ -163,15 +164,18 @@ export function actionStoreOpenApi(): OpenApiFragment {
         }),
       },
       '/v1/action/sdk/pull': {
-        post: op(
-          'sdk',
-          'Pull for one user (the client library’s fetch)',
-          'As the bulk pull, for one concrete user, accepting the client-library spellings (docs/actions.md).',
-          {
-            operationId: 'pullUserActions',
-            requestBody: jsonRequestBody(pullRequest(true), 'The pull.'),
-            responses: { '200': pullAnswer, ...errors('sdk', { body: true, badRequest: 'A field is missing or invalid, or `user_id` is `*`.' }) },
-          },
+        post: withUserToken(
+          op(
+            'sdk',
+            'Pull for one user (the client library’s fetch)',
+            'As the bulk pull, for one concrete user, accepting the client-library spellings (docs/actions.md). Needs the user’s token where the app enforces user tokens (docs/keys.md).',
+            {
+              operationId: 'pullUserActions',
+              requestBody: jsonRequestBody(pullRequest(true), 'The pull.'),
+              responses: { '200': pullAnswer, ...errors('sdk', { body: true, badRequest: 'A field is missing or invalid, or `user_id` is `*`.' }) },
+            },
+          ),
+          'pull',
         ),
         options: corsPreflight('preflightPullUserActions', 'Preflight answered; allow-headers are set for the allowed origins (CORS_ORIGINS) only.'),
       },
@@ -196,22 +200,25 @@ export function actionStoreOpenApi(): OpenApiFragment {
         }),
       },
       '/v1/nudge/sdk/{user_id}': {
-        get: op(
-          'sdk',
-          'Older iOS clients’ fetch (causalfoundry/ios-sdk 0.4.3–1.2.3)',
-          'One user’s push_notification and in_app_message actions as a bare array (never 404), one-off first, at most PULL_MAX, oldest first (docs/actions.md, "Older clients\' fetch").',
-          {
-            operationId: 'olderSdkPullUserActions',
-            parameters: [
-              olderSdkUserId,
-              queryParam('render_method', { enum: [...OLDER_SDK_RENDER_METHODS, ''] }, 'One render method; absent or empty: both.'),
-              queryParam('render_page', str(LIMITS.attrValueLength), 'Only actions created with attr `render_page` = this screen; empty: any.'),
-            ],
-            responses: {
-              '200': jsonResponse('The user’s actions in the shape these clients decode.', { type: 'array', items: ref('OlderSdkNudge') }),
-              ...errors('sdk', { badRequest: 'An unknown parameter, another render_method, or the user `*`.' }),
+        get: withUserToken(
+          op(
+            'sdk',
+            'Older iOS clients’ fetch (causalfoundry/ios-sdk 0.4.3–1.2.3)',
+            'One user’s push_notification and in_app_message actions as a bare array (never 404), one-off first, at most PULL_MAX, oldest first (docs/actions.md, "Older clients\' fetch").',
+            {
+              operationId: 'olderSdkPullUserActions',
+              parameters: [
+                olderSdkUserId,
+                queryParam('render_method', { enum: [...OLDER_SDK_RENDER_METHODS, ''] }, 'One render method; absent or empty: both.'),
+                queryParam('render_page', str(LIMITS.attrValueLength), 'Only actions created with attr `render_page` = this screen; empty: any.'),
+              ],
+              responses: {
+                '200': jsonResponse('The user’s actions in the shape these clients decode.', { type: 'array', items: ref('OlderSdkNudge') }),
+                ...errors('sdk', { badRequest: 'An unknown parameter, another render_method, or the user `*`.' }),
+              },
             },
-          },
+          ),
+          'pull',
         ),
         options: corsPreflight('preflightOlderSdkPullUserActions', 'Preflight answered; allow-headers are set for the allowed origins (CORS_ORIGINS) only.', [
           olderSdkUserId,

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { CRASH_PAYLOAD_KIND, DIMENSIONS_PAYLOAD_KIND, LOG_PAYLOAD_KIND, catalogPayloadKind, envelopeKey } from '@evp/contract';
 import { ApiError, topics, type BusProducer, type KeyRing, type Logger } from '@evp/core';
-import { browserCors, createHttpApp, requireKey, type HotRoute, type HttpMetrics } from '@evp/http';
+import { USER_TOKEN_HEADER, browserCors, createHttpApp, requireKey, userTokens, type HotRoute, type HttpMetrics, type UserTokens } from '@evp/http';
 import { catalogKind, countCatalogRecords, countDimensionRecords } from './catalog';
 import { logAnswerStyle, statusBlindPath } from './client-answers';
 import { describeCrashUpload } from './crash';
@@ -38,6 +38,8 @@ export interface GatewayDeps {
   rawTopic?: string;
   /** The web library's script build, served at GET /sdk/{file} (sdk-script.ts); absent, those answer 503 not_enabled. */
   webSdk?: ScriptFiles;
+  /** The user token checks; default: the app's own, counted in its registry. One process of several apps shares one (one series). */
+  userTokens?: UserTokens;
 }
 
 /** The ingest API: thin, no per-event validation, and never a 2xx before Kafka has the data. */
@@ -54,7 +56,7 @@ export function createGatewayApp(deps: GatewayDeps) {
     before: [
       browserCors({
         allowedOrigins: deps.corsOrigins,
-        allowHeaders: ['Authorization', 'Content-Type', 'Content-Encoding', 'X-Request-Id', 'X-EVP-SDK'],
+        allowHeaders: ['Authorization', 'Content-Type', 'Content-Encoding', 'X-Request-Id', 'X-EVP-SDK', USER_TOKEN_HEADER],
         answerPreflight: true,
         // /sdk/ (the script build) answers CORS for any origin itself (sdk-script.ts).
         skip: (url) => url.startsWith('/data/') || url.startsWith('/sdk/'),
@@ -65,10 +67,13 @@ export function createGatewayApp(deps: GatewayDeps) {
       const limited = deps.rateLimiter
         ? [rateLimit(failOpen(deps.rateLimiter, { logger: deps.logger, errors: metrics.rateLimitErrors }), metrics.rateLimited, statusBlindPath)]
         : [];
-      const guards = [requireKey(deps.keys, 'sdk'), ...limited];
+      // An SDK key's uploads carry the user's token under the app's policy (docs/keys.md, "User
+      // tokens"): read after the key (it names the app), before the body.
+      const tokens = deps.userTokens ?? userTokens(deps.keys, httpMetrics.registry, now);
+      const guards = [requireKey(deps.keys, 'sdk'), ...limited, tokens.read];
       // The routes a browser library's sendBeacon posts to, which cannot set headers: the SDK key may
-      // come as ?sdk_key= (docs/api.md, "The SDK key in the URL").
-      const beaconGuards = [requireKey(deps.keys, 'sdk', { sdkKeyInQuery: true }), ...limited];
+      // come as ?sdk_key= (docs/api.md, "The SDK key in the URL"), the user token as ?user_token=.
+      const beaconGuards = [requireKey(deps.keys, 'sdk', { sdkKeyInQuery: true }), ...limited, tokens.read];
       // Server-side imports (the synthetic data generator) authenticate with the app's API key.
       const importGuards = [requireKey(deps.keys, 'api'), ...limited];
       const ingest = {
@@ -79,6 +84,7 @@ export function createGatewayApp(deps: GatewayDeps) {
         retryAfterSeconds: deps.limits.retryAfterSeconds,
         now,
         rawTopic: deps.rawTopic ?? topics.raw,
+        tokens,
       };
 
       const ingestLog = ingestHandler(ingest, (req, body, raw, appId) => {
@@ -99,7 +105,7 @@ export function createGatewayApp(deps: GatewayDeps) {
           req,
           slices.every((s) => s.earlier),
         );
-        return { payloadKind: LOG_PAYLOAD_KIND, metricKind: 'log', accepted: events, messages, answer };
+        return { payloadKind: LOG_PAYLOAD_KIND, metricKind: 'log', accepted: events, messages, answer, userIds: slices.map((s) => s.userId) };
       });
 
       const ingestCatalog = ingestHandler(ingest, (req, body, raw, appId) => {
@@ -145,6 +151,7 @@ export function createGatewayApp(deps: GatewayDeps) {
           accepted: crash.items,
           messages: [{ key: envelopeKey(appId, crash.userId), value: raw.bytes }],
           answer: { emptySuccess: false, closeOnRetriable: statusBlindPath(req) },
+          userIds: [crash.userId],
         };
       });
 

@@ -1,7 +1,16 @@
 import type { Request, Response } from 'express';
-import { toRawHeaders, type RequestClient } from '@evp/contract';
+import { toRawHeaders, type RawUserToken, type RequestClient } from '@evp/contract';
 import { ApiError, InfraError, type BusProducer, type Logger } from '@evp/core';
-import { checkJsonContentType, checkJsonDepth, grantOf } from '@evp/http';
+import {
+  checkJsonContentType,
+  checkJsonDepth,
+  grantOf,
+  userTokenError,
+  userTokenOutcome,
+  type RequestUserToken,
+  type UserTokenOutcome,
+  type UserTokens,
+} from '@evp/http';
 import { readBody } from './body';
 import type { AnswerStyle } from './client-answers';
 import type { IngestMetrics } from './metrics';
@@ -22,6 +31,8 @@ export interface IngestPlan {
    * hot path writes no extra headers.
    */
   forwardClient?: true;
+  /** The users whose events the messages hold (log, crash): what the user token is counted against. */
+  userIds?: string[];
 }
 
 export interface IngestDeps {
@@ -32,6 +43,37 @@ export interface IngestDeps {
   retryAfterSeconds: number;
   now: () => number;
   rawTopic: string;
+  tokens: UserTokens;
+}
+
+/**
+ * What the gateway tells the validator of the user token (raw headers), or throws: under enforce a
+ * token that was sent but is invalid or expired answers 401 for the whole upload, so the client
+ * renews it and sends again (it keeps the batch until a 2xx); a missing token or another user's is
+ * the validator's per-event rule, which keeps the rest of the upload.
+ */
+function rawUserToken(token: RequestUserToken | undefined, refused: (outcome: 'invalid' | 'expired') => void): RawUserToken | undefined {
+  if (token === undefined) return undefined;
+  const c = token.check;
+  if (c === undefined) return { policy: token.policy, problem: 'required' };
+  if (c.outcome === 'valid') return { policy: token.policy, sub: c.sub };
+  if (token.policy === 'enforce') {
+    refused(c.outcome);
+    throw userTokenError(c.outcome, token);
+  }
+  return { policy: token.policy, problem: c.outcome };
+}
+
+/** One outcome per upload for user_tokens_total: the first refusal among its users, else valid or anonymous. */
+function uploadOutcome(token: RequestUserToken, userIds: string[] | undefined): UserTokenOutcome {
+  const outcomes = (userIds ?? []).map((u) => userTokenOutcome(token, u));
+  const check = token.check;
+  return (
+    outcomes.find((o) => o !== 'valid' && o !== 'anonymous') ??
+    outcomes.find((o) => o === 'valid') ??
+    outcomes[0] ??
+    (check === undefined ? 'required' : check.outcome === 'valid' ? 'valid' : check.outcome)
+  );
 }
 
 /** The header a client declares itself by (`<os>/<version>`, as an envelope's `sdk`). */
@@ -65,6 +107,7 @@ export function ingestHandler(deps: IngestDeps, plan: (req: Request, body: unkno
   const accepted = new Map<string, ReturnType<IngestMetrics['events']['labels']>>();
   return async (req: Request, res: Response) => {
     const grant = grantOf(req);
+    const userToken = rawUserToken(req.userToken, (outcome) => deps.tokens.count(grant.appId, outcome));
     checkJsonContentType(req);
     const raw = await readBody(req, deps.maxBodyBytes);
     const text = raw.toString('utf8');
@@ -77,6 +120,7 @@ export function ingestHandler(deps: IngestDeps, plan: (req: Request, body: unkno
     // Before anything walks the body: re-encoding an envelope (and the validator later) recurses.
     checkJsonDepth(raw, body);
     const p = plan(req, body, { text, bytes: raw }, grant.appId);
+    if (req.userToken) deps.tokens.count(grant.appId, uploadOutcome(req.userToken, p.userIds));
     const requestId = req.requestId as string;
     // The key decides the app: headers come from the grant, never from the body.
     const ctx = { appId: grant.appId, requestId, keyId: grant.keyId, receivedAt: deps.now() };
@@ -88,7 +132,7 @@ export function ingestHandler(deps: IngestDeps, plan: (req: Request, body: unkno
         deps.rawTopic,
         p.messages.map((m, i) => ({
           ...m,
-          headers: toRawHeaders({ ctx, payloadKind: p.payloadKind, envelope: { index: i, count }, client }),
+          headers: toRawHeaders({ ctx, payloadKind: p.payloadKind, envelope: { index: i, count }, client, userToken }),
         })),
       );
       produced.ok.observe((performance.now() - started) / 1000);

@@ -10,6 +10,7 @@ import {
   retryAfterHeader,
   type OpenApiFragment,
   type OpenApiOperation,
+  withUserToken,
 } from '@evp/http';
 import { CUSTOM_CATALOG_KIND_PATTERN, catalogKindNames } from '@evp/schemas';
 import { SCRIPT_CACHE_CONTROL, SDK_SCRIPT_FILES } from './sdk-script';
@@ -57,13 +58,16 @@ const upload = (operationId: string, summary: string, description: string, body:
   responses: { '200': accepted, ...ingestErrors('sdk'), ...extra },
 });
 
+/** An SDK upload route with the user token (docs/keys.md, "User tokens"). */
+const sdkUpload = (...args: Parameters<typeof upload>): OpenApiOperation => withUserToken(upload(...args), 'ingest');
+
 /**
  * An upload route a browser's sendBeacon may post to (log, events, catalog): the SDK key in the
  * Authorization header or as `?sdk_key=` (an API key there is a 403 of its own), the body as
  * application/json or text/plain.
  */
 const beaconUpload = (op: OpenApiOperation): OpenApiOperation => ({
-  ...op,
+  ...withUserToken(op, 'ingest'),
   security: [{ sdkKey: [] }, { sdkKeyQuery: [] }],
   responses: {
     ...op.responses,
@@ -182,7 +186,7 @@ export function gatewayOpenApi(): OpenApiFragment {
         post: serverImport(catalogUpload, 'importCatalog', 'Server-side import of catalog records', 'For server-side importers, with the app’s API key.'),
       },
       '/v1/ingest/dimensions': {
-        post: upload(
+        post: sdkUpload(
           'uploadDimensions',
           'Upload catalog records of several kinds (the Kenkai client form)',
           'An object `{"data": [{"id", "type", "kv": {string: string}}]}` with a non-empty `data` array; records of any kinds (`type`, aliases such as `user_chw` and app-defined kinds included) may be mixed. The gateway checks only this wrapper; the validator splits the records by kind and reads the `kv` strings by the kind\'s field types. The whole request becomes one raw message (payload kind `dimensions`) keyed `<app>:catalog:dimensions`.',
@@ -207,7 +211,7 @@ export function gatewayOpenApi(): OpenApiFragment {
         options: preflight('preflightUploadDimensions'),
       },
       '/v1/ingest/sdk/crash': {
-        post: upload(
+        post: sdkUpload(
           'uploadSdkCrash',
           'Upload an SDK crash report (causalfoundry/ios-sdk 0.4.3–1.2.3)',
           'Not in the spec: the exceptions an older iOS client library met, `{u_id, d_info, app_info, sdk, data: [{title, event_type, exception_type, exception_source, stack_trace, ts}]}`. The gateway checks only that the body is an object with a `data` array; each item becomes one `exception` event downstream. The request becomes one raw message keyed `<app>:<u_id>`.',

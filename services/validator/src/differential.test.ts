@@ -293,12 +293,16 @@ describe('the validator hot path against its pinned output (differential)', () =
     // What the input reaches, so a generator that stops reaching the gates or rules shows here too.
     // Every rule of the registry is met but those no input of this path reaches here: an output too
     // large for its topic (the producer's check), a defect (processing_error), the too-deep event
-    // (normalize.test.ts), and three record defaults of catalog and dimension uploads.
+    // (normalize.test.ts), three record defaults of catalog and dimension uploads, and the user token
+    // rules (these messages carry no token headers: process-raw.user-token.test.ts).
     expect({ accepted, rejected }).toEqual({ accepted: 5372, rejected: 16377 });
     expect(Object.keys(RULES).filter((r) => !rules.has(r))).toEqual([
+      'user_token_mismatch',
+      'user_token_missing',
       'max_depth',
       'max_message_bytes',
       'processing_error',
+      'user_token_unverified',
       'default_id',
       'identify_user_catalog',
       'default_zero',

@@ -129,7 +129,9 @@ function parseViolation(msg: RawMessage, reasons: Reason[], eventCount = 1): Mes
 }
 
 function processUnguarded(msg: RawMessage, options: NormalizeOptions): MessageOutcome<AcceptedEvent> {
-  const { ctx, payloadKind, envelope, client } = contextOf(msg);
+  const { ctx: headerCtx, payloadKind, envelope, client, userToken } = contextOf(msg);
+  // The user token's per-event rule travels in the context the normalisers read (user-token.ts).
+  const ctx = userToken === undefined ? headerCtx : { ...headerCtx, userToken };
   if (!ctx.appId) return parseViolation(msg, [{ path: `headers.${rawHeaders.appId}`, rule: 'required', message: 'raw message has no app id header' }]);
   const catalogKind = catalogKindOfPayload(payloadKind);
   const dimensions = payloadKind === DIMENSIONS_PAYLOAD_KIND;

@@ -14,29 +14,77 @@ export type Role = (typeof ROLES)[number];
 /** An instant as written in the file: an ISO 8601 date-time with its offset. */
 const instant = z.string().datetime({ offset: true });
 
-const keyEntry = z
-  .object({
-    id: z.string().min(1),
-    app_id: z
-      .string()
-      .min(1)
-      .regex(/^[A-Za-z0-9._-]+$/, 'app_id may hold letters, digits, . _ -'),
-    role: z.enum(ROLES),
-    key: z.string().min(16).optional(),
-    sha256: z
-      .string()
-      .regex(/^[0-9a-f]{64}$/)
-      .optional(),
-    /** When the key was issued (shown in the console); optional. */
-    created_at: instant.optional(),
-    /** From this instant on the key is refused with `key_revoked`; it stays listed so the app sees what happened. */
-    revoked_at: instant.optional(),
-  })
-  .refine((e) => (e.key === undefined) !== (e.sha256 === undefined), 'give exactly one of key and sha256');
+const appId = z
+  .string()
+  .min(1)
+  .regex(/^[A-Za-z0-9._-]+$/, 'app_id may hold letters, digits, . _ -');
 
-export const keysFileSchema = z.object({ keys: z.array(keyEntry).min(1) });
+const keyEntry = z.object({
+  id: z.string().min(1),
+  app_id: appId,
+  role: z.enum(ROLES),
+  key: z.string().min(16).optional(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+  /** When the key was issued (shown in the console); optional. */
+  created_at: instant.optional(),
+  /** From this instant on the key is refused with `key_revoked`; it stays listed so the app sees what happened. */
+  revoked_at: instant.optional(),
+});
+
+/** The algorithms a user token may be signed with: one per kid, named in the file (docs/keys.md, "User tokens"). */
+export const USER_TOKEN_ALGS = ['ES256', 'HS256'] as const;
+export type UserTokenAlg = (typeof USER_TOKEN_ALGS)[number];
+
+/** HS256 secrets shorter than the hash's output are guessable (RFC 7518 3.2 asks for at least 256 bits). */
+export const MIN_HS256_KEY_BYTES = 32;
+
+/**
+ * A key the app's own server signs user tokens with; `id` is the token header's `kid`. ES256: the
+ * public key as a JWK (the file never holds the private key); HS256: the shared secret itself.
+ */
+const userTokenEntry = z.object({
+  id: z.string().min(1),
+  app_id: appId,
+  role: z.literal('user_token'),
+  alg: z.enum(USER_TOKEN_ALGS),
+  jwk: z
+    .object({ kty: z.literal('EC'), crv: z.literal('P-256'), x: z.string().min(1), y: z.string().min(1) })
+    .passthrough()
+    .refine((j) => !('d' in j), 'jwk must be the public key: a private key (d) never goes in the keys file')
+    .optional(),
+  key: z.string().optional(),
+  created_at: instant.optional(),
+  /** From this instant on, tokens signed with this kid are refused (`user_token_invalid`). */
+  revoked_at: instant.optional(),
+});
+
+const entry = z.discriminatedUnion('role', [keyEntry, userTokenEntry]).superRefine((e, ctx) => {
+  if (e.role !== 'user_token') {
+    if ((e.key === undefined) === (e.sha256 === undefined)) ctx.addIssue({ code: 'custom', message: 'give exactly one of key and sha256' });
+  } else if (e.alg === 'ES256') {
+    if (e.jwk === undefined || e.key !== undefined)
+      ctx.addIssue({ code: 'custom', message: 'an ES256 user_token key gives the public key as jwk, and no key' });
+  } else if (e.key === undefined || e.jwk !== undefined || Buffer.byteLength(e.key) < MIN_HS256_KEY_BYTES) {
+    ctx.addIssue({ code: 'custom', message: `an HS256 user_token key gives key (at least ${MIN_HS256_KEY_BYTES} bytes), and no jwk` });
+  }
+});
+
+/** Per app: whether SDK-key calls need a user token (docs/keys.md, "User tokens"). Absent: off. */
+export const USER_TOKEN_POLICIES = ['off', 'report', 'enforce'] as const;
+export type UserTokenPolicy = (typeof USER_TOKEN_POLICIES)[number];
+
+const appSettings = z.object({ user_tokens: z.enum(USER_TOKEN_POLICIES).optional() });
+
+export const keysFileSchema = z.object({ keys: z.array(entry).min(1), apps: z.record(appId, appSettings).optional() });
 export type KeysFile = z.infer<typeof keysFileSchema>;
-export type KeyEntry = KeysFile['keys'][number];
+export type AnyKeyEntry = KeysFile['keys'][number];
+/** A bearer key (sdk, api, analyst). */
+export type KeyEntry = Exclude<AnyKeyEntry, { role: 'user_token' }>;
+/** A key user tokens are signed with. */
+export type UserTokenKeyEntry = Extract<AnyKeyEntry, { role: 'user_token' }>;
 
 /** A keys file's text, checked whole: any problem names the file and every offending path. */
 export function parseKeysFile(text: string, path: string): KeysFile {

@@ -1,3 +1,18 @@
-export { ROLES, keysFileSchema, parseKeysFile, readKeysFile, type KeyEntry, type KeysFile, type Role } from './file';
-export { KeyRing, type KeyGrant, type KeyInfo, type KeyMatch, type KeyRingOptions } from './ring';
+export {
+  MIN_HS256_KEY_BYTES,
+  ROLES,
+  USER_TOKEN_ALGS,
+  USER_TOKEN_POLICIES,
+  keysFileSchema,
+  parseKeysFile,
+  readKeysFile,
+  type AnyKeyEntry,
+  type KeyEntry,
+  type KeysFile,
+  type Role,
+  type UserTokenAlg,
+  type UserTokenKeyEntry,
+  type UserTokenPolicy,
+} from './file';
+export { KeyRing, type KeyGrant, type KeyInfo, type KeyMatch, type KeyRingOptions, type UserTokenKey } from './ring';
 export { KeyUsageTracker, createInMemoryKeyUsageStore, type KeyUsageTrackerOptions } from './usage';

@@ -1,6 +1,6 @@
 import { sha256Hex } from '../hash';
 import { readFileSync } from 'node:fs';
-import { parseKeysFile, type KeysFile, type Role } from './file';
+import { parseKeysFile, type KeysFile, type Role, type UserTokenKeyEntry, type UserTokenPolicy } from './file';
 import { KeyUsageTracker, createInMemoryKeyUsageStore } from './usage';
 
 export interface KeyGrant {
@@ -29,27 +29,52 @@ export interface KeyMatch {
   revoked: boolean;
 }
 
+/** A user token signing key as the ring holds it: the file's entry (jwk or secret) and when it stops. */
+export interface UserTokenKey {
+  entry: UserTokenKeyEntry;
+  /** Epoch ms from which tokens of this kid are refused; undefined: never. */
+  revokedFrom: number | undefined;
+}
+
 interface Contents {
   byHash: Map<string, Held>;
   byApp: Map<string, KeyInfo[]>;
+  /** app → kid → signing key. */
+  tokenKeys: Map<string, Map<string, UserTokenKey>>;
+  policies: Map<string, UserTokenPolicy>;
 }
+
+const instantMs = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
 
 /** Builds the lookup tables of a file, or throws without touching anything (a ring keeps its set). */
 function contentsOf(file: KeysFile): Contents {
   const byHash = new Map<string, Held>();
   const byApp = new Map<string, KeyInfo[]>();
+  const tokenKeys = new Map<string, Map<string, UserTokenKey>>();
   for (const e of file.keys) {
+    if (e.role === 'user_token') {
+      const kids = tokenKeys.get(e.app_id) ?? new Map<string, UserTokenKey>();
+      if (kids.has(e.id)) throw new Error(`keys file: app ${e.app_id} has two user_token keys with id ${e.id}`);
+      tokenKeys.set(e.app_id, kids.set(e.id, { entry: e, revokedFrom: instantMs(e.revoked_at) }));
+      continue;
+    }
     const hash = e.sha256 ?? sha256Hex(e.key as string);
     if (byHash.has(hash)) throw new Error(`keys file: key ${e.id} is listed twice`);
     const listed = byApp.get(e.app_id) ?? [];
     // Ids name keys in the console, the key_id header and rejected records: one id, one key per app.
     if (listed.some((k) => k.id === e.id)) throw new Error(`keys file: app ${e.app_id} has two keys with id ${e.id}`);
-    byHash.set(hash, { grant: { keyId: e.id, appId: e.app_id, role: e.role }, revokedFrom: e.revoked_at === undefined ? undefined : Date.parse(e.revoked_at) });
+    byHash.set(hash, { grant: { keyId: e.id, appId: e.app_id, role: e.role }, revokedFrom: instantMs(e.revoked_at) });
     listed.push({ id: e.id, role: e.role, createdAt: e.created_at, revokedAt: e.revoked_at });
     byApp.set(e.app_id, listed);
   }
+  for (const [app, kids] of tokenKeys) {
+    const clash = [...kids.keys()].find((kid) => byApp.get(app)?.some((k) => k.id === kid));
+    if (clash !== undefined) throw new Error(`keys file: app ${app} has two keys with id ${clash}`);
+  }
   for (const list of byApp.values()) list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { byHash, byApp };
+  const policies = new Map<string, UserTokenPolicy>();
+  for (const [app, settings] of Object.entries(file.apps ?? {})) if (settings.user_tokens !== undefined) policies.set(app, settings.user_tokens);
+  return { byHash, byApp, tokenKeys, policies };
 }
 
 export interface KeyRingOptions {
@@ -114,7 +139,17 @@ export class KeyRing {
     this.usage.used(grant.appId, grant.keyId);
   }
 
-  /** The app's keys by id, revoked ones included. */
+  /** Whether the app's SDK-key calls need a user token (the file's `apps.<app>.user_tokens`; default off). */
+  userTokenPolicy(appId: string): UserTokenPolicy {
+    return this.contents.policies.get(appId) ?? 'off';
+  }
+
+  /** The app's user token signing key named `kid`, revoked or not; undefined when the app has none of that name. */
+  userTokenKey(appId: string, kid: string): UserTokenKey | undefined {
+    return this.contents.tokenKeys.get(appId)?.get(kid);
+  }
+
+  /** The app's bearer keys by id, revoked ones included (user token signing keys are not bearer keys). */
   keysOf(appId: string): KeyInfo[] {
     return [...(this.contents.byApp.get(appId) ?? [])];
   }
