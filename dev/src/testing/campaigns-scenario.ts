@@ -32,6 +32,9 @@ const group = (sent: 0 | 1) => ({
   converted: 1,
   conversion_rate: 1,
   attribution_open: 1,
+  // The goal window (P3D) is still open for both: nobody has matured, so there is no reading yet.
+  matured: 0,
+  matured_converted: 0,
 });
 
 /**
@@ -178,11 +181,34 @@ export function defineCampaignScenario(get: () => { pipeline: RunningPipeline; b
       goal,
       confidence: 0.95,
       control: group(0),
+      srm: {
+        name: 'Sample ratio check',
+        explanation: expect.stringMatching(
+          /^Were users split as the campaign says \(control 50\.0%, variant 1 50\.0%\)\? Observed: control 50\.0%, variant 1 50\.0%\./,
+        ),
+        groups: ['control', 'variant 1'],
+        observed: [1, 1],
+        expected: [1, 1],
+        chi_square: 0,
+        df: 1,
+        p_value: 1,
+        threshold: 0.001,
+        mismatch: false,
+        warning: null,
+        expected_from: 'current document',
+      },
+      correction: {
+        name: 'Several variants',
+        explanation: 'No variant has matured users beside matured control users yet: nothing is compared, so nothing is corrected.',
+        method: 'holm',
+        family: 0,
+      },
       variants: [
         {
           variant: 1,
           action_id: actionId,
           ...group(1),
+          readings: null,
           // Both proportions are 1: no variance, so no interval, z or p-value (docs/campaigns.md, "Uplift").
           uplift: { absolute: { estimate: 0, ci: null }, relative: { estimate: 0, ci: [0, 0] }, z: null, p_value: null, significant: false },
         },

@@ -255,7 +255,10 @@ export function reportReadings(
     ),
     correction: {
       name: 'Several variants',
-      explanation: `${family} variant${family === 1 ? '' : 's'} compared with control: adjusted p-values by Holm's method and ${pct(confidence)} intervals, so the chance of any false "significant" among them stays at ${pct(ALPHA)}.`,
+      explanation:
+        family === 0
+          ? 'No variant has matured users beside matured control users yet: nothing is compared, so nothing is corrected.'
+          : `${family} variant${family === 1 ? '' : 's'} compared with control: adjusted p-values by Holm's method and ${pct(confidence)} intervals, so the chance of any false "significant" among them stays at ${pct(ALPHA)}.`,
       method: 'holm',
       family,
     },
