@@ -1,9 +1,13 @@
+import { resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { createLogger } from '@evp/core';
 import { requireProgram, uniqueName, waitFor } from '@evp/testkit';
 import { createEmbeddedParts } from '../embedded-parts';
 import { startPipeline, type RunningPipeline } from '../pipeline';
 import { API_KEY, SDK_KEY, e2eKeys } from '../testing/scenario';
+
+/** docs/sdk-web.md's pictures of the shop and of the campaign's message are taken by this test (`npm run screenshots`). */
+const IMG = resolve(__dirname, '../../../docs/img');
 
 /** The campaign of docs/sdk-web.md, "The demo shop" (the worked example of docs/campaigns.md, adapted). */
 const SEGMENT = { name: 'Viewed the refill page', definition: { event: 'page', where: [{ prop: 'path', op: 'eq', value: '/demo/refill' }], within: 'P7D' } };
@@ -91,6 +95,7 @@ describe('the demo shop story in Chromium', () => {
     await page.locator('#login-name').fill('Amina');
     await page.locator('#login-btn').click();
     await page.locator('#who').getByText('Signed in as Amina').waitFor();
+    await page.screenshot({ path: resolve(IMG, 'demo-shop.png') });
     const user = 'shopper-amina';
     await page.locator('[data-add="D-2"]').click();
     await page.locator('#nav-cart').click();
@@ -133,6 +138,7 @@ describe('the demo shop story in Chromium', () => {
     await page.getByText('Your refills').waitFor();
     await page.locator('nav a[href="/demo"]').click();
     await page.locator('evp-message').waitFor({ timeout: 60_000 });
+    await page.screenshot({ path: resolve(IMG, 'demo-message.png') });
     // The message's call to action has the focus: Enter opens it; the shop (onAction) adds D-1 to the cart.
     await page.keyboard.press('Enter');
     await page.locator('evp-message').waitFor({ state: 'detached' });
