@@ -4,17 +4,7 @@
  * sender that records every acknowledged (2xx) request id with the markers it carried.
  */
 
-/** mulberry32: a small seeded PRNG; the same seed gives the same uploads on every run. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '@evp/core';
 
 const T0 = Date.UTC(2024, 2, 1);
 
@@ -28,7 +18,7 @@ export interface Upload {
  * title; the uploads cycle through `users` users (64; Infinity: a new user per upload).
  */
 export function uploadFactory(tag: string, seed: number, opts: { pad?: number; users?: number } = {}) {
-  const rnd = seeded(seed);
+  const rnd = seededRandom(seed);
   let seq = 0;
   let upload = 0;
   const pad = 'x'.repeat(opts.pad ?? 0);

@@ -2,20 +2,14 @@
  * A seeded PRNG (mulberry32): the same seed gives the same requests on every machine, so a failure
  * found by a long run is replayed by its seed and index.
  */
+import { seededRandom } from '@evp/core';
+
 export class Random {
-  private state: number;
+  /** Uniform in [0, 1): the repository's one seeded generator (@evp/core). */
+  readonly next: () => number;
 
   constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  /** Uniform in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    this.next = seededRandom(seed);
   }
 
   int(max: number): number {

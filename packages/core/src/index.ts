@@ -17,3 +17,4 @@ export * from './ports/analyst-sql';
 export * from './ports/key-usage';
 export * from './consumer';
 export * from './options';
+export * from './seeded-random';

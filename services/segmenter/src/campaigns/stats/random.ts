@@ -3,19 +3,12 @@
  * gives the same numbers on every machine, so a report is reproducible and a test is not flaky.
  */
 
+import { seededRandom } from '@evp/core';
+
 export type Random = () => number;
 
-/** mulberry32: a 32-bit generator, uniform in [0, 1); plenty for Monte Carlo of this size. */
-export function seeded(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, the one seeded generator of the repository (@evp/core); plenty for Monte Carlo of this size. */
+export const seeded = (seed: number): Random => seededRandom(seed);
 
 /** N(0, 1) by Box–Muller (one of the pair; simple over fast). */
 export function normal(random: Random): number {
