@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { KeyRing, createLogger, type Analytics } from '@evp/core';
-import { verifyUserToken } from '@evp/http';
+import { createUserTokenVerifier } from '@evp/http';
+
+const verifyUserToken = createUserTokenVerifier();
 import { demoServer } from './demo-server';
 
 // The demo shop's token endpoint signs with the HS256 key npm start writes (dev-keys.ts); the

@@ -4,7 +4,7 @@ import { ApiError, type ErrorCode, type KeyRing, type UserTokenPolicy } from '@e
 import type { Registry } from 'prom-client';
 import { grantOf } from '../auth';
 import { createUserTokenMetrics } from '../metrics';
-import { verifyUserToken, type UserTokenCheck } from './verify';
+import { createUserTokenVerifier, type UserTokenCheck } from './verify';
 
 /** The header an SDK-key call carries its user token in, and the query parameter a beacon uses instead. */
 export const USER_TOKEN_HEADER = 'x-evp-user-token';
@@ -78,6 +78,7 @@ export interface UserTokens {
 
 export function userTokens(keys: KeyRing, registry: Registry, now: () => number = Date.now): UserTokens {
   const { checks } = createUserTokenMetrics(registry);
+  const verifyUserToken = createUserTokenVerifier();
   const count = (appId: string, outcome: UserTokenOutcome) => checks.inc({ app: appId, outcome });
   return {
     count,

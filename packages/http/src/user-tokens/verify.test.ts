@@ -1,6 +1,9 @@
 import { SignJWT, exportJWK, generateKeyPair, type JWK, type KeyLike } from 'jose';
 import { KeyRing, type KeysFile } from '@evp/core';
-import { USER_TOKEN_CLOCK_SKEW_S, verifyUserToken } from './verify';
+import { USER_TOKEN_CLOCK_SKEW_S, createUserTokenVerifier } from './verify';
+
+// One verifier for the file, as a service has one: the cache test below relies on it.
+const verifyUserToken = createUserTokenVerifier();
 
 const APP = 'demo-app';
 const SECRET = 'a-shared-secret-of-at-least-32-bytes!';
