@@ -6,6 +6,7 @@ import { createLogger, topics } from '@evp/core';
 import { chdbScratchPath, createChdbAnalystSql } from '@evp/embedded';
 import type { CanonicalEvent } from '@evp/schemas';
 import { TABLES, eventRow, parseSqlExamples, wilsonInterval } from '@evp/segmenter';
+import { percent, readingWords, upliftWords } from '@evp/segmenter/report-words';
 import { requireProgram, uniqueName, waitFor } from '@evp/testkit';
 import { createEmbeddedParts } from './embedded-parts';
 import { startPipeline, type RunningPipeline } from './pipeline';
@@ -452,7 +453,14 @@ describe('the console in Chromium', () => {
     const variant = report.variants[0];
     const primary = variant.readings[variant.readings.primary];
     await page.getByTestId('reading-1').waitFor({ timeout: 15_000 });
-    expect(await page.getByTestId('reading-1').textContent()).toBe(`Variant 1, ${primary.name}: ${primary.explanation} ${variant.readings.bayes.explanation}`);
+    // The all-users Wald sentence stays, said for what it is.
+    expect(await page.getByTestId('uplift-1').textContent()).toBe(
+      `Variant 1 against control, all users, valid only if read once: ${upliftWords(variant.uplift)}`,
+    );
+    // One variant: the readings' intervals are at the report's 95%.
+    expect(await page.getByTestId('reading-1').textContent()).toBe(
+      `Variant 1, the reading to act on (${primary.name}): ${readingWords(primary, variant.readings.primary, 0.95)} P(beats control) = ${percent(variant.readings.bayes.p_beats_control)}.`,
+    );
     await page.screenshot({ path: resolve(IMG, 'console-campaign-srm.png'), fullPage: true });
   });
 

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import type { CampaignAnswer, CampaignReport, PreviewOutcome } from '@evp/segmenter';
-import { upliftWords } from '@evp/segmenter/report-words';
+import { percent, readingWords, upliftWords } from '@evp/segmenter/report-words';
 import { api, byId, chart, clear, every, messageOf, refusalOf, status, table, text } from '../../shell';
 import { STAGES, rateLine, reportGroups, reportMeta, stageCount } from './groups';
 
@@ -75,7 +75,10 @@ function rates(report: CampaignReport): void {
   });
   const up = clear(byId('uplifts'));
   for (const v of report.variants) {
-    const p = text('p', `Variant ${v.variant} against control: ${upliftWords(v.uplift)}`);
+    // Once users have matured, the reading to act on (below) is the verdict; this all-users Wald
+    // reading stays beside it, said for what it is: valid only when read once.
+    const label = v.readings ? `Variant ${v.variant} against control, all users, valid only if read once` : `Variant ${v.variant} against control`;
+    const p = text('p', `${label}: ${upliftWords(v.uplift)}`);
     p.dataset.testid = `uplift-${v.variant}`;
     if (v.uplift) {
       p.dataset.estimate = String(v.uplift.absolute.estimate);
@@ -84,7 +87,7 @@ function rates(report: CampaignReport): void {
         p.dataset.high = String(v.uplift.absolute.ci[1]);
       }
       if (v.uplift.p_value !== null) p.dataset.p = String(v.uplift.p_value);
-      p.className = v.uplift.significant ? (v.uplift.absolute.estimate > 0 ? 'up' : 'down') : 'flat';
+      p.className = v.readings ? 'meta' : v.uplift.significant ? (v.uplift.absolute.estimate > 0 ? 'up' : 'down') : 'flat';
     }
     up.appendChild(p);
   }
@@ -113,12 +116,20 @@ function readings(report: CampaignReport): void {
     box.appendChild(check);
   }
   const list = clear(byId('readings'));
+  // The readings' intervals are at 1 − α/k for k variants (Holm's family), α = 1 − the report's confidence.
+  const confidence = 1 - (1 - report.confidence) / Math.max(1, report.correction.family);
   for (const v of report.variants) {
     if (!v.readings) continue;
-    const primary = v.readings[v.readings.primary];
-    const p = text('p', `Variant ${v.variant}, ${primary.name}: ${primary.explanation} ${v.readings.bayes.explanation}`);
-    p.dataset.testid = `reading-${v.variant}`;
-    list.appendChild(p);
+    const kind = v.readings.primary;
+    const primary = v.readings[kind];
+    const verdict = text(
+      'p',
+      `Variant ${v.variant}, the reading to act on (${primary.name}): ${readingWords(primary, kind, confidence)} P(beats control) = ${percent(v.readings.bayes.p_beats_control)}.`,
+      primary.significant ? (primary.estimate > 0 ? 'up' : 'down') : 'flat',
+    );
+    verdict.dataset.testid = `reading-${v.variant}`;
+    list.appendChild(verdict);
+    list.appendChild(text('p', `${primary.explanation} ${v.readings.bayes.explanation}`, 'meta'));
   }
   if (report.variants.length > 1) list.appendChild(text('p', `${report.correction.name}: ${report.correction.explanation}`, 'meta'));
 }

@@ -1,5 +1,5 @@
 import { uplift } from '../../campaigns';
-import { percent, pWords, signedPoints, upliftWords, wilsonInterval } from './words';
+import { percent, pWords, readingWords, signedPoints, upliftWords, wilsonInterval } from './words';
 
 describe('the report in plain words', () => {
   it('says an uplift with its interval and p-value as a non-statistician reads it', () => {
@@ -45,5 +45,30 @@ describe('the report in plain words', () => {
     expect(wilsonInterval(0, 20)?.map((x) => x.toFixed(6))).toEqual(['0.000000', '0.161125']);
     expect(wilsonInterval(20, 20)?.map((x) => x.toFixed(6))).toEqual(['0.838875', '1.000000']);
     expect(wilsonInterval(0, 0)).toBeNull();
+  });
+});
+
+describe('the reading to act on, in plain words', () => {
+  const reading = (estimate: number, ci: [number, number] | null, p: number | null, significant: boolean) => ({
+    estimate,
+    ci,
+    p_value_adjusted: p,
+    significant,
+  });
+
+  it('says the always-valid reading with its own level and the adjusted p-value', () => {
+    expect(readingWords(reading(0.03, [0.0012, 0.0588], 0.041, true), 'sequential', 0.95)).toBe(
+      '+3.0 points, 95% always-valid interval +0.1 to +5.9 (adjusted p = 0.041): likely a real improvement.',
+    );
+    expect(readingWords(reading(-0.03, [-0.0588, -0.0012], 0.0004, true), 'sequential', 0.95)).toBe(
+      '\u22123.0 points, 95% always-valid interval \u22125.9 to \u22120.1 (adjusted p < 0.001): likely a real decline.',
+    );
+  });
+
+  it('names the wider level of several variants and the fixed-horizon interval as such', () => {
+    expect(readingWords(reading(0.01, [-0.02, 0.04], 0.6, false), 'fixed_horizon', 0.975)).toBe(
+      '+1.0 points, 97.5% interval \u22122.0 to +4.0 (adjusted p = 0.600): not distinguishable from no effect yet.',
+    );
+    expect(readingWords(reading(0, null, null, false), 'sequential', 0.95)).toBe('0.0 points (no interval yet).');
   });
 });

@@ -58,3 +58,27 @@ export function upliftWords(u: UpliftLike | null): string {
   if (!u.significant) return sentence + ': not distinguishable from no effect yet.';
   return sentence + (u.absolute.estimate > 0 ? ': likely a real improvement.' : ': likely a real decline.');
 }
+
+/** A reading of the report's `readings` (campaigns/readings.ts), as much of it as the words need. */
+interface ReadingLike {
+  estimate: number;
+  ci: [number, number] | null;
+  p_value_adjusted: number | null;
+  significant: boolean;
+}
+
+/**
+ * The reading to act on (always-valid, or fixed-horizon for a campaign that declared its sample
+ * size) in one sentence, with the interval's own level (wider than 95% with several variants) and
+ * the Holm-adjusted p-value: "+3.0 points, 95% always-valid interval +0.1 to +5.9 (adjusted p = 0.041):
+ * likely a real improvement."
+ */
+export function readingWords(r: ReadingLike, kind: 'sequential' | 'fixed_horizon', confidence: number): string {
+  const head = signedPoints(r.estimate) + ' points';
+  if (r.ci === null) return head + ' (no interval yet).';
+  const level = (confidence * 100).toFixed(1).replace(/\.0$/, '') + '% ' + (kind === 'sequential' ? 'always-valid interval' : 'interval');
+  const p = r.p_value_adjusted === null ? '' : ' (adjusted ' + pWords(r.p_value_adjusted) + ')';
+  const sentence = head + ', ' + level + ' ' + signedPoints(r.ci[0]) + ' to ' + signedPoints(r.ci[1]) + p;
+  if (!r.significant) return sentence + ': not distinguishable from no effect yet.';
+  return sentence + (r.estimate > 0 ? ': likely a real improvement.' : ': likely a real decline.');
+}
