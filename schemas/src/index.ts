@@ -36,3 +36,4 @@ export * from './catalogs/custom';
 export * from './avro/custom-catalog';
 export type { Reason, RuleName } from './rules/registry';
 export { catalogUploadClient, type Sender } from './clients/identity';
+export * from './privacy/index';

@@ -1,6 +1,7 @@
 import { CATALOG_KINDS, type CatalogKind } from '@evp/core';
 import { unsetValues } from '../dsl/client';
 import { opt, req, t, type FieldDef } from '../dsl/types';
+import type { PersonKind } from '../privacy/types';
 import type { CatalogDef } from './types';
 
 /**
@@ -35,14 +36,18 @@ const birthYear = () => opt(t.int, { doc: 'YYYY', min: BIRTH_YEAR_MIN, max: BIRT
 const gender = () => opt(t.enum('gender', GENDERS, { extensions: ['undisclosed'] }));
 const packagingSize = () => opt(t.float, { min: 0 });
 const id = (doc?: string) => req(t.string, doc ? { doc } : {});
+/** The record's own id, when the record is a person (erasure and export find them by it). */
+const personId = (person: PersonKind, doc?: string) => req(t.string, { ...(doc ? { doc } : {}), privacy: { class: 'direct_identifier', person } });
+/** A person's name. */
+const personName = (person: PersonKind) => opt(t.string, { privacy: { class: 'direct_identifier', person } });
 
 export const userCatalog: CatalogDef = {
   kind: 'user',
   name: 'UserCatalogRecord',
   doc: 'User catalog (core): the app user as the partner knows them',
   fields: {
-    id: id('Partner user id'),
-    name: s(),
+    id: personId('user', 'Partner user id'),
+    name: personName('user'),
     country: s('full name'),
     region_state: s(),
     city: s(),
@@ -99,6 +104,8 @@ const siteFields = (required: boolean): Record<string, FieldDef> => {
 
 export const siteCatalog: CatalogDef = {
   kind: 'site',
+  // Describes a place or a product, not a person (docs/privacy.md).
+  privacy: 'none',
   name: 'SiteCatalogRecord',
   doc: 'Site catalog (core): pharmacies, clinics, community sites',
   fields: siteFields(true),
@@ -113,6 +120,8 @@ export const siteCatalog: CatalogDef = {
  */
 export const facilityCatalog: CatalogDef = {
   kind: 'facility',
+  // Describes a place or a product, not a person (docs/privacy.md).
+  privacy: 'none',
   name: 'FacilityCatalogRecord',
   doc: 'Facility catalog (deprecated; the site catalog replaces it). Site fields, only id required',
   deprecated: true,
@@ -124,8 +133,8 @@ export const hcwCatalog: CatalogDef = {
   name: 'HcwCatalogRecord',
   doc: 'Healthcare worker catalog (the gateway also accepts the kind user_chw)',
   fields: {
-    id: id(),
-    name: s(),
+    id: personId('health_worker'),
+    name: personName('health_worker'),
     role: s(),
     // causalfoundry/ios-sdk 0.4.3–1.0.3 (siteIdsList in 0.4.x).
     site_id_list: opt(t.array(t.string), { client: { aliases: ['site_ids_list'] } }),
@@ -138,7 +147,7 @@ export const patientCatalog: CatalogDef = {
   name: 'PatientCatalogRecord',
   doc: 'Patient catalog',
   fields: {
-    id: id(),
+    id: personId('patient'),
     ...strings(
       'country',
       'region_state',
@@ -173,8 +182,8 @@ export const chatUserCatalog: CatalogDef = {
   name: 'ChatUserCatalogRecord',
   doc: 'Chat user catalog',
   fields: {
-    id: id(),
-    name: s(),
+    id: personId('chat_user'),
+    name: personName('chat_user'),
     city: s(),
     region_state: s(),
     country: s('ISO-3166 country name'),
@@ -186,6 +195,8 @@ export const chatUserCatalog: CatalogDef = {
 };
 
 const chatParty = (kind: CatalogKind, name: string, doc: string): CatalogDef => ({
+  // A group or a bot, not a person.
+  privacy: 'none',
   kind,
   name,
   doc,
@@ -199,6 +210,8 @@ const supply = (...names: string[]) => strings('market_id', 'packaging', 'packag
 
 export const drugCatalog: CatalogDef = {
   kind: 'drug',
+  // Describes a place or a product, not a person (docs/privacy.md).
+  privacy: 'none',
   name: 'DrugCatalogRecord',
   doc: 'Drug catalog',
   fields: {
@@ -212,6 +225,8 @@ export const drugCatalog: CatalogDef = {
 
 export const groceryCatalog: CatalogDef = {
   kind: 'grocery',
+  // Describes a place or a product, not a person (docs/privacy.md).
+  privacy: 'none',
   name: 'GroceryCatalogRecord',
   doc: 'Grocery catalog',
   fields: {
@@ -227,6 +242,8 @@ const present = (v: unknown): v is string => typeof v === 'string' && v.length >
 
 export const bloodCatalog: CatalogDef = {
   kind: 'blood',
+  // Describes a place or a product, not a person (docs/privacy.md).
+  privacy: 'none',
   name: 'BloodCatalogRecord',
   doc: 'Blood catalog',
   fields: {
@@ -244,6 +261,8 @@ export const bloodCatalog: CatalogDef = {
 
 export const oxygenCatalog: CatalogDef = {
   kind: 'oxygen',
+  // Describes a place or a product, not a person (docs/privacy.md).
+  privacy: 'none',
   name: 'OxygenCatalogRecord',
   doc: 'Oxygen catalog',
   fields: {
@@ -259,6 +278,8 @@ export const oxygenCatalog: CatalogDef = {
 
 export const medicalEquipmentCatalog: CatalogDef = {
   kind: 'medical_equipment',
+  // Describes a place or a product, not a person (docs/privacy.md).
+  privacy: 'none',
   name: 'MedicalEquipmentCatalogRecord',
   doc: 'Medical equipment catalog',
   fields: {
@@ -276,6 +297,8 @@ export const medicalEquipmentCatalog: CatalogDef = {
  */
 export const mediaCatalog: CatalogDef = {
   kind: 'media',
+  // Describes a place or a product, not a person (docs/privacy.md).
+  privacy: 'none',
   name: 'MediaCatalogRecord',
   doc: 'Media catalog (not in the spec; uploaded by causalfoundry/ios-sdk 1.1.4+ and Kenkai): the videos, audio and images media events refer to',
   fields: {
@@ -291,6 +314,8 @@ export const mediaCatalog: CatalogDef = {
 
 export const surveyCatalog: CatalogDef = {
   kind: 'survey',
+  // Describes a place or a product, not a person (docs/privacy.md).
+  privacy: 'none',
   name: 'SurveyCatalogRecord',
   doc: 'Survey catalog (not in the spec; uploaded by causalfoundry/ios-sdk and Kenkai): the surveys loyalty survey events refer to',
   fields: {
@@ -310,6 +335,8 @@ export const surveyCatalog: CatalogDef = {
 
 export const rewardCatalog: CatalogDef = {
   kind: 'reward',
+  // Describes a place or a product, not a person (docs/privacy.md).
+  privacy: 'none',
   name: 'RewardCatalogRecord',
   doc: 'Reward catalog (not in the spec; uploaded by causalfoundry/ios-sdk and Kenkai): the rewards loyalty reward events refer to',
   fields: {

@@ -1,3 +1,4 @@
+import type { FieldPrivacy, PrivacyClass } from '../privacy/types';
 import type { RuleName } from '../rules/registry';
 /**
  * The contract DSL: one definition per event type, nested object and catalog kind. Validators, Avro
@@ -40,6 +41,11 @@ export interface FieldDef {
   max?: number;
   /** What real clients send for this field instead of what the spec says, each accepted with a named warning. */
   client?: FieldClientValues;
+  /**
+   * The field's privacy class here, when the vocabulary by name (privacy/vocabulary.ts) does not say
+   * it: a catalog's `id` that is a person's, a person's `name` (docs/privacy.md, "Data classes").
+   */
+  privacy?: FieldPrivacy;
 }
 
 /**
@@ -106,6 +112,11 @@ export interface ObjectDef {
   fields: Record<string, FieldDef>;
   /** Rules across fields; each returns problems relative to the object. */
   rules?: readonly ObjectRule[];
+  /**
+   * The class of every field of this object that is not an identifier and has no tag of its own: a
+   * diagnosis item is health throughout, a drug catalog says nothing about a person (privacy/resolve.ts).
+   */
+  privacy?: PrivacyClass;
 }
 
 export interface RuleProblem {

@@ -73,6 +73,7 @@ export const itemInfo: ObjectDef = {
 /** No id: `type` (bio appears) is what makes an observation meaningful, so it is the required field. */
 export const diagnosisItem: ObjectDef = {
   name: 'DiagnosisItem',
+  privacy: 'health',
   fields: {
     type: req(t.string, { doc: 'bio appears; list not complete' }),
     sub_type: opt(t.string, { doc: 'age appears' }),
@@ -91,6 +92,7 @@ export const diagnosisItem: ObjectDef = {
  */
 const questionItem: ObjectDef = {
   name: 'QuestionItem',
+  privacy: 'health',
   fields: {
     type: opt(t.string, { doc: 'closed_ended appears' }),
     question: req(t.string),
@@ -104,6 +106,7 @@ const questionItem: ObjectDef = {
 
 const outcomeItem: ObjectDef = {
   name: 'OutcomeItem',
+  privacy: 'health',
   fields: {
     type: req(t.string, { doc: 'risk_status appears' }),
     sub_type: opt(t.string),
@@ -114,6 +117,7 @@ const outcomeItem: ObjectDef = {
 
 const healthQuestionnaire: ObjectDef = {
   name: 'HealthQuestionnaire',
+  privacy: 'health',
   fields: {
     type: req(t.string, { doc: 'hiv, other, assessment appear' }),
     sub_type: opt(t.string),
@@ -127,6 +131,7 @@ const healthQuestionnaire: ObjectDef = {
 /** Item shapes of sign/symptom and treatment adherence lists are not shown: any JSON. */
 const diagnosticElements: ObjectDef = {
   name: 'DiagnosticElements',
+  privacy: 'health',
   fields: {
     id: req(t.string),
     investigation_list: opt(t.array(t.object(diagnosisItem))),
@@ -273,6 +278,7 @@ const INCIDENT_TYPES = ['emergency', 'grievance', 'non_emergency', 'transfer', '
 
 const chiefComplaint: ObjectDef = {
   name: 'ChiefComplaint',
+  privacy: 'health',
   fields: { complaint: req(t.string), questions_list: opt(t.array(t.object(questionItem))) },
 };
 
@@ -295,7 +301,12 @@ export const incidentDetails: ObjectDef = {
 
 export const emergencyPatient: ObjectDef = {
   name: 'EmergencyPatient',
-  fields: { id: req(t.string), age: opt(t.int, { min: 0 }), blood_group: opt(t.string), gender: opt(t.string) },
+  fields: {
+    id: req(t.string, { privacy: { class: 'direct_identifier', person: 'patient' } }),
+    age: opt(t.int, { min: 0 }),
+    blood_group: opt(t.string),
+    gender: opt(t.string),
+  },
 };
 
 const AMBULANCE_STATUSES = ['available', 'busy', 'maintenance', 'other'] as const;
@@ -328,6 +339,8 @@ export const denialDetail: ObjectDef = {
  */
 export const messageBody: ObjectDef = {
   name: 'MessageBody',
+  // What people wrote or sent: text, media, links.
+  privacy: 'free_text',
   fields: {
     text: opt(t.string),
     mime_type: opt(t.string),

@@ -65,7 +65,8 @@ const encounterEvent: EventDef = {
     category: req(t.enum('patient_category', PATIENT_CATEGORIES)),
     type: req(t.enum('encounter_type', ENCOUNTER_TYPES)),
     // Kenkai's DiagnosisType.swift adds gynecologic.
-    sub_type: req(t.enum('encounter_sub_type', ENCOUNTER_SUB_TYPES, { extensions: ['gynecologic'] })),
+    // What the encounter was about (hiv, pregnancy, mental_health, …) is health data.
+    sub_type: req(t.enum('encounter_sub_type', ENCOUNTER_SUB_TYPES, { extensions: ['gynecologic'] }), { privacy: { class: 'health' } }),
     encounter_summary: req(t.object(encounterSummary)),
   },
 };
@@ -91,7 +92,7 @@ const diagnosisEvent: EventDef = {
   doc: 'A diagnosis recorded in an encounter (not in the spec; the Kenkai iOS client sends it)',
   origin: 'causalfoundry/ios-sdk Kenkai 1.0.0–1.0.1 (KenkaiSDKPatientMgmt DiagnosisEventObject.swift)',
   fields: {
-    name: req(t.string, { doc: 'what was diagnosed or measured' }),
+    name: req(t.string, { doc: 'what was diagnosed or measured', privacy: { class: 'health' } }),
     encounter_id: req(t.string),
     patient_id: req(t.string),
     site_id: req(t.string),
@@ -99,8 +100,8 @@ const diagnosisEvent: EventDef = {
     location: opt(t.string),
     category: req(t.string),
     type: req(t.string),
-    sub_type: opt(t.string),
-    value: opt(t.string),
+    sub_type: opt(t.string, { privacy: { class: 'health' } }),
+    value: opt(t.string, { privacy: { class: 'health' } }),
     result: opt(t.string),
   },
 };

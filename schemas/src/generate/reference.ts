@@ -2,6 +2,7 @@ import type { FieldDef, ObjectDef } from '../dsl/types';
 import { clientEventAliases } from '../events/client-names';
 import { eventAliases } from '../events/event-defs';
 import { objectsOf, typeLabel } from './objects';
+import { fieldPrivacy } from '../privacy/resolve';
 import { probeRules } from './rule-probe';
 import { CUSTOM_CATALOG_KIND_PATTERN } from '../catalogs/custom';
 import { blockSources, catalogSources, customCatalogSource } from './sources';
@@ -48,8 +49,16 @@ function clientNotes(f: FieldDef): string[] {
   return out;
 }
 
+/** The field's privacy class (docs/privacy.md); an object's fields carry their own. */
+function privacyCell(def: ObjectDef, name: string): string {
+  const t = def.fields[name]?.type;
+  if (t?.kind === 'object' || (t?.kind === 'array' && t.items.kind === 'object')) return '';
+  const p = fieldPrivacy(def, name);
+  return p ? `${p.class}${p.person ? ` (${p.person})` : ''}` : '';
+}
+
 function fieldTable(def: ObjectDef): string[] {
-  const rows = ['| field | type | required | default | allowed values | doc | rules |', '|---|---|---|---|---|---|---|'];
+  const rows = ['| field | type | required | default | allowed values | privacy | doc | rules |', '|---|---|---|---|---|---|---|---|'];
   for (const [name, f] of Object.entries(def.fields)) {
     const t = f.type;
     const allowed =
@@ -61,7 +70,7 @@ function fieldTable(def: ObjectDef): string[] {
           ? `array of [${t.items.def.name}](#${anchor(t.items.def.name)})`
           : typeLabel(t);
     rows.push(
-      `| ${code(name)} | ${cell(typeCell)} | ${f.required ? 'yes' : 'no'} | ${f.default === undefined ? '' : code(JSON.stringify(f.default))} | ${cell(allowed)} | ${cell(f.doc ?? '')} | ${cell(fieldRules(f).join('; '))} |`,
+      `| ${code(name)} | ${cell(typeCell)} | ${f.required ? 'yes' : 'no'} | ${f.default === undefined ? '' : code(JSON.stringify(f.default))} | ${cell(allowed)} | ${privacyCell(def, name)} | ${cell(f.doc ?? '')} | ${cell(fieldRules(f).join('; '))} |`,
     );
   }
   return rows;

@@ -1,0 +1,5 @@
+export * from './types';
+export { FIELD_VOCABULARY } from './vocabulary';
+export { fieldPrivacy, privacyLeaves, type PrivacyLeaf, type PrivacySource, type ResolvedPrivacy } from './resolve';
+export { personIdFields, type PersonIdField } from './person-ids';
+export { ENVELOPE_PRIVACY } from './envelope';
