@@ -70,6 +70,8 @@ describe('user tokens on the single-user pulls', () => {
     const ok = await t.pull('u1', await token('u1'), 'query');
     expect([ok.status, ok.body.data.length]).toEqual([200, 1]);
     expect(await t.counts()).toEqual({ 'app-1/required': 1, 'app-1/invalid': 2, 'app-1/expired': 1, 'app-1/mismatch': 1, 'app-1/valid': 1 });
+    // The same outcomes reach the ring's last-hour counts (what GET /v1/keys/user-tokens serves).
+    expect(await t.keys.tokenOutcomes.lastHour('app-1')).toEqual({ valid: 1, anonymous: 0, required: 1, invalid: 2, expired: 1, mismatch: 1 });
   });
 
   it('enforce: the older clients’ fetch needs the token too; an anonymous visitor (anon:) needs none', async () => {

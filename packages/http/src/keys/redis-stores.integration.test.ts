@@ -3,6 +3,8 @@ import Redis from 'ioredis';
 import { deletePrefix } from '@evp/testkit';
 import { describeKeyUsageStoreConformance } from './conformance';
 import { createRedisKeyUsageStore } from './redis-usage';
+import { describeUserTokenCountStoreConformance } from './token-outcomes-conformance';
+import { createRedisUserTokenCountStore } from './redis-token-outcomes';
 
 const redis = new Redis(process.env.REDIS_URL as string);
 const other = new Redis(process.env.REDIS_URL as string);
@@ -32,6 +34,37 @@ describe('redis key usage store', () => {
     const store = createRedisKeyUsageStore({ redis: down, prefix });
     await expect(store.record([{ appId: 'a', keyId: 'k', at: 1 }])).rejects.toMatchObject({ name: 'InfraError', retriable: true, dependency: 'redis' });
     await expect(store.lastUsed('a')).rejects.toMatchObject({ name: 'InfraError', retriable: true, dependency: 'redis' });
+    down.disconnect();
+  });
+});
+
+describeUserTokenCountStoreConformance('redis', async () => {
+  const p = `${prefix}${n++}:`;
+  return { store: createRedisUserTokenCountStore({ redis, prefix: p }), peer: createRedisUserTokenCountStore({ redis: other, prefix: p }) };
+});
+
+describe('redis user token count store', () => {
+  it('keeps one hash per app and minute under the prefix, outcome → calls, gone an hour after the minute ends', async () => {
+    const p = `${prefix}layout:`;
+    const minute = Math.floor(Date.now() / 60_000) * 60_000;
+    await createRedisUserTokenCountStore({ redis, prefix: p }).add([
+      { appId: 'demo-app', outcome: 'valid', minute, count: 3 },
+      { appId: 'demo-app', outcome: 'required', minute, count: 2 },
+    ]);
+    const key = `${p}{demo-app}:user_tokens:${minute}`;
+    expect(await redis.hgetall(key)).toEqual({ valid: '3', required: '2' });
+    expect(await redis.pexpiretime(key)).toBe(minute + 61 * 60_000);
+  });
+
+  it('fails with a retriable InfraError when Redis is unreachable', async () => {
+    const down = new Redis({ port: 1, host: '127.0.0.1', lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const store = createRedisUserTokenCountStore({ redis: down, prefix });
+    await expect(store.add([{ appId: 'a', outcome: 'valid', minute: 0, count: 1 }])).rejects.toMatchObject({
+      name: 'InfraError',
+      retriable: true,
+      dependency: 'redis',
+    });
+    await expect(store.lastHour('a', Date.now())).rejects.toMatchObject({ name: 'InfraError', retriable: true, dependency: 'redis' });
     down.disconnect();
   });
 });
