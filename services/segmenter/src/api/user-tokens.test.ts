@@ -6,7 +6,7 @@ const API = 'api-key-app1-0123456789';
 const SDK = 'sdk-key-app1-0123456789';
 const API2 = 'api-key-app2-0123456789';
 const SECRET = 'hs256-secret-of-the-app-1-server-0123';
-const JWK = { kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0' };
+const JWK = { kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0' } as const;
 
 const keys = new KeyRing({
   keys: [
