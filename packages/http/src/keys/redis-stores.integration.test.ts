@@ -1,10 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Registry } from 'prom-client';
+import { createLogger } from '@evp/core';
 import Redis from 'ioredis';
 import { deletePrefix } from '@evp/testkit';
 import { describeKeyUsageStoreConformance } from './conformance';
 import { createRedisKeyUsageStore } from './redis-usage';
 import { describeUserTokenCountStoreConformance } from './token-outcomes-conformance';
 import { createRedisUserTokenCountStore } from './redis-token-outcomes';
+import { serviceKeys } from './service-keys';
 
 const redis = new Redis(process.env.REDIS_URL as string);
 const other = new Redis(process.env.REDIS_URL as string);
@@ -65,6 +71,35 @@ describe('redis user token count store', () => {
       dependency: 'redis',
     });
     await expect(store.lastHour('a', Date.now())).rejects.toMatchObject({ name: 'InfraError', retriable: true, dependency: 'redis' });
+    down.disconnect();
+  });
+
+  it('in a service: counts reach Redis at the flush; while Redis is down a check still returns at once and the failure is counted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'token-counts-'));
+    const path = join(dir, 'keys.json');
+    writeFileSync(path, JSON.stringify({ keys: [{ id: 'k-sdk', app_id: 'app-s', role: 'sdk', key: 'sdk-key-app-s-0123456789' }] }));
+    const config = { KEYS_FILE: path, KEYS_RELOAD_INTERVAL_MS: 60_000, KEYS_USAGE_FLUSH_MS: 60_000, KEYS_USAGE_PREFIX: `${prefix}svc:` };
+    const logger = createLogger('test', 'silent');
+    const failures = async (r: Registry) => (await r.getSingleMetric('user_token_counts_flush_failures_total')!.get()).values[0]?.value;
+
+    const up = new Registry();
+    const live = serviceKeys({ config, logger, redis, metrics: up });
+    live.ring.tokenOutcomes.record('app-s', 'expired');
+    live.ring.tokenOutcomes.record('app-s', 'expired');
+    await live.close();
+    const minute = Math.floor(Date.now() / 60_000) * 60_000;
+    expect(await redis.hgetall(`${prefix}svc:{app-s}:user_tokens:${minute}`)).toEqual({ expired: '2' });
+    expect(await failures(up)).toBe(0);
+
+    const down = new Redis({ port: 1, host: '127.0.0.1', lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const metrics = new Registry();
+    const keys = serviceKeys({ config, logger, redis: down, metrics });
+    const started = process.hrtime.bigint();
+    keys.ring.tokenOutcomes.record('app-s', 'valid');
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(5);
+    await keys.ring.tokenOutcomes.flush();
+    expect(await failures(metrics)).toBe(1);
+    await keys.close();
     down.disconnect();
   });
 });
