@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { KeyRing, readKeysFile, type KeysFile } from '@evp/core';
+import { KeyRing, UserTokenOutcomeTracker, createInMemoryUserTokenCountStore, readKeysFile, type KeysFile } from '@evp/core';
 
 export interface DevKeys {
   ring: KeyRing;
@@ -58,7 +58,9 @@ export function loadOrCreateDevKeys(path: string): DevKeys {
   // Built from the file as written, so the reloader knows its content and reloads only a change.
   if (!signing?.key) throw new Error(`${path} needs a live HS256 user_token key of app ${sdk.app_id} for the demo`);
   return {
-    ring: KeyRing.fromFile(path),
+    // One process, one store: the gateway's and action store's user token counts are what the
+    // segmenter's GET /v1/keys/user-tokens reads (and its reads include what is not flushed yet).
+    ring: KeyRing.fromFile(path, { tokenOutcomes: new UserTokenOutcomeTracker({ store: createInMemoryUserTokenCountStore() }) }),
     appId: sdk.app_id,
     sdkKey: sdk.key,
     apiKey: api.key,

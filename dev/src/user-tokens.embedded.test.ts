@@ -11,7 +11,8 @@ import { startPipeline, type RunningPipeline } from './pipeline';
 /**
  * Black box over HTTP on `npm start`'s composition and keys file (dev-keys.ts, reloaded every 2 s as
  * main.ts does): switching the app to enforce in the file makes the pulls and uploads need the user's
- * token within the reload interval, with no restart; the upload's other events are kept.
+ * token within the reload interval, with no restart; the upload's other events are kept; the last
+ * hour's counts (GET /v1/keys/user-tokens) add up the gateway's and the action store's checks.
  */
 describe('user tokens, switched on in the keys file (embedded pipeline)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'evp-user-tokens-'));
@@ -116,6 +117,18 @@ describe('user tokens, switched on in the keys file (embedded pipeline)', () => 
     );
     expect(rejected.map((r) => [r.request_id, r.kind, r.reasons.map((x: { rule: string }) => x.rule)])).toEqual([
       [requestId, 'schema_violation', ['user_token_mismatch']],
+    ]);
+
+    // The last hour's counts, as the console reads them: the gateway's and the action store's checks
+    // in one store. The first refused pull (under off before it, nothing was counted) and the one
+    // after it are `required`; the upload counts once, with its refused user (mismatch).
+    const res2 = await fetch(`${pipeline.baseUrl}/v1/keys/user-tokens`, { headers: { Authorization: `Bearer ${keys.apiKey}` } });
+    const overview = (await res2.json()) as Record<string, any>;
+    expect([res2.status, overview.policy, overview.keys.map((k: { id: string; alg: string }) => [k.id, k.alg]), overview.last_hour]).toEqual([
+      200,
+      'enforce',
+      [[keys.userTokenKey.kid, 'HS256']],
+      { valid: 1, anonymous: 0, required: 2, invalid: 1, expired: 0, mismatch: 2 },
     ]);
   });
 });

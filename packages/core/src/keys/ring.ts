@@ -2,6 +2,7 @@ import { sha256Hex } from '../hash';
 import { readFileSync } from 'node:fs';
 import { parseKeysFile, type KeysFile, type Role, type UserTokenKeyEntry, type UserTokenPolicy } from './file';
 import { KeyUsageTracker, createInMemoryKeyUsageStore } from './usage';
+import { UserTokenOutcomeTracker, createInMemoryUserTokenCountStore } from './token-outcomes';
 
 export interface KeyGrant {
   keyId: string;
@@ -80,6 +81,8 @@ function contentsOf(file: KeysFile): Contents {
 export interface KeyRingOptions {
   /** Where uses are recorded (default: this process's memory only). */
   usage?: KeyUsageTracker;
+  /** Where user token outcomes are counted for the last hour (default: this process's memory only). */
+  tokenOutcomes?: UserTokenOutcomeTracker;
   now?: () => number;
 }
 
@@ -91,11 +94,13 @@ export class KeyRing {
   private contents: Contents;
   private digest: string | undefined;
   readonly usage: KeyUsageTracker;
+  readonly tokenOutcomes: UserTokenOutcomeTracker;
   private readonly now: () => number;
 
   constructor(file: KeysFile, opts: KeyRingOptions = {}) {
     this.contents = contentsOf(file);
     this.usage = opts.usage ?? new KeyUsageTracker({ store: createInMemoryKeyUsageStore() });
+    this.tokenOutcomes = opts.tokenOutcomes ?? new UserTokenOutcomeTracker({ store: createInMemoryUserTokenCountStore() });
     this.now = opts.now ?? Date.now;
   }
 
@@ -142,6 +147,11 @@ export class KeyRing {
   /** Whether the app's SDK-key calls need a user token (the file's `apps.<app>.user_tokens`; default off). */
   userTokenPolicy(appId: string): UserTokenPolicy {
     return this.contents.policies.get(appId) ?? 'off';
+  }
+
+  /** The app's user token signing keys as the file lists them (the console shows their ids, algs and dates). */
+  userTokenKeysOf(appId: string): UserTokenKey[] {
+    return [...(this.contents.tokenKeys.get(appId)?.values() ?? [])];
   }
 
   /** The app's user token signing key named `kid`, revoked or not; undefined when the app has none of that name. */
