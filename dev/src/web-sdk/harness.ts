@@ -11,7 +11,7 @@ import { API_KEY, SDK_KEY, e2eKeys } from '../testing/scenario';
 export const SHOP = '/shop';
 
 /** The CORS headers the platform answers a page of another origin with (packages/http/src/cors.ts): a test's own answer needs them too. */
-export const PLATFORM_CORS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'X-Request-Id, Retry-After' };
+export const PLATFORM_CORS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'X-Request-Id, Retry-After, Date' };
 
 export interface StoredEvent {
   event_id: string;

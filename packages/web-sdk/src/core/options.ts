@@ -44,6 +44,12 @@ export interface InitOptions {
   /** The page's CSP nonce, set on the renderer's `<script>` the script build adds (a `'nonce-…'` script-src). */
   nonce?: string;
   /**
+   * The signed-in user's token (a JWT the app's server signs, docs/keys.md "User tokens"), sent as
+   * `X-EVP-User-Token` (`?user_token=` on a beacon) with every upload and pull. identify(…, { token })
+   * and setUserToken() replace it; onUserTokenExpired() renews it.
+   */
+  userToken?: string;
+  /**
    * Sees every event before it is stored: return it (changed or not) to keep it, null to drop it
    * (counted in status().filtered). A hook that throws keeps the event unchanged (and is warned about).
    */
@@ -62,7 +68,8 @@ export interface OutgoingEvent {
   __ol: boolean;
 }
 
-export type Settings = Required<Omit<InitOptions, 'consent' | 'labels' | 'nonce' | 'beforeSend'>> & {
+export type Settings = Required<Omit<InitOptions, 'consent' | 'labels' | 'nonce' | 'beforeSend' | 'userToken'>> & {
+  userToken: string | undefined;
   consent: Consent | undefined;
   beforeSend: InitOptions['beforeSend'];
   labels: { open: string; close: string };
