@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { createLogger } from '@evp/core';
+import { createLogger, type KeyRing } from '@evp/core';
 import { requireProgram, uniqueName, waitFor } from '@evp/testkit';
 import { createEmbeddedParts } from '../embedded-parts';
 import { startPipeline, type RunningPipeline } from '../pipeline';
@@ -31,7 +31,7 @@ export interface StoredEvent {
  * real gateway, validator, action store and ClickHouse, as from a real site; the tests read what
  * landed through the inspector API.
  */
-export function webSdkHarness(name: string) {
+export function webSdkHarness(name: string, o: { keys?: () => KeyRing } = {}) {
   const parts = createEmbeddedParts({ chdbPath: ':memory:', database: uniqueName(name).replace(/-/g, '_') });
   let pipeline: RunningPipeline;
   let browser: Browser;
@@ -46,7 +46,7 @@ export function webSdkHarness(name: string) {
       return app.url;
     },
     async start() {
-      pipeline = await startPipeline({ parts, keys: e2eKeys(), logger: createLogger(name, 'silent'), sinkFlushMs: 50 });
+      pipeline = await startPipeline({ parts, keys: (o.keys ?? e2eKeys)(), logger: createLogger(name, 'silent'), sinkFlushMs: 50 });
       app = await startAppOrigin({
         platform: pipeline.baseUrl,
         sdkKey: SDK_KEY,
@@ -80,6 +80,17 @@ export function webSdkHarness(name: string) {
       const res = await fetch(`${pipeline.baseUrl}/v1/inspect/events?${q.toString()}`, { headers: { Authorization: `Bearer ${API_KEY}` } });
       const body = (await res.json()) as { data: StoredEvent[] };
       return [...body.data].reverse();
+    },
+    /** An upload's verdicts once complete (`GET /v1/ingest/requests/{id}`, SDK key). */
+    async verdict(requestId: string): Promise<{ events: { user_id: string; name: string; status: string; reasons?: { rule: string }[] }[] }> {
+      return waitFor(
+        async () => {
+          const res = await fetch(`${pipeline.baseUrl}/v1/ingest/requests/${requestId}`, { headers: { Authorization: `Bearer ${SDK_KEY}` } });
+          const body = (await res.json()) as { status?: string; events: { user_id: string; name: string; status: string }[] };
+          return body.status === 'complete' ? body : undefined;
+        },
+        { timeoutMs: 30_000, what: `request ${requestId} to be validated` },
+      );
     },
     /** Waits until `count` events (of `name`) of `user` are stored, and answers them. */
     async waitForEvents(user: string, count: number, name?: string, timeoutMs = 30_000): Promise<StoredEvent[]> {
