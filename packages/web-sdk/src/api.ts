@@ -1,11 +1,11 @@
 /// <reference lib="dom" />
 import { attach } from './browser/auto';
-import { fallbackStore, idbStore, memoryStore, sharedStore } from './browser/stores';
+import { fallbackStore, heldStores, idbStore, memoryStore, sharedStore } from './browser/stores';
 import { fetchTransport, webLock } from './browser/transport';
 import type { Action, ActionEvent, ActionQuery } from './core/actions';
-import { Client, type ActionResponse, type AppHooks, type IdentifyAction, type Load } from './core/client';
+import { Client, consentKeyOf, type ActionResponse, type AppHooks, type IdentifyAction, type Load } from './core/client';
 import { guard } from './core/guard';
-import { settle, type Consent, type InitOptions } from './core/options';
+import { settle, type Consent, type InitOptions, type Settings } from './core/options';
 import type { Clock, Deps } from './core/ports';
 import type { CatalogKind, CatalogRecordByKind, EventName, EventPropsByName, IdentifyExtra } from './generated/events';
 
@@ -118,16 +118,24 @@ export function createApi(load: Load): Evp {
       .catch((e: unknown) => warn('action poll failed', e));
   };
 
-  const browserDeps = async (o: InitOptions): Promise<Deps> => ({
-    clock: browserClock,
-    store: fallbackStore((await idbStore(`evp:${o.appId ?? location.hostname}`)) ?? memoryStore(), warn),
-    shared: sharedStore(),
-    transport: fetchTransport(o.sdkKey),
-    exclusive: webLock,
-    random: Math.random,
-    warn,
-    debug,
-  });
+  const browserDeps = async (o: InitOptions, cfg: Settings): Promise<Deps> => {
+    const memory = cfg.storage === 'memory';
+    const shared = sharedStore(memory);
+    const durable = async () => (memory ? memoryStore() : fallbackStore((await idbStore(`evp:${cfg.appId}`)) ?? memoryStore(), warn));
+    // Cookieless until the user chose: while consent is pending, nothing is written to the device.
+    const held = memory || (shared.get<Consent>(consentKeyOf(cfg.appId)) ?? cfg.consent) === 'pending' ? heldStores(shared, durable) : undefined;
+    return {
+      clock: browserClock,
+      store: held?.store ?? (await durable()),
+      shared: held?.shared ?? shared,
+      transport: fetchTransport(o.sdkKey),
+      exclusive: webLock,
+      random: Math.random,
+      warn,
+      debug,
+      keep: memory ? undefined : held?.keep,
+    };
+  };
 
   const api: Evp = {
     init(options) {
@@ -145,7 +153,7 @@ export function createApi(load: Load): Evp {
       }
       settle_(
         (async () => {
-          const deps = await browserDeps(options);
+          const deps = await browserDeps(options, cfg);
           let c!: Client;
           // Under a lock: two tabs of a first visit make one device id (the second reads the first's).
           await deps.exclusive(`evp:${cfg.appId}:d`, async () => void (c = new Client(cfg, deps, load, hooks)), true);

@@ -1,5 +1,6 @@
 import type { Renderer } from './client';
-import { envelopes, fakeDeps, testClient } from './testing/fakes';
+import { memoryStore } from '../browser/stores';
+import { envelopes, fakeDeps, memoryShared, T0, testClient } from './testing/fakes';
 
 const entry = (n: number, extra: { attr?: Record<string, string>; expired_at?: string; delivery_mode?: string } = {}) => ({
   user_id: 'alice',
@@ -118,6 +119,25 @@ describe('actions', () => {
     expect(r.shown).toEqual([]);
     expect(responses(t).map((x) => x.response)).toEqual(['expired']);
     expect(await (await t.client.actions()).kept('alice', { type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' })).toEqual([]);
+  });
+
+  it('issue 36 item 8: expiry on the platform’s clock (the pull answer’s Date), not the device’s: a device 2 h slow still sees the message expired', async () => {
+    const r = fakeRenderer();
+    const t = testClient({}, fakeDeps(), r.renderer);
+    t.client.setUser('alice');
+    // The device says 03:00; the platform (its Date header) says 05:00; the message expired at 04:00.
+    t.answer({ status: 200, body: { data: [entry(7, { expired_at: '2026-11-27T04:00:00Z' })], more: false }, date: t.now + 2 * 3600_000 });
+    expect(await (await t.client.actions()).showFor('cart')).toBe(false);
+    await t.client.flush();
+    expect(r.shown).toEqual([]);
+    expect(responses(t).map((x) => x.response)).toEqual(['expired']);
+    // And a device clock 2 h fast does not expire a message the platform still holds valid.
+    const fast = fakeDeps(memoryShared(), memoryStore(), T0 + 2 * 3600_000);
+    const u = testClient({}, fast, r.renderer);
+    u.client.setUser('alice');
+    u.answer({ status: 200, body: { data: [entry(8, { expired_at: '2026-11-27T04:00:00Z' })], more: false }, date: T0 });
+    expect(await (await u.client.actions()).showFor('cart')).toBe(true);
+    expect(r.shown.map((v) => v.title)).toEqual(['Offer 8']);
   });
 
   it('renderer that cannot load: nudge_response error with details', async () => {

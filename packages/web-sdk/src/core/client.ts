@@ -61,6 +61,8 @@ function propertyOf(name: string, props: Record<string, unknown>): string {
 const DEVICE = 'd';
 const USER = 'u';
 const CONSENT = 'c';
+/** The shared-store key of an app's consent choice (read before the client exists, to know whether storage may be used). */
+export const consentKeyOf = (appId: string) => `evp:${appId}:${CONSENT}`;
 const SESSION = 's';
 const LEFT = 'L';
 
@@ -139,7 +141,7 @@ export class Client {
 
   /** The shared-store key of the consent choice (another tab's change arrives as a `storage` event for it). */
   get consentKey(): string {
-    return this.p + CONSENT;
+    return consentKeyOf(this.cfg.appId);
   }
 
   /** The identified user, else the anonymous device id. */
@@ -356,6 +358,7 @@ export class Client {
    */
   async consentChanged(): Promise<void> {
     const c = this.consent;
+    if (c !== 'pending') await this.deps.keep?.();
     if (c === 'denied') {
       this.pending = [];
       await this.queue.clear();

@@ -23,6 +23,11 @@ export interface InitOptions {
   flushIntervalMs?: number;
   /** Consent until the user chooses: a setConsent choice is remembered across visits and wins over this. @default 'granted' */
   consent?: Consent;
+  /**
+   * `browser`: IndexedDB and localStorage, once consent allows (nothing is written while it is
+   * pending); `memory`: nothing is ever written to the device (each page starts afresh). @default 'browser'
+   */
+  storage?: 'browser' | 'memory';
   /** The nudge mechanism: pull in-app messages for the user (spec 4.3 "listening for actions"). @default true */
   nudges?: boolean;
   /** Show pulled in-app messages as soon as they arrive; off: only showInAppMessage(screen) shows them (rule 1). @default true */
@@ -91,6 +96,7 @@ const DEFAULTS = {
   maxEventAgeMs: 7 * 24 * 3600_000,
   debug: false,
   filterBots: true,
+  storage: 'browser',
 } as const;
 
 /** Session rules (spec 1: sessions are tracked by the library). */

@@ -65,4 +65,6 @@ export interface Deps {
   warn: (message: string, detail?: unknown) => void;
   /** Debug output (console.info in the browser). */
   debug: (message: string, detail?: unknown) => void;
+  /** Storage held back while consent is pending: moves it to the device's storage once the user chose (browser/stores.ts heldStores). */
+  keep?: () => Promise<void>;
 }

@@ -1,0 +1,105 @@
+/// <reference lib="dom" />
+import type { Page } from 'playwright-core';
+import { waitFor } from '@evp/testkit';
+import { API_KEY } from '../testing/scenario';
+import { webSdkHarness } from './harness';
+
+/**
+ * Issue 36's remaining items in Chromium, from a page of another origin against the embedded
+ * pipeline: nothing written to the device while consent is pending, a memory-only mode, and message
+ * expiry on the platform's clock (its `Date`, exposed by CORS) rather than the device's.
+ */
+type Evp = { evp: Record<string, (...a: unknown[]) => Promise<unknown>> };
+const call = (p: Page, fn: string, ...args: unknown[]) => p.evaluate(([f, a]) => (window as unknown as Evp).evp[f]!(...a), [fn, args] as const);
+const uid = (s: string) => `${s}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+const search = (p: Page, query: string) => call(p, 'track', 'search', { query, module: 'e_commerce', results_list: [] });
+const quiet = { trackApp: false, trackPages: false, flushIntervalMs: 3_600_000 };
+/** What the page's origin holds on the device: localStorage keys and IndexedDB database names. */
+const onDevice = (p: Page) =>
+  p.evaluate(async () => ({ local: Object.keys(localStorage).sort(), idb: (await indexedDB.databases()).map((d) => d.name).sort() }));
+
+describe('the web library’s storage and clocks in Chromium', () => {
+  const h = webSdkHarness('websdk-storage');
+  beforeAll(() => h.start(), 120_000);
+  afterAll(() => h.stop());
+
+  it('issue 36: cookieless while consent is pending (nothing in localStorage or IndexedDB); granted, the held events are stored and arrive', async () => {
+    const ctx = await h.context();
+    const user = uid('cookieless');
+    const p = await h.open(ctx, '/', { ...quiet, consent: 'pending' });
+    await call(p, 'identify', 'login', user);
+    await search(p, 'held');
+    await call(p, 'flush');
+    expect(await onDevice(p)).toEqual({ local: [], idb: [] });
+    await call(p, 'setConsent', 'granted');
+    const got = await h.waitForEvents(user, 2);
+    expect(got.map((e) => e.property).sort()).toEqual(['held', 'login']);
+    // From the grant on, the device keeps the choice, the device id, user and session, and the queue.
+    const after = await onDevice(p);
+    expect(after.local).toEqual(expect.arrayContaining(['evp:e2e-shop:c', 'evp:e2e-shop:d', 'evp:e2e-shop:u', 'evp:e2e-shop:s']));
+    expect(after.idb).toEqual(['evp:e2e-shop']);
+    await ctx.close();
+  });
+
+  it('issue 36: storage "memory" writes nothing to the device, and uploads as usual', async () => {
+    const ctx = await h.context();
+    const user = uid('memory');
+    const p = await h.open(ctx, '/', { ...quiet, storage: 'memory' });
+    await call(p, 'identify', 'login', user);
+    await search(p, 'in memory');
+    await call(p, 'flush');
+    const got = await h.waitForEvents(user, 2);
+    expect(got.map((e) => e.property).sort()).toEqual(['in memory', 'login']);
+    expect(await onDevice(p)).toEqual({ local: [], idb: [] });
+    await ctx.close();
+  });
+
+  it('issue 36 item 8: a message is expired by the platform’s clock (the pull answer’s Date), not by the device’s (2 h behind it)', async () => {
+    const user = uid('clock');
+    const actionId = Math.floor(Math.random() * 1e9);
+    // Expired an hour ago by the platform's clock; an hour from now by a device clock 2 h slow.
+    const res = await fetch(`${h.baseUrl}/v1/actions`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${API_KEY}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify([
+        {
+          user_id: user,
+          type: 'message',
+          render_method: 'in_app_message',
+          delivery_mode: 'one-off',
+          content: { title: 'Late', body: 'Too late' },
+          attr: {},
+          expired_at: new Date(Date.now() + 3_600_000).toISOString(),
+          inv_id: 1,
+          action_id: actionId,
+        },
+      ]),
+    });
+    expect(res.status).toBe(200);
+    const ctx = await h.context();
+    await ctx.addInitScript(() => {
+      const now = Date.now.bind(Date);
+      Date.now = () => now() - 2 * 3_600_000;
+    });
+    const p = await h.open(ctx, '/', { ...quiet, nudges: true, autoShowInAppMessages: false });
+    await call(p, 'identify', 'login', user);
+    // The platform's clock is moved on instead of waiting: the pull answers Date two hours ahead of
+    // the device, one hour past the message's expiry.
+    await ctx.route('**/v1/action/sdk/pull', async (route) => {
+      const answer = await route.fetch();
+      await route.fulfill({ response: answer, headers: { ...answer.headers(), date: new Date(Date.now() + 7_200_000).toUTCString() } });
+    });
+    expect(await call(p, 'showInAppMessage', 'home')).toBe(false);
+    expect(await p.locator('evp-message').count()).toBe(0);
+    await call(p, 'flush');
+    const responses = await waitFor(
+      async () => {
+        const e = await h.events(user, 'nudge_response');
+        return e.length > 0 ? e : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the nudge_response' },
+    );
+    expect(responses.map((e) => e.props.response)).toEqual(['expired']);
+    await ctx.close();
+  });
+});
