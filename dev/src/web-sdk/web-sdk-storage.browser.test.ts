@@ -54,6 +54,40 @@ describe('the web library’s storage and clocks in Chromium', () => {
     await ctx.close();
   });
 
+  it('issue 36: captureErrors (opt-in, a lazily loaded part): an uncaught error and an unhandled rejection arrive as exception events, without warnings', async () => {
+    const ctx = await h.context();
+    const user = uid('errors');
+    const loaded: string[] = [];
+    ctx.on('request', (r) => void (r.url().includes('/sdk/web-') ? loaded.push(new URL(r.url()).pathname) : undefined));
+    const off = await h.open(ctx, '/', quiet);
+    await off.evaluate(() =>
+      setTimeout(() => {
+        throw new RangeError('not captured');
+      }, 0),
+    );
+    const p = await h.open(ctx, '/', { ...quiet, captureErrors: true });
+    await call(p, 'identify', 'login', user);
+    await p.waitForFunction(() => document.querySelector('script[src$="web-errors.js"]') !== null);
+    await p.evaluate(() =>
+      setTimeout(() => {
+        throw new TypeError('cart is undefined');
+      }, 0),
+    );
+    await p.evaluate(() => void Promise.reject(new Error('refill request failed')));
+    await p.evaluate(() => new Promise((r) => setTimeout(r, 100)));
+    await call(p, 'flush');
+    const got = await h.waitForEvents(user, 2, 'exception');
+    expect(got.map((e) => [e.props.title, e.props.exception_type, e.props.exception_source, e.property]).sort()).toEqual([
+      ['Uncaught TypeError: cart is undefined', 'TypeError', 'web', 'exception'],
+      ['refill request failed', 'Error', 'web', 'exception'],
+    ]);
+    expect(got.map((e) => e.props.event_type).sort()).toEqual([expect.stringMatching(/./), 'unhandledrejection']);
+    expect(got.every((e) => typeof e.props.stack_trace === 'string' && e.warnings.length === 0)).toBe(true);
+    // Off by default: the first page never loaded the part.
+    expect(loaded.filter((x) => x.endsWith('web-errors.js'))).toHaveLength(1);
+    await ctx.close();
+  });
+
   it('issue 36 item 8: a message is expired by the platform’s clock (the pull answer’s Date), not by the device’s (2 h behind it)', async () => {
     const user = uid('clock');
     const actionId = Math.floor(Math.random() * 1e9);

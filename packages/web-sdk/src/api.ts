@@ -158,6 +158,11 @@ export function createApi(load: Load): Evp {
           // Under a lock: two tabs of a first visit make one device id (the second reads the first's).
           await deps.exclusive(`evp:${cfg.appId}:d`, async () => void (c = new Client(cfg, deps, load, hooks)), true);
           attach(c, () => poll(c));
+          if (cfg.captureErrors)
+            c.load('errors').then(
+              (watch) => watch(c),
+              (e: unknown) => warn('captureErrors: not loaded', e),
+            );
           poll(c);
           void c.flush();
           return c;

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
 
-/** The script build's files, minified: `web.js` (the core, global `evp`) and its lazily loaded parts: `web-messages.js` (the renderer), `web-actions.js` (the action pull). */
+/** The script build's files, minified: `web.js` (the core, global `evp`) and its lazily loaded parts: `web-messages.js` (the renderer), `web-actions.js` (the action pull), `web-errors.js` (captureErrors). */
 export interface WebSdkFiles {
   'web.js': string;
   'web-messages.js': string;
   'web-actions.js': string;
+  'web-errors.js': string;
 }
 
 /** Browsers the builds target: the engines with Web Locks (Chrome 69, Firefox 96, Safari 15.4). */
@@ -43,8 +44,10 @@ async function iife(entry: string, mangleCache: Record<string, string | false> =
  */
 export async function bundleWebSdk(): Promise<WebSdkFiles> {
   const core = await iife('global.ts');
-  const [messages, actions] = await Promise.all([iife('messages/global.ts', core.mangleCache), iife('parts/actions-global.ts', core.mangleCache)]);
-  return { 'web.js': core.text, 'web-messages.js': messages.text, 'web-actions.js': actions.text };
+  const [messages, actions, errors] = await Promise.all(
+    ['messages/global.ts', 'parts/actions-global.ts', 'parts/errors-global.ts'].map((e) => iife(e, core.mangleCache)),
+  );
+  return { 'web.js': core.text, 'web-messages.js': messages!.text, 'web-actions.js': actions!.text, 'web-errors.js': errors!.text };
 }
 
 /** The ESM build's files (entry, block entries, the renderer chunk), path → text, in memory. */

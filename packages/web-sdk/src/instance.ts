@@ -5,6 +5,7 @@ import type { Load } from './core/client';
 const parts = {
   messages: () => import('./messages/render.js').then((m) => m.renderer),
   actions: () => import('./parts/actions.js').then((m) => m.Actions),
+  errors: () => import('./parts/errors.js').then((m) => m.watchErrors),
 };
 
 /** The one instance of the ESM build. */

@@ -12,6 +12,7 @@ const gz = (s: string) => gzipSync(s, { level: 9 }).length;
 const PARTS = [
   { file: 'web-messages.js', chunk: 'render', mark: 'adoptedStyleSheets', budget: 3 * KB },
   { file: 'web-actions.js', chunk: 'actions', mark: '/action/sdk/pull', budget: 2 * KB },
+  { file: 'web-errors.js', chunk: 'errors', mark: 'unhandledrejection', budget: 1 * KB },
 ] as const;
 
 describe('size budget', () => {

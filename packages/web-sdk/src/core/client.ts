@@ -1,4 +1,5 @@
 import type { Actions } from '../parts/actions';
+import type { watchErrors } from '../parts/errors';
 import type { ActionEvent } from './actions';
 import type { Consent, OutgoingEvent, Settings } from './options';
 import { ACTION, type Deps, type SendResult } from './ports';
@@ -19,6 +20,7 @@ export interface Renderer {
 export interface Parts {
   messages: Renderer;
   actions: typeof Actions;
+  errors: typeof watchErrors;
 }
 
 /** Loads a part (`nonce`: the CSP nonce of the `<script>` the script build adds). */

@@ -28,6 +28,8 @@ export interface InitOptions {
    * pending); `memory`: nothing is ever written to the device (each page starts afresh). @default 'browser'
    */
   storage?: 'browser' | 'memory';
+  /** Uncaught errors and unhandled rejections as `exception` events (a part loaded at init when on). @default false */
+  captureErrors?: boolean;
   /** The nudge mechanism: pull in-app messages for the user (spec 4.3 "listening for actions"). @default true */
   nudges?: boolean;
   /** Show pulled in-app messages as soon as they arrive; off: only showInAppMessage(screen) shows them (rule 1). @default true */
@@ -97,6 +99,7 @@ const DEFAULTS = {
   debug: false,
   filterBots: true,
   storage: 'browser',
+  captureErrors: false,
 } as const;
 
 /** Session rules (spec 1: sessions are tracked by the library). */
