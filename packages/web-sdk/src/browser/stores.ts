@@ -69,8 +69,14 @@ export async function idbStore(name: string): Promise<AsyncStore | null> {
     },
     async write(puts, dels) {
       const s = await tx('readwrite');
-      for (const k of dels) s.delete(k);
-      for (const [k, v] of puts) s.put(v, k);
+      try {
+        for (const k of dels) s.delete(k);
+        for (const [k, v] of puts) s.put(v, k);
+      } catch (e) {
+        // A put that throws (a value IndexedDB cannot store) would leave the others to commit.
+        s.transaction.abort();
+        throw e;
+      }
       return new Promise((ok, fail) => {
         s.transaction.oncomplete = () => ok();
         s.transaction.onerror = s.transaction.onabort = () => fail(s.transaction.error ?? new Error('IndexedDB write aborted'));
