@@ -159,9 +159,9 @@ describe('the web library’s browser modules in Chromium', () => {
     /** Renders `view`, keeping a handle on its closed shadow root (the page itself gets none). */
     const show = (p: Page, view: { title: string; body: string; cta: string; close: string }) =>
       p.evaluate((v) => {
-        const attachShadow = Element.prototype.attachShadow;
+        const { attachShadow } = Object.getOwnPropertyDescriptors(Element.prototype);
         Element.prototype.attachShadow = function (this: Element, o: ShadowRootInit) {
-          const r = attachShadow.call(this, o);
+          const r = (attachShadow.value as (o: ShadowRootInit) => ShadowRoot).call(this, o);
           (window as unknown as { root: ShadowRoot }).root = r;
           return r;
         };
@@ -178,7 +178,7 @@ describe('the web library’s browser modules in Chromium', () => {
           label: byId(box.getAttribute('aria-labelledby')),
           description: byId(box.getAttribute('aria-describedby')),
           markup: r.querySelectorAll('img, b').length,
-          buttons: [...r.querySelectorAll('button')].map((b) => b.getAttribute('aria-label') ?? b.textContent),
+          buttons: Array.from(r.querySelectorAll('button')).map((b) => b.getAttribute('aria-label') ?? b.textContent),
           focused: r.activeElement?.textContent,
           pageSees: document.querySelector('evp-message')?.shadowRoot ?? null,
         };
