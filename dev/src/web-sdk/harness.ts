@@ -63,6 +63,10 @@ export function webSdkHarness(name: string, o: { keys?: () => KeyRing } = {}) {
       await pipeline?.stop();
       await Promise.allSettled([parts.bus.close(), parts.analytics.close()]);
     },
+    /** The URL of the app's page `path` with init options (JSON) merged over the defaults. */
+    pageUrl(path: string, init: Record<string, unknown> = {}): string {
+      return app.pageUrl(path, init);
+    },
     /** A fresh browser profile (its own IndexedDB and localStorage). */
     async context(): Promise<BrowserContext> {
       return browser.newContext();

@@ -88,6 +88,37 @@ describe('the web library’s storage and clocks in Chromium', () => {
     await ctx.close();
   });
 
+  it('issue 36: context (opt-in, a lazily loaded part): device, locale, time zone, screen, viewport, landing URL without its query, referrer and UTM in internal.context, accepted without warnings', async () => {
+    const ctx = await h.context();
+    const user = uid('context');
+    const bodies: string[] = [];
+    ctx.on('request', (r) => void (r.method() === 'POST' && r.url().endsWith('/v1/ingest/log') ? bodies.push(r.postData() ?? '') : undefined));
+    const page = await ctx.newPage();
+    await page.setViewportSize({ width: 390, height: 700 });
+    await page.goto(h.pageUrl('/landing?utm_source=sms&utm_campaign=refill&q=amoxicillin', { ...quiet, context: true }), {
+      referer: 'https://search.example/',
+    });
+    await page.waitForFunction(() => document.querySelector('script[src$="web-context.js"]') !== null);
+    await call(page, 'identify', 'login', user);
+    await call(page, 'flush');
+    const got = await h.waitForEvents(user, 1);
+    expect(got[0]!.warnings).toEqual([]);
+    const sent = bodies.flatMap((b) => [JSON.parse(b)].flat() as { id: string; internal: { context?: Record<string, string> } }[]).find((e) => e.id === user)!;
+    expect(sent.internal.context).toEqual({
+      user_agent: await page.evaluate(() => navigator.userAgent),
+      locale: await page.evaluate(() => navigator.language),
+      time_zone: await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone),
+      screen: await page.evaluate(() => `${screen.width}x${screen.height}`),
+      viewport: await page.evaluate(() => `${innerWidth}x${innerHeight}`),
+      landing_url: `${h.appUrl}/shop/landing`,
+      referrer: 'https://search.example/',
+      utm_source: 'sms',
+      utm_campaign: 'refill',
+    });
+    expect(JSON.stringify(sent)).not.toContain('amoxicillin');
+    await ctx.close();
+  });
+
   it('issue 36 item 8: a message is expired by the platform’s clock (the pull answer’s Date), not by the device’s (2 h behind it)', async () => {
     const user = uid('clock');
     const actionId = Math.floor(Math.random() * 1e9);

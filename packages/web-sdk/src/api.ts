@@ -158,11 +158,9 @@ export function createApi(load: Load): Evp {
           // Under a lock: two tabs of a first visit make one device id (the second reads the first's).
           await deps.exclusive(`evp:${cfg.appId}:d`, async () => void (c = new Client(cfg, deps, load, hooks)), true);
           attach(c, () => poll(c));
-          if (cfg.captureErrors)
-            c.load('errors').then(
-              (watch) => watch(c),
-              (e: unknown) => warn('captureErrors: not loaded', e),
-            );
+          // The optional parts the app switched on, loaded now (they watch or read the page from the start).
+          if (cfg.captureErrors) c.load('errors').then((run) => run(c), warn);
+          if (cfg.context) c.load('context').then((run) => run(c), warn);
           poll(c);
           void c.flush();
           return c;

@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
 
-/** The script build's files, minified: `web.js` (the core, global `evp`) and its lazily loaded parts: `web-messages.js` (the renderer), `web-actions.js` (the action pull), `web-errors.js` (captureErrors). */
+/** The script build's files, minified: `web.js` (the core, global `evp`) and its lazily loaded parts: `web-messages.js` (the renderer), `web-actions.js` (the action pull), `web-errors.js` (captureErrors), `web-context.js` (context). */
 export interface WebSdkFiles {
   'web.js': string;
   'web-messages.js': string;
   'web-actions.js': string;
   'web-errors.js': string;
+  'web-context.js': string;
 }
 
 /** Browsers the builds target: the engines with Web Locks (Chrome 69, Firefox 96, Safari 15.4). */
@@ -44,10 +45,16 @@ async function iife(entry: string, mangleCache: Record<string, string | false> =
  */
 export async function bundleWebSdk(): Promise<WebSdkFiles> {
   const core = await iife('global.ts');
-  const [messages, actions, errors] = await Promise.all(
-    ['messages/global.ts', 'parts/actions-global.ts', 'parts/errors-global.ts'].map((e) => iife(e, core.mangleCache)),
+  const [messages, actions, errors, context] = await Promise.all(
+    ['messages/global.ts', 'parts/actions-global.ts', 'parts/errors-global.ts', 'parts/context-global.ts'].map((e) => iife(e, core.mangleCache)),
   );
-  return { 'web.js': core.text, 'web-messages.js': messages!.text, 'web-actions.js': actions!.text, 'web-errors.js': errors!.text };
+  return {
+    'web.js': core.text,
+    'web-messages.js': messages!.text,
+    'web-actions.js': actions!.text,
+    'web-errors.js': errors!.text,
+    'web-context.js': context!.text,
+  };
 }
 
 /** The ESM build's files (entry, block entries, the renderer chunk), path → text, in memory. */

@@ -6,6 +6,7 @@ const parts = {
   messages: () => import('./messages/render.js').then((m) => m.renderer),
   actions: () => import('./parts/actions.js').then((m) => m.Actions),
   errors: () => import('./parts/errors.js').then((m) => m.watchErrors),
+  context: () => import('./parts/context.js').then((m) => m.readContext),
 };
 
 /** The one instance of the ESM build. */

@@ -12,6 +12,7 @@ const CORE = 'window.evp={init(){}};';
 const MESSAGES = 'evp._renderer={};';
 const ACTIONS = 'evp._actions=function(){};';
 const ERRORS = 'evp._errors=function(){};';
+const CONTEXT = 'evp._context=function(){};';
 const etagOf = (text: string) => `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
 
 const setup = (webSdk?: ScriptFiles) => harness(createInProcessBus(), webSdk ? { deps: { webSdk } } : {});
@@ -19,12 +20,15 @@ const setup = (webSdk?: ScriptFiles) => harness(createInProcessBus(), webSdk ? {
 describe('GET /sdk/{file} (the web library’s script build)', () => {
   it('serves each file as JavaScript with its content hash as ETag, a 5-minute cache, and CORS for any site; no key needed', async () => {
     let loads = 0;
-    const s = await setup(async () => (loads++, { 'web.js': CORE, 'web-messages.js': MESSAGES, 'web-actions.js': ACTIONS, 'web-errors.js': ERRORS }));
+    const s = await setup(
+      async () => (loads++, { 'web.js': CORE, 'web-messages.js': MESSAGES, 'web-actions.js': ACTIONS, 'web-errors.js': ERRORS, 'web-context.js': CONTEXT }),
+    );
     for (const [file, text] of [
       ['web.js', CORE],
       ['web-messages.js', MESSAGES],
       ['web-actions.js', ACTIONS],
       ['web-errors.js', ERRORS],
+      ['web-context.js', CONTEXT],
     ] as const) {
       const res = await request(s.app).get(`/sdk/${file}`).set('Origin', 'https://any-site.example');
       expect([res.status, res.text]).toEqual([200, text]);
@@ -52,7 +56,13 @@ describe('GET /sdk/{file} (the web library’s script build)', () => {
   });
 
   it('answers 304 without a body when If-None-Match names the current ETag, 200 for an old one', async () => {
-    const s = await setup(async () => ({ 'web.js': CORE, 'web-messages.js': MESSAGES, 'web-actions.js': ACTIONS, 'web-errors.js': ERRORS }));
+    const s = await setup(async () => ({
+      'web.js': CORE,
+      'web-messages.js': MESSAGES,
+      'web-actions.js': ACTIONS,
+      'web-errors.js': ERRORS,
+      'web-context.js': CONTEXT,
+    }));
     const same = await request(s.app)
       .get('/sdk/web.js')
       .set('If-None-Match', `"old", ${etagOf(CORE)}`);
@@ -71,7 +81,7 @@ describe('GET /sdk/{file} (the web library’s script build)', () => {
     let fail = true;
     const s = await setup(async () => {
       if (fail) throw new Error('ENOENT: /app/sdk/web.js');
-      return { 'web.js': CORE, 'web-messages.js': MESSAGES, 'web-actions.js': ACTIONS, 'web-errors.js': ERRORS };
+      return { 'web.js': CORE, 'web-messages.js': MESSAGES, 'web-actions.js': ACTIONS, 'web-errors.js': ERRORS, 'web-context.js': CONTEXT };
     });
     const other = await request(s.app).get('/sdk/evil.js');
     expect([other.status, other.body.error.code, other.body.error.path]).toEqual([404, 'not_found', 'params.file']);
@@ -96,7 +106,14 @@ describe('GET /sdk/{file} (the web library’s script build)', () => {
     writeFileSync(join(dir, 'web-messages.js'), MESSAGES);
     writeFileSync(join(dir, 'web-actions.js'), ACTIONS);
     writeFileSync(join(dir, 'web-errors.js'), ERRORS);
-    expect(await scriptFilesFromDir(dir)()).toEqual({ 'web.js': CORE, 'web-messages.js': MESSAGES, 'web-actions.js': ACTIONS, 'web-errors.js': ERRORS });
+    writeFileSync(join(dir, 'web-context.js'), CONTEXT);
+    expect(await scriptFilesFromDir(dir)()).toEqual({
+      'web.js': CORE,
+      'web-messages.js': MESSAGES,
+      'web-actions.js': ACTIONS,
+      'web-errors.js': ERRORS,
+      'web-context.js': CONTEXT,
+    });
     await expect(scriptFilesFromDir(join(dir, 'none'))()).rejects.toThrow(/ENOENT/);
   });
 });

@@ -1,4 +1,5 @@
 import type { Actions } from '../parts/actions';
+import type { readContext } from '../parts/context';
 import type { watchErrors } from '../parts/errors';
 import type { ActionEvent } from './actions';
 import type { Consent, OutgoingEvent, Settings } from './options';
@@ -21,6 +22,7 @@ export interface Parts {
   messages: Renderer;
   actions: typeof Actions;
   errors: typeof watchErrors;
+  context: typeof readContext;
 }
 
 /** Loads a part (`nonce`: the CSP nonce of the `<script>` the script build adds). */
@@ -96,6 +98,8 @@ export class Client {
   private leaving: Queued[] | undefined;
   /** register(): properties every later event of this page carries in its `meta`. */
   readonly globals: Record<string, unknown> = {};
+  /** The device and attribution context (the `context` part), sent as `internal.context` in every envelope. */
+  context: Record<string, string> | undefined;
   /** Events beforeSend dropped since the page loaded. */
   filtered = 0;
   /** The signed-in user's token (init, identify, setUserToken, renewal): memory only, sent on every upload and pull. */
@@ -211,6 +215,7 @@ export class Client {
         a_ver: c.appVersion,
         d_id: this.deviceId,
         os: 'web',
+        context: this.context,
       },
       data: group.map((q) => q.e),
     });

@@ -28,6 +28,12 @@ export interface InitOptions {
    * pending); `memory`: nothing is ever written to the device (each page starts afresh). @default 'browser'
    */
   storage?: 'browser' | 'memory';
+  /**
+   * The device and the page's attribution (user agent, locale, time zone, screen, viewport, landing
+   * URL without its query, referrer, UTM parameters) in every envelope (a part loaded at init when on).
+   * @default false
+   */
+  context?: boolean;
   /** Uncaught errors and unhandled rejections as `exception` events (a part loaded at init when on). @default false */
   captureErrors?: boolean;
   /** The nudge mechanism: pull in-app messages for the user (spec 4.3 "listening for actions"). @default true */
@@ -100,6 +106,7 @@ const DEFAULTS = {
   filterBots: true,
   storage: 'browser',
   captureErrors: false,
+  context: false,
 } as const;
 
 /** Session rules (spec 1: sessions are tracked by the library). */
