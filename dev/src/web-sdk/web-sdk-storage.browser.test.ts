@@ -119,6 +119,53 @@ describe('the web library’s storage and clocks in Chromium', () => {
     await ctx.close();
   });
 
+  it('issue 36: webVitals (opt-in, a lazily loaded part): LCP, INP and CLS logged once when the page is hidden, as custom web_vital events without warnings', async () => {
+    const ctx = await h.context();
+    const user = uid('vitals');
+    const p = await h.open(ctx, '/vitals', { ...quiet, webVitals: true });
+    await call(p, 'identify', 'login', user);
+    await p.waitForFunction(() => document.querySelector('script[src$="web-vitals.js"]') !== null);
+    // A layout shift (content pushed down, no input before it), then a slow interaction (a 150 ms click handler).
+    await p.evaluate(async () => {
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100)));
+      const d = document.createElement('div');
+      d.style.height = '300px';
+      document.body.prepend(d);
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100)));
+      document.getElementById('b')!.addEventListener('click', () => {
+        const t = performance.now();
+        while (performance.now() - t < 150);
+      });
+    });
+    await p.click('#b');
+    await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 200))));
+    const hide = () =>
+      p.evaluate(() => {
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+        document.dispatchEvent(new Event('visibilitychange'));
+      });
+    await hide();
+    await hide();
+    const got = await h.waitForEvents(user, 3, 'custom');
+    const vitals = got.map((e) => ({
+      ...(e.meta as { metric: string; value: number; rating: string; path: string }),
+      name: e.props.name,
+      warnings: e.warnings,
+    }));
+    expect(vitals.map((v) => v.metric).sort()).toEqual(['CLS', 'INP', 'LCP']);
+    const by = Object.fromEntries(vitals.map((v) => [v.metric, v]));
+    expect(by.LCP!.value).toBeGreaterThan(0);
+    expect(by.CLS!.value).toBeGreaterThan(0);
+    expect(by.INP!.value).toBeGreaterThanOrEqual(150);
+    for (const v of vitals) {
+      expect([v.name, v.path, v.warnings]).toEqual(['web_vital', '/shop/vitals', []]);
+      expect(['good', 'needs-improvement', 'poor']).toContain(v.rating);
+    }
+    await p.waitForTimeout(500);
+    expect(await h.events(user, 'custom')).toHaveLength(3);
+    await ctx.close();
+  });
+
   it('issue 36 item 8: a message is expired by the platform’s clock (the pull answer’s Date), not by the device’s (2 h behind it)', async () => {
     const user = uid('clock');
     const actionId = Math.floor(Math.random() * 1e9);

@@ -161,6 +161,7 @@ export function createApi(load: Load): Evp {
           // The optional parts the app switched on, loaded now (they watch or read the page from the start).
           if (cfg.captureErrors) c.load('errors').then((run) => run(c), warn);
           if (cfg.context) c.load('context').then((run) => run(c), warn);
+          if (cfg.webVitals) c.load('vitals').then((run) => run(c), warn);
           poll(c);
           void c.flush();
           return c;

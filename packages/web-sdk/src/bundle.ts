@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
 
-/** The script build's files, minified: `web.js` (the core, global `evp`) and its lazily loaded parts: `web-messages.js` (the renderer), `web-actions.js` (the action pull), `web-errors.js` (captureErrors), `web-context.js` (context). */
+/** The script build's files, minified: `web.js` (the core, global `evp`) and its lazily loaded parts: `web-messages.js` (the renderer), `web-actions.js` (the action pull), `web-errors.js` (captureErrors), `web-context.js` (context), `web-vitals.js` (webVitals). */
 export interface WebSdkFiles {
   'web.js': string;
   'web-messages.js': string;
   'web-actions.js': string;
   'web-errors.js': string;
   'web-context.js': string;
+  'web-vitals.js': string;
 }
 
 /** Browsers the builds target: the engines with Web Locks (Chrome 69, Firefox 96, Safari 15.4). */
@@ -45,8 +46,10 @@ async function iife(entry: string, mangleCache: Record<string, string | false> =
  */
 export async function bundleWebSdk(): Promise<WebSdkFiles> {
   const core = await iife('global.ts');
-  const [messages, actions, errors, context] = await Promise.all(
-    ['messages/global.ts', 'parts/actions-global.ts', 'parts/errors-global.ts', 'parts/context-global.ts'].map((e) => iife(e, core.mangleCache)),
+  const [messages, actions, errors, context, vitals] = await Promise.all(
+    ['messages/global.ts', 'parts/actions-global.ts', 'parts/errors-global.ts', 'parts/context-global.ts', 'parts/vitals-global.ts'].map((e) =>
+      iife(e, core.mangleCache),
+    ),
   );
   return {
     'web.js': core.text,
@@ -54,6 +57,7 @@ export async function bundleWebSdk(): Promise<WebSdkFiles> {
     'web-actions.js': actions!.text,
     'web-errors.js': errors!.text,
     'web-context.js': context!.text,
+    'web-vitals.js': vitals!.text,
   };
 }
 

@@ -7,6 +7,7 @@ const parts = {
   actions: () => import('./parts/actions.js').then((m) => m.Actions),
   errors: () => import('./parts/errors.js').then((m) => m.watchErrors),
   context: () => import('./parts/context.js').then((m) => m.readContext),
+  vitals: () => import('./parts/vitals.js').then((m) => m.watchVitals),
 };
 
 /** The one instance of the ESM build. */

@@ -4,7 +4,7 @@ import * as sdk from './index';
 
 /** The script build defines one global, `evp`, with the package's API, and nothing a strict CSP forbids. */
 describe('script build', () => {
-  it('web.js defines exactly one global, evp, with the same functions as the package; its parts (web-messages.js, web-actions.js, web-errors.js, web-context.js) add none', async () => {
+  it('web.js defines exactly one global, evp, with the same functions as the package; its parts (web-messages.js, web-actions.js, web-errors.js, web-context.js, web-vitals.js) add none', async () => {
     const files = await bundleWebSdk();
     const sandbox: Record<string, unknown> = {};
     runInNewContext(files['web.js'], sandbox);
@@ -46,6 +46,9 @@ describe('script build', () => {
     runInNewContext(files['web-context.js'], sandbox);
     expect(Object.keys(sandbox)).toEqual(['evp']);
     expect(typeof evp._context).toBe('function');
+    runInNewContext(files['web-vitals.js'], sandbox);
+    expect(Object.keys(sandbox)).toEqual(['evp']);
+    expect(typeof evp._vitals).toBe('function');
   });
 
   it('uses no eval, no Function constructor, no innerHTML and no style markup', async () => {

@@ -13,6 +13,7 @@ const MESSAGES = 'evp._renderer={};';
 const ACTIONS = 'evp._actions=function(){};';
 const ERRORS = 'evp._errors=function(){};';
 const CONTEXT = 'evp._context=function(){};';
+const VITALS = 'evp._vitals=function(){};';
 const etagOf = (text: string) => `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
 
 const setup = (webSdk?: ScriptFiles) => harness(createInProcessBus(), webSdk ? { deps: { webSdk } } : {});
@@ -21,7 +22,10 @@ describe('GET /sdk/{file} (the web library’s script build)', () => {
   it('serves each file as JavaScript with its content hash as ETag, a 5-minute cache, and CORS for any site; no key needed', async () => {
     let loads = 0;
     const s = await setup(
-      async () => (loads++, { 'web.js': CORE, 'web-messages.js': MESSAGES, 'web-actions.js': ACTIONS, 'web-errors.js': ERRORS, 'web-context.js': CONTEXT }),
+      async () => (
+        loads++,
+        { 'web.js': CORE, 'web-messages.js': MESSAGES, 'web-actions.js': ACTIONS, 'web-errors.js': ERRORS, 'web-context.js': CONTEXT, 'web-vitals.js': VITALS }
+      ),
     );
     for (const [file, text] of [
       ['web.js', CORE],
@@ -29,6 +33,7 @@ describe('GET /sdk/{file} (the web library’s script build)', () => {
       ['web-actions.js', ACTIONS],
       ['web-errors.js', ERRORS],
       ['web-context.js', CONTEXT],
+      ['web-vitals.js', VITALS],
     ] as const) {
       const res = await request(s.app).get(`/sdk/${file}`).set('Origin', 'https://any-site.example');
       expect([res.status, res.text]).toEqual([200, text]);
@@ -62,6 +67,7 @@ describe('GET /sdk/{file} (the web library’s script build)', () => {
       'web-actions.js': ACTIONS,
       'web-errors.js': ERRORS,
       'web-context.js': CONTEXT,
+      'web-vitals.js': VITALS,
     }));
     const same = await request(s.app)
       .get('/sdk/web.js')
@@ -81,7 +87,14 @@ describe('GET /sdk/{file} (the web library’s script build)', () => {
     let fail = true;
     const s = await setup(async () => {
       if (fail) throw new Error('ENOENT: /app/sdk/web.js');
-      return { 'web.js': CORE, 'web-messages.js': MESSAGES, 'web-actions.js': ACTIONS, 'web-errors.js': ERRORS, 'web-context.js': CONTEXT };
+      return {
+        'web.js': CORE,
+        'web-messages.js': MESSAGES,
+        'web-actions.js': ACTIONS,
+        'web-errors.js': ERRORS,
+        'web-context.js': CONTEXT,
+        'web-vitals.js': VITALS,
+      };
     });
     const other = await request(s.app).get('/sdk/evil.js');
     expect([other.status, other.body.error.code, other.body.error.path]).toEqual([404, 'not_found', 'params.file']);
@@ -107,12 +120,14 @@ describe('GET /sdk/{file} (the web library’s script build)', () => {
     writeFileSync(join(dir, 'web-actions.js'), ACTIONS);
     writeFileSync(join(dir, 'web-errors.js'), ERRORS);
     writeFileSync(join(dir, 'web-context.js'), CONTEXT);
+    writeFileSync(join(dir, 'web-vitals.js'), VITALS);
     expect(await scriptFilesFromDir(dir)()).toEqual({
       'web.js': CORE,
       'web-messages.js': MESSAGES,
       'web-actions.js': ACTIONS,
       'web-errors.js': ERRORS,
       'web-context.js': CONTEXT,
+      'web-vitals.js': VITALS,
     });
     await expect(scriptFilesFromDir(join(dir, 'none'))()).rejects.toThrow(/ENOENT/);
   });

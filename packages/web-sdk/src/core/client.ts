@@ -1,6 +1,7 @@
 import type { Actions } from '../parts/actions';
 import type { readContext } from '../parts/context';
 import type { watchErrors } from '../parts/errors';
+import type { watchVitals } from '../parts/vitals';
 import type { ActionEvent } from './actions';
 import type { Consent, OutgoingEvent, Settings } from './options';
 import { ACTION, type Deps, type SendResult } from './ports';
@@ -23,6 +24,7 @@ export interface Parts {
   actions: typeof Actions;
   errors: typeof watchErrors;
   context: typeof readContext;
+  vitals: typeof watchVitals;
 }
 
 /** Loads a part (`nonce`: the CSP nonce of the `<script>` the script build adds). */

@@ -34,6 +34,8 @@ export interface InitOptions {
    * @default false
    */
   context?: boolean;
+  /** LCP, INP and CLS, each logged once per page when it is hidden or left (a part loaded at init when on). @default false */
+  webVitals?: boolean;
   /** Uncaught errors and unhandled rejections as `exception` events (a part loaded at init when on). @default false */
   captureErrors?: boolean;
   /** The nudge mechanism: pull in-app messages for the user (spec 4.3 "listening for actions"). @default true */
@@ -107,6 +109,7 @@ const DEFAULTS = {
   storage: 'browser',
   captureErrors: false,
   context: false,
+  webVitals: false,
 } as const;
 
 /** Session rules (spec 1: sessions are tracked by the library). */
