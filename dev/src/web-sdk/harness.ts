@@ -10,6 +10,16 @@ import { API_KEY, SDK_KEY, e2eKeys } from '../testing/scenario';
 /** Where the test app's pages live on its own origin. */
 export const SHOP = '/shop';
 
+type Evp = { evp: Record<string, (...a: unknown[]) => Promise<unknown>> };
+/** Calls `evp.<fn>(...args)` in the page and answers what its promise resolves to. */
+export const call = (p: Page, fn: string, ...args: unknown[]) => p.evaluate(([f, a]) => (window as unknown as Evp).evp[f]!(...a), [fn, args] as const);
+/** A user id of its own for each test (the pipeline is shared by a file's tests). */
+export const uid = (s: string) => `${s}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+/** One `search` event. */
+export const search = (p: Page, query: string) => call(p, 'track', 'search', { query, module: 'e_commerce', results_list: [] });
+/** Init options of a page that logs only what the test does and uploads only when it flushes. */
+export const quiet = { trackApp: false, trackPages: false, flushIntervalMs: 3_600_000 };
+
 /** The CORS headers the platform answers a page of another origin with (packages/http/src/cors.ts): a test's own answer needs them too. */
 export const PLATFORM_CORS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'X-Request-Id, Retry-After, Date' };
 

@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
-import type { Page, Response } from 'playwright-core';
+import type { Response } from 'playwright-core';
 import { KeyRing } from '@evp/core';
 import { signUserToken } from '@evp/testkit';
 import { API_KEY, SDK_KEY } from '../testing/scenario';
-import { webSdkHarness } from './harness';
+import { call, search, webSdkHarness } from './harness';
 
 /**
  * Issue 39, the web library's side, in Chromium on a page of another origin against the embedded
@@ -28,10 +28,6 @@ const token = async (sub: string, seconds: number) => {
   return { jwt: await signUserToken({ sub, aud: APP, iat, exp: iat + seconds }, KEY), deadMs: (iat + seconds + 5) * 1000 + 1000 };
 };
 const untilDead = (deadMs: number) => new Promise((r) => setTimeout(r, Math.max(0, deadMs - Date.now())));
-
-type Evp = { evp: Record<string, (...a: unknown[]) => Promise<unknown>> };
-const call = (p: Page, fn: string, ...args: unknown[]) => p.evaluate(([f, a]) => (window as unknown as Evp).evp[f]!(...a), [fn, args] as const);
-const search = (p: Page, query: string) => call(p, 'track', 'search', { query, module: 'e_commerce', results_list: [] });
 
 describe('user tokens in Chromium (the app in enforce)', () => {
   const h = webSdkHarness('websdk-tokens', { keys: enforced });

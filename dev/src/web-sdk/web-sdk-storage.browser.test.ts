@@ -2,18 +2,13 @@
 import type { Page } from 'playwright-core';
 import { waitFor } from '@evp/testkit';
 import { API_KEY } from '../testing/scenario';
-import { webSdkHarness } from './harness';
+import { call, quiet, search, uid, webSdkHarness } from './harness';
 
 /**
  * Issue 36's remaining items in Chromium, from a page of another origin against the embedded
  * pipeline: nothing written to the device while consent is pending, a memory-only mode, and message
  * expiry on the platform's clock (its `Date`, exposed by CORS) rather than the device's.
  */
-type Evp = { evp: Record<string, (...a: unknown[]) => Promise<unknown>> };
-const call = (p: Page, fn: string, ...args: unknown[]) => p.evaluate(([f, a]) => (window as unknown as Evp).evp[f]!(...a), [fn, args] as const);
-const uid = (s: string) => `${s}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-const search = (p: Page, query: string) => call(p, 'track', 'search', { query, module: 'e_commerce', results_list: [] });
-const quiet = { trackApp: false, trackPages: false, flushIntervalMs: 3_600_000 };
 /** What the page's origin holds on the device: localStorage keys and IndexedDB database names. */
 const onDevice = (p: Page) =>
   p.evaluate(async () => ({ local: Object.keys(localStorage).sort(), idb: (await indexedDB.databases()).map((d) => d.name).sort() }));
