@@ -65,14 +65,18 @@ describe('user tokens, switched on in the keys file (embedded pipeline)', () => 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('npm start’s keys file holds an HS256 user_token key per app, and the policy is off until the file says otherwise', async () => {
+  it('npm start’s keys file holds an HS256 user_token key per app, and the demo shop’s app in enforce; the file’s own apps section is kept', async () => {
     const file = JSON.parse(readFileSync(path, 'utf8')) as { keys: { role: string; app_id: string; alg?: string }[]; apps?: unknown };
     expect(file.keys.filter((k) => k.role === 'user_token').map((k) => [k.app_id, k.alg])).toEqual([
       ['demo-app', 'HS256'],
       ['other-app', 'HS256'],
     ]);
-    expect(file.apps).toBeUndefined();
-    expect((await pull(alice)).status).toBe(200);
+    expect(file.apps).toEqual({ 'demo-app': { user_tokens: 'enforce' } });
+    expect((await pull(alice)).body.error.code).toBe('user_token_required');
+    // An edited policy survives the next start.
+    writeFileSync(path, JSON.stringify({ ...file, apps: { 'demo-app': { user_tokens: 'off' } } }, null, 2));
+    expect(loadOrCreateDevKeys(path).ring.userTokenPolicy('demo-app')).toBe('off');
+    await waitFor(async () => (await pull(alice)).status === 200, { timeoutMs: 5_000, what: 'the pull to be answered under off' });
   });
 
   it('after the file switches the app to enforce: pulls and uploads need the user’s token within the reload interval', async () => {
