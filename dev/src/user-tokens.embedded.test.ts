@@ -79,7 +79,14 @@ describe('user tokens, switched on in the keys file (embedded pipeline)', () => 
     await waitFor(async () => (await pull(alice)).status === 200, { timeoutMs: 5_000, what: 'the pull to be answered under off' });
   });
 
+  const lastHour = async () => {
+    const res = await fetch(`${pipeline.baseUrl}/v1/keys/user-tokens`, { headers: { Authorization: `Bearer ${keys.apiKey}` } });
+    return { status: res.status, overview: (await res.json()) as Record<string, any> };
+  };
+
   it('after the file switches the app to enforce: pulls and uploads need the user’s token within the reload interval', async () => {
+    // The first test's pulls under enforce (as many as its wait for `off` took) are counted already.
+    const before = (await lastHour()).overview.last_hour as Record<string, number>;
     const file = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
     writeFileSync(path, JSON.stringify({ ...file, apps: { [keys.appId]: { user_tokens: 'enforce' } } }, null, 2));
     const switched = Date.now();
@@ -124,11 +131,11 @@ describe('user tokens, switched on in the keys file (embedded pipeline)', () => 
     ]);
 
     // The last hour's counts, as the console reads them: the gateway's and the action store's checks
-    // in one store. The first refused pull (under off before it, nothing was counted) and the one
-    // after it are `required`; the upload counts once, with its refused user (mismatch).
-    const res2 = await fetch(`${pipeline.baseUrl}/v1/keys/user-tokens`, { headers: { Authorization: `Bearer ${keys.apiKey}` } });
-    const overview = (await res2.json()) as Record<string, any>;
-    expect([res2.status, overview.policy, overview.keys.map((k: { id: string; alg: string }) => [k.id, k.alg]), overview.last_hour]).toEqual([
+    // in one store, added since the switch. The first refused pull (under off before it, nothing was
+    // counted) and the one after it are `required`; the upload counts once, with its refused user (mismatch).
+    const { status, overview } = await lastHour();
+    const added = Object.fromEntries(Object.entries(overview.last_hour as Record<string, number>).map(([k, n]) => [k, n - (before[k] ?? 0)]));
+    expect([status, overview.policy, overview.keys.map((k: { id: string; alg: string }) => [k.id, k.alg]), added]).toEqual([
       200,
       'enforce',
       [[keys.userTokenKey.kid, 'HS256']],
