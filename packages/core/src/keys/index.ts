@@ -16,3 +16,13 @@ export {
 } from './file';
 export { KeyRing, type KeyGrant, type KeyInfo, type KeyMatch, type KeyRingOptions, type UserTokenKey } from './ring';
 export { KeyUsageTracker, createInMemoryKeyUsageStore, type KeyUsageTrackerOptions } from './usage';
+export {
+  DEFAULT_RETENTION,
+  MAX_RETENTION_DAYS,
+  RETENTION_CLASSES,
+  RETENTION_CLASS_NAMES,
+  resolveRetention,
+  type AppRetention,
+  type RetentionClass,
+  type RetentionSettings,
+} from './retention';

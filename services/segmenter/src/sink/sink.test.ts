@@ -37,7 +37,7 @@ async function start(opts: Partial<SinkHarnessOptions> & { maxBatchSize?: number
 
 const rowsOf = (table: string, app: string, final = true) =>
   analytics.query<Record<string, unknown>>(
-    `SELECT * EXCEPT (inserted_at) FROM ${table} ${final ? 'FINAL' : ''} WHERE app_id = {app:String} ORDER BY received_at, ${table === 'rejected' ? 'rejection_id' : table === 'events' ? 'event_id' : 'id'}`,
+    `SELECT * EXCEPT (inserted_at, retention_days) FROM ${table} ${final ? 'FINAL' : ''} WHERE app_id = {app:String} ORDER BY received_at, ${table === 'rejected' ? 'rejection_id' : table === 'events' ? 'event_id' : 'id'}`,
     { app },
   );
 const countOf = async (table: string, app: string, final = false) =>
@@ -309,7 +309,9 @@ describe('sink (in-process bus + registry, chdb)', () => {
       expired_at: '2030-02-01 00:00:00.000',
       ref: '2147483648:7',
     };
-    expect(await analytics.query(`SELECT * EXCEPT (inserted_at), ref FROM actions_log FINAL WHERE app_id = {app:String} ORDER BY kind`, { app })).toEqual([
+    expect(
+      await analytics.query(`SELECT * EXCEPT (inserted_at, retention_days), ref FROM actions_log FINAL WHERE app_id = {app:String} ORDER BY kind`, { app }),
+    ).toEqual([
       {
         entry_id: 'e-created',
         kind: 'created',
