@@ -9,7 +9,8 @@ export async function retentionTables(analytics: Analytics): Promise<Record<Rete
     `SELECT table AS t FROM system.columns WHERE database = currentDatabase() AND name = {column:String} ORDER BY table`,
     { column: RETENTION_COLUMN },
   );
-  const names = rows.map((r) => r.t);
+  // On a cluster the readers' tables are the Distributed ones; their `_local` tables hold the rows.
+  const names = rows.map((r) => r.t).filter((t) => !t.endsWith('_local'));
   const out = {} as Record<RetentionClass, string[]>;
   for (const c of RETENTION_CLASS_NAMES) {
     const patterns: readonly string[] = RETENTION_CLASSES[c];
@@ -31,7 +32,7 @@ export interface RestampResult {
  * TTL to them at once (MATERIALIZE TTL), so rows already past the new retention are gone when it returns.
  * Re-running it changes nothing more. Rows of other apps are untouched.
  */
-export async function restampRetention(analytics: Analytics, appId: string, retention: AppRetention): Promise<RestampResult> {
+export async function restampRetention(analytics: Analytics, appId: string, retention: AppRetention, cluster?: string): Promise<RestampResult> {
   const tables = await retentionTables(analytics);
   const restamped: Record<string, number> = {};
   for (const c of RETENTION_CLASS_NAMES) {
@@ -43,11 +44,13 @@ export async function restampRetention(analytics: Analytics, appId: string, rete
       );
       const n = Number(row?.n ?? 0);
       if (n === 0) continue;
+      // Mutations run where the rows are: on a cluster, the local tables of every server.
+      const target = cluster ? `${table}_local ON CLUSTER ${cluster}` : table;
       await analytics.command(
-        `ALTER TABLE ${table} UPDATE ${RETENTION_COLUMN} = {days:UInt16} WHERE app_id = {app:String} AND ${RETENTION_COLUMN} != {days:UInt16} SETTINGS mutations_sync = 2`,
+        `ALTER TABLE ${target} UPDATE ${RETENTION_COLUMN} = {days:UInt16} WHERE app_id = {app:String} AND ${RETENTION_COLUMN} != {days:UInt16} SETTINGS mutations_sync = 2`,
         { app: appId, days },
       );
-      await analytics.command(`ALTER TABLE ${table} MATERIALIZE TTL SETTINGS mutations_sync = 2`);
+      await analytics.command(`ALTER TABLE ${target} MATERIALIZE TTL SETTINGS mutations_sync = 2`);
       restamped[table] = n;
     }
   }
