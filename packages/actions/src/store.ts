@@ -67,7 +67,7 @@ export interface ActionStore {
 
 /**
  * How long a user's block of an action_id lasts after their last block of it (docs/actions.md,
- * "What Redis keeps"): campaigns re-run their variant action ids, so a block outlives the action
+ * "Redis data model"): campaigns re-run their variant action ids, so a block outlives the action
  * it came from, but not the campaign history it refers to (a year, with a month to spare).
  */
 export const DEFAULT_BLOCK_TTL_MS = 400 * 24 * 60 * 60 * 1000;

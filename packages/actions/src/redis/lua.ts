@@ -41,7 +41,7 @@
  *                                        retention from the latest report (a person's report
  *                                        outlives no retired action)
  * Every key naming a user, or holding a user's data, either expires or is emptied (and so deleted)
- * when the actions it indexes are retired; docs/actions.md, "What Redis keeps".
+ * when the actions it indexes are retired; docs/actions.md, "Redis data model".
  *   base..'les'                          INCR: order of error reports (no ties, unlike the clock)
  *   base..'log'                          STREAM the action log's outbox (action-log.ts): one entry per
  *                                        step kind of a script call, appended in that script; read by

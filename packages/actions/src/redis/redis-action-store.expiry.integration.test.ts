@@ -3,7 +3,7 @@ import { deletePrefix, randomActionPrefix } from '@evp/testkit';
 import { ManualClock } from '../clock';
 import { RedisActionStore } from './redis-action-store';
 
-// Retention in Redis (docs/actions.md, "What Redis keeps"; docs/privacy.md): every key that names a
+// Retention in Redis (docs/actions.md, "Redis data model"; docs/privacy.md): every key that names a
 // user or holds their data expires, or is emptied when what it indexes is retired. Short TTLs here:
 // a retired action is kept 1.5 s, a block 1.5 s, so the test watches the keys go.
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
