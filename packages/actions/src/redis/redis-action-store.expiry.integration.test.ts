@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { deletePrefix, randomActionPrefix } from '@evp/testkit';
+import { deletePrefix, keysUnder, randomActionPrefix } from '@evp/testkit';
 import { ManualClock } from '../clock';
 import { RedisActionStore } from './redis-action-store';
 
@@ -20,19 +20,8 @@ afterAll(async () => {
   await redis.quit();
 });
 
-async function keys(): Promise<string[]> {
-  const out: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    cursor = next;
-    out.push(...batch);
-  } while (cursor !== '0');
-  return out.map((k) => k.slice(prefix.length)).sort();
-}
-
 /** Keys that name the user, or hold a person's data for an action (blocks, error reports). */
-const personal = async () => (await keys()).filter((k) => k.includes(USER) || /:(le|lz):/.test(k));
+const personal = async () => (await keysUnder(redis, prefix)).filter((k) => k.includes(USER) || /:(le|lz):/.test(k));
 
 describe('RedisActionStore: nothing of a user outlives its use', () => {
   it('gives every personal key an expiry, and after the actions are retired and the TTLs pass, none is left', async () => {
