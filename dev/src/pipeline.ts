@@ -116,6 +116,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     segments: { groupId: `segmenter-segments${suffix}`, ...opts.segments },
     campaigns: { groupId: `segmenter-campaigns${suffix}`, entryGroupId: `segmenter-campaign-entries${suffix}` },
     ...(opts.now ? { now: opts.now } : {}),
+    retention: (appId) => keys.retention(appId),
   });
   const { segments, campaigns, sink } = segmenterParts;
   await segmenterParts.start();

@@ -51,6 +51,7 @@ async function main() {
       sessionTimeoutMs: config.segmenter.KAFKA_SESSION_TIMEOUT_MS,
     });
     const registry = createConfluentRegistry({ url: config.segmenter.SCHEMA_REGISTRY_URL, clientId: 'segmenter' });
+    const keys = serviceKeys({ config: config.segmenter, logger, metrics });
     const parts = createSegmenterParts({
       analytics,
       sinkAnalytics,
@@ -61,9 +62,9 @@ async function main() {
       sink: sinkConfig(config.segmenter),
       segments: segmentEngineConfig(config.segmenter),
       campaigns: campaignWorkerConfig(config.segmenter),
+      retention: (appId) => keys.ring.retention(appId),
     });
     await parts.start();
-    const keys = serviceKeys({ config: config.segmenter, logger, metrics });
     const api = createSegmenterApp({ analytics, keys: keys.ring, logger, segments: parts.segments.service, campaigns: parts.campaigns.service });
     const http = createServer(api.app);
     await new Promise<void>((resolve) => http.listen(config.segmenter.PORT, '127.0.0.1', resolve));

@@ -65,5 +65,12 @@ export interface ActionStore {
   close(): Promise<void>;
 }
 
+/**
+ * How long a user's block of an action_id lasts after their last block of it (docs/actions.md,
+ * "Redis data model"): campaigns re-run their variant action ids, so a block outlives the action
+ * it came from, but not the campaign history it refers to (a year, with a month to spare).
+ */
+export const DEFAULT_BLOCK_TTL_MS = 400 * 24 * 60 * 60 * 1000;
+
 /** How long a delivered, expired or withdrawn action is remembered (idempotency, feedback). */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;

@@ -8,3 +8,4 @@ export * from './time';
 export * from './well-formed';
 export * from './versioned-table';
 export * from './rowbinary';
+export * from './retention';

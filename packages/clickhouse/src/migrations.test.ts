@@ -50,16 +50,21 @@ describe('loadMigrations', () => {
       [14, 'events_sent_at', 2],
       // 015: dead letters, so the inspector can list an app's own.
       [15, 'dead_letters', 1],
+      // 016: retention_days and its TTL on every table a retention class covers (6 + every catalog table).
+      [16, 'retention', 2 * (6 + CATALOG_KINDS.length + 1)],
     ]);
     const catalog = [...(ms[2]?.statements ?? []), ...(ms[4]?.statements ?? [])];
     expect(catalog.map((s) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(s)?.[1])).toEqual(CATALOG_KINDS.map((k) => `catalog_${k}`));
     // 007: one table for every app-defined kind.
     expect(ms[6]?.statements.map((s) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(s)?.[1])).toEqual(['catalog_custom']);
     // Every statement must be re-runnable: a migration that died half way is run again. (Modifying a
-    // column to the type it already has is a no-op; materializing an index again rebuilds it.)
+    // column to the type it already has is a no-op, and so is setting a TTL to the one the table has;
+    // materializing an index again rebuilds it.)
     for (const m of ms)
       for (const s of m.statements)
-        expect(s).toMatch(/^(CREATE TABLE IF NOT EXISTS |ALTER TABLE \w+ (ADD COLUMN IF NOT EXISTS|MODIFY COLUMN|ADD INDEX IF NOT EXISTS|MATERIALIZE INDEX) )/);
+        expect(s).toMatch(
+          /^(CREATE TABLE IF NOT EXISTS |ALTER TABLE \w+ (ADD COLUMN IF NOT EXISTS|MODIFY COLUMN|MODIFY TTL|ADD INDEX IF NOT EXISTS|MATERIALIZE INDEX) )/,
+        );
   });
 
   it('refuses badly named files and duplicate versions', () => {

@@ -48,6 +48,25 @@ export class RowBinaryWriter {
     return out;
   }
 
+  /**
+   * `row` (the row just returned by row()) with a UInt16 after it: a value known only once the row
+   * is read (the sink's retention stamp). Written in place, in the same chunk, when the row is the
+   * last one and there is room (the usual case: no copy); else a copy of the row with it.
+   */
+  withUInt16(row: Buffer, value: number): Buffer {
+    const end = row.byteOffset + row.length;
+    if (this.pos === this.start && row.buffer === this.buf.buffer && end === this.buf.byteOffset + this.pos && this.pos + 2 <= this.buf.length) {
+      this.buf.writeUInt16LE(value, this.pos);
+      this.pos += 2;
+      this.start = this.pos;
+      return this.buf.subarray(this.pos - 2 - row.length, this.pos);
+    }
+    const out = Buffer.allocUnsafe(row.length + 2);
+    row.copy(out);
+    out.writeUInt16LE(value, row.length);
+    return out;
+  }
+
   /** Forgets the bytes of a row left half written (one of its values was refused). */
   discardRow(): void {
     this.pos = this.start;

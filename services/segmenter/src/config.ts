@@ -73,12 +73,18 @@ const migrateSchema = z.object({
     .optional(),
 });
 
+/** `apply-retention`: the database as for `migrate`, and the keys file the apps' retention is read from. */
+const applyRetentionSchema = migrateSchema.extend({ KEYS_FILE: z.string().min(1) });
+
 export type SegmenterConfig = z.infer<typeof sinkSchema>;
 export type MigrateConfig = z.infer<typeof migrateSchema>;
 
 export const loadSegmenterConfig = (env: Record<string, string | undefined> = process.env): SegmenterConfig => parseConfig(sinkSchema, env);
 
 export const loadMigrateConfig = (env: Record<string, string | undefined> = process.env): MigrateConfig => parseConfig(migrateSchema, env);
+
+export const loadApplyRetentionConfig = (env: Record<string, string | undefined> = process.env): MigrateConfig & { KEYS_FILE: string } =>
+  parseConfig(applyRetentionSchema, env);
 
 export const clickhouseOptions = (c: MigrateConfig): ClickHouseHttpOptions => ({
   url: c.CLICKHOUSE_URL,

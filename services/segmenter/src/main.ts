@@ -67,6 +67,8 @@ async function main() {
     segments: segmentEngineConfig(config),
     campaigns: campaignWorkerConfig(config),
     parts: config.SEGMENTER_PARTS,
+    // Read per batch: a change of the keys file's retention applies without a restart.
+    retention: (appId) => keys.ring.retention(appId),
     onDead: lifecycle.exitOnDead,
   });
   const { segments, campaigns } = parts;

@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import type { Analytics, Bus, Logger, SchemaRegistry, SubscriptionHealth } from '@evp/core';
+import type { Analytics, AppRetention, Bus, Logger, SchemaRegistry, SubscriptionHealth } from '@evp/core';
 import { CAMPAIGN_WORKER_NAME, type CampaignWorkerConfig, clickhouseReport, createCampaigns } from './campaigns';
 import { SEGMENT_ENGINE_NAME, createSegments, type SegmentEngineConfig } from './segments';
 import { SINK_NAME, createSink, type SinkConfig } from './sink';
@@ -25,6 +25,11 @@ export interface SegmenterPartsDeps {
    * `api` is the caller's to serve.
    */
   parts?: readonly SegmenterPart[];
+  /**
+   * Each app's retention per class of data (the keys ring's `retention`, which follows the keys file
+   * without a restart): the sink and the campaign worker stamp their rows with it. Default: the defaults.
+   */
+  retention?: (appId: string) => AppRetention;
   /** The `onDead` of each part's consumer, by the part's name. */
   onDead?: (part: 'sink' | 'segment work' | 'campaign trigger') => (error: Error) => void;
 }
@@ -39,6 +44,7 @@ export function createSegmenterParts(deps: SegmenterPartsDeps) {
   const { analytics, bus, registry, logger } = deps;
   const now = deps.now ? { now: deps.now } : {};
   const metrics = deps.metrics ? { metrics: deps.metrics } : {};
+  const retention = deps.retention ? { retention: deps.retention } : {};
   const dead = (part: Parameters<NonNullable<SegmenterPartsDeps['onDead']>>[0]) => (deps.onDead ? { onDead: deps.onDead(part) } : {});
   const segments = createSegments({
     analytics,
@@ -56,7 +62,7 @@ export function createSegmenterParts(deps: SegmenterPartsDeps) {
     analytics,
     segments: segments.engine.definitions,
     report: clickhouseReport(analytics, deps.now),
-    worker: { bus, registry, logger, ...metrics, ...(deps.campaigns ? { config: deps.campaigns } : {}), ...dead('campaign trigger') },
+    worker: { bus, registry, logger, ...metrics, ...(deps.campaigns ? { config: deps.campaigns } : {}), ...dead('campaign trigger'), ...retention },
     ...now,
   });
   const { engine } = segments;
@@ -69,6 +75,7 @@ export function createSegmenterParts(deps: SegmenterPartsDeps) {
     ...metrics,
     ...(deps.sink ? { config: deps.sink } : {}),
     ...dead('sink'),
+    ...retention,
     // Segment work first, then the campaigns' event triggers; a failure delivers the batch again.
     onInserted: async (rows) => {
       await engine.onInserted(rows);

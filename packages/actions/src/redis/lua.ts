@@ -33,10 +33,15 @@
  *   base..'ac:'..user                    ZSET the same for the app cap (actions with caps.app), one day
  *   base..'st:'..action_id               HASH counters (created, delivered, expired, r:<response>),
  *                                        and per invocation '<inv_id>|<counter>'
- *   base..'blk:'..user                   SET action_ids the user blocked (SREM by unblock)
+ *   base..'blk:'..user                   SET action_ids the user blocked (SREM by unblock); PEXPIRE
+ *                                        blockTtl from the user's last block
  *   base..'le:'..action_id               HASH user -> JSON of that user's latest `error` report
  *   base..'lz:'..action_id               ZSET user by 'les' sequence: recency of the reports above,
- *                                        trimmed to the newest MAX_LAST_ERRORS users
+ *                                        trimmed to the newest MAX_LAST_ERRORS users; both PEXPIRE
+ *                                        retention from the latest report (a person's report
+ *                                        outlives no retired action)
+ * Every key naming a user, or holding a user's data, either expires or is emptied (and so deleted)
+ * when the actions it indexes are retired; docs/actions.md, "Redis data model".
  *   base..'les'                          INCR: order of error reports (no ties, unlike the clock)
  *   base..'log'                          STREAM the action log's outbox (action-log.ts): one entry per
  *                                        step kind of a script call, appended in that script; read by
@@ -404,12 +409,13 @@ return out
 /**
  * KEYS[1] = base..'a:'..rid
  * ARGV: base, rid, user, inv, act, response, now, retention, error report JSON ('' unless error),
- *       most error reports kept per action_id
+ *       most error reports kept per action_id, blockTtl
  * Returns recorded | repeated | unknown.
  */
 export const FEEDBACK = `${COMMON}
 local base, rid, user, inv, act, response = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 local now, retention, report, keep = ARGV[7], tonumber(ARGV[8]), ARGV[9], tonumber(ARGV[10])
+local blockTtl = ARGV[11]
 local rec = KEYS[1]
 if redis.call('EXISTS', rec) == 0 then return 'unknown' end
 if redis.call('HSETNX', rec, 'f:' .. response, now) == 0 then return 'repeated' end
@@ -426,9 +432,12 @@ if report ~= '' then
     redis.call('ZREMRANGEBYRANK', lz, 0, extra - 1)
     redis.call('HDEL', le, unpack(old))
   end
+  redis.call('PEXPIRE', le, string.format('%d', retention))
+  redis.call('PEXPIRE', lz, string.format('%d', retention))
 end
 if response == 'block' then
   redis.call('SADD', base .. 'blk:' .. user, act)
+  redis.call('PEXPIRE', base .. 'blk:' .. user, blockTtl)
   -- Withdraw every queued action of this action_id for this user, in every dimension.
   local ws = newLog('w', now)
   for _, mode in ipairs({ 'one-off', 'cached' }) do

@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { deletePrefix, describeActionStoreConformance, randomActionPrefix } from '@evp/testkit';
+import { deletePrefix, describeActionStoreConformance, keysUnder, randomActionPrefix } from '@evp/testkit';
 import { InfraError } from '@evp/core';
 import { ManualClock } from '../clock';
 import { RedisActionStore } from './redis-action-store';
@@ -44,16 +44,7 @@ describe('RedisActionStore data model', () => {
     await deletePrefix(redis, prefix);
   });
 
-  async function keys(): Promise<string[]> {
-    const out: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      out.push(...batch);
-    } while (cursor !== '0');
-    return out.map((k) => k.slice(prefix.length)).sort();
-  }
+  const keys = () => keysUnder(redis, prefix);
 
   it('puts the app id (as a cluster hash tag) into every key but the app list', async () => {
     for (const app of ['app-a', 'app-b']) {

@@ -22,7 +22,7 @@ import {
 } from '../model';
 import { clampDetails, generatedId, idsNeeded, prepareActions, recordId, statsFromFields } from '../records';
 import { formatMicros } from '../time';
-import { DEFAULT_RETENTION_MS, type ActionStore } from '../store';
+import { DEFAULT_BLOCK_TTL_MS, DEFAULT_RETENTION_MS, type ActionStore } from '../store';
 import { DEFAULT_LOG_LEASE_MS, LOG_READ_RECORDS, createdLogValue, entriesOfLogRecord, logAck, parseLogAck, type ActionLogBatch } from '../action-log';
 import { ACK_LOG, CREATE, FEEDBACK, PULL, STATS, SWEEP, UNBLOCK } from './lua';
 
@@ -32,6 +32,8 @@ export interface RedisActionStoreOptions {
   /** Prefix of every key; tests use a random one. Default `evp:act:`. */
   prefix?: string;
   retentionMs?: number;
+  /** How long a user's block of an action_id is kept after it was last set. Default DEFAULT_BLOCK_TTL_MS (400 days). */
+  blockTtlMs?: number;
   /** Expired actions of the pulled app swept inside each pull (bounded work). Default 100. */
   lazySweep?: number;
   /** Entries one pull may examine before it returns `more` with a cursor. Default max(10 × max, 10,000). */
@@ -112,6 +114,7 @@ export class RedisActionStore implements ActionStore {
   private readonly clock: Clock;
   private readonly prefix: string;
   private readonly retentionMs: number;
+  private readonly blockTtlMs: number;
   private readonly lazySweep: number;
   private readonly scanBudget: number | undefined;
   private readonly logConsumer: string;
@@ -128,6 +131,7 @@ export class RedisActionStore implements ActionStore {
     this.clock = opts.clock;
     this.prefix = opts.prefix ?? 'evp:act:';
     this.retentionMs = opts.retentionMs ?? DEFAULT_RETENTION_MS;
+    this.blockTtlMs = opts.blockTtlMs ?? DEFAULT_BLOCK_TTL_MS;
     this.lazySweep = opts.lazySweep ?? 100;
     this.scanBudget = opts.scanBudget;
     this.logConsumer = opts.logConsumer ?? LOG_GROUP;
@@ -297,7 +301,19 @@ export class RedisActionStore implements ActionStore {
       return (await scripts.feedback.run(
         this.redis,
         [`${base}a:${rid}`],
-        [base, rid, fb.user_id, fb.inv_id, fb.action_id, fb.response, now, this.retentionMs, report ? JSON.stringify(report) : '', MAX_LAST_ERRORS],
+        [
+          base,
+          rid,
+          fb.user_id,
+          fb.inv_id,
+          fb.action_id,
+          fb.response,
+          now,
+          this.retentionMs,
+          report ? JSON.stringify(report) : '',
+          MAX_LAST_ERRORS,
+          this.blockTtlMs,
+        ],
       )) as FeedbackStatus;
     } catch (err) {
       throw toInfraError(err, 'recordFeedback');

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { retentionSettings } from './retention';
 
 /**
  * Keys file: each key maps to one app and one role. An `sdk` key is public (shipped in apps): it may
@@ -76,7 +77,8 @@ const entry = z.discriminatedUnion('role', [keyEntry, userTokenEntry]).superRefi
 export const USER_TOKEN_POLICIES = ['off', 'report', 'enforce'] as const;
 export type UserTokenPolicy = (typeof USER_TOKEN_POLICIES)[number];
 
-const appSettings = z.object({ user_tokens: z.enum(USER_TOKEN_POLICIES).optional() });
+/** Per app: `user_tokens` (docs/keys.md) and `retention` per class of data (docs/privacy.md, "Retention"). */
+const appSettings = z.object({ user_tokens: z.enum(USER_TOKEN_POLICIES).optional(), retention: retentionSettings.optional() });
 
 export const keysFileSchema = z.object({ keys: z.array(entry).min(1), apps: z.record(appId, appSettings).optional() });
 export type KeysFile = z.infer<typeof keysFileSchema>;

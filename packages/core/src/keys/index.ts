@@ -23,3 +23,13 @@ export {
   zeroOutcomeCounts,
   type UserTokenOutcomeTrackerOptions,
 } from './token-outcomes';
+export {
+  DEFAULT_RETENTION,
+  MAX_RETENTION_DAYS,
+  RETENTION_CLASSES,
+  RETENTION_CLASS_NAMES,
+  resolveRetention,
+  type AppRetention,
+  type RetentionClass,
+  type RetentionSettings,
+} from './retention';

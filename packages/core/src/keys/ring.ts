@@ -1,6 +1,7 @@
 import { sha256Hex } from '../hash';
 import { readFileSync } from 'node:fs';
 import { parseKeysFile, type KeysFile, type Role, type UserTokenKeyEntry, type UserTokenPolicy } from './file';
+import { DEFAULT_RETENTION, resolveRetention, type AppRetention } from './retention';
 import { KeyUsageTracker, createInMemoryKeyUsageStore } from './usage';
 import { UserTokenOutcomeTracker, createInMemoryUserTokenCountStore } from './token-outcomes';
 
@@ -43,6 +44,7 @@ interface Contents {
   /** app → kid → signing key. */
   tokenKeys: Map<string, Map<string, UserTokenKey>>;
   policies: Map<string, UserTokenPolicy>;
+  retention: Map<string, AppRetention>;
 }
 
 const instantMs = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
@@ -75,7 +77,9 @@ function contentsOf(file: KeysFile): Contents {
   for (const list of byApp.values()) list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const policies = new Map<string, UserTokenPolicy>();
   for (const [app, settings] of Object.entries(file.apps ?? {})) if (settings.user_tokens !== undefined) policies.set(app, settings.user_tokens);
-  return { byHash, byApp, tokenKeys, policies };
+  const retention = new Map<string, AppRetention>();
+  for (const [app, settings] of Object.entries(file.apps ?? {})) if (settings.retention !== undefined) retention.set(app, resolveRetention(settings.retention));
+  return { byHash, byApp, tokenKeys, policies, retention };
 }
 
 export interface KeyRingOptions {
@@ -152,6 +156,11 @@ export class KeyRing {
   /** The app's user token signing keys as the file lists them (the console shows their ids, algs and dates). */
   userTokenKeysOf(appId: string): UserTokenKey[] {
     return [...(this.contents.tokenKeys.get(appId)?.values() ?? [])];
+  }
+
+  /** How long each class of the app's data is kept, in days (0 = forever): the file's `apps.<app>.retention` over the defaults. */
+  retention(appId: string): AppRetention {
+    return this.contents.retention.get(appId) ?? DEFAULT_RETENTION;
   }
 
   /** The app's user token signing key named `kid`, revoked or not; undefined when the app has none of that name. */

@@ -19,10 +19,11 @@ export interface OutcomeRow {
 }
 
 /**
- * Writes one batch's rows. A redelivered batch writes the same rows again (same sorting key, same
+ * Writes one batch's rows, each stamped with the app's `history` retention in days (0 = forever;
+ * 016_retention.sql). A redelivered batch writes the same rows again (same sorting key, same
  * content): `campaign_outcomes` is a ReplacingMergeTree read with FINAL, which collapses them.
  */
-export async function writeOutcomes(analytics: Analytics, appId: string, rows: readonly OutcomeRow[]): Promise<void> {
+export async function writeOutcomes(analytics: Analytics, appId: string, rows: readonly OutcomeRow[], retentionDays: number): Promise<void> {
   if (rows.length === 0) return;
   const values = rows.map((r) => ({
     app_id: appId,
@@ -35,6 +36,7 @@ export async function writeOutcomes(analytics: Analytics, appId: string, rows: r
     reason: r.reason,
     trigger: r.trigger,
     at: formatDateTime64(r.at),
+    retention_days: retentionDays,
   }));
   await analytics.insert('campaign_outcomes', values);
 }

@@ -1,5 +1,5 @@
 import { formatDateTime64 } from '@evp/clickhouse';
-import { allTopics, createLogger, readDeadLetter, topics, type Bus, type DeadLetter } from '@evp/core';
+import { DEFAULT_RETENTION, allTopics, createLogger, readDeadLetter, topics, type Bus, type DeadLetter } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { useMigratedChdb, waitFor } from '@evp/testkit';
 import { createChangeLog, createMembershipState } from '../segments';
@@ -61,6 +61,8 @@ async function setup() {
     templates,
     now: () => clock,
     config: { refreshIntervalMs: 0, scheduleIntervalMs: 0 },
+    // Ten years of campaign history for every app: outcome rows carry it (016_retention.sql).
+    retention: () => ({ ...DEFAULT_RETENTION, history: 3650 }),
   });
   await worker.start();
   running.push(worker);
@@ -145,6 +147,9 @@ describe('campaign worker: api trigger', () => {
         at: '2026-01-10 12:00:00.000',
       })),
     );
+    expect(await chdb.analytics.query('SELECT DISTINCT retention_days FROM campaign_outcomes WHERE app_id = {app:String}', { app })).toEqual([
+      { retention_days: 3650 },
+    ]);
   });
 
   it('skips a user whose template variable is missing, with the reason, and requests the others', async () => {

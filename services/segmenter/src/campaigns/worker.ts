@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Registry } from 'prom-client';
 import {
+  DEFAULT_RETENTION,
   UnreadableMessageError,
   accepted,
   consumerPart,
@@ -8,6 +9,7 @@ import {
   isRetriable,
   rejected,
   type Analytics,
+  type AppRetention,
   type ConsumerDeps,
   type BusMessage,
   type MessageBatch,
@@ -42,6 +44,8 @@ export interface CampaignWorkerDeps extends ConsumerDeps<CampaignWorkerConfig> {
   metrics?: Registry;
   /** Run keys of API triggers. Default: random UUIDs. */
   newId?: () => string;
+  /** Each app's retention (the keys ring's): outcome rows carry the `history` days. Default: DEFAULT_RETENTION. */
+  retention?: (appId: string) => AppRetention;
 }
 
 export interface CampaignWorker {
@@ -137,7 +141,7 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
       const plan = await planDeliveries({ analytics: deps.analytics, templates: deps.templates }, c, settings, part);
       // The record of what the run did comes first: a crash after it and before the actions leaves
       // rows whose actions the redelivered item requests again (same ids), never actions without rows.
-      await writeOutcomes(deps.analytics, c.app_id, plan.outcomes);
+      await writeOutcomes(deps.analytics, c.app_id, plan.outcomes, (deps.retention?.(c.app_id) ?? DEFAULT_RETENTION).history);
       for (const m of actionMessages(c.app_id, c.id, plan.actions)) {
         await limiter.take(`${c.app_id}:${c.id}`, c.document.rate_per_second, m.actions);
         await life.producer().send(config.actionsTopic, [m.message]);

@@ -4,7 +4,7 @@ import { createInProcessRegistry } from '@evp/embedded';
 import { blockEventSchema, blockSubject, canonicalToAvro } from '@evp/schemas';
 import { pageEvent, pageEventRow } from '../testing';
 import { readSinkMessage, sinkReadState, unreadableError, type ReadRow, type SinkRead } from './read';
-import { ROW_BINARY_TABLES } from './rows';
+import { STAMPED_ROW_BINARY } from './rows';
 
 const message = (topic: string, value: Buffer, headers: Record<string, string> = {}): BusMessage => ({
   topic,
@@ -30,7 +30,7 @@ const row = (r: SinkRead) => {
 };
 /** A RowBinary row read back as an object (column → value, as the JSON formats show it). */
 const parsed = (r: ReadRow) => {
-  const table = ROW_BINARY_TABLES.get(r.table);
+  const table = STAMPED_ROW_BINARY.get(r.table);
   if (!table || !Buffer.isBuffer(r.row)) throw new Error(`${r.table} rows are not RowBinary`);
   const [values] = readRowBinary(table.types, r.row) as [unknown[]];
   return Object.fromEntries(table.columns.map((c, i) => [c, values[i]]));
@@ -42,7 +42,7 @@ describe('readSinkMessage', () => {
     // An events row is written as RowBinary, its values in the events columns' order.
     expect({ ...tracked, row: parsed(tracked) }).toEqual({
       table: 'events',
-      row: pageEventRow,
+      row: { ...pageEventRow, retention_days: 0 },
       key: pageEvent.event_id,
       receivedAtMs: pageEvent.received_at,
       inserted: { app_id: 'app-1', user_id: 'user-42', name: 'page', event_id: pageEvent.event_id },
@@ -50,6 +50,25 @@ describe('readSinkMessage', () => {
     const untracked = row(await readSinkMessage(message(topics.events('core'), eventBytes), state, false));
     expect(untracked.inserted).toBeUndefined();
     expect(untracked.row).toEqual(tracked.row);
+  });
+
+  it('stamps each row with its app’s retention of the row’s class (events: events; dead letters: rejected)', async () => {
+    const asked: string[] = [];
+    const retention = (appId: string) => {
+      asked.push(appId);
+      return { events: 90, rejected: 7, catalogs: 0, action_log: 400, history: 0 };
+    };
+    const event = row(await readSinkMessage(message(topics.events('core'), eventBytes), state, false, retention));
+    expect(parsed(event).retention_days).toBe(90);
+    const letter = deadLetterOf(message('campaigns.triggers', Buffer.from([0xff]), { app_id: 'app-9' }), {
+      group: 'g',
+      error: { kind: 'unreadable', message: 'no', retriable: false },
+      processor: processorOf('p'),
+      failedAt: 1_000,
+    });
+    const dead = row(await readSinkMessage(message(topics.deadLetters, letter.value, letter.headers ?? {}), state, false, retention));
+    expect([parsed(dead).app_id, parsed(dead).retention_days]).toEqual(['app-9', 7]);
+    expect(asked).toEqual(['app-1', 'app-9']);
   });
 
   it('reads a dead letter from its envelope headers (its bytes are the source message’s, never decoded)', async () => {

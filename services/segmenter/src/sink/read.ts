@@ -2,10 +2,12 @@ import { JsonRow, RowBinaryWriter, stringifyWellFormed } from '@evp/clickhouse';
 import {
   BLOCKS,
   CATALOG_KINDS,
+  DEFAULT_RETENTION,
   errorMessage,
   isRetriable,
   readDeadLetter,
   topics,
+  type AppRetention,
   type BusMessage,
   type CatalogKind,
   type DeadLetterError,
@@ -96,6 +98,14 @@ const routes = new Map<string, Route>([
   [topics.deadLetters, { table: 'dead_letters' }],
 ]);
 
+/**
+ * An app's retention per class (the keys file's `apps.<app>.retention`): each row is stamped with
+ * its class's days in `retention_days` (016_retention.sql). The sink passes a lookup cached per
+ * batch, so a row costs one map read.
+ */
+export type RetentionOf = (appId: string) => AppRetention;
+const defaultRetention: RetentionOf = () => DEFAULT_RETENTION;
+
 /** A message read: its row, ready to insert. */
 export interface ReadRow {
   table: string;
@@ -134,12 +144,13 @@ export function unreadableError(u: UnreadableMessage): DeadLetterError {
 // A function, not a closure per message: one per message was a measurable cost in the sink's loop.
 const unreadable = (rule: string, path: string, err: unknown) => ({ unreadable: { rule, path, err } });
 
-function readDeadLetterMessage(msg: BusMessage, rowBinary: RowBinaryWriter): SinkRead {
+function readDeadLetterMessage(msg: BusMessage, rowBinary: RowBinaryWriter, retentionOf: RetentionOf): SinkRead {
   const r = readDeadLetter(msg);
   if (!r.ok) return unreadable('dead_letter_envelope', '$.headers', new Error(r.problem));
   try {
     const record = deadLetterRecord(r.letter);
-    return { table: TABLES.deadLetters, row: DEAD_LETTERS_ROW_BINARY.write(rowBinary, record), key: r.letter.id, receivedAtMs: r.letter.failedAt };
+    const row = rowBinary.withUInt16(DEAD_LETTERS_ROW_BINARY.write(rowBinary, record), retentionOf(record.app_id as string).rejected);
+    return { table: TABLES.deadLetters, row, key: r.letter.id, receivedAtMs: r.letter.failedAt };
   } catch (err) {
     return err instanceof RowError ? unreadable('row', `$.${err.path}`, err) : unreadable('dead_letter_envelope', '$', err);
   }
@@ -150,12 +161,17 @@ function readDeadLetterMessage(msg: BusMessage, rowBinary: RowBinaryWriter): Sin
  * its headers), or why it cannot be read. A registry outage throws (retriable: the batch comes back).
  * With `tracking`, events and catalog records also say who did what (InsertedRow).
  */
-export async function readSinkMessage(msg: BusMessage, state: SinkReadState, tracking: boolean): Promise<SinkRead> {
+export async function readSinkMessage(
+  msg: BusMessage,
+  state: SinkReadState,
+  tracking: boolean,
+  retentionOf: RetentionOf = defaultRetention,
+): Promise<SinkRead> {
   const { registry, rows: rowBinary } = state;
   const route = routes.get(msg.topic);
   if (!route) throw new Error(`the sink does not read topic ${msg.topic}`);
   // A dead letter is its envelope's headers around the source message's bytes: never Avro.
-  if (route.table === 'dead_letters') return readDeadLetterMessage(msg, rowBinary);
+  if (route.table === 'dead_letters') return readDeadLetterMessage(msg, rowBinary, retentionOf);
   if (route.table === 'events') {
     // Straight from the Avro bytes when it can vouch for the row; else the general path below.
     const fast = state.events.fromBytes(msg.value, rowBinary);
@@ -163,7 +179,7 @@ export async function readSinkMessage(msg: BusMessage, state: SinkReadState, tra
     if (e) {
       return {
         table: TABLES.events,
-        row: e.row,
+        row: rowBinary.withUInt16(e.row, retentionOf(e.appId).events),
         key: e.eventId,
         receivedAtMs: e.receivedAtMs,
         inserted: tracking ? { app_id: e.appId, user_id: e.userId, name: e.name, event_id: e.eventId } : undefined,
@@ -184,7 +200,7 @@ export async function readSinkMessage(msg: BusMessage, state: SinkReadState, tra
     switch (route.table) {
       case 'events': {
         // Every value is checked as its row is written: the ids read from the record below are those of the row.
-        const row = EVENTS_ROW_BINARY.write(rowBinary, record);
+        const row = rowBinary.withUInt16(EVENTS_ROW_BINARY.write(rowBinary, record), retentionOf(record.app_id as string).events);
         return {
           table: TABLES.events,
           row,
@@ -197,22 +213,32 @@ export async function readSinkMessage(msg: BusMessage, state: SinkReadState, tra
       }
       case 'rejected': {
         // Checked as its row is written: the id read from the record below is the row's.
-        const row = REJECTED_ROW_BINARY.write(rowBinary, record);
+        const row = rowBinary.withUInt16(REJECTED_ROW_BINARY.write(rowBinary, record), retentionOf(record.app_id as string).rejected);
         return { table: TABLES.rejected, row, key: record.rejection_id as string, receivedAtMs: record.received_at as number };
       }
       case 'receipts': {
         const row = receiptRow(readIngestReceipt(record));
-        return { table: TABLES.receipts, row: jsonRow(row), key: row.receipt_id, receivedAtMs: record.received_at as number };
+        return {
+          table: TABLES.receipts,
+          row: jsonRow({ ...row, retention_days: retentionOf(row.app_id).rejected }),
+          key: row.receipt_id,
+          receivedAtMs: record.received_at as number,
+        };
       }
       case 'actions_log': {
         const row = actionLogRow(readActionLogEntry(record));
-        return { table: TABLES.actionsLog, row: jsonRow(row), key: row.entry_id, receivedAtMs: record.at as number };
+        return {
+          table: TABLES.actionsLog,
+          row: jsonRow({ ...row, retention_days: retentionOf(row.app_id).action_log }),
+          key: row.entry_id,
+          receivedAtMs: record.at as number,
+        };
       }
       case 'catalog': {
         const row = catalogRow(record);
         return {
           table: TABLES.catalog(route.kind),
-          row: jsonRow(row),
+          row: jsonRow({ ...row, retention_days: retentionOf(row.app_id).catalogs }),
           key: `${row.app_id}\u0000${row.id}\u0000${row.received_at}`,
           receivedAtMs: record.received_at as number,
           // A user record's id is the user's id (spec 2.4).
@@ -223,7 +249,7 @@ export async function readSinkMessage(msg: BusMessage, state: SinkReadState, tra
         const row = customCatalogRow(record);
         return {
           table: TABLES.customCatalog,
-          row: jsonRow(row),
+          row: jsonRow({ ...row, retention_days: retentionOf(row.app_id).catalogs }),
           key: `${row.app_id}\u0000${row.kind}\u0000${row.id}\u0000${row.received_at}`,
           receivedAtMs: record.received_at as number,
         };

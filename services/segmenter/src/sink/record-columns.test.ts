@@ -1,6 +1,6 @@
 import { CANONICAL_FIELDS, DEAD_LETTER_FIELDS, REJECTED_FIELDS, type RecordField } from '@evp/schemas';
 import { useMigratedChdb } from '@evp/testkit';
-import { ROW_BINARY_TABLES, TABLES } from './rows';
+import { ROW_BINARY_TABLES, STAMPED_ROW_BINARY, TABLES } from './rows';
 
 // The field tables against the tables as the migrations leave them (every migration applied on
 // chdb): a field added to a table needs a migration adding its column, in the same place.
@@ -15,10 +15,15 @@ const columnsOf = (table: string) =>
     },
   );
 
+const NOT_FIELDS = [
+  { name: 'inserted_at', type: "DateTime64(3, 'UTC')" },
+  { name: 'retention_days', type: 'UInt16' },
+];
+
 const expected = (fields: readonly RecordField[]) => [
   ...fields.map((f) => ({ name: f.name, type: f.clickhouse })),
-  // Not a field: the server's insert time.
-  { name: 'inserted_at', type: "DateTime64(3, 'UTC')" },
+  // Not fields: the server's insert time, and the retention the sink stamps (016_retention.sql).
+  ...NOT_FIELDS,
 ];
 
 describe('field tables and the migrated ClickHouse tables', () => {
@@ -37,9 +42,11 @@ describe('field tables and the migrated ClickHouse tables', () => {
   it.each([...ROW_BINARY_TABLES.keys()])(
     '%s: the RowBinary layout the sink writes is the migrated table’s columns, in order, with their types',
     async (table) => {
-      const layout = ROW_BINARY_TABLES.get(table) as { columns: readonly string[]; types: readonly string[] };
+      // What the sink inserts: the field columns, then the retention stamp; inserted_at is the server's.
+      const layout = STAMPED_ROW_BINARY.get(table) as { columns: readonly string[]; types: readonly string[] };
       const written = layout.columns.map((name, i) => ({ name, type: layout.types[i] }));
-      expect([...written, { name: 'inserted_at', type: "DateTime64(3, 'UTC')" }]).toEqual(await columnsOf(table));
+      const migrated = await columnsOf(table);
+      expect(written).toEqual(migrated.filter((c) => c.name !== 'inserted_at'));
     },
   );
 });

@@ -236,3 +236,8 @@ export const ROW_BINARY_TABLES: ReadonlyMap<string, RowBinaryTable<never>> = new
   [TABLES.rejected, REJECTED_ROW_BINARY],
   [TABLES.deadLetters, DEAD_LETTERS_ROW_BINARY],
 ]);
+
+/** What the sink inserts into each RowBinary table: its columns, then `retention_days` (the stamp read.ts appends to each row). */
+export const STAMPED_ROW_BINARY: ReadonlyMap<string, { columns: readonly string[]; types: readonly string[] }> = new Map(
+  [...ROW_BINARY_TABLES].map(([table, t]) => [table, { columns: [...t.columns, 'retention_days'], types: [...t.types, 'UInt16'] }] as const),
+);

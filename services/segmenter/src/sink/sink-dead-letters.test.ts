@@ -34,7 +34,7 @@ afterAll(async () => {
 
 const rows = () =>
   analytics.query<Record<string, unknown>>(
-    `SELECT * EXCEPT (inserted_at, failed_at) FROM dead_letters FINAL WHERE source_topic = {t:String} ORDER BY source_offset`,
+    `SELECT * EXCEPT (inserted_at, failed_at, retention_days) FROM dead_letters FINAL WHERE source_topic = {t:String} ORDER BY source_offset`,
     { t: topics.campaignsTriggers },
   );
 

@@ -1,4 +1,4 @@
-import { InfraError, topics, type Analytics } from '@evp/core';
+import { InfraError, topics, type Analytics, type AppRetention } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import {
   actionLogEntrySchema,
@@ -28,16 +28,20 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((h) => h.close()));
 });
 
+// The fixtures are dated 2024: under a finite retention ClickHouse may drop them at insert or at
+// any merge, so these tests keep everything (the stamping itself is tested below).
+const FOREVER: AppRetention = { events: 0, rejected: 0, catalogs: 0, action_log: 0, history: 0 };
+
 async function start(opts: Partial<SinkHarnessOptions> & { maxBatchSize?: number } = {}): Promise<SinkHarness> {
   const bus = createInProcessBus({ retryDelayMs: 5, maxRetryDelayMs: 20, ...(opts.maxBatchSize ? { maxBatchSize: opts.maxBatchSize } : {}) });
-  const h = await startSinkHarness({ bus, registry: createInProcessRegistry(), analytics, ...opts });
+  const h = await startSinkHarness({ bus, registry: createInProcessRegistry(), analytics, retention: () => FOREVER, ...opts });
   running.push(h);
   return h;
 }
 
 const rowsOf = (table: string, app: string, final = true) =>
   analytics.query<Record<string, unknown>>(
-    `SELECT * EXCEPT (inserted_at) FROM ${table} ${final ? 'FINAL' : ''} WHERE app_id = {app:String} ORDER BY received_at, ${table === 'rejected' ? 'rejection_id' : table === 'events' ? 'event_id' : 'id'}`,
+    `SELECT * EXCEPT (inserted_at, retention_days) FROM ${table} ${final ? 'FINAL' : ''} WHERE app_id = {app:String} ORDER BY received_at, ${table === 'rejected' ? 'rejection_id' : table === 'events' ? 'event_id' : 'id'}`,
     { app },
   );
 const countOf = async (table: string, app: string, final = false) =>
@@ -251,6 +255,31 @@ describe('sink (in-process bus + registry, chdb)', () => {
     ]);
   });
 
+  it('stamps each row with its app’s retention at insert: a changed setting applies from the next batch, earlier rows keep theirs', async () => {
+    const app = 'app-ret';
+    let events = 3650;
+    const asked: string[] = [];
+    const h = await start({
+      retention: (appId) => {
+        asked.push(appId);
+        return { ...FOREVER, events };
+      },
+    });
+    const stamps = () =>
+      analytics.query<{ event_id: string; retention_days: number }>(`SELECT event_id, retention_days FROM events WHERE app_id = {app:String} ORDER BY time`, {
+        app,
+      });
+    // Twenty events of one app, appended at once, come as one batch: one lookup, not one per row.
+    await h.send(topics.events('core'), await Promise.all(Array.from({ length: 20 }, (_, i) => h.event(nth(app, i + 1)))));
+    await waitFor(async () => ((await stamps()).length === 20 ? true : undefined), { timeoutMs: 10_000, what: 'the first rows' });
+    expect(asked).toEqual([app]);
+    // The keys file changed (a reload): the next batch is stamped with the new value.
+    events = 4000;
+    await h.send(topics.events('core'), [await h.event(nth(app, 21))]);
+    const rows = await waitFor(async () => ((await stamps()).length === 21 ? stamps() : undefined), { timeoutMs: 10_000, what: 'the last row' });
+    expect(rows.map((r) => r.retention_days)).toEqual([...Array<number>(20).fill(3650), 4000]);
+  });
+
   it('writes action log entries from actions.log as exactly these actions_log rows; a re-sent entry collapses, a bad one is rejected', async () => {
     const app = 'app-log';
     const h = await start();
@@ -309,7 +338,9 @@ describe('sink (in-process bus + registry, chdb)', () => {
       expired_at: '2030-02-01 00:00:00.000',
       ref: '2147483648:7',
     };
-    expect(await analytics.query(`SELECT * EXCEPT (inserted_at), ref FROM actions_log FINAL WHERE app_id = {app:String} ORDER BY kind`, { app })).toEqual([
+    expect(
+      await analytics.query(`SELECT * EXCEPT (inserted_at, retention_days), ref FROM actions_log FINAL WHERE app_id = {app:String} ORDER BY kind`, { app }),
+    ).toEqual([
       {
         entry_id: 'e-created',
         kind: 'created',

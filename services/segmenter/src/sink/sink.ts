@@ -1,12 +1,14 @@
 import { Registry } from 'prom-client';
 import { mayBeRowFault } from '@evp/clickhouse';
 import {
+  DEFAULT_RETENTION,
   InfraError,
   consumerPart,
   errorMessage,
   isRetriable,
   topics,
   type Analytics,
+  type AppRetention,
   type ConsumerDeps,
   type BusMessage,
   type DeadLetterError,
@@ -18,8 +20,8 @@ import {
 import { InsertBatcher, type TableRows } from './batcher';
 import { createSinkMetrics } from '../metrics';
 import { SINK_NAME, SINK_OPTIONS, type SinkConfig } from './options';
-import { SINK_TOPICS, readSinkMessage, sinkReadState, unreadableError, type InsertedRow, type UnreadableMessage } from './read';
-import { ROW_BINARY_TABLES } from './rows';
+import { SINK_TOPICS, readSinkMessage, sinkReadState, unreadableError, type InsertedRow, type RetentionOf, type UnreadableMessage } from './read';
+import { STAMPED_ROW_BINARY } from './rows';
 
 export interface SinkDeps extends ConsumerDeps<SinkConfig> {
   registry: SchemaRegistry;
@@ -31,6 +33,11 @@ export interface SinkDeps extends ConsumerDeps<SinkConfig> {
    * it starts (segment work items) is at-least-once. If it throws, the batch is delivered again.
    */
   onInserted?: (rows: InsertedRow[]) => Promise<void>;
+  /**
+   * Each app's retention (the keys ring's, which follows the keys file without a restart): read once
+   * per app per batch and stamped on its rows. Default: DEFAULT_RETENTION for every app.
+   */
+  retention?: RetentionOf;
 }
 
 export interface Sink {
@@ -42,6 +49,8 @@ export interface Sink {
   health(): SubscriptionHealth;
   readonly metrics: Registry;
 }
+
+const defaultRetentionOf: RetentionOf = () => DEFAULT_RETENTION;
 
 /** Messages decoded between two turns of the event loop (≈ 5 ms of work). */
 const YIELD_EVERY_MESSAGES = 250;
@@ -104,7 +113,7 @@ export function createSink(deps: SinkDeps): Sink {
     insert: async (table, rows, dedupToken) => {
       try {
         // A table's rows are all RowBinary or all JSON (read.ts), as ROW_BINARY_TABLES says.
-        const binary = ROW_BINARY_TABLES.get(table);
+        const binary = STAMPED_ROW_BINARY.get(table);
         if (binary) await deps.analytics.insertRowBinary(table, { columns: binary.columns, types: binary.types, rows: rows as Buffer[] }, { dedupToken });
         else await deps.analytics.insert(table, rows, { dedupToken });
       } catch (err) {
@@ -147,6 +156,13 @@ export function createSink(deps: SinkDeps): Sink {
     let tables = new Map<string, TableRows<BusMessage>>();
     const inserted: InsertedRow[] = [];
     const letters: OutgoingMessage[] = [];
+    // One lookup per app per batch: a change of the keys file applies from the next batch on.
+    const retentionByApp = new Map<string, AppRetention>();
+    const retentionOf: RetentionOf = (appId) => {
+      let r = retentionByApp.get(appId);
+      if (r === undefined) retentionByApp.set(appId, (r = (deps.retention ?? defaultRetentionOf)(appId)));
+      return r;
+    };
     let sliceStart = 0;
     const handOver = (end: number) => {
       // A slice with more to come leaves at once, so its insert overlaps decoding the next.
@@ -159,7 +175,7 @@ export function createSink(deps: SinkDeps): Sink {
       // loop now and then lets the process's other work (the segment engine's queries) go on.
       if (i > 0 && i % YIELD_EVERY_MESSAGES === 0) await new Promise((r) => setImmediate(r));
       const msg = batch.messages[i] as BusMessage;
-      const r = await readSinkMessage(msg, readState, tracking);
+      const r = await readSinkMessage(msg, readState, tracking, retentionOf);
       if ('unreadable' in r) {
         letters.push(life.deadLetter(msg, config.groupId, unreadable(msg, r.unreadable)));
         continue;

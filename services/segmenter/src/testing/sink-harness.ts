@@ -24,6 +24,7 @@ export interface SinkHarnessOptions {
   /** What the sink sees of the bus (tests wrap it to make its producer fail). */
   busForSink?: (bus: Bus) => Bus;
   onInserted?: SinkDeps['onInserted'];
+  retention?: SinkDeps['retention'];
 }
 
 const logger = createLogger('sink-test', 'silent');
@@ -39,6 +40,7 @@ export async function startSinkHarness(opts: SinkHarnessOptions): Promise<SinkHa
     logger,
     config: { batchMaxWaitMs: 20, retryInitialDelayMs: 5, retryMaxDelayMs: 20, retryBudgetMs: 50, ...opts.config },
     ...(opts.onInserted ? { onInserted: opts.onInserted } : {}),
+    ...(opts.retention ? { retention: opts.retention } : {}),
   });
   await sink.start();
   const producer = await bus.producer();
