@@ -18,3 +18,4 @@ export * from './ports/key-usage';
 export * from './consumer';
 export * from './options';
 export * from './seeded-random';
+export * from './privacy';

@@ -1,5 +1,6 @@
 import { sha256Hex } from '../hash';
 import { readFileSync } from 'node:fs';
+import { privacyOf, resolvePrivacy, type AppPrivacy, type PrivacyTable, type PseudonymKey } from '../privacy';
 import { parseKeysFile, type KeysFile, type Role, type UserTokenKeyEntry, type UserTokenPolicy } from './file';
 import { KeyUsageTracker, createInMemoryKeyUsageStore } from './usage';
 
@@ -42,6 +43,10 @@ interface Contents {
   /** app → kid → signing key. */
   tokenKeys: Map<string, Map<string, UserTokenKey>>;
   policies: Map<string, UserTokenPolicy>;
+  /** Every app's privacy policy with its newest pseudonym key; a new object at each reload. */
+  privacy: PrivacyTable;
+  /** app → version → pseudonym key (every version: erasure computes old rows' pseudonyms). */
+  pseudonymKeys: Map<string, Map<number, PseudonymKey>>;
 }
 
 const instantMs = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
@@ -74,7 +79,16 @@ function contentsOf(file: KeysFile): Contents {
   for (const list of byApp.values()) list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const policies = new Map<string, UserTokenPolicy>();
   for (const [app, settings] of Object.entries(file.apps ?? {})) if (settings.user_tokens !== undefined) policies.set(app, settings.user_tokens);
-  return { byHash, byApp, tokenKeys, policies };
+  const pseudonymKeys = new Map<string, Map<number, PseudonymKey>>();
+  for (const k of file.pseudonym_keys ?? [])
+    pseudonymKeys.set(k.app_id, (pseudonymKeys.get(k.app_id) ?? new Map<number, PseudonymKey>()).set(k.version, { version: k.version, secret: k.key }));
+  const newest = (app: string): PseudonymKey | undefined => {
+    const versions = [...(pseudonymKeys.get(app)?.values() ?? [])];
+    return versions.length === 0 ? undefined : versions.reduce((a, b) => (b.version > a.version ? b : a));
+  };
+  const apps: Record<string, AppPrivacy> = {};
+  for (const app of new Set([...Object.keys(file.apps ?? {}), ...pseudonymKeys.keys()])) apps[app] = resolvePrivacy(file.apps?.[app]?.privacy, newest(app));
+  return { byHash, byApp, tokenKeys, policies, privacy: { apps, default: resolvePrivacy(undefined) }, pseudonymKeys };
 }
 
 export interface KeyRingOptions {
@@ -142,6 +156,24 @@ export class KeyRing {
   /** Whether the app's SDK-key calls need a user token (the file's `apps.<app>.user_tokens`; default off). */
   userTokenPolicy(appId: string): UserTokenPolicy {
     return this.contents.policies.get(appId) ?? 'off';
+  }
+
+  /**
+   * Every app's privacy policy (the file's `apps.<app>.privacy` and newest `pseudonym_keys`): the
+   * same object until a reload applies a new file, so a holder can tell a change by identity.
+   */
+  privacyTable(): PrivacyTable {
+    return this.contents.privacy;
+  }
+
+  /** One app's privacy policy. */
+  privacy(appId: string): AppPrivacy {
+    return privacyOf(this.contents.privacy, appId);
+  }
+
+  /** The app's pseudonym key of `version` (erasure recomputes pseudonyms made with an older one); undefined when not in the file. */
+  pseudonymKey(appId: string, version: number): PseudonymKey | undefined {
+    return this.contents.pseudonymKeys.get(appId)?.get(version);
   }
 
   /** The app's user token signing key named `kid`, revoked or not; undefined when the app has none of that name. */
