@@ -1,5 +1,6 @@
 import { DEFAULT_PRIVACY_TABLE, resolvePrivacy, type AppPrivacy, type BusMessage } from '@evp/core';
 import { processRawMessage } from '../process-raw';
+import { catalogDefs, eventDefs, privacyLeaves } from '@evp/schemas';
 import { applyCatalogPrivacy, applyEventPrivacy } from './apply';
 
 /** A current-form upload of one event, as the gateway writes it to ingest.raw. */
@@ -137,5 +138,23 @@ describe('the validator’s privacy step', () => {
     applyCatalogPrivacy(rec, pseudonymiseIds());
     expect(rec.record.id).toBe('u-1');
     expect(rec.record.record.name).toMatch(/^p1:/);
+  });
+});
+
+describe('fields a policy cannot remove', () => {
+  it('are the required numbers, enums and booleans of a class other than none: listed here, so a new one is seen (docs/privacy.md, "Limits")', () => {
+    const kept = [...eventDefs, ...catalogDefs].flatMap((def) =>
+      [...privacyLeaves(def)]
+        .filter((l) => {
+          const field = l.object.fields[l.field]!;
+          let t = field.type;
+          while (t.kind === 'array' || t.kind === 'map') t = t.kind === 'array' ? t.items : t.values;
+          const text = t.kind === 'scalar' && t.scalar === 'string';
+          return field.required && field.type === t && !text && l.privacy !== undefined && l.privacy.class !== 'none';
+        })
+        .map((l) => `${'event' in def ? def.event : def.kind}: ${l.path.join('.')} (${l.privacy!.class})`),
+    );
+    // An encounter's sub_type (hiv, mental_health, …) is a required enum: `health: drop` keeps it.
+    expect(kept).toEqual(['encounter: sub_type (health)']);
   });
 });
