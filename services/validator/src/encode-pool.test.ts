@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_PRIVACY_TABLE, InfraError, topics, type BusMessage } from '@evp/core';
+import { DEFAULT_PRIVACY_TABLE, InfraError, resolvePrivacy, topics, type BusMessage, type PrivacyTable } from '@evp/core';
 import { createInProcessRegistry } from '@evp/embedded';
 import { canonicalToAvro } from '@evp/schemas';
 import { createEncodePool, sliceByBytes, type EncodePool, type EncodedMessage } from './encode-pool';
@@ -84,6 +84,22 @@ describe('encode pool', () => {
         payloadKind: expected.payloadKind,
       });
     }
+  });
+
+  it('a worker applies the privacy table of each batch: a reload’s new table reaches it, and the next batch after it too', async () => {
+    const { schemas } = await registered();
+    const workers = pool(createEncodePool({ workers: 1, schemas, normalize }));
+    const patient = msg(9, [{ id: 'PAT-0042' }], { payload_kind: 'catalog:patient' });
+    const pseudonymising: PrivacyTable = {
+      apps: { 'app-1': resolvePrivacy({ classes: { direct_identifier: 'pseudonymise' } }, { version: 1, secret: 'demo-app pseudonym key v1, 32 bytes!!' }) },
+      default: DEFAULT_PRIVACY_TABLE.default,
+    };
+    const idWith = async (table: PrivacyTable) => (await workers.encode([patient], table))[0]!.catalog[0]!.record.id;
+    expect(await idWith(DEFAULT_PRIVACY_TABLE)).toBe('PAT-0042');
+    // Golden value: packages/core/src/privacy/pseudonym.test.ts.
+    expect(await idWith(pseudonymising)).toBe('p1:JBzJmddArzd_3Jmbb6r8bw');
+    expect(await idWith(pseudonymising)).toBe('p1:JBzJmddArzd_3Jmbb6r8bw');
+    expect(await idWith(DEFAULT_PRIVACY_TABLE)).toBe('PAT-0042');
   });
 
   it('two workers give exactly the inline outcomes, in the same order, batch after batch', async () => {

@@ -38,6 +38,13 @@ describe('the keys file: privacy policy and pseudonym keys', () => {
     // Older versions stay readable: erasure recomputes the pseudonyms of rows made with them.
     expect(r.pseudonymKey('app-1', 1)).toEqual({ version: 1, secret: SECRET_V1 });
     expect(r.privacy('app-2').key).toBeUndefined();
+    // Every version's pseudonym, newest first (erasure looks for all of them).
+    expect(r.pseudonymsOf('app-1', 'PAT-0042')).toEqual([
+      // printf '%s' PAT-0042 | openssl dgst -sha256 -hmac '<SECRET_Vn>' -binary | head -c 16 | basenc --base64url | tr -d =
+      'p2:F3eTrL6CJrAWbkHiPcb36w',
+      'p1:JqmG-YZ2l_phn5QHK0IpbA',
+    ]);
+    expect(r.pseudonymsOf('app-2', 'PAT-0042')).toEqual([]);
   });
 
   it.each([

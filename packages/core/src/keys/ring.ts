@@ -1,6 +1,6 @@
 import { sha256Hex } from '../hash';
 import { readFileSync } from 'node:fs';
-import { privacyOf, resolvePrivacy, type AppPrivacy, type PrivacyTable, type PseudonymKey } from '../privacy';
+import { privacyOf, pseudonymise, resolvePrivacy, type AppPrivacy, type PrivacyTable, type PseudonymKey } from '../privacy';
 import { parseKeysFile, type KeysFile, type Role, type UserTokenKeyEntry, type UserTokenPolicy } from './file';
 import { KeyUsageTracker, createInMemoryKeyUsageStore } from './usage';
 
@@ -174,6 +174,15 @@ export class KeyRing {
   /** The app's pseudonym key of `version` (erasure recomputes pseudonyms made with an older one); undefined when not in the file. */
   pseudonymKey(appId: string, version: number): PseudonymKey | undefined {
     return this.contents.pseudonymKeys.get(appId)?.get(version);
+  }
+
+  /**
+   * A value's pseudonym under each of the app's key versions, newest first: what erasure and export
+   * look for to find a person's rows made before and after rotations (docs/privacy.md, "Rotation").
+   */
+  pseudonymsOf(appId: string, value: string): string[] {
+    const versions = [...(this.contents.pseudonymKeys.get(appId)?.values() ?? [])].sort((a, b) => b.version - a.version);
+    return versions.map((k) => pseudonymise(k.secret, k.version, value));
   }
 
   /** The app's user token signing key named `kid`, revoked or not; undefined when the app has none of that name. */
