@@ -123,8 +123,17 @@ function newWalk(actions: Record<SensitiveClass, PrivacyAction>, policy: AppPriv
   return { actions, key: policy.key, dropUnknown, warnings, droppedUnknown: [], pseudonymised: false };
 }
 
-/** Whether a table leaves every class as it is (most blocks of most apps: the step costs nothing there). */
-const keepsAll = (actions: Record<SensitiveClass, PrivacyAction>) => Object.values(actions).every((a) => a === 'keep');
+const keepsAllMemo = new WeakMap<Record<SensitiveClass, PrivacyAction>, boolean>();
+
+/**
+ * Whether a table leaves every class as it is (most blocks of most apps): the step then costs one
+ * lookup per event. Memoised per table object, which lives until the keys file is reloaded.
+ */
+function keepsAll(actions: Record<SensitiveClass, PrivacyAction>): boolean {
+  let all = keepsAllMemo.get(actions);
+  if (all === undefined) keepsAllMemo.set(actions, (all = Object.values(actions).every((a) => a === 'keep')));
+  return all;
+}
 
 /** Applies the app's policy to one accepted event (its props; the envelope's fields are not touched: docs/privacy.md). */
 export function applyEventPrivacy(accepted: AcceptedEvent, policy: AppPrivacy): void {
