@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { KeyRing, readKeysFile, type KeysFile } from '@evp/core';
+import { KeyRing, UserTokenOutcomeTracker, createInMemoryUserTokenCountStore, readKeysFile, type KeysFile } from '@evp/core';
 
 export interface DevKeys {
   ring: KeyRing;
@@ -12,7 +12,8 @@ export interface DevKeys {
   analystKeys: { appId: string; key: string }[];
   /**
    * The HS256 key the demo app's own server signs user tokens with (docs/keys.md, "User tokens"),
-   * added to an older file that has none. Its policy stays as the file says (off when absent).
+   * added to an older file that has none. The demo app runs in `enforce` (the demo shop sends its
+   * shoppers' tokens); a file that already has an `apps` section keeps its policies as they are.
    */
   userTokenKey: { kid: string; secret: string };
   created: boolean;
@@ -47,7 +48,12 @@ export function loadOrCreateDevKeys(path: string): DevKeys {
   for (const app of tokenless) {
     file.keys.push({ id: `${app.replace(/-app$/, '')}-user-tokens`, app_id: app, role: 'user_token', alg: 'HS256', key: devKey('user_token'), created_at });
   }
-  if (missing.length > 0 || tokenless.length > 0) writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+  // The demo shop's app in enforce, as a health app should run (written once: an `apps` section, even
+  // an edited one, is the file owner's choice and is left alone).
+  const demoApp = file.keys.find((e) => e.role === 'sdk')?.app_id;
+  const policy = file.apps === undefined && demoApp !== undefined;
+  if (policy) file.apps = { [demoApp]: { user_tokens: 'enforce' } };
+  if (missing.length > 0 || tokenless.length > 0 || policy) writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
   const analystKeys = file.keys.filter((e) => e.role === 'analyst' && e.key).map((e) => ({ appId: e.app_id, key: e.key as string }));
   // The demo's keys are live ones (a revoked key in the file is listed by the console, not used).
   const live = (e: KeysFile['keys'][number]) => e.key !== undefined && (e.revoked_at === undefined || Date.parse(e.revoked_at) > Date.now());
@@ -58,7 +64,9 @@ export function loadOrCreateDevKeys(path: string): DevKeys {
   // Built from the file as written, so the reloader knows its content and reloads only a change.
   if (!signing?.key) throw new Error(`${path} needs a live HS256 user_token key of app ${sdk.app_id} for the demo`);
   return {
-    ring: KeyRing.fromFile(path),
+    // One process, one store: the gateway's and action store's user token counts are what the
+    // segmenter's GET /v1/keys/user-tokens reads (and its reads include what is not flushed yet).
+    ring: KeyRing.fromFile(path, { tokenOutcomes: new UserTokenOutcomeTracker({ store: createInMemoryUserTokenCountStore() }) }),
     appId: sdk.app_id,
     sdkKey: sdk.key,
     apiKey: api.key,

@@ -86,6 +86,23 @@ const PROBES: Record<string, Probe[]> = {
       },
     },
   ],
+  '/v1/keys/user-tokens': [
+    { method: 'GET', path: '/v1/keys/user-tokens', key: SDK_KEY, status: 403, expect: 'forbidden_role' },
+    {
+      method: 'GET',
+      path: '/v1/keys/user-tokens',
+      key: API_KEY,
+      status: 200,
+      // Under off nothing is checked, so nothing is counted.
+      expect: (b) =>
+        expect([b.app_id, b.policy, b.keys, b.last_hour]).toEqual([
+          'e2e-app',
+          'off',
+          [],
+          { valid: 0, anonymous: 0, required: 0, invalid: 0, expired: 0, mismatch: 0 },
+        ]),
+    },
+  ],
   '/console/keys': [{ method: 'GET', path: '/console/keys', status: 200, expect: (b) => expect(b.html).toContain('<title>Keys · console</title>') }],
   '/inspector': [{ method: 'GET', path: '/inspector', status: 200, expect: (b) => expect(b.html).toContain('<title>Event inspector · console</title>') }],
   '/console': [{ method: 'GET', path: '/console', status: 302, expect: (b) => expect(b.html).toContain('/console/campaigns') }],

@@ -121,7 +121,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
   });
   const { segments, campaigns, sink } = segmenterParts;
   await segmenterParts.start();
-  // The gateway and the action store check user tokens in one process: one user_tokens_total series.
+  // The gateway and the action store check user tokens in one process: one user_tokens_total series,
+  // and one last-hour count store (the ring's), which the segmenter's app reads.
   const tokenMetrics = new Registry();
   const tokens = userTokens(keys, tokenMetrics);
   // The action store's app first: its metrics registry (on /metrics) also carries its consumers' counters.

@@ -11,7 +11,8 @@ import { startPipeline, type RunningPipeline } from './pipeline';
 /**
  * Black box over HTTP on `npm start`'s composition and keys file (dev-keys.ts, reloaded every 2 s as
  * main.ts does): switching the app to enforce in the file makes the pulls and uploads need the user's
- * token within the reload interval, with no restart; the upload's other events are kept.
+ * token within the reload interval, with no restart; the upload's other events are kept; the last
+ * hour's counts (GET /v1/keys/user-tokens) add up the gateway's and the action store's checks.
  */
 describe('user tokens, switched on in the keys file (embedded pipeline)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'evp-user-tokens-'));
@@ -64,14 +65,18 @@ describe('user tokens, switched on in the keys file (embedded pipeline)', () => 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('npm start’s keys file holds an HS256 user_token key per app, and the policy is off until the file says otherwise', async () => {
+  it('npm start’s keys file holds an HS256 user_token key per app, and the demo shop’s app in enforce; the file’s own apps section is kept', async () => {
     const file = JSON.parse(readFileSync(path, 'utf8')) as { keys: { role: string; app_id: string; alg?: string }[]; apps?: unknown };
     expect(file.keys.filter((k) => k.role === 'user_token').map((k) => [k.app_id, k.alg])).toEqual([
       ['demo-app', 'HS256'],
       ['other-app', 'HS256'],
     ]);
-    expect(file.apps).toBeUndefined();
-    expect((await pull(alice)).status).toBe(200);
+    expect(file.apps).toEqual({ 'demo-app': { user_tokens: 'enforce' } });
+    expect((await pull(alice)).body.error.code).toBe('user_token_required');
+    // An edited policy survives the next start.
+    writeFileSync(path, JSON.stringify({ ...file, apps: { 'demo-app': { user_tokens: 'off' } } }, null, 2));
+    expect(loadOrCreateDevKeys(path).ring.userTokenPolicy('demo-app')).toBe('off');
+    await waitFor(async () => (await pull(alice)).status === 200, { timeoutMs: 5_000, what: 'the pull to be answered under off' });
   });
 
   it('after the file switches the app to enforce: pulls and uploads need the user’s token within the reload interval', async () => {
@@ -116,6 +121,18 @@ describe('user tokens, switched on in the keys file (embedded pipeline)', () => 
     );
     expect(rejected.map((r) => [r.request_id, r.kind, r.reasons.map((x: { rule: string }) => x.rule)])).toEqual([
       [requestId, 'schema_violation', ['user_token_mismatch']],
+    ]);
+
+    // The last hour's counts, as the console reads them: the gateway's and the action store's checks
+    // in one store. The first refused pull (under off before it, nothing was counted) and the one
+    // after it are `required`; the upload counts once, with its refused user (mismatch).
+    const res2 = await fetch(`${pipeline.baseUrl}/v1/keys/user-tokens`, { headers: { Authorization: `Bearer ${keys.apiKey}` } });
+    const overview = (await res2.json()) as Record<string, any>;
+    expect([res2.status, overview.policy, overview.keys.map((k: { id: string; alg: string }) => [k.id, k.alg]), overview.last_hour]).toEqual([
+      200,
+      'enforce',
+      [[keys.userTokenKey.kid, 'HS256']],
+      { valid: 1, anonymous: 0, required: 2, invalid: 1, expired: 0, mismatch: 2 },
     ]);
   });
 });

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { createLogger } from '@evp/core';
+import { createLogger, KeyRing } from '@evp/core';
 import { requireProgram, uniqueName, waitFor } from '@evp/testkit';
 import { createEmbeddedParts } from '../embedded-parts';
 import { startPipeline, type RunningPipeline } from '../pipeline';
-import { API_KEY, SDK_KEY, e2eKeys } from '../testing/scenario';
+import { API_KEY, SDK_KEY } from '../testing/scenario';
 
 /** docs/sdk-web.md's pictures of the shop and of the campaign's message are taken by this test (`npm run screenshots`). */
 const IMG = resolve(__dirname, '../../../docs/img');
@@ -25,6 +25,18 @@ const campaign = (segmentId: string) => ({
   },
   goal: { event: 'checkout', where: [{ prop: 'is_successful', op: 'eq', value: true }], within: 'P3D' },
 });
+
+/** The shop's app in enforce, as `npm start` runs it (dev-keys.ts), with the key its server signs user tokens with. */
+const TOKEN_KEY = { kid: 'e2e-user-tokens', secret: 'the-demo-shop-secret-of-at-least-32-bytes' };
+const enforced = () =>
+  new KeyRing({
+    keys: [
+      { id: 'e2e-sdk', app_id: 'e2e-app', role: 'sdk', key: SDK_KEY },
+      { id: 'e2e-api', app_id: 'e2e-app', role: 'api', key: API_KEY },
+      { id: TOKEN_KEY.kid, app_id: 'e2e-app', role: 'user_token', alg: 'HS256', key: TOKEN_KEY.secret },
+    ],
+    apps: { 'e2e-app': { user_tokens: 'enforce' } },
+  });
 
 /**
  * The demo shop's story as a newcomer lives it, in headless Chromium against the embedded pipeline
@@ -51,7 +63,13 @@ describe('the demo shop story in Chromium', () => {
     ).reverse();
 
   beforeAll(async () => {
-    pipeline = await startPipeline({ parts, keys: e2eKeys(), logger: createLogger('demo', 'silent'), sinkFlushMs: 50, demo: { sdkKey: SDK_KEY } });
+    pipeline = await startPipeline({
+      parts,
+      keys: enforced(),
+      logger: createLogger('demo', 'silent'),
+      sinkFlushMs: 50,
+      demo: { sdkKey: SDK_KEY, userTokenKey: TOKEN_KEY },
+    });
     browser = await chromium.launch({ executablePath: requireProgram('chromium'), args: ['--no-sandbox', '--disable-dev-shm-usage'] });
   });
   afterAll(async () => {
@@ -80,6 +98,21 @@ describe('the demo shop story in Chromium', () => {
   it('browse, see the events, paste the campaign, see its message, click it, check out: the report counts each step', async () => {
     const page = await browser.newPage();
     const problems: string[] = [];
+    // Every upload's and pull's answer, and the request ids of the uploads (their verdicts are read at the end).
+    const answers: [string, number][] = [];
+    const uploads: Promise<string | undefined>[] = [];
+    page.on('response', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (r.request().method() !== 'POST' || !/^\/v1\/(ingest|action\/sdk)\//.test(path)) return;
+      answers.push([path, r.status()]);
+      if (r.status() === 200 && path.startsWith('/v1/ingest/'))
+        uploads.push(
+          r.json().then(
+            (b: { request_id?: string }) => b.request_id,
+            () => undefined,
+          ),
+        );
+    });
     page.on('console', (m) => void (m.type() === 'error' ? problems.push(m.text()) : undefined));
     page.on('pageerror', (e) => void problems.push(e.message));
     // Chromium under automation says so (navigator.webdriver), and the web library's bot filter (on
@@ -178,6 +211,31 @@ describe('the demo shop story in Chromium', () => {
       [570, ['D-2', 'D-1'], true],
     ]);
     expect(problems).toEqual([]);
+
+    // Under enforce, with the tokens the shop's server signed: no upload or pull was refused, and no
+    // event of the shopper was rejected for its token (nor warned about).
+    expect(answers.filter(([, status]) => status !== 200)).toEqual([]);
+    expect(answers.some(([path]) => path === '/v1/action/sdk/pull')).toBe(true);
+    const ids = (await Promise.all(uploads)).filter((id): id is string => id !== undefined);
+    const verdicts = await Promise.all(
+      ids.map((id) =>
+        waitFor(
+          async () => {
+            const r = await fetch(`${pipeline.baseUrl}/v1/ingest/requests/${id}`, { headers: { Authorization: `Bearer ${SDK_KEY}` } });
+            const b = (await r.json()) as {
+              status?: string;
+              events: { user_id: string; status: string; reasons?: { rule: string }[]; warnings?: { rule: string }[] }[];
+            };
+            return b.status === 'complete' ? b : undefined;
+          },
+          { timeoutMs: 30_000, what: `the verdicts of ${id}` },
+        ),
+      ),
+    );
+    const judged = verdicts.flatMap((v) => v.events);
+    expect(judged.filter((e) => e.user_id === user).length).toBeGreaterThan(5);
+    expect(judged.filter((e) => e.status !== 'accepted' || JSON.stringify(e).includes('user_token'))).toEqual([]);
+    expect((await api('GET', `/v1/inspect/rejected?user_id=${user}`)).body.data).toEqual([]);
     await page.close();
   });
 });

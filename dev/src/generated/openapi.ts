@@ -389,7 +389,7 @@ export interface paths {
         };
         /**
          * The web library’s script build
-         * @description `web.js` defines the one global `evp` (docs/sdk-web.md); it loads `web-messages.js`, the in-app message renderer, from the same place when a message is first shown. No key. Any site may load them (`Access-Control-Allow-Origin: *`, `Cross-Origin-Resource-Policy: cross-origin`).
+         * @description `web.js` defines the one global `evp` (docs/sdk-web.md); it loads its parts from the same place when first needed: `web-messages.js`, the in-app message renderer, `web-actions.js`, the action pull, `web-errors.js`, error capture (`captureErrors`), `web-context.js`, device and attribution context (`context`), and `web-vitals.js`, LCP/INP/CLS (`webVitals`). No key. Any site may load them (`Access-Control-Allow-Origin: *`, `Cross-Origin-Resource-Policy: cross-origin`).
          */
         get: operations["getSdkScript"];
         put?: never;
@@ -931,6 +931,26 @@ export interface paths {
          * @description Every key of the API key’s own app in the keys file, revoked ones included, by id: never a key or its digest. `last_used_at` is shared by every replica of every service within `KEYS_USAGE_FLUSH_MS` (5 s) when they share Redis.
          */
         get: operations["listKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys/user-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The app’s user token policy, signing keys and the last hour’s outcomes
+         * @description For the API key’s own app (docs/keys.md#user-tokens): the policy of the keys file, the user token signing keys by kid (alg and dates; never the HS256 secret or the JWK), and how many user-scoped SDK-key calls had each outcome in the current minute and the 59 before it, summed over every replica of the gateway and the action store that share Redis (each adds its counts every `KEYS_USAGE_FLUSH_MS`, 5 s). Under `off` nothing is checked, so nothing is counted.
+         */
+        get: operations["getUserTokens"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1713,6 +1733,40 @@ export interface components {
             user_id: string;
             /** @enum {unknown} */
             status: "unblocked" | "not_blocked";
+        };
+        UserTokensOverview: {
+            app_id: string;
+            /**
+             * @description `apps.<app_id>.user_tokens` of the keys file (absent: off).
+             * @enum {unknown}
+             */
+            policy: "off" | "report" | "enforce";
+            /** @description The app’s `user_token` keys by id. */
+            keys: {
+                /** @description The kid tokens name in their header. */
+                id: string;
+                /** @enum {unknown} */
+                alg: "ES256" | "HS256";
+                /**
+                 * Format: date-time
+                 * @description `created_at` of the keys file, null when not given.
+                 */
+                created_at: string | null;
+                /**
+                 * Format: date-time
+                 * @description From this instant tokens of this kid are refused (`user_token_invalid`); null: not revoked.
+                 */
+                revoked_at: string | null;
+            }[];
+            /** @description Calls per outcome (as `user_tokens_total` counts them): valid and anonymous pass; required, invalid, expired and mismatch are what enforce refuses. */
+            last_hour: {
+                valid: number;
+                anonymous: number;
+                required: number;
+                invalid: number;
+                expired: number;
+                mismatch: number;
+            };
         };
     };
     responses: never;
@@ -2815,7 +2869,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The core or the message renderer. */
-                file: "web.js" | "web-messages.js";
+                file: "web.js" | "web-messages.js" | "web-actions.js" | "web-errors.js" | "web-context.js" | "web-vitals.js";
             };
             cookie?: never;
         };
@@ -7212,7 +7266,95 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Redis (keys’ last uses) did not answer; nothing was changed. Retry after `Retry-After`. Codes: `unavailable`. */
+            /** @description Redis (keys’ last uses, user token counts) did not answer; nothing was changed. Retry after `Retry-After`. Codes: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unavailable";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUserTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy, keys and counts. */
+            200: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserTokensOverview"];
+                };
+            };
+            /** @description No key, an unknown key, or a revoked one. Codes: `auth_missing`, `auth_invalid`, `key_revoked`. */
+            401: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "auth_missing" | "auth_invalid" | "key_revoked";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is not an API key. Codes: `forbidden_role`. */
+            403: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden_role";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error, logged with the request id. Codes: `internal`. */
+            500: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Redis (keys’ last uses, user token counts) did not answer; nothing was changed. Retry after `Retry-After`. Codes: `unavailable`. */
             503: {
                 headers: {
                     /** @description The request id (the client's own when well-formed). */

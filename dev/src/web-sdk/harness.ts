@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { createLogger } from '@evp/core';
+import { createLogger, type KeyRing } from '@evp/core';
 import { requireProgram, uniqueName, waitFor } from '@evp/testkit';
 import { createEmbeddedParts } from '../embedded-parts';
 import { startPipeline, type RunningPipeline } from '../pipeline';
@@ -10,8 +10,18 @@ import { API_KEY, SDK_KEY, e2eKeys } from '../testing/scenario';
 /** Where the test app's pages live on its own origin. */
 export const SHOP = '/shop';
 
+type Evp = { evp: Record<string, (...a: unknown[]) => Promise<unknown>> };
+/** Calls `evp.<fn>(...args)` in the page and answers what its promise resolves to. */
+export const call = (p: Page, fn: string, ...args: unknown[]) => p.evaluate(([f, a]) => (window as unknown as Evp).evp[f]!(...a), [fn, args] as const);
+/** A user id of its own for each test (the pipeline is shared by a file's tests). */
+export const uid = (s: string) => `${s}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+/** One `search` event. */
+export const search = (p: Page, query: string) => call(p, 'track', 'search', { query, module: 'e_commerce', results_list: [] });
+/** Init options of a page that logs only what the test does and uploads only when it flushes. */
+export const quiet = { trackApp: false, trackPages: false, flushIntervalMs: 3_600_000 };
+
 /** The CORS headers the platform answers a page of another origin with (packages/http/src/cors.ts): a test's own answer needs them too. */
-export const PLATFORM_CORS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'X-Request-Id, Retry-After' };
+export const PLATFORM_CORS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'X-Request-Id, Retry-After, Date' };
 
 export interface StoredEvent {
   event_id: string;
@@ -31,7 +41,7 @@ export interface StoredEvent {
  * real gateway, validator, action store and ClickHouse, as from a real site; the tests read what
  * landed through the inspector API.
  */
-export function webSdkHarness(name: string) {
+export function webSdkHarness(name: string, o: { keys?: () => KeyRing } = {}) {
   const parts = createEmbeddedParts({ chdbPath: ':memory:', database: uniqueName(name).replace(/-/g, '_') });
   let pipeline: RunningPipeline;
   let browser: Browser;
@@ -46,7 +56,7 @@ export function webSdkHarness(name: string) {
       return app.url;
     },
     async start() {
-      pipeline = await startPipeline({ parts, keys: e2eKeys(), logger: createLogger(name, 'silent'), sinkFlushMs: 50 });
+      pipeline = await startPipeline({ parts, keys: (o.keys ?? e2eKeys)(), logger: createLogger(name, 'silent'), sinkFlushMs: 50 });
       app = await startAppOrigin({
         platform: pipeline.baseUrl,
         sdkKey: SDK_KEY,
@@ -62,6 +72,10 @@ export function webSdkHarness(name: string) {
       await app?.stop();
       await pipeline?.stop();
       await Promise.allSettled([parts.bus.close(), parts.analytics.close()]);
+    },
+    /** The URL of the app's page `path` with init options (JSON) merged over the defaults. */
+    pageUrl(path: string, init: Record<string, unknown> = {}): string {
+      return app.pageUrl(path, init);
     },
     /** A fresh browser profile (its own IndexedDB and localStorage). */
     async context(): Promise<BrowserContext> {
@@ -80,6 +94,17 @@ export function webSdkHarness(name: string) {
       const res = await fetch(`${pipeline.baseUrl}/v1/inspect/events?${q.toString()}`, { headers: { Authorization: `Bearer ${API_KEY}` } });
       const body = (await res.json()) as { data: StoredEvent[] };
       return [...body.data].reverse();
+    },
+    /** An upload's verdicts once complete (`GET /v1/ingest/requests/{id}`, SDK key). */
+    async verdict(requestId: string): Promise<{ events: { user_id: string; name: string; status: string; reasons?: { rule: string }[] }[] }> {
+      return waitFor(
+        async () => {
+          const res = await fetch(`${pipeline.baseUrl}/v1/ingest/requests/${requestId}`, { headers: { Authorization: `Bearer ${SDK_KEY}` } });
+          const body = (await res.json()) as { status?: string; events: { user_id: string; name: string; status: string }[] };
+          return body.status === 'complete' ? body : undefined;
+        },
+        { timeoutMs: 30_000, what: `request ${requestId} to be validated` },
+      );
     },
     /** Waits until `count` events (of `name`) of `user` are stored, and answers them. */
     async waitForEvents(user: string, count: number, name?: string, timeoutMs = 30_000): Promise<StoredEvent[]> {

@@ -1,18 +1,16 @@
 /// <reference lib="dom" />
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Page, Request } from 'playwright-core';
+import type { BrowserContext, Request } from 'playwright-core';
 import { waitFor } from '@evp/testkit';
 import { API_KEY, SDK_KEY } from '../testing/scenario';
-import { PLATFORM_CORS, SHOP, webSdkHarness } from './harness';
+import { PLATFORM_CORS, SHOP, call, quiet, search, uid, webSdkHarness } from './harness';
 
 /**
  * The web library in Chromium against the real embedded pipeline: what a page does with the
  * library, asserted by what the platform stored (the inspector API) and by the requests it saw.
  */
 type Evp = { evp: Record<string, (...a: unknown[]) => Promise<unknown>> };
-const call = (p: Page, fn: string, ...args: unknown[]) => p.evaluate(([f, a]) => (window as unknown as Evp).evp[f]!(...a), [fn, args] as const);
-const uid = (s: string) => `${s}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const ingestBodies = (requests: Request[]) =>
   requests.filter((r) => r.method() === 'POST' && r.url().endsWith('/v1/ingest/log')).map((r) => r.postData() ?? '');
 
@@ -97,8 +95,6 @@ describe('the web library in Chromium', () => {
     expect(catalog).toEqual([[expect.objectContaining({ id: user, name: 'Amina', country: 'Kenya' })]]);
     await ctx.close();
   });
-  const search = (p: Page, query: string) => call(p, 'track', 'search', { query, module: 'e_commerce', results_list: [] });
-  const quiet = { trackApp: false, trackPages: false, flushIntervalMs: 3_600_000 };
   const envelopesOf = (body: string) =>
     [JSON.parse(body)].flat() as { sent_at: string; id: string; internal: { s_id: string }; data: { name: string; ctx: { query?: string } }[] }[];
   /** The bodies of the POSTs the context makes to ingest routes (`log` unless `path` says otherwise), as they start or (`requestfinished`) once answered. */

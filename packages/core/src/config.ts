@@ -51,8 +51,9 @@ export const envFragments = {
     KEYS_FILE: z.string().min(1),
     /** A changed keys file applies within this (no restart); a malformed one is refused and the last good keys stay. */
     KEYS_RELOAD_INTERVAL_MS: z.coerce.number().int().positive().default(2_000),
-    /** Uses gather in memory this long before one write per used key to Redis (REDIS_URL). */
+    /** Uses (and user token outcome counts) gather in memory this long before one write per used key (per app and minute) to Redis (REDIS_URL). */
     KEYS_USAGE_FLUSH_MS: z.coerce.number().int().positive().default(5_000),
+    /** The Redis key prefix of the keys' last uses and the last hour's user token counts. */
     KEYS_USAGE_PREFIX: z.string().min(1).default('evp:keys:'),
   },
 };

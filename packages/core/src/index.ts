@@ -15,6 +15,7 @@ export * from './dead-letter';
 export * from './consumer-lag';
 export * from './ports/analyst-sql';
 export * from './ports/key-usage';
+export * from './ports/user-token-counts';
 export * from './consumer';
 export * from './options';
 export * from './seeded-random';

@@ -32,7 +32,8 @@ export function browserCors(opts: BrowserCorsOptions) {
       res.setHeader('Access-Control-Allow-Headers', allowHeaders);
       res.setHeader('Access-Control-Allow-Methods', allowMethods);
       res.setHeader('Access-Control-Max-Age', '600');
-      res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
+      // Date: the web library judges message expiry on the platform's clock, not the device's.
+      res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After, Date');
     }
     if (opts.answerPreflight && req.method === 'OPTIONS') {
       res.statusCode = 204;

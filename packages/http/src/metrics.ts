@@ -105,6 +105,17 @@ export function createUserTokenMetrics(registry: Registry) {
   };
 }
 
+/** Failed writes of the last hour's user token counts (keys/service-keys.ts): the requests went on regardless. */
+export function createUserTokenCountMetrics(registry: Registry) {
+  return {
+    flushFailures: new Counter({
+      name: 'user_token_counts_flush_failures_total',
+      help: 'Writes of user token outcome counts to the shared store that failed (kept and retried at the next flush while within the hour)',
+      registers: [registry],
+    }),
+  };
+}
+
 /** Failed writes of the keys' last uses (keys/service-keys.ts). */
 export function createKeyUsageMetrics(registry: Registry) {
   return {

@@ -1,11 +1,11 @@
 /// <reference lib="dom" />
 import { attach } from './browser/auto';
-import { fallbackStore, idbStore, memoryStore, sharedStore } from './browser/stores';
+import { fallbackStore, heldStores, idbStore, memoryStore, sharedStore } from './browser/stores';
 import { fetchTransport, webLock } from './browser/transport';
 import type { Action, ActionEvent, ActionQuery } from './core/actions';
-import { Client, type ActionResponse, type IdentifyAction, type Renderer } from './core/client';
+import { Client, consentKeyOf, type ActionResponse, type AppHooks, type IdentifyAction, type Load } from './core/client';
 import { guard } from './core/guard';
-import { settle, type Consent, type InitOptions } from './core/options';
+import { settle, type Consent, type InitOptions, type Settings } from './core/options';
 import type { Clock, Deps } from './core/ports';
 import type { CatalogKind, CatalogRecordByKind, EventName, EventPropsByName, IdentifyExtra } from './generated/events';
 
@@ -31,7 +31,21 @@ export interface Evp {
   /** An app-defined event (not in the spec): the platform keeps it as a `custom` event under its name; `values` travel in `meta`. */
   trackCustom: (name: string, values?: Record<string, unknown>) => Promise<void>;
   /** register / login switch to `userId` (a new session); logout logs out of it; user properties update the user catalog. */
-  identify: (action: IdentifyAction, userId: string, userProps?: Partial<CatalogRecordByKind['user']>, extra?: IdentifyExtra) => Promise<void>;
+  /** `extra.token`: the user's token (login / register replace the last one, which was another user's). */
+  identify: (
+    action: IdentifyAction,
+    userId: string,
+    userProps?: Partial<CatalogRecordByKind['user']>,
+    extra?: IdentifyExtra & { token?: string },
+  ) => Promise<void>;
+  /** The signed-in user's token from now on (a renewal the app made itself); uploads held for it go at once. */
+  setUserToken: (token: string) => Promise<void>;
+  /**
+   * Called when the platform refuses the user token (expired, or none while a user is signed in): it
+   * answers a new one from the app's server; the refused call is then sent again with it. One call
+   * at a time, however many requests wait.
+   */
+  onUserTokenExpired: (renew: () => Promise<string>) => void;
   catalog: <K extends CatalogKind>(kind: K, record: CatalogRecordByKind[K]) => Promise<void>;
   /** Uploads what is queued now. */
   flush: () => Promise<void>;
@@ -70,13 +84,14 @@ const debug = (m: string, d?: unknown) => console.info(`[evp] ${m}`, d ?? '');
  * Builds the API. Nothing here touches window or document until init() runs, so importing the
  * library during server-side rendering is harmless (and init() there is a no-op).
  */
-export function createApi(loadRenderer: (nonce?: string) => Promise<Renderer>): Evp {
+export function createApi(load: Load): Evp {
   // Calls made before init() wait for it (an app may track before it initialises the library);
   // without a window (server-side rendering) there is no init to wait for.
   let settle_: (c: Promise<Client | undefined>) => void = () => undefined;
   const ready = new Promise<Client | undefined>((resolve) => (settle_ = resolve));
   let started = false;
-  const handlers: ((e: ActionEvent) => void)[] = [];
+  const hooks: AppHooks = { handlers: [] };
+  const handlers = hooks.handlers;
   // Every call resolves: a failure to its harmless value (warned about, never thrown into the app),
   // and a call made before init() to that value too when init() has not come within PRE_INIT_WAIT_MS.
   const withClient =
@@ -96,21 +111,31 @@ export function createApi(loadRenderer: (nonce?: string) => Promise<Renderer>): 
   /** The nudge mechanism's pull (and auto-show); never waited for, failures warned about. */
   const poll = (c: Client) => {
     if (!c.cfg.nudges || c.consent === 'denied') return;
-    (c.cfg.autoShowInAppMessages ? c.showFor(undefined) : c.fetchActions({ type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' })).catch(
-      (e: unknown) => warn('action poll failed', e),
-    );
+    c.actions()
+      .then((a): Promise<unknown> =>
+        c.cfg.autoShowInAppMessages ? a.showFor(undefined) : a.fetchActions({ type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' }),
+      )
+      .catch((e: unknown) => warn('action poll failed', e));
   };
 
-  const browserDeps = async (o: InitOptions): Promise<Deps> => ({
-    clock: browserClock,
-    store: fallbackStore((await idbStore(`evp:${o.appId ?? location.hostname}`)) ?? memoryStore(), warn),
-    shared: sharedStore(),
-    transport: fetchTransport(o.sdkKey),
-    exclusive: webLock,
-    random: Math.random,
-    warn,
-    debug,
-  });
+  const browserDeps = async (o: InitOptions, cfg: Settings): Promise<Deps> => {
+    const memory = cfg.storage === 'memory';
+    const shared = sharedStore(memory);
+    const durable = async () => (memory ? memoryStore() : fallbackStore((await idbStore(`evp:${cfg.appId}`)) ?? memoryStore(), warn));
+    // Cookieless until the user chose: while consent is pending, nothing is written to the device.
+    const held = memory || (shared.get<Consent>(consentKeyOf(cfg.appId)) ?? cfg.consent) === 'pending' ? heldStores(shared, durable) : undefined;
+    return {
+      clock: browserClock,
+      store: held?.store ?? (await durable()),
+      shared: held?.shared ?? shared,
+      transport: fetchTransport(o.sdkKey),
+      exclusive: webLock,
+      random: Math.random,
+      warn,
+      debug,
+      keep: memory ? undefined : held?.keep,
+    };
+  };
 
   const api: Evp = {
     init(options) {
@@ -128,11 +153,15 @@ export function createApi(loadRenderer: (nonce?: string) => Promise<Renderer>): 
       }
       settle_(
         (async () => {
-          const deps = await browserDeps(options);
+          const deps = await browserDeps(options, cfg);
           let c!: Client;
           // Under a lock: two tabs of a first visit make one device id (the second reads the first's).
-          await deps.exclusive(`evp:${cfg.appId}:d`, async () => void (c = new Client(cfg, deps, loadRenderer, handlers)), true);
+          await deps.exclusive(`evp:${cfg.appId}:d`, async () => void (c = new Client(cfg, deps, load, hooks)), true);
           attach(c, () => poll(c));
+          // The optional parts the app switched on, loaded now (they watch or read the page from the start).
+          if (cfg.captureErrors) c.load('errors').then((run) => run(c), warn);
+          if (cfg.context) c.load('context').then((run) => run(c), warn);
+          if (cfg.webVitals) c.load('vitals').then((run) => run(c), warn);
           poll(c);
           void c.flush();
           return c;
@@ -154,7 +183,14 @@ export function createApi(loadRenderer: (nonce?: string) => Promise<Renderer>): 
     reset: () => void ready.then((c) => c?.reset()),
     setConsent: withClient(undefined, (c, consent: Consent) => c.setConsent(consent)),
     optOut: withClient(undefined, (c) => c.setConsent('denied')),
-    fetchActions: withClient([] as Action[], (c, q: ActionQuery) => c.fetchActions(q)),
+    setUserToken: withClient(undefined, (c, token: string) => {
+      c.token = token;
+      return c.uploader.retryNow();
+    }),
+    onUserTokenExpired(renew) {
+      hooks.renew = renew;
+    },
+    fetchActions: withClient([] as Action[], async (c, q: ActionQuery) => (await c.actions()).fetchActions(q)),
     onAction(handler) {
       handlers.push(handler);
       return () => {
@@ -162,8 +198,8 @@ export function createApi(loadRenderer: (nonce?: string) => Promise<Renderer>): 
         if (i >= 0) handlers.splice(i, 1);
       };
     },
-    showInAppMessage: withClient(false, (c, screen: string) => c.showFor(screen)),
-    respond: withClient(undefined, (c, action: Action, response: ActionResponse) => c.respond(action, response)),
+    showInAppMessage: withClient(false, async (c, screen: string) => (await c.actions()).showFor(screen)),
+    respond: withClient(undefined, async (c, action: Action, response: ActionResponse) => (await c.actions()).respond(action, response)),
     status: withClient(undefined as Status | undefined, (c) => c.status()),
     register: withClient(undefined, (c, props: Record<string, unknown>) => void Object.assign(c.globals, props)),
     unregister: withClient(undefined, (c, name: string) => void delete c.globals[name]),

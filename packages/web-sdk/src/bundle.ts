@@ -1,17 +1,21 @@
 import { join } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
 
-/** The script build's two files, minified: `web.js` (the core, global `evp`) and `web-messages.js` (the renderer). */
+/** The script build's files, minified: `web.js` (the core, global `evp`) and its lazily loaded parts: `web-messages.js` (the renderer), `web-actions.js` (the action pull), `web-errors.js` (captureErrors), `web-context.js` (context), `web-vitals.js` (webVitals). */
 export interface WebSdkFiles {
   'web.js': string;
   'web-messages.js': string;
+  'web-actions.js': string;
+  'web-errors.js': string;
+  'web-context.js': string;
+  'web-vitals.js': string;
 }
 
 /** Browsers the builds target: the engines with Web Locks (Chrome 69, Firefox 96, Safari 15.4). */
 export const BROWSER_TARGET = ['es2020', 'chrome96', 'firefox96', 'safari15.4'];
 
 const INTERNAL =
-  /^(deps|queue|uploader|sessions|shared|store|clock|transport|pending|inflight|leaving|showing|deviceId|handlers|loadRenderer|running|attempt|timer|bounds|exclusive|envelope|emit|left|forgetLeft|adoptLeft|consentChanged|consentKey|kept|verdict|showFor|enqueue|freeze|batches|backoff|schedule|retryNow|rendered|setUser|globals|cfg|lock|prefix|onAccepted|list|write|post|touch|current|navigate|online|leave|record|show|state|end|log|trim|split|keep|pass|view)$/;
+  /^(deps|queue|uploader|sessions|shared|store|clock|transport|pending|inflight|leaving|showing|deviceId|handlers|load|app|renew|renewing|renewToken|part|skew|running|attempt|timer|bounds|exclusive|envelope|emit|left|forgetLeft|adoptLeft|consentChanged|consentKey|kept|verdict|showFor|enqueue|freeze|batches|backoff|schedule|retryNow|rendered|setUser|globals|cfg|lock|prefix|onAccepted|list|write|post|touch|current|navigate|online|leave|record|show|state|end|log|trim|split|keep|pass|view)$/;
 
 /**
  * Class fields as constructor assignments: every target browser has class fields, but `es2020` in
@@ -30,9 +34,10 @@ const common: BuildOptions = {
   mangleProps: INTERNAL,
 };
 
-async function iife(entry: string): Promise<string> {
-  const out = await build({ ...common, entryPoints: [join(__dirname, entry)], format: 'iife' });
-  return out.outputFiles![0]!.text;
+/** One file of the script build; `mangleCache` carries the core's mangled member names to its parts (built apart, they must agree). */
+async function iife(entry: string, mangleCache: Record<string, string | false> = {}): Promise<{ text: string; mangleCache: Record<string, string | false> }> {
+  const out = await build({ ...common, entryPoints: [join(__dirname, entry)], format: 'iife', mangleCache });
+  return { text: out.outputFiles![0]!.text, mangleCache: out.mangleCache ?? {} };
 }
 
 /**
@@ -40,8 +45,20 @@ async function iife(entry: string): Promise<string> {
  * `GET {base}/sdk/web.js` and `{base}/sdk/web-messages.js`.
  */
 export async function bundleWebSdk(): Promise<WebSdkFiles> {
-  const [core, messages] = await Promise.all([iife('global.ts'), iife('messages/global.ts')]);
-  return { 'web.js': core, 'web-messages.js': messages };
+  const core = await iife('global.ts');
+  const [messages, actions, errors, context, vitals] = await Promise.all(
+    ['messages/global.ts', 'parts/actions-global.ts', 'parts/errors-global.ts', 'parts/context-global.ts', 'parts/vitals-global.ts'].map((e) =>
+      iife(e, core.mangleCache),
+    ),
+  );
+  return {
+    'web.js': core.text,
+    'web-messages.js': messages!.text,
+    'web-actions.js': actions!.text,
+    'web-errors.js': errors!.text,
+    'web-context.js': context!.text,
+    'web-vitals.js': vitals!.text,
+  };
 }
 
 /** The ESM build's files (entry, block entries, the renderer chunk), path → text, in memory. */

@@ -1,33 +1,47 @@
 /// <reference lib="dom" />
 import { createApi } from './api';
-import type { Renderer } from './core/client';
+import type { Load, Parts } from './core/client';
 
 /**
- * The script build (`<script src="{base}/sdk/web.js">`): defines the one global `evp`. The message
- * renderer is `web-messages.js` beside this script, loaded the first time a message is shown; it
- * registers itself on `evp._renderer` (no second global).
+ * The script build (`<script src="{base}/sdk/web.js">`): defines the one global `evp`. Each lazily
+ * loaded part is a file beside this script (`web-messages.js`, the renderer; `web-actions.js`, the
+ * action pull; `web-errors.js`, captureErrors; `web-context.js`, context; `web-vitals.js`, webVitals), loaded the first time it is needed; it registers itself on the global (`evp._renderer`,
+ * `evp._actions`: no second global).
  */
-type Global = typeof globalThis & { evp?: ReturnType<typeof createApi> & { _renderer?: Renderer } };
+type Global = typeof globalThis & { evp?: ReturnType<typeof createApi> };
 const g = globalThis as Global;
 const src = typeof document !== 'undefined' ? (document.currentScript as HTMLScriptElement | null)?.src : undefined;
 const base = src ? src.slice(0, src.lastIndexOf('/') + 1) : '';
 
-let loading: Promise<Renderer> | undefined;
-const loadRenderer = (nonce?: string) =>
-  (loading ??= new Promise<Renderer>((resolve, reject) => {
+/** Each part's file and the global member it registers. */
+const FILES: Record<keyof Parts, [string, string]> = {
+  messages: ['web-messages.js', '_renderer'],
+  actions: ['web-actions.js', '_actions'],
+  errors: ['web-errors.js', '_errors'],
+  context: ['web-context.js', '_context'],
+  vitals: ['web-vitals.js', '_vitals'],
+};
+
+const loading: Partial<Record<keyof Parts, Promise<unknown>>> = {};
+const load = ((name: keyof Parts, nonce?: string) =>
+  (loading[name] ??= new Promise((resolve, reject) => {
+    const [file, member] = FILES[name];
     const s = document.createElement('script');
     if (nonce) s.nonce = nonce;
-    s.src = `${base}web-messages.js`;
+    s.src = base + file;
     s.async = true;
-    s.onload = () => (g.evp?._renderer ? resolve(g.evp._renderer) : reject(new Error('web-messages.js did not register')));
+    s.onload = () => {
+      const part = (g.evp as Record<string, unknown> | undefined)?.[member];
+      return part ? resolve(part) : reject(new Error(`${file} did not register`));
+    };
     s.onerror = () => {
-      loading = undefined;
+      delete loading[name];
       reject(new Error(`could not load ${s.src}`));
     };
     document.head.appendChild(s);
-  }));
+  }))) as Load;
 
-g.evp ??= createApi(loadRenderer);
+g.evp ??= createApi(load);
 
 // An ES module (no exports otherwise): esbuild then bundles it without CommonJS/lazy-init wrappers.
 export {};

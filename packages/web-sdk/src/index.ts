@@ -22,6 +22,8 @@ export const {
   status,
   register,
   unregister,
+  setUserToken,
+  onUserTokenExpired,
 } = evp;
 export { blockTracker, type BlockTracker } from './block';
 export type { ActionResponse, Evp, IdentifyAction, Status } from './api';

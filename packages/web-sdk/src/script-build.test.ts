@@ -4,7 +4,7 @@ import * as sdk from './index';
 
 /** The script build defines one global, `evp`, with the package's API, and nothing a strict CSP forbids. */
 describe('script build', () => {
-  it('web.js defines exactly one global, evp, with the same functions as the package; web-messages.js adds none', async () => {
+  it('web.js defines exactly one global, evp, with the same functions as the package; its parts (web-messages.js, web-actions.js, web-errors.js, web-context.js, web-vitals.js) add none', async () => {
     const files = await bundleWebSdk();
     const sandbox: Record<string, unknown> = {};
     runInNewContext(files['web.js'], sandbox);
@@ -18,11 +18,13 @@ describe('script build', () => {
         'identify',
         'init',
         'onAction',
+        'onUserTokenExpired',
         'optOut',
         'register',
         'reset',
         'respond',
         'setConsent',
+        'setUserToken',
         'showInAppMessage',
         'status',
         'track',
@@ -32,8 +34,19 @@ describe('script build', () => {
     );
     // The package exports the same functions by name.
     for (const k of Object.keys(evp)) expect(typeof (sdk as unknown as Record<string, unknown>)[k]).toBe('function');
-    runInNewContext(files['web-messages.js'], sandbox);
-    expect(Object.keys(sandbox)).toEqual(['evp']);
+    // Each part registers itself on evp (and adds no global).
+    const parts = {
+      'web-messages.js': '_renderer',
+      'web-actions.js': '_actions',
+      'web-errors.js': '_errors',
+      'web-context.js': '_context',
+      'web-vitals.js': '_vitals',
+    } as const;
+    for (const [file, member] of Object.entries(parts)) {
+      runInNewContext(files[file as keyof typeof parts], sandbox);
+      expect(Object.keys(sandbox)).toEqual(['evp']);
+      expect(evp[member]).toBeDefined();
+    }
     expect(typeof (evp._renderer as { render?: unknown }).render).toBe('function');
   });
 

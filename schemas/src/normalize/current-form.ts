@@ -7,7 +7,7 @@ import type { EnvelopeFacts, RawEvent } from './types';
 
 // sent_at is read for every form by the normaliser (sent-at.ts).
 const ENVELOPE_KEYS = ['id', 'tz', 'internal', 'data', 'sent_at'] as const;
-const INTERNAL_KEYS = ['s_id', 'sdk', 'app_id', 'a_id', 'app_version', 'a_ver', 'device_id', 'd_id', 'device_os', 'os'];
+const INTERNAL_KEYS = ['s_id', 'sdk', 'app_id', 'a_id', 'app_version', 'a_ver', 'device_id', 'd_id', 'device_os', 'os', 'context'];
 const EVENT_KEYS = ['time', 'ts', '__ol', 'name', 'property', 'ctx', 'meta'];
 
 /** Current form (spec 2.1): `{id, tz, internal{…}, data[{time, __ol, name, property, ctx}]}`. */
@@ -38,6 +38,9 @@ export function readCurrentEnvelope(env: Record<string, unknown>, path: string):
   const unknownInternal = pickUnknown(internal, INTERNAL_KEYS);
   const client: Record<string, unknown> = { declared_app_id: declaredAppId };
   if (sdkWrapper !== undefined) client.sdk_wrapper = sdkWrapper;
+  // The device and attribution context a web client sends once per envelope (docs/data-contract.md,
+  // "Client context"): kept for every event of the envelope, like the earlier form's d_info.
+  if (isObject(internal.context)) client.context = internal.context;
   if (Object.keys(unknownEnvelope).length > 0) client.envelope_extra = unknownEnvelope;
   if (Object.keys(unknownInternal).length > 0) client.internal_extra = unknownInternal;
   return {

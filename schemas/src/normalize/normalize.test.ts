@@ -54,6 +54,19 @@ describe('normalizeUpload: current form', () => {
     expect(e.props).toEqual({ action: 'login', referral_code: 'REF1' });
   });
 
+  it('keeps internal.context (a web client’s device and attribution context) in client.context for every event, without a warning', () => {
+    const context = { user_agent: 'Mozilla/5.0', locale: 'sw-KE', screen: '390x844', utm_source: 'sms' };
+    const env = currentEnvelope([pageLog, identifyLog], {
+      internal: { s_id: 'user-42_1_0', sdk: 'web/0.1.0', a_id: 'a', a_ver: '2.0.0 (7)', d_id: 'anon:d', os: 'web', context },
+    });
+    const r = normalizeUpload(env, ctx);
+    expect(r.rejected).toEqual([]);
+    expect(r.accepted.map((a) => [a.event.client, a.event.warnings])).toEqual([
+      [{ declared_app_id: 'a', context }, []],
+      [{ declared_app_id: 'a', context }, []],
+    ]);
+  });
+
   it('gives a re-sent event the same id, and a different event another', () => {
     const a = normalizeUpload(currentEnvelope([pageLog, identifyLog]), ctx).accepted.map((x) => x.event.event_id);
     const b = normalizeUpload(currentEnvelope([pageLog, identifyLog]), { ...ctx, requestId: 'req-2', receivedAt: 5 }).accepted.map((x) => x.event.event_id);

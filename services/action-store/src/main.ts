@@ -24,7 +24,7 @@ async function main() {
   redis.on('error', (err) => logger.warn({ err }, 'redis connection error'));
   await redis.connect();
   const httpMetrics = createHttpMetrics('action_store');
-  // Reloaded on change; last uses shared with the other services through the same Redis.
+  // Reloaded on change; last uses and the last hour's user token counts shared with the other services through the same Redis.
   const keys = serviceKeys({ config, logger, redis, metrics: httpMetrics.registry });
   const store = new RedisActionStore({
     redis,
@@ -103,7 +103,7 @@ async function main() {
       { what: 'producer', run: () => producer?.close() },
       { what: 'Kafka', run: () => bus?.close() },
       { what: 'store', run: () => store.close() },
-      { what: 'keys (last uses flushed)', run: () => keys.close() },
+      { what: 'keys (last uses and user token counts flushed)', run: () => keys.close() },
       { what: 'Redis', run: () => redis.quit().catch(() => redis.disconnect()) },
     ],
   });

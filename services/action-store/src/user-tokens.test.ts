@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { KeyRing, createLogger, type KeysFile, type UserTokenPolicy } from '@evp/core';
+import { KeyRing, UserTokenOutcomeTracker, createLogger, type KeysFile, type UserTokenPolicy } from '@evp/core';
 import { ManualClock, NEVER_EXPIRES } from '@evp/actions';
 import { InMemoryActionStore } from '@evp/embedded';
 import { signUserToken } from '@evp/testkit';
@@ -22,8 +22,8 @@ const file = (policy: UserTokenPolicy): KeysFile => ({
 const token = (sub: string, o: { exp?: number; kid?: string } = {}) =>
   signUserToken({ sub, aud: 'app-1', iat: NOW / 1000, exp: o.exp ?? NOW / 1000 + 600 }, { kid: o.kid ?? 'tok-1', secret: SECRET });
 
-function setup(policy: UserTokenPolicy, limit = { burst: 1000, perSecond: 1 }) {
-  const keys = new KeyRing(file(policy));
+function setup(policy: UserTokenPolicy, limit = { burst: 1000, perSecond: 1 }, tokenOutcomes?: UserTokenOutcomeTracker) {
+  const keys = new KeyRing(file(policy), tokenOutcomes ? { tokenOutcomes } : {});
   const store = new InMemoryActionStore({ clock: new ManualClock(NOW) });
   const { app, metrics } = createActionStoreApp({ store, keys, logger: createLogger('test', 'silent'), now: () => NOW, userPullLimit: limit });
   const create = (userId: string) =>
@@ -70,6 +70,8 @@ describe('user tokens on the single-user pulls', () => {
     const ok = await t.pull('u1', await token('u1'), 'query');
     expect([ok.status, ok.body.data.length]).toEqual([200, 1]);
     expect(await t.counts()).toEqual({ 'app-1/required': 1, 'app-1/invalid': 2, 'app-1/expired': 1, 'app-1/mismatch': 1, 'app-1/valid': 1 });
+    // The same outcomes reach the ring's last-hour counts (what GET /v1/keys/user-tokens serves).
+    expect(await t.keys.tokenOutcomes.lastHour('app-1')).toEqual({ valid: 1, anonymous: 0, required: 1, invalid: 2, expired: 1, mismatch: 1 });
   });
 
   it('enforce: the older clients’ fetch needs the token too; an anonymous visitor (anon:) needs none', async () => {
@@ -87,6 +89,28 @@ describe('user tokens on the single-user pulls', () => {
     expect([res.status, res.body.data.length]).toEqual([200, 1]);
     expect((await t.pull('u1')).status).toBe(200);
     expect(await t.counts()).toEqual({ 'app-1/mismatch': 1, 'app-1/required': 1 });
+  });
+
+  it('report: a count store that never answers neither slows nor fails a pull; its failed flush is reported', async () => {
+    const errors: unknown[] = [];
+    const hanging = { add: () => new Promise<void>(() => {}), lastHour: () => new Promise<never>(() => {}), close: async () => {} };
+    const failing = { ...hanging, add: async () => Promise.reject(new Error('redis down')) };
+    for (const store of [hanging, failing]) {
+      const tracker = new UserTokenOutcomeTracker({ store, flushMs: 1, onFlushError: (e) => errors.push(e) });
+      const t = setup('report', undefined, tracker);
+      await t.create('u1');
+      for (let i = 0; i < 3; i++) {
+        const started = Date.now();
+        const res = await t.pull('u1');
+        expect([res.status, Date.now() - started < 1_000]).toEqual([200, true]);
+        // Let a flush start between calls: the next call must not wait for it.
+        await new Promise((r) => setImmediate(r));
+      }
+      // The hanging store's flush would never end; the failing one's ends with its error reported.
+      if (store === failing) await tracker.flush();
+    }
+    expect(errors.length).toBeGreaterThan(0);
+    expect(new Set(errors.map((e) => (e as Error).message))).toEqual(new Set(['redis down']));
   });
 
   it('off (the default): no token is read or counted; a policy change in the file applies at once', async () => {

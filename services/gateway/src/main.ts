@@ -22,7 +22,7 @@ async function main() {
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   redis?.on('error', (err) => logger.debug({ err }, 'redis connection error'));
   const httpMetrics = createHttpMetrics('gateway');
-  // Reloaded on change; last uses shared through Redis when there is one.
+  // Reloaded on change; last uses and the last hour's user token counts shared through Redis when there is one.
   const keys = serviceKeys({ config, logger, metrics: httpMetrics.registry, ...(redis ? { redis } : {}) });
   const rateLimiter = redis ? createRedisRateLimiter({ redis, policy, prefix: config.RATE_LIMIT_PREFIX }) : createInMemoryRateLimiter(policy);
   let draining = false;

@@ -10,6 +10,19 @@ import { scriptFilesFromDir, type ScriptFiles } from './sdk-script';
 // A fake build: the route is written against the loader, whatever builds the files.
 const CORE = 'window.evp={init(){}};';
 const MESSAGES = 'evp._renderer={};';
+const ACTIONS = 'evp._actions=function(){};';
+const ERRORS = 'evp._errors=function(){};';
+const CONTEXT = 'evp._context=function(){};';
+const VITALS = 'evp._vitals=function(){};';
+/** The fake build's files by name. */
+const FILES = {
+  'web.js': CORE,
+  'web-messages.js': MESSAGES,
+  'web-actions.js': ACTIONS,
+  'web-errors.js': ERRORS,
+  'web-context.js': CONTEXT,
+  'web-vitals.js': VITALS,
+};
 const etagOf = (text: string) => `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
 
 const setup = (webSdk?: ScriptFiles) => harness(createInProcessBus(), webSdk ? { deps: { webSdk } } : {});
@@ -17,11 +30,8 @@ const setup = (webSdk?: ScriptFiles) => harness(createInProcessBus(), webSdk ? {
 describe('GET /sdk/{file} (the web library’s script build)', () => {
   it('serves each file as JavaScript with its content hash as ETag, a 5-minute cache, and CORS for any site; no key needed', async () => {
     let loads = 0;
-    const s = await setup(async () => (loads++, { 'web.js': CORE, 'web-messages.js': MESSAGES }));
-    for (const [file, text] of [
-      ['web.js', CORE],
-      ['web-messages.js', MESSAGES],
-    ] as const) {
+    const s = await setup(async () => (loads++, FILES));
+    for (const [file, text] of Object.entries(FILES)) {
       const res = await request(s.app).get(`/sdk/${file}`).set('Origin', 'https://any-site.example');
       expect([res.status, res.text]).toEqual([200, text]);
       expect({
@@ -48,7 +58,7 @@ describe('GET /sdk/{file} (the web library’s script build)', () => {
   });
 
   it('answers 304 without a body when If-None-Match names the current ETag, 200 for an old one', async () => {
-    const s = await setup(async () => ({ 'web.js': CORE, 'web-messages.js': MESSAGES }));
+    const s = await setup(async () => FILES);
     const same = await request(s.app)
       .get('/sdk/web.js')
       .set('If-None-Match', `"old", ${etagOf(CORE)}`);
@@ -67,7 +77,7 @@ describe('GET /sdk/{file} (the web library’s script build)', () => {
     let fail = true;
     const s = await setup(async () => {
       if (fail) throw new Error('ENOENT: /app/sdk/web.js');
-      return { 'web.js': CORE, 'web-messages.js': MESSAGES };
+      return FILES;
     });
     const other = await request(s.app).get('/sdk/evil.js');
     expect([other.status, other.body.error.code, other.body.error.path]).toEqual([404, 'not_found', 'params.file']);
@@ -88,9 +98,8 @@ describe('GET /sdk/{file} (the web library’s script build)', () => {
 
   it('reads a directory the image build wrote (services: WEB_SDK_DIR)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sdk-'));
-    writeFileSync(join(dir, 'web.js'), CORE);
-    writeFileSync(join(dir, 'web-messages.js'), MESSAGES);
-    expect(await scriptFilesFromDir(dir)()).toEqual({ 'web.js': CORE, 'web-messages.js': MESSAGES });
+    for (const [name, text] of Object.entries(FILES)) writeFileSync(join(dir, name), text);
+    expect(await scriptFilesFromDir(dir)()).toEqual(FILES);
     await expect(scriptFilesFromDir(join(dir, 'none'))()).rejects.toThrow(/ENOENT/);
   });
 });

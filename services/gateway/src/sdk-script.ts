@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { Request, Response } from 'express';
 import { ApiError, type Logger } from '@evp/core';
 
-/** The web library's script build (docs/sdk-web.md): the core (global `evp`) and the message renderer it loads when a message is shown. */
-export const SDK_SCRIPT_FILES = ['web.js', 'web-messages.js'] as const;
+/** The web library's script build (docs/sdk-web.md): the core (global `evp`) and the parts it loads when needed (the message renderer, the action pull, error capture, context, web vitals). */
+export const SDK_SCRIPT_FILES = ['web.js', 'web-messages.js', 'web-actions.js', 'web-errors.js', 'web-context.js', 'web-vitals.js'] as const;
 
 /** Where the script build comes from: built in process (`npm start`) or read from the image (services). */
 export type ScriptFiles = () => Promise<Readonly<Record<(typeof SDK_SCRIPT_FILES)[number], string>>>;
@@ -27,8 +27,15 @@ interface Served {
 export const scriptFilesFromDir =
   (dir: string): ScriptFiles =>
   async () => {
-    const [core, messages] = await Promise.all(SDK_SCRIPT_FILES.map((f) => readFile(join(dir, f), 'utf8')));
-    return { 'web.js': core as string, 'web-messages.js': messages as string };
+    const [core, messages, actions, errors, context, vitals] = await Promise.all(SDK_SCRIPT_FILES.map((f) => readFile(join(dir, f), 'utf8')));
+    return {
+      'web.js': core as string,
+      'web-messages.js': messages as string,
+      'web-actions.js': actions as string,
+      'web-errors.js': errors as string,
+      'web-context.js': context as string,
+      'web-vitals.js': vitals as string,
+    };
   };
 
 /** True when If-None-Match names the ETag (or is `*`): the browser's copy is current. */

@@ -23,7 +23,8 @@ import { createSegmenterParts } from './segmenter-parts';
 async function main() {
   const config = loadSegmenterConfig();
   const logger = createLogger('segmenter', config.LOG_LEVEL);
-  // Only keys' last uses live in Redis here: without it GET /v1/keys shows this replica's own uses.
+  // Only keys' last uses and user token counts live in Redis here: without it GET /v1/keys shows this
+  // replica's own uses, and GET /v1/keys/user-tokens no counts (the gateway and action store make them).
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   redis?.on('error', (err) => logger.debug({ err }, 'redis connection error'));
   const httpMetrics = createHttpMetrics('segmenter');

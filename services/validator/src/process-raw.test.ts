@@ -1,16 +1,9 @@
 import type { BusMessage } from '@evp/core';
+import { rawMessage } from './raw-message.fixture';
 import { processRawMessage, processingFailure } from './process-raw';
 
 const options = { maxEventChars: 64 * 1024 };
-const msg = (headers: Record<string, string>, body: unknown): BusMessage => ({
-  topic: 'ingest.raw',
-  partition: 0,
-  offset: '7',
-  key: 'app-1:x',
-  value: Buffer.from(JSON.stringify(body)),
-  headers: { app_id: 'app-1', request_id: 'req-1', received_at: '1700000100000', key_id: 'k', ...headers },
-  timestamp: 1,
-});
+const msg = rawMessage;
 
 describe('processRawMessage: payload kinds', () => {
   it('reads catalog:<kind> as a catalog submission', () => {

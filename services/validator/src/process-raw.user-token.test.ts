@@ -1,4 +1,4 @@
-import type { BusMessage } from '@evp/core';
+import { rawMessage } from './raw-message.fixture';
 import { processRawMessage } from './process-raw';
 
 // The gateway's user token headers (docs/keys.md, "User tokens") decide each event: its user's token
@@ -13,15 +13,7 @@ const envelope = (user: string) => ({
     { time: '2023-11-15 03:43:20.123', name: 'page', property: 'Home', ctx: { __ol: true, path: '/home', title: 'Home', duration: 12.5, render_time: 340 } },
   ],
 });
-const msg = (headers: Record<string, string>, body: unknown): BusMessage => ({
-  topic: 'ingest.raw',
-  partition: 0,
-  offset: '7',
-  key: 'app-1:x',
-  value: Buffer.from(JSON.stringify(body)),
-  headers: { app_id: 'app-1', request_id: 'req-1', received_at: '1700000100000', key_id: 'k', ...headers },
-  timestamp: 1,
-});
+const msg = rawMessage;
 const verdict = (headers: Record<string, string>, user: string) => {
   const o = processRawMessage(msg(headers, envelope(user)), options);
   return {

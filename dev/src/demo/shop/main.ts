@@ -149,15 +149,30 @@ function showUser(): void {
   byId('logout-btn').hidden = !state.user;
 }
 
+/**
+ * The shopper's user token from the shop's own server (`GET /demo/user-token`, signed with the app's
+ * key, docs/keys.md "User tokens"), as a real shop's back end signs one after its login: the demo app
+ * runs in `enforce`, so the shopper's events and messages need it.
+ */
+async function userToken(id: string): Promise<string> {
+  const res = await fetch(`/demo/user-token?user_id=${encodeURIComponent(id)}`);
+  if (!res.ok) throw new Error(`the shop's server gave no user token (${res.status})`);
+  return ((await res.json()) as { token: string }).token;
+}
+
 byId('login').addEventListener('submit', (e) => {
   e.preventDefault();
   const name = byId<HTMLInputElement>('login-name').value.trim();
   if (!name) return;
   state.user = name;
   localStorage.setItem(USER_KEY, name);
-  // register/login switch the library to the user; the name goes to the user catalog (campaign templates read it).
-  void evp.identify('login', userId(name), { name });
-  showUser();
+  // register/login switch the library to the user, with the user's token; the name goes to the
+  // user catalog (campaign templates read it). Without a token now, the library asks again
+  // (onUserTokenExpired) before it sends. Signed in on screen once the library has the user.
+  void userToken(userId(name))
+    .catch(() => undefined)
+    .then((token) => evp.identify('login', userId(name), { name }, token ? { token } : undefined))
+    .finally(showUser);
 });
 byId('logout-btn').addEventListener('click', () => {
   void evp.identify('logout', userId(state.user));
@@ -183,6 +198,8 @@ async function start(): Promise<void> {
       go('/demo/cart');
     }
   });
+  // A token expired (an hour), or a returning shopper's page has none yet: the shop's server signs a new one.
+  evp.onUserTokenExpired(() => userToken(userId(state.user)));
   evp.init({
     sdkKey: cfg.sdkKey,
     apiUrl: `${location.origin}/v1`,

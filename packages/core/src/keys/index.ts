@@ -18,3 +18,10 @@ export {
 } from './file';
 export { KeyRing, type KeyGrant, type KeyInfo, type KeyMatch, type KeyRingOptions, type UserTokenKey } from './ring';
 export { KeyUsageTracker, createInMemoryKeyUsageStore, type KeyUsageTrackerOptions } from './usage';
+export {
+  UserTokenOutcomeTracker,
+  createInMemoryUserTokenCountStore,
+  oldestMinuteOfHour,
+  zeroOutcomeCounts,
+  type UserTokenOutcomeTrackerOptions,
+} from './token-outcomes';

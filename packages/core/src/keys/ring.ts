@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { privacyOf, pseudonymise, resolvePrivacy, type AppPrivacy, type PrivacyTable, type PseudonymKey } from '../privacy';
 import { parseKeysFile, type KeysFile, type Role, type UserTokenKeyEntry, type UserTokenPolicy } from './file';
 import { KeyUsageTracker, createInMemoryKeyUsageStore } from './usage';
+import { UserTokenOutcomeTracker, createInMemoryUserTokenCountStore } from './token-outcomes';
 
 export interface KeyGrant {
   keyId: string;
@@ -94,6 +95,8 @@ function contentsOf(file: KeysFile): Contents {
 export interface KeyRingOptions {
   /** Where uses are recorded (default: this process's memory only). */
   usage?: KeyUsageTracker;
+  /** Where user token outcomes are counted for the last hour (default: this process's memory only). */
+  tokenOutcomes?: UserTokenOutcomeTracker;
   now?: () => number;
 }
 
@@ -105,11 +108,13 @@ export class KeyRing {
   private contents: Contents;
   private digest: string | undefined;
   readonly usage: KeyUsageTracker;
+  readonly tokenOutcomes: UserTokenOutcomeTracker;
   private readonly now: () => number;
 
   constructor(file: KeysFile, opts: KeyRingOptions = {}) {
     this.contents = contentsOf(file);
     this.usage = opts.usage ?? new KeyUsageTracker({ store: createInMemoryKeyUsageStore() });
+    this.tokenOutcomes = opts.tokenOutcomes ?? new UserTokenOutcomeTracker({ store: createInMemoryUserTokenCountStore() });
     this.now = opts.now ?? Date.now;
   }
 
@@ -183,6 +188,11 @@ export class KeyRing {
   pseudonymsOf(appId: string, value: string): string[] {
     const versions = [...(this.contents.pseudonymKeys.get(appId)?.values() ?? [])].sort((a, b) => b.version - a.version);
     return versions.map((k) => pseudonymise(k.secret, k.version, value));
+  }
+
+  /** The app's user token signing keys as the file lists them (the console shows their ids, algs and dates). */
+  userTokenKeysOf(appId: string): UserTokenKey[] {
+    return [...(this.contents.tokenKeys.get(appId)?.values() ?? [])];
   }
 
   /** The app's user token signing key named `kid`, revoked or not; undefined when the app has none of that name. */

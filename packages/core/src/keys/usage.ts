@@ -1,4 +1,5 @@
 import type { KeyUsageStore, KeyUse } from '../ports/key-usage';
+import { CoalescedWrites } from './coalesced-writes';
 
 export interface KeyUsageTrackerOptions {
   store: KeyUsageStore;
@@ -9,7 +10,7 @@ export interface KeyUsageTrackerOptions {
   onFlushError?: (err: unknown) => void;
 }
 
-const slot = (appId: string, keyId: string) => `${appId}\u0000${keyId}`;
+const slot = (u: KeyUse) => `${u.appId}\u0000${u.keyId}`;
 
 /**
  * When each key was last used, without a write per request: a use only sets this replica's latest
@@ -19,48 +20,33 @@ const slot = (appId: string, keyId: string) => `${appId}\u0000${keyId}`;
  * sees its own uses at once and other replicas' within `flushMs`.
  */
 export class KeyUsageTracker {
-  private pending = new Map<string, KeyUse>();
-  private timer: NodeJS.Timeout | undefined;
-  private readonly flushMs: number;
+  private readonly writes: CoalescedWrites<KeyUse>;
   private readonly now: () => number;
 
   constructor(private readonly opts: KeyUsageTrackerOptions) {
-    this.flushMs = opts.flushMs ?? 5_000;
     this.now = opts.now ?? Date.now;
+    this.writes = new CoalescedWrites({
+      flushMs: opts.flushMs ?? 5_000,
+      keyOf: slot,
+      // A newer use wins, whichever was held first (a failed flush's uses come back after newer ones).
+      merge: (held, u) => (!held || held.at < u.at ? u : held),
+      write: (batch) => opts.store.record(batch),
+      ...(opts.onFlushError ? { onFlushError: opts.onFlushError } : {}),
+    });
   }
 
   used(appId: string, keyId: string): void {
-    const at = this.now();
-    const k = slot(appId, keyId);
-    const held = this.pending.get(k);
-    if (!held || held.at < at) this.pending.set(k, { appId, keyId, at });
-    // unref: a scheduled flush never keeps a process (or a test) alive; close() flushes at shutdown.
-    this.timer ??= setTimeout(() => void this.flush(), this.flushMs).unref();
+    this.writes.hold({ appId, keyId, at: this.now() });
   }
 
   /** Sends what gathered; on failure puts it back (a newer use wins) for the next flush. */
   async flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.pending.size === 0) return;
-    const batch = [...this.pending.values()];
-    this.pending = new Map();
-    try {
-      await this.opts.store.record(batch);
-    } catch (err) {
-      for (const u of batch) {
-        const k = slot(u.appId, u.keyId);
-        const newer = this.pending.get(k);
-        if (!newer || newer.at < u.at) this.pending.set(k, u);
-      }
-      this.timer ??= setTimeout(() => void this.flush(), this.flushMs).unref();
-      this.opts.onFlushError?.(err);
-    }
+    await this.writes.flush();
   }
 
   async lastUsed(appId: string): Promise<Map<string, number>> {
     const stored = await this.opts.store.lastUsed(appId);
-    for (const u of this.pending.values()) {
+    for (const u of this.writes.held()) {
       if (u.appId === appId && (stored.get(u.keyId) ?? -Infinity) < u.at) stored.set(u.keyId, u.at);
     }
     return stored;

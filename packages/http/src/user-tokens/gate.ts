@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { isAnonymousUserId } from '@evp/contract';
-import { ApiError, type ErrorCode, type KeyRing, type UserTokenPolicy } from '@evp/core';
+import { ApiError, type ErrorCode, type KeyRing, type UserTokenOutcome, type UserTokenPolicy } from '@evp/core';
 import type { Registry } from 'prom-client';
 import { grantOf } from '../auth';
 import { createUserTokenMetrics } from '../metrics';
@@ -23,12 +23,9 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/**
- * The outcome of a call for one user, as counted in user_tokens_total: `anonymous` (an `anon:` id,
- * which needs no token) and `valid` pass; the others are refused under enforce.
- */
-export type UserTokenOutcome = 'valid' | 'anonymous' | RefusedUserTokenOutcome;
-export type RefusedUserTokenOutcome = 'required' | 'invalid' | 'expired' | 'mismatch';
+/** The outcomes (core's USER_TOKEN_OUTCOMES) enforce refuses. */
+export type RefusedUserTokenOutcome = Exclude<UserTokenOutcome, 'valid' | 'anonymous'>;
+export type { UserTokenOutcome };
 
 const CODES: Record<RefusedUserTokenOutcome, ErrorCode> = {
   required: 'user_token_required',
@@ -72,14 +69,20 @@ export interface UserTokens {
    * outcome but valid. Under report the call goes on (the count says what enforce would refuse).
    */
   requireFor(req: Request, userId: string): UserTokenOutcome | undefined;
-  /** Counts one outcome of the app (the gateway counts an upload once, after reading its users). */
+  /**
+   * Counts one outcome of the app (the gateway counts an upload once, after reading its users): in
+   * user_tokens_total and in the ring's last-hour counts (held in memory, flushed in the background).
+   */
   count(appId: string, outcome: UserTokenOutcome): void;
 }
 
 export function userTokens(keys: KeyRing, registry: Registry, now: () => number = Date.now): UserTokens {
   const { checks } = createUserTokenMetrics(registry);
   const verifyUserToken = createUserTokenVerifier();
-  const count = (appId: string, outcome: UserTokenOutcome) => checks.inc({ app: appId, outcome });
+  const count = (appId: string, outcome: UserTokenOutcome) => {
+    checks.inc({ app: appId, outcome });
+    keys.tokenOutcomes.record(appId, outcome);
+  };
   return {
     count,
     read(req, _res, next) {

@@ -69,8 +69,14 @@ export async function idbStore(name: string): Promise<AsyncStore | null> {
     },
     async write(puts, dels) {
       const s = await tx('readwrite');
-      for (const k of dels) s.delete(k);
-      for (const [k, v] of puts) s.put(v, k);
+      try {
+        for (const k of dels) s.delete(k);
+        for (const [k, v] of puts) s.put(v, k);
+      } catch (e) {
+        // A put that throws (a value IndexedDB cannot store) would leave the others to commit.
+        s.transaction.abort();
+        throw e;
+      }
       return new Promise((ok, fail) => {
         s.transaction.oncomplete = () => ok();
         s.transaction.onerror = s.transaction.onabort = () => fail(s.transaction.error ?? new Error('IndexedDB write aborted'));
@@ -101,14 +107,16 @@ export function fallbackStore(durable: AsyncStore, warn: (m: string, d?: unknown
   return { list: (p, n) => run((s) => s.list(p, n)), write: (p, d) => run((s) => s.write(p, d)) };
 }
 
-/** localStorage as the shared synchronous state, or a Map when it is unavailable or full. */
-export function sharedStore(): SyncStore {
+/** localStorage as the shared synchronous state, or a Map when it is unavailable or full (or `memory`: never localStorage). */
+export function sharedStore(memory = false): SyncStore {
   const m = new Map<string, string>();
   let ls: Storage | undefined;
   try {
-    ls = window.localStorage;
-    ls.setItem('evp:t', '1');
-    ls.removeItem('evp:t');
+    if (!memory) {
+      ls = window.localStorage;
+      ls.setItem('evp:t', '1');
+      ls.removeItem('evp:t');
+    }
   } catch {
     ls = undefined;
   }
@@ -146,5 +154,38 @@ export function sharedStore(): SyncStore {
         // Nothing to do.
       }
     },
+  };
+}
+
+/**
+ * Storage held back until consent (cookieless while `pending`): the library's state stays in memory
+ * and nothing is written to localStorage or IndexedDB (IndexedDB is not even opened); localStorage is
+ * still read, so a choice made in another tab is seen. keep() moves what memory holds (deletions too)
+ * into the device's storage and uses it from then on.
+ */
+export function heldStores(shared: SyncStore, durable: () => Promise<AsyncStore>): { shared: SyncStore; store: AsyncStore; keep: () => Promise<void> } {
+  // A key deleted while held is kept as undefined: keep() deletes it from the device too.
+  const held = new Map<string, unknown>();
+  const memory = memoryStore();
+  let real: AsyncStore | undefined;
+  let moving: Promise<void> | undefined;
+  const on = async () => (await moving, real ?? memory);
+  return {
+    shared: {
+      get: <T>(k: string) => (real || !held.has(k) ? shared.get<T>(k) : (held.get(k) as T | undefined)),
+      set: (k, v) => (real ? shared.set(k, v) : void held.set(k, v)),
+      del: (k) => (real ? shared.del(k) : void held.set(k, undefined)),
+    },
+    store: { list: async (p, n) => (await on()).list(p, n), write: async (p, d) => (await on()).write(p, d) },
+    keep: (): Promise<void> =>
+      (moving ??= (async () => {
+        for (const [k, v] of held)
+          if (v === undefined) shared.del(k);
+          else shared.set(k, v);
+        const d = await durable();
+        const all = await memory.list('');
+        if (all.length > 0) await d.write(all, []);
+        real = d;
+      })()),
   };
 }

@@ -2,9 +2,9 @@
 import type { Exclusive, SendResult, Transport } from '../core/ports';
 
 /**
- * fetch with the SDK key as a bearer token; while the page unloads, `keepalive` (the body is under
+ * fetch with the SDK key as a bearer token (and the user token as `X-EVP-User-Token`); while the page unloads, `keepalive` (the body is under
  * the 64 KB keepalive budget: batches are frozen at ≤ 60 KB). Where keepalive fetch is missing,
- * sendBeacon with the key in the `sdk_key` query parameter and a text/plain body (a beacon cannot set
+ * sendBeacon with the key in the `sdk_key` query parameter (the user token in `user_token`) and a text/plain body (a beacon cannot set
  * headers); a beacon's answer is never seen, so its batch stays queued and the next visit re-sends the
  * same bytes, which the platform's event ids absorb.
  */
@@ -16,7 +16,8 @@ async function answer(res: Response): Promise<SendResult> {
   } catch {
     parsed = undefined;
   }
-  return { status: res.status, retryAfter: res.headers.has('Retry-After') && Number.isFinite(ra) ? ra : undefined, body: parsed };
+  const date = Date.parse(res.headers.get('Date') ?? '');
+  return { status: res.status, retryAfter: res.headers.has('Retry-After') && Number.isFinite(ra) ? ra : undefined, body: parsed, date: date || undefined };
 }
 
 export function fetchTransport(sdkKey: string): Transport {
@@ -29,11 +30,12 @@ export function fetchTransport(sdkKey: string): Transport {
         return { status: 0 };
       }
     },
-    async post(url, body, unload): Promise<SendResult> {
+    async post(url, body, unload, token): Promise<SendResult> {
+      const q = `?sdk_key=${encodeURIComponent(sdkKey)}${token ? `&user_token=${encodeURIComponent(token)}` : ''}`;
       const beacon = (): SendResult =>
         typeof navigator !== 'undefined' &&
         typeof navigator.sendBeacon === 'function' &&
-        navigator.sendBeacon(`${url}?sdk_key=${encodeURIComponent(sdkKey)}`, new Blob([body], { type: 'text/plain' }))
+        navigator.sendBeacon(url + q, new Blob([body], { type: 'text/plain' }))
           ? { status: 0, beacon: true }
           : { status: 0 };
       if (unload && typeof Request !== 'undefined' && !('keepalive' in Request.prototype)) return beacon();
@@ -41,7 +43,14 @@ export function fetchTransport(sdkKey: string): Transport {
         // A request that never ends would hold the upload lock of every tab: 30 s at most.
         const signal = !unload && typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(30_000) : undefined;
         return await answer(
-          await fetch(url, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body, keepalive: unload, credentials: 'omit', signal }),
+          await fetch(url, {
+            method: 'POST',
+            headers: { ...auth, 'Content-Type': 'application/json', ...(token ? { 'X-EVP-User-Token': token } : {}) },
+            body,
+            keepalive: unload,
+            credentials: 'omit',
+            signal,
+          }),
         );
       } catch {
         // While the page unloads a refused keepalive fetch (over the browser's in-flight budget) is

@@ -1,6 +1,10 @@
-import { actionsOf, isExpired, matches, type Action, type ActionEvent, type ActionQuery } from './actions';
+import type { Actions } from '../parts/actions';
+import type { readContext } from '../parts/context';
+import type { watchErrors } from '../parts/errors';
+import type { watchVitals } from '../parts/vitals';
+import type { ActionEvent } from './actions';
 import type { Consent, OutgoingEvent, Settings } from './options';
-import type { Deps } from './ports';
+import { ACTION, type Deps, type SendResult } from './ports';
 import { BATCH, batchBody, batchOf, keyAt, Queue, utf8Bytes, type Batch, type Queued } from './queue';
 import { Sessions, sessionId } from './session';
 import { isoUtc, localTime, tzOf } from './time';
@@ -13,6 +17,27 @@ export interface Renderer {
   /** `cta` and `close` are the labels of the call to action and of the close button (InitOptions.labels). */
   render: (view: { title: string; body: string; cta: string; close: string }, on: { open: () => void; discard: () => void }) => void;
 }
+
+/** The lazily loaded parts (own files in the script build, chunks in the ESM build), each with its own size budget. */
+export interface Parts {
+  messages: Renderer;
+  actions: typeof Actions;
+  errors: typeof watchErrors;
+  context: typeof readContext;
+  vitals: typeof watchVitals;
+}
+
+/** Loads a part (`nonce`: the CSP nonce of the `<script>` the script build adds). */
+export type Load = <K extends keyof Parts>(name: K, nonce?: string) => Promise<Parts[K]>;
+
+/** What the app hands the library before or after init: its action callbacks and its user token renewal. */
+export interface AppHooks {
+  handlers: ((e: ActionEvent) => void)[];
+  renew?: () => Promise<string>;
+}
+
+/** Ids the platform treats as anonymous visitors (no user token needed, docs/keys.md). */
+const ANON = 'anon:';
 
 /** Which prop is an event's `property` (spec 2.1: "the action, or a page title"): `action` when the event has one, else this. */
 const PROPERTY_OF: Record<string, string> = {
@@ -38,11 +63,12 @@ function propertyOf(name: string, props: Record<string, unknown>): string {
   return typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : name;
 }
 
-const ACTION = 'a:';
 /** Shared-store keys below the app's prefix: device id, user, consent choice, session, leave batches. */
 const DEVICE = 'd';
 const USER = 'u';
 const CONSENT = 'c';
+/** The shared-store key of an app's consent choice (read before the client exists, to know whether storage may be used). */
+export const consentKeyOf = (appId: string) => `evp:${appId}:${CONSENT}`;
 const SESSION = 's';
 const LEFT = 'L';
 
@@ -50,6 +76,10 @@ const LEFT = 'L';
 export type ActionResponse = 'open' | 'discard' | 'error';
 
 export type IdentifyAction = 'register' | 'login' | 'logout' | 'blocked' | 'unblocked';
+
+/** An answer refusing the call for its user token (`401`/`403` `user_token_*`). */
+const tokenRefused = (res: SendResult) =>
+  (res.status === 401 || res.status === 403) && /^user_token_/.test((res.body as { error?: { code?: string } } | undefined)?.error?.code ?? '');
 
 /** The IANA time zone (the user catalog's `timezone`), else UTC. */
 const tzName = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
@@ -70,23 +100,31 @@ export class Client {
   private leaving: Queued[] | undefined;
   /** register(): properties every later event of this page carries in its `meta`. */
   readonly globals: Record<string, unknown> = {};
+  /** The device and attribution context (the `context` part), sent as `internal.context` in every envelope. */
+  context: Record<string, string> | undefined;
   /** Events beforeSend dropped since the page loaded. */
   filtered = 0;
-  private showing = false;
+  /** The signed-in user's token (init, identify, setUserToken, renewal): memory only, sent on every upload and pull. */
+  token: string | undefined;
+  private renewing: Promise<boolean> | undefined;
+  private part: Promise<Actions> | undefined;
   private readonly deviceId: string;
   private readonly p: string;
 
   constructor(
     readonly cfg: Settings,
     readonly deps: Deps,
-    private readonly loadRenderer: (nonce?: string) => Promise<Renderer>,
-    /** The app's action callbacks (owned by the public API, which takes them before init finished). */
-    private readonly handlers: ((e: ActionEvent) => void)[] = [],
+    readonly load: Load,
+    /** Owned by the public API, which takes them before init finished. */
+    readonly app: AppHooks = { handlers: [] },
   ) {
     this.p = `evp:${cfg.appId}:`;
+    this.token = cfg.userToken;
+    // The anonymous visitor is `anon:…` (the platform's mark for ids that need no user token); an
+    // id stored before that prefix existed gets it.
     const d = deps.shared.get<string>(this.p + DEVICE);
-    this.deviceId = d ?? `${Math.floor(deps.random() * 2 ** 52).toString(36)}${deps.clock.now().toString(36)}`;
-    if (d === undefined) deps.shared.set(this.p + DEVICE, this.deviceId);
+    this.deviceId = d?.startsWith(ANON) ? d : ANON + (d ?? `${Math.floor(deps.random() * 2 ** 52).toString(36)}${deps.clock.now().toString(36)}`);
+    if (d !== this.deviceId) deps.shared.set(this.p + DEVICE, this.deviceId);
     this.sessions = new Sessions(deps.shared, this.p + SESSION);
     this.queue = new Queue(deps.store, () => ({ maxEvents: cfg.maxQueueEvents, maxBytes: cfg.maxQueueBytes, maxAgeMs: cfg.maxEventAgeMs }), deps.random);
     this.uploader = new Uploader(
@@ -96,9 +134,11 @@ export class Client {
         apiUrl: cfg.apiUrl,
         lock: `${this.p}upload`,
         prefix: this.p,
-        onAccepted: cfg.debug ? (id) => void this.verdict(id) : undefined,
+        onAccepted: cfg.debug ? (id) => void this.actions().then((a) => a.verdict(id)) : undefined,
+        token: () => this.token,
       },
       (group) => this.envelope(group),
+      (url, body) => this.send(url, body),
     );
   }
 
@@ -109,12 +149,52 @@ export class Client {
 
   /** The shared-store key of the consent choice (another tab's change arrives as a `storage` event for it). */
   get consentKey(): string {
-    return this.p + CONSENT;
+    return consentKeyOf(this.cfg.appId);
   }
 
   /** The identified user, else the anonymous device id. */
   get user(): string {
     return this.deps.shared.get<string>(this.p + USER) ?? this.deviceId;
+  }
+
+  /** The action part (pull, kept actions, messages, respond), loaded once on first use. */
+  actions(): Promise<Actions> {
+    return (this.part ??= this.load('actions').then(
+      (A) => new A(this),
+      (e: unknown) => {
+        this.part = undefined;
+        throw e;
+      },
+    ));
+  }
+
+  /**
+   * POSTs with the SDK key and the user token. A call for a signed-in user with no token asks the
+   * app for one first (onUserTokenExpired), and a call the platform refuses for its token
+   * (`user_token_*`: expired, required, invalid, another user's) is sent once more with a renewed
+   * one: nothing is lost while a token is renewed (an upload refused for its token stores nothing).
+   */
+  async send(url: string, body: string): Promise<SendResult> {
+    if (this.token === undefined && !this.user.startsWith(ANON)) await this.renewToken();
+    const res = await this.deps.transport.post(url, body, false, this.token);
+    return tokenRefused(res) && (await this.renewToken()) ? this.deps.transport.post(url, body, false, this.token) : res;
+  }
+
+  /** Asks the app for a new token, one request at a time for every caller; answers whether one came. */
+  renewToken(): Promise<boolean> {
+    if (!this.app.renew) return Promise.resolve(false);
+    return (this.renewing ??= this.app
+      .renew()
+      .then(
+        (t) => {
+          if (typeof t !== 'string' || t === '') return false;
+          this.token = t;
+          this.log('user token renewed');
+          return true;
+        },
+        (e: unknown) => (this.deps.warn('onUserTokenExpired failed', e), false),
+      )
+      .finally(() => (this.renewing = undefined)));
   }
 
   /** Debug mode's log of what the library does. */
@@ -137,6 +217,7 @@ export class Client {
         a_ver: c.appVersion,
         d_id: this.deviceId,
         os: 'web',
+        context: this.context,
       },
       data: group.map((q) => q.e),
     });
@@ -242,7 +323,7 @@ export class Client {
     const batch = batchOf(items, (g) => this.envelope(g));
     this.deps.shared.set(this.p + LEFT, [...this.left(), [key, batch]]);
     this.log(`leaving: ${items.length} sent`);
-    void this.deps.transport.post(`${this.cfg.apiUrl}/ingest/log`, batchBody(batch, isoUtc(now)), true).then(async (res) => {
+    void this.deps.transport.post(`${this.cfg.apiUrl}/ingest/log`, batchBody(batch, isoUtc(now)), true, this.token).then(async (res) => {
       if (res.status < 200 || res.status >= 300) return;
       this.forgetLeft([key]);
       await this.queue.remove(key);
@@ -286,6 +367,7 @@ export class Client {
    */
   async consentChanged(): Promise<void> {
     const c = this.consent;
+    if (c !== 'pending') await this.deps.keep?.();
     if (c === 'denied') {
       this.pending = [];
       await this.queue.clear();
@@ -311,8 +393,13 @@ export class Client {
    * (`POST /ingest/catalog/user`, with the browser's time zone unless given): on the identify event
    * the platform would keep them but warn `unknown_property`.
    */
-  async identify(action: IdentifyAction, userId: string, userProps?: Record<string, unknown>, extra?: Record<string, unknown>): Promise<void> {
-    if (action === 'register' || action === 'login') this.setUser(userId);
+  async identify(action: IdentifyAction, userId: string, userProps?: Record<string, unknown>, opts?: Record<string, unknown>): Promise<void> {
+    const { token, ...extra } = opts ?? {};
+    // A user switch also switches tokens: the last one was another user's.
+    if (action === 'register' || action === 'login') {
+      this.setUser(userId);
+      this.token = token as string | undefined;
+    } else if (token !== undefined) this.token = token as string;
     const start = this.sessions.current()?.start ?? this.deps.clock.now();
     await this.record('identify', { action, ...extra }, undefined, { user: userId, start });
     if (userProps) await this.catalog('user', { id: userId, timezone: tzName(), ...userProps });
@@ -322,120 +409,8 @@ export class Client {
   /** Forgets the user and the session (a shared device's "log out and forget"); the device id stays. */
   reset(): void {
     this.setUser(undefined);
+    this.token = undefined;
     this.sessions.end();
-  }
-
-  // ── actions ──
-
-  async fetchActions(q: ActionQuery): Promise<Action[]> {
-    if (this.consent === 'denied') return [];
-    const user = this.user;
-    const res = await this.deps.transport.post(`${this.cfg.apiUrl}/action/sdk/pull`, JSON.stringify({ user_id: user, ...q }), false);
-    if (res.status !== 200) {
-      this.deps.warn(`action pull answered ${res.status}`, res.body);
-      return this.kept(user, q);
-    }
-    const start = this.sessions.current()?.start ?? this.deps.clock.now();
-    const fresh = actionsOf(res.body, user);
-    // A pull returns a one-off action once: it is kept (with the session it was pulled in) until handled.
-    const oneOff = fresh.filter((a) => a.delivery_mode === 'one-off');
-    if (oneOff.length > 0)
-      await this.deps.store.write(
-        oneOff.map((a) => [ACTION + a.time, { a, s: start }]),
-        [],
-      );
-    const kept = await this.kept(user, q);
-    const seen = new Set(kept.map((a) => a.time));
-    return [...kept, ...fresh.filter((a) => !seen.has(a.time))];
-  }
-
-  /** One-off actions pulled for `user` that answer the pull filter `q` and were not handled yet. */
-  async kept(user: string, q: ActionQuery): Promise<Action[]> {
-    const all = await this.deps.store.list<{ a: Action }>(ACTION);
-    return all.map(([, v]) => v.a).filter((a) => a.user_id === user && matches(a, q));
-  }
-
-  /**
-   * nudge_response (spec 6), under the user the action was pulled for; any response but `shown`
-   * handles a one-off action (it is not kept any more). Public as respond(): an app that renders an
-   * action itself reports what the user did with it.
-   */
-  async respond(a: Action, response: string, details?: string): Promise<void> {
-    const kept = (await this.deps.store.list<{ a: Action; s: number }>(ACTION + a.time))[0]?.[1];
-    const props: Record<string, unknown> = { ref: a.ref, time: a.time, response };
-    if (details !== undefined) props.details = details;
-    await this.record('nudge_response', props, undefined, { user: a.user_id, start: kept?.s ?? this.deps.clock.now() });
-    if (response !== 'shown') await this.deps.store.write([], [ACTION + a.time]);
-  }
-
-  /**
-   * Shows one in-app message: `expired` when its time has passed, `error` (with details) when it
-   * cannot be shown, else `shown` once, then `open` (the call-to-action: the handlers get it) or
-   * `discard`. Answers whether it was shown.
-   */
-  async show(a: Action): Promise<boolean> {
-    if (this.showing) return false;
-    if (isExpired(a, this.deps.clock.now())) {
-      await this.respond(a, 'expired');
-      return false;
-    }
-    this.showing = true;
-    let renderer: Renderer;
-    try {
-      renderer = await this.loadRenderer(this.cfg.nonce);
-    } catch (e) {
-      this.showing = false;
-      await this.respond(a, 'error', `renderer did not load: ${String(e)}`);
-      return false;
-    }
-    try {
-      renderer.render(
-        { title: a.content.title, body: a.content.body, cta: a.attr.cta_label ?? this.cfg.labels.open, close: this.cfg.labels.close },
-        {
-          open: () => {
-            this.showing = false;
-            void this.respond(a, 'open');
-            const e: ActionEvent = { cta_type: a.attr.cta_type, cta_id: a.attr.cta_id, attr: a.attr, action: a };
-            for (const h of [...this.handlers]) {
-              try {
-                h(e);
-              } catch (err) {
-                this.deps.warn('onAction handler threw', err);
-              }
-            }
-          },
-          discard: () => {
-            this.showing = false;
-            void this.respond(a, 'discard');
-          },
-        },
-      );
-    } catch (e) {
-      this.showing = false;
-      await this.respond(a, 'error', `render failed: ${String(e)}`);
-      return false;
-    }
-    await this.respond(a, 'shown');
-    return true;
-  }
-
-  /** The first kept in-app message for `screen` (attr `screen` equal, or none), pulling first. */
-  async showFor(screen: string | undefined): Promise<boolean> {
-    const all = await this.fetchActions({ type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' });
-    const a = all.find((x) => x.render_method === 'in_app_message' && (x.attr.screen === undefined || x.attr.screen === screen));
-    return a ? this.show(a) : false;
-  }
-
-  /** Debug mode: the platform's verdict of an upload (GET /ingest/requests/{id}), logged once it is complete. */
-  private async verdict(id: string): Promise<void> {
-    for (let i = 0; i < 10; i++) {
-      await new Promise((r) => this.deps.clock.setTimeout(() => r(undefined), 1000));
-      const res = await this.deps.transport.get(`${this.cfg.apiUrl}/ingest/requests/${encodeURIComponent(id)}`);
-      if ((res.body as { status?: string } | undefined)?.status === 'complete') {
-        this.deps.debug(`verdict ${id}`, res.body);
-        return;
-      }
-    }
   }
 
   status() {

@@ -118,9 +118,9 @@ describe('issue 36', () => {
     const t = testClient();
     t.client.setUser('alice');
     t.answer({ status: 200, body: { data: [pull('message', 'in_app_message', 1), pull('custom', 'generic_message', 2)] } });
-    await t.client.fetchActions({ type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' });
+    await (await t.client.actions()).fetchActions({ type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' });
     t.answer({ status: 200, body: { data: [] } });
-    const custom = await t.client.fetchActions({ type: 'UIComponent', render_method: 'InAppComponent', delivery_mode: 'OneOff' });
+    const custom = await (await t.client.actions()).fetchActions({ type: 'UIComponent', render_method: 'InAppComponent', delivery_mode: 'OneOff' });
     expect(custom.map((a) => a.ref)).toEqual(['1:2']);
   });
 
@@ -129,10 +129,10 @@ describe('issue 36', () => {
     t.client.setUser('alice');
     t.answer({ status: 200, body: { data: [pull('custom', 'generic_message', 3)] } });
     const q = { type: 'custom', render_method: 'generic_message', delivery_mode: 'one-off' } as const;
-    const [a] = await t.client.fetchActions(q);
-    await t.client.respond(a!, 'open');
+    const [a] = await (await t.client.actions()).fetchActions(q);
+    await (await t.client.actions()).respond(a!, 'open');
     t.answer({ status: 200, body: { data: [] } });
-    expect(await t.client.fetchActions(q)).toEqual([]);
+    expect(await (await t.client.actions()).fetchActions(q)).toEqual([]);
     await t.client.flush();
     const sent = t.sent.filter((s) => s.url.endsWith('/ingest/log')).flatMap((s) => envelopes(s.body).flatMap((e) => e.data));
     expect(sent.map((d) => [d.name, d.ctx])).toEqual([['nudge_response', { ref: '1:3', time: '2026-11-27T02:00:00Z#1:3', response: 'open' }]]);

@@ -23,6 +23,21 @@ export interface InitOptions {
   flushIntervalMs?: number;
   /** Consent until the user chooses: a setConsent choice is remembered across visits and wins over this. @default 'granted' */
   consent?: Consent;
+  /**
+   * `browser`: IndexedDB and localStorage, once consent allows (nothing is written while it is
+   * pending); `memory`: nothing is ever written to the device (each page starts afresh). @default 'browser'
+   */
+  storage?: 'browser' | 'memory';
+  /**
+   * The device and the page's attribution (user agent, locale, time zone, screen, viewport, landing
+   * URL without its query, referrer, UTM parameters) in every envelope (a part loaded at init when on).
+   * @default false
+   */
+  context?: boolean;
+  /** LCP, INP and CLS, each logged once per page when it is hidden or left (a part loaded at init when on). @default false */
+  webVitals?: boolean;
+  /** Uncaught errors and unhandled rejections as `exception` events (a part loaded at init when on). @default false */
+  captureErrors?: boolean;
   /** The nudge mechanism: pull in-app messages for the user (spec 4.3 "listening for actions"). @default true */
   nudges?: boolean;
   /** Show pulled in-app messages as soon as they arrive; off: only showInAppMessage(screen) shows them (rule 1). @default true */
@@ -44,6 +59,12 @@ export interface InitOptions {
   /** The page's CSP nonce, set on the renderer's `<script>` the script build adds (a `'nonce-…'` script-src). */
   nonce?: string;
   /**
+   * The signed-in user's token (a JWT the app's server signs, docs/keys.md "User tokens"), sent as
+   * `X-EVP-User-Token` (`?user_token=` on a beacon) with every upload and pull. identify(…, { token })
+   * and setUserToken() replace it; onUserTokenExpired() renews it.
+   */
+  userToken?: string;
+  /**
    * Sees every event before it is stored: return it (changed or not) to keep it, null to drop it
    * (counted in status().filtered). A hook that throws keeps the event unchanged (and is warned about).
    */
@@ -62,7 +83,8 @@ export interface OutgoingEvent {
   __ol: boolean;
 }
 
-export type Settings = Required<Omit<InitOptions, 'consent' | 'labels' | 'nonce' | 'beforeSend'>> & {
+export type Settings = Required<Omit<InitOptions, 'consent' | 'labels' | 'nonce' | 'beforeSend' | 'userToken'>> & {
+  userToken: string | undefined;
   consent: Consent | undefined;
   beforeSend: InitOptions['beforeSend'];
   labels: { open: string; close: string };
@@ -84,6 +106,10 @@ const DEFAULTS = {
   maxEventAgeMs: 7 * 24 * 3600_000,
   debug: false,
   filterBots: true,
+  storage: 'browser',
+  captureErrors: false,
+  context: false,
+  webVitals: false,
 } as const;
 
 /** Session rules (spec 1: sessions are tracked by the library). */

@@ -3,6 +3,9 @@
  * src/browser, the unit tests pass memory ones (no test-only branches in the library itself).
  */
 
+/** The async store's key prefix of one-off actions kept until handled (the action part writes them, the core deletes them on opt-out). */
+export const ACTION = 'a:';
+
 /** Durable storage shared by every tab of the origin (IndexedDB; a Map when it is unavailable). */
 export interface AsyncStore {
   /** Every value whose key starts with `prefix`, in key order (the first `limit` of them). */
@@ -25,13 +28,15 @@ export interface SendResult {
   retryAfter?: number;
   /** The answer's JSON body, when there was one. */
   body?: unknown;
+  /** The answer's `Date` header (epoch ms): the platform's clock. */
+  date?: number;
   /** Handed to sendBeacon: sent or not, nobody will know; the batch stays for the next visit (no backoff). */
   beacon?: true;
 }
 
 export interface Transport {
-  /** POST `body` (JSON text) to `url` with the SDK key; `unload` asks for a request that outlives the page. */
-  post: (url: string, body: string, unload: boolean) => Promise<SendResult>;
+  /** POST `body` (JSON text) to `url` with the SDK key (and the user token when there is one); `unload` asks for a request that outlives the page. */
+  post: (url: string, body: string, unload: boolean, userToken?: string) => Promise<SendResult>;
   /** GET `url` with the SDK key (debug mode reads its verdicts). */
   get: (url: string) => Promise<SendResult>;
 }
@@ -60,4 +65,6 @@ export interface Deps {
   warn: (message: string, detail?: unknown) => void;
   /** Debug output (console.info in the browser). */
   debug: (message: string, detail?: unknown) => void;
+  /** Storage held back while consent is pending: moves it to the device's storage once the user chose (browser/stores.ts heldStores). */
+  keep?: () => Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { BACKOFF_BASE_MS, BACKOFF_MAX_MS } from './options';
-import type { Deps } from './ports';
+import type { Deps, SendResult } from './ports';
 import { batchBody, type Queue, type Queued } from './queue';
 import { isoUtc } from './time';
 
@@ -25,8 +25,10 @@ export class Uploader {
   constructor(
     private readonly deps: Deps,
     private readonly queue: Queue,
-    private readonly cfg: { apiUrl: string; lock: string; prefix: string; onAccepted?: (requestId: string) => void },
+    private readonly cfg: { apiUrl: string; lock: string; prefix: string; onAccepted?: (requestId: string) => void; token?: () => string | undefined },
     private readonly envelope: (group: Queued[]) => string,
+    /** POST with the SDK key and the user token, renewing a refused token once (Client.send). */
+    private readonly send: (url: string, body: string) => Promise<SendResult> = (u, b) => deps.transport.post(u, b, false),
   ) {}
 
   /**
@@ -70,7 +72,9 @@ export class Uploader {
         batches = [frozen];
       }
       const [key, batch] = batches.shift()!;
-      const res = await this.deps.transport.post(`${this.cfg.apiUrl}/ingest/${batch.p}`, batchBody(batch, isoUtc(this.deps.clock.now())), unload);
+      const url = `${this.cfg.apiUrl}/ingest/${batch.p}`;
+      const body = batchBody(batch, isoUtc(this.deps.clock.now()));
+      const res = await (unload ? this.deps.transport.post(url, body, true, this.cfg.token?.()) : this.send(url, body));
       // Sent while the page unloads (a beacon, or a keepalive fetch whose answer the page may not
       // live to read): the batch stays for the next visit; no backoff, the network did not fail.
       if (res.beacon || (unload && res.status === 0)) return;
@@ -88,6 +92,11 @@ export class Uploader {
           await this.queue.remove(key);
         }
         batches = await this.queue.batches();
+      } else if (/^user_token_/.test((res.body as { error?: { code?: string } } | undefined)?.error?.code ?? '')) {
+        // The user token, still refused after a renewal (or none could be had): kept and retried
+        // later (setUserToken() retries at once); the SDK key is fine.
+        this.backoff(undefined);
+        return;
       } else if (s === 401 || s === 403) {
         this.state = 'stopped';
         this.deps.warn(`${s}: SDK key refused, uploads stopped`);

@@ -10,7 +10,7 @@ import type { MemberPage, MembershipHour, SegmentPreview } from '../segments';
 import type { campaignView } from './campaigns';
 import type { AppHealth } from './health';
 import type { InspectedDeadLetter, InspectedEvent, InspectedRejection } from './inspect';
-import type { KeyView } from './keys';
+import type { KeyView, UserTokenKeyView, UserTokensOverview } from './keys';
 import type { segmentView } from './segments';
 import type { SqlExample } from './console/sql-examples';
 
@@ -33,6 +33,7 @@ export type {
   PreviewOutcome,
   SegmentPreview,
   SqlExample,
+  UserTokenKeyView,
 };
 
 /** `GET /v1/campaigns/{id}` (and every answer that returns a campaign). */
@@ -46,3 +47,5 @@ export interface KeysAnswer {
   app_id: string;
   data: KeyView[];
 }
+/** `GET /v1/keys/user-tokens`. */
+export type UserTokensAnswer = UserTokensOverview;

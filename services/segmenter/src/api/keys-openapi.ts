@@ -1,5 +1,5 @@
 import { closedObject, jsonResponse, keyed, nullable, type OpenApiPaths } from '@evp/http';
-import { ROLES } from '@evp/core';
+import { ROLES, USER_TOKEN_ALGS, USER_TOKEN_OUTCOMES, USER_TOKEN_POLICIES } from '@evp/core';
 
 /** GET /v1/keys and the console's Keys page (keys.ts, console/; docs/keys.md#listing-an-apps-keys). */
 
@@ -37,6 +37,21 @@ export function keyPaths(internalError: object, unavailable: object): OpenApiPat
         },
       },
     },
+    '/v1/keys/user-tokens': {
+      get: {
+        operationId: 'getUserTokens',
+        summary: 'The app’s user token policy, signing keys and the last hour’s outcomes',
+        description:
+          'For the API key’s own app (docs/keys.md#user-tokens): the policy of the keys file, the user token signing keys by kid (alg and dates; never the HS256 secret or the JWK), and how many user-scoped SDK-key calls had each outcome in the current minute and the 59 before it, summed over every replica of the gateway and the action store that share Redis (each adds its counts every `KEYS_USAGE_FLUSH_MS`, 5 s). Under `off` nothing is checked, so nothing is counted.',
+        security: key.security,
+        responses: {
+          '200': jsonResponse('The policy, keys and counts.', { $ref: '#/components/schemas/UserTokensOverview' }),
+          ...key.responses,
+          '500': internalError,
+          '503': unavailable,
+        },
+      },
+    },
     '/console/keys': page('getConsoleKeysPage', 'The console’s Keys page', 'text/html'),
   };
 }
@@ -48,5 +63,24 @@ export const keySchemas = {
     created_at: time('`created_at` of the keys file, null when not given.'),
     revoked_at: time('From this instant the key is refused (`key_revoked`); null: not revoked. A future instant schedules the revocation.'),
     last_used_at: time('The latest request the key was accepted on (null: none recorded).'),
+  }),
+  UserTokensOverview: closedObject(['app_id', 'policy', 'keys', 'last_hour'], {
+    app_id: { type: 'string' },
+    policy: { enum: [...USER_TOKEN_POLICIES], description: '`apps.<app_id>.user_tokens` of the keys file (absent: off).' },
+    keys: {
+      type: 'array',
+      description: 'The app’s `user_token` keys by id.',
+      items: closedObject(['id', 'alg', 'created_at', 'revoked_at'], {
+        id: { type: 'string', description: 'The kid tokens name in their header.' },
+        alg: { enum: [...USER_TOKEN_ALGS] },
+        created_at: time('`created_at` of the keys file, null when not given.'),
+        revoked_at: time('From this instant tokens of this kid are refused (`user_token_invalid`); null: not revoked.'),
+      }),
+    },
+    last_hour: closedObject(
+      [...USER_TOKEN_OUTCOMES],
+      Object.fromEntries(USER_TOKEN_OUTCOMES.map((o) => [o, { type: 'integer', minimum: 0 }])),
+      'Calls per outcome (as `user_tokens_total` counts them): valid and anonymous pass; required, invalid, expired and mismatch are what enforce refuses.',
+    ),
   }),
 };

@@ -129,7 +129,7 @@ export function segmenterOpenApi(): OpenApiFragment {
       '/inspector': page('getInspectorPage', 'The inspector page', 'text/html'),
       ...segmentPaths(),
       ...campaignPaths(),
-      ...keyPaths(internalError, unavailable('Redis (keys’ last uses)')),
+      ...keyPaths(internalError, unavailable('Redis (keys’ last uses, user token counts)')),
       ...consolePaths(),
     },
     schemas: {

@@ -15,10 +15,15 @@ export interface KeyRow {
   cells: { cls: string; text: string; title?: string }[];
 }
 
-/** A key as the table shows it at `now`: a revocation in the future is announced, not yet applied. */
+/** A key's state at `now` (bearer or token signing key): a revocation in the future is announced, not yet applied. */
+export function keyState(revokedAt: string | null, now: number): { revoked: boolean; state: string } {
+  const revoked = revokedAt !== null && Date.parse(revokedAt) <= now;
+  return { revoked, state: revoked ? `revoked ${revokedAt}` : revokedAt ? `revokes at ${revokedAt}` : 'active' };
+}
+
+/** A key as the table shows it at `now`. */
 export function keyRow(k: KeyView, now: number): KeyRow {
-  const revoked = k.revoked_at !== null && Date.parse(k.revoked_at) <= now;
-  const state = revoked ? `revoked ${k.revoked_at}` : k.revoked_at ? `revokes at ${k.revoked_at}` : 'active';
+  const { revoked, state } = keyState(k.revoked_at, now);
   return {
     revoked,
     cells: [

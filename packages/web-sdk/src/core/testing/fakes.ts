@@ -1,5 +1,6 @@
 import { memoryStore } from '../../browser/stores';
-import { Client, type Renderer } from '../client';
+import { Actions } from '../../parts/actions';
+import { Client, type AppHooks, type Load, type Parts, type Renderer } from '../client';
 import { settle, type InitOptions } from '../options';
 import type { Deps, SendResult, SyncStore } from '../ports';
 
@@ -15,6 +16,8 @@ interface Sent {
   url: string;
   body: string;
   unload: boolean;
+  /** The user token sent with it (header, or `user_token` on a beacon). */
+  token: string | undefined;
 }
 
 /**
@@ -48,8 +51,8 @@ export function fakeDeps(shared: SyncStore = memoryShared(), store = memoryStore
         gets.push(url);
         return getAnswers.shift() ?? { status: 404 };
       },
-      post: async (url, body, unload) => {
-        sent.push({ url, body, unload });
+      post: async (url, body, unload, token) => {
+        sent.push({ url, body, unload, token });
         const a = answers.shift() ?? { status: 200, body: { accepted: 1, request_id: `r${sent.length}` } };
         return typeof a === 'function' ? a(url, body) : a;
       },
@@ -95,14 +98,11 @@ export async function settleAll(): Promise<void> {
 const OPTIONS: InitOptions = { sdkKey: 'sdk_test', apiUrl: 'https://api.example.com/v1/', appId: 'shop.example.com', appVersion: '2.1.0 (21)' };
 
 export function testClient(options: Partial<InitOptions> = {}, f = fakeDeps(), renderer?: Renderer) {
-  const handlers: ConstructorParameters<typeof Client>[3] = [];
-  const client = new Client(
-    settle({ ...OPTIONS, ...options }, 'localhost'),
-    f.deps,
-    () => (renderer ? Promise.resolve(renderer) : Promise.reject(new Error('no renderer in this test'))),
-    handlers,
-  );
-  return { client, handlers, ...f, f };
+  const hooks: AppHooks = { handlers: [] };
+  const load = ((name: keyof Parts) =>
+    name === 'actions' ? Promise.resolve(Actions) : renderer ? Promise.resolve(renderer) : Promise.reject(new Error('no renderer in this test'))) as Load;
+  const client = new Client(settle({ ...OPTIONS, ...options }, 'localhost'), f.deps, load, hooks);
+  return { client, handlers: hooks.handlers, hooks, ...f, f };
 }
 
 /** The envelopes of a request body (one envelope or an array). */

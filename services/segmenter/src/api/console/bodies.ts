@@ -131,10 +131,21 @@ export const INSPECTOR_BODY = `<section>
     <ol id="deadletters" data-testid="deadletters"></ol>
   </section>`;
 
-/** The Keys page (docs/console.md#keys): an app's keys by id and role, created, revoked, last used; never a secret. */
+/**
+ * The Keys page (docs/console.md#keys): an app's keys by id and role, created, revoked, last used;
+ * then its user token policy, signing keys and the last hour's outcomes. Never a secret.
+ */
 export const KEYS_BODY = `<h2>Keys <span id="app" data-testid="app"></span></h2>
 <table data-testid="keys">
   <caption>Keys of the app: rotate or revoke one in the keys file; every service applies the change within seconds (docs/keys.md).</caption>
   <thead><tr><th scope="col">Id</th><th scope="col">Role</th><th scope="col">Created</th><th scope="col">State</th><th scope="col">Last used</th></tr></thead>
   <tbody id="rows"></tbody>
-</table>`;
+</table>
+<section class="user-tokens">
+  <h2>User tokens <span id="token-policy" data-testid="token-policy"></span></h2>
+  <p id="token-sentence" data-testid="token-sentence"></p>
+  <div id="token-keys" data-testid="token-keys"></div>
+  <h3>Calls per outcome, last hour</h3>
+  <div class="chart"><canvas id="outcomes-chart" data-testid="outcomes-chart" role="img"></canvas></div>
+  <div id="outcomes" data-testid="outcomes"></div>
+</section>`;

@@ -58,7 +58,7 @@ const CONSOLE_PAGES: readonly ConsolePage[] = [
     promptButton: 'Watch',
     entry: 'inspector',
   },
-  { path: '/console/keys', section: 'keys', title: 'Keys · console', body: bodies.KEYS_BODY, promptButton: 'Show keys', entry: 'keys' },
+  { path: '/console/keys', section: 'keys', title: 'Keys · console', body: bodies.KEYS_BODY, promptButton: 'Show keys', entry: 'keys', chart: true },
 ];
 
 const TYPES: Readonly<Record<string, string>> = { js: 'text/javascript', css: 'text/css' };
