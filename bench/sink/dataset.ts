@@ -37,6 +37,7 @@ export function makeEvents(rows: number): CanonicalEvent[] {
       sent_at: null,
       corrected_time: t0 + i * 10,
       request_id: `req-${Math.floor(i / 50)}`,
+      pseudonym_key: null,
       envelope: 'current',
       props,
       meta: null,

@@ -23,7 +23,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { rawHeaders } from '@evp/contract';
-import { topics, type BusMessage } from '@evp/core';
+import { DEFAULT_PRIVACY_TABLE, topics, type BusMessage } from '@evp/core';
 import { createInProcessRegistry } from '@evp/embedded/src/registry/in-process-registry';
 import { AvroOut, canonicalToAvro, DEFAULT_NORMALIZE_OPTIONS, eventDef, writeEventAvro } from '@evp/schemas';
 import { rng } from '@evp/schemas/src/__fixtures__/corpus';
@@ -183,7 +183,7 @@ async function pipelinePass(batches: BusMessage[][], pool: EncodePool, inflight:
   const lane = async () => {
     while (next < batches.length) {
       const batch = batches[next++]!;
-      for (const out of await pool.encode(batch)) {
+      for (const out of await pool.encode(batch, DEFAULT_PRIVACY_TABLE)) {
         for (const e of out.events) bytes += e.value.length;
         accepted += out.events.length;
         for (const r of out.rejections) rejected += r.event_count;
@@ -274,7 +274,7 @@ async function main() {
     throw new Error(`the pool disagrees with inline: ${JSON.stringify({ pooled, check })}`);
   // The framed bytes are the registry port's own: spot-check the first message's events.
   const first = processRawMessage(messages[0]!, DEFAULT_NORMALIZE_OPTIONS);
-  const [firstOut] = await inline.encode([messages[0]!]);
+  const [firstOut] = await inline.encode([messages[0]!], DEFAULT_PRIVACY_TABLE);
   for (let i = 0; i < first.events.length; i++) {
     const e = first.events[i]!.event;
     const viaPort = await registry.encode(schemas.find((s) => s.topic === topics.events(e.block))!.id, canonicalToAvro(e));

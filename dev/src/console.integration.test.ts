@@ -71,6 +71,7 @@ function event(user: string, name: string, time: number, props: Record<string, u
     sent_at: null,
     corrected_time: time,
     request_id: `req-${user}`,
+    pseudonym_key: null,
     envelope: 'current',
     props,
     meta: null,

@@ -106,6 +106,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     registry,
     logger: logger.child({ service: 'validator' }),
     config: { groupId: `validator${suffix}`, workers: opts.validatorWorkers ?? 0 },
+    // The keys file's privacy policy and pseudonym keys, as the ring holds them after each reload.
+    privacy: () => keys.privacyTable(),
   });
   const segmenterParts = createSegmenterParts({
     analytics,

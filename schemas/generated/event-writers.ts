@@ -106,6 +106,12 @@ function writeHead(o: AvroOut, e: CanonicalEvent, meta_json: string | null, clie
   }
   v = e.request_id;
   o.str(v);
+  v = e.pseudonym_key;
+  if (v === undefined || v === null) o.byte(0);
+  else {
+    o.byte(2);
+    o.int(v);
+  }
   v = e.envelope;
   o.str(v);
   v = meta_json;

@@ -38,6 +38,8 @@ export interface CanonicalEvent {
   /** `time + received_at − sent_at`: the device time moved by the device clock’s error at upload; `time` without a readable `sent_at`. */
   corrected_time: number;
   request_id: string;
+  /** The version of the app’s pseudonym key the row’s pseudonyms were made with (docs/privacy.md, "Pseudonyms"); null when the row holds none. */
+  pseudonym_key: number | null;
   envelope: "current" | "earlier" | "flat";
   /** Validated properties of the event (shape from its definition). In Avro: one field per event type of the block. */
   props: Record<string, unknown>;
@@ -293,6 +295,7 @@ export function canonicalAvroHead(e: CanonicalEvent, meta_json: string | null, c
     sent_at: e.sent_at,
     corrected_time: e.corrected_time,
     request_id: e.request_id,
+    pseudonym_key: e.pseudonym_key,
     envelope: e.envelope,
     meta_json,
     client_json,
@@ -329,6 +332,7 @@ export function canonicalFromAvroHead(r: CanonicalEvent, props: CanonicalEvent['
     sent_at: r.sent_at,
     corrected_time: r.corrected_time,
     request_id: r.request_id,
+    pseudonym_key: r.pseudonym_key,
     envelope: r.envelope,
     props,
     meta,

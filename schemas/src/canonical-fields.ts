@@ -67,6 +67,14 @@ export const CANONICAL_FIELDS = [
     clickhouse: CH_TIME,
   },
   { name: 'request_id', kind: 'string', clickhouse: 'String' },
+  {
+    name: 'pseudonym_key',
+    kind: 'int',
+    nullable: true,
+    doc: 'The version of the app’s pseudonym key the row’s pseudonyms were made with (docs/privacy.md, "Pseudonyms"); null when the row holds none.',
+    avroDoc: 'pseudonym key version; null when the row holds no pseudonym',
+    clickhouse: 'Nullable(Int32)',
+  },
   { name: 'envelope', kind: 'enum', symbols: ENVELOPE_FORMS, avroDoc: 'current, earlier or flat', clickhouse: clickhouseEnum8(ENVELOPE_FORMS) },
   {
     name: 'props',

@@ -33,7 +33,7 @@ describe('avroFieldsOf', () => {
   it('gives the canonical head: every field but props, JSON fields as <name>_json text, nullable ones defaulting to null', () => {
     const head = avroFieldsOf(CANONICAL_FIELDS);
     expect(head).toHaveLength(CANONICAL_FIELDS.length - 1);
-    expect(head.slice(-5).map((f) => f.name)).toEqual(['request_id', 'envelope', 'meta_json', 'client_json', 'warnings']);
+    expect(head.slice(-6).map((f) => f.name)).toEqual(['request_id', 'pseudonym_key', 'envelope', 'meta_json', 'client_json', 'warnings']);
     expect(head.find((f) => f.name === 'meta_json')).toEqual({ name: 'meta_json', type: ['null', 'string'], default: null });
     expect(head.find((f) => f.name === 'time')).toEqual({ name: 'time', type: 'long', doc: 'UTC epoch ms' });
   });

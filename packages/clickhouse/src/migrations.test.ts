@@ -52,6 +52,8 @@ describe('loadMigrations', () => {
       [15, 'dead_letters', 1],
       // 016: retention_days and its TTL on every table a retention class covers (6 + every catalog table).
       [16, 'retention', 2 * (6 + CATALOG_KINDS.length + 1)],
+      // 017: the version of the app's pseudonym key a row's pseudonyms were made with.
+      [17, 'events_pseudonym_key', 1],
     ]);
     const catalog = [...(ms[2]?.statements ?? []), ...(ms[4]?.statements ?? [])];
     expect(catalog.map((s) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(s)?.[1])).toEqual(CATALOG_KINDS.map((k) => `catalog_${k}`));

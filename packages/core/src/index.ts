@@ -19,3 +19,4 @@ export * from './ports/user-token-counts';
 export * from './consumer';
 export * from './options';
 export * from './seeded-random';
+export * from './privacy';

@@ -53,6 +53,7 @@ describe('normalizeCrashUpload (POST /v1/ingest/sdk/crash of causalfoundry/ios-s
       sent_at: null,
       corrected_time: Date.UTC(2025, 2, 17, 9, 5, 11, 482),
       request_id: 'req-1',
+      pseudonym_key: null,
       envelope: 'earlier',
       props: item,
       meta: null,

@@ -149,6 +149,7 @@ export function normalizeCrashUpload(body: unknown, ctx: IngestContext, options:
       sent_at: null,
       corrected_time: time as number,
       request_id: ctx.requestId,
+      pseudonym_key: null,
       envelope: 'earlier',
       props,
       meta: null,

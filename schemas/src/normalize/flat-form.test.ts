@@ -59,6 +59,7 @@ describe('the flat form (server-side import)', () => {
       sent_at: null,
       corrected_time: Date.UTC(2025, 2, 4, 9, 12, 45, 381),
       request_id: 'req-1',
+      pseudonym_key: null,
       envelope: 'flat',
       props: { action: 'register' },
       meta: null,

@@ -33,6 +33,7 @@ describe('normalizeUpload: current form', () => {
       sent_at: null,
       corrected_time: Date.UTC(2023, 10, 14, 22, 13, 20, 123),
       request_id: 'req-1',
+      pseudonym_key: null,
       envelope: 'current',
       props: { path: '/home', title: 'Home', duration: 12.5, render_time: 340 },
       meta: null,

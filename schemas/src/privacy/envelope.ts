@@ -32,6 +32,8 @@ export const ENVELOPE_PRIVACY: Readonly<Record<CanonicalName, FieldPrivacy>> = {
   sent_at: { class: 'none' },
   corrected_time: { class: 'none' },
   request_id: { class: 'none' },
+  // A key version says nothing about a person.
+  pseudonym_key: { class: 'none' },
   envelope: { class: 'none' },
   // Each property has its own class (the event's definition).
   props: { class: 'none' },

@@ -1,11 +1,12 @@
+import type { PrivacyClass } from '@evp/core';
+
 /**
- * Privacy classes of the data contract (docs/privacy.md, "Data classes"). Every field of every event,
- * nested object and catalog definition resolves to one (resolve.ts); per-app policy (keep,
- * pseudonymise, drop) is set per class, and erasure finds a person through the fields that carry a
- * person kind.
+ * Privacy classes of the data contract (docs/privacy.md, "Data classes"), defined in @evp/core (the
+ * keys file's per-app policy names them too). Every field of every event, nested object and catalog
+ * definition resolves to one (resolve.ts); per-app policy (keep, pseudonymise, drop) is set per
+ * class, and erasure finds a person through the fields that carry a person kind.
  */
-export const PRIVACY_CLASSES = ['direct_identifier', 'quasi_identifier', 'health', 'contact', 'free_text', 'none'] as const;
-export type PrivacyClass = (typeof PRIVACY_CLASSES)[number];
+export { PRIVACY_CLASSES, type PrivacyClass } from '@evp/core';
 
 /** The kinds of person a field can identify: the ids an erasure or an export request names. */
 export const PERSON_KINDS = ['user', 'patient', 'health_worker', 'chat_user'] as const;

@@ -72,7 +72,12 @@ export const RULES = {
     'platform',
     'an event or `user` catalog record that enforce would reject for its user token (the app’s policy is report: kept)',
   ),
-  unknown_property: warning('platform', 'a property the definition does not know; kept as an extra, never dropped'),
+  unknown_property: warning(
+    'platform',
+    'a property the definition does not know; kept as an extra (dropped instead in a health block of an app whose policy drops them)',
+  ),
+  // The app's privacy policy (docs/privacy.md, "Policy"): what the validator removed before storing.
+  unknown_property_dropped: warning('platform', 'a property the definition does not know, in a health block of an app whose policy drops them; not stored'),
   session_id_shape: warning('platform', '`s_id` is not `<user>_<startMs>_<endMs>`; session start and end left empty'),
   session_user_mismatch: warning('platform', 'the user part of `s_id` is not the envelope’s user'),
   sdk_shape: warning('platform', '`sdk` is not `<os>/<version>`; sdk name and version left empty'),

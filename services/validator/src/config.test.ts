@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { ConfigError } from '@evp/core';
 import { loadValidatorConfig } from './config';
 
-const required = { KAFKA_BROKERS: 'k1:9092,k2:9092', SCHEMA_REGISTRY_URL: 'http://registry:8081' };
+const required = { KAFKA_BROKERS: 'k1:9092,k2:9092', SCHEMA_REGISTRY_URL: 'http://registry:8081', KEYS_FILE: '/run/keys/keys.json' };
 
 describe('loadValidatorConfig', () => {
   it('applies defaults: one encode worker per CPU the process may use', () => {
@@ -14,6 +14,8 @@ describe('loadValidatorConfig', () => {
       MAX_EVENT_CHARS: 64 * 1024,
       METRICS_PORT: 9102,
       VALIDATOR_WORKERS: availableParallelism(),
+      KEYS_FILE: '/run/keys/keys.json',
+      KEYS_RELOAD_INTERVAL_MS: 2_000,
     });
   });
 
@@ -33,6 +35,7 @@ describe('loadValidatorConfig', () => {
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).problems.map((p) => p.split(':')[0]).sort()).toEqual([
       'KAFKA_BROKERS',
+      'KEYS_FILE',
       'MAX_EVENT_CHARS',
       'SCHEMA_REGISTRY_URL',
       'VALIDATOR_WORKERS',

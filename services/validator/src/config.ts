@@ -8,6 +8,9 @@ const schema = z.object({
   SCHEMA_REGISTRY_URL: envFragments.url,
   LOG_LEVEL: envFragments.logLevel,
   METRICS_PORT: envFragments.port.default(9102),
+  // The keys file's per-app privacy policy and pseudonym keys (docs/privacy.md), reloaded like the other services'.
+  KEYS_FILE: envFragments.keys.KEYS_FILE,
+  KEYS_RELOAD_INTERVAL_MS: envFragments.keys.KEYS_RELOAD_INTERVAL_MS,
   // MAX_EVENT_CHARS, VALIDATOR_WORKERS: with their defaults and meanings in VALIDATOR_OPTIONS.
   ...envShapeOf(VALIDATOR_OPTIONS),
 });

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InfraError, topics, type BusMessage } from '@evp/core';
+import { DEFAULT_PRIVACY_TABLE, InfraError, resolvePrivacy, topics, type BusMessage, type PrivacyTable } from '@evp/core';
 import { createInProcessRegistry } from '@evp/embedded';
 import { canonicalToAvro } from '@evp/schemas';
 import { createEncodePool, sliceByBytes, type EncodePool, type EncodedMessage } from './encode-pool';
@@ -57,7 +57,7 @@ const pool = (p: EncodePool) => (pools.push(p), p);
 describe('encode pool', () => {
   it('inline: outcomes in message order, each event framed exactly as the registry port encodes it', async () => {
     const { schemas, registry } = await registered();
-    const out = await pool(createEncodePool({ workers: 0, schemas, normalize })).encode(MESSAGES);
+    const out = await pool(createEncodePool({ workers: 0, schemas, normalize })).encode(MESSAGES, DEFAULT_PRIVACY_TABLE);
     expect(out.map((o) => [o.events.length, o.catalog.length, o.rejections.map((r) => r.kind)])).toEqual([
       [3, 0, []],
       [2, 0, ['schema_violation']],
@@ -86,17 +86,33 @@ describe('encode pool', () => {
     }
   });
 
+  it('a worker applies the privacy table of each batch: a reload’s new table reaches it, and the next batch after it too', async () => {
+    const { schemas } = await registered();
+    const workers = pool(createEncodePool({ workers: 1, schemas, normalize }));
+    const patient = msg(9, [{ id: 'PAT-0042' }], { payload_kind: 'catalog:patient' });
+    const pseudonymising: PrivacyTable = {
+      apps: { 'app-1': resolvePrivacy({ classes: { direct_identifier: 'pseudonymise' } }, { version: 1, secret: 'demo-app pseudonym key v1, 32 bytes!!' }) },
+      default: DEFAULT_PRIVACY_TABLE.default,
+    };
+    const idWith = async (table: PrivacyTable) => (await workers.encode([patient], table))[0]!.catalog[0]!.record.id;
+    expect(await idWith(DEFAULT_PRIVACY_TABLE)).toBe('PAT-0042');
+    // Golden value: packages/core/src/privacy/pseudonym.test.ts.
+    expect(await idWith(pseudonymising)).toBe('p1:JBzJmddArzd_3Jmbb6r8bw');
+    expect(await idWith(pseudonymising)).toBe('p1:JBzJmddArzd_3Jmbb6r8bw');
+    expect(await idWith(DEFAULT_PRIVACY_TABLE)).toBe('PAT-0042');
+  });
+
   it('two workers give exactly the inline outcomes, in the same order, batch after batch', async () => {
     const { schemas } = await registered();
-    const inline = await pool(createEncodePool({ workers: 0, schemas, normalize })).encode(MESSAGES);
+    const inline = await pool(createEncodePool({ workers: 0, schemas, normalize })).encode(MESSAGES, DEFAULT_PRIVACY_TABLE);
     const workers = pool(createEncodePool({ workers: 2, schemas, normalize }));
     expect(workers.workers).toBe(2);
     // Concurrent batches (several partitions at once) each come back whole and in order.
-    const [a, b] = await Promise.all([workers.encode(MESSAGES), workers.encode(MESSAGES.slice(1))]);
+    const [a, b] = await Promise.all([workers.encode(MESSAGES, DEFAULT_PRIVACY_TABLE), workers.encode(MESSAGES.slice(1), DEFAULT_PRIVACY_TABLE)]);
     expect(a).toEqual(inline);
     expect(b).toEqual(inline.slice(1));
-    expect(await workers.encode([])).toEqual([]);
-    expect(await workers.encode([MESSAGES[0]!])).toEqual(inline.slice(0, 1));
+    expect(await workers.encode([], DEFAULT_PRIVACY_TABLE)).toEqual([]);
+    expect(await workers.encode([MESSAGES[0]!], DEFAULT_PRIVACY_TABLE)).toEqual(inline.slice(0, 1));
   });
 
   it('a worker that dies fails its batch as retriable and the next batch gets a fresh worker', async () => {
@@ -106,7 +122,7 @@ describe('encode pool', () => {
     writeFileSync(dying, "require('node:worker_threads').parentPort.on('message', () => process.exit(3));\n");
     const p = pool(createEncodePool({ workers: 1, schemas, normalize, workerFile: dying }));
     for (let i = 0; i < 2; i++) {
-      const err: unknown = await p.encode(MESSAGES).then(
+      const err: unknown = await p.encode(MESSAGES, DEFAULT_PRIVACY_TABLE).then(
         () => undefined,
         (e: unknown) => e,
       );

@@ -1,13 +1,14 @@
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { InfraError, type BusMessage } from '@evp/core';
+import { InfraError, type BusMessage, type PrivacyTable } from '@evp/core';
 import type { NormalizeOptions } from '@evp/schemas';
 import { unpackBatch } from './event-columns';
 import { RawBatchProcessor, packValues, type EncodedBatch, type FramedEvent } from './raw-batch-processor';
 import type { OutputSchema } from './output-schemas';
 import type { MessageOutcome } from './process-raw';
 
-export type EncodeRequest = { seq: number } & ReturnType<typeof packValues>;
+/** `privacy` travels only when it changed since the worker's last request (a keys file reload). */
+export type EncodeRequest = { seq: number; privacy?: PrivacyTable } & ReturnType<typeof packValues>;
 export type EncodeReply = { seq: number; batch: EncodedBatch } | { seq: number; error: string };
 
 /** A raw message's outcome, its events framed and ready to produce. */
@@ -25,7 +26,8 @@ export interface EncodePoolOptions {
 /** Raw messages → outcomes with encoded events, in the order given, on worker threads or inline. */
 export interface EncodePool {
   readonly workers: number;
-  encode(messages: readonly BusMessage[]): Promise<EncodedMessage[]>;
+  /** `privacy`: every app's policy now (the keys file's; reloads change it between batches). */
+  encode(messages: readonly BusMessage[], privacy: PrivacyTable): Promise<EncodedMessage[]>;
   close(): Promise<void>;
 }
 
@@ -43,8 +45,8 @@ export function createEncodePool(opts: EncodePoolOptions): EncodePool {
     const encoder = new RawBatchProcessor(opts.schemas, opts.normalize);
     return {
       workers: 0,
-      async encode(messages) {
-        return materialize(encoder.encode(messages));
+      async encode(messages, privacy) {
+        return materialize(encoder.encode(messages, privacy));
       },
       async close() {},
     };
@@ -53,11 +55,11 @@ export function createEncodePool(opts: EncodePoolOptions): EncodePool {
   let next = 0;
   return {
     workers: workers.length,
-    async encode(messages) {
+    async encode(messages, privacy) {
       const slices = sliceByBytes(messages, workers.length);
       const start = next;
       next = (next + slices.length) % workers.length;
-      const batches = await Promise.all(slices.map((slice, i) => (workers[(start + i) % workers.length] as PoolWorker).run(slice)));
+      const batches = await Promise.all(slices.map((slice, i) => (workers[(start + i) % workers.length] as PoolWorker).run(slice, privacy)));
       return batches.flatMap(materialize);
     },
     async close() {
@@ -113,15 +115,21 @@ class PoolWorker {
   private seq = 0;
   private readonly pending = new Map<number, { resolve: (b: EncodedBatch) => void; reject: (e: Error) => void }>();
   private closing = false;
+  /** The policy table the running worker holds (by identity: the key ring makes a new one per reload). */
+  private sentPrivacy: PrivacyTable | undefined;
 
   constructor(private readonly opts: EncodePoolOptions) {
     this.worker = this.start();
   }
 
-  run(messages: readonly BusMessage[]): Promise<EncodedBatch> {
+  run(messages: readonly BusMessage[], privacy: PrivacyTable): Promise<EncodedBatch> {
     const worker = this.worker ?? (this.worker = this.start());
     const seq = ++this.seq;
     const request: EncodeRequest = { seq, ...packValues(messages) };
+    if (privacy !== this.sentPrivacy) {
+      request.privacy = privacy;
+      this.sentPrivacy = privacy;
+    }
     return new Promise((resolve, reject) => {
       this.pending.set(seq, { resolve, reject });
       worker.postMessage(request, [request.bytes]);
@@ -135,6 +143,8 @@ class PoolWorker {
 
   private start(): Worker {
     const worker = spawn(this.opts);
+    // A fresh worker holds no policy yet: the next request carries it.
+    this.sentPrivacy = undefined;
     worker.on('message', (reply: EncodeReply) => {
       const p = this.pending.get(reply.seq);
       if (p === undefined) return;

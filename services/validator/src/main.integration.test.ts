@@ -1,5 +1,14 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+/** The validator reads the keys file (privacy policy, pseudonym keys): one with a single key. */
+function keysFile(): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'validator-main-')), 'keys.json');
+  writeFileSync(path, JSON.stringify({ keys: [{ id: 'v-sdk', app_id: 'app-v', role: 'sdk', key: 'sdk_validator_main_test' }] }));
+  return path;
+}
 
 /**
  * The composition root's answer to a consumer that stops for good: it says why and exits 1, so an
@@ -15,6 +24,7 @@ describe('validator process with a consumer the broker refuses', () => {
         METRICS_PORT: '0',
         VALIDATOR_WORKERS: '0',
         LOG_LEVEL: 'info',
+        KEYS_FILE: keysFile(),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

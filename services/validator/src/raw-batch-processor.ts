@@ -1,9 +1,10 @@
 import { envelopeKey } from '@evp/contract';
-import { type Block, type BusMessage, type RejectionReason } from '@evp/core';
+import { privacyOf, type Block, type BusMessage, type PrivacyTable, type RejectionReason } from '@evp/core';
 import type { ClientJsonMemo, NormalizeOptions } from '@evp/schemas';
 import { Framer, type OutputSchema } from './output-schemas';
 import { ColumnWriter, withoutEvents, type EventColumns } from './event-columns';
 import { processRawMessage, processingFailure, type MessageOutcome } from './process-raw';
+import { applyCatalogPrivacy, applyEventPrivacy } from './privacy';
 
 /**
  * An accepted event once framed (Confluent wire format): what its topic, key, headers and receipt
@@ -58,7 +59,8 @@ export class RawBatchProcessor {
     this.framer = new Framer(schemas);
   }
 
-  encode(messages: readonly RawInput[]): EncodedBatch {
+  /** `privacy`: every app's policy (the keys file's), applied to each event and record before it is encoded. */
+  encode(messages: readonly RawInput[], privacy: PrivacyTable): EncodedBatch {
     let pos = 0;
     const outcomes: EncodedBatch['outcomes'] = [];
     const columns = new ColumnWriter();
@@ -72,6 +74,11 @@ export class RawBatchProcessor {
       try {
         const o = processRawMessage(msg, this.normalize);
         const events = o.events;
+        if (o.ctx.appId) {
+          const policy = privacyOf(privacy, o.ctx.appId);
+          for (const e of events) applyEventPrivacy(e, policy);
+          for (const c of o.catalog) applyCatalogPrivacy(c, policy);
+        }
         // The events of one message share their envelope's `client`: its JSON is computed once.
         const clientJson: ClientJsonMemo = new Map();
         for (let i = 0; i < events.length; i++) {

@@ -1,4 +1,4 @@
-import { topics, type BusMessage } from '@evp/core';
+import { DEFAULT_PRIVACY_TABLE, topics, type BusMessage } from '@evp/core';
 import { createInProcessRegistry } from '@evp/embedded';
 import { createEncodePool, type EncodePool } from './encode-pool';
 import { Framer, registerOutputSchemas } from './output-schemas';
@@ -41,7 +41,7 @@ afterAll(() => pool.close());
 async function outputsOf(maxBatchBytes: (topic: string) => number, ...messages: BusMessage[]): Promise<BatchOutputs> {
   const writer: OutputWriter = { framer, maxBatchBytes, now: () => NOW };
   const out = batchOutputs();
-  const outcomes = await pool.encode(messages);
+  const outcomes = await pool.encode(messages, DEFAULT_PRIVACY_TABLE);
   outcomes.forEach((o, i) => addRawOutputs(writer, messages[i] as BusMessage, o, out));
   return out;
 }

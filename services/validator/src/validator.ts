@@ -1,6 +1,7 @@
 import { Registry } from 'prom-client';
 import {
   BLOCKS,
+  DEFAULT_PRIVACY_TABLE,
   CATALOG_KINDS,
   consumerPart,
   topics,
@@ -9,6 +10,7 @@ import {
   type MessageBatch,
   type SchemaRegistry,
   type SubscriptionHealth,
+  type PrivacyTable,
 } from '@evp/core';
 import { createEncodePool, type EncodedMessage } from './encode-pool';
 import { VALIDATOR_NAME, VALIDATOR_OPTIONS, type ValidatorConsumerConfig } from './options';
@@ -19,6 +21,11 @@ import { addRawOutputs, batchOutputs, type OutputWriter } from './raw-outputs';
 export interface ValidatorDeps extends ConsumerDeps<ValidatorConsumerConfig> {
   registry: SchemaRegistry;
   metrics?: Registry;
+  /**
+   * Every app's privacy policy now: the keys file's (`KeyRing.privacyTable`, current after each
+   * reload), read once per batch. Without it every app has the default policy (docs/privacy.md).
+   */
+  privacy?: () => PrivacyTable;
 }
 
 export interface RunningValidator {
@@ -45,6 +52,7 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
   const producer = life.producer();
   const pool = createEncodePool({ workers: config.workers, schemas, normalize: { maxEventChars: config.maxEventChars } });
 
+  const privacy = deps.privacy ?? (() => DEFAULT_PRIVACY_TABLE);
   const writer: OutputWriter = { framer, maxBatchBytes: (topic) => deps.bus.maxBatchBytes(topic), now };
 
   await life.consume({
@@ -57,7 +65,7 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
     fromBeginning: config.fromBeginning,
     handleBatch: async (batch: MessageBatch) => {
       const out = batchOutputs();
-      const outcomes = await pool.encode(batch.messages);
+      const outcomes = await pool.encode(batch.messages, privacy());
       for (let i = 0; i < outcomes.length; i++) {
         const outcome = outcomes[i] as EncodedMessage;
         addRawOutputs(writer, batch.messages[i] as BusMessage, outcome, out);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { appPrivacySchema, pseudonymisesAny, resolvePrivacy } from '../privacy';
 import { retentionSettings } from './retention';
 
 /**
@@ -77,14 +78,55 @@ const entry = z.discriminatedUnion('role', [keyEntry, userTokenEntry]).superRefi
 export const USER_TOKEN_POLICIES = ['off', 'report', 'enforce'] as const;
 export type UserTokenPolicy = (typeof USER_TOKEN_POLICIES)[number];
 
-/** Per app: `user_tokens` (docs/keys.md) and `retention` per class of data (docs/privacy.md, "Retention"). */
-const appSettings = z.object({ user_tokens: z.enum(USER_TOKEN_POLICIES).optional(), retention: retentionSettings.optional() });
+/**
+ * Per app: `user_tokens` (docs/keys.md), `retention` per class of data (docs/privacy.md, "Retention")
+ * and `privacy`, what is kept, pseudonymised or dropped per privacy class (docs/privacy.md).
+ */
+const appSettings = z.object({
+  user_tokens: z.enum(USER_TOKEN_POLICIES).optional(),
+  retention: retentionSettings.optional(),
+  privacy: appPrivacySchema.optional(),
+});
 
-export const keysFileSchema = z.object({ keys: z.array(entry).min(1), apps: z.record(appId, appSettings).optional() });
+/** An HMAC key shorter than SHA-256's output weakens it (RFC 2104 §3): at least 32 bytes. */
+export const MIN_PSEUDONYM_KEY_BYTES = 32;
+
+/**
+ * An app's pseudonym key (docs/privacy.md, "Pseudonyms"): the newest version pseudonymises new rows;
+ * older versions stay listed so erasure can still compute the pseudonyms of rows made with them.
+ * The key is a secret: never logged, never shown (errors name its path only).
+ */
+const pseudonymKeyEntry = z
+  .object({
+    app_id: appId,
+    version: z.number().int().min(1).max(99_999),
+    key: z.string().refine((k) => Buffer.byteLength(k) >= MIN_PSEUDONYM_KEY_BYTES, `at least ${MIN_PSEUDONYM_KEY_BYTES} bytes`),
+    created_at: instant.optional(),
+  })
+  .strict();
+
+export const keysFileSchema = z
+  .object({ keys: z.array(entry).min(1), apps: z.record(appId, appSettings).optional(), pseudonym_keys: z.array(pseudonymKeyEntry).optional() })
+  .superRefine((f, ctx) => {
+    const seen = new Set<string>();
+    for (const [i, k] of (f.pseudonym_keys ?? []).entries()) {
+      const id = `${k.app_id}@${k.version}`;
+      if (seen.has(id))
+        ctx.addIssue({ code: 'custom', path: ['pseudonym_keys', i], message: `app ${k.app_id} has two pseudonym keys of version ${k.version}` });
+      seen.add(id);
+    }
+    for (const [app, settings] of Object.entries(f.apps ?? {})) {
+      const keyed = (f.pseudonym_keys ?? []).some((k) => k.app_id === app);
+      if (!keyed && pseudonymisesAny(resolvePrivacy(settings.privacy)))
+        ctx.addIssue({ code: 'custom', path: ['apps', app, 'privacy'], message: `pseudonymises a class but app ${app} has no pseudonym_keys entry` });
+    }
+  });
 export type KeysFile = z.infer<typeof keysFileSchema>;
 export type AnyKeyEntry = KeysFile['keys'][number];
 /** A bearer key (sdk, api, analyst). */
 export type KeyEntry = Exclude<AnyKeyEntry, { role: 'user_token' }>;
+/** A pseudonym key of an app, one version. */
+export type PseudonymKeyEntry = NonNullable<KeysFile['pseudonym_keys']>[number];
 /** A key user tokens are signed with. */
 export type UserTokenKeyEntry = Extract<AnyKeyEntry, { role: 'user_token' }>;
 

@@ -1,5 +1,6 @@
 export {
   MIN_HS256_KEY_BYTES,
+  MIN_PSEUDONYM_KEY_BYTES,
   ROLES,
   USER_TOKEN_ALGS,
   USER_TOKEN_POLICIES,
@@ -9,6 +10,7 @@ export {
   type AnyKeyEntry,
   type KeyEntry,
   type KeysFile,
+  type PseudonymKeyEntry,
   type Role,
   type UserTokenAlg,
   type UserTokenKeyEntry,

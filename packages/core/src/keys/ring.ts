@@ -1,5 +1,6 @@
 import { sha256Hex } from '../hash';
 import { readFileSync } from 'node:fs';
+import { privacyOf, pseudonymise, resolvePrivacy, type AppPrivacy, type PrivacyTable, type PseudonymKey } from '../privacy';
 import { parseKeysFile, type KeysFile, type Role, type UserTokenKeyEntry, type UserTokenPolicy } from './file';
 import { DEFAULT_RETENTION, resolveRetention, type AppRetention } from './retention';
 import { KeyUsageTracker, createInMemoryKeyUsageStore } from './usage';
@@ -45,6 +46,10 @@ interface Contents {
   tokenKeys: Map<string, Map<string, UserTokenKey>>;
   policies: Map<string, UserTokenPolicy>;
   retention: Map<string, AppRetention>;
+  /** Every app's privacy policy with its newest pseudonym key; a new object at each reload. */
+  privacy: PrivacyTable;
+  /** app → version → pseudonym key (every version: erasure computes old rows' pseudonyms). */
+  pseudonymKeys: Map<string, Map<number, PseudonymKey>>;
 }
 
 const instantMs = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
@@ -79,7 +84,16 @@ function contentsOf(file: KeysFile): Contents {
   for (const [app, settings] of Object.entries(file.apps ?? {})) if (settings.user_tokens !== undefined) policies.set(app, settings.user_tokens);
   const retention = new Map<string, AppRetention>();
   for (const [app, settings] of Object.entries(file.apps ?? {})) if (settings.retention !== undefined) retention.set(app, resolveRetention(settings.retention));
-  return { byHash, byApp, tokenKeys, policies, retention };
+  const pseudonymKeys = new Map<string, Map<number, PseudonymKey>>();
+  for (const k of file.pseudonym_keys ?? [])
+    pseudonymKeys.set(k.app_id, (pseudonymKeys.get(k.app_id) ?? new Map<number, PseudonymKey>()).set(k.version, { version: k.version, secret: k.key }));
+  const newest = (app: string): PseudonymKey | undefined => {
+    const versions = [...(pseudonymKeys.get(app)?.values() ?? [])];
+    return versions.length === 0 ? undefined : versions.reduce((a, b) => (b.version > a.version ? b : a));
+  };
+  const apps: Record<string, AppPrivacy> = {};
+  for (const app of new Set([...Object.keys(file.apps ?? {}), ...pseudonymKeys.keys()])) apps[app] = resolvePrivacy(file.apps?.[app]?.privacy, newest(app));
+  return { byHash, byApp, tokenKeys, policies, retention, privacy: { apps, default: resolvePrivacy(undefined) }, pseudonymKeys };
 }
 
 export interface KeyRingOptions {
@@ -151,6 +165,33 @@ export class KeyRing {
   /** Whether the app's SDK-key calls need a user token (the file's `apps.<app>.user_tokens`; default off). */
   userTokenPolicy(appId: string): UserTokenPolicy {
     return this.contents.policies.get(appId) ?? 'off';
+  }
+
+  /**
+   * Every app's privacy policy (the file's `apps.<app>.privacy` and newest `pseudonym_keys`): the
+   * same object until a reload applies a new file, so a holder can tell a change by identity.
+   */
+  privacyTable(): PrivacyTable {
+    return this.contents.privacy;
+  }
+
+  /** One app's privacy policy. */
+  privacy(appId: string): AppPrivacy {
+    return privacyOf(this.contents.privacy, appId);
+  }
+
+  /** The app's pseudonym key of `version` (erasure recomputes pseudonyms made with an older one); undefined when not in the file. */
+  pseudonymKey(appId: string, version: number): PseudonymKey | undefined {
+    return this.contents.pseudonymKeys.get(appId)?.get(version);
+  }
+
+  /**
+   * A value's pseudonym under each of the app's key versions, newest first: what erasure and export
+   * look for to find a person's rows made before and after rotations (docs/privacy.md, "Rotation").
+   */
+  pseudonymsOf(appId: string, value: string): string[] {
+    const versions = [...(this.contents.pseudonymKeys.get(appId)?.values() ?? [])].sort((a, b) => b.version - a.version);
+    return versions.map((k) => pseudonymise(k.secret, k.version, value));
   }
 
   /** The app's user token signing keys as the file lists them (the console shows their ids, algs and dates). */

@@ -48,6 +48,7 @@ export function buildEvent(d: EventDraft): CanonicalEvent {
     sent_at: sent.sentAt,
     corrected_time: correctedTime(time, ctx.receivedAt, sent.sentAt),
     request_id: ctx.requestId,
+    pseudonym_key: null,
     envelope: facts.form,
     props,
     meta: raw.meta,

@@ -1,0 +1,3 @@
+export * from './classes';
+export * from './pseudonym';
+export * from './policy';

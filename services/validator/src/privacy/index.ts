@@ -1,0 +1,1 @@
+export { applyCatalogPrivacy, applyEventPrivacy } from './apply';
