@@ -1253,8 +1253,16 @@ export interface components {
                 mismatch: boolean;
                 /** @description Set on a mismatch. */
                 warning: string | null;
-                /** @constant */
-                expected_from: "current document";
+                /** @enum {unknown} */
+                expected_from: "document history" | "current document";
+                /** @description With the split history: each period between edits of the split and the users first assigned in it; null without. */
+                periods: null | {
+                    /** Format: date-time */
+                    from: string;
+                    holdout: number;
+                    weights: number[];
+                    users: number;
+                }[];
             };
             /** @description How the readings of several variants are corrected. */
             correction: {

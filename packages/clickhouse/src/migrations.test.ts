@@ -50,6 +50,8 @@ describe('loadMigrations', () => {
       [14, 'events_sent_at', 2],
       // 015: dead letters, so the inspector can list an app's own.
       [15, 'dead_letters', 1],
+      // 016: each campaign's split history, for the report's sample-ratio check.
+      [16, 'campaign_splits', 1],
     ]);
     const catalog = [...(ms[2]?.statements ?? []), ...(ms[4]?.statements ?? [])];
     expect(catalog.map((s) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(s)?.[1])).toEqual(CATALOG_KINDS.map((k) => `catalog_${k}`));

@@ -263,9 +263,24 @@ const srmReading = reading(
     threshold: probability,
     mismatch: { type: 'boolean' },
     warning: nullable('string', { description: 'Set on a mismatch.' }),
-    expected_from: { const: 'current document' },
+    expected_from: { enum: ['document history', 'current document'] },
+    periods: {
+      description: 'With the split history: each period between edits of the split and the users first assigned in it; null without.',
+      oneOf: [
+        { type: 'null' },
+        {
+          type: 'array',
+          items: closedObject(['from', 'holdout', 'weights', 'users'], {
+            from: time,
+            holdout: { type: 'number', minimum: 0, maximum: 1 },
+            weights: { type: 'array', items: { type: 'number' } },
+            users: count,
+          }),
+        },
+      ],
+    },
   },
-  'The sample-ratio check: group sizes against the document’s holdout and weights.',
+  'The sample-ratio check: group sizes against the document’s holdout and weights (per edit period with the split history).',
 );
 const variantReadings = closedObject(
   ['primary', 'sequential', 'fixed_horizon', 'relative', 'bayes', 'power', 'cuped'],

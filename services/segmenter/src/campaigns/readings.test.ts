@@ -103,6 +103,77 @@ describe('reportReadings', () => {
     expect(s.srm).toMatchObject({ groups: ['variant 1', 'variant 2'], chi_square: expect.closeTo(11.111111111111111, 12), mismatch: true });
   });
 
+  describe('the SRM check over a document edited mid-run, from holdout 0.5 to 0.1', () => {
+    const T1 = Date.UTC(2026, 2, 1);
+    const T2 = Date.UTC(2026, 2, 8);
+    const history = [
+      { from: T1, holdout: 0.5, weights: [1] },
+      { from: T2, holdout: 0.1, weights: [1] },
+    ];
+    // 1,000 users first assigned in each period: 500/500 under 0.5, then 100/900 under 0.1.
+    const edited = (secondControl: number) =>
+      reportReadings(
+        {
+          control: { audience: 500 + secondControl, converted: null, assigned: [500, secondControl] },
+          variants: [{ audience: 500 + 1000 - secondControl, converted: null, assigned: [500, 1000 - secondControl] }],
+        },
+        { holdout: 0.1, weights: [1], history },
+      ).srm;
+
+    it('expects each period’s users in that period’s shares: no false alarm', () => {
+      const r = edited(100);
+      expect(r).toMatchObject({
+        groups: ['control', 'variant 1'],
+        observed: [600, 1400],
+        expected: [600, 1400],
+        chi_square: 0,
+        p_value: 1,
+        mismatch: false,
+        expected_from: 'document history',
+        periods: [
+          { from: '2026-03-01T00:00:00.000Z', holdout: 0.5, weights: [1], users: 1000 },
+          { from: '2026-03-08T00:00:00.000Z', holdout: 0.1, weights: [1], users: 1000 },
+        ],
+      });
+      expect(r?.explanation).toContain('over the 2 periods between edits of the split');
+      // The current document alone (0.1 for everyone) would call it broken: 600 control against 200 expected.
+      const current = reportReadings(
+        { control: { audience: 600, converted: null }, variants: [{ audience: 1400, converted: null }] },
+        { holdout: 0.1, weights: [1] },
+      ).srm;
+      expect(current).toMatchObject({ expected: [200, 1800], mismatch: true, expected_from: 'current document', periods: null });
+    });
+
+    it('a genuinely broken split still flags: 200 control of the second 1,000 where 100 are expected', () => {
+      // χ² = 100²/600 + 100²/1400 = 16.6667 + 7.1429 = 23.8095 on 1 df, p = 1.06355e-6.
+      const r = edited(200);
+      expect(r).toMatchObject({ observed: [700, 1300], expected: [600, 1400], df: 1, mismatch: true });
+      expect(r?.chi_square).toBeCloseTo(23.80952380952381, 12);
+      expect(r?.p_value).toBeCloseTo(1.0635492679527e-6, 15);
+    });
+
+    it('a variant added by an edit expects users only from then; a group no period had is left out', () => {
+      const r = reportReadings(
+        {
+          control: { audience: 0, converted: null, assigned: [0, 0] },
+          variants: [
+            { audience: 1500, converted: null, assigned: [1000, 500] },
+            { audience: 500, converted: null, assigned: [0, 500] },
+          ],
+        },
+        {
+          holdout: 0,
+          weights: [1, 1],
+          history: [
+            { from: T1, holdout: 0, weights: [1] },
+            { from: T2, holdout: 0, weights: [1, 1] },
+          ],
+        },
+      ).srm;
+      expect(r).toMatchObject({ groups: ['variant 1', 'variant 2'], observed: [1500, 500], expected: [1500, 500], mismatch: false });
+    });
+  });
+
   it('zero conversions: the relative interval gets the 0.5 guard and says so', () => {
     const r = reportReadings({ control: { audience: 100, converted: 0 }, variants: [{ audience: 900, converted: 4 }] }, { holdout: 0.1, weights: [1] });
     const rel = r.variants[0]?.relative;

@@ -4,6 +4,7 @@ import {
   bayes,
   cuped,
   detectableEffect,
+  expectedByPeriod,
   expectedShares,
   holm,
   logRatio,
@@ -11,11 +12,13 @@ import {
   sequential,
   SEQUENTIAL_TUNING,
   srm,
+  srmAgainst,
   SRM_THRESHOLD,
   zFor,
   type ArmSums,
   type Interval,
   type Proportion,
+  type SplitShares,
 } from './stats';
 
 /**
@@ -29,6 +32,12 @@ export interface SplitPlan {
   holdout: number;
   /** The document's variant weights in order (one, 1, for a campaign without variants). */
   weights: readonly number[];
+  /**
+   * Every split the document had, oldest first, each from its instant (epoch ms) to the next one's:
+   * with it (and each group's `assigned`), the sample-ratio check expects each period's users in that
+   * period's shares. Empty or absent: the current document's shares for everyone.
+   */
+  history?: ReadonlyArray<SplitShares & { from: number }>;
 }
 
 interface Reading {
@@ -48,8 +57,10 @@ interface SrmReport extends Reading {
   mismatch: boolean;
   /** Non-null on a mismatch: the warning to show above everything else. */
   warning: string | null;
-  /** Where the expected shares come from. */
-  expected_from: 'current document';
+  /** Where the expected shares come from: each edit period's split, or the current one for everyone. */
+  expected_from: 'document history' | 'current document';
+  /** With the history: the periods (from, holdout, weights) and the users first assigned in each. */
+  periods: Array<{ from: string; holdout: number; weights: number[]; users: number }> | null;
 }
 
 interface UpliftReading extends Reading {
@@ -103,6 +114,8 @@ interface Group {
   converted: number | null;
   /** CUPED's covariate sums over the matured users (x the pre-period goal count), when the query has them. */
   pre?: { sx: number; sxx: number; sxy: number };
+  /** Users first assigned to this group in each period of `SplitPlan.history` (by index). */
+  assigned?: readonly number[];
 }
 
 const armSums = (g: Group, p: Proportion): ArmSums | null => (g.pre ? { n: p.audience, sy: p.converted, syy: p.converted, ...g.pre } : null);
@@ -111,18 +124,65 @@ const proportion = (g: Group): Proportion | null => (g.converted === null ? null
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-function srmReport(control: number, variants: readonly number[], plan: SplitPlan): SrmReport | null {
+interface SrmInput {
+  groups: string[];
+  observed: number[];
+  result: ReturnType<typeof srm>;
+  periods: SrmReport['periods'];
+}
+
+/** The current document's shares for every user (no history, or a group without its per-period counts). */
+function currentSplit(control: Group, variants: readonly Group[], plan: SplitPlan): SrmInput {
   // Variants past the document's (an edited document) have no expected share: they are left out.
-  const counted = variants.slice(0, plan.weights.length);
-  const observed = plan.holdout > 0 ? [control, ...counted] : counted;
-  const r = srm(observed, expectedShares(plan.holdout, plan.weights));
-  if (!r) return null;
+  const counted = variants.slice(0, plan.weights.length).map((g) => g.audience);
+  const observed = plan.holdout > 0 ? [control.audience, ...counted] : counted;
   const groups = [...(plan.holdout > 0 ? ['control'] : []), ...counted.map((_, i) => `variant ${i + 1}`)];
+  return { groups, observed, result: srm(observed, expectedShares(plan.holdout, plan.weights)), periods: null };
+}
+
+/**
+ * Each edit period's shares: a user counts once, in the group and period of their first assignment;
+ * a group no period gave a share (control without holdout, a variant never in the document) is left out.
+ */
+function splitHistory(control: Group, variants: readonly Group[], history: NonNullable<SplitPlan['history']>): SrmInput {
+  const all = [control, ...variants];
+  const width = Math.max(all.length, ...history.map((h) => h.weights.length + 1));
+  const shared = Array.from({ length: width }, (_, g) => history.some((h) => (g === 0 ? h.holdout > 0 : g <= h.weights.length)));
+  const kept = shared.flatMap((s, g) => (s ? [g] : []));
+  // The users of a left-out group are left out of every period's count too: the kept groups' shares
+  // of each period then add up to 1.
+  const matrix = shared.map((s, g) => history.map((_, p) => (s ? (all[g]?.assigned?.[p] ?? 0) : 0)));
+  const expected = expectedByPeriod(history, matrix);
+  const assigned = kept.map((g) => matrix[g] as number[]);
+  const observed = assigned.map((a) => a.reduce((x, y) => x + y, 0));
+  return {
+    groups: kept.map((g) => (g === 0 ? 'control' : `variant ${g}`)),
+    observed,
+    result: srmAgainst(
+      observed,
+      kept.map((g) => expected[g] as number),
+    ),
+    periods: history.map((h, p) => ({
+      from: new Date(h.from).toISOString(),
+      holdout: h.holdout,
+      weights: [...h.weights],
+      users: assigned.reduce((n, a) => n + (a[p] ?? 0), 0),
+    })),
+  };
+}
+
+function srmReport(control: Group, variants: readonly Group[], plan: SplitPlan): SrmReport | null {
+  const history = plan.history ?? [];
+  const byPeriod = history.length > 0 && [control, ...variants].every((g) => g.assigned !== undefined);
+  const { groups, result: r, periods } = byPeriod ? splitHistory(control, variants, history) : currentSplit(control, variants, plan);
+  if (!r) return null;
+  const total = r.observed.reduce((a, b) => a + b, 0);
   const split = groups.map((g, i) => `${g} ${pct(r.shares[i] as number)}`).join(', ');
-  const seen = groups.map((g, i) => `${g} ${pct((r.observed[i] as number) / r.observed.reduce((a, b) => a + b, 0))}`).join(', ');
+  const seen = groups.map((g, i) => `${g} ${pct((r.observed[i] as number) / total)}`).join(', ');
+  const edited = periods !== null && periods.length > 1;
   return {
     name: 'Sample ratio check',
-    explanation: `Were users split as the campaign says (${split})? Observed: ${seen}. A chi-square test of the group sizes against those shares; a p-value below ${SRM_THRESHOLD} happens by chance once in a thousand campaigns, so it almost always means users were lost or moved in one group, and then no uplift below can be trusted.`,
+    explanation: `Were users split as the campaign says (${split}${edited ? `, over the ${periods.length} periods between edits of the split, each period's users in that period's shares` : ''})? Observed: ${seen}. A chi-square test of the group sizes against those shares; a p-value below ${SRM_THRESHOLD} happens by chance once in a thousand campaigns, so it almost always means users were lost or moved in one group, and then no uplift below can be trusted.`,
     groups,
     observed: r.observed,
     expected: r.expected,
@@ -134,7 +194,8 @@ function srmReport(control: number, variants: readonly number[], plan: SplitPlan
     warning: r.mismatch
       ? `The split of users is not the configured one (p ${r.p_value < 1e-6 ? '< 0.000001' : `= ${r.p_value.toPrecision(2)}`}): find out why before reading any result.`
       : null,
-    expected_from: 'current document',
+    expected_from: byPeriod ? 'document history' : 'current document',
+    periods,
   };
 }
 
@@ -248,11 +309,7 @@ export function reportReadings(
     };
   });
   return {
-    srm: srmReport(
-      groups.control.audience,
-      groups.variants.map((g) => g.audience),
-      plan,
-    ),
+    srm: srmReport(groups.control, groups.variants, plan),
     correction: {
       name: 'Several variants',
       explanation:

@@ -8,6 +8,8 @@ import type { CampaignDocument } from './document';
  * text. Every table is read for the one app only.
  *
  * - `outcomes`: the campaign's rows of campaign_outcomes, FINAL (one row per run and user).
+ * - `first_assigned`: per group, the users whose first run put them in it, counted per period of the
+ *   split history (`split_from`: the instants, epoch ms, at which the split changed after the first).
  * - `actions`: what the action log says of each requested (run, variant action, user): created,
  *   delivered, withdrawn, expired unpulled, or the cap that refused it. Existence per action only,
  *   so a re-sent entry changes nothing and the log is read without FINAL.
@@ -50,6 +52,9 @@ export interface GroupRow {
   pre_sx?: number;
   pre_sxx?: number;
   pre_sxy?: number;
+  /** Users first assigned to this group, per period of the split history: period index and count, unordered. */
+  assigned_periods: number[];
+  assigned_counts: number[];
 }
 
 /** The CUPED covariate's period: the goal's events in these days before a user's first run. */
@@ -84,9 +89,20 @@ export function reportQuery(goal: ReportGoal | undefined): ReportQuery {
   const refOf = (t: string) => `concat(toString(${t}.inv_id), ':', toString(${t}.action_id))`;
   const ctes = [
     `outcomes AS (
-    SELECT inv_id, action_id, user_id, variant, outcome, reason, at
+    SELECT inv_id, action_id, user_id, variant, outcome, reason, at, written_at
     FROM campaign_outcomes FINAL
     WHERE app_id = ${APP} AND campaign_id = {campaign_id:String}
+)`,
+    // The worker assigns a user when it writes the run's outcome (written_at), with the document it
+    // has then; a user counts once, in the group and period of their first run.
+    `first_assigned AS (
+    SELECT variant, groupArray(period) AS periods, groupArray(n) AS counts
+    FROM (
+        SELECT variant, arrayCount(b -> b <= toUnixTimestamp64Milli(first_at), {split_from:Array(Int64)}) AS period, count() AS n
+        FROM (SELECT user_id, argMin(variant, (written_at, inv_id)) AS variant, min(written_at) AS first_at FROM outcomes GROUP BY user_id)
+        GROUP BY variant, period
+    )
+    GROUP BY variant
 )`,
     `actions AS (
     SELECT inv_id, action_id, user_id,
@@ -112,6 +128,7 @@ ${RESPONSES.map((r) => `        max(props.response::String = '${r}') AS ${r}`).j
   const joins = [
     'LEFT JOIN actions AS a ON a.inv_id = r.inv_id AND a.action_id = r.action_id AND a.user_id = r.user_id',
     `LEFT JOIN responses AS s ON s.user_id = r.user_id AND s.ref = ${refOf('r')}`,
+    'LEFT JOIN first_assigned AS f ON f.variant = r.variant',
   ];
   const columns = [
     'r.variant AS variant',
@@ -120,6 +137,8 @@ ${RESPONSES.map((r) => `        max(props.response::String = '${r}') AS ${r}`).j
     "countIf(r.outcome = 'requested') AS requested",
     'any(k.reasons) AS skipped_reasons',
     'any(k.counts) AS skipped_counts',
+    'any(f.periods) AS assigned_periods',
+    'any(f.counts) AS assigned_counts',
     'sum(a.created) AS created',
     'sum(a.delivered) AS delivered',
     'sum(a.withdrawn) AS withdrawn',

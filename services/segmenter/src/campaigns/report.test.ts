@@ -41,8 +41,11 @@ interface Outcome {
   outcome: 'requested' | 'control' | 'skipped';
   reason?: string;
   at: number;
+  /** When the worker assigned the user (default: the insert's instant). */
+  written?: number;
 }
 const outcomeRow = (o: Outcome) => ({
+  ...(o.written === undefined ? {} : { written_at: formatDateTime64(o.written) }),
   app_id: o.app ?? APP,
   campaign_id: o.campaign ?? 'c1',
   inv_id: o.inv,
@@ -483,5 +486,50 @@ describe('campaignReport', () => {
       responses: responses(0, 0, 0, 0, 0, 0),
       converted: 0,
     });
+  });
+
+  it('the sample-ratio check counts each user once, in the group and period of their first assignment', async () => {
+    // Campaign 'edit': holdout 0.5 until T0 + 5 days, then 0.1. Period 1: 11 control (e-c-00 … 10),
+    // 10 treated; period 2: 2 control, 18 treated, and e-c-00 again, now treated (it stays control,
+    // of period 1). Expected: control 21·0.5 + 20·0.1 = 12.5, variant 21·0.5 + 20·0.9 = 28.5.
+    const EDIT = T0 + 5 * DAY;
+    const rows: Outcome[] = [];
+    const add = (user: string, variant: number, at: number, inv: number) =>
+      rows.push({
+        campaign: 'edit',
+        inv,
+        user,
+        variant,
+        action: variant === 0 ? 0 : 7,
+        outcome: variant === 0 ? 'control' : 'requested',
+        at,
+        written: at + 1000,
+      });
+    for (const i of range(0, 10)) add(`e-c-${i}`, 0, T0 + HOUR, 1);
+    for (const i of range(0, 9)) add(`e-v-${i}`, 1, T0 + HOUR, 1);
+    for (const i of range(11, 12)) add(`e-c-${i}`, 0, EDIT + HOUR, 2);
+    for (const i of range(10, 27)) add(`e-v-${i}`, 1, EDIT + HOUR, 2);
+    add('e-c-0', 1, EDIT + HOUR, 2);
+    await analytics.insert('campaign_outcomes', rows.map(outcomeRow));
+    const history = [
+      { from: T0 - DAY, holdout: 0.5, weights: [1] },
+      { from: EDIT, holdout: 0.1, weights: [1] },
+    ];
+    const r = await campaignReport(analytics, { appId: APP, campaignId: 'edit', split: { holdout: 0.1, weights: [1], history }, now: new Date(NOW) });
+    expect([r.control.audience, r.variants[0]?.audience]).toEqual([13, 29]);
+    expect(r.srm).toMatchObject({
+      groups: ['control', 'variant 1'],
+      observed: [13, 28],
+      expected: [12.5, 28.5],
+      mismatch: false,
+      expected_from: 'document history',
+      periods: [
+        { from: new Date(T0 - DAY).toISOString(), holdout: 0.5, weights: [1], users: 21 },
+        { from: new Date(EDIT).toISOString(), holdout: 0.1, weights: [1], users: 20 },
+      ],
+    });
+    // Without the history, every user is expected under 0.1: 13 control where 4.2 are expected.
+    const current = await campaignReport(analytics, { appId: APP, campaignId: 'edit', split: { holdout: 0.1, weights: [1] }, now: new Date(NOW) });
+    expect(current.srm).toMatchObject({ observed: [13, 29], expected_from: 'current document', mismatch: true });
   });
 });

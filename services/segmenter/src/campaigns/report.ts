@@ -19,7 +19,7 @@ export interface ReportOptions {
   goal?: ReportGoal | undefined;
   /** The report's instant: goal events after it are not counted, windows open at it are counted as open. */
   now: Date;
-  /** The document's holdout and weights, for the sample-ratio check (the current document's). */
+  /** The document's holdout and weights, and their history, for the sample-ratio check. */
   split: SplitPlan;
   /** The document's `sample_size`: users planned in advance (the fixed-horizon reading is then primary). */
   plannedUsers?: number | undefined;
@@ -81,6 +81,8 @@ const EMPTY: GroupRow = {
   requested: 0,
   skipped_reasons: [],
   skipped_counts: [],
+  assigned_periods: [],
+  assigned_counts: [],
   created: 0,
   delivered: 0,
   withdrawn: 0,
@@ -124,7 +126,14 @@ function group(row: GroupRow, hasGoal: boolean): GroupReport {
  */
 export async function campaignReport(analytics: Analytics, opts: ReportOptions): Promise<CampaignReport> {
   const { sql, params } = reportQuery(opts.goal);
-  const rows = await analytics.query<GroupRow>(sql, { ...params, app_id: opts.appId, campaign_id: opts.campaignId, now: formatDateTime64(opts.now.getTime()) });
+  const history = opts.split.history ?? [];
+  const rows = await analytics.query<GroupRow>(sql, {
+    ...params,
+    app_id: opts.appId,
+    campaign_id: opts.campaignId,
+    now: formatDateTime64(opts.now.getTime()),
+    split_from: history.slice(1).map((h) => h.from),
+  });
   const byVariant = new Map(rows.map((r) => [r.variant, r]));
   const hasGoal = opts.goal !== undefined;
   const control = group(byVariant.get(0) ?? EMPTY, hasGoal);
@@ -133,8 +142,10 @@ export async function campaignReport(analytics: Analytics, opts: ReportOptions):
   for (let v = 1; v <= last; v++) groups.push(group(byVariant.get(v) ?? EMPTY, hasGoal));
   // The readings count matured users only: an open window counts as "not converted" yet and would
   // bias a live reading toward 0. The audiences (for the sample-ratio check) are everyone's.
+  const assigned = (row: GroupRow | undefined) => history.map((_, p) => row?.assigned_counts[row.assigned_periods.indexOf(p)] ?? 0);
   const maturedOf = (g: GroupReport, row: GroupRow | undefined) => ({
     audience: g.audience,
+    assigned: assigned(row),
     matured: g.matured ?? g.audience,
     converted: g.matured_converted,
     ...(hasGoal ? { pre: { sx: row?.pre_sx ?? 0, sxx: row?.pre_sxx ?? 0, sxy: row?.pre_sxy ?? 0 } } : {}),

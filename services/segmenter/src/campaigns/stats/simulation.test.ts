@@ -2,10 +2,12 @@ import {
   agrestiCaffo,
   agrestiCaffoMoments,
   cuped,
+  expectedByPeriod,
   expectedShares,
   holm,
   sequential,
   srm,
+  srmAgainst,
   sumsOf,
   wald,
   type ArmSums,
@@ -175,3 +177,35 @@ function sampleRho2(a: ArmSums): number {
   const sxy = a.sxy - (a.sx * a.sy) / a.n;
   return (sxy * sxy) / ((a.sxx - (a.sx * a.sx) / a.n) * (a.syy - (a.sy * a.sy) / a.n));
 }
+
+describe('the sample-ratio test over a split edited mid-run (holdout 0.5, then 0.1)', () => {
+  // 5,000 users per period; each user's group drawn with the shares of the period they came in.
+  const N = 5000;
+  const periods = [
+    { holdout: 0.5, weights: [1] },
+    { holdout: 0.1, weights: [1] },
+  ];
+  const alarm = (secondShare: number, runs: number, seed: number) => {
+    const random = seeded(seed);
+    return share(runs, () => {
+      const first = binomial(random, N, 0.5);
+      const second = binomial(random, N, secondShare);
+      const assigned = [
+        [first, second],
+        [N - first, N - second],
+      ];
+      return srmAgainst([first + second, 2 * N - first - second], expectedByPeriod(periods, assigned))!.mismatch;
+    });
+  };
+
+  it('false alarms ≈ 0.1% when each period was split as it said', () => {
+    const runs = 20_000;
+    const rate = alarm(0.1, runs, 5);
+    expect(rate).toBeLessThanOrEqual(0.001 + mcBound(0.001, runs));
+  });
+
+  it('a second period leaking 4 points into control (14% instead of 10%) is flagged more than half the time', () => {
+    const runs = 2000;
+    expect(alarm(0.14, runs, 6)).toBeGreaterThan(0.5 - mcBound(0.5, runs));
+  });
+});
