@@ -1272,6 +1272,43 @@ export interface components {
                 method: "holm";
                 family: number;
             };
+            /** @description Block and discard rates per variant, tested one-sided for harm against the other variants pooled; not corrected for several variants. */
+            guardrails: {
+                name: string;
+                explanation: string;
+                alpha: number;
+                /** @constant */
+                reference: "other variants";
+                variants: {
+                    variant: number;
+                    block: {
+                        users: number;
+                        /** @description users / audience; null without an audience. */
+                        rate: number | null;
+                        /** @description The other variants’ pooled rate; null without another variant. */
+                        reference_rate: number | null;
+                        difference: number | null;
+                        /** @description One-sided, for a higher rate than the reference. */
+                        p_value: number | null;
+                        /** @description p_value < alpha. */
+                        breach: boolean;
+                    };
+                    discard: {
+                        users: number;
+                        /** @description users / audience; null without an audience. */
+                        rate: number | null;
+                        /** @description The other variants’ pooled rate; null without another variant. */
+                        reference_rate: number | null;
+                        difference: number | null;
+                        /** @description One-sided, for a higher rate than the reference. */
+                        p_value: number | null;
+                        /** @description p_value < alpha. */
+                        breach: boolean;
+                    };
+                }[];
+                /** @description One sentence per breach. */
+                warnings: string[];
+            };
             /** @description The holdout group: assigned, sent nothing. */
             control: {
                 audience: number;
@@ -1296,6 +1333,10 @@ export interface components {
                     error: number;
                     expired: number;
                 };
+                /** @description Users with a `block` response to one of the group’s actions (the guardrails’ count). */
+                users_blocked: number;
+                /** @description Users with a `discard` response to one of the group’s actions. */
+                users_discarded: number;
                 /** @description null without a goal. */
                 converted: number | null;
                 /** @description converted / audience; null without a goal or audience. */
@@ -1331,6 +1372,10 @@ export interface components {
                     error: number;
                     expired: number;
                 };
+                /** @description Users with a `block` response to one of the group’s actions (the guardrails’ count). */
+                users_blocked: number;
+                /** @description Users with a `discard` response to one of the group’s actions. */
+                users_discarded: number;
                 /** @description null without a goal. */
                 converted: number | null;
                 /** @description converted / audience; null without a goal or audience. */

@@ -37,6 +37,8 @@ const groupProperties = {
     error: count,
     expired: count,
   }),
+  users_blocked: { ...count, description: 'Users with a `block` response to one of the group’s actions (the guardrails’ count).' },
+  users_discarded: { ...count, description: 'Users with a `discard` response to one of the group’s actions.' },
   converted: nullable('integer', { minimum: 0, description: 'null without a goal.' }),
   conversion_rate: nullable('number', { minimum: 0, maximum: 1, description: 'converted / audience; null without a goal or audience.' }),
   attribution_open: nullable('integer', { minimum: 0, description: 'Users whose attribution window is still open; null without a goal.' }),
@@ -282,6 +284,14 @@ const srmReading = reading(
   },
   'The sample-ratio check: group sizes against the document’s holdout and weights (per edit period with the split history).',
 );
+const guardrail = closedObject(['users', 'rate', 'reference_rate', 'difference', 'p_value', 'breach'], {
+  users: count,
+  rate: nullable('number', { minimum: 0, maximum: 1, description: 'users / audience; null without an audience.' }),
+  reference_rate: nullable('number', { minimum: 0, maximum: 1, description: 'The other variants’ pooled rate; null without another variant.' }),
+  difference: nullable('number'),
+  p_value: nullable('number', { minimum: 0, maximum: 1, description: 'One-sided, for a higher rate than the reference.' }),
+  breach: { type: 'boolean', description: 'p_value < alpha.' },
+});
 const variantReadings = closedObject(
   ['primary', 'sequential', 'fixed_horizon', 'relative', 'bayes', 'power', 'cuped'],
   {
@@ -374,7 +384,7 @@ export const campaignSchemas: Record<string, object> = {
     ],
   },
   CampaignReport: closedObject(
-    ['campaign_id', 'as_of', 'goal', 'confidence', 'srm', 'correction', 'control', 'variants'],
+    ['campaign_id', 'as_of', 'goal', 'confidence', 'srm', 'correction', 'guardrails', 'control', 'variants'],
     {
       campaign_id: { type: 'string' },
       as_of: { ...time, description: 'The report’s instant: goal events after it are not counted.' },
@@ -382,6 +392,18 @@ export const campaignSchemas: Record<string, object> = {
       confidence: { type: 'number', description: 'The confidence level of `uplift`’s intervals (0.95).' },
       srm: { description: 'Null with fewer than two groups or no users.', oneOf: [{ type: 'null' }, srmReading] },
       correction: reading({ method: { const: 'holm' }, family: count }, 'How the readings of several variants are corrected.'),
+      guardrails: reading(
+        {
+          alpha: probability,
+          reference: { const: 'other variants' },
+          variants: {
+            type: 'array',
+            items: closedObject(['variant', 'block', 'discard'], { variant: { type: 'integer', minimum: 1 }, block: guardrail, discard: guardrail }),
+          },
+          warnings: { type: 'array', items: { type: 'string' }, description: 'One sentence per breach.' },
+        },
+        'Block and discard rates per variant, tested one-sided for harm against the other variants pooled; not corrected for several variants.',
+      ),
       control: closedObject(GROUP_FIELDS, groupProperties, 'The holdout group: assigned, sent nothing.'),
       variants: {
         type: 'array',

@@ -43,6 +43,9 @@ export interface GroupRow {
   block: number;
   error: number;
   response_expired: number;
+  /** Users with a block / discard response to one of the group's actions (the guardrails). */
+  block_users: number;
+  discard_users: number;
   /** With a goal only. */
   converted?: number;
   attribution_open?: number;
@@ -144,6 +147,9 @@ ${RESPONSES.map((r) => `        max(props.response::String = '${r}') AS ${r}`).j
     'sum(a.withdrawn) AS withdrawn',
     'sum(a.expired) AS expired',
     ...RESPONSES.map((r) => `sum(s.${r}) AS ${r === 'expired' ? 'response_expired' : r}`),
+    // Per user, for the guardrails: a user who blocked two runs' actions is one user who blocked.
+    'uniqExactIf(r.user_id, s.block = 1) AS block_users',
+    'uniqExactIf(r.user_id, s.discard = 1) AS discard_users',
   ];
   if (goal) {
     const end = windowEnd('o.at', goal.within, q);

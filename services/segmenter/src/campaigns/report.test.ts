@@ -224,7 +224,7 @@ const responses = (shown: number, open: number, discard: number, block: number, 
   error,
   expired,
 });
-const NO_ACTIONS = { created: 0, delivered: 0, withdrawn: 0, expired: 0, responses: responses(0, 0, 0, 0, 0, 0) };
+const NO_ACTIONS = { created: 0, delivered: 0, withdrawn: 0, expired: 0, responses: responses(0, 0, 0, 0, 0, 0), users_blocked: 0, users_discarded: 0 };
 const NO_SKIPS = { total: 0, reasons: {} };
 
 describe('campaignReport', () => {
@@ -263,6 +263,8 @@ describe('campaignReport', () => {
       withdrawn: 10,
       expired: 200,
       responses: responses(600, 150, 50, 10, 5, 3),
+      users_blocked: 10,
+      users_discarded: 50,
       converted: 80,
       conversion_rate: 0.08,
       attribution_open: 0,
@@ -281,6 +283,8 @@ describe('campaignReport', () => {
       withdrawn: 0,
       expired: 0,
       responses: responses(0, 1, 0, 0, 0, 0),
+      users_blocked: 0,
+      users_discarded: 0,
       converted: 2,
       conversion_rate: 2 / 3,
       attribution_open: 2,
@@ -291,6 +295,11 @@ describe('campaignReport', () => {
       readings: expect.any(Object),
     });
     expect(r.variants).toHaveLength(2);
+    // The guardrails count users: variant 1's 10 blockers and 50 discarders against variant 2's none.
+    expect(r.guardrails.variants.map((v) => [v.block.users, v.block.reference_rate, v.discard.users, v.discard.reference_rate])).toEqual([
+      [10, 0, 50, 0],
+      [0, 0.01, 0, 0.05],
+    ]);
   });
 
   it('uplift of variant 1 against control, as computed by hand', async () => {

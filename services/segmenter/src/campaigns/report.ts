@@ -1,5 +1,6 @@
 import { formatDateTime64 } from '@evp/clickhouse';
 import type { Analytics } from '@evp/core';
+import { guardrailReadings, type GuardrailReadings } from './guardrails';
 import { variantActionId } from './ids';
 import { reportReadings, type ReportReadings, type SplitPlan } from './readings';
 import { PRE_PERIOD_DAYS, reportQuery, type GroupRow, type ReportGoal } from './report-query';
@@ -38,6 +39,9 @@ interface GroupReport {
   withdrawn: number;
   expired: number;
   responses: { shown: number; open: number; discard: number; block: number; error: number; expired: number };
+  /** Distinct users of the audience who blocked / discarded one of the group's actions (the guardrails' counts). */
+  users_blocked: number;
+  users_discarded: number;
   /** Users of the audience with a goal event in the attribution window of one of their runs; null without a goal. */
   converted: number | null;
   /** converted / audience; null without a goal or with no audience. */
@@ -70,6 +74,8 @@ export interface CampaignReport {
   srm: ReportReadings['srm'];
   /** How the readings of several variants are corrected. */
   correction: ReportReadings['correction'];
+  /** Block and discard rates per variant, each tested one-sided for harm against the other variants. */
+  guardrails: GuardrailReadings;
   control: GroupReport;
   variants: VariantReport[];
 }
@@ -93,6 +99,8 @@ const EMPTY: GroupRow = {
   block: 0,
   error: 0,
   response_expired: 0,
+  block_users: 0,
+  discard_users: 0,
   converted: 0,
   attribution_open: 0,
   matured: 0,
@@ -112,6 +120,8 @@ function group(row: GroupRow, hasGoal: boolean): GroupReport {
     withdrawn: row.withdrawn,
     expired: row.expired,
     responses: { shown: row.shown, open: row.open, discard: row.discard, block: row.block, error: row.error, expired: row.response_expired },
+    users_blocked: row.block_users,
+    users_discarded: row.discard_users,
     converted,
     conversion_rate: converted === null || row.audience === 0 ? null : converted / row.audience,
     attribution_open: hasGoal ? (row.attribution_open ?? 0) : null,
@@ -173,6 +183,7 @@ export async function campaignReport(analytics: Analytics, opts: ReportOptions):
     confidence: CONFIDENCE,
     srm: readings.srm,
     correction: readings.correction,
+    guardrails: guardrailReadings(groups.map((g) => ({ audience: g.audience, block: g.users_blocked, discard: g.users_discarded }))),
     control,
     variants,
   };

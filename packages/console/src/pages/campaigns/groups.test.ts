@@ -11,6 +11,8 @@ const group = (audience: number, converted: number | null): GroupReport => ({
   withdrawn: 0,
   expired: 0,
   responses: { shown: 5, open: 2, discard: 0, block: 0, error: 0, expired: 0 },
+  users_blocked: 0,
+  users_discarded: 0,
   converted,
   conversion_rate: converted === null || audience === 0 ? null : converted / audience,
   attribution_open: converted === null ? null : 0,
@@ -25,6 +27,7 @@ const report = (goal: boolean): CampaignReport => ({
   confidence: 0.95,
   srm: null,
   correction: { name: 'Several variants', explanation: '', method: 'holm', family: 0 },
+  guardrails: { name: 'Guardrails', explanation: '', alpha: 0.05, reference: 'other variants', variants: [], warnings: [] },
   control: group(1000, goal ? 50 : null),
   variants: [{ ...group(1000, goal ? 80 : null), variant: 1, action_id: 7, uplift: null, readings: null }],
 });

@@ -7,4 +7,5 @@ export { normalCdf, normalQuantile, twoSidedP } from './normal';
 export { detectableEffect, usersNeeded } from './power';
 export { agrestiCaffo, agrestiCaffoMoments, logRatio, newcombe, wald, wilson, zFor, type Difference, type Interval, type Proportion } from './proportions';
 export { sequential, SEQUENTIAL_TUNING } from './sequential';
+export { GUARDRAIL_ALPHA, harm } from './guardrail';
 export { expectedByPeriod, expectedShares, srm, srmAgainst, SRM_THRESHOLD, type SplitShares } from './srm';

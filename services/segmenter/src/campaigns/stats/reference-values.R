@@ -121,3 +121,18 @@ out("cuped adjusted var control (sample)", var(yc - theta * xc))
 out("cuped adjusted var variant (sample)", var(yv - theta * xv))
 out("cuped raw var control (sample)", var(yc))
 out("cuped raw var variant (sample)", var(yv))
+
+# srm.ts, per edit period: 1,000 users under holdout 0.5, then 1,000 under 0.1; 200 control of the
+# second 1,000 (700 / 1,300 against 600 / 1,400 expected).
+t4 <- chisq.test(c(700, 1300), p = c(600, 1400) / 2000)
+out("chisq 700/1300 against 600/1400 (edited split): statistic", unname(t4$statistic))
+out("chisq 700/1300 against 600/1400 (edited split): p", t4$p.value)
+
+# guardrail.ts: one-sided harm test on the Agresti-Caffo centre and variance, arm vs reference.
+harm <- function(xa, na, xr, nr) {
+  pa <- (xa + 1) / (na + 2); pr <- (xr + 1) / (nr + 2)
+  pnorm((pa - pr) / sqrt(pa * (1 - pa) / (na + 2) + pr * (1 - pr) / (nr + 2)), lower.tail = FALSE)
+}
+out("harm 30/1000 vs 15/1000", harm(30, 1000, 15, 1000))
+out("harm 2/500 vs 9/1000", harm(2, 500, 9, 1000))
+out("harm 0/100 vs 0/200", harm(0, 100, 0, 200))

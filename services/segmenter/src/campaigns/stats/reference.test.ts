@@ -6,7 +6,9 @@ import {
   cupedMeans,
   cupedTheta,
   detectableEffect,
+  expectedByPeriod,
   expectedShares,
+  harm,
   holm,
   newcombe,
   normalCdf,
@@ -14,6 +16,7 @@ import {
   sequential,
   agrestiCaffoMoments,
   srm,
+  srmAgainst,
   sumsOf,
   usersNeeded,
   wald,
@@ -228,5 +231,37 @@ describe('CUPED from sums', () => {
     expect(r.theta).toBe(0);
     expect(r.estimate).toBeCloseTo(1 / 3, 15);
     expect(r.variance_reduction).toBe(0);
+  });
+});
+
+describe('the sample-ratio test per edit period', () => {
+  it('1,000 users under holdout 0.5, then 1,000 under 0.1, 200 control of the second: 700 / 1,300 against 600 / 1,400', () => {
+    const periods = [
+      { holdout: 0.5, weights: [1] },
+      { holdout: 0.1, weights: [1] },
+    ];
+    const expected = expectedByPeriod(periods, [
+      [500, 200],
+      [500, 800],
+    ]);
+    closeAll(expected, [600, 1400], 12);
+    const r = srmAgainst([700, 1300], expected);
+    close(r!.chi_square, 23.80952380952381, 12);
+    close(r!.p_value, 1.0635492679527352e-6, 18);
+    expect(r!.mismatch).toBe(true);
+  });
+});
+
+describe('the guardrails’ one-sided harm test', () => {
+  it('matches R on the Agresti–Caffo moments', () => {
+    const a = harm({ converted: 30, audience: 1000 }, { converted: 15, audience: 1000 });
+    close(a.p_value, 0.013318188535973838, 14);
+    expect(a).toMatchObject({ difference: expect.closeTo(0.015, 15), breach: true });
+    // Fewer blocks than the reference is no harm, however many fewer.
+    const b = harm({ converted: 2, audience: 500 }, { converted: 9, audience: 1000 });
+    close(b.p_value, 0.80500630580374988, 14);
+    expect(b.breach).toBe(false);
+    // Nobody blocked in either: defined, and no breach.
+    close(harm({ converted: 0, audience: 100 }, { converted: 0, audience: 200 }).p_value, 0.32856881890609657, 14);
   });
 });
