@@ -1472,6 +1472,33 @@ export interface components {
                         /** @description Absolute uplift found with `power`; null when none is. */
                         detectable_effect: number | null;
                     };
+                    /** @description Null without a goal `value`, or with fewer than two matured users in a group. */
+                    value: null | {
+                        name: string;
+                        explanation: string;
+                        property: string;
+                        /** @description Each user’s value is capped here: the 99th percentile of the users’ values above 0, pooled. */
+                        cap: number;
+                        capped_users: number;
+                        control_mean: number;
+                        variant_mean: number;
+                        difference: {
+                            estimate: number;
+                            /** @description [low, high]; null when it cannot be estimated. */
+                            ci: number[] | null;
+                            se: number;
+                            /** @description Welch–Satterthwaite. */
+                            df: number;
+                            p_value: number | null;
+                        };
+                        /** @description m_v / m_c − 1 with the delta method; null when control’s mean is 0. */
+                        relative: null | {
+                            estimate: number;
+                            /** @description [low, high]; null when it cannot be estimated. */
+                            ci: number[];
+                            se: number;
+                        };
+                    };
                     /** @description Null without a goal. */
                     cuped: null | {
                         name: string;

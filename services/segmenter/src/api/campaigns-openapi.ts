@@ -293,7 +293,7 @@ const guardrail = closedObject(['users', 'rate', 'reference_rate', 'difference',
   breach: { type: 'boolean', description: 'p_value < alpha.' },
 });
 const variantReadings = closedObject(
-  ['primary', 'sequential', 'fixed_horizon', 'relative', 'bayes', 'power', 'cuped'],
+  ['primary', 'sequential', 'fixed_horizon', 'relative', 'bayes', 'power', 'value', 'cuped'],
   {
     primary: { enum: ['sequential', 'fixed_horizon'] },
     sequential: reading({ ...upliftReading, tuning_users: { type: 'integer', minimum: 1 } }, 'Always-valid interval and p-value.'),
@@ -314,6 +314,36 @@ const variantReadings = closedObject(
       { users: count, power: probability, detectable_effect: nullable('number', { description: 'Absolute uplift found with `power`; null when none is.' }) },
       'The smallest uplift the users so far find.',
     ),
+    value: {
+      description: 'Null without a goal `value`, or with fewer than two matured users in a group.',
+      oneOf: [
+        { type: 'null' },
+        reading(
+          {
+            property: { type: 'string' },
+            cap: { type: 'number', description: 'Each user’s value is capped here: the 99th percentile of the users’ values above 0, pooled.' },
+            capped_users: count,
+            control_mean: { type: 'number' },
+            variant_mean: { type: 'number' },
+            difference: closedObject(['estimate', 'ci', 'se', 'df', 'p_value'], {
+              estimate: { type: 'number' },
+              ci: interval,
+              se: { type: 'number', minimum: 0 },
+              df: { type: 'number', minimum: 0, description: 'Welch–Satterthwaite.' },
+              p_value: nullable('number'),
+            }),
+            relative: {
+              description: 'm_v / m_c − 1 with the delta method; null when control’s mean is 0.',
+              oneOf: [
+                { type: 'null' },
+                closedObject(['estimate', 'ci', 'se'], { estimate: { type: 'number' }, ci: fixedInterval, se: { type: 'number', minimum: 0 } }),
+              ],
+            },
+          },
+          'Mean capped value per user, variant minus control, with Welch’s interval.',
+        ),
+      ],
+    },
     cuped: {
       description: 'Null without a goal.',
       oneOf: [

@@ -76,6 +76,11 @@ interface Goal {
   event: string;
   where?: Predicate[];
   within: string;
+  /**
+   * A numeric property of the event (`cart_price`, `items[].price`): the report then also reads the
+   * value per user (the sum over the user's goal events in their windows), capped and averaged.
+   */
+  value?: string;
 }
 
 export interface CampaignDocument {

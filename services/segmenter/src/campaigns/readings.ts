@@ -2,6 +2,7 @@ import {
   agrestiCaffo,
   agrestiCaffoMoments,
   bayes,
+  compareValues,
   cuped,
   detectableEffect,
   expectedByPeriod,
@@ -19,6 +20,7 @@ import {
   type Interval,
   type Proportion,
   type SplitShares,
+  type ValueSums,
 } from './stats';
 
 /**
@@ -80,6 +82,18 @@ interface VariantReadings {
   relative: Reading & { estimate: number | null; ci: Interval; zero_count_guard: boolean };
   bayes: Reading & { p_beats_control: number; expected_loss: number; expected_loss_control: number; prior: 'Beta(1,1)'; draws: number; seed: number };
   power: Reading & { users: number; power: number; detectable_effect: number | null };
+  /** Null without a goal value (or fewer than two matured users in a group). */
+  value:
+    | (Reading & {
+        property: string;
+        cap: number;
+        capped_users: number;
+        control_mean: number;
+        variant_mean: number;
+        difference: { estimate: number; ci: Interval | null; se: number; df: number; p_value: number | null };
+        relative: { estimate: number; ci: Interval; se: number } | null;
+      })
+    | null;
   /** Null without the pre-period sums. */
   cuped:
     | (Reading & {
@@ -114,6 +128,8 @@ interface Group {
   converted: number | null;
   /** CUPED's covariate sums over the matured users (x the pre-period goal count), when the query has them. */
   pre?: { sx: number; sxx: number; sxy: number };
+  /** With a goal value: Σ capped Y, Σ capped Y² over the matured users, and how many were capped. */
+  value?: { sy: number; syy: number; capped: number };
   /** Users first assigned to this group in each period of `SplitPlan.history` (by index). */
   assigned?: readonly number[];
 }
@@ -208,6 +224,7 @@ export function reportReadings(
   plan: SplitPlan,
   plannedUsers?: number,
   prePeriodDays = 14,
+  goalValue?: { property: string; cap: number; percentile: number },
 ): ReportReadings {
   const control = proportion(groups.control);
   const comparable = groups.variants.map((g) => {
@@ -229,7 +246,19 @@ export function reportReadings(
     const seqP = sequential({ ...moments, users, tuning, alpha: ALPHA }).p_value;
     const ca = armSums(groups.control, control);
     const va = armSums(groups.variants[i] as Group, v);
-    return { v, fixed, seq, seqP, fixedP: agrestiCaffo(control, v).p_value, cuped: ca && va ? cuped(ca, va, zFor(confidence)) : null };
+    const values = (g: Group, p: Proportion): ValueSums | null => (g.value ? { n: p.audience, sy: g.value.sy, syy: g.value.syy } : null);
+    const cv = values(groups.control, control);
+    const vv = values(groups.variants[i] as Group, v);
+    return {
+      v,
+      fixed,
+      seq,
+      seqP,
+      fixedP: agrestiCaffo(control, v).p_value,
+      cuped: ca && va ? cuped(ca, va, zFor(confidence)) : null,
+      value: cv && vv ? compareValues(cv, vv, confidence) : null,
+      capped: (groups.control.value?.capped ?? 0) + ((groups.variants[i] as Group).value?.capped ?? 0),
+    };
   });
   const present = raw.filter((r) => r !== null);
   const adjSeq = holm(present.map((r) => r.seqP));
@@ -295,6 +324,17 @@ export function reportReadings(
         power: POWER,
         detectable_effect: mde,
       },
+      value:
+        r.value && goalValue
+          ? {
+              name: 'Value per user',
+              explanation: `Mean ${goalValue.property} per user (0 for a user who did not reach the goal), variant minus control, with a ${level} Welch interval; each user's total is capped at ${goalValue.cap.toPrecision(4)}, the ${Math.round(100 * goalValue.percentile)}th percentile of the users with a value (${r.capped} capped here), so one huge order cannot decide the result. The relative uplift is variant / control − 1 with a 95% delta-method interval. Valid when read once, like the fixed-horizon reading.`,
+              property: goalValue.property,
+              cap: goalValue.cap,
+              capped_users: r.capped,
+              ...r.value,
+            }
+          : null,
       cuped: r.cuped && {
         name: 'Uplift adjusted for past behaviour',
         explanation: `The same difference with each user's goal count in the ${prePeriodDays} days before the campaign first reached them taken out (CUPED, one θ = ${r.cuped.theta.toPrecision(3)} for all groups; users with no history count as 0). Users who converted before convert again more often; removing what that predicts leaves the same uplift with less noise: here ${pct(Math.max(0, r.cuped.variance_reduction))} less variance, a ${level} interval. Read it beside the unadjusted one; they should agree.`,

@@ -1,4 +1,4 @@
-import { APP, contractEvent, eventMatch, NOW, parseDuration, QueryParts } from '@evp/segment-language';
+import { APP, contractEvent, eventMatch, eventValue, NOW, parseDuration, QueryParts } from '@evp/segment-language';
 import type { CampaignDocument } from './document';
 
 /**
@@ -19,6 +19,9 @@ import type { CampaignDocument } from './document';
  * - `open_users`: the (group, user) pairs with a window still open at now; every other user is matured.
  * - `goal_events`: the goal's events of the campaign's users, from 14 days before its first run.
  * - `pre_period`: per group, CUPED's sums over matured users (each user's pre-period goal count x).
+ * - With a goal `value`: `value_users` each matured user's value (the sum of the property over the
+ *   distinct goal events in their windows), `value_cap` the 99th percentile of the values above 0,
+ *   `value_sums` per group Σ min(Y, cap) and Σ min(Y, cap)².
  *   The goal's event and `where` are compiled by the segment compiler (catalog predicates included).
  */
 
@@ -55,10 +58,18 @@ export interface GroupRow {
   pre_sx?: number;
   pre_sxx?: number;
   pre_sxy?: number;
+  /** With a goal value: Σ capped Y and Σ capped Y² over the matured users, users above the cap, and the cap. */
+  value_sy?: number;
+  value_syy?: number;
+  value_capped?: number;
+  value_cap?: number;
   /** Users first assigned to this group, per period of the split history: period index and count, unordered. */
   assigned_periods: number[];
   assigned_counts: number[];
 }
+
+/** A goal value is capped at this percentile of the users' values above 0, pooled over the groups. */
+export const VALUE_CAP_PERCENTILE = 0.99;
 
 /** The CUPED covariate's period: the goal's events in these days before a user's first run. */
 export const PRE_PERIOD_DAYS = 14;
@@ -84,6 +95,31 @@ function canonical(name: string): string {
   const e = contractEvent(name);
   if (!e) throw new Error(`event was not validated: ${name}`);
   return e.name;
+}
+
+/** A value goal's CTEs, join and columns (see the header). Each goal event counts once per user, however many of their windows hold it. */
+function valueSums(goal: ReportGoal, q: QueryParts, ctes: string[], joins: string[], columns: string[]): void {
+  ctes.push(`value_users AS (
+    SELECT variant, user_id, sum(value) AS y
+    FROM (
+        SELECT DISTINCT o.variant AS variant, o.user_id AS user_id, g.event_id AS event_id, g.value AS value
+        FROM outcomes AS o
+        INNER JOIN goal_events AS g ON g.user_id = o.user_id
+        WHERE g.time >= o.at AND g.time <= ${windowEnd('o.at', goal.within, q)} AND (o.variant, o.user_id) NOT IN (SELECT variant, user_id FROM open_users)
+    )
+    GROUP BY variant, user_id
+)`);
+  ctes.push(`value_cap AS (
+    SELECT if(count() = 0, 0, quantileExact(${VALUE_CAP_PERCENTILE})(y)) AS cap FROM value_users WHERE y > 0
+)`);
+  const capped = 'least(y, (SELECT cap FROM value_cap))';
+  ctes.push(`value_sums AS (
+    SELECT variant, sum(${capped}) AS sy, sum(${capped} * ${capped}) AS syy, countIf(y > (SELECT cap FROM value_cap)) AS capped
+    FROM value_users
+    GROUP BY variant
+)`);
+  joins.push('LEFT JOIN value_sums AS vs ON vs.variant = r.variant');
+  columns.push('any(vs.sy) AS value_sy', 'any(vs.syy) AS value_syy', 'any(vs.capped) AS value_capped', '(SELECT cap FROM value_cap) AS value_cap');
 }
 
 export function reportQuery(goal: ReportGoal | undefined): ReportQuery {
@@ -157,8 +193,9 @@ ${RESPONSES.map((r) => `        max(props.response::String = '${r}') AS ${r}`).j
     // covariate's period) to NOW. The corrected time, not the device's: the run's instant and NOW are
     // the server's clock, and a device clock behind by minutes would put a goal reached right after
     // the message before it (docs/analytics.md, "Which time").
+    const value = goal.value === undefined ? '' : `, event_id, ${eventValue(goal.event, goal.value)} AS value`;
     ctes.push(`goal_events AS (
-    SELECT user_id, corrected_time AS time
+    SELECT user_id, corrected_time AS time${value}
     FROM events
     PREWHERE app_id = ${APP} AND corrected_time >= (SELECT min(at) FROM outcomes) - INTERVAL ${PRE_PERIOD_DAYS} DAY AND corrected_time <= ${NOW}
     WHERE user_id IN (SELECT user_id FROM outcomes) AND ${eventMatch(goal.event, goal.where, undefined, q)}
@@ -205,6 +242,7 @@ ${RESPONSES.map((r) => `        max(props.response::String = '${r}') AS ${r}`).j
     GROUP BY variant
 )`);
     joins.push('LEFT JOIN pre_period AS u ON u.variant = r.variant');
+    if (goal.value !== undefined) valueSums(goal, q, ctes, joins, columns);
   }
   // Skip reasons per group: the outcome's own (template, …) and the cap that refused the action (a
   // capped action that a later request of the same run did create was not skipped). Unordered.

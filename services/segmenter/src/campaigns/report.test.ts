@@ -7,7 +7,7 @@ import { useMigratedChdb } from '@evp/testkit';
 import { ev, seed } from '../testing';
 import { variantActionId } from './ids';
 import { campaignReport } from './report';
-import { cuped, zFor } from './stats';
+import { compareValues, cuped, zFor } from './stats';
 import type { ReportGoal } from './report-query';
 
 // The campaign report on chdb with every migration: outcomes, action log entries and events seeded
@@ -540,5 +540,20 @@ describe('campaignReport', () => {
     // Without the history, every user is expected under 0.1: 13 control where 4.2 are expected.
     const current = await campaignReport(analytics, { appId: APP, campaignId: 'edit', split: { holdout: 0.1, weights: [1] }, now: new Date(NOW) });
     expect(current.srm).toMatchObject({ observed: [13, 29], expected_from: 'current document', mismatch: true });
+  });
+
+  it('a goal value: mean cart_price per user, capped at the 99th percentile of the users with a value, Welch against control', async () => {
+    // Every checkout is 10 (cart_price). c-0000 has two in its window (T0 and T0 + 1 day): 20. The
+    // 130 matured users with a value are 129 × 10 and one 20, so the cap (quantileExact(0.99)) is 10
+    // and c-0000 is capped. Control: 50 users × 10 over 1,000 matured; variant 1: 80 × 10 over 1,000.
+    const r = await campaignReport(analytics, { appId: APP, campaignId: 'c1', split: split(2), goal: { ...GOAL, value: 'cart_price' }, now: new Date(NOW) });
+    const v = r.variants[0]?.readings?.value;
+    const expected = compareValues({ n: 1000, sy: 500, syy: 5000 }, { n: 1000, sy: 800, syy: 8000 }, 1 - 0.05 / 2)!;
+    expect(v).toMatchObject({ name: 'Value per user', property: 'cart_price', cap: 10, capped_users: 1, ...expected });
+    expect(v?.control_mean).toBe(0.5);
+    expect(v?.variant_mean).toBe(0.8);
+    // Variant 2 has one matured user: no variance, no reading. Without a value, no value reading.
+    expect(r.variants[1]?.readings?.value).toBeNull();
+    expect((await report('c1', 2)).variants[0]?.readings?.value).toBeNull();
   });
 });

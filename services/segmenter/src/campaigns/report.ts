@@ -3,7 +3,7 @@ import type { Analytics } from '@evp/core';
 import { guardrailReadings, type GuardrailReadings } from './guardrails';
 import { variantActionId } from './ids';
 import { reportReadings, type ReportReadings, type SplitPlan } from './readings';
-import { PRE_PERIOD_DAYS, reportQuery, type GroupRow, type ReportGoal } from './report-query';
+import { PRE_PERIOD_DAYS, reportQuery, VALUE_CAP_PERCENTILE, type GroupRow, type ReportGoal } from './report-query';
 import { CONFIDENCE, uplift, type Uplift } from './uplift';
 
 /**
@@ -159,12 +159,15 @@ export async function campaignReport(analytics: Analytics, opts: ReportOptions):
     matured: g.matured ?? g.audience,
     converted: g.matured_converted,
     ...(hasGoal ? { pre: { sx: row?.pre_sx ?? 0, sxx: row?.pre_sxx ?? 0, sxy: row?.pre_sxy ?? 0 } } : {}),
+    ...(opts.goal?.value !== undefined ? { value: { sy: row?.value_sy ?? 0, syy: row?.value_syy ?? 0, capped: row?.value_capped ?? 0 } } : {}),
   });
+  const cap = rows[0]?.value_cap ?? 0;
   const readings = reportReadings(
     { control: maturedOf(control, byVariant.get(0)), variants: groups.map((g, i) => maturedOf(g, byVariant.get(i + 1))) },
     opts.split,
     opts.plannedUsers,
     PRE_PERIOD_DAYS,
+    opts.goal?.value === undefined ? undefined : { property: opts.goal.value, cap, percentile: VALUE_CAP_PERCENTILE },
   );
   const variants = groups.map((g, i): VariantReport => ({
     variant: i + 1,

@@ -278,6 +278,15 @@ describe('validateCampaign', () => {
     ]);
   });
 
+  it('takes a goal value: a numeric property of the goal’s event (inside an array of objects too)', () => {
+    const goal = (value: unknown) => minimal({ goal: { event: 'checkout', within: 'P3D', value } });
+    expect(problemsOf(goal('cart_price'))).toEqual([]);
+    expect(problemsOf(goal('items[].price'))).toEqual([]);
+    expect(problemsOf(goal('currency'))).toEqual([['$.goal.value', 'aggregate_type']]);
+    expect(problemsOf(goal('nope'))).toEqual([['$.goal.value', expect.any(String)]]);
+    expect(problemsOf(goal(3))).toEqual([['$.goal.value', 'type']]);
+  });
+
   it('orders start_at before end_at', () => {
     expect(problemsOf(minimal({ start_at: '2026-04-01T00:00:00Z', end_at: '2026-03-01T00:00:00Z' }))).toEqual([['$.end_at', 'window_order']]);
     expect(problemsOf(minimal({ start_at: 'soon' }))).toEqual([['$.start_at', 'timestamp']]);

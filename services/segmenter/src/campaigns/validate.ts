@@ -1,5 +1,5 @@
 import { checked, refused, type Checked } from '@evp/core';
-import { at, checkDuration, isObject, jsonType, onlyKeys, parseDuration, parseTimestamp, stringAt } from '@evp/segment-language';
+import { at, checkDuration, isObject, jsonType, onlyKeys, parseDuration, parseTimestamp, stringAt, validateDefinition } from '@evp/segment-language';
 import { checkActionTemplate, checkVariantAction, type TemplateCheck } from './action-template';
 import { CAMPAIGN_LIMITS, TRIGGER_KINDS, type CampaignDocument } from './document';
 import { checkEventCondition } from './event-conditions';
@@ -219,10 +219,24 @@ function checkLocalTimes(reasons: CampaignReasons, quiet: unknown, sendAt: unkno
   }
 }
 
+/**
+ * `goal.value`: a numeric property of the goal's event (`cart_price`, `items[].price`) whose amount
+ * the report averages per user. Checked as the segment language checks a `sum` aggregate of it.
+ */
+function checkGoalValue(reasons: CampaignReasons, goal: Record<string, unknown>): void {
+  if (typeof goal.value !== 'string') {
+    reasons.add('$.goal.value', 'type', `must be the name of a numeric property of the goal's event, got ${jsonType(goal.value)}`);
+    return;
+  }
+  const r = validateDefinition({ aggregate: { event: goal.event, prop: goal.value, fn: 'sum' }, op: 'gte', value: 0 }, { definitionOf: () => undefined });
+  if (!r.ok) for (const p of r.reasons) if (p.path === '$.aggregate.prop') reasons.list.push({ ...p, path: '$.goal.value' });
+}
+
 function checkGoal(reasons: CampaignReasons, value: unknown): void {
   const why = 'a goal converts at the first matching event after the action: it takes no count';
-  checkEventCondition(reasons, '$.goal', value, { refused: { count: why }, ownKeys: ['within'] });
+  checkEventCondition(reasons, '$.goal', value, { refused: { count: why }, ownKeys: ['within', 'value'] });
   if (!isObject(value) || !Object.hasOwn(value, 'event')) return;
+  if (value.value !== undefined) checkGoalValue(reasons, value);
   if (value.within === undefined)
     reasons.add('$.goal.within', 'required', 'within is required: the attribution window after the action, an ISO 8601 duration such as P3D');
   else checkDuration(reasons, '$.goal.within', value.within);

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import type { CampaignAnswer, CampaignReport, PreviewOutcome } from '@evp/segmenter';
-import { guardrailWords, percent, readingWords, upliftWords } from '@evp/segmenter/report-words';
+import { guardrailWords, percent, readingWords, upliftWords, valueWords } from '@evp/segmenter/report-words';
 import { api, byId, chart, clear, every, messageOf, refusalOf, status, table, text } from '../../shell';
 import { STAGES, rateLine, reportGroups, reportMeta, stageCount } from './groups';
 
@@ -130,6 +130,13 @@ function readings(report: CampaignReport): void {
     verdict.dataset.testid = `reading-${v.variant}`;
     list.appendChild(verdict);
     list.appendChild(text('p', `${primary.explanation} ${v.readings.bayes.explanation}`, 'meta'));
+    const value = v.readings.value;
+    if (value) {
+      const line = text('p', `Variant ${v.variant}, ${value.name}: ${valueWords(value, confidence)}.`);
+      line.dataset.testid = `value-${v.variant}`;
+      list.appendChild(line);
+      list.appendChild(text('p', value.explanation, 'meta'));
+    }
   }
   if (report.variants.length > 1) list.appendChild(text('p', `${report.correction.name}: ${report.correction.explanation}`, 'meta'));
 }

@@ -104,3 +104,26 @@ export function guardrailWords(variant: number, verb: string, g: GuardrailLike):
   const sentence = head + own + ', against ' + percent(g.reference_rate) + ' for the other variants (one-sided ' + pWords(g.p_value) + ')';
   return sentence + (g.breach ? ': possible harm.' : ': no sign of harm.');
 }
+
+/** The value reading (campaigns/readings.ts `value`), as much of it as the words need. */
+interface ValueLike {
+  property: string;
+  control_mean: number;
+  variant_mean: number;
+  difference: { estimate: number; ci: [number, number] | null; p_value: number | null };
+}
+
+const amount = (x: number): string => (x < 0 ? '\u2212' : '') + Math.abs(x).toFixed(2);
+const signedAmount = (x: number): string => (x > 0 ? '+' : '') + amount(x);
+
+/**
+ * A variant's value per user against control: "cart_price per user 0.80 against 0.50 (+0.30, 97.5%
+ * interval +0.05 to +0.55, p = 0.020)".
+ */
+export function valueWords(v: ValueLike, confidence: number): string {
+  const head = v.property + ' per user ' + amount(v.variant_mean) + ' against ' + amount(v.control_mean) + ' (' + signedAmount(v.difference.estimate);
+  const ci = v.difference.ci;
+  if (ci === null) return head + ', no interval: every user had the same value)';
+  const level = (confidence * 100).toFixed(1).replace(/\.0$/, '') + '% interval ';
+  return head + ', ' + level + signedAmount(ci[0]) + ' to ' + signedAmount(ci[1]) + ', ' + pWords(v.difference.p_value ?? 1) + ')';
+}

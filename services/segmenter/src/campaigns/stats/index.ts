@@ -8,4 +8,5 @@ export { detectableEffect, usersNeeded } from './power';
 export { agrestiCaffo, agrestiCaffoMoments, logRatio, newcombe, wald, wilson, zFor, type Difference, type Interval, type Proportion } from './proportions';
 export { sequential, SEQUENTIAL_TUNING } from './sequential';
 export { GUARDRAIL_ALPHA, harm } from './guardrail';
+export { compareValues, type ValueSums } from './values';
 export { expectedByPeriod, expectedShares, srm, srmAgainst, SRM_THRESHOLD, type SplitShares } from './srm';
