@@ -1192,7 +1192,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** @description A campaign document (docs/campaigns.md): `{"name", "trigger", "action", "variants"?, "holdout"?, "caps"?, "quiet_hours"?, "send_at_local"?, "goal"?, "start_at"?, "end_at"?, "rate_per_second"?, "sample_size"?}`. */
+        /** @description A campaign document (docs/campaigns.md): `{"name", "trigger", "action", "variants"?, "holdout"?, "caps"?, "quiet_hours"?, "send_at_local"?, "goal"?, "start_at"?, "end_at"?, "rate_per_second"?, "sample_size"?, "min_effect"?}`. */
         CampaignDocument: Record<string, never>;
         CampaignPreview: {
             user_id: string;
@@ -1471,6 +1471,19 @@ export interface components {
                         power: number;
                         /** @description Absolute uplift found with `power`; null when none is. */
                         detectable_effect: number | null;
+                        /** @description With the document’s `min_effect`: users and days still needed to find it; null without. */
+                        remaining: null | {
+                            min_effect: number;
+                            users_needed: number;
+                            users_assigned: number;
+                            users_remaining: number;
+                            users_per_day: number;
+                            days_so_far: number;
+                            /** @description Null with no pace yet. */
+                            days_remaining: number | null;
+                            /** @description CUPED’s measured 1 − variance reduction when it helps, else 1. */
+                            variance_factor: number;
+                        };
                     };
                     /** @description Null without a goal `value`, or with fewer than two matured users in a group. */
                     value: null | {

@@ -311,7 +311,30 @@ const variantReadings = closedObject(
       'Beta(1,1) posteriors, seeded Monte Carlo.',
     ),
     power: reading(
-      { users: count, power: probability, detectable_effect: nullable('number', { description: 'Absolute uplift found with `power`; null when none is.' }) },
+      {
+        users: count,
+        power: probability,
+        detectable_effect: nullable('number', { description: 'Absolute uplift found with `power`; null when none is.' }),
+        remaining: {
+          description: 'With the document’s `min_effect`: users and days still needed to find it; null without.',
+          oneOf: [
+            { type: 'null' },
+            closedObject(
+              ['min_effect', 'users_needed', 'users_assigned', 'users_remaining', 'users_per_day', 'days_so_far', 'days_remaining', 'variance_factor'],
+              {
+                min_effect: { type: 'number' },
+                users_needed: count,
+                users_assigned: count,
+                users_remaining: count,
+                users_per_day: { type: 'number', minimum: 0 },
+                days_so_far: count,
+                days_remaining: nullable('integer', { minimum: 0, description: 'Null with no pace yet.' }),
+                variance_factor: { type: 'number', description: 'CUPED’s measured 1 − variance reduction when it helps, else 1.' },
+              },
+            ),
+          ],
+        },
+      },
       'The smallest uplift the users so far find.',
     ),
     value: {
@@ -370,7 +393,7 @@ export const campaignSchemas: Record<string, object> = {
   CampaignDocument: {
     type: 'object',
     description:
-      'A campaign document (docs/campaigns.md): `{"name", "trigger", "action", "variants"?, "holdout"?, "caps"?, "quiet_hours"?, "send_at_local"?, "goal"?, "start_at"?, "end_at"?, "rate_per_second"?, "sample_size"?}`.',
+      'A campaign document (docs/campaigns.md): `{"name", "trigger", "action", "variants"?, "holdout"?, "caps"?, "quiet_hours"?, "send_at_local"?, "goal"?, "start_at"?, "end_at"?, "rate_per_second"?, "sample_size"?, "min_effect"?}`.',
   },
   Campaign: closedObject(['id', 'name', 'version', 'state', 'document', 'action_ids', 'created_at', 'updated_at'], {
     id: { type: 'string' },

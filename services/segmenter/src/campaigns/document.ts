@@ -106,6 +106,11 @@ export interface CampaignDocument {
    * fixed-horizon reading is then the primary one and the sequential one is tuned for this size.
    */
   sample_size?: number;
+  /**
+   * The smallest absolute uplift of the goal's conversion rate worth finding (0.01 = one point):
+   * the report then says how many users and days the campaign still needs to find it.
+   */
+  min_effect?: number;
 }
 
 /** Bounds on a document. */

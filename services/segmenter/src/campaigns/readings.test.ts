@@ -174,6 +174,43 @@ describe('reportReadings', () => {
     });
   });
 
+  it('with the document’s min_effect: the users and days still needed at the pace so far', () => {
+    // 5% control over 1,000 + 1,000 users, one point to find: R's power.prop.test(0.05, 0.06, power = 0.8)
+    // gives 8157.73 per group, 16,316 in all (the formula at an even split is power.prop.test's).
+    const groups = { control: { audience: 1000, converted: 50 }, variants: [{ audience: 1000, converted: 60 }] };
+    const r = reportReadings(groups, { holdout: 0.5, weights: [1] }, undefined, 14, undefined, { minEffect: 0.01, days: 10 });
+    expect(r.variants[0]?.power.remaining).toEqual({
+      min_effect: 0.01,
+      users_needed: 16316,
+      users_assigned: 2000,
+      users_remaining: 14316,
+      users_per_day: 200,
+      days_so_far: 10,
+      days_remaining: 72,
+      variance_factor: 1,
+    });
+    expect(2 * 8157.7314478496364).toBeCloseTo(usersNeeded({ control_rate: 0.05, effect: 0.01, holdout: 0.5, alpha: 0.05, power: 0.8 }), 4);
+    expect(r.variants[0]?.power.explanation).toContain(
+      "To find 1.00 points (the campaign's smallest uplift worth finding): 16316 users are needed, 14316 more than the 2000 assigned: about 72 more days at the 200 users a day so far, plus the goal window for the last to mature.",
+    );
+    // Reached: nothing remains. Without min_effect: no remaining.
+    const big = reportReadings(groups, { holdout: 0.5, weights: [1] }, undefined, 14, undefined, { minEffect: 0.2, days: 10 });
+    expect(big.variants[0]?.power.remaining).toMatchObject({ users_remaining: 0, days_remaining: 0 });
+    expect(reportReadings(groups, { holdout: 0.5, weights: [1] }).variants[0]?.power.remaining).toBeNull();
+    // CUPED's measured reduction counts: fewer users needed.
+    const pre = { sx: 100, sxx: 300, sxy: 40 };
+    const withCuped = reportReadings(
+      { control: { ...groups.control, pre }, variants: [{ ...groups.variants[0]!, pre: { sx: 100, sxx: 300, sxy: 45 } }] },
+      { holdout: 0.5, weights: [1] },
+      undefined,
+      14,
+      undefined,
+      { minEffect: 0.01, days: 10 },
+    ).variants[0]?.power.remaining;
+    expect(withCuped?.variance_factor).toBeLessThan(1);
+    expect(withCuped?.users_needed).toBeLessThan(16316);
+  });
+
   it('zero conversions: the relative interval gets the 0.5 guard and says so', () => {
     const r = reportReadings({ control: { audience: 100, converted: 0 }, variants: [{ audience: 900, converted: 4 }] }, { holdout: 0.1, weights: [1] });
     const rel = r.variants[0]?.relative;

@@ -15,6 +15,7 @@ import {
   srm,
   srmAgainst,
   SRM_THRESHOLD,
+  usersNeeded,
   zFor,
   type ArmSums,
   type Interval,
@@ -81,7 +82,23 @@ interface VariantReadings {
   fixed_horizon: UpliftReading & { newcombe_ci: Interval };
   relative: Reading & { estimate: number | null; ci: Interval; zero_count_guard: boolean };
   bayes: Reading & { p_beats_control: number; expected_loss: number; expected_loss_control: number; prior: 'Beta(1,1)'; draws: number; seed: number };
-  power: Reading & { users: number; power: number; detectable_effect: number | null };
+  power: Reading & {
+    users: number;
+    power: number;
+    detectable_effect: number | null;
+    /** With the document's `min_effect`: the users and days still needed to find it. */
+    remaining: {
+      min_effect: number;
+      users_needed: number;
+      users_assigned: number;
+      users_remaining: number;
+      users_per_day: number;
+      days_so_far: number;
+      days_remaining: number | null;
+      /** CUPED's measured 1 − variance reduction when it helps, else 1. */
+      variance_factor: number;
+    } | null;
+  };
   /** Null without a goal value (or fewer than two matured users in a group). */
   value:
     | (Reading & {
@@ -215,6 +232,50 @@ function srmReport(control: Group, variants: readonly Group[], plan: SplitPlan):
   };
 }
 
+type Remaining = NonNullable<VariantReadings['power']['remaining']>;
+
+/**
+ * Users and days still needed to find the document's `min_effect` over control's observed rate, at
+ * the observed split of control and this variant, at the pace of first assignments so far.
+ */
+function remainingFor(
+  target: { minEffect: number; days: number },
+  controlRate: number,
+  control: Group,
+  variant: Group,
+  alpha: number,
+  varianceReduction: number | undefined,
+): Remaining {
+  const assigned = control.audience + variant.audience;
+  const factor = varianceReduction !== undefined && varianceReduction > 0 ? 1 - varianceReduction : 1;
+  const needed = Math.ceil(
+    usersNeeded({ control_rate: controlRate, effect: target.minEffect, holdout: control.audience / assigned, alpha, power: POWER, variance_factor: factor }),
+  );
+  const left = Math.max(0, needed - assigned);
+  const perDay = target.days > 0 ? assigned / target.days : 0;
+  return {
+    min_effect: target.minEffect,
+    users_needed: needed,
+    users_assigned: assigned,
+    users_remaining: left,
+    users_per_day: perDay,
+    days_so_far: target.days,
+    days_remaining: left === 0 ? 0 : perDay > 0 ? Math.ceil(left / perDay) : null,
+    variance_factor: factor,
+  };
+}
+
+function remainingWords(r: Remaining): string {
+  const effect = `${(100 * r.min_effect).toFixed(2)} points (the campaign's smallest uplift worth finding)`;
+  if (r.users_remaining === 0)
+    return `To find ${effect}: ${r.users_needed} users are needed and ${r.users_assigned} are assigned; once their goal windows close the reading has the power it needs.`;
+  const days =
+    r.days_remaining === null
+      ? 'at no measurable pace yet'
+      : `about ${r.days_remaining} more day${r.days_remaining === 1 ? '' : 's'} at the ${Math.round(r.users_per_day)} users a day so far, plus the goal window for the last to mature`;
+  return `To find ${effect}: ${r.users_needed} users are needed${r.variance_factor < 1 ? ' (fewer thanks to the past-behaviour adjustment)' : ''}, ${r.users_remaining} more than the ${r.users_assigned} assigned: ${days}.`;
+}
+
 /**
  * Readings of every variant against control. `plannedUsers`: the sample size the campaign declared
  * in advance; with it the fixed-horizon reading is the primary one (valid once, at that size).
@@ -225,6 +286,7 @@ export function reportReadings(
   plannedUsers?: number,
   prePeriodDays = 14,
   goalValue?: { property: string; cap: number; percentile: number },
+  target?: { minEffect: number; days: number },
 ): ReportReadings {
   const control = proportion(groups.control);
   const comparable = groups.variants.map((g) => {
@@ -254,6 +316,7 @@ export function reportReadings(
       fixed,
       seq,
       seqP,
+      index: i,
       fixedP: agrestiCaffo(control, v).p_value,
       cuped: ca && va ? cuped(ca, va, zFor(confidence)) : null,
       value: cv && vv ? compareValues(cv, vv, confidence) : null,
@@ -275,6 +338,16 @@ export function reportReadings(
     const pc = control.converted / control.audience;
     const mde = detectableEffect(users, { control_rate: pc, holdout: control.audience / users, alpha: 1 - confidence, power: POWER });
     const level = pct(confidence);
+    const remaining = target
+      ? remainingFor(
+          target,
+          control.converted / control.audience,
+          groups.control,
+          groups.variants[r.index] as Group,
+          1 - confidence,
+          r.cuped?.variance_reduction,
+        )
+      : null;
     return {
       primary: plannedUsers === undefined ? 'sequential' : 'fixed_horizon',
       sequential: {
@@ -317,12 +390,14 @@ export function reportReadings(
       power: {
         name: 'What this campaign can detect',
         explanation:
-          mde === null
+          (mde === null
             ? `With ${users} users compared so far, no uplift over control's ${pct(pc)} can be found reliably yet.`
-            : `With ${users} users compared so far, an uplift of ${(100 * mde).toFixed(2)} points over control's ${pct(pc)} (to ${pct(pc + mde)}) would be found ${pct(POWER)} of the time by the fixed-horizon reading; a smaller true uplift would usually be missed, so "not significant" does not mean "no effect". The always-valid reading needs more users for the same.`,
+            : `With ${users} users compared so far, an uplift of ${(100 * mde).toFixed(2)} points over control's ${pct(pc)} (to ${pct(pc + mde)}) would be found ${pct(POWER)} of the time by the fixed-horizon reading; a smaller true uplift would usually be missed, so "not significant" does not mean "no effect". The always-valid reading needs more users for the same.`) +
+          (remaining ? ` ${remainingWords(remaining)}` : ''),
         users,
         power: POWER,
         detectable_effect: mde,
+        remaining,
       },
       value:
         r.value && goalValue

@@ -8,6 +8,7 @@ import type { CampaignDocument } from './document';
  * text. Every table is read for the one app only.
  *
  * - `outcomes`: the campaign's rows of campaign_outcomes, FINAL (one row per run and user).
+ * - `daily_assigned`: per group, the users first assigned each UTC day (the power reading's pace).
  * - `first_assigned`: per group, the users whose first run put them in it, counted per period of the
  *   split history (`split_from`: the instants, epoch ms, at which the split changed after the first).
  * - `actions`: what the action log says of each requested (run, variant action, user): created,
@@ -63,6 +64,9 @@ export interface GroupRow {
   value_syy?: number;
   value_capped?: number;
   value_cap?: number;
+  /** Users first assigned to this group per UTC day (`YYYY-MM-DD`) and count, unordered: the pace of the power reading. */
+  daily_days: string[];
+  daily_counts: number[];
   /** Users first assigned to this group, per period of the split history: period index and count, unordered. */
   assigned_periods: number[];
   assigned_counts: number[];
@@ -134,13 +138,21 @@ export function reportQuery(goal: ReportGoal | undefined): ReportQuery {
 )`,
     // The worker assigns a user when it writes the run's outcome (written_at), with the document it
     // has then; a user counts once, in the group and period of their first run.
+    `firsts AS (
+    SELECT user_id, argMin(variant, (written_at, inv_id)) AS variant, min(written_at) AS first_at FROM outcomes GROUP BY user_id
+)`,
     `first_assigned AS (
     SELECT variant, groupArray(period) AS periods, groupArray(n) AS counts
     FROM (
         SELECT variant, arrayCount(b -> b <= toUnixTimestamp64Milli(first_at), {split_from:Array(Int64)}) AS period, count() AS n
-        FROM (SELECT user_id, argMin(variant, (written_at, inv_id)) AS variant, min(written_at) AS first_at FROM outcomes GROUP BY user_id)
+        FROM firsts
         GROUP BY variant, period
     )
+    GROUP BY variant
+)`,
+    `daily_assigned AS (
+    SELECT variant, groupArray(toString(day)) AS days, groupArray(n) AS counts
+    FROM (SELECT variant, toDate(first_at) AS day, count() AS n FROM firsts GROUP BY variant, day)
     GROUP BY variant
 )`,
     `actions AS (
@@ -168,6 +180,7 @@ ${RESPONSES.map((r) => `        max(props.response::String = '${r}') AS ${r}`).j
     'LEFT JOIN actions AS a ON a.inv_id = r.inv_id AND a.action_id = r.action_id AND a.user_id = r.user_id',
     `LEFT JOIN responses AS s ON s.user_id = r.user_id AND s.ref = ${refOf('r')}`,
     'LEFT JOIN first_assigned AS f ON f.variant = r.variant',
+    'LEFT JOIN daily_assigned AS d ON d.variant = r.variant',
   ];
   const columns = [
     'r.variant AS variant',
@@ -178,6 +191,8 @@ ${RESPONSES.map((r) => `        max(props.response::String = '${r}') AS ${r}`).j
     'any(k.counts) AS skipped_counts',
     'any(f.periods) AS assigned_periods',
     'any(f.counts) AS assigned_counts',
+    'any(d.days) AS daily_days',
+    'any(d.counts) AS daily_counts',
     'sum(a.created) AS created',
     'sum(a.delivered) AS delivered',
     'sum(a.withdrawn) AS withdrawn',

@@ -540,6 +540,16 @@ describe('campaignReport', () => {
     // Without the history, every user is expected under 0.1: 13 control where 4.2 are expected.
     const current = await campaignReport(analytics, { appId: APP, campaignId: 'edit', split: { holdout: 0.1, weights: [1] }, now: new Date(NOW) });
     expect(current.srm).toMatchObject({ observed: [13, 29], expected_from: 'current document', mismatch: true });
+    // The same first assignments give the power reading its pace: 42 users over 10 days (1 to 10 March).
+    const paced = await campaignReport(analytics, {
+      appId: APP,
+      campaignId: 'edit',
+      split: { holdout: 0.1, weights: [1], history },
+      goal: GOAL,
+      minEffect: 0.05,
+      now: new Date(NOW),
+    });
+    expect(paced.variants[0]?.readings?.power.remaining).toMatchObject({ users_assigned: 42, days_so_far: 10, users_per_day: 4.2 });
   });
 
   it('a goal value: mean cart_price per user, capped at the 99th percentile of the users with a value, Welch against control', async () => {

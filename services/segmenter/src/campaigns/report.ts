@@ -24,6 +24,8 @@ export interface ReportOptions {
   split: SplitPlan;
   /** The document's `sample_size`: users planned in advance (the fixed-horizon reading is then primary). */
   plannedUsers?: number | undefined;
+  /** The document's `min_effect`: the smallest absolute uplift worth finding (the power reading's users and days remaining). */
+  minEffect?: number | undefined;
 }
 
 /** What one group's counts are (docs/campaigns.md, "Report", has each one's definition). */
@@ -89,6 +91,8 @@ const EMPTY: GroupRow = {
   skipped_counts: [],
   assigned_periods: [],
   assigned_counts: [],
+  daily_days: [],
+  daily_counts: [],
   created: 0,
   delivered: 0,
   withdrawn: 0,
@@ -162,12 +166,19 @@ export async function campaignReport(analytics: Analytics, opts: ReportOptions):
     ...(opts.goal?.value !== undefined ? { value: { sy: row?.value_sy ?? 0, syy: row?.value_syy ?? 0, capped: row?.value_capped ?? 0 } } : {}),
   });
   const cap = rows[0]?.value_cap ?? 0;
+  // Days with first assignments, from the first one to the report's day: the power reading's pace.
+  const days = rows.flatMap((r) => r.daily_days);
+  const firstDay = days.length === 0 ? undefined : days.reduce((a, b) => (a < b ? a : b));
+  // At least one day: a first assignment after the report's instant (a report of the past) is today's pace.
+  const daysSoFar =
+    firstDay === undefined ? 0 : Math.max(1, 1 + Math.floor((Date.parse(opts.now.toISOString().slice(0, 10)) - Date.parse(firstDay)) / 86_400_000));
   const readings = reportReadings(
     { control: maturedOf(control, byVariant.get(0)), variants: groups.map((g, i) => maturedOf(g, byVariant.get(i + 1))) },
     opts.split,
     opts.plannedUsers,
     PRE_PERIOD_DAYS,
     opts.goal?.value === undefined ? undefined : { property: opts.goal.value, cap, percentile: VALUE_CAP_PERCENTILE },
+    opts.minEffect === undefined ? undefined : { minEffect: opts.minEffect, days: daysSoFar },
   );
   const variants = groups.map((g, i): VariantReport => ({
     variant: i + 1,

@@ -249,6 +249,13 @@ describe('validateCampaign', () => {
     expect(problemsOf(minimal({ sample_size: 1 }))).toEqual([['$.sample_size', 'range']]);
     expect(problemsOf(minimal({ sample_size: 100.5 }))).toEqual([['$.sample_size', 'range']]);
     expect(problemsOf(minimal({ sample_size: '100' }))).toEqual([['$.sample_size', 'type']]);
+    // min_effect: an absolute uplift of the goal's rate, so it needs a goal.
+    const goal = { event: 'checkout', within: 'P3D' };
+    expect(problemsOf(minimal({ goal, min_effect: 0.01 }))).toEqual([]);
+    expect(problemsOf(minimal({ goal, min_effect: 0 }))).toEqual([['$.min_effect', 'range']]);
+    expect(problemsOf(minimal({ goal, min_effect: 1 }))).toEqual([['$.min_effect', 'range']]);
+    expect(problemsOf(minimal({ goal, min_effect: '1%' }))).toEqual([['$.min_effect', 'type']]);
+    expect(problemsOf(minimal({ min_effect: 0.01 }))).toEqual([['$.goal', 'required']]);
   });
 
   it('reads local times as HH:MM and refuses send_at_local inside quiet hours', () => {

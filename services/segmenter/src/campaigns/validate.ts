@@ -28,6 +28,7 @@ const KEYS = [
   'end_at',
   'rate_per_second',
   'sample_size',
+  'min_effect',
 ];
 
 /**
@@ -65,6 +66,10 @@ export function validateCampaign(json: unknown, ctx: CampaignValidationContext):
       (n) => Number.isInteger(n) && n >= 2 && n <= CAMPAIGN_LIMITS.maxSampleSize,
       `a whole number of users from 2 to ${CAMPAIGN_LIMITS.maxSampleSize}`,
     );
+  }
+  if (json.min_effect !== undefined) {
+    checkNumber(reasons, '$.min_effect', json.min_effect, (n) => n > 0 && n < 1, 'an absolute uplift of the conversion rate, more than 0 and less than 1');
+    if (json.goal === undefined) reasons.add('$.goal', 'required', 'min_effect needs a goal: it is an uplift of the goal’s conversion rate');
   }
   if (reasons.list.length > 0) return refused(reasons.list);
   // A copy: the caller's object may change later, the validated document must not.

@@ -130,6 +130,10 @@ function readings(report: CampaignReport): void {
     verdict.dataset.testid = `reading-${v.variant}`;
     list.appendChild(verdict);
     list.appendChild(text('p', `${primary.explanation} ${v.readings.bayes.explanation}`, 'meta'));
+    // What the campaign can detect, and with the document's min_effect how many users and days remain.
+    const power = text('p', `${v.readings.power.name}: ${v.readings.power.explanation}`, 'meta');
+    power.dataset.testid = `power-${v.variant}`;
+    list.appendChild(power);
     const value = v.readings.value;
     if (value) {
       const line = text('p', `Variant ${v.variant}, ${value.name}: ${valueWords(value, confidence)}.`);
