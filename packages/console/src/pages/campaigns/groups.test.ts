@@ -1,4 +1,5 @@
 import type { CampaignReport } from '@evp/segmenter';
+import { wilsonInterval } from '@evp/segmenter/report-words';
 import { STAGES, rateLine, reportGroups, reportMeta, stageCount, type GroupReport } from './groups';
 
 const group = (audience: number, converted: number | null): GroupReport => ({
@@ -16,8 +17,8 @@ const group = (audience: number, converted: number | null): GroupReport => ({
   converted,
   conversion_rate: converted === null || audience === 0 ? null : converted / audience,
   attribution_open: converted === null ? null : 0,
-  matured: converted === null ? null : audience,
-  matured_converted: converted,
+  matured: converted === null ? null : 0,
+  matured_converted: converted === null ? null : 0,
 });
 
 const report = (goal: boolean): CampaignReport => ({
@@ -51,6 +52,15 @@ describe('the campaign report on the page', () => {
       ci: [expect.closeTo(0.03813, 5), expect.closeTo(0.065314, 5)],
     });
     expect(rateLine(reportGroups(report(false))[0]!)).toEqual({ words: 'Control: no conversion rate (no goal or no audience)', rate: null, ci: null });
+  });
+
+  it('once users have matured, draws the readings’ users: matured converted of matured', () => {
+    const counts = { ...group(1000, 50), matured: 400, matured_converted: 20 };
+    expect(rateLine({ id: 'control', label: 'Control', counts })).toEqual({
+      words: 'Control: 5.0% converted (20 of 400 matured users), 95% CI 3.3% to 7.6%',
+      rate: 0.05,
+      ci: wilsonInterval(20, 400),
+    });
   });
 
   it('says when the report was made and what it counts', () => {
