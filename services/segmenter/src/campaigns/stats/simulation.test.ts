@@ -5,6 +5,7 @@ import {
   cuped,
   expectedByPeriod,
   expectedShares,
+  harm,
   normalCdf,
   holm,
   sequential,
@@ -250,5 +251,23 @@ describe('value goals: coverage of Welch’s interval and the delta method’s, 
     }
     expect(diff / RUNS).toBeGreaterThanOrEqual(0.95 - mcBound(0.95, RUNS));
     expect(rel / RUNS).toBeGreaterThanOrEqual(0.95 - mcBound(0.95, RUNS));
+  });
+});
+
+describe('the guardrails’ one-sided harm test', () => {
+  // A variant of 1,000 users against two others pooled (2,000), all blocking at the same rate.
+  const breaches = (rate: number, armRate: number, runs: number, seed: number) => {
+    const random = seeded(seed);
+    return share(runs, () => harm(draw(random, 1000, armRate), draw(random, 2000, rate)).breach);
+  };
+
+  it.each([0.005, 0.02])('flags a variant no worse than the others at most 5%% of the time (block rate %p)', (rate) => {
+    const runs = 4000;
+    expect(breaches(rate, rate, runs, 21)).toBeLessThanOrEqual(0.05 + mcBound(0.05, runs));
+  });
+
+  it('flags a variant blocking at twice the others’ 1% more than half the time', () => {
+    const runs = 2000;
+    expect(breaches(0.01, 0.02, runs, 22)).toBeGreaterThan(0.5 - mcBound(0.5, runs));
   });
 });
