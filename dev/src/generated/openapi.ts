@@ -1212,7 +1212,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** @description A campaign document (docs/campaigns.md): `{"name", "trigger", "action", "variants"?, "holdout"?, "caps"?, "quiet_hours"?, "send_at_local"?, "goal"?, "start_at"?, "end_at"?, "rate_per_second"?, "sample_size"?}`. */
+        /** @description A campaign document (docs/campaigns.md): `{"name", "trigger", "action", "variants"?, "holdout"?, "caps"?, "quiet_hours"?, "send_at_local"?, "goal"?, "start_at"?, "end_at"?, "rate_per_second"?, "sample_size"?, "min_effect"?}`. */
         CampaignDocument: Record<string, never>;
         CampaignPreview: {
             user_id: string;
@@ -1273,8 +1273,16 @@ export interface components {
                 mismatch: boolean;
                 /** @description Set on a mismatch. */
                 warning: string | null;
-                /** @constant */
-                expected_from: "current document";
+                /** @enum {unknown} */
+                expected_from: "document history" | "current document";
+                /** @description With the split history: each period between edits of the split and the users first assigned in it; null without. */
+                periods: null | {
+                    /** Format: date-time */
+                    from: string;
+                    holdout: number;
+                    weights: number[];
+                    users: number;
+                }[];
             };
             /** @description How the readings of several variants are corrected. */
             correction: {
@@ -1283,6 +1291,43 @@ export interface components {
                 /** @constant */
                 method: "holm";
                 family: number;
+            };
+            /** @description Block and discard rates per variant, tested one-sided for harm against the other variants pooled; not corrected for several variants. */
+            guardrails: {
+                name: string;
+                explanation: string;
+                alpha: number;
+                /** @constant */
+                reference: "other variants";
+                variants: {
+                    variant: number;
+                    block: {
+                        users: number;
+                        /** @description users / audience; null without an audience. */
+                        rate: number | null;
+                        /** @description The other variants’ pooled rate; null without another variant. */
+                        reference_rate: number | null;
+                        difference: number | null;
+                        /** @description One-sided, for a higher rate than the reference. */
+                        p_value: number | null;
+                        /** @description p_value < alpha. */
+                        breach: boolean;
+                    };
+                    discard: {
+                        users: number;
+                        /** @description users / audience; null without an audience. */
+                        rate: number | null;
+                        /** @description The other variants’ pooled rate; null without another variant. */
+                        reference_rate: number | null;
+                        difference: number | null;
+                        /** @description One-sided, for a higher rate than the reference. */
+                        p_value: number | null;
+                        /** @description p_value < alpha. */
+                        breach: boolean;
+                    };
+                }[];
+                /** @description One sentence per breach. */
+                warnings: string[];
             };
             /** @description The holdout group: assigned, sent nothing. */
             control: {
@@ -1308,6 +1353,10 @@ export interface components {
                     error: number;
                     expired: number;
                 };
+                /** @description Users with a `block` response to one of the group’s actions (the guardrails’ count). */
+                users_blocked: number;
+                /** @description Users with a `discard` response to one of the group’s actions. */
+                users_discarded: number;
                 /** @description null without a goal. */
                 converted: number | null;
                 /** @description converted / audience; null without a goal or audience. */
@@ -1343,6 +1392,10 @@ export interface components {
                     error: number;
                     expired: number;
                 };
+                /** @description Users with a `block` response to one of the group’s actions (the guardrails’ count). */
+                users_blocked: number;
+                /** @description Users with a `discard` response to one of the group’s actions. */
+                users_discarded: number;
                 /** @description null without a goal. */
                 converted: number | null;
                 /** @description converted / audience; null without a goal or audience. */
@@ -1438,6 +1491,46 @@ export interface components {
                         power: number;
                         /** @description Absolute uplift found with `power`; null when none is. */
                         detectable_effect: number | null;
+                        /** @description With the document’s `min_effect`: users and days still needed to find it; null without. */
+                        remaining: null | {
+                            min_effect: number;
+                            users_needed: number;
+                            users_assigned: number;
+                            users_remaining: number;
+                            users_per_day: number;
+                            days_so_far: number;
+                            /** @description Null with no pace yet. */
+                            days_remaining: number | null;
+                            /** @description CUPED’s measured 1 − variance reduction when it helps, else 1. */
+                            variance_factor: number;
+                        };
+                    };
+                    /** @description Null without a goal `value`, or with fewer than two matured users in a group. */
+                    value: null | {
+                        name: string;
+                        explanation: string;
+                        property: string;
+                        /** @description Each user’s value is capped here: the 99th percentile of the users’ values above 0, pooled. */
+                        cap: number;
+                        capped_users: number;
+                        control_mean: number;
+                        variant_mean: number;
+                        difference: {
+                            estimate: number;
+                            /** @description [low, high]; null when it cannot be estimated. */
+                            ci: number[] | null;
+                            se: number;
+                            /** @description Welch–Satterthwaite. */
+                            df: number;
+                            p_value: number | null;
+                        };
+                        /** @description m_v / m_c − 1 with the delta method; null when control’s mean is 0. */
+                        relative: null | {
+                            estimate: number;
+                            /** @description [low, high]; null when it cannot be estimated. */
+                            ci: number[];
+                            se: number;
+                        };
                     };
                     /** @description Null without a goal. */
                     cuped: null | {

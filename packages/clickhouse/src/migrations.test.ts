@@ -54,6 +54,8 @@ describe('loadMigrations', () => {
       [16, 'retention', 2 * (6 + CATALOG_KINDS.length + 1)],
       // 017: the version of the app's pseudonym key a row's pseudonyms were made with.
       [17, 'events_pseudonym_key', 1],
+      // 018: each campaign's split history, for the report's sample-ratio check.
+      [18, 'campaign_splits', 1],
     ]);
     const catalog = [...(ms[2]?.statements ?? []), ...(ms[4]?.statements ?? [])];
     expect(catalog.map((s) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(s)?.[1])).toEqual(CATALOG_KINDS.map((k) => `catalog_${k}`));

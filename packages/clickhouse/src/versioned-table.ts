@@ -36,10 +36,10 @@ export interface VersionedTable<T extends Versioned> {
   select(where: string, params: Record<string, unknown>): Promise<T[]>;
   /** The latest version of one item; undefined when it never existed. */
   latest(appId: string, id: string): Promise<T | undefined>;
-  /** Saves a new item as version 1, under a new id (`fields` may depend on it). */
-  first(appId: string, fields: (id: string) => VersionedFields<T>): Promise<T>;
-  /** Saves `current` changed by `change` as version + 1 and returns it. */
-  next(current: T, change: Partial<VersionedFields<T>>): Promise<T>;
+  /** Saves a new item as version 1, under a new id (`fields` may depend on it and on the creation instant, epoch ms). */
+  first(appId: string, fields: (id: string, at: number) => VersionedFields<T>): Promise<T>;
+  /** Saves `current` changed by `change` as version + 1, changed at `at` (epoch ms, default now), and returns it. */
+  next(current: T, change: Partial<VersionedFields<T>>, at?: number): Promise<T>;
 }
 
 /**
@@ -92,8 +92,8 @@ export function versionedTable<T extends Versioned>(deps: VersionedTableDeps, sp
     first(appId, fields) {
       const at = now();
       const id = newId();
-      return write({ app_id: appId, id, version: 1, created_at: at, updated_at: at, ...fields(id) } as T);
+      return write({ app_id: appId, id, version: 1, created_at: at, updated_at: at, ...fields(id, at) } as T);
     },
-    next: (current, change) => write({ ...current, ...change, version: current.version + 1, updated_at: now() }),
+    next: (current, change, at = now()) => write({ ...current, ...change, version: current.version + 1, updated_at: at }),
   };
 }

@@ -16,7 +16,7 @@ export type {
 export { type CompiledSegment, evaluationParams } from './compiled';
 export { dependentsOf, segmentRefs } from './references';
 export { compileSegment } from './compile/compile';
-export { compileEventMatch, eventMatch, QueryParts } from './compile/leaves';
+export { compileEventMatch, eventMatch, eventValue, QueryParts } from './compile/leaves';
 export { APP, NOW } from './compile/params';
 export { catalogFields, catalogKind, CLIENT_FACT_NAMES, contractEvent, profileField, profileFieldNames, valueClass } from './language/contract';
 export { article } from './language/operators';

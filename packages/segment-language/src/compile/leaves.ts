@@ -112,6 +112,16 @@ export function eventMatch(name: string, where: Predicate[] | undefined, within:
 }
 
 /**
+ * The number a numeric property of one row of `events` holds, as SQL (a campaign goal's value,
+ * campaigns/report-query.ts): absent is 0, and a property inside an array of objects
+ * (`items[].price`) is the sum over the elements. The property was validated as an aggregate `sum`.
+ */
+export function eventValue(event: string, prop: string): string {
+  const read = readJson('props', path(contract(event).def, prop));
+  return read.many ? `arraySum(arrayMap(v -> ifNull(toFloat64(v), 0), ${read.expr}))` : `ifNull(toFloat64(${read.expr}), 0)`;
+}
+
+/**
  * An event condition without count or window (a campaign's event trigger) as a boolean over one row
  * of `events`, with its parameters (and `{app_id:String}` for catalog predicates).
  */

@@ -37,6 +37,8 @@ const groupProperties = {
     error: count,
     expired: count,
   }),
+  users_blocked: { ...count, description: 'Users with a `block` response to one of the group’s actions (the guardrails’ count).' },
+  users_discarded: { ...count, description: 'Users with a `discard` response to one of the group’s actions.' },
   converted: nullable('integer', { minimum: 0, description: 'null without a goal.' }),
   conversion_rate: nullable('number', { minimum: 0, maximum: 1, description: 'converted / audience; null without a goal or audience.' }),
   attribution_open: nullable('integer', { minimum: 0, description: 'Users whose attribution window is still open; null without a goal.' }),
@@ -263,12 +265,35 @@ const srmReading = reading(
     threshold: probability,
     mismatch: { type: 'boolean' },
     warning: nullable('string', { description: 'Set on a mismatch.' }),
-    expected_from: { const: 'current document' },
+    expected_from: { enum: ['document history', 'current document'] },
+    periods: {
+      description: 'With the split history: each period between edits of the split and the users first assigned in it; null without.',
+      oneOf: [
+        { type: 'null' },
+        {
+          type: 'array',
+          items: closedObject(['from', 'holdout', 'weights', 'users'], {
+            from: time,
+            holdout: { type: 'number', minimum: 0, maximum: 1 },
+            weights: { type: 'array', items: { type: 'number' } },
+            users: count,
+          }),
+        },
+      ],
+    },
   },
-  'The sample-ratio check: group sizes against the document’s holdout and weights.',
+  'The sample-ratio check: group sizes against the document’s holdout and weights (per edit period with the split history).',
 );
+const guardrail = closedObject(['users', 'rate', 'reference_rate', 'difference', 'p_value', 'breach'], {
+  users: count,
+  rate: nullable('number', { minimum: 0, maximum: 1, description: 'users / audience; null without an audience.' }),
+  reference_rate: nullable('number', { minimum: 0, maximum: 1, description: 'The other variants’ pooled rate; null without another variant.' }),
+  difference: nullable('number'),
+  p_value: nullable('number', { minimum: 0, maximum: 1, description: 'One-sided, for a higher rate than the reference.' }),
+  breach: { type: 'boolean', description: 'p_value < alpha.' },
+});
 const variantReadings = closedObject(
-  ['primary', 'sequential', 'fixed_horizon', 'relative', 'bayes', 'power', 'cuped'],
+  ['primary', 'sequential', 'fixed_horizon', 'relative', 'bayes', 'power', 'value', 'cuped'],
   {
     primary: { enum: ['sequential', 'fixed_horizon'] },
     sequential: reading({ ...upliftReading, tuning_users: { type: 'integer', minimum: 1 } }, 'Always-valid interval and p-value.'),
@@ -286,9 +311,62 @@ const variantReadings = closedObject(
       'Beta(1,1) posteriors, seeded Monte Carlo.',
     ),
     power: reading(
-      { users: count, power: probability, detectable_effect: nullable('number', { description: 'Absolute uplift found with `power`; null when none is.' }) },
+      {
+        users: count,
+        power: probability,
+        detectable_effect: nullable('number', { description: 'Absolute uplift found with `power`; null when none is.' }),
+        remaining: {
+          description: 'With the document’s `min_effect`: users and days still needed to find it; null without.',
+          oneOf: [
+            { type: 'null' },
+            closedObject(
+              ['min_effect', 'users_needed', 'users_assigned', 'users_remaining', 'users_per_day', 'days_so_far', 'days_remaining', 'variance_factor'],
+              {
+                min_effect: { type: 'number' },
+                users_needed: count,
+                users_assigned: count,
+                users_remaining: count,
+                users_per_day: { type: 'number', minimum: 0 },
+                days_so_far: count,
+                days_remaining: nullable('integer', { minimum: 0, description: 'Null with no pace yet.' }),
+                variance_factor: { type: 'number', description: 'CUPED’s measured 1 − variance reduction when it helps, else 1.' },
+              },
+            ),
+          ],
+        },
+      },
       'The smallest uplift the users so far find.',
     ),
+    value: {
+      description: 'Null without a goal `value`, or with fewer than two matured users in a group.',
+      oneOf: [
+        { type: 'null' },
+        reading(
+          {
+            property: { type: 'string' },
+            cap: { type: 'number', description: 'Each user’s value is capped here: the 99th percentile of the users’ values above 0, pooled.' },
+            capped_users: count,
+            control_mean: { type: 'number' },
+            variant_mean: { type: 'number' },
+            difference: closedObject(['estimate', 'ci', 'se', 'df', 'p_value'], {
+              estimate: { type: 'number' },
+              ci: interval,
+              se: { type: 'number', minimum: 0 },
+              df: { type: 'number', minimum: 0, description: 'Welch–Satterthwaite.' },
+              p_value: nullable('number'),
+            }),
+            relative: {
+              description: 'm_v / m_c − 1 with the delta method; null when control’s mean is 0.',
+              oneOf: [
+                { type: 'null' },
+                closedObject(['estimate', 'ci', 'se'], { estimate: { type: 'number' }, ci: fixedInterval, se: { type: 'number', minimum: 0 } }),
+              ],
+            },
+          },
+          'Mean capped value per user, variant minus control, with Welch’s interval.',
+        ),
+      ],
+    },
     cuped: {
       description: 'Null without a goal.',
       oneOf: [
@@ -315,7 +393,7 @@ export const campaignSchemas: Record<string, object> = {
   CampaignDocument: {
     type: 'object',
     description:
-      'A campaign document (docs/campaigns.md): `{"name", "trigger", "action", "variants"?, "holdout"?, "caps"?, "quiet_hours"?, "send_at_local"?, "goal"?, "start_at"?, "end_at"?, "rate_per_second"?, "sample_size"?}`.',
+      'A campaign document (docs/campaigns.md): `{"name", "trigger", "action", "variants"?, "holdout"?, "caps"?, "quiet_hours"?, "send_at_local"?, "goal"?, "start_at"?, "end_at"?, "rate_per_second"?, "sample_size"?, "min_effect"?}`.',
   },
   Campaign: closedObject(['id', 'name', 'version', 'state', 'document', 'action_ids', 'created_at', 'updated_at'], {
     id: { type: 'string' },
@@ -359,7 +437,7 @@ export const campaignSchemas: Record<string, object> = {
     ],
   },
   CampaignReport: closedObject(
-    ['campaign_id', 'as_of', 'goal', 'confidence', 'srm', 'correction', 'control', 'variants'],
+    ['campaign_id', 'as_of', 'goal', 'confidence', 'srm', 'correction', 'guardrails', 'control', 'variants'],
     {
       campaign_id: { type: 'string' },
       as_of: { ...time, description: 'The report’s instant: goal events after it are not counted.' },
@@ -367,6 +445,18 @@ export const campaignSchemas: Record<string, object> = {
       confidence: { type: 'number', description: 'The confidence level of `uplift`’s intervals (0.95).' },
       srm: { description: 'Null with fewer than two groups or no users.', oneOf: [{ type: 'null' }, srmReading] },
       correction: reading({ method: { const: 'holm' }, family: count }, 'How the readings of several variants are corrected.'),
+      guardrails: reading(
+        {
+          alpha: probability,
+          reference: { const: 'other variants' },
+          variants: {
+            type: 'array',
+            items: closedObject(['variant', 'block', 'discard'], { variant: { type: 'integer', minimum: 1 }, block: guardrail, discard: guardrail }),
+          },
+          warnings: { type: 'array', items: { type: 'string' }, description: 'One sentence per breach.' },
+        },
+        'Block and discard rates per variant, tested one-sided for harm against the other variants pooled; not corrected for several variants.',
+      ),
       control: closedObject(GROUP_FIELDS, groupProperties, 'The holdout group: assigned, sent nothing.'),
       variants: {
         type: 'array',

@@ -76,7 +76,8 @@ export function clickhouseReport(analytics: Analytics, now: () => number = Date.
       campaignId: campaign.id,
       goal: campaign.document.goal,
       now: new Date(now()),
-      split: { holdout: campaign.document.holdout ?? 0, weights: campaign.document.variants?.map((v) => v.weight) ?? [1] },
+      split: { holdout: campaign.document.holdout ?? 0, weights: campaign.document.variants?.map((v) => v.weight) ?? [1], history: campaign.splits },
       plannedUsers: campaign.document.sample_size,
+      minEffect: campaign.document.min_effect,
     });
 }

@@ -76,6 +76,11 @@ interface Goal {
   event: string;
   where?: Predicate[];
   within: string;
+  /**
+   * A numeric property of the event (`cart_price`, `items[].price`): the report then also reads the
+   * value per user (the sum over the user's goal events in their windows), capped and averaged.
+   */
+  value?: string;
 }
 
 export interface CampaignDocument {
@@ -101,6 +106,11 @@ export interface CampaignDocument {
    * fixed-horizon reading is then the primary one and the sequential one is tuned for this size.
    */
   sample_size?: number;
+  /**
+   * The smallest absolute uplift of the goal's conversion rate worth finding (0.01 = one point):
+   * the report then says how many users and days the campaign still needs to find it.
+   */
+  min_effect?: number;
 }
 
 /** Bounds on a document. */

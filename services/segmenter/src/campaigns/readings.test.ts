@@ -103,6 +103,114 @@ describe('reportReadings', () => {
     expect(s.srm).toMatchObject({ groups: ['variant 1', 'variant 2'], chi_square: expect.closeTo(11.111111111111111, 12), mismatch: true });
   });
 
+  describe('the SRM check over a document edited mid-run, from holdout 0.5 to 0.1', () => {
+    const T1 = Date.UTC(2026, 2, 1);
+    const T2 = Date.UTC(2026, 2, 8);
+    const history = [
+      { from: T1, holdout: 0.5, weights: [1] },
+      { from: T2, holdout: 0.1, weights: [1] },
+    ];
+    // 1,000 users first assigned in each period: 500/500 under 0.5, then 100/900 under 0.1.
+    const edited = (secondControl: number) =>
+      reportReadings(
+        {
+          control: { audience: 500 + secondControl, converted: null, assigned: [500, secondControl] },
+          variants: [{ audience: 500 + 1000 - secondControl, converted: null, assigned: [500, 1000 - secondControl] }],
+        },
+        { holdout: 0.1, weights: [1], history },
+      ).srm;
+
+    it('expects each period’s users in that period’s shares: no false alarm', () => {
+      const r = edited(100);
+      expect(r).toMatchObject({
+        groups: ['control', 'variant 1'],
+        observed: [600, 1400],
+        expected: [600, 1400],
+        chi_square: 0,
+        p_value: 1,
+        mismatch: false,
+        expected_from: 'document history',
+        periods: [
+          { from: '2026-03-01T00:00:00.000Z', holdout: 0.5, weights: [1], users: 1000 },
+          { from: '2026-03-08T00:00:00.000Z', holdout: 0.1, weights: [1], users: 1000 },
+        ],
+      });
+      expect(r?.explanation).toContain('over the 2 periods between edits of the split');
+      // The current document alone (0.1 for everyone) would call it broken: 600 control against 200 expected.
+      const current = reportReadings(
+        { control: { audience: 600, converted: null }, variants: [{ audience: 1400, converted: null }] },
+        { holdout: 0.1, weights: [1] },
+      ).srm;
+      expect(current).toMatchObject({ expected: [200, 1800], mismatch: true, expected_from: 'current document', periods: null });
+    });
+
+    it('a genuinely broken split still flags: 200 control of the second 1,000 where 100 are expected', () => {
+      // χ² = 100²/600 + 100²/1400 = 16.6667 + 7.1429 = 23.8095 on 1 df, p = 1.06355e-6.
+      const r = edited(200);
+      expect(r).toMatchObject({ observed: [700, 1300], expected: [600, 1400], df: 1, mismatch: true });
+      expect(r?.chi_square).toBeCloseTo(23.80952380952381, 12);
+      expect(r?.p_value).toBeCloseTo(1.0635492679527e-6, 15);
+    });
+
+    it('a variant added by an edit expects users only from then; a group no period had is left out', () => {
+      const r = reportReadings(
+        {
+          control: { audience: 0, converted: null, assigned: [0, 0] },
+          variants: [
+            { audience: 1500, converted: null, assigned: [1000, 500] },
+            { audience: 500, converted: null, assigned: [0, 500] },
+          ],
+        },
+        {
+          holdout: 0,
+          weights: [1, 1],
+          history: [
+            { from: T1, holdout: 0, weights: [1] },
+            { from: T2, holdout: 0, weights: [1, 1] },
+          ],
+        },
+      ).srm;
+      expect(r).toMatchObject({ groups: ['variant 1', 'variant 2'], observed: [1500, 500], expected: [1500, 500], mismatch: false });
+    });
+  });
+
+  it('with the document’s min_effect: the users and days still needed at the pace so far', () => {
+    // 5% control over 1,000 + 1,000 users, one point to find: R's power.prop.test(0.05, 0.06, power = 0.8)
+    // gives 8157.73 per group, 16,316 in all (the formula at an even split is power.prop.test's).
+    const groups = { control: { audience: 1000, converted: 50 }, variants: [{ audience: 1000, converted: 60 }] };
+    const r = reportReadings(groups, { holdout: 0.5, weights: [1] }, undefined, 14, undefined, { minEffect: 0.01, days: 10 });
+    expect(r.variants[0]?.power.remaining).toEqual({
+      min_effect: 0.01,
+      users_needed: 16316,
+      users_assigned: 2000,
+      users_remaining: 14316,
+      users_per_day: 200,
+      days_so_far: 10,
+      days_remaining: 72,
+      variance_factor: 1,
+    });
+    expect(2 * 8157.7314478496364).toBeCloseTo(usersNeeded({ control_rate: 0.05, effect: 0.01, holdout: 0.5, alpha: 0.05, power: 0.8 }), 4);
+    expect(r.variants[0]?.power.explanation).toContain(
+      "To find 1.00 points (the campaign's smallest uplift worth finding): 16316 users are needed, 14316 more than the 2000 assigned: about 72 more days at the 200 users a day so far, plus the goal window for the last to mature.",
+    );
+    // Reached: nothing remains. Without min_effect: no remaining.
+    const big = reportReadings(groups, { holdout: 0.5, weights: [1] }, undefined, 14, undefined, { minEffect: 0.2, days: 10 });
+    expect(big.variants[0]?.power.remaining).toMatchObject({ users_remaining: 0, days_remaining: 0 });
+    expect(reportReadings(groups, { holdout: 0.5, weights: [1] }).variants[0]?.power.remaining).toBeNull();
+    // CUPED's measured reduction counts: fewer users needed.
+    const pre = { sx: 100, sxx: 300, sxy: 40 };
+    const withCuped = reportReadings(
+      { control: { ...groups.control, pre }, variants: [{ ...groups.variants[0]!, pre: { sx: 100, sxx: 300, sxy: 45 } }] },
+      { holdout: 0.5, weights: [1] },
+      undefined,
+      14,
+      undefined,
+      { minEffect: 0.01, days: 10 },
+    ).variants[0]?.power.remaining;
+    expect(withCuped?.variance_factor).toBeLessThan(1);
+    expect(withCuped?.users_needed).toBeLessThan(16316);
+  });
+
   it('zero conversions: the relative interval gets the 0.5 guard and says so', () => {
     const r = reportReadings({ control: { audience: 100, converted: 0 }, variants: [{ audience: 900, converted: 4 }] }, { holdout: 0.1, weights: [1] });
     const rel = r.variants[0]?.relative;

@@ -2,8 +2,10 @@ import {
   agrestiCaffo,
   agrestiCaffoMoments,
   bayes,
+  compareValues,
   cuped,
   detectableEffect,
+  expectedByPeriod,
   expectedShares,
   holm,
   logRatio,
@@ -11,11 +13,15 @@ import {
   sequential,
   SEQUENTIAL_TUNING,
   srm,
+  srmAgainst,
   SRM_THRESHOLD,
+  usersNeeded,
   zFor,
   type ArmSums,
   type Interval,
   type Proportion,
+  type SplitShares,
+  type ValueSums,
 } from './stats';
 
 /**
@@ -29,6 +35,12 @@ export interface SplitPlan {
   holdout: number;
   /** The document's variant weights in order (one, 1, for a campaign without variants). */
   weights: readonly number[];
+  /**
+   * Every split the document had, oldest first, each from its instant (epoch ms) to the next one's:
+   * with it (and each group's `assigned`), the sample-ratio check expects each period's users in that
+   * period's shares. Empty or absent: the current document's shares for everyone.
+   */
+  history?: ReadonlyArray<SplitShares & { from: number }>;
 }
 
 interface Reading {
@@ -48,8 +60,10 @@ interface SrmReport extends Reading {
   mismatch: boolean;
   /** Non-null on a mismatch: the warning to show above everything else. */
   warning: string | null;
-  /** Where the expected shares come from. */
-  expected_from: 'current document';
+  /** Where the expected shares come from: each edit period's split, or the current one for everyone. */
+  expected_from: 'document history' | 'current document';
+  /** With the history: the periods (from, holdout, weights) and the users first assigned in each. */
+  periods: Array<{ from: string; holdout: number; weights: number[]; users: number }> | null;
 }
 
 interface UpliftReading extends Reading {
@@ -68,7 +82,35 @@ interface VariantReadings {
   fixed_horizon: UpliftReading & { newcombe_ci: Interval };
   relative: Reading & { estimate: number | null; ci: Interval; zero_count_guard: boolean };
   bayes: Reading & { p_beats_control: number; expected_loss: number; expected_loss_control: number; prior: 'Beta(1,1)'; draws: number; seed: number };
-  power: Reading & { users: number; power: number; detectable_effect: number | null };
+  power: Reading & {
+    users: number;
+    power: number;
+    detectable_effect: number | null;
+    /** With the document's `min_effect`: the users and days still needed to find it. */
+    remaining: {
+      min_effect: number;
+      users_needed: number;
+      users_assigned: number;
+      users_remaining: number;
+      users_per_day: number;
+      days_so_far: number;
+      days_remaining: number | null;
+      /** CUPED's measured 1 − variance reduction when it helps, else 1. */
+      variance_factor: number;
+    } | null;
+  };
+  /** Null without a goal value (or fewer than two matured users in a group). */
+  value:
+    | (Reading & {
+        property: string;
+        cap: number;
+        capped_users: number;
+        control_mean: number;
+        variant_mean: number;
+        difference: { estimate: number; ci: Interval | null; se: number; df: number; p_value: number | null };
+        relative: { estimate: number; ci: Interval; se: number } | null;
+      })
+    | null;
   /** Null without the pre-period sums. */
   cuped:
     | (Reading & {
@@ -103,6 +145,10 @@ interface Group {
   converted: number | null;
   /** CUPED's covariate sums over the matured users (x the pre-period goal count), when the query has them. */
   pre?: { sx: number; sxx: number; sxy: number };
+  /** With a goal value: Σ capped Y, Σ capped Y² over the matured users, and how many were capped. */
+  value?: { sy: number; syy: number; capped: number };
+  /** Users first assigned to this group in each period of `SplitPlan.history` (by index). */
+  assigned?: readonly number[];
 }
 
 const armSums = (g: Group, p: Proportion): ArmSums | null => (g.pre ? { n: p.audience, sy: p.converted, syy: p.converted, ...g.pre } : null);
@@ -111,18 +157,65 @@ const proportion = (g: Group): Proportion | null => (g.converted === null ? null
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-function srmReport(control: number, variants: readonly number[], plan: SplitPlan): SrmReport | null {
+interface SrmInput {
+  groups: string[];
+  observed: number[];
+  result: ReturnType<typeof srm>;
+  periods: SrmReport['periods'];
+}
+
+/** The current document's shares for every user (no history, or a group without its per-period counts). */
+function currentSplit(control: Group, variants: readonly Group[], plan: SplitPlan): SrmInput {
   // Variants past the document's (an edited document) have no expected share: they are left out.
-  const counted = variants.slice(0, plan.weights.length);
-  const observed = plan.holdout > 0 ? [control, ...counted] : counted;
-  const r = srm(observed, expectedShares(plan.holdout, plan.weights));
-  if (!r) return null;
+  const counted = variants.slice(0, plan.weights.length).map((g) => g.audience);
+  const observed = plan.holdout > 0 ? [control.audience, ...counted] : counted;
   const groups = [...(plan.holdout > 0 ? ['control'] : []), ...counted.map((_, i) => `variant ${i + 1}`)];
+  return { groups, observed, result: srm(observed, expectedShares(plan.holdout, plan.weights)), periods: null };
+}
+
+/**
+ * Each edit period's shares: a user counts once, in the group and period of their first assignment;
+ * a group no period gave a share (control without holdout, a variant never in the document) is left out.
+ */
+function splitHistory(control: Group, variants: readonly Group[], history: NonNullable<SplitPlan['history']>): SrmInput {
+  const all = [control, ...variants];
+  const width = Math.max(all.length, ...history.map((h) => h.weights.length + 1));
+  const shared = Array.from({ length: width }, (_, g) => history.some((h) => (g === 0 ? h.holdout > 0 : g <= h.weights.length)));
+  const kept = shared.flatMap((s, g) => (s ? [g] : []));
+  // The users of a left-out group are left out of every period's count too: the kept groups' shares
+  // of each period then add up to 1.
+  const matrix = shared.map((s, g) => history.map((_, p) => (s ? (all[g]?.assigned?.[p] ?? 0) : 0)));
+  const expected = expectedByPeriod(history, matrix);
+  const assigned = kept.map((g) => matrix[g] as number[]);
+  const observed = assigned.map((a) => a.reduce((x, y) => x + y, 0));
+  return {
+    groups: kept.map((g) => (g === 0 ? 'control' : `variant ${g}`)),
+    observed,
+    result: srmAgainst(
+      observed,
+      kept.map((g) => expected[g] as number),
+    ),
+    periods: history.map((h, p) => ({
+      from: new Date(h.from).toISOString(),
+      holdout: h.holdout,
+      weights: [...h.weights],
+      users: assigned.reduce((n, a) => n + (a[p] ?? 0), 0),
+    })),
+  };
+}
+
+function srmReport(control: Group, variants: readonly Group[], plan: SplitPlan): SrmReport | null {
+  const history = plan.history ?? [];
+  const byPeriod = history.length > 0 && [control, ...variants].every((g) => g.assigned !== undefined);
+  const { groups, result: r, periods } = byPeriod ? splitHistory(control, variants, history) : currentSplit(control, variants, plan);
+  if (!r) return null;
+  const total = r.observed.reduce((a, b) => a + b, 0);
   const split = groups.map((g, i) => `${g} ${pct(r.shares[i] as number)}`).join(', ');
-  const seen = groups.map((g, i) => `${g} ${pct((r.observed[i] as number) / r.observed.reduce((a, b) => a + b, 0))}`).join(', ');
+  const seen = groups.map((g, i) => `${g} ${pct((r.observed[i] as number) / total)}`).join(', ');
+  const edited = periods !== null && periods.length > 1;
   return {
     name: 'Sample ratio check',
-    explanation: `Were users split as the campaign says (${split})? Observed: ${seen}. A chi-square test of the group sizes against those shares; a p-value below ${SRM_THRESHOLD} happens by chance once in a thousand campaigns, so it almost always means users were lost or moved in one group, and then no uplift below can be trusted.`,
+    explanation: `Were users split as the campaign says (${split}${edited ? `, over the ${periods.length} periods between edits of the split, each period's users in that period's shares` : ''})? Observed: ${seen}. A chi-square test of the group sizes against those shares; a p-value below ${SRM_THRESHOLD} happens by chance once in a thousand campaigns, so it almost always means users were lost or moved in one group, and then no uplift below can be trusted.`,
     groups,
     observed: r.observed,
     expected: r.expected,
@@ -134,8 +227,53 @@ function srmReport(control: number, variants: readonly number[], plan: SplitPlan
     warning: r.mismatch
       ? `The split of users is not the configured one (p ${r.p_value < 1e-6 ? '< 0.000001' : `= ${r.p_value.toPrecision(2)}`}): find out why before reading any result.`
       : null,
-    expected_from: 'current document',
+    expected_from: byPeriod ? 'document history' : 'current document',
+    periods,
   };
+}
+
+type Remaining = NonNullable<VariantReadings['power']['remaining']>;
+
+/**
+ * Users and days still needed to find the document's `min_effect` over control's observed rate, at
+ * the observed split of control and this variant, at the pace of first assignments so far.
+ */
+function remainingFor(
+  target: { minEffect: number; days: number },
+  controlRate: number,
+  control: Group,
+  variant: Group,
+  alpha: number,
+  varianceReduction: number | undefined,
+): Remaining {
+  const assigned = control.audience + variant.audience;
+  const factor = varianceReduction !== undefined && varianceReduction > 0 ? 1 - varianceReduction : 1;
+  const needed = Math.ceil(
+    usersNeeded({ control_rate: controlRate, effect: target.minEffect, holdout: control.audience / assigned, alpha, power: POWER, variance_factor: factor }),
+  );
+  const left = Math.max(0, needed - assigned);
+  const perDay = target.days > 0 ? assigned / target.days : 0;
+  return {
+    min_effect: target.minEffect,
+    users_needed: needed,
+    users_assigned: assigned,
+    users_remaining: left,
+    users_per_day: perDay,
+    days_so_far: target.days,
+    days_remaining: left === 0 ? 0 : perDay > 0 ? Math.ceil(left / perDay) : null,
+    variance_factor: factor,
+  };
+}
+
+function remainingWords(r: Remaining): string {
+  const effect = `${(100 * r.min_effect).toFixed(2)} points (the campaign's smallest uplift worth finding)`;
+  if (r.users_remaining === 0)
+    return `To find ${effect}: ${r.users_needed} users are needed and ${r.users_assigned} are assigned; once their goal windows close the reading has the power it needs.`;
+  const days =
+    r.days_remaining === null
+      ? 'at no measurable pace yet'
+      : `about ${r.days_remaining} more day${r.days_remaining === 1 ? '' : 's'} at the ${Math.round(r.users_per_day)} users a day so far, plus the goal window for the last to mature`;
+  return `To find ${effect}: ${r.users_needed} users are needed${r.variance_factor < 1 ? ' (fewer thanks to the past-behaviour adjustment)' : ''}, ${r.users_remaining} more than the ${r.users_assigned} assigned: ${days}.`;
 }
 
 /**
@@ -147,6 +285,8 @@ export function reportReadings(
   plan: SplitPlan,
   plannedUsers?: number,
   prePeriodDays = 14,
+  goalValue?: { property: string; cap: number; percentile: number },
+  target?: { minEffect: number; days: number },
 ): ReportReadings {
   const control = proportion(groups.control);
   const comparable = groups.variants.map((g) => {
@@ -168,7 +308,20 @@ export function reportReadings(
     const seqP = sequential({ ...moments, users, tuning, alpha: ALPHA }).p_value;
     const ca = armSums(groups.control, control);
     const va = armSums(groups.variants[i] as Group, v);
-    return { v, fixed, seq, seqP, fixedP: agrestiCaffo(control, v).p_value, cuped: ca && va ? cuped(ca, va, zFor(confidence)) : null };
+    const values = (g: Group, p: Proportion): ValueSums | null => (g.value ? { n: p.audience, sy: g.value.sy, syy: g.value.syy } : null);
+    const cv = values(groups.control, control);
+    const vv = values(groups.variants[i] as Group, v);
+    return {
+      v,
+      fixed,
+      seq,
+      seqP,
+      index: i,
+      fixedP: agrestiCaffo(control, v).p_value,
+      cuped: ca && va ? cuped(ca, va, zFor(confidence)) : null,
+      value: cv && vv ? compareValues(cv, vv, confidence) : null,
+      capped: (groups.control.value?.capped ?? 0) + ((groups.variants[i] as Group).value?.capped ?? 0),
+    };
   });
   const present = raw.filter((r) => r !== null);
   const adjSeq = holm(present.map((r) => r.seqP));
@@ -185,6 +338,16 @@ export function reportReadings(
     const pc = control.converted / control.audience;
     const mde = detectableEffect(users, { control_rate: pc, holdout: control.audience / users, alpha: 1 - confidence, power: POWER });
     const level = pct(confidence);
+    const remaining = target
+      ? remainingFor(
+          target,
+          control.converted / control.audience,
+          groups.control,
+          groups.variants[r.index] as Group,
+          1 - confidence,
+          r.cuped?.variance_reduction,
+        )
+      : null;
     return {
       primary: plannedUsers === undefined ? 'sequential' : 'fixed_horizon',
       sequential: {
@@ -227,13 +390,26 @@ export function reportReadings(
       power: {
         name: 'What this campaign can detect',
         explanation:
-          mde === null
+          (mde === null
             ? `With ${users} users compared so far, no uplift over control's ${pct(pc)} can be found reliably yet.`
-            : `With ${users} users compared so far, an uplift of ${(100 * mde).toFixed(2)} points over control's ${pct(pc)} (to ${pct(pc + mde)}) would be found ${pct(POWER)} of the time by the fixed-horizon reading; a smaller true uplift would usually be missed, so "not significant" does not mean "no effect". The always-valid reading needs more users for the same.`,
+            : `With ${users} users compared so far, an uplift of ${(100 * mde).toFixed(2)} points over control's ${pct(pc)} (to ${pct(pc + mde)}) would be found ${pct(POWER)} of the time by the fixed-horizon reading; a smaller true uplift would usually be missed, so "not significant" does not mean "no effect". The always-valid reading needs more users for the same.`) +
+          (remaining ? ` ${remainingWords(remaining)}` : ''),
         users,
         power: POWER,
         detectable_effect: mde,
+        remaining,
       },
+      value:
+        r.value && goalValue
+          ? {
+              name: 'Value per user',
+              explanation: `Mean ${goalValue.property} per user (0 for a user who did not reach the goal), variant minus control, with a ${level} Welch interval; each user's total is capped at ${goalValue.cap.toPrecision(4)}, the ${Math.round(100 * goalValue.percentile)}th percentile of the users with a value (${r.capped} capped here), so one huge order cannot decide the result. The relative uplift is variant / control − 1 with a 95% delta-method interval. Valid when read once, like the fixed-horizon reading.`,
+              property: goalValue.property,
+              cap: goalValue.cap,
+              capped_users: r.capped,
+              ...r.value,
+            }
+          : null,
       cuped: r.cuped && {
         name: 'Uplift adjusted for past behaviour',
         explanation: `The same difference with each user's goal count in the ${prePeriodDays} days before the campaign first reached them taken out (CUPED, one θ = ${r.cuped.theta.toPrecision(3)} for all groups; users with no history count as 0). Users who converted before convert again more often; removing what that predicts leaves the same uplift with less noise: here ${pct(Math.max(0, r.cuped.variance_reduction))} less variance, a ${level} interval. Read it beside the unadjusted one; they should agree.`,
@@ -248,11 +424,7 @@ export function reportReadings(
     };
   });
   return {
-    srm: srmReport(
-      groups.control.audience,
-      groups.variants.map((g) => g.audience),
-      plan,
-    ),
+    srm: srmReport(groups.control, groups.variants, plan),
     correction: {
       name: 'Several variants',
       explanation:

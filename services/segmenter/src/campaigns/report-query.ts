@@ -1,4 +1,4 @@
-import { APP, contractEvent, eventMatch, NOW, parseDuration, QueryParts } from '@evp/segment-language';
+import { APP, contractEvent, eventMatch, eventValue, NOW, parseDuration, QueryParts } from '@evp/segment-language';
 import type { CampaignDocument } from './document';
 
 /**
@@ -8,6 +8,9 @@ import type { CampaignDocument } from './document';
  * text. Every table is read for the one app only.
  *
  * - `outcomes`: the campaign's rows of campaign_outcomes, FINAL (one row per run and user).
+ * - `daily_assigned`: per group, the users first assigned each UTC day (the power reading's pace).
+ * - `first_assigned`: per group, the users whose first run put them in it, counted per period of the
+ *   split history (`split_from`: the instants, epoch ms, at which the split changed after the first).
  * - `actions`: what the action log says of each requested (run, variant action, user): created,
  *   delivered, withdrawn, expired unpulled, or the cap that refused it. Existence per action only,
  *   so a re-sent entry changes nothing and the log is read without FINAL.
@@ -17,6 +20,9 @@ import type { CampaignDocument } from './document';
  * - `open_users`: the (group, user) pairs with a window still open at now; every other user is matured.
  * - `goal_events`: the goal's events of the campaign's users, from 14 days before its first run.
  * - `pre_period`: per group, CUPED's sums over matured users (each user's pre-period goal count x).
+ * - With a goal `value`: `value_users` each matured user's value (the sum of the property over the
+ *   distinct goal events in their windows), `value_cap` the 99th percentile of the values above 0,
+ *   `value_sums` per group Σ min(Y, cap) and Σ min(Y, cap)².
  *   The goal's event and `where` are compiled by the segment compiler (catalog predicates included).
  */
 
@@ -41,6 +47,9 @@ export interface GroupRow {
   block: number;
   error: number;
   response_expired: number;
+  /** Users with a block / discard response to one of the group's actions (the guardrails). */
+  block_users: number;
+  discard_users: number;
   /** With a goal only. */
   converted?: number;
   attribution_open?: number;
@@ -50,7 +59,21 @@ export interface GroupRow {
   pre_sx?: number;
   pre_sxx?: number;
   pre_sxy?: number;
+  /** With a goal value: Σ capped Y and Σ capped Y² over the matured users, users above the cap, and the cap. */
+  value_sy?: number;
+  value_syy?: number;
+  value_capped?: number;
+  value_cap?: number;
+  /** Users first assigned to this group per UTC day (`YYYY-MM-DD`) and count, unordered: the pace of the power reading. */
+  daily_days: string[];
+  daily_counts: number[];
+  /** Users first assigned to this group, per period of the split history: period index and count, unordered. */
+  assigned_periods: number[];
+  assigned_counts: number[];
 }
+
+/** A goal value is capped at this percentile of the users' values above 0, pooled over the groups. */
+export const VALUE_CAP_PERCENTILE = 0.99;
 
 /** The CUPED covariate's period: the goal's events in these days before a user's first run. */
 export const PRE_PERIOD_DAYS = 14;
@@ -78,15 +101,59 @@ function canonical(name: string): string {
   return e.name;
 }
 
+/** A value goal's CTEs, join and columns (see the header). Each goal event counts once per user, however many of their windows hold it. */
+function valueSums(goal: ReportGoal, q: QueryParts, ctes: string[], joins: string[], columns: string[]): void {
+  ctes.push(`value_users AS (
+    SELECT variant, user_id, sum(value) AS y
+    FROM (
+        SELECT DISTINCT o.variant AS variant, o.user_id AS user_id, g.event_id AS event_id, g.value AS value
+        FROM outcomes AS o
+        INNER JOIN goal_events AS g ON g.user_id = o.user_id
+        WHERE g.time >= o.at AND g.time <= ${windowEnd('o.at', goal.within, q)} AND (o.variant, o.user_id) NOT IN (SELECT variant, user_id FROM open_users)
+    )
+    GROUP BY variant, user_id
+)`);
+  ctes.push(`value_cap AS (
+    SELECT if(count() = 0, 0, quantileExact(${VALUE_CAP_PERCENTILE})(y)) AS cap FROM value_users WHERE y > 0
+)`);
+  const capped = 'least(y, (SELECT cap FROM value_cap))';
+  ctes.push(`value_sums AS (
+    SELECT variant, sum(${capped}) AS sy, sum(${capped} * ${capped}) AS syy, countIf(y > (SELECT cap FROM value_cap)) AS capped
+    FROM value_users
+    GROUP BY variant
+)`);
+  joins.push('LEFT JOIN value_sums AS vs ON vs.variant = r.variant');
+  columns.push('any(vs.sy) AS value_sy', 'any(vs.syy) AS value_syy', 'any(vs.capped) AS value_capped', '(SELECT cap FROM value_cap) AS value_cap');
+}
+
 export function reportQuery(goal: ReportGoal | undefined): ReportQuery {
   const q = new QueryParts();
   const requested = "SELECT inv_id, action_id, user_id FROM outcomes WHERE outcome = 'requested'";
   const refOf = (t: string) => `concat(toString(${t}.inv_id), ':', toString(${t}.action_id))`;
   const ctes = [
     `outcomes AS (
-    SELECT inv_id, action_id, user_id, variant, outcome, reason, at
+    SELECT inv_id, action_id, user_id, variant, outcome, reason, at, written_at
     FROM campaign_outcomes FINAL
     WHERE app_id = ${APP} AND campaign_id = {campaign_id:String}
+)`,
+    // The worker assigns a user when it writes the run's outcome (written_at), with the document it
+    // has then; a user counts once, in the group and period of their first run.
+    `firsts AS (
+    SELECT user_id, argMin(variant, (written_at, inv_id)) AS variant, min(written_at) AS first_at FROM outcomes GROUP BY user_id
+)`,
+    `first_assigned AS (
+    SELECT variant, groupArray(period) AS periods, groupArray(n) AS counts
+    FROM (
+        SELECT variant, arrayCount(b -> b <= toUnixTimestamp64Milli(first_at), {split_from:Array(Int64)}) AS period, count() AS n
+        FROM firsts
+        GROUP BY variant, period
+    )
+    GROUP BY variant
+)`,
+    `daily_assigned AS (
+    SELECT variant, groupArray(toString(day)) AS days, groupArray(n) AS counts
+    FROM (SELECT variant, toDate(first_at) AS day, count() AS n FROM firsts GROUP BY variant, day)
+    GROUP BY variant
 )`,
     `actions AS (
     SELECT inv_id, action_id, user_id,
@@ -112,6 +179,8 @@ ${RESPONSES.map((r) => `        max(props.response::String = '${r}') AS ${r}`).j
   const joins = [
     'LEFT JOIN actions AS a ON a.inv_id = r.inv_id AND a.action_id = r.action_id AND a.user_id = r.user_id',
     `LEFT JOIN responses AS s ON s.user_id = r.user_id AND s.ref = ${refOf('r')}`,
+    'LEFT JOIN first_assigned AS f ON f.variant = r.variant',
+    'LEFT JOIN daily_assigned AS d ON d.variant = r.variant',
   ];
   const columns = [
     'r.variant AS variant',
@@ -120,11 +189,18 @@ ${RESPONSES.map((r) => `        max(props.response::String = '${r}') AS ${r}`).j
     "countIf(r.outcome = 'requested') AS requested",
     'any(k.reasons) AS skipped_reasons',
     'any(k.counts) AS skipped_counts',
+    'any(f.periods) AS assigned_periods',
+    'any(f.counts) AS assigned_counts',
+    'any(d.days) AS daily_days',
+    'any(d.counts) AS daily_counts',
     'sum(a.created) AS created',
     'sum(a.delivered) AS delivered',
     'sum(a.withdrawn) AS withdrawn',
     'sum(a.expired) AS expired',
     ...RESPONSES.map((r) => `sum(s.${r}) AS ${r === 'expired' ? 'response_expired' : r}`),
+    // Per user, for the guardrails: a user who blocked two runs' actions is one user who blocked.
+    'uniqExactIf(r.user_id, s.block = 1) AS block_users',
+    'uniqExactIf(r.user_id, s.discard = 1) AS discard_users',
   ];
   if (goal) {
     const end = windowEnd('o.at', goal.within, q);
@@ -132,8 +208,9 @@ ${RESPONSES.map((r) => `        max(props.response::String = '${r}') AS ${r}`).j
     // covariate's period) to NOW. The corrected time, not the device's: the run's instant and NOW are
     // the server's clock, and a device clock behind by minutes would put a goal reached right after
     // the message before it (docs/analytics.md, "Which time").
+    const value = goal.value === undefined ? '' : `, event_id, ${eventValue(goal.event, goal.value)} AS value`;
     ctes.push(`goal_events AS (
-    SELECT user_id, corrected_time AS time
+    SELECT user_id, corrected_time AS time${value}
     FROM events
     PREWHERE app_id = ${APP} AND corrected_time >= (SELECT min(at) FROM outcomes) - INTERVAL ${PRE_PERIOD_DAYS} DAY AND corrected_time <= ${NOW}
     WHERE user_id IN (SELECT user_id FROM outcomes) AND ${eventMatch(goal.event, goal.where, undefined, q)}
@@ -180,6 +257,7 @@ ${RESPONSES.map((r) => `        max(props.response::String = '${r}') AS ${r}`).j
     GROUP BY variant
 )`);
     joins.push('LEFT JOIN pre_period AS u ON u.variant = r.variant');
+    if (goal.value !== undefined) valueSums(goal, q, ctes, joins, columns);
   }
   // Skip reasons per group: the outcome's own (template, …) and the cap that refused the action (a
   // capped action that a later request of the same run did create was not skipped). Unordered.

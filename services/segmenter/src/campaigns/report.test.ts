@@ -7,7 +7,7 @@ import { useMigratedChdb } from '@evp/testkit';
 import { ev, seed } from '../testing';
 import { variantActionId } from './ids';
 import { campaignReport } from './report';
-import { cuped, zFor } from './stats';
+import { compareValues, cuped, zFor } from './stats';
 import type { ReportGoal } from './report-query';
 
 // The campaign report on chdb with every migration: outcomes, action log entries and events seeded
@@ -41,8 +41,11 @@ interface Outcome {
   outcome: 'requested' | 'control' | 'skipped';
   reason?: string;
   at: number;
+  /** When the worker assigned the user (default: the insert's instant). */
+  written?: number;
 }
 const outcomeRow = (o: Outcome) => ({
+  ...(o.written === undefined ? {} : { written_at: formatDateTime64(o.written) }),
   app_id: o.app ?? APP,
   campaign_id: o.campaign ?? 'c1',
   inv_id: o.inv,
@@ -221,7 +224,7 @@ const responses = (shown: number, open: number, discard: number, block: number, 
   error,
   expired,
 });
-const NO_ACTIONS = { created: 0, delivered: 0, withdrawn: 0, expired: 0, responses: responses(0, 0, 0, 0, 0, 0) };
+const NO_ACTIONS = { created: 0, delivered: 0, withdrawn: 0, expired: 0, responses: responses(0, 0, 0, 0, 0, 0), users_blocked: 0, users_discarded: 0 };
 const NO_SKIPS = { total: 0, reasons: {} };
 
 describe('campaignReport', () => {
@@ -260,6 +263,8 @@ describe('campaignReport', () => {
       withdrawn: 10,
       expired: 200,
       responses: responses(600, 150, 50, 10, 5, 3),
+      users_blocked: 10,
+      users_discarded: 50,
       converted: 80,
       conversion_rate: 0.08,
       attribution_open: 0,
@@ -278,6 +283,8 @@ describe('campaignReport', () => {
       withdrawn: 0,
       expired: 0,
       responses: responses(0, 1, 0, 0, 0, 0),
+      users_blocked: 0,
+      users_discarded: 0,
       converted: 2,
       conversion_rate: 2 / 3,
       attribution_open: 2,
@@ -288,6 +295,11 @@ describe('campaignReport', () => {
       readings: expect.any(Object),
     });
     expect(r.variants).toHaveLength(2);
+    // The guardrails count users: variant 1's 10 blockers and 50 discarders against variant 2's none.
+    expect(r.guardrails.variants.map((v) => [v.block.users, v.block.reference_rate, v.discard.users, v.discard.reference_rate])).toEqual([
+      [10, 0, 50, 0],
+      [0, 0.01, 0, 0.05],
+    ]);
   });
 
   it('uplift of variant 1 against control, as computed by hand', async () => {
@@ -483,5 +495,75 @@ describe('campaignReport', () => {
       responses: responses(0, 0, 0, 0, 0, 0),
       converted: 0,
     });
+  });
+
+  it('the sample-ratio check counts each user once, in the group and period of their first assignment', async () => {
+    // Campaign 'edit': holdout 0.5 until T0 + 5 days, then 0.1. Period 1: 11 control (e-c-00 … 10),
+    // 10 treated; period 2: 2 control, 18 treated, and e-c-00 again, now treated (it stays control,
+    // of period 1). Expected: control 21·0.5 + 20·0.1 = 12.5, variant 21·0.5 + 20·0.9 = 28.5.
+    const EDIT = T0 + 5 * DAY;
+    const rows: Outcome[] = [];
+    const add = (user: string, variant: number, at: number, inv: number) =>
+      rows.push({
+        campaign: 'edit',
+        inv,
+        user,
+        variant,
+        action: variant === 0 ? 0 : 7,
+        outcome: variant === 0 ? 'control' : 'requested',
+        at,
+        written: at + 1000,
+      });
+    for (const i of range(0, 10)) add(`e-c-${i}`, 0, T0 + HOUR, 1);
+    for (const i of range(0, 9)) add(`e-v-${i}`, 1, T0 + HOUR, 1);
+    for (const i of range(11, 12)) add(`e-c-${i}`, 0, EDIT + HOUR, 2);
+    for (const i of range(10, 27)) add(`e-v-${i}`, 1, EDIT + HOUR, 2);
+    add('e-c-0', 1, EDIT + HOUR, 2);
+    await analytics.insert('campaign_outcomes', rows.map(outcomeRow));
+    const history = [
+      { from: T0 - DAY, holdout: 0.5, weights: [1] },
+      { from: EDIT, holdout: 0.1, weights: [1] },
+    ];
+    const r = await campaignReport(analytics, { appId: APP, campaignId: 'edit', split: { holdout: 0.1, weights: [1], history }, now: new Date(NOW) });
+    expect([r.control.audience, r.variants[0]?.audience]).toEqual([13, 29]);
+    expect(r.srm).toMatchObject({
+      groups: ['control', 'variant 1'],
+      observed: [13, 28],
+      expected: [12.5, 28.5],
+      mismatch: false,
+      expected_from: 'document history',
+      periods: [
+        { from: new Date(T0 - DAY).toISOString(), holdout: 0.5, weights: [1], users: 21 },
+        { from: new Date(EDIT).toISOString(), holdout: 0.1, weights: [1], users: 20 },
+      ],
+    });
+    // Without the history, every user is expected under 0.1: 13 control where 4.2 are expected.
+    const current = await campaignReport(analytics, { appId: APP, campaignId: 'edit', split: { holdout: 0.1, weights: [1] }, now: new Date(NOW) });
+    expect(current.srm).toMatchObject({ observed: [13, 29], expected_from: 'current document', mismatch: true });
+    // The same first assignments give the power reading its pace: 42 users over 10 days (1 to 10 March).
+    const paced = await campaignReport(analytics, {
+      appId: APP,
+      campaignId: 'edit',
+      split: { holdout: 0.1, weights: [1], history },
+      goal: GOAL,
+      minEffect: 0.05,
+      now: new Date(NOW),
+    });
+    expect(paced.variants[0]?.readings?.power.remaining).toMatchObject({ users_assigned: 42, days_so_far: 10, users_per_day: 4.2 });
+  });
+
+  it('a goal value: mean cart_price per user, capped at the 99th percentile of the users with a value, Welch against control', async () => {
+    // Every checkout is 10 (cart_price). c-0000 has two in its window (T0 and T0 + 1 day): 20. The
+    // 130 matured users with a value are 129 × 10 and one 20, so the cap (quantileExact(0.99)) is 10
+    // and c-0000 is capped. Control: 50 users × 10 over 1,000 matured; variant 1: 80 × 10 over 1,000.
+    const r = await campaignReport(analytics, { appId: APP, campaignId: 'c1', split: split(2), goal: { ...GOAL, value: 'cart_price' }, now: new Date(NOW) });
+    const v = r.variants[0]?.readings?.value;
+    const expected = compareValues({ n: 1000, sy: 500, syy: 5000 }, { n: 1000, sy: 800, syy: 8000 }, 1 - 0.05 / 2)!;
+    expect(v).toMatchObject({ name: 'Value per user', property: 'cart_price', cap: 10, capped_users: 1, ...expected });
+    expect(v?.control_mean).toBe(0.5);
+    expect(v?.variant_mean).toBe(0.8);
+    // Variant 2 has one matured user: no variance, no reading. Without a value, no value reading.
+    expect(r.variants[1]?.readings?.value).toBeNull();
+    expect((await report('c1', 2)).variants[0]?.readings?.value).toBeNull();
   });
 });

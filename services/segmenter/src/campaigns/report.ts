@@ -1,8 +1,9 @@
 import { formatDateTime64 } from '@evp/clickhouse';
 import type { Analytics } from '@evp/core';
+import { guardrailReadings, type GuardrailReadings } from './guardrails';
 import { variantActionId } from './ids';
 import { reportReadings, type ReportReadings, type SplitPlan } from './readings';
-import { PRE_PERIOD_DAYS, reportQuery, type GroupRow, type ReportGoal } from './report-query';
+import { PRE_PERIOD_DAYS, reportQuery, VALUE_CAP_PERCENTILE, type GroupRow, type ReportGoal } from './report-query';
 import { CONFIDENCE, uplift, type Uplift } from './uplift';
 
 /**
@@ -19,10 +20,12 @@ export interface ReportOptions {
   goal?: ReportGoal | undefined;
   /** The report's instant: goal events after it are not counted, windows open at it are counted as open. */
   now: Date;
-  /** The document's holdout and weights, for the sample-ratio check (the current document's). */
+  /** The document's holdout and weights, and their history, for the sample-ratio check. */
   split: SplitPlan;
   /** The document's `sample_size`: users planned in advance (the fixed-horizon reading is then primary). */
   plannedUsers?: number | undefined;
+  /** The document's `min_effect`: the smallest absolute uplift worth finding (the power reading's users and days remaining). */
+  minEffect?: number | undefined;
 }
 
 /** What one group's counts are (docs/campaigns.md, "Report", has each one's definition). */
@@ -38,6 +41,9 @@ interface GroupReport {
   withdrawn: number;
   expired: number;
   responses: { shown: number; open: number; discard: number; block: number; error: number; expired: number };
+  /** Distinct users of the audience who blocked / discarded one of the group's actions (the guardrails' counts). */
+  users_blocked: number;
+  users_discarded: number;
   /** Users of the audience with a goal event in the attribution window of one of their runs; null without a goal. */
   converted: number | null;
   /** converted / audience; null without a goal or with no audience. */
@@ -70,6 +76,8 @@ export interface CampaignReport {
   srm: ReportReadings['srm'];
   /** How the readings of several variants are corrected. */
   correction: ReportReadings['correction'];
+  /** Block and discard rates per variant, each tested one-sided for harm against the other variants. */
+  guardrails: GuardrailReadings;
   control: GroupReport;
   variants: VariantReport[];
 }
@@ -81,6 +89,10 @@ const EMPTY: GroupRow = {
   requested: 0,
   skipped_reasons: [],
   skipped_counts: [],
+  assigned_periods: [],
+  assigned_counts: [],
+  daily_days: [],
+  daily_counts: [],
   created: 0,
   delivered: 0,
   withdrawn: 0,
@@ -91,6 +103,8 @@ const EMPTY: GroupRow = {
   block: 0,
   error: 0,
   response_expired: 0,
+  block_users: 0,
+  discard_users: 0,
   converted: 0,
   attribution_open: 0,
   matured: 0,
@@ -110,6 +124,8 @@ function group(row: GroupRow, hasGoal: boolean): GroupReport {
     withdrawn: row.withdrawn,
     expired: row.expired,
     responses: { shown: row.shown, open: row.open, discard: row.discard, block: row.block, error: row.error, expired: row.response_expired },
+    users_blocked: row.block_users,
+    users_discarded: row.discard_users,
     converted,
     conversion_rate: converted === null || row.audience === 0 ? null : converted / row.audience,
     attribution_open: hasGoal ? (row.attribution_open ?? 0) : null,
@@ -124,7 +140,14 @@ function group(row: GroupRow, hasGoal: boolean): GroupReport {
  */
 export async function campaignReport(analytics: Analytics, opts: ReportOptions): Promise<CampaignReport> {
   const { sql, params } = reportQuery(opts.goal);
-  const rows = await analytics.query<GroupRow>(sql, { ...params, app_id: opts.appId, campaign_id: opts.campaignId, now: formatDateTime64(opts.now.getTime()) });
+  const history = opts.split.history ?? [];
+  const rows = await analytics.query<GroupRow>(sql, {
+    ...params,
+    app_id: opts.appId,
+    campaign_id: opts.campaignId,
+    now: formatDateTime64(opts.now.getTime()),
+    split_from: history.slice(1).map((h) => h.from),
+  });
   const byVariant = new Map(rows.map((r) => [r.variant, r]));
   const hasGoal = opts.goal !== undefined;
   const control = group(byVariant.get(0) ?? EMPTY, hasGoal);
@@ -133,17 +156,29 @@ export async function campaignReport(analytics: Analytics, opts: ReportOptions):
   for (let v = 1; v <= last; v++) groups.push(group(byVariant.get(v) ?? EMPTY, hasGoal));
   // The readings count matured users only: an open window counts as "not converted" yet and would
   // bias a live reading toward 0. The audiences (for the sample-ratio check) are everyone's.
+  const assigned = (row: GroupRow | undefined) => history.map((_, p) => row?.assigned_counts[row.assigned_periods.indexOf(p)] ?? 0);
   const maturedOf = (g: GroupReport, row: GroupRow | undefined) => ({
     audience: g.audience,
+    assigned: assigned(row),
     matured: g.matured ?? g.audience,
     converted: g.matured_converted,
     ...(hasGoal ? { pre: { sx: row?.pre_sx ?? 0, sxx: row?.pre_sxx ?? 0, sxy: row?.pre_sxy ?? 0 } } : {}),
+    ...(opts.goal?.value !== undefined ? { value: { sy: row?.value_sy ?? 0, syy: row?.value_syy ?? 0, capped: row?.value_capped ?? 0 } } : {}),
   });
+  const cap = rows[0]?.value_cap ?? 0;
+  // Days with first assignments, from the first one to the report's day: the power reading's pace.
+  const days = rows.flatMap((r) => r.daily_days);
+  const firstDay = days.length === 0 ? undefined : days.reduce((a, b) => (a < b ? a : b));
+  // At least one day: a first assignment after the report's instant (a report of the past) is today's pace.
+  const daysSoFar =
+    firstDay === undefined ? 0 : Math.max(1, 1 + Math.floor((Date.parse(opts.now.toISOString().slice(0, 10)) - Date.parse(firstDay)) / 86_400_000));
   const readings = reportReadings(
     { control: maturedOf(control, byVariant.get(0)), variants: groups.map((g, i) => maturedOf(g, byVariant.get(i + 1))) },
     opts.split,
     opts.plannedUsers,
     PRE_PERIOD_DAYS,
+    opts.goal?.value === undefined ? undefined : { property: opts.goal.value, cap, percentile: VALUE_CAP_PERCENTILE },
+    opts.minEffect === undefined ? undefined : { minEffect: opts.minEffect, days: daysSoFar },
   );
   const variants = groups.map((g, i): VariantReport => ({
     variant: i + 1,
@@ -162,6 +197,7 @@ export async function campaignReport(analytics: Analytics, opts: ReportOptions):
     confidence: CONFIDENCE,
     srm: readings.srm,
     correction: readings.correction,
+    guardrails: guardrailReadings(groups.map((g) => ({ audience: g.audience, block: g.users_blocked, discard: g.users_discarded }))),
     control,
     variants,
   };

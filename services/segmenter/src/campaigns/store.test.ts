@@ -51,6 +51,22 @@ describe('campaign store', () => {
     expect(await again.get('app-b', 'c-1')).toBeUndefined();
   });
 
+  it('keeps the split history: one entry per change of holdout or weights, from the change', async () => {
+    const s = store();
+    const created = await s.create('app-h', { ...doc('H'), holdout: 0.5 });
+    const t1 = created.created_at;
+    expect(created.splits).toEqual([{ from: t1, holdout: 0.5, weights: [1] }]);
+    // A change of state or of anything but the split adds nothing.
+    const active = await s.change(await s.change(created, { state: 'active' }), { document: { ...doc('H2'), holdout: 0.5 } });
+    expect(active.splits).toEqual(created.splits);
+    const edited = await s.change(active, { document: { ...doc('H2', 2), holdout: 0.1 } });
+    expect(edited.splits).toEqual([
+      { from: t1, holdout: 0.5, weights: [1] },
+      { from: edited.updated_at, holdout: 0.1, weights: [1, 1] },
+    ]);
+    expect((await store().get('app-h', created.id))?.splits).toEqual(edited.splits);
+  });
+
   it('keeps settings per app, the latest write winning', async () => {
     const s = store();
     expect(await s.settings('app-s')).toEqual({ max_per_user_per_day: null });

@@ -11,6 +11,24 @@ export interface Campaign extends StoredCampaign {
   name: string;
   /** Epoch ms of the latest change. */
   updated_at: number;
+  /** Every split (holdout, weights) the document has had, oldest first, each from an instant (epoch ms): the report's sample-ratio check. */
+  splits: SplitChange[];
+}
+
+interface SplitChange {
+  from: number;
+  holdout: number;
+  weights: number[];
+}
+
+const splitOf = (d: CampaignDocument) => ({ holdout: d.holdout ?? 0, weights: d.variants?.map((v) => v.weight) ?? [1] });
+
+/** The history with `document`'s split from `at` appended, unless it is the split already in force. */
+function withSplit(history: readonly SplitChange[], document: CampaignDocument, at: number): SplitChange[] {
+  const split = splitOf(document);
+  const last = history[history.length - 1];
+  const same = last !== undefined && last.holdout === split.holdout && last.weights.join() === split.weights.join();
+  return same ? [...history] : [...history, { from: at, ...split }];
 }
 
 /**
@@ -36,11 +54,12 @@ const actionIds = (appId: string, id: string, document: CampaignDocument): numbe
 const CAMPAIGNS: VersionedTableSpec<Campaign> = {
   table: 'campaigns',
   idColumn: 'campaign_id',
-  columns: ['name', 'document', 'state'],
-  toColumns: (c) => ({ name: c.name, document: JSON.stringify(c.document), state: c.state }),
+  columns: ['name', 'document', 'state', 'splits'],
+  toColumns: (c) => ({ name: c.name, document: JSON.stringify(c.document), state: c.state, splits: JSON.stringify(c.splits) }),
   fromColumns(row, { app_id, id }) {
     const document = JSON.parse(row.document as string) as CampaignDocument;
-    return { name: row.name as string, state: row.state as CampaignState, document, action_ids: actionIds(app_id, id, document) };
+    const splits = JSON.parse((row.splits as string | undefined) ?? '[]') as SplitChange[];
+    return { name: row.name as string, state: row.state as CampaignState, document, action_ids: actionIds(app_id, id, document), splits };
   },
 };
 
@@ -70,15 +89,28 @@ export function createCampaignStore(deps: VersionedTableDeps): CampaignStore {
     get: (appId, id) => campaigns.latest(appId, id),
     list: (appId) => campaigns.select('app_id = {app:String}', { app: appId }),
     create: (appId, document) =>
-      campaigns.first(appId, (id) => ({ name: document.name, state: 'draft', document, action_ids: actionIds(appId, id, document) })),
+      campaigns.first(appId, (id, at) => ({
+        name: document.name,
+        state: 'draft',
+        document,
+        action_ids: actionIds(appId, id, document),
+        splits: withSplit([], document, at),
+      })),
     change(current, change) {
       const document = change.document ?? current.document;
-      return campaigns.next(current, {
-        document,
-        name: document.name,
-        action_ids: actionIds(current.app_id, current.id, document),
-        state: change.state ?? current.state,
-      });
+      const at = now();
+      return campaigns.next(
+        current,
+        {
+          document,
+          // A campaign saved before its table had the history (migration 018) starts it with its split then.
+          splits: withSplit(current.splits.length > 0 ? current.splits : withSplit([], current.document, current.created_at), document, at),
+          name: document.name,
+          action_ids: actionIds(current.app_id, current.id, document),
+          state: change.state ?? current.state,
+        },
+        at,
+      );
     },
     settings: async (appId) => (await settingsVersion(appId)).settings,
     async putSettings(appId, settings) {

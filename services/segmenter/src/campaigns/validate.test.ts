@@ -249,6 +249,13 @@ describe('validateCampaign', () => {
     expect(problemsOf(minimal({ sample_size: 1 }))).toEqual([['$.sample_size', 'range']]);
     expect(problemsOf(minimal({ sample_size: 100.5 }))).toEqual([['$.sample_size', 'range']]);
     expect(problemsOf(minimal({ sample_size: '100' }))).toEqual([['$.sample_size', 'type']]);
+    // min_effect: an absolute uplift of the goal's rate, so it needs a goal.
+    const goal = { event: 'checkout', within: 'P3D' };
+    expect(problemsOf(minimal({ goal, min_effect: 0.01 }))).toEqual([]);
+    expect(problemsOf(minimal({ goal, min_effect: 0 }))).toEqual([['$.min_effect', 'range']]);
+    expect(problemsOf(minimal({ goal, min_effect: 1 }))).toEqual([['$.min_effect', 'range']]);
+    expect(problemsOf(minimal({ goal, min_effect: '1%' }))).toEqual([['$.min_effect', 'type']]);
+    expect(problemsOf(minimal({ min_effect: 0.01 }))).toEqual([['$.goal', 'required']]);
   });
 
   it('reads local times as HH:MM and refuses send_at_local inside quiet hours', () => {
@@ -276,6 +283,15 @@ describe('validateCampaign', () => {
     expect(problemsOf(minimal({ goal: { event: 'checkout', where: [{ prop: 'is_successful', op: 'eq', value: 'yes' }], within: 'P3D' } }))).toEqual([
       ['$.goal.where[0].value', 'value_type'],
     ]);
+  });
+
+  it('takes a goal value: a numeric property of the goal’s event (inside an array of objects too)', () => {
+    const goal = (value: unknown) => minimal({ goal: { event: 'checkout', within: 'P3D', value } });
+    expect(problemsOf(goal('cart_price'))).toEqual([]);
+    expect(problemsOf(goal('items[].price'))).toEqual([]);
+    expect(problemsOf(goal('currency'))).toEqual([['$.goal.value', 'aggregate_type']]);
+    expect(problemsOf(goal('nope'))).toEqual([['$.goal.value', expect.any(String)]]);
+    expect(problemsOf(goal(3))).toEqual([['$.goal.value', 'type']]);
   });
 
   it('orders start_at before end_at', () => {

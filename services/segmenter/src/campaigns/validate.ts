@@ -1,5 +1,5 @@
 import { checked, refused, type Checked } from '@evp/core';
-import { at, checkDuration, isObject, jsonType, onlyKeys, parseDuration, parseTimestamp, stringAt } from '@evp/segment-language';
+import { at, checkDuration, isObject, jsonType, onlyKeys, parseDuration, parseTimestamp, stringAt, validateDefinition } from '@evp/segment-language';
 import { checkActionTemplate, checkVariantAction, type TemplateCheck } from './action-template';
 import { CAMPAIGN_LIMITS, TRIGGER_KINDS, type CampaignDocument } from './document';
 import { checkEventCondition } from './event-conditions';
@@ -28,6 +28,7 @@ const KEYS = [
   'end_at',
   'rate_per_second',
   'sample_size',
+  'min_effect',
 ];
 
 /**
@@ -65,6 +66,10 @@ export function validateCampaign(json: unknown, ctx: CampaignValidationContext):
       (n) => Number.isInteger(n) && n >= 2 && n <= CAMPAIGN_LIMITS.maxSampleSize,
       `a whole number of users from 2 to ${CAMPAIGN_LIMITS.maxSampleSize}`,
     );
+  }
+  if (json.min_effect !== undefined) {
+    checkNumber(reasons, '$.min_effect', json.min_effect, (n) => n > 0 && n < 1, 'an absolute uplift of the conversion rate, more than 0 and less than 1');
+    if (json.goal === undefined) reasons.add('$.goal', 'required', 'min_effect needs a goal: it is an uplift of the goal’s conversion rate');
   }
   if (reasons.list.length > 0) return refused(reasons.list);
   // A copy: the caller's object may change later, the validated document must not.
@@ -219,10 +224,24 @@ function checkLocalTimes(reasons: CampaignReasons, quiet: unknown, sendAt: unkno
   }
 }
 
+/**
+ * `goal.value`: a numeric property of the goal's event (`cart_price`, `items[].price`) whose amount
+ * the report averages per user. Checked as the segment language checks a `sum` aggregate of it.
+ */
+function checkGoalValue(reasons: CampaignReasons, goal: Record<string, unknown>): void {
+  if (typeof goal.value !== 'string') {
+    reasons.add('$.goal.value', 'type', `must be the name of a numeric property of the goal's event, got ${jsonType(goal.value)}`);
+    return;
+  }
+  const r = validateDefinition({ aggregate: { event: goal.event, prop: goal.value, fn: 'sum' }, op: 'gte', value: 0 }, { definitionOf: () => undefined });
+  if (!r.ok) for (const p of r.reasons) if (p.path === '$.aggregate.prop') reasons.list.push({ ...p, path: '$.goal.value' });
+}
+
 function checkGoal(reasons: CampaignReasons, value: unknown): void {
   const why = 'a goal converts at the first matching event after the action: it takes no count';
-  checkEventCondition(reasons, '$.goal', value, { refused: { count: why }, ownKeys: ['within'] });
+  checkEventCondition(reasons, '$.goal', value, { refused: { count: why }, ownKeys: ['within', 'value'] });
   if (!isObject(value) || !Object.hasOwn(value, 'event')) return;
+  if (value.value !== undefined) checkGoalValue(reasons, value);
   if (value.within === undefined)
     reasons.add('$.goal.within', 'required', 'within is required: the attribution window after the action, an ISO 8601 duration such as P3D');
   else checkDuration(reasons, '$.goal.within', value.within);

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import type { CampaignAnswer, CampaignReport, PreviewOutcome } from '@evp/segmenter';
-import { percent, readingWords, upliftWords } from '@evp/segmenter/report-words';
+import { guardrailWords, percent, readingWords, upliftWords, valueWords } from '@evp/segmenter/report-words';
 import { api, byId, chart, clear, every, messageOf, refusalOf, status, table, text } from '../../shell';
 import { STAGES, rateLine, reportGroups, reportMeta, stageCount } from './groups';
 
@@ -130,8 +130,46 @@ function readings(report: CampaignReport): void {
     verdict.dataset.testid = `reading-${v.variant}`;
     list.appendChild(verdict);
     list.appendChild(text('p', `${primary.explanation} ${v.readings.bayes.explanation}`, 'meta'));
+    // What the campaign can detect, and with the document's min_effect how many users and days remain.
+    const power = text('p', `${v.readings.power.name}: ${v.readings.power.explanation}`, 'meta');
+    power.dataset.testid = `power-${v.variant}`;
+    list.appendChild(power);
+    const value = v.readings.value;
+    if (value) {
+      const line = text('p', `Variant ${v.variant}, ${value.name}: ${valueWords(value, confidence)}.`);
+      line.dataset.testid = `value-${v.variant}`;
+      list.appendChild(line);
+      list.appendChild(text('p', value.explanation, 'meta'));
+    }
   }
   if (report.variants.length > 1) list.appendChild(text('p', `${report.correction.name}: ${report.correction.explanation}`, 'meta'));
+}
+
+/**
+ * The guardrails: a breach first, as an alert (a variant may be hurting users), then each variant's
+ * block and discard rate in words, and what they are compared with.
+ */
+function guardrails(report: CampaignReport): void {
+  const box = clear(byId('guardrails'));
+  const g = report.guardrails;
+  for (const w of g.warnings) {
+    const warning = text('p', w, 'warning');
+    warning.setAttribute('role', 'alert');
+    warning.dataset.testid = 'guardrail-warning';
+    box.appendChild(warning);
+  }
+  for (const v of g.variants) {
+    for (const [metric, verb] of [
+      ['block', 'blocked'],
+      ['discard', 'discarded'],
+    ] as const) {
+      const line = text('p', guardrailWords(v.variant, verb, v[metric]), v[metric].breach ? 'down' : 'meta');
+      line.dataset.testid = `guardrail-${v.variant}-${metric}`;
+      line.dataset.breach = String(v[metric].breach);
+      box.appendChild(line);
+    }
+  }
+  if (g.variants.length > 0) box.appendChild(text('p', `${g.name}: ${g.explanation}`, 'meta'));
 }
 
 /** A campaign's page: its document, state buttons, a preview for one user, and its report as pictures and words; every 5 s. */
@@ -170,5 +208,6 @@ export function campaignPage(id: string): void {
     funnel(report);
     rates(report);
     readings(report);
+    guardrails(report);
   });
 }

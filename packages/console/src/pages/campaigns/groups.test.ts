@@ -1,4 +1,5 @@
 import type { CampaignReport } from '@evp/segmenter';
+import { wilsonInterval } from '@evp/segmenter/report-words';
 import { STAGES, rateLine, reportGroups, reportMeta, stageCount, type GroupReport } from './groups';
 
 const group = (audience: number, converted: number | null): GroupReport => ({
@@ -11,11 +12,13 @@ const group = (audience: number, converted: number | null): GroupReport => ({
   withdrawn: 0,
   expired: 0,
   responses: { shown: 5, open: 2, discard: 0, block: 0, error: 0, expired: 0 },
+  users_blocked: 0,
+  users_discarded: 0,
   converted,
   conversion_rate: converted === null || audience === 0 ? null : converted / audience,
   attribution_open: converted === null ? null : 0,
-  matured: converted === null ? null : audience,
-  matured_converted: converted,
+  matured: converted === null ? null : 0,
+  matured_converted: converted === null ? null : 0,
 });
 
 const report = (goal: boolean): CampaignReport => ({
@@ -25,6 +28,7 @@ const report = (goal: boolean): CampaignReport => ({
   confidence: 0.95,
   srm: null,
   correction: { name: 'Several variants', explanation: '', method: 'holm', family: 0 },
+  guardrails: { name: 'Guardrails', explanation: '', alpha: 0.05, reference: 'other variants', variants: [], warnings: [] },
   control: group(1000, goal ? 50 : null),
   variants: [{ ...group(1000, goal ? 80 : null), variant: 1, action_id: 7, uplift: null, readings: null }],
 });
@@ -48,6 +52,15 @@ describe('the campaign report on the page', () => {
       ci: [expect.closeTo(0.03813, 5), expect.closeTo(0.065314, 5)],
     });
     expect(rateLine(reportGroups(report(false))[0]!)).toEqual({ words: 'Control: no conversion rate (no goal or no audience)', rate: null, ci: null });
+  });
+
+  it('once users have matured, draws the readings’ users: matured converted of matured', () => {
+    const counts = { ...group(1000, 50), matured: 400, matured_converted: 20 };
+    expect(rateLine({ id: 'control', label: 'Control', counts })).toEqual({
+      words: 'Control: 5.0% converted (20 of 400 matured users), 95% CI 3.3% to 7.6%',
+      rate: 0.05,
+      ci: wilsonInterval(20, 400),
+    });
   });
 
   it('says when the report was made and what it counts', () => {

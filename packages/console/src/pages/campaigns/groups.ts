@@ -34,14 +34,23 @@ export interface RateLine {
   ci: [number, number] | null;
 }
 
-/** "Control: 5.0% converted (50 of 1000), 95% CI 3.8% to 6.5%", or why there is no rate. */
+/**
+ * "Control: 5.0% converted (50 of 1000 matured users), 95% CI 3.8% to 6.5%", or why there is no rate.
+ * The rate and interval are those of the readings' users, the matured ones (every goal window
+ * closed), once there are any; before that, of the whole audience (open windows still count as not
+ * converted), said without "matured".
+ */
 export function rateLine(g: ReportGroup): RateLine {
   const c = g.counts;
-  const ci = c.converted === null ? null : wilsonInterval(c.converted, c.audience);
-  if (c.conversion_rate === null || ci === null) return { words: `${g.label}: no conversion rate (no goal or no audience)`, rate: null, ci: null };
+  const matured = c.matured !== null && c.matured > 0 && c.matured_converted !== null;
+  const converted = matured ? c.matured_converted : c.converted;
+  const users = matured ? (c.matured as number) : c.audience;
+  const ci = converted === null ? null : wilsonInterval(converted, users);
+  if (converted === null || ci === null) return { words: `${g.label}: no conversion rate (no goal or no audience)`, rate: null, ci: null };
+  const rate = converted / users;
   return {
-    words: `${g.label}: ${percent(c.conversion_rate)} converted (${c.converted} of ${c.audience}), 95% CI ${percent(ci[0])} to ${percent(ci[1])}`,
-    rate: c.conversion_rate,
+    words: `${g.label}: ${percent(rate)} converted (${converted} of ${users}${matured ? ' matured users' : ''}), 95% CI ${percent(ci[0])} to ${percent(ci[1])}`,
+    rate,
     ci,
   };
 }

@@ -18,6 +18,7 @@ export const CAMPAIGN_BODY = `<p><a href="/console/campaigns">← Campaigns</a><
     <div id="srm" data-testid="srm"></div>
     <div id="uplifts" data-testid="uplifts" aria-live="polite"></div>
     <div id="readings" data-testid="readings"></div>
+    <div id="guardrails" data-testid="guardrails"></div>
     <div class="charts">
       <figure>
         <figcaption>Conversion rate of each group, with its 95% interval</figcaption>

@@ -1,5 +1,5 @@
 import { uplift } from '../../campaigns';
-import { percent, pWords, readingWords, signedPoints, upliftWords, wilsonInterval } from './words';
+import { guardrailWords, valueWords, percent, pWords, readingWords, signedPoints, upliftWords, wilsonInterval } from './words';
 
 describe('the report in plain words', () => {
   it('says an uplift with its interval and p-value as a non-statistician reads it', () => {
@@ -70,5 +70,43 @@ describe('the reading to act on, in plain words', () => {
       '+1.0 points, 97.5% interval \u22122.0 to +4.0 (adjusted p = 0.600): not distinguishable from no effect yet.',
     );
     expect(readingWords(reading(0, null, null, false), 'sequential', 0.95)).toBe('0.0 points (no interval yet).');
+  });
+});
+
+describe('a guardrail in plain words', () => {
+  const g = (users: number, rate: number | null, reference: number | null, p: number | null, breach: boolean) => ({
+    users,
+    rate,
+    reference_rate: reference,
+    p_value: p,
+    breach,
+  });
+
+  it('says the rate against the other variants, and whether it looks like harm', () => {
+    expect(guardrailWords(1, 'blocked', g(30, 0.03, 0.015, 0.0133, true))).toBe(
+      'Variant 1: 3.0% blocked (30 users), against 1.5% for the other variants (one-sided p = 0.013): possible harm.',
+    );
+    expect(guardrailWords(2, 'discarded', g(1, 0.001, 0.004, 0.9, false))).toBe(
+      'Variant 2: 0.1% discarded (1 user), against 0.4% for the other variants (one-sided p = 0.900): no sign of harm.',
+    );
+  });
+
+  it('says when there is nothing to compare with, or no users', () => {
+    expect(guardrailWords(1, 'blocked', g(5, 0.01, null, null, false))).toBe('Variant 1: 1.0% blocked (5 users); no other variant to compare with.');
+    expect(guardrailWords(3, 'blocked', g(0, null, null, null, false))).toBe('Variant 3: no users yet.');
+  });
+});
+
+describe('the value per user in plain words', () => {
+  it('says both means, the difference, its interval at its level and the p-value', () => {
+    const v = (ci: [number, number] | null) => ({
+      property: 'cart_price',
+      control_mean: 0.5,
+      variant_mean: 0.8,
+      difference: { estimate: 0.3, ci, p_value: 0.02 },
+    });
+    expect(valueWords(v([0.05, 0.55]), 0.975)).toBe('cart_price per user 0.80 against 0.50 (+0.30, 97.5% interval +0.05 to +0.55, p = 0.020)');
+    expect(valueWords(v([-0.1, 0.7]), 0.95)).toBe('cart_price per user 0.80 against 0.50 (+0.30, 95% interval \u22120.10 to +0.70, p = 0.020)');
+    expect(valueWords(v(null), 0.95)).toBe('cart_price per user 0.80 against 0.50 (+0.30, no interval: every user had the same value)');
   });
 });

@@ -82,3 +82,48 @@ export function readingWords(r: ReadingLike, kind: 'sequential' | 'fixed_horizon
   if (!r.significant) return sentence + ': not distinguishable from no effect yet.';
   return sentence + (r.estimate > 0 ? ': likely a real improvement.' : ': likely a real decline.');
 }
+
+/** One guardrail of one variant (campaigns/guardrails.ts), as much of it as the words need. */
+interface GuardrailLike {
+  users: number;
+  rate: number | null;
+  reference_rate: number | null;
+  p_value: number | null;
+  breach: boolean;
+}
+
+/**
+ * A variant's block or discard rate in one sentence: "Variant 2: 1.2% blocked (12 users), against
+ * 0.4% for the other variants (one-sided p = 0.003): possible harm." The verb is `blocked` or `discarded`.
+ */
+export function guardrailWords(variant: number, verb: string, g: GuardrailLike): string {
+  const head = 'Variant ' + variant + ': ';
+  if (g.rate === null) return head + 'no users yet.';
+  const own = percent(g.rate) + ' ' + verb + ' (' + g.users + (g.users === 1 ? ' user)' : ' users)');
+  if (g.reference_rate === null || g.p_value === null) return head + own + '; no other variant to compare with.';
+  const sentence = head + own + ', against ' + percent(g.reference_rate) + ' for the other variants (one-sided ' + pWords(g.p_value) + ')';
+  return sentence + (g.breach ? ': possible harm.' : ': no sign of harm.');
+}
+
+/** The value reading (campaigns/readings.ts `value`), as much of it as the words need. */
+interface ValueLike {
+  property: string;
+  control_mean: number;
+  variant_mean: number;
+  difference: { estimate: number; ci: [number, number] | null; p_value: number | null };
+}
+
+const amount = (x: number): string => (x < 0 ? '\u2212' : '') + Math.abs(x).toFixed(2);
+const signedAmount = (x: number): string => (x > 0 ? '+' : '') + amount(x);
+
+/**
+ * A variant's value per user against control: "cart_price per user 0.80 against 0.50 (+0.30, 97.5%
+ * interval +0.05 to +0.55, p = 0.020)".
+ */
+export function valueWords(v: ValueLike, confidence: number): string {
+  const head = v.property + ' per user ' + amount(v.variant_mean) + ' against ' + amount(v.control_mean) + ' (' + signedAmount(v.difference.estimate);
+  const ci = v.difference.ci;
+  if (ci === null) return head + ', no interval: every user had the same value)';
+  const level = (confidence * 100).toFixed(1).replace(/\.0$/, '') + '% interval ';
+  return head + ', ' + level + signedAmount(ci[0]) + ' to ' + signedAmount(ci[1]) + ', ' + pWords(v.difference.p_value ?? 1) + ')';
+}

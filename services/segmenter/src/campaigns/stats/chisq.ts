@@ -10,7 +10,7 @@ const LANCZOS = [
   9.9843695780195716e-6, 1.5056327351493116e-7,
 ];
 
-function logGamma(a: number): number {
+export function logGamma(a: number): number {
   if (a < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * a)) - logGamma(1 - a);
   const z = a - 1;
   let s = LANCZOS[0] as number;

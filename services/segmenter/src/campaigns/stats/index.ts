@@ -7,4 +7,6 @@ export { normalCdf, normalQuantile, twoSidedP } from './normal';
 export { detectableEffect, usersNeeded } from './power';
 export { agrestiCaffo, agrestiCaffoMoments, logRatio, newcombe, wald, wilson, zFor, type Difference, type Interval, type Proportion } from './proportions';
 export { sequential, SEQUENTIAL_TUNING } from './sequential';
-export { expectedShares, srm, SRM_THRESHOLD } from './srm';
+export { GUARDRAIL_ALPHA, harm } from './guardrail';
+export { compareValues, type ValueSums } from './values';
+export { expectedByPeriod, expectedShares, srm, srmAgainst, SRM_THRESHOLD, type SplitShares } from './srm';

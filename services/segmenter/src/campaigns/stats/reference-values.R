@@ -121,3 +121,41 @@ out("cuped adjusted var control (sample)", var(yc - theta * xc))
 out("cuped adjusted var variant (sample)", var(yv - theta * xv))
 out("cuped raw var control (sample)", var(yc))
 out("cuped raw var variant (sample)", var(yv))
+
+# srm.ts, per edit period: 1,000 users under holdout 0.5, then 1,000 under 0.1; 200 control of the
+# second 1,000 (700 / 1,300 against 600 / 1,400 expected).
+t4 <- chisq.test(c(700, 1300), p = c(600, 1400) / 2000)
+out("chisq 700/1300 against 600/1400 (edited split): statistic", unname(t4$statistic))
+out("chisq 700/1300 against 600/1400 (edited split): p", t4$p.value)
+
+# guardrail.ts: one-sided harm test on the Agresti-Caffo centre and variance, arm vs reference.
+harm <- function(xa, na, xr, nr) {
+  pa <- (xa + 1) / (na + 2); pr <- (xr + 1) / (nr + 2)
+  pnorm((pa - pr) / sqrt(pa * (1 - pa) / (na + 2) + pr * (1 - pr) / (nr + 2)), lower.tail = FALSE)
+}
+out("harm 30/1000 vs 15/1000", harm(30, 1000, 15, 1000))
+out("harm 2/500 vs 9/1000", harm(2, 500, 9, 1000))
+out("harm 0/100 vs 0/200", harm(0, 100, 0, 200))
+
+# student.ts: the t distribution (Welch's degrees of freedom are not whole).
+out("pt(-2.1, 7.3)", pt(-2.1, 7.3))
+out("pt(1.5, 30)", pt(1.5, 30))
+out("qt(0.975, 12.7)", qt(0.975, 12.7))
+out("qt(0.975, 1000)", qt(0.975, 1000))
+
+# values.ts: value per user (0 for users who did not reach the goal), Welch's t.test and the delta
+# method for the relative uplift m_v / m_c - 1.
+vc <- c(0, 0, 12.5, 0, 40, 0, 0, 7.25, 0, 0, 99, 0)
+vv <- c(0, 25, 0, 0, 60, 13, 0, 0, 45.5, 0, 0, 80, 0, 9)
+w <- t.test(vv, vc, var.equal = FALSE)
+out("welch vv - vc: estimate", mean(vv) - mean(vc))
+out("welch vv - vc: conf.int", as.numeric(w$conf.int))
+out("welch vv - vc: df", unname(w$parameter))
+out("welch vv - vc: p", w$p.value)
+qc <- var(vc) / length(vc); qv <- var(vv) / length(vv)
+rse <- sqrt(qv / mean(vc)^2 + mean(vv)^2 * qc / mean(vc)^4)
+out("delta vv / vc - 1: estimate", mean(vv) / mean(vc) - 1)
+out("delta vv / vc - 1: se", rse)
+out("delta vv / vc - 1: ci", mean(vv) / mean(vc) - 1 + c(-1, 1) * qnorm(0.975) * rse)
+out("sums vc: n, sy, syy", c(length(vc), sum(vc), sum(vc^2)))
+out("sums vv: n, sy, syy", c(length(vv), sum(vv), sum(vv^2)))

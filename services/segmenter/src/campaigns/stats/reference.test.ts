@@ -1,12 +1,15 @@
 import {
   agrestiCaffo,
   bayes,
+  compareValues,
   benjaminiHochberg,
   cuped,
   cupedMeans,
   cupedTheta,
   detectableEffect,
+  expectedByPeriod,
   expectedShares,
+  harm,
   holm,
   newcombe,
   normalCdf,
@@ -14,12 +17,14 @@ import {
   sequential,
   agrestiCaffoMoments,
   srm,
+  srmAgainst,
   sumsOf,
   usersNeeded,
   wald,
   wilson,
 } from '.';
 import { chiSquareUpper } from './chisq';
+import { studentCdf, studentQuantile } from './student';
 
 // Every literal below is a line of reference-values.out, printed by reference-values.R (R 4.x's qnorm,
 // pchisq, chisq.test, prop.test, p.adjust, integrate, power.prop.test and var), run once by hand;
@@ -228,5 +233,64 @@ describe('CUPED from sums', () => {
     expect(r.theta).toBe(0);
     expect(r.estimate).toBeCloseTo(1 / 3, 15);
     expect(r.variance_reduction).toBe(0);
+  });
+});
+
+describe('the sample-ratio test per edit period', () => {
+  it('1,000 users under holdout 0.5, then 1,000 under 0.1, 200 control of the second: 700 / 1,300 against 600 / 1,400', () => {
+    const periods = [
+      { holdout: 0.5, weights: [1] },
+      { holdout: 0.1, weights: [1] },
+    ];
+    const expected = expectedByPeriod(periods, [
+      [500, 200],
+      [500, 800],
+    ]);
+    closeAll(expected, [600, 1400], 12);
+    const r = srmAgainst([700, 1300], expected);
+    close(r!.chi_square, 23.80952380952381, 12);
+    close(r!.p_value, 1.0635492679527352e-6, 18);
+    expect(r!.mismatch).toBe(true);
+  });
+});
+
+describe('the guardrails’ one-sided harm test', () => {
+  it('matches R on the Agresti–Caffo moments', () => {
+    const a = harm({ converted: 30, audience: 1000 }, { converted: 15, audience: 1000 });
+    close(a.p_value, 0.013318188535973838, 14);
+    expect(a).toMatchObject({ difference: expect.closeTo(0.015, 15), breach: true });
+    // Fewer blocks than the reference is no harm, however many fewer.
+    const b = harm({ converted: 2, audience: 500 }, { converted: 9, audience: 1000 });
+    close(b.p_value, 0.80500630580374988, 14);
+    expect(b.breach).toBe(false);
+    // Nobody blocked in either: defined, and no breach.
+    close(harm({ converted: 0, audience: 100 }, { converted: 0, audience: 200 }).p_value, 0.32856881890609657, 14);
+  });
+});
+
+describe('value goals: the t distribution, Welch and the delta method', () => {
+  it('t tails and quantiles at fractional degrees of freedom match pt and qt', () => {
+    close(studentCdf(-2.1, 7.3), 0.036123356712426676, 13);
+    close(studentCdf(1.5, 30), 0.92796703543567693, 13);
+    close(studentQuantile(0.975, 12.7), 2.1655677313687249, 12);
+    close(studentQuantile(0.975, 1000), 1.9623390808264076, 12);
+  });
+
+  it('the difference of mean value per user (Welch’s t.test) and the relative uplift (delta method) from the sums', () => {
+    // vc: 12 users, ΣY = 158.75, ΣY² = 11609.8125; vv: 14 users, ΣY = 232.5, ΣY² = 12945.25 (reference-values.R).
+    const r = compareValues({ n: 12, sy: 158.75, syy: 11609.8125 }, { n: 14, sy: 232.5, syy: 12945.25 })!;
+    close(r.difference.estimate, 3.3779761904761916, 12);
+    closeAll(r.difference.ci!, [-19.499848248556017, 26.2558006295084], 10);
+    close(r.difference.df, 22.417177309846466, 10);
+    close(r.difference.p_value!, 0.7625161399781849, 12);
+    close(r.relative!.estimate, 0.25534308211473578, 13);
+    close(r.relative!.se, 0.96638972743870255, 12);
+    closeAll(r.relative!.ci, [-1.6387459786946001, 2.1494321429240717], 12);
+  });
+
+  it('no spread or no control value: no interval, no relative uplift', () => {
+    const flat = compareValues({ n: 3, sy: 0, syy: 0 }, { n: 3, sy: 0, syy: 0 })!;
+    expect([flat.difference.ci, flat.difference.p_value, flat.relative]).toEqual([null, null, null]);
+    expect(compareValues({ n: 1, sy: 5, syy: 25 }, { n: 4, sy: 1, syy: 1 })).toBeNull();
   });
 });

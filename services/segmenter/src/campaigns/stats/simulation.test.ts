@@ -1,11 +1,16 @@
 import {
   agrestiCaffo,
   agrestiCaffoMoments,
+  compareValues,
   cuped,
+  expectedByPeriod,
   expectedShares,
+  harm,
+  normalCdf,
   holm,
   sequential,
   srm,
+  srmAgainst,
   sumsOf,
   wald,
   type ArmSums,
@@ -175,3 +180,94 @@ function sampleRho2(a: ArmSums): number {
   const sxy = a.sxy - (a.sx * a.sy) / a.n;
   return (sxy * sxy) / ((a.sxx - (a.sx * a.sx) / a.n) * (a.syy - (a.sy * a.sy) / a.n));
 }
+
+describe('the sample-ratio test over a split edited mid-run (holdout 0.5, then 0.1)', () => {
+  // 5,000 users per period; each user's group drawn with the shares of the period they came in.
+  const N = 5000;
+  const periods = [
+    { holdout: 0.5, weights: [1] },
+    { holdout: 0.1, weights: [1] },
+  ];
+  const alarm = (secondShare: number, runs: number, seed: number) => {
+    const random = seeded(seed);
+    return share(runs, () => {
+      const first = binomial(random, N, 0.5);
+      const second = binomial(random, N, secondShare);
+      const assigned = [
+        [first, second],
+        [N - first, N - second],
+      ];
+      return srmAgainst([first + second, 2 * N - first - second], expectedByPeriod(periods, assigned))!.mismatch;
+    });
+  };
+
+  it('false alarms ≈ 0.1% when each period was split as it said', () => {
+    const runs = 20_000;
+    const rate = alarm(0.1, runs, 5);
+    expect(rate).toBeLessThanOrEqual(0.001 + mcBound(0.001, runs));
+  });
+
+  it('a second period leaking 4 points into control (14% instead of 10%) is flagged more than half the time', () => {
+    const runs = 2000;
+    expect(alarm(0.14, runs, 6)).toBeGreaterThan(0.5 - mcBound(0.5, runs));
+  });
+});
+
+describe('value goals: coverage of Welch’s interval and the delta method’s, capped revenue per user', () => {
+  // Y = converted · min(L, cap), L log-normal (μ = 3, σ = 1: mean 33, a long right tail), converted
+  // with probability p; cap 150 (about the 93rd percentile of L). The truth is exact:
+  // E[min(L, c)] = e^(μ + σ²/2)·Φ((ln c − μ − σ²)/σ) + c·(1 − Φ((ln c − μ)/σ)).
+  const MU = 3;
+  const SIGMA = 1;
+  const CAP = 150;
+  const cappedMean = Math.exp(MU + SIGMA ** 2 / 2) * normalCdf((Math.log(CAP) - MU - SIGMA ** 2) / SIGMA) + CAP * (1 - normalCdf((Math.log(CAP) - MU) / SIGMA));
+  const RUNS = 1000;
+  const sums = (random: Random, n: number, p: number) => {
+    let sy = 0;
+    let syy = 0;
+    // Only the converted users have a value: draw how many, then their values.
+    const converted = binomial(random, n, p);
+    for (let i = 0; i < converted; i++) {
+      const y = Math.min(Math.exp(MU + SIGMA * normal(random)), CAP);
+      sy += y;
+      syy += y * y;
+    }
+    return { n, sy, syy };
+  };
+
+  it.each([
+    { control: 1000, treated: 1000, base: 0.05 },
+    { control: 200, treated: 1800, base: 0.2 },
+  ])('cover ≥ 95% with control $control, treated $treated, conversion $base against 1.2 times it', ({ control, treated, base }) => {
+    const random = seeded(11);
+    const truth = { difference: (1.2 * base - base) * cappedMean, relative: 0.2 };
+    let diff = 0;
+    let rel = 0;
+    for (let i = 0; i < RUNS; i++) {
+      const r = compareValues(sums(random, control, base), sums(random, treated, 1.2 * base))!;
+      const d = r.difference.ci;
+      if (d && d[0] <= truth.difference && truth.difference <= d[1]) diff++;
+      if (r.relative && r.relative.ci[0] <= truth.relative && truth.relative <= r.relative.ci[1]) rel++;
+    }
+    expect(diff / RUNS).toBeGreaterThanOrEqual(0.95 - mcBound(0.95, RUNS));
+    expect(rel / RUNS).toBeGreaterThanOrEqual(0.95 - mcBound(0.95, RUNS));
+  });
+});
+
+describe('the guardrails’ one-sided harm test', () => {
+  // A variant of 1,000 users against two others pooled (2,000), all blocking at the same rate.
+  const breaches = (rate: number, armRate: number, runs: number, seed: number) => {
+    const random = seeded(seed);
+    return share(runs, () => harm(draw(random, 1000, armRate), draw(random, 2000, rate)).breach);
+  };
+
+  it.each([0.005, 0.02])('flags a variant no worse than the others at most 5%% of the time (block rate %p)', (rate) => {
+    const runs = 4000;
+    expect(breaches(rate, rate, runs, 21)).toBeLessThanOrEqual(0.05 + mcBound(0.05, runs));
+  });
+
+  it('flags a variant blocking at twice the others’ 1% more than half the time', () => {
+    const runs = 2000;
+    expect(breaches(0.01, 0.02, runs, 22)).toBeGreaterThan(0.5 - mcBound(0.5, runs));
+  });
+});

@@ -32,10 +32,41 @@ export function expectedShares(holdout: number, weights: readonly number[]): num
 /** Null when fewer than two groups or no users: nothing to test. */
 export function srm(observed: readonly number[], shares: readonly number[]): SrmReading | null {
   const n = observed.reduce((a, b) => a + b, 0);
+  return srmAgainst(
+    observed,
+    shares.map((s) => s * n),
+  );
+}
+
+/** A split the document had: its holdout and its variant weights (one, 1, without variants). */
+export interface SplitShares {
+  holdout: number;
+  weights: readonly number[];
+}
+
+/**
+ * The expected size of each group — control, then variants 1 … G — when the split was edited while
+ * the campaign ran: each period's users (those first assigned in it, whatever group) times that
+ * period's shares, summed over the periods. `assigned[g][p]`: users first assigned to group g in
+ * period p. A group a period did not have (a variant added later) expects none of its users.
+ */
+export function expectedByPeriod(periods: readonly SplitShares[], assigned: readonly (readonly number[])[]): number[] {
+  const users = periods.map((_, p) => assigned.reduce((n, g) => n + (g[p] ?? 0), 0));
+  return assigned.map((_, g) =>
+    periods.reduce((sum, split, p) => {
+      const shares = [split.holdout, ...expectedShares(split.holdout, split.weights).slice(split.holdout > 0 ? 1 : 0)];
+      return sum + (users[p] as number) * (shares[g] ?? 0);
+    }, 0),
+  );
+}
+
+/** The χ² test of observed group sizes against expected ones (as many, summing to the same total). */
+export function srmAgainst(observed: readonly number[], expected: readonly number[]): SrmReading | null {
+  const n = observed.reduce((a, b) => a + b, 0);
   if (observed.length < 2 || n === 0) return null;
-  const expected = shares.map((s) => s * n);
+  const shares = expected.map((e) => e / n);
   const chi = observed.reduce((sum, o, i) => sum + (o - (expected[i] as number)) ** 2 / (expected[i] as number), 0);
   const df = observed.length - 1;
   const p = chiSquareUpper(chi, df);
-  return { observed: [...observed], expected, shares: [...shares], chi_square: chi, df, p_value: p, mismatch: p < SRM_THRESHOLD };
+  return { observed: [...observed], expected: [...expected], shares, chi_square: chi, df, p_value: p, mismatch: p < SRM_THRESHOLD };
 }
