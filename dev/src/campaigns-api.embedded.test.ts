@@ -92,7 +92,7 @@ describe('campaigns API on the embedded pipeline', () => {
     expect([report.variants[0].requested, report.variants[0].skipped]).toEqual([1, { total: 1, reasons: { 'template_variable_missing: user.name': 1 } }]);
   });
 
-  it('flags a split unlike the document’s: 400 users under a 0.5 holdout, read after the document is changed to 0.1', async () => {
+  it('checks the split against the document’s history: 400 users under a 0.5 holdout stay consistent after an edit to 0.1, and a broken split is flagged', async () => {
     const document = {
       name: 'Split',
       trigger: { api: true },
@@ -104,23 +104,35 @@ describe('campaigns API on the embedded pipeline', () => {
     expect((await call('POST', `/v1/campaigns/${id}/resume`, API_KEY)).body.state).toBe('active');
     const users = Array.from({ length: 400 }, (_, i) => `split-${i}`);
     expect((await call('POST', `/v1/campaigns/${id}/trigger`, API_KEY, { user_ids: users })).status).toBe(202);
-    const read = () =>
+    const read = (total: number) =>
       waitFor(
         async () => {
           const r = (await call('GET', `/v1/campaigns/${id}/report`, API_KEY)).body;
-          return r.control?.audience + r.variants?.[0]?.audience === 400 ? r : undefined;
+          return r.control?.audience + r.variants?.[0]?.audience === total ? r : undefined;
         },
-        { timeoutMs: 30_000, what: 'the report counting all 400 users' },
+        { timeoutMs: 30_000, what: `the report counting ${total} users` },
       );
-    const before = await read();
-    expect(before.srm).toMatchObject({ groups: ['control', 'variant 1'], expected: [200, 200], df: 1, expected_from: 'current document' });
-    // The same users read against a 0.1 holdout: about 200 control where 40 are expected.
+    const before = await read(400);
+    expect(before.srm).toMatchObject({ groups: ['control', 'variant 1'], expected: [200, 200], df: 1, expected_from: 'document history' });
+    // The document changed to a 0.1 holdout after these users were assigned: they are still expected
+    // under the 0.5 they were assigned with (the current document alone would expect 40 control).
     expect((await call('POST', `/v1/campaigns/${id}/pause`, API_KEY)).body.state).toBe('paused');
     expect((await call('PUT', `/v1/campaigns/${id}`, API_KEY, { ...document, holdout: 0.1 })).status).toBe(200);
-    const after = await read();
-    expect(after.srm).toMatchObject({ expected: [40, 360], mismatch: true, p_value: expect.any(Number) });
-    expect(after.srm.p_value).toBeLessThan(0.001);
-    expect(after.srm.warning).toMatch(/^The split of users is not the configured one \(p /);
+    const edited = await read(400);
+    expect(edited.srm).toMatchObject({ expected: [200, 200], mismatch: false, expected_from: 'document history' });
+    // A split broken at the source: 150 of the treated users' outcomes lost (as a faulty assignment
+    // or a lost write would), so about 200 control against 50 treated where 125 each are expected.
+    const control = before.control.audience as number;
+    await parts.analytics.command(
+      `DELETE FROM campaign_outcomes WHERE campaign_id = {id:String} AND variant = 1 AND user_id IN (
+         SELECT user_id FROM campaign_outcomes WHERE campaign_id = {id:String} AND variant = 1 ORDER BY user_id LIMIT 150)`,
+      { id },
+    );
+    const broken = await read(400 - 150);
+    expect(broken.srm.observed).toEqual([control, 400 - control - 150]);
+    expect(broken.srm).toMatchObject({ mismatch: true, p_value: expect.any(Number) });
+    expect(broken.srm.p_value).toBeLessThan(0.001);
+    expect(broken.srm.warning).toMatch(/^The split of users is not the configured one \(p /);
   });
 
   it('refuses deleting a segment that a campaign not ended names (segment_entry or schedule): 409 conflict with the campaign ids', async () => {
