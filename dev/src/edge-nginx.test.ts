@@ -58,6 +58,7 @@ describe('deploy/edge/nginx.conf routes the route table', () => {
       '/v1/users/',
       '/sdk/',
       '/v1/keys',
+      '/v1/audit/reads',
       '/console/keys',
     ]);
     for (const r of PUBLIC_ROUTES) {
