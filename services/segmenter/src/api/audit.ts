@@ -16,8 +16,7 @@ function instant(q: Record<string, unknown>, name: 'from' | 'to'): number | unde
   const raw = q[name];
   if (raw === undefined) return undefined;
   const ms = typeof raw !== 'string' ? NaN : /^[0-9]{1,15}$/.test(raw) ? Number(raw) : Date.parse(raw);
-  if (!Number.isFinite(ms))
-    throw new ApiError('invalid_request', { message: `${name} is epoch ms or an ISO 8601 instant`, path: `query.${name}` });
+  if (!Number.isFinite(ms)) throw new ApiError('invalid_request', { message: `${name} is epoch ms or an ISO 8601 instant`, path: `query.${name}` });
   return ms;
 }
 
