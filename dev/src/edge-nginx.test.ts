@@ -59,6 +59,7 @@ describe('deploy/edge/nginx.conf routes the route table', () => {
       '/sdk/',
       '/v1/keys',
       '/v1/keys/user-tokens',
+      '/v1/audit/reads',
       '/console/keys',
     ]);
     for (const r of PUBLIC_ROUTES) {

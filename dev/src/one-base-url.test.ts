@@ -66,6 +66,10 @@ const PROBES: Record<string, Probe[]> = {
     { method: 'GET', path: '/v1/campaigns/settings', key: API_KEY, status: 200, expect: (b) => expect(b).toEqual({ max_per_user_per_day: null }) },
   ],
   '/v1/users/': [{ method: 'GET', path: '/v1/users/user-1/segments', key: API_KEY, status: 200, expect: (b) => expect(b).toEqual({ data: [] }) }],
+  '/v1/audit/reads': [
+    { method: 'GET', path: '/v1/audit/reads', key: SDK_KEY, status: 403, expect: 'forbidden_role' },
+    { method: 'GET', path: '/v1/audit/reads?limit=0', key: API_KEY, status: 400, expect: 'invalid_request' },
+  ],
   '/v1/keys': [
     { method: 'GET', path: '/v1/keys', key: SDK_KEY, status: 403, expect: 'forbidden_role' },
     {

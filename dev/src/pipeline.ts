@@ -11,7 +11,7 @@ import {
   type Subscription,
 } from '@evp/core';
 import type { ActionStore } from '@evp/actions';
-import { closeServer, createEdge, busMetrics, listen, userTokens } from '@evp/http';
+import { closeServer, createAccessLog, createEdge, createInMemoryAccessLogStorage, busMetrics, listen, userTokens, type AccessLog } from '@evp/http';
 import { canonicalFromAvro } from '@evp/schemas';
 import { createGatewayApp, type ScriptFiles } from '@evp/gateway';
 import { bundleWebSdk } from '@evp/web-sdk/bundle';
@@ -69,6 +69,11 @@ export interface PipelineOptions {
   clickhouseHttpPort?: number;
   /** The database analysts' queries run in (default `analytics`, npm start's). */
   analystDatabase?: string;
+  /**
+   * The access log of every read (docs/privacy.md, "Access log"), shared by the SQL interface, the
+   * inspector, the segments API and the bulk pull. Default: in memory (npm start; gone at exit).
+   */
+  accessLog?: AccessLog;
   /** More series for /metrics (npm start: the keys file's reload series). */
   metrics?: Registry;
 }
@@ -96,6 +101,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
   const { logger, keys } = opts;
   const suffix = opts.groupSuffix ? `.${opts.groupSuffix}` : '';
   const host = opts.host ?? '127.0.0.1';
+  const accessLog = opts.accessLog ?? createAccessLog(createInMemoryAccessLogStorage());
   await bus.ensureTopics(allTopics());
   await runMigrations({ analytics, logger });
 
@@ -128,7 +134,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
   const tokens = userTokens(keys, tokenMetrics);
   // The action store's app first: its metrics registry (on /metrics) also carries its consumers' counters.
   const corsOrigins = opts.corsOrigins ?? ['*'];
-  const actions = createActionStoreApp({ store, keys, logger: logger.child({ service: 'action-store' }), corsOrigins, userTokens: tokens });
+  const actions = createActionStoreApp({ store, keys, logger: logger.child({ service: 'action-store' }), corsOrigins, userTokens: tokens, accessLog });
   const consumers: Subscription[] = [
     await startActionRequestsConsumer({
       bus,
@@ -183,6 +189,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     campaigns: campaigns.service,
     corsOrigins,
     console: loadConsoleAssets({ build: await bundleConsole() }),
+    accessLog,
   });
   const storeReady = storeReadiness(store);
   const edge = createEdge({
@@ -225,6 +232,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
         logger: logger.child({ service: 'clickhouse-http' }),
         database: opts.analystDatabase ?? 'analytics',
         prefix: '/clickhouse',
+        accessLog,
       })
     : undefined;
   // One base URL: ClickHouse's HTTP interface and the demo shop answer in front of the edge's routes.
@@ -234,7 +242,13 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
   const chServer =
     sql && opts.clickhouseHttpPort !== undefined
       ? await listen(
-          createClickHouseHttpHandler({ sql, keys, logger: logger.child({ service: 'clickhouse-http' }), database: opts.analystDatabase ?? 'analytics' }),
+          createClickHouseHttpHandler({
+            sql,
+            keys,
+            logger: logger.child({ service: 'clickhouse-http' }),
+            database: opts.analystDatabase ?? 'analytics',
+            accessLog,
+          }),
           opts.clickhouseHttpPort,
           host,
         )

@@ -4,6 +4,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { ClickHouseFailure, errorCodes, type AnalystSql, type KeyRing, type Logger } from '@evp/core';
+import type { AccessLog } from '@evp/http';
 import { compressBlocks, compressedBlocks, decompressBlocks } from './compressed-blocks';
 
 /**
@@ -20,6 +21,11 @@ export interface ClickHouseHttpOptions {
   database: string;
   /** Path prefix the interface is mounted under ('' on its own port, '/clickhouse' on the base URL). */
   prefix?: string;
+  /**
+   * Where each answered statement is recorded before its result is sent (docs/privacy.md, "Access
+   * log"): no log, no read. Absent, statements are not recorded (tests of the protocol alone).
+   */
+  accessLog?: AccessLog;
 }
 
 /** Settings only the HTTP layer reads: accepted and not passed on (any other setting is refused by readonly). */
@@ -163,6 +169,24 @@ export function createClickHouseHttpHandler(opts: ClickHouseHttpOptions): Reques
     const format = url.searchParams.get('default_format') ?? (typeof header === 'string' ? header : 'TabSeparated');
     try {
       const result = await opts.sql.query({ appId: grant.appId, sql, format, params });
+      if (opts.accessLog) {
+        try {
+          await opts.accessLog.append({
+            appId: grant.appId,
+            keyId: grant.keyId,
+            role: grant.role,
+            route: 'SQL',
+            rows: result.readRows,
+            bytes: result.body.length,
+            elapsedMs: Math.round(result.elapsedNs / 1e3) / 1e3,
+            statement: sql,
+          });
+        } catch (err) {
+          opts.logger.warn({ err, queryId }, 'the access log cannot be written; refusing the result');
+          const refusal = new ClickHouseFailure(1002, 'UNKNOWN_EXCEPTION', `access_log_unavailable: ${errorCodes.access_log_unavailable.message}`);
+          return fail(res, refusal, queryId, framed, errorCodes.access_log_unavailable.status);
+        }
+      }
       const summary = {
         read_rows: String(result.readRows),
         read_bytes: String(result.readBytes),

@@ -501,6 +501,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit/reads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The app’s access log: who read what, newest first
+         * @description Every recorded read of the API key’s own app (SQL statements, inspector, request verdicts, segment members, a user’s segments, bulk and generator pulls), hash-chained per app. One call scans at most 5,000 entries; `cursor` continues.
+         */
+        get: operations["listAuditReads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/campaigns": {
         parameters: {
             query?: never;
@@ -1133,6 +1153,32 @@ export interface components {
             warnings: components["schemas"]["Reason"][];
             warnings_total: number;
         };
+        AccessEntry: {
+            /** @description 1, 2, 3 … per app without gaps. */
+            seq: number;
+            /** @description Epoch ms of the append. */
+            at: number;
+            app_id: string;
+            key_id: string;
+            role: string;
+            route: string;
+            /** @description The person read, when the route is about one person. */
+            person: string | null;
+            /** @description Rows answered (SQL: chdb’s rows figure). */
+            rows: number | null;
+            /** @description Bytes answered (SQL). */
+            bytes: number | null;
+            /** @description Time the statement took (SQL). */
+            elapsed_ms: number | null;
+            /** @description SHA-256 hex of the whole statement (SQL). */
+            statement_hash: string | null;
+            /** @description The statement, cut at 8,192 characters (SQL). */
+            statement: string | null;
+            /** @description The hash of the app’s previous entry (64 zeros for seq 1). */
+            prev_hash: string;
+            /** @description SHA-256 hex of the JSON array of the fields above in this order, prev_hash included. */
+            hash: string;
+        };
         ActionPayload: {
             /** @enum {unknown} */
             type: "message" | "custom";
@@ -1581,7 +1627,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "auth_missing" | "auth_invalid" | "key_revoked" | "forbidden_role" | "sql_auth_missing" | "sql_auth_invalid" | "sql_forbidden_role" | "forbidden_app" | "api_key_in_url" | "user_token_required" | "user_token_invalid" | "user_token_expired" | "user_token_mismatch" | "invalid_json" | "invalid_envelope" | "invalid_request" | "invalid_definition" | "invalid_campaign" | "too_deep" | "malformed_request" | "request_timeout" | "expectation_failed" | "headers_too_large" | "unsupported_media_type" | "unsupported_encoding" | "payload_too_large" | "too_many_events" | "unknown_catalog_kind" | "not_found" | "conflict" | "rate_limited" | "not_enabled" | "unavailable" | "internal";
+                code: "auth_missing" | "auth_invalid" | "key_revoked" | "forbidden_role" | "sql_auth_missing" | "sql_auth_invalid" | "sql_forbidden_role" | "forbidden_app" | "api_key_in_url" | "user_token_required" | "user_token_invalid" | "user_token_expired" | "user_token_mismatch" | "invalid_json" | "invalid_envelope" | "invalid_request" | "invalid_definition" | "invalid_campaign" | "too_deep" | "malformed_request" | "request_timeout" | "expectation_failed" | "headers_too_large" | "unsupported_media_type" | "unsupported_encoding" | "payload_too_large" | "too_many_events" | "unknown_catalog_kind" | "not_found" | "conflict" | "rate_limited" | "not_enabled" | "unavailable" | "access_log_unavailable" | "internal";
                 message: string;
                 /** @description JSON path into the body ($, $[1].data), a parameter (params.action_id, query.limit) or a header (headers.authorization). */
                 path?: string;
@@ -3772,6 +3818,112 @@ export interface operations {
                 };
             };
             /** @description Redis did not answer; nothing was changed. Retry after `Retry-After`. Codes: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unavailable";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditReads: {
+        parameters: {
+            query?: {
+                /** @description Reads at or after this instant: epoch ms or ISO 8601. */
+                from?: string;
+                /** @description Reads before this instant: epoch ms or ISO 8601. */
+                to?: string;
+                /** @description Only this key’s reads. */
+                key_id?: string;
+                /** @description Only this route, as recorded (`SQL`, `GET /v1/inspect/events`, …). */
+                route?: string;
+                /** @description Only reads about this person (user id). */
+                person?: string;
+                /** @description The `cursor` of the previous page. */
+                cursor?: string;
+                /** @description Entries per page, 1–1000 (default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of entries. */
+            200: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AccessEntry"][];
+                        cursor?: string;
+                    };
+                };
+            };
+            /** @description No key, an unknown key, or a revoked one. Codes: `auth_missing`, `auth_invalid`, `key_revoked`. */
+            401: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "auth_missing" | "auth_invalid" | "key_revoked";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is not an API key. Codes: `forbidden_role`. */
+            403: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden_role";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error, logged with the request id. Codes: `internal`. */
+            500: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Redis (the access log) did not answer; nothing was changed. Retry after `Retry-After`. Codes: `unavailable`. */
             503: {
                 headers: {
                     /** @description The request id (the client's own when well-formed). */

@@ -48,6 +48,10 @@ export const errorCodes = {
   rate_limited: { status: 429, message: 'Too many requests for this key; retry after the given delay.' },
   not_enabled: { status: 503, message: 'This part of the API does not run in this deployment.' },
   unavailable: { status: 503, message: 'A dependency is unavailable; nothing was stored; retry later.' },
+  access_log_unavailable: {
+    status: 503,
+    message: 'The access log cannot be written, so the read is refused (no log, no read); nothing was read out; retry later.',
+  },
   internal: { status: 500, message: 'An unexpected error occurred.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

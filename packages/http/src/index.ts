@@ -16,3 +16,4 @@ export * from './cors';
 export * from './service-lifecycle';
 export * from './keys';
 export * from './user-tokens';
+export * from './access-log';

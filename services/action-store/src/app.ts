@@ -1,6 +1,20 @@
 import { type Request, type Response, type Router } from 'express';
 import { ApiError, InfraError, type KeyRing, type Logger, type Checked, type RejectionReason } from '@evp/core';
-import { USER_TOKEN_HEADER, browserCors, createHttpApp, jsonBody, grantOf, requireKey, userTokens, type HttpMetrics, type UserTokens } from '@evp/http';
+import {
+  USER_TOKEN_HEADER,
+  browserCors,
+  createAccessLog,
+  createHttpApp,
+  createInMemoryAccessLogStorage,
+  jsonBody,
+  grantOf,
+  readRecorder,
+  requireKey,
+  userTokens,
+  type AccessLog,
+  type HttpMetrics,
+  type UserTokens,
+} from '@evp/http';
 import {
   ACTION_SOURCES,
   DEFAULT_PULL_MAX,
@@ -43,6 +57,11 @@ export interface ActionStoreAppDeps {
   /** The user token checks; default: the app's own, counted in its registry. One process of several apps shares one (one series). */
   userTokens?: UserTokens;
   now?: () => number;
+  /**
+   * Where bulk pulls are recorded before they run (docs/privacy.md, "Access log"); the SDK's own
+   * pulls are not (a person reading their own actions). Default: an in-memory log (tests).
+   */
+  accessLog?: AccessLog;
 }
 
 /** The action store's readiness: its store answers a ping. */
@@ -114,6 +133,7 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
   const retryAfterSeconds = deps.retryAfterSeconds ?? 1;
   const body = jsonBody(deps.maxBodyBytes ?? 16 * 1024 * 1024);
   const readiness = deps.readiness ?? storeReadiness(deps.store);
+  const recordRead = readRecorder(deps.accessLog ?? createAccessLog(createInMemoryAccessLogStorage()), deps.logger, retryAfterSeconds);
 
   /** Infrastructure failures become 503 + Retry-After: nothing was changed, the client may retry. */
   async function guarded<T>(what: string, req: Request, op: () => Promise<T>): Promise<T> {
@@ -149,6 +169,9 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
           checkAppClaim(req, appId);
           const query = orBadRequest(parse(req.body));
           if (oneUser) forOneUser(req, query.user_id);
+          // Recorded before the pull, not after: a pull hands actions out (one-off delivery), so a log
+          // written afterwards that failed would lose them; a pull that then fails leaves an entry too many.
+          else await recordRead(req, { route: 'POST /v1/action/pull', person: query.user_id === '*' ? null : query.user_id });
           const result = await guarded('pull', req, () => deps.store.pull(appId, query, { max: pullMax }));
           if (result.data.length > 0) m.delivered.inc({ route, delivery_mode: query.delivery_mode }, result.data.length);
           res.status(200).json(result.more ? { data: result.data, more: true, cursor: result.cursor } : { data: result.data, more: false });
@@ -209,6 +232,8 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
         const f = orBadRequest(parseGeneratorFetch(req.query as Record<string, unknown>));
         const after = f.queued_after === undefined ? undefined : Math.round(f.queued_after * 1000);
         const isNew = (r: ActionRecord) => after === undefined || r.payload.delivery_mode === 'one-off' || queuedMicros(r.queued_at) > after;
+        // An API key pulling one person's actions (the generator's fetch): recorded before, as the bulk pull.
+        await recordRead(req, { route: 'GET /nudge/sdk/get', person: f.user_id });
         const records = await guarded('pull', req, () => fetchAll('nudge_get', appId, generatorPulls(f), isNew));
         res.status(200).json(records.map(toGeneratorNudge));
       });

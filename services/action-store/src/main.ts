@@ -1,5 +1,15 @@
 import { consumerProblems, createLogger, type BusProducer, type Subscription } from '@evp/core';
-import { closeServer, createHttpMetrics, busMetrics, listen, runService, serviceKeys, serviceLifecycle } from '@evp/http';
+import {
+  closeServer,
+  createAccessLog,
+  createHttpMetrics,
+  createRedisAccessLogStorage,
+  busMetrics,
+  listen,
+  runService,
+  serviceKeys,
+  serviceLifecycle,
+} from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { canonicalFromAvro } from '@evp/schemas';
@@ -48,6 +58,7 @@ async function main() {
     maxBodyBytes: config.MAX_BODY_BYTES,
     retryAfterSeconds: config.RETRY_AFTER_SECONDS,
     corsOrigins: config.CORS_ORIGINS,
+    accessLog: createAccessLog(createRedisAccessLogStorage({ redis })),
   });
 
   let relay: LogRelay | undefined;

@@ -2,7 +2,19 @@ import Redis from 'ioredis';
 import { Registry } from 'prom-client';
 import { createClickHouseHttpAnalytics, ensureClickHouseDatabase, runMigrations } from '@evp/clickhouse';
 import { consumerProblems, createLogger } from '@evp/core';
-import { closeServer, createHttpMetrics, busMetrics, listen, runService, serveOps, serviceKeys, serviceLifecycle } from '@evp/http';
+import {
+  closeServer,
+  createAccessLog,
+  createHttpMetrics,
+  createInMemoryAccessLogStorage,
+  createRedisAccessLogStorage,
+  busMetrics,
+  listen,
+  runService,
+  serveOps,
+  serviceKeys,
+  serviceLifecycle,
+} from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { campaignWorkerConfig, clickhouseOptions, loadSegmenterConfig, segmentEngineConfig, sinkConfig } from './config';
@@ -29,6 +41,10 @@ async function main() {
   redis?.on('error', (err) => logger.debug({ err }, 'redis connection error'));
   const httpMetrics = createHttpMetrics('segmenter');
   const keys = serviceKeys({ config, logger, metrics: httpMetrics.registry, ...(redis ? { redis } : {}) });
+  // The access log (docs/privacy.md, "Access log") is shared with the action store through Redis;
+  // without REDIS_URL it lives in this process and is lost at exit, which is said at start.
+  const accessLog = createAccessLog(redis ? createRedisAccessLogStorage({ redis }) : createInMemoryAccessLogStorage());
+  if (!redis) logger.warn('REDIS_URL is not set: the access log of reads is kept in memory only and lost at exit');
   const chOptions = clickhouseOptions(config);
   if (config.CLICKHOUSE_MIGRATE_ON_START) await ensureClickHouseDatabase(chOptions);
   const analytics = createClickHouseHttpAnalytics(chOptions);
@@ -86,6 +102,7 @@ async function main() {
     segments: segments.service,
     campaigns: campaigns.service,
     corsOrigins: config.CORS_ORIGINS,
+    accessLog,
     ...(config.CONSOLE_ASSETS_DIR ? { console: loadConsoleAssets({ dir: config.CONSOLE_ASSETS_DIR }) } : {}),
   });
   const serveApi = config.SEGMENTER_PARTS.includes('api');

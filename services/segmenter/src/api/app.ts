@@ -1,11 +1,23 @@
 import type { Request, Router } from 'express';
 import { ApiError, InfraError, type Analytics, type KeyRing, type Logger } from '@evp/core';
-import { REQUEST_ID_PATTERN, browserCors, createHttpApp, grantOf, requireKey, type HttpMetrics } from '@evp/http';
+import {
+  REQUEST_ID_PATTERN,
+  browserCors,
+  createAccessLog,
+  createHttpApp,
+  createInMemoryAccessLogStorage,
+  grantOf,
+  readRecorder,
+  requireKey,
+  type AccessLog,
+  type HttpMetrics,
+} from '@evp/http';
 import { inspectDeadLetters, inspectEvents, inspectRejected, parseDeadLetterQuery, parseInspectQuery } from './inspect';
 import { requestVerdicts } from './verdicts';
 import { segmentRoutes } from './segments';
 import { campaignRoutes } from './campaigns';
 import { keyRoutes } from './keys';
+import { auditRoutes } from './audit';
 import { consoleRoutes, type ConsoleAssets } from './console';
 import { appHealth, MINUTES_DEFAULT, MINUTES_MAX, spanParam } from './health';
 import type { SegmentsService } from '../segments';
@@ -26,6 +38,11 @@ export interface SegmenterAppDeps {
   retryAfterSeconds?: number;
   /** The console's build, chart library and example queries (console/assets.ts); absent, the console's pages (the inspector's too) are not served. */
   console?: ConsoleAssets;
+  /**
+   * The access log every read of stored data is written to before it is answered (docs/privacy.md,
+   * "Access log"); GET /v1/audit/reads lists it. Default: an in-memory log of this app object (tests).
+   */
+  accessLog?: AccessLog;
   /** Browser origins that may read request verdicts with the SDK key (`*`: any). Default none. */
   corsOrigins?: readonly string[];
 }
@@ -40,6 +57,8 @@ const VERDICTS_PREFIX = '/v1/ingest/requests/';
  */
 export function createSegmenterApp(deps: SegmenterAppDeps) {
   const retryAfterSeconds = deps.retryAfterSeconds ?? 2;
+  const accessLog = deps.accessLog ?? createAccessLog(createInMemoryAccessLogStorage());
+  const recordRead = readRecorder(accessLog, deps.logger, retryAfterSeconds);
   async function guarded<T>(req: Request, op: () => Promise<T>): Promise<T> {
     try {
       return await op();
@@ -71,31 +90,40 @@ export function createSegmenterApp(deps: SegmenterAppDeps) {
         const id = String(req.params.request_id);
         if (!REQUEST_ID_PATTERN.test(id))
           throw new ApiError('invalid_request', { message: 'request_id is 1–128 of A-Z a-z 0-9 . _ -', path: 'params.request_id' });
-        res.status(200).json(await guarded(req, () => requestVerdicts(deps.analytics, appId, id)));
+        const verdicts = await guarded(req, () => requestVerdicts(deps.analytics, appId, id));
+        await recordRead(req, { route: 'GET /v1/ingest/requests/{request_id}' });
+        res.status(200).json(verdicts);
       });
       router.get('/v1/inspect/events', requireKey(deps.keys, 'api'), async (req, res) => {
         const { appId } = grantOf(req);
         const q = parseInspectQuery(req.query);
-        res.status(200).json({ data: await guarded(req, () => inspectEvents(deps.analytics, appId, q)) });
+        const data = await guarded(req, () => inspectEvents(deps.analytics, appId, q));
+        await recordRead(req, { route: 'GET /v1/inspect/events', person: q.user_id ?? null, rows: data.length });
+        res.status(200).json({ data });
       });
       router.get('/v1/inspect/rejected', requireKey(deps.keys, 'api'), async (req, res) => {
         const { appId } = grantOf(req);
         const q = parseInspectQuery(req.query);
-        res.status(200).json({ data: await guarded(req, () => inspectRejected(deps.analytics, appId, q)) });
+        const data = await guarded(req, () => inspectRejected(deps.analytics, appId, q));
+        await recordRead(req, { route: 'GET /v1/inspect/rejected', person: q.user_id ?? null, rows: data.length });
+        res.status(200).json({ data });
       });
       router.get('/v1/inspect/deadletters', requireKey(deps.keys, 'api'), async (req, res) => {
         const { appId } = grantOf(req);
         const q = parseDeadLetterQuery(req.query);
-        res.status(200).json({ data: await guarded(req, () => inspectDeadLetters(deps.analytics, appId, q)) });
+        const data = await guarded(req, () => inspectDeadLetters(deps.analytics, appId, q));
+        await recordRead(req, { route: 'GET /v1/inspect/deadletters', rows: data.length });
+        res.status(200).json({ data });
       });
       router.get('/v1/inspect/health', requireKey(deps.keys, 'api'), async (req, res) => {
         const { appId } = grantOf(req);
         const minutes = spanParam(req.query, 'minutes', MINUTES_DEFAULT, MINUTES_MAX);
         res.status(200).json(await guarded(req, () => appHealth(deps.analytics, appId, minutes, Date.now())));
       });
-      if (deps.segments) segmentRoutes(router, deps.keys, deps.segments, deps.analytics, guarded);
+      if (deps.segments) segmentRoutes(router, deps.keys, deps.segments, deps.analytics, guarded, recordRead);
       if (deps.campaigns) campaignRoutes(router, deps.keys, deps.campaigns, deps.analytics, guarded);
       keyRoutes(router, deps.keys, guarded);
+      auditRoutes(router, deps.keys, accessLog, guarded);
       if (deps.console) consoleRoutes(router, deps.console);
     },
   });

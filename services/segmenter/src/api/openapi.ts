@@ -19,6 +19,7 @@ import { DEAD_LETTER_ERROR_KINDS } from '@evp/core';
 import { campaignPaths, campaignSchemas } from './campaigns-openapi';
 import { segmentPaths, segmentSchemas } from './segments-openapi';
 import { keyPaths, keySchemas } from './keys-openapi';
+import { auditPaths, auditSchemas } from './audit-openapi';
 import { consolePaths } from './console-openapi';
 import { DEFAULT_INSPECT_LIMIT, MAX_FILTER_CHARS, MAX_INSPECT_LIMIT } from './inspect';
 
@@ -130,10 +131,12 @@ export function segmenterOpenApi(): OpenApiFragment {
       ...segmentPaths(),
       ...campaignPaths(),
       ...keyPaths(internalError, unavailable('Redis (keys’ last uses, user token counts)')),
+      ...auditPaths(internalError, unavailable('Redis (the access log)')),
       ...consolePaths(),
     },
     schemas: {
       ...keySchemas,
+      ...auditSchemas,
       ...segmentSchemas,
       ...campaignSchemas,
       RequestVerdicts: object(['request_id', 'status', 'received_at', 'payload_kind', 'envelopes', 'counts', 'events'], {

@@ -1,6 +1,6 @@
 import type { Request, Router } from 'express';
 import { ApiError, type Analytics, type KeyRing } from '@evp/core';
-import { grantOf, jsonBody, requireKey } from '@evp/http';
+import { grantOf, jsonBody, requireKey, type RecordRead } from '@evp/http';
 import type { Segment, SegmentsService } from '../segments';
 import { memberCounts, membershipHistory } from '../segments';
 import { HOURS_DEFAULT, HOURS_MAX, spanParam } from './health';
@@ -47,6 +47,7 @@ export function segmentRoutes(
   segments: SegmentsService,
   analytics: Analytics,
   guarded: <T>(req: Request, op: () => Promise<T>) => Promise<T>,
+  recordRead: RecordRead,
 ): void {
   const api = requireKey(keys, 'api');
   const body = jsonBody(SEGMENT_BODY_LIMIT);
@@ -88,7 +89,9 @@ export function segmentRoutes(
       throw new ApiError('invalid_request', { message: 'cursor must be the string a previous page returned', path: 'query.cursor' });
     }
     const limit = limitOf(req.query.limit);
-    res.status(200).json(await guarded(req, () => segments.members(grantOf(req).appId, id, { limit, ...(cursor ? { cursor } : {}) })));
+    const page = await guarded(req, () => segments.members(grantOf(req).appId, id, { limit, ...(cursor ? { cursor } : {}) }));
+    await recordRead(req, { route: 'GET /v1/segments/{segment_id}/members', rows: page.data.length });
+    res.status(200).json(page);
   });
   router.get('/v1/segments/:segment_id/history', api, async (req, res) => {
     const id = param(req.params.segment_id, 'segment_id');
@@ -100,6 +103,8 @@ export function segmentRoutes(
   router.get('/v1/users/:user_id/segments', api, async (req, res) => {
     const userId = String(req.params.user_id);
     if (userId.length === 0 || userId.length > 256) throw new ApiError('invalid_request', { message: 'user_id is 1–256 characters', path: 'params.user_id' });
-    res.status(200).json({ data: await guarded(req, () => segments.segmentsOf(grantOf(req).appId, userId)) });
+    const data = await guarded(req, () => segments.segmentsOf(grantOf(req).appId, userId));
+    await recordRead(req, { route: 'GET /v1/users/{user_id}/segments', person: userId, rows: data.length });
+    res.status(200).json({ data });
   });
 }
