@@ -245,7 +245,18 @@ describe('docs/campaigns.md, "Worked example", on the embedded pipeline', () => 
     // The report, as the prose under the example reads it.
     const [[reportStatus, report]] = at('GET', `/v1/campaigns/${campaignId}/report`) as [[number, Record<string, any>]];
     const zeros = { shown: 0, open: 0, discard: 0, block: 0, error: 0, expired: 0 };
-    const none = { audience: 0, runs: 0, requested: 0, skipped: { total: 0, reasons: {} }, created: 0, delivered: 0, withdrawn: 0, expired: 0 };
+    const none = {
+      audience: 0,
+      runs: 0,
+      requested: 0,
+      skipped: { total: 0, reasons: {} },
+      created: 0,
+      delivered: 0,
+      withdrawn: 0,
+      expired: 0,
+      users_blocked: 0,
+      users_discarded: 0,
+    };
     expect([reportStatus, report.control]).toEqual([
       200,
       { ...none, responses: zeros, converted: 0, conversion_rate: null, attribution_open: 0, matured: 0, matured_converted: 0 },
