@@ -33,6 +33,13 @@ const envelope = (data: unknown[]) => ({
 });
 
 /** One run's uploads as the gateway writes them: 11 rejections (9 bad events in one upload, 2 unreadable bodies). */
+/**
+ * When the gateway received this test's uploads: a minute ago, fixed for the whole file (each run's
+ * replay must be byte-identical). Recent, because rejected rows expire 30 days after it by default
+ * (docs/privacy.md, "Retention per app"): a 2023 receipt would be gone at its first merge.
+ */
+const RECEIVED = Date.now() - 60_000;
+
 function uploads(run: number): OutgoingMessage[] {
   const raw = (i: number, body: string): OutgoingMessage => ({
     key: `${app}:user-42`,
@@ -40,7 +47,7 @@ function uploads(run: number): OutgoingMessage[] {
     headers: {
       [rawHeaders.appId]: app,
       [rawHeaders.requestId]: `run${run}-req${i}`,
-      [rawHeaders.receivedAt]: String(1_700_000_000_000 + run * 1_000 + i),
+      [rawHeaders.receivedAt]: String(RECEIVED + run * 1_000 + i),
       [rawHeaders.keyId]: 'k-sdk',
       [rawHeaders.payloadKind]: 'log',
     },

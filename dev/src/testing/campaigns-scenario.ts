@@ -35,6 +35,9 @@ const group = (sent: 0 | 1) => ({
   // The goal window (P3D) is still open for both: nobody has matured, so there is no reading yet.
   matured: 0,
   matured_converted: 0,
+  // The guardrails' counts: nobody blocked or discarded.
+  users_blocked: 0,
+  users_discarded: 0,
 });
 
 /**
@@ -195,7 +198,24 @@ export function defineCampaignScenario(get: () => { pipeline: RunningPipeline; b
         threshold: 0.001,
         mismatch: false,
         warning: null,
-        expected_from: 'current document',
+        // One period: the document's split has not changed since the campaign was created.
+        expected_from: 'document history',
+        periods: [{ from: expect.any(String), holdout: 0.5, weights: [1], users: 2 }],
+      },
+      // One variant: its block and discard rates shown, nothing to compare them with.
+      guardrails: {
+        name: 'Guardrails',
+        explanation: expect.stringMatching(/^The share of users who blocked or discarded the message\. With one variant there is nothing to compare it with/),
+        alpha: 0.05,
+        reference: 'other variants',
+        variants: [
+          {
+            variant: 1,
+            block: { users: 0, rate: 0, reference_rate: null, difference: null, p_value: null, breach: false },
+            discard: { users: 0, rate: 0, reference_rate: null, difference: null, p_value: null, breach: false },
+          },
+        ],
+        warnings: [],
       },
       correction: {
         name: 'Several variants',
