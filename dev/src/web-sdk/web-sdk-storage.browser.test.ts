@@ -111,6 +111,22 @@ describe('the web library’s storage and clocks in Chromium', () => {
       utm_campaign: 'refill',
     });
     expect(JSON.stringify(sent)).not.toContain('amoxicillin');
+    // The next page of the session (no UTM, referred by the shop itself) still carries the visit's
+    // attribution: the landing page, the search referrer and the campaign.
+    await page.goto(h.pageUrl('/cart', { ...quiet, context: true }), { referer: `${h.appUrl}/shop/landing` });
+    await page.waitForFunction(() => document.querySelector('script[src$="web-context.js"]') !== null);
+    // Only what this page uploads (the first page's leave send went out before it loaded).
+    bodies.length = 0;
+    await call(page, 'identify', 'login', user);
+    await call(page, 'flush');
+    const next = bodies.flatMap((b) => [JSON.parse(b)].flat() as { id: string; internal: { context?: Record<string, string> } }[]).find((e) => e.id === user)!;
+    expect(next.internal.context).toMatchObject({
+      viewport: '390x700',
+      landing_url: `${h.appUrl}/shop/landing`,
+      referrer: 'https://search.example/',
+      utm_source: 'sms',
+      utm_campaign: 'refill',
+    });
     await ctx.close();
   });
 

@@ -71,6 +71,8 @@ const CONSENT = 'c';
 export const consentKeyOf = (appId: string) => `evp:${appId}:${CONSENT}`;
 const SESSION = 's';
 const LEFT = 'L';
+/** The visit's attribution (the `context` part keeps it for the session: parts/context.ts names the same key). */
+const ATTRIBUTION = 'A';
 
 /** The responses an app reports for an action it handled itself (nudge_response `response`, spec 6). */
 export type ActionResponse = 'open' | 'discard' | 'error';
@@ -377,7 +379,7 @@ export class Client {
           [],
           actions.map(([k]) => k),
         );
-      for (const k of [USER, DEVICE, SESSION, LEFT]) this.deps.shared.del(this.p + k);
+      for (const k of [USER, DEVICE, SESSION, LEFT, ATTRIBUTION]) this.deps.shared.del(this.p + k);
     } else if (c === 'granted') {
       const held = this.pending;
       this.pending = [];
