@@ -50,6 +50,7 @@ describe('loadMigrations', () => {
       [14, 'events_sent_at', 2],
       // 015: dead letters, so the inspector can list an app's own.
       [15, 'dead_letters', 1],
+      [16, 'privacy', 3],
     ]);
     const catalog = [...(ms[2]?.statements ?? []), ...(ms[4]?.statements ?? [])];
     expect(catalog.map((s) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(s)?.[1])).toEqual(CATALOG_KINDS.map((k) => `catalog_${k}`));

@@ -38,6 +38,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   { match: 'prefix', path: '/v1/segments/', service: 'segmenter', serves: 'segments, their preview and members' },
   { match: 'prefix', path: '/v1/users/', service: 'segmenter', serves: 'a user’s segments' },
   { match: 'exact', path: '/v1/keys', service: 'segmenter', serves: 'the app’s keys, with their last use' },
+  { match: 'prefix', path: '/v1/privacy/', service: 'segmenter', serves: 'erasure and export of a person’s data, suppressions' },
   { match: 'exact', path: '/console/keys', service: 'segmenter', serves: 'the console’s Keys page' },
   { match: 'exact', path: '/v1/campaigns', service: 'segmenter', serves: 'campaign creation and list' },
   { match: 'prefix', path: '/v1/campaigns/', service: 'segmenter', serves: 'campaigns, their states, preview, settings, trigger and report' },

@@ -19,6 +19,7 @@ import { DEAD_LETTER_ERROR_KINDS } from '@evp/core';
 import { campaignPaths, campaignSchemas } from './campaigns-openapi';
 import { segmentPaths, segmentSchemas } from './segments-openapi';
 import { keyPaths, keySchemas } from './keys-openapi';
+import { privacyPaths, privacySchemas } from './privacy-openapi';
 import { consolePaths } from './console-openapi';
 import { DEFAULT_INSPECT_LIMIT, MAX_FILTER_CHARS, MAX_INSPECT_LIMIT } from './inspect';
 
@@ -131,9 +132,11 @@ export function segmenterOpenApi(): OpenApiFragment {
       ...campaignPaths(),
       ...keyPaths(internalError, unavailable('Redis (keys’ last uses)')),
       ...consolePaths(),
+      ...privacyPaths(),
     },
     schemas: {
       ...keySchemas,
+      ...privacySchemas,
       ...segmentSchemas,
       ...campaignSchemas,
       RequestVerdicts: object(['request_id', 'status', 'received_at', 'payload_kind', 'envelopes', 'counts', 'events'], {
