@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { KeyRing, UserTokenOutcomeTracker, createInMemoryUserTokenCountStore, readKeysFile, type KeysFile } from '@evp/core';
 
@@ -74,4 +74,16 @@ export function loadOrCreateDevKeys(path: string): DevKeys {
     userTokenKey: { kid: signing.id, secret: signing.key },
     created,
   };
+}
+
+/**
+ * The secret of erasure's keyed hash for `npm start` (PRIVACY_HASH_KEY in a deployment): created once
+ * beside the chdb data, so suppressions stored by it are found again after a restart.
+ */
+export function loadOrCreatePrivacyHashKey(path: string): string {
+  if (!existsSync(path)) {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
+  }
+  return readFileSync(path, 'utf8').trim();
 }

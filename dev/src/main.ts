@@ -4,7 +4,7 @@ import { ConfigError, createLogger } from '@evp/core';
 import { createChdbAnalystSql } from '@evp/embedded';
 import { watchKeysFile } from '@evp/http';
 import { loadDevConfig } from './config';
-import { loadOrCreateDevKeys } from './dev-keys';
+import { loadOrCreateDevKeys, loadOrCreatePrivacyHashKey } from './dev-keys';
 import { createEmbeddedParts } from './embedded-parts';
 import { startInstructions } from './instructions';
 import { startPipeline } from './pipeline';
@@ -23,6 +23,7 @@ async function main() {
     parts,
     keys: keys.ring,
     logger,
+    privacyHashKey: loadOrCreatePrivacyHashKey(resolve(config.DEV_DATA_DIR, 'privacy-hash-key')),
     metrics: reloader.metrics,
     host: config.HOST,
     port: config.PORT,

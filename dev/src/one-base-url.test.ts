@@ -70,6 +70,10 @@ const PROBES: Record<string, Probe[]> = {
     { method: 'GET', path: '/v1/audit/reads', key: SDK_KEY, status: 403, expect: 'forbidden_role' },
     { method: 'GET', path: '/v1/audit/reads?limit=0', key: API_KEY, status: 400, expect: 'invalid_request' },
   ],
+  '/v1/privacy/': [
+    { method: 'GET', path: '/v1/privacy/erasures', key: SDK_KEY, status: 403, expect: 'forbidden_role' },
+    { method: 'GET', path: '/v1/privacy/suppressions', key: API_KEY, status: 200, expect: (b) => expect(b).toEqual({ data: [] }) },
+  ],
   '/v1/keys': [
     { method: 'GET', path: '/v1/keys', key: SDK_KEY, status: 403, expect: 'forbidden_role' },
     {
@@ -158,7 +162,13 @@ describe('npm start serves every public route on one base URL', () => {
   const parts = createEmbeddedParts({ chdbPath: ':memory:', database: uniqueName('baseurl').replace(/-/g, '_') });
 
   beforeAll(async () => {
-    pipeline = await startPipeline({ parts, keys: e2eKeys(), logger: createLogger('baseurl', 'silent'), sinkFlushMs: 50 });
+    pipeline = await startPipeline({
+      parts,
+      keys: e2eKeys(),
+      logger: createLogger('baseurl', 'silent'),
+      sinkFlushMs: 50,
+      privacyHashKey: 'one-base-url-test-key',
+    });
   });
   afterAll(async () => {
     await pipeline.stop();

@@ -17,7 +17,15 @@ import { createGatewayApp, type ScriptFiles } from '@evp/gateway';
 import { bundleWebSdk } from '@evp/web-sdk/bundle';
 import { bundleConsole } from '@evp/console';
 import { startValidator } from '@evp/validator';
-import { createSegmenterApp, createSegmenterParts, loadConsoleAssets, runMigrations, type SegmentEngineConfig } from '@evp/segmenter';
+import {
+  createPrivacyService,
+  createSegmenterApp,
+  createSegmenterParts,
+  loadConsoleAssets,
+  runMigrations,
+  startPrivacyProcessor,
+  type SegmentEngineConfig,
+} from '@evp/segmenter';
 import { createActionStoreApp, startActionRequestsConsumer, startFeedbackConsumer, startLogRelay, startSweeper, storeReadiness } from '@evp/action-store';
 import { platformOpenApi } from './openapi';
 import { demoServer, isDemoPath } from './demo/demo-server';
@@ -37,6 +45,10 @@ export interface PipelineOptions {
   parts: PipelineParts;
   keys: KeyRing;
   logger: Logger;
+  /** The keyed hash's secret for erasure and export (PRIVACY_HASH_KEY); absent, /v1/privacy is not served. */
+  privacyHashKey?: string;
+  /** How often the privacy processor runs (default 200 ms: one process, seconds matter in tests). */
+  privacyIntervalMs?: number;
   /** The one port every public route is served on (0 picks a free one). */
   port?: number;
   host?: string;
@@ -181,12 +193,16 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     webSdk: opts.webSdk ?? bundleWebSdk,
     userTokens: tokens,
   });
+  const privacyLogger = logger.child({ service: 'segmenter', part: 'privacy' });
+  const privacy = opts.privacyHashKey ? createPrivacyService({ analytics, logger: privacyLogger, hashKey: opts.privacyHashKey }) : undefined;
+  const privacyProcessor = privacy && startPrivacyProcessor({ privacy, logger: privacyLogger, intervalMs: opts.privacyIntervalMs ?? 200 });
   const segmenter = createSegmenterApp({
     analytics,
     keys,
     logger: logger.child({ service: 'segmenter' }),
     segments: segments.service,
     campaigns: campaigns.service,
+    ...(privacy ? { privacy } : {}),
     corsOrigins,
     console: loadConsoleAssets({ build: await bundleConsole() }),
     accessLog,
@@ -269,7 +285,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
       if (chServer) await closeServer(chServer.server).catch(() => undefined);
       await sql?.close();
       // The segmenter's parts stop the sink before the engine and the worker: its last stored rows' work is produced first.
-      await Promise.allSettled([validator.stop(), segmenterParts.stop(), sweeper.stop(), ...consumers.map((c) => c.stop())]);
+      await Promise.allSettled([validator.stop(), segmenterParts.stop(), privacyProcessor?.stop(), sweeper.stop(), ...consumers.map((c) => c.stop())]);
       await relay.stop();
       await Promise.allSettled([producer.close(), keys.usage.close()]);
     },

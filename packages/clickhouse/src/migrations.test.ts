@@ -56,6 +56,8 @@ describe('loadMigrations', () => {
       [17, 'events_pseudonym_key', 1],
       // 018: each campaign's split history, for the report's sample-ratio check.
       [18, 'campaign_splits', 1],
+      // 019: erasure and export requests, and the work table their ids go through.
+      [19, 'privacy', 3],
     ]);
     const catalog = [...(ms[2]?.statements ?? []), ...(ms[4]?.statements ?? [])];
     expect(catalog.map((s) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(s)?.[1])).toEqual(CATALOG_KINDS.map((k) => `catalog_${k}`));

@@ -54,6 +54,14 @@ const sinkSchema = z.object({
   CONSOLE_ASSETS_DIR: z.string().min(1).optional(),
   /** Applies pending migrations before consuming (idempotent); off when a separate `migrate` step runs. */
   CLICKHOUSE_MIGRATE_ON_START: envFragments.bool.default('true'),
+  /**
+   * The secret key of the keyed hash (HMAC-SHA256) that erasure and export requests and suppressions
+   * are stored by (docs/privacy.md); at least 32 characters, the same in every replica, never changed
+   * (a new key no longer finds the old suppressions). Unset: the /v1/privacy routes are not served.
+   */
+  PRIVACY_HASH_KEY: z.string().min(32, 'at least 32 characters').optional(),
+  /** How often the privacy processor carries open erasures and exports a step further. */
+  PRIVACY_INTERVAL_MS: envFragments.positiveInt.default(1_000),
   // The parts' settings: each variable with its default and meaning in the part's options table
   // (docs/configuration.md is generated from them).
   ...envShapeOf(SINK_OPTIONS),

@@ -20,6 +20,7 @@ import { createConfluentRegistry } from '@evp/registry';
 import { campaignWorkerConfig, clickhouseOptions, loadSegmenterConfig, segmentEngineConfig, sinkConfig } from './config';
 import { createSegmenterApp, loadConsoleAssets } from './api';
 import { createSegmenterParts } from './segmenter-parts';
+import { createPrivacyService, startPrivacyProcessor } from './privacy';
 
 /**
  * Composition root: config → logger → keys (reloaded on change; last uses in Redis) → ClickHouse (+ migrations) → Kafka + registry → segment
@@ -61,11 +62,14 @@ async function main() {
   // eslint-disable-next-line prefer-const
   let ops: Awaited<ReturnType<typeof serveOps>> | undefined;
   let http: Awaited<ReturnType<typeof listen>> | undefined;
+  // eslint-disable-next-line prefer-const -- assigned once, after the lifecycle that stops it (which may run first)
+  let privacyProcessor: ReturnType<typeof startPrivacyProcessor> | undefined;
   // The parts are read when a shutdown starts (a signal or a dead consumer, both after they exist).
   const lifecycle = serviceLifecycle({
     logger,
     steps: () => [
       { what: 'HTTP', run: () => http && closeServer(http.server) },
+      { what: 'privacy processor (the pass in hand finishes)', run: () => privacyProcessor?.stop() },
       { what: 'sink, segment engine, campaign worker', run: () => parts.stop() },
       { what: 'Kafka', run: () => bus.close() },
       { what: 'ops server', run: () => ops && closeServer(ops.server) },
@@ -89,6 +93,12 @@ async function main() {
   });
   const { segments, campaigns } = parts;
   await parts.start();
+  // Erasure and export: served, and carried out, only with a hash key (the requests are stored by it).
+  const privacy = config.PRIVACY_HASH_KEY
+    ? createPrivacyService({ analytics, logger: logger.child({ part: 'privacy' }), hashKey: config.PRIVACY_HASH_KEY })
+    : undefined;
+  privacyProcessor =
+    privacy && config.SEGMENTER_PARTS.includes('api') ? startPrivacyProcessor({ privacy, logger, intervalMs: config.PRIVACY_INTERVAL_MS }) : undefined;
   // /healthz: the process answers; /readyz: ClickHouse answers and the consumers are alive.
   const readiness = async () => [...consumerProblems(parts.consumers), ...((await analytics.ping()) ? [] : ['clickhouse: not reachable'])];
   // The public API (request verdicts, the inspector) on PORT, behind the edge; its request series
@@ -101,6 +111,7 @@ async function main() {
     readiness,
     segments: segments.service,
     campaigns: campaigns.service,
+    ...(privacy ? { privacy } : {}),
     corsOrigins: config.CORS_ORIGINS,
     accessLog,
     ...(config.CONSOLE_ASSETS_DIR ? { console: loadConsoleAssets({ dir: config.CONSOLE_ASSETS_DIR }) } : {}),

@@ -18,10 +18,12 @@ import { segmentRoutes } from './segments';
 import { campaignRoutes } from './campaigns';
 import { keyRoutes } from './keys';
 import { auditRoutes } from './audit';
+import { privacyRoutes } from './privacy';
 import { consoleRoutes, type ConsoleAssets } from './console';
 import { appHealth, MINUTES_DEFAULT, MINUTES_MAX, spanParam } from './health';
 import type { SegmentsService } from '../segments';
 import type { CampaignsService } from '../campaigns';
+import type { PrivacyService } from '../privacy';
 
 export interface SegmenterAppDeps {
   analytics: Analytics;
@@ -34,6 +36,8 @@ export interface SegmenterAppDeps {
   segments?: SegmentsService;
   /** The campaigns API; absent, its routes answer 404. */
   campaigns?: CampaignsService;
+  /** Erasure and export of a person's data; absent, its routes answer 404. */
+  privacy?: PrivacyService;
   /** Seconds a client should wait after a 503. Default 2. */
   retryAfterSeconds?: number;
   /** The console's build, chart library and example queries (console/assets.ts); absent, the console's pages (the inspector's too) are not served. */
@@ -122,6 +126,7 @@ export function createSegmenterApp(deps: SegmenterAppDeps) {
       });
       if (deps.segments) segmentRoutes(router, deps.keys, deps.segments, deps.analytics, guarded, recordRead);
       if (deps.campaigns) campaignRoutes(router, deps.keys, deps.campaigns, deps.analytics, guarded);
+      if (deps.privacy) privacyRoutes(router, deps.keys, deps.privacy, guarded);
       keyRoutes(router, deps.keys, guarded);
       auditRoutes(router, deps.keys, accessLog, guarded);
       if (deps.console) consoleRoutes(router, deps.console);

@@ -10,6 +10,7 @@ import { createSegments } from '../segments';
 import { createSegmenterApp } from './app';
 import { loadConsoleAssets } from './console';
 import { segmenterOpenApi } from './openapi';
+import { createPrivacyService, type PrivacyService } from '../privacy';
 
 const API = 'api-key-app1-0123456789';
 const SDK = 'sdk-key-app1-0123456789';
@@ -42,8 +43,20 @@ describe("the segmenter's OpenAPI fragment", () => {
     }).service;
   const consoleAssets = loadConsoleAssets({ build: consoleBuildStub() });
   const app = () =>
-    createSegmenterApp({ analytics: db.analytics, keys, logger, segments: segments.service, campaigns: campaignsOn(db.analytics), console: consoleAssets }).app;
+    createSegmenterApp({
+      analytics: db.analytics,
+      keys,
+      logger,
+      segments: segments.service,
+      campaigns: campaignsOn(db.analytics),
+      console: consoleAssets,
+      privacy,
+    }).app;
   afterAll(() => segments.engine.stop());
+  let privacy: PrivacyService;
+  beforeAll(() => {
+    privacy = createPrivacyService({ analytics: db.analytics, logger, hashKey: 'openapi-test-key' });
+  });
 
   beforeAll(async () => {
     await bus.ensureTopics(allTopics());
@@ -116,7 +129,14 @@ describe("the segmenter's OpenAPI fragment", () => {
       },
     };
     const up = app();
-    const failing = createSegmenterApp({ analytics: down, keys, logger, segments: segmentsOn(down).service, campaigns: campaignsOn(down) }).app;
+    const failing = createSegmenterApp({
+      analytics: down,
+      keys,
+      logger,
+      segments: segmentsOn(down).service,
+      campaigns: campaignsOn(down),
+      privacy: createPrivacyService({ analytics: down, logger, hashKey: 'k' }),
+    }).app;
     const partless = createSegmenterApp({ analytics: db.analytics, keys, logger, campaigns: campaignsOn(db.analytics, false) }).app;
     const seen: SeenAnswer[] = [];
     const hit = async (
@@ -273,6 +293,27 @@ describe("the segmenter's OpenAPI fragment", () => {
     await hit(up, `/v1/campaigns/${cid}/pause`, `${campaign}/pause`, API, 'post');
     await hit(up, '/v1/campaigns/none/end', `${campaign}/end`, API, 'post');
     await hit(up, '/v1/campaigns/none/resume', `${campaign}/resume`, API, 'post');
+
+    // Privacy: requests, their states once processed, an export's data, suppressions.
+    const erasures = '/v1/privacy/erasures';
+    const erasure = await hit(up, erasures, erasures, API, 'post', { user_ids: ['u-erased'], patient_ids: ['p-erased'] });
+    await hit(up, erasures, erasures, API, 'post', { user_ids: [] });
+    await hit(up, erasures, erasures, API, 'post', { user_ids: ['x'] }, undefined);
+    await hit(up, erasures, erasures, SDK, 'post', { user_ids: ['x'] });
+    const exports = '/v1/privacy/exports';
+    const exp = await hit(up, exports, exports, API, 'post', { user_id: 'u-1' });
+    await hit(up, exports, exports, API, 'post', { user_id: 'u-1', patient_id: 'p' });
+    await hit(up, `${exports}/${String(exp.id)}/data`, `${exports}/{id}/data`, API);
+    await privacy.runOnce();
+    await hit(up, erasures, erasures, API);
+    await hit(up, `${erasures}/${String(erasure.id)}`, `${erasures}/{id}`, API);
+    await hit(up, `${erasures}/00000000-0000-4000-8000-000000000000`, `${erasures}/{id}`, API);
+    await hit(up, `${exports}/${String(exp.id)}`, `${exports}/{id}`, API);
+    await hit(up, `${exports}/${String(exp.id)}/data`, `${exports}/{id}/data`, API);
+    await hit(up, '/v1/privacy/suppressions', '/v1/privacy/suppressions', API);
+    await hit(up, '/v1/privacy/suppressions/u-erased', '/v1/privacy/suppressions/{user_id}', API, 'delete');
+    await hit(up, '/v1/privacy/suppressions/u-erased', '/v1/privacy/suppressions/{user_id}', API, 'delete');
+    await hit(failing, erasures, erasures, API);
 
     expect(undescribedAnswers(doc, seen)).toEqual([]);
     // The scenarios really produced each answer (so the check is not vacuous).

@@ -20,6 +20,7 @@ import { campaignPaths, campaignSchemas } from './campaigns-openapi';
 import { segmentPaths, segmentSchemas } from './segments-openapi';
 import { keyPaths, keySchemas } from './keys-openapi';
 import { auditPaths, auditSchemas } from './audit-openapi';
+import { privacyPaths, privacySchemas } from './privacy-openapi';
 import { consolePaths } from './console-openapi';
 import { DEFAULT_INSPECT_LIMIT, MAX_FILTER_CHARS, MAX_INSPECT_LIMIT } from './inspect';
 
@@ -133,10 +134,12 @@ export function segmenterOpenApi(): OpenApiFragment {
       ...keyPaths(internalError, unavailable('Redis (keys’ last uses, user token counts)')),
       ...auditPaths(internalError, unavailable('Redis (the access log)')),
       ...consolePaths(),
+      ...privacyPaths(),
     },
     schemas: {
       ...keySchemas,
       ...auditSchemas,
+      ...privacySchemas,
       ...segmentSchemas,
       ...campaignSchemas,
       RequestVerdicts: object(['request_id', 'status', 'received_at', 'payload_kind', 'envelopes', 'counts', 'events'], {

@@ -9,3 +9,4 @@ export { ev, membersOf, seed, type CatalogSeed, type Definitions } from './segme
 export { nth, startSinkHarness, type SinkHarness, type SinkHarnessOptions } from './sink-harness';
 export { MemoryCampaigns, readRequested } from './worker-harness';
 export { consoleBuildStub } from './console-build';
+export { appSnapshot, seedPerson } from './privacy-seed';

@@ -1,0 +1,122 @@
+import { createLogger, type Analytics } from '@evp/core';
+import { useMigratedChdb } from '@evp/testkit';
+import { appSnapshot, seedPerson } from '../testing';
+import { createPrivacyService, type ErasureRequest } from '.';
+
+const chdb = useMigratedChdb('privacy_erase');
+const logger = createLogger('test', 'silent');
+const hashKey = 'test-key';
+
+/** Counts the statements that change data, to check one per table per batch. */
+function counting(analytics: Analytics, failOnDelete?: number) {
+  const deletes: string[] = [];
+  const wrapped: Analytics = {
+    ...analytics,
+    command: async (sql, params) => {
+      if (/^(DELETE|ALTER)/.test(sql)) {
+        deletes.push(sql);
+        if (failOnDelete !== undefined && deletes.length === failOnDelete) throw new Error('killed mid-deleting');
+      }
+      return analytics.command(sql, params);
+    },
+  };
+  return { analytics: wrapped, deletes };
+}
+
+const seeded = { events: 3, catalog_user: 1, catalog_patient: 1, rejected: 1, dead_letters: 1, segment_members: 1, campaign_outcomes: 1, actions_log: 1 };
+
+describe('erasure in ClickHouse', () => {
+  it('deletes a user and a patient everywhere with one statement per table for the batch, proves it with counts, and leaves others alone', async () => {
+    const db = chdb.analytics;
+    await seedPerson(db, 'era', 'u-gone', 'p-gone');
+    await seedPerson(db, 'era', 'u-gone2', 'p-gone2');
+    await seedPerson(db, 'era', 'u-kept', 'p-kept');
+    await seedPerson(db, 'erb', 'u-gone', 'p-gone');
+    const tables = Object.keys(seeded);
+    const keptBefore = await appSnapshot(db, 'erb', tables);
+    const { analytics, deletes } = counting(db);
+    const privacy = createPrivacyService({ analytics, logger, hashKey });
+    const r1 = await privacy.createErasure('era', [
+      { kind: 'user', id: 'u-gone' },
+      { kind: 'patient', id: 'p-gone' },
+    ]);
+    const r2 = await privacy.createErasure('era', [
+      { kind: 'user', id: 'u-gone2' },
+      { kind: 'patient', id: 'p-gone2' },
+    ]);
+    await privacy.runOnce();
+    // One DELETE and one APPLY DELETED MASK per table for both requests, then the work table's own.
+    expect(deletes).toHaveLength(privacy.targets.length * 2 + 4);
+    expect(deletes.every((s) => !s.includes('u-gone') && !s.includes('p-gone'))).toBe(true);
+    for (const id of [r1.id, r2.id]) {
+      const done = (await privacy.get('era', 'erasure', id)) as ErasureRequest;
+      expect(done.state).toBe('completed');
+      expect(done.steps.map((s) => s.state)).toEqual(['accepted', 'suppressed', 'deleting', 'verifying', 'completed']);
+      const before = Object.fromEntries(done.stores.filter((e) => (e.before ?? 0) > 0).map((e) => [e.store, e.before]));
+      // The user's rows (rejected payload, dead letter by key, memberships…) and the patient's (catalog, events naming them).
+      expect(before).toEqual({
+        'clickhouse.events': 3,
+        'clickhouse.catalog_user': 1,
+        'clickhouse.catalog_patient': 1,
+        'clickhouse.rejected': 1,
+        'clickhouse.dead_letters': 1,
+        'clickhouse.segment_members': 1,
+        'clickhouse.campaign_outcomes': 1,
+        'clickhouse.actions_log': 1,
+      });
+      expect(done.stores.every((e) => e.after === 0 && e.after_physical === 0 && e.state === 'completed')).toBe(true);
+      expect(done.kafka.find((k) => k.topic === 'ingest.raw')?.retention_ms).toBe(3 * 24 * 3600 * 1000);
+    }
+    // Physically gone: no row of either person, even with the deleted mask ignored.
+    for (const t of tables) {
+      const [row] = await db.query<{ n: number }>(
+        `SELECT count() AS n FROM ${t} WHERE app_id = 'era' AND position(toJSONString(tuple(*)), 'gone') > 0 SETTINGS apply_deleted_mask = 0`,
+      );
+      expect([t, row?.n]).toEqual([t, 0]);
+    }
+    // The work table holds no id of an ended request.
+    expect(await db.query(`SELECT * FROM privacy_work SETTINGS apply_deleted_mask = 0`)).toEqual([]);
+    // The other app: unchanged byte for byte; the kept person of the same app: all rows still there.
+    expect(await appSnapshot(db, 'erb', tables)).toEqual(keptBefore);
+    const kept = await db.query<{ n: number }>(`SELECT count() AS n FROM events WHERE app_id = 'era' AND (user_id LIKE 'u-kept%')`);
+    expect(kept[0]?.n).toBe(3);
+    // The request stores hashes, never the ids.
+    const stored = await db.query<{ t: string }>(`SELECT toJSONString(tuple(*)) AS t FROM privacy_requests`);
+    expect(stored.some((s) => s.t.includes('u-gone') || s.t.includes('p-gone'))).toBe(false);
+    expect((await privacy.suppressions('era')).map((s) => s.kind).sort()).toEqual(['patient', 'patient', 'user', 'user']);
+  });
+
+  it('resumes a request whose processor died mid-deleting, and ends completed with nothing left', async () => {
+    const db = chdb.analytics;
+    await seedPerson(db, 'erc', 'u-crash', 'p-crash');
+    const dying = counting(db, 5);
+    const first = createPrivacyService({ analytics: dying.analytics, logger, hashKey });
+    const r = await first.createErasure('erc', [
+      { kind: 'user', id: 'u-crash' },
+      { kind: 'patient', id: 'p-crash' },
+    ]);
+    await expect(first.runOnce()).rejects.toThrow('killed mid-deleting');
+    expect((await first.get('erc', 'erasure', r.id))?.state).toBe('deleting');
+    // A new process: nothing in memory, only what was stored.
+    const second = createPrivacyService({ analytics: db, logger, hashKey });
+    await second.runOnce();
+    const done = (await second.get('erc', 'erasure', r.id)) as ErasureRequest;
+    expect(done.state).toBe('completed');
+    expect(done.stores.reduce((n, e) => n + (e.before ?? 0), 0)).toBe(10);
+    expect(done.stores.every((e) => e.after === 0 && e.after_physical === 0)).toBe(true);
+  });
+
+  it('ends failed, naming the store, when rows remain after the delete', async () => {
+    const db = chdb.analytics;
+    await seedPerson(db, 'erd', 'u-stuck', 'p-stuck');
+    // A store whose delete does nothing: its rows are still there at verification.
+    const noop: Analytics = { ...db, command: async (sql, params) => (sql.startsWith('DELETE FROM segment_members') ? undefined : db.command(sql, params)) };
+    const privacy = createPrivacyService({ analytics: noop, logger, hashKey });
+    const r = await privacy.createErasure('erd', [{ kind: 'user', id: 'u-stuck' }]);
+    await privacy.runOnce();
+    const done = (await privacy.get('erd', 'erasure', r.id)) as ErasureRequest;
+    expect(done.state).toBe('failed');
+    expect(done.failure).toEqual({ stores: ['clickhouse.segment_members'] });
+    expect(done.stores.find((e) => e.store === 'clickhouse.segment_members')).toMatchObject({ state: 'failed', before: 1, after: 1, after_physical: 1 });
+  });
+});

@@ -1,0 +1,126 @@
+import { allTopics, type Analytics, type Logger } from '@evp/core';
+import type { ClickHouseTarget } from './targets';
+import type { ErasureRequest, KafkaEntry, StoreEntry, StoredRequest, Suppression } from './model';
+import type { PrivacyStore } from './store';
+import { idHash } from './hash';
+
+export interface ErasureDeps {
+  analytics: Analytics;
+  store: PrivacyStore;
+  targets: ClickHouseTarget[];
+  logger: Logger;
+  hashKey: string;
+  /**
+   * Tells every part of the platform that these people are suppressed, before anything is deleted
+   * (the compacted suppression topic). Absent: the suppression is stored only here.
+   */
+  announce?: (appId: string, suppressions: Suppression[]) => Promise<void>;
+  now?: () => number;
+}
+
+/** Request ids are UUIDs (routes.ts makes them): safe to write into a statement, and they name no one. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const requestScope = (ids: string[]) => {
+  for (const id of ids) if (!UUID.test(id)) throw new Error(`not a request id: ${id}`);
+  return `request_id IN (${ids.map((id) => `'${id}'`).join(', ')})`;
+};
+
+const countRows = async (analytics: Analytics, target: ClickHouseTarget, scope: string, physical: boolean) => {
+  const rows = await analytics.query<{ n: number }>(
+    `SELECT count() AS n FROM ${target.table} WHERE ${target.where(scope)}${physical ? ' SETTINGS apply_deleted_mask = 0' : ''}`,
+  );
+  return Number(rows[0]?.n ?? 0);
+};
+
+const storeName = (t: ClickHouseTarget) => `clickhouse.${t.table}`;
+
+/** When the last copy in each topic is gone: the topic's retention after the suppression (nothing of the person is written after it). */
+const kafkaExpiry = (suppressedAt: number): KafkaEntry[] =>
+  allTopics().map((t) => ({ topic: t.name, retention_ms: t.retentionMs, last_copy_gone_by: new Date(suppressedAt + t.retentionMs).toISOString() }));
+
+/**
+ * The erasure state machine: accepted → suppressed → deleting → verifying → completed | failed.
+ * Every transition is stored before the next step starts, so a processor that dies anywhere resumes
+ * from the stored state (a delete repeated is harmless). Deletes are batched: one statement per table
+ * for all requests in `deleting`, then one per table to make it physical.
+ */
+export function createErasureProcessor(deps: ErasureDeps) {
+  const now = deps.now ?? Date.now;
+  const iso = () => new Date(now()).toISOString();
+  const save = (s: StoredRequest<ErasureRequest>) => deps.store.save(s.appId, { ...s.request, updated_at: iso() }, s.idHashes);
+  const moveTo = (r: ErasureRequest, state: ErasureRequest['state']) => {
+    r.state = state;
+    r.steps.push({ state, at: iso() });
+  };
+  const moveStore = (e: StoreEntry, state: StoreEntry['state']) => {
+    e.state = state;
+    e.steps.push({ state, at: iso() });
+  };
+
+  async function suppress(s: StoredRequest<ErasureRequest>) {
+    const work = await deps.store.workIds(s.appId, s.request.id);
+    const at = iso();
+    const entries = work.map((w) => ({ id_hash: idHash(deps.hashKey, s.appId, w.kind, w.id), kind: w.kind, request_id: s.request.id, at }));
+    await deps.announce?.(s.appId, entries);
+    await deps.store.suppress(s.appId, entries);
+    moveTo(s.request, 'suppressed');
+    s.request.kafka = kafkaExpiry(now());
+    await save(s);
+  }
+
+  async function countBefore(s: StoredRequest<ErasureRequest>) {
+    const scope = requestScope([s.request.id]);
+    s.request.stores = [];
+    for (const t of deps.targets) {
+      const entry: StoreEntry = { store: storeName(t), state: 'pending', steps: [], before: await countRows(deps.analytics, t, scope, false) };
+      moveStore(entry, 'deleting');
+      s.request.stores.push(entry);
+    }
+    moveTo(s.request, 'deleting');
+    await save(s);
+  }
+
+  async function deleteBatch(batch: StoredRequest<ErasureRequest>[]) {
+    const scope = requestScope(batch.map((s) => s.request.id));
+    for (const t of deps.targets) {
+      await deps.analytics.command(`DELETE FROM ${t.table} WHERE ${t.where(scope)}`);
+      // The lightweight delete only masks rows; rewriting the affected parts removes them from disk
+      // (the old parts go once ClickHouse cleans them up: old_parts_lifetime).
+      await deps.analytics.command(`ALTER TABLE ${t.table} APPLY DELETED MASK`);
+    }
+    for (const s of batch) {
+      for (const e of s.request.stores) moveStore(e, 'verifying');
+      moveTo(s.request, 'verifying');
+      await save(s);
+    }
+  }
+
+  async function verify(s: StoredRequest<ErasureRequest>) {
+    const scope = requestScope([s.request.id]);
+    for (const t of deps.targets) {
+      const entry = s.request.stores.find((e) => e.store === storeName(t));
+      if (!entry) continue;
+      entry.after = await countRows(deps.analytics, t, scope, false);
+      entry.after_physical = await countRows(deps.analytics, t, scope, true);
+      moveStore(entry, entry.after === 0 && entry.after_physical === 0 ? 'completed' : 'failed');
+    }
+    const failed = s.request.stores.filter((e) => e.state === 'failed').map((e) => e.store);
+    if (failed.length > 0) s.request.failure = { stores: failed };
+    moveTo(s.request, failed.length > 0 ? 'failed' : 'completed');
+    await save(s);
+    await deps.store.dropWork([s.request.id]);
+    deps.logger.info({ requestId: s.request.id, appId: s.appId, state: s.request.state, failed }, 'erasure ended');
+  }
+
+  /** One pass over every open erasure: each moves as far as it can. */
+  async function runOnce(): Promise<void> {
+    const open = (await deps.store.open('erasure')) as StoredRequest<ErasureRequest>[];
+    for (const s of open.filter((o) => o.request.state === 'accepted')) await suppress(s);
+    for (const s of open.filter((o) => o.request.state === 'suppressed')) await countBefore(s);
+    const deleting = open.filter((o) => o.request.state === 'deleting');
+    if (deleting.length > 0) await deleteBatch(deleting);
+    for (const s of open.filter((o) => o.request.state === 'verifying')) await verify(s);
+  }
+
+  return { runOnce };
+}

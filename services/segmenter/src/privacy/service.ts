@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import type { Analytics, Logger } from '@evp/core';
+import { clickhouseTargets, type ClickHouseTarget, type IdKind } from './targets';
+import { createPrivacyStore } from './store';
+import { createErasureProcessor, type ErasureDeps } from './erasure';
+import { countExports, exportLines } from './export';
+import { idHash } from './hash';
+import type { ErasureRequest, ExportRequest, Suppression } from './model';
+
+export interface PrivacyServiceDeps {
+  analytics: Analytics;
+  logger: Logger;
+  /** The key of the ids' keyed hash (PRIVACY_HASH_KEY). */
+  hashKey: string;
+  announce?: ErasureDeps['announce'];
+  /**
+   * Called when an export's rows are handed out: the hook for the read log (who read whose data).
+   * Absent: nothing is recorded.
+   */
+  onExportRead?: (appId: string, exportId: string) => void | Promise<void>;
+  targets?: ClickHouseTarget[];
+  now?: () => number;
+}
+
+/** Stores this version does not erase yet, stated in every erasure. */
+const NOT_COVERED = ['redis (the action store: actions, delivery state, blocks, caps)'];
+
+/** Erasure and export requests for the routes, and the processor that carries them out. */
+export function createPrivacyService(deps: PrivacyServiceDeps) {
+  const now = deps.now ?? Date.now;
+  const targets = deps.targets ?? clickhouseTargets();
+  const store = createPrivacyStore(deps.analytics, now);
+  const erasures = createErasureProcessor({ ...deps, store, targets });
+  const hashes = (appId: string, ids: { kind: IdKind; id: string }[]) => ids.map((i) => idHash(deps.hashKey, appId, i.kind, i.id));
+
+  return {
+    targets,
+    async createErasure(appId: string, ids: { kind: IdKind; id: string }[]): Promise<ErasureRequest> {
+      const at = new Date(now()).toISOString();
+      const request: ErasureRequest = {
+        id: randomUUID(),
+        kind: 'erasure',
+        state: 'accepted',
+        ids: { user: ids.filter((i) => i.kind === 'user').length, patient: ids.filter((i) => i.kind === 'patient').length },
+        created_at: at,
+        updated_at: at,
+        steps: [{ state: 'accepted', at }],
+        stores: [],
+        kafka: [],
+        not_covered: NOT_COVERED,
+      };
+      // The ids first: a request whose row exists always has its ids to work with.
+      await store.addWork(appId, request.id, ids);
+      await store.save(appId, request, hashes(appId, ids));
+      return request;
+    },
+    async createExport(appId: string, target: { kind: IdKind; id: string }): Promise<ExportRequest> {
+      const at = new Date(now()).toISOString();
+      const request: ExportRequest = { id: randomUUID(), kind: 'export', state: 'accepted', id_kind: target.kind, created_at: at, updated_at: at };
+      await store.addWork(appId, request.id, [target]);
+      await store.save(appId, request, hashes(appId, [target]));
+      return request;
+    },
+    get: async (appId: string, kind: 'erasure' | 'export', id: string) => {
+      const s = await store.get(appId, id);
+      return s?.request.kind === kind ? s.request : undefined;
+    },
+    list: async (appId: string, kind: 'erasure' | 'export') => (await store.list(appId, kind)).map((s) => s.request),
+    async *exportData(appId: string, id: string): AsyncGenerator<string> {
+      await deps.onExportRead?.(appId, id);
+      yield* exportLines(deps.analytics, targets, id);
+    },
+    suppressions: (appId: string) => store.suppressions(appId),
+    /** Lifts the suppression of a user id; false when the user was not suppressed. */
+    async liftSuppression(appId: string, userId: string): Promise<boolean> {
+      const found: Suppression[] = await store.suppressions(appId, idHash(deps.hashKey, appId, 'user', userId));
+      for (const s of found) await store.lift(appId, { ...s, at: new Date(now()).toISOString() });
+      return found.length > 0;
+    },
+    /** One pass of the processor: erasures step by step, exports counted. */
+    async runOnce(): Promise<void> {
+      await erasures.runOnce();
+      await countExports({ analytics: deps.analytics, store, targets, now });
+    },
+  };
+}
+
+export type PrivacyService = ReturnType<typeof createPrivacyService>;

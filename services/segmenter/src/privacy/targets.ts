@@ -1,0 +1,128 @@
+import { personIdFields, type PersonIdField } from '@evp/schemas';
+
+/** The kinds of person an erasure or an export names (the routes' `user_ids` and `patient_ids`). */
+const ID_KINDS = ['user', 'patient'] as const;
+export type IdKind = (typeof ID_KINDS)[number];
+
+/** The table of ids in flight (migration 019): every statement reads the ids from it, never from a literal. */
+export const WORK_TABLE = 'privacy_work';
+
+/**
+ * One ClickHouse table that can hold a person's rows, with the condition that finds them. `where`
+ * reads the ids from WORK_TABLE rows selected by `scope` (a condition on that table's columns, e.g.
+ * the requests of a batch), so one statement serves every request of the batch.
+ */
+export interface ClickHouseTarget {
+  table: string;
+  /** What the condition looks at, for the docs and the test (e.g. `user_id`, `props.patient_list[].patient_id`). */
+  carriers: string[];
+  where: (scope: string) => string;
+}
+
+/** `(app_id, <column>) IN (ids of kind)`: a plain id column of the table. */
+const inIds = (column: string, kind: IdKind, scope: string) =>
+  `(app_id, ${column}) IN (SELECT app_id, id FROM ${WORK_TABLE} WHERE kind = '${kind}' AND (${scope}))`;
+
+/** The ids of a kind as `app_id:id` strings, one array for the whole batch (a scalar subquery). */
+const appIds = (kind: IdKind, scope: string) => `(SELECT groupArray(concat(app_id, ':', id)) FROM ${WORK_TABLE} WHERE kind = '${kind}' AND (${scope}))`;
+
+/**
+ * The values at `path` inside a JSON column, as an Array(String) over the column's JSON text: a key
+ * step extracts the member, `[]` spreads an array, `{}` a map's values. A value that is a JSON string
+ * is compared unquoted; a number as its digits, so an id sent as 42 is found by '42' (a type
+ * mismatch would otherwise make a delete silently match nothing).
+ */
+function jsonPathValues(column: string, path: readonly string[]): string {
+  let raws = `[toJSONString(${column})]`;
+  for (const step of path) {
+    if (step === '[]') raws = `arrayFlatten(arrayMap(x -> JSONExtractArrayRaw(x), ${raws}))`;
+    else if (step === '{}') raws = `arrayFlatten(arrayMap(x -> arrayMap(kv -> kv.2, JSONExtractKeysAndValuesRaw(x)), ${raws}))`;
+    else raws = `arrayMap(x -> JSONExtractRaw(x, ${sqlString(step)}), ${raws})`;
+  }
+  return `arrayMap(x -> if(JSONType(x) = 'String', JSONExtractString(x), x), ${raws})`;
+}
+
+const sqlString = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+const hasIds = (values: string, kind: IdKind, scope: string) => `hasAny(arrayMap(v -> concat(app_id, ':', v), ${values}), ${appIds(kind, scope)})`;
+
+const isIdKind = (k: string): k is IdKind => (ID_KINDS as readonly string[]).includes(k);
+
+/** Events: the envelope's user_id, and every tagged property path of the events that have it. */
+function eventsTarget(fields: PersonIdField[]): ClickHouseTarget {
+  // One condition per (kind, path), naming every event that has the path (names are the contract's, not a person's).
+  const byPath = new Map<string, { kind: IdKind; path: readonly string[]; names: Set<string> }>();
+  for (const f of fields) {
+    if (f.source !== 'event' || !isIdKind(f.person)) continue;
+    const key = `${f.person} ${f.path.join('.')}`;
+    const entry = byPath.get(key) ?? { kind: f.person, path: f.path, names: new Set<string>() };
+    entry.names.add(f.name);
+    byPath.set(key, entry);
+  }
+  const paths = [...byPath.values()];
+  return {
+    table: 'events',
+    carriers: ['user_id', ...paths.map((p) => `props.${p.path.join('.')} (${p.kind})`)],
+    where: (scope) =>
+      [
+        inIds('user_id', 'user', scope),
+        ...paths.map((p) => `(name IN (${[...p.names].map(sqlString).join(', ')}) AND ${hasIds(jsonPathValues('props', p.path), p.kind, scope)})`),
+      ].join(' OR '),
+  };
+}
+
+/** A catalog table: the record's own id when the record is a person, and every tagged path inside it. */
+function catalogTargets(fields: PersonIdField[]): ClickHouseTarget[] {
+  const byKind = new Map<string, PersonIdField[]>();
+  for (const f of fields) if (f.source === 'catalog' && isIdKind(f.person)) byKind.set(f.name, [...(byKind.get(f.name) ?? []), f]);
+  return [...byKind].map(([kind, fs]) => ({
+    table: `catalog_${kind}`,
+    carriers: fs.map((f) => `${f.path.length === 1 && f.path[0] === 'id' ? 'id' : `record.${f.path.join('.')}`} (${f.person})`),
+    where: (scope) =>
+      fs
+        .map((f) =>
+          f.path.length === 1 && f.path[0] === 'id'
+            ? inIds('id', f.person as IdKind, scope)
+            : hasIds(jsonPathValues('record', f.path), f.person as IdKind, scope),
+        )
+        .join(' OR '),
+  }));
+}
+
+/**
+ * A payload kept as text (a rejected upload, a dead letter): it names the person when it holds one of
+ * the ids as a JSON string. A dead letter of an Avro topic keeps its bytes base64-encoded: decoded,
+ * the id appears unquoted, so there it is a substring match (it can also take another id containing
+ * this one: an erasure deletes such a dead letter too; an export shows it).
+ */
+function payloadMatch(payload: string, quoted: boolean, scope: string): string {
+  const needle = quoted ? `concat('"', id, '"')` : 'id';
+  return `arrayExists(p -> p.1 = app_id AND position(${payload}, p.2) > 0, (SELECT groupArray((app_id, ${needle})) FROM ${WORK_TABLE} WHERE (${scope})))`;
+}
+
+/**
+ * Every ClickHouse table that can hold a person's rows. Events and catalogs are derived from the
+ * field tables' privacy tags (personIdFields); the platform's own tables name the app's user in a
+ * `user_id` column (segment members, campaign outcomes, the action log) or keep a payload as text.
+ */
+export function clickhouseTargets(fields: PersonIdField[] = personIdFields()): ClickHouseTarget[] {
+  const userTable = (table: string): ClickHouseTarget => ({ table, carriers: ['user_id'], where: (scope) => inIds('user_id', 'user', scope) });
+  return [
+    eventsTarget(fields),
+    ...catalogTargets(fields),
+    {
+      table: 'rejected',
+      carriers: ['payload (JSON text)'],
+      where: (scope) => payloadMatch('payload', true, scope),
+    },
+    {
+      table: 'dead_letters',
+      carriers: ['source_key', 'payload'],
+      where: (scope) =>
+        `${inIds('substring(source_key, length(app_id) + 2)', 'user', scope)} OR (payload_encoding = 'utf8' AND ${payloadMatch('payload', true, scope)}) OR (payload_encoding = 'base64' AND ${payloadMatch('base64Decode(payload)', false, scope)})`,
+    },
+    userTable('segment_members'),
+    userTable('campaign_outcomes'),
+    userTable('actions_log'),
+  ];
+}
