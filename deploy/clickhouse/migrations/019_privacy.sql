@@ -27,7 +27,9 @@ CREATE TABLE IF NOT EXISTS privacy_work
     kind       LowCardinality(String) COMMENT 'user or patient',
     id         String
 )
-ENGINE = MergeTree
+-- ReplacingMergeTree (rows are their own key, so nothing is replaced): the engine every table has,
+-- which the clustered form of the migrations knows how to render.
+ENGINE = ReplacingMergeTree
 ORDER BY (app_id, request_id, kind, id);
 
 -- Suppressed people, by keyed hash (the compacted topic privacy.suppressions carries the same): what
