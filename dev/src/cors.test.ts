@@ -25,6 +25,7 @@ const SAMPLES: Record<string, string> = {
   campaign_id: 'c-1',
   segment_id: 's-1',
   file: 'web.js',
+  id: 'p-cors',
 };
 const concrete = (path: string) =>
   path.replace(/\{(\w+)\}/g, (_, name: string) => {
