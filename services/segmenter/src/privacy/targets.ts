@@ -101,9 +101,29 @@ function payloadMatch(payload: string, quoted: boolean, scope: string): string {
 }
 
 /**
+ * Receipts (one per envelope or catalog upload): an event's item names the envelope's user; a catalog
+ * item names its record's id, which is a person's when the catalog's `id` is tagged as one. A receipt
+ * naming the person goes whole, with the verdicts of others' records uploaded beside it: it is a
+ * verdict kept for the uploader, not anyone's data.
+ */
+function receiptsTarget(fields: PersonIdField[]): ClickHouseTarget {
+  const records = fields.filter((f) => f.source === 'catalog' && isIdKind(f.person) && f.path.length === 1 && f.path[0] === 'id');
+  return {
+    table: 'ingest_receipts',
+    carriers: ['items[].user_id (user)', ...records.map((f) => `items[].id of catalog:${f.name} (${f.person})`)],
+    where: (scope) =>
+      [
+        hasIds(`arrayMap(i -> ifNull(i.user_id, ''), items)`, 'user', scope),
+        ...records.map((f) => `(payload_kind = ${sqlString(`catalog:${f.name}`)} AND ${hasIds('arrayMap(i -> i.id, items)', f.person as IdKind, scope)})`),
+      ].join(' OR '),
+  };
+}
+
+/**
  * Every ClickHouse table that can hold a person's rows. Events and catalogs are derived from the
  * field tables' privacy tags (personIdFields); the platform's own tables name the app's user in a
- * `user_id` column (segment members, campaign outcomes, the action log) or keep a payload as text.
+ * `user_id` column (segment members, campaign outcomes, the action log, rejections, receipts' items)
+ * or keep a payload as text.
  */
 export function clickhouseTargets(fields: PersonIdField[] = personIdFields()): ClickHouseTarget[] {
   const userTable = (table: string): ClickHouseTarget => ({ table, carriers: ['user_id'], where: (scope) => inIds('user_id', 'user', scope) });
@@ -112,9 +132,11 @@ export function clickhouseTargets(fields: PersonIdField[] = personIdFields()): C
     ...catalogTargets(fields),
     {
       table: 'rejected',
-      carriers: ['payload (JSON text)'],
-      where: (scope) => payloadMatch('payload', true, scope),
+      // The envelope's user (a column since migration 004) and the rejected event or record itself.
+      carriers: ['user_id', 'payload (JSON text)'],
+      where: (scope) => `${inIds('user_id', 'user', scope)} OR ${payloadMatch('payload', true, scope)}`,
     },
+    receiptsTarget(fields),
     {
       table: 'dead_letters',
       carriers: ['source_key', 'payload'],
