@@ -19,6 +19,7 @@ import { bundleConsole } from '@evp/console';
 import { startValidator } from '@evp/validator';
 import {
   createPrivacyService,
+  suppressionLog,
   createSegmenterApp,
   createSegmenterParts,
   loadConsoleAssets,
@@ -194,7 +195,9 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     userTokens: tokens,
   });
   const privacyLogger = logger.child({ service: 'segmenter', part: 'privacy' });
-  const privacy = opts.privacyHashKey ? createPrivacyService({ analytics, logger: privacyLogger, hashKey: opts.privacyHashKey }) : undefined;
+  const privacy = opts.privacyHashKey
+    ? createPrivacyService({ analytics, logger: privacyLogger, hashKey: opts.privacyHashKey, ...suppressionLog(producer) })
+    : undefined;
   const privacyProcessor = privacy && startPrivacyProcessor({ privacy, logger: privacyLogger, intervalMs: opts.privacyIntervalMs ?? 200 });
   const segmenter = createSegmenterApp({
     analytics,

@@ -12,12 +12,12 @@ describe('repository invariants', () => {
       .map((l) => l.trim())
       .filter((l) => l && !l.startsWith('#'))
       .map((l) => {
-        const [name, partitions, retentionMs] = l.split(/\s+/);
-        return { name, partitions: Number(partitions), retentionMs: Number(retentionMs) };
+        const [name, partitions, retention] = l.split(/\s+/);
+        return { name, partitions: Number(partitions), retention: retention === 'compact' ? retention : Number(retention) };
       });
     expect(listed.sort((a, b) => a.name!.localeCompare(b.name!))).toEqual(
       allTopics()
-        .map(({ name, partitions, retentionMs }) => ({ name, partitions, retentionMs }))
+        .map(({ name, partitions, retentionMs, compacted }) => ({ name, partitions, retention: compacted ? 'compact' : retentionMs }))
         .sort((a, b) => a.name.localeCompare(b.name)),
     );
   });

@@ -2,7 +2,7 @@
 // REJECTED_FIELDS (schemas/src/rejected.ts), MEMBERSHIP_FIELDS (schemas/src/membership.ts),
 // ACTION_LOG_FIELDS (schemas/src/action-log.ts), RECEIPT_FIELDS (schemas/src/receipt.ts) and
 // DEAD_LETTER_FIELDS (schemas/src/dead-letter-fields.ts), NEW_ACTION_FIELDS and ACTION_REQUEST_FIELDS
-// (schemas/src/action-request.ts).
+// (schemas/src/action-request.ts), SUPPRESSION_FIELDS (schemas/src/suppression.ts).
 // Do not edit; a test fails when this file is stale.
 /* eslint-disable */
 import type { Block, RejectionReason } from '@evp/core';
@@ -264,6 +264,19 @@ export interface ActionRequestMessage {
   /** Kept in the action log’s created entries (e.g. `campaign:42`); absent = `actions.requested`. */
   source?: string;
   actions: RequestedAction[];
+}
+
+/** The value of a `privacy.suppressions` message (JSON, key `<app_id>:<id_hash>`; a tombstone lifts the suppression). */
+export interface SuppressionEntry {
+  app_id: string;
+  /** HMAC-SHA256 of app, kind and id under PRIVACY_HASH_KEY (hex): names no one without the key. */
+  id_hash: string;
+  /** The kind of id: `user` or `patient`. */
+  kind: "user" | "patient";
+  /** The erasure request that suppressed the person. */
+  request_id: string;
+  /** When the suppression was made (ISO 8601). */
+  at: string;
 }
 
 /**

@@ -7,6 +7,7 @@ export * from './message-reader';
 export * from './dead-letter-fields';
 export * from './receipt';
 export * from './membership';
+export * from './suppression';
 export * from './action-log';
 export * from './action-request';
 export * from './dsl/types';

@@ -6,7 +6,7 @@
 //
 // 1. Waits (polling, until the deadline) until the broker answers metadata
 //    requests and reports itself in the cluster.
-// 2. If a topics file is given (lines "name partitions retention-ms"; '#' comments
+// 2. If a topics file is given (lines "name partitions retention-ms|compact"; '#' comments
 //    and blank lines ignored), creates the missing topics with their retention.ms,
 //    the replication factor (default 1) and min.insync.replicas (default: the broker's) in a single
 //    CreateTopics request, then waits until every partition of every listed
@@ -46,7 +46,8 @@ public class LocalKafkaAdmin {
         Map<String, String> retentionMs = new LinkedHashMap<>();
         for (String[] l : lines) {
             wanted.put(l[0], Integer.parseInt(l[1]));
-            retentionMs.put(l[0], String.valueOf(Long.parseLong(l[2])));
+            // "compact": a compacted topic (cleanup.policy=compact), which has no retention.
+            retentionMs.put(l[0], l[2].equals("compact") ? l[2] : String.valueOf(Long.parseLong(l[2])));
         }
         short replicationFactor = args.length > 3 ? Short.parseShort(args[3]) : 1;
         int minInsync = args.length > 4 ? Integer.parseInt(args[4]) : 1;
@@ -88,7 +89,9 @@ public class LocalKafkaAdmin {
             for (Map.Entry<String, Integer> t : wanted.entrySet()) {
                 if (!existing.contains(t.getKey())) {
                     Map<String, String> configs = new LinkedHashMap<>(topicConfigs);
-                    configs.put("retention.ms", retentionMs.get(t.getKey()));
+                    String retention = retentionMs.get(t.getKey());
+                    if (retention.equals("compact")) configs.put("cleanup.policy", "compact");
+                    else configs.put("retention.ms", retention);
                     toCreate.add(new NewTopic(t.getKey(), t.getValue(), replicationFactor).configs(configs));
                 }
             }
@@ -147,7 +150,7 @@ public class LocalKafkaAdmin {
             String line = raw.replaceAll("#.*", "").trim();
             if (line.isEmpty()) continue;
             String[] parts = line.split("\\s+");
-            if (parts.length != 3) throw new IllegalArgumentException(file + ": bad line (name partitions retention-ms): " + raw);
+            if (parts.length != 3) throw new IllegalArgumentException(file + ": bad line (name partitions retention-ms|compact): " + raw);
             m.add(parts);
         }
         return m;

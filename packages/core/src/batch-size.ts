@@ -1,5 +1,5 @@
 import { InfraError } from './errors';
-import type { OutgoingMessage } from './ports/bus';
+import type { OutgoingRecord } from './ports/bus';
 
 /**
  * Kafka record batch framing (v2): a 61-byte batch header, and per record its varint lengths,
@@ -11,18 +11,18 @@ const RECORD_OVERHEAD = 32;
 const HEADER_OVERHEAD = 10;
 
 /** Upper bound of one message's size inside a record batch. */
-export function recordBytes(m: OutgoingMessage): number {
-  let n = RECORD_OVERHEAD + m.value.length + (m.key === undefined ? 0 : Buffer.byteLength(m.key));
-  if (m.headers) for (const [k, v] of Object.entries(m.headers)) n += HEADER_OVERHEAD + Buffer.byteLength(k) + Buffer.byteLength(v);
+export function recordBytes(m: OutgoingRecord): number {
+  let n = RECORD_OVERHEAD + (m.value === null ? 0 : m.value.length) + (m.key === undefined ? 0 : Buffer.byteLength(m.key));
+  if (m.value !== null && m.headers) for (const [k, v] of Object.entries(m.headers)) n += HEADER_OVERHEAD + Buffer.byteLength(k) + Buffer.byteLength(v);
   return n;
 }
 
 /** Whether a message fits a record batch of `maxBatchBytes` on its own. */
-export function fitsOneBatch(m: OutgoingMessage, maxBatchBytes: number): boolean {
+export function fitsOneBatch(m: OutgoingRecord, maxBatchBytes: number): boolean {
   return recordBytes(m) + BATCH_OVERHEAD <= maxBatchBytes;
 }
 
-export function messageTooLarge(topic: string, m: OutgoingMessage, maxBatchBytes: number): InfraError {
+export function messageTooLarge(topic: string, m: OutgoingRecord, maxBatchBytes: number): InfraError {
   return new InfraError('bus', `a message of ${recordBytes(m)} bytes cannot fit topic ${topic}'s ${maxBatchBytes}-byte record batches`, {
     retriable: false,
   });
@@ -30,7 +30,7 @@ export function messageTooLarge(topic: string, m: OutgoingMessage, maxBatchBytes
 
 export interface TopicMessages {
   topic: string;
-  messages: OutgoingMessage[];
+  messages: OutgoingRecord[];
 }
 
 /**
@@ -44,7 +44,7 @@ export function splitToFit(entries: readonly TopicMessages[], maxBatchBytes: (to
   const writes: TopicMessages[][] = [];
   for (const { topic, messages } of entries) {
     const limit = maxBatchBytes(topic) - BATCH_OVERHEAD;
-    let slice: OutgoingMessage[] = [];
+    let slice: OutgoingRecord[] = [];
     let bytes = 0;
     let index = 0;
     const flush = () => {

@@ -4,8 +4,18 @@ const DAY = 86_400_000;
 
 describe('the platform topics’ retention', () => {
   it('bounds every topic: none keeps a message forever or longer than two weeks', () => {
-    const unbounded = allTopics().filter((t) => !(Number.isSafeInteger(t.retentionMs) && t.retentionMs > 0 && t.retentionMs <= 14 * DAY));
+    const unbounded = allTopics().filter(
+      (t) => !t.compacted && !(t.retentionMs !== undefined && Number.isSafeInteger(t.retentionMs) && t.retentionMs > 0 && t.retentionMs <= 14 * DAY),
+    );
     expect(unbounded).toEqual([]);
+  });
+
+  it('compacts only the suppression topic, which holds keyed hashes of ids and no data', () => {
+    expect(
+      allTopics()
+        .filter((t) => t.compacted)
+        .map((t) => [t.name, t.retentionMs]),
+    ).toEqual([[topics.privacySuppressions, undefined]]);
   });
 
   it('gives each kind of topic its stated retention', () => {

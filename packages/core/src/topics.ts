@@ -38,6 +38,13 @@ export const topics = {
    * group `segmenter-campaigns` (docs/campaigns.md, "Triggers and delivery").
    */
   campaignsTriggers: 'campaigns.triggers',
+  /**
+   * Who is suppressed (an erasure's first step; docs/privacy.md, "Erasure and export"): compacted,
+   * key `<app_id>:<id_hash>` (the keyed hash of the id, never the id), value a SuppressionEntry
+   * (JSON, schemas/src/suppression.ts), a tombstone (null value) when the suppression is lifted.
+   * Every part reads it whole from the beginning (SuppressionSet) and refuses the person's new data.
+   */
+  privacySuppressions: 'privacy.suppressions',
   events: (block: Block) => `events.${block}`,
   catalog: (kind: CatalogKind) => `catalog.${kind}`,
   /** Records of every app-defined catalog kind (not in CATALOG_KINDS; schemas/src/catalogs/custom.ts). */
@@ -81,8 +88,11 @@ export const TOPIC_RETENTION_MS = {
   work: DAY_MS,
 } as const;
 
-/** A platform topic: every one states its retention. */
-export type PlatformTopicSpec = TopicSpec & { retentionMs: number };
+/**
+ * A platform topic: every one states its retention, except a compacted one, which keeps the latest
+ * value of each key until a tombstone (so it must never hold a person's data: only keyed hashes).
+ */
+export type PlatformTopicSpec = TopicSpec & ({ retentionMs: number; compacted?: undefined } | { compacted: true; retentionMs?: undefined });
 
 /** Every topic the platform uses, with its partition count and retention (mirrored by deploy/local/topics.txt). */
 export function allTopics(): PlatformTopicSpec[] {
@@ -102,5 +112,8 @@ export function allTopics(): PlatformTopicSpec[] {
     { name: topics.segmentsWork, partitions: 6, retentionMs: work },
     { name: topics.segmentsMembership, partitions: 3, retentionMs: stream },
     { name: topics.campaignsTriggers, partitions: 6, retentionMs: work },
+    // Compacted, not bounded: a suppression must outlive any retention (a device may re-send an old
+    // upload months later). It holds keyed hashes of ids only, which name no one without the key.
+    { name: topics.privacySuppressions, partitions: 1, compacted: true },
   ];
 }

@@ -13,6 +13,7 @@ import {
 } from 'kafkajs';
 import {
   deadLetterTally,
+  isTombstone,
   consumerLagTally,
   subscriptionHandler,
   splitToFit,
@@ -21,9 +22,11 @@ import {
   topics,
   type Bus,
   type BusMessage,
+  type Following,
   type BusProducer,
   type Logger,
   type OutgoingMessage,
+  type OutgoingRecord,
   type SubscribeOptions,
   type Subscription,
   type TopicSpec,
@@ -88,10 +91,10 @@ const toBusMessage = (topic: string, partition: number, m: KafkaMessage): BusMes
   timestamp: Number(m.timestamp),
 });
 
-const toKafkaMessage = (m: OutgoingMessage): Message => ({
+const toKafkaMessage = (m: OutgoingRecord): Message => ({
   key: m.key ?? null,
   value: m.value,
-  ...(m.headers ? { headers: m.headers } : {}),
+  ...(m.value !== null && m.headers ? { headers: m.headers } : {}),
 });
 
 /** A kafkajs producer and the witness of the partitions each of its sends chose. */
@@ -179,7 +182,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       await serial.run(() => Promise.resolve());
       const close = () => serial.close();
       closers.add(close);
-      const sendBatch = async (entries: { topic: string; messages: OutgoingMessage[] }[]) => {
+      const sendBatch = async (entries: { topic: string; messages: OutgoingRecord[] }[]) => {
         // Several produce requests when the messages exceed a record batch, one after the other so
         // order per key holds; the call resolves once all are durable (a failure may leave earlier
         // ones written: at-least-once, as for any failed send).
@@ -198,7 +201,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
           } catch (err) {
             throw toInfraError(err, 'produce');
           }
-          for (const e of write) if (e.topic === topics.deadLetters) deadLetters.record(e.messages);
+          for (const e of write) if (e.topic === topics.deadLetters) deadLetters.record(e.messages.filter((m) => !isTombstone(m)));
         }
       };
       return {
@@ -281,6 +284,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
         const configOf = (t: TopicSpec) => [
           ...(t.maxMessageBytes === undefined ? [] : [{ name: 'max.message.bytes', value: String(t.maxMessageBytes) }]),
           ...(t.retentionMs === undefined ? [] : [{ name: 'retention.ms', value: String(t.retentionMs) }]),
+          ...(t.compacted ? [{ name: 'cleanup.policy', value: 'compact' }] : []),
           ...minInsync,
         ];
         if (missing.length > 0) {
@@ -291,7 +295,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
         }
         // Topics that existed before a limit or a retention was introduced get it too (created by an
         // older version or by stack.sh). alterConfigs replaces a topic's overrides; ours set only these.
-        const limited = wanted.filter((t) => existing.has(t.name) && (t.maxMessageBytes !== undefined || t.retentionMs !== undefined));
+        const limited = wanted.filter((t) => existing.has(t.name) && (t.maxMessageBytes !== undefined || t.retentionMs !== undefined || t.compacted));
         if (limited.length > 0) {
           await a.alterConfigs({
             validateOnly: false,
@@ -358,6 +362,47 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       } finally {
         await consumer.disconnect().catch(() => undefined);
       }
+    },
+
+    async follow(topic, visit): Promise<Following> {
+      let ends: Map<number, number>;
+      try {
+        const offsets = await (await getAdmin()).fetchTopicOffsets(topic);
+        ends = new Map(offsets.filter((o) => Number(o.high) > Number(o.low)).map((o) => [o.partition, Number(o.high)]));
+      } catch (err) {
+        throw toInfraError(err, 'follow offsets');
+      }
+      // kafkajs reads only as a group member: a group of its own, never committed, so every
+      // follower reads the topic whole from the beginning.
+      const consumer = kafka.consumer({ groupId: `evp-follow-${randomUUID()}`, maxBytesPerPartition: options.maxBytesPerPartition ?? 1_048_576 });
+      let caughtUp!: () => void;
+      const done = new Promise<void>((resolve) => (caughtUp = resolve));
+      if (ends.size === 0) caughtUp();
+      const close = async () => {
+        closers.delete(close);
+        await consumer.disconnect().catch(() => undefined);
+      };
+      try {
+        await consumer.connect();
+        await consumer.subscribe({ topic, fromBeginning: true });
+        await consumer.run({
+          autoCommit: false,
+          eachBatch: async ({ batch }) => {
+            for (const m of batch.messages) if (m.key !== null) visit(m.key.toString(), m.value);
+            const end = ends.get(batch.partition);
+            const last = batch.messages.at(-1);
+            if (end !== undefined && last && Number(last.offset) + 1 >= end) {
+              ends.delete(batch.partition);
+              if (ends.size === 0) caughtUp();
+            }
+          },
+        });
+      } catch (err) {
+        await close();
+        throw toInfraError(err, 'follow');
+      }
+      closers.add(close);
+      return { caughtUp: done, stop: close };
     },
 
     async listTopics() {

@@ -3,6 +3,7 @@ import { ACTION_LOG_FIELDS } from '../action-log';
 import { DEAD_LETTER_FIELDS } from '../dead-letter-fields';
 import { MEMBERSHIP_FIELDS } from '../membership';
 import { RECEIPT_FIELDS } from '../receipt';
+import { SUPPRESSION_FIELDS } from '../suppression';
 import { ACTION_REQUEST_FIELDS } from '../action-request';
 import type { RecordField } from '../record-fields';
 
@@ -83,6 +84,12 @@ const records: { title: string; topic: string; source: string; fields: readonly 
     fields: ACTION_REQUEST_FIELDS,
   },
   { title: 'Membership change', topic: topics.segmentsMembership, source: 'MEMBERSHIP_FIELDS (schemas/src/membership.ts)', fields: MEMBERSHIP_FIELDS },
+  {
+    title: 'Suppression',
+    topic: topics.privacySuppressions,
+    source: 'SUPPRESSION_FIELDS (schemas/src/suppression.ts; JSON, compacted, a tombstone lifts it)',
+    fields: SUPPRESSION_FIELDS,
+  },
   {
     title: 'Stored dead letter',
     topic: 'ClickHouse `dead_letters`',

@@ -5,6 +5,7 @@ import { DEAD_LETTER_FIELDS } from '../dead-letter-fields';
 import { MEMBERSHIP_FIELDS } from '../membership';
 import { ACTION_LOG_FIELDS } from '../action-log';
 import { RECEIPT_FIELDS } from '../receipt';
+import { SUPPRESSION_FIELDS } from '../suppression';
 import { ACTION_REQUEST_FIELDS, NEW_ACTION_FIELDS } from '../action-request';
 
 export const RECORDS_PATH = 'schemas/generated/records.ts';
@@ -127,7 +128,7 @@ export function recordsFile(): string {
     '// REJECTED_FIELDS (schemas/src/rejected.ts), MEMBERSHIP_FIELDS (schemas/src/membership.ts),',
     '// ACTION_LOG_FIELDS (schemas/src/action-log.ts), RECEIPT_FIELDS (schemas/src/receipt.ts) and',
     '// DEAD_LETTER_FIELDS (schemas/src/dead-letter-fields.ts), NEW_ACTION_FIELDS and ACTION_REQUEST_FIELDS',
-    '// (schemas/src/action-request.ts).',
+    '// (schemas/src/action-request.ts), SUPPRESSION_FIELDS (schemas/src/suppression.ts).',
     '// Do not edit; a test fails when this file is stale.',
     '/* eslint-disable */',
     "import type { Block, RejectionReason } from '@evp/core';",
@@ -161,6 +162,12 @@ export function recordsFile(): string {
     ),
     '',
     ...actionInterfaces(),
+    ...renderInterface(
+      'SuppressionEntry',
+      'The value of a `privacy.suppressions` message (JSON, key `<app_id>:<id_hash>`; a tombstone lifts the suppression).',
+      SUPPRESSION_FIELDS,
+    ),
+    '',
     ...renderCodecLiterals(CANONICAL_FIELDS),
   ];
   return `${lines.join('\n')}\n`;

@@ -1,16 +1,16 @@
-import { InfraError, type BusProducer, type OutgoingMessage } from '@evp/core';
+import { InfraError, type BusProducer, type OutgoingMessage, type OutgoingRecord } from '@evp/core';
 import { coalescingProducer } from './coalescing-producer';
 
 const msg = (v: string): OutgoingMessage => ({ key: v, value: Buffer.from(v) });
 
 /** A fake producer whose combined sends are held until released, recording each call. */
-function fake(fail?: (entries: { topic: string; messages: OutgoingMessage[] }[]) => Error | undefined) {
+function fake(fail?: (entries: { topic: string; messages: OutgoingRecord[] }[]) => Error | undefined) {
   const calls: { topic: string; messages: string[] }[][] = [];
   const releases: (() => void)[] = [];
   const inner: BusProducer = {
     send: async () => undefined,
     sendBatch: (entries) => {
-      calls.push(entries.map((e) => ({ topic: e.topic, messages: e.messages.map((m) => m.value.toString()) })));
+      calls.push(entries.map((e) => ({ topic: e.topic, messages: e.messages.map((m) => String(m.value)) })));
       const err = fail?.(entries);
       return err ? Promise.reject(err) : new Promise<void>((r) => releases.push(r));
     },
@@ -76,9 +76,7 @@ describe('coalescingProducer', () => {
 
   it('after a permanent error retries each caller alone, so only the bad one fails', async () => {
     const f = fake((entries) =>
-      entries.some((e) => e.messages.some((m) => m.value.toString() === 'huge'))
-        ? new InfraError('kafka', 'MESSAGE_TOO_LARGE', { retriable: false })
-        : undefined,
+      entries.some((e) => e.messages.some((m) => String(m.value) === 'huge')) ? new InfraError('kafka', 'MESSAGE_TOO_LARGE', { retriable: false }) : undefined,
     );
     const p = coalescingProducer(f.inner);
     const settled = Promise.allSettled([p.send('t', [msg('ok')]), p.send('t', [msg('huge')])]);

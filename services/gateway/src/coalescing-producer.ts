@@ -1,4 +1,4 @@
-import { InfraError, type BusProducer, type OutgoingMessage } from '@evp/core';
+import { InfraError, type BusProducer, type OutgoingRecord } from '@evp/core';
 
 export interface CoalescingOptions {
   /** Produce requests in flight at once; while all are busy, new sends gather into the next one. */
@@ -12,7 +12,7 @@ export interface CoalescingOptions {
 
 interface Pending {
   topic: string;
-  messages: OutgoingMessage[];
+  messages: OutgoingRecord[];
   bytes: number;
   since: number;
   resolve: () => void;
@@ -39,7 +39,7 @@ export function coalescingProducer(inner: BusProducer, opts: CoalescingOptions =
   let closed = false;
 
   const groupByTopic = (items: Pending[]) => {
-    const byTopic = new Map<string, OutgoingMessage[]>();
+    const byTopic = new Map<string, OutgoingRecord[]>();
     for (const p of items) byTopic.set(p.topic, [...(byTopic.get(p.topic) ?? []), ...p.messages]);
     return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
   };
@@ -98,11 +98,11 @@ export function coalescingProducer(inner: BusProducer, opts: CoalescingOptions =
     }
   }
 
-  const enqueue = (topic: string, messages: OutgoingMessage[]) =>
+  const enqueue = (topic: string, messages: OutgoingRecord[]) =>
     new Promise<void>((resolve, reject) => {
       if (closed) return reject(new InfraError('kafka', 'producer is closed', { retriable: true }));
       if (messages.length === 0) return resolve();
-      const bytes = messages.reduce((n, m) => n + m.value.length + (m.key?.length ?? 0), 0);
+      const bytes = messages.reduce((n, m) => n + (m.value?.length ?? 0) + (m.key?.length ?? 0), 0);
       queue.push({ topic, messages, bytes, since: now(), resolve, reject });
       schedule();
     });

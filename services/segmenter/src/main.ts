@@ -20,7 +20,7 @@ import { createConfluentRegistry } from '@evp/registry';
 import { campaignWorkerConfig, clickhouseOptions, loadSegmenterConfig, segmentEngineConfig, sinkConfig } from './config';
 import { createSegmenterApp, loadConsoleAssets } from './api';
 import { createSegmenterParts } from './segmenter-parts';
-import { createPrivacyService, startPrivacyProcessor } from './privacy';
+import { createPrivacyService, startPrivacyProcessor, suppressionLog } from './privacy';
 
 /**
  * Composition root: config → logger → keys (reloaded on change; last uses in Redis) → ClickHouse (+ migrations) → Kafka + registry → segment
@@ -95,7 +95,12 @@ async function main() {
   await parts.start();
   // Erasure and export: served, and carried out, only with a hash key (the requests are stored by it).
   const privacy = config.PRIVACY_HASH_KEY
-    ? createPrivacyService({ analytics, logger: logger.child({ part: 'privacy' }), hashKey: config.PRIVACY_HASH_KEY })
+    ? createPrivacyService({
+        analytics,
+        logger: logger.child({ part: 'privacy' }),
+        hashKey: config.PRIVACY_HASH_KEY,
+        ...suppressionLog(await bus.producer()),
+      })
     : undefined;
   privacyProcessor =
     privacy && config.SEGMENTER_PARTS.includes('api') ? startPrivacyProcessor({ privacy, logger, intervalMs: config.PRIVACY_INTERVAL_MS }) : undefined;

@@ -27,6 +27,11 @@ export interface TopicSpec {
   maxMessageBytes?: number;
   /** Kafka topic config `retention.ms`; the broker default when absent (every platform topic sets it). */
   retentionMs?: number;
+  /**
+   * Kafka `cleanup.policy=compact`: the log keeps the latest value of each key, and a tombstone
+   * (a message whose value is null) removes the key.
+   */
+  compacted?: boolean;
 }
 
 export interface OutgoingMessage {
@@ -34,6 +39,17 @@ export interface OutgoingMessage {
   value: Buffer;
   headers?: Record<string, string>;
 }
+
+/** A message without a value: on a compacted topic it removes its key (`follow` reports it as null). */
+export interface Tombstone {
+  key: string;
+  value: null;
+}
+
+/** What a producer writes: a message, or a tombstone for a compacted topic. */
+export type OutgoingRecord = OutgoingMessage | Tombstone;
+
+export const isTombstone = (m: OutgoingRecord): m is Tombstone => m.value === null;
 
 export interface BusMessage {
   topic: string;
@@ -87,10 +103,17 @@ export interface Subscription {
 }
 
 export interface BusProducer {
-  send(topic: string, messages: OutgoingMessage[]): Promise<void>;
+  send(topic: string, messages: OutgoingRecord[]): Promise<void>;
   /** Several topics in one durable write. */
-  sendBatch(entries: { topic: string; messages: OutgoingMessage[] }[]): Promise<void>;
+  sendBatch(entries: { topic: string; messages: OutgoingRecord[] }[]): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A topic being followed (`Bus.follow`). */
+export interface Following {
+  /** Resolves once every partition was read up to its end as of the call. */
+  caughtUp: Promise<void>;
+  stop(): Promise<void>;
 }
 
 export interface Bus {
@@ -114,6 +137,13 @@ export interface Bus {
    * membership changes reached the log), not for consuming.
    */
   scan(topic: string, fromTimestampMs: number, visit: (message: BusMessage) => void | Promise<void>): Promise<void>;
+  /**
+   * Reads a compacted topic whole from its first message, without a consumer group (nothing is
+   * committed: every caller sees all of it), then keeps following it: `visit` gets each message's key
+   * and value in log order within a partition, null for a tombstone. The in-process bus keeps only
+   * the latest value of each key of a compacted topic, as Kafka's compaction ends up doing.
+   */
+  follow(topic: string, visit: (key: string, value: Buffer | null) => void): Promise<Following>;
   /** Dead letters this bus wrote durably since it was made, by source topic and group (for /metrics). */
   deadLetterCounts(): DeadLetterCount[];
   /** Each consumer group's lag per partition as of the last batch it handled here (for /metrics). */

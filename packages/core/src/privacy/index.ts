@@ -1,3 +1,4 @@
 export * from './classes';
 export * from './pseudonym';
 export * from './policy';
+export * from './suppressions';

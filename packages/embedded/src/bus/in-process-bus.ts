@@ -1,5 +1,6 @@
 import {
   InfraError,
+  isTombstone,
   deadLetterTally,
   consumerLagTally,
   errorMessage,
@@ -11,9 +12,11 @@ import {
   topics as platformTopics,
   type Bus,
   type BusMessage,
+  type Following,
   type BusProducer,
   type Logger,
   type OutgoingMessage,
+  type OutgoingRecord,
   type SubscribeOptions,
   type Subscription,
 } from '@evp/core';
@@ -56,6 +59,12 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
   const maxRetryDelay = options.maxRetryDelayMs ?? 2_000;
   const maxBatchBytes = options.maxBatchBytes ?? topicMaxBatchBytes;
   const topicLogs = new Map<string, Partition[]>();
+  /**
+   * Compacted topics keep no log here, only the latest value of each key (a tombstone removes it),
+   * what Kafka's compaction converges to; they are read with `follow`.
+   */
+  const compacted = new Map<string, Map<string, Buffer>>();
+  const followers = new Set<{ topic: string; visit: (key: string, value: Buffer | null) => void }>();
   const groups = new Map<string, Group>();
   const waiters = new Set<() => void>();
   const subscriptions = new Set<Subscription>();
@@ -74,7 +83,18 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
     return p;
   }
 
-  function append(topic: string, messages: OutgoingMessage[]) {
+  function append(topic: string, messages: OutgoingRecord[]) {
+    const latest = compacted.get(topic);
+    if (latest) {
+      for (const m of messages) {
+        if (m.key === undefined) throw new InfraError('bus', `a message of compacted topic ${topic} needs a key`, { retriable: false });
+        const value = m.value === null ? null : Buffer.from(m.value);
+        if (value === null) latest.delete(m.key);
+        else latest.set(m.key, value);
+        for (const f of followers) if (f.topic === topic) f.visit(m.key, value);
+      }
+      return;
+    }
     const parts = partitionsOf(topic);
     const now = Date.now();
     for (const m of messages) {
@@ -85,9 +105,10 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
         partition,
         offset: String(log.length),
         key: m.key ?? null,
-        // Copies, so a producer reusing its buffers cannot change what was "written".
-        value: Buffer.from(m.value),
-        headers: { ...(m.headers ?? {}) },
+        // Copies, so a producer reusing its buffers cannot change what was "written". A tombstone
+        // means nothing outside a compacted topic: it is an empty value here.
+        value: m.value === null ? Buffer.alloc(0) : Buffer.from(m.value),
+        headers: m.value === null ? {} : { ...(m.headers ?? {}) },
         timestamp: now,
       });
     }
@@ -125,7 +146,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
 
     async producer(): Promise<BusProducer> {
       let open = true;
-      const sendBatch = async (entries: { topic: string; messages: OutgoingMessage[] }[]) => {
+      const sendBatch = async (entries: { topic: string; messages: OutgoingRecord[] }[]) => {
         if (!open || closed) throw new InfraError('bus', 'producer is closed', { retriable: false });
         // Validate every topic and size first so a multi-topic write is all-or-nothing. A message
         // Kafka would refuse is refused here too; many small ones are fine (Kafka's adapter splits).
@@ -136,7 +157,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
           if (tooLarge) throw messageTooLarge(e.topic, tooLarge, limit);
         }
         for (const e of entries) append(e.topic, e.messages);
-        for (const e of entries) if (e.topic === platformTopics.deadLetters) deadLetters.record(e.messages);
+        for (const e of entries) if (e.topic === platformTopics.deadLetters) deadLetters.record(e.messages.filter((m) => !isTombstone(m)));
         wake();
       };
       return {
@@ -236,6 +257,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
 
     async ensureTopics(wanted) {
       for (const t of wanted) {
+        if (t.compacted && !compacted.has(t.name)) compacted.set(t.name, new Map());
         if (!topicLogs.has(t.name)) {
           topicLogs.set(
             t.name,
@@ -258,6 +280,20 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
         while (offset < end && (log[offset] as BusMessage).timestamp < fromTimestampMs) offset++;
         for (; offset < end; offset++) await visit(log[offset] as BusMessage);
       }
+    },
+
+    async follow(topic, visit): Promise<Following> {
+      const latest = compacted.get(topic);
+      if (!latest) throw new InfraError('bus', `topic ${topic} is not a compacted topic`, { retriable: !topicLogs.has(topic) });
+      for (const [key, value] of latest) visit(key, value);
+      const follower = { topic, visit };
+      followers.add(follower);
+      return {
+        caughtUp: Promise.resolve(),
+        async stop() {
+          followers.delete(follower);
+        },
+      };
     },
 
     async listTopics() {

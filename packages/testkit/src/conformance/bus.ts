@@ -470,6 +470,53 @@ export function describeBusConformance(name: string, make: () => Promise<BusUnde
       timeoutMs * 3,
     );
 
+    it(
+      'follows a compacted topic without a group: every follower reads it whole, tombstones remove a key, later messages arrive',
+      async () => {
+        const topic = uniqueName('conf-compacted');
+        await sut.bus.ensureTopics([{ name: topic, partitions: 2, compacted: true }]);
+        const producer = await sut.bus.producer();
+        await producer.send(topic, [
+          { key: 'k1', value: Buffer.from('a') },
+          { key: 'k2', value: Buffer.from('b') },
+          { key: 'k1', value: Buffer.from('c') },
+          { key: 'k2', value: null },
+        ]);
+        // What a follower holds: the latest value of each key (Kafka may deliver older ones first,
+        // before compaction runs; the in-process bus keeps only the latest).
+        const follower = async () => {
+          const held = new Map<string, string>();
+          const following = await sut.bus.follow(topic, (key, value) => {
+            if (value === null) held.delete(key);
+            else held.set(key, value.toString());
+          });
+          return { held, following };
+        };
+        const first = await follower();
+        await first.following.caughtUp;
+        expect([...first.held]).toEqual([['k1', 'c']]);
+        await producer.send(topic, [{ key: 'k3', value: Buffer.from('d') }]);
+        await waitFor(() => first.held.has('k3') || undefined, { timeoutMs, what: 'the message sent while following' });
+        const second = await follower();
+        await second.following.caughtUp;
+        expect([...second.held].sort()).toEqual([
+          ['k1', 'c'],
+          ['k3', 'd'],
+        ]);
+        await producer.send(topic, [{ key: 'k1', value: null }]);
+        await waitFor(() => (!first.held.has('k1') && !second.held.has('k1')) || undefined, { timeoutMs, what: 'the tombstone at both' });
+        expect([[...first.held], [...second.held]]).toEqual([[['k3', 'd']], [['k3', 'd']]]);
+        await Promise.all([first.following.stop(), second.following.stop(), producer.close()]);
+        // An empty compacted topic is caught up at once.
+        const empty = uniqueName('conf-compacted-empty');
+        await sut.bus.ensureTopics([{ name: empty, partitions: 1, compacted: true }]);
+        const none = await sut.bus.follow(empty, () => undefined);
+        await none.caughtUp;
+        await none.stop();
+      },
+      timeoutMs * 3,
+    );
+
     it('lists ensured topics and ensures idempotently', async () => {
       const topic = await freshTopic(2);
       await sut.bus.ensureTopics([{ name: topic, partitions: 2 }]);

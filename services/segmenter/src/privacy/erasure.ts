@@ -2,7 +2,7 @@ import { allTopics, type Analytics, type Logger } from '@evp/core';
 import type { ClickHouseTarget } from './targets';
 import type { ErasureRequest, KafkaEntry, StoreEntry, StoredRequest, Suppression } from './model';
 import type { PrivacyStore } from './store';
-import { idHash } from './hash';
+import { idHash } from '@evp/core';
 
 export interface ErasureDeps {
   analytics: Analytics;
@@ -34,9 +34,16 @@ const countRows = async (analytics: Analytics, target: ClickHouseTarget, scope: 
 
 const storeName = (t: ClickHouseTarget) => `clickhouse.${t.table}`;
 
-/** When the last copy in each topic is gone: the topic's retention after the suppression (nothing of the person is written after it). */
+/**
+ * When the last copy in each topic is gone: the topic's retention after the suppression (nothing of
+ * the person is written after it). The compacted suppression topic holds keyed hashes only, no data.
+ */
 const kafkaExpiry = (suppressedAt: number): KafkaEntry[] =>
-  allTopics().map((t) => ({ topic: t.name, retention_ms: t.retentionMs, last_copy_gone_by: new Date(suppressedAt + t.retentionMs).toISOString() }));
+  allTopics().flatMap((t) =>
+    t.retentionMs === undefined
+      ? []
+      : [{ topic: t.name, retention_ms: t.retentionMs, last_copy_gone_by: new Date(suppressedAt + t.retentionMs).toISOString() }],
+  );
 
 /**
  * The erasure state machine: accepted → suppressed → deleting → verifying → completed | failed.

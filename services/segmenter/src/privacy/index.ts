@@ -2,3 +2,4 @@ export { createPrivacyService, type PrivacyService } from './service';
 export { startPrivacyProcessor } from './processor';
 export { parseErasureBody, parseExportBody, ERASURE_MAX_IDS } from './requests';
 export { ERASURE_STATES, EXPORT_STATES, type ErasureRequest } from './model';
+export { suppressionLog } from './publish';

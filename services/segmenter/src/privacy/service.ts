@@ -4,7 +4,7 @@ import { clickhouseTargets, type ClickHouseTarget, type IdKind } from './targets
 import { createPrivacyStore } from './store';
 import { createErasureProcessor, type ErasureDeps } from './erasure';
 import { countExports, exportLines } from './export';
-import { idHash } from './hash';
+import { idHash } from '@evp/core';
 import type { ErasureRequest, ExportRequest, Suppression } from './model';
 
 export interface PrivacyServiceDeps {
@@ -13,6 +13,8 @@ export interface PrivacyServiceDeps {
   /** The key of the ids' keyed hash (PRIVACY_HASH_KEY). */
   hashKey: string;
   announce?: ErasureDeps['announce'];
+  /** Tells every part a suppression is lifted (a tombstone on the suppression topic); absent: stored only here. */
+  lift?: ErasureDeps['announce'];
   /**
    * Called when an export's rows are handed out: the hook for the read log (who read whose data).
    * Absent: nothing is recorded.
@@ -81,6 +83,8 @@ export function createPrivacyService(deps: PrivacyServiceDeps) {
     /** Lifts the suppression of a user id; false when the user was not suppressed. */
     async liftSuppression(appId: string, userId: string): Promise<boolean> {
       const found: Suppression[] = await store.suppressions(appId, idHash(deps.hashKey, appId, 'user', userId));
+      // The tombstone first: a lift that fails after it is retried and finds the suppression again.
+      await deps.lift?.(appId, found);
       for (const s of found) await store.lift(appId, { ...s, at: new Date(now()).toISOString() });
       return found.length > 0;
     },
