@@ -1,6 +1,7 @@
 import { Registry } from 'prom-client';
 import {
   allTopics,
+  followSuppressions,
   consumerProblems,
   type Analytics,
   type AnalystSql,
@@ -117,6 +118,10 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
   const accessLog = opts.accessLog ?? createAccessLog(createInMemoryAccessLogStorage());
   await bus.ensureTopics(allTopics());
   await runMigrations({ analytics, logger });
+  // Who is suppressed (an erasure's first step), as every part reads it; none without a hash key.
+  const suppressions = opts.privacyHashKey ? await followSuppressions(bus, opts.privacyHashKey) : undefined;
+  await suppressions?.ready();
+  const suppressed = suppressions ? { suppressions } : {};
 
   const validatorMetrics = new Registry();
   const validator = await startValidator({
@@ -193,6 +198,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     readiness: async () => problems(),
     webSdk: opts.webSdk ?? bundleWebSdk,
     userTokens: tokens,
+    ...suppressed,
   });
   const privacyLogger = logger.child({ service: 'segmenter', part: 'privacy' });
   const privacy = opts.privacyHashKey
@@ -290,7 +296,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
       // The segmenter's parts stop the sink before the engine and the worker: its last stored rows' work is produced first.
       await Promise.allSettled([validator.stop(), segmenterParts.stop(), privacyProcessor?.stop(), sweeper.stop(), ...consumers.map((c) => c.stop())]);
       await relay.stop();
-      await Promise.allSettled([producer.close(), keys.usage.close()]);
+      await Promise.allSettled([producer.close(), keys.usage.close(), suppressions?.close()]);
     },
   };
 }

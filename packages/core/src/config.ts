@@ -45,6 +45,13 @@ export const envFragments = {
    * its group.min/max.session.timeout.ms (6 s to 30 min by default), and the consumer then stops for
    * good, which the service reports by failing readiness and exiting 1.
    */
+  /**
+   * PRIVACY_HASH_KEY: the secret of the keyed hash (HMAC-SHA256) erasure requests and suppressions
+   * are stored by (docs/privacy.md); at least 32 characters, the same in every service and replica,
+   * never changed (a new key no longer finds the old suppressions). Unset: no suppression is read,
+   * and the segmenter serves no /v1/privacy routes.
+   */
+  privacyHashKey: z.string().min(32, 'at least 32 characters').optional(),
   kafkaSessionTimeoutMs: z.coerce.number().int().positive().default(10_000),
   /** The keys every service reads (docs/keys.md): the file, how often it is re-read, how keys' last uses are shared. */
   keys: {

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { CRASH_PAYLOAD_KIND, DIMENSIONS_PAYLOAD_KIND, LOG_PAYLOAD_KIND, catalogPayloadKind, envelopeKey } from '@evp/contract';
-import { ApiError, topics, type BusProducer, type KeyRing, type Logger } from '@evp/core';
+import { ApiError, topics, type BusProducer, type KeyRing, type Logger, type SuppressionSet } from '@evp/core';
 import { USER_TOKEN_HEADER, browserCors, createHttpApp, requireKey, userTokens, type HotRoute, type HttpMetrics, type UserTokens } from '@evp/http';
 import { catalogKind, countCatalogRecords, countDimensionRecords } from './catalog';
 import { logAnswerStyle, statusBlindPath } from './client-answers';
@@ -38,6 +38,8 @@ export interface GatewayDeps {
   rawTopic?: string;
   /** The web library's script build, served at GET /sdk/{file} (sdk-script.ts); absent, those answer 503 not_enabled. */
   webSdk?: ScriptFiles;
+  /** Suppressed (erased) users: their envelopes are answered 200 and dropped, never stored. Absent: none is. */
+  suppressions?: SuppressionSet;
   /** The user token checks; default: the app's own, counted in its registry. One process of several apps shares one (one series). */
   userTokens?: UserTokens;
 }
@@ -85,6 +87,7 @@ export function createGatewayApp(deps: GatewayDeps) {
         now,
         rawTopic: deps.rawTopic ?? topics.raw,
         tokens,
+        ...(deps.suppressions ? { suppressions: deps.suppressions } : {}),
       };
 
       const ingestLog = ingestHandler(ingest, (req, body, raw, appId) => {

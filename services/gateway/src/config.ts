@@ -21,6 +21,8 @@ const schema = z.object({
   SHUTDOWN_GRACE_MS: envFragments.positiveInt.default(25_000),
   /** The web library's script build (web.js, web-messages.js), served at /sdk/; the image's build writes it here. */
   WEB_SDK_DIR: z.string().min(1).default('/app/sdk'),
+  /** Drops the envelopes of suppressed (erased) users (docs/privacy.md); unset: none is dropped. */
+  PRIVACY_HASH_KEY: envFragments.privacyHashKey,
 });
 
 export type GatewayConfig = z.infer<typeof schema>;

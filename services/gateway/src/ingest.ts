@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { toRawHeaders, type RawUserToken, type RequestClient } from '@evp/contract';
-import { ApiError, InfraError, type BusProducer, type Logger } from '@evp/core';
+import { ApiError, InfraError, type BusProducer, type Logger, type SuppressionSet } from '@evp/core';
 import {
   checkJsonContentType,
   checkJsonDepth,
@@ -31,7 +31,10 @@ export interface IngestPlan {
    * hot path writes no extra headers.
    */
   forwardClient?: true;
-  /** The users whose events the messages hold (log, crash): what the user token is counted against. */
+  /**
+   * The user of each message, in order (log, crash): what the user token is counted against, and
+   * whose suppression drops the message.
+   */
   userIds?: string[];
 }
 
@@ -44,6 +47,24 @@ export interface IngestDeps {
   now: () => number;
   rawTopic: string;
   tokens: UserTokens;
+  /** Suppressed (erased) users, whose envelopes are dropped; absent: none is. */
+  suppressions?: SuppressionSet;
+}
+
+/**
+ * The messages to produce: those of suppressed users are left out (an erased person's data must
+ * not come back, docs/privacy.md), and counted.
+ */
+function unsuppressed(deps: IngestDeps, appId: string, p: IngestPlan): IngestPlan['messages'] {
+  const set = deps.suppressions;
+  const users = p.userIds;
+  if (!set || !users || set.size() === 0) return p.messages;
+  const kept = p.messages.filter((_, i) => {
+    const user = users[i];
+    return user === undefined || !set.has(appId, 'user', user);
+  });
+  deps.metrics.suppressed.inc(p.messages.length - kept.length);
+  return kept;
 }
 
 /**
@@ -125,16 +146,20 @@ export function ingestHandler(deps: IngestDeps, plan: (req: Request, body: unkno
     // The key decides the app: headers come from the grant, never from the body.
     const ctx = { appId: grant.appId, requestId, keyId: grant.keyId, receivedAt: deps.now() };
     const client = p.forwardClient ? requestClient(req) : undefined;
-    const count = p.messages.length;
+    const messages = unsuppressed(deps, grant.appId, p);
+    const count = messages.length;
     const started = performance.now();
     try {
-      await deps.producer.send(
-        deps.rawTopic,
-        p.messages.map((m, i) => ({
-          ...m,
-          headers: toRawHeaders({ ctx, payloadKind: p.payloadKind, envelope: { index: i, count }, client, userToken }),
-        })),
-      );
+      // Nothing left (every envelope was a suppressed user's): the client still gets its 200, so an
+      // old client does not retry forever, and nothing is stored.
+      if (count > 0)
+        await deps.producer.send(
+          deps.rawTopic,
+          messages.map((m, i) => ({
+            ...m,
+            headers: toRawHeaders({ ctx, payloadKind: p.payloadKind, envelope: { index: i, count }, client, userToken }),
+          })),
+        );
       produced.ok.observe((performance.now() - started) / 1000);
     } catch (err) {
       produced.error.observe((performance.now() - started) / 1000);

@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { createLogger } from '@evp/core';
+import { createLogger, followSuppressions } from '@evp/core';
 import { createHttpMetrics, listen, runService, serviceKeys, serviceLifecycle } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createGatewayApp } from './app';
@@ -25,6 +25,9 @@ async function main() {
   // Reloaded on change; last uses and the last hour's user token counts shared through Redis when there is one.
   const keys = serviceKeys({ config, logger, metrics: httpMetrics.registry, ...(redis ? { redis } : {}) });
   const rateLimiter = redis ? createRedisRateLimiter({ redis, policy, prefix: config.RATE_LIMIT_PREFIX }) : createInMemoryRateLimiter(policy);
+  // Who is suppressed, read whole before the first request: an erased user's upload is never stored.
+  const suppressions = config.PRIVACY_HASH_KEY ? await followSuppressions(bus, config.PRIVACY_HASH_KEY) : undefined;
+  await suppressions?.ready();
   let draining = false;
   const { app } = createGatewayApp({
     producer,
@@ -41,6 +44,7 @@ async function main() {
     },
     readiness: gatewayReadiness({ bus, isDraining: () => draining }),
     webSdk: scriptFilesFromDir(config.WEB_SDK_DIR),
+    ...(suppressions ? { suppressions } : {}),
   });
   const { server, port } = await listen(app, config.PORT);
   logger.info({ port, rateLimit: { ...policy, shared: Boolean(redis) } }, 'gateway listening');
@@ -58,7 +62,13 @@ async function main() {
             logger,
             graceMs: config.SHUTDOWN_GRACE_MS,
             onDrain: () => void (draining = true),
-            closers: [() => rateLimiter.close(), () => keys.close(), async () => void redis?.disconnect(), () => bus.close()],
+            closers: [
+              () => rateLimiter.close(),
+              async () => suppressions?.close(),
+              () => keys.close(),
+              async () => void redis?.disconnect(),
+              () => bus.close(),
+            ],
           }),
       },
     ],

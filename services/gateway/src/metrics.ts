@@ -19,6 +19,11 @@ export function createIngestMetrics(metrics: HttpMetrics) {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     }),
+    suppressed: new Counter({
+      name: 'gateway_suppressed_envelopes_total',
+      help: 'Envelopes of suppressed (erased) users dropped: answered 200, never stored',
+      registers,
+    }),
     rateLimited: new Counter({ name: 'gateway_rate_limited_total', help: 'Requests refused with 429', registers }),
     rateLimitErrors: new Counter({
       name: 'gateway_rate_limit_errors_total',

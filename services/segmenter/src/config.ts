@@ -59,7 +59,7 @@ const sinkSchema = z.object({
    * are stored by (docs/privacy.md); at least 32 characters, the same in every replica, never changed
    * (a new key no longer finds the old suppressions). Unset: the /v1/privacy routes are not served.
    */
-  PRIVACY_HASH_KEY: z.string().min(32, 'at least 32 characters').optional(),
+  PRIVACY_HASH_KEY: envFragments.privacyHashKey,
   /** How often the privacy processor carries open erasures and exports a step further. */
   PRIVACY_INTERVAL_MS: envFragments.positiveInt.default(1_000),
   // The parts' settings: each variable with its default and meaning in the part's options table
