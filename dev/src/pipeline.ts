@@ -132,6 +132,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     config: { groupId: `validator${suffix}`, workers: opts.validatorWorkers ?? 0 },
     // The keys file's privacy policy and pseudonym keys, as the ring holds them after each reload.
     privacy: () => keys.privacyTable(),
+    ...suppressed,
   });
   const segmenterParts = createSegmenterParts({
     analytics,

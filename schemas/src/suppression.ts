@@ -1,4 +1,4 @@
-import { PERSON_KINDS } from '@evp/core';
+import { ERASABLE_KINDS } from '@evp/core';
 import type { SuppressionEntry } from '../generated/records';
 import type { RecordField } from './record-fields';
 import { recordReader } from './record-reader';
@@ -18,7 +18,7 @@ export const SUPPRESSION_FIELDS = [
     nonEmpty: true,
     doc: 'HMAC-SHA256 of app, kind and id under PRIVACY_HASH_KEY (hex): names no one without the key.',
   },
-  { name: 'kind', kind: 'enum', symbols: PERSON_KINDS, doc: 'The kind of id: `user` or `patient`.' },
+  { name: 'kind', kind: 'enum', symbols: ERASABLE_KINDS, doc: 'The kind of id: `user` or `patient`.' },
   { name: 'request_id', kind: 'string', nonEmpty: true, doc: 'The erasure request that suppressed the person.' },
   { name: 'at', kind: 'string', nonEmpty: true, doc: 'When the suppression was made (ISO 8601).' },
 ] as const satisfies readonly RecordField[];

@@ -1,5 +1,5 @@
 export * from './types';
 export { FIELD_VOCABULARY } from './vocabulary';
 export { fieldPrivacy, privacyLeaves, type PrivacyLeaf, type PrivacySource, type ResolvedPrivacy } from './resolve';
-export { personIdFields, type PersonIdField } from './person-ids';
+export { personIdFields, personIdReader, type PersonId, type PersonIdField } from './person-ids';
 export { ENVELOPE_PRIVACY } from './envelope';

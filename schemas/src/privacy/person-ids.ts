@@ -31,3 +31,47 @@ export function personIdFields(): PersonIdField[] {
       if (leaf.privacy?.person) out.push({ source: 'catalog', name: def.kind, path: leaf.path, person: leaf.privacy.person });
   return out;
 }
+
+/** One person's id found in a value: the kind of person and the id as text. */
+export interface PersonId {
+  person: PersonKind;
+  id: string;
+}
+
+/** The values at `path` in `value`: a key step reads the member, `[]` spreads an array, `{}` an object's values. */
+function valuesAt(value: unknown, path: readonly string[]): unknown[] {
+  let at: unknown[] = [value];
+  for (const step of path) {
+    const next: unknown[] = [];
+    for (const v of at) {
+      if (v === null || typeof v !== 'object') continue;
+      if (step === '[]') {
+        if (Array.isArray(v)) next.push(...(v as unknown[]));
+      } else if (step === '{}') next.push(...Object.values(v));
+      else if (!Array.isArray(v) && step in v) next.push((v as Record<string, unknown>)[step]);
+    }
+    at = next;
+  }
+  return at;
+}
+
+/**
+ * The person ids an event's properties (source `event`, by event name) or a catalog record (source
+ * `catalog`, by kind) carry, found at the tagged paths of personIdFields (never a hand-kept list):
+ * what a suppression is checked against. A number is read as its digits, as erasure compares it.
+ */
+export function personIdReader(): (source: PersonIdField['source'], name: string, value: unknown) => PersonId[] {
+  const byName = new Map<string, PersonIdField[]>();
+  for (const f of personIdFields()) {
+    const key = `${f.source}:${f.name}`;
+    byName.set(key, [...(byName.get(key) ?? []), f]);
+  }
+  return (source, name, value) => {
+    const fields = byName.get(`${source}:${name}`);
+    if (!fields) return [];
+    const out: PersonId[] = [];
+    for (const f of fields)
+      for (const v of valuesAt(value, f.path)) if (typeof v === 'string' || typeof v === 'number') out.push({ person: f.person, id: String(v) });
+    return out;
+  };
+}

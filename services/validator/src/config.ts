@@ -11,6 +11,8 @@ const schema = z.object({
   // The keys file's per-app privacy policy and pseudonym keys (docs/privacy.md), reloaded like the other services'.
   KEYS_FILE: envFragments.keys.KEYS_FILE,
   KEYS_RELOAD_INTERVAL_MS: envFragments.keys.KEYS_RELOAD_INTERVAL_MS,
+  /** Drops events and records naming a suppressed (erased) user or patient (docs/privacy.md); unset: none is dropped. */
+  PRIVACY_HASH_KEY: envFragments.privacyHashKey,
   // MAX_EVENT_CHARS, VALIDATOR_WORKERS: with their defaults and meanings in VALIDATOR_OPTIONS.
   ...envShapeOf(VALIDATOR_OPTIONS),
 });

@@ -1,5 +1,5 @@
 import type { Block, RejectionReason } from '@evp/core';
-import type { CanonicalEvent } from '@evp/schemas';
+import type { CanonicalEvent, PersonId } from '@evp/schemas';
 import type { MessageOutcome } from './process-raw';
 import type { EncodedBatch, FramedEvent } from './raw-batch-processor';
 
@@ -17,6 +17,8 @@ export interface EventColumns {
   strings: string[];
   ids: string[];
   warnings: (RejectionReason[] | 0)[];
+  /** The ids of people an erasure can name that its properties carry (suppression is checked against them), or 0 for none. */
+  persons: (PersonId[] | 0)[];
 }
 
 /** Builds EventColumns row by row; strings repeat (block, app, user, key, name): each is kept once. */
@@ -27,6 +29,7 @@ export class ColumnWriter {
   private readonly index = new Map<string, number>();
   private readonly ids: string[] = [];
   private readonly warnings: (RejectionReason[] | 0)[] = [];
+  private readonly persons: (PersonId[] | 0)[] = [];
 
   /** One event's row: what the event itself says, its key, its index in its envelope, its bytes' range. */
   add(
@@ -35,6 +38,7 @@ export class ColumnWriter {
     eventIndex: number,
     start: number,
     end: number,
+    persons: PersonId[] = [],
   ): void {
     if ((this.n + 1) * ROW > this.rows.length) {
       const grown = new Int32Array(2 * this.rows.length);
@@ -53,6 +57,7 @@ export class ColumnWriter {
     r[at + 7] = end;
     this.ids.push(e.event_id);
     this.warnings.push(e.warnings.length === 0 ? 0 : e.warnings);
+    this.persons.push(persons.length === 0 ? 0 : persons);
     this.n++;
   }
 
@@ -65,6 +70,7 @@ export class ColumnWriter {
     this.n = n;
     this.ids.length = n;
     this.warnings.length = n;
+    this.persons.length = n;
   }
 
   private id(s: string): number {
@@ -78,7 +84,7 @@ export class ColumnWriter {
   }
 
   done(): EventColumns {
-    return { rows: this.rows.buffer.slice(0, this.n * ROW * 4), strings: this.strings, ids: this.ids, warnings: this.warnings };
+    return { rows: this.rows.buffer.slice(0, this.n * ROW * 4), strings: this.strings, ids: this.ids, warnings: this.warnings, persons: this.persons };
   }
 }
 
@@ -87,7 +93,7 @@ export class ColumnWriter {
  * makes them from its [start, end) (views on the main thread, the ranges themselves in tests).
  */
 export function unpackBatch<V>(batch: EncodedBatch, bytesOf: (start: number, end: number) => V): MessageOutcome<FramedEvent<V>>[] {
-  const { strings, ids, warnings } = batch.events;
+  const { strings, ids, warnings, persons } = batch.events;
   const rows = new Int32Array(batch.events.rows);
   const out: MessageOutcome<FramedEvent<V>>[] = [];
   let row = 0;
@@ -96,6 +102,7 @@ export function unpackBatch<V>(batch: EncodedBatch, bytesOf: (start: number, end
     for (let k = 0; k < o.eventCount; k++, row++) {
       const at = row * ROW;
       const w = warnings[row];
+      const p = persons[row];
       events.push({
         block: strings[rows[at] as number] as Block,
         key: strings[rows[at + 1] as number] as string,
@@ -107,6 +114,7 @@ export function unpackBatch<V>(batch: EncodedBatch, bytesOf: (start: number, end
         // A fresh empty list per event, as each event had its own: nothing downstream shares it.
         warnings: w === 0 || w === undefined ? [] : w,
         value: bytesOf(rows[at + 6] as number, rows[at + 7] as number),
+        persons: p === 0 || p === undefined ? [] : p,
       });
     }
     out.push(withEvents(o, events));

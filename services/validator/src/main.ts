@@ -1,5 +1,5 @@
 import { Registry } from 'prom-client';
-import { KeyRing, consumerProblems, createLogger } from '@evp/core';
+import { KeyRing, consumerProblems, createLogger, followSuppressions } from '@evp/core';
 import { closeServer, busMetrics, runService, serveOps, serviceLifecycle, watchKeysFile } from '@evp/http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
@@ -40,7 +40,11 @@ async function main() {
     metrics: Registry.merge([metrics, busMetrics(bus)]),
     readiness: async () => (validator ? consumerProblems({ [`validator (ingest.raw)`]: validator }) : ['starting']),
   });
+  // Who is suppressed, read whole before the first raw message: an erased person's events are dropped.
+  const suppressions = config.PRIVACY_HASH_KEY ? await followSuppressions(bus, config.PRIVACY_HASH_KEY) : undefined;
+  await suppressions?.ready();
   validator = await startValidator({
+    ...(suppressions ? { suppressions } : {}),
     bus,
     registry,
     logger,

@@ -14,6 +14,12 @@ export function createValidatorMetrics(metrics: Registry) {
       labelNames: ['kind'],
       registers: [metrics],
     }),
+    suppressedCount: new Counter({
+      name: 'validator_suppressed_total',
+      help: 'Events and catalog records dropped because they name a suppressed (erased) user or patient',
+      labelNames: ['kind'],
+      registers: [metrics],
+    }),
     rejectedCount: new Counter({
       name: 'validator_events_rejected_total',
       help: 'Events covered by rejected records',

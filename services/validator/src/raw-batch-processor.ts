@@ -1,6 +1,6 @@
 import { envelopeKey } from '@evp/contract';
-import { privacyOf, type Block, type BusMessage, type PrivacyTable, type RejectionReason } from '@evp/core';
-import type { ClientJsonMemo, NormalizeOptions } from '@evp/schemas';
+import { ERASABLE_KINDS, privacyOf, type Block, type BusMessage, type PrivacyTable, type RejectionReason } from '@evp/core';
+import { personIdReader, type ClientJsonMemo, type NormalizeOptions, type PersonId } from '@evp/schemas';
 import { Framer, type OutputSchema } from './output-schemas';
 import { ColumnWriter, withoutEvents, type EventColumns } from './event-columns';
 import { processRawMessage, processingFailure, type MessageOutcome } from './process-raw';
@@ -25,6 +25,8 @@ export interface EventVerdictFacts {
   user_id: string;
   event_index: number;
   warnings: RejectionReason[];
+  /** The ids of people an erasure can name (users, patients) in its properties: what a suppression drops it by. */
+  persons: PersonId[];
 }
 
 /**
@@ -51,6 +53,7 @@ export type RawInput = Pick<BusMessage, 'value' | 'headers' | 'timestamp'>;
  */
 export class RawBatchProcessor {
   private readonly framer: Framer;
+  private readonly personIds = erasablePersonIds();
 
   constructor(
     schemas: readonly OutputSchema[],
@@ -74,6 +77,8 @@ export class RawBatchProcessor {
       try {
         const o = processRawMessage(msg, this.normalize);
         const events = o.events;
+        // Read before the privacy policy: a suppression names the ids in the clear, as sent.
+        const persons = events.map(({ event: e }) => this.personIds('event', e.name, e.props));
         if (o.ctx.appId) {
           const policy = privacyOf(privacy, o.ctx.appId);
           for (const e of events) applyEventPrivacy(e, policy);
@@ -90,7 +95,7 @@ export class RawBatchProcessor {
             keyUser = e.user_id;
             key = envelopeKey(keyApp, keyUser);
           }
-          columns.add(e, key, event_index, start, pos);
+          columns.add(e, key, event_index, start, pos, persons[i]);
         }
         outcomes.push(withoutEvents(o, events.length));
       } catch (err) {
@@ -103,6 +108,12 @@ export class RawBatchProcessor {
     }
     return { outcomes, events: columns.done(), bytes: this.framer.takeOut(pos) };
   }
+}
+
+/** The ids of the kinds of people an erasure names (users, patients) at a value's tagged paths. */
+export function erasablePersonIds(): (source: 'event' | 'catalog', name: string, value: unknown) => PersonId[] {
+  const read = personIdReader();
+  return (source, name, value) => read(source, name, value).filter((p) => (ERASABLE_KINDS as readonly string[]).includes(p.person));
 }
 
 /** Copies the values of raw messages into one buffer a worker can take by transfer. */

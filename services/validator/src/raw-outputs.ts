@@ -1,7 +1,8 @@
-import { fitsOneBatch, recordBytes, topics, type BusMessage, type OutgoingMessage } from '@evp/core';
+import { fitsOneBatch, recordBytes, topics, type BusMessage, type OutgoingMessage, type SuppressionSet } from '@evp/core';
 import { catalogRecordTopic, catalogToAvro, type RejectedRecord, type Rejection } from '@evp/schemas';
 import type { EncodedMessage } from './encode-pool';
 import type { Framer } from './output-schemas';
+import type { erasablePersonIds } from './raw-batch-processor';
 import { receiptsOf, type ReceiptInput } from './receipt';
 import { toRejectedRecord } from './rejected-record';
 
@@ -16,6 +17,13 @@ export interface OutputWriter {
   maxBatchBytes: (topic: string) => number;
   /** The instant of rejected records and receipts. */
   now: () => number;
+  /**
+   * Suppressed (erased) people: an event or a catalog record that names one (its user, or a person
+   * id at a tagged path) is dropped, counted, and in no receipt. Absent: nothing is dropped.
+   */
+  suppressions?: SuppressionSet;
+  /** The people a catalog record names (erasablePersonIds), when there are suppressions. */
+  personIds?: ReturnType<typeof erasablePersonIds>;
 }
 
 /** A raw batch's outputs by topic, and what they count once written. */
@@ -25,9 +33,21 @@ export interface BatchOutputs {
   catalogByKind: Map<string, number>;
   /** Events covered by rejected records, by rejection kind. */
   rejectedEventsByKind: Map<string, number>;
+  /** Events (`event`) and catalog records (`catalog`) dropped for naming a suppressed person. */
+  suppressed: Map<'event' | 'catalog', number>;
 }
 
-export const batchOutputs = (): BatchOutputs => ({ byTopic: new Map(), eventsByBlock: new Map(), catalogByKind: new Map(), rejectedEventsByKind: new Map() });
+export const batchOutputs = (): BatchOutputs => ({
+  byTopic: new Map(),
+  eventsByBlock: new Map(),
+  catalogByKind: new Map(),
+  rejectedEventsByKind: new Map(),
+  suppressed: new Map(),
+});
+
+/** Whether any of these people is suppressed in the app. */
+const namesSuppressed = (set: SuppressionSet, appId: string, people: readonly { person: string; id: string }[]) =>
+  people.some((p) => (p.person === 'user' || p.person === 'patient') && set.has(appId, p.person, p.id));
 
 const add = (counts: Map<string, number>, key: string, n: number) => counts.set(key, (counts.get(key) ?? 0) + n);
 
@@ -76,7 +96,13 @@ export function addRawOutputs(w: OutputWriter, msg: BusMessage, outcome: Encoded
   const written: ReceiptInput['events'][number][] = [];
   const writtenCatalog: ReceiptInput['catalog'][number][] = [];
   const rejectedRecords: RejectedRecord[] = [];
+  // Checked only while someone is suppressed: the common case costs one size() per message.
+  const set = w.suppressions && w.suppressions.size() > 0 ? w.suppressions : undefined;
   for (const e of outcome.events) {
+    if (set && (set.has(e.app_id, 'user', e.user_id) || namesSuppressed(set, e.app_id, e.persons))) {
+      add(out.suppressed, 'event', 1);
+      continue;
+    }
     const topic = topics.events(e.block);
     // `name` lets a consumer that wants a few events (the action store's feedback) skip decoding the rest.
     const m = { key: e.key, value: e.value, headers: { app_id: e.app_id, event_id: e.event_id, name: e.name } };
@@ -89,6 +115,10 @@ export function addRawOutputs(w: OutputWriter, msg: BusMessage, outcome: Encoded
     add(out.eventsByBlock, e.block, 1);
   }
   for (const { record: c, index, warnings } of outcome.catalog) {
+    if (set && w.personIds && namesSuppressed(set, c.app_id, w.personIds('catalog', c.kind, c.record))) {
+      add(out.suppressed, 'catalog', 1);
+      continue;
+    }
     const topic = catalogRecordTopic(c);
     const value = framer.frame(topic, catalogToAvro(c));
     // Keyed by record so every version of one record lands on one partition, in order (the

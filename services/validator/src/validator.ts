@@ -11,12 +11,14 @@ import {
   type SchemaRegistry,
   type SubscriptionHealth,
   type PrivacyTable,
+  type SuppressionSet,
 } from '@evp/core';
 import { createEncodePool, type EncodedMessage } from './encode-pool';
 import { VALIDATOR_NAME, VALIDATOR_OPTIONS, type ValidatorConsumerConfig } from './options';
 import { Framer, registerOutputSchemas } from './output-schemas';
 import { createValidatorMetrics } from './metrics';
 import { addRawOutputs, batchOutputs, type OutputWriter } from './raw-outputs';
+import { erasablePersonIds } from './raw-batch-processor';
 
 export interface ValidatorDeps extends ConsumerDeps<ValidatorConsumerConfig> {
   registry: SchemaRegistry;
@@ -26,6 +28,8 @@ export interface ValidatorDeps extends ConsumerDeps<ValidatorConsumerConfig> {
    * reload), read once per batch. Without it every app has the default policy (docs/privacy.md).
    */
   privacy?: () => PrivacyTable;
+  /** Suppressed (erased) users and patients: events and records naming one are dropped (docs/privacy.md). */
+  suppressions?: SuppressionSet;
 }
 
 export interface RunningValidator {
@@ -47,13 +51,18 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
   // Events are framed where they are normalised (the pool); what the main thread writes, here.
   const framer = new Framer(schemas);
   const metrics = deps.metrics ?? new Registry();
-  const { accepted, catalogAccepted, rejectedCount } = createValidatorMetrics(metrics);
+  const { accepted, catalogAccepted, rejectedCount, suppressedCount } = createValidatorMetrics(metrics);
   await life.open();
   const producer = life.producer();
   const pool = createEncodePool({ workers: config.workers, schemas, normalize: { maxEventChars: config.maxEventChars } });
 
   const privacy = deps.privacy ?? (() => DEFAULT_PRIVACY_TABLE);
-  const writer: OutputWriter = { framer, maxBatchBytes: (topic) => deps.bus.maxBatchBytes(topic), now };
+  const writer: OutputWriter = {
+    framer,
+    maxBatchBytes: (topic) => deps.bus.maxBatchBytes(topic),
+    now,
+    ...(deps.suppressions ? { suppressions: deps.suppressions, personIds: erasablePersonIds() } : {}),
+  };
 
   await life.consume({
     groupId: config.groupId,
@@ -79,6 +88,7 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
       for (const [block, n] of out.eventsByBlock) accepted.inc({ block }, n);
       for (const [kind, n] of out.catalogByKind) catalogAccepted.inc({ kind }, n);
       for (const [kind, n] of out.rejectedEventsByKind) rejectedCount.inc({ kind }, n);
+      for (const [kind, n] of out.suppressed) suppressedCount.inc({ kind }, n);
     },
   });
   logger.info({ blocks: BLOCKS.length, catalogKinds: CATALOG_KINDS.length, workers: pool.workers }, 'validator consuming ingest.raw');

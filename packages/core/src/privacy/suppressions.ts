@@ -3,8 +3,8 @@ import type { Bus } from '../ports/bus';
 import { topics } from '../topics';
 
 /** The kinds of person an erasure names and a suppression refuses: the app's user, or a patient named in events. */
-export const PERSON_KINDS = ['user', 'patient'] as const;
-export type PersonKind = (typeof PERSON_KINDS)[number];
+export const ERASABLE_KINDS = ['user', 'patient'] as const;
+export type ErasableKind = (typeof ERASABLE_KINDS)[number];
 
 /**
  * The keyed hash an erasure request and a suppression are stored by: HMAC-SHA256 over app, kind and
@@ -13,7 +13,7 @@ export type PersonKind = (typeof PERSON_KINDS)[number];
  * hashes differently. Here, shared, because every service must compute the same hash to find a
  * suppression.
  */
-export const idHash = (key: string, appId: string, kind: PersonKind, id: string): string =>
+export const idHash = (key: string, appId: string, kind: ErasableKind, id: string): string =>
   createHmac('sha256', key).update(`${appId}\u0000${kind}\u0000${id}`).digest('hex');
 
 /** The key of a suppression on `privacy.suppressions`: app and hash (the kind is inside the hash). */
@@ -25,7 +25,7 @@ export const suppressionKey = (appId: string, hash: string): string => `${appId}
  */
 export interface SuppressionSet {
   /** True when this person of this app is suppressed (as of the last message read). */
-  has(appId: string, kind: PersonKind, id: string): boolean;
+  has(appId: string, kind: ErasableKind, id: string): boolean;
   /** How many suppressions are held (for /metrics and tests). */
   size(): number;
   /** Resolves once every message on the topic when it was opened has been read. */
