@@ -144,6 +144,7 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     campaigns: { groupId: `segmenter-campaigns${suffix}`, entryGroupId: `segmenter-campaign-entries${suffix}` },
     ...(opts.now ? { now: opts.now } : {}),
     retention: (appId) => keys.retention(appId),
+    ...suppressed,
   });
   const { segments, campaigns, sink } = segmenterParts;
   await segmenterParts.start();

@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { Registry } from 'prom-client';
 import { createClickHouseHttpAnalytics, ensureClickHouseDatabase, runMigrations } from '@evp/clickhouse';
-import { consumerProblems, createLogger } from '@evp/core';
+import { consumerProblems, createLogger, followSuppressions } from '@evp/core';
 import {
   closeServer,
   createAccessLog,
@@ -77,7 +77,11 @@ async function main() {
       { what: 'keys (last uses flushed), Redis', run: () => keys.close().then(() => redis?.disconnect()) },
     ],
   });
+  // Who is suppressed, read whole before the sink and the campaign worker start.
+  const suppressions = config.PRIVACY_HASH_KEY ? await followSuppressions(bus, config.PRIVACY_HASH_KEY) : undefined;
+  await suppressions?.ready();
   const parts = createSegmenterParts({
+    ...(suppressions ? { suppressions } : {}),
     analytics,
     bus,
     registry,

@@ -14,6 +14,12 @@ import { Counter, Histogram, type Registry } from 'prom-client';
  */
 export function createSinkMetrics(metricRegistry: Registry) {
   return {
+    suppressed: new Counter({
+      name: 'segmenter_sink_suppressed_total',
+      help: 'Rows of suppressed (erased) users and patients dropped, never inserted, by table',
+      labelNames: ['table'] as const,
+      registers: [metricRegistry],
+    }),
     rowsInserted: new Counter({
       name: 'segmenter_sink_rows_inserted_total',
       help: 'Rows inserted into ClickHouse, by table',

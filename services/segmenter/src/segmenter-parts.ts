@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import type { Analytics, AppRetention, Bus, Logger, SchemaRegistry, SubscriptionHealth } from '@evp/core';
+import type { Analytics, AppRetention, Bus, Logger, SchemaRegistry, SubscriptionHealth, SuppressionSet } from '@evp/core';
 import { CAMPAIGN_WORKER_NAME, type CampaignWorkerConfig, clickhouseReport, createCampaigns } from './campaigns';
 import { SEGMENT_ENGINE_NAME, createSegments, type SegmentEngineConfig } from './segments';
 import { SINK_NAME, createSink, type SinkConfig } from './sink';
@@ -30,6 +30,8 @@ export interface SegmenterPartsDeps {
    * without a restart): the sink and the campaign worker stamp their rows with it. Default: the defaults.
    */
   retention?: (appId: string) => AppRetention;
+  /** Suppressed (erased) people: the sink drops their rows, the campaign worker skips them. Absent: none is. */
+  suppressions?: SuppressionSet;
   /** The `onDead` of each part's consumer, by the part's name. */
   onDead?: (part: 'sink' | 'segment work' | 'campaign trigger') => (error: Error) => void;
 }
@@ -76,6 +78,7 @@ export function createSegmenterParts(deps: SegmenterPartsDeps) {
     ...(deps.sink ? { config: deps.sink } : {}),
     ...dead('sink'),
     ...retention,
+    ...(deps.suppressions ? { suppressions: deps.suppressions } : {}),
     // Segment work first, then the campaigns' event triggers; a failure delivers the batch again.
     onInserted: async (rows) => {
       await engine.onInserted(rows);

@@ -46,6 +46,7 @@ describe('readSinkMessage', () => {
       key: pageEvent.event_id,
       receivedAtMs: pageEvent.received_at,
       inserted: { app_id: 'app-1', user_id: 'user-42', name: 'page', event_id: pageEvent.event_id },
+      owner: { appId: 'app-1', kind: 'user', id: 'user-42' },
     });
     const untracked = row(await readSinkMessage(message(topics.events('core'), eventBytes), state, false));
     expect(untracked.inserted).toBeUndefined();

@@ -118,6 +118,15 @@ export interface ReadRow {
   receivedAtMs: number;
   /** Set only when the sink has an onInserted hook (read from values the row is built from anyway). */
   inserted?: InsertedRow | undefined;
+  /** The person the row is of (an event's user, a user or patient record's id): a suppressed one's row is dropped. */
+  owner?: RowOwner;
+}
+
+/** Whose row it is, as a suppression names people. */
+export interface RowOwner {
+  appId: string;
+  kind: 'user' | 'patient';
+  id: string;
 }
 
 /**
@@ -183,6 +192,7 @@ export async function readSinkMessage(
         key: e.eventId,
         receivedAtMs: e.receivedAtMs,
         inserted: tracking ? { app_id: e.appId, user_id: e.userId, name: e.name, event_id: e.eventId } : undefined,
+        owner: { appId: e.appId, kind: 'user', id: e.userId },
       };
     }
   }
@@ -209,6 +219,7 @@ export async function readSinkMessage(
           inserted: tracking
             ? { app_id: record.app_id as string, user_id: record.user_id as string, name: record.name as string, event_id: record.event_id as string }
             : undefined,
+          owner: { appId: record.app_id as string, kind: 'user', id: record.user_id as string },
         };
       }
       case 'rejected': {
@@ -243,6 +254,7 @@ export async function readSinkMessage(
           receivedAtMs: record.received_at as number,
           // A user record's id is the user's id (spec 2.4).
           inserted: tracking ? { app_id: row.app_id, catalog: route.kind, ...(route.kind === 'user' ? { user_id: row.id } : {}) } : undefined,
+          ...(route.kind === 'user' || route.kind === 'patient' ? { owner: { appId: row.app_id, kind: route.kind, id: row.id } } : {}),
         };
       }
       case 'customCatalog': {

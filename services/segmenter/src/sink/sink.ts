@@ -16,6 +16,7 @@ import {
   type OutgoingMessage,
   type SchemaRegistry,
   type SubscriptionHealth,
+  type SuppressionSet,
 } from '@evp/core';
 import { InsertBatcher, type TableRows } from './batcher';
 import { createSinkMetrics } from '../metrics';
@@ -38,6 +39,11 @@ export interface SinkDeps extends ConsumerDeps<SinkConfig> {
    * per app per batch and stamped on its rows. Default: DEFAULT_RETENTION for every app.
    */
   retention?: RetentionOf;
+  /**
+   * Suppressed (erased) people: rows of theirs still in flight (written before the gateway and the
+   * validator learnt the suppression) are dropped, counted, never inserted. Absent: none is.
+   */
+  suppressions?: SuppressionSet;
 }
 
 export interface Sink {
@@ -178,6 +184,10 @@ export function createSink(deps: SinkDeps): Sink {
       const r = await readSinkMessage(msg, readState, tracking, retentionOf);
       if ('unreadable' in r) {
         letters.push(life.deadLetter(msg, config.groupId, unreadable(msg, r.unreadable)));
+        continue;
+      }
+      if (r.owner && deps.suppressions?.has(r.owner.appId, r.owner.kind, r.owner.id)) {
+        m.suppressed.inc({ table: r.table });
         continue;
       }
       const t = tables.get(r.table) ?? { rows: [], keys: [], sources: [] };

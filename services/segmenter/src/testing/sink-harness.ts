@@ -25,6 +25,7 @@ export interface SinkHarnessOptions {
   busForSink?: (bus: Bus) => Bus;
   onInserted?: SinkDeps['onInserted'];
   retention?: SinkDeps['retention'];
+  suppressions?: SinkDeps['suppressions'];
 }
 
 const logger = createLogger('sink-test', 'silent');
@@ -41,6 +42,7 @@ export async function startSinkHarness(opts: SinkHarnessOptions): Promise<SinkHa
     config: { batchMaxWaitMs: 20, retryInitialDelayMs: 5, retryMaxDelayMs: 20, retryBudgetMs: 50, ...opts.config },
     ...(opts.onInserted ? { onInserted: opts.onInserted } : {}),
     ...(opts.retention ? { retention: opts.retention } : {}),
+    ...(opts.suppressions ? { suppressions: opts.suppressions } : {}),
   });
   await sink.start();
   const producer = await bus.producer();
