@@ -154,9 +154,18 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
   const tokens = userTokens(keys, tokenMetrics);
   // The action store's app first: its metrics registry (on /metrics) also carries its consumers' counters.
   const corsOrigins = opts.corsOrigins ?? ['*'];
-  const actions = createActionStoreApp({ store, keys, logger: logger.child({ service: 'action-store' }), corsOrigins, userTokens: tokens, accessLog });
+  const actions = createActionStoreApp({
+    ...suppressed,
+    store,
+    keys,
+    logger: logger.child({ service: 'action-store' }),
+    corsOrigins,
+    userTokens: tokens,
+    accessLog,
+  });
   const consumers: Subscription[] = [
     await startActionRequestsConsumer({
+      ...suppressed,
       bus,
       store,
       logger: logger.child({ service: 'action-store' }),

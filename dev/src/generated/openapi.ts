@@ -1788,7 +1788,7 @@ export interface components {
                 /** @description Rows after with the deleted mask ignored (`apply_deleted_mask = 0`): still on disk. */
                 after_physical?: number;
             }[];
-            /** @description One entry per topic (35): a log is not edited; its last copy is gone once the topic's retention has passed since the suppression. */
+            /** @description One entry per topic (36): a log is not edited; its last copy is gone once the topic's retention has passed since the suppression. */
             kafka: {
                 topic: string;
                 retention_ms: number;
@@ -1805,7 +1805,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "auth_missing" | "auth_invalid" | "key_revoked" | "forbidden_role" | "sql_auth_missing" | "sql_auth_invalid" | "sql_forbidden_role" | "forbidden_app" | "api_key_in_url" | "user_token_required" | "user_token_invalid" | "user_token_expired" | "user_token_mismatch" | "invalid_json" | "invalid_envelope" | "invalid_request" | "invalid_definition" | "invalid_campaign" | "too_deep" | "malformed_request" | "request_timeout" | "expectation_failed" | "headers_too_large" | "unsupported_media_type" | "unsupported_encoding" | "payload_too_large" | "too_many_events" | "unknown_catalog_kind" | "not_found" | "conflict" | "rate_limited" | "not_enabled" | "unavailable" | "access_log_unavailable" | "internal";
+                code: "auth_missing" | "auth_invalid" | "key_revoked" | "forbidden_role" | "sql_auth_missing" | "sql_auth_invalid" | "sql_forbidden_role" | "forbidden_app" | "api_key_in_url" | "user_token_required" | "user_token_invalid" | "user_token_expired" | "user_token_mismatch" | "invalid_json" | "invalid_envelope" | "invalid_request" | "invalid_definition" | "invalid_campaign" | "too_deep" | "malformed_request" | "request_timeout" | "expectation_failed" | "headers_too_large" | "unsupported_media_type" | "unsupported_encoding" | "payload_too_large" | "too_many_events" | "unknown_catalog_kind" | "not_found" | "conflict" | "user_suppressed" | "rate_limited" | "not_enabled" | "unavailable" | "access_log_unavailable" | "internal";
                 message: string;
                 /** @description JSON path into the body ($, $[1].data), a parameter (params.action_id, query.limit) or a header (headers.authorization). */
                 path?: string;

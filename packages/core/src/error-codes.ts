@@ -45,6 +45,11 @@ export const errorCodes = {
   unknown_catalog_kind: { status: 404, message: 'There is no such catalog kind.' },
   not_found: { status: 404, message: 'No such route or resource.' },
   conflict: { status: 409, message: 'The request conflicts with the current state of the resource.' },
+  user_suppressed: {
+    status: 409,
+    message:
+      'An action names a user whose data was erased and who is suppressed; nothing was created. Lift the suppression (DELETE /v1/privacy/suppressions/{user_id}) if the user consented again.',
+  },
   rate_limited: { status: 429, message: 'Too many requests for this key; retry after the given delay.' },
   not_enabled: { status: 503, message: 'This part of the API does not run in this deployment.' },
   unavailable: { status: 503, message: 'A dependency is unavailable; nothing was stored; retry later.' },

@@ -1,5 +1,5 @@
 import { type Request, type Response, type Router } from 'express';
-import { ApiError, InfraError, type KeyRing, type Logger, type Checked, type RejectionReason } from '@evp/core';
+import { ApiError, InfraError, type KeyRing, type Logger, type Checked, type RejectionReason, type SuppressionSet } from '@evp/core';
 import {
   USER_TOKEN_HEADER,
   browserCors,
@@ -39,6 +39,8 @@ import { userPullLimit, type UserPullLimitOptions } from './user-rate-limit';
 
 export interface ActionStoreAppDeps {
   store: ActionStore;
+  /** Suppressed (erased) users: POST /v1/actions naming one answers 409 user_suppressed. Absent: none is. */
+  suppressions?: SuppressionSet;
   keys: KeyRing;
   logger: Logger;
   /** Most actions one pull returns. Default 1,000. */
@@ -181,6 +183,13 @@ export function createActionStoreApp(deps: ActionStoreAppDeps) {
         const { appId } = grantOf(req);
         checkAppClaim(req, appId);
         const actions = orBadRequest(parseCreateRequest(req.body));
+        // An erased user's actions are refused whole (docs/privacy.md): the caller learns it, by code.
+        const suppressed = deps.suppressions ? actions.flatMap((a, i) => (deps.suppressions?.has(appId, 'user', a.user_id) ? [i] : [])) : [];
+        if (suppressed.length > 0) {
+          m.created.inc({ status: 'suppressed' }, suppressed.length);
+          const at = Array.isArray(req.body) ? '$' : '$.actions';
+          throw new ApiError('user_suppressed', { path: `${at}[${suppressed[0]}].user_id`, details: { indices: suppressed } });
+        }
         const results = await guarded('create', req, () => deps.store.create(appId, actions, { source: ACTION_SOURCES.api }));
         // No `capped` here: this route refuses `caps` (frequency caps count campaign actions, which
         // come through actions.requested), so the answer keeps its four counts.

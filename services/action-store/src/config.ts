@@ -23,6 +23,8 @@ const schema = z
   .object({
     PORT: envFragments.port.default(8083),
     /** One Redis (or the primary when no Sentinel is configured). */
+    /** Refuses actions for suppressed (erased) users (docs/privacy.md); needs KAFKA_BROKERS. Unset: none is refused. */
+    PRIVACY_HASH_KEY: envFragments.privacyHashKey,
     REDIS_URL: envFragments.url.default('redis://127.0.0.1:6379'),
     /**
      * Sentinel addresses (`host:port,…`): when set, the store asks them for REDIS_MASTER_NAME's

@@ -1,4 +1,4 @@
-import { consumerProblems, createLogger, type BusProducer, type Subscription } from '@evp/core';
+import { consumerProblems, createLogger, followSuppressions, type BusProducer, type Subscription } from '@evp/core';
 import {
   closeServer,
   createAccessLog,
@@ -46,8 +46,15 @@ async function main() {
     onUnconfirmed: (what, replicas) => logger.warn({ what, replicas }, 'Redis write answered before a replica confirmed it (WAIT timed out)'),
   });
 
+  const bus = config.KAFKA_BROKERS
+    ? createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'action-store', logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS })
+    : undefined;
+  // Who is suppressed (read from the bus, whole, before the first request): an erased user gets no action.
+  const suppressions = bus && config.PRIVACY_HASH_KEY ? await followSuppressions(bus, config.PRIVACY_HASH_KEY) : undefined;
+  await suppressions?.ready();
   const consumers: Record<string, Subscription> = {};
   const { app, metrics } = createActionStoreApp({
+    ...(suppressions ? { suppressions } : {}),
     store,
     // Not ready while Redis is away or a consumer is dead (that one also ends the process, below).
     readiness: async () => [...consumerProblems(consumers), ...((await store.ping()) ? [] : ['action store: not reachable'])],
@@ -63,14 +70,12 @@ async function main() {
 
   let relay: LogRelay | undefined;
   let producer: BusProducer | undefined;
-  const bus = config.KAFKA_BROKERS
-    ? createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'action-store', logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS })
-    : undefined;
   // Its consumers' dead letters on the app's /metrics.
   if (bus) busMetrics(bus, metrics.registry);
   if (bus && config.SCHEMA_REGISTRY_URL) {
     const registry = createConfluentRegistry({ url: config.SCHEMA_REGISTRY_URL });
     consumers['actions.requested'] = await startActionRequestsConsumer({
+      ...(suppressions ? { suppressions } : {}),
       bus,
       store,
       logger,

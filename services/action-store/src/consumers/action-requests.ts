@@ -1,5 +1,15 @@
 import type { Registry } from 'prom-client';
-import { UnreadableMessageError, errorMessage, processorOf, topics, type Bus, type BusMessage, type Logger, type Subscription } from '@evp/core';
+import {
+  UnreadableMessageError,
+  errorMessage,
+  processorOf,
+  topics,
+  type Bus,
+  type BusMessage,
+  type Logger,
+  type Subscription,
+  type SuppressionSet,
+} from '@evp/core';
 import { ACTION_SOURCES, parseActionRequestMessage, type ActionRequestMessage, type ActionStore } from '@evp/actions';
 import { createActionRequestsMetrics } from '../metrics';
 
@@ -9,6 +19,8 @@ export interface ActionRequestsConsumerDeps {
   logger: Logger;
   groupId?: string;
   metrics?: Registry;
+  /** Suppressed (erased) users: their requested actions are not created, counted as status `suppressed`. */
+  suppressions?: SuppressionSet;
 }
 
 /** The action store as named in its dead letters. */
@@ -53,7 +65,11 @@ export async function startActionRequestsConsumer(deps: ActionRequestsConsumerDe
     handleBatch: async (batch) => {
       const requests = batch.messages.map(readRequest);
       for (const request of requests) {
-        const results = await deps.store.create(request.app_id, request.actions, { source: request.source ?? ACTION_SOURCES.requested });
+        // A campaign's request is no caller to answer: an erased user's actions are left out, counted.
+        const set = deps.suppressions;
+        const wanted = set ? request.actions.filter((a) => !set.has(request.app_id, 'user', a.user_id)) : request.actions;
+        if (wanted.length < request.actions.length) actions.inc({ status: 'suppressed' }, request.actions.length - wanted.length);
+        const results = wanted.length > 0 ? await deps.store.create(request.app_id, wanted, { source: request.source ?? ACTION_SOURCES.requested }) : [];
         counter.inc({ outcome: 'stored' });
         for (const r of results) actions.inc({ status: r.status });
       }
