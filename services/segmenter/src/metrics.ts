@@ -132,6 +132,11 @@ export function createCampaignWorkerMetrics(metricRegistry: Registry) {
       labelNames: ['outcome'] as const,
       registers: [metricRegistry],
     }),
+    suppressedTotal: new Counter({
+      name: 'segmenter_campaign_suppressed_total',
+      help: 'Deliveries of campaign runs skipped because the user is suppressed (erased): no outcome row, no action',
+      registers: [metricRegistry],
+    }),
     producedTotal: new Counter({
       name: 'segmenter_campaign_trigger_items_produced_total',
       help: 'Campaign trigger items produced, by source (segment_entry, event, schedule, api)',

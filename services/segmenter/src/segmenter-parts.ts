@@ -64,7 +64,16 @@ export function createSegmenterParts(deps: SegmenterPartsDeps) {
     analytics,
     segments: segments.engine.definitions,
     report: clickhouseReport(analytics, deps.now),
-    worker: { bus, registry, logger, ...metrics, ...(deps.campaigns ? { config: deps.campaigns } : {}), ...dead('campaign trigger'), ...retention },
+    worker: {
+      bus,
+      registry,
+      logger,
+      ...metrics,
+      ...(deps.campaigns ? { config: deps.campaigns } : {}),
+      ...dead('campaign trigger'),
+      ...retention,
+      ...(deps.suppressions ? { suppressions: deps.suppressions } : {}),
+    },
     ...now,
   });
   const { engine } = segments;

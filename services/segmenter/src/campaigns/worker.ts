@@ -16,6 +16,7 @@ import {
   type Outcome,
   type SchemaRegistry,
   type SubscriptionHealth,
+  type SuppressionSet,
 } from '@evp/core';
 import { readMembershipChange, type MembershipChange } from '@evp/schemas';
 import type { InsertedRow } from '../sink';
@@ -46,6 +47,8 @@ export interface CampaignWorkerDeps extends ConsumerDeps<CampaignWorkerConfig> {
   newId?: () => string;
   /** Each app's retention (the keys ring's): outcome rows carry the `history` days. Default: DEFAULT_RETENTION. */
   retention?: (appId: string) => AppRetention;
+  /** Suppressed (erased) users: skipped by every run. Absent: none is. */
+  suppressions?: SuppressionSet;
 }
 
 export interface CampaignWorker {
@@ -85,7 +88,7 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
   const newId = deps.newId ?? randomUUID;
   const { logger } = life;
   const metricRegistry = deps.metrics ?? new Registry();
-  const { itemsTotal, usersTotal, producedTotal } = createCampaignWorkerMetrics(metricRegistry);
+  const { itemsTotal, usersTotal, producedTotal, suppressedTotal } = createCampaignWorkerMetrics(metricRegistry);
   const limiter = new RateLimiter();
   let active: StoredCampaign[] = [];
   /** Schedule occurrences this process produced, by `app:campaign` → run_at. */
@@ -135,7 +138,12 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
    * Acts on deliveries of a live campaign: per batch of at most usersPerBatch users, the outcome
    * rows are written, then the actions produced. Adds the batch's outcome counts to `counts`.
    */
-  async function act(c: StoredCampaign, settings: CampaignSettings, batch: readonly Delivery[], counts: UserCounts): Promise<void> {
+  async function act(c: StoredCampaign, settings: CampaignSettings, all: readonly Delivery[], counts: UserCounts): Promise<void> {
+    // A suppressed (erased) person is skipped outright: no outcome row (which would store them
+    // again) and no action (docs/privacy.md).
+    const set = deps.suppressions;
+    const batch = set ? all.filter((d) => !set.has(c.app_id, 'user', d.user_id)) : all;
+    if (batch.length < all.length) suppressedTotal.inc(all.length - batch.length);
     for (let i = 0; i < batch.length; i += config.usersPerBatch) {
       const part = batch.slice(i, i + config.usersPerBatch);
       const plan = await planDeliveries({ analytics: deps.analytics, templates: deps.templates }, c, settings, part);
