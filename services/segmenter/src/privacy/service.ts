@@ -26,13 +26,9 @@ export interface PrivacyServiceDeps {
 
 /**
  * What this version does not do yet, stated in every erasure so `completed` is not read as more
- * than it is: the suppression is recorded (listed, liftable) but no part refuses the person's new
- * data yet, and the action store's Redis is not erased.
+ * than it is: the action store's Redis is not erased.
  */
-const NOT_COVERED = [
-  'redis (the action store: actions, delivery state, blocks, caps)',
-  'ingest suppression (the gateway, validator, campaigns and action store do not refuse the person’s new data yet: a re-sent upload is stored again)',
-];
+const NOT_COVERED = ['redis (the action store: actions, delivery state, blocks, caps)'];
 
 /** Erasure and export requests for the routes, and the processor that carries them out. */
 export function createPrivacyService(deps: PrivacyServiceDeps) {
