@@ -14,3 +14,4 @@ export * from './stack/redis-group';
 export * from './stack/ports';
 export * from './user-tokens';
 export * from './programs';
+export * from './suppressions';

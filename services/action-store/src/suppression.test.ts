@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { Registry } from 'prom-client';
-import { KeyRing, allTopics, createLogger, followSuppressions, idHash, suppressionKey, topics } from '@evp/core';
+import { KeyRing, createLogger, topics } from '@evp/core';
 import { ManualClock, NEVER_EXPIRES, actionRequestMessage } from '@evp/actions';
 import { InMemoryActionStore, createInProcessBus } from '@evp/embedded';
-import { waitFor } from '@evp/testkit';
+import { suppressedOn, waitFor } from '@evp/testkit';
 import { createActionStoreApp } from './app';
 import { startActionRequestsConsumer } from './consumers/action-requests';
 
@@ -23,11 +23,8 @@ const requested = (user: string, inv: number) => ({ ...action(user), attr: {}, t
 
 async function suppressed() {
   const bus = createInProcessBus({ retryDelayMs: 5 });
-  await bus.ensureTopics(allTopics());
+  const suppressions = await suppressedOn(bus, hashKey, [{ appId: 'app-1', kind: 'user', id: 'u-gone' }]);
   const producer = await bus.producer();
-  await producer.send(topics.privacySuppressions, [{ key: suppressionKey('app-1', idHash(hashKey, 'app-1', 'user', 'u-gone')), value: Buffer.from('{}') }]);
-  const suppressions = await followSuppressions(bus, hashKey);
-  await suppressions.ready();
   const store = new InMemoryActionStore({ clock: new ManualClock(Date.UTC(2030, 0, 1)) });
   return { bus, producer, suppressions, store };
 }

@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { allTopics, followSuppressions, idHash, suppressionKey, topics } from '@evp/core';
+import { idHash, suppressionKey, topics } from '@evp/core';
 import { createInProcessBus } from '@evp/embedded';
-import { waitFor } from '@evp/testkit';
+import { suppressedOn, waitFor } from '@evp/testkit';
 import { SDK, envelope, harness } from './test-fixtures';
 
 const hashKey = 'gateway-suppression-test-key-0123456789';
@@ -10,9 +10,7 @@ const userKey = (user: string) => suppressionKey('app-1', idHash(hashKey, 'app-1
 describe('gateway: envelopes of suppressed users', () => {
   it('answers 200, counts them and never produces them; a lift lets them through again', async () => {
     const bus = createInProcessBus();
-    await bus.ensureTopics(allTopics());
-    const suppressions = await followSuppressions(bus, hashKey);
-    await suppressions.ready();
+    const suppressions = await suppressedOn(bus, hashKey, []);
     const s = await harness(bus, { deps: { suppressions } });
     const dropped = async () => (await s.metrics.registry.getSingleMetric('gateway_suppressed_envelopes_total')?.get())?.values[0]?.value;
     const post = (body: object) => request(s.app).post('/v1/ingest/events').set('Authorization', `Bearer ${SDK}`).send(body);

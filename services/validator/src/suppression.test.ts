@@ -1,12 +1,11 @@
 import { Registry } from 'prom-client';
-import { allTopics, createLogger, followSuppressions, idHash, suppressionKey, topics } from '@evp/core';
+import { createLogger, topics } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
-import { waitFor } from '@evp/testkit';
+import { suppressedOn, waitFor } from '@evp/testkit';
 import { startValidator } from './validator';
 
 const logger = createLogger('validator-suppression-test', 'silent');
 const hashKey = 'validator-suppression-test-key-0123456789';
-const keyOf = (kind: 'user' | 'patient', id: string) => suppressionKey('app-1', idHash(hashKey, 'app-1', kind, id));
 
 const envelope = (user: string, patientId: string) => ({
   id: user,
@@ -25,14 +24,11 @@ const envelope = (user: string, patientId: string) => ({
 describe('validator: suppressed people', () => {
   it('drops the events of a suppressed user and those naming a suppressed patient, and their catalog records, counted', async () => {
     const bus = createInProcessBus({ retryDelayMs: 5 });
-    await bus.ensureTopics(allTopics());
-    const producer = await bus.producer();
-    await producer.send(topics.privacySuppressions, [
-      { key: keyOf('user', 'u-gone'), value: Buffer.from('{}') },
-      { key: keyOf('patient', 'p-gone'), value: Buffer.from('{}') },
+    const suppressions = await suppressedOn(bus, hashKey, [
+      { appId: 'app-1', kind: 'user', id: 'u-gone' },
+      { appId: 'app-1', kind: 'patient', id: 'p-gone' },
     ]);
-    const suppressions = await followSuppressions(bus, hashKey);
-    await suppressions.ready();
+    const producer = await bus.producer();
     const registry = createInProcessRegistry();
     const metrics = new Registry();
     const validator = await startValidator({ bus, registry, logger, metrics, suppressions, config: { workers: 0 } });

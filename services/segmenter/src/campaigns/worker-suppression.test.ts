@@ -1,7 +1,7 @@
 import { formatDateTime64 } from '@evp/clickhouse';
-import { DEFAULT_RETENTION, allTopics, createLogger, followSuppressions, idHash, suppressionKey, topics } from '@evp/core';
+import { DEFAULT_RETENTION, createLogger, topics } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
-import { useMigratedChdb, waitFor } from '@evp/testkit';
+import { suppressedOn, useMigratedChdb, waitFor } from '@evp/testkit';
 import { MemoryCampaigns, readRequested } from '../testing';
 import { TemplateEngine } from './templates';
 import { createCampaignWorker } from './worker';
@@ -15,11 +15,7 @@ describe('campaign worker: suppressed users', () => {
   it('skips a suppressed user: no outcome row, no action, counted; the others are acted on', async () => {
     const app = 'app-supp';
     const bus = createInProcessBus({ retryDelayMs: 5 });
-    await bus.ensureTopics(allTopics());
-    const producer = await bus.producer();
-    await producer.send(topics.privacySuppressions, [{ key: suppressionKey(app, idHash(hashKey, app, 'user', 'u-gone')), value: Buffer.from('{}') }]);
-    const suppressions = await followSuppressions(bus, hashKey);
-    await suppressions.ready();
+    const suppressions = await suppressedOn(bus, hashKey, [{ appId: app, kind: 'user', id: 'u-gone' }]);
     const templates = new TemplateEngine();
     const campaigns = new MemoryCampaigns(templates);
     const worker = createCampaignWorker({

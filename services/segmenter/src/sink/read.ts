@@ -123,7 +123,7 @@ export interface ReadRow {
 }
 
 /** Whose row it is, as a suppression names people. */
-export interface RowOwner {
+interface RowOwner {
   appId: string;
   kind: 'user' | 'patient';
   id: string;

@@ -1,6 +1,6 @@
-import { allTopics, followSuppressions, idHash, suppressionKey, topics, type AppRetention } from '@evp/core';
+import { topics, type AppRetention } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
-import { useMigratedChdb, waitFor } from '@evp/testkit';
+import { suppressedOn, useMigratedChdb, waitFor } from '@evp/testkit';
 import { pageEvent, startSinkHarness } from '../testing';
 
 const chdb = useMigratedChdb('sink_suppressed');
@@ -10,11 +10,7 @@ const hashKey = 'sink-suppression-test-key-0123456789abc';
 describe('sink: rows of suppressed people', () => {
   it('drops the events of a suppressed user still in flight, counted, and inserts the others', async () => {
     const bus = createInProcessBus({ retryDelayMs: 5 });
-    await bus.ensureTopics(allTopics());
-    const producer = await bus.producer();
-    await producer.send(topics.privacySuppressions, [{ key: suppressionKey('app-1', idHash(hashKey, 'app-1', 'user', 'u-gone')), value: Buffer.from('{}') }]);
-    const suppressions = await followSuppressions(bus, hashKey);
-    await suppressions.ready();
+    const suppressions = await suppressedOn(bus, hashKey, [{ appId: 'app-1', kind: 'user', id: 'u-gone' }]);
     const h = await startSinkHarness({ bus, registry: createInProcessRegistry(), analytics: chdb.analytics, retention: () => FOREVER, suppressions });
     const gone = { ...pageEvent, user_id: 'u-gone', event_id: 'a'.repeat(32) };
     const kept = { ...pageEvent, user_id: 'u-kept', event_id: 'b'.repeat(32) };
@@ -30,7 +26,6 @@ describe('sink: rows of suppressed people', () => {
     const metric = (await h.sink.metrics.getMetricsAsJSON()).find((m) => m.name === 'segmenter_sink_suppressed_total');
     expect(metric?.values).toEqual([{ value: 1, labels: { table: 'events' } }]);
     await suppressions.close();
-    await producer.close();
     await h.close();
   });
 });
