@@ -6,6 +6,8 @@ import {
   logLevel as kafkaLogLevel,
   Partitioners,
   type Admin,
+  type Consumer,
+  type EachBatchHandler,
   type IHeaders,
   type KafkaMessage,
   type Message,
@@ -140,6 +142,23 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     });
     await (await deadLetterProducer).send(topics.deadLetters, messages);
   };
+
+  /**
+   * A consumer reading `topic` from its beginning in a group of its own that nothing is committed to
+   * (kafkajs reads only as a group member): for scans and follows. The caller disconnects it.
+   */
+  async function readWithoutGroup(purpose: string, topic: string, eachBatch: EachBatchHandler): Promise<Consumer> {
+    const consumer = kafka.consumer({ groupId: `evp-${purpose}-${randomUUID()}`, maxBytesPerPartition: options.maxBytesPerPartition ?? 1_048_576 });
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topic, fromBeginning: true });
+      await consumer.run({ autoCommit: false, eachBatch });
+      return consumer;
+    } catch (err) {
+      await consumer.disconnect().catch(() => undefined);
+      throw err;
+    }
+  }
 
   const bus: Bus = {
     maxBatchBytes,
@@ -323,44 +342,38 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       }
       const pending = new Map(ranges.filter((r) => r.start < r.end).map((r) => [r.partition, r]));
       if (pending.size === 0) return;
-      // kafkajs reads only as a group member: a group of its own, never committed, left at the end.
-      const consumer = kafka.consumer({ groupId: `evp-scan-${randomUUID()}`, maxBytesPerPartition: options.maxBytesPerPartition ?? 1_048_576 });
+      let consumer: Consumer | undefined;
       let settle!: { resolve: () => void; reject: (err: unknown) => void };
       const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
       // The visitor's own failure reaches the caller unchanged, not as a Kafka error.
       let visitFailed = false;
       try {
-        await consumer.connect();
-        await consumer.subscribe({ topic, fromBeginning: true });
-        await consumer.run({
-          autoCommit: false,
-          eachBatch: async ({ batch }) => {
-            const range = pending.get(batch.partition);
-            if (!range) return;
-            try {
-              for (const m of batch.messages) {
-                const offset = Number(m.offset);
-                // A fetch can start before the sought offset (a record batch's base) or run past the end.
-                if (offset < range.start) continue;
-                if (offset >= range.end) break;
-                await visit(toBusMessage(batch.topic, batch.partition, m));
-                range.start = offset + 1;
-              }
-            } catch (err) {
-              visitFailed = true;
-              settle.reject(err);
-              return;
+        consumer = await readWithoutGroup('scan', topic, async ({ batch }) => {
+          const range = pending.get(batch.partition);
+          if (!range) return;
+          try {
+            for (const m of batch.messages) {
+              const offset = Number(m.offset);
+              // A fetch can start before the sought offset (a record batch's base) or run past the end.
+              if (offset < range.start) continue;
+              if (offset >= range.end) break;
+              await visit(toBusMessage(batch.topic, batch.partition, m));
+              range.start = offset + 1;
             }
-            if (range.start >= range.end) pending.delete(batch.partition);
-            if (pending.size === 0) settle.resolve();
-          },
+          } catch (err) {
+            visitFailed = true;
+            settle.reject(err);
+            return;
+          }
+          if (range.start >= range.end) pending.delete(batch.partition);
+          if (pending.size === 0) settle.resolve();
         });
         for (const r of ranges) consumer.seek({ topic, partition: r.partition, offset: String(pending.has(r.partition) ? r.start : r.end) });
         await withTimeout(done, options.scanTimeoutMs ?? 60_000, `scan of ${topic}`);
       } catch (err) {
         throw visitFailed ? err : toInfraError(err, 'scan');
       } finally {
-        await consumer.disconnect().catch(() => undefined);
+        await consumer?.disconnect().catch(() => undefined);
       }
     },
 
@@ -372,35 +385,28 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       } catch (err) {
         throw toInfraError(err, 'follow offsets');
       }
-      // kafkajs reads only as a group member: a group of its own, never committed, so every
-      // follower reads the topic whole from the beginning.
-      const consumer = kafka.consumer({ groupId: `evp-follow-${randomUUID()}`, maxBytesPerPartition: options.maxBytesPerPartition ?? 1_048_576 });
       let caughtUp!: () => void;
       const done = new Promise<void>((resolve) => (caughtUp = resolve));
       if (ends.size === 0) caughtUp();
+      // Never committed: every follower reads the topic whole from the beginning.
+      let consumer: Consumer;
+      try {
+        consumer = await readWithoutGroup('follow', topic, async ({ batch }) => {
+          for (const m of batch.messages) if (m.key !== null) visit(m.key.toString(), m.value);
+          const end = ends.get(batch.partition);
+          const last = batch.messages.at(-1);
+          if (end !== undefined && last && Number(last.offset) + 1 >= end) {
+            ends.delete(batch.partition);
+            if (ends.size === 0) caughtUp();
+          }
+        });
+      } catch (err) {
+        throw toInfraError(err, 'follow');
+      }
       const close = async () => {
         closers.delete(close);
         await consumer.disconnect().catch(() => undefined);
       };
-      try {
-        await consumer.connect();
-        await consumer.subscribe({ topic, fromBeginning: true });
-        await consumer.run({
-          autoCommit: false,
-          eachBatch: async ({ batch }) => {
-            for (const m of batch.messages) if (m.key !== null) visit(m.key.toString(), m.value);
-            const end = ends.get(batch.partition);
-            const last = batch.messages.at(-1);
-            if (end !== undefined && last && Number(last.offset) + 1 >= end) {
-              ends.delete(batch.partition);
-              if (ends.size === 0) caughtUp();
-            }
-          },
-        });
-      } catch (err) {
-        await close();
-        throw toInfraError(err, 'follow');
-      }
       closers.add(close);
       return { caughtUp: done, stop: close };
     },
