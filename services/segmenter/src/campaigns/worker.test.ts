@@ -1,7 +1,7 @@
 import { formatDateTime64 } from '@evp/clickhouse';
 import { DEFAULT_RETENTION, allTopics, createLogger, readDeadLetter, topics, type Bus, type DeadLetter } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
-import { useMigratedChdb, waitFor } from '@evp/testkit';
+import { suppressedOn, useMigratedChdb, waitFor } from '@evp/testkit';
 import { createChangeLog, createMembershipState } from '../segments';
 import { insertEvents, MemoryCampaigns, readRequested, userEvent } from '../testing';
 import { runInvId, variantActionId } from './ids';
@@ -46,9 +46,10 @@ async function deadLetters(bus: Bus): Promise<DeadLetter[]> {
   return out;
 }
 
-async function setup() {
+async function setup(opts: { suppressed?: { appId: string; kind: 'user'; id: string }[] } = {}) {
   const bus: Bus = createInProcessBus({ retryDelayMs: 5, maxRetryDelayMs: 20 });
   await bus.ensureTopics(allTopics());
+  const suppressions = opts.suppressed ? await suppressedOn(bus, 'campaign-suppression-test-key-0123456789', opts.suppressed) : undefined;
   const registry = createInProcessRegistry();
   const templates = new TemplateEngine();
   const campaigns = new MemoryCampaigns(templates);
@@ -63,6 +64,7 @@ async function setup() {
     config: { refreshIntervalMs: 0, scheduleIntervalMs: 0 },
     // Ten years of campaign history for every app: outcome rows carry it (016_retention.sql).
     retention: () => ({ ...DEFAULT_RETENTION, history: 3650 }),
+    ...(suppressions ? { suppressions } : {}),
   });
   await worker.start();
   running.push(worker);
@@ -165,6 +167,19 @@ describe('campaign worker: api trigger', () => {
       ['u1', 'requested', ''],
       ['u2', 'skipped', 'template_variable_missing: user.name'],
     ]);
+  });
+
+  it('skips a suppressed (erased) user: no outcome row, no action, counted; the others are acted on', async () => {
+    const app = 'app-suppressed';
+    const { bus, campaigns, worker, settled } = await setup({ suppressed: [{ appId: app, kind: 'user', id: 'u-gone' }] });
+    await userRecords(app, { 'u-gone': { name: 'Gone' }, 'u-kept': { name: 'Kept' } });
+    const c = campaigns.save(app, 'c-supp', { name: 's', trigger: { api: true }, action: action('Hi {{ user.name }}') });
+    await worker.triggerApi(app, c, ['u-gone', 'u-kept']);
+    await settled();
+    const actions = (await readRequested(bus, topics.actionsRequested, app)).flatMap((m) => m.actions);
+    expect(actions.map((a) => [a.user_id, a.content.title])).toEqual([['u-kept', 'Hi Kept']]);
+    expect((await outcomes(app)).map((o) => [o.user_id, o.outcome])).toEqual([['u-kept', 'requested']]);
+    expect(await sum(worker, 'segmenter_campaign_suppressed_total')).toBe(1);
   });
 
   it('holds out 10% of 10,000 users (within ±1%), in messages of at most 1,000 actions (one per batch of 1,000 users)', async () => {
