@@ -385,6 +385,11 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       } catch (err) {
         throw toInfraError(err, 'follow offsets');
       }
+      // Caught up once a record at or past each partition's end - 1 was read. Known limit: were the
+      // partition's last record compacted away (possible only once its segment is no longer the
+      // active one, e.g. a tombstone older than delete.retention.ms after a roll), no record reaches
+      // that offset and `caughtUp` stays pending; kafkajs reports neither the fetch position nor
+      // empty batches to tell.
       let caughtUp!: () => void;
       const done = new Promise<void>((resolve) => (caughtUp = resolve));
       if (ends.size === 0) caughtUp();
