@@ -25,7 +25,7 @@ export interface ErasureDeps {
 }
 
 /** The store entry of the action store. */
-export const ACTIONS_STORE = 'redis.actions';
+const ACTIONS_STORE = 'redis.actions';
 
 /** Request ids are UUIDs (routes.ts makes them): safe to write into a statement, and they name no one. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
