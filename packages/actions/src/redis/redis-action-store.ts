@@ -99,6 +99,9 @@ const scripts = {
   rewriteLog: new LuaScript(REWRITE_LOG),
 };
 
+/** How long an erasure waits for an AOF rewrite that was already running before asking for its own. */
+const AOF_WAIT_MS = 10_000;
+
 /** Outbox records one XRANGE of an erasure's pass reads. */
 const OUTBOX_PAGE = 1000;
 
@@ -516,11 +519,15 @@ export class RedisActionStore implements ActionStore {
    */
   async erasePeople(appId: string, userIds: readonly string[]): Promise<PersonErasure> {
     const base = this.base(appId);
+    const none = { records: 0, keys: 0 };
+    // A request naming patients only: the store knows people by user id, so there is nothing to look at.
+    if (userIds.length === 0) return { before: none, after: none, storage: 'no user ids: nothing looked for, no AOF rewrite asked' };
     try {
       const before = await this.holdings(appId, userIds);
       for (const user of new Set(userIds)) await scripts.erasePerson.run(this.redis, [`${base}ix:${user}`], [base, user]);
       await this.outboxNaming(appId, userIds, (id) => scripts.rewriteLog.run(this.redis, [`${base}log`], [id, ...new Set(userIds)]));
-      const storage = await this.rewriteAof();
+      const held = before.records + before.keys > 0;
+      const storage = held ? await this.rewriteAof() : 'nothing held: no AOF rewrite asked';
       return { before, after: await this.holdings(appId, userIds), storage };
     } catch (err) {
       throw toInfraError(err, 'erasePeople');
@@ -529,16 +536,24 @@ export class RedisActionStore implements ActionStore {
 
   /**
    * Asks for an AOF rewrite, whose new file holds only the live data. A rewrite already running
-   * started before the delete and will not leave it out (Redis then schedules none): said as such.
+   * forked before the delete, so its file still holds the deleted data (Redis then refuses another):
+   * waited for, up to AOF_WAIT_MS, and asked again; what happened is said in the answer.
    */
   private async rewriteAof(): Promise<string> {
-    const info = await this.redis.info('persistence');
-    const aof = /^aof_enabled:1/m.test(info) ? 'AOF on' : 'AOF off (nothing appended; RDB snapshots only)';
-    try {
-      return `BGREWRITEAOF: ${String(await this.redis.bgrewriteaof())}; ${aof}`;
-    } catch (err) {
-      if (err instanceof ReplyError) return `BGREWRITEAOF refused: ${(err as Error).message}; ${aof}`;
-      throw err;
+    const aof = /^aof_enabled:1/m.test(await this.redis.info('persistence')) ? 'AOF on' : 'AOF off (nothing appended; RDB snapshots only)';
+    const started = Date.now();
+    for (;;) {
+      try {
+        const waited = Date.now() - started;
+        return `BGREWRITEAOF: ${String(await this.redis.bgrewriteaof())}${waited > 0 ? ` (after waiting ${waited} ms for a running rewrite)` : ''}; ${aof}`;
+      } catch (err) {
+        if (!(err instanceof ReplyError)) throw err;
+        const message = (err as Error).message;
+        if (!/already in progress/.test(message) || Date.now() - started >= AOF_WAIT_MS) {
+          return `BGREWRITEAOF refused: ${message} (a rewrite that started before the delete keeps the deleted data until the next one); ${aof}`;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
     }
   }
 

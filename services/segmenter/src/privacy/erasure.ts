@@ -103,11 +103,17 @@ export function createErasureProcessor(deps: ErasureDeps) {
     const scope = requestScope(batch.map((s) => s.request.id));
     // The action store first: its outbox entries naming the person are gone before ClickHouse's
     // actions_log is deleted, so the relay has the least chance to bring one back after (docs/privacy.md).
+    // One call per app for every request of the batch: one AOF rewrite per app, not per request.
     if (deps.actions) {
-      for (const s of batch) {
-        const entry = s.request.stores.find((e) => e.store === ACTIONS_STORE);
-        const erased = await deps.actions.erasePeople(s.appId, await userIds(s));
-        if (entry) entry.storage = erased.storage;
+      const byApp = new Map<string, StoredRequest<ErasureRequest>[]>();
+      for (const s of batch) byApp.set(s.appId, [...(byApp.get(s.appId) ?? []), s]);
+      for (const [appId, requests] of byApp) {
+        const users = (await Promise.all(requests.map(userIds))).flat();
+        const erased = await deps.actions.erasePeople(appId, users);
+        for (const s of requests) {
+          const entry = s.request.stores.find((e) => e.store === ACTIONS_STORE);
+          if (entry) entry.storage = erased.storage;
+        }
       }
     }
     for (const t of deps.targets) {
