@@ -8,13 +8,8 @@ import { createPrivacyService, type ErasureRequest } from '.';
 // The privacy processor as the segmenter composes it on the real stack: ClickHouse (chdb here) and
 // the action store's Redis, a store entry `redis.actions` beside the tables.
 const chdb = useMigratedChdb('privacy_erase_redis');
-const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-let redis: Redis;
-let prefix: string;
-beforeAll(() => {
-  redis = new Redis(url, { maxRetriesPerRequest: 2 });
-  prefix = randomActionPrefix();
-});
+const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 2, lazyConnect: true });
+const prefix = randomActionPrefix();
 afterAll(async () => {
   await deletePrefix(redis, prefix);
   await redis.quit();
