@@ -194,7 +194,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     userTokens: tokens,
   });
   const privacyLogger = logger.child({ service: 'segmenter', part: 'privacy' });
-  const privacy = opts.privacyHashKey ? createPrivacyService({ analytics, logger: privacyLogger, hashKey: opts.privacyHashKey }) : undefined;
+  // One process: the erasure reaches the action store this pipeline composed (embedded or Redis).
+  const privacy = opts.privacyHashKey ? createPrivacyService({ analytics, logger: privacyLogger, hashKey: opts.privacyHashKey, actions: store }) : undefined;
   const privacyProcessor = privacy && startPrivacyProcessor({ privacy, logger: privacyLogger, intervalMs: opts.privacyIntervalMs ?? 200 });
   const segmenter = createSegmenterApp({
     analytics,

@@ -1772,7 +1772,7 @@ export interface components {
                 at: string;
             }[];
             stores: {
-                /** @description `clickhouse.<table>`. */
+                /** @description `clickhouse.<table>`, or `redis.actions` (the action store). */
                 store: string;
                 /** @enum {unknown} */
                 state: "pending" | "deleting" | "verifying" | "completed" | "failed";
@@ -1781,12 +1781,16 @@ export interface components {
                     /** Format: date-time */
                     at: string;
                 }[];
-                /** @description Rows naming the ids before the delete. */
+                /** @description Rows (the action store: records) naming the ids before the delete. */
                 before?: number;
-                /** @description Rows after, as queries see them. */
+                /** @description Rows (records) after, as queries see them. */
                 after?: number;
-                /** @description Rows after with the deleted mask ignored (`apply_deleted_mask = 0`): still on disk. */
+                /** @description ClickHouse: rows after with the deleted mask ignored (`apply_deleted_mask = 0`): still on disk. */
                 after_physical?: number;
+                /** @description The action store: keys still naming the ids after the delete (its per-user index included). */
+                keys_after?: number;
+                /** @description The action store: what was asked of its storage so the deleted data leaves the disk (BGREWRITEAOF), and the answer. */
+                storage?: string;
             }[];
             /** @description One entry per topic (35): a log is not edited; its last copy is gone once the topic's retention has passed since the suppression. */
             kafka: {

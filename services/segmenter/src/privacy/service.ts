@@ -19,18 +19,22 @@ export interface PrivacyServiceDeps {
    */
   onExportRead?: (appId: string, exportId: string) => void | Promise<void>;
   targets?: ClickHouseTarget[];
+  /** The action store to erase (ErasureDeps.actions). */
+  actions?: ErasureDeps['actions'];
   now?: () => number;
 }
 
 /**
  * What this version does not do yet, stated in every erasure so `completed` is not read as more
  * than it is: the suppression is recorded (listed, liftable) but no part refuses the person's new
- * data yet, and the action store's Redis is not erased.
+ * data yet.
  */
 const NOT_COVERED = [
-  'redis (the action store: actions, delivery state, blocks, caps)',
   'ingest suppression (the gateway, validator, campaigns and action store do not refuse the person’s new data yet: a re-sent upload is stored again)',
 ];
+
+/** Said when the processor was given no action store to erase (a segmenter without REDIS_URL). */
+const NO_ACTION_STORE = 'redis (the action store: this segmenter has no REDIS_URL, so the person’s actions, blocks, caps and log entries there are not erased)';
 
 /** Erasure and export requests for the routes, and the processor that carries them out. */
 export function createPrivacyService(deps: PrivacyServiceDeps) {
@@ -54,7 +58,7 @@ export function createPrivacyService(deps: PrivacyServiceDeps) {
         steps: [{ state: 'accepted', at }],
         stores: [],
         kafka: [],
-        not_covered: NOT_COVERED,
+        not_covered: deps.actions ? NOT_COVERED : [NO_ACTION_STORE, ...NOT_COVERED],
       };
       // The ids first: a request whose row exists always has its ids to work with.
       await store.addWork(appId, request.id, ids);
