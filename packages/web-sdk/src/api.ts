@@ -118,15 +118,16 @@ export function createApi(load: Load): Evp {
       .catch((e: unknown) => warn('action poll failed', e));
   };
 
-  const browserDeps = async (o: InitOptions, cfg: Settings): Promise<Deps> => {
+  /** Synchronous (IndexedDB opens on first use): a page left right after init() can already send. */
+  const browserDeps = (o: InitOptions, cfg: Settings): Deps => {
     const memory = cfg.storage === 'memory';
     const shared = sharedStore(memory);
-    const durable = async () => (memory ? memoryStore() : fallbackStore((await idbStore(`evp:${cfg.appId}`)) ?? memoryStore(), warn));
+    const durable = () => (memory ? memoryStore() : fallbackStore(idbStore(`evp:${cfg.appId}`), warn));
     // Cookieless until the user chose: while consent is pending, nothing is written to the device.
     const held = memory || (shared.get<Consent>(consentKeyOf(cfg.appId)) ?? cfg.consent) === 'pending' ? heldStores(shared, durable) : undefined;
     return {
       clock: browserClock,
-      store: held?.store ?? (await durable()),
+      store: held?.store ?? durable(),
       shared: held?.shared ?? shared,
       transport: fetchTransport(o.sdkKey),
       exclusive: webLock,
@@ -151,20 +152,35 @@ export function createApi(load: Load): Evp {
         settle_(Promise.resolve(undefined));
         return warn('bot: off (filterBots)');
       }
+      const deps = browserDeps(options, cfg);
+      const start = Date.now();
+      let c: Client | undefined;
+      let away!: (close: boolean) => void;
+      const make = () => {
+        if (!c) away = attach((c = new Client(cfg, deps, load, hooks)), () => poll(c!), start);
+        return c;
+      };
+      // A visitor who leaves before the client is made (the device id's lock below is asynchronous)
+      // gets it made at once, so the landing page view goes out in this task like any leave.
+      const early = (e: Event) => {
+        if (c || (e.type !== 'pagehide' && document.visibilityState !== 'hidden')) return;
+        make();
+        away(e.type === 'pagehide');
+      };
+      addEventListener('pagehide', early);
+      document.addEventListener('visibilitychange', early);
       settle_(
         (async () => {
-          const deps = await browserDeps(options, cfg);
-          let c!: Client;
           // Under a lock: two tabs of a first visit make one device id (the second reads the first's).
-          await deps.exclusive(`evp:${cfg.appId}:d`, async () => void (c = new Client(cfg, deps, load, hooks)), true);
-          attach(c, () => poll(c));
+          await deps.exclusive(`evp:${cfg.appId}:d`, async () => void make(), true);
+          const client = make();
           // The optional parts the app switched on, loaded now (they watch or read the page from the start).
-          if (cfg.captureErrors) c.load('errors').then((run) => run(c), warn);
-          if (cfg.context) c.load('context').then((run) => run(c), warn);
-          if (cfg.webVitals) c.load('vitals').then((run) => run(c), warn);
-          poll(c);
-          void c.flush();
-          return c;
+          if (cfg.captureErrors) client.load('errors').then((run) => run(client), warn);
+          if (cfg.context) client.load('context').then((run) => run(client), warn);
+          if (cfg.webVitals) client.load('vitals').then((run) => run(client), warn);
+          poll(client);
+          void client.flush();
+          return client;
         })().catch((e: unknown) => {
           warn('init failed', e);
           return undefined;

@@ -32,13 +32,9 @@ export function fetchTransport(sdkKey: string): Transport {
     },
     async post(url, body, unload, token): Promise<SendResult> {
       const q = `?sdk_key=${encodeURIComponent(sdkKey)}${token ? `&user_token=${encodeURIComponent(token)}` : ''}`;
-      const beacon = (): SendResult =>
-        typeof navigator !== 'undefined' &&
-        typeof navigator.sendBeacon === 'function' &&
-        navigator.sendBeacon(url + q, new Blob([body], { type: 'text/plain' }))
-          ? { status: 0, beacon: true }
-          : { status: 0 };
-      if (unload && typeof Request !== 'undefined' && !('keepalive' in Request.prototype)) return beacon();
+      // Every target browser has sendBeacon and Request (the builds' targets, bundle.ts).
+      const beacon = (): SendResult => (navigator.sendBeacon(url + q, new Blob([body], { type: 'text/plain' })) ? { status: 0, beacon: true } : { status: 0 });
+      if (unload && !('keepalive' in Request.prototype)) return beacon();
       try {
         // A request that never ends would hold the upload lock of every tab: 30 s at most.
         const signal = !unload && typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(30_000) : undefined;
@@ -63,7 +59,7 @@ export function fetchTransport(sdkKey: string): Transport {
 
 /** One uploader across the tabs: a Web Lock taken only if free, or (`wait`: the app asked to flush) once free. */
 export const webLock: Exclusive = async (name, fn, wait) => {
-  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  const locks = navigator.locks;
   if (!locks) return fn();
   await locks.request(name, { ifAvailable: !wait }, async (lock) => {
     if (lock) await fn();
