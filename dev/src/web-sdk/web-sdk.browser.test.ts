@@ -735,7 +735,8 @@ describe('the web library in Chromium', () => {
         bodyScrolls: para.scrollHeight > para.clientHeight,
         describedBy: root.getElementById(dialog.getAttribute('aria-describedby')!) === para,
         labels: [root.querySelector('.cta')!.textContent, root.querySelector('.x')!.getAttribute('aria-label')],
-        nonce: (document.querySelector('script[src$="web-messages.js"]') as HTMLScriptElement).nonce,
+        // Every part's <script> carries it: the renderer and the action pull (nudges) alike.
+        nonce: ['web-messages.js', 'web-actions.js'].map((f) => (document.querySelector(`script[src$="${f}"]`) as HTMLScriptElement).nonce),
       };
     });
     expect(shown).toEqual({
@@ -743,7 +744,7 @@ describe('the web library in Chromium', () => {
       bodyScrolls: true,
       describedBy: true,
       labels: ['Öffnen', 'Schließen'],
-      nonce: 'n0nce',
+      nonce: ['n0nce', 'n0nce'],
     });
     await p.screenshot({ path: join(tmpdir(), 'web-message-375x600.png') });
     await ctx.close();
@@ -788,20 +789,48 @@ describe('the web library in Chromium', () => {
     await ctx.close();
   });
 
-  it('bot filtering, on by default: an automated browser (navigator.webdriver) records and sends nothing', async () => {
-    const ctx = await h.context();
-    const bodies = posted(ctx, '/v1/ingest/');
-    const warnings: string[] = [];
-    const p = await ctx.newPage();
-    p.on('console', (m) => void (m.type() === 'warning' ? warnings.push(m.text()) : undefined));
-    await p.goto(`${h.appUrl}${SHOP}/?init=${encodeURIComponent(JSON.stringify({ filterBots: true, flushIntervalMs: 100 }))}`);
-    await p.waitForFunction(() => typeof (window as { evp?: unknown }).evp === 'object');
-    await call(p, 'identify', 'login', uid('bot'));
-    await search(p, 'by a robot');
-    await call(p, 'flush');
-    await p.close();
-    expect(bodies).toEqual([]);
-    expect(warnings.filter((w) => w.includes('filterBots'))).toHaveLength(1);
-    await ctx.close();
+  describe('bot filtering, on by default', () => {
+    /** A page with filterBots on (the default), `webdriver` and the user agent as given; what it sent, stored and said. */
+    const visit = async (o: { webdriver?: boolean; userAgent?: string }) => {
+      const ctx = await h.browser().newContext(o.userAgent ? { userAgent: o.userAgent } : {});
+      if (o.webdriver === false) await ctx.addInitScript(() => Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false }));
+      const bodies = posted(ctx, '/v1/ingest/');
+      const warnings: string[] = [];
+      const p = await ctx.newPage();
+      p.on('console', (m) => void (m.type() === 'warning' ? warnings.push(m.text()) : undefined));
+      await p.goto(h.pageUrl('/', { filterBots: true, trackApp: false, flushIntervalMs: 100 }));
+      await p.waitForFunction(() => typeof (window as { evp?: unknown }).evp === 'object');
+      const user = uid('bot');
+      await call(p, 'identify', 'login', user);
+      await search(p, 'by a robot');
+      await call(p, 'flush');
+      const status = (await call(p, 'status')) as { bot: boolean; filtered: number };
+      const device = await p.evaluate(async () => [Object.keys(localStorage), (await indexedDB.databases()).map((d) => d.name)]);
+      await p.close();
+      await ctx.close();
+      return { user, bodies, warnings: warnings.filter((w) => w.includes('filterBots')), status: { bot: status.bot, filtered: status.filtered }, device };
+    };
+
+    it('an automated browser (navigator.webdriver, the tests’ own Chromium) records, keeps and sends nothing, and counts it', async () => {
+      const got = await visit({});
+      expect({ ...got, user: undefined }).toEqual({
+        user: undefined,
+        bodies: [],
+        warnings: ['[evp] bot: nothing recorded (filterBots) '],
+        status: { bot: true, filtered: 2 },
+        device: [[], []],
+      });
+    });
+
+    it('a crawler’s user agent (Googlebot) without webdriver: nothing sent, counted; a person’s browser records as usual', async () => {
+      const bot = await visit({ webdriver: false, userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' });
+      expect([bot.bodies, bot.status]).toEqual([[], { bot: true, filtered: 2 }]);
+      const person = await visit({
+        webdriver: false,
+        userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+      });
+      expect([person.warnings, person.status]).toEqual([[], { bot: false, filtered: 0 }]);
+      expect((await h.waitForEvents(person.user, 2)).map((e) => e.name)).toEqual(['identify', 'search']);
+    });
   });
 });

@@ -3,9 +3,9 @@ import { attach } from './browser/auto';
 import { fallbackStore, heldStores, idbStore, memoryStore, sharedStore } from './browser/stores';
 import { fetchTransport, webLock } from './browser/transport';
 import type { Action, ActionEvent, ActionQuery } from './core/actions';
-import { Client, consentKeyOf, type ActionResponse, type AppHooks, type IdentifyAction, type Load } from './core/client';
+import { Client, consentKeyOf, type ActionResponse, type AppHooks, type IdentifyAction, type Load, type Parts } from './core/client';
 import { guard } from './core/guard';
-import { settle, type Consent, type InitOptions, type Settings } from './core/options';
+import { isBot, settle, type Consent, type InitOptions, type Settings } from './core/options';
 import type { Clock, Deps } from './core/ports';
 import type { CatalogKind, CatalogRecordByKind, EventName, EventPropsByName, IdentifyExtra } from './generated/events';
 
@@ -19,8 +19,10 @@ export interface Status {
   dropped: number;
   /** Events the platform refused for good (a 4xx other than 401/403/408/413/429). */
   refused: number;
-  /** Events the beforeSend hook dropped since the page loaded. */
+  /** Events the beforeSend hook or the bot filter dropped since the page loaded. */
   filtered: number;
+  /** The page is a bot's (filterBots): nothing is recorded or pulled; `filtered` counts what was not recorded. */
+  bot: boolean;
 }
 
 /** The library's public surface: the same object is the `evp` global of the script build. */
@@ -98,7 +100,7 @@ export function createApi(load: Load): Evp {
     <A extends unknown[], R>(fallback: R, fn: (c: Client, ...a: A) => R | Promise<R>) =>
     async (...a: A): Promise<R> => {
       try {
-        if (!started && typeof window === 'undefined') return fallback;
+        if (!started && typeof document === 'undefined') return fallback;
         const c = started ? await ready : await Promise.race([ready, new Promise<undefined>((r) => setTimeout(r, PRE_INIT_WAIT_MS))]);
         if (!c) warn('no init(): call ignored');
         return c ? await fn(c, ...a) : fallback;
@@ -140,7 +142,7 @@ export function createApi(load: Load): Evp {
 
   const api: Evp = {
     init(options) {
-      if (typeof window === 'undefined' || typeof document === 'undefined') return;
+      if (typeof document === 'undefined') return;
       if (started) return warn('init twice: ignored');
       started = true;
       if (!options?.sdkKey || !options.apiUrl) {
@@ -148,16 +150,18 @@ export function createApi(load: Load): Evp {
         return warn('init needs sdkKey and apiUrl');
       }
       const cfg = settle(options, location.hostname);
-      if (cfg.filterBots && navigator.webdriver) {
-        settle_(Promise.resolve(undefined));
-        return warn('bot: off (filterBots)');
+      // A bot's page keeps nothing on the device and pulls nothing; what it records is counted, not kept.
+      if (cfg.filterBots && isBot(navigator.userAgent, navigator.webdriver)) {
+        Object.assign(cfg, { bot: true, storage: 'memory', nudges: false });
+        warn('bot: nothing recorded (filterBots)');
       }
       const deps = browserDeps(options, cfg);
       const start = Date.now();
       let c: Client | undefined;
       let away!: (close: boolean) => void;
       const make = () => {
-        if (!c) away = attach((c = new Client(cfg, deps, load, hooks)), () => poll(c!), start);
+        // Every part's <script> carries the page's CSP nonce (the nonce option).
+        if (!c) away = attach((c = new Client(cfg, deps, ((n: keyof Parts) => load(n, cfg.nonce)) as Load, hooks)), () => poll(c!), start);
         return c;
       };
       // A visitor who leaves before the client is made (the device id's lock below is asynchronous)

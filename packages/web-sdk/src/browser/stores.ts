@@ -18,7 +18,7 @@ export function memoryStore(): AsyncStore {
 const req = <T>(r: IDBRequest<T>) =>
   new Promise<T>((ok, fail) => {
     r.onsuccess = () => ok(r.result);
-    r.onerror = () => fail(r.error ?? new Error('IndexedDB request failed'));
+    r.onerror = () => fail(r.error ?? Error('IndexedDB failed'));
   });
 
 /** How long IndexedDB may take to open before the page goes on with memory (an open can hang forever). */
@@ -75,7 +75,7 @@ export function idbStore(name: string): AsyncStore {
       }
       return new Promise((ok, fail) => {
         s.transaction.oncomplete = () => ok();
-        s.transaction.onerror = s.transaction.onabort = () => fail(s.transaction.error ?? new Error('IndexedDB write aborted'));
+        s.transaction.onerror = s.transaction.onabort = () => fail(s.transaction.error ?? Error('IndexedDB failed'));
       });
     },
   };

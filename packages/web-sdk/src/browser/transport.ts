@@ -9,15 +9,16 @@ import type { Exclusive, SendResult, Transport } from '../core/ports';
  * same bytes, which the platform's event ids absorb.
  */
 async function answer(res: Response): Promise<SendResult> {
-  const ra = Number(res.headers.get('Retry-After'));
+  // Seconds (an HTTP date, or none, is NaN: no Retry-After).
+  const ra = parseFloat(res.headers.get('Retry-After')!);
   let parsed: unknown;
   try {
     parsed = await res.json();
   } catch {
     parsed = undefined;
   }
-  const date = Date.parse(res.headers.get('Date') ?? '');
-  return { status: res.status, retryAfter: res.headers.has('Retry-After') && Number.isFinite(ra) ? ra : undefined, body: parsed, date: date || undefined };
+  const date = Date.parse(res.headers.get('Date')!);
+  return { status: res.status, retryAfter: ra >= 0 ? ra : undefined, body: parsed, date: date || undefined };
 }
 
 export function fetchTransport(sdkKey: string): Transport {

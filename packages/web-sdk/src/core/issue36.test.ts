@@ -1,5 +1,5 @@
 import { memoryStore } from '../browser/stores';
-import { apiBase } from './options';
+import { apiBase, isBot } from './options';
 import { batchBody, utf8Bytes } from './queue';
 import { envelopes, fakeDeps, memoryShared, settleAll, testClient } from './testing/fakes';
 
@@ -184,6 +184,48 @@ describe('issue 36: clocks and tabs', () => {
   });
 });
 
+describe('what web teams expect next: bot filtering', () => {
+  it('isBot: an automated browser, a headless one, crawlers’ user agents; not people’s browsers nor a CUBOT phone', () => {
+    const person = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+    const uas = {
+      person,
+      iphone: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+      cubot: 'Mozilla/5.0 (Linux; Android 9; CUBOT X19) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/80.0.3987.99 Mobile Safari/537.36',
+      headless: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36',
+      googlebot: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      bingbot: 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)',
+      baidu: 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)',
+      slurp: 'Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)',
+      lighthouse:
+        'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0.0.0 Mobile Safari/537.36 Chrome-Lighthouse',
+    };
+    expect(Object.fromEntries(Object.entries(uas).map(([k, ua]) => [k, isBot(ua, false)]))).toEqual({
+      person: false,
+      iphone: false,
+      cubot: false,
+      headless: true,
+      googlebot: true,
+      bingbot: true,
+      baidu: true,
+      slurp: true,
+      lighthouse: true,
+    });
+    expect(isBot(person, true)).toBe(true);
+  });
+
+  it('a bot’s page records nothing (events and catalog records) and counts it: status() says bot and filtered', async () => {
+    const t = testClient({ storage: 'memory' });
+    t.client.cfg.bot = true;
+    await t.client.record('search', { query: 'crawled', module: 'e_commerce', results_list: [] });
+    await t.client.identify('login', 'u-bot', { name: 'Bot' });
+    t.client.leave(() => void t.client.record('app', { action: 'close', start_time: 0 }));
+    await t.client.flush();
+    expect(t.sent).toEqual([]);
+    expect(await t.client.queue.batches()).toEqual([]);
+    expect(t.client.status()).toMatchObject({ bot: true, filtered: 4, dropped: 0 });
+  });
+});
+
 describe('what web teams expect next: beforeSend, register/unregister', () => {
   const sentEvents = (t: { sent: { url: string; body: string }[] }) =>
     t.sent.filter((s) => s.url.endsWith('/ingest/log')).flatMap((s) => envelopes(s.body).flatMap((e) => e.data));
@@ -200,7 +242,7 @@ describe('what web teams expect next: beforeSend, register/unregister', () => {
     await t.client.flush();
     expect(sentEvents(t).map((d) => (d.ctx as { query: string }).query)).toEqual(['KEPT', 'throw']);
     expect(t.client.status().filtered).toBe(1);
-    expect(t.warnings).toEqual(['beforeSend threw: event kept as it was']);
+    expect(t.warnings).toEqual(['beforeSend threw: event kept']);
   });
 
   it('register(): global properties in every later event’s meta, merged into an object meta; unregister removes one', async () => {
