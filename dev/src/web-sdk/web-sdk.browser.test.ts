@@ -430,6 +430,74 @@ describe('the web library in Chromium', () => {
     expect(got[1]!.meta).toEqual({ n: 1 });
     await ctx.close();
   });
+  it('issue 36 item 10: calls made before an init() that never comes settle after 30 s (harmless values, one warning each), not never', async () => {
+    const ctx = await h.context();
+    const p = await ctx.newPage();
+    const warnings: string[] = [];
+    p.on('console', (m) => void (m.type() === 'warning' ? warnings.push(m.text()) : undefined));
+    // An app page that loads the library (the platform's script build, served from the app's origin
+    // here) and never calls init (a consent-gated app, say).
+    const script = await (await fetch(`${h.baseUrl}/sdk/web.js`)).text();
+    await ctx.route(`${h.appUrl}/no-init/web.js`, (r) => r.fulfill({ contentType: 'text/javascript', body: script }));
+    await ctx.route(`${h.appUrl}/no-init/`, (r) => r.fulfill({ contentType: 'text/html', body: '<!doctype html><script src="web.js"></script>' }));
+    await p.clock.install();
+    await p.goto(`${h.appUrl}/no-init/`);
+    await p.evaluate(() => {
+      const w = window as unknown as Evp & { __settled: unknown[] };
+      w.__settled = [];
+      void w.evp.track!('search', { query: 'q', module: 'e_commerce', results_list: [] }).then((v) => w.__settled.push(['track', v ?? null]));
+      void w.evp.fetchActions!({ type: 'custom' }).then((v) => w.__settled.push(['fetchActions', v]));
+    });
+    await p.clock.runFor(29_000);
+    expect(await p.evaluate(() => (window as unknown as { __settled: unknown[] }).__settled)).toEqual([]);
+    await p.clock.runFor(1_500);
+    await p.waitForFunction(() => (window as unknown as { __settled: unknown[] }).__settled.length === 2);
+    expect(await p.evaluate(() => (window as unknown as { __settled: unknown[] }).__settled)).toEqual([
+      ['track', null],
+      ['fetchActions', []],
+    ]);
+    expect(warnings.filter((w) => w.includes('no init()'))).toHaveLength(2);
+    await ctx.close();
+  });
+
+  it('issue 36 item 11: never throws into the app, initialised, for nonsense arguments: every function answers its harmless value', async () => {
+    const ctx = await h.context();
+    const p = await h.open(ctx, '/', quiet);
+    const errors: string[] = [];
+    p.on('pageerror', (e) => void errors.push(e.message));
+    const got = await p.evaluate(async () => {
+      const evp = (window as unknown as { evp: Record<string, (...a: unknown[]) => unknown> }).evp;
+      const hostile = {
+        toString: () => {
+          throw new Error('nonsense');
+        },
+      };
+      const out: Record<string, unknown[]> = {};
+      for (const k of Object.keys(evp).filter((n) => n !== 'init' && n !== 'status' && n !== 'optOut' && n !== 'setConsent')) {
+        out[k] = [];
+        for (const args of [[null, undefined, 42], [Symbol('x')], [hostile, hostile, hostile]]) {
+          try {
+            const r = await evp[k]!(...args);
+            out[k].push(typeof r === 'function' ? 'function' : (r ?? null));
+          } catch (e) {
+            out[k].push(`threw ${String(e)}`);
+          }
+        }
+      }
+      return out;
+    });
+    const harmless: Record<string, unknown> = { fetchActions: [], showInAppMessage: false, onAction: 'function' };
+    expect(Object.keys(got).length).toBeGreaterThan(10);
+    for (const [k, results] of Object.entries(got)) expect({ [k]: results }).toEqual({ [k]: [0, 1, 2].map(() => harmless[k] ?? null) });
+    // Still working afterwards.
+    const user = uid('nonsense');
+    await call(p, 'identify', 'login', user);
+    await call(p, 'flush');
+    expect((await h.waitForEvents(user, 1)).map((e) => e.name)).toEqual(['identify']);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
   it('without keepalive fetch, leaving the page sends a beacon (sdk_key in the URL, text/plain) the platform accepts; the re-send is stored once', async () => {
     // The beacon is only needed for what is still queued when the page goes: on a loaded machine the
     // events can leave by an ordinary upload before pagehide, and then nothing is left to beacon. Such

@@ -204,7 +204,8 @@ export function createApi(load: Load): Evp {
     setConsent: withClient(undefined, (c, consent: Consent) => c.setConsent(consent)),
     optOut: withClient(undefined, (c) => c.setConsent('denied')),
     setUserToken: withClient(undefined, (c, token: string) => {
-      c.token = token;
+      // Anything but a string (an app's bug) would make every upload fail: ignored.
+      if (typeof token === 'string') c.token = token;
       return c.uploader.retryNow();
     }),
     onUserTokenExpired(renew) {

@@ -187,9 +187,9 @@ export class Client {
 
   /** Asks the app for a new token, one request at a time for every caller; answers whether one came. */
   renewToken(): Promise<boolean> {
-    if (!this.app.renew) return Promise.resolve(false);
-    return (this.renewing ??= this.app
-      .renew()
+    // Called in a then: none, anything but a function, or one that throws, answers no token (never a throw).
+    return (this.renewing ??= Promise.resolve()
+      .then(this.app.renew)
       .then(
         (t) => {
           if (typeof t !== 'string' || t === '') return false;
@@ -403,12 +403,15 @@ export class Client {
    * the platform would keep them but warn `unknown_property`.
    */
   async identify(action: IdentifyAction, userId: string, userProps?: Record<string, unknown>, opts?: Record<string, unknown>): Promise<void> {
-    const { token, ...extra } = opts ?? {};
+    const { token: given, ...extra } = opts ?? {};
+    // A user id or token that is no string (an app's bug) would break every later upload: refused.
+    if (typeof userId !== 'string') throw TypeError('userId');
+    const token = typeof given === 'string' ? given : undefined;
     // A user switch also switches tokens: the last one was another user's.
     if (action === 'register' || action === 'login') {
       this.setUser(userId);
-      this.token = token as string | undefined;
-    } else if (token !== undefined) this.token = token as string;
+      this.token = token;
+    } else if (token !== undefined) this.token = token;
     const start = this.sessions.current()?.start ?? this.deps.clock.now();
     await this.record('identify', { action, ...extra }, undefined, { user: userId, start });
     if (userProps) await this.catalog('user', { id: userId, timezone: tzName(), ...userProps });
