@@ -153,7 +153,7 @@ export function createApi(load: Load): Evp {
       // A bot's page keeps nothing on the device and pulls nothing; what it records is counted, not kept.
       if (cfg.filterBots && isBot(navigator.userAgent, navigator.webdriver)) {
         Object.assign(cfg, { bot: true, storage: 'memory', nudges: false });
-        warn('bot: nothing recorded (filterBots)');
+        warn('bot: off (filterBots)');
       }
       const deps = browserDeps(options, cfg);
       const start = Date.now();

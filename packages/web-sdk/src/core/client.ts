@@ -364,6 +364,8 @@ export class Client {
 
   /** The user's choice, remembered; it wins over the init option on later visits. */
   async setConsent(c: Consent): Promise<void> {
+    // Anything else stored would hold every upload back for good (an app's bug): refused.
+    if (!['pending', 'granted', 'denied'].includes(c)) throw TypeError(c);
     this.deps.shared.set(this.p + CONSENT, c);
     this.log(`consent ${c}`);
     await this.consentChanged();

@@ -1,7 +1,8 @@
 import { memoryStore } from '../browser/stores';
 import { apiBase, isBot } from './options';
 import { batchBody, utf8Bytes } from './queue';
-import { envelopes, fakeDeps, memoryShared, settleAll, testClient } from './testing/fakes';
+import type { AsyncStore } from './ports';
+import { envelopes, fakeDeps, memoryShared, settleAll, T0, testClient } from './testing/fakes';
 
 /** Issue 36's defects in the library's pure logic (the browser's side is in dev/src/web-sdk). */
 describe('issue 36', () => {
@@ -78,6 +79,17 @@ describe('issue 36', () => {
     // A choice (setConsent) is remembered and wins over the option.
     await testClient({}, fakeDeps(shared, store)).client.setConsent('denied');
     expect(testClient({ consent: 'granted' }, fakeDeps(shared, store)).client.consent).toBe('denied');
+  });
+
+  it('11: a consent that is none of the three, a user id or token that is no string, are refused: uploads go on', async () => {
+    const t = testClient();
+    await expect(t.client.setConsent('yes' as never)).rejects.toThrow(TypeError);
+    await expect(t.client.identify('login', { id: 1 } as never)).rejects.toThrow(TypeError);
+    await t.client.identify('login', 'u1', undefined, { token: 42 });
+    expect([t.client.consent, t.client.user, t.client.token]).toEqual(['granted', 'u1', undefined]);
+    await t.client.record('app', { action: 'open', start_time: 1 });
+    await t.client.flush();
+    expect(t.sent.flatMap((s) => envelopes(s.body).flatMap((e) => e.data.map((d) => d.name)))).toEqual(['identify', 'app']);
   });
 
   it('4: a grant in another tab stores the events this tab held while pending', async () => {
@@ -165,6 +177,21 @@ describe('issue 36: clocks and tabs', () => {
     shared.set('evp:shop.example.com:bo', [t.now + 24 * 3600_000 + 5_000, 5_000]);
     await t.client.flush();
     expect(t.sent).toHaveLength(1);
+  });
+
+  it('9: draining a long queue reads each batch’s 100 events, not the whole store per batch (linear, not quadratic)', async () => {
+    const inner = memoryStore();
+    const reads: [string, number | undefined][] = [];
+    const store: AsyncStore = { list: (p, n) => (reads.push([p, n]), inner.list(p, n)), write: (p, d) => inner.write(p, d) };
+    const t = testClient({}, fakeDeps(memoryShared(), store));
+    for (let i = 0; i < 1_000; i++) await t.client.queue.add({ at: T0 + i, n: 10, p: 'log', u: 'u', s: T0, z: 0, e: { name: 'app', i } });
+    reads.length = 0;
+    await t.client.flush();
+    expect(t.sent).toHaveLength(10);
+    // One full read for the queue bounds, then one read of at most 100 events per batch.
+    const events = reads.filter(([p]) => p === 'e:');
+    expect(events.filter(([, n]) => n === undefined)).toHaveLength(1);
+    expect(events.filter(([, n]) => n === 100)).toHaveLength(11);
   });
 
   it('9: the app’s flush() waits for the upload lock another tab holds, then sends', async () => {
