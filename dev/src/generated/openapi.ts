@@ -389,7 +389,7 @@ export interface paths {
         };
         /**
          * The web library’s script build
-         * @description `web.js` defines the one global `evp` (docs/sdk-web.md); it loads its parts from the same place when first needed: `web-messages.js`, the in-app message renderer, `web-actions.js`, the action pull, `web-errors.js`, error capture (`captureErrors`), `web-context.js`, device and attribution context (`context`), and `web-vitals.js`, LCP/INP/CLS (`webVitals`). No key. Any site may load them (`Access-Control-Allow-Origin: *`, `Cross-Origin-Resource-Policy: cross-origin`).
+         * @description `web.js` defines the one global `evp` (docs/sdk-web.md); it loads its parts from the same place when first needed: `web-messages.js`, the in-app message renderer, `web-actions.js`, the action pull, `web-errors.js`, error capture (`captureErrors`), `web-context.js`, device and attribution context (`context`), `web-vitals.js`, LCP/INP/CLS (`webVitals`), and `web-split.js`, the split of a batch the platform answered 413. No key. Any site may load them (`Access-Control-Allow-Origin: *`, `Cross-Origin-Resource-Policy: cross-origin`).
          */
         get: operations["getSdkScript"];
         put?: never;
@@ -3218,7 +3218,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The core or the message renderer. */
-                file: "web.js" | "web-messages.js" | "web-actions.js" | "web-errors.js" | "web-context.js" | "web-vitals.js";
+                file: "web.js" | "web-messages.js" | "web-actions.js" | "web-errors.js" | "web-context.js" | "web-vitals.js" | "web-split.js";
             };
             cookie?: never;
         };
