@@ -72,7 +72,7 @@ async function main() {
       kb(oursApp.main),
       kb(oursApp.lazy),
       kb(gz(ours['web.js'])),
-      `parts loaded when needed: web-messages.js ${kb(gz(ours['web-messages.js']))}, web-actions.js ${kb(gz(ours['web-actions.js']))}, web-errors.js ${kb(gz(ours['web-errors.js']))}, web-context.js ${kb(gz(ours['web-context.js']))}, web-vitals.js ${kb(gz(ours['web-vitals.js']))}`,
+      `parts loaded when needed: web-messages.js ${kb(gz(ours['web-messages.js']))}, web-actions.js ${kb(gz(ours['web-actions.js']))}, web-errors.js ${kb(gz(ours['web-errors.js']))}, web-context.js ${kb(gz(ours['web-context.js']))}, web-vitals.js ${kb(gz(ours['web-vitals.js']))}, web-split.js ${kb(gz(ours['web-split.js']))}`,
     ]);
     for (const [name, o] of Object.entries(OTHERS)) {
       const pkgDir = join(dir, 'node_modules', name);

@@ -4,6 +4,7 @@ import { createEmbeddedParts } from './embedded-parts';
 import { startPipeline, type RunningPipeline } from './pipeline';
 import { defineSkeletonScenario, e2eKeys } from './testing/scenario';
 import { defineCampaignScenario } from './testing/campaigns-scenario';
+import { defineErasureScenario } from './testing/erasure-scenario';
 import { defineSegmentScenario, SCENARIO_SEGMENT_CONFIG, TestClock } from './testing/segments-scenario';
 
 describe('walking skeleton, embedded mode (in-process bus and registry, chdb, in-memory store)', () => {
@@ -21,6 +22,7 @@ describe('walking skeleton, embedded mode (in-process bus and registry, chdb, in
       sinkFlushMs: 50,
       now: clock.now,
       segments: SCENARIO_SEGMENT_CONFIG,
+      privacyHashKey: 'e2e privacy hash key, 32 bytes long',
     });
   });
   afterAll(async () => {
@@ -31,4 +33,5 @@ describe('walking skeleton, embedded mode (in-process bus and registry, chdb, in
   defineSkeletonScenario(() => ({ pipeline, analytics }));
   defineSegmentScenario(() => ({ pipeline, bus: parts.bus, registry: parts.registry, clock }));
   defineCampaignScenario(() => ({ pipeline, bus: parts.bus, registry: parts.registry, clock }));
+  defineErasureScenario(() => ({ pipeline, analytics: parts.analytics, bus: parts.bus }));
 });

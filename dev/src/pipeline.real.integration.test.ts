@@ -8,6 +8,7 @@ import { deletePrefix, randomActionPrefix, uniqueName } from '@evp/testkit';
 import { startPipeline, type PipelineParts, type RunningPipeline } from './pipeline';
 import { defineSkeletonScenario, e2eKeys } from './testing/scenario';
 import { defineCampaignScenario } from './testing/campaigns-scenario';
+import { defineErasureScenario } from './testing/erasure-scenario';
 import { defineSegmentScenario, SCENARIO_SEGMENT_CONFIG, TestClock } from './testing/segments-scenario';
 
 describe('walking skeleton on the real stack (Kafka broker, registry REST API, Redis, chdb; validator with 2 encode workers)', () => {
@@ -33,6 +34,7 @@ describe('walking skeleton on the real stack (Kafka broker, registry REST API, R
       validatorWorkers: 2,
       now: clock.now,
       segments: SCENARIO_SEGMENT_CONFIG,
+      privacyHashKey: 'e2e privacy hash key, 32 bytes long',
     });
   }, 120_000);
   afterAll(async () => {
@@ -45,4 +47,5 @@ describe('walking skeleton on the real stack (Kafka broker, registry REST API, R
   defineSkeletonScenario(() => ({ pipeline, analytics: parts.analytics }));
   defineSegmentScenario(() => ({ pipeline, bus: parts.bus, registry: parts.registry, clock }));
   defineCampaignScenario(() => ({ pipeline, bus: parts.bus, registry: parts.registry, clock }));
+  defineErasureScenario(() => ({ pipeline, analytics: parts.analytics, bus: parts.bus }));
 });

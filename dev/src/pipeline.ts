@@ -212,8 +212,9 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     ...suppressed,
   });
   const privacyLogger = logger.child({ service: 'segmenter', part: 'privacy' });
+  // One process: the erasure reaches the action store this pipeline composed (embedded or Redis).
   const privacy = opts.privacyHashKey
-    ? createPrivacyService({ analytics, logger: privacyLogger, hashKey: opts.privacyHashKey, ...suppressionLog(producer) })
+    ? createPrivacyService({ analytics, logger: privacyLogger, hashKey: opts.privacyHashKey, actions: store, ...suppressionLog(producer) })
     : undefined;
   const privacyProcessor = privacy && startPrivacyProcessor({ privacy, logger: privacyLogger, intervalMs: opts.privacyIntervalMs ?? 200 });
   const segmenter = createSegmenterApp({

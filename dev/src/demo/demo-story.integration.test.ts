@@ -115,9 +115,13 @@ describe('the demo shop story in Chromium', () => {
     });
     page.on('console', (m) => void (m.type() === 'error' ? problems.push(m.text()) : undefined));
     page.on('pageerror', (e) => void problems.push(e.message));
-    // Chromium under automation says so (navigator.webdriver), and the web library's bot filter (on
-    // by default, docs/sdk-web.md) would record nothing: this robot plays a person.
-    await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false }));
+    // Chromium under automation says so (navigator.webdriver, a HeadlessChrome user agent), and the
+    // web library's bot filter (on by default, docs/sdk-web.md) would record nothing: this robot plays a person.
+    await page.addInitScript(() => {
+      const ua = navigator.userAgent.replace('HeadlessChrome', 'Chrome');
+      Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false });
+      Object.defineProperty(Navigator.prototype, 'userAgent', { get: () => ua });
+    });
     await page.goto(`${pipeline.baseUrl}/demo`);
 
     // The drugs seeded into the app's (empty) drug catalog on start, listed once stored.

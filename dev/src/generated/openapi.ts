@@ -389,7 +389,7 @@ export interface paths {
         };
         /**
          * The web library’s script build
-         * @description `web.js` defines the one global `evp` (docs/sdk-web.md); it loads its parts from the same place when first needed: `web-messages.js`, the in-app message renderer, `web-actions.js`, the action pull, `web-errors.js`, error capture (`captureErrors`), `web-context.js`, device and attribution context (`context`), and `web-vitals.js`, LCP/INP/CLS (`webVitals`). No key. Any site may load them (`Access-Control-Allow-Origin: *`, `Cross-Origin-Resource-Policy: cross-origin`).
+         * @description `web.js` defines the one global `evp` (docs/sdk-web.md); it loads its parts from the same place when first needed: `web-messages.js`, the in-app message renderer, `web-actions.js`, the action pull, `web-errors.js`, error capture (`captureErrors`), `web-context.js`, device and attribution context (`context`), `web-vitals.js`, LCP/INP/CLS (`webVitals`), and `web-split.js`, the split of a batch the platform answered 413. No key. Any site may load them (`Access-Control-Allow-Origin: *`, `Cross-Origin-Resource-Policy: cross-origin`).
          */
         get: operations["getSdkScript"];
         put?: never;
@@ -1772,7 +1772,7 @@ export interface components {
                 at: string;
             }[];
             stores: {
-                /** @description `clickhouse.<table>`. */
+                /** @description `clickhouse.<table>`, or `redis.actions` (the action store). */
                 store: string;
                 /** @enum {unknown} */
                 state: "pending" | "deleting" | "verifying" | "completed" | "failed";
@@ -1781,12 +1781,16 @@ export interface components {
                     /** Format: date-time */
                     at: string;
                 }[];
-                /** @description Rows naming the ids before the delete. */
+                /** @description Rows (the action store: records) naming the ids before the delete. */
                 before?: number;
-                /** @description Rows after, as queries see them. */
+                /** @description Rows (records) after, as queries see them. */
                 after?: number;
-                /** @description Rows after with the deleted mask ignored (`apply_deleted_mask = 0`): still on disk. */
+                /** @description ClickHouse: rows after with the deleted mask ignored (`apply_deleted_mask = 0`): still on disk. */
                 after_physical?: number;
+                /** @description The action store: keys still naming the ids after the delete (its per-user index included). */
+                keys_after?: number;
+                /** @description The action store: what was asked of its storage so the deleted data leaves the disk (BGREWRITEAOF), and the answer. */
+                storage?: string;
             }[];
             /** @description One entry per topic (36): a log is not edited; its last copy is gone once the topic's retention has passed since the suppression. */
             kafka: {
@@ -3214,7 +3218,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The core or the message renderer. */
-                file: "web.js" | "web-messages.js" | "web-actions.js" | "web-errors.js" | "web-context.js" | "web-vitals.js";
+                file: "web.js" | "web-messages.js" | "web-actions.js" | "web-errors.js" | "web-context.js" | "web-vitals.js" | "web-split.js";
             };
             cookie?: never;
         };

@@ -5,6 +5,7 @@ import type { RunningPipeline } from '../pipeline';
 export const SDK_KEY = 'sdk_e2e_0123456789abcdef';
 export const API_KEY = 'api_e2e_0123456789abcdef';
 export const OTHER_API_KEY = 'api_e2e_other_0123456789';
+export const OTHER_SDK_KEY = 'sdk_e2e_other_0123456789';
 
 export const e2eKeys = () =>
   new KeyRing({
@@ -12,6 +13,7 @@ export const e2eKeys = () =>
       { id: 'e2e-sdk', app_id: 'e2e-app', role: 'sdk', key: SDK_KEY },
       { id: 'e2e-api', app_id: 'e2e-app', role: 'api', key: API_KEY },
       { id: 'other-api', app_id: 'other-app', role: 'api', key: OTHER_API_KEY },
+      { id: 'other-sdk', app_id: 'other-app', role: 'sdk', key: OTHER_SDK_KEY },
     ],
   });
 

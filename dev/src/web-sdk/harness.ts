@@ -77,6 +77,8 @@ export function webSdkHarness(name: string, o: { keys?: () => KeyRing } = {}) {
     pageUrl(path: string, init: Record<string, unknown> = {}): string {
       return app.pageUrl(path, init);
     },
+    /** The Chromium the pages run in. */
+    browser: () => browser,
     /** A fresh browser profile (its own IndexedDB and localStorage). */
     async context(): Promise<BrowserContext> {
       return browser.newContext();

@@ -60,7 +60,7 @@ describe('the web library’s browser modules in Chromium', () => {
     it('lists by prefix in key order (with a limit), writes puts and deletes in one transaction, and a second connection sees them', async () => {
       const p = await page();
       const got = await p.evaluate(async () => {
-        const s = (await window.u.idbStore('evp:unit'))!;
+        const s = window.u.idbStore('evp:unit');
         await s.write(
           [
             ['b:2', { n: 2 }],
@@ -71,7 +71,7 @@ describe('the web library’s browser modules in Chromium', () => {
           [],
         );
         await s.write([['b:4', { n: 4 }]], ['b:2']);
-        const again = (await window.u.idbStore('evp:unit'))!;
+        const again = window.u.idbStore('evp:unit');
         return { all: await s.list('b:'), first2: await s.list('b:', 2), other: await again.list('a:'), dbs: (await indexedDB.databases()).map((d) => d.name) };
       });
       expect(got).toEqual({
@@ -93,7 +93,7 @@ describe('the web library’s browser modules in Chromium', () => {
     it('a write that fails (a value IndexedDB cannot clone) rejects and leaves nothing half written; fallbackStore then goes on in memory, warning once', async () => {
       const p = await page();
       const got = await p.evaluate(async () => {
-        const s = (await window.u.idbStore('evp:unit2'))!;
+        const s = window.u.idbStore('evp:unit2');
         let error = '';
         await s
           .write(
@@ -114,15 +114,23 @@ describe('the web library’s browser modules in Chromium', () => {
       await p.context().close();
     });
 
-    it('indexedDB.open throwing (SecurityError) answers null, so the library runs on memory', async () => {
+    it('indexedDB.open throwing (SecurityError): the store is made at once, its calls reject, and fallbackStore goes on in memory, warning once', async () => {
       const p = await page();
       const got = await p.evaluate(async () => {
         IDBFactory.prototype.open = () => {
           throw new DOMException('denied', 'SecurityError');
         };
-        return window.u.idbStore('evp:unit3');
+        const s = window.u.idbStore('evp:unit3');
+        const error = await s.list('k:').then(
+          () => '',
+          (e: unknown) => (e as Error).name,
+        );
+        const warned: string[] = [];
+        const f = window.u.fallbackStore(s, (m) => void warned.push(m));
+        await f.write([['k:1', 1]], []);
+        return { error, fallback: await f.list('k:'), warned };
       });
-      expect(got).toBeNull();
+      expect(got).toEqual({ error: 'SecurityError', fallback: [['k:1', 1]], warned: ['IndexedDB failed: in memory'] });
       await p.context().close();
     });
   });
@@ -132,7 +140,7 @@ describe('the web library’s browser modules in Chromium', () => {
     const got = await p.evaluate(async () => {
       localStorage.setItem('evp:x:old', '"stale"');
       const device = window.u.sharedStore();
-      const h = window.u.heldStores(device, async () => (await window.u.idbStore('evp:held'))!);
+      const h = window.u.heldStores(device, () => window.u.idbStore('evp:held'));
       h.shared.set('evp:x:d', 'anon:1');
       h.shared.del('evp:x:old');
       await h.store.write([['a:1', { kept: true }]], []);
@@ -143,7 +151,7 @@ describe('the web library’s browser modules in Chromium', () => {
         before,
         local: Object.keys(localStorage).sort(),
         idb: (await indexedDB.databases()).map((d) => d.name),
-        moved: await (await window.u.idbStore('evp:held'))!.list('a:'),
+        moved: await window.u.idbStore('evp:held').list('a:'),
       };
     });
     expect(got).toEqual({
@@ -253,6 +261,30 @@ describe('the web library’s browser modules in Chromium', () => {
       await p.context().close();
     });
 
+    it('attach(start): the landing view counts from `start` (when init ran); what attach answers is the leave, for init to run when the page went away first', async () => {
+      const p = await page();
+      const got = await p.evaluate(() => {
+        const now = 1_005_000;
+        const client = {
+          cfg: { trackApp: true, trackPages: true, flushIntervalMs: 3_600_000, nudges: false, actionPollMs: 0 },
+          deps: { clock: { now: () => now } },
+          consentKey: 'evp:x:c',
+          record: (name: string, props: Record<string, unknown>) =>
+            void window.log.push([name, name === 'page' ? `${String(props.path)} ${String(props.duration)}` : props.action]),
+          leave: (fn: () => void) => {
+            window.log.push('leave');
+            fn();
+          },
+          flush: (unload?: boolean) => void window.log.push(unload ? 'flush unload' : 'flush'),
+        };
+        const away = window.u.attach(client as never, () => undefined, 1_000_000);
+        away(true);
+        return window.log.splice(0);
+      });
+      expect(got).toEqual(['leave', ['page', '/start 5'], ['app', 'close'], 'flush unload']);
+      await p.context().close();
+    });
+
     it('hidden: leave() logs app background and the current view, then an unload flush; visible: resume and a new view; pagehide: close; online: retry', async () => {
       const p = await page();
       await attached(p);
@@ -264,7 +296,7 @@ describe('the web library’s browser modules in Chromium', () => {
           document.dispatchEvent(new Event('visibilitychange'));
         }, state);
       await visibility('hidden');
-      expect(await log(p)).toEqual(['leave', ['app', 'background'], ['page', '/start'], 'flush unload']);
+      expect(await log(p)).toEqual(['leave', ['page', '/start'], ['app', 'background'], 'flush unload']);
       await visibility('visible');
       expect(await log(p)).toEqual([['app', 'resume'], 'poll']);
       await p.evaluate(() => dispatchEvent(new PageTransitionEvent('pagehide')));

@@ -145,3 +145,24 @@ export function entriesOfLogRecord(appId: string, fields: readonly string[]): Ac
   }
   return out;
 }
+
+/**
+ * One outbox record without the entries of some users (an erasure): the header and the other
+ * entries, and how many entries were taken out. The Redis script REWRITE_LOG does the same.
+ */
+export function logRecordWithout(fields: readonly string[], users: ReadonlySet<string>): { kept: string[]; removed: number; left: number } {
+  let i = 0;
+  while (i + 1 < fields.length && !/^\d/.test(fields[i] as string)) i += 2;
+  const kept = fields.slice(0, i);
+  let removed = 0;
+  let left = 0;
+  for (; i + 1 < fields.length; i += 2) {
+    const user = RID.exec(fields[i] as string)?.[3];
+    if (user !== undefined && users.has(user)) removed++;
+    else {
+      kept.push(fields[i] as string, fields[i + 1] as string);
+      left++;
+    }
+  }
+  return { kept, removed, left };
+}

@@ -40,6 +40,11 @@ import type {
  *   action-log.ts). `readLog` hands out whole records, each to one reader at a time: a record read
  *   and not acknowledged within the lease is handed out again (at-least-once); `ackLog` removes
  *   records for good. Entries are never dropped by the store.
+ * - `countPeople` counts what the store holds of some users of one app; `erasePeople` deletes it
+ *   (docs/privacy.md, "Erasure and export"): their actions in every state, delivery state and
+ *   feedback marks, blocks, cap counters, error reports, and every action log entry naming them
+ *   that is still in the outbox. Other users and other apps are left exactly as they were. The
+ *   per-action_id counters (`stats`) are sums over everyone and stay.
  * - Infrastructure failures throw InfraError (with `retriable`); invalid input is the caller's job
  *   (see validation.ts), the store trusts its arguments.
  */
@@ -61,8 +66,34 @@ export interface ActionStore {
   ackLog(acks: readonly string[]): Promise<void>;
   /** Records in the outbox (read or not) that are not acknowledged yet. */
   logLength(): Promise<number>;
+  /** What the store holds of these users of one app (before and after an erasure). */
+  countPeople(appId: string, userIds: readonly string[]): Promise<PersonHoldings>;
+  /** Deletes everything the store holds of these users of one app; counts before and after. */
+  erasePeople(appId: string, userIds: readonly string[]): Promise<PersonErasure>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/**
+ * What a store holds of some users. `records` is the same for every adapter given the same
+ * operations (the conformance suite checks it): each action still remembered, each blocked
+ * action_id, each entry of a cap counter, each latest error report, each action log entry in the
+ * outbox. `keys` is the adapter's own storage naming them (Redis: keys, the per-user index
+ * included); after an erasure both are 0.
+ */
+export interface PersonHoldings {
+  records: number;
+  keys: number;
+}
+
+export interface PersonErasure {
+  before: PersonHoldings;
+  after: PersonHoldings;
+  /**
+   * What was asked of the storage so the deleted data also leaves its disk files, as said by it
+   * (Redis: the answer to BGREWRITEAOF and whether the AOF is on; in memory: nothing on disk).
+   */
+  storage: string;
 }
 
 /**

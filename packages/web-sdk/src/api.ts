@@ -3,9 +3,9 @@ import { attach } from './browser/auto';
 import { fallbackStore, heldStores, idbStore, memoryStore, sharedStore } from './browser/stores';
 import { fetchTransport, webLock } from './browser/transport';
 import type { Action, ActionEvent, ActionQuery } from './core/actions';
-import { Client, consentKeyOf, type ActionResponse, type AppHooks, type IdentifyAction, type Load } from './core/client';
+import { Client, consentKeyOf, type ActionResponse, type AppHooks, type IdentifyAction, type Load, type Parts } from './core/client';
 import { guard } from './core/guard';
-import { settle, type Consent, type InitOptions, type Settings } from './core/options';
+import { isBot, settle, type Consent, type InitOptions, type Settings } from './core/options';
 import type { Clock, Deps } from './core/ports';
 import type { CatalogKind, CatalogRecordByKind, EventName, EventPropsByName, IdentifyExtra } from './generated/events';
 
@@ -19,8 +19,10 @@ export interface Status {
   dropped: number;
   /** Events the platform refused for good (a 4xx other than 401/403/408/413/429). */
   refused: number;
-  /** Events the beforeSend hook dropped since the page loaded. */
+  /** Events the beforeSend hook or the bot filter dropped since the page loaded. */
   filtered: number;
+  /** The page is a bot's (filterBots): nothing is recorded or pulled; `filtered` counts what was not recorded. */
+  bot: boolean;
 }
 
 /** The library's public surface: the same object is the `evp` global of the script build. */
@@ -98,7 +100,7 @@ export function createApi(load: Load): Evp {
     <A extends unknown[], R>(fallback: R, fn: (c: Client, ...a: A) => R | Promise<R>) =>
     async (...a: A): Promise<R> => {
       try {
-        if (!started && typeof window === 'undefined') return fallback;
+        if (!started && typeof document === 'undefined') return fallback;
         const c = started ? await ready : await Promise.race([ready, new Promise<undefined>((r) => setTimeout(r, PRE_INIT_WAIT_MS))]);
         if (!c) warn('no init(): call ignored');
         return c ? await fn(c, ...a) : fallback;
@@ -118,15 +120,16 @@ export function createApi(load: Load): Evp {
       .catch((e: unknown) => warn('action poll failed', e));
   };
 
-  const browserDeps = async (o: InitOptions, cfg: Settings): Promise<Deps> => {
+  /** Synchronous (IndexedDB opens on first use): a page left right after init() can already send. */
+  const browserDeps = (o: InitOptions, cfg: Settings): Deps => {
     const memory = cfg.storage === 'memory';
     const shared = sharedStore(memory);
-    const durable = async () => (memory ? memoryStore() : fallbackStore((await idbStore(`evp:${cfg.appId}`)) ?? memoryStore(), warn));
+    const durable = () => (memory ? memoryStore() : fallbackStore(idbStore(`evp:${cfg.appId}`), warn));
     // Cookieless until the user chose: while consent is pending, nothing is written to the device.
     const held = memory || (shared.get<Consent>(consentKeyOf(cfg.appId)) ?? cfg.consent) === 'pending' ? heldStores(shared, durable) : undefined;
     return {
       clock: browserClock,
-      store: held?.store ?? (await durable()),
+      store: held?.store ?? durable(),
       shared: held?.shared ?? shared,
       transport: fetchTransport(o.sdkKey),
       exclusive: webLock,
@@ -139,7 +142,7 @@ export function createApi(load: Load): Evp {
 
   const api: Evp = {
     init(options) {
-      if (typeof window === 'undefined' || typeof document === 'undefined') return;
+      if (typeof document === 'undefined') return;
       if (started) return warn('init twice: ignored');
       started = true;
       if (!options?.sdkKey || !options.apiUrl) {
@@ -147,24 +150,41 @@ export function createApi(load: Load): Evp {
         return warn('init needs sdkKey and apiUrl');
       }
       const cfg = settle(options, location.hostname);
-      if (cfg.filterBots && navigator.webdriver) {
-        settle_(Promise.resolve(undefined));
-        return warn('bot: off (filterBots)');
+      // A bot's page keeps nothing on the device and pulls nothing; what it records is counted, not kept.
+      if (cfg.filterBots && isBot(navigator.userAgent, navigator.webdriver)) {
+        Object.assign(cfg, { bot: true, storage: 'memory', nudges: false });
+        warn('bot: off (filterBots)');
       }
+      const deps = browserDeps(options, cfg);
+      const start = Date.now();
+      let c: Client | undefined;
+      let away!: (close: boolean) => void;
+      const make = () => {
+        // Every part's <script> carries the page's CSP nonce (the nonce option).
+        if (!c) away = attach((c = new Client(cfg, deps, ((n: keyof Parts) => load(n, cfg.nonce)) as Load, hooks)), () => poll(c!), start);
+        return c;
+      };
+      // A visitor who leaves before the client is made (the device id's lock below is asynchronous)
+      // gets it made at once, so the landing page view goes out in this task like any leave.
+      const early = (e: Event) => {
+        if (c || (e.type !== 'pagehide' && document.visibilityState !== 'hidden')) return;
+        make();
+        away(e.type === 'pagehide');
+      };
+      addEventListener('pagehide', early);
+      document.addEventListener('visibilitychange', early);
       settle_(
         (async () => {
-          const deps = await browserDeps(options, cfg);
-          let c!: Client;
           // Under a lock: two tabs of a first visit make one device id (the second reads the first's).
-          await deps.exclusive(`evp:${cfg.appId}:d`, async () => void (c = new Client(cfg, deps, load, hooks)), true);
-          attach(c, () => poll(c));
+          await deps.exclusive(`evp:${cfg.appId}:d`, async () => void make(), true);
+          const client = make();
           // The optional parts the app switched on, loaded now (they watch or read the page from the start).
-          if (cfg.captureErrors) c.load('errors').then((run) => run(c), warn);
-          if (cfg.context) c.load('context').then((run) => run(c), warn);
-          if (cfg.webVitals) c.load('vitals').then((run) => run(c), warn);
-          poll(c);
-          void c.flush();
-          return c;
+          if (cfg.captureErrors) client.load('errors').then((run) => run(client), warn);
+          if (cfg.context) client.load('context').then((run) => run(client), warn);
+          if (cfg.webVitals) client.load('vitals').then((run) => run(client), warn);
+          poll(client);
+          void client.flush();
+          return client;
         })().catch((e: unknown) => {
           warn('init failed', e);
           return undefined;
@@ -184,7 +204,8 @@ export function createApi(load: Load): Evp {
     setConsent: withClient(undefined, (c, consent: Consent) => c.setConsent(consent)),
     optOut: withClient(undefined, (c) => c.setConsent('denied')),
     setUserToken: withClient(undefined, (c, token: string) => {
-      c.token = token;
+      // Anything but a string (an app's bug) would make every upload fail: ignored.
+      if (typeof token === 'string') c.token = token;
       return c.uploader.retryNow();
     }),
     onUserTokenExpired(renew) {

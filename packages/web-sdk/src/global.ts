@@ -5,7 +5,7 @@ import type { Load, Parts } from './core/client';
 /**
  * The script build (`<script src="{base}/sdk/web.js">`): defines the one global `evp`. Each lazily
  * loaded part is a file beside this script (`web-messages.js`, the renderer; `web-actions.js`, the
- * action pull; `web-errors.js`, captureErrors; `web-context.js`, context; `web-vitals.js`, webVitals), loaded the first time it is needed; it registers itself on the global (`evp._renderer`,
+ * action pull; `web-errors.js`, captureErrors; `web-context.js`, context; `web-vitals.js`, webVitals; `web-split.js`, a 413's split), loaded the first time it is needed; it registers itself on the global (`evp._renderer`,
  * `evp._actions`: no second global).
  */
 type Global = typeof globalThis & { evp?: ReturnType<typeof createApi> };
@@ -20,6 +20,7 @@ const FILES: Record<keyof Parts, [string, string]> = {
   errors: ['web-errors.js', '_errors'],
   context: ['web-context.js', '_context'],
   vitals: ['web-vitals.js', '_vitals'],
+  split: ['web-split.js', '_split'],
 };
 
 const loading: Partial<Record<keyof Parts, Promise<unknown>>> = {};

@@ -8,6 +8,7 @@ const parts = {
   errors: () => import('./parts/errors.js').then((m) => m.watchErrors),
   context: () => import('./parts/context.js').then((m) => m.readContext),
   vitals: () => import('./parts/vitals.js').then((m) => m.watchVitals),
+  split: () => import('./parts/split.js').then((m) => m.splitBatch),
 };
 
 /** The one instance of the ESM build. */

@@ -4,7 +4,7 @@ import * as sdk from './index';
 
 /** The script build defines one global, `evp`, with the package's API, and nothing a strict CSP forbids. */
 describe('script build', () => {
-  it('web.js defines exactly one global, evp, with the same functions as the package; its parts (web-messages.js, web-actions.js, web-errors.js, web-context.js, web-vitals.js) add none', async () => {
+  it('web.js defines exactly one global, evp, with the same functions as the package; its parts (web-messages.js, web-actions.js, web-errors.js, web-context.js, web-vitals.js, web-split.js) add none', async () => {
     const files = await bundleWebSdk();
     const sandbox: Record<string, unknown> = {};
     runInNewContext(files['web.js'], sandbox);
@@ -41,6 +41,7 @@ describe('script build', () => {
       'web-errors.js': '_errors',
       'web-context.js': '_context',
       'web-vitals.js': '_vitals',
+      'web-split.js': '_split',
     } as const;
     for (const [file, member] of Object.entries(parts)) {
       runInNewContext(files[file as keyof typeof parts], sandbox);

@@ -15,6 +15,7 @@ const PARTS = [
   { file: 'web-errors.js', chunk: 'errors', mark: 'unhandledrejection', budget: 1 * KB },
   { file: 'web-context.js', chunk: 'context', mark: 'utm_', budget: 1 * KB },
   { file: 'web-vitals.js', chunk: 'vitals', mark: 'largest-contentful-paint', budget: 1 * KB },
+  { file: 'web-split.js', chunk: 'split', mark: '.data.length', budget: 1 * KB },
 ] as const;
 
 describe('size budget', () => {

@@ -206,6 +206,12 @@ describe('POST /v1/actions', () => {
       readLog: async () => ({ entries: [], acks: [] }),
       ackLog: async () => undefined,
       logLength: async () => 0,
+      countPeople: async () => {
+        throw err;
+      },
+      erasePeople: async () => {
+        throw err;
+      },
       ping: async () => false,
       close: async () => {},
     });

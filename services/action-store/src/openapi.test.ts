@@ -40,6 +40,8 @@ function failing(err: Error): ActionStore {
     readLog: fail,
     ackLog: fail,
     logLength: fail,
+    countPeople: fail,
+    erasePeople: fail,
     ping: async () => false,
     close: async () => {},
   };

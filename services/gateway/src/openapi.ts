@@ -96,7 +96,7 @@ const sdkScript: OpenApiOperation = {
   operationId: 'getSdkScript',
   summary: 'The web library’s script build',
   description:
-    '`web.js` defines the one global `evp` (docs/sdk-web.md); it loads its parts from the same place when first needed: `web-messages.js`, the in-app message renderer, `web-actions.js`, the action pull, `web-errors.js`, error capture (`captureErrors`), `web-context.js`, device and attribution context (`context`), and `web-vitals.js`, LCP/INP/CLS (`webVitals`). No key. Any site may load them (`Access-Control-Allow-Origin: *`, `Cross-Origin-Resource-Policy: cross-origin`).',
+    '`web.js` defines the one global `evp` (docs/sdk-web.md); it loads its parts from the same place when first needed: `web-messages.js`, the in-app message renderer, `web-actions.js`, the action pull, `web-errors.js`, error capture (`captureErrors`), `web-context.js`, device and attribution context (`context`), `web-vitals.js`, LCP/INP/CLS (`webVitals`), and `web-split.js`, the split of a batch the platform answered 413. No key. Any site may load them (`Access-Control-Allow-Origin: *`, `Cross-Origin-Resource-Policy: cross-origin`).',
   security: [],
   parameters: [pathParam('file', { type: 'string', enum: [...SDK_SCRIPT_FILES] }, 'The core or the message renderer.')],
   responses: {

@@ -14,6 +14,7 @@ const ACTIONS = 'evp._actions=function(){};';
 const ERRORS = 'evp._errors=function(){};';
 const CONTEXT = 'evp._context=function(){};';
 const VITALS = 'evp._vitals=function(){};';
+const SPLIT = 'evp._split=function(){};';
 /** The fake build's files by name. */
 const FILES = {
   'web.js': CORE,
@@ -22,6 +23,7 @@ const FILES = {
   'web-errors.js': ERRORS,
   'web-context.js': CONTEXT,
   'web-vitals.js': VITALS,
+  'web-split.js': SPLIT,
 };
 const etagOf = (text: string) => `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
 

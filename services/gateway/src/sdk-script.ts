@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { Request, Response } from 'express';
 import { ApiError, type Logger } from '@evp/core';
 
-/** The web library's script build (docs/sdk-web.md): the core (global `evp`) and the parts it loads when needed (the message renderer, the action pull, error capture, context, web vitals). */
-export const SDK_SCRIPT_FILES = ['web.js', 'web-messages.js', 'web-actions.js', 'web-errors.js', 'web-context.js', 'web-vitals.js'] as const;
+/** The web library's script build (docs/sdk-web.md): the core (global `evp`) and the parts it loads when needed (the message renderer, the action pull, error capture, context, web vitals, a 413's split). */
+export const SDK_SCRIPT_FILES = ['web.js', 'web-messages.js', 'web-actions.js', 'web-errors.js', 'web-context.js', 'web-vitals.js', 'web-split.js'] as const;
 
 /** Where the script build comes from: built in process (`npm start`) or read from the image (services). */
 export type ScriptFiles = () => Promise<Readonly<Record<(typeof SDK_SCRIPT_FILES)[number], string>>>;
@@ -27,7 +27,7 @@ interface Served {
 export const scriptFilesFromDir =
   (dir: string): ScriptFiles =>
   async () => {
-    const [core, messages, actions, errors, context, vitals] = await Promise.all(SDK_SCRIPT_FILES.map((f) => readFile(join(dir, f), 'utf8')));
+    const [core, messages, actions, errors, context, vitals, split] = await Promise.all(SDK_SCRIPT_FILES.map((f) => readFile(join(dir, f), 'utf8')));
     return {
       'web.js': core as string,
       'web-messages.js': messages as string,
@@ -35,6 +35,7 @@ export const scriptFilesFromDir =
       'web-errors.js': errors as string,
       'web-context.js': context as string,
       'web-vitals.js': vitals as string,
+      'web-split.js': split as string,
     };
   };
 

@@ -60,6 +60,11 @@ const sinkSchema = z.object({
    * (a new key no longer finds the old suppressions). Unset: the /v1/privacy routes are not served.
    */
   PRIVACY_HASH_KEY: envFragments.privacyHashKey,
+  /**
+   * The action store's key prefix in the Redis at REDIS_URL (its REDIS_KEY_PREFIX): an erasure
+   * deletes the person's actions there. The same Redis as the action store's, or nothing is found.
+   */
+  ACTIONS_REDIS_KEY_PREFIX: z.string().min(1).default('evp:act:'),
   /** How often the privacy processor carries open erasures and exports a step further. */
   PRIVACY_INTERVAL_MS: envFragments.positiveInt.default(1_000),
   // The parts' settings: each variable with its default and meaning in the part's options table

@@ -1,4 +1,5 @@
 import Redis from 'ioredis';
+import { RedisActionStore, systemClock } from '@evp/actions';
 import { Registry } from 'prom-client';
 import { createClickHouseHttpAnalytics, ensureClickHouseDatabase, runMigrations } from '@evp/clickhouse';
 import { consumerProblems, createLogger, followSuppressions } from '@evp/core';
@@ -36,8 +37,10 @@ import { createPrivacyService, startPrivacyProcessor, suppressionLog } from './p
 async function main() {
   const config = loadSegmenterConfig();
   const logger = createLogger('segmenter', config.LOG_LEVEL);
-  // Only keys' last uses and user token counts live in Redis here: without it GET /v1/keys shows this
-  // replica's own uses, and GET /v1/keys/user-tokens no counts (the gateway and action store make them).
+  // Keys' last uses, user token counts and the access log live in Redis here, and an erasure deletes
+  // the person's actions there: without it GET /v1/keys shows this replica's own uses, GET
+  // /v1/keys/user-tokens no counts (the gateway and action store make them) and erasures leave the
+  // action store alone (each request says so).
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   redis?.on('error', (err) => logger.debug({ err }, 'redis connection error'));
   const httpMetrics = createHttpMetrics('segmenter');
@@ -98,11 +101,14 @@ async function main() {
   const { segments, campaigns } = parts;
   await parts.start();
   // Erasure and export: served, and carried out, only with a hash key (the requests are stored by it).
+  // An erasure deletes the person's actions in the action store's Redis too, when there is one.
+  const actions = redis && new RedisActionStore({ redis, clock: systemClock(), prefix: config.ACTIONS_REDIS_KEY_PREFIX });
   const privacy = config.PRIVACY_HASH_KEY
     ? createPrivacyService({
         analytics,
         logger: logger.child({ part: 'privacy' }),
         hashKey: config.PRIVACY_HASH_KEY,
+        ...(actions ? { actions } : {}),
         ...suppressionLog(await bus.producer()),
       })
     : undefined;

@@ -112,6 +112,11 @@ export function createEngineMetrics(metricRegistry: Registry) {
       labelNames: ['outcome'] as const,
       registers: [metricRegistry],
     }),
+    erasedChanges: new Counter({
+      name: 'segmenter_segments_erased_changes_total',
+      help: 'Membership changes neither written nor published because an erasure of the user was in flight (docs/privacy.md)',
+      registers: [metricRegistry],
+    }),
   };
 }
 

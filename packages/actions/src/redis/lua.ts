@@ -40,6 +40,11 @@
  *                                        trimmed to the newest MAX_LAST_ERRORS users; both PEXPIRE
  *                                        retention from the latest report (a person's report
  *                                        outlives no retired action)
+ *   base..'ix:'..user                    ZSET the user's index, what an erasure deletes (no SCAN): member
+ *                                        'a:'..rid, 'cc:'.., 'ac:'..user, 'blk:'..user (keys of the
+ *                                        user) and 'le:'..act (the user's report in a shared hash), each
+ *                                        scored by when it expires ('inf' = never); the set expires with
+ *                                        its last member (persistent while one is)
  * Every key naming a user, or holding a user's data, either expires or is emptied (and so deleted)
  * when the actions it indexes are retired; docs/actions.md, "Redis data model".
  *   base..'les'                          INCR: order of error reports (no ties, unlike the clock)
@@ -86,6 +91,46 @@ local function flushLog(base, rec)
   end
 end
 
+-- Every mode:type:render_method, for the keys named per dim and user.
+local function allDims()
+  local dims = {}
+  for _, mode in ipairs({ 'one-off', 'cached' }) do
+    for _, typ in ipairs({ 'message', 'custom' }) do
+      for _, rm in ipairs({ 'push_notification', 'in_app_message', 'generic_message' }) do dims[#dims + 1] = mode .. ':' .. typ .. ':' .. rm end
+    end
+  end
+  return dims
+end
+
+-- The per-user index ('ix:'): a step notes a key (or shared hash field) of a user with when it
+-- expires (epoch ms text, or 'inf'); writeIndex stores the notes once per user at the end of the
+-- script, drops the members whose time passed and lets the index expire with its last member.
+local noted = {}
+local function indexNote(user, member, expiresAt)
+  local t = noted[user]
+  if not t then
+    t = {}
+    noted[user] = t
+  end
+  t[#t + 1] = expiresAt
+  t[#t + 1] = member
+end
+
+local function writeIndex(base, nowText)
+  for user, t in pairs(noted) do
+    local ix = base .. 'ix:' .. user
+    for c = 1, #t, 2000 do redis.call('ZADD', ix, unpack(t, c, math.min(c + 1999, #t))) end
+    redis.call('ZREMRANGEBYSCORE', ix, '-inf', nowText)
+    local top = redis.call('ZREVRANGE', ix, 0, 0, 'WITHSCORES')
+    if top[2] == 'inf' then
+      redis.call('PERSIST', ix)
+    elseif top[2] then
+      redis.call('PEXPIRE', ix, string.format('%d', tonumber(top[2]) - tonumber(nowText)))
+    end
+  end
+  noted = {}
+end
+
 local function bump(base, act, inv, counter)
   local key = base .. 'st:' .. act
   redis.call('HINCRBY', key, counter, 1)
@@ -116,7 +161,7 @@ end
 -- Takes an action out of circulation with a final state; keeps the small hash for idempotency and
 -- feedback until the retention runs out.
 -- f[11] is 1 when it was a cached action no pull had returned (its entry still marked).
-local function retire(base, rid, state, retention)
+local function retire(base, rid, state, retention, now)
   local f = unindex(base, rid)
   local jkey = base .. 'j:' .. rid
   if f then
@@ -126,13 +171,16 @@ local function retire(base, rid, state, retention)
   if not f then return nil end
   local rec = base .. 'a:' .. rid
   redis.call('HSET', rec, 'st', state)
-  if redis.call('PTTL', rec) < 0 then redis.call('PEXPIRE', rec, string.format('%d', retention)) end
+  if redis.call('PTTL', rec) < 0 then
+    redis.call('PEXPIRE', rec, string.format('%d', retention))
+    indexNote(f[1], 'a:' .. rid, string.format('%d', tonumber(now) + retention))
+  end
   return f
 end
 
 -- Retires an available action whose expiry passed; logs it when no pull had returned it.
-local function expire(base, rid, retention, xs)
-  local f = retire(base, rid, 'x', retention)
+local function expire(base, rid, retention, xs, now)
+  local f = retire(base, rid, 'x', retention, now)
   if f and f[8] == 'a' then
     bump(base, f[7], f[6], 'expired')
     if f[2] == 'one-off' or f[11] == 1 then
@@ -144,7 +192,7 @@ end
 
 local function sweep(base, now, limit, retention, xs)
   local ids = redis.call('ZRANGEBYSCORE', base .. 'exp', '-inf', now, 'LIMIT', 0, limit)
-  for _, rid in ipairs(ids) do expire(base, rid, retention, xs) end
+  for _, rid in ipairs(ids) do expire(base, rid, retention, xs, now) end
   return #ids
 end
 `;
@@ -168,9 +216,10 @@ local function capFull(key, max, within)
   redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%d', now - within))
   return redis.call('ZCARD', key) >= max
 end
-local function capRecord(key, within, rid)
+local function capRecord(key, within, rid, user)
   redis.call('ZADD', key, now, rid .. '@' .. nowText)
   redis.call('PEXPIRE', key, string.format('%d', within))
+  indexNote(user, string.sub(key, #base + 1), string.format('%d', now + within))
 end
 
 for i = 0, n - 1 do
@@ -233,11 +282,13 @@ for i = 0, n - 1 do
       local ttl = string.format('%d', math.max(0, tonumber(exp) - now) + retention)
       redis.call('PEXPIRE', rec, ttl)
       redis.call('SET', base .. 'j:' .. rid, json, 'PX', ttl)
+      indexNote(user, 'a:' .. rid, string.format('%d', now + tonumber(ttl)))
     else
       redis.call('SET', base .. 'j:' .. rid, json)
+      indexNote(user, 'a:' .. rid, 'inf')
     end
-    if ck then capRecord(ck, cwithin, rid) end
-    if ak then capRecord(ak, appWindow, rid) end
+    if ck then capRecord(ck, cwithin, rid, user) end
+    if ak then capRecord(ak, appWindow, rid, user) end
     bump(base, act, inv, 'created')
     cs[#cs + 1] = rid
     cs[#cs + 1] = ARGV[o + 10]
@@ -247,6 +298,7 @@ for i = 0, n - 1 do
 end
 flushLog(base, cs)
 flushLog(base, ps)
+writeIndex(base, nowText)
 return out
 `;
 
@@ -324,7 +376,7 @@ else
         -- The hash is gone (retention ran out before a sweep) or retired: a stale index entry.
         redis.call('ZREM', scan, rid)
       elseif f[2] ~= '' and tonumber(f[2]) <= now then
-        expire(base, rid, retention, xs)
+        expire(base, rid, retention, xs, nowText)
       elseif f[3] and tonumber(f[3]) > now then
         -- Not available yet: passed over like an entry that does not match.
       else
@@ -387,7 +439,7 @@ end
 if mode == 'one-off' then
   local counted = {}
   for _, rid in ipairs(picked) do
-    local f = retire(base, rid, 'd', retention)
+    local f = retire(base, rid, 'd', retention, nowText)
     if f then
       ds[#ds + 1] = rid
       ds[#ds + 1] = logValue(f)
@@ -403,6 +455,7 @@ if mode == 'one-off' then
   end
 end
 flushLog(base, ds)
+writeIndex(base, nowText)
 return out
 `;
 
@@ -434,30 +487,28 @@ if report ~= '' then
   end
   redis.call('PEXPIRE', le, string.format('%d', retention))
   redis.call('PEXPIRE', lz, string.format('%d', retention))
+  indexNote(user, 'le:' .. act, string.format('%d', tonumber(now) + retention))
 end
 if response == 'block' then
   redis.call('SADD', base .. 'blk:' .. user, act)
   redis.call('PEXPIRE', base .. 'blk:' .. user, blockTtl)
+  indexNote(user, 'blk:' .. user, string.format('%d', tonumber(now) + tonumber(blockTtl)))
   -- Withdraw every queued action of this action_id for this user, in every dimension.
   local ws = newLog('w', now)
-  for _, mode in ipairs({ 'one-off', 'cached' }) do
-    for _, typ in ipairs({ 'message', 'custom' }) do
-      for _, rm in ipairs({ 'push_notification', 'in_app_message', 'generic_message' }) do
-        local key = base .. 'u:' .. mode .. ':' .. typ .. ':' .. rm .. ':' .. user
-        for _, other in ipairs(redis.call('ZRANGE', key, 0, -1)) do
-          if redis.call('HGET', base .. 'a:' .. other, 'c') == act then
-            local f = retire(base, other, 'w', retention)
-            if f then
-              ws[#ws + 1] = other
-              ws[#ws + 1] = logValue(f)
-            end
-          end
+  for _, dim in ipairs(allDims()) do
+    for _, other in ipairs(redis.call('ZRANGE', base .. 'u:' .. dim .. ':' .. user, 0, -1)) do
+      if redis.call('HGET', base .. 'a:' .. other, 'c') == act then
+        local f = retire(base, other, 'w', retention, now)
+        if f then
+          ws[#ws + 1] = other
+          ws[#ws + 1] = logValue(f)
         end
       end
     end
   end
   flushLog(base, ws)
 end
+writeIndex(base, now)
 return 'recorded'
 `;
 
@@ -466,6 +517,7 @@ export const SWEEP = `${COMMON}
 local xs = newLog('x', ARGV[2])
 local n = sweep(ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), xs)
 flushLog(ARGV[1], xs)
+writeIndex(ARGV[1], ARGV[2])
 return n
 `;
 
@@ -504,4 +556,102 @@ local users = redis.call('ZREVRANGE', base .. 'lz:' .. act, 0, -1)
 local reports = {}
 if #users > 0 then reports = redis.call('HMGET', base .. 'le:' .. act, unpack(users)) end
 return { counters, reports }
+`;
+
+/**
+ * KEYS[1] = base..'ix:'..user
+ * ARGV: base, user. Returns { records, keys } (PersonHoldings, without the outbox's entries): the
+ * user's actions, blocked action_ids, cap counter entries and error reports; and every key naming
+ * the user, found through the index and at the names derived from the user alone.
+ */
+export const COUNT_PERSON = `${COMMON}
+local base, user, ix = ARGV[1], ARGV[2], KEYS[1]
+local records, keys, seen = 0, 0, {}
+local function key(k)
+  if seen[k] or redis.call('EXISTS', base .. k) == 0 then return false end
+  seen[k] = true
+  keys = keys + 1
+  return true
+end
+keys = keys + redis.call('EXISTS', ix)
+for _, m in ipairs(redis.call('ZRANGE', ix, 0, -1)) do
+  if string.sub(m, 1, 2) == 'a:' then
+    if key(m) then records = records + 1 end
+    key('j:' .. string.sub(m, 3))
+  elseif string.sub(m, 1, 3) == 'le:' then
+    if redis.call('HEXISTS', base .. m, user) == 1 then records = records + 1 end
+  elseif string.sub(m, 1, 3) == 'cc:' and key(m) then
+    records = records + redis.call('ZCARD', base .. m)
+  end
+end
+if key('ac:' .. user) then records = records + redis.call('ZCARD', base .. 'ac:' .. user) end
+if key('blk:' .. user) then records = records + redis.call('SCARD', base .. 'blk:' .. user) end
+for _, dim in ipairs(allDims()) do
+  key('u:' .. dim .. ':' .. user)
+  key('pu:' .. dim .. ':' .. user)
+end
+return { records, keys }
+`;
+
+/**
+ * KEYS[1] = base..'ix:'..user
+ * ARGV: base, user. Deletes, in one step, every action of the user (taken out of every index first),
+ * the user's blocks, cap counters and error reports, the keys named after the user, and the index.
+ * The action log's outbox is REWRITE_LOG's. Returns how many index members there were.
+ */
+export const ERASE_PERSON = `${COMMON}
+local base, user, ix = ARGV[1], ARGV[2], KEYS[1]
+local dims = allDims()
+local members = redis.call('ZRANGE', ix, 0, -1)
+for _, m in ipairs(members) do
+  if string.sub(m, 1, 2) == 'a:' then
+    local rid = string.sub(m, 3)
+    if not unindex(base, rid) then
+      -- The hash went first (its retention ran out before a sweep): the app-wide lists that may
+      -- still name the rid are looked at by name. Attribute lists ('x:') need the hash: see docs/privacy.md.
+      for _, dim in ipairs(dims) do
+        redis.call('ZREM', base .. 'all:' .. dim, rid)
+        redis.call('ZREM', base .. 'pd:' .. dim, rid)
+      end
+    end
+    redis.call('DEL', base .. m, base .. 'j:' .. rid)
+  elseif string.sub(m, 1, 3) == 'le:' then
+    redis.call('HDEL', base .. m, user)
+    redis.call('ZREM', base .. 'lz:' .. string.sub(m, 4), user)
+  else
+    redis.call('DEL', base .. m)
+  end
+end
+for _, dim in ipairs(dims) do redis.call('DEL', base .. 'u:' .. dim .. ':' .. user, base .. 'pu:' .. dim .. ':' .. user) end
+redis.call('DEL', base .. 'blk:' .. user, base .. 'ac:' .. user, ix)
+return #members
+`;
+
+/**
+ * KEYS[1] = base..'log'
+ * ARGV: record id, then users. Takes the users' entries out of one outbox record: the record is
+ * deleted, and when it named others too, their entries are appended again as a new record (same
+ * header; a reader that held the old one acks it as a deleted record). Returns the entries removed.
+ */
+export const REWRITE_LOG = `
+local got = redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1])
+if #got == 0 then return 0 end
+local fields = got[1][2]
+local gone = {}
+for i = 2, #ARGV do gone[ARGV[i]] = true end
+local head = fields[5] == 's' and 6 or 4
+local kept, removed = { unpack(fields, 1, head) }, 0
+for i = head + 1, #fields, 2 do
+  local user = string.match(fields[i], '^%d+:%d+:(.*)$')
+  if gone[user] then
+    removed = removed + 1
+  else
+    kept[#kept + 1] = fields[i]
+    kept[#kept + 1] = fields[i + 1]
+  end
+end
+if removed == 0 then return 0 end
+redis.call('XDEL', KEYS[1], ARGV[1])
+if #kept > head then redis.call('XADD', KEYS[1], '*', unpack(kept)) end
+return removed
 `;

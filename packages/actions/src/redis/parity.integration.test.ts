@@ -11,7 +11,8 @@ import { RedisActionStore } from './redis-action-store';
  * Random operation sequences run against the Redis adapter and the in-memory adapter side by side:
  * every answer must be identical, and so must the action logs they wrote. The conformance suite pins the behaviour; this finds the corners
  * it does not name (duplicates within a call, expiry between pulls, blocks mid-sequence, paging,
- * frequency caps and their windows, actions that become available between pulls).
+ * frequency caps and their windows, actions that become available between pulls, a user erased
+ * mid-sequence).
  */
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const T0 = Date.UTC(2030, 0, 1);
@@ -73,7 +74,8 @@ type Op =
   | { op: 'sweep' }
   | { op: 'feedback'; user: string; inv: number; act: number; response: (typeof ACTION_RESPONSES)[number]; details?: string }
   | { op: 'unblock'; user: string; act: number }
-  | { op: 'stats'; act: number };
+  | { op: 'stats'; act: number }
+  | { op: 'erase'; user: string };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.array(newAction, { minLength: 1, maxLength: 5 }).map((actions) => ({ op: 'create' as const, actions })), weight: 4 },
@@ -103,6 +105,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   },
   { arbitrary: fc.record({ user, act: fc.integer({ min: 1, max: 4 }) }).map((r) => ({ op: 'unblock' as const, ...r })), weight: 1 },
   { arbitrary: fc.integer({ min: 1, max: 4 }).map((act) => ({ op: 'stats' as const, act })), weight: 1 },
+  { arbitrary: user.map((u) => ({ op: 'erase' as const, user: u })), weight: 1 },
 );
 
 function run(store: ActionStore, clock: ManualClock, o: Op): Promise<unknown> {
@@ -128,6 +131,9 @@ function run(store: ActionStore, clock: ManualClock, o: Op): Promise<unknown> {
       return store.unblock('app', o.user, o.act);
     case 'stats':
       return store.stats('app', o.act);
+    case 'erase':
+      // `keys` and `storage` are each adapter's own; the records are the contract.
+      return store.erasePeople('app', [o.user]).then((r) => ({ before: r.before.records, after: r.after }));
   }
 }
 

@@ -55,6 +55,8 @@ describe('RedisActionStore: nothing of a user outlives its use', () => {
       `{clinic}:a:1:2:${USER}`,
       `{clinic}:blk:${USER}`,
       `{clinic}:cc:${USER.length}:${USER}:c1`,
+      // The user's index (what an erasure deletes) expires with the last key it lists.
+      `{clinic}:ix:${USER}`,
       '{clinic}:le:1',
       '{clinic}:lz:1',
     ]);

@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { deletePrefix, describeActionStoreConformance, keysUnder, randomActionPrefix } from '@evp/testkit';
+import { SEEDED_RECORDS, deletePrefix, describeActionStoreConformance, keysUnder, randomActionPrefix, seedPerson } from '@evp/testkit';
 import { InfraError } from '@evp/core';
 import { ManualClock } from '../clock';
 import { RedisActionStore } from './redis-action-store';
@@ -57,12 +57,14 @@ describe('RedisActionStore data model', () => {
       'apps',
       '{app-a}:a:1:2:u1',
       '{app-a}:blk:u1',
+      '{app-a}:ix:u1',
       '{app-a}:log',
       '{app-a}:seq',
       '{app-a}:st:2',
       '{app-b}:a:1:2:u1',
       '{app-b}:all:cached:message:push_notification',
       '{app-b}:exp',
+      '{app-b}:ix:u1',
       '{app-b}:j:1:2:u1',
       '{app-b}:log',
       '{app-b}:seq',
@@ -88,7 +90,24 @@ describe('RedisActionStore data model', () => {
     expect(await redis.hget(h1, 'st')).toBe('d');
     expect(await redis.exists(`${prefix}{app-a}:j:1:1:u1`)).toBe(0);
     expect(Math.abs((await redis.pttl(h1)) - DAY)).toBeLessThan(5_000);
-    expect(await keys()).toEqual(['apps', '{app-a}:a:1:1:u1', '{app-a}:a:1:2:u1', '{app-a}:log', '{app-a}:seq', '{app-a}:st:1', '{app-a}:st:2']);
+    expect(await keys()).toEqual([
+      'apps',
+      '{app-a}:a:1:1:u1',
+      '{app-a}:a:1:2:u1',
+      '{app-a}:ix:u1',
+      '{app-a}:log',
+      '{app-a}:seq',
+      '{app-a}:st:1',
+      '{app-a}:st:2',
+    ]);
+    // The user's index lists both hashes with when they expire, and expires with the later one.
+    expect(await redis.zrange(`${prefix}{app-a}:ix:u1`, 0, -1, 'WITHSCORES')).toEqual([
+      'a:1:1:u1',
+      String(T0 + DAY),
+      'a:1:2:u1',
+      String(Date.UTC(2030, 0, 3) + DAY),
+    ]);
+    expect(Math.abs((await redis.pttl(`${prefix}{app-a}:ix:u1`)) - 3 * DAY)).toBeLessThan(5_000);
     expect(await redis.hgetall(h2)).toEqual({
       u: 'u1',
       m: 'one-off',
@@ -184,5 +203,90 @@ describe('RedisActionStore data model', () => {
     expect([(err as InfraError).dependency, (err as InfraError).retriable]).toEqual(['redis', true]);
     expect(await broken.ping()).toBe(false);
     down.disconnect();
+  });
+});
+
+describe('RedisActionStore erasure', () => {
+  let prefix: string;
+  let store: RedisActionStore;
+  beforeEach(() => {
+    prefix = randomActionPrefix();
+    store = new RedisActionStore({ redis, clock: new ManualClock(Date.UTC(2030, 0, 1)), prefix });
+  });
+  afterEach(async () => {
+    await deletePrefix(redis, prefix);
+  });
+
+  const rid = /^\d+:\d+:u1$/;
+  /** A key's contents as plain data, the erased user's parts left out (their rids, their hash field and zset member). */
+  async function withoutU1(key: string): Promise<unknown> {
+    const k = prefix + key;
+    switch (await redis.type(k)) {
+      case 'zset': {
+        const flat = await redis.zrange(k, 0, -1, 'WITHSCORES');
+        const pairs: string[][] = [];
+        for (let i = 0; i < flat.length; i += 2) pairs.push([flat[i] as string, flat[i + 1] as string]);
+        return pairs.filter(([m]) => m !== 'u1' && !rid.test(m as string));
+      }
+      case 'hash': {
+        const { u1: _gone, ...rest } = await redis.hgetall(k);
+        return rest;
+      }
+      case 'stream': {
+        // Records are rewritten under new ids: compared by their fields, without the user's entries.
+        const records = (await redis.xrange(k, '-', '+')).map(([, fields]) => {
+          const out: string[] = [];
+          for (let i = 0; i < fields.length; i += 2) if (!rid.test(fields[i] as string)) out.push(fields[i] as string, fields[i + 1] as string);
+          return JSON.stringify(out);
+        });
+        return records.filter((r) => /"\d+:\d+:/.test(r)).sort();
+      }
+      default:
+        return redis.dump(k);
+    }
+  }
+
+  it("deletes the user's keys through the index; every other key is byte for byte the same, shared ones lose only the user's parts", async () => {
+    for (const app of ['app-a', 'app-b']) for (const user of ['u1', 'u1:x']) await seedPerson(store, app, user);
+    const before = await keysUnder(redis, prefix);
+    const dumps = new Map<string, Buffer | null>();
+    const shared = new Map<string, unknown>();
+    for (const k of before) {
+      dumps.set(k, await redis.dumpBuffer(prefix + k));
+      shared.set(k, await withoutU1(k));
+    }
+
+    const erased = await store.erasePeople('app-a', ['u1']);
+    expect(erased.before).toEqual({ records: SEEDED_RECORDS, keys: 10 });
+    expect(erased.after).toEqual({ records: 0, keys: 0 });
+    expect(erased.storage).toMatch(
+      /^BGREWRITEAOF(: Background append only file rewriting (started|scheduled)( \(after waiting \d+ ms for a running rewrite\))?| refused: .*already in progress.*); AOF (on|off)/,
+    );
+
+    const after = await keysUnder(redis, prefix);
+    expect(before.filter((k) => !after.includes(k))).toEqual([
+      '{app-a}:a:1:1:u1',
+      '{app-a}:a:1:2:u1',
+      '{app-a}:a:1:3:u1',
+      '{app-a}:a:1:4:u1',
+      '{app-a}:ac:u1',
+      '{app-a}:blk:u1',
+      '{app-a}:cc:2:u1:c',
+      '{app-a}:ix:u1',
+      '{app-a}:j:1:3:u1',
+      '{app-a}:u:cached:message:push_notification:u1',
+    ]);
+    expect(after.filter((k) => !before.includes(k))).toEqual([]);
+    // Nothing left names the user, in a key's name or inside it.
+    for (const k of after) {
+      const inside = JSON.stringify(await withoutU1(k)) === JSON.stringify(shared.get(k));
+      const named = k.startsWith('{app-a}') && /(:u1$|:u1:(?!x))/.test(k);
+      expect([k, named]).toEqual([k, false]);
+      expect([k, inside]).toEqual([k, true]);
+    }
+    const changed = [];
+    for (const k of after) if (!(await redis.dumpBuffer(prefix + k))?.equals(dumps.get(k) as Buffer)) changed.push(k);
+    // Only keys the user shared with others changed, and only by the user's parts (above).
+    expect(changed).toEqual(['{app-a}:all:cached:message:push_notification', '{app-a}:exp', '{app-a}:le:2', '{app-a}:log', '{app-a}:lz:2']);
   });
 });

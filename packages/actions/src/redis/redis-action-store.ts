@@ -22,9 +22,18 @@ import {
 } from '../model';
 import { clampDetails, generatedId, idsNeeded, prepareActions, recordId, statsFromFields } from '../records';
 import { formatMicros } from '../time';
-import { DEFAULT_BLOCK_TTL_MS, DEFAULT_RETENTION_MS, type ActionStore } from '../store';
-import { DEFAULT_LOG_LEASE_MS, LOG_READ_RECORDS, createdLogValue, entriesOfLogRecord, logAck, parseLogAck, type ActionLogBatch } from '../action-log';
-import { ACK_LOG, CREATE, FEEDBACK, PULL, STATS, SWEEP, UNBLOCK } from './lua';
+import { DEFAULT_BLOCK_TTL_MS, DEFAULT_RETENTION_MS, type ActionStore, type PersonErasure, type PersonHoldings } from '../store';
+import {
+  DEFAULT_LOG_LEASE_MS,
+  LOG_READ_RECORDS,
+  createdLogValue,
+  entriesOfLogRecord,
+  logAck,
+  logRecordWithout,
+  parseLogAck,
+  type ActionLogBatch,
+} from '../action-log';
+import { ACK_LOG, COUNT_PERSON, CREATE, ERASE_PERSON, FEEDBACK, PULL, REWRITE_LOG, STATS, SWEEP, UNBLOCK } from './lua';
 
 export interface RedisActionStoreOptions {
   redis: Redis;
@@ -85,7 +94,16 @@ const scripts = {
   unblock: new LuaScript(UNBLOCK),
   stats: new LuaScript(STATS),
   ackLog: new LuaScript(ACK_LOG),
+  countPerson: new LuaScript(COUNT_PERSON),
+  erasePerson: new LuaScript(ERASE_PERSON),
+  rewriteLog: new LuaScript(REWRITE_LOG),
 };
+
+/** How long an erasure waits for an AOF rewrite that was already running before asking for its own. */
+const AOF_WAIT_MS = 10_000;
+
+/** Outbox records one XRANGE of an erasure's pass reads. */
+const OUTBOX_PAGE = 1000;
 
 /** The stream consumer group every action log reader of every store instance belongs to. */
 const LOG_GROUP = 'relay';
@@ -449,6 +467,94 @@ export class RedisActionStore implements ActionStore {
       if (err) throw err;
       return Number(n);
     });
+  }
+
+  async countPeople(appId: string, userIds: readonly string[]): Promise<PersonHoldings> {
+    try {
+      return await this.holdings(appId, userIds);
+    } catch (err) {
+      throw toInfraError(err, 'countPeople');
+    }
+  }
+
+  private async holdings(appId: string, userIds: readonly string[]): Promise<PersonHoldings> {
+    const base = this.base(appId);
+    const total: PersonHoldings = { records: 0, keys: 0 };
+    for (const user of new Set(userIds)) {
+      const [records, keys] = (await scripts.countPerson.run(this.redis, [`${base}ix:${user}`], [base, user])) as [number, number];
+      total.records += records;
+      total.keys += keys;
+    }
+    total.records += (await this.outboxNaming(appId, userIds, async () => undefined)) ?? 0;
+    return total;
+  }
+
+  /**
+   * The action log entries naming these users in the app's outbox: every record is read, page by
+   * page, outside any script (the outbox is the relay's backlog, not the keyspace); `onRecord` gets
+   * each record that names one of them. Returns how many entries named them.
+   */
+  private async outboxNaming(appId: string, userIds: readonly string[], onRecord: (id: string) => Promise<unknown>): Promise<number> {
+    const key = `${this.base(appId)}log`;
+    const users = new Set(userIds);
+    let from = '-';
+    let named = 0;
+    for (;;) {
+      const page = (await this.redis.xrange(key, from, '+', 'COUNT', OUTBOX_PAGE)) as StreamRecord[];
+      for (const [id, fields] of page) {
+        const n = logRecordWithout(fields ?? [], users).removed;
+        if (n === 0) continue;
+        named += n;
+        await onRecord(id);
+      }
+      if (page.length < OUTBOX_PAGE) return named;
+      from = `(${(page[page.length - 1] as StreamRecord)[0]}`;
+    }
+  }
+
+  /**
+   * Every key of the users through their index, in one script per user (atomic: no step of theirs
+   * runs half before it), then their entries out of the outbox, then an AOF rewrite so the deleted
+   * data also leaves the append-only file (docs/privacy.md, "Erasure and export").
+   */
+  async erasePeople(appId: string, userIds: readonly string[]): Promise<PersonErasure> {
+    const base = this.base(appId);
+    const none = { records: 0, keys: 0 };
+    // A request naming patients only: the store knows people by user id, so there is nothing to look at.
+    if (userIds.length === 0) return { before: none, after: none, storage: 'no user ids: nothing looked for, no AOF rewrite asked' };
+    try {
+      const before = await this.holdings(appId, userIds);
+      for (const user of new Set(userIds)) await scripts.erasePerson.run(this.redis, [`${base}ix:${user}`], [base, user]);
+      await this.outboxNaming(appId, userIds, (id) => scripts.rewriteLog.run(this.redis, [`${base}log`], [id, ...new Set(userIds)]));
+      const held = before.records + before.keys > 0;
+      const storage = held ? await this.rewriteAof() : 'nothing held: no AOF rewrite asked';
+      return { before, after: await this.holdings(appId, userIds), storage };
+    } catch (err) {
+      throw toInfraError(err, 'erasePeople');
+    }
+  }
+
+  /**
+   * Asks for an AOF rewrite, whose new file holds only the live data. A rewrite already running
+   * forked before the delete, so its file still holds the deleted data (Redis then refuses another):
+   * waited for, up to AOF_WAIT_MS, and asked again; what happened is said in the answer.
+   */
+  private async rewriteAof(): Promise<string> {
+    const aof = /^aof_enabled:1/m.test(await this.redis.info('persistence')) ? 'AOF on' : 'AOF off (nothing appended; RDB snapshots only)';
+    const started = Date.now();
+    for (;;) {
+      try {
+        const waited = Date.now() - started;
+        return `BGREWRITEAOF: ${String(await this.redis.bgrewriteaof())}${waited > 0 ? ` (after waiting ${waited} ms for a running rewrite)` : ''}; ${aof}`;
+      } catch (err) {
+        if (!(err instanceof ReplyError)) throw err;
+        const message = (err as Error).message;
+        if (!/already in progress/.test(message) || Date.now() - started >= AOF_WAIT_MS) {
+          return `BGREWRITEAOF refused: ${message} (a rewrite that started before the delete keeps the deleted data until the next one); ${aof}`;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
   }
 
   async ping(): Promise<boolean> {

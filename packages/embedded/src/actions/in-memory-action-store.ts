@@ -16,6 +16,7 @@ import {
   generatedId,
   idsNeeded,
   logAck,
+  logRecordWithout,
   parseLogAck,
   prepareActions,
   recordId,
@@ -32,6 +33,8 @@ import {
   type CreateResult,
   type FeedbackStatus,
   type NewAction,
+  type PersonErasure,
+  type PersonHoldings,
   type PullOptions,
   type PullQuery,
   type PullResult,
@@ -120,6 +123,12 @@ function removeFrom(index: Map<string, Map<string, Entry>>, key: string, rid: st
   m?.delete(rid);
   if (m?.size === 0) index.delete(key);
 }
+
+/** Whether a cap counter key (as the Redis `cc:`/`ac:` keys) is this user's. */
+const capKeyOf = (key: string, user: string) => key === `ac:${user}` || key.startsWith(`cc:${user.length}:${user}:`);
+
+/** Whether a byUser key (`<mode>:<type>:<render_method>:<user>`) is this user's (no part of a dim holds a ':'). */
+const ofUser = (key: string, user: string) => key.split(':').slice(3).join(':') === user;
 
 const dimOf = (p: { delivery_mode: string; type: string; render_method: string }) => `${p.delivery_mode}:${p.type}:${p.render_method}`;
 
@@ -521,6 +530,65 @@ export class InMemoryActionStore implements ActionStore {
     let n = 0;
     for (const a of this.apps.values()) n += a.outbox.length;
     return n;
+  }
+
+  /** As the Redis adapter's count: the same records; `keys` are this store's map entries naming the users. */
+  async countPeople(appId: string, userIds: readonly string[]): Promise<PersonHoldings> {
+    const a = this.apps.get(appId);
+    const users = new Set(userIds);
+    const out: PersonHoldings = { records: 0, keys: 0 };
+    if (!a) return out;
+    const now = this.now();
+    for (const rid of [...a.entries.keys()]) {
+      const e = this.live(a, rid, now);
+      if (e && users.has(e.record.user_id)) {
+        out.records++;
+        out.keys++;
+      }
+    }
+    for (const user of users) {
+      const blocked = a.blocked.get(user)?.size ?? 0;
+      out.records += blocked;
+      out.keys += blocked > 0 ? 1 : 0;
+      for (const [key, times] of a.caps) {
+        if (!capKeyOf(key, user)) continue;
+        out.records += times.length;
+        out.keys++;
+      }
+      for (const m of a.lastErrors.values()) out.records += m.has(user) ? 1 : 0;
+      for (const key of a.byUser.keys()) out.keys += ofUser(key, user) ? 1 : 0;
+    }
+    for (const r of a.outbox) out.records += logRecordWithout(r.fields, users).removed;
+    return out;
+  }
+
+  /** As the Redis adapter's erasure: every structure naming the users, then their outbox entries (a record naming others too goes back at the end). */
+  async erasePeople(appId: string, userIds: readonly string[]): Promise<PersonErasure> {
+    const before = await this.countPeople(appId, userIds);
+    const a = this.apps.get(appId);
+    const users = new Set(userIds);
+    if (a) {
+      for (const [rid, e] of [...a.entries]) {
+        if (!users.has(e.record.user_id)) continue;
+        this.unindex(a, e);
+        a.entries.delete(rid);
+      }
+      for (const user of users) {
+        a.blocked.delete(user);
+        for (const key of [...a.caps.keys()]) if (capKeyOf(key, user)) a.caps.delete(key);
+        for (const m of a.lastErrors.values()) m.delete(user);
+      }
+      const outbox = a.outbox;
+      a.outbox = [];
+      const rewritten: OutboxRecord[] = [];
+      for (const r of outbox) {
+        const { kept, removed, left } = logRecordWithout(r.fields, users);
+        if (removed === 0) a.outbox.push(r);
+        else if (left > 0) rewritten.push({ id: '', fields: kept, heldUntil: null });
+      }
+      for (const r of rewritten) a.outbox.push({ ...r, id: `${++a.logSeq}-0` });
+    }
+    return { before, after: await this.countPeople(appId, userIds), storage: 'in memory: nothing on disk' };
   }
 
   async ping(): Promise<boolean> {

@@ -1,6 +1,7 @@
 import { FIRST_GENERATED_ID, ManualClock, NEVER_EXPIRES, type ActionStore } from '@evp/actions';
 import { describeActionStoreCampaignConformance } from './action-store-campaigns';
 import { describeActionLogConformance } from './action-store-log';
+import { describeActionStoreErasureConformance } from './action-store-erasure';
 import { T0, freshStoreEachTest, ids, iso, q, sampleAction, type MakeActionStore } from './action-store-fixtures';
 
 export * from './action-store-fixtures';
@@ -546,4 +547,5 @@ export function describeActionStoreConformance(name: string, makeStore: MakeActi
   });
   describeActionLogConformance(name, makeStore);
   describeActionStoreCampaignConformance(name, makeStore);
+  describeActionStoreErasureConformance(name, makeStore);
 }

@@ -23,9 +23,11 @@ const afterPaint = (fn: () => void) => {
 /**
  * The page side: automatic `app` (open with the time to first render, background / resume on
  * visibility, close on pagehide) and `page` events (every path change, SPA history included), the
- * periodic flush, the nudge poll, and delivery while the page goes away (keepalive).
+ * periodic flush, the nudge poll, and delivery while the page goes away (keepalive). `start`: when
+ * the landing view began (init() ran). Answers what the page does when it goes away (`close`: left,
+ * else hidden), for init() to run when the page went away before the client was made.
  */
-export function attach(c: Client, pollActions: () => void): void {
+export function attach(c: Client, pollActions: () => void, start = c.deps.clock.now()): (close: boolean) => void {
   const cfg = c.cfg;
   const now = () => c.deps.clock.now();
   const app = (action: string, start_time = 0) => void c.record('app', { action, start_time });
@@ -38,7 +40,7 @@ export function attach(c: Client, pollActions: () => void): void {
     else addEventListener('load', () => afterPaint(() => app('open', firstRender())), { once: true });
   }
   if (cfg.trackPages) {
-    pages.navigate(path(), document.title, now());
+    pages.navigate(path(), document.title, start);
     afterPaint(() => pages.rendered(firstRender(), document.title));
     const changed = () => {
       if (pages.path === path()) return;
@@ -63,26 +65,22 @@ export function attach(c: Client, pollActions: () => void): void {
   }
 
   // Going away: what is logged now leaves in this task (Client.leave), then the queue uploads.
+  const away = (close: boolean) => {
+    c.leave(() => {
+      if (cfg.trackPages) pages.end(now(), document.title);
+      if (cfg.trackApp) app(close ? 'close' : 'background');
+    });
+    void c.flush(true);
+  };
   document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'hidden') {
-      c.leave(() => {
-        if (cfg.trackApp) app('background');
-        if (cfg.trackPages) pages.end(now(), document.title);
-      });
-      void c.flush(true);
-    } else {
+    if (document.visibilityState === 'hidden') away(false);
+    else {
       if (cfg.trackApp) app('resume');
       if (cfg.trackPages) pages.navigate(path(), document.title, now());
       pollActions();
     }
   });
-  addEventListener('pagehide', () => {
-    c.leave(() => {
-      if (cfg.trackPages) pages.end(now(), document.title);
-      if (cfg.trackApp) app('close');
-    });
-    void c.flush(true);
-  });
+  addEventListener('pagehide', () => away(true));
   addEventListener('pageshow', (e) => {
     // Back from the back/forward cache: the page was closed, so it opens again.
     if (!e.persisted) return;
@@ -100,4 +98,5 @@ export function attach(c: Client, pollActions: () => void): void {
       if (document.visibilityState === 'visible') pollActions();
     }, cfg.actionPollMs);
   }
+  return away;
 }

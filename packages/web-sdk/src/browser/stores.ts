@@ -18,13 +18,13 @@ export function memoryStore(): AsyncStore {
 const req = <T>(r: IDBRequest<T>) =>
   new Promise<T>((ok, fail) => {
     r.onsuccess = () => ok(r.result);
-    r.onerror = () => fail(r.error ?? new Error('IndexedDB request failed'));
+    r.onerror = () => fail(r.error ?? Error('IndexedDB failed'));
   });
 
 /** How long IndexedDB may take to open before the page goes on with memory (an open can hang forever). */
 const IDB_OPEN_MS = 3000;
 
-/** Opens the database; rejects on a synchronous throw (SecurityError), an error, or no answer in IDB_OPEN_MS (also a blocked open). */
+/** Opens the database; rejects on a synchronous throw (SecurityError, no IndexedDB at all), an error, or no answer in IDB_OPEN_MS (also a blocked open). */
 function openDb(name: string): Promise<IDBDatabase> {
   return new Promise<IDBDatabase>((ok, fail) => {
     const open = indexedDB.open(name, 1);
@@ -35,10 +35,12 @@ function openDb(name: string): Promise<IDBDatabase> {
 }
 
 /**
- * IndexedDB (database `evp:<appId>`, one object store `q`), shared by the tabs; null when it cannot
- * open. A closed connection (onclose, onversionchange) is reopened on the next use.
+ * IndexedDB (database `evp:<appId>`, one object store `q`), shared by the tabs. Made at once and
+ * opened on first use (the library starts without waiting for it): when it cannot open, its calls
+ * reject and fallbackStore goes on in memory. A closed connection (onclose, onversionchange) is
+ * reopened on the next use.
  */
-export async function idbStore(name: string): Promise<AsyncStore | null> {
+export function idbStore(name: string): AsyncStore {
   let db: Promise<IDBDatabase> | undefined;
   const conn = () => {
     db ??= openDb(name).then((d) => {
@@ -53,12 +55,6 @@ export async function idbStore(name: string): Promise<AsyncStore | null> {
     db.catch(() => (db = undefined));
     return db;
   };
-  try {
-    if (typeof indexedDB === 'undefined') return null;
-    await conn();
-  } catch {
-    return null;
-  }
   const tx = async (mode: IDBTransactionMode) => (await conn()).transaction('q', mode).objectStore('q');
   return {
     async list<T>(prefix: string, limit?: number) {
@@ -79,7 +75,7 @@ export async function idbStore(name: string): Promise<AsyncStore | null> {
       }
       return new Promise((ok, fail) => {
         s.transaction.oncomplete = () => ok();
-        s.transaction.onerror = s.transaction.onabort = () => fail(s.transaction.error ?? new Error('IndexedDB write aborted'));
+        s.transaction.onerror = s.transaction.onabort = () => fail(s.transaction.error ?? Error('IndexedDB failed'));
       });
     },
   };
@@ -163,7 +159,7 @@ export function sharedStore(memory = false): SyncStore {
  * still read, so a choice made in another tab is seen. keep() moves what memory holds (deletions too)
  * into the device's storage and uses it from then on.
  */
-export function heldStores(shared: SyncStore, durable: () => Promise<AsyncStore>): { shared: SyncStore; store: AsyncStore; keep: () => Promise<void> } {
+export function heldStores(shared: SyncStore, durable: () => AsyncStore): { shared: SyncStore; store: AsyncStore; keep: () => Promise<void> } {
   // A key deleted while held is kept as undefined: keep() deletes it from the device too.
   const held = new Map<string, unknown>();
   const memory = memoryStore();
@@ -182,7 +178,7 @@ export function heldStores(shared: SyncStore, durable: () => Promise<AsyncStore>
         for (const [k, v] of held)
           if (v === undefined) shared.del(k);
           else shared.set(k, v);
-        const d = await durable();
+        const d = durable();
         const all = await memory.list('');
         if (all.length > 0) await d.write(all, []);
         real = d;

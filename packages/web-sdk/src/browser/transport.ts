@@ -9,15 +9,16 @@ import type { Exclusive, SendResult, Transport } from '../core/ports';
  * same bytes, which the platform's event ids absorb.
  */
 async function answer(res: Response): Promise<SendResult> {
-  const ra = Number(res.headers.get('Retry-After'));
+  // Seconds (an HTTP date, or none, is NaN: no Retry-After).
+  const ra = parseFloat(res.headers.get('Retry-After')!);
   let parsed: unknown;
   try {
     parsed = await res.json();
   } catch {
     parsed = undefined;
   }
-  const date = Date.parse(res.headers.get('Date') ?? '');
-  return { status: res.status, retryAfter: res.headers.has('Retry-After') && Number.isFinite(ra) ? ra : undefined, body: parsed, date: date || undefined };
+  const date = Date.parse(res.headers.get('Date')!);
+  return { status: res.status, retryAfter: ra >= 0 ? ra : undefined, body: parsed, date: date || undefined };
 }
 
 export function fetchTransport(sdkKey: string): Transport {
@@ -32,13 +33,9 @@ export function fetchTransport(sdkKey: string): Transport {
     },
     async post(url, body, unload, token): Promise<SendResult> {
       const q = `?sdk_key=${encodeURIComponent(sdkKey)}${token ? `&user_token=${encodeURIComponent(token)}` : ''}`;
-      const beacon = (): SendResult =>
-        typeof navigator !== 'undefined' &&
-        typeof navigator.sendBeacon === 'function' &&
-        navigator.sendBeacon(url + q, new Blob([body], { type: 'text/plain' }))
-          ? { status: 0, beacon: true }
-          : { status: 0 };
-      if (unload && typeof Request !== 'undefined' && !('keepalive' in Request.prototype)) return beacon();
+      // Every target browser has sendBeacon and Request (the builds' targets, bundle.ts).
+      const beacon = (): SendResult => (navigator.sendBeacon(url + q, new Blob([body], { type: 'text/plain' })) ? { status: 0, beacon: true } : { status: 0 });
+      if (unload && !('keepalive' in Request.prototype)) return beacon();
       try {
         // A request that never ends would hold the upload lock of every tab: 30 s at most.
         const signal = !unload && typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(30_000) : undefined;
@@ -63,7 +60,7 @@ export function fetchTransport(sdkKey: string): Transport {
 
 /** One uploader across the tabs: a Web Lock taken only if free, or (`wait`: the app asked to flush) once free. */
 export const webLock: Exclusive = async (name, fn, wait) => {
-  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  const locks = navigator.locks;
   if (!locks) return fn();
   await locks.request(name, { ifAvailable: !wait }, async (lock) => {
     if (lock) await fn();

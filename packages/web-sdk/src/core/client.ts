@@ -1,5 +1,6 @@
 import type { Actions } from '../parts/actions';
 import type { readContext } from '../parts/context';
+import type { splitBatch } from '../parts/split';
 import type { watchErrors } from '../parts/errors';
 import type { watchVitals } from '../parts/vitals';
 import type { ActionEvent } from './actions';
@@ -25,6 +26,7 @@ export interface Parts {
   errors: typeof watchErrors;
   context: typeof readContext;
   vitals: typeof watchVitals;
+  split: typeof splitBatch;
 }
 
 /** Loads a part (`nonce`: the CSP nonce of the `<script>` the script build adds). */
@@ -104,7 +106,7 @@ export class Client {
   readonly globals: Record<string, unknown> = {};
   /** The device and attribution context (the `context` part), sent as `internal.context` in every envelope. */
   context: Record<string, string> | undefined;
-  /** Events beforeSend dropped since the page loaded. */
+  /** Events beforeSend or the bot filter dropped since the page loaded. */
   filtered = 0;
   /** The signed-in user's token (init, identify, setUserToken, renewal): memory only, sent on every upload and pull. */
   token: string | undefined;
@@ -138,6 +140,7 @@ export class Client {
         prefix: this.p,
         onAccepted: cfg.debug ? (id) => void this.actions().then((a) => a.verdict(id)) : undefined,
         token: () => this.token,
+        split: () => this.load('split'),
       },
       (group) => this.envelope(group),
       (url, body) => this.send(url, body),
@@ -184,9 +187,9 @@ export class Client {
 
   /** Asks the app for a new token, one request at a time for every caller; answers whether one came. */
   renewToken(): Promise<boolean> {
-    if (!this.app.renew) return Promise.resolve(false);
-    return (this.renewing ??= this.app
-      .renew()
+    // Called in a then: none, anything but a function, or one that throws, answers no token (never a throw).
+    return (this.renewing ??= Promise.resolve()
+      .then(this.app.renew)
       .then(
         (t) => {
           if (typeof t !== 'string' || t === '') return false;
@@ -249,7 +252,7 @@ export class Client {
       }
       e = out;
     } catch (err) {
-      this.deps.warn('beforeSend threw: event kept as it was', err);
+      this.deps.warn('beforeSend threw: event kept', err);
     }
     const item: Queued = { at: now, n: utf8Bytes(JSON.stringify(e)), p: 'log', u: user, s: start, z, e };
     this.log(`recorded ${name}`, e);
@@ -265,6 +268,10 @@ export class Client {
   }
 
   private async enqueue(item: Queued, consent: Consent): Promise<void> {
+    if (this.cfg.bot) {
+      this.filtered += 1;
+      return;
+    }
     if (consent === 'pending') {
       // Held in memory under the queue's count bound: the oldest go first, counted.
       this.pending.push(item);
@@ -289,7 +296,7 @@ export class Client {
   }
 
   online(): boolean {
-    return typeof navigator === 'undefined' || navigator.onLine !== false;
+    return globalThis.navigator?.onLine !== false;
   }
 
   /**
@@ -357,6 +364,8 @@ export class Client {
 
   /** The user's choice, remembered; it wins over the init option on later visits. */
   async setConsent(c: Consent): Promise<void> {
+    // Anything else stored would hold every upload back for good (an app's bug): refused.
+    if (!['pending', 'granted', 'denied'].includes(c)) throw TypeError(c);
     this.deps.shared.set(this.p + CONSENT, c);
     this.log(`consent ${c}`);
     await this.consentChanged();
@@ -396,12 +405,15 @@ export class Client {
    * the platform would keep them but warn `unknown_property`.
    */
   async identify(action: IdentifyAction, userId: string, userProps?: Record<string, unknown>, opts?: Record<string, unknown>): Promise<void> {
-    const { token, ...extra } = opts ?? {};
+    const { token: given, ...extra } = opts ?? {};
+    // A user id or token that is no string (an app's bug) would break every later upload: refused.
+    if (typeof userId !== 'string') throw TypeError('userId');
+    const token = typeof given === 'string' ? given : undefined;
     // A user switch also switches tokens: the last one was another user's.
     if (action === 'register' || action === 'login') {
       this.setUser(userId);
-      this.token = token as string | undefined;
-    } else if (token !== undefined) this.token = token as string;
+      this.token = token;
+    } else if (token !== undefined) this.token = token;
     const start = this.sessions.current()?.start ?? this.deps.clock.now();
     await this.record('identify', { action, ...extra }, undefined, { user: userId, start });
     if (userProps) await this.catalog('user', { id: userId, timezone: tzName(), ...userProps });
@@ -423,6 +435,7 @@ export class Client {
       dropped: this.queue.dropped,
       refused: this.uploader.refused,
       filtered: this.filtered,
+      bot: !!this.cfg.bot,
     };
   }
 }

@@ -1,7 +1,8 @@
 import { memoryStore } from '../browser/stores';
-import { apiBase } from './options';
+import { apiBase, isBot } from './options';
 import { batchBody, utf8Bytes } from './queue';
-import { envelopes, fakeDeps, memoryShared, settleAll, testClient } from './testing/fakes';
+import type { AsyncStore } from './ports';
+import { envelopes, fakeDeps, memoryShared, settleAll, T0, testClient } from './testing/fakes';
 
 /** Issue 36's defects in the library's pure logic (the browser's side is in dev/src/web-sdk). */
 describe('issue 36', () => {
@@ -78,6 +79,17 @@ describe('issue 36', () => {
     // A choice (setConsent) is remembered and wins over the option.
     await testClient({}, fakeDeps(shared, store)).client.setConsent('denied');
     expect(testClient({ consent: 'granted' }, fakeDeps(shared, store)).client.consent).toBe('denied');
+  });
+
+  it('11: a consent that is none of the three, a user id or token that is no string, are refused: uploads go on', async () => {
+    const t = testClient();
+    await expect(t.client.setConsent('yes' as never)).rejects.toThrow(TypeError);
+    await expect(t.client.identify('login', { id: 1 } as never)).rejects.toThrow(TypeError);
+    await t.client.identify('login', 'u1', undefined, { token: 42 });
+    expect([t.client.consent, t.client.user, t.client.token]).toEqual(['granted', 'u1', undefined]);
+    await t.client.record('app', { action: 'open', start_time: 1 });
+    await t.client.flush();
+    expect(t.sent.flatMap((s) => envelopes(s.body).flatMap((e) => e.data.map((d) => d.name)))).toEqual(['identify', 'app']);
   });
 
   it('4: a grant in another tab stores the events this tab held while pending', async () => {
@@ -167,6 +179,21 @@ describe('issue 36: clocks and tabs', () => {
     expect(t.sent).toHaveLength(1);
   });
 
+  it('9: draining a long queue reads each batch’s 100 events, not the whole store per batch (linear, not quadratic)', async () => {
+    const inner = memoryStore();
+    const reads: [string, number | undefined][] = [];
+    const store: AsyncStore = { list: (p, n) => (reads.push([p, n]), inner.list(p, n)), write: (p, d) => inner.write(p, d) };
+    const t = testClient({}, fakeDeps(memoryShared(), store));
+    for (let i = 0; i < 1_000; i++) await t.client.queue.add({ at: T0 + i, n: 10, p: 'log', u: 'u', s: T0, z: 0, e: { name: 'app', i } });
+    reads.length = 0;
+    await t.client.flush();
+    expect(t.sent).toHaveLength(10);
+    // One full read for the queue bounds, then one read of at most 100 events per batch.
+    const events = reads.filter(([p]) => p === 'e:');
+    expect(events.filter(([, n]) => n === undefined)).toHaveLength(1);
+    expect(events.filter(([, n]) => n === 100)).toHaveLength(11);
+  });
+
   it('9: the app’s flush() waits for the upload lock another tab holds, then sends', async () => {
     const f = fakeDeps();
     const waits: (boolean | undefined)[] = [];
@@ -181,6 +208,48 @@ describe('issue 36: clocks and tabs', () => {
     await t.client.flush(false, true);
     expect(t.sent).toHaveLength(1);
     expect(waits).toEqual([undefined, true].map((w) => w ?? false));
+  });
+});
+
+describe('what web teams expect next: bot filtering', () => {
+  it('isBot: an automated browser, a headless one, crawlers’ user agents; not people’s browsers nor a CUBOT phone', () => {
+    const person = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+    const uas = {
+      person,
+      iphone: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+      cubot: 'Mozilla/5.0 (Linux; Android 9; CUBOT X19) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/80.0.3987.99 Mobile Safari/537.36',
+      headless: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36',
+      googlebot: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      bingbot: 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)',
+      baidu: 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)',
+      slurp: 'Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)',
+      lighthouse:
+        'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0.0.0 Mobile Safari/537.36 Chrome-Lighthouse',
+    };
+    expect(Object.fromEntries(Object.entries(uas).map(([k, ua]) => [k, isBot(ua, false)]))).toEqual({
+      person: false,
+      iphone: false,
+      cubot: false,
+      headless: true,
+      googlebot: true,
+      bingbot: true,
+      baidu: true,
+      slurp: true,
+      lighthouse: true,
+    });
+    expect(isBot(person, true)).toBe(true);
+  });
+
+  it('a bot’s page records nothing (events and catalog records) and counts it: status() says bot and filtered', async () => {
+    const t = testClient({ storage: 'memory' });
+    t.client.cfg.bot = true;
+    await t.client.record('search', { query: 'crawled', module: 'e_commerce', results_list: [] });
+    await t.client.identify('login', 'u-bot', { name: 'Bot' });
+    t.client.leave(() => void t.client.record('app', { action: 'close', start_time: 0 }));
+    await t.client.flush();
+    expect(t.sent).toEqual([]);
+    expect(await t.client.queue.batches()).toEqual([]);
+    expect(t.client.status()).toMatchObject({ bot: true, filtered: 4, dropped: 0 });
   });
 });
 
@@ -200,7 +269,7 @@ describe('what web teams expect next: beforeSend, register/unregister', () => {
     await t.client.flush();
     expect(sentEvents(t).map((d) => (d.ctx as { query: string }).query)).toEqual(['KEPT', 'throw']);
     expect(t.client.status().filtered).toBe(1);
-    expect(t.warnings).toEqual(['beforeSend threw: event kept as it was']);
+    expect(t.warnings).toEqual(['beforeSend threw: event kept']);
   });
 
   it('register(): global properties in every later event’s meta, merged into an object meta; unregister removes one', async () => {

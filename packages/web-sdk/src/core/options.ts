@@ -52,7 +52,11 @@ export interface InitOptions {
   maxEventAgeMs?: number;
   /** Log what the library does (and each upload's verdict) to the console. @default false */
   debug?: boolean;
-  /** An automated browser (`navigator.webdriver`: crawlers, test robots) records nothing; false: it records like any. @default true */
+  /**
+   * A bot records nothing and pulls nothing, and counts what it did not record (status().bot,
+   * status().filtered): an automated browser (`navigator.webdriver`: test robots, most headless
+   * crawlers) or a crawler's user agent (isBot). false: it records like any. @default true
+   */
   filterBots?: boolean;
   /** The message's button labels in the app's language (a message's own `attr.cta_label` wins for the call to action). @default { open: 'Open', close: 'Close' } */
   labels?: { open?: string; close?: string };
@@ -84,6 +88,8 @@ export interface OutgoingEvent {
 }
 
 export type Settings = Required<Omit<InitOptions, 'consent' | 'labels' | 'nonce' | 'beforeSend' | 'userToken'>> & {
+  /** The page is a bot's (filterBots and isBot): nothing is recorded, each event is counted in `filtered`. */
+  bot?: boolean;
   userToken: string | undefined;
   consent: Consent | undefined;
   beforeSend: InitOptions['beforeSend'];
@@ -126,6 +132,13 @@ export const BATCH_MAX_EVENTS = 100;
 /** Backoff without Retry-After: 1 s doubling to 5 min, with jitter. */
 export const BACKOFF_BASE_MS = 1000;
 export const BACKOFF_MAX_MS = 300_000;
+
+/**
+ * A bot: an automated browser (WebDriver sets `navigator.webdriver`), a headless browser, or a
+ * crawler's user agent (Googlebot, bingbot, YandexBot, Baiduspider, Slurp, Lighthouse, PhantomJS…;
+ * not the CUBOT phones, whose model names end in "bot").
+ */
+export const isBot = (ua: string, webdriver: boolean) => webdriver || /headless|[^u]bot\b|crawl|spider|slurp|lighthouse|phantom/i.test(ua);
 
 /** The API base: `…/v1` as given, or `/v1` appended to a URL whose path has no version segment. */
 export function apiBase(url: string): string {

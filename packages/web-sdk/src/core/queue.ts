@@ -125,15 +125,12 @@ export class Queue {
     return this.store.list<Batch>(BATCH);
   }
 
-  /** Replaces a batch by its halves (413), in one write, in its place in the order; a batch of one event cannot be split. */
-  async split(key: string, b: Batch): Promise<boolean> {
-    const halves = splitBatch(b);
-    if (!halves) return false;
-    await this.store.write(
+  /** Replaces a batch by its halves (413, parts/split.ts), in one write, in its place in the order. */
+  split(key: string, halves: Batch[]): Promise<void> {
+    return this.store.write(
       halves.map((h, i) => [`${key}.${i}`, h]),
       [key],
     );
-    return true;
   }
 
   remove(key: string): Promise<void> {
@@ -157,24 +154,6 @@ export function batchOf(items: Queued[], envelope: (group: Queued[]) => string):
     groups.set(g, [...(groups.get(g) ?? []), q]);
   }
   return { p, parts: [...groups.values()].map(envelope), n: items.length };
-}
-
-/** Halves a batch by envelopes, else by the events of its one envelope (keeping the envelope's own bytes). */
-function splitBatch(b: Batch): [Batch, Batch] | undefined {
-  if (b.parts.length > 1) {
-    const mid = Math.ceil(b.parts.length / 2);
-    const count = (parts: string[]) => (b.p === 'log' ? parts.reduce((a, t) => a + (JSON.parse(t) as { data: unknown[] }).data.length, 0) : parts.length);
-    const [x, y] = [b.parts.slice(0, mid), b.parts.slice(mid)];
-    return [
-      { p: b.p, parts: x, n: count(x) },
-      { p: b.p, parts: y, n: count(y) },
-    ];
-  }
-  if (b.p !== 'log' || b.n < 2) return undefined;
-  const env = JSON.parse(b.parts[0]!) as { data: unknown[] };
-  const mid = Math.ceil(env.data.length / 2);
-  const half = (data: unknown[]): Batch => ({ p: b.p, parts: [JSON.stringify({ ...env, data })], n: data.length });
-  return [half(env.data.slice(0, mid)), half(env.data.slice(mid))];
 }
 
 /** The request body of a batch as sent at `sentAt` (ISO): the only bytes that change between re-sends. */

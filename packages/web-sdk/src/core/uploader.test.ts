@@ -1,4 +1,7 @@
 import { memoryStore } from '../browser/stores';
+import { splitBatch } from '../parts/split';
+import { Client, type Load, type Parts } from './client';
+import { settle } from './options';
 import { envelopes, fakeDeps, memoryShared, settleAll, T0, testClient } from './testing/fakes';
 
 const withoutSentAt = (body: string) => body.replace(/"sent_at":"[^"]*",/g, '');
@@ -96,6 +99,23 @@ describe('upload', () => {
     // The halves keep the envelope's header bytes (same s_id: the platform's event ids match a retry).
     expect(new Set(t.sent.map((s) => envelopes(s.body)[0]!.internal.s_id)).size).toBe(1);
     expect(await t.client.queue.batches()).toEqual([]);
+  });
+
+  it('413 while the split part cannot load (offline now): the batch is kept and the uploads back off, then split once it loads', async () => {
+    const f = fakeDeps();
+    let loads = 0;
+    const load = ((name: keyof Parts) =>
+      name === 'split' && loads++ === 0 ? Promise.reject(new Error('could not load web-split.js')) : Promise.resolve(splitBatch)) as Load;
+    const client = new Client(settle({ sdkKey: 'sdk_test', apiUrl: 'https://api.example.com/v1' }, 'localhost'), f.deps, load);
+    for (let i = 0; i < 2; i++) await client.record('rate', { rate_value: i, type: 'app', subject_id: `s${i}` });
+    f.answer({ status: 413 });
+    await client.flush();
+    expect(client.uploader.state).toBe('backoff');
+    expect((await client.queue.batches()).map(([, b]) => b.n)).toEqual([2]);
+    f.answer({ status: 413 });
+    await f.advance(2_000);
+    expect(f.sent.map((s) => envelopes(s.body)[0]!.data.length)).toEqual([2, 2, 1, 1]);
+    expect([client.uploader.state, await client.queue.batches()]).toEqual(['idle', []]);
   });
 
   it('drops (and counts) a single event the platform answers 413', async () => {

@@ -1,4 +1,5 @@
 import { BACKOFF_BASE_MS, BACKOFF_MAX_MS } from './options';
+import type { splitBatch } from '../parts/split';
 import type { Deps, SendResult } from './ports';
 import { batchBody, type Queue, type Queued } from './queue';
 import { isoUtc } from './time';
@@ -25,7 +26,15 @@ export class Uploader {
   constructor(
     private readonly deps: Deps,
     private readonly queue: Queue,
-    private readonly cfg: { apiUrl: string; lock: string; prefix: string; onAccepted?: (requestId: string) => void; token?: () => string | undefined },
+    private readonly cfg: {
+      apiUrl: string;
+      lock: string;
+      prefix: string;
+      onAccepted?: (requestId: string) => void;
+      token?: () => string | undefined;
+      /** The 413 part (parts/split.ts), loaded on the first 413. */
+      split: () => Promise<typeof splitBatch>;
+    },
     private readonly envelope: (group: Queued[]) => string,
     /** POST with the SDK key and the user token, renewing a refused token once (Client.send). */
     private readonly send: (url: string, body: string) => Promise<SendResult> = (u, b) => deps.transport.post(u, b, false),
@@ -86,7 +95,12 @@ export class Uploader {
         const id = (res.body as { request_id?: unknown } | undefined)?.request_id;
         if (typeof id === 'string') this.cfg.onAccepted?.(id);
       } else if (s === 413) {
-        if (!(await this.queue.split(key, batch))) {
+        // The part not loading (offline now, say) is a network failure: kept, and retried later.
+        const split = await this.cfg.split().catch(() => undefined);
+        if (!split) return this.backoff(undefined);
+        const halves = split(batch);
+        if (halves) await this.queue.split(key, halves);
+        else {
           this.refused += batch.n;
           this.deps.warn('413: an event too large, dropped');
           await this.queue.remove(key);

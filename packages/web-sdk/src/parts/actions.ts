@@ -79,7 +79,7 @@ export class Actions {
     this.showing = true;
     let renderer: Renderer;
     try {
-      renderer = await c.load('messages', c.cfg.nonce);
+      renderer = await c.load('messages');
     } catch (e) {
       this.showing = false;
       await this.respond(a, 'error', `renderer did not load: ${String(e)}`);

@@ -122,12 +122,17 @@ export function privacyPaths(): OpenApiPaths {
 }
 
 const storeEntry = closedObject(['store', 'state', 'steps'], {
-  store: { type: 'string', description: '`clickhouse.<table>`.' },
+  store: { type: 'string', description: '`clickhouse.<table>`, or `redis.actions` (the action store).' },
   state: { enum: ['pending', 'deleting', 'verifying', 'completed', 'failed'] },
   steps: { type: 'array', items: step },
-  before: { ...count, description: 'Rows naming the ids before the delete.' },
-  after: { ...count, description: 'Rows after, as queries see them.' },
-  after_physical: { ...count, description: 'Rows after with the deleted mask ignored (`apply_deleted_mask = 0`): still on disk.' },
+  before: { ...count, description: 'Rows (the action store: records) naming the ids before the delete.' },
+  after: { ...count, description: 'Rows (records) after, as queries see them.' },
+  after_physical: { ...count, description: 'ClickHouse: rows after with the deleted mask ignored (`apply_deleted_mask = 0`): still on disk.' },
+  keys_after: { ...count, description: 'The action store: keys still naming the ids after the delete (its per-user index included).' },
+  storage: {
+    type: 'string',
+    description: 'The action store: what was asked of its storage so the deleted data leaves the disk (BGREWRITEAOF), and the answer.',
+  },
 });
 
 export const privacySchemas = {

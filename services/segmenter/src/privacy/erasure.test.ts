@@ -1,5 +1,7 @@
 import { createLogger, type Analytics } from '@evp/core';
-import { useMigratedChdb } from '@evp/testkit';
+import { ManualClock } from '@evp/actions';
+import { InMemoryActionStore } from '@evp/embedded';
+import { SEEDED_RECORDS, seedPerson as seedActions, useMigratedChdb } from '@evp/testkit';
 import { appSnapshot, seedPerson } from '../testing';
 import { createPrivacyService, type ErasureRequest } from '.';
 
@@ -89,8 +91,10 @@ describe('erasure in ClickHouse', () => {
   it('resumes a request whose processor died mid-deleting, and ends completed with nothing left', async () => {
     const db = chdb.analytics;
     await seedPerson(db, 'erc', 'u-crash', 'p-crash');
+    const actions = new InMemoryActionStore({ clock: new ManualClock(Date.UTC(2030, 0, 1)) });
+    await seedActions(actions, 'erc', 'u-crash');
     const dying = counting(db, 5);
-    const first = createPrivacyService({ analytics: dying.analytics, logger, hashKey });
+    const first = createPrivacyService({ analytics: dying.analytics, logger, hashKey, actions });
     const r = await first.createErasure('erc', [
       { kind: 'user', id: 'u-crash' },
       { kind: 'patient', id: 'p-crash' },
@@ -98,12 +102,14 @@ describe('erasure in ClickHouse', () => {
     await expect(first.runOnce()).rejects.toThrow('killed mid-deleting');
     expect((await first.get('erc', 'erasure', r.id))?.state).toBe('deleting');
     // A new process: nothing in memory, only what was stored.
-    const second = createPrivacyService({ analytics: db, logger, hashKey });
+    const second = createPrivacyService({ analytics: db, logger, hashKey, actions });
     await second.runOnce();
     const done = (await second.get('erc', 'erasure', r.id)) as ErasureRequest;
     expect(done.state).toBe('completed');
-    expect(done.stores.reduce((n, e) => n + (e.before ?? 0), 0)).toBe(10);
-    expect(done.stores.every((e) => e.after === 0 && e.after_physical === 0)).toBe(true);
+    const ch = done.stores.filter((e) => e.store.startsWith('clickhouse.'));
+    expect(ch.reduce((n, e) => n + (e.before ?? 0), 0)).toBe(10);
+    expect(ch.every((e) => e.after === 0 && e.after_physical === 0)).toBe(true);
+    expect(done.stores.find((e) => e.store === 'redis.actions')).toMatchObject({ state: 'completed', before: SEEDED_RECORDS, after: 0, keys_after: 0 });
   });
 
   it('ends failed, naming the store, when rows remain after the delete', async () => {
@@ -118,5 +124,69 @@ describe('erasure in ClickHouse', () => {
     expect(done.state).toBe('failed');
     expect(done.failure).toEqual({ stores: ['clickhouse.segment_members'] });
     expect(done.stores.find((e) => e.store === 'clickhouse.segment_members')).toMatchObject({ state: 'failed', before: 1, after: 1, after_physical: 1 });
+  });
+});
+
+describe('erasure in the action store', () => {
+  const clock = () => new ManualClock(Date.UTC(2030, 0, 1));
+
+  it('deletes the user’s actions, blocks, caps and log entries (store redis.actions, with counts); the other user and app keep theirs', async () => {
+    const db = chdb.analytics;
+    const actions = new InMemoryActionStore({ clock: clock() });
+    for (const app of ['era2', 'erb2']) for (const user of ['u-act', 'u-act-kept']) await seedActions(actions, app, user);
+    const privacy = createPrivacyService({ analytics: db, logger, hashKey, actions });
+    const r = await privacy.createErasure('era2', [
+      { kind: 'user', id: 'u-act' },
+      { kind: 'patient', id: 'p-act' },
+    ]);
+    expect(r.not_covered.some((c) => c.startsWith('redis'))).toBe(false);
+    await privacy.runOnce();
+    const done = (await privacy.get('era2', 'erasure', r.id)) as ErasureRequest;
+    expect(done.state).toBe('completed');
+    const entry = done.stores.find((e) => e.store === 'redis.actions');
+    expect(entry).toEqual({
+      store: 'redis.actions',
+      state: 'completed',
+      steps: [
+        { state: 'deleting', at: expect.any(String) },
+        { state: 'verifying', at: expect.any(String) },
+        { state: 'completed', at: expect.any(String) },
+      ],
+      before: SEEDED_RECORDS,
+      after: 0,
+      keys_after: 0,
+      storage: 'in memory: nothing on disk',
+    });
+    expect(await actions.countPeople('era2', ['u-act'])).toEqual({ records: 0, keys: 0 });
+    for (const [app, user] of [
+      ['era2', 'u-act-kept'],
+      ['erb2', 'u-act'],
+      ['erb2', 'u-act-kept'],
+    ] as const) {
+      expect([app, user, (await actions.countPeople(app, [user])).records]).toEqual([app, user, SEEDED_RECORDS]);
+    }
+  });
+
+  it('ends failed naming redis.actions when the action store still holds the person after the delete', async () => {
+    const actions = new InMemoryActionStore({ clock: clock() });
+    await seedActions(actions, 'erd2', 'u-act');
+    // An action store whose erasure does nothing: its records are still there at verification.
+    const stuck = {
+      countPeople: actions.countPeople.bind(actions),
+      erasePeople: async () => ({ before: { records: 0, keys: 0 }, after: { records: 0, keys: 0 }, storage: 'noop' }),
+    };
+    const privacy = createPrivacyService({ analytics: chdb.analytics, logger, hashKey, actions: stuck });
+    const r = await privacy.createErasure('erd2', [{ kind: 'user', id: 'u-act' }]);
+    await privacy.runOnce();
+    const done = (await privacy.get('erd2', 'erasure', r.id)) as ErasureRequest;
+    expect(done.state).toBe('failed');
+    expect(done.failure).toEqual({ stores: ['redis.actions'] });
+    expect(done.stores.find((e) => e.store === 'redis.actions')).toMatchObject({ state: 'failed', before: SEEDED_RECORDS, after: SEEDED_RECORDS });
+  });
+
+  it('says in every request that the action store is not erased when it has none', async () => {
+    const privacy = createPrivacyService({ analytics: chdb.analytics, logger, hashKey });
+    const r = await privacy.createErasure('ere2', [{ kind: 'user', id: 'u-x' }]);
+    expect(r.not_covered.filter((c) => c.startsWith('redis'))).toHaveLength(1);
   });
 });

@@ -1,3 +1,4 @@
+import type { ActionStore } from '@evp/actions';
 import { allTopics, type Analytics, type Logger } from '@evp/core';
 import type { ClickHouseTarget } from './targets';
 import type { ErasureRequest, KafkaEntry, StoreEntry, StoredRequest, Suppression } from './model';
@@ -15,8 +16,16 @@ export interface ErasureDeps {
    * (the compacted suppression topic). Absent: the suppression is stored only here.
    */
   announce?: (appId: string, suppressions: Suppression[]) => Promise<void>;
+  /**
+   * The action store (its Redis, or the embedded one), erased per app for the request's user ids
+   * (store entry `redis.actions`). Absent: not erased, and each request says so (`not_covered`).
+   */
+  actions?: Pick<ActionStore, 'countPeople' | 'erasePeople'>;
   now?: () => number;
 }
+
+/** The store entry of the action store. */
+const ACTIONS_STORE = 'redis.actions';
 
 /** Request ids are UUIDs (routes.ts makes them): safe to write into a statement, and they name no one. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -75,11 +84,21 @@ export function createErasureProcessor(deps: ErasureDeps) {
     await save(s);
   }
 
+  /** The request's user ids (the action store knows people by user id only). */
+  const userIds = async (s: StoredRequest<ErasureRequest>) =>
+    (await deps.store.workIds(s.appId, s.request.id)).filter((w) => w.kind === 'user').map((w) => w.id);
+
   async function countBefore(s: StoredRequest<ErasureRequest>) {
     const scope = requestScope([s.request.id]);
     s.request.stores = [];
     for (const t of deps.targets) {
       const entry: StoreEntry = { store: storeName(t), state: 'pending', steps: [], before: await countRows(deps.analytics, t, scope, false) };
+      moveStore(entry, 'deleting');
+      s.request.stores.push(entry);
+    }
+    if (deps.actions) {
+      const held = await deps.actions.countPeople(s.appId, await userIds(s));
+      const entry: StoreEntry = { store: ACTIONS_STORE, state: 'pending', steps: [], before: held.records };
       moveStore(entry, 'deleting');
       s.request.stores.push(entry);
     }
@@ -89,6 +108,21 @@ export function createErasureProcessor(deps: ErasureDeps) {
 
   async function deleteBatch(batch: StoredRequest<ErasureRequest>[]) {
     const scope = requestScope(batch.map((s) => s.request.id));
+    // The action store first: its outbox entries naming the person are gone before ClickHouse's
+    // actions_log is deleted, so the relay has the least chance to bring one back after (docs/privacy.md).
+    // One call per app for every request of the batch: one AOF rewrite per app, not per request.
+    if (deps.actions) {
+      const byApp = new Map<string, StoredRequest<ErasureRequest>[]>();
+      for (const s of batch) byApp.set(s.appId, [...(byApp.get(s.appId) ?? []), s]);
+      for (const [appId, requests] of byApp) {
+        const users = (await Promise.all(requests.map(userIds))).flat();
+        const erased = await deps.actions.erasePeople(appId, users);
+        for (const s of requests) {
+          const entry = s.request.stores.find((e) => e.store === ACTIONS_STORE);
+          if (entry) entry.storage = erased.storage;
+        }
+      }
+    }
     for (const t of deps.targets) {
       await deps.analytics.command(`DELETE FROM ${t.table} WHERE ${t.where(scope)}`);
       // The lightweight delete only masks rows; rewriting the affected parts removes them from disk
@@ -110,6 +144,13 @@ export function createErasureProcessor(deps: ErasureDeps) {
       entry.after = await countRows(deps.analytics, t, scope, false);
       entry.after_physical = await countRows(deps.analytics, t, scope, true);
       moveStore(entry, entry.after === 0 && entry.after_physical === 0 ? 'completed' : 'failed');
+    }
+    const actions = s.request.stores.find((e) => e.store === ACTIONS_STORE);
+    if (deps.actions && actions) {
+      const held = await deps.actions.countPeople(s.appId, await userIds(s));
+      actions.after = held.records;
+      actions.keys_after = held.keys;
+      moveStore(actions, held.records === 0 && held.keys === 0 ? 'completed' : 'failed');
     }
     const failed = s.request.stores.filter((e) => e.state === 'failed').map((e) => e.store);
     if (failed.length > 0) s.request.failure = { stores: failed };

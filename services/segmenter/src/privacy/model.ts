@@ -13,16 +13,20 @@ interface Step {
 
 /** One store of an erasure: its own state, the time of each step, and what it held before and after. */
 export interface StoreEntry {
-  /** `clickhouse.<table>`. */
+  /** `clickhouse.<table>`, or `redis.actions` (the action store). */
   store: string;
   state: 'pending' | 'deleting' | 'verifying' | 'completed' | 'failed';
   steps: Step[];
-  /** Rows naming the ids before the delete. */
+  /** Rows (the action store: records, PersonHoldings) naming the ids before the delete. */
   before?: number;
-  /** Rows after, as queries see them. */
+  /** Rows (records) after, as queries see them. */
   after?: number;
-  /** Rows after, counted with the deleted mask ignored (`apply_deleted_mask = 0`): rows still on disk. */
+  /** ClickHouse: rows after, counted with the deleted mask ignored (`apply_deleted_mask = 0`): rows still on disk. */
   after_physical?: number;
+  /** The action store: keys still naming the ids after the delete (its per-user index included). */
+  keys_after?: number;
+  /** The action store: what was asked of its storage so the deleted data leaves the disk, and its answer (BGREWRITEAOF). */
+  storage?: string;
 }
 
 /** A topic's copies cannot be deleted: the last one is gone once the topic's retention has passed since the suppression. */

@@ -21,14 +21,19 @@ export interface PrivacyServiceDeps {
    */
   onExportRead?: (appId: string, exportId: string) => void | Promise<void>;
   targets?: ClickHouseTarget[];
+  /** The action store to erase (ErasureDeps.actions). */
+  actions?: ErasureDeps['actions'];
   now?: () => number;
 }
 
 /**
  * What this version does not do yet, stated in every erasure so `completed` is not read as more
- * than it is: the action store's Redis is not erased.
+ * than it is: nothing today beyond what `NO_ACTION_STORE` says when there is no action store.
  */
-const NOT_COVERED = ['redis (the action store: actions, delivery state, blocks, caps)'];
+const NOT_COVERED: string[] = [];
+
+/** Said when the processor was given no action store to erase (a segmenter without REDIS_URL). */
+const NO_ACTION_STORE = 'redis (the action store: this segmenter has no REDIS_URL, so the person’s actions, blocks, caps and log entries there are not erased)';
 
 /** Erasure and export requests for the routes, and the processor that carries them out. */
 export function createPrivacyService(deps: PrivacyServiceDeps) {
@@ -52,7 +57,7 @@ export function createPrivacyService(deps: PrivacyServiceDeps) {
         steps: [{ state: 'accepted', at }],
         stores: [],
         kafka: [],
-        not_covered: NOT_COVERED,
+        not_covered: deps.actions ? NOT_COVERED : [NO_ACTION_STORE, ...NOT_COVERED],
       };
       // The ids first: a request whose row exists always has its ids to work with.
       await store.addWork(appId, request.id, ids);

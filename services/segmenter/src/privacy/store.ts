@@ -106,3 +106,19 @@ export function createPrivacyStore(analytics: Analytics, now: () => number = Dat
 }
 
 export type PrivacyStore = ReturnType<typeof createPrivacyStore>;
+
+/**
+ * Which of these users of an app an erasure is carrying out now (their ids are in WORK_TABLE from the
+ * request until it ends). The segment engine asks before it writes a membership change or an emitted
+ * mark: it writes and emits nothing for them (docs/privacy.md, "Erasure and export").
+ */
+export function usersBeingErased(analytics: Analytics) {
+  return async (appId: string, users: readonly string[]): Promise<Set<string>> => {
+    if (users.length === 0) return new Set();
+    const rows = await analytics.query<{ id: string }>(
+      `SELECT DISTINCT id FROM ${WORK_TABLE} WHERE app_id = {app:String} AND kind = 'user' AND id IN {users:Array(String)}`,
+      { app: appId, users },
+    );
+    return new Set(rows.map((r) => r.id));
+  };
+}

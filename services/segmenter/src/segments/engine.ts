@@ -5,6 +5,7 @@ import { createChangeLog } from './change-log';
 import type { CompiledSegment } from '@evp/segment-language';
 import { createSegmentStore, type SegmentStore } from './definitions-store';
 import { createEvaluator } from './evaluator';
+import { usersBeingErased } from '../privacy';
 import { createMembershipState } from './membership-store';
 import { createEngineMetrics } from '../metrics';
 import { SEGMENT_ENGINE_NAME, SEGMENT_ENGINE_OPTIONS, type SegmentEngineConfig } from './options';
@@ -80,6 +81,7 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
     recoveryMarginMs: config.recoveryMarginMs,
     logger,
     metrics,
+    erasing: usersBeingErased(deps.analytics),
   });
   /** This replica's last full evaluation per segment: when it started and which version it evaluated. */
   const lastFull = new Map<string, LastFull>();

@@ -20,6 +20,13 @@ export interface EvaluatorDeps {
   recoveryMarginMs: number;
   logger: Logger;
   metrics: EngineMetrics;
+  /**
+   * Which of these users of an app an erasure is deleting now (privacy: usersBeingErased). Their
+   * changes are neither written nor emitted, and their held marks are dropped: an erasure deletes
+   * the events before the memberships, and a change computed in between would be an `exited` (or
+   * a row written back) for a person being erased. Absent: no one is.
+   */
+  erasing?: (appId: string, users: readonly string[]) => Promise<Set<string>>;
 }
 
 /** A segment's state being read for an evaluation (Evaluator.load), started before its definition is known. */
@@ -82,6 +89,21 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
     return held?.rows ?? [];
   }
 
+  /** The users of `rows` an erasure is deleting now (none without deps.erasing, or without rows). */
+  const erasingOf = async (appId: string, rows: readonly MemberState[]) =>
+    rows.length === 0 || !deps.erasing ? new Set<string>() : deps.erasing(appId, [...new Set(rows.map((r) => r.user_id))]);
+
+  /**
+   * Held marks of users being erased are dropped, not written: a mark is the whole row again, and
+   * would bring back the row the erasure deletes. Their pending rows go with the erasure.
+   */
+  function dropErased(appId: string, segmentId: string, rows: MemberState[], erased: ReadonlySet<string>): MemberState[] {
+    if (erased.size === 0) return rows;
+    const gone = rows.filter((r) => erased.has(r.user_id));
+    stored(appId, segmentId, gone);
+    return rows.filter((r) => !erased.has(r.user_id));
+  }
+
   /** After the marks are stored: a later read sees them, and this process stops vouching for them. */
   function stored(appId: string, segmentId: string, rows: readonly MemberState[]) {
     for (const r of rows) published.delete(rowKey(appId, segmentId, r));
@@ -95,8 +117,9 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
 
   async function flushMarks(): Promise<void> {
     for (const { appId, segmentId } of [...marks.values()]) {
-      const rows = takeMarks(appId, segmentId);
+      let rows = takeMarks(appId, segmentId);
       try {
+        rows = dropErased(appId, segmentId, rows, await erasingOf(appId, rows));
         await deps.state.write(appId, segmentId, rows);
       } catch (err) {
         // Held again for the next write; a process that stops first leaves them to recovery.
@@ -146,14 +169,17 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
     // What a writer left half done (the load brings every pending row of the segment) goes out
     // before anything new: one query per evaluation serves both. Rows this process published and
     // holds the marks of are not half done.
-    const pending = [...before.values()].filter((row) => {
+    let pending = [...before.values()].filter((row) => {
       if (row.emitted) return false;
       const key = rowKey(appId, segmentId, row);
       return !published.has(key) && !state.published.has(key);
     });
+    // A half-done change of a person being erased is not finished: its row goes with the erasure.
+    const erasedPending = await erasingOf(appId, pending);
+    pending = pending.filter((row) => !erasedPending.has(row.user_id));
     if (pending.length > 0) await recover(appId, segmentId, pending);
     const writtenAt = deps.wallClock();
-    const changed: MemberState[] = [];
+    let changed: MemberState[] = [];
     const candidates = scope ?? new Set([...now, ...before.keys()]);
     for (const user of candidates) {
       const prev = before.get(user);
@@ -169,6 +195,17 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
         emitted: false,
         written_at: writtenAt,
       });
+    }
+    if (changed.length > 0 && deps.erasing) {
+      // One look at the erasures in flight for the changed users and the held marks together.
+      const erased = await erasingOf(appId, [...changed, ...(marks.get(segmentKey(appId, segmentId))?.rows ?? [])]);
+      if (erased.size > 0) {
+        const all = changed.length;
+        changed = changed.filter((r) => !erased.has(r.user_id));
+        metrics.erasedChanges.inc(all - changed.length);
+        const held = takeMarks(appId, segmentId);
+        holdMarks(appId, segmentId, dropErased(appId, segmentId, held, erased));
+      }
     }
     const changes = changed.map((r) => changeOf(appId, segmentId, r));
     if (changed.length > 0) {

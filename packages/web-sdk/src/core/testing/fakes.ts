@@ -1,5 +1,6 @@
 import { memoryStore } from '../../browser/stores';
 import { Actions } from '../../parts/actions';
+import { splitBatch } from '../../parts/split';
 import { Client, type AppHooks, type Load, type Parts, type Renderer } from '../client';
 import { settle, type InitOptions } from '../options';
 import type { Deps, SendResult, SyncStore } from '../ports';
@@ -100,7 +101,13 @@ const OPTIONS: InitOptions = { sdkKey: 'sdk_test', apiUrl: 'https://api.example.
 export function testClient(options: Partial<InitOptions> = {}, f = fakeDeps(), renderer?: Renderer) {
   const hooks: AppHooks = { handlers: [] };
   const load = ((name: keyof Parts) =>
-    name === 'actions' ? Promise.resolve(Actions) : renderer ? Promise.resolve(renderer) : Promise.reject(new Error('no renderer in this test'))) as Load;
+    name === 'actions'
+      ? Promise.resolve(Actions)
+      : name === 'split'
+        ? Promise.resolve(splitBatch)
+        : renderer
+          ? Promise.resolve(renderer)
+          : Promise.reject(new Error('no renderer in this test'))) as Load;
   const client = new Client(settle({ ...OPTIONS, ...options }, 'localhost'), f.deps, load, hooks);
   return { client, handlers: hooks.handlers, hooks, ...f, f };
 }

@@ -1,0 +1,199 @@
+import { topics, type Analytics, type Bus } from '@evp/core';
+import { waitFor } from '@evp/testkit';
+import type { RunningPipeline } from '../pipeline';
+import { API_KEY, OTHER_API_KEY, OTHER_SDK_KEY, SDK_KEY } from './scenario';
+
+const APP = 'e2e-app';
+const OTHER_APP = 'other-app';
+
+const call = async (url: string, key: string, method: string, body?: unknown) => {
+  const res = await fetch(url, {
+    method,
+    headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+};
+
+const eventTime = () => new Date().toISOString().replace('T', ' ').slice(0, 23);
+
+/** The ClickHouse tables an erasure must empty of the person, with the rows this scenario seeds in each. */
+const SEEDED_ROWS = {
+  // The user's page and patient events, the keeper's three, the other app's two.
+  events: 7,
+  rejected: 1,
+  // One receipt per envelope: the user's, the keeper's, the other app's.
+  ingest_receipts: 3,
+  dead_letters: 1,
+  catalog_user: 2,
+  // Both patients of e2e-app, and the other app's record of the same id.
+  catalog_patient: 3,
+  // The campaign's action for each user of e2e-app, created; the user's delivered.
+  actions_log: 3,
+  segment_members: 2,
+  campaign_outcomes: 2,
+};
+const SEEDED = Object.keys(SEEDED_ROWS);
+
+/**
+ * An erasure end to end over HTTP (issue 40, "Proof"): a user and a patient are seeded in every store
+ * through the platform's own routes and topics — events, a rejected upload, a dead letter, catalog
+ * records, an action with its log, a segment membership and a campaign outcome — beside a second user
+ * of the same app and the same ids in another app. The erasure reaches `completed` with every count 0
+ * (the deleted mask ignored too); every other row of the run is unchanged, value for value. Shared by
+ * the embedded and the real-stack tests so both prove the same.
+ */
+export function defineErasureScenario(get: () => { pipeline: RunningPipeline; analytics: Analytics; bus: Bus }) {
+  const run = `era-${Date.now().toString(36)}`;
+  const user = `${run}-user`;
+  const keeper = `${run}-keeper`;
+  const patient = `${run}-patient`;
+  const keptPatient = `${run}-kept-patient`;
+
+  const upload = (sdkKey: string, id: string, data: Record<string, unknown>[]) =>
+    call(`${get().pipeline.gatewayUrl}/v1/ingest/log`, sdkKey, 'POST', {
+      id,
+      tz: '+00:00',
+      internal: { s_id: `${id}_1700000000000_0`, sdk: 'android/2.4.1', a_id: 'a', a_ver: '1.2.3 (45)', d_id: `d-${id}`, os: 'android' },
+      data,
+    });
+  const page = () => ({
+    time: eventTime(),
+    name: 'page',
+    property: 'Home',
+    ctx: { __ol: true, path: `/${run}/home`, title: 'Home', duration: 1, render_time: 10 },
+  });
+  const patientEvent = (patientId: string) => ({
+    time: eventTime(),
+    name: 'patient',
+    property: 'add',
+    ctx: { __ol: true, patient_id: patientId, site_id: 's-1', action: 'add', category: 'facility', type: 'outpatient' },
+  });
+  // A rating out of range (the walking skeleton's): the upload is acknowledged and the event rejected, its payload kept.
+  const badEvent = () => ({ time: eventTime(), __ol: true, name: 'rate', property: 'x', ctx: { rate_value: 7, type: 'app', subject_id: 's' } });
+
+  /** Every row of the run in a table (any app, its latest version), as JSON text, the deleted mask ignored or not. */
+  const runRows = async (table: string, physical = false) => {
+    const rows = await get().analytics.query<{ row: string }>(
+      `SELECT toJSONString(tuple(*)) AS row FROM ${table} FINAL WHERE position(row, {run:String}) > 0 SETTINGS apply_deleted_mask = ${physical ? 0 : 1}`,
+      { run },
+    );
+    return rows.map((r) => r.row).sort();
+  };
+  const namesPerson = (row: string) => row.includes(user) || row.includes(patient);
+
+  it('seeds the user and the patient in every store, beside a second user and the same ids in another app', async () => {
+    const { pipeline, bus } = get();
+    const base = pipeline.baseUrl;
+    const segment = await call(`${base}/v1/segments`, API_KEY, 'POST', {
+      name: `visited ${run}`,
+      definition: { event: 'page', where: [{ prop: 'path', op: 'eq', value: `/${run}/home` }], count: { gte: 1 }, within: 'P1D' },
+    });
+    expect(segment.status).toBe(201);
+    const campaign = await call(`${base}/v1/campaigns`, API_KEY, 'POST', {
+      name: `welcome ${run}`,
+      trigger: { segment_entry: segment.body.id },
+      action: {
+        type: 'message',
+        render_method: 'in_app_message',
+        delivery_mode: 'one-off',
+        content: { title: 'Hello', body: 'Welcome back' },
+        expires_after: 'P1D',
+      },
+      holdout: 0,
+      goal: { event: 'page', where: [{ prop: 'path', op: 'eq', value: `/${run}/done` }], within: 'P3D' },
+    });
+    expect(campaign.status).toBe(201);
+    expect((await call(`${base}/v1/campaigns/${campaign.body.id}/resume`, API_KEY, 'POST')).body.state).toBe('active');
+
+    const catalogUsers = await call(`${base}/v1/ingest/catalog/user`, SDK_KEY, 'POST', [
+      { id: user, name: 'Amina', timezone: 'UTC' },
+      { id: keeper, name: 'Baraka', timezone: 'UTC' },
+    ]);
+    const catalogPatients = await call(`${base}/v1/ingest/catalog/patient`, SDK_KEY, 'POST', [
+      { id: patient, buddy_id_list: [keptPatient] },
+      { id: keptPatient, buddy_id_list: [] },
+    ]);
+    expect([catalogUsers.status, catalogUsers.body.accepted, catalogPatients.status, catalogPatients.body.accepted]).toEqual([200, 2, 200, 2]);
+    // The same ids in another app: an erasure acts on the key's app only.
+    const otherCatalog = await call(`${base}/v1/ingest/catalog/patient`, OTHER_SDK_KEY, 'POST', [{ id: patient }]);
+    expect([otherCatalog.status, otherCatalog.body.accepted]).toEqual([200, 1]);
+
+    const uploads = [
+      await upload(SDK_KEY, user, [page(), patientEvent(patient), badEvent()]),
+      // The keeper's event names the erased patient: the event is the patient's data, so it goes too.
+      await upload(SDK_KEY, keeper, [page(), patientEvent(keptPatient), patientEvent(patient)]),
+      await upload(OTHER_SDK_KEY, user, [page(), patientEvent(patient)]),
+    ];
+    // The gateway acknowledges every event; the validator rejects the bad one afterwards.
+    expect(uploads.map((u) => [u.status, u.body.accepted])).toEqual([
+      [200, 3],
+      [200, 3],
+      [200, 2],
+    ]);
+
+    // A message the sink cannot read, keyed by the user as events are: a dead letter naming them.
+    const producer = await bus.producer();
+    await producer.send(topics.events('core'), [{ key: `${APP}:${user}`, value: Buffer.from(`{"user_id":"${user}","broken":`) }]);
+    await producer.close();
+
+    // The campaign acts for both users of e2e-app; the user pulls theirs and opens it (the action log).
+    const pull = async (id: string) =>
+      (await call(`${base}/v1/action/sdk/pull`, SDK_KEY, 'POST', { user_id: id, type: 'message', render_method: 'in_app_message', delivery_mode: 'one-off' }))
+        .body.data as { payload: { internal: { ref: string } } }[] | undefined;
+    const pulled = await waitFor(async () => ((await pull(user))?.length ?? 0) > 0 || undefined, {
+      timeoutMs: 60_000,
+      what: 'the campaign action for the user',
+    });
+    expect(pulled).toBe(true);
+
+    // Every seeded row has arrived (at least: a membership or the log may hold more than one row a person).
+    for (const [table, least] of Object.entries(SEEDED_ROWS)) {
+      await waitFor(async () => (await runRows(table)).length >= least || undefined, { timeoutMs: 60_000, what: `${least} rows of the run in ${table}` });
+    }
+    // A membership row changes once more when its record is emitted: wait for that, so the rows stand still.
+    const unemitted = () =>
+      get().analytics.query<{ n: number }>(
+        `SELECT toUInt32(count()) AS n FROM segment_members FINAL WHERE position(user_id, {run:String}) > 0 AND NOT emitted`,
+        { run },
+      );
+    await waitFor(async () => (await unemitted())[0]?.n === 0 || undefined, { timeoutMs: 30_000, what: 'the memberships to be emitted' });
+  });
+
+  it('erases them: the request completes with every store counted before and 0 after (mask ignored); nothing else changes', async () => {
+    const { pipeline } = get();
+    const base = pipeline.baseUrl;
+    const before: Record<string, string[]> = {};
+    for (const table of SEEDED) before[table] = await runRows(table);
+
+    const created = await call(`${base}/v1/privacy/erasures`, API_KEY, 'POST', { user_ids: [user], patient_ids: [patient] });
+    expect([created.status, created.body.state]).toEqual([202, 'accepted']);
+    const done = await waitFor(
+      async () => {
+        const r = await call(`${base}/v1/privacy/erasures/${created.body.id}`, API_KEY, 'GET');
+        return ['completed', 'failed'].includes(r.body.state) ? r.body : undefined;
+      },
+      { timeoutMs: 120_000, what: 'the erasure to end' },
+    );
+    expect([done.state, done.failure]).toEqual(['completed', undefined]);
+    type Entry = { store: string; state: string; before?: number; after?: number; after_physical?: number };
+    const byStore = new Map((done.stores as Entry[]).map((s) => [s.store, s]));
+    for (const table of SEEDED) {
+      const entry = byStore.get(`clickhouse.${table}`);
+      expect([table, entry?.state, (entry?.before ?? 0) > 0, entry?.after, entry?.after_physical]).toEqual([table, 'completed', true, 0, 0]);
+    }
+    // The action store: the campaign's action, its delivery state and log entries.
+    const redis = byStore.get('redis.actions');
+    expect([redis?.state, (redis?.before ?? 0) > 0, redis?.after]).toEqual(['completed', true, 0]);
+
+    for (const table of SEEDED) {
+      const kept = (before[table] ?? []).filter((r) => !namesPerson(r) || r.includes(OTHER_APP));
+      // Rows naming the person in e2e-app are gone, on disk too; every other row of the run is as it was.
+      expect([table, await runRows(table)]).toEqual([table, kept]);
+      expect([table, (await runRows(table, true)).filter((r) => namesPerson(r) && !r.includes(OTHER_APP))]).toEqual([table, []]);
+    }
+    // The other app still has the same ids.
+    const other = await call(`${base}/v1/privacy/erasures`, OTHER_API_KEY, 'GET');
+    expect(other.body.data ?? other.body).toEqual([]);
+  });
+}
