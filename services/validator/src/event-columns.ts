@@ -136,6 +136,7 @@ function fieldsOf<T>(o: Omit<MessageOutcome<never>, 'events'>): T {
     envelope: o.envelope,
   };
   if ('client' in o) out.client = o.client;
+  if (o.privacyFields !== undefined) out.privacyFields = o.privacyFields;
   return out as T;
 }
 

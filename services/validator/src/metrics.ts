@@ -20,6 +20,12 @@ export function createValidatorMetrics(metrics: Registry) {
       labelNames: ['kind'],
       registers: [metrics],
     }),
+    privacyFields: new Counter({
+      name: 'validator_privacy_fields_total',
+      help: 'Fields of accepted events and records the app\'s privacy policy pseudonymised or dropped (docs/privacy.md, "Policy")',
+      labelNames: ['app_id', 'class', 'action'],
+      registers: [metrics],
+    }),
     rejectedCount: new Counter({
       name: 'validator_events_rejected_total',
       help: 'Events covered by rejected records',

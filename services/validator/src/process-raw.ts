@@ -21,6 +21,7 @@ import {
   type Reason,
   type Rejection,
 } from '@evp/schemas';
+import type { PrivacyTally } from './privacy';
 
 /**
  * What became of one raw message: the validator's one result shape, from the normaliser to the
@@ -44,6 +45,8 @@ export interface MessageOutcome<E> extends RawHeaderFields {
    * logged. The warnings of accepted events and records travel with them, not here.
    */
   identifyReasons: Reason[];
+  /** What the app's privacy policy did to the fields of this message's events and records (set by the encoder; absent when it did nothing). */
+  privacyFields?: PrivacyTally;
 }
 
 /**

@@ -4,7 +4,7 @@ import { personIdReader, type ClientJsonMemo, type NormalizeOptions, type Person
 import { Framer, type OutputSchema } from './output-schemas';
 import { ColumnWriter, withoutEvents, type EventColumns } from './event-columns';
 import { processRawMessage, processingFailure, type MessageOutcome } from './process-raw';
-import { applyCatalogPrivacy, applyEventPrivacy } from './privacy';
+import { applyCatalogPrivacy, applyEventPrivacy, type PrivacyTally } from './privacy';
 
 /**
  * An accepted event once framed (Confluent wire format): what its topic, key, headers and receipt
@@ -81,8 +81,13 @@ export class RawBatchProcessor {
         const persons = events.map(({ event: e }) => this.personIds('event', e.name, e.props));
         if (o.ctx.appId) {
           const policy = privacyOf(privacy, o.ctx.appId);
-          for (const e of events) applyEventPrivacy(e, policy);
-          for (const c of o.catalog) applyCatalogPrivacy(c, policy);
+          const tally: PrivacyTally = {};
+          for (const e of events) applyEventPrivacy(e, policy, tally);
+          for (const c of o.catalog) applyCatalogPrivacy(c, policy, tally);
+          for (const _ in tally) {
+            o.privacyFields = tally;
+            break;
+          }
         }
         // The events of one message share their envelope's `client`: its JSON is computed once.
         const clientJson: ClientJsonMemo = new Map();

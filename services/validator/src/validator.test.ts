@@ -1,4 +1,16 @@
-import { CATALOG_KINDS, allTopics, createLogger, topicMaxBatchBytes, topics, type Bus, type SchemaRegistry } from '@evp/core';
+import { Registry } from 'prom-client';
+import {
+  CATALOG_KINDS,
+  DEFAULT_PRIVACY_TABLE,
+  allTopics,
+  createLogger,
+  resolvePrivacy,
+  topicMaxBatchBytes,
+  topics,
+  type Bus,
+  type PrivacyTable,
+  type SchemaRegistry,
+} from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { waitFor } from '@evp/testkit';
 // Test-only import: checks that what the validator writes is what the sink's catalog reader expects.
@@ -34,7 +46,13 @@ afterEach(async () => {
 });
 
 async function start(
-  opts: { topics?: { name: string; partitions: number }[]; workers?: number; maxBatchBytes?: (topic: string) => number } = {},
+  opts: {
+    topics?: { name: string; partitions: number }[];
+    workers?: number;
+    maxBatchBytes?: (topic: string) => number;
+    privacy?: PrivacyTable;
+    metrics?: Registry;
+  } = {},
 ): Promise<Harness> {
   const bus = createInProcessBus({ retryDelayMs: 5, maxRetryDelayMs: 20, ...(opts.maxBatchBytes ? { maxBatchBytes: opts.maxBatchBytes } : {}) });
   await bus.ensureTopics(opts.topics ?? allTopics());
@@ -45,6 +63,8 @@ async function start(
     logger,
     now: () => FAILED_AT,
     config: { workers: opts.workers ?? 0 },
+    ...(opts.privacy ? { privacy: () => opts.privacy as PrivacyTable } : {}),
+    ...(opts.metrics ? { metrics: opts.metrics } : {}),
   });
   const out: Out[] = [];
   const receipts: Out[] = [];
@@ -427,6 +447,63 @@ describe('validator: catalog submissions', () => {
     } finally {
       await reader.stop();
     }
+  });
+});
+
+describe('validator: privacy counters', () => {
+  // The events of an upload and a patient catalog record, for app-1 (pseudonymises direct identifiers;
+  // health blocks drop free text by default) and app-2 (the defaults).
+  const encounter = (app: string) => ({
+    id: 'u-1',
+    tz: '+00:00',
+    internal: { s_id: 'u-1_1700000000000_0', sdk: 'android/2.4.1', a_id: 'a', a_ver: '1.2.3 (45)', d_id: 'd', os: 'android' },
+    data: [0, 1].map((i) => ({
+      time: '2023-11-14 22:13:20.000',
+      name: 'encounter',
+      property: `x${i}`,
+      ctx: {
+        __ol: true,
+        patient_id: `PAT-${app}`,
+        site_id: 's-1',
+        action: 'done',
+        category: 'facility',
+        type: 'screening',
+        sub_type: 'hiv',
+        encounter_summary: { id: 'enc-1', hcw_id_list: ['hcw-1', 'hcw-2'], remarks: 'patient said …' },
+      },
+    })),
+  });
+
+  it.each([0, 1])('counts the fields each app’s policy pseudonymised or dropped, by app and class, once written (%i encode workers)', async (workers) => {
+    const metrics = new Registry();
+    const privacy: PrivacyTable = {
+      apps: { 'app-1': resolvePrivacy({ classes: { direct_identifier: 'pseudonymise' } }, { version: 1, secret: 'demo-app pseudonym key v1, 32 bytes!!' }) },
+      default: DEFAULT_PRIVACY_TABLE.default,
+    };
+    const h = await start({ workers, privacy, metrics });
+    await h.sendRaw(undefined, encounter('app-1'));
+    await h.sendRaw('catalog:patient', [{ id: 'PAT-1', site_id: 's-1' }]);
+    const producer = await h.bus.producer();
+    await producer.send(topics.raw, [
+      {
+        key: 'app-2:log',
+        value: Buffer.from(JSON.stringify(encounter('app-2'))),
+        headers: { app_id: 'app-2', request_id: 'req-2', received_at: String(RECEIVED_AT), key_id: 'k-sdk' },
+      },
+    ]);
+    await waitFor(() => h.receipts.length >= 3, { timeoutMs: 5_000, what: 'three receipts' });
+    const counted = async () =>
+      ((await metrics.getSingleMetric('validator_privacy_fields_total')?.get())?.values ?? [])
+        .map((v) => [v.labels.app_id, v.labels.class, v.labels.action, v.value])
+        .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    // Per event: patient_id and hcw_id_list pseudonymised (two values, one field), remarks dropped;
+    // the patient record: its id. app-2 keeps identifiers, and drops the free text.
+    await waitFor(async () => (await counted()).length === 3, { timeoutMs: 5_000, what: 'the counters' });
+    expect(await counted()).toEqual([
+      ['app-1', 'direct_identifier', 'pseudonymised', 5],
+      ['app-1', 'free_text', 'dropped', 2],
+      ['app-2', 'free_text', 'dropped', 2],
+    ]);
   });
 });
 

@@ -17,6 +17,7 @@ import { createEncodePool, type EncodedMessage } from './encode-pool';
 import { VALIDATOR_NAME, VALIDATOR_OPTIONS, type ValidatorConsumerConfig } from './options';
 import { Framer, registerOutputSchemas } from './output-schemas';
 import { createValidatorMetrics } from './metrics';
+import type { PrivacyTally } from './privacy';
 import { addRawOutputs, batchOutputs, type OutputWriter } from './raw-outputs';
 import { erasablePersonIds } from './raw-batch-processor';
 
@@ -51,7 +52,7 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
   // Events are framed where they are normalised (the pool); what the main thread writes, here.
   const framer = new Framer(schemas);
   const metrics = deps.metrics ?? new Registry();
-  const { accepted, catalogAccepted, rejectedCount, suppressedCount } = createValidatorMetrics(metrics);
+  const { accepted, catalogAccepted, rejectedCount, suppressedCount, privacyFields } = createValidatorMetrics(metrics);
   await life.open();
   const producer = life.producer();
   const pool = createEncodePool({ workers: config.workers, schemas, normalize: { maxEventChars: config.maxEventChars } });
@@ -75,9 +76,12 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
     handleBatch: async (batch: MessageBatch) => {
       const out = batchOutputs();
       const outcomes = await pool.encode(batch.messages, privacy());
+      // Per app, its messages' tallies summed: one counter call per (app, class, action) and batch.
+      const privacyByApp = new Map<string, PrivacyTally>();
       for (let i = 0; i < outcomes.length; i++) {
         const outcome = outcomes[i] as EncodedMessage;
         addRawOutputs(writer, batch.messages[i] as BusMessage, outcome, out);
+        if (outcome.privacyFields) addTally(privacyByApp, outcome.ctx.appId ?? '', outcome.privacyFields);
         if (outcome.identifyReasons.length > 0) {
           // Event and record warnings are in the receipt; these belong to no submitted item.
           logger.debug({ requestId: outcome.ctx.requestId, problems: outcome.identifyReasons.slice(0, 20) }, 'identify made no user catalog record');
@@ -89,6 +93,11 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
       for (const [kind, n] of out.catalogByKind) catalogAccepted.inc({ kind }, n);
       for (const [kind, n] of out.rejectedEventsByKind) rejectedCount.inc({ kind }, n);
       for (const [kind, n] of out.suppressed) suppressedCount.inc({ kind }, n);
+      for (const [app_id, tally] of privacyByApp)
+        for (const k in tally) {
+          const [cls, action] = k.split(':') as [string, string];
+          privacyFields.inc({ app_id, class: cls, action }, tally[k] as number);
+        }
     },
   });
   logger.info({ blocks: BLOCKS.length, catalogKinds: CATALOG_KINDS.length, workers: pool.workers }, 'validator consuming ingest.raw');
@@ -97,4 +106,10 @@ export async function startValidator(deps: ValidatorDeps): Promise<RunningValida
     health: () => life.health(),
     stop: () => life.stop({ close: () => pool.close() }),
   };
+}
+
+function addTally(byApp: Map<string, PrivacyTally>, appId: string, tally: PrivacyTally): void {
+  let sum = byApp.get(appId);
+  if (sum === undefined) byApp.set(appId, (sum = {}));
+  for (const k in tally) sum[k] = (sum[k] ?? 0) + (tally[k] as number);
 }

@@ -104,6 +104,23 @@ describe('the validator’s privacy step', () => {
     expect((e.event.props.encounter_summary as Record<string, unknown>).hcw_id_list).toBeUndefined();
   });
 
+  it('tallies each field it pseudonymises or drops once per event, by class; what it keeps is not counted', () => {
+    const tally = {};
+    const o = processRawMessage(upload('encounter', encounter), { maxEventChars: 64 * 1024 });
+    applyEventPrivacy(o.events[0]!, pseudonymiseIds(), tally);
+    applyEventPrivacy(accepted(DEFAULT_PRIVACY_TABLE.default), DEFAULT_PRIVACY_TABLE.default, tally);
+    // patient_id and hcw_id_list (a list of two, one field), and remarks; the second event was already without remarks.
+    expect(tally).toEqual({ 'direct_identifier:pseudonymised': 2, 'free_text:dropped': 1 });
+    const required = {};
+    applyEventPrivacy(
+      processRawMessage(upload('encounter', encounter), { maxEventChars: 64 * 1024 }).events[0]!,
+      resolvePrivacy({ health_blocks: { direct_identifier: 'drop' } }),
+      required,
+    );
+    // A required text field emptied counts as dropped.
+    expect(required).toEqual({ 'direct_identifier:dropped': 2, 'free_text:dropped': 1 });
+  });
+
   it('drops unknown properties of health blocks when the app says so, each with a named warning in place of unknown_property', () => {
     const e = accepted(resolvePrivacy({ unknown_properties: 'drop' }));
     expect(e.event.props.encounter_summary).toEqual({ id: 'enc-1', hcw_id_list: ['hcw-1', 'hcw-2'] });

@@ -27,6 +27,20 @@ interface Walk {
   /** Relative paths of the unknown properties dropped (their `unknown_property` warnings are renamed). */
   droppedUnknown: string[];
   pseudonymised: boolean;
+  /** The fields this walk pseudonymised or dropped, by class (the validator's counters). */
+  tally: PrivacyTally;
+}
+
+/**
+ * What the privacy step did to one message's fields: `<class>:<pseudonymised|dropped>` → fields
+ * (each field once per event or record, however many values a list of it holds). A required number,
+ * enum or boolean a policy cannot remove is not counted: it was kept.
+ */
+export type PrivacyTally = Record<string, number>;
+
+function count(w: Walk, cls: SensitiveClass, action: 'pseudonymised' | 'dropped'): void {
+  const k = `${cls}:${action}`;
+  w.tally[k] = (w.tally[k] ?? 0) + 1;
 }
 
 const isHealthBlock = (block: string) => (HEALTH_BLOCKS as readonly string[]).includes(block);
@@ -103,24 +117,30 @@ function walkObject(def: ObjectDef, value: Record<string, unknown>, path: string
         (nv) => (value[name] = nv),
       );
       w.pseudonymised = true;
+      count(w, cls, 'pseudonymised');
       continue;
     }
     // Drop, or pseudonymise of a value that is not text (a number, enum, boolean or JSON value cannot
     // become an HMAC and keep its type): removed, so nothing of it stays in the clear. No warning: the
     // app chose it for the class, it is the same on every event, and a warning on each would bury the
     // ones that say what a client sent wrong (docs/privacy.md, "Policy").
-    if (!field.required) delete value[name];
-    else {
+    if (!field.required) {
+      delete value[name];
+      count(w, cls, 'dropped');
+    } else {
       // Avro has no null for a required field: it stays, empty of its type. A required number, enum
       // or boolean has no empty value and is kept (docs/privacy.md, "Limits").
       const empty = withheldOf(field.type);
-      if (empty !== undefined) value[name] = empty;
+      if (empty !== undefined) {
+        value[name] = empty;
+        count(w, cls, 'dropped');
+      }
     }
   }
 }
 
-function newWalk(actions: Record<SensitiveClass, PrivacyAction>, policy: AppPrivacy, warnings: Reason[], dropUnknown: boolean): Walk {
-  return { actions, key: policy.key, dropUnknown, warnings, droppedUnknown: [], pseudonymised: false };
+function newWalk(actions: Record<SensitiveClass, PrivacyAction>, policy: AppPrivacy, warnings: Reason[], dropUnknown: boolean, tally: PrivacyTally): Walk {
+  return { actions, key: policy.key, dropUnknown, warnings, droppedUnknown: [], pseudonymised: false, tally };
 }
 
 const keepsAllMemo = new WeakMap<Record<SensitiveClass, PrivacyAction>, boolean>();
@@ -135,8 +155,11 @@ function keepsAll(actions: Record<SensitiveClass, PrivacyAction>): boolean {
   return all;
 }
 
-/** Applies the app's policy to one accepted event (its props; the envelope's fields are not touched: docs/privacy.md). */
-export function applyEventPrivacy(accepted: AcceptedEvent, policy: AppPrivacy): void {
+/**
+ * Applies the app's policy to one accepted event (its props; the envelope's fields are not touched:
+ * docs/privacy.md), adding what it did to `tally`.
+ */
+export function applyEventPrivacy(accepted: AcceptedEvent, policy: AppPrivacy, tally: PrivacyTally = {}): void {
   const e = accepted.event;
   const health = isHealthBlock(e.block);
   const actions = health ? policy.health : policy.classes;
@@ -144,7 +167,7 @@ export function applyEventPrivacy(accepted: AcceptedEvent, policy: AppPrivacy): 
   if (keepsAll(actions) && !dropUnknown) return;
   const def = eventDef(e.name);
   if (def === undefined) return;
-  const w = newWalk(actions, policy, e.warnings as Reason[], dropUnknown);
+  const w = newWalk(actions, policy, e.warnings as Reason[], dropUnknown, tally);
   walkObject(def, e.props, 'props', w);
   if (w.droppedUnknown.length > 0) {
     // The normaliser said "kept as extra"; it is not any more: that warning goes, the dropped one says so.
@@ -162,11 +185,11 @@ export function applyEventPrivacy(accepted: AcceptedEvent, policy: AppPrivacy): 
  * its id included, so a patient's record joins its events by the same pseudonym. App-defined
  * catalogs have no definition, hence no classes: kept as sent.
  */
-export function applyCatalogPrivacy(accepted: AcceptedCatalogRecord, policy: AppPrivacy): void {
+export function applyCatalogPrivacy(accepted: AcceptedCatalogRecord, policy: AppPrivacy, tally: PrivacyTally = {}): void {
   const rec = accepted.record;
   if (keepsAll(policy.classes) || 'custom' in rec) return;
   const def = catalogDef(rec.kind);
-  const w = newWalk(policy.classes, policy, accepted.warnings, false);
+  const w = newWalk(policy.classes, policy, accepted.warnings, false, tally);
   walkObject(def, rec.record, 'record', w);
   // A user record's id is the events' user_id, which stays in the clear (the action store pulls by
   // it; docs/privacy.md, "Never pseudonymised"): kept, so the record still joins its user's events.

@@ -1,1 +1,1 @@
-export { applyCatalogPrivacy, applyEventPrivacy } from './apply';
+export { applyCatalogPrivacy, applyEventPrivacy, type PrivacyTally } from './apply';
