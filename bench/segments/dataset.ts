@@ -96,10 +96,11 @@ const EVENT_COLUMNS =
 /**
  * The statement storing `count` events of the data set for app `app` (its users u000000…): the
  * history of an app with other users, for the latency bench. `app` is a constant of the bench.
+ * `from` continues the numbering (several inserts of one data set, bench/privacy).
  */
-export function historyInsert(app: string, count: number): string {
+export function historyInsert(app: string, count: number, from = 0): string {
   if (!/^[A-Za-z0-9_-]+$/.test(app)) throw new Error(`not an app id for SQL text: ${app}`);
-  return `INSERT INTO events (${EVENT_COLUMNS}) ${eventsSelect(0, count, app)}`;
+  return `INSERT INTO events (${EVENT_COLUMNS}) ${eventsSelect(from, count, app)}`;
 }
 
 /** The latest catalog records: drugs and groceries (items refer to them) and a user record for 90% of the users. */

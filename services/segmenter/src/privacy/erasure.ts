@@ -155,8 +155,11 @@ export function createErasureProcessor(deps: ErasureDeps) {
     const failed = s.request.stores.filter((e) => e.state === 'failed').map((e) => e.store);
     if (failed.length > 0) s.request.failure = { stores: failed };
     moveTo(s.request, failed.length > 0 ? 'failed' : 'completed');
+  }
+
+  async function end(s: StoredRequest<ErasureRequest>) {
     await save(s);
-    await deps.store.dropWork([s.request.id]);
+    const failed = s.request.failure?.stores ?? [];
     deps.logger.info({ requestId: s.request.id, appId: s.appId, state: s.request.state, failed }, 'erasure ended');
   }
 
@@ -167,7 +170,14 @@ export function createErasureProcessor(deps: ErasureDeps) {
     for (const s of open.filter((o) => o.request.state === 'suppressed')) await countBefore(s);
     const deleting = open.filter((o) => o.request.state === 'deleting');
     if (deleting.length > 0) await deleteBatch(deleting);
-    for (const s of open.filter((o) => o.request.state === 'verifying')) await verify(s);
+    const verifying = open.filter((o) => o.request.state === 'verifying');
+    for (const s of verifying) await verify(s);
+    // The ended requests' ids leave the work table together (one delete for the batch, not one per
+    // request), before their end is stored: a processor killed in between verifies them again on
+    // restart, finds nothing (no ids left to look for) and ends them then. The other way round a
+    // kill would leave ids of ended requests in the table for ever.
+    await deps.store.dropWork(verifying.map((s) => s.request.id));
+    for (const s of verifying) await end(s);
   }
 
   return { runOnce };
