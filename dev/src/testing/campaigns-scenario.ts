@@ -4,15 +4,7 @@ import { waitFor } from '@evp/testkit';
 import type { RunningPipeline } from '../pipeline';
 import { API_KEY, SDK_KEY } from './scenario';
 import type { TestClock } from './segments-scenario';
-
-const call = async (url: string, key: string, method: string, body?: unknown) => {
-  const res = await fetch(url, {
-    method,
-    headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
-};
+import { call } from './call';
 
 const utc = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
 const APP = 'e2e-app';

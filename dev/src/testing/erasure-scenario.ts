@@ -2,18 +2,10 @@ import { topics, type Analytics, type Bus } from '@evp/core';
 import { waitFor } from '@evp/testkit';
 import type { RunningPipeline } from '../pipeline';
 import { API_KEY, OTHER_API_KEY, OTHER_SDK_KEY, SDK_KEY } from './scenario';
+import { call } from './call';
 
 const APP = 'e2e-app';
 const OTHER_APP = 'other-app';
-
-const call = async (url: string, key: string, method: string, body?: unknown) => {
-  const res = await fetch(url, {
-    method,
-    headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
-};
 
 const eventTime = () => new Date().toISOString().replace('T', ' ').slice(0, 23);
 

@@ -2,6 +2,7 @@ import { topics, type Bus, type SchemaRegistry } from '@evp/core';
 import { waitFor } from '@evp/testkit';
 import type { RunningPipeline } from '../pipeline';
 import { API_KEY, SDK_KEY } from './scenario';
+import { call } from './call';
 
 /** The clock the pipeline's segment engine reads: real time plus what a test lets pass. */
 export class TestClock {
@@ -24,15 +25,6 @@ interface Change {
   version: number;
   seq: number;
 }
-
-const call = async (url: string, key: string, method: string, body?: unknown) => {
-  const res = await fetch(url, {
-    method,
-    headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
-};
 
 const utc = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
 
