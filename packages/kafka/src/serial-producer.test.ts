@@ -104,7 +104,8 @@ describe('serialProducer', () => {
     });
     await expect(serial.run(() => Promise.resolve('never'))).rejects.toThrow('connect ECONNREFUSED');
     const ran: string[] = [];
-    const blocker = serial.run(() => new Promise<void>((r) => setTimeout(r, 150)));
+    // Far past the deadline: under load, a blocker ending soon after it could let the waiting send run.
+    const blocker = serial.run(() => new Promise<void>((r) => setTimeout(r, 1_000)));
     const waiting = serial.run(() => Promise.resolve(ran.push('waiting')));
     await expect(blocker).rejects.toThrow('produce timed out after 100 ms');
     await expect(waiting).rejects.toThrow('waiting to produce timed out after 100 ms');
