@@ -47,6 +47,8 @@ export function createSegmenterParts(deps: SegmenterPartsDeps) {
   const now = deps.now ? { now: deps.now } : {};
   const metrics = deps.metrics ? { metrics: deps.metrics } : {};
   const retention = deps.retention ? { retention: deps.retention } : {};
+  // What the sink and the campaign worker both take: the bus, their metrics, retention and suppressions.
+  const consuming = { bus, registry, logger, ...metrics, ...retention, ...(deps.suppressions ? { suppressions: deps.suppressions } : {}) };
   const dead = (part: Parameters<NonNullable<SegmenterPartsDeps['onDead']>>[0]) => (deps.onDead ? { onDead: deps.onDead(part) } : {});
   const segments = createSegments({
     analytics,
@@ -65,29 +67,19 @@ export function createSegmenterParts(deps: SegmenterPartsDeps) {
     segments: segments.engine.definitions,
     report: clickhouseReport(analytics, deps.now),
     worker: {
-      bus,
-      registry,
-      logger,
-      ...metrics,
+      ...consuming,
       ...(deps.campaigns ? { config: deps.campaigns } : {}),
       ...dead('campaign trigger'),
-      ...retention,
-      ...(deps.suppressions ? { suppressions: deps.suppressions } : {}),
     },
     ...now,
   });
   const { engine } = segments;
   const { worker } = campaigns;
   const sink = createSink({
-    bus,
-    registry,
+    ...consuming,
     analytics: deps.sinkAnalytics ?? analytics,
-    logger,
-    ...metrics,
     ...(deps.sink ? { config: deps.sink } : {}),
     ...dead('sink'),
-    ...retention,
-    ...(deps.suppressions ? { suppressions: deps.suppressions } : {}),
     // Segment work first, then the campaigns' event triggers; a failure delivers the batch again.
     onInserted: async (rows) => {
       await engine.onInserted(rows);
