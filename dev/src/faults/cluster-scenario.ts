@@ -40,7 +40,7 @@ async function awaitFailover(probe: KafkaClusterProbe, dead: number) {
 }
 
 /**
- * i: three KRaft nodes (broker + controller each; replication factor 3, min.insync.replicas 2), the
+ * k: three KRaft nodes (broker + controller each; replication factor 3, min.insync.replicas 2), the
  * services on all three; under steady load, kill -9 the node leading most ingest.raw/events.*
  * partitions, then (once they moved) the node leading most of the rest, then start both again.
  */
@@ -50,9 +50,8 @@ export const clusterScenario: Scenario = {
   // --short: 10 s phases instead of 15 (about 3 minutes after the cluster is up).
   short: true,
   kafka: 'cluster',
-  async run(h: Harness, { short, runId }) {
+  async run(h: Harness, { short, tag }) {
     const phaseMs = short ? 10_000 : 15_000;
-    const tag = `i-${runId}`;
     const probe = h.kafkaProbe();
     const failures: string[] = [];
     const notes: string[] = [];

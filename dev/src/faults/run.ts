@@ -10,6 +10,7 @@ import { loadFaultsConfig } from './config';
 import { Harness } from './harness';
 import { bounded, killAllChildren, runHarnessScript } from './processes';
 import { loopTable, resultsTable, runLine, writeSection, type LoopRun } from './report';
+import { scenarioContext } from './scenario-kit';
 import { runScenarios } from './scenario-runner';
 import { scenarios, type ScenarioResult } from './scenarios';
 
@@ -42,9 +43,12 @@ async function main() {
     console.log(`up in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     for (let i = 1; i <= repeat; i++) {
       // Each repetition its own tag (the scenario's markers), on the same stack.
-      const ctx = { short, runId: repeat > 1 ? `${runId}-${i}` : runId };
+      const id = repeat > 1 ? `${runId}-${i}` : runId;
       const round = await runScenarios(chosen, {
-        run: (s) => (s.standalone ? s.run(h, ctx) : h.useKafka(s.kafka ?? 'single').then(() => s.run(h, ctx))),
+        run: (s) => {
+          const ctx = scenarioContext(s.id, short, id);
+          return s.standalone ? s.run(h, ctx) : h.useKafka(s.kafka ?? 'single').then(() => s.run(h, ctx));
+        },
         cleanup: () => h.cleanup(),
         deadlineMs: (s) => s.deadlineMs ?? SCENARIO_DEADLINE_MS,
         log: (line) => console.log(repeat > 1 ? `[run ${i}/${repeat}] ${line}` : line),

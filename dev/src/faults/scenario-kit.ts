@@ -33,8 +33,22 @@ export interface Scenario {
   deadlineMs?: number;
   /** Brings every part it needs itself: run alone (`--only`), the harness starts no stack for it. */
   standalone?: boolean;
-  run(h: Harness, ctx: { short: boolean; runId: string }): Promise<ScenarioResult>;
+  /**
+   * `tag` is `<id>-<runId>`, given by the runner: every marker, user and seed of the scenario's load
+   * derives from it. Two scenarios building their own tags once shared one (i and k), so k's uploads
+   * were i's byte for byte, stored once by their deterministic event ids, and counted lost.
+   */
+  run(h: Harness, ctx: ScenarioContext): Promise<ScenarioResult>;
 }
+
+export interface ScenarioContext {
+  short: boolean;
+  runId: string;
+  tag: string;
+}
+
+/** The context of one scenario in one run: its tag comes from its id, so no two scenarios share one. */
+export const scenarioContext = (id: string, short: boolean, runId: string): ScenarioContext => ({ short, runId, tag: `${id}-${runId}` });
 
 export const RATE = 10; // uploads/s of 50 events: the issue's steady load
 export const SETTLE_MS = 180_000; // the most a recovery may take before the scenario counts what is missing as lost

@@ -85,11 +85,11 @@ export const replicasScenario: Scenario = {
   short: false,
   // Eight services start, and each killed replica restarts, on two shared cores.
   deadlineMs: 25 * 60_000,
-  async run(h, { runId }) {
+  async run(h, { tag }) {
     const set = new ReplicaSet(h);
     await set.start();
     try {
-      return await underReplicaKills(h, set, `i-${runId}`, this.title);
+      return await underReplicaKills(h, set, tag, this.title);
     } finally {
       await set.stop();
     }

@@ -80,7 +80,7 @@ describe('runScenarios (npm run faults)', () => {
         scenario('c', async () => passed('c')),
       ],
       {
-        run: (s) => s.run(undefined as never, { short: true, runId: 't' }),
+        run: (s) => s.run(undefined as never, { short: true, runId: 't', tag: 'x-t' }),
         cleanup: () => stopStrays(() => false),
         deadlineMs: () => 30_000,
         log: (l) => log.push(l),

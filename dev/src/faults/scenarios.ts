@@ -42,8 +42,7 @@ export const scenarios: Scenario[] = [
     id: 'a',
     title: 'broker kill -9 and restart',
     short: false,
-    async run(h, { short, runId }) {
-      const tag = `a-${runId}`;
+    async run(h, { short, tag }) {
       const { counts, recoveredMs, trace } = await underLoad(h, tag, { before: short ? 5_000 : 15_000, after: short ? 10_000 : 20_000 }, async () => {
         await h.killBroker();
         await pause(5_000); // the broker stays away a while, with the gateway answering 503 meanwhile
@@ -56,8 +55,7 @@ export const scenarios: Scenario[] = [
     id: 'b',
     title: 'validator kill -9 mid-batch, and right after its output appears',
     short: true,
-    async run(h, { short, runId }) {
-      const tag = `b-${runId}`;
+    async run(h, { short, tag }) {
       let note = '';
       const { counts, recoveredMs, trace } = await underLoad(h, tag, { before: short ? 5_000 : 15_000, after: short ? 10_000 : 20_000 }, async () => {
         await restartKilled(h, 'validator');
@@ -71,8 +69,7 @@ export const scenarios: Scenario[] = [
     id: 'c',
     title: 'sink kill -9; ClickHouse refusing 3 inserts and half-applying 2',
     short: true,
-    async run(h, { short, runId }) {
-      const tag = `c-${runId}`;
+    async run(h, { short, tag }) {
       const { counts, recoveredMs, trace } = await underLoad(h, tag, { before: short ? 5_000 : 15_000, after: short ? 10_000 : 20_000 }, async () => {
         h.overrides.sink = { FAULT_REFUSE_INSERTS: '3', FAULT_HALF_INSERTS: '2' };
         try {
@@ -89,8 +86,7 @@ export const scenarios: Scenario[] = [
     id: 'd',
     title: 'gateway SIGTERM under load',
     short: true,
-    async run(h, { short, runId }) {
-      const tag = `d-${runId}`;
+    async run(h, { short, tag }) {
       let exit: number | null | undefined;
       const { tally, counts, recoveredMs, trace } = await underLoad(h, tag, { before: short ? 5_000 : 15_000, after: short ? 5_000 : 15_000 }, async () => {
         exit = await h.terminate('gateway');
@@ -112,9 +108,9 @@ export const scenarios: Scenario[] = [
     id: 'e',
     title: 'action store with Redis kill -9 (AOF, fsync always)',
     short: true,
-    async run(h, { runId }) {
+    async run(h, { tag }) {
       const total = 200;
-      const user = `e-${runId}`;
+      const user = tag;
       const post = async (path: string, body: unknown) => {
         const res = await fetch(`${h.actionsUrl}${path}`, {
           method: 'POST',
@@ -178,9 +174,8 @@ export const scenarios: Scenario[] = [
     id: 'f',
     title: 'maximal uploads (5,000 events; 2,700 events ≈ 470 KB) while another app keeps sending',
     short: true,
-    async run(h, { runId }) {
-      const tag = `f-${runId}`;
-      const other = `f-other-${runId}`;
+    async run(h, { tag }) {
+      const other = `${tag}-other`;
       const load = startLoad({ gatewayUrl: h.gatewayUrl, key: KEYS.otherSdk, tag: other, seed: 11, rate: RATE });
       const big = emptyTally();
       const notes: string[] = [];
@@ -215,8 +210,7 @@ export const scenarios: Scenario[] = [
     id: 'g',
     title: 'backlog: validator stopped for 60 s at 10 uploads/s, then restarted',
     short: false,
-    async run(h, { short, runId }) {
-      const tag = `g-${runId}`;
+    async run(h, { short, tag }) {
       const { counts, recoveredMs, trace } = await underLoad(h, tag, { before: 3_000, after: 5_000 }, async () => {
         await h.terminate('validator');
         await pause(short ? 20_000 : 60_000);
@@ -229,14 +223,14 @@ export const scenarios: Scenario[] = [
     id: 'h',
     title: 'embedded pipeline (npm start) restarted 3× on one chdb directory, re-sending the same 11 rejected events',
     short: true,
-    async run(h, { runId }) {
+    async run(h, { tag }) {
       const sends = 3;
       const perSend = 11;
       const dir = join(h.dir, 'embedded-chdb');
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
       const keys = new KeyRing({ keys: [{ id: 'h-sdk', app_id: 'h-app', role: 'sdk', key: KEYS.sdk }] });
-      const user = `h-${runId}`;
+      const user = tag;
       const body = JSON.stringify({
         id: user,
         tz: '+00:00',
@@ -295,13 +289,13 @@ export const scenarios: Scenario[] = [
     title: `Redis primary kill -9 under 2 × 50 concurrent pullers of ${ACTIONS.toLocaleString('en')} one-off actions (Sentinel; without, then with WAIT 1)`,
     short: true,
     standalone: true,
-    async run(h, { runId }) {
+    async run(h, { tag }) {
       const runs: FailoverRun[] = [];
       for (const wait of [false, true]) {
         runs.push(
           await failoverRun(h, {
             wait,
-            tag: `j-${wait ? 'wait' : 'nowait'}-${runId}`,
+            tag: `${tag}-${wait ? 'wait' : 'nowait'}`,
             redisBasePort: h.ports.redisGroup,
             storeBasePort: h.ports.failoverStores,
           }),
