@@ -26,12 +26,25 @@ function envFile(path: string): Record<string, string> {
   );
 }
 
-/** The compose file as compose would see it with `env`: `${VAR:-default}` replaced, `$$` kept as a literal `$`. */
+/** A value for the required secret (compose refuses to start without one). */
+const HASH_KEY = { PRIVACY_HASH_KEY: 'compose-test-privacy-hash-key-0123456789' };
+
+/**
+ * The compose file as compose would see it with `env`: `${VAR:-default}` replaced, `${VAR:?message}`
+ * replaced or refused with the message (as compose does), `$$` kept as a literal `$`.
+ */
 function compose(env: Record<string, string>): Record<string, ComposeService> {
-  const text = readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8').replace(/\$\$|\$\{(\w+):-([^}]*)\}/g, (all, name?: string, dflt?: string) =>
-    all === '$$' ? '$' : (env[name as string] ?? (dflt as string)),
+  const text = readFileSync(resolve(ROOT, 'docker-compose.yml'), 'utf8').replace(
+    /\$\$|\$\{(\w+):([-?])([^}]*)\}/g,
+    (all, name?: string, how?: string, rest?: string) => {
+      if (all === '$$') return '$';
+      const value = env[name as string];
+      if (value !== undefined) return value;
+      if (how === '?') throw new Error(`required variable ${name} is missing a value: ${rest}`);
+      return rest as string;
+    },
   );
-  // Every variable outside comments has a default.
+  // Every variable outside comments has a default or is required.
   expect(text.split('\n').filter((l) => !l.trimStart().startsWith('#') && l.includes('${'))).toEqual([]);
   return (parse(text, { merge: true }) as { services: Record<string, ComposeService> }).services;
 }
@@ -41,7 +54,7 @@ const APP_SERVICES = ['gateway', 'validator', 'segmenter', 'action-store'];
 
 describe('docker-compose.yml', () => {
   it('runs one Kafka node by default: the cluster nodes are in a profile, every replication setting is 1', () => {
-    const services = compose({});
+    const services = compose(HASH_KEY);
     const always = Object.entries(services)
       .filter(([, s]) => !s.profiles)
       .map(([n]) => n);
@@ -54,7 +67,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('with deploy/compose/cluster.env and the cluster profile: three nodes in one quorum, replication 3, min.insync.replicas 2', () => {
-    const services = compose(envFile(resolve(ROOT, 'deploy/compose/cluster.env')));
+    const services = compose({ ...envFile(resolve(ROOT, 'deploy/compose/cluster.env')), ...HASH_KEY });
     const nodes = ['kafka', 'kafka-2', 'kafka-3'].map((name) => ({ name, env: env(services[name]) }));
     expect(nodes.map((n) => [n.name, n.env.KAFKA_NODE_ID, n.env.KAFKA_ADVERTISED_LISTENERS])).toEqual([
       ['kafka', '1', 'PLAINTEXT://kafka:9092'],
@@ -83,5 +96,19 @@ describe('docker-compose.yml', () => {
     expect(init?.command?.[0]).toContain('--replication-factor "$REPLICATION_FACTOR"');
     expect(init?.command?.[0]).toContain('--config min.insync.replicas="$MIN_INSYNC_REPLICAS"');
     for (const name of APP_SERVICES) expect([name, env(services[name]).KAFKA_BROKERS]).toEqual([name, 'kafka:9092,kafka-2:9092,kafka-3:9092']);
+  });
+
+  it('gives every service the privacy hash key from the environment, and refuses to start without one', () => {
+    expect(() => compose({})).toThrow(
+      'required variable PRIVACY_HASH_KEY is missing a value: set PRIVACY_HASH_KEY to a secret of at least 32 characters (docs/privacy.md)',
+    );
+    const services = compose(HASH_KEY);
+    for (const name of APP_SERVICES) expect([name, env(services[name]).PRIVACY_HASH_KEY]).toEqual([name, HASH_KEY.PRIVACY_HASH_KEY]);
+    // Only the platform's own services get it: Kafka, ClickHouse, Redis and the edge never see it.
+    expect(
+      Object.entries(services)
+        .filter(([, s]) => env(s).PRIVACY_HASH_KEY !== undefined)
+        .map(([n]) => n),
+    ).toEqual(APP_SERVICES);
   });
 });

@@ -92,6 +92,10 @@ export class Harness {
   get segmenterUrl() {
     return `http://127.0.0.1:${this.ports.sinkApi}`;
   }
+  /** The harness's own Redis (the action store's). */
+  get redisUrl() {
+    return `redis://127.0.0.1:${this.config.FAULTS_REDIS_PORT}`;
+  }
   get actionsUrl() {
     return `http://127.0.0.1:${this.ports.actions}`;
   }
@@ -271,7 +275,7 @@ export class Harness {
     const own: Record<ServiceName, Record<string, string>> = {
       gateway: { PORT: String(this.ports.gateway), SHUTDOWN_GRACE_MS: '10000' },
       validator: { METRICS_PORT: String(this.ports.validator) },
-      'action-store': { PORT: String(this.ports.actions), REDIS_URL: `redis://127.0.0.1:${this.config.FAULTS_REDIS_PORT}`, PULL_MAX: '50' },
+      'action-store': { PORT: String(this.ports.actions), REDIS_URL: this.redisUrl, PULL_MAX: '50' },
       sink: {
         METRICS_PORT: String(this.ports.sinkMetrics),
         SINK_QUERY_PORT: String(this.ports.sinkQuery),

@@ -5,6 +5,7 @@ import { waitFor } from '@evp/testkit';
 import { createEmbeddedParts } from '../embedded-parts';
 import { startPipeline } from '../pipeline';
 import { clusterScenario } from './cluster-scenario';
+import { erasureScenario } from './scenario-erasure';
 import { awaitAllStored } from './counts';
 import { KEYS, type Harness, type ServiceName } from './harness';
 import { emptyTally, record, sendUpload, startLoad, uploadFactory } from './load';
@@ -320,4 +321,5 @@ export const scenarios: Scenario[] = [
     },
   },
   clusterScenario,
+  erasureScenario,
 ];

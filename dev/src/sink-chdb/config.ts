@@ -30,6 +30,11 @@ const schema = z
     FAULT_REFUSE_INSERTS: z.coerce.number().int().min(0).default(0),
     /** The next N inserts into `events` apply half their rows, then fail (retriable). */
     FAULT_HALF_INSERTS: z.coerce.number().int().min(0).default(0),
+    /**
+     * The privacy processor waits this long after each table's erasure delete: a request stays in
+     * `deleting` long enough for the fault suite to kill the process there (scenario l).
+     */
+    FAULT_ERASURE_PAUSE_MS: z.coerce.number().int().min(0).default(0),
   })
   .superRefine((c, ctx) => {
     const need = (key: 'CHDB_PATH' | 'CHDB_REMOTE_URL' | 'SINK_QUERY_PORT') => {

@@ -1,12 +1,24 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import Redis from 'ioredis';
 import { Registry } from 'prom-client';
-import { ConfigError, createLogger, type Analytics } from '@evp/core';
+import { RedisActionStore, systemClock } from '@evp/actions';
+import { ConfigError, createLogger, followSuppressions, type Analytics } from '@evp/core';
 import { serviceKeys } from '@evp/http';
 import { createChdbAnalytics } from '@evp/embedded';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
-import { campaignWorkerConfig, createSegmenterApp, createSegmenterParts, runMigrations, segmentEngineConfig, sinkConfig } from '@evp/segmenter';
+import {
+  campaignWorkerConfig,
+  createPrivacyService,
+  createSegmenterApp,
+  createSegmenterParts,
+  runMigrations,
+  segmentEngineConfig,
+  sinkConfig,
+  startPrivacyProcessor,
+  suppressionLog,
+} from '@evp/segmenter';
 import { loadSinkChdbConfig } from './config';
 import { withInsertFaults } from './faulty-analytics';
 import { startQueryServer } from './query-server';
@@ -38,7 +50,15 @@ async function main() {
   }
   // The segmenter: on chdb in this process, or on the store's side port.
   let segmenter:
-    { parts: ReturnType<typeof createSegmenterParts>; bus: ReturnType<typeof createKafkaBus>; http: Server; keys: ReturnType<typeof serviceKeys> } | undefined;
+    | {
+        parts: ReturnType<typeof createSegmenterParts>;
+        bus: ReturnType<typeof createKafkaBus>;
+        http: Server;
+        keys: ReturnType<typeof serviceKeys>;
+        privacy?: ReturnType<typeof startPrivacyProcessor>;
+        redis?: Redis;
+      }
+    | undefined;
   if (config.SINK_CHDB_ROLE !== 'store') {
     const analytics = chdb ?? createRemoteAnalytics(config.CHDB_REMOTE_URL as string);
     const sinkAnalytics = withInsertFaults(analytics, { table: 'events', refuse: config.FAULT_REFUSE_INSERTS, half: config.FAULT_HALF_INSERTS }, (kind) =>
@@ -52,7 +72,13 @@ async function main() {
     });
     const registry = createConfluentRegistry({ url: config.segmenter.SCHEMA_REGISTRY_URL, clientId: 'segmenter' });
     const keys = serviceKeys({ config: config.segmenter, logger, metrics });
+    // Erasure as in the service: with a hash key, suppressions read whole before the sink starts, the
+    // processor on this process, the action store's Redis erased when REDIS_URL is set.
+    const hashKey = config.segmenter.PRIVACY_HASH_KEY;
+    const suppressions = hashKey ? await followSuppressions(bus, hashKey) : undefined;
+    await suppressions?.ready();
     const parts = createSegmenterParts({
+      ...(suppressions ? { suppressions } : {}),
       analytics,
       sinkAnalytics,
       bus,
@@ -65,10 +91,31 @@ async function main() {
       retention: (appId) => keys.ring.retention(appId),
     });
     await parts.start();
-    const api = createSegmenterApp({ analytics, keys: keys.ring, logger, segments: parts.segments.service, campaigns: parts.campaigns.service });
+    const redis = config.segmenter.REDIS_URL ? new Redis(config.segmenter.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
+    const actions = redis && new RedisActionStore({ redis, clock: systemClock(), prefix: config.segmenter.ACTIONS_REDIS_KEY_PREFIX });
+    const pauseMs = config.FAULT_ERASURE_PAUSE_MS;
+    const privacy = hashKey
+      ? createPrivacyService({
+          analytics,
+          logger: logger.child({ part: 'privacy' }),
+          hashKey,
+          ...(actions ? { actions } : {}),
+          ...(pauseMs > 0 ? { betweenTables: () => new Promise<void>((r) => setTimeout(r, pauseMs)) } : {}),
+          ...suppressionLog(await bus.producer()),
+        })
+      : undefined;
+    const processor = privacy && startPrivacyProcessor({ privacy, logger, intervalMs: config.segmenter.PRIVACY_INTERVAL_MS });
+    const api = createSegmenterApp({
+      analytics,
+      keys: keys.ring,
+      logger,
+      segments: parts.segments.service,
+      campaigns: parts.campaigns.service,
+      ...(privacy ? { privacy } : {}),
+    });
     const http = createServer(api.app);
     await new Promise<void>((resolve) => http.listen(config.segmenter.PORT, '127.0.0.1', resolve));
-    segmenter = { parts, bus, http, keys };
+    segmenter = { parts, bus, http, keys, ...(processor ? { privacy: processor } : {}), ...(redis ? { redis } : {}) };
   }
   // Last: the side port answering /healthz is what the fault suite waits for, so the consumers run by then.
   if (chdb) server = await startQueryServer({ analytics: chdb, metrics, port: config.SINK_QUERY_PORT as number });
@@ -82,9 +129,11 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: stop consuming, insert buffered rows, close');
+    await segmenter?.privacy?.stop().catch((err) => logger.error({ err }, 'privacy processor stop failed'));
     await segmenter?.parts.stop().catch((err) => logger.error({ err }, 'segmenter parts stop failed'));
     const servers = [server, segmenter?.http].filter((s): s is Server => s !== undefined);
     await Promise.allSettled([segmenter?.keys.close(), segmenter?.bus.close(), ...servers.map((s) => new Promise<void>((r) => s.close(() => r())))]);
+    segmenter?.redis?.disconnect();
     await chdb?.close().catch((err) => logger.error({ err }, 'chdb close failed'));
     process.exit(0);
   };

@@ -24,4 +24,4 @@ export {
 } from './segments';
 export { CAMPAIGN_WORKER_OPTIONS, assign, clickhouseReport, createCampaigns, runInvId, type CampaignsDeps } from './campaigns';
 export { createSegmenterParts, type SegmenterPartsDeps } from './segmenter-parts';
-export { createPrivacyService, startPrivacyProcessor, suppressionLog, type PrivacyService } from './privacy';
+export { createPrivacyService, startPrivacyProcessor, suppressionLog, type ErasureRequest, type PrivacyService } from './privacy';

@@ -21,6 +21,11 @@ export interface ErasureDeps {
    * (store entry `redis.actions`). Absent: not erased, and each request says so (`not_covered`).
    */
   actions?: Pick<ActionStore, 'countPeople' | 'erasePeople'>;
+  /**
+   * Awaited after each table's delete, before the next: where the fault suite holds a request in
+   * `deleting` to kill the process mid-way (dev/src/sink-chdb, FAULT_ERASURE_PAUSE_MS). Absent: no wait.
+   */
+  betweenTables?: () => Promise<void>;
   now?: () => number;
 }
 
@@ -128,6 +133,7 @@ export function createErasureProcessor(deps: ErasureDeps) {
       // The lightweight delete only masks rows; rewriting the affected parts removes them from disk
       // (the old parts go once ClickHouse cleans them up: old_parts_lifetime).
       await deps.analytics.command(`ALTER TABLE ${t.table} APPLY DELETED MASK`);
+      await deps.betweenTables?.();
     }
     for (const s of batch) {
       for (const e of s.request.stores) moveStore(e, 'verifying');

@@ -23,6 +23,7 @@ export interface PrivacyServiceDeps {
   targets?: ClickHouseTarget[];
   /** The action store to erase (ErasureDeps.actions). */
   actions?: ErasureDeps['actions'];
+  betweenTables?: ErasureDeps['betweenTables'];
   now?: () => number;
 }
 

@@ -118,7 +118,7 @@ export interface ReadRow {
   receivedAtMs: number;
   /** Set only when the sink has an onInserted hook (read from values the row is built from anyway). */
   inserted?: InsertedRow | undefined;
-  /** The person the row is of (an event's user, a user or patient record's id): a suppressed one's row is dropped. */
+  /** The person the row is of (an event's or an action log entry's user, a user or patient record's id): a suppressed one's row is dropped. */
   owner?: RowOwner;
 }
 
@@ -243,6 +243,9 @@ export async function readSinkMessage(
           row: jsonRow({ ...row, retention_days: retentionOf(row.app_id).action_log }),
           key: row.entry_id,
           receivedAtMs: record.at as number,
+          // An entry the action log's relay read before an erasure and publishes after it: dropped
+          // here, or the deleted `actions_log` rows would come back (docs/privacy.md).
+          owner: { appId: row.app_id, kind: 'user', id: row.user_id },
         };
       }
       case 'catalog': {
