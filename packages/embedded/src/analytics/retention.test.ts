@@ -79,23 +79,32 @@ describe('retention per class on chdb', () => {
 
   it('re-stamps an app’s older rows with a shorter retention by the one-off step, leaving other apps alone', async () => {
     const now = Date.now();
-    // Written under "forever": 10 and 2 days old, for the app and for another app.
+    const month = (ms: number) => new Date(ms).toISOString().slice(0, 7).replace('-', '');
+    // Written under "forever": 10 and 2 days old, for the app and for another app; and 'half', as a
+    // run that died between its copy and its deletion leaves it: the old row and its copy both there.
     await chdb.analytics.command(
       `INSERT INTO events (app_id, user_id, event_id, time, retention_days) VALUES
        ('clinic', 'u', 'old', '${chTime(now - 10 * DAY_MS)}', 0), ('clinic', 'u', 'new', '${chTime(now - 2 * DAY_MS)}', 0),
+       ('clinic', 'u', 'half', '${chTime(now - 3 * DAY_MS)}', 0), ('clinic', 'u', 'half', '${chTime(now - 3 * DAY_MS)}', 7),
        ('other', 'u', 'old', '${chTime(now - 10 * DAY_MS)}', 0)`,
     );
     const retention = { events: 7, rejected: 30, catalogs: 0, action_log: 0, history: 0 };
     const first = await restampRetention(chdb.analytics, 'clinic', retention);
-    expect(first.restamped).toEqual({ events: 2 });
+    // Moved out of the app's forever partitions (one per month the rows fall in).
+    expect(first).toEqual({
+      restamped: { events: 3 },
+      partitions: { events: [...new Set([month(now - 10 * DAY_MS), month(now - 3 * DAY_MS), month(now - 2 * DAY_MS)])].sort().map((m) => `${m}-0`) },
+    });
+    // 'old' (10 days) is past 7 days: not copied, so gone; the others are each there once, stamped 7.
     const rows = await chdb.analytics.query(
-      `SELECT app_id, event_id, retention_days FROM events WHERE app_id IN ('clinic', 'other') ORDER BY app_id, event_id`,
+      `SELECT app_id, event_id, retention_days, _partition_id AS p FROM events WHERE app_id IN ('clinic', 'other') ORDER BY app_id, event_id`,
     );
     expect(rows).toEqual([
-      { app_id: 'clinic', event_id: 'new', retention_days: 7 },
-      { app_id: 'other', event_id: 'old', retention_days: 0 },
+      { app_id: 'clinic', event_id: 'half', retention_days: 7, p: `${month(now - 3 * DAY_MS)}-7` },
+      { app_id: 'clinic', event_id: 'new', retention_days: 7, p: `${month(now - 2 * DAY_MS)}-7` },
+      { app_id: 'other', event_id: 'old', retention_days: 0, p: `${month(now - 10 * DAY_MS)}-0` },
     ]);
     // Run again: nothing left to change.
-    expect((await restampRetention(chdb.analytics, 'clinic', retention)).restamped).toEqual({});
+    expect(await restampRetention(chdb.analytics, 'clinic', retention)).toEqual({ restamped: {}, partitions: {} });
   });
 });
