@@ -54,6 +54,31 @@ describe('the clustered form of the migrations', () => {
     ]);
   });
 
+  it('rebuilds a table on every shard: a copy beside the local table, copied shard by shard, swapped and dropped', () => {
+    const rendered = renderMigration(migration(20), 'evp');
+    expect(rendered.slice(0, 7)).toEqual([
+      'DROP TABLE IF EXISTS events_parted ON CLUSTER evp SYNC',
+      'DROP TABLE IF EXISTS events_parted_local ON CLUSTER evp SYNC',
+      [
+        'CREATE TABLE IF NOT EXISTS events_parted_local ON CLUSTER evp AS events_local',
+        "ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/events_parted_local/{uuid}', '{replica}')",
+        'PARTITION BY (toYYYYMM(time), retention_days)',
+        'ORDER BY (app_id, toDate(time), user_id, time, event_id)',
+        "TTL if(retention_days = 0, toDateTime('2106-01-01 00:00:00', 'UTC'), toDateTime(time) + toIntervalDay(retention_days))",
+        'SETTINGS ttl_only_drop_parts = 1, replicated_deduplication_window = 1000',
+      ].join('\n'),
+      // The same sharding key as events (001), so every row stays on its shard.
+      'CREATE TABLE IF NOT EXISTS events_parted ON CLUSTER evp AS events_parted_local\nENGINE = Distributed(evp, currentDatabase(), events_parted_local, cityHash64(app_id, user_id))',
+      'INSERT INTO events_parted SELECT * FROM events SETTINGS parallel_distributed_insert_select = 2',
+      'EXCHANGE TABLES events_local AND events_parted_local ON CLUSTER evp',
+      'DROP TABLE IF EXISTS events_parted ON CLUSTER evp SYNC',
+    ]);
+    // A catalog keeps its version column.
+    expect(renderMigration(migration(21), 'evp')[2]).toContain(
+      "\nENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/catalog_user_parted_local/{uuid}', '{replica}', received_at)\n",
+    );
+  });
+
   it('renders every repository migration, and leaves them as written without a cluster', () => {
     for (const m of loadMigrations()) {
       expect(renderMigration(m)).toEqual(m.statements);

@@ -14,6 +14,13 @@ import { MigrationError } from './migration-error';
  *   insert_deduplication_token is kept per shard in the keeper).
  * - `ALTER TABLE t …` runs on `t_local`, and column changes on `t` too (a Distributed table has the
  *   columns of what it reads).
+ * - A rebuild (020_retention_parts.sql): `CREATE TABLE IF NOT EXISTS t AS s ENGINE = …` is a local
+ *   table `AS s_local` and a Distributed `t` over it; its replication path ends in `{uuid}`, so a copy
+ *   made again never meets the path the table it was swapped with still uses. `INSERT INTO t SELECT
+ *   * FROM s` copies shard by shard, each shard's rows staying on it (parallel_distributed_insert_select
+ *   = 2: both tables are Distributed over one cluster with one sharding key). `EXCHANGE TABLES a AND b`
+ *   swaps the local tables (the Distributed ones read them by name), and `DROP TABLE IF EXISTS t`
+ *   drops both, SYNC, so the keeper's copy goes with it.
  * Any other statement is refused: a migration the renderer does not know must be looked at by hand.
  */
 
@@ -26,6 +33,14 @@ export function clusterStatements(statement: string, cluster: string): string[] 
   if (!IDENT.test(cluster)) throw new MigrationError(`cluster name ${JSON.stringify(cluster)} is not an identifier`);
   const create = /^CREATE TABLE IF NOT EXISTS (\w+)\s*\n?\(/.exec(statement);
   if (create) return createClustered(statement, create[1] as string, cluster);
+  const copy = /^CREATE TABLE IF NOT EXISTS (\w+) AS (\w+)\n/.exec(statement);
+  if (copy) return copyClustered(statement, copy[1] as string, copy[2] as string, cluster);
+  const insert = /^INSERT INTO (\w+) SELECT \* FROM (\w+)$/.exec(statement);
+  if (insert) return [`${statement} SETTINGS parallel_distributed_insert_select = 2`];
+  const exchange = /^EXCHANGE TABLES (\w+) AND (\w+)$/.exec(statement);
+  if (exchange) return [`EXCHANGE TABLES ${exchange[1]}_local AND ${exchange[2]}_local ON CLUSTER ${cluster}`];
+  const drop = /^DROP TABLE IF EXISTS (\w+)$/.exec(statement);
+  if (drop) return [`DROP TABLE IF EXISTS ${drop[1]} ON CLUSTER ${cluster} SYNC`, `DROP TABLE IF EXISTS ${drop[1]}_local ON CLUSTER ${cluster} SYNC`];
   const alter = /^ALTER TABLE (\w+) ([\s\S]+)$/.exec(statement);
   if (alter) {
     const [, table, rest] = alter as unknown as [string, string, string];
@@ -36,16 +51,33 @@ export function clusterStatements(statement: string, cluster: string): string[] 
 }
 
 function createClustered(statement: string, table: string, cluster: string): string[] {
+  const local = replicated(statement, table, zkPath(`${table}_local`)).replace(
+    `CREATE TABLE IF NOT EXISTS ${table}`,
+    `CREATE TABLE IF NOT EXISTS ${table}_local ON CLUSTER ${cluster}`,
+  );
+  return [local, distributedOver(statement, table, cluster)];
+}
+
+function copyClustered(statement: string, table: string, source: string, cluster: string): string[] {
+  const local = replicated(statement, table, zkPath(`${table}_local/{uuid}`)).replace(
+    `CREATE TABLE IF NOT EXISTS ${table} AS ${source}\n`,
+    `CREATE TABLE IF NOT EXISTS ${table}_local ON CLUSTER ${cluster} AS ${source}_local\n`,
+  );
+  return [local, distributedOver(statement, table, cluster)];
+}
+
+/** The statement with its ReplacingMergeTree made replicated at `path`. */
+function replicated(statement: string, table: string, path: string): string {
   const engine = /\nENGINE = ReplacingMergeTree(?:\((\w+)\))?\n/.exec(statement);
   if (!engine) throw new MigrationError(`table ${table}: only ReplacingMergeTree tables have a clustered form`);
   const version = engine[1] ? `, ${engine[1]}` : '';
-  const local = statement
-    .replace(`CREATE TABLE IF NOT EXISTS ${table}`, `CREATE TABLE IF NOT EXISTS ${table}_local ON CLUSTER ${cluster}`)
-    .replace(engine[0], `\nENGINE = ReplicatedReplacingMergeTree(${zkPath(`${table}_local`)}${version})\n`)
+  return statement
+    .replace(engine[0], `\nENGINE = ReplicatedReplacingMergeTree(${path}${version})\n`)
     .replace('non_replicated_deduplication_window', 'replicated_deduplication_window');
-  const distributed = `CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER ${cluster} AS ${table}_local\nENGINE = Distributed(${cluster}, currentDatabase(), ${table}_local, ${shardingKey(statement, table)})`;
-  return [local, distributed];
 }
+
+const distributedOver = (statement: string, table: string, cluster: string) =>
+  `CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER ${cluster} AS ${table}_local\nENGINE = Distributed(${cluster}, currentDatabase(), ${table}_local, ${shardingKey(statement, table)})`;
 
 /** A hash of the sorting key's identity: (app_id, user_id) when it has user_id, else its plain columns. */
 function shardingKey(statement: string, table: string): string {

@@ -5,7 +5,8 @@ import { clickhouseOptions, loadApplyRetentionConfig } from './config';
 /**
  * `apply-retention <app_id>`: the explicit one-off step after an app's retention was shortened
  * (docs/privacy.md, "Changing a retention"). Rows carry the retention they were inserted under; this
- * re-stamps the app's existing rows with the keys file's current setting and applies the TTL at once.
+ * moves the app's existing rows to the keys file's current setting (copy per partition, then delete
+ * the old rows; those already past the new days are not copied, so gone when it returns).
  * Prints what it changed as JSON; running it again changes nothing. Run with
  * `npm run apply-retention -w @evp/segmenter -- <app_id>`.
  */

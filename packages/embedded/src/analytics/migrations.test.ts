@@ -39,13 +39,19 @@ describe('runMigrations on chdb', () => {
        WHERE database = currentDatabase() AND name IN ('events', 'rejected', 'catalog_patient', 'catalog_custom', 'segment_definitions', 'segment_members') ORDER BY name`,
     );
     expect(tables).toEqual([
-      { name: 'catalog_custom', engine: 'ReplacingMergeTree', partition_key: '', sorting_key: 'app_id, kind, id' },
-      { name: 'catalog_patient', engine: 'ReplacingMergeTree', partition_key: '', sorting_key: 'app_id, id' },
-      { name: 'events', engine: 'ReplacingMergeTree', partition_key: 'toYYYYMM(time)', sorting_key: 'app_id, toDate(time), user_id, time, event_id' },
+      // 020, 021: partitioned by month and retention stamp, so that expiry drops whole parts.
+      { name: 'catalog_custom', engine: 'ReplacingMergeTree', partition_key: '(toYYYYMM(received_at), retention_days)', sorting_key: 'app_id, kind, id' },
+      { name: 'catalog_patient', engine: 'ReplacingMergeTree', partition_key: '(toYYYYMM(received_at), retention_days)', sorting_key: 'app_id, id' },
+      {
+        name: 'events',
+        engine: 'ReplacingMergeTree',
+        partition_key: '(toYYYYMM(time), retention_days)',
+        sorting_key: 'app_id, toDate(time), user_id, time, event_id',
+      },
       {
         name: 'rejected',
         engine: 'ReplacingMergeTree',
-        partition_key: 'toYYYYMM(received_at)',
+        partition_key: '(toYYYYMM(received_at), retention_days)',
         sorting_key: 'app_id, toDate(received_at), kind, rejection_id',
       },
       // 008: the segment engine's tables, latest version per key.
@@ -101,5 +107,35 @@ describe('runMigrations on chdb', () => {
     writeFileSync(join(dir, '900_extra.sql'), 'CREATE TABLE IF NOT EXISTS extra (x String) ENGINE = MergeTree ORDER BY x;\n');
     expect(await runMigrations({ analytics, dir })).toEqual({ applied: ['900_extra.sql'], alreadyApplied: ALL });
     expect(await analytics.query('EXISTS TABLE extra')).toEqual([{ result: 1 }]);
+  });
+
+  // A rebuild (020, 021) that died after any of its statements is run again from the start of its file.
+  it.each([
+    ['the copy half made', 3],
+    ['the tables swapped, the old one not dropped', 4],
+  ])('020 re-run after %s: every row once, the new layout, no copy left', async (_state, done) => {
+    const db = testDatabase('migrerun');
+    const other = createChdbAnalytics({ path: chdbTestPath(), database: db });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'mig-'));
+      for (const f of readdirSync(DEFAULT_MIGRATIONS_DIR).filter((f) => f < '020')) copyFileSync(join(DEFAULT_MIGRATIONS_DIR, f), join(dir, f));
+      await runMigrations({ analytics: other, dir });
+      await other.command(
+        `INSERT INTO events (app_id, user_id, event_id, time, retention_days) VALUES ('a', 'u', 'e1', '2026-01-02 00:00:00', 0), ('a', 'u', 'e2', '2026-02-02 00:00:00', 3650)`,
+      );
+      const rebuild = loadMigrations().find((m) => m.version === 20);
+      for (const statement of rebuild?.statements.slice(0, done) ?? []) await other.command(statement);
+      await runMigrations({ analytics: other });
+      expect(await other.query(`SELECT event_id, retention_days, _partition_id AS p FROM events ORDER BY event_id`)).toEqual([
+        { event_id: 'e1', retention_days: 0, p: '202601-0' },
+        { event_id: 'e2', retention_days: 3650, p: '202602-3650' },
+      ]);
+      expect(await other.query(`SELECT partition_key FROM system.tables WHERE database = currentDatabase() AND name LIKE 'events%' ORDER BY name`)).toEqual([
+        { partition_key: '(toYYYYMM(time), retention_days)' },
+      ]);
+    } finally {
+      await other.command(`DROP DATABASE IF EXISTS ${db}`);
+      await other.close();
+    }
   });
 });
