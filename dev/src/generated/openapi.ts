@@ -1045,7 +1045,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The app’s exports, newest first (at most 100): state and rows, never the person’s id */
+        get: operations["listExports"];
         put?: never;
         /** Gather one person’s data (GDPR art. 15/20) */
         post: operations["createExport"];
@@ -1081,7 +1082,7 @@ export interface paths {
         };
         /**
          * The export’s rows as ndjson, streamed
-         * @description One line per stored row: `{"store": "clickhouse.<table>", "row": {…}}`, read a page at a time.
+         * @description One line per stored row: `{"store": "clickhouse.<table>", "row": {…}}`, read a page at a time. Recorded in the access log (route `GET /v1/privacy/exports/{id}/data`, the person as the keyed hash of the export’s id) before the first byte is sent.
          */
         get: operations["getExportData"];
         put?: never;
@@ -8302,6 +8303,96 @@ export interface operations {
             };
         };
     };
+    listExports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The exports. */
+            200: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Export"][];
+                    };
+                };
+            };
+            /** @description No key, an unknown key, or a revoked one. Codes: `auth_missing`, `auth_invalid`, `key_revoked`. */
+            401: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "auth_missing" | "auth_invalid" | "key_revoked";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is not an API key. Codes: `forbidden_role`. */
+            403: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden_role";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error, logged with the request id. Codes: `internal`. */
+            500: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description ClickHouse did not answer; nothing was changed. Retry after `Retry-After`. Codes: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unavailable";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createExport: {
         parameters: {
             query?: never;
@@ -8629,7 +8720,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description ClickHouse did not answer; nothing was changed. Retry after `Retry-After`. Codes: `unavailable`. */
+            /** @description ClickHouse did not answer, or the access log could not record the download (`access_log_unavailable`): nothing was sent. Retry after `Retry-After`. Codes: `unavailable`, `access_log_unavailable`. */
             503: {
                 headers: {
                     /** @description The request id (the client's own when well-formed). */
@@ -8642,7 +8733,7 @@ export interface operations {
                     "application/json": {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "unavailable";
+                            code?: "unavailable" | "access_log_unavailable";
                         };
                     } & components["schemas"]["Error"];
                 };

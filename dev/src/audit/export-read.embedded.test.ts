@@ -1,0 +1,122 @@
+import { InfraError, KeyRing, createLogger, idHash } from '@evp/core';
+import { createAccessLog, createInMemoryAccessLogStorage } from '@evp/http';
+import { uniqueName, waitFor } from '@evp/testkit';
+import { createEmbeddedParts } from '../embedded-parts';
+import { startPipeline, type RunningPipeline } from '../pipeline';
+
+// Issue 40's export download, on `npm start`'s composition: GET /v1/privacy/exports lists the app's
+// exports without the person's id; a download is in the access log once, with the person as the
+// keyed hash, before its data; with the log failing (its storage port refusing) the download is
+// 503 access_log_unavailable and carries no row.
+const APP = 'expr-app';
+const SDK = 'sdk_expr_0123456789abcdef';
+const API = 'api_expr_0123456789abcdef';
+const OTHER_API = 'api_expr_other_0123456789ab';
+const HASH_KEY = 'export-read-embedded-test-key-0123456789';
+
+describe('an export download and the access log', () => {
+  const database = uniqueName('expr').replace(/-/g, '_');
+  const parts = createEmbeddedParts({ chdbPath: ':memory:', database });
+  const storage = createInMemoryAccessLogStorage();
+  const append = storage.tryAppend.bind(storage);
+  let pipeline: RunningPipeline;
+  const user = `u-export-${Date.now().toString(36)}`;
+
+  beforeAll(async () => {
+    pipeline = await startPipeline({
+      parts,
+      keys: new KeyRing({
+        keys: [
+          { id: 'x-sdk', app_id: APP, role: 'sdk', key: SDK },
+          { id: 'x-api', app_id: APP, role: 'api', key: API },
+          { id: 'o-api', app_id: 'expr-other', role: 'api', key: OTHER_API },
+        ],
+      }),
+      logger: createLogger('expr', 'silent'),
+      sinkFlushMs: 50,
+      privacyHashKey: HASH_KEY,
+      privacyIntervalMs: 100,
+      accessLog: createAccessLog(storage),
+    });
+  });
+  afterAll(async () => {
+    await pipeline.stop();
+    await Promise.allSettled([parts.bus.close(), parts.analytics.close()]);
+  });
+
+  const call = async (key: string, method: string, route: string, body?: unknown) => {
+    const res = await fetch(`${pipeline.baseUrl}${route}`, {
+      method,
+      headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, text: await res.text() };
+  };
+  const json = async (key: string, method: string, route: string, body?: unknown) => {
+    const r = await call(key, method, route, body);
+    return { status: r.status, body: JSON.parse(r.text) as Record<string, any> };
+  };
+
+  it('lists the export, records its download once before the data, and refuses it when the log fails', async () => {
+    const upload = {
+      id: user,
+      tz: '+00:00',
+      internal: { s_id: `${user}_1700000000000_0`, sdk: 'android/2.4.1', a_id: 'a', a_ver: '1.2.3 (45)', d_id: 'd-1', os: 'android' },
+      data: [0, 1, 2].map((i) => ({
+        time: `2026-11-28 10:00:0${i}.000`,
+        name: 'patient',
+        property: 'add',
+        ctx: { __ol: true, patient_id: `p-${i}`, site_id: 's-1', action: 'add', category: 'facility', type: 'outpatient' },
+      })),
+    };
+    const sent = await fetch(`${pipeline.baseUrl}/v1/ingest/log`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${SDK}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(upload),
+    });
+    expect(sent.status).toBe(200);
+    await waitFor(
+      async () => {
+        const [row] = await parts.analytics.query<{ n: number }>('SELECT count() AS n FROM events WHERE app_id = {app:String} AND user_id = {u:String}', {
+          app: APP,
+          u: user,
+        });
+        return Number(row?.n) === 3 ? true : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the three events stored' },
+    );
+
+    const created = await json(API, 'POST', '/v1/privacy/exports', { user_id: user });
+    expect(created.status).toBe(202);
+    const done = await waitFor(
+      async () => {
+        const r = await json(API, 'GET', `/v1/privacy/exports/${created.body.id}`);
+        return r.body.state === 'completed' ? r.body : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the export counted' },
+    );
+
+    const listed = await call(API, 'GET', '/v1/privacy/exports');
+    expect(listed.status).toBe(200);
+    expect(JSON.parse(listed.text)).toEqual({ data: [done] });
+    expect(listed.text).not.toContain(user);
+    expect((await json(OTHER_API, 'GET', '/v1/privacy/exports')).body).toEqual({ data: [] });
+
+    const data = await call(API, 'GET', `/v1/privacy/exports/${created.body.id}/data`);
+    expect(data.status).toBe(200);
+    const lines = data.text.trimEnd().split('\n');
+    expect(lines.length).toBe(done.rows);
+    const person = idHash(HASH_KEY, APP, 'user', user);
+    const reads = () => storage.entries.get(APP)?.filter((e) => e.route === 'GET /v1/privacy/exports/{id}/data') ?? [];
+    expect(reads().map((e) => [e.key_id, e.role, e.app_id, e.person, e.rows])).toEqual([['x-api', 'api', APP, person, done.rows]]);
+
+    storage.tryAppend = async () => {
+      throw new InfraError('redis', 'connection lost', { retriable: true });
+    };
+    const refused = await call(API, 'GET', `/v1/privacy/exports/${created.body.id}/data`);
+    storage.tryAppend = append;
+    expect([refused.status, JSON.parse(refused.text).error.code]).toEqual([503, 'access_log_unavailable']);
+    expect(refused.text).not.toContain('clickhouse.');
+    expect(reads().length).toBe(1);
+  }, 90_000);
+});
