@@ -118,5 +118,15 @@ describe('an export download and the access log', () => {
     expect([refused.status, JSON.parse(refused.text).error.code]).toEqual([503, 'access_log_unavailable']);
     expect(refused.text).not.toContain('clickhouse.');
     expect(reads().length).toBe(1);
+
+    // The audit API: the role filter, and the chain's verdict.
+    const route = encodeURIComponent('GET /v1/privacy/exports/{id}/data');
+    const byApi = await json(API, 'GET', `/v1/audit/reads?role=api&route=${route}`);
+    expect(byApi.body.data.map((e: { person: string }) => e.person)).toEqual([person]);
+    expect((await json(API, 'GET', `/v1/audit/reads?role=analyst&route=${route}`)).body).toEqual({ data: [] });
+    const all = storage.entries.get(APP) ?? [];
+    const last = all[all.length - 1]!;
+    expect((await json(API, 'GET', '/v1/audit/verify')).body).toEqual({ ok: true, entries: all.length, head: { seq: last.seq, hash: last.hash } });
+    expect((await json(OTHER_API, 'GET', '/v1/audit/verify')).body).toEqual({ ok: true, entries: 0 });
   }, 90_000);
 });

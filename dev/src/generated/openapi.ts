@@ -521,6 +521,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the app’s access log chain holds (what `npm run audit:verify` says of it)
+         * @description Walks the key’s own app’s entries from the first kept to the head: every hash, every link, no gap, the head agreeing.
+         */
+        get: operations["verifyAuditChain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/campaigns": {
         parameters: {
             query?: never;
@@ -4057,6 +4077,8 @@ export interface operations {
                 to?: string;
                 /** @description Only this key’s reads. */
                 key_id?: string;
+                /** @description Only reads by keys of this role (`api`, `analyst`, …). */
+                role?: string;
                 /** @description Only this route, as recorded (`SQL`, `GET /v1/inspect/events`, …). */
                 route?: string;
                 /** @description Only reads about this person (user id). */
@@ -4083,6 +4105,110 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["AccessEntry"][];
                         cursor?: string;
+                    };
+                };
+            };
+            /** @description No key, an unknown key, or a revoked one. Codes: `auth_missing`, `auth_invalid`, `key_revoked`. */
+            401: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "auth_missing" | "auth_invalid" | "key_revoked";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is not an API key. Codes: `forbidden_role`. */
+            403: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden_role";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error, logged with the request id. Codes: `internal`. */
+            500: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Redis (the access log) did not answer; nothing was changed. Retry after `Retry-After`. Codes: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unavailable";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyAuditChain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verdict: how many entries hold together, or the first broken link. */
+            200: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        entries: number;
+                        head?: {
+                            seq: number;
+                            hash: string;
+                        };
+                    } | {
+                        /** @constant */
+                        ok: false;
+                        /** @description The first entry that does not hold. */
+                        seq: number;
+                        /** @enum {unknown} */
+                        reason: "hash_mismatch" | "link_mismatch" | "missing_entry" | "head_mismatch";
+                        entries: number;
                     };
                 };
             };
