@@ -110,6 +110,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The console’s Access log page */
+        get: operations["getConsoleAuditPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/campaigns": {
         parameters: {
             query?: never;
@@ -170,6 +187,23 @@ export interface paths {
         };
         /** The console’s Keys page */
         get: operations["getConsoleKeysPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/privacy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The console’s Privacy page */
+        get: operations["getConsolePrivacyPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2451,6 +2485,26 @@ export interface operations {
             };
         };
     };
+    getConsoleAuditPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The console’s Access log page, served with `Content-Security-Policy: default-src 'self'` and `Cache-Control: no-cache`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
     getConsoleCampaignsPage: {
         parameters: {
             query?: never;
@@ -2524,6 +2578,26 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The console’s Keys page, served with `Content-Security-Policy: default-src 'self'`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    getConsolePrivacyPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The console’s Privacy page, served with `Content-Security-Policy: default-src 'self'` and `Cache-Control: no-cache`. */
             200: {
                 headers: {
                     [name: string]: unknown;
