@@ -1,16 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { KeyRing, createLogger } from '@evp/core';
 import { requireProgram, uniqueName, waitFor } from '@evp/testkit';
 import { createEmbeddedParts } from './embedded-parts';
-import { startPipeline, type RunningPipeline } from './pipeline';
+import type { RunningPipeline } from './pipeline';
+import { patientUpload, privacyKeys, startPrivacyPipeline } from './testing/privacy-app';
 
 const IMG = resolve(__dirname, '../../docs/img');
-const APP = 'cp-app';
-const SDK = 'sdk_cp_0123456789abcdef01';
-const API = 'api_cp_0123456789abcdef01';
-const OTHER_API = 'api_cp_other_0123456789ab';
+const { app: APP, sdk: SDK, api: API, otherApi: OTHER_API, apiKeyId } = privacyKeys('cp');
 // Ids are free text: the pages must show them as text, never as markup.
 const GONE = '<b>u-gone</b>';
 const KEPT = 'u-kept';
@@ -29,20 +26,7 @@ describe('the console Privacy and Access log pages in Chromium', () => {
   const parts = createEmbeddedParts({ chdbPath: ':memory:', database: uniqueName('cprivacy').replace(/-/g, '_') });
 
   beforeAll(async () => {
-    pipeline = await startPipeline({
-      parts,
-      keys: new KeyRing({
-        keys: [
-          { id: 'cp-sdk', app_id: APP, role: 'sdk', key: SDK },
-          { id: 'cp-api', app_id: APP, role: 'api', key: API },
-          { id: 'cpo-api', app_id: 'cp-other', role: 'api', key: OTHER_API },
-        ],
-      }),
-      logger: createLogger('console-privacy', 'silent'),
-      sinkFlushMs: 50,
-      privacyHashKey: 'console-privacy-test-key-0123456789abcdef',
-      privacyIntervalMs: 100,
-    });
+    pipeline = await startPrivacyPipeline(parts, 'cp', 'console-privacy-test-key-0123456789abcdef');
     browser = await chromium.launch({ executablePath: requireProgram('chromium'), args: ['--no-sandbox', '--disable-dev-shm-usage'] });
     page = await browser.newPage({ viewport: { width: 1100, height: 900 }, acceptDownloads: true });
   });
@@ -56,17 +40,7 @@ describe('the console Privacy and Access log pages in Chromium', () => {
     const res = await fetch(`${pipeline.baseUrl}/v1/ingest/log`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${SDK}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        id: user,
-        tz: '+00:00',
-        internal: { s_id: `${user}_1700000000000_0`, sdk: 'android/2.4.1', a_id: 'a', a_ver: '1.2.3 (45)', d_id: 'd-1', os: 'android' },
-        data: Array.from({ length: n }, (_, i) => ({
-          time: `2026-11-28 10:00:0${i}.000`,
-          name: 'patient',
-          property: 'add',
-          ctx: { __ol: true, patient_id: `p-${i}`, site_id: 's-1', action: 'add', category: 'facility', type: 'outpatient' },
-        })),
-      }),
+      body: JSON.stringify(patientUpload(user, n)),
     });
     expect(res.status).toBe(200);
   };
@@ -139,7 +113,7 @@ describe('the console Privacy and Access log pages in Chromium', () => {
     await page.getByTestId('filter').click();
     await page.getByTestId('read-table').locator('tbody tr').first().waitFor();
     const reads = await cells('read-table');
-    expect(reads.map((r) => [r[2], r[3], r[4], r[6]])).toEqual([['GET /v1/privacy/exports/{id}/data', 'api', 'cp-api', rows]]);
+    expect(reads.map((r) => [r[2], r[3], r[4], r[6]])).toEqual([['GET /v1/privacy/exports/{id}/data', 'api', apiKeyId, rows]]);
     expect(reads[0]![5]).toMatch(/^[0-9a-f]{64}$/);
     await page
       .getByTestId('chain')

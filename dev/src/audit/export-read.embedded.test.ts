@@ -1,17 +1,15 @@
-import { InfraError, KeyRing, createLogger, idHash } from '@evp/core';
+import { InfraError, idHash } from '@evp/core';
 import { createAccessLog, createInMemoryAccessLogStorage } from '@evp/http';
 import { uniqueName, waitFor } from '@evp/testkit';
 import { createEmbeddedParts } from '../embedded-parts';
-import { startPipeline, type RunningPipeline } from '../pipeline';
+import type { RunningPipeline } from '../pipeline';
+import { patientUpload, privacyKeys, startPrivacyPipeline } from '../testing/privacy-app';
 
 // Issue 40's export download, on `npm start`'s composition: GET /v1/privacy/exports lists the app's
 // exports without the person's id; a download is in the access log once, with the person as the
 // keyed hash, before its data; with the log failing (its storage port refusing) the download is
 // 503 access_log_unavailable and carries no row.
-const APP = 'expr-app';
-const SDK = 'sdk_expr_0123456789abcdef';
-const API = 'api_expr_0123456789abcdef';
-const OTHER_API = 'api_expr_other_0123456789ab';
+const { app: APP, sdk: SDK, api: API, otherApi: OTHER_API, apiKeyId } = privacyKeys('expr');
 const HASH_KEY = 'export-read-embedded-test-key-0123456789';
 
 describe('an export download and the access log', () => {
@@ -23,21 +21,7 @@ describe('an export download and the access log', () => {
   const user = `u-export-${Date.now().toString(36)}`;
 
   beforeAll(async () => {
-    pipeline = await startPipeline({
-      parts,
-      keys: new KeyRing({
-        keys: [
-          { id: 'x-sdk', app_id: APP, role: 'sdk', key: SDK },
-          { id: 'x-api', app_id: APP, role: 'api', key: API },
-          { id: 'o-api', app_id: 'expr-other', role: 'api', key: OTHER_API },
-        ],
-      }),
-      logger: createLogger('expr', 'silent'),
-      sinkFlushMs: 50,
-      privacyHashKey: HASH_KEY,
-      privacyIntervalMs: 100,
-      accessLog: createAccessLog(storage),
-    });
+    pipeline = await startPrivacyPipeline(parts, 'expr', HASH_KEY, createAccessLog(storage));
   });
   afterAll(async () => {
     await pipeline.stop();
@@ -58,17 +42,7 @@ describe('an export download and the access log', () => {
   };
 
   it('lists the export, records its download once before the data, and refuses it when the log fails', async () => {
-    const upload = {
-      id: user,
-      tz: '+00:00',
-      internal: { s_id: `${user}_1700000000000_0`, sdk: 'android/2.4.1', a_id: 'a', a_ver: '1.2.3 (45)', d_id: 'd-1', os: 'android' },
-      data: [0, 1, 2].map((i) => ({
-        time: `2026-11-28 10:00:0${i}.000`,
-        name: 'patient',
-        property: 'add',
-        ctx: { __ol: true, patient_id: `p-${i}`, site_id: 's-1', action: 'add', category: 'facility', type: 'outpatient' },
-      })),
-    };
+    const upload = patientUpload(user, 3);
     const sent = await fetch(`${pipeline.baseUrl}/v1/ingest/log`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${SDK}`, 'Content-Type': 'application/json' },
@@ -108,7 +82,7 @@ describe('an export download and the access log', () => {
     expect(lines.length).toBe(done.rows);
     const person = idHash(HASH_KEY, APP, 'user', user);
     const reads = () => storage.entries.get(APP)?.filter((e) => e.route === 'GET /v1/privacy/exports/{id}/data') ?? [];
-    expect(reads().map((e) => [e.key_id, e.role, e.app_id, e.person, e.rows])).toEqual([['x-api', 'api', APP, person, done.rows]]);
+    expect(reads().map((e) => [e.key_id, e.role, e.app_id, e.person, e.rows])).toEqual([[apiKeyId, 'api', APP, person, done.rows]]);
 
     storage.tryAppend = async () => {
       throw new InfraError('redis', 'connection lost', { retriable: true });
