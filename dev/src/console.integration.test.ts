@@ -482,6 +482,8 @@ describe('the console in Chromium', () => {
       ['Health', '/console/health'],
       ['Inspector', '/inspector'],
       ['Keys', '/console/keys'],
+      ['Privacy', '/console/privacy'],
+      ['Access log', '/console/audit'],
     ]);
     expect(await page.getByTestId('key').inputValue()).toBe(API_KEY);
   });

@@ -60,6 +60,7 @@ describe('deploy/edge/nginx.conf routes the route table', () => {
       '/v1/keys',
       '/v1/keys/user-tokens',
       '/v1/audit/reads',
+      '/v1/audit/verify',
       '/console/keys',
     ]);
     for (const r of PUBLIC_ROUTES) {

@@ -70,6 +70,11 @@ const PROBES: Record<string, Probe[]> = {
     { method: 'GET', path: '/v1/audit/reads', key: SDK_KEY, status: 403, expect: 'forbidden_role' },
     { method: 'GET', path: '/v1/audit/reads?limit=0', key: API_KEY, status: 400, expect: 'invalid_request' },
   ],
+  '/v1/audit/verify': [
+    { method: 'GET', path: '/v1/audit/verify', key: SDK_KEY, status: 403, expect: 'forbidden_role' },
+    // The probes before this one were recorded: the chain holds from 1 to its head.
+    { method: 'GET', path: '/v1/audit/verify', key: API_KEY, status: 200, expect: (b) => expect([b.ok, b.entries]).toEqual([true, b.head?.seq]) },
+  ],
   '/v1/privacy/': [
     { method: 'GET', path: '/v1/privacy/erasures', key: SDK_KEY, status: 403, expect: 'forbidden_role' },
     { method: 'GET', path: '/v1/privacy/suppressions', key: API_KEY, status: 200, expect: (b) => expect(b).toEqual({ data: [] }) },

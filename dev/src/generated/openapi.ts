@@ -110,6 +110,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The console’s Access log page */
+        get: operations["getConsoleAuditPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/campaigns": {
         parameters: {
             query?: never;
@@ -170,6 +187,23 @@ export interface paths {
         };
         /** The console’s Keys page */
         get: operations["getConsoleKeysPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/privacy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The console’s Privacy page */
+        get: operations["getConsolePrivacyPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -513,6 +547,26 @@ export interface paths {
          * @description Every recorded read of the API key’s own app (SQL statements, inspector, request verdicts, segment members, a user’s segments, bulk and generator pulls), hash-chained per app. One call scans at most 5,000 entries; `cursor` continues.
          */
         get: operations["listAuditReads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the app’s access log chain holds (what `npm run audit:verify` says of it)
+         * @description Walks the key’s own app’s entries from the first kept to the head: every hash, every link, no gap, the head agreeing.
+         */
+        get: operations["verifyAuditChain"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1045,7 +1099,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The app’s exports, newest first (at most 100): state and rows, never the person’s id */
+        get: operations["listExports"];
         put?: never;
         /** Gather one person’s data (GDPR art. 15/20) */
         post: operations["createExport"];
@@ -1081,7 +1136,7 @@ export interface paths {
         };
         /**
          * The export’s rows as ndjson, streamed
-         * @description One line per stored row: `{"store": "clickhouse.<table>", "row": {…}}`, read a page at a time.
+         * @description One line per stored row: `{"store": "clickhouse.<table>", "row": {…}}`, read a page at a time. Recorded in the access log (route `GET /v1/privacy/exports/{id}/data`, the person as the keyed hash of the export’s id) before the first byte is sent.
          */
         get: operations["getExportData"];
         put?: never;
@@ -2430,6 +2485,26 @@ export interface operations {
             };
         };
     };
+    getConsoleAuditPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The console’s Access log page, served with `Content-Security-Policy: default-src 'self'` and `Cache-Control: no-cache`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
     getConsoleCampaignsPage: {
         parameters: {
             query?: never;
@@ -2503,6 +2578,26 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The console’s Keys page, served with `Content-Security-Policy: default-src 'self'`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    getConsolePrivacyPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The console’s Privacy page, served with `Content-Security-Policy: default-src 'self'` and `Cache-Control: no-cache`. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4056,6 +4151,8 @@ export interface operations {
                 to?: string;
                 /** @description Only this key’s reads. */
                 key_id?: string;
+                /** @description Only reads by keys of this role (`api`, `analyst`, …). */
+                role?: string;
                 /** @description Only this route, as recorded (`SQL`, `GET /v1/inspect/events`, …). */
                 route?: string;
                 /** @description Only reads about this person (user id). */
@@ -4082,6 +4179,110 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["AccessEntry"][];
                         cursor?: string;
+                    };
+                };
+            };
+            /** @description No key, an unknown key, or a revoked one. Codes: `auth_missing`, `auth_invalid`, `key_revoked`. */
+            401: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "auth_missing" | "auth_invalid" | "key_revoked";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is not an API key. Codes: `forbidden_role`. */
+            403: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden_role";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error, logged with the request id. Codes: `internal`. */
+            500: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Redis (the access log) did not answer; nothing was changed. Retry after `Retry-After`. Codes: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unavailable";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyAuditChain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verdict: how many entries hold together, or the first broken link. */
+            200: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        entries: number;
+                        head?: {
+                            seq: number;
+                            hash: string;
+                        };
+                    } | {
+                        /** @constant */
+                        ok: false;
+                        /** @description The first entry that does not hold. */
+                        seq: number;
+                        /** @enum {unknown} */
+                        reason: "hash_mismatch" | "link_mismatch" | "missing_entry" | "head_mismatch";
+                        entries: number;
                     };
                 };
             };
@@ -8302,6 +8503,96 @@ export interface operations {
             };
         };
     };
+    listExports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The exports. */
+            200: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Export"][];
+                    };
+                };
+            };
+            /** @description No key, an unknown key, or a revoked one. Codes: `auth_missing`, `auth_invalid`, `key_revoked`. */
+            401: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "auth_missing" | "auth_invalid" | "key_revoked";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is not an API key. Codes: `forbidden_role`. */
+            403: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden_role";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error, logged with the request id. Codes: `internal`. */
+            500: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description ClickHouse did not answer; nothing was changed. Retry after `Retry-After`. Codes: `unavailable`. */
+            503: {
+                headers: {
+                    /** @description The request id (the client's own when well-formed). */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unavailable";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createExport: {
         parameters: {
             query?: never;
@@ -8629,7 +8920,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description ClickHouse did not answer; nothing was changed. Retry after `Retry-After`. Codes: `unavailable`. */
+            /** @description ClickHouse did not answer, or the access log could not record the download (`access_log_unavailable`): nothing was sent. Retry after `Retry-After`. Codes: `unavailable`, `access_log_unavailable`. */
             503: {
                 headers: {
                     /** @description The request id (the client's own when well-formed). */
@@ -8642,7 +8933,7 @@ export interface operations {
                     "application/json": {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "unavailable";
+                            code?: "unavailable" | "access_log_unavailable";
                         };
                     } & components["schemas"]["Error"];
                 };

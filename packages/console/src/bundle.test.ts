@@ -23,9 +23,21 @@ describe('the console build', () => {
   });
 
   it('builds every page of src/pages: a script each, the shell’s stylesheet, and the pages’ own', () => {
-    expect(consolePages()).toEqual(['campaigns', 'health', 'inspector', 'keys', 'segments', 'sql']);
+    expect(consolePages()).toEqual(['audit', 'campaigns', 'health', 'inspector', 'keys', 'privacy', 'segments', 'sql']);
     expect(Object.keys(build.entries).sort()).toEqual(
-      ['campaigns.js', 'console.css', 'health.js', 'inspector.css', 'inspector.js', 'keys.css', 'keys.js', 'segments.js', 'sql.js'].sort(),
+      [
+        'audit.js',
+        'campaigns.js',
+        'console.css',
+        'health.js',
+        'inspector.css',
+        'inspector.js',
+        'keys.css',
+        'keys.js',
+        'privacy.js',
+        'segments.js',
+        'sql.js',
+      ].sort(),
     );
     // Each named by its content's hash: the same sources give the same names; every entry's file is there.
     for (const [name, file] of Object.entries(build.entries)) {

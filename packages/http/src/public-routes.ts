@@ -40,6 +40,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   { match: 'exact', path: '/v1/keys', service: 'segmenter', serves: 'the app’s keys, with their last use' },
   { match: 'exact', path: '/v1/keys/user-tokens', service: 'segmenter', serves: 'the app’s user token policy, signing keys and last hour’s outcomes' },
   { match: 'exact', path: '/v1/audit/reads', service: 'segmenter', serves: 'the app’s access log of reads' },
+  { match: 'exact', path: '/v1/audit/verify', service: 'segmenter', serves: 'whether the app’s access log chain holds' },
   { match: 'prefix', path: '/v1/privacy/', service: 'segmenter', serves: 'erasure and export of a person’s data, suppressions' },
   { match: 'exact', path: '/console/keys', service: 'segmenter', serves: 'the console’s Keys page' },
   { match: 'exact', path: '/v1/campaigns', service: 'segmenter', serves: 'campaign creation and list' },

@@ -32,6 +32,7 @@ export interface AccessFilter {
   /** Epoch ms, exclusive. */
   to?: number;
   keyId?: string;
+  role?: string;
   route?: string;
   person?: string;
   /** Entries with a lower seq than this (the previous page's cursor). */
@@ -76,6 +77,7 @@ export function createAccessLog(storage: AccessLogStorage, opts: AccessLogOption
     (f.from === undefined || e.at >= f.from) &&
     (f.to === undefined || e.at < f.to) &&
     (f.keyId === undefined || e.key_id === f.keyId) &&
+    (f.role === undefined || e.role === f.role) &&
     (f.route === undefined || e.route === f.route) &&
     (f.person === undefined || e.person === f.person);
 

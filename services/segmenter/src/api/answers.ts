@@ -12,6 +12,8 @@ import type { AppHealth } from './health';
 import type { InspectedDeadLetter, InspectedEvent, InspectedRejection } from './inspect';
 import type { KeyView, UserTokenKeyView, UserTokensOverview } from './keys';
 import type { segmentView } from './segments';
+import type { AuditReadsAnswer } from './audit';
+import type { ErasureRequest, ExportRequest, Suppression } from '../privacy';
 import type { SqlExample } from './console/sql-examples';
 
 /** A list answer: `{ data: [...] }`. */
@@ -21,6 +23,10 @@ export interface DataAnswer<T> {
 
 export type {
   AppHealth,
+  AuditReadsAnswer,
+  ErasureRequest,
+  ExportRequest,
+  Suppression,
   CampaignActivity,
   CampaignReport,
   ErrorBody,
@@ -49,3 +55,5 @@ export interface KeysAnswer {
 }
 /** `GET /v1/keys/user-tokens`. */
 export type UserTokensAnswer = UserTokensOverview;
+/** `GET /v1/audit/verify`. */
+export type { ChainVerdict } from '@evp/http';

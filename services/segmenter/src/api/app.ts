@@ -126,7 +126,7 @@ export function createSegmenterApp(deps: SegmenterAppDeps) {
       });
       if (deps.segments) segmentRoutes(router, deps.keys, deps.segments, deps.analytics, guarded, recordRead);
       if (deps.campaigns) campaignRoutes(router, deps.keys, deps.campaigns, deps.analytics, guarded);
-      if (deps.privacy) privacyRoutes(router, deps.keys, deps.privacy, guarded);
+      if (deps.privacy) privacyRoutes(router, deps.keys, deps.privacy, guarded, recordRead);
       keyRoutes(router, deps.keys, guarded);
       auditRoutes(router, deps.keys, accessLog, guarded);
       if (deps.console) consoleRoutes(router, deps.console);

@@ -1,6 +1,6 @@
 import { closedObject, jsonResponse, keyed, nullable, type OpenApiPaths } from '@evp/http';
 
-/** GET /v1/audit/reads (audit.ts; docs/privacy.md, "Access log"). */
+/** GET /v1/audit/reads and /v1/audit/verify (audit.ts; docs/privacy.md, "Access log"). */
 
 const query = (name: string, description: string, schema: object = { type: 'string' }) => ({ name, in: 'query', required: false, description, schema });
 
@@ -18,6 +18,7 @@ export function auditPaths(internalError: object, unavailable: object): OpenApiP
           query('from', 'Reads at or after this instant: epoch ms or ISO 8601.'),
           query('to', 'Reads before this instant: epoch ms or ISO 8601.'),
           query('key_id', 'Only this key’s reads.'),
+          query('role', 'Only reads by keys of this role (`api`, `analyst`, …).'),
           query('route', 'Only this route, as recorded (`SQL`, `GET /v1/inspect/events`, …).'),
           query('person', 'Only reads about this person (user id).'),
           query('cursor', 'The `cursor` of the previous page.'),
@@ -28,6 +29,34 @@ export function auditPaths(internalError: object, unavailable: object): OpenApiP
             'One page of entries.',
             closedObject(['data'], { data: { type: 'array', items: { $ref: '#/components/schemas/AccessEntry' } }, cursor: { type: 'string' } }),
           ),
+          ...key.responses,
+          '500': internalError,
+          '503': unavailable,
+        },
+      },
+    },
+    '/v1/audit/verify': {
+      get: {
+        operationId: 'verifyAuditChain',
+        summary: 'Whether the app’s access log chain holds (what `npm run audit:verify` says of it)',
+        description: 'Walks the key’s own app’s entries from the first kept to the head: every hash, every link, no gap, the head agreeing.',
+        security: key.security,
+        responses: {
+          '200': jsonResponse('The verdict: how many entries hold together, or the first broken link.', {
+            oneOf: [
+              closedObject(['ok', 'entries'], {
+                ok: { const: true },
+                entries: { type: 'integer', minimum: 0 },
+                head: closedObject(['seq', 'hash'], { seq: { type: 'integer' }, hash: { type: 'string' } }),
+              }),
+              closedObject(['ok', 'seq', 'reason', 'entries'], {
+                ok: { const: false },
+                seq: { type: 'integer', description: 'The first entry that does not hold.' },
+                reason: { enum: ['hash_mismatch', 'link_mismatch', 'missing_entry', 'head_mismatch'] },
+                entries: { type: 'integer', minimum: 0 },
+              }),
+            ],
+          }),
           ...key.responses,
           '500': internalError,
           '503': unavailable,

@@ -1,12 +1,12 @@
 import type { Request, Router } from 'express';
 import { ApiError, type KeyRing } from '@evp/core';
-import { grantOf, requireKey, type AccessEntry, type AccessFilter, type AccessLog } from '@evp/http';
+import { grantOf, requireKey, type AccessEntry, type AccessFilter, type AccessLog, type ChainVerdict } from '@evp/http';
 
 const AUDIT_PAGE_DEFAULT = 100;
 const AUDIT_PAGE_MAX = 1000;
 
 /** The page GET /v1/audit/reads answers: newest first; `cursor` fetches the next (older) page. */
-interface AuditReadsAnswer {
+export interface AuditReadsAnswer {
   data: AccessEntry[];
   cursor?: string;
 }
@@ -20,7 +20,7 @@ function instant(q: Record<string, unknown>, name: 'from' | 'to'): number | unde
   return ms;
 }
 
-function text(q: Record<string, unknown>, name: 'key_id' | 'route' | 'person'): string | undefined {
+function text(q: Record<string, unknown>, name: 'key_id' | 'role' | 'route' | 'person'): string | undefined {
   const raw = q[name];
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string' || raw.length === 0 || raw.length > 256)
@@ -47,12 +47,14 @@ function parseAuditQuery(q: Record<string, unknown>): AccessFilter {
   const from = instant(q, 'from');
   const to = instant(q, 'to');
   const keyId = text(q, 'key_id');
+  const role = text(q, 'role');
   const route = text(q, 'route');
   const person = text(q, 'person');
   const before = positive(q, 'cursor', Number.MAX_SAFE_INTEGER);
   if (from !== undefined) f.from = from;
   if (to !== undefined) f.to = to;
   if (keyId !== undefined) f.keyId = keyId;
+  if (role !== undefined) f.role = role;
   if (route !== undefined) f.route = route;
   if (person !== undefined) f.person = person;
   if (before !== undefined) f.before = before;
@@ -60,7 +62,8 @@ function parseAuditQuery(q: Record<string, unknown>): AccessFilter {
 }
 
 /**
- * GET /v1/audit/reads (docs/privacy.md, "Access log"): the key's own app's reads, API key only.
+ * GET /v1/audit/reads and /v1/audit/verify (docs/privacy.md, "Access log"): the key's own app's
+ * reads and whether its chain holds, API key only.
  * Listing the log is not itself logged: it shows who read, not the data read.
  */
 export function auditRoutes(router: Router, keys: KeyRing, log: AccessLog, guarded: <T>(req: Request, op: () => Promise<T>) => Promise<T>): void {
@@ -70,5 +73,10 @@ export function auditRoutes(router: Router, keys: KeyRing, log: AccessLog, guard
     const page = await guarded(req, () => log.list(appId, filter));
     const answer: AuditReadsAnswer = page.next === undefined ? { data: page.data } : { data: page.data, cursor: String(page.next) };
     res.status(200).json(answer);
+  });
+  // The chain walked from the first entry kept to the head: what `npm run audit:verify` says of this app.
+  router.get('/v1/audit/verify', requireKey(keys, 'api'), async (req, res) => {
+    const verdict: ChainVerdict = await guarded(req, () => log.verify(grantOf(req).appId));
+    res.status(200).json(verdict);
   });
 }

@@ -86,6 +86,8 @@ export function consolePaths(): OpenApiPaths {
     ]),
     '/console/sql': file('getConsoleSqlPage', 'The console’s SQL page', 'text/html'),
     '/console/health': file('getConsoleHealthPage', 'The console’s Health page', 'text/html'),
+    '/console/privacy': file('getConsolePrivacyPage', 'The console’s Privacy page', 'text/html'),
+    '/console/audit': file('getConsoleAuditPage', 'The console’s Access log page', 'text/html'),
     '/console/assets/{file}': {
       get: {
         operationId: 'getConsoleAsset',

@@ -186,6 +186,8 @@ describe("the segmenter's OpenAPI fragment", () => {
       '/console/sql',
       '/console/health',
       '/console/keys',
+      '/console/privacy',
+      '/console/audit',
       '/console/assets/chart.umd.min.js',
       '/console/assets/sql-examples.json',
     ])

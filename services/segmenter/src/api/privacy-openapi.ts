@@ -1,5 +1,17 @@
 import { allTopics } from '@evp/core';
-import { closedObject, errorResponse, internalError, jsonRequestBody, jsonResponse, keyed, pathParam, ref, unavailable, type OpenApiPaths } from '@evp/http';
+import {
+  closedObject,
+  errorResponse,
+  internalError,
+  jsonRequestBody,
+  jsonResponse,
+  keyed,
+  pathParam,
+  ref,
+  retryAfterHeader,
+  unavailable,
+  type OpenApiPaths,
+} from '@evp/http';
 import { ERASURE_MAX_IDS, ERASURE_STATES, EXPORT_STATES } from '../privacy';
 
 /** /v1/privacy (privacy.ts; docs/privacy.md). */
@@ -72,6 +84,12 @@ export function privacyPaths(): OpenApiPaths {
         ),
         responses: { '202': accepted('The export'), '400': badBody('Neither exactly `user_id` nor exactly `patient_id`.'), ...common },
       },
+      get: {
+        operationId: 'listExports',
+        summary: 'The app’s exports, newest first (at most 100): state and rows, never the person’s id',
+        security: key.security,
+        responses: { '200': jsonResponse('The exports.', closedObject(['data'], { data: { type: 'array', items: ref('Export') } })), ...common },
+      },
     },
     '/v1/privacy/exports/{id}': {
       get: {
@@ -86,7 +104,8 @@ export function privacyPaths(): OpenApiPaths {
       get: {
         operationId: 'getExportData',
         summary: 'The export’s rows as ndjson, streamed',
-        description: 'One line per stored row: `{"store": "clickhouse.<table>", "row": {…}}`, read a page at a time.',
+        description:
+          'One line per stored row: `{"store": "clickhouse.<table>", "row": {…}}`, read a page at a time. Recorded in the access log (route `GET /v1/privacy/exports/{id}/data`, the person as the keyed hash of the export’s id) before the first byte is sent.',
         security: key.security,
         parameters: [requestIdParam],
         responses: {
@@ -94,6 +113,11 @@ export function privacyPaths(): OpenApiPaths {
           '404': notFound,
           '409': errorResponse('The export is not completed yet.', ['conflict']),
           ...common,
+          '503': errorResponse(
+            'ClickHouse did not answer, or the access log could not record the download (`access_log_unavailable`): nothing was sent. Retry after `Retry-After`.',
+            ['unavailable', 'access_log_unavailable'],
+            retryAfterHeader,
+          ),
         },
       },
     },

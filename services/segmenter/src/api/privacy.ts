@@ -1,6 +1,6 @@
 import type { Request, Router } from 'express';
 import { ApiError, type KeyRing } from '@evp/core';
-import { grantOf, jsonBody, requireKey } from '@evp/http';
+import { grantOf, jsonBody, requireKey, type RecordRead } from '@evp/http';
 import { parseErasureBody, parseExportBody, type PrivacyService } from '../privacy';
 
 /** 1,000 ids of 256 characters fit well under this. */
@@ -19,7 +19,7 @@ type Guarded = <T>(req: Request, op: () => Promise<T>) => Promise<T>;
  * Erasure and export of a person's data (docs/privacy.md). API key only, the key's app only; a
  * request is answered 202 and carried out by the privacy processor.
  */
-export function privacyRoutes(router: Router, keys: KeyRing, privacy: PrivacyService, guarded: Guarded) {
+export function privacyRoutes(router: Router, keys: KeyRing, privacy: PrivacyService, guarded: Guarded, recordRead: RecordRead) {
   const api = requireKey(keys, 'api');
   const body = jsonBody(PRIVACY_BODY_LIMIT);
   const found = <T>(v: T | undefined): T => {
@@ -43,6 +43,9 @@ export function privacyRoutes(router: Router, keys: KeyRing, privacy: PrivacySer
     const r = await guarded(req, () => privacy.createExport(grantOf(req).appId, target));
     res.status(202).json({ id: r.id, state: r.state });
   });
+  router.get('/v1/privacy/exports', api, async (req, res) => {
+    res.status(200).json({ data: await guarded(req, () => privacy.list(grantOf(req).appId, 'export')) });
+  });
   router.get('/v1/privacy/exports/:id', api, async (req, res) => {
     const id = requestId(req);
     const r = found(await guarded(req, () => privacy.get(grantOf(req).appId, 'export', id)));
@@ -51,9 +54,11 @@ export function privacyRoutes(router: Router, keys: KeyRing, privacy: PrivacySer
   router.get('/v1/privacy/exports/:id/data', api, async (req, res) => {
     const id = requestId(req);
     const { appId } = grantOf(req);
-    const r = found(await guarded(req, () => privacy.get(appId, 'export', id)));
+    const { request: r, person } = found(await guarded(req, () => privacy.exportOf(appId, id)));
     if (r.state !== 'completed')
       throw new ApiError('conflict', { message: `the export is ${r.state}: its data is ready once it is completed`, path: 'params.id' });
+    // Recorded before the first byte: a log that cannot be written refuses the download (503 access_log_unavailable).
+    await recordRead(req, { route: 'GET /v1/privacy/exports/{id}/data', person, rows: r.rows ?? null });
     res.status(200).type('application/x-ndjson');
     // Line by line, waiting when the client reads slowly: the export is never held whole.
     for await (const line of privacy.exportData(appId, id)) if (!res.write(line)) await new Promise((resolve) => res.once('drain', resolve));

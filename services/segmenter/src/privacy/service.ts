@@ -77,6 +77,11 @@ export function createPrivacyService(deps: PrivacyServiceDeps) {
       return s?.request.kind === kind ? s.request : undefined;
     },
     list: async (appId: string, kind: 'erasure' | 'export') => (await store.list(appId, kind)).map((s) => s.request),
+    /** An export and the keyed hash of its person: what the access log records of its download (never the id). */
+    async exportOf(appId: string, id: string): Promise<{ request: ExportRequest; person: string | null } | undefined> {
+      const s = await store.get(appId, id);
+      return s?.request.kind === 'export' ? { request: s.request, person: s.idHashes[0] ?? null } : undefined;
+    },
     async *exportData(appId: string, id: string): AsyncGenerator<string> {
       await deps.onExportRead?.(appId, id);
       yield* exportLines(deps.analytics, targets, id);

@@ -150,3 +150,49 @@ export const KEYS_BODY = `<h2>Keys <span id="app" data-testid="app"></span></h2>
   <div class="chart"><canvas id="outcomes-chart" data-testid="outcomes-chart" role="img"></canvas></div>
   <div id="outcomes" data-testid="outcomes"></div>
 </section>`;
+
+export const PRIVACY_BODY = `<h1>Privacy</h1>
+<section>
+  <h2>Erasures <span id="erasure-progress" data-testid="erasure-progress"></span></h2>
+  <form id="erase-form" data-testid="erase-form" autocomplete="off">
+    <label>User ids (one a line) <textarea id="erase-users" data-testid="erase-users" rows="2"></textarea></label>
+    <label>Patient ids (one a line) <textarea id="erase-patients" data-testid="erase-patients" rows="2"></textarea></label>
+    <button type="submit" data-testid="erase">Erase…</button>
+  </form>
+  <p id="erase-confirm" data-testid="erase-confirm" hidden><span id="erase-question" data-testid="erase-question"></span>
+    <button type="button" id="erase-yes" data-testid="erase-yes">Erase them</button> <button type="button" id="erase-no">Cancel</button></p>
+  <div id="erasures" data-testid="erasures"></div>
+</section>
+<section>
+  <h2>Exports</h2>
+  <form id="export-form" data-testid="export-form" autocomplete="off">
+    <label>Kind <select id="export-kind" data-testid="export-kind"><option value="user_id">user</option><option value="patient_id">patient</option></select></label>
+    <label>Id <input id="export-id" data-testid="export-id" required></label>
+    <button type="submit" data-testid="export">Export</button>
+  </form>
+  <div id="exports" data-testid="exports"></div>
+</section>
+<section>
+  <h2>Suppressions</h2>
+  <p class="meta">Listed by keyed hash (the ids are not kept): lift one by its user id.</p>
+  <form id="lift-form" data-testid="lift-form" autocomplete="off">
+    <label>User id <input id="lift-id" data-testid="lift-id" required></label>
+    <button type="submit" data-testid="lift">Lift…</button>
+  </form>
+  <p id="lift-confirm" data-testid="lift-confirm" hidden><span id="lift-question" data-testid="lift-question"></span>
+    <button type="button" id="lift-yes" data-testid="lift-yes">Lift it</button> <button type="button" id="lift-no">Cancel</button></p>
+  <div id="suppressions" data-testid="suppressions"></div>
+</section>`;
+
+export const AUDIT_BODY = `<h1>Access log <span id="chain" data-testid="chain"></span></h1>
+<form id="audit-filters" data-testid="audit-filters" autocomplete="off">
+  <label>Route <input id="f-route" data-testid="f-route" placeholder="GET /v1/inspect/events"></label>
+  <label>Role <input id="f-role" data-testid="f-role" placeholder="api"></label>
+  <label>Key id <input id="f-key" data-testid="f-key"></label>
+  <label>Person <input id="f-person" data-testid="f-person"></label>
+  <label>From <input id="f-from" data-testid="f-from" type="datetime-local"></label>
+  <label>To <input id="f-to" data-testid="f-to" type="datetime-local"></label>
+  <button type="submit" data-testid="filter">Filter</button>
+</form>
+<div id="reads" data-testid="reads"></div>
+<p><button type="button" id="newest" data-testid="newest">Newest</button> <button type="button" id="older" data-testid="older" disabled>Older</button></p>`;

@@ -59,12 +59,14 @@ const CONSOLE_PAGES: readonly ConsolePage[] = [
     entry: 'inspector',
   },
   { path: '/console/keys', section: 'keys', title: 'Keys · console', body: bodies.KEYS_BODY, promptButton: 'Show keys', entry: 'keys', chart: true },
+  { path: '/console/privacy', section: 'privacy', title: 'Privacy · console', body: bodies.PRIVACY_BODY, entry: 'privacy' },
+  { path: '/console/audit', section: 'audit', title: 'Access log · console', body: bodies.AUDIT_BODY, entry: 'audit' },
 ];
 
 const TYPES: Readonly<Record<string, string>> = { js: 'text/javascript', css: 'text/css' };
 
 /**
- * The console (docs/console.md): Campaigns, Segments, SQL, Health, the inspector and Keys on the one
+ * The console (docs/console.md): Campaigns, Segments, SQL, Health, the inspector, Keys, Privacy and the access log on the one
  * base URL, in the one shell (shell.ts), their scripts and styles the console's build (packages/console).
  * Pages and files need no key; every call the pages make takes the app's API key from the prompt.
  */

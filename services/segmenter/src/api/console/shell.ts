@@ -24,6 +24,8 @@ export const CONSOLE_NAV: readonly NavEntry[] = [
   { id: 'health', label: 'Health', href: '/console/health' },
   { id: 'inspector', label: 'Inspector', href: '/inspector' },
   { id: 'keys', label: 'Keys', href: '/console/keys' },
+  { id: 'privacy', label: 'Privacy', href: '/console/privacy' },
+  { id: 'audit', label: 'Access log', href: '/console/audit' },
 ];
 
 export interface ShellOptions {
