@@ -10,9 +10,14 @@ import { WORK_TABLE, type ClickHouseTarget } from './targets';
  * `keys` joined to the work rows' `kind:id` (a hash join, not a scan of every id per row), and each
  * text of `texts` searched for the ids of its app. A row is counted once per request, whatever number
  * of its ids the request names (`_part`, `_part_offset` name the row). `physical` counts the rows
- * still on disk (the deleted mask ignored). Requests naming no row are absent from the map.
+ * still on disk (the deleted mask ignored). `params` binds the scope's parameters (the batch's request ids). Requests naming no row are absent from the map.
  */
-export async function countByRequest(analytics: Analytics, target: ClickHouseTarget, scope: string, physical: boolean): Promise<Map<string, number>> {
+export async function countByRequest(
+  analytics: Analytics,
+  target: ClickHouseTarget,
+  { scope, params }: { scope: string; params?: Record<string, unknown> },
+  physical: boolean,
+): Promise<Map<string, number>> {
   const rows = (columns: string) => `SELECT _part AS part, _part_offset AS offset, app_id, ${columns} FROM ${target.table} WHERE ${target.where(scope)}`;
   const work = (columns: string) => `SELECT request_id, app_id, ${columns} FROM ${WORK_TABLE} WHERE ${scope}`;
   const byKey = `SELECT w.request_id AS request_id, r.part AS part, r.offset AS offset
@@ -26,6 +31,7 @@ export async function countByRequest(analytics: Analytics, target: ClickHouseTar
   );
   const found = await analytics.query<{ request_id: string; n: number | string }>(
     `SELECT request_id, uniqExact(part, offset) AS n FROM (${[byKey, ...byText].join(' UNION ALL ')}) GROUP BY request_id${physical ? ' SETTINGS apply_deleted_mask = 0' : ''}`,
+    params,
   );
   return new Map(found.map((f) => [f.request_id, Number(f.n)]));
 }
