@@ -143,7 +143,8 @@ async function main() {
         .flatMap((r) => (r && 'steps' in r ? r.steps : []))
         .filter((s) => s.state === state)
         .map((s) => Date.parse(s.at))
-        .reduce(pick);
+        // Not reduce(pick): reduce passes the index and the array too, and Math.max of an array is NaN.
+        .reduce((a, b) => pick(a, b));
     const steps = ['accepted', 'suppressed', 'deleting', 'verifying', 'completed'];
     console.log(`load average after the run: ${load()}`);
     console.log(`\nerasure run: ${Math.round(runMs)} ms for ${created.length} requests; ${created.length - bad} completed, ${bad} not`);
