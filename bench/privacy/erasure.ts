@@ -5,10 +5,12 @@
  *
  * Printed:
  * - the statements the run issued, per kind and per table, through a wrapper of the Analytics port:
- *   the deletes must be one DELETE and one APPLY DELETED MASK per table for the whole batch;
+ *   the deletes must be one DELETE and one APPLY DELETED MASK per table for the whole batch, and the
+ *   evidence one count per table per phase (before, after, after with the mask ignored);
  * - the time of each step, from the requests' own stored steps;
  * - the p50/p99 of an analyst query mix run during the erasure, beside the same mix run without it
- *   just before (the baseline), in the same process, as a ratio.
+ *   just before (the baseline), in the same process, as a ratio;
+ * - the machine's load average at the start and the end (the figures depend on what else runs).
  *
  *   npm run bench:privacy -- [--events 10000000] [--requests 1000] [--baseline-queries 300] [--dir PATH]
  *
@@ -16,6 +18,7 @@
  * `--dir` (default .local/bench-privacy). Each run erases the first `--requests` users still present,
  * so runs go on erasing different users of the same data set (each run shrinks it by ≈ 1%).
  */
+import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { runMigrations } from '@evp/clickhouse';
 import { createLogger, type Analytics } from '@evp/core';
@@ -120,6 +123,11 @@ async function main() {
     const mix = (async () => {
       for (let i = 0; running; i++) during.push(await timedQuery(base, i));
     })();
+    const load = () =>
+      loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ');
+    console.log(`load average before the run: ${load()}`);
     const t0 = performance.now();
     await privacy.runOnce();
     const runMs = performance.now() - t0;
@@ -135,8 +143,10 @@ async function main() {
         .flatMap((r) => (r && 'steps' in r ? r.steps : []))
         .filter((s) => s.state === state)
         .map((s) => Date.parse(s.at))
-        .reduce(pick);
+        // Not reduce(pick): reduce passes the index and the array too, and Math.max of an array is NaN.
+        .reduce((a, b) => pick(a, b));
     const steps = ['accepted', 'suppressed', 'deleting', 'verifying', 'completed'];
+    console.log(`load average after the run: ${load()}`);
     console.log(`\nerasure run: ${Math.round(runMs)} ms for ${created.length} requests; ${created.length - bad} completed, ${bad} not`);
     console.log('step (all requests)                | ms');
     for (let i = 1; i < steps.length; i++) {
@@ -148,6 +158,9 @@ async function main() {
     for (const [k, n] of [...counts].sort()) console.log(`  ${k}: ${n}`);
     const deletes = [...counts].filter(([k]) => k.startsWith('DELETE ') || k.startsWith('APPLY '));
     const perTable = deletes.every(([, n]) => n === 1);
+    // The evidence: one count per table per phase (before, after, after with the mask ignored) for the whole batch.
+    const evidence = privacy.targets.map((t) => `${t.table} ${counts.get(`SELECT ${t.table}`) ?? 0}`);
+    console.log(`counts per table for the batch (3 = one per phase): ${evidence.join(', ')}`);
     console.log(`deletes: ${deletes.length} statements over ${privacy.targets.length} tables + the work table; one per table per batch: ${perTable}`);
 
     const p = (xs: number[], q: number) => pct(xs, q).toFixed(1);

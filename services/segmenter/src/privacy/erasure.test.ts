@@ -25,6 +25,9 @@ function counting(analytics: Analytics, failOnDelete?: number) {
   return { analytics: wrapped, deletes };
 }
 
+/** Every table the erasure deletes from (the default targets). */
+const chdbTables = () => createPrivacyService({ analytics: chdb.analytics, logger, hashKey }).targets.map((t) => t.table);
+
 const seeded = { events: 3, catalog_user: 1, catalog_patient: 1, rejected: 1, dead_letters: 1, segment_members: 1, campaign_outcomes: 1, actions_log: 1 };
 
 describe('erasure in ClickHouse', () => {
@@ -86,6 +89,40 @@ describe('erasure in ClickHouse', () => {
     const stored = await db.query<{ t: string }>(`SELECT toJSONString(tuple(*)) AS t FROM privacy_requests`);
     expect(stored.some((s) => s.t.includes('u-gone') || s.t.includes('p-gone'))).toBe(false);
     expect((await privacy.suppressions('era')).map((s) => s.kind).sort()).toEqual(['patient', 'patient', 'user', 'user']);
+  });
+
+  it('issues the same statements per table for 1 request as for 4: one count per phase, one DELETE and one APPLY DELETED MASK per table for the batch', async () => {
+    const db = chdb.analytics;
+    const perTable = async (app: string, n: number) => {
+      const users = Array.from({ length: n }, (_, i) => `u-many${i}`);
+      for (const u of users) await seedPerson(db, app, u, `p-${u}`);
+      const statements: string[] = [];
+      const analytics: Analytics = {
+        ...db,
+        command: async (sql, params) => (statements.push(sql), db.command(sql, params)),
+        query: async (sql, params) => (statements.push(sql), db.query(sql, params)),
+      };
+      const privacy = createPrivacyService({ analytics, logger, hashKey });
+      const ids: string[] = [];
+      for (const u of users) ids.push((await privacy.createErasure(app, [{ kind: 'user', id: u }])).id);
+      statements.length = 0;
+      await privacy.runOnce();
+      // Counted by the table the statement reads or changes (its first table named after FROM or TABLE).
+      const counts: Record<string, number> = {};
+      for (const sql of statements) {
+        const table = /\b(?:FROM|TABLE) (\w+)/.exec(sql)?.[1] ?? '?';
+        if (privacy.targets.some((t) => t.table === table)) counts[table] = (counts[table] ?? 0) + 1;
+      }
+      // Neither the people's ids nor the requests' are in the text: a batch of 1,000 request ids written
+      // out in every subquery passed max_query_size; they are bound as a parameter.
+      expect(statements.filter((sql) => [...users, ...ids].some((id) => sql.includes(id)))).toEqual([]);
+      for (const u of users) expect((await db.query(`SELECT user_id FROM events WHERE app_id = '${app}' AND user_id = '${u}'`)).length).toBe(0);
+      return counts;
+    };
+    // Count before, count after, count after with the deleted mask ignored, DELETE, APPLY DELETED MASK.
+    const five = Object.fromEntries(chdbTables().map((t) => [t, 5]));
+    expect(await perTable('ern1', 1)).toEqual(five);
+    expect(await perTable('ern4', 4)).toEqual(five);
   });
 
   it('resumes a request whose processor died mid-deleting, and ends completed with nothing left', async () => {

@@ -1,6 +1,7 @@
 import type { ActionStore } from '@evp/actions';
 import { allTopics, type Analytics, type Logger } from '@evp/core';
 import type { ClickHouseTarget } from './targets';
+import { countByRequest } from './evidence';
 import type { ErasureRequest, KafkaEntry, StoreEntry, StoredRequest, Suppression } from './model';
 import type { PrivacyStore } from './store';
 import { idHash } from '@evp/core';
@@ -39,12 +40,15 @@ export const requestScope = (ids: string[]) => {
   return `request_id IN (${ids.map((id) => `'${id}'`).join(', ')})`;
 };
 
-const countRows = async (analytics: Analytics, target: ClickHouseTarget, scope: string, physical: boolean) => {
-  const rows = await analytics.query<{ n: number }>(
-    `SELECT count() AS n FROM ${target.table} WHERE ${target.where(scope)}${physical ? ' SETTINGS apply_deleted_mask = 0' : ''}`,
-  );
-  return Number(rows[0]?.n ?? 0);
-};
+/**
+ * The requests of a batch, bound as a parameter (request ids, never a person's): written as a literal
+ * list, 1,000 ids repeated in every subquery of a statement pass ClickHouse's max_query_size
+ * (262,144 bytes; found by bench:privacy at 1,000 requests).
+ */
+const batchScope = (batch: StoredRequest<ErasureRequest>[]) => ({
+  scope: 'request_id IN {batch:Array(String)}',
+  params: { batch: batch.map((s) => s.request.id) },
+});
 
 const storeName = (t: ClickHouseTarget) => `clickhouse.${t.table}`;
 
@@ -93,26 +97,36 @@ export function createErasureProcessor(deps: ErasureDeps) {
   const userIds = async (s: StoredRequest<ErasureRequest>) =>
     (await deps.store.workIds(s.appId, s.request.id)).filter((w) => w.kind === 'user').map((w) => w.id);
 
-  async function countBefore(s: StoredRequest<ErasureRequest>) {
-    const scope = requestScope([s.request.id]);
-    s.request.stores = [];
-    for (const t of deps.targets) {
-      const entry: StoreEntry = { store: storeName(t), state: 'pending', steps: [], before: await countRows(deps.analytics, t, scope, false) };
-      moveStore(entry, 'deleting');
-      s.request.stores.push(entry);
+  /** Counts per request, one query per table for the whole batch (evidence.ts). */
+  async function countBatch(batch: StoredRequest<ErasureRequest>[], physical: boolean) {
+    const { scope, params } = batchScope(batch);
+    const counts = new Map<ClickHouseTarget, Map<string, number>>();
+    for (const t of deps.targets) counts.set(t, await countByRequest(deps.analytics, t, { scope, params }, physical));
+    return (t: ClickHouseTarget, s: StoredRequest<ErasureRequest>) => counts.get(t)?.get(s.request.id) ?? 0;
+  }
+
+  async function countBefore(batch: StoredRequest<ErasureRequest>[]) {
+    const before = await countBatch(batch, false);
+    for (const s of batch) {
+      s.request.stores = [];
+      for (const t of deps.targets) {
+        const entry: StoreEntry = { store: storeName(t), state: 'pending', steps: [], before: before(t, s) };
+        moveStore(entry, 'deleting');
+        s.request.stores.push(entry);
+      }
+      if (deps.actions) {
+        const held = await deps.actions.countPeople(s.appId, await userIds(s));
+        const entry: StoreEntry = { store: ACTIONS_STORE, state: 'pending', steps: [], before: held.records };
+        moveStore(entry, 'deleting');
+        s.request.stores.push(entry);
+      }
+      moveTo(s.request, 'deleting');
+      await save(s);
     }
-    if (deps.actions) {
-      const held = await deps.actions.countPeople(s.appId, await userIds(s));
-      const entry: StoreEntry = { store: ACTIONS_STORE, state: 'pending', steps: [], before: held.records };
-      moveStore(entry, 'deleting');
-      s.request.stores.push(entry);
-    }
-    moveTo(s.request, 'deleting');
-    await save(s);
   }
 
   async function deleteBatch(batch: StoredRequest<ErasureRequest>[]) {
-    const scope = requestScope(batch.map((s) => s.request.id));
+    const { scope, params } = batchScope(batch);
     // The action store first: its outbox entries naming the person are gone before ClickHouse's
     // actions_log is deleted, so the relay has the least chance to bring one back after (docs/privacy.md).
     // One call per app for every request of the batch: one AOF rewrite per app, not per request.
@@ -129,7 +143,7 @@ export function createErasureProcessor(deps: ErasureDeps) {
       }
     }
     for (const t of deps.targets) {
-      await deps.analytics.command(`DELETE FROM ${t.table} WHERE ${t.where(scope)}`);
+      await deps.analytics.command(`DELETE FROM ${t.table} WHERE ${t.where(scope)}`, params);
       // The lightweight delete only masks rows; rewriting the affected parts removes them from disk
       // (the old parts go once ClickHouse cleans them up: old_parts_lifetime).
       await deps.analytics.command(`ALTER TABLE ${t.table} APPLY DELETED MASK`);
@@ -142,13 +156,20 @@ export function createErasureProcessor(deps: ErasureDeps) {
     }
   }
 
-  async function verify(s: StoredRequest<ErasureRequest>) {
-    const scope = requestScope([s.request.id]);
+  async function verify(batch: StoredRequest<ErasureRequest>[]) {
+    if (batch.length === 0) return;
+    const after = await countBatch(batch, false);
+    const afterPhysical = await countBatch(batch, true);
+    for (const s of batch) await verifyOne(s, after, afterPhysical);
+  }
+
+  type Counted = (t: ClickHouseTarget, s: StoredRequest<ErasureRequest>) => number;
+  async function verifyOne(s: StoredRequest<ErasureRequest>, after: Counted, afterPhysical: Counted) {
     for (const t of deps.targets) {
       const entry = s.request.stores.find((e) => e.store === storeName(t));
       if (!entry) continue;
-      entry.after = await countRows(deps.analytics, t, scope, false);
-      entry.after_physical = await countRows(deps.analytics, t, scope, true);
+      entry.after = after(t, s);
+      entry.after_physical = afterPhysical(t, s);
       moveStore(entry, entry.after === 0 && entry.after_physical === 0 ? 'completed' : 'failed');
     }
     const actions = s.request.stores.find((e) => e.store === ACTIONS_STORE);
@@ -173,11 +194,12 @@ export function createErasureProcessor(deps: ErasureDeps) {
   async function runOnce(): Promise<void> {
     const open = (await deps.store.open('erasure')) as StoredRequest<ErasureRequest>[];
     for (const s of open.filter((o) => o.request.state === 'accepted')) await suppress(s);
-    for (const s of open.filter((o) => o.request.state === 'suppressed')) await countBefore(s);
+    const suppressed = open.filter((o) => o.request.state === 'suppressed');
+    if (suppressed.length > 0) await countBefore(suppressed);
     const deleting = open.filter((o) => o.request.state === 'deleting');
     if (deleting.length > 0) await deleteBatch(deleting);
     const verifying = open.filter((o) => o.request.state === 'verifying');
-    for (const s of verifying) await verify(s);
+    await verify(verifying);
     // The ended requests' ids leave the work table together (one delete for the batch, not one per
     // request), before their end is stored: a processor killed in between verifies them again on
     // restart, finds nothing (no ids left to look for) and ends them then. The other way round a

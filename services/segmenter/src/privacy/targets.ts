@@ -17,7 +17,19 @@ export interface ClickHouseTarget {
   /** What the condition looks at, for the docs and the test (e.g. `user_id`, `props.patient_list[].patient_id`). */
   carriers: string[];
   where: (scope: string) => string;
+  /**
+   * The same conditions as `where`, per row, for counting by request (evidence.ts): `keys` the ids
+   * the row carries as an Array(String) of `kind:id` (compared whole, with the row's app), `texts`
+   * the payloads it keeps as text, matched when they contain an id (quoted: as a JSON string).
+   */
+  keys: string;
+  texts?: { text: string; quoted: boolean }[];
 }
+
+/** `kind:id` for a plain id column (a row without one carries no key). */
+const key = (kind: IdKind, column: string) => `concat('${kind}:', ifNull(${column}, ''))`;
+/** `kind:id` for every value of an Array(String) expression. */
+const keysOf = (kind: IdKind, values: string) => `arrayMap(v -> concat('${kind}:', v), ${values})`;
 
 /** `(app_id, <column>) IN (ids of kind)`: a plain id column of the table. */
 const inIds = (column: string, kind: IdKind, scope: string) =>
@@ -60,14 +72,13 @@ function eventsTarget(fields: PersonIdField[]): ClickHouseTarget {
     byPath.set(key, entry);
   }
   const paths = [...byPath.values()];
+  const names = (p: (typeof paths)[number]) => `name IN (${[...p.names].map(sqlString).join(', ')})`;
   return {
     table: 'events',
     carriers: ['user_id', ...paths.map((p) => `props.${p.path.join('.')} (${p.kind})`)],
+    keys: `arrayConcat([${key('user', 'user_id')}]${paths.map((p) => `, if(${names(p)}, ${keysOf(p.kind, jsonPathValues('props', p.path))}, [])`).join('')})`,
     where: (scope) =>
-      [
-        inIds('user_id', 'user', scope),
-        ...paths.map((p) => `(name IN (${[...p.names].map(sqlString).join(', ')}) AND ${hasIds(jsonPathValues('props', p.path), p.kind, scope)})`),
-      ].join(' OR '),
+      [inIds('user_id', 'user', scope), ...paths.map((p) => `(${names(p)} AND ${hasIds(jsonPathValues('props', p.path), p.kind, scope)})`)].join(' OR '),
   };
 }
 
@@ -75,17 +86,13 @@ function eventsTarget(fields: PersonIdField[]): ClickHouseTarget {
 function catalogTargets(fields: PersonIdField[]): ClickHouseTarget[] {
   const byKind = new Map<string, PersonIdField[]>();
   for (const f of fields) if (f.source === 'catalog' && isIdKind(f.person)) byKind.set(f.name, [...(byKind.get(f.name) ?? []), f]);
+  const isId = (f: PersonIdField) => f.path.length === 1 && f.path[0] === 'id';
   return [...byKind].map(([kind, fs]) => ({
     table: `catalog_${kind}`,
-    carriers: fs.map((f) => `${f.path.length === 1 && f.path[0] === 'id' ? 'id' : `record.${f.path.join('.')}`} (${f.person})`),
+    carriers: fs.map((f) => `${isId(f) ? 'id' : `record.${f.path.join('.')}`} (${f.person})`),
+    keys: `arrayConcat(${fs.map((f) => (isId(f) ? `[${key(f.person as IdKind, 'id')}]` : keysOf(f.person as IdKind, jsonPathValues('record', f.path)))).join(', ')})`,
     where: (scope) =>
-      fs
-        .map((f) =>
-          f.path.length === 1 && f.path[0] === 'id'
-            ? inIds('id', f.person as IdKind, scope)
-            : hasIds(jsonPathValues('record', f.path), f.person as IdKind, scope),
-        )
-        .join(' OR '),
+      fs.map((f) => (isId(f) ? inIds('id', f.person as IdKind, scope) : hasIds(jsonPathValues('record', f.path), f.person as IdKind, scope))).join(' OR '),
   }));
 }
 
@@ -111,6 +118,9 @@ function receiptsTarget(fields: PersonIdField[]): ClickHouseTarget {
   return {
     table: 'ingest_receipts',
     carriers: ['items[].user_id (user)', ...records.map((f) => `items[].id of catalog:${f.name} (${f.person})`)],
+    keys: `arrayConcat(${keysOf('user', `arrayMap(i -> ifNull(i.user_id, ''), items)`)}${records
+      .map((f) => `, if(payload_kind = ${sqlString(`catalog:${f.name}`)}, ${keysOf(f.person as IdKind, 'arrayMap(i -> i.id, items)')}, [])`)
+      .join('')})`,
     where: (scope) =>
       [
         hasIds(`arrayMap(i -> ifNull(i.user_id, ''), items)`, 'user', scope),
@@ -126,7 +136,12 @@ function receiptsTarget(fields: PersonIdField[]): ClickHouseTarget {
  * or keep a payload as text.
  */
 export function clickhouseTargets(fields: PersonIdField[] = personIdFields()): ClickHouseTarget[] {
-  const userTable = (table: string): ClickHouseTarget => ({ table, carriers: ['user_id'], where: (scope) => inIds('user_id', 'user', scope) });
+  const userTable = (table: string): ClickHouseTarget => ({
+    table,
+    carriers: ['user_id'],
+    keys: `[${key('user', 'user_id')}]`,
+    where: (scope) => inIds('user_id', 'user', scope),
+  });
   return [
     eventsTarget(fields),
     ...catalogTargets(fields),
@@ -134,12 +149,20 @@ export function clickhouseTargets(fields: PersonIdField[] = personIdFields()): C
       table: 'rejected',
       // The envelope's user (a column since migration 004) and the rejected event or record itself.
       carriers: ['user_id', 'payload (JSON text)'],
+      keys: `[${key('user', 'user_id')}]`,
+      texts: [{ text: 'payload', quoted: true }],
       where: (scope) => `${inIds('user_id', 'user', scope)} OR ${payloadMatch('payload', true, scope)}`,
     },
     receiptsTarget(fields),
     {
       table: 'dead_letters',
       carriers: ['source_key', 'payload'],
+      keys: `[${key('user', 'substring(source_key, length(app_id) + 2)')}]`,
+      texts: [
+        { text: "if(payload_encoding = 'utf8', payload, '')", quoted: true },
+        // tryBase64Decode: the `if` is not short-circuited here, and a utf8 payload is no base64.
+        { text: "if(payload_encoding = 'base64', tryBase64Decode(payload), '')", quoted: false },
+      ],
       where: (scope) =>
         `${inIds('substring(source_key, length(app_id) + 2)', 'user', scope)} OR (payload_encoding = 'utf8' AND ${payloadMatch('payload', true, scope)}) OR (payload_encoding = 'base64' AND ${payloadMatch('base64Decode(payload)', false, scope)})`,
     },
