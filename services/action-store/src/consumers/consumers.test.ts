@@ -265,6 +265,40 @@ describe('feedback consumer', () => {
     await producer.close();
   });
 
+  it('decodes exactly the feedback of a mixed stream: 1,000 named events, 10 of them nudge_response', async () => {
+    const store = new InMemoryActionStore({ clock: new ManualClock(Date.UTC(2030, 0, 1)) });
+    await store.create(
+      'app-1',
+      Array.from({ length: 7 }, (_, u) => requested(`u${u}`, 7, 9)),
+    );
+    const metrics = new Registry();
+    let decoded = 0;
+    const decode = async (value: Buffer) => {
+      decoded++;
+      return JSON.parse(value.toString()) as FeedbackEventLike;
+    };
+    subs.push(await startFeedbackConsumer({ bus, store, logger, decode, metrics }));
+    const names = ['page', 'app', 'identify', 'media'];
+    const messages = Array.from({ length: 1_000 }, (_, i) => {
+      const name = (i + 1) % 100 === 0 ? 'nudge_response' : (names[i % names.length] as string);
+      const props = name === 'nudge_response' ? { ref: '7:9', time: 't', response: 'shown' } : { path: '/' };
+      return {
+        key: `app-1:u${i % 7}`,
+        value: Buffer.from(JSON.stringify({ app_id: 'app-1', user_id: `u${i % 7}`, name, props })),
+        headers: { app_id: 'app-1', name },
+      };
+    });
+    const producer = await bus.producer();
+    await producer.send(topics.events('core'), messages);
+    // 10 responses, at i = 99, 199, … 999: users i % 7 = u1 u3 u5 u0 u2 u4 u6 u1 u3 u5 (each with action 7:9),
+    // so 7 recorded and 3 repeated.
+    const total = async () => Object.values(await counter(metrics, 'action_store_feedback_events_total')).reduce((n, v) => n + v, 0);
+    await waitFor(async () => (await total()) === 10, { timeoutMs: 5000, what: '10 responses counted' });
+    expect(await counter(metrics, 'action_store_feedback_events_total')).toEqual({ recorded: 7, repeated: 3 });
+    expect(decoded).toBe(10);
+    await producer.close();
+  });
+
   it('keeps the details of error responses; identify blocked/unblocked do not touch action blocks', async () => {
     const store = new InMemoryActionStore({ clock: new ManualClock(Date.UTC(2030, 0, 1)) });
     await store.create('app-1', [requested('u1', 7, 9), requested('u2', 7, 9)]);
