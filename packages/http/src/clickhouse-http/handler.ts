@@ -169,7 +169,7 @@ export function createClickHouseHttpHandler(opts: ClickHouseHttpOptions): Reques
     const header = req.headers['x-clickhouse-format'];
     const format = url.searchParams.get('default_format') ?? (typeof header === 'string' ? header : 'TabSeparated');
     try {
-      const result = await opts.sql.query({ appId: grant.appId, sql, format, params });
+      const result = await opts.sql.query({ appId: grant.appId, sql, format, params, credentials: { keyId: grant.keyId, key } });
       if (opts.accessLog) {
         try {
           await opts.accessLog.append({
