@@ -15,6 +15,7 @@ interface ComposeService {
   environment?: Record<string, string | number>;
   depends_on?: Record<string, { condition: string; required?: boolean }>;
   command?: string[];
+  ports?: string[];
 }
 
 function envFile(path: string): Record<string, string> {
@@ -53,6 +54,12 @@ const env = (s: ComposeService | undefined) => Object.fromEntries(Object.entries
 const APP_SERVICES = ['gateway', 'validator', 'segmenter', 'action-store'];
 
 describe('docker-compose.yml', () => {
+  it('publishes no ClickHouse port: analysts’ SQL goes through the edge to the segmenter, which runs it on the server', () => {
+    const services = compose({});
+    expect(services.clickhouse?.ports).toBeUndefined();
+    expect(env(services.segmenter).ANALYST_SQL_CLICKHOUSE_URL).toBe('http://clickhouse:8123');
+  });
+
   it('runs one Kafka node by default: the cluster nodes are in a profile, every replication setting is 1', () => {
     const services = compose(HASH_KEY);
     const always = Object.entries(services)

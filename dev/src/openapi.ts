@@ -1,8 +1,7 @@
 import { actionStoreOpenApi } from '@evp/action-store';
 import { gatewayOpenApi } from '@evp/gateway';
-import { assembleOpenApi, edgeOpenApi, type OpenApiDocument } from '@evp/http';
+import { assembleOpenApi, clickhouseHttpOpenApi, edgeOpenApi, type OpenApiDocument } from '@evp/http';
 import { segmenterOpenApi } from '@evp/segmenter';
-import { clickhouseHttpOpenApi } from './clickhouse-http/openapi';
 
 /**
  * The one OpenAPI document of the base URL: every public route, whichever service answers it. Each

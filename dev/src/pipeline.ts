@@ -12,7 +12,17 @@ import {
   type Subscription,
 } from '@evp/core';
 import type { ActionStore } from '@evp/actions';
-import { closeServer, createAccessLog, createEdge, createInMemoryAccessLogStorage, busMetrics, listen, userTokens, type AccessLog } from '@evp/http';
+import {
+  closeServer,
+  createAccessLog,
+  createClickHouseHttpHandler,
+  createEdge,
+  createInMemoryAccessLogStorage,
+  busMetrics,
+  listen,
+  userTokens,
+  type AccessLog,
+} from '@evp/http';
 import { canonicalFromAvro } from '@evp/schemas';
 import { createGatewayApp, type ScriptFiles } from '@evp/gateway';
 import { bundleWebSdk } from '@evp/web-sdk/bundle';
@@ -33,7 +43,6 @@ import { platformOpenApi } from './openapi';
 import { demoServer, isDemoPath } from './demo/demo-server';
 import { bundleShop } from './demo/shop-page';
 import { seedDemoDrugs } from './demo/drugs';
-import { createClickHouseHttpHandler } from './clickhouse-http/handler';
 
 /** The four ports a pipeline runs on; embedded or real, the services are the same code. */
 export interface PipelineParts {

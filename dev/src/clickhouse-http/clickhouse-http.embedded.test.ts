@@ -3,11 +3,11 @@ import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import { KeyRing, createLogger } from '@evp/core';
+import { compressBlocks, decompressBlocks } from '@evp/http';
 import { chdbScratchPath, createChdbAnalystSql } from '@evp/embedded';
 import { uniqueName } from '@evp/testkit';
 import { createEmbeddedParts } from '../embedded-parts';
 import { startPipeline, type RunningPipeline } from '../pipeline';
-import { compressBlocks, decompressBlocks } from './compressed-blocks';
 
 // ClickHouse's HTTP interface as `npm start` serves it (dev/src/pipeline.ts), over real sockets on
 // the embedded chdb: both apps' rows are in the tables, and every answer must hold app-a's only.

@@ -1,4 +1,4 @@
-import { identifier } from '@evp/clickhouse';
+import { analystUserName, identifier } from '@evp/clickhouse';
 import type { KeyGrant } from '@evp/core';
 
 /**
@@ -19,7 +19,7 @@ export interface AnalystDdlInput {
 
 export function analystDdl(p: AnalystDdlInput): string[] {
   const db = identifier(p.database, 'database name');
-  const user = identifier(`key_${p.grant.keyId.replace(/[^A-Za-z0-9_]/g, '_')}`, 'user name');
+  const user = analystUserName(p.grant.keyId);
   if (!/^[A-Za-z0-9._-]+$/.test(p.grant.appId) || !/^[0-9a-f]{64}$/.test(p.sha256)) throw new Error('invalid app id or key hash');
   const profile = 'analyst_readonly';
   const l = p.limits;

@@ -9,3 +9,4 @@ export * from './well-formed';
 export * from './versioned-table';
 export * from './rowbinary';
 export * from './retention';
+export * from './analyst-sql';

@@ -32,6 +32,9 @@ describe('segmenter config', () => {
       retryBudgetMs: 10_000,
     });
     expect([c.CLICKHOUSE_MIGRATE_ON_START, c.METRICS_PORT, c.LOG_LEVEL]).toEqual([true, 9464, 'info']);
+    // Unset: /clickhouse/ is not served (the analysts' SQL gateway needs a server to run on).
+    expect(c.ANALYST_SQL_CLICKHOUSE_URL).toBeUndefined();
+    expect(loadSegmenterConfig({ ...env, ANALYST_SQL_CLICKHOUSE_URL: 'http://clickhouse:8123' }).ANALYST_SQL_CLICKHOUSE_URL).toBe('http://clickhouse:8123');
     expect(segmentEngineConfig(c)).toEqual({
       groupId: 'segmenter-segments',
       recomputeIntervalMs: 60_000,

@@ -65,6 +65,12 @@ const sinkSchema = z.object({
    * deletes the person's actions there. The same Redis as the action store's, or nothing is found.
    */
   ACTIONS_REDIS_KEY_PREFIX: z.string().min(1).default('evp:act:'),
+  /**
+   * A ClickHouse server's HTTP interface for analysts' SQL (docker-compose: http://clickhouse:8123,
+   * on the internal network): `/clickhouse/` is then served here, each statement run as the key's
+   * own ClickHouse user (its row policies scope it) and recorded in the access log. Unset: not served.
+   */
+  ANALYST_SQL_CLICKHOUSE_URL: envFragments.url.optional(),
   /** How often the privacy processor carries open erasures and exports a step further. */
   PRIVACY_INTERVAL_MS: envFragments.positiveInt.default(1_000),
   // The parts' settings: each variable with its default and meaning in the part's options table

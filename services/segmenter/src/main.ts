@@ -1,11 +1,12 @@
 import Redis from 'ioredis';
 import { RedisActionStore, systemClock } from '@evp/actions';
 import { Registry } from 'prom-client';
-import { createClickHouseHttpAnalytics, ensureClickHouseDatabase, runMigrations } from '@evp/clickhouse';
+import { createClickHouseHttpAnalytics, createHttpAnalystSql, ensureClickHouseDatabase, runMigrations } from '@evp/clickhouse';
 import { consumerProblems, createLogger, followSuppressions } from '@evp/core';
 import {
   closeServer,
   createAccessLog,
+  createClickHouseHttpHandler,
   createHttpMetrics,
   createInMemoryAccessLogStorage,
   createRedisAccessLogStorage,
@@ -52,6 +53,9 @@ async function main() {
   const chOptions = clickhouseOptions(config);
   if (config.CLICKHOUSE_MIGRATE_ON_START) await ensureClickHouseDatabase(chOptions);
   const analytics = createClickHouseHttpAnalytics(chOptions);
+  const analystSql = config.ANALYST_SQL_CLICKHOUSE_URL
+    ? createHttpAnalystSql({ url: config.ANALYST_SQL_CLICKHOUSE_URL, database: chOptions.database })
+    : undefined;
   if (config.CLICKHOUSE_MIGRATE_ON_START) {
     const dir = config.CLICKHOUSE_MIGRATIONS_DIR;
     const result = await runMigrations({ analytics, logger, ...(dir ? { dir } : {}) });
@@ -76,7 +80,7 @@ async function main() {
       { what: 'sink, segment engine, campaign worker', run: () => parts.stop() },
       { what: 'Kafka', run: () => bus.close() },
       { what: 'ops server', run: () => ops && closeServer(ops.server) },
-      { what: 'ClickHouse', run: () => analytics.close() },
+      { what: 'ClickHouse', run: () => Promise.all([analytics.close(), analystSql?.close()]) },
       { what: 'keys (last uses flushed), Redis', run: () => keys.close().then(() => redis?.disconnect()) },
     ],
   });
@@ -131,10 +135,22 @@ async function main() {
     accessLog,
     ...(config.CONSOLE_ASSETS_DIR ? { console: loadConsoleAssets({ dir: config.CONSOLE_ASSETS_DIR }) } : {}),
   });
+  // Analysts' SQL (docs/analytics.md, "docker-compose"): ClickHouse's HTTP interface under /clickhouse/
+  // on the API's port, run on the server as the key's own user, every statement in the access log.
+  const sqlGateway =
+    analystSql &&
+    createClickHouseHttpHandler({
+      sql: analystSql,
+      keys: keys.ring,
+      logger: logger.child({ part: 'clickhouse-http' }),
+      database: chOptions.database,
+      prefix: '/clickhouse',
+      accessLog,
+    });
   const serveApi = config.SEGMENTER_PARTS.includes('api');
   const apiMetrics = serveApi ? [api.metrics.registry] : [];
   ops = await serveOps({ port: config.METRICS_PORT, metrics: Registry.merge([metrics, ...apiMetrics, busMetrics(bus)]), readiness });
-  if (serveApi) http = await listen(api.app, config.PORT);
+  if (serveApi) http = await listen((req, res) => (sqlGateway && /^\/clickhouse(\/|\?|$)/.test(req.url ?? '') ? sqlGateway : api.app)(req, res), config.PORT);
   logger.info({ metricsPort: ops.port, port: http?.port, parts: config.SEGMENTER_PARTS }, 'segmenter running');
 }
 

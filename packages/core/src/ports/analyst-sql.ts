@@ -12,6 +12,11 @@ export interface AnalystQuery {
   format: string;
   /** `{name:Type}` placeholders' values, as text (the HTTP interface's `param_name`). */
   params: Record<string, string>;
+  /**
+   * The reading key, for an adapter that runs the statement as the key's own user (a ClickHouse
+   * server: user `key_<id>`, the key its password). The embedded adapter scopes by appId alone.
+   */
+  credentials?: { keyId: string; key: string };
 }
 
 export interface AnalystResult {

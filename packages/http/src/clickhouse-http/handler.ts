@@ -4,14 +4,15 @@ import { setImmediate } from 'node:timers/promises';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { ClickHouseFailure, errorCodes, type AnalystSql, type KeyRing, type Logger } from '@evp/core';
-import type { AccessLog } from '@evp/http';
+import type { AccessLog } from '../access-log';
 import { compressBlocks, compressedBlocks, decompressBlocks } from './compressed-blocks';
 
 /**
  * ClickHouse's HTTP interface (https://clickhouse.com/docs/interfaces/http) over the analyst SQL
  * port, so analysts' own tools (curl, @clickhouse/client, JDBC over HTTP) work unchanged. Answers
  * are ClickHouse's: the result in the asked format, or `Code: N. DB::Exception: …` with
- * `X-ClickHouse-Exception-Code`. Served on CLICKHOUSE_HTTP_PORT and under `{base}/clickhouse/`.
+ * `X-ClickHouse-Exception-Code`. Served by `npm start` on CLICKHOUSE_HTTP_PORT and under `{base}/clickhouse/`,
+ * and by the segmenter under `/clickhouse/` (over a ClickHouse server, packages/clickhouse's analyst-sql).
  */
 export interface ClickHouseHttpOptions {
   sql: AnalystSql;
@@ -168,7 +169,7 @@ export function createClickHouseHttpHandler(opts: ClickHouseHttpOptions): Reques
     const header = req.headers['x-clickhouse-format'];
     const format = url.searchParams.get('default_format') ?? (typeof header === 'string' ? header : 'TabSeparated');
     try {
-      const result = await opts.sql.query({ appId: grant.appId, sql, format, params });
+      const result = await opts.sql.query({ appId: grant.appId, sql, format, params, credentials: { keyId: grant.keyId, key } });
       if (opts.accessLog) {
         try {
           await opts.accessLog.append({

@@ -1,0 +1,1 @@
+export { analystUserName, createHttpAnalystSql } from './http-analyst-sql';

@@ -1,0 +1,4 @@
+export { createClickHouseHttpHandler } from './handler';
+export { clickhouseHttpOpenApi } from './openapi';
+// The framing, for tests that speak it as the JDBC driver does.
+export { compressBlocks, decompressBlocks } from './compressed-blocks';
