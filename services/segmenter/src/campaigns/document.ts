@@ -111,6 +111,12 @@ export interface CampaignDocument {
    * the report then says how many users and days the campaign still needs to find it.
    */
   min_effect?: number;
+  /**
+   * Opt-in adaptive allocation (campaigns/bandit): top-two Thompson sampling moves the variants'
+   * weights at most every 12 h; the holdout never moves. `floor`: least share of the treated traffic
+   * per variant, 0.05 by default.
+   */
+  adaptive?: { floor?: number };
 }
 
 /** Bounds on a document. */

@@ -249,6 +249,13 @@ describe('validateCampaign', () => {
     expect(problemsOf(minimal({ sample_size: 1 }))).toEqual([['$.sample_size', 'range']]);
     expect(problemsOf(minimal({ sample_size: 100.5 }))).toEqual([['$.sample_size', 'range']]);
     expect(problemsOf(minimal({ sample_size: '100' }))).toEqual([['$.sample_size', 'type']]);
+    // adaptive: opt-in, needs a goal and two variants; floor at most 1/variants.
+    expect(problemsOf(minimal({ adaptive: { floor: 0 } }))).toEqual([
+      ['$.variants', 'required'],
+      ['$.goal', 'required'],
+      ['$.adaptive.floor', 'range'],
+    ]);
+    expect(problemsOf(minimal({ adaptive: true }))).toEqual([['$.adaptive', 'type']]);
     // min_effect: an absolute uplift of the goal's rate, so it needs a goal.
     const goal = { event: 'checkout', within: 'P3D' };
     expect(problemsOf(minimal({ goal, min_effect: 0.01 }))).toEqual([]);

@@ -29,6 +29,7 @@ const KEYS = [
   'rate_per_second',
   'sample_size',
   'min_effect',
+  'adaptive',
 ];
 
 /**
@@ -71,9 +72,33 @@ export function validateCampaign(json: unknown, ctx: CampaignValidationContext):
     checkNumber(reasons, '$.min_effect', json.min_effect, (n) => n > 0 && n < 1, 'an absolute uplift of the conversion rate, more than 0 and less than 1');
     if (json.goal === undefined) reasons.add('$.goal', 'required', 'min_effect needs a goal: it is an uplift of the goal’s conversion rate');
   }
+  if (json.adaptive !== undefined) checkAdaptive(reasons, json);
   if (reasons.list.length > 0) return refused(reasons.list);
   // A copy: the caller's object may change later, the validated document must not.
   return checked(structuredClone(json) as unknown as CampaignDocument);
+}
+
+/** Opt-in adaptive allocation: needs a goal to learn from and two variants to choose between. */
+function checkAdaptive(reasons: CampaignReasons, json: Record<string, unknown>): void {
+  const adaptive = json.adaptive;
+  if (!isObject(adaptive)) {
+    reasons.add('$.adaptive', 'type', `adaptive must be an object, got ${jsonType(adaptive)}`);
+    return;
+  }
+  onlyKeys(reasons, '$.adaptive', adaptive, ['floor'], 'adaptive');
+  const variants = Array.isArray(json.variants) ? json.variants.length : 0;
+  if (variants < 2) reasons.add('$.variants', 'required', 'adaptive allocation needs at least two variants to choose between');
+  if (json.goal === undefined) reasons.add('$.goal', 'required', 'adaptive allocation needs a goal: it learns from the goal’s conversion');
+  if (adaptive.floor !== undefined) {
+    const most = variants >= 2 ? 1 / variants : 0.5;
+    checkNumber(
+      reasons,
+      '$.adaptive.floor',
+      adaptive.floor,
+      (n) => n > 0 && n <= most,
+      `a share of the treated traffic, more than 0 and at most 1/variants (${most})`,
+    );
+  }
 }
 
 function checkNumber(reasons: CampaignReasons, path: string, value: unknown, fits: (n: number) => boolean, expected: string): void {
