@@ -28,11 +28,21 @@ function renderErasures(list: ErasureRequest[]): string {
     div.appendChild(
       table(
         ['Store', 'State', 'Steps', 'Before', 'After', 'On disk'],
-        r.stores.map((s) => [s.store, s.state, s.steps.map((x) => `${x.state} ${time(x.at)}`).join(' → '), s.before, s.after, s.after_physical ?? s.keys_after]),
+        r.stores.map((s) => [
+          s.store,
+          s.state,
+          s.steps.map((x) => `${x.state} ${time(x.at)}`).join(' → '),
+          s.before,
+          s.after,
+          s.after_physical ?? s.keys_after,
+        ]),
         'stores',
       ),
     );
-    for (const line of [...(r.failure ? [`Failed: ${r.failure.message ?? r.failure.stores.join(', ')}`] : []), ...r.not_covered.map((n) => `Not covered: ${n}`)])
+    for (const line of [
+      ...(r.failure ? [`Failed: ${r.failure.message ?? r.failure.stores.join(', ')}`] : []),
+      ...r.not_covered.map((n) => `Not covered: ${n}`),
+    ])
       div.appendChild(text('p', line, 'meta'));
     box.appendChild(div);
   }
