@@ -8,6 +8,7 @@ import { chdbScratchPath, createChdbAnalystSql } from '@evp/embedded';
 import { uniqueName } from '@evp/testkit';
 import { createEmbeddedParts } from '../embedded-parts';
 import { startPipeline, type RunningPipeline } from '../pipeline';
+import { campaignRow } from './campaign-rows';
 
 // ClickHouse's HTTP interface as `npm start` serves it (dev/src/pipeline.ts), over real sockets on
 // the embedded chdb: both apps' rows are in the tables, and every answer must hold app-a's only.
@@ -43,16 +44,7 @@ describe('ClickHouse HTTP interface on the embedded pipeline', () => {
     port = pipeline.clickhouseHttpUrl as string;
     base = `${pipeline.baseUrl}/clickhouse`;
     const at = '2026-01-01 00:00:00.000';
-    const campaign = (app: string, id: string) => ({
-      app_id: app,
-      campaign_id: id,
-      version: 1,
-      name: id,
-      document: '{}',
-      state: 'draft',
-      created_at: at,
-      updated_at: at,
-    });
+    const campaign = (app: string, id: string) => campaignRow(app, id, at);
     await parts.analytics.insert('campaigns', [
       campaign('app-a', 'a1'),
       campaign('app-a', 'a2'),

@@ -5,6 +5,7 @@ import { closeServer, createAccessLog, createClickHouseHttpHandler, createInMemo
 import { uniqueName } from '@evp/testkit';
 import { createEmbeddedParts } from '../embedded-parts';
 import { startPipeline, type RunningPipeline } from '../pipeline';
+import { campaignRow } from './campaign-rows';
 
 // The segmenter's SQL gateway (docker-compose) end to end, except for the server: no ClickHouse
 // server runs here, so the "server" is `npm start`'s own ClickHouse HTTP interface over chdb, which
@@ -57,16 +58,7 @@ describe('createHttpAnalystSql over a ClickHouse HTTP interface (npm start’s, 
       clickhouseHttpPort: 0,
     });
     const at = '2026-01-01 00:00:00.000';
-    const campaign = (app: string, id: string) => ({
-      app_id: app,
-      campaign_id: id,
-      version: 1,
-      name: id,
-      document: '{}',
-      state: 'draft',
-      created_at: at,
-      updated_at: at,
-    });
+    const campaign = (app: string, id: string) => campaignRow(app, id, at);
     await parts.analytics.insert('campaigns', [campaign('app-a', 'a1'), campaign('app-a', 'a2'), campaign('app-b', 'b1')]);
     sql = createHttpAnalystSql({ url: pipeline.clickhouseHttpUrl as string, database });
     // The segmenter's composition (services/segmenter/src/main.ts): the handler over the adapter, with an access log.
