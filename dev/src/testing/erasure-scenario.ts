@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { topics, type Analytics, type Bus } from '@evp/core';
 import { waitFor } from '@evp/testkit';
+import { filesHolding } from './files-holding';
 import type { RunningPipeline } from '../pipeline';
 import { API_KEY, OTHER_API_KEY, OTHER_SDK_KEY, SDK_KEY } from './scenario';
 import { call } from './call';
@@ -41,6 +43,9 @@ export function defineErasureScenario(get: () => { pipeline: RunningPipeline; an
   const keeper = `${run}-keeper`;
   const patient = `${run}-patient`;
   const keptPatient = `${run}-kept-patient`;
+  // Carried only by the erased user's rows in e2e-app (their page's title, so also the rejected
+  // upload's payload): the ids themselves rightly stay on disk in the other app's rows.
+  const canary = `cnry${randomBytes(12).toString('hex')}`;
 
   const upload = (sdkKey: string, id: string, data: Record<string, unknown>[]) =>
     call(`${get().pipeline.gatewayUrl}/v1/ingest/log`, sdkKey, 'POST', {
@@ -49,11 +54,11 @@ export function defineErasureScenario(get: () => { pipeline: RunningPipeline; an
       internal: { s_id: `${id}_1700000000000_0`, sdk: 'android/2.4.1', a_id: 'a', a_ver: '1.2.3 (45)', d_id: `d-${id}`, os: 'android' },
       data,
     });
-  const page = () => ({
+  const page = (title = 'Home') => ({
     time: eventTime(),
     name: 'page',
     property: 'Home',
-    ctx: { __ol: true, path: `/${run}/home`, title: 'Home', duration: 1, render_time: 10 },
+    ctx: { __ol: true, path: `/${run}/home`, title, duration: 1, render_time: 10 },
   });
   const patientEvent = (patientId: string) => ({
     time: eventTime(),
@@ -72,6 +77,9 @@ export function defineErasureScenario(get: () => { pipeline: RunningPipeline; an
     );
     return rows.map((r) => r.row).sort();
   };
+  /** This database's table directories in chdb's data directory (every part, old ones and detached ones too). */
+  const tableDirs = async () =>
+    (await get().analytics.query<{ p: string }>(`SELECT arrayJoin(data_paths) AS p FROM system.tables WHERE database = currentDatabase()`)).map((r) => r.p);
   const namesPerson = (row: string) => row.includes(user) || row.includes(patient);
 
   it('seeds the user and the patient in every store, beside a second user and the same ids in another app', async () => {
@@ -112,7 +120,7 @@ export function defineErasureScenario(get: () => { pipeline: RunningPipeline; an
     expect([otherCatalog.status, otherCatalog.body.accepted]).toEqual([200, 1]);
 
     const uploads = [
-      await upload(SDK_KEY, user, [page(), patientEvent(patient), badEvent()]),
+      await upload(SDK_KEY, user, [page(canary), patientEvent(patient), badEvent()]),
       // The keeper's event names the erased patient: the event is the patient's data, so it goes too.
       await upload(SDK_KEY, keeper, [page(), patientEvent(keptPatient), patientEvent(patient)]),
       await upload(OTHER_SDK_KEY, user, [page(), patientEvent(patient)]),
@@ -150,6 +158,8 @@ export function defineErasureScenario(get: () => { pipeline: RunningPipeline; an
         { run },
       );
     await waitFor(async () => (await unemitted())[0]?.n === 0 || undefined, { timeoutMs: 30_000, what: 'the memberships to be emitted' });
+    // The positive control of the disk check below: the canary is readable in chdb's data files now.
+    expect(filesHolding(await tableDirs(), canary).length).toBeGreaterThan(0);
   });
 
   it('erases them: the request completes with every store counted before and 0 after (mask ignored); nothing else changes', async () => {
@@ -187,5 +197,28 @@ export function defineErasureScenario(get: () => { pipeline: RunningPipeline; an
     // The other app still has the same ids.
     const other = await call(`${base}/v1/privacy/erasures`, OTHER_API_KEY, 'GET');
     expect(other.body.data ?? other.body).toEqual([]);
+  });
+
+  it("leaves nothing of the erased rows in chdb's data directory once old parts are cleaned", async () => {
+    const db = get().analytics;
+    // ClickHouse keeps a part an erasure replaced for old_parts_lifetime (480 s by default) before
+    // removing its directory: shortened here so the test sees the state an operator gets after it.
+    const tables = await db.query<{ name: string }>(`SELECT name FROM system.tables WHERE database = currentDatabase() AND engine LIKE '%MergeTree'`);
+    for (const { name } of tables) await db.command(`ALTER TABLE ${name} MODIFY SETTING old_parts_lifetime = 1`);
+    const dirs = await tableDirs();
+    // A part removed while it is read fails its decompression: read again at the next poll.
+    const gone = async () => {
+      try {
+        return filesHolding(dirs, canary).length === 0 ? true : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    // On a timeout the assertion names the files still holding it.
+    await waitFor(gone, { timeoutMs: 90_000, what: 'no file under the chdb data directory to hold the canary' }).catch(() => undefined);
+    expect(filesHolding(dirs, canary)).toEqual([]);
+    // The statements never carried the ids: no mutation file names the person.
+    const mutations = filesHolding(dirs, user).filter((f) => /mutation_\d+\.txt$/.test(f));
+    expect(mutations).toEqual([]);
   });
 }
