@@ -560,9 +560,11 @@ return { counters, reports }
 
 /**
  * KEYS[1] = base..'ix:'..user
- * ARGV: base, user. Returns { records, keys } (PersonHoldings, without the outbox's entries): the
- * user's actions, blocked action_ids, cap counter entries and error reports; and every key naming
- * the user, found through the index and at the names derived from the user alone.
+ * ARGV: base, user, now (ms). Returns { records, keys } (PersonHoldings, without the outbox's
+ * entries): the user's actions, blocked action_ids, cap counter entries and error reports; and every
+ * key naming the user, found through the index and at the names derived from the user alone. Only
+ * index members whose lapse (score) is after now count: a lapsed one stays in the index until the
+ * user's next write prunes it, and its key has expired with it.
  */
 export const COUNT_PERSON = `${COMMON}
 local base, user, ix = ARGV[1], ARGV[2], KEYS[1]
@@ -574,7 +576,7 @@ local function key(k)
   return true
 end
 keys = keys + redis.call('EXISTS', ix)
-for _, m in ipairs(redis.call('ZRANGE', ix, 0, -1)) do
+for _, m in ipairs(redis.call('ZRANGEBYSCORE', ix, '(' .. ARGV[3], '+inf')) do
   if string.sub(m, 1, 2) == 'a:' then
     if key(m) then records = records + 1 end
     key('j:' .. string.sub(m, 3))

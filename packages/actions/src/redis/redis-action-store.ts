@@ -481,7 +481,7 @@ export class RedisActionStore implements ActionStore {
     const base = this.base(appId);
     const total: PersonHoldings = { records: 0, keys: 0 };
     for (const user of new Set(userIds)) {
-      const [records, keys] = (await scripts.countPerson.run(this.redis, [`${base}ix:${user}`], [base, user])) as [number, number];
+      const [records, keys] = (await scripts.countPerson.run(this.redis, [`${base}ix:${user}`], [base, user, String(this.now())])) as [number, number];
       total.records += records;
       total.keys += keys;
     }

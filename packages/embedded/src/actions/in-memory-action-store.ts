@@ -88,6 +88,11 @@ interface AppState {
   pending: Set<Entry>;
   /** Cap counter key (as the Redis `cc:`/`ac:` keys) → creation times, oldest first. */
   caps: Map<string, number[]>;
+  /**
+   * Campaign cap key → its window. The Redis key's index entry lapses one window after its latest
+   * creation (PEXPIRE), and the person's holdings then no longer count it: the same here.
+   */
+  capWindows: Map<string, number>;
   stats: Map<number, Map<string, number>>;
   blocked: Map<string, Set<number>>;
   /** action_id → user → latest error report; Map order is recency (oldest first), as the Redis `lz:` zset. */
@@ -140,8 +145,10 @@ const logValue = (e: Entry) => stepLogValue(e.createdAt, e.expiresAt, e.record.p
  */
 function capFull(a: AppState, key: string, max: number, within: number, now: number): boolean {
   const times = (a.caps.get(key) ?? []).filter((t) => t > now - within);
-  if (times.length === 0) a.caps.delete(key);
-  else a.caps.set(key, times);
+  if (times.length === 0) {
+    a.caps.delete(key);
+    a.capWindows.delete(key);
+  } else a.caps.set(key, times);
   return times.length >= max;
 }
 
@@ -177,6 +184,7 @@ export class InMemoryActionStore implements ActionStore {
         expiring: new Set(),
         pending: new Set(),
         caps: new Map(),
+        capWindows: new Map(),
         stats: new Map(),
         blocked: new Map(),
         lastErrors: new Map(),
@@ -305,7 +313,10 @@ export class InMemoryActionStore implements ActionStore {
         for (const [k, v] of Object.entries(p.record.payload.attr)) addTo(a.byAttr, attrKey(dim, k, v), e);
         if (e.expiresAt !== null) a.expiring.add(e);
         if (e.availableAt !== null) a.pending.add(e);
-        if (ck) a.caps.set(ck, [...(a.caps.get(ck) ?? []), now]);
+        if (ck) {
+          a.caps.set(ck, [...(a.caps.get(ck) ?? []), now]);
+          a.capWindows.set(ck, campaign.within_ms);
+        }
         if (ak) a.caps.set(ak, [...(a.caps.get(ak) ?? []), now]);
         if (p.record.payload.delivery_mode === 'cached') a.undelivered.set(p.rid, logValue(e));
         this.bump(a, internal.action_id, internal.inv_id, 'created');
@@ -552,6 +563,8 @@ export class InMemoryActionStore implements ActionStore {
       out.keys += blocked > 0 ? 1 : 0;
       for (const [key, times] of a.caps) {
         if (!capKeyOf(key, user)) continue;
+        const within = a.capWindows.get(key);
+        if (within !== undefined && Math.max(...times) + within <= now) continue;
         out.records += times.length;
         out.keys++;
       }
@@ -575,7 +588,11 @@ export class InMemoryActionStore implements ActionStore {
       }
       for (const user of users) {
         a.blocked.delete(user);
-        for (const key of [...a.caps.keys()]) if (capKeyOf(key, user)) a.caps.delete(key);
+        for (const key of [...a.caps.keys()]) {
+          if (!capKeyOf(key, user)) continue;
+          a.caps.delete(key);
+          a.capWindows.delete(key);
+        }
         for (const m of a.lastErrors.values()) m.delete(user);
       }
       const outbox = a.outbox;
