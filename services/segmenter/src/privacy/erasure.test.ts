@@ -97,15 +97,18 @@ describe('erasure in ClickHouse', () => {
       const users = Array.from({ length: n }, (_, i) => `u-many${i}`);
       for (const u of users) await seedPerson(db, app, u, `p-${u}`);
       const statements: string[] = [];
+      const inserts: string[] = [];
       const analytics: Analytics = {
         ...db,
         command: async (sql, params) => (statements.push(sql), db.command(sql, params)),
         query: async (sql, params) => (statements.push(sql), db.query(sql, params)),
+        insert: async (table, rows, opts) => (inserts.push(table), db.insert(table, rows, opts)),
       };
       const privacy = createPrivacyService({ analytics, logger, hashKey });
       const ids: string[] = [];
       for (const u of users) ids.push((await privacy.createErasure(app, [{ kind: 'user', id: u }])).id);
       statements.length = 0;
+      inserts.length = 0;
       await privacy.runOnce();
       // Counted by the table the statement reads or changes (its first table named after FROM or TABLE).
       const counts: Record<string, number> = {};
@@ -117,12 +120,29 @@ describe('erasure in ClickHouse', () => {
       // out in every subquery passed max_query_size; they are bound as a parameter.
       expect(statements.filter((sql) => [...users, ...ids].some((id) => sql.includes(id)))).toEqual([]);
       for (const u of users) expect((await db.query(`SELECT user_id FROM events WHERE app_id = '${app}' AND user_id = '${u}'`)).length).toBe(0);
-      return counts;
+      // The request store too: each step's states in one insert, the batch's ids in one read.
+      const store: Record<string, number> = {};
+      for (const sql of statements) {
+        const table = /\b(?:FROM|TABLE) (privacy_\w+)/.exec(sql)?.[1];
+        if (table) store[`read ${table}`] = (store[`read ${table}`] ?? 0) + 1;
+      }
+      for (const table of inserts) store[`insert ${table}`] = (store[`insert ${table}`] ?? 0) + 1;
+      return { counts, store };
     };
     // Count before, count after, count after with the deleted mask ignored, DELETE, APPLY DELETED MASK.
     const five = Object.fromEntries(chdbTables().map((t) => [t, 5]));
-    expect(await perTable('ern1', 1)).toEqual(five);
-    expect(await perTable('ern4', 4)).toEqual(five);
+    const one = await perTable('ern1', 1);
+    const four = await perTable('ern4', 4);
+    expect([one.counts, four.counts]).toEqual([five, five]);
+    expect(four.store).toEqual(one.store);
+    // Four states stored (suppressed, deleting, verifying, ended), one suppression insert, the open
+    // requests read once per pass, and privacy_work named by every target statement's subquery.
+    expect(one.store).toEqual({
+      'insert privacy_requests': 4,
+      'insert privacy_suppressions': 1,
+      'read privacy_requests': 2,
+      'read privacy_work': 39,
+    });
   });
 
   it('resumes a request whose processor died mid-deleting, and ends completed with nothing left', async () => {

@@ -72,7 +72,15 @@ const kafkaExpiry = (suppressedAt: number): KafkaEntry[] =>
 export function createErasureProcessor(deps: ErasureDeps) {
   const now = deps.now ?? Date.now;
   const iso = () => new Date(now()).toISOString();
-  const save = (s: StoredRequest<ErasureRequest>) => deps.store.save(s.appId, { ...s.request, updated_at: iso() }, s.idHashes);
+  // Every step stores the batch's new states in one insert (a per-request write made 1,000 requests
+  // wait 4,000 round trips behind the analysts' queries: bench:privacy).
+  const saveAll = (batch: StoredRequest<ErasureRequest>[]) =>
+    deps.store.saveAll(batch.map((s) => ({ appId: s.appId, request: { ...s.request, updated_at: iso() }, idHashes: s.idHashes })));
+  type Work = Map<string, { kind: 'user' | 'patient'; id: string }[]>;
+  const workOf = (batch: StoredRequest<ErasureRequest>[]): Promise<Work> =>
+    deps.store.workIdsOf(batch.map((s) => ({ appId: s.appId, requestId: s.request.id })));
+  /** The request's user ids (the action store knows people by user id only). */
+  const userIds = (work: Work, s: StoredRequest<ErasureRequest>) => (work.get(s.request.id) ?? []).filter((w) => w.kind === 'user').map((w) => w.id);
   const moveTo = (r: ErasureRequest, state: ErasureRequest['state']) => {
     r.state = state;
     r.steps.push({ state, at: iso() });
@@ -82,20 +90,29 @@ export function createErasureProcessor(deps: ErasureDeps) {
     e.steps.push({ state, at: iso() });
   };
 
-  async function suppress(s: StoredRequest<ErasureRequest>) {
-    const work = await deps.store.workIds(s.appId, s.request.id);
+  async function suppress(batch: StoredRequest<ErasureRequest>[]) {
+    const work = await workOf(batch);
     const at = iso();
-    const entries = work.map((w) => ({ id_hash: idHash(deps.hashKey, s.appId, w.kind, w.id), kind: w.kind, request_id: s.request.id, at }));
-    await deps.announce?.(s.appId, entries);
-    await deps.store.suppress(s.appId, entries);
-    moveTo(s.request, 'suppressed');
-    s.request.kafka = kafkaExpiry(now());
-    await save(s);
+    const byApp = new Map<string, Suppression[]>();
+    for (const s of batch) {
+      const entries = (work.get(s.request.id) ?? []).map((w) => ({
+        id_hash: idHash(deps.hashKey, s.appId, w.kind, w.id),
+        kind: w.kind,
+        request_id: s.request.id,
+        at,
+      }));
+      byApp.set(s.appId, [...(byApp.get(s.appId) ?? []), ...entries]);
+    }
+    for (const [appId, entries] of byApp) {
+      await deps.announce?.(appId, entries);
+      await deps.store.suppress(appId, entries);
+    }
+    for (const s of batch) {
+      moveTo(s.request, 'suppressed');
+      s.request.kafka = kafkaExpiry(now());
+    }
+    await saveAll(batch);
   }
-
-  /** The request's user ids (the action store knows people by user id only). */
-  const userIds = async (s: StoredRequest<ErasureRequest>) =>
-    (await deps.store.workIds(s.appId, s.request.id)).filter((w) => w.kind === 'user').map((w) => w.id);
 
   /** Counts per request, one query per table for the whole batch (evidence.ts). */
   async function countBatch(batch: StoredRequest<ErasureRequest>[], physical: boolean) {
@@ -107,6 +124,7 @@ export function createErasureProcessor(deps: ErasureDeps) {
 
   async function countBefore(batch: StoredRequest<ErasureRequest>[]) {
     const before = await countBatch(batch, false);
+    const work = deps.actions ? await workOf(batch) : new Map();
     for (const s of batch) {
       s.request.stores = [];
       for (const t of deps.targets) {
@@ -115,14 +133,14 @@ export function createErasureProcessor(deps: ErasureDeps) {
         s.request.stores.push(entry);
       }
       if (deps.actions) {
-        const held = await deps.actions.countPeople(s.appId, await userIds(s));
+        const held = await deps.actions.countPeople(s.appId, userIds(work, s));
         const entry: StoreEntry = { store: ACTIONS_STORE, state: 'pending', steps: [], before: held.records };
         moveStore(entry, 'deleting');
         s.request.stores.push(entry);
       }
       moveTo(s.request, 'deleting');
-      await save(s);
     }
+    await saveAll(batch);
   }
 
   async function deleteBatch(batch: StoredRequest<ErasureRequest>[]) {
@@ -131,10 +149,11 @@ export function createErasureProcessor(deps: ErasureDeps) {
     // actions_log is deleted, so the relay has the least chance to bring one back after (docs/privacy.md).
     // One call per app for every request of the batch: one AOF rewrite per app, not per request.
     if (deps.actions) {
+      const work = await workOf(batch);
       const byApp = new Map<string, StoredRequest<ErasureRequest>[]>();
       for (const s of batch) byApp.set(s.appId, [...(byApp.get(s.appId) ?? []), s]);
       for (const [appId, requests] of byApp) {
-        const users = (await Promise.all(requests.map(userIds))).flat();
+        const users = requests.flatMap((s) => userIds(work, s));
         const erased = await deps.actions.erasePeople(appId, users);
         for (const s of requests) {
           const entry = s.request.stores.find((e) => e.store === ACTIONS_STORE);
@@ -152,19 +171,20 @@ export function createErasureProcessor(deps: ErasureDeps) {
     for (const s of batch) {
       for (const e of s.request.stores) moveStore(e, 'verifying');
       moveTo(s.request, 'verifying');
-      await save(s);
     }
+    await saveAll(batch);
   }
 
   async function verify(batch: StoredRequest<ErasureRequest>[]) {
     if (batch.length === 0) return;
     const after = await countBatch(batch, false);
     const afterPhysical = await countBatch(batch, true);
-    for (const s of batch) await verifyOne(s, after, afterPhysical);
+    const work = deps.actions ? await workOf(batch) : new Map();
+    for (const s of batch) await verifyOne(s, after, afterPhysical, work);
   }
 
   type Counted = (t: ClickHouseTarget, s: StoredRequest<ErasureRequest>) => number;
-  async function verifyOne(s: StoredRequest<ErasureRequest>, after: Counted, afterPhysical: Counted) {
+  async function verifyOne(s: StoredRequest<ErasureRequest>, after: Counted, afterPhysical: Counted, work: Work) {
     for (const t of deps.targets) {
       const entry = s.request.stores.find((e) => e.store === storeName(t));
       if (!entry) continue;
@@ -174,7 +194,7 @@ export function createErasureProcessor(deps: ErasureDeps) {
     }
     const actions = s.request.stores.find((e) => e.store === ACTIONS_STORE);
     if (deps.actions && actions) {
-      const held = await deps.actions.countPeople(s.appId, await userIds(s));
+      const held = await deps.actions.countPeople(s.appId, userIds(work, s));
       actions.after = held.records;
       actions.keys_after = held.keys;
       moveStore(actions, held.records === 0 && held.keys === 0 ? 'completed' : 'failed');
@@ -184,16 +204,19 @@ export function createErasureProcessor(deps: ErasureDeps) {
     moveTo(s.request, failed.length > 0 ? 'failed' : 'completed');
   }
 
-  async function end(s: StoredRequest<ErasureRequest>) {
-    await save(s);
-    const failed = s.request.failure?.stores ?? [];
-    deps.logger.info({ requestId: s.request.id, appId: s.appId, state: s.request.state, failed }, 'erasure ended');
+  async function end(batch: StoredRequest<ErasureRequest>[]) {
+    await saveAll(batch);
+    for (const s of batch) {
+      const failed = s.request.failure?.stores ?? [];
+      deps.logger.info({ requestId: s.request.id, appId: s.appId, state: s.request.state, failed }, 'erasure ended');
+    }
   }
 
   /** One pass over every open erasure: each moves as far as it can. */
   async function runOnce(): Promise<void> {
     const open = (await deps.store.open('erasure')) as StoredRequest<ErasureRequest>[];
-    for (const s of open.filter((o) => o.request.state === 'accepted')) await suppress(s);
+    const accepted = open.filter((o) => o.request.state === 'accepted');
+    if (accepted.length > 0) await suppress(accepted);
     const suppressed = open.filter((o) => o.request.state === 'suppressed');
     if (suppressed.length > 0) await countBefore(suppressed);
     const deleting = open.filter((o) => o.request.state === 'deleting');
@@ -205,7 +228,7 @@ export function createErasureProcessor(deps: ErasureDeps) {
     // restart, finds nothing (no ids left to look for) and ends them then. The other way round a
     // kill would leave ids of ended requests in the table for ever.
     await deps.store.dropWork(verifying.map((s) => s.request.id));
-    for (const s of verifying) await end(s);
+    await end(verifying);
   }
 
   return { runOnce };

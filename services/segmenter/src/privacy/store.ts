@@ -21,22 +21,29 @@ export function createPrivacyStore(analytics: Analytics, now: () => number = Dat
   let last = 0;
   // Versions grow even within one millisecond and across restarts (the clock is the high part).
   const nextVersion = () => (last = Math.max(now() * 1000, last + 1));
+  /** New versions of many requests in one insert: a batch of 1,000 is one write, not 1,000. */
+  const saveAll = async (items: { appId: string; request: PrivacyRequest; idHashes: string[] }[]): Promise<void> => {
+    if (items.length === 0) return;
+    await analytics.insert(
+      'privacy_requests',
+      items.map(({ appId, request, idHashes }) => ({
+        app_id: appId,
+        request_id: request.id,
+        kind: request.kind,
+        id_hashes: idHashes,
+        state: request.state,
+        document: JSON.stringify(request),
+        version: nextVersion(),
+        created_at: Date.parse(request.created_at),
+        updated_at: Date.parse(request.updated_at),
+      })),
+    );
+  };
   return {
     async save(appId: string, request: PrivacyRequest, idHashes: string[]): Promise<void> {
-      await analytics.insert('privacy_requests', [
-        {
-          app_id: appId,
-          request_id: request.id,
-          kind: request.kind,
-          id_hashes: idHashes,
-          state: request.state,
-          document: JSON.stringify(request),
-          version: nextVersion(),
-          created_at: Date.parse(request.created_at),
-          updated_at: Date.parse(request.updated_at),
-        },
-      ]);
+      await saveAll([{ appId, request, idHashes }]);
     },
+    saveAll,
     async get(appId: string, id: string): Promise<StoredRequest | undefined> {
       const rows = await analytics.query<RequestRow>(
         'SELECT app_id, request_id, id_hashes, document FROM privacy_requests FINAL WHERE app_id = {app:String} AND request_id = {id:String}',
@@ -66,8 +73,17 @@ export function createPrivacyStore(analytics: Analytics, now: () => number = Dat
         ids.map((i) => ({ app_id: appId, request_id: requestId, kind: i.kind, id: i.id })),
       );
     },
-    async workIds(appId: string, requestId: string): Promise<{ kind: IdKind; id: string }[]> {
-      return analytics.query(`SELECT kind, id FROM ${WORK_TABLE} WHERE app_id = {app:String} AND request_id = {id:String}`, { app: appId, id: requestId });
+    /** The ids in flight of many requests in one read: request id → its ids. */
+    async workIdsOf(requests: { appId: string; requestId: string }[]): Promise<Map<string, { kind: IdKind; id: string }[]>> {
+      const out = new Map<string, { kind: IdKind; id: string }[]>(requests.map((r) => [r.requestId, []]));
+      if (requests.length === 0) return out;
+      const apps = new Map(requests.map((r) => [r.requestId, r.appId]));
+      const rows = await analytics.query<{ app_id: string; request_id: string; kind: IdKind; id: string }>(
+        `SELECT app_id, request_id, kind, id FROM ${WORK_TABLE} WHERE request_id IN {ids:Array(String)}`,
+        { ids: requests.map((r) => r.requestId) },
+      );
+      for (const r of rows) if (apps.get(r.request_id) === r.app_id) out.get(r.request_id)?.push({ kind: r.kind, id: r.id });
+      return out;
     },
     /** Forgets the ids of ended requests, and makes that physical: their ids must not outlive them on disk. */
     async dropWork(requestIds: string[]): Promise<void> {
