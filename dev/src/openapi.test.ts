@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { actionStoreOpenApi } from '@evp/action-store';
 import { gatewayOpenApi } from '@evp/gateway';
-import { EDGE_PATHS, PUBLIC_ROUTES, assembleOpenApi, clickhouseHttpOpenApi, edgeOpenApi, serviceForPath, type OpenApiFragment } from '@evp/http';
+import { EDGE_PATHS, PUBLIC_ROUTES, assembleOpenApi, edgeOpenApi, serviceForPath, type OpenApiFragment } from '@evp/http';
+import { clickhouseHttpOpenApi } from '@evp/clickhouse-http';
 import { segmenterOpenApi } from '@evp/segmenter';
 import { platformOpenApi } from './openapi';
 

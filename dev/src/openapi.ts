@@ -1,6 +1,7 @@
 import { actionStoreOpenApi } from '@evp/action-store';
 import { gatewayOpenApi } from '@evp/gateway';
-import { assembleOpenApi, clickhouseHttpOpenApi, edgeOpenApi, type OpenApiDocument } from '@evp/http';
+import { assembleOpenApi, edgeOpenApi, type OpenApiDocument } from '@evp/http';
+import { clickhouseHttpOpenApi } from '@evp/clickhouse-http';
 import { segmenterOpenApi } from '@evp/segmenter';
 
 /**

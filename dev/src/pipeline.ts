@@ -12,17 +12,8 @@ import {
   type Subscription,
 } from '@evp/core';
 import type { ActionStore } from '@evp/actions';
-import {
-  closeServer,
-  createAccessLog,
-  createClickHouseHttpHandler,
-  createEdge,
-  createInMemoryAccessLogStorage,
-  busMetrics,
-  listen,
-  userTokens,
-  type AccessLog,
-} from '@evp/http';
+import { closeServer, createAccessLog, createEdge, createInMemoryAccessLogStorage, busMetrics, listen, userTokens, type AccessLog } from '@evp/http';
+import { createClickHouseHttpHandler } from '@evp/clickhouse-http';
 import { canonicalFromAvro } from '@evp/schemas';
 import { createGatewayApp, type ScriptFiles } from '@evp/gateway';
 import { bundleWebSdk } from '@evp/web-sdk/bundle';

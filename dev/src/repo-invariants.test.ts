@@ -38,11 +38,25 @@ describe('repository invariants', () => {
         write: false,
         metafile: true,
         logLevel: 'silent',
+        // As the Dockerfile: the one native module stays out of the bundle and is installed in the image.
+        external: ['lz4-napi'],
       });
       const inputs = Object.keys(result.metafile.inputs);
       expect(inputs.filter((p) => /chdb|packages\/embedded|packages\/testkit/.test(p))).toEqual([]);
       for (const entry of ['main.ts', ...workers]) expect(inputs.some((p) => p.includes(`services/${service}/src/${entry}`))).toBe(true);
+      // Only the segmenter needs it (and its image installs it: the Dockerfile is checked below).
+      const external = Object.values(result.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
+      expect([service, external.includes('lz4-napi')]).toEqual([service, service === 'segmenter']);
     },
     60_000,
   );
+
+  it("the Dockerfile keeps lz4-napi out of the bundle and installs it, at the lock's version, in the segmenter's image", () => {
+    const dockerfile = readFileSync(join(root, 'deploy/docker/Dockerfile'), 'utf8');
+    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
+    expect(dockerfile).toContain('--external:lz4-napi');
+    expect(dockerfile).toContain(
+      `if [ "\${SERVICE}" = segmenter ]; then npm install --no-save --no-audit --no-fund lz4-napi@${lock.packages['node_modules/lz4-napi']?.version}; fi`,
+    );
+  });
 });

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import { KeyRing, createLogger } from '@evp/core';
-import { compressBlocks, decompressBlocks } from '@evp/http';
+import { compressBlocks, decompressBlocks } from '@evp/clickhouse-http';
 import { chdbScratchPath, createChdbAnalystSql } from '@evp/embedded';
 import { uniqueName } from '@evp/testkit';
 import { createEmbeddedParts } from '../embedded-parts';

@@ -1,7 +1,8 @@
 import { createHttpAnalystSql } from '@evp/clickhouse';
 import { ClickHouseFailure, KeyRing, createLogger, sha256Hex, type AnalystQuery, type AnalystSql } from '@evp/core';
 import { chdbScratchPath, createChdbAnalystSql } from '@evp/embedded';
-import { closeServer, createAccessLog, createClickHouseHttpHandler, createInMemoryAccessLogStorage, listen, type AccessLog } from '@evp/http';
+import { closeServer, createAccessLog, createInMemoryAccessLogStorage, listen, type AccessLog } from '@evp/http';
+import { createClickHouseHttpHandler } from '@evp/clickhouse-http';
 import { uniqueName } from '@evp/testkit';
 import { createEmbeddedParts } from '../embedded-parts';
 import { startPipeline, type RunningPipeline } from '../pipeline';

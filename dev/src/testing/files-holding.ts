@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { decompress as zstd } from 'fzstd';
-import { decompressBlocks } from '@evp/http';
+import { decompressBlocks } from '@evp/clickhouse-http';
 
 /** Files of a part that hold ClickHouse's compressed blocks (column data, compressed marks, primary index). */
 const COMPRESSED = /\.(bin|cidx|cmrk\d*)$/;

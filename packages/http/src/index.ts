@@ -17,4 +17,3 @@ export * from './service-lifecycle';
 export * from './keys';
 export * from './user-tokens';
 export * from './access-log';
-export * from './clickhouse-http';

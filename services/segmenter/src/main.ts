@@ -6,7 +6,6 @@ import { consumerProblems, createLogger, followSuppressions } from '@evp/core';
 import {
   closeServer,
   createAccessLog,
-  createClickHouseHttpHandler,
   createHttpMetrics,
   createInMemoryAccessLogStorage,
   createRedisAccessLogStorage,
@@ -17,6 +16,7 @@ import {
   serviceKeys,
   serviceLifecycle,
 } from '@evp/http';
+import { createClickHouseHttpHandler } from '@evp/clickhouse-http';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { campaignWorkerConfig, clickhouseOptions, loadSegmenterConfig, segmentEngineConfig, sinkConfig } from './config';

@@ -4,7 +4,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { ClickHouseFailure, errorCodes, type AnalystSql, type KeyRing, type Logger } from '@evp/core';
-import type { AccessLog } from '../access-log';
+import type { AccessLog } from '@evp/http';
 import { compressBlocks, compressedBlocks, decompressBlocks } from './compressed-blocks';
 
 /**

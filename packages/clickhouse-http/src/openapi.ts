@@ -1,4 +1,4 @@
-import type { OpenApiFragment } from '../openapi';
+import type { OpenApiFragment } from '@evp/http';
 
 const text = (description: string) => ({ description, content: { 'text/plain': { schema: { type: 'string' } } } });
 const failure = (description: string) => ({
@@ -56,7 +56,7 @@ const responses = {
   '500': failure('Over a limit: time (159), rows or bytes (396), memory (241).'),
 };
 
-/** ClickHouse's HTTP interface under the base URL (packages/http/src/clickhouse-http/handler.ts): not a service of the route table, so the edge's. */
+/** ClickHouse's HTTP interface under the base URL (packages/clickhouse-http/src/handler.ts): not a service of the route table, so the edge's. */
 export function clickhouseHttpOpenApi(): OpenApiFragment {
   return {
     service: 'edge',
