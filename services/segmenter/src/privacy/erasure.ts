@@ -76,7 +76,8 @@ export function createErasureProcessor(deps: ErasureDeps) {
   // wait 4,000 round trips behind the analysts' queries: bench:privacy).
   const saveAll = (batch: StoredRequest<ErasureRequest>[]) =>
     deps.store.saveAll(batch.map((s) => ({ appId: s.appId, request: { ...s.request, updated_at: iso() }, idHashes: s.idHashes })));
-  type Work = Map<string, { kind: 'user' | 'patient'; id: string }[]>;
+  /** Request id → its ids in flight, as the store reads them for a batch. */
+  type Work = Awaited<ReturnType<PrivacyStore['workIdsOf']>>;
   const workOf = (batch: StoredRequest<ErasureRequest>[]): Promise<Work> =>
     deps.store.workIdsOf(batch.map((s) => ({ appId: s.appId, requestId: s.request.id })));
   /** The request's user ids (the action store knows people by user id only). */
@@ -124,7 +125,7 @@ export function createErasureProcessor(deps: ErasureDeps) {
 
   async function countBefore(batch: StoredRequest<ErasureRequest>[]) {
     const before = await countBatch(batch, false);
-    const work = deps.actions ? await workOf(batch) : new Map();
+    const work: Work = deps.actions ? await workOf(batch) : new Map();
     for (const s of batch) {
       s.request.stores = [];
       for (const t of deps.targets) {
@@ -179,7 +180,7 @@ export function createErasureProcessor(deps: ErasureDeps) {
     if (batch.length === 0) return;
     const after = await countBatch(batch, false);
     const afterPhysical = await countBatch(batch, true);
-    const work = deps.actions ? await workOf(batch) : new Map();
+    const work: Work = deps.actions ? await workOf(batch) : new Map();
     for (const s of batch) await verifyOne(s, after, afterPhysical, work);
   }
 
