@@ -784,6 +784,28 @@ describe('the web library in Chromium', () => {
     }
   });
 
+  it('without Web Locks (an old browser, an origin that is not secure): the device id is made, stored, and events upload; nothing warned', async () => {
+    const ctx = await h.context();
+    await ctx.addInitScript(() => Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined, configurable: true }));
+    const warnings: string[] = [];
+    ctx.on('console', (m) => void (m.type() === 'warning' && m.text().startsWith('[evp]') && warnings.push(m.text())));
+    const p = await h.open(ctx, '/', quiet);
+    const id = await deviceIdOf(p);
+    expect(id).toMatch(/^anon:[0-9a-z]+$/);
+    expect(await p.evaluate(() => [typeof navigator.locks, localStorage.getItem('evp:e2e-shop:d')])).toEqual(['undefined', JSON.stringify(id)]);
+    const user = uid('nolocks');
+    await call(p, 'identify', 'login', user);
+    await search(p, 'no locks');
+    await call(p, 'flush');
+    const got = await h.waitForEvents(user, 2);
+    expect(got.map((e) => [e.name, e.property])).toEqual([
+      ['identify', 'login'],
+      ['search', 'no locks'],
+    ]);
+    expect(warnings).toEqual([]);
+    await ctx.close();
+  });
+
   it('issue 36 item 9: two tabs of a first visit make one device id; flush() in the tab without the lock sends', async () => {
     const ctx = await h.context();
     const [a, b] = await Promise.all([h.open(ctx, '/a', quiet), h.open(ctx, '/b', quiet)]);

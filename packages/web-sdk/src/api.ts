@@ -186,7 +186,7 @@ export function createApi(load: Load): Evp {
       settle_(
         (async () => {
           // Two tabs of a first visit make one device id (browser/device-id.ts).
-          await oneDeviceId(`evp:${cfg.appId}:d`, deps.shared, make, locks);
+          await oneDeviceId(`evp:${cfg.appId}:d`, deps.shared, () => make().deviceId, locks);
           const client = make();
           // The optional parts the app switched on, loaded now (they watch or read the page from the start).
           if (cfg.captureErrors) client.load('errors').then((run) => run(client), warn);

@@ -2,7 +2,7 @@
 import type { SyncStore } from '../core/ports';
 
 /**
- * Runs `make` (which reads the device id at `key` of `shared`, or makes and stores one) so that the
+ * Runs `make` (which reads the device id at `key` of `shared`, or makes and stores one, and answers it) so that the
  * tabs of a first visit make one id. A lock around it is not enough: Chromium carries one renderer's
  * localStorage write to another renderer asynchronously, so a tab that gets the lock right after
  * another tab wrote its new id can still read none (seen in CI on a loaded machine; the Chromium
@@ -13,17 +13,15 @@ import type { SyncStore } from '../core/ports';
  * localStorage shows no id. Without `locks` (no Web Locks, or an id that is not shared: api.ts)
  * `make` runs at once.
  */
-export async function oneDeviceId(key: string, shared: SyncStore, make: () => void, locks: LockManager | undefined): Promise<void> {
+export async function oneDeviceId(key: string, shared: SyncStore, make: () => string, locks: LockManager | undefined): Promise<void> {
   const named = `${key}:`;
   await (locks
     ? locks.request(key, async () => {
         const held = shared.get(key) ? undefined : (await locks.query()).held!.find((l) => l.name!.startsWith(named));
         if (held) shared.set(key, held.name!.slice(named.length));
-        make();
+        const id = make();
         // Granted (or refused: another tab holds the same id's lock, which keeps it visible) before the creation lock goes.
-        await new Promise(
-          (granted) => void locks.request(named + shared.get<string>(key), { ifAvailable: true }, (l) => (granted(l), l && new Promise(() => undefined))),
-        );
+        await new Promise((granted) => void locks.request(named + id, { ifAvailable: true }, (l) => (granted(l), l && new Promise(() => undefined))));
       })
-    : make());
+    : void make());
 }

@@ -108,7 +108,8 @@ export class Client {
   token: string | undefined;
   private renewing: Promise<boolean> | undefined;
   private part: Promise<Actions> | undefined;
-  private readonly deviceId: string;
+  /** The anonymous visitor's id (`anon:…`), stored in the shared store; a tab's lock carries it too (browser/device-id.ts). */
+  readonly deviceId: string;
   private readonly p: string;
 
   constructor(
