@@ -760,10 +760,15 @@ describe('the web library in Chromium', () => {
       const ctx = await h.context();
       // A page of the origin (another app id, so its own library keeps out of the way).
       const other = await h.open(ctx, '/other', { ...quiet, appId: 'other' });
-      await other.evaluate((name) => {
-        const w = window as unknown as { letGo: () => void };
-        void navigator.locks.request(name, () => new Promise<void>((r) => (w.letGo = r)));
-      }, lock);
+      // Resolved once the lock is granted (held from then on until letGo).
+      await other.evaluate(
+        (name) =>
+          new Promise<void>((held) => {
+            const w = window as unknown as { letGo: () => void };
+            void navigator.locks.request(name, () => new Promise<void>((r) => ((w.letGo = r), held())));
+          }),
+        lock,
+      );
       const waiting = (n: number) =>
         other.waitForFunction(([name, n]) => navigator.locks.query().then((q) => q.pending!.filter((l) => l.name === name).length === n), [lock, n] as const);
       const a = await h.open(ctx, '/a', quiet);
