@@ -131,6 +131,7 @@ export function createApi(load: Load): Evp {
     const memory = cfg.storage === 'memory';
     const shared = sharedStore(memory);
     const durable = () => (memory ? memoryStore() : fallbackStore(idbStore(`evp:${cfg.appId}`), warn));
+    // `memory` holds everything back as pending consent does, for good.
     const consent = memory ? 'pending' : (shared.get<Consent>(consentKeyOf(cfg.appId)) ?? cfg.consent ?? 'granted');
     // Cookieless until the user chose: while consent is pending, nothing is written to the device.
     const held = consent === 'pending' ? heldStores(shared, durable) : undefined;
