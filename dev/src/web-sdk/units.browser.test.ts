@@ -6,7 +6,8 @@ import { requireProgram } from '@evp/testkit';
 
 /**
  * Unit tests of the web library's browser modules in real Chromium (no DOM or IndexedDB
- * emulation): the IndexedDB store and the consent-held stores (src/browser/stores.ts), the
+ * emulation): the IndexedDB store and the consent-held stores (src/browser/stores.ts), the device
+ * id's locks (src/browser/device-id.ts), the
  * automatic events (src/browser/auto.ts, against a recording client) and the message renderer
  * (src/messages/render.ts). The modules are bundled with esbuild and run on a page of a routed
  * origin (IndexedDB needs one).
@@ -17,6 +18,7 @@ const ORIGIN = 'http://units.test';
 type Units = typeof import('../../../packages/web-sdk/src/browser/stores') & {
   renderer: typeof import('../../../packages/web-sdk/src/messages/render').renderer;
   attach: typeof import('../../../packages/web-sdk/src/browser/auto').attach;
+  oneDeviceId: typeof import('../../../packages/web-sdk/src/browser/device-id').oneDeviceId;
 };
 declare global {
   interface Window {
@@ -32,7 +34,7 @@ describe('the web library’s browser modules in Chromium', () => {
     const out = await build({
       stdin: {
         contents:
-          "import * as stores from './browser/stores'; import { renderer } from './messages/render'; import { attach } from './browser/auto'; window.u = { ...stores, renderer, attach }; window.log = [];",
+          "import * as stores from './browser/stores'; import { renderer } from './messages/render'; import { attach } from './browser/auto'; import { oneDeviceId } from './browser/device-id'; window.u = { ...stores, renderer, attach, oneDeviceId }; window.log = [];",
         resolveDir: SRC,
         loader: 'ts',
       },
@@ -47,11 +49,12 @@ describe('the web library’s browser modules in Chromium', () => {
   }, 60_000);
   afterAll(() => browser?.close());
 
-  const page = async (html = '<title>Units</title><body><h1>Units</h1></body>'): Promise<Page> => {
+  /** A page of the routed origin (`https:` for what only a secure context has, Web Locks). */
+  const page = async (html = '<title>Units</title><body><h1>Units</h1></body>', origin = ORIGIN): Promise<Page> => {
     const ctx = await browser.newContext();
     const p = await ctx.newPage();
-    await p.route(`${ORIGIN}/**`, (r) => r.fulfill({ contentType: 'text/html', body: `<!doctype html><html><head>${html}</head></html>` }));
-    await p.goto(`${ORIGIN}/start`);
+    await p.route(`${origin}/**`, (r) => r.fulfill({ contentType: 'text/html', body: `<!doctype html><html><head>${html}</head></html>` }));
+    await p.goto(`${origin}/start`);
     await p.addScriptTag({ content: code });
     return p;
   };
@@ -159,6 +162,35 @@ describe('the web library’s browser modules in Chromium', () => {
       local: ['evp:x:d', 'evp:x:u'],
       idb: ['evp:held'],
       moved: [['a:1', { kept: true }]],
+    });
+    await p.context().close();
+  });
+
+  it('oneDeviceId: the tab holds a lock named after the id; a tab whose localStorage shows no id takes up the id a held lock names; without locks the id is made at once, no lock', async () => {
+    const p = await page(undefined, ORIGIN.replace('http:', 'https:'));
+    const got = await p.evaluate(async () => {
+      const shared = window.u.sharedStore();
+      let made = 0;
+      // As the client does: the stored id, else a new one, stored; answers it.
+      const make = (key: string) => () => {
+        const id = shared.get<string>(key) ?? `anon:${++made}`;
+        shared.set(key, id);
+        return id;
+      };
+      const held = async () => (await navigator.locks.query()).held!.map((l) => l.name);
+      await window.u.oneDeviceId('evp:x:d', shared, make('evp:x:d'), navigator.locks);
+      const first = { stored: shared.get('evp:x:d'), held: await held() };
+      // Another tab whose copy of localStorage does not show the id yet.
+      localStorage.removeItem('evp:x:d');
+      await window.u.oneDeviceId('evp:x:d', shared, make('evp:x:d'), navigator.locks);
+      const second = { stored: shared.get('evp:x:d'), made, held: await held() };
+      await window.u.oneDeviceId('evp:y:d', shared, make('evp:y:d'), undefined);
+      return { first, second, third: { stored: shared.get('evp:y:d'), made, held: await held(), pending: (await navigator.locks.query()).pending } };
+    });
+    expect(got).toEqual({
+      first: { stored: 'anon:1', held: ['evp:x:d:anon:1'] },
+      second: { stored: 'anon:1', made: 1, held: ['evp:x:d:anon:1'] },
+      third: { stored: 'anon:2', made: 2, held: ['evp:x:d:anon:1'], pending: [] },
     });
     await p.context().close();
   });

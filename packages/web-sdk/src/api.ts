@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import { attach } from './browser/auto';
+import { oneDeviceId } from './browser/device-id';
 import { fallbackStore, heldStores, idbStore, memoryStore, sharedStore } from './browser/stores';
 import { fetchTransport, webLock } from './browser/transport';
 import type { Action, ActionEvent, ActionQuery } from './core/actions';
@@ -73,7 +74,7 @@ export interface Evp {
 const PRE_INIT_WAIT_MS = 30_000;
 
 const browserClock: Clock = {
-  now: () => Date.now(),
+  now: Date.now,
   offset: (ms) => -new Date(ms).getTimezoneOffset(),
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (h) => clearTimeout(h as number),
@@ -120,24 +121,34 @@ export function createApi(load: Load): Evp {
       .catch((e: unknown) => warn('action poll failed', e));
   };
 
-  /** Synchronous (IndexedDB opens on first use): a page left right after init() can already send. */
-  const browserDeps = (o: InitOptions, cfg: Settings): Deps => {
+  /**
+   * Synchronous (IndexedDB opens on first use): a page left right after init() can already send.
+   * With the Web Locks that keep one device id across the tabs (browser/device-id.ts) where the id is
+   * stored: storage `browser` and consent granted. Held in memory (pending, `memory`) every page is a
+   * visitor of its own, and after an opt-out a new tab must not take up the id another tab still holds.
+   */
+  const browserDeps = (o: InitOptions, cfg: Settings): [Deps, LockManager | undefined] => {
     const memory = cfg.storage === 'memory';
     const shared = sharedStore(memory);
     const durable = () => (memory ? memoryStore() : fallbackStore(idbStore(`evp:${cfg.appId}`), warn));
+    // `memory` holds everything back as pending consent does, for good.
+    const consent = memory ? 'pending' : (shared.get<Consent>(consentKeyOf(cfg.appId)) ?? cfg.consent ?? 'granted');
     // Cookieless until the user chose: while consent is pending, nothing is written to the device.
-    const held = memory || (shared.get<Consent>(consentKeyOf(cfg.appId)) ?? cfg.consent) === 'pending' ? heldStores(shared, durable) : undefined;
-    return {
-      clock: browserClock,
-      store: held?.store ?? durable(),
-      shared: held?.shared ?? shared,
-      transport: fetchTransport(o.sdkKey),
-      exclusive: webLock,
-      random: Math.random,
-      warn,
-      debug,
-      keep: memory ? undefined : held?.keep,
-    };
+    const held = consent === 'pending' ? heldStores(shared, durable) : undefined;
+    return [
+      {
+        clock: browserClock,
+        store: held?.store ?? durable(),
+        shared: held?.shared ?? shared,
+        transport: fetchTransport(o.sdkKey),
+        exclusive: webLock,
+        random: Math.random,
+        warn,
+        debug,
+        keep: memory ? undefined : held?.keep,
+      },
+      consent === 'granted' ? navigator.locks : undefined,
+    ];
   };
 
   const api: Evp = {
@@ -155,7 +166,7 @@ export function createApi(load: Load): Evp {
         Object.assign(cfg, { bot: true, storage: 'memory', nudges: false });
         warn('bot: off (filterBots)');
       }
-      const deps = browserDeps(options, cfg);
+      const [deps, locks] = browserDeps(options, cfg);
       const start = Date.now();
       let c: Client | undefined;
       let away!: (close: boolean) => void;
@@ -175,8 +186,8 @@ export function createApi(load: Load): Evp {
       document.addEventListener('visibilitychange', early);
       settle_(
         (async () => {
-          // Under a lock: two tabs of a first visit make one device id (the second reads the first's).
-          await deps.exclusive(`evp:${cfg.appId}:d`, async () => void make(), true);
+          // Two tabs of a first visit make one device id (browser/device-id.ts).
+          await oneDeviceId(`evp:${cfg.appId}:d`, deps.shared, () => make().deviceId, locks);
           const client = make();
           // The optional parts the app switched on, loaded now (they watch or read the page from the start).
           if (cfg.captureErrors) client.load('errors').then((run) => run(client), warn);

@@ -9,7 +9,7 @@ import { ACTION, type Deps, type SendResult } from './ports';
 import { BATCH, batchBody, batchOf, keyAt, Queue, utf8Bytes, type Batch, type Queued } from './queue';
 import { Sessions, sessionId } from './session';
 import { isoUtc, localTime, tzOf } from './time';
-import { Uploader } from './uploader';
+import { tokenRefused, Uploader } from './uploader';
 
 export const SDK_VERSION = '0.1.0';
 
@@ -81,10 +81,6 @@ export type ActionResponse = 'open' | 'discard' | 'error';
 
 export type IdentifyAction = 'register' | 'login' | 'logout' | 'blocked' | 'unblocked';
 
-/** An answer refusing the call for its user token (`401`/`403` `user_token_*`). */
-const tokenRefused = (res: SendResult) =>
-  (res.status === 401 || res.status === 403) && /^user_token_/.test((res.body as { error?: { code?: string } } | undefined)?.error?.code ?? '');
-
 /** The IANA time zone (the user catalog's `timezone`), else UTC. */
 const tzName = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
 
@@ -112,7 +108,8 @@ export class Client {
   token: string | undefined;
   private renewing: Promise<boolean> | undefined;
   private part: Promise<Actions> | undefined;
-  private readonly deviceId: string;
+  /** The anonymous visitor's id (`anon:…`), stored in the shared store; a tab's lock carries it too (browser/device-id.ts). */
+  readonly deviceId: string;
   private readonly p: string;
 
   constructor(

@@ -35,15 +35,8 @@ export interface QueueBounds {
   maxAgeMs: number;
 }
 
-/** UTF-8 bytes of a string (a surrogate pair's two units count 4 bytes together). */
-export function utf8Bytes(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x80) n += c < 0x800 ? 1 : c >= 0xd800 && c < 0xdc00 ? 0 : 2;
-  }
-  return n;
-}
+/** UTF-8 bytes of a string (the library's texts are JSON, which has no lone surrogate: each counts as the encoder writes it). */
+export const utf8Bytes = (s: string): number => new TextEncoder().encode(s).length;
 
 let counter = 0;
 /** Keys sort by time, then by a per-tab counter and a random tail (tabs never collide). */

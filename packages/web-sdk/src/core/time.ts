@@ -1,16 +1,11 @@
-const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-
-/** `+05:30` for 330 minutes east of UTC (the envelope `tz`, spec 2.1). */
-export function tzOf(offsetMin: number): string {
-  const a = Math.abs(offsetMin);
-  return `${offsetMin < 0 ? '-' : '+'}${pad(Math.floor(a / 60))}:${pad(a % 60)}`;
-}
-
-/** The spec sample form `YYYY-MM-DD HH:mm:ss.SSS`, local time at `offsetMin` (the envelope tz says which). */
-export function localTime(ms: number, offsetMin: number): string {
-  const d = new Date(ms + offsetMin * 60_000);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}`;
-}
-
 /** `sent_at`: ISO 8601 UTC with milliseconds. */
 export const isoUtc = (ms: number) => new Date(ms).toISOString();
+
+/** `+05:30` for 330 minutes east of UTC (the envelope `tz`, spec 2.1): the hours and minutes of the ISO form of that many minutes after the epoch (offsets are under 24 h). */
+export const tzOf = (offsetMin: number): string => (offsetMin < 0 ? '-' : '+') + isoUtc(Math.abs(offsetMin) * 60_000).slice(11, 16);
+
+/** The spec sample form `YYYY-MM-DD HH:mm:ss.SSS`, local time at `offsetMin` (the envelope tz says which): the ISO form of the shifted instant without `T` and `Z`. */
+export const localTime = (ms: number, offsetMin: number): string =>
+  isoUtc(ms + offsetMin * 60_000)
+    .replace('T', ' ')
+    .slice(0, -1);

@@ -9,6 +9,10 @@ export type UploadState = 'idle' | 'backoff' | 'stopped';
 
 const BACKOFF_KEY = 'bo';
 
+/** An answer refusing the call for its user token (`401`/`403` `user_token_*`, the only statuses the platform gives those codes). */
+export const tokenRefused = (res: SendResult) =>
+  (res.status === 401 || res.status === 403) && /^user_token_/.test((res.body as { error?: { code?: string } } | undefined)?.error?.code ?? '');
+
 /**
  * Sends frozen batches, oldest first, from one tab at a time. A batch is deleted only after a 2xx.
  * 413 splits it; 401/403 stop uploads for this page (the key is wrong: retrying cannot help) and
@@ -106,7 +110,7 @@ export class Uploader {
           await this.queue.remove(key);
         }
         batches = await this.queue.batches();
-      } else if (/^user_token_/.test((res.body as { error?: { code?: string } } | undefined)?.error?.code ?? '')) {
+      } else if (tokenRefused(res)) {
         // The user token, still refused after a renewal (or none could be had): kept and retried
         // later (setUserToken() retries at once); the SDK key is fine.
         this.backoff(undefined);
