@@ -194,9 +194,15 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
       life.every(config.recomputeIntervalMs, 'scheduled recompute', scheduleTimeDriven);
       // On the part's clock (a test's ManualClock moves it), with the evaluations' `now`.
       const { expiry } = deps;
-      if (expiry) life.every(config.expiryIntervalMs, 'expiry of ended memberships', () => expireMembershipsRound({ ...expiry, analytics: deps.analytics, logger, now }));
+      if (expiry)
+        life.every(config.expiryIntervalMs, 'expiry of ended memberships', () => expireMembershipsRound({ ...expiry, analytics: deps.analytics, logger, now }));
       logger.info(
-        { group: config.groupId, topic: config.workTopic, recomputeIntervalMs: config.recomputeIntervalMs, expiryIntervalMs: expiry ? config.expiryIntervalMs : 0 },
+        {
+          group: config.groupId,
+          topic: config.workTopic,
+          recomputeIntervalMs: config.recomputeIntervalMs,
+          expiryIntervalMs: expiry ? config.expiryIntervalMs : 0,
+        },
         'segment engine running',
       );
     },

@@ -42,7 +42,9 @@ describe('ended memberships expire by key', () => {
     // No version of 'left' is left to come back (merges may have folded the others' versions
     // already), not even on disk: the deleted mask was applied.
     expect(
-      await chdb.analytics.query(`SELECT toString(count()) AS n FROM segment_members WHERE app_id = 'clinic' AND user_id = 'left' SETTINGS apply_deleted_mask = 0`),
+      await chdb.analytics.query(
+        `SELECT toString(count()) AS n FROM segment_members WHERE app_id = 'clinic' AND user_id = 'left' SETTINGS apply_deleted_mask = 0`,
+      ),
     ).toEqual([{ n: '0' }]);
     // The segment's seq floor was raised to the deleted key's last seq first; the other app has none.
     expect(await floors()).toEqual([{ app_id: 'clinic', segment_id: 's', floor: 2 }]);

@@ -1,7 +1,7 @@
 import { createLogger } from '@evp/core';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
-import { uniqueName, useMigratedChdb } from '@evp/testkit';
+import { uniqueName, useMigratedChdb, waitFor } from '@evp/testkit';
 import { expectExpiry, runExpiryScenario } from '../testing';
 
 // The scenario of membership-expiry.test.ts on a real Kafka broker and schema registry: the records
@@ -25,6 +25,7 @@ describe('expiry of ended memberships (engine timer, Kafka and the schema regist
         app: uniqueName('exp-app'),
         otherApp: uniqueName('exp-other'),
         config: { ...topics, groupId: uniqueName('exp-group') },
+        waitFor,
       });
       expectExpiry(result);
     } finally {

@@ -1,5 +1,4 @@
 import { createLogger, DEFAULT_RETENTION, ManualClock, type Analytics, type Bus, type SchemaRegistry } from '@evp/core';
-import { waitFor } from '@evp/testkit';
 import { insertEvents, readMembership, startEngine, userEvent, type EngineHarness } from './engine-harness';
 import type { MembershipChange, SegmentEngineConfig } from '../segments';
 
@@ -18,6 +17,8 @@ export interface ExpiryScenarioDeps {
   /** The other app, whose retention is forever. */
   otherApp: string;
   config?: Partial<SegmentEngineConfig>;
+  /** The tests' poll with a deadline (@evp/testkit's waitFor). */
+  waitFor: <T>(check: () => Promise<T | undefined | false> | T | undefined | false, opts?: { what?: string }) => Promise<T>;
 }
 
 /** What the scenario saw, for the test to assert exactly. */
@@ -49,7 +50,7 @@ export interface ExpiryScenarioResult {
  * that drops a change whose seq is not above the last one it applied (docs/segments.md).
  */
 export async function runExpiryScenario(deps: ExpiryScenarioDeps): Promise<ExpiryScenarioResult> {
-  const { app, otherApp } = deps;
+  const { app, otherApp, waitFor } = deps;
   const clock = new ManualClock(NOW);
   const lines: { level: number; msg: string; app_id?: string }[] = [];
   const logger = createLogger('expiry-scenario', 'info', { write: (line: string) => void lines.push(JSON.parse(line)) });
