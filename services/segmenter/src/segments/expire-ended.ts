@@ -7,9 +7,12 @@ export interface ExpiredMemberships {
   segments: number;
 }
 
-/** The keys of an app whose newest version (FINAL) is an exit older than the cutoff. */
+/**
+ * The keys of an app whose newest version (FINAL) is an exit older than the cutoff and known to be
+ * on the membership topic (`emitted`): a pending exit is left to the engine's recovery first.
+ */
 const ENDED = `SELECT segment_id, user_id, seq FROM segment_members FINAL
-  WHERE app_id = {app:String} AND NOT is_member AND exited_at < fromUnixTimestamp64Milli({now:Int64}) - toIntervalDay({days:UInt16})`;
+  WHERE app_id = {app:String} AND NOT is_member AND emitted AND exited_at < fromUnixTimestamp64Milli({now:Int64}) - toIntervalDay({days:UInt16})`;
 
 /**
  * Deletes the memberships of an app that ended more than `days` ago (docs/privacy.md, "Segment
