@@ -144,6 +144,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     campaigns: { groupId: `segmenter-campaigns${suffix}`, entryGroupId: `segmenter-campaign-entries${suffix}` },
     ...(opts.now ? { now: opts.now } : {}),
     retention: (appId) => keys.retention(appId),
+    // Ended memberships past each app's `history` days are deleted every SEGMENTS_EXPIRY_INTERVAL_MS (an hour).
+    apps: () => keys.apps(),
     ...suppressed,
   });
   const { segments, campaigns, sink } = segmenterParts;

@@ -88,7 +88,7 @@ export interface MembershipChange {
   at: number;
   /** The definition version that was evaluated. */
   version: number;
-  /** The n-th change of this (segment, user), from 1: with segment_id and user_id, the change’s identity. */
+  /** The n-th change of this (segment, user), from 1, or from above the segment’s seq floor once ended memberships were expired (docs/segments.md): increasing per (segment, user); with segment_id and user_id, the change’s identity. */
   seq: number;
 }
 

@@ -46,8 +46,9 @@ export const MEMBERSHIP_FIELDS = [
   {
     name: 'seq',
     kind: 'int',
-    doc: 'The n-th change of this (segment, user), from 1: with segment_id and user_id, the change’s identity.',
+    doc: 'The n-th change of this (segment, user), from 1, or from above the segment’s seq floor once ended memberships were expired (docs/segments.md): increasing per (segment, user); with segment_id and user_id, the change’s identity.',
     avroType: 'long',
+    // Kept as first registered (a new doc would be a new schema version); docs/segments.md says the rest.
     avroDoc: 'the n-th change of this (segment, user), from 1',
   },
 ] as const satisfies readonly RecordField[];

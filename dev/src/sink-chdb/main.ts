@@ -89,6 +89,7 @@ async function main() {
       segments: segmentEngineConfig(config.segmenter),
       campaigns: campaignWorkerConfig(config.segmenter),
       retention: (appId) => keys.ring.retention(appId),
+      apps: () => keys.ring.apps(),
     });
     await parts.start();
     const redis = config.segmenter.REDIS_URL ? new Redis(config.segmenter.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CATALOG_KINDS } from '@evp/core';
-import { loadMigrations, splitStatements } from './migrations';
+import { loadMigrations, rebuiltTables, splitStatements, type Migration } from './migrations';
 
 describe('splitStatements', () => {
   it('splits on ; at line ends and drops whole-line comments', () => {
@@ -62,6 +62,21 @@ describe('loadMigrations', () => {
       // (drop a leftover copy, create, copy, swap, drop: 5 statements a table).
       [20, 'retention_parts', 5 * 6],
       [21, 'retention_parts_catalogs', 5 * (CATALOG_KINDS.length + 1)],
+      // 023: each segment's seq floor, raised by the expiry of ended memberships.
+      [23, 'segment_seq_floors', 1],
+    ]);
+    // The rebuilds, which the runner refuses while their tables are written (migrations.test.ts on chdb).
+    expect(ms.filter((m) => rebuiltTables(m).length > 0).map((m) => [m.version, rebuiltTables(m).length])).toEqual([
+      [20, 6],
+      [21, CATALOG_KINDS.length + 1],
+    ]);
+    expect(rebuiltTables(ms.find((m) => m.version === 20) as Migration)).toEqual([
+      'events',
+      'rejected',
+      'dead_letters',
+      'ingest_receipts',
+      'actions_log',
+      'campaign_outcomes',
     ]);
     const catalog = [...(ms[2]?.statements ?? []), ...(ms[4]?.statements ?? [])];
     expect(catalog.map((s) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(s)?.[1])).toEqual(CATALOG_KINDS.map((k) => `catalog_${k}`));

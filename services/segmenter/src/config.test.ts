@@ -41,9 +41,11 @@ describe('segmenter config', () => {
       refreshIntervalMs: 5_000,
       usersPerItem: 1_000,
       recoveryMarginMs: 60_000,
+      expiryIntervalMs: 3_600_000,
       concurrency: 1,
     });
     expect(segmentEngineConfig(loadSegmenterConfig({ ...env, SEGMENTS_RECOMPUTE_INTERVAL_MS: '0' })).recomputeIntervalMs).toBe(0);
+    expect(segmentEngineConfig(loadSegmenterConfig({ ...env, SEGMENTS_EXPIRY_INTERVAL_MS: '0' })).expiryIntervalMs).toBe(0);
   });
 
   it('reads the campaign worker settings, with the documented defaults', () => {

@@ -100,6 +100,8 @@ async function main() {
     parts: config.SEGMENTER_PARTS,
     // Read per batch: a change of the keys file's retention applies without a restart.
     retention: (appId) => keys.ring.retention(appId),
+    // The apps whose ended memberships the engine expires (SEGMENTS_EXPIRY_INTERVAL_MS), as the keys file lists them now.
+    apps: () => keys.ring.apps(),
     onDead: lifecycle.exitOnDead,
   });
   const { segments, campaigns } = parts;

@@ -30,6 +30,11 @@ export interface SegmenterPartsDeps {
    * without a restart): the sink and the campaign worker stamp their rows with it. Default: the defaults.
    */
   retention?: (appId: string) => AppRetention;
+  /**
+   * Every app of the keys file (the ring's `apps`): with `retention`, the segment engine deletes
+   * their ended memberships past the `history` days (docs/privacy.md). Absent: no expiry.
+   */
+  apps?: () => readonly string[];
   /** Suppressed (erased) people: the sink drops their rows, the campaign worker skips them. Absent: none is. */
   suppressions?: SuppressionSet;
   /** The `onDead` of each part's consumer, by the part's name. */
@@ -59,6 +64,7 @@ export function createSegmenterParts(deps: SegmenterPartsDeps) {
     ...(deps.segments ? { config: deps.segments } : {}),
     ...now,
     ...dead('segment work'),
+    ...(deps.apps && deps.retention ? { expiry: { apps: deps.apps, retention: deps.retention } } : {}),
     // Called per DELETE request, after `campaigns` below exists.
     campaignsUsing: (appId, segmentId) => campaigns.usingSegment(appId, segmentId),
   });

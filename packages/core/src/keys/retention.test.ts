@@ -26,6 +26,13 @@ describe('retention per app in the keys file', () => {
     expect(ring.retention('app-1').events).toBe(0);
   });
 
+  it('lists every app the file names, by a key or by settings only, sorted; a reload changes the list', () => {
+    const ring = new KeyRing(file({ 'app-0': { retention: { history: 30 } }, 'app-2': { user_tokens: 'report' } }));
+    expect(ring.apps()).toEqual(['app-0', 'app-1', 'app-2']);
+    ring.replace(file({}));
+    expect(ring.apps()).toEqual(['app-1']);
+  });
+
   it.each([
     [{ events: 0 }, 'apps.app-1.retention.events'],
     [{ events: 1.5 }, 'apps.app-1.retention.events'],

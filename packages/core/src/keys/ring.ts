@@ -204,6 +204,12 @@ export class KeyRing {
     return this.contents.retention.get(appId) ?? DEFAULT_RETENTION;
   }
 
+  /** Every app the file names (by a key or by settings), sorted: what per-app jobs (the expiry of ended memberships) go through. */
+  apps(): string[] {
+    const { byApp, tokenKeys, retention, privacy } = this.contents;
+    return [...new Set([...byApp.keys(), ...tokenKeys.keys(), ...retention.keys(), ...Object.keys(privacy.apps)])].sort();
+  }
+
   /** The app's user token signing key named `kid`, revoked or not; undefined when the app has none of that name. */
   userTokenKey(appId: string, kid: string): UserTokenKey | undefined {
     return this.contents.tokenKeys.get(appId)?.get(kid);

@@ -21,6 +21,21 @@ afterAll(async () => {
 // The list itself is pinned by packages/clickhouse's loadMigrations test; here: what applying them does.
 const ALL = loadMigrations().map((m) => m.file);
 
+/** A database of its own with the migrations before 020 applied (the layout before the rebuilds), dropped after `run`. */
+async function before020(name: string, run: (analytics: Analytics) => Promise<void>) {
+  const db = testDatabase(name);
+  const other = createChdbAnalytics({ path: chdbTestPath(), database: db });
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'mig-'));
+    for (const f of readdirSync(DEFAULT_MIGRATIONS_DIR).filter((f) => f < '020')) copyFileSync(join(DEFAULT_MIGRATIONS_DIR, f), join(dir, f));
+    await runMigrations({ analytics: other, dir });
+    await run(other);
+  } finally {
+    await other.command(`DROP DATABASE IF EXISTS ${db}`);
+    await other.close();
+  }
+}
+
 describe('runMigrations on chdb', () => {
   it('applies every migration once, records it, and is a no-op the second time', async () => {
     const first = await runMigrations({ analytics });
@@ -114,18 +129,13 @@ describe('runMigrations on chdb', () => {
     ['the copy half made', 3],
     ['the tables swapped, the old one not dropped', 4],
   ])('020 re-run after %s: every row once, the new layout, no copy left', async (_state, done) => {
-    const db = testDatabase('migrerun');
-    const other = createChdbAnalytics({ path: chdbTestPath(), database: db });
-    try {
-      const dir = mkdtempSync(join(tmpdir(), 'mig-'));
-      for (const f of readdirSync(DEFAULT_MIGRATIONS_DIR).filter((f) => f < '020')) copyFileSync(join(DEFAULT_MIGRATIONS_DIR, f), join(dir, f));
-      await runMigrations({ analytics: other, dir });
+    await before020('migrerun', async (other) => {
       await other.command(
         `INSERT INTO events (app_id, user_id, event_id, time, retention_days) VALUES ('a', 'u', 'e1', '2026-01-02 00:00:00', 0), ('a', 'u', 'e2', '2026-02-02 00:00:00', 3650)`,
       );
       const rebuild = loadMigrations().find((m) => m.version === 20);
       for (const statement of rebuild?.statements.slice(0, done) ?? []) await other.command(statement);
-      await runMigrations({ analytics: other });
+      await runMigrations({ analytics: other, quietMs: 0 });
       expect(await other.query(`SELECT event_id, retention_days, _partition_id AS p FROM events ORDER BY event_id`)).toEqual([
         { event_id: 'e1', retention_days: 0, p: '202601-0' },
         { event_id: 'e2', retention_days: 3650, p: '202602-3650' },
@@ -133,9 +143,38 @@ describe('runMigrations on chdb', () => {
       expect(await other.query(`SELECT partition_key FROM system.tables WHERE database = currentDatabase() AND name LIKE 'events%' ORDER BY name`)).toEqual([
         { partition_key: '(toYYYYMM(time), retention_days)' },
       ]);
-    } finally {
-      await other.command(`DROP DATABASE IF EXISTS ${db}`);
-      await other.close();
-    }
+    });
+  });
+
+  // A rebuild copies a table and swaps the copy in: a row inserted in between would be lost, so it
+  // is refused while the tables it rebuilds are being written (the sinks not stopped).
+  it('refuses 020 while rows are inserted into a table it rebuilds, naming it; applies it once nothing writes', async () => {
+    await before020('migbusy', async (other) => {
+      const insert = (id: string) => other.command(`INSERT INTO rejected (app_id, received_at, rejection_id) VALUES ('a', '2026-01-02 00:00:00', '${id}')`);
+      await insert('r1');
+      // A sink still running: a row arrives while the runner watches.
+      let waited: number | undefined;
+      const busy = runMigrations({
+        analytics: other,
+        sleep: async (ms) => {
+          waited = ms;
+          await insert('r2');
+        },
+      });
+      await expect(busy).rejects.toThrow(MigrationError);
+      await expect(busy).rejects.toThrow(
+        'migration 020_retention_parts.sql rebuilds events, rejected, dead_letters, ingest_receipts, actions_log, campaign_outcomes (copy, then swap), but rows were inserted into rejected in the last 5000 ms: ' +
+          'a row written between the copy and the swap would be lost. Stop every sink (the segmenter replicas running the sink part, `npm start`) and run the migrations again.',
+      );
+      expect(waited).toBe(5_000);
+      // Nothing of 020 ran: rejected has its old layout and both rows.
+      expect(await other.query(`SELECT partition_key FROM system.tables WHERE database = currentDatabase() AND name = 'rejected'`)).toEqual([
+        { partition_key: 'toYYYYMM(received_at)' },
+      ]);
+      // The sinks stopped: the same run applies 020 and what follows, every row kept.
+      const quiet = await runMigrations({ analytics: other, sleep: async () => undefined });
+      expect(quiet.applied).toEqual(ALL.filter((f) => f >= '020'));
+      expect(await other.query(`SELECT toString(count()) AS n FROM rejected`)).toEqual([{ n: '2' }]);
+    });
   });
 });

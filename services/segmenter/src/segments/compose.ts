@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { Analytics, Bus, Logger, SchemaRegistry } from '@evp/core';
-import { createSegmentEngine, type SegmentEngine } from './engine';
+import { createSegmentEngine, type SegmentEngine, type SegmentEngineDeps } from './engine';
 import type { SegmentEngineConfig } from './options';
 import { segmentLanguage } from './segment-language';
 import { createSegmentsService, type SegmentsService } from './service';
@@ -14,6 +14,8 @@ export interface SegmentsDeps {
   config?: Partial<SegmentEngineConfig>;
   now?: () => number;
   onDead?: (error: Error) => void;
+  /** The apps and their retention for the expiry of ended memberships (SegmentEngineDeps.expiry). */
+  expiry?: SegmentEngineDeps['expiry'];
   /** The campaigns that name a segment (campaigns/compose.ts `usingSegment`), so the API refuses deleting it; late-bound: campaigns are composed after segments. */
   campaignsUsing?: (appId: string, segmentId: string) => Promise<string[]>;
 }
@@ -35,6 +37,7 @@ export function createSegments(deps: SegmentsDeps): { engine: SegmentEngine; ser
     ...(deps.config ? { config: deps.config } : {}),
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.onDead ? { onDead: deps.onDead } : {}),
+    ...(deps.expiry ? { expiry: deps.expiry } : {}),
     compile: (segment) => language.compile(segment.app_id, segment.definition),
   });
   const service = createSegmentsService({

@@ -13,6 +13,7 @@ import type { MembershipReader, Segment, SegmentDefinitions, SegmentScheduler } 
 import { SegmentCache } from './segment-cache';
 import { collectWork, coveredFull, timeDrivenWork, type LastFull, type SegmentWork } from './batch-work';
 import { readWorkItem, workForRows, workKey, workMessage, type WorkItem } from './work';
+import { expireMembershipsRound, type MembershipExpiryDeps } from './membership-expiry';
 
 /** `now`: the instant of evaluations, requests and definition times. */
 export interface SegmentEngineDeps extends ConsumerDeps<SegmentEngineConfig> {
@@ -23,6 +24,11 @@ export interface SegmentEngineDeps extends ConsumerDeps<SegmentEngineConfig> {
   metrics?: Registry;
   /** Ids of new segments. Default: random UUIDs. */
   newId?: () => string;
+  /**
+   * The apps and their retention, for the expiry of ended memberships every `expiryIntervalMs`
+   * (membership-expiry.ts): the keys ring's, which follow the keys file. Absent: no expiry here.
+   */
+  expiry?: Pick<MembershipExpiryDeps, 'apps' | 'retention'>;
 }
 
 export interface SegmentEngine {
@@ -186,7 +192,19 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
       consuming = true;
       await life.consume({ groupId: config.groupId, topics: [config.workTopic], fromBeginning: true, concurrency: config.concurrency, handleBatch });
       life.every(config.recomputeIntervalMs, 'scheduled recompute', scheduleTimeDriven);
-      logger.info({ group: config.groupId, topic: config.workTopic, recomputeIntervalMs: config.recomputeIntervalMs }, 'segment engine running');
+      // On the part's clock (a test's ManualClock moves it), with the evaluations' `now`.
+      const { expiry } = deps;
+      if (expiry)
+        life.every(config.expiryIntervalMs, 'expiry of ended memberships', () => expireMembershipsRound({ ...expiry, analytics: deps.analytics, logger, now }));
+      logger.info(
+        {
+          group: config.groupId,
+          topic: config.workTopic,
+          recomputeIntervalMs: config.recomputeIntervalMs,
+          expiryIntervalMs: expiry ? config.expiryIntervalMs : 0,
+        },
+        'segment engine running',
+      );
     },
     async stop() {
       consuming = false;

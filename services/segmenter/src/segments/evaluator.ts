@@ -29,6 +29,13 @@ export interface EvaluatorDeps {
   erasing?: (appId: string, users: readonly string[]) => Promise<Set<string>>;
 }
 
+/**
+ * The seq of a key's first change (always an entry) above the segment's floor: the smallest odd
+ * number above it, so entries stay odd and exits even (docs/segments.md). 1 while no key of the
+ * segment was ever expired (floor 0).
+ */
+const firstSeq = (floor: number) => floor + (floor % 2 === 0 ? 1 : 2);
+
 /** A segment's state being read for an evaluation (Evaluator.load), started before its definition is known. */
 interface StateRead {
   readonly rows: Promise<Map<string, MemberState>>;
@@ -179,23 +186,26 @@ export function createEvaluator(deps: EvaluatorDeps): Evaluator {
     pending = pending.filter((row) => !erasedPending.has(row.user_id));
     if (pending.length > 0) await recover(appId, segmentId, pending);
     const writtenAt = deps.wallClock();
-    let changed: MemberState[] = [];
     const candidates = scope ?? new Set([...now, ...before.keys()]);
-    for (const user of candidates) {
+    const moving = [...candidates].filter((user) => (before.get(user)?.is_member ?? false) !== now.has(user));
+    // A key without a row (new, or deleted by the expiry of ended memberships) starts above the
+    // segment's seq floor. Read only now, after the state: the expiry raises the floor before it
+    // deletes, so a state read that misses a deleted key is followed by a floor that covers it.
+    const floor = moving.some((user) => !before.has(user)) ? await deps.state.seqFloor(appId, segmentId) : 0;
+    let changed: MemberState[] = moving.map((user) => {
       const prev = before.get(user);
       const is = now.has(user);
-      if ((prev?.is_member ?? false) === is) continue;
-      changed.push({
+      return {
         user_id: user,
         is_member: is,
         entered_at: is ? at : (prev as MemberState).entered_at,
         exited_at: is ? null : at,
         version: segment.version,
-        seq: (prev?.seq ?? 0) + 1,
+        seq: prev ? prev.seq + 1 : firstSeq(floor),
         emitted: false,
         written_at: writtenAt,
-      });
-    }
+      };
+    });
     if (changed.length > 0 && deps.erasing) {
       // One look at the erasures in flight for the changed users and the held marks together.
       const erased = await erasingOf(appId, [...changed, ...(marks.get(segmentKey(appId, segmentId))?.rows ?? [])]);

@@ -50,6 +50,12 @@ export interface MembershipState extends MembershipReader {
   load(appId: string, segmentId: string, users?: readonly string[]): Promise<Map<string, MemberState>>;
   /** One insert of these rows, each with its own `emitted`. */
   write(appId: string, segmentId: string, rows: readonly MemberState[]): Promise<void>;
+  /**
+   * The segment's seq floor (`segment_seq_floors`, migration 023): every seq of a key the expiry of
+   * ended memberships deleted is at most this; 0 while none was. Read after the state that lacks the
+   * key (evaluator.ts): the expiry raises it before it deletes.
+   */
+  seqFloor(appId: string, segmentId: string): Promise<number>;
 }
 
 export function createMembershipState(analytics: Analytics): MembershipState {
@@ -92,6 +98,15 @@ export function createMembershipState(analytics: Analytics): MembershipState {
           written_at: formatDateTime64(s.written_at),
         })),
       );
+    },
+
+    async seqFloor(appId, segmentId) {
+      // max() of no row is 0: a segment the expiry never touched.
+      const found = await analytics.query<{ floor: number }>(`SELECT max(floor) AS floor FROM segment_seq_floors WHERE ${where}`, {
+        app: appId,
+        segment: segmentId,
+      });
+      return found[0]?.floor ?? 0;
     },
 
     async members(appId, segmentId, opts): Promise<MemberPage> {

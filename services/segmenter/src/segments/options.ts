@@ -27,6 +27,12 @@ export const SEGMENT_ENGINE_OPTIONS = {
     60_000,
     'Recovery reads `segments.membership` back from this long before a pending row was written (clock skew between replicas).',
   ),
+  expiryIntervalMs: envOption(
+    'SEGMENTS_EXPIRY_INTERVAL_MS',
+    envFragments.nonNegativeInt,
+    3_600_000,
+    'How often ended memberships past their app’s `history` retention are deleted (docs/privacy.md), on the multiples of it of the clock, by every replica that consumes `segments.work`; 0: not on this replica.',
+  ),
   concurrency: envOption('SEGMENTS_WORK_CONCURRENCY', envFragments.positiveInt, 1, 'Work partitions one replica handles at once.'),
 };
 

@@ -1,4 +1,4 @@
-import { createLogger, type Analytics, type Bus, type SchemaRegistry } from '@evp/core';
+import { createLogger, type Analytics, type Bus, type Logger, type SchemaRegistry, type TimerClock } from '@evp/core';
 import { eventDef, membershipHeaders, readMembershipChange, type CanonicalEvent } from '@evp/schemas';
 import { eventRow } from '../sink';
 import { pageEvent } from './fixtures';
@@ -40,6 +40,11 @@ export interface EngineHarnessOptions {
   now: () => number;
   config?: Partial<SegmentEngineConfig>;
   compile?: SegmentEngineDeps['compile'];
+  /** The clock of the engine's timers (a ManualClock the test moves). Default: the process's. */
+  clock?: TimerClock;
+  /** The apps and retention of the expiry of ended memberships; absent: none. */
+  expiry?: SegmentEngineDeps['expiry'];
+  logger?: Logger;
 }
 
 const logger = createLogger('segments-test', 'silent');
@@ -58,10 +63,12 @@ export async function startEngine(opts: EngineHarnessOptions): Promise<EngineHar
     analytics: opts.analytics,
     bus: opts.bus,
     registry: opts.registry,
-    logger,
+    logger: opts.logger ?? logger,
     compile: opts.compile ?? handCompile,
     now: opts.now,
     config: { ...TEST_ENGINE_CONFIG, ...opts.config },
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.expiry ? { expiry: opts.expiry } : {}),
   });
   await engine.start();
   const workTopic = opts.config?.workTopic ?? 'segments.work';

@@ -10,3 +10,4 @@ export { nth, startSinkHarness, type SinkHarness, type SinkHarnessOptions } from
 export { MemoryCampaigns, readRequested } from './worker-harness';
 export { consoleBuildStub } from './console-build';
 export { appSnapshot, seedPerson } from './privacy-seed';
+export { expectExpiry, runExpiryScenario } from './expiry-scenario';
