@@ -130,7 +130,8 @@ describe('erasure in ClickHouse', () => {
       return { counts, store };
     };
     // Count before, count after, count after with the deleted mask ignored, DELETE, APPLY DELETED MASK.
-    const five = Object.fromEntries(chdbTables().map((t) => [t, 5]));
+    // segment_members: a sixth, the insert of its seq floors that reads it before the DELETE.
+    const five = Object.fromEntries(chdbTables().map((t) => [t, t === 'segment_members' ? 6 : 5]));
     const one = await perTable('ern1', 1);
     const four = await perTable('ern4', 4);
     expect([one.counts, four.counts]).toEqual([five, five]);
@@ -141,8 +142,34 @@ describe('erasure in ClickHouse', () => {
       'insert privacy_requests': 4,
       'insert privacy_suppressions': 1,
       'read privacy_requests': 2,
-      'read privacy_work': 39,
+      'read privacy_work': 40,
     });
+  });
+
+  it("raises the segments' seq floors to the erased memberships' seqs before deleting them, in the person's app only", async () => {
+    const db = chdb.analytics;
+    await seedPerson(db, 'erf', 'u-floor', 'p-floor');
+    await seedPerson(db, 'erg', 'u-floor', 'p-floor');
+    // The person left s1 (seq 6) and is in s2 at seq 3; another person of the app at seq 9 in s1.
+    const at = '2026-01-01 00:00:00.000';
+    await db.insert('segment_members', [
+      { app_id: 'erf', segment_id: 's1', user_id: 'u-floor', is_member: false, entered_at: at, exited_at: at, written_at: at, seq: 6, state_version: 12 },
+      { app_id: 'erf', segment_id: 's2', user_id: 'u-floor', is_member: true, entered_at: at, written_at: at, seq: 3, state_version: 6 },
+      { app_id: 'erf', segment_id: 's1', user_id: 'u-other', is_member: true, entered_at: at, written_at: at, seq: 9, state_version: 18 },
+    ]);
+    const privacy = createPrivacyService({ analytics: db, logger, hashKey });
+    const r = await privacy.createErasure('erf', [{ kind: 'user', id: 'u-floor' }]);
+    await privacy.runOnce();
+    expect(((await privacy.get('erf', 'erasure', r.id)) as ErasureRequest).state).toBe('completed');
+    const floors = await db.query<{ app_id: string; segment_id: string; floor: number }>(
+      `SELECT app_id, segment_id, toUInt32(max(floor)) AS floor FROM segment_seq_floors WHERE app_id IN ('erf', 'erg') GROUP BY app_id, segment_id ORDER BY app_id, segment_id`,
+    );
+    // A lifted suppression and a new entry then start above 6 in s1 and above 3 in s2 (evaluator.ts, firstSeq).
+    expect(floors).toEqual([
+      { app_id: 'erf', segment_id: 's1', floor: 6 },
+      { app_id: 'erf', segment_id: 's2', floor: 3 },
+    ]);
+    expect(await db.query(`SELECT user_id FROM segment_members WHERE app_id = 'erf' ORDER BY user_id`)).toEqual([{ user_id: 'u-other' }]);
   });
 
   it('resumes a request whose processor died mid-deleting, and ends completed with nothing left', async () => {

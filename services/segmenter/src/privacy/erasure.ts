@@ -163,6 +163,7 @@ export function createErasureProcessor(deps: ErasureDeps) {
       }
     }
     for (const t of deps.targets) {
+      if (t.beforeDelete) await deps.analytics.command(t.beforeDelete(scope), params);
       await deps.analytics.command(`DELETE FROM ${t.table} WHERE ${t.where(scope)}`, params);
       // The lightweight delete only masks rows; rewriting the affected parts removes them from disk
       // (the old parts go once ClickHouse cleans them up: old_parts_lifetime).

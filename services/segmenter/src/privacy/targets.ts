@@ -24,6 +24,8 @@ export interface ClickHouseTarget {
    */
   keys: string;
   texts?: { text: string; quoted: boolean }[];
+  /** A statement run before the rows are deleted (same scope and parameters), e.g. to keep a watermark the rows held. */
+  beforeDelete?: (scope: string) => string;
 }
 
 /** `kind:id` for a plain id column (a row without one carries no key). */
@@ -166,7 +168,15 @@ export function clickhouseTargets(fields: PersonIdField[] = personIdFields()): C
       where: (scope) =>
         `${inIds('substring(source_key, length(app_id) + 2)', 'user', scope)} OR (payload_encoding = 'utf8' AND ${payloadMatch('payload', true, scope)}) OR (payload_encoding = 'base64' AND ${payloadMatch('base64Decode(payload)', false, scope)})`,
     },
-    userTable('segment_members'),
+    {
+      ...userTable('segment_members'),
+      // The erased keys' seqs go into their segments' floors first, as the expiry of ended memberships
+      // does (expire-ended.ts): a person whose suppression is lifted and who enters again gets a seq
+      // above every seq the membership topic carried for them, so its consumers keep the change.
+      beforeDelete: (scope) =>
+        `INSERT INTO segment_seq_floors (app_id, segment_id, floor, raised_at)
+         SELECT app_id, segment_id, max(seq), now64(3) FROM segment_members WHERE ${inIds('user_id', 'user', scope)} GROUP BY app_id, segment_id`,
+    },
     userTable('campaign_outcomes'),
     userTable('actions_log'),
   ];
