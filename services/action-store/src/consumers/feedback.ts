@@ -1,16 +1,6 @@
 import type { Registry } from 'prom-client';
-import {
-  UnreadableMessageError,
-  errorMessage,
-  isFeedbackEventName,
-  isRetriable,
-  processorOf,
-  topics,
-  type Bus,
-  type BusMessage,
-  type Logger,
-  type Subscription,
-} from '@evp/core';
+import { UnreadableMessageError, errorMessage, isFeedbackEventName, isRetriable, processorOf, topics } from '@evp/core';
+import type { Bus, BusMessage, Logger, Subscription } from '@evp/core';
 import { feedbackFromEvent, type ActionStore, type FeedbackEventLike } from '@evp/actions';
 import { createFeedbackMetrics } from '../metrics';
 
