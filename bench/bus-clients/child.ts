@@ -3,15 +3,23 @@
  * one send at a time as the platform's serial producer does), then read them back with a fresh
  * consumer group. Prints one JSON line: the process's CPU µs per message on each path.
  *
- *   npx tsx bench/bus-clients/child.ts <kafkajs|platformatic> <bytes> <count> <batch> <topic>
+ * The serial producer's cost (issue 43), produce only, with C callers each sending its share of the
+ * N messages in sends of B, as the validator's concurrent batches or the gateway's requests do:
+ * - `bus`: the platform's producer (createKafkaBus: one send at a time, the partition witness);
+ * - `kafkajs-concurrent`: a kafkajs producer of the same settings, the C sends in flight at once.
+ *
+ *   npx tsx bench/bus-clients/child.ts <kafkajs|platformatic|bus|kafkajs-concurrent> <bytes> <count> <batch> <topic> [callers]
  */
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
+import { createLogger } from '@evp/core';
+import { createKafkaBus } from '@evp/kafka';
 
-const [client, bytesArg, countArg, batchArg, topic] = process.argv.slice(2) as [string, string, string, string, string];
+const [client, bytesArg, countArg, batchArg, topic, callersArg] = process.argv.slice(2) as [string, string, string, string, string, string | undefined];
 const BYTES = Number(bytesArg);
 const COUNT = Number(countArg);
 const BATCH = Number(batchArg);
+const CALLERS = Number(callersArg ?? 8);
 const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
 
 /** A message as the platform's carry: a key `app:user`, three headers, a value of the given size. */
@@ -109,7 +117,43 @@ async function platformatic() {
   return { produce, consume };
 }
 
-const run = client === 'kafkajs' ? kafkajs : client === 'platformatic' ? platformatic : undefined;
+/** `CALLERS` callers, each sending every CALLERS-th send of B messages (`list`'s), one after the other. */
+async function fromCallers<M>(list: M[], send: (batch: M[]) => Promise<void>): Promise<void> {
+  const sends = Math.ceil(COUNT / BATCH);
+  await Promise.all(
+    Array.from({ length: CALLERS }, async (_, c) => {
+      for (let i = c; i < sends; i += CALLERS) await send(list.slice(i * BATCH, (i + 1) * BATCH));
+    }),
+  );
+}
+
+async function bus() {
+  const b = createKafkaBus({ brokers, clientId: 'bus-clients-bench', logger: createLogger('bench', 'silent') });
+  const producer = await b.producer();
+  // The Bus takes string keys (the platform's `app:user`).
+  const asText = messages.map((m) => ({ key: m.key.toString(), value: m.value, headers: m.headers }));
+  const produce = await cpuPerMessage(() => fromCallers(asText, (batch) => producer.send(topic, batch)));
+  await producer.close();
+  await b.close();
+  return { produce, consume: null };
+}
+
+async function kafkajsConcurrent() {
+  const kafka = new Kafka({ clientId: 'bus-clients-bench', brokers, logLevel: logLevel.NOTHING });
+  // The settings of the platform's producer (kafka-bus.ts), without the serial wrapper.
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 5, retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 1_000 } });
+  await producer.connect();
+  const produce = await cpuPerMessage(() =>
+    fromCallers(messages, async (batch) => {
+      await producer.sendBatch({ topicMessages: [{ topic, messages: batch }], acks: -1, timeout: 10_000 });
+    }),
+  );
+  await producer.disconnect();
+  return { produce, consume: null };
+}
+
+const CASES: Record<string, () => Promise<object>> = { kafkajs, platformatic, bus, 'kafkajs-concurrent': kafkajsConcurrent };
+const run = CASES[client];
 if (!run) throw new Error(`unknown client ${client}`);
 run().then(
   (r) => {

@@ -6,6 +6,9 @@
  *
  *   KAFKA_BROKERS=127.0.0.1:9092 npx tsx bench/bus-clients/run.ts [--count 50000] [--batch 100] [--rounds 3]
  *
+ * `--clients bus,kafkajs-concurrent --callers 8` measures the serial producer's cost instead
+ * (produce only; child.ts): the platform's producer against kafkajs's own with the sends overlapping.
+ *
  * @confluentinc/kafka-javascript is not measured: its install downloads a prebuilt librdkafka binary
  * from outside the npm registry (docs/benchmarks.md).
  */
@@ -14,20 +17,22 @@ import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
-import { numberOption } from '../options';
+import { numberOption, textOption } from '../options';
 
 const COUNT = numberOption('count', 50_000);
 const BATCH = numberOption('batch', 100);
 const ROUNDS = numberOption('rounds', 3);
 const SIZES = [100, 1024];
-const CLIENTS = ['kafkajs', 'platformatic'] as const;
+const CLIENTS = textOption('clients', 'kafkajs,platformatic').split(',');
+const CALLERS = numberOption('callers', 8);
 const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
 
 interface Result {
   client: string;
   bytes: number;
   produce: { cpuUs: number; wallMs: number };
-  consume: { cpuUs: number; wallMs: number };
+  /** Null for the produce-only cases (bus, kafkajs-concurrent). */
+  consume: { cpuUs: number; wallMs: number } | null;
 }
 
 const median = (xs: number[]) => {
@@ -43,7 +48,7 @@ async function main() {
   console.log(
     `load average at start: ${loadavg()
       .map((l) => l.toFixed(1))
-      .join(' ')}; ${COUNT} messages per case, sends of ${BATCH}`,
+      .join(' ')}; ${COUNT} messages per case, sends of ${BATCH}, ${CALLERS} callers (bus, kafkajs-concurrent)`,
   );
   try {
     for (let round = 1; round <= ROUNDS; round++) {
@@ -55,7 +60,7 @@ async function main() {
           made.push(topic);
           const out = execFileSync(
             process.execPath,
-            ['--import', 'tsx', resolve(__dirname, 'child.ts'), client, String(bytes), String(COUNT), String(BATCH), topic],
+            ['--import', 'tsx', resolve(__dirname, 'child.ts'), client, String(bytes), String(COUNT), String(BATCH), topic, String(CALLERS)],
             {
               encoding: 'utf8',
               env: process.env,
@@ -64,9 +69,8 @@ async function main() {
           );
           const r = JSON.parse(out.trim().split('\n').pop() as string) as Result;
           results.push(r);
-          console.log(
-            `round ${round} ${client.padEnd(12)} ${String(bytes).padStart(5)} B: produce ${r.produce.cpuUs.toFixed(2)} µs/msg (${Math.round((COUNT / r.produce.wallMs) * 1000)}/s), consume ${r.consume.cpuUs.toFixed(2)} µs/msg (${Math.round((COUNT / r.consume.wallMs) * 1000)}/s)`,
-          );
+          const path = (p: Result['produce'] | null) => (p ? `${p.cpuUs.toFixed(2)} µs/msg (${Math.round((COUNT / p.wallMs) * 1000)}/s)` : '-');
+          console.log(`round ${round} ${client.padEnd(18)} ${String(bytes).padStart(5)} B: produce ${path(r.produce)}, consume ${path(r.consume)}`);
         }
       }
     }
@@ -74,18 +78,24 @@ async function main() {
     if (made.length > 0) await admin.deleteTopics({ topics: made }).catch(() => undefined);
     await admin.disconnect();
   }
+  const [base, ...others] = CLIENTS as [string, ...string[]];
   console.log(
-    `\nmedians over ${ROUNDS} rounds (CPU µs per message; ratio = platformatic / kafkajs; load average at end: ${loadavg()
+    `\nmedians over ${ROUNDS} rounds (CPU µs per message, messages/s; ratio = client / ${base}; load average at end: ${loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')})`,
   );
-  console.log('| size | path | kafkajs | @platformatic/kafka | ratio |');
-  console.log('|---:|---|---:|---:|---:|');
+  console.log(`| size | path | ${CLIENTS.join(' | ')} | ${others.map((o) => `${o} / ${base}`).join(' | ')} |`);
+  console.log(`|---:|---|${CLIENTS.map(() => '---:').join('|')}|${others.map(() => '---:').join('|')}|`);
   for (const bytes of SIZES) {
     for (const path of ['produce', 'consume'] as const) {
-      const of = (client: string) => median(results.filter((r) => r.client === client && r.bytes === bytes).map((r) => r[path].cpuUs));
-      const [k, p] = [of('kafkajs'), of('platformatic')];
-      console.log(`| ${bytes} B | ${path} | ${k.toFixed(2)} | ${p.toFixed(2)} | ${(p / k).toFixed(2)} |`);
+      const runs = (client: string) => results.filter((r) => r.client === client && r.bytes === bytes).flatMap((r) => r[path] ?? []);
+      const cpu = (client: string) => median(runs(client).map((p) => p.cpuUs));
+      const rate = (client: string) => median(runs(client).map((p) => (COUNT / p.wallMs) * 1000));
+      if (runs(base).length === 0) continue;
+      const cells = CLIENTS.map((c) => `${cpu(c).toFixed(2)} µs, ${Math.round(rate(c))}/s`);
+      console.log(
+        `| ${bytes} B | ${path} | ${cells.join(' | ')} | ${others.map((o) => `${(cpu(o) / cpu(base)).toFixed(2)} CPU, ${(rate(o) / rate(base)).toFixed(2)} rate`).join(' | ')} |`,
+      );
     }
   }
 }

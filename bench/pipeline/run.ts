@@ -20,7 +20,13 @@
  * unnamed parts run anywhere); `--cpu-prof DIR` writes a V8 CPU profile per Node process
  * (DIR/<stage>/, one file per thread) and prints the five hottest functions of each.
  *
- *   npm run bench:pipeline -- [--rates 5000,20000] [--seconds 30] [--warmup 30] [--pin …] [--cpu-prof DIR] [--node-flags "…"]
+ * `--idle SECONDS` first measures each process's CPU with no load for that long (after the warm-up)
+ * and splits each phase's budget into that idle share (timers, empty fetches, heartbeats: paid per
+ * second, whatever the rate) and the rest, which is what the events themselves cost.
+ * `--feedback-from-core` starts the action store with FEEDBACK_FROM_CORE=true: its feedback consumer
+ * reads all of `events.core` as it did before `actions.feedback` (issue 43), to set the two side by side.
+ *
+ *   npm run bench:pipeline -- [--rates 5000,20000] [--seconds 30] [--warmup 30] [--pin …] [--cpu-prof DIR] [--node-flags "…"] [--feedback-from-core]
  */
 import { awaitAllStored } from '../../dev/src/faults/counts';
 import { KEYS, sideCall } from '../../dev/src/faults/harness';
@@ -49,6 +55,8 @@ const PINS = new Map(
 /** Node flags for every service process (`--node-flags "--max-semi-space-size=64"`), to measure V8 settings. */
 const NODE_FLAGS = textOption('node-flags', '').split(' ').filter(Boolean);
 const PROFILE_OPTION = option('cpu-prof');
+const FEEDBACK_FROM_CORE = process.argv.includes('--feedback-from-core');
+const IDLE_SECONDS = Number(textOption('idle', '0'));
 const PROFILE_DIR = PROFILE_OPTION ? resolve(PROFILE_OPTION) : undefined;
 const SERVICE_NAMES: ServiceName[] = ['gateway', 'validator', 'sink', 'action-store'];
 const STAGES = ['load', 'gateway', 'kafka', 'registry', 'validator', 'sink', 'action-store', 'redis'];
@@ -65,6 +73,8 @@ interface Phase {
   bare: number;
   /** µs of CPU per stored event, by stage. */
   cpu: Record<string, number>;
+  /** Seconds from the load's start to the last event stored (the span `cpu` was measured over). */
+  wallS: number;
 }
 
 /** A CPU profile of this process (the load generator) while the bench runs. */
@@ -86,6 +96,8 @@ async function main() {
   const h = benchHarness('bench-pipeline').harness;
   const runId = Date.now().toString(36);
   const phases: Phase[] = [];
+  /** CPU seconds per second of each process with no load (`--idle`). */
+  let idle: Record<string, number> | undefined;
   if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
   for (const service of SERVICE_NAMES) {
     const cpus = PINS.get(service);
@@ -94,6 +106,7 @@ async function main() {
       nodeArgs: [...NODE_FLAGS, ...(PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', `${PROFILE_DIR}/${service}`] : [])],
     };
   }
+  if (FEEDBACK_FROM_CORE) h.overrides['action-store'] = { FEEDBACK_FROM_CORE: 'true' };
   const stopSelfProfile = PROFILE_DIR ? await profileSelf() : undefined;
   try {
     await bounded(h.start(), 5 * 60_000, 'the stack and services to start');
@@ -104,15 +117,24 @@ async function main() {
     }
     console.log(`processes: ${JSON.stringify(pids)}${PINS.size ? `, pinned: ${JSON.stringify(Object.fromEntries(PINS))}` : ''}`);
     await warmUp(h, `warm-${runId}`, { seconds: WARMUP_SECONDS, eventsPerSecond: RATES[0] });
+    if (IDLE_SECONDS > 0) {
+      console.log(`--- idle for ${IDLE_SECONDS} s`);
+      const before = snapshot(pids);
+      await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+      // perEvent over 1e6 "events" is CPU seconds; over the seconds idle, CPU seconds per second.
+      idle = Object.fromEntries(Object.entries(perEvent(before, snapshot(pids), 1e6)).map(([k, v]) => [k, v / IDLE_SECONDS]));
+    }
     for (const rate of RATES) {
       const tag = `p${rate}-${runId}`;
       console.log(`--- ${rate} events/s offered for ${SECONDS} s`);
       const cpuBefore = snapshot(pids);
+      const started = performance.now();
       const load = startLoad({ gatewayUrl: h.gatewayUrl, key: KEYS.sdk, tag, seed: rate, rate: rate / 50, maxInFlight: 512 });
       await new Promise((r) => setTimeout(r, SECONDS * 1000));
       const tally = await load.stop();
       const { counts } = await awaitAllStored((s, p) => h.query(s, p), tally, [tag], { timeoutMs: 300_000, since: Date.now() });
       const cpuAfter = snapshot(pids);
+      const wallS = (performance.now() - started) / 1000;
       const where = `startsWith(ifNull(property, ''), '${tag}:')`;
       const [f] = await h.query<Record<string, number>>(
         `SELECT count() AS rows, dateDiff('millisecond', min(received_at), max(inserted_at)) AS span,
@@ -132,6 +154,7 @@ async function main() {
         p99: q[2] ?? NaN,
         bare: Math.round(bare.rows / (bare.ms / 1000)),
         cpu: perEvent(cpuBefore, cpuAfter, Number(f?.rows)),
+        wallS,
       };
       phases.push(phase);
       console.log(JSON.stringify(phase));
@@ -157,6 +180,24 @@ async function main() {
   for (const p of phases) {
     const total = stages.reduce((sum, st) => sum + (Number.isFinite(p.cpu[st]) ? (p.cpu[st] as number) : 0), 0);
     console.log(`| ${p.offered} | ${stages.map((st) => (p.cpu[st] as number).toFixed(1)).join(' | ')} | ${total.toFixed(1)} | ${Math.round(2e6 / total)} |`);
+  }
+  if (idle) {
+    const cpuIdle = idle;
+    console.log(`\nWith no load (${IDLE_SECONDS} s after the warm-up), ms of CPU per second:\n`);
+    console.log(`| ${stages.join(' | ')} | total |`);
+    console.log(`|${stages.map(() => '---:').join('|')}|---:|`);
+    const ms = (st: string) => (cpuIdle[st] ?? Number.NaN) * 1000;
+    console.log(`| ${stages.map((st) => ms(st).toFixed(1)).join(' | ')} | ${stages.reduce((n, st) => n + ms(st), 0).toFixed(1)} |`);
+    console.log(`\nEach phase's µs per stored event split as idle share (the idle rate over the phase's span) + the rest:\n`);
+    console.log(`| offered events/s | ${stages.join(' | ')} | total |`);
+    console.log(`|---:|${stages.map(() => '---:').join('|')}|---:|`);
+    for (const p of phases) {
+      const share = (st: string) => ((cpuIdle[st] ?? 0) * p.wallS * 1e6) / p.rows;
+      const cell = (st: string) => `${share(st).toFixed(1)} + ${((p.cpu[st] as number) - share(st)).toFixed(1)}`;
+      const idleTotal = stages.reduce((n, st) => n + share(st), 0);
+      const restTotal = stages.reduce((n, st) => n + (p.cpu[st] as number) - share(st), 0);
+      console.log(`| ${p.offered} | ${stages.map(cell).join(' | ')} | ${idleTotal.toFixed(1)} + ${restTotal.toFixed(1)} |`);
+    }
   }
   if (PROFILE_DIR) console.log(`\nHottest functions per stage (self time, ${PROFILE_DIR}):\n\n${summarise(PROFILE_DIR, 5)}`);
 }

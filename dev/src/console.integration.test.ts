@@ -404,6 +404,11 @@ describe('the console in Chromium', () => {
       (await api('POST', `/v1/campaigns/${campaignId}/resume`)).status,
       (await api('POST', `/v1/campaigns/${campaignId}/trigger`, { user_ids: ['health-user'] })).status,
     ]).toEqual([200, 202]);
+    // A response to a nudge (one the platform never issued: counted `unknown`): the action store's
+    // feedback group reads only actions.feedback, where the validator copies responses, so it needs one
+    // to handle a batch too.
+    const response = { ref: 'health-check', time: new Date().toISOString(), response: 'shown' };
+    expect((await upload(`${run}-health`, [{ time: eventTime(), __ol: true, name: 'nudge_response', property: 'shown', ctx: response }])).status).toBe(200);
     // Every consumer group of the pipeline reports its lag (the bus measures it for each): all have
     // drained, and each group's total sums its partitions' rows.
     const cellsOf = (testid: string) =>

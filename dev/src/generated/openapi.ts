@@ -1847,7 +1847,7 @@ export interface components {
                 /** @description The action store: what was asked of its storage so the deleted data leaves the disk (BGREWRITEAOF), and the answer. */
                 storage?: string;
             }[];
-            /** @description One entry per topic (36): a log is not edited; its last copy is gone once the topic's retention has passed since the suppression. */
+            /** @description One entry per topic (37): a log is not edited; its last copy is gone once the topic's retention has passed since the suppression. */
             kafka: {
                 topic: string;
                 retention_ms: number;

@@ -1,4 +1,4 @@
-import type { OutgoingMessage } from '@evp/core';
+import { isFeedbackEventName, type OutgoingMessage } from '@evp/core';
 import { ACTION_RESPONSES, type ActionFeedback, type ActionResponse, type NewAction } from './model';
 
 /** The action log `source` of actions created through the HTTP API, and of `actions.requested` messages naming none. */
@@ -11,7 +11,7 @@ import { parseRef } from './records';
  *   action as for POST /v1/actions but with both inv_id and action_id, so a redelivered message
  *   cannot create anything twice. Key `<app_id>`, header `app_id`. An optional `source` (1–128
  *   characters, e.g. `campaign:42`) is kept in the action log's created entries.
- * - `events.core` `nudge_response` (client → action store): `props.ref` is the `internal.ref` the
+ * - `actions.feedback` `nudge_response` (client → validator → action store; a copy of the `events.core` event): `props.ref` is the `internal.ref` the
  *   pull returned (`<inv_id>:<action_id>`), `props.response` the reaction.
  */
 export function actionRequestMessage(
@@ -33,11 +33,6 @@ export interface FeedbackEventLike {
   name: string;
   props: Record<string, unknown>;
 }
-
-const FEEDBACK_EVENT_NAMES = ['nudge_response', 'action_response'] as const;
-
-/** Whether events of this canonical name carry nudge feedback (feedbackFromEvent reads them). */
-export const isFeedbackEventName = (name: string): boolean => (FEEDBACK_EVENT_NAMES as readonly string[]).includes(name);
 
 export type FeedbackFromEvent =
   { kind: 'feedback'; appId: string; feedback: ActionFeedback } | { kind: 'ignored' } | { kind: 'unknown'; ref: string } | { kind: 'invalid'; reason: string };

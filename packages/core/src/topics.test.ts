@@ -23,10 +23,11 @@ describe('the platform topics’ retention', () => {
     expect([
       byName[topics.raw],
       byName[topics.events('core')],
+      byName[topics.actionsFeedback],
       byName[topics.catalog('patient')],
       byName[topics.deadLetters],
       byName[topics.segmentsWork],
-    ]).toEqual([3 * DAY, 7 * DAY, 7 * DAY, 14 * DAY, DAY]);
+    ]).toEqual([3 * DAY, 7 * DAY, 7 * DAY, 7 * DAY, 14 * DAY, DAY]);
     // Raw uploads, the full payloads, are the shortest-lived copy of anyone's data but work items.
     expect(TOPIC_RETENTION_MS.raw).toBeLessThan(TOPIC_RETENTION_MS.stream);
   });

@@ -20,6 +20,13 @@ export const topics = {
    */
   actionsLog: 'actions.log',
   /**
+   * The action store's feedback: a copy of every event of FEEDBACK_EVENT_NAMES the validator writes to
+   * `events.core` (the same Avro value, key and headers), written in the same durable send, so the
+   * action store's feedback consumer reads a few messages instead of the whole of `events.core`
+   * (docs/actions.md, "Feedback"). The sink and partners read the `events.core` original.
+   */
+  actionsFeedback: 'actions.feedback',
+  /**
    * Messages a consumer could not handle for a reason retrying cannot cure, each with its provenance
    * (source topic, partition, offset, group, error) in headers, so the partition moves on and
    * nothing is dropped silently.
@@ -50,6 +57,15 @@ export const topics = {
   /** Records of every app-defined catalog kind (not in CATALOG_KINDS; schemas/src/catalogs/custom.ts). */
   customCatalog: 'catalog.custom',
 } as const;
+
+/**
+ * The canonical event names copied to topics.actionsFeedback. The validator maps `action_response`
+ * onto `nudge_response`; the alias is listed so an event named either way is feedback.
+ */
+export const FEEDBACK_EVENT_NAMES = ['nudge_response', 'action_response'] as const;
+
+/** Whether events of this canonical name carry nudge feedback (and are copied to topics.actionsFeedback). */
+export const isFeedbackEventName = (name: string): boolean => (FEEDBACK_EVENT_NAMES as readonly string[]).includes(name);
 
 /** Kafka's default `message.max.bytes`: the largest record batch per partition a topic takes. */
 export const DEFAULT_MAX_BATCH_BYTES = 1_048_588;
@@ -106,6 +122,8 @@ export function allTopics(): PlatformTopicSpec[] {
     { name: topics.customCatalog, partitions: 1, retentionMs: stream },
     { name: topics.actionsRequested, partitions: 3, retentionMs: stream },
     { name: topics.actionsLog, partitions: 3, retentionMs: stream },
+    // As events.core, which it copies: the action store absorbs a week of outage like the sink.
+    { name: topics.actionsFeedback, partitions: 3, retentionMs: stream },
     { name: topics.deadLetters, partitions: 3, maxMessageBytes: RAW_MAX_MESSAGE_BYTES, retentionMs: deadLetters },
     // More partitions than replicas are likely: the unit of ownership is a partition, and segments
     // spread over replicas only as far as partitions do.

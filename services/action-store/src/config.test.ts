@@ -22,6 +22,7 @@ describe('loadActionStoreConfig', () => {
       RETRY_AFTER_SECONDS: 1,
       CORS_ORIGINS: ['*'],
       CONSUMER_GROUP_PREFIX: 'action-store',
+      FEEDBACK_FROM_CORE: false,
       KAFKA_SESSION_TIMEOUT_MS: 10_000,
       ACTION_LOG_BATCH: 1000,
       ACTION_LOG_IDLE_MS: 200,
@@ -43,6 +44,8 @@ describe('loadActionStoreConfig', () => {
   it('needs the schema registry when Kafka is configured', () => {
     expect(() => loadActionStoreConfig({ KEYS_FILE: '/k', KAFKA_BROKERS: 'a:1' })).toThrow('SCHEMA_REGISTRY_URL: required with KAFKA_BROKERS');
     expect(loadActionStoreConfig({ KEYS_FILE: '/k', KAFKA_BROKERS: 'a:1,b:2', SCHEMA_REGISTRY_URL: 'http://r:8081' }).KAFKA_BROKERS).toEqual(['a:1', 'b:2']);
+    expect([true, false].map((v) => loadActionStoreConfig({ KEYS_FILE: '/k', FEEDBACK_FROM_CORE: String(v) }).FEEDBACK_FROM_CORE)).toEqual([true, false]);
+    expect(() => loadActionStoreConfig({ KEYS_FILE: '/k', FEEDBACK_FROM_CORE: 'yes' })).toThrow('FEEDBACK_FROM_CORE');
   });
 
   it('reads Sentinel addresses and the replica wait', () => {

@@ -58,6 +58,12 @@ const schema = z
     KAFKA_SESSION_TIMEOUT_MS: envFragments.kafkaSessionTimeoutMs,
     SCHEMA_REGISTRY_URL: envFragments.url.optional(),
     CONSUMER_GROUP_PREFIX: z.string().min(1).default('action-store'),
+    /**
+     * Feedback is read from `actions.feedback`, which validators from issue 43 on write. `true` also
+     * reads `events.core` (skipping other events by their `name` header): for an upgrade whose
+     * validators do not all write `actions.feedback` yet, until they do (docs/actions.md, "Feedback").
+     */
+    FEEDBACK_FROM_CORE: envFragments.bool.default('false'),
     /** Action log entries the relay moves to actions.log per round (whole outbox records). */
     ACTION_LOG_BATCH: envFragments.positiveInt.max(100_000).default(1000),
     /** How often the relay looks at an empty outbox. */

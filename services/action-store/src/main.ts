@@ -87,6 +87,7 @@ async function main() {
       store,
       logger,
       groupId: `${config.CONSUMER_GROUP_PREFIX}.feedback`,
+      fromCore: config.FEEDBACK_FROM_CORE,
       metrics: metrics.registry,
       decode: async (value) => canonicalFromAvro((await registry.decode(value)) as Record<string, unknown>),
     });

@@ -76,4 +76,22 @@ describe('addRawOutputs', () => {
       rejectedEventsByKind: { size_violation: 1 },
     });
   });
+
+  it('copies each nudge_response (action_response is mapped onto it) to actions.feedback with the events.core message’s key, value and headers; other events are not copied', async () => {
+    const response = (i: number, name: string, r: string) => ({
+      time: `2024-03-01 08:00:0${i}.000`,
+      name,
+      property: r,
+      ctx: { __ol: true, ref: `7:${i}`, time: '2024-03-01T08:00:00Z', response: r },
+    });
+    const upload = { ...envelope, data: [page(1), response(2, 'nudge_response', 'shown'), page(3), response(4, 'action_response', 'open')] };
+    const out = await outputsOf(() => 1024 * 1024, msg(0, upload, {}));
+    const core = out.byTopic.get(topics.events('core')) ?? [];
+    expect(core.map((m) => m.headers?.name)).toEqual(['page', 'nudge_response', 'page', 'nudge_response']);
+    // The same objects: the copy is the original message, written in the same sendBatch.
+    expect(out.byTopic.get(topics.actionsFeedback)).toEqual([core[1], core[3]]);
+    expect(out.byTopic.get(topics.actionsFeedback)?.[0]).toBe(core[1]);
+    // Counted once, as events.core events: the copy is no accepted event of its own.
+    expect(Object.fromEntries(out.eventsByBlock)).toEqual({ core: 4 });
+  });
 });

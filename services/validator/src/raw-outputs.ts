@@ -1,4 +1,4 @@
-import { fitsOneBatch, recordBytes, topics, type BusMessage, type OutgoingMessage, type SuppressionSet } from '@evp/core';
+import { fitsOneBatch, isFeedbackEventName, recordBytes, topics, type BusMessage, type OutgoingMessage, type SuppressionSet } from '@evp/core';
 import { catalogRecordTopic, catalogToAvro, type RejectedRecord, type Rejection } from '@evp/schemas';
 import type { EncodedMessage } from './encode-pool';
 import type { Framer } from './output-schemas';
@@ -111,6 +111,9 @@ export function addRawOutputs(w: OutputWriter, msg: BusMessage, outcome: Encoded
       continue;
     }
     push(topic, m);
+    // The action store's copy, in the same sendBatch: the raw batch is committed only once both are
+    // durable, and a repeat writes both again (the store counts a response once).
+    if (isFeedbackEventName(e.name)) push(topics.actionsFeedback, m);
     written.push(e);
     add(out.eventsByBlock, e.block, 1);
   }

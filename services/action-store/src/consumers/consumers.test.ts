@@ -29,6 +29,7 @@ beforeEach(async () => {
   await bus.ensureTopics([
     { name: topics.actionsRequested, partitions: 3 },
     { name: topics.events('core'), partitions: 3 },
+    { name: topics.actionsFeedback, partitions: 3 },
     { name: topics.deadLetters, partitions: 3 },
   ]);
   subs = [];
@@ -196,7 +197,7 @@ describe('feedback consumer', () => {
       value: Buffer.from(JSON.stringify({ app_id: 'app-1', user_id: user, name, props })),
     });
     const producer = await bus.producer();
-    await producer.send(topics.events('core'), [
+    await producer.send(topics.actionsFeedback, [
       ev('u1', 'nudge_response', { ref: '7:9', time: 't', response: 'shown' }),
       ev('u1', 'nudge_response', { ref: '7:9', time: 't', response: 'shown' }),
       ev('u1', 'action_response', { ref: '7:9', time: 't', response: 'open' }),
@@ -217,7 +218,7 @@ describe('feedback consumer', () => {
     expect(await counter(metrics, 'action_store_feedback_events_total')).toEqual({ recorded: 3, repeated: 1, unknown: 2, invalid: 1 });
     expect((await deadLetters(bus)).map(facts)).toEqual([
       {
-        source: { topic: topics.events('core'), partition: expect.any(Number), offset: expect.stringMatching(/^\d+$/), key: 'x' },
+        source: { topic: topics.actionsFeedback, partition: expect.any(Number), offset: expect.stringMatching(/^\d+$/), key: 'x' },
         group: 'action-store.feedback',
         error: { kind: 'unreadable', message: expect.stringMatching(/^not an event: /), retriable: false },
         processor: { name: 'action-store', version: '0.1.0' },
@@ -226,14 +227,14 @@ describe('feedback consumer', () => {
         replay: null,
       },
     ]);
-    expect(bus.deadLetterCounts()).toEqual([{ sourceTopic: topics.events('core'), group: 'action-store.feedback', count: 1 }]);
+    expect(bus.deadLetterCounts()).toEqual([{ sourceTopic: topics.actionsFeedback, group: 'action-store.feedback', count: 1 }]);
     expect((await store.stats('app-1', 9))?.totals.responses).toEqual({ shown: 1, open: 1, discard: 0, block: 1, expired: 0, error: 0 });
     // u2 blocked action 9: it is withdrawn, u1's stays.
     expect((await store.pull('app-1', pullAll)).data.map((r) => r.user_id)).toEqual(['u1']);
     await producer.close();
   });
 
-  it('skips events whose name header names another event without decoding them; decodes those named feedback and those without the header', async () => {
+  it('with fromCore, skips events.core events whose name header names another event without decoding them; decodes those named feedback and those without the header', async () => {
     const store = new InMemoryActionStore({ clock: new ManualClock(Date.UTC(2030, 0, 1)) });
     await store.create('app-1', [requested('u1', 7, 9)]);
     const metrics = new Registry();
@@ -243,7 +244,7 @@ describe('feedback consumer', () => {
       decoded.push(`${e.name}:${e.user_id}`);
       return e;
     };
-    subs.push(await startFeedbackConsumer({ bus, store, logger, decode, metrics }));
+    subs.push(await startFeedbackConsumer({ bus, store, logger, decode, metrics, fromCore: true }));
     const ev = (user: string, name: string, header: string | undefined, props: Record<string, unknown>) => ({
       key: `app-1:${user}`,
       value: Buffer.from(JSON.stringify({ app_id: 'app-1', user_id: user, name, props })),
@@ -265,38 +266,62 @@ describe('feedback consumer', () => {
     await producer.close();
   });
 
-  it('decodes exactly the feedback of a mixed stream: 1,000 named events, 10 of them nudge_response', async () => {
+  // What the validator writes (raw-outputs.ts): 1,000 named events on events.core, 10 of them
+  // nudge_response, and a copy of those 10 on actions.feedback. Responses at i = 99, 199, … 999: users
+  // i % 7 = u1 u3 u5 u0 u2 u4 u6 u1 u3 u5 (each with action 7:9), so 7 recorded and 3 repeated.
+  async function mixedStream(opts: { fromCore?: boolean }) {
     const store = new InMemoryActionStore({ clock: new ManualClock(Date.UTC(2030, 0, 1)) });
     await store.create(
       'app-1',
       Array.from({ length: 7 }, (_, u) => requested(`u${u}`, 7, 9)),
     );
     const metrics = new Registry();
-    let decoded = 0;
+    const decodedFrom = new Map<string, number>();
     const decode = async (value: Buffer) => {
-      decoded++;
-      return JSON.parse(value.toString()) as FeedbackEventLike;
+      const e = JSON.parse(value.toString()) as FeedbackEventLike & { from: string };
+      decodedFrom.set(e.from, (decodedFrom.get(e.from) ?? 0) + 1);
+      return e;
     };
-    subs.push(await startFeedbackConsumer({ bus, store, logger, decode, metrics }));
+    subs.push(await startFeedbackConsumer({ bus, store, logger, decode, metrics, ...opts }));
     const names = ['page', 'app', 'identify', 'media'];
-    const messages = Array.from({ length: 1_000 }, (_, i) => {
+    const event = (i: number, from: string) => {
       const name = (i + 1) % 100 === 0 ? 'nudge_response' : (names[i % names.length] as string);
       const props = name === 'nudge_response' ? { ref: '7:9', time: 't', response: 'shown' } : { path: '/' };
       return {
         key: `app-1:u${i % 7}`,
-        value: Buffer.from(JSON.stringify({ app_id: 'app-1', user_id: `u${i % 7}`, name, props })),
+        // `from` tells the decoder which topic a value came from (the validator writes the same bytes to both).
+        value: Buffer.from(JSON.stringify({ app_id: 'app-1', user_id: `u${i % 7}`, name, props, from })),
         headers: { app_id: 'app-1', name },
       };
-    });
+    };
+    const core = Array.from({ length: 1_000 }, (_, i) => event(i, 'core'));
+    const copies = Array.from({ length: 1_000 }, (_, i) => i)
+      .filter((i) => (i + 1) % 100 === 0)
+      .map((i) => event(i, 'feedback'));
     const producer = await bus.producer();
-    await producer.send(topics.events('core'), messages);
-    // 10 responses, at i = 99, 199, … 999: users i % 7 = u1 u3 u5 u0 u2 u4 u6 u1 u3 u5 (each with action 7:9),
-    // so 7 recorded and 3 repeated.
+    await producer.sendBatch([
+      { topic: topics.events('core'), messages: core },
+      { topic: topics.actionsFeedback, messages: copies },
+    ]);
+    await producer.close();
     const total = async () => Object.values(await counter(metrics, 'action_store_feedback_events_total')).reduce((n, v) => n + v, 0);
+    return { store, metrics, decodedFrom, total };
+  }
+
+  it('reads only actions.feedback: of 1,000 events.core events and the 10 feedback copies, decodes exactly the 10 copies', async () => {
+    const { metrics, decodedFrom, total } = await mixedStream({});
     await waitFor(async () => (await total()) === 10, { timeoutMs: 5000, what: '10 responses counted' });
     expect(await counter(metrics, 'action_store_feedback_events_total')).toEqual({ recorded: 7, repeated: 3 });
-    expect(decoded).toBe(10);
-    await producer.close();
+    expect(Object.fromEntries(decodedFrom)).toEqual({ feedback: 10 });
+  });
+
+  it('with fromCore (an upgrade), also decodes the 10 feedback events of events.core, skipping the 990 others by header; each response counts once', async () => {
+    const { store, metrics, decodedFrom, total } = await mixedStream({ fromCore: true });
+    await waitFor(async () => (await total()) === 20, { timeoutMs: 5000, what: '20 responses counted' });
+    // The 10 copies repeat what the originals recorded (either may come first): still 7 recorded.
+    expect(await counter(metrics, 'action_store_feedback_events_total')).toEqual({ recorded: 7, repeated: 13 });
+    expect(Object.fromEntries(decodedFrom)).toEqual({ core: 10, feedback: 10 });
+    expect((await store.stats('app-1', 9))?.totals.responses).toEqual({ shown: 7, open: 0, discard: 0, block: 0, expired: 0, error: 0 });
   });
 
   it('keeps the details of error responses; identify blocked/unblocked do not touch action blocks', async () => {
@@ -311,7 +336,7 @@ describe('feedback consumer', () => {
     });
     const producer = await bus.producer();
     // One key per user keeps each user's events in order on one partition, as in production.
-    await producer.send(topics.events('core'), [
+    await producer.send(topics.actionsFeedback, [
       ev('u1', 'nudge_response', { ref: '7:9', time: 't', response: 'error', details: 'template variable {name} missing' }),
       ev('u2', 'action_response', { ref: '7:9', time: 't', response: 'block' }),
       // The unblock path is the API (DELETE /v1/actions/{id}/blocks/{user}): an account-level
@@ -371,7 +396,7 @@ describe('feedback from the Kenkai client (its action_response, built from a pul
     subs.push(await startFeedbackConsumer({ bus, store, logger, decode, metrics }));
     const producer = await bus.producer();
     await producer.send(
-      topics.events('core'),
+      topics.actionsFeedback,
       normalized.accepted.map((a) => ({ key: `app-1:${a.event.user_id}`, value: Buffer.from(JSON.stringify(a.event)) })),
     );
     await waitFor(async () => (await counter(metrics, 'action_store_feedback_events_total')).recorded === 3, { timeoutMs: 5000, what: '3 recorded responses' });
@@ -403,7 +428,7 @@ describe('feedback consumer logging', () => {
     const producer = await bus.producer();
     // The generator's invented ids (negative, beyond 2^53) and a well-shaped ref no action has.
     const invented = Array.from({ length: 50 }, (_, i) => ev({ ref: String(-4611686018427388000 + i * 1024), time: 't', response: 'open' }));
-    await producer.send(topics.events('core'), [
+    await producer.send(topics.actionsFeedback, [
       ...invented,
       ev({ ref: '123:456', time: 't', response: 'shown' }),
       ev({ ref: 5, time: 't', response: 'shown' }),

@@ -1,20 +1,28 @@
 import type { Registry } from 'prom-client';
-import { UnreadableMessageError, errorMessage, isRetriable, processorOf, topics, type Bus, type BusMessage, type Logger, type Subscription } from '@evp/core';
-import { feedbackFromEvent, isFeedbackEventName, type ActionStore, type FeedbackEventLike } from '@evp/actions';
+import { UnreadableMessageError, errorMessage, isFeedbackEventName, isRetriable, processorOf, topics } from '@evp/core';
+import type { Bus, BusMessage, Logger, Subscription } from '@evp/core';
+import { feedbackFromEvent, type ActionStore, type FeedbackEventLike } from '@evp/actions';
 import { createFeedbackMetrics } from '../metrics';
 
 export interface FeedbackConsumerDeps {
   bus: Bus;
   store: ActionStore;
   logger: Logger;
-  /** Turns an `events.core` value into an event (Avro wire format → canonical event in production). */
+  /** Turns an `actions.feedback` (or `events.core`) value into an event (Avro wire format → canonical event in production). */
   decode: (value: Buffer) => Promise<FeedbackEventLike>;
   groupId?: string;
+  /**
+   * Also read `events.core` (FEEDBACK_FROM_CORE): during an upgrade, feedback that validators without
+   * the `actions.feedback` copy wrote is only there. A copy read from both topics counts once.
+   */
+  fromCore?: boolean;
   metrics?: Registry;
 }
 
 /**
- * Updates delivery state from `nudge_response` (alias `action_response`) events on `events.core`.
+ * Updates delivery state from `nudge_response` (alias `action_response`) events on `actions.feedback`,
+ * where the validator copies them from `events.core` (before it, this consumer read all of
+ * `events.core`, and kafkajs fetched and decoded the records of every event there: bench/feedback).
  * Counting is idempotent per (action, user, response), so redelivered batches count nothing twice.
  * An `error` keeps its `details` as the user's latest error report (stats `last_errors`). Every
  * other event is ignored, identify `blocked`/`unblocked` included: those describe the user's
@@ -26,15 +34,15 @@ export interface FeedbackConsumerDeps {
  * write one warn line each. A message that cannot be decoded is dead-lettered, never skipped: every
  * message of a batch is decoded before any is acted on, so the guard's bisection around it counts
  * each good one once. An event whose `name` header names another event is skipped without decoding
- * (most of `events.core` is not feedback, and the sink stores it); one without the header (written
- * before it existed) is decoded.
+ * (with `fromCore`, most of what is read is not feedback); one without the header (written before
+ * it existed) is decoded.
  */
 export async function startFeedbackConsumer(deps: FeedbackConsumerDeps): Promise<Subscription> {
   const counter = createFeedbackMetrics(deps.metrics);
   const log = deps.logger.child({ consumer: 'feedback' });
   return deps.bus.subscribe({
     groupId: deps.groupId ?? 'action-store.feedback',
-    topics: [topics.events('core')],
+    topics: deps.fromCore ? [topics.actionsFeedback, topics.events('core')] : [topics.actionsFeedback],
     processor: processorOf('action-store'),
     handleBatch: async (batch) => {
       const events: { msg: BusMessage; event: FeedbackEventLike }[] = [];
