@@ -22,7 +22,15 @@ import {
 } from '../model';
 import { clampDetails, generatedId, idsNeeded, prepareActions, recordId, statsFromFields } from '../records';
 import { formatMicros } from '../time';
-import { DEFAULT_BLOCK_TTL_MS, DEFAULT_RETENTION_MS, type ActionStore, type PersonAction, type PersonActionState, type PersonErasure, type PersonHoldings } from '../store';
+import {
+  DEFAULT_BLOCK_TTL_MS,
+  DEFAULT_RETENTION_MS,
+  type ActionStore,
+  type PersonAction,
+  type PersonActionState,
+  type PersonErasure,
+  type PersonHoldings,
+} from '../store';
 import {
   DEFAULT_LOG_LEASE_MS,
   LOG_READ_RECORDS,

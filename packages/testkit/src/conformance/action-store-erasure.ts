@@ -107,7 +107,17 @@ export function describeActionStoreErasureConformance(name: string, makeStore: M
     it("hands out one user's remembered actions in every state (the export's lines), none of the other user's or app's", async () => {
       for (const app of APPS) for (const user of USERS) await seedPerson(store, app, user);
       const got = await actionsOf('app-a', 'u1');
-      const base = { user_id: 'u1', inv_id: 1, type: 'message', render_method: 'push_notification', attr: {}, expires_at: null, available_at: null, feedback: [], entry: null };
+      const base = {
+        user_id: 'u1',
+        inv_id: 1,
+        type: 'message',
+        render_method: 'push_notification',
+        attr: {},
+        expires_at: null,
+        available_at: null,
+        feedback: [],
+        entry: null,
+      };
       expect(got.map((a) => (a.action_id === 3 ? { ...a, entry: null } : a))).toEqual([
         { ...base, action_id: 1, state: 'delivered', delivery_mode: 'one-off' },
         { ...base, action_id: 2, state: 'delivered', delivery_mode: 'one-off', attr: { k: 'v' }, expires_at: T0 + 24 * HOUR, feedback: ['error'] },

@@ -66,7 +66,11 @@ export async function countExports(deps: ExportDeps): Promise<void> {
  * Then the person's live actions in the action store, `{"store": "redis.actions", "row": {…}}`, as
  * its personActions hands them out (a page of the user's index at a time).
  */
-export async function* exportLines(deps: Pick<ExportDeps, 'analytics' | 'targets' | 'store' | 'actions'>, appId: string, requestId: string): AsyncGenerator<string> {
+export async function* exportLines(
+  deps: Pick<ExportDeps, 'analytics' | 'targets' | 'store' | 'actions'>,
+  appId: string,
+  requestId: string,
+): AsyncGenerator<string> {
   const scope = requestScope([requestId]);
   for (const t of deps.targets) {
     for (let offset = 0; ; offset += EXPORT_PAGE_ROWS) {
