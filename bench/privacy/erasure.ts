@@ -51,6 +51,7 @@ const MIX = [
 function counting(analytics: Analytics) {
   const counts = new Map<string, number>();
   const slowest = new Map<string, number>();
+  const progress = { report: true };
   const timed = async <T>(sql: string, run: () => Promise<T>): Promise<T> => {
     const s = sql.trim().replace(/\s+/g, ' ');
     const kind = /APPLY DELETED MASK/.test(s) ? 'APPLY DELETED MASK' : (s.split(' ')[0] ?? '').toUpperCase();
@@ -64,7 +65,7 @@ function counting(analytics: Analytics) {
       const ms = performance.now() - t;
       slowest.set(key, Math.max(slowest.get(key) ?? 0, ms));
       // A run that does not end in the time there is still leaves its progress in the output.
-      if (ms > SLOW_MS) console.log(`  ${new Date().toISOString()} ${key}: ${Math.round(ms)} ms`);
+      if (progress.report && ms > SLOW_MS) console.log(`  ${new Date().toISOString()} ${key}: ${Math.round(ms)} ms`);
     }
   };
   const wrapped: Analytics = {
@@ -73,7 +74,7 @@ function counting(analytics: Analytics) {
     query: (sql, params) => timed(sql, () => analytics.query(sql, params)),
     insert: (table, rows) => timed(`INSERT INTO ${table}`, () => analytics.insert(table, rows)),
   };
-  return { analytics: wrapped, counts, slowest };
+  return { analytics: wrapped, counts, slowest, progress };
 }
 
 const pct = (xs: number[], p: number) => {
@@ -118,7 +119,7 @@ async function main() {
     const alone: number[] = [];
     for (let i = 0; i < BASELINE_QUERIES; i++) alone.push(await timedQuery(base, i));
 
-    const { analytics, counts, slowest } = counting(base);
+    const { analytics, counts, slowest, progress } = counting(base);
     const privacy = createPrivacyService({ analytics, logger: createLogger('bench', 'silent'), hashKey: 'bench-key' });
     const created: string[] = [];
     for (const u of users) created.push((await privacy.createErasure(APP, [{ kind: 'user', id: u }])).id);
@@ -145,6 +146,7 @@ async function main() {
     // (the 1,002 reads of privacy_requests in the first 1M run's figures were mostly those).
     const runCounts = new Map(counts);
     const runSlowest = new Map(slowest);
+    progress.report = false;
 
     // The time of each step, from the requests' stored steps (first request in → last out).
     const reqs = await Promise.all(created.map((id) => privacy.get(APP, 'erasure', id)));
