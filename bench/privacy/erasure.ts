@@ -32,6 +32,8 @@ const REQUESTS = numberOption('requests', 1000);
 const BASELINE_QUERIES = numberOption('baseline-queries', 300);
 const DIR = textOption('dir', resolve(__dirname, '..', '..', '.local', 'bench-privacy'));
 const INSERTS = 10;
+/** A statement slower than this is printed as it ends. */
+const SLOW_MS = 5000;
 
 const since = `toDateTime64('${NOW.toISOString().slice(0, 23).replace('T', ' ')}', 3, 'UTC') - toIntervalDay(30)`;
 /** What an analyst runs while erasures go on: a breakdown, a daily active count, one user's history. */
@@ -41,32 +43,38 @@ const MIX = [
   `SELECT count() AS n FROM events WHERE app_id = '${APP}' AND user_id = 'u050000'`,
 ];
 
-/** The Analytics port with every statement counted: kind (the first word, or ALTER … APPLY) and table. */
+/**
+ * The Analytics port with every statement counted and timed: kind (the first word, or ALTER … APPLY)
+ * and table. The time is the call's (queueing in the session included): which statement a mix query
+ * waited behind.
+ */
 function counting(analytics: Analytics) {
   const counts = new Map<string, number>();
-  const count = (sql: string) => {
+  const slowest = new Map<string, number>();
+  const progress = { report: true };
+  const timed = async <T>(sql: string, run: () => Promise<T>): Promise<T> => {
     const s = sql.trim().replace(/\s+/g, ' ');
     const kind = /APPLY DELETED MASK/.test(s) ? 'APPLY DELETED MASK' : (s.split(' ')[0] ?? '').toUpperCase();
     const table = /^(DELETE FROM|ALTER TABLE|INSERT INTO|TRUNCATE TABLE) (\w+)/.exec(s)?.[2] ?? /FROM (\w+)/.exec(s)?.[1] ?? '?';
     const key = `${kind} ${table}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
+    const t = performance.now();
+    try {
+      return await run();
+    } finally {
+      const ms = performance.now() - t;
+      slowest.set(key, Math.max(slowest.get(key) ?? 0, ms));
+      // A run that does not end in the time there is still leaves its progress in the output.
+      if (progress.report && ms > SLOW_MS) console.log(`  ${new Date().toISOString()} ${key}: ${Math.round(ms)} ms`);
+    }
   };
   const wrapped: Analytics = {
     ...analytics,
-    command: async (sql, params) => {
-      count(sql);
-      return analytics.command(sql, params);
-    },
-    query: async (sql, params) => {
-      count(sql);
-      return analytics.query(sql, params);
-    },
-    insert: async (table, rows) => {
-      count(`INSERT INTO ${table}`);
-      return analytics.insert(table, rows);
-    },
+    command: (sql, params) => timed(sql, () => analytics.command(sql, params)),
+    query: (sql, params) => timed(sql, () => analytics.query(sql, params)),
+    insert: (table, rows) => timed(`INSERT INTO ${table}`, () => analytics.insert(table, rows)),
   };
-  return { analytics: wrapped, counts };
+  return { analytics: wrapped, counts, slowest, progress };
 }
 
 const pct = (xs: number[], p: number) => {
@@ -111,11 +119,12 @@ async function main() {
     const alone: number[] = [];
     for (let i = 0; i < BASELINE_QUERIES; i++) alone.push(await timedQuery(base, i));
 
-    const { analytics, counts } = counting(base);
+    const { analytics, counts, slowest, progress } = counting(base);
     const privacy = createPrivacyService({ analytics, logger: createLogger('bench', 'silent'), hashKey: 'bench-key' });
     const created: string[] = [];
     for (const u of users) created.push((await privacy.createErasure(APP, [{ kind: 'user', id: u }])).id);
     counts.clear(); // the statements of the erasure run only (creating requests is the route's work)
+    slowest.clear();
 
     // The erasure run, and the same mix in a loop beside it until it ends.
     let running = true;
@@ -133,6 +142,11 @@ async function main() {
     const runMs = performance.now() - t0;
     running = false;
     await mix;
+    // Taken before the bench's own reads of the requests below, which go through the same wrapper
+    // (the 1,002 reads of privacy_requests in the first 1M run's figures were mostly those).
+    const runCounts = new Map(counts);
+    const runSlowest = new Map(slowest);
+    progress.report = false;
 
     // The time of each step, from the requests' stored steps (first request in → last out).
     const reqs = await Promise.all(created.map((id) => privacy.get(APP, 'erasure', id)));
@@ -154,12 +168,12 @@ async function main() {
       console.log(`${steps[i - 1]} → ${steps[i]} | ${at(steps[i] ?? '', Math.max) - from}`);
     }
 
-    console.log('\nstatements issued by the run (kind table: count)');
-    for (const [k, n] of [...counts].sort()) console.log(`  ${k}: ${n}`);
-    const deletes = [...counts].filter(([k]) => k.startsWith('DELETE ') || k.startsWith('APPLY '));
+    console.log('\nstatements issued by the run (kind table: count, slowest ms)');
+    for (const [k, n] of [...runCounts].sort()) console.log(`  ${k}: ${n}, ${Math.round(runSlowest.get(k) ?? 0)}`);
+    const deletes = [...runCounts].filter(([k]) => k.startsWith('DELETE ') || k.startsWith('APPLY '));
     const perTable = deletes.every(([, n]) => n === 1);
     // The evidence: one count per table per phase (before, after, after with the mask ignored) for the whole batch.
-    const evidence = privacy.targets.map((t) => `${t.table} ${counts.get(`SELECT ${t.table}`) ?? 0}`);
+    const evidence = privacy.targets.map((t) => `${t.table} ${runCounts.get(`SELECT ${t.table}`) ?? 0}`);
     console.log(`counts per table for the batch (3 = one per phase): ${evidence.join(', ')}`);
     console.log(`deletes: ${deletes.length} statements over ${privacy.targets.length} tables + the work table; one per table per batch: ${perTable}`);
 

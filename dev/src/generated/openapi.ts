@@ -1136,7 +1136,7 @@ export interface paths {
         };
         /**
          * The export’s rows as ndjson, streamed
-         * @description One line per stored row: `{"store": "clickhouse.<table>", "row": {…}}`, read a page at a time. Recorded in the access log (route `GET /v1/privacy/exports/{id}/data`, the person as the keyed hash of the export’s id) before the first byte is sent.
+         * @description One line per stored row: `{"store": "clickhouse.<table>", "row": {…}}`, read a page at a time; then, for a user id, one line per action the action store still holds of them: `{"store": "redis.actions", "row": {…}}` (ids, state, times, feedback, the entry while available). Recorded in the access log (route `GET /v1/privacy/exports/{id}/data`, the person as the keyed hash of the export’s id) before the first byte is sent.
          */
         get: operations["getExportData"];
         put?: never;

@@ -162,6 +162,66 @@ export function defineErasureScenario(get: () => { pipeline: RunningPipeline; an
     expect(filesHolding(await tableDirs(), canary).length).toBeGreaterThan(0);
   });
 
+  it("exports a user's live actions from the action store, one line each with its store named, none of another user's; a patient's export has none", async () => {
+    const base = get().pipeline.baseUrl;
+    const exporter = `${run}-exporter`;
+    const action = (userId: string, actionId: number) => ({
+      user_id: userId,
+      type: 'message',
+      render_method: 'push_notification',
+      delivery_mode: 'one-off',
+      content: { title: 'T', body: 'B' },
+      expired_at: '2999-01-01T00:00:00Z',
+      inv_id: 7,
+      action_id: actionId,
+    });
+    const created = await call(`${base}/v1/actions`, API_KEY, 'POST', [action(exporter, 1), action(exporter, 2), action(keeper, 3)]);
+    expect([created.status, created.body.counts.created]).toEqual([200, 3]);
+    // The relay carries the creations to ClickHouse's actions_log: waited for, so the export's count
+    // and its data see the same rows.
+    const logged = async () =>
+      (await get().analytics.query<{ n: number }>(`SELECT toUInt32(count()) AS n FROM actions_log WHERE user_id = {u:String}`, { u: exporter }))[0]?.n;
+    await waitFor(async () => ((await logged()) === 2 ? true : undefined), { timeoutMs: 60_000, what: "the exporter's two creations in actions_log" });
+
+    const exportOf = async (body: Record<string, string>) => {
+      const r = await call(`${base}/v1/privacy/exports`, API_KEY, 'POST', body);
+      expect(r.status).toBe(202);
+      const done = await waitFor(
+        async () => {
+          const got = await call(`${base}/v1/privacy/exports/${r.body.id}`, API_KEY, 'GET');
+          return got.body.state === 'completed' ? got.body : undefined;
+        },
+        { timeoutMs: 60_000, what: 'the export counted' },
+      );
+      const res = await fetch(`${base}/v1/privacy/exports/${r.body.id}/data`, { headers: { Authorization: `Bearer ${API_KEY}` } });
+      expect([res.status, res.headers.get('content-type')?.split(';')[0]]).toEqual([200, 'application/x-ndjson']);
+      const lines = (await res.text())
+        .trimEnd()
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as { store: string; row: Record<string, any> });
+      return { done, lines };
+    };
+    const { done, lines } = await exportOf({ user_id: exporter });
+    const live = lines
+      .filter((l) => l.store === 'redis.actions')
+      .map((l) => [l.row.user_id, l.row.inv_id, l.row.action_id, l.row.state, l.row.entry?.payload.internal.ref]);
+    expect(live.sort()).toEqual([
+      [exporter, 7, 1, 'available', '7:1'],
+      [exporter, 7, 2, 'available', '7:2'],
+    ]);
+    expect(done.stores.find((e: { store: string }) => e.store === 'redis.actions')).toEqual({ store: 'redis.actions', rows: 2 });
+    // Everything of the exporter: their two actions live in the store, and their log in ClickHouse.
+    const perStore: Record<string, number> = {};
+    for (const l of lines) perStore[l.store] = (perStore[l.store] ?? 0) + 1;
+    expect(perStore).toEqual({ 'clickhouse.actions_log': 2, 'redis.actions': 2 });
+    expect(done.rows).toBe(4);
+    // The patient's export: the action store knows people by user id only, so no line of it.
+    const byPatient = await exportOf({ patient_id: patient });
+    expect(byPatient.lines.filter((l) => l.store === 'redis.actions')).toEqual([]);
+    expect(byPatient.done.stores.find((e: { store: string }) => e.store === 'redis.actions')).toEqual({ store: 'redis.actions', rows: 0 });
+  });
+
   it('erases them: the request completes with every store counted before and 0 after (mask ignored); nothing else changes', async () => {
     const { pipeline } = get();
     const base = pipeline.baseUrl;

@@ -1,6 +1,7 @@
 import type { ActionLogBatch } from './action-log';
 import type {
   ActionFeedback,
+  ActionRecord,
   ActionStats,
   CreateOptions,
   CreateResult,
@@ -45,6 +46,10 @@ import type {
  *   feedback marks, blocks, cap counters, error reports, and every action log entry naming them
  *   that is still in the outbox. Other users and other apps are left exactly as they were. The
  *   per-action_id counters (`stats`) are sums over everyone and stay.
+ * - `personActions` hands out every action the store still remembers of one user of one app, in
+ *   any state, one page at a time (an export's lines: never the whole set at once); the same
+ *   PersonAction for the same operations on every adapter. What is not an action (blocks, caps,
+ *   error reports, outbox entries) is not in it: the outbox reaches ClickHouse's actions_log.
  * - Infrastructure failures throw InfraError (with `retriable`); invalid input is the caller's job
  *   (see validation.ts), the store trusts its arguments.
  */
@@ -70,8 +75,37 @@ export interface ActionStore {
   countPeople(appId: string, userIds: readonly string[]): Promise<PersonHoldings>;
   /** Deletes everything the store holds of these users of one app; counts before and after. */
   erasePeople(appId: string, userIds: readonly string[]): Promise<PersonErasure>;
+  /** The actions the store remembers of one user of one app (any state), page by page, in no stated order. */
+  personActions(appId: string, userId: string): AsyncIterable<PersonAction>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** A remembered action's state: pullable, delivered, expired, or withdrawn by a block. */
+export type PersonActionState = 'available' | 'delivered' | 'expired' | 'withdrawn';
+
+/**
+ * One action the store holds of a person, as an export writes it: what every adapter keeps for the
+ * action's whole retention, and the full entry (`entry`) while it is available (the Redis adapter
+ * drops the entry when the action leaves circulation, keeping the small record for idempotency and
+ * feedback: an export hands out what is stored, no more).
+ */
+export interface PersonAction {
+  user_id: string;
+  inv_id: number;
+  action_id: number;
+  state: PersonActionState;
+  delivery_mode: string;
+  type: string;
+  render_method: string;
+  attr: Record<string, string>;
+  /** Epoch ms; null = never expires. */
+  expires_at: number | null;
+  /** Epoch ms before which no pull returns it; null = from its creation. */
+  available_at: number | null;
+  /** The feedback responses recorded (each counted once), sorted. */
+  feedback: string[];
+  entry: ActionRecord | null;
 }
 
 /**

@@ -212,6 +212,9 @@ describe('POST /v1/actions', () => {
       erasePeople: async () => {
         throw err;
       },
+      personActions: () => {
+        throw err;
+      },
       ping: async () => false,
       close: async () => {},
     });

@@ -42,6 +42,9 @@ function failing(err: Error): ActionStore {
     logLength: fail,
     countPeople: fail,
     erasePeople: fail,
+    personActions: () => {
+      throw err;
+    },
     ping: async () => false,
     close: async () => {},
   };

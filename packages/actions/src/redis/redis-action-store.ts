@@ -22,7 +22,15 @@ import {
 } from '../model';
 import { clampDetails, generatedId, idsNeeded, prepareActions, recordId, statsFromFields } from '../records';
 import { formatMicros } from '../time';
-import { DEFAULT_BLOCK_TTL_MS, DEFAULT_RETENTION_MS, type ActionStore, type PersonErasure, type PersonHoldings } from '../store';
+import {
+  DEFAULT_BLOCK_TTL_MS,
+  DEFAULT_RETENTION_MS,
+  type ActionStore,
+  type PersonAction,
+  type PersonActionState,
+  type PersonErasure,
+  type PersonHoldings,
+} from '../store';
 import {
   DEFAULT_LOG_LEASE_MS,
   LOG_READ_RECORDS,
@@ -104,6 +112,11 @@ const AOF_WAIT_MS = 10_000;
 
 /** Outbox records one XRANGE of an erasure's pass reads. */
 const OUTBOX_PAGE = 1000;
+
+/** Index members one ZSCAN step of an export asks for (a hint: Redis returns a small index whole). */
+const EXPORT_PAGE = 500;
+
+const STATES: Record<string, PersonActionState> = { a: 'available', d: 'delivered', x: 'expired', w: 'withdrawn' };
 
 /** The stream consumer group every action log reader of every store instance belongs to. */
 const LOG_GROUP = 'relay';
@@ -557,6 +570,39 @@ export class RedisActionStore implements ActionStore {
     }
   }
 
+  /**
+   * The user's actions through their index ('ix:'), ZSCAN page by page (never the whole index at
+   * once), one pipeline of HGETALL + GET per page. ZSCAN returns every member present for the whole
+   * scan; a member it returns twice (the set rehashed meanwhile) is handed out once per page only,
+   * so the caller sees a repeat only when the index changed during the export.
+   */
+  async *personActions(appId: string, userId: string): AsyncGenerator<PersonAction> {
+    const base = this.base(appId);
+    let cursor = '0';
+    do {
+      let page: string[];
+      try {
+        [cursor, page] = await this.redis.zscan(`${base}ix:${userId}`, cursor, 'MATCH', 'a:*', 'COUNT', EXPORT_PAGE);
+      } catch (err) {
+        throw toInfraError(err, 'personActions');
+      }
+      // ZSCAN answers member, score pairs; the score (its lapse) is not needed: a lapsed key is gone.
+      const rids = [...new Set(page.filter((_, i) => i % 2 === 0).map((m) => m.slice(2)))];
+      if (rids.length === 0) continue;
+      const pipe = this.redis.pipeline();
+      for (const rid of rids) pipe.hgetall(`${base}a:${rid}`).get(`${base}j:${rid}`);
+      const replies = (await pipe.exec()) ?? [];
+      for (let i = 0; i < rids.length; i++) {
+        const [hErr, hash] = replies[2 * i] ?? [];
+        const [jErr, json] = replies[2 * i + 1] ?? [];
+        if (hErr || jErr) throw toInfraError(hErr ?? jErr, 'personActions');
+        const h = hash as Record<string, string>;
+        if (!h?.u) continue;
+        yield personActionOf(h, typeof json === 'string' ? json : null);
+      }
+    } while (cursor !== '0');
+  }
+
   async ping(): Promise<boolean> {
     try {
       return (await this.redis.ping()) === 'PONG';
@@ -567,4 +613,30 @@ export class RedisActionStore implements ActionStore {
 
   /** The Redis connection belongs to the composition root, which closes it. */
   async close(): Promise<void> {}
+}
+
+/** A stored action hash (lua.ts: u m t r e st av i c v, 'f:'..response) and its entry JSON, as an export's PersonAction. */
+function personActionOf(h: Record<string, string>, json: string | null): PersonAction {
+  const kv = JSON.parse(h.av ?? '[]') as string[];
+  const attr: Record<string, string> = {};
+  for (let j = 0; j + 1 < kv.length; j += 2) attr[kv[j] as string] = kv[j + 1] as string;
+  const state = STATES[h.st ?? ''] ?? 'available';
+  return {
+    user_id: h.u as string,
+    inv_id: Number(h.i),
+    action_id: Number(h.c),
+    state,
+    delivery_mode: h.m as string,
+    type: h.t as string,
+    render_method: h.r as string,
+    attr,
+    expires_at: h.e ? Number(h.e) : null,
+    available_at: h.v ? Number(h.v) : null,
+    feedback: Object.keys(h)
+      .filter((k) => k.startsWith('f:'))
+      .map((k) => k.slice(2))
+      .sort(),
+    // A cached action no pull returned yet has its entry behind a space (lua.ts): JSON.parse skips it.
+    entry: state === 'available' && json !== null ? (JSON.parse(json) as PersonAction['entry']) : null,
+  };
 }

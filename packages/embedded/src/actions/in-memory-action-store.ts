@@ -33,6 +33,7 @@ import {
   type CreateResult,
   type FeedbackStatus,
   type NewAction,
+  type PersonAction,
   type PersonErasure,
   type PersonHoldings,
   type PullOptions,
@@ -606,6 +607,31 @@ export class InMemoryActionStore implements ActionStore {
       for (const r of rewritten) a.outbox.push({ ...r, id: `${++a.logSeq}-0` });
     }
     return { before, after: await this.countPeople(appId, userIds), storage: 'in memory: nothing on disk' };
+  }
+
+  /** As the Redis adapter's: every remembered action of the user, handed out one at a time from the live map (no copy of the set). */
+  async *personActions(appId: string, userId: string): AsyncGenerator<PersonAction> {
+    const a = this.apps.get(appId);
+    if (!a) return;
+    for (const rid of a.entries.keys()) {
+      const e = this.live(a, rid, this.now());
+      if (!e || e.record.user_id !== userId) continue;
+      const p = e.record.payload;
+      yield {
+        user_id: e.record.user_id,
+        inv_id: p.internal.inv_id,
+        action_id: p.internal.action_id,
+        state: e.state,
+        delivery_mode: p.delivery_mode,
+        type: p.type,
+        render_method: p.render_method,
+        attr: { ...p.attr },
+        expires_at: e.expiresAt,
+        available_at: e.availableAt,
+        feedback: [...e.feedback].sort(),
+        entry: e.state === 'available' ? e.record : null,
+      };
+    }
   }
 
   async ping(): Promise<boolean> {

@@ -1,4 +1,4 @@
-import type { ActionStore, ManualClock, PersonHoldings } from '@evp/actions';
+import type { ActionStore, ManualClock, PersonAction, PersonHoldings } from '@evp/actions';
 import { drainLog } from './action-store-log';
 import { T0, freshStoreEachTest, iso, q, sampleAction, type MakeActionStore } from './action-store-fixtures';
 
@@ -96,6 +96,50 @@ export function describeActionStoreErasureConformance(name: string, makeStore: M
         sampleAction({ user_id: 'u1:x', inv_id: 9, action_id: 4 }),
       ]);
       expect(kept.map((r) => r.status)).toEqual(['duplicate', 'blocked']);
+    });
+
+    const actionsOf = async (app: string, user: string) => {
+      const out: PersonAction[] = [];
+      for await (const a of store.personActions(app, user)) out.push(a);
+      return out.sort((x, y) => x.action_id - y.action_id);
+    };
+
+    it("hands out one user's remembered actions in every state (the export's lines), none of the other user's or app's", async () => {
+      for (const app of APPS) for (const user of USERS) await seedPerson(store, app, user);
+      const got = await actionsOf('app-a', 'u1');
+      const base = {
+        user_id: 'u1',
+        inv_id: 1,
+        type: 'message',
+        render_method: 'push_notification',
+        attr: {},
+        expires_at: null,
+        available_at: null,
+        feedback: [],
+        entry: null,
+      };
+      expect(got.map((a) => (a.action_id === 3 ? { ...a, entry: null } : a))).toEqual([
+        { ...base, action_id: 1, state: 'delivered', delivery_mode: 'one-off' },
+        { ...base, action_id: 2, state: 'delivered', delivery_mode: 'one-off', attr: { k: 'v' }, expires_at: T0 + 24 * HOUR, feedback: ['error'] },
+        { ...base, action_id: 3, state: 'available', delivery_mode: 'cached', expires_at: T0 + 24 * HOUR },
+        { ...base, action_id: 4, state: 'withdrawn', delivery_mode: 'one-off', available_at: T0 + HOUR, feedback: ['block'] },
+      ]);
+      // The available one carries its whole entry, as a pull returns it.
+      const entry = got[2]?.entry;
+      expect([entry?.user_id, entry?.payload.internal.action_id, entry?.payload.delivery_mode]).toEqual(['u1', 3, 'cached']);
+      expect((await actionsOf('app-a', 'u1:x')).map((a) => `${a.user_id} ${a.action_id}`)).toEqual(['u1:x 1', 'u1:x 2', 'u1:x 3', 'u1:x 4']);
+      expect(await actionsOf('app-c', 'u1')).toEqual([]);
+      await store.erasePeople('app-a', ['u1']);
+      expect(await actionsOf('app-a', 'u1')).toEqual([]);
+    });
+
+    it('hands out every action of a user with more than one page of them, each once', async () => {
+      const many = Array.from({ length: 1200 }, (_, i) => sampleAction({ user_id: 'u1', inv_id: 2, action_id: i + 1 }));
+      await store.create('app-a', many);
+      await store.create('app-a', [sampleAction({ user_id: 'u1:x', inv_id: 2, action_id: 1 })]);
+      const got = await actionsOf('app-a', 'u1');
+      expect(got.map((a) => a.action_id)).toEqual(many.map((_, i) => i + 1));
+      expect(new Set(got.map((a) => a.user_id))).toEqual(new Set(['u1']));
     });
 
     it('counts nothing for a user the app never saw, and erasing them changes nothing', async () => {

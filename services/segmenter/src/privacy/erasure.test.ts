@@ -258,6 +258,7 @@ describe('erasure in the action store', () => {
     const stuck = {
       countPeople: actions.countPeople.bind(actions),
       erasePeople: async () => ({ before: { records: 0, keys: 0 }, after: { records: 0, keys: 0 }, storage: 'noop' }),
+      personActions: actions.personActions.bind(actions),
     };
     const privacy = createPrivacyService({ analytics: chdb.analytics, logger, hashKey, actions: stuck });
     const r = await privacy.createErasure('erd2', [{ kind: 'user', id: 'u-act' }]);

@@ -19,9 +19,10 @@ export interface ErasureDeps {
   announce?: (appId: string, suppressions: Suppression[]) => Promise<void>;
   /**
    * The action store (its Redis, or the embedded one), erased per app for the request's user ids
-   * (store entry `redis.actions`). Absent: not erased, and each request says so (`not_covered`).
+   * (store entry `redis.actions`), and read by exports (their live actions). Absent: not erased,
+   * and each request says so (`not_covered`); not exported.
    */
-  actions?: Pick<ActionStore, 'countPeople' | 'erasePeople'>;
+  actions?: Pick<ActionStore, 'countPeople' | 'erasePeople' | 'personActions'>;
   /**
    * Awaited after each table's delete, before the next: where the fault suite holds a request in
    * `deleting` to kill the process mid-way (dev/src/sink-chdb, FAULT_ERASURE_PAUSE_MS). Absent: no wait.
@@ -30,8 +31,8 @@ export interface ErasureDeps {
   now?: () => number;
 }
 
-/** The store entry of the action store. */
-const ACTIONS_STORE = 'redis.actions';
+/** The store entry of the action store (erasures' and exports'). */
+export const ACTIONS_STORE = 'redis.actions';
 
 /** Request ids are UUIDs (routes.ts makes them): safe to write into a statement, and they name no one. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -21,7 +21,7 @@ export interface PrivacyServiceDeps {
    */
   onExportRead?: (appId: string, exportId: string) => void | Promise<void>;
   targets?: ClickHouseTarget[];
-  /** The action store to erase (ErasureDeps.actions). */
+  /** The action store to erase and export (ErasureDeps.actions). */
   actions?: ErasureDeps['actions'];
   betweenTables?: ErasureDeps['betweenTables'];
   now?: () => number;
@@ -84,7 +84,7 @@ export function createPrivacyService(deps: PrivacyServiceDeps) {
     },
     async *exportData(appId: string, id: string): AsyncGenerator<string> {
       await deps.onExportRead?.(appId, id);
-      yield* exportLines(deps.analytics, targets, id);
+      yield* exportLines({ analytics: deps.analytics, targets, store, ...(deps.actions ? { actions: deps.actions } : {}) }, appId, id);
     },
     suppressions: (appId: string) => store.suppressions(appId),
     /** Lifts the suppression of a user id; false when the user was not suppressed. */
@@ -98,7 +98,7 @@ export function createPrivacyService(deps: PrivacyServiceDeps) {
     /** One pass of the processor: erasures step by step, exports counted. */
     async runOnce(): Promise<void> {
       await erasures.runOnce();
-      await countExports({ analytics: deps.analytics, store, targets, now });
+      await countExports({ analytics: deps.analytics, store, targets, now, ...(deps.actions ? { actions: deps.actions } : {}) });
     },
   };
 }
