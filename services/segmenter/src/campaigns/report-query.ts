@@ -86,7 +86,7 @@ export interface ReportQuery {
 const RESPONSES = ['shown', 'open', 'discard', 'block', 'error', 'expired'] as const;
 
 /** `at` + the goal's `within`, as SQL: calendar months first, then the fixed part (as the segment language adds durations). */
-function windowEnd(at: string, within: string, q: QueryParts): string {
+export function windowEnd(at: string, within: string, q: QueryParts): string {
   const d = parseDuration(within);
   if (typeof d === 'string') throw new Error(`goal.within was not validated: ${d}`);
   let sql = at;
