@@ -58,3 +58,20 @@ export function rateLine(g: ReportGroup): RateLine {
 /** The report's header: when it was computed and the goal it counts. */
 export const reportMeta = (report: CampaignReport): string =>
   `As of ${report.as_of}${report.goal ? ` · goal: ${report.goal.event} within ${report.goal.within}` : ' · no goal: no conversions are counted'}`;
+
+/**
+ * An adaptive campaign's weights over time, as the allocation chart draws them: per variant, its
+ * share (%) of the treated users in each epoch (weights normalized: the document's first split may
+ * be weights like 1 and 3). `labels` are the epochs' starts.
+ */
+export function allocationSeries(allocation: NonNullable<CampaignReport['allocation']>): { labels: string[]; series: number[][] } {
+  const variants = Math.max(0, ...allocation.epochs.map((e) => e.weights.length));
+  const shares = allocation.epochs.map((e) => {
+    const total = e.weights.reduce((a, b) => a + b, 0);
+    return e.weights.map((w) => (total > 0 ? (100 * w) / total : 0));
+  });
+  return {
+    labels: allocation.epochs.map((e) => e.from.slice(0, 16).replace('T', ' ')),
+    series: Array.from({ length: variants }, (_, v) => shares.map((s) => s[v] ?? 0)),
+  };
+}
