@@ -1,5 +1,5 @@
 import { useMigratedChdb } from '@evp/testkit';
-import { ev, insertEvents } from '../testing';
+import { insertEvents, successfulCheckout } from '../testing';
 import { writeOutcomes, type OutcomeRow } from './outcomes';
 import { campaignReport } from './report';
 
@@ -48,17 +48,7 @@ beforeAll(async () => {
         at,
       }));
       await writeOutcomes(chdb.analytics, APP, rows, 0, at);
-      for (const r of rows.slice(0, converted))
-        events.push(
-          ev(APP, r.user_id, 'checkout', at + 60_000, {
-            id: `o-${r.user_id}`,
-            cart_id: 'c',
-            cart_price: 10,
-            currency: 'KES',
-            items: [{ id: 'i1' }],
-            is_successful: true,
-          }),
-        );
+      for (const r of rows.slice(0, converted)) events.push(successfulCheckout(APP, r.user_id, at + 60_000));
     }
   }
   await insertEvents(chdb.analytics, events);

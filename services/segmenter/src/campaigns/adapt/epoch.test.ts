@@ -1,5 +1,5 @@
 import { useMigratedChdb } from '@evp/testkit';
-import { ev, insertEvents } from '../../testing';
+import { insertEvents, successfulCheckout as checkout } from '../../testing';
 import { writeOutcomes, type OutcomeRow } from '../outcomes';
 import type { SplitChange, StoredCampaign } from '../source';
 import { EPOCH_MS } from '../bandit';
@@ -33,9 +33,6 @@ function campaign(app: string, splits: SplitChange[]): StoredCampaign {
     splits,
   };
 }
-
-const checkout = (app: string, user: string, time: number) =>
-  ev(app, user, 'checkout', time, { id: `o-${user}`, cart_id: `c-${user}`, cart_price: 10, currency: 'KES', items: [{ id: 'i1' }], is_successful: true });
 
 /** `n` users of `variant` reached at T0 + 1 h, the first `converted` of them with a goal event an hour later. */
 async function seedVariant(app: string, variant: number, n: number, converted: number): Promise<void> {
