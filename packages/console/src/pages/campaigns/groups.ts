@@ -64,14 +64,11 @@ export const reportMeta = (report: CampaignReport): string =>
  * share (%) of the treated users in each epoch (weights normalized: the document's first split may
  * be weights like 1 and 3). `labels` are the epochs' starts.
  */
-export function allocationSeries(allocation: NonNullable<CampaignReport['allocation']>): { labels: string[]; series: number[][] } {
-  const variants = Math.max(0, ...allocation.epochs.map((e) => e.weights.length));
-  const shares = allocation.epochs.map((e) => {
-    const total = e.weights.reduce((a, b) => a + b, 0);
-    return e.weights.map((w) => (total > 0 ? (100 * w) / total : 0));
-  });
+export function allocationSeries({ epochs }: NonNullable<CampaignReport['allocation']>): { labels: string[]; series: number[][] } {
+  // Weights are positive (the document’s and the bandit’s, each at least the floor); the latest epoch has every variant.
+  const shares = epochs.map((e) => e.weights.map((w) => (100 * w) / e.weights.reduce((a, b) => a + b)));
   return {
-    labels: allocation.epochs.map((e) => e.from.slice(0, 16).replace('T', ' ')),
-    series: Array.from({ length: variants }, (_, v) => shares.map((s) => s[v] ?? 0)),
+    labels: epochs.map((e) => e.from.slice(0, 16).replace('T', ' ')),
+    series: Array.from({ length: epochs.at(-1)!.weights.length }, (_, v) => shares.map((s) => s[v] ?? 0)),
   };
 }

@@ -32,10 +32,8 @@ export const CAMPAIGN_BODY = `<p><a href="/console/campaigns">← Campaigns</a><
       </figure>
     </div>
     <section id="allocation" data-testid="allocation" hidden>
-      <h3>Adaptive allocation: each variant's share of the treated users over time</h3>
-      <div class="chart"><canvas id="allocation-chart" data-testid="allocation-chart" role="img" aria-label="Each variant's share of the treated users in each epoch; the same numbers are listed below"></canvas></div>
-      <ul id="allocation-epochs" data-testid="allocation-epochs"></ul>
-      <div id="epoch-weighted" data-testid="epoch-weighted"></div>
+      <h3>Adaptive allocation: each variant's share (%) of the treated users over time</h3>
+      <div class="chart"><canvas id="allocation-chart" data-testid="allocation-chart" role="img"></canvas></div>
     </section>
   </section>
   <section>
