@@ -5,7 +5,7 @@ import { formatDateTime64 } from '@evp/clickhouse';
 import { createLogger, topics } from '@evp/core';
 import { chdbScratchPath, createChdbAnalystSql } from '@evp/embedded';
 import type { CanonicalEvent } from '@evp/schemas';
-import { TABLES, eventRow, parseSqlExamples, wilsonInterval } from '@evp/segmenter';
+import { TABLES, createCampaigns, eventRow, parseSqlExamples, wilsonInterval } from '@evp/segmenter';
 import { percent, readingWords, upliftWords } from '@evp/segmenter/report-words';
 import { requireProgram, uniqueName, waitFor } from '@evp/testkit';
 import { createEmbeddedParts } from './embedded-parts';
@@ -474,6 +474,99 @@ describe('the console in Chromium', () => {
       `Variant 1, the reading to act on (${primary.name}): ${readingWords(primary, variant.readings.primary, 0.95)} P(beats control) = ${percent(variant.readings.bayes.p_beats_control)}.`,
     );
     await page.screenshot({ path: resolve(IMG, 'console-campaign-srm.png'), fullPage: true });
+  });
+
+  it('shows an adaptive campaign’s weights over time', async () => {
+    // An adaptive campaign whose worker moved the weights once (appended as the worker does, through
+    // the store), and users seeded in both epochs exactly at that epoch's shares: control 20%, then
+    // the variants 50/50 of the treated, then 25/75. Variant 2 converts 10 points above control in each.
+    const created = await api('POST', '/v1/campaigns', {
+      ...CAMPAIGN,
+      name: 'Adaptive refill',
+      holdout: 0.2,
+      variants: [
+        { weight: 1, action: { content: { title: 'A', body: 'a' } } },
+        { weight: 1, action: { content: { title: 'B', body: 'b' } } },
+      ],
+      goal: { ...CAMPAIGN.goal, within: 'PT1H' },
+      adaptive: {},
+    });
+    expect(created).toMatchObject({ status: 201 });
+    const id = created.body.id as string;
+    const { store } = createCampaigns({ analytics: parts.analytics, segments: { list: async () => [] } });
+    const stored = await store.get(APP, id);
+    // The epoch 12 h after creation, as the worker would append it (the report reads it whatever the clock).
+    const moved = (stored?.created_at ?? 0) + 12 * HOUR;
+    await store.appendSplit(stored as NonNullable<typeof stored>, { from: moved, holdout: 0.2, weights: [0.25, 0.75], adaptive: true });
+    const at = now - 3 * HOUR;
+    const rows: Record<string, unknown>[] = [];
+    const goals: CanonicalEvent[] = [];
+    const seed = (epoch: number, written: number, groups: [number, number][]) =>
+      groups.forEach(([n, converted], variant) =>
+        range(n).forEach((i) => {
+          const user = `ad-${epoch}-${variant}-${pad(i)}`;
+          rows.push({
+            app_id: APP,
+            campaign_id: id,
+            inv_id: 30000 + epoch,
+            user_id: user,
+            variant,
+            action_id: variant === 0 ? 0 : (created.body.action_ids[variant - 1] as number),
+            outcome: variant === 0 ? 'control' : 'requested',
+            reason: '',
+            trigger: 'api',
+            at: formatDateTime64(at),
+            written_at: formatDateTime64(written),
+          });
+          if (i < converted)
+            goals.push(
+              event(
+                user,
+                'checkout',
+                at + 600_000,
+                { id: `o-${user}`, cart_id: `c-${user}`, cart_price: 10, currency: 'KES', items: [{ id: 'i1' }], is_successful: true },
+                'e_commerce',
+              ),
+            );
+        }),
+      );
+    seed(0, moved - 500, [
+      [20, 2],
+      [40, 4],
+      [40, 8],
+    ]);
+    seed(1, moved + 500, [
+      [20, 2],
+      [20, 2],
+      [60, 12],
+    ]);
+    await parts.analytics.insert('campaign_outcomes', rows);
+    await parts.analytics.insert(TABLES.events, goals.map(eventRow));
+    const report = (await api('GET', `/v1/campaigns/${id}/report`)).body;
+    expect([report.allocation.estimate, report.variants[1].epoch_weighted.epochs, report.srm.mismatch]).toEqual(['epoch_weighted', 2, false]);
+    expect(report.variants[1].epoch_weighted.estimate).toBeCloseTo(0.1, 12);
+
+    await page.goto(`${pipeline.baseUrl}/console/campaigns/${id}`);
+    const chart = page.getByTestId('allocation-chart');
+    await page.getByTestId('allocation').waitFor({ timeout: 15_000 });
+    // The chart's own points: each variant's share (%) of the treated users in each epoch.
+    const points = await chart.evaluate((canvas) => {
+      const c = (
+        globalThis as unknown as { Chart: { getChart(el: unknown): { data: { labels: string[]; datasets: { label: string; data: number[] }[] } } } }
+      ).Chart.getChart(canvas);
+      return { labels: c.data.labels, datasets: c.data.datasets.map((d) => [d.label, d.data]) };
+    });
+    const label = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+    expect(points).toEqual({
+      labels: [label(stored?.created_at ?? 0), label(moved)],
+      datasets: [
+        ['Variant 1', [50, 25]],
+        ['Variant 2', [50, 75]],
+      ],
+    });
+    // The same numbers for a screen reader.
+    expect(await chart.getAttribute('aria-label')).toBe(`${label(stored?.created_at ?? 0)}: 50.0%, 50.0%; ${label(moved)}: 25.0%, 75.0%`);
+    await page.getByTestId('allocation').screenshot({ path: resolve(IMG, 'console-campaign-adaptive.png') });
   });
 
   it('keeps the inspector in the shell, with the Keys entry in the nav', async () => {

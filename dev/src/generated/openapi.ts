@@ -1556,6 +1556,24 @@ export interface components {
                 /** @description One sentence per breach. */
                 warnings: string[];
             };
+            /** @description Null for a campaign with fixed weights; for an adaptive one, its weights over time and the estimate its uplift is read with. */
+            allocation: null | {
+                /** @constant */
+                estimate: "epoch_weighted";
+                /** @description The split history, oldest first. */
+                epochs: {
+                    /**
+                     * Format: date-time
+                     * @description When the epoch began.
+                     */
+                    from: string;
+                    holdout: number;
+                    /** @description The variants’ weights in this epoch, in document order. */
+                    weights: number[];
+                    /** @description True when the worker moved the weights; false for the document’s own split. */
+                    adaptive: boolean;
+                }[];
+            };
             /** @description The holdout group: assigned, sent nothing. */
             control: {
                 audience: number;
@@ -1775,6 +1793,17 @@ export interface components {
                         variance_reduction: number;
                         pre_period_days: number;
                     };
+                };
+                /** @description An adaptive campaign’s uplift over matured users, Σₑ (Nₑ/N)·Δₑ over its epochs; null for a fixed campaign or without a goal. */
+                epoch_weighted: null | {
+                    /** @constant */
+                    method: "epoch_weighted";
+                    /** @description Null when no epoch has users in both control and the variant. */
+                    estimate: number | null;
+                    /** @description At the report’s confidence; null with the estimate. */
+                    ci: number[] | null;
+                    /** @description Epochs with users in both groups (the others are left out, their weight given to these). */
+                    epochs: number;
                 };
             }[];
         };

@@ -437,7 +437,7 @@ export const campaignSchemas: Record<string, object> = {
     ],
   },
   CampaignReport: closedObject(
-    ['campaign_id', 'as_of', 'goal', 'confidence', 'srm', 'correction', 'guardrails', 'control', 'variants'],
+    ['campaign_id', 'as_of', 'goal', 'confidence', 'srm', 'correction', 'guardrails', 'allocation', 'control', 'variants'],
     {
       campaign_id: { type: 'string' },
       as_of: { ...time, description: 'The report’s instant: goal events after it are not counted.' },
@@ -457,11 +457,30 @@ export const campaignSchemas: Record<string, object> = {
         },
         'Block and discard rates per variant, tested one-sided for harm against the other variants pooled; not corrected for several variants.',
       ),
+      allocation: {
+        description: 'Null for a campaign with fixed weights; for an adaptive one, its weights over time and the estimate its uplift is read with.',
+        oneOf: [
+          { type: 'null' },
+          closedObject(['estimate', 'epochs'], {
+            estimate: { const: 'epoch_weighted' },
+            epochs: {
+              type: 'array',
+              description: 'The split history, oldest first.',
+              items: closedObject(['from', 'holdout', 'weights', 'adaptive'], {
+                from: { ...time, description: 'When the epoch began.' },
+                holdout: probability,
+                weights: { type: 'array', items: { type: 'number', minimum: 0 }, description: 'The variants’ weights in this epoch, in document order.' },
+                adaptive: { type: 'boolean', description: 'True when the worker moved the weights; false for the document’s own split.' },
+              }),
+            },
+          }),
+        ],
+      },
       control: closedObject(GROUP_FIELDS, groupProperties, 'The holdout group: assigned, sent nothing.'),
       variants: {
         type: 'array',
         description: 'Variants 1 … N in document order.',
-        items: closedObject([...GROUP_FIELDS, 'variant', 'action_id', 'uplift', 'readings'], {
+        items: closedObject([...GROUP_FIELDS, 'variant', 'action_id', 'uplift', 'readings', 'epoch_weighted'], {
           ...groupProperties,
           variant: { type: 'integer', minimum: 1 },
           action_id: { type: 'integer', minimum: 1, description: 'The variant’s actions’ `action_id` (in nudge_response refs).' },
@@ -482,6 +501,18 @@ export const campaignSchemas: Record<string, object> = {
             ],
           },
           readings: { description: 'Null without a goal, or when control or the variant has no matured user.', oneOf: [{ type: 'null' }, variantReadings] },
+          epoch_weighted: {
+            description: 'An adaptive campaign’s uplift over matured users, Σₑ (Nₑ/N)·Δₑ over its epochs; null for a fixed campaign or without a goal.',
+            oneOf: [
+              { type: 'null' },
+              closedObject(['method', 'estimate', 'ci', 'epochs'], {
+                method: { const: 'epoch_weighted' },
+                estimate: nullable('number', { description: 'Null when no epoch has users in both control and the variant.' }),
+                ci: { ...interval, description: 'At the report’s confidence; null with the estimate.' },
+                epochs: { ...count, description: 'Epochs with users in both groups (the others are left out, their weight given to these).' },
+              }),
+            ],
+          },
         }),
       },
     },

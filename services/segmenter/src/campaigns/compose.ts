@@ -4,6 +4,7 @@ import type { CampaignDocument } from './document';
 import { catalogLoader, loadUserFacts } from './loaders';
 import { campaignReport } from './report';
 import { createCampaignsService, type CampaignReport, type CampaignsService, type TriggerApi } from './service';
+import { documentSplit } from './source';
 import { createCampaignStore, type CampaignStore } from './store';
 import { TemplateEngine } from './templates';
 import { createCampaignWorker, type CampaignWorker, type CampaignWorkerDeps } from './worker';
@@ -76,7 +77,8 @@ export function clickhouseReport(analytics: Analytics, now: () => number = Date.
       campaignId: campaign.id,
       goal: campaign.document.goal,
       now: new Date(now()),
-      split: { holdout: campaign.document.holdout ?? 0, weights: campaign.document.variants?.map((v) => v.weight) ?? [1], history: campaign.splits },
+      split: { ...documentSplit(campaign.document), history: campaign.splits },
+      adaptive: campaign.document.adaptive !== undefined,
       plannedUsers: campaign.document.sample_size,
       minEffect: campaign.document.min_effect,
     });

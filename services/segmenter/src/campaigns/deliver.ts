@@ -2,13 +2,15 @@ import { actionRequestMessage, MAX_ACTIONS_PER_CREATE, type ActionCaps, type New
 import type { Analytics, OutgoingMessage } from '@evp/core';
 import { Duration } from 'luxon';
 import { actionFor, variantTemplates } from './action-template';
-import { assign } from './assignment';
+import { firstVariants } from './adapt';
+import { assign, type Assignment } from './assignment';
+import { assignAdaptive } from './bandit';
 import type { ActionTemplate, TriggerKind } from './document';
 import { runInvId } from './ids';
 import { catalogLoader, loadUserFacts } from './loaders';
 import { availableAt, parseLocalTime, userZone, type LocalTimeRules } from './local-time';
 import type { OutcomeRow } from './outcomes';
-import type { CampaignSettings, StoredCampaign } from './source';
+import { documentSplit, splitHistory, type CampaignSettings, type StoredCampaign } from './source';
 import { CatalogRecords, userScope, type TemplateData } from './template-data';
 import type { TemplateEngine } from './templates';
 
@@ -64,6 +66,31 @@ export interface PlanDeps {
   templates: TemplateEngine;
 }
 
+/**
+ * How the batch's users are assigned. A fixed campaign: by the document's split, nothing stored
+ * (assignment.ts). An adaptive one (bandit/sticky.ts): the fixed holdout decides control as for any
+ * campaign; a user already in a variant keeps the variant of their first treated outcome row (the
+ * durable record, read once per batch), and a new user is laid over the current epoch's weights.
+ */
+async function assigner(analytics: Analytics, campaign: StoredCampaign, deliveries: readonly Delivery[]): Promise<(userId: string) => Assignment> {
+  const split = documentSplit(campaign.document);
+  if (campaign.document.adaptive === undefined) return (userId) => assign(campaign.id, userId, split);
+  const epochs = splitHistory(campaign);
+  const firsts = await firstVariants(
+    analytics,
+    campaign.app_id,
+    campaign.id,
+    deliveries.map((d) => d.user_id),
+  );
+  return (userId) => {
+    const a = assignAdaptive(campaign.id, userId, split.holdout, epochs, epochs.length - 1);
+    const first = firsts.get(userId);
+    // A variant the document no longer has (an edit removed it) is not kept.
+    if (a.group === 'control' || first === undefined || first > split.weights.length) return a;
+    return { group: 'variant', variant: first - 1 };
+  };
+}
+
 /** The outcome rows and actions of one batch of a campaign's deliveries. */
 export async function planDeliveries(
   deps: PlanDeps,
@@ -73,13 +100,13 @@ export async function planDeliveries(
 ): Promise<DeliveryPlan> {
   const doc = campaign.document;
   const templates = variantTemplates(doc);
-  const plan = { holdout: doc.holdout ?? 0, weights: doc.variants?.map((v) => v.weight) ?? [1] };
+  const assignOf = await assigner(deps.analytics, campaign, deliveries);
   const outcomes: OutcomeRow[] = [];
   const treated: { d: Delivery; variant: number; inv_id: number }[] = [];
   for (const d of deliveries) {
     const inv_id = runInvId(campaign.app_id, campaign.id, d.run_key);
     const base = { campaign_id: campaign.id, inv_id, user_id: d.user_id, trigger: d.trigger, at: d.at, reason: '' };
-    const a = assign(campaign.id, d.user_id, plan);
+    const a = assignOf(d.user_id);
     if (a.group === 'control') outcomes.push({ ...base, variant: 0, action_id: 0, outcome: 'control' });
     else treated.push({ d, variant: a.variant, inv_id });
   }

@@ -8,7 +8,7 @@ export type { CampaignReport } from './report';
 export { CAMPAIGN_STATES, type CampaignState } from './states';
 export type { Campaign } from './store';
 export type { CampaignAction } from './deliver';
-export type { CampaignSettings, CampaignSource, StoredCampaign } from './source';
+export type { CampaignSettings, CampaignSource, SplitChange, StoredCampaign } from './source';
 export type { TemplateEngine } from './templates';
 export { validateCampaign } from './validate';
 export { CAMPAIGN_WORKER_NAME, CAMPAIGN_WORKER_OPTIONS, type CampaignWorkerConfig } from './options';

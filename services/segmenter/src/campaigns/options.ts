@@ -34,6 +34,12 @@ export const CAMPAIGN_WORKER_OPTIONS = {
     3_600_000,
     'An occurrence older than this when first seen due is not run (an outage longer than it skips it).',
   ),
+  adaptIntervalMs: envOption(
+    'CAMPAIGNS_ADAPT_INTERVAL_MS',
+    envFragments.nonNegativeInt,
+    600_000,
+    'How often the allocation timer looks for adaptive campaigns whose 12 h epoch is over (the weights move at most once per epoch whatever this is); 0: no timer on this replica.',
+  ),
   usersPerItem: fixedOption(1_000, 'Most users in one `users` item the producers write.'),
   usersPerBatch: envOption(
     'CAMPAIGNS_USERS_PER_BATCH',

@@ -20,10 +20,12 @@ export interface OutcomeRow {
 
 /**
  * Writes one batch's rows, each stamped with the app's `history` retention in days (0 = forever;
- * 016_retention.sql). A redelivered batch writes the same rows again (same sorting key, same
+ * 016_retention.sql) and `written_at` the worker's instant: the same clock as the epochs an adaptive
+ * campaign appends to its split history, so the report puts each user in the epoch they were
+ * assigned in even when ClickHouse's clock differs from the worker's. A redelivered batch writes the same rows again (same sorting key, same
  * content): `campaign_outcomes` is a ReplacingMergeTree read with FINAL, which collapses them.
  */
-export async function writeOutcomes(analytics: Analytics, appId: string, rows: readonly OutcomeRow[], retentionDays: number): Promise<void> {
+export async function writeOutcomes(analytics: Analytics, appId: string, rows: readonly OutcomeRow[], retentionDays: number, writtenAt: number): Promise<void> {
   if (rows.length === 0) return;
   const values = rows.map((r) => ({
     app_id: appId,
@@ -37,6 +39,7 @@ export async function writeOutcomes(analytics: Analytics, appId: string, rows: r
     trigger: r.trigger,
     at: formatDateTime64(r.at),
     retention_days: retentionDays,
+    written_at: formatDateTime64(writtenAt),
   }));
   await analytics.insert('campaign_outcomes', values);
 }

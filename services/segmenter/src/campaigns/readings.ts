@@ -40,7 +40,7 @@ export interface SplitPlan {
    * with it (and each group's `assigned`), the sample-ratio check expects each period's users in that
    * period's shares. Empty or absent: the current document's shares for everyone.
    */
-  history?: ReadonlyArray<SplitShares & { from: number }>;
+  history?: ReadonlyArray<SplitShares & { from: number; adaptive?: true }>;
 }
 
 interface Reading {

@@ -64,6 +64,10 @@ export interface GroupRow {
   value_syy?: number;
   value_capped?: number;
   value_cap?: number;
+  /** With `byEpoch`: per period of the split history (index, unordered), the matured users first assigned in it and those converted. */
+  epoch_periods?: number[];
+  epoch_matured?: number[];
+  epoch_converted?: number[];
   /** Users first assigned to this group per UTC day (`YYYY-MM-DD`) and count, unordered: the pace of the power reading. */
   daily_days: string[];
   daily_counts: number[];
@@ -86,7 +90,7 @@ export interface ReportQuery {
 const RESPONSES = ['shown', 'open', 'discard', 'block', 'error', 'expired'] as const;
 
 /** `at` + the goal's `within`, as SQL: calendar months first, then the fixed part (as the segment language adds durations). */
-function windowEnd(at: string, within: string, q: QueryParts): string {
+export function windowEnd(at: string, within: string, q: QueryParts): string {
   const d = parseDuration(within);
   if (typeof d === 'string') throw new Error(`goal.within was not validated: ${d}`);
   let sql = at;
@@ -126,7 +130,12 @@ function valueSums(goal: ReportGoal, q: QueryParts, ctes: string[], joins: strin
   columns.push('any(vs.sy) AS value_sy', 'any(vs.syy) AS value_syy', 'any(vs.capped) AS value_capped', '(SELECT cap FROM value_cap) AS value_cap');
 }
 
-export function reportQuery(goal: ReportGoal | undefined): ReportQuery {
+/**
+ * `byEpoch` (an adaptive campaign, with a goal): also `epoch_sums`, per group and per period of the
+ * split history (each epoch), the matured users first assigned in it and those of them converted: the
+ * per-epoch per-arm sums of the epoch-weighted estimate (bandit/estimate.ts).
+ */
+export function reportQuery(goal: ReportGoal | undefined, byEpoch = false): ReportQuery {
   const q = new QueryParts();
   const requested = "SELECT inv_id, action_id, user_id FROM outcomes WHERE outcome = 'requested'";
   const refOf = (t: string) => `concat(toString(${t}.inv_id), ':', toString(${t}.action_id))`;
@@ -257,6 +266,23 @@ ${RESPONSES.map((r) => `        max(props.response::String = '${r}') AS ${r}`).j
     GROUP BY variant
 )`);
     joins.push('LEFT JOIN pre_period AS u ON u.variant = r.variant');
+    if (byEpoch) {
+      ctes.push(`epoch_sums AS (
+    SELECT variant, groupArray(period) AS periods, groupArray(n) AS users, groupArray(k) AS converted
+    FROM (
+        SELECT o.variant AS variant, arrayCount(b -> b <= toUnixTimestamp64Milli(f.first_at), {split_from:Array(Int64)}) AS period,
+            uniqExact(o.user_id) AS n, uniqExactIf(o.user_id, c.converted = 1) AS k
+        FROM outcomes AS o
+        INNER JOIN firsts AS f ON f.user_id = o.user_id
+        LEFT JOIN conversions AS c ON c.inv_id = o.inv_id AND c.user_id = o.user_id
+        WHERE ${matured.replaceAll('r.', 'o.')}
+        GROUP BY variant, period
+    )
+    GROUP BY variant
+)`);
+      joins.push('LEFT JOIN epoch_sums AS e ON e.variant = r.variant');
+      columns.push('any(e.periods) AS epoch_periods', 'any(e.users) AS epoch_matured', 'any(e.converted) AS epoch_converted');
+    }
     if (goal.value !== undefined) valueSums(goal, q, ctes, joins, columns);
   }
   // Skip reasons per group: the outcome's own (template, …) and the cap that refused the action (a

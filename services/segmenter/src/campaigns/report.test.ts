@@ -293,6 +293,7 @@ describe('campaignReport', () => {
       matured_converted: 1,
       uplift: expect.any(Object),
       readings: expect.any(Object),
+      epoch_weighted: null,
     });
     expect(r.variants).toHaveLength(2);
     // The guardrails count users: variant 1's 10 blockers and 50 discarders against variant 2's none.
@@ -453,6 +454,7 @@ describe('campaignReport', () => {
         matured_converted: 1,
         uplift: null,
         readings: null,
+        epoch_weighted: null,
       },
     ]);
   });

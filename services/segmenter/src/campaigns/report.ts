@@ -1,7 +1,9 @@
 import { formatDateTime64 } from '@evp/clickhouse';
 import type { Analytics } from '@evp/core';
 import { guardrailReadings, type GuardrailReadings } from './guardrails';
+import { epochWeighted, type EpochWeighted } from './bandit';
 import { variantActionId } from './ids';
+import type { Proportion } from './stats';
 import { reportReadings, type ReportReadings, type SplitPlan } from './readings';
 import { PRE_PERIOD_DAYS, reportQuery, VALUE_CAP_PERCENTILE, type GroupRow, type ReportGoal } from './report-query';
 import { CONFIDENCE, uplift, type Uplift } from './uplift';
@@ -24,6 +26,8 @@ export interface ReportOptions {
   split: SplitPlan;
   /** The document's `sample_size`: users planned in advance (the fixed-horizon reading is then primary). */
   plannedUsers?: number | undefined;
+  /** The document asks for adaptive allocation: each variant's uplift is also the epoch-weighted estimate, and the epochs are shown. */
+  adaptive?: boolean | undefined;
   /** The document's `min_effect`: the smallest absolute uplift worth finding (the power reading's users and days remaining). */
   minEffect?: number | undefined;
 }
@@ -65,6 +69,18 @@ interface VariantReport extends GroupReport {
   uplift: Uplift | null;
   /** Every reading of the variant against control, each named and explained; null without a goal, or when control or the variant has no matured user. */
   readings: ReportReadings['variants'][number];
+  /**
+   * An adaptive campaign's uplift over its matured users: Σₑ (Nₑ/N)·Δₑ over the epochs of the split
+   * history, with variance Σₑ (Nₑ/N)²·Var(Δₑ); null for a fixed campaign or without a goal.
+   */
+  epoch_weighted: EpochWeighted | null;
+}
+
+/** An adaptive campaign's weights over time and the estimate its uplift is read with. */
+interface Allocation {
+  estimate: 'epoch_weighted';
+  /** The split history, oldest first: each epoch's start, holdout and variant weights; `adaptive` when the worker moved them. */
+  epochs: { from: string; holdout: number; weights: number[]; adaptive: boolean }[];
 }
 
 export interface CampaignReport {
@@ -78,6 +94,8 @@ export interface CampaignReport {
   correction: ReportReadings['correction'];
   /** Block and discard rates per variant, each tested one-sided for harm against the other variants. */
   guardrails: GuardrailReadings;
+  /** Null for a campaign with fixed weights. */
+  allocation: Allocation | null;
   control: GroupReport;
   variants: VariantReport[];
 }
@@ -139,7 +157,8 @@ function group(row: GroupRow, hasGoal: boolean): GroupReport {
  * still has outcomes (a document edited to fewer variants); a group without outcomes has zeros.
  */
 export async function campaignReport(analytics: Analytics, opts: ReportOptions): Promise<CampaignReport> {
-  const { sql, params } = reportQuery(opts.goal);
+  const byEpoch = opts.adaptive === true && opts.goal !== undefined;
+  const { sql, params } = reportQuery(opts.goal, byEpoch);
   const history = opts.split.history ?? [];
   const rows = await analytics.query<GroupRow>(sql, {
     ...params,
@@ -180,6 +199,19 @@ export async function campaignReport(analytics: Analytics, opts: ReportOptions):
     opts.goal?.value === undefined ? undefined : { property: opts.goal.value, cap, percentile: VALUE_CAP_PERCENTILE },
     opts.minEffect === undefined ? undefined : { minEffect: opts.minEffect, days: daysSoFar },
   );
+  const epochWeightedOf = (variant: number) => {
+    if (!byEpoch) return null;
+    const perEpoch = (row: GroupRow | undefined, p: number): Proportion => {
+      const i = row?.epoch_periods?.indexOf(p) ?? -1;
+      return i < 0 ? { audience: 0, converted: 0 } : { audience: row?.epoch_matured?.[i] ?? 0, converted: row?.epoch_converted?.[i] ?? 0 };
+    };
+    const epochs = history.map((_, p) => ({
+      control: perEpoch(byVariant.get(0), p),
+      variant: perEpoch(byVariant.get(variant), p),
+      users: rows.reduce((n, r) => n + perEpoch(r, p).audience, 0),
+    }));
+    return epochWeighted(epochs, CONFIDENCE);
+  };
   const variants = groups.map((g, i): VariantReport => ({
     variant: i + 1,
     action_id: variantActionId(opts.appId, opts.campaignId, i + 1),
@@ -189,6 +221,7 @@ export async function campaignReport(analytics: Analytics, opts: ReportOptions):
         ? null
         : uplift({ converted: control.converted, audience: control.audience }, { converted: g.converted, audience: g.audience }),
     readings: readings.variants[i] ?? null,
+    epoch_weighted: epochWeightedOf(i + 1),
   }));
   return {
     campaign_id: opts.campaignId,
@@ -198,6 +231,12 @@ export async function campaignReport(analytics: Analytics, opts: ReportOptions):
     srm: readings.srm,
     correction: readings.correction,
     guardrails: guardrailReadings(groups.map((g) => ({ audience: g.audience, block: g.users_blocked, discard: g.users_discarded }))),
+    allocation: opts.adaptive
+      ? {
+          estimate: 'epoch_weighted',
+          epochs: history.map((h) => ({ from: new Date(h.from).toISOString(), holdout: h.holdout, weights: [...h.weights], adaptive: h.adaptive === true })),
+        }
+      : null,
     control,
     variants,
   };

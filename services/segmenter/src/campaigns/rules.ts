@@ -26,7 +26,6 @@ export const CAMPAIGN_RULES = {
   template_syntax: 'a template does not parse as Liquid, or uses an unknown filter',
   template_tag: 'a template uses a tag that reads another template (include, render, layout)',
   unknown_variable: 'a template reads a variable the data contract does not have',
-  not_available: 'a valid part of the document that is not in force yet (adaptive), refused rather than ignored',
 } as const;
 
 export type CampaignRule = keyof typeof CAMPAIGN_RULES;

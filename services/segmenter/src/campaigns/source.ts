@@ -13,6 +13,31 @@ export interface StoredCampaign {
   action_ids: number[];
   /** Epoch ms the campaign was created: where a `schedule.every` without `start_at` counts from. */
   created_at: number;
+  /**
+   * Every split (holdout, weights) the campaign has had, oldest first, each from an instant (epoch ms):
+   * the document's edits and, for an adaptive campaign, the epochs the worker appended. Empty for a
+   * campaign saved before the history existed (migration 018): its document's split since created_at.
+   */
+  splits: SplitChange[];
+}
+
+export interface SplitChange {
+  from: number;
+  holdout: number;
+  weights: number[];
+  /** An epoch of adaptive allocation (the worker's), not an edit of the document. */
+  adaptive?: true;
+}
+
+/** The document's split: its holdout (0 without one) and its variants' weights (one, 1, without variants). */
+export const documentSplit = (d: CampaignDocument): { holdout: number; weights: number[] } => ({
+  holdout: d.holdout ?? 0,
+  weights: d.variants?.map((v) => v.weight) ?? [1],
+});
+
+/** The campaign's split history; a campaign saved before it existed has had its document's split since it was created. */
+export function splitHistory(c: Pick<StoredCampaign, 'splits' | 'document' | 'created_at'>): SplitChange[] {
+  return c.splits.length > 0 ? c.splits : [{ from: c.created_at, ...documentSplit(c.document) }];
 }
 
 /** The app-wide campaign settings the worker applies (app-settings.ts). */
@@ -31,4 +56,6 @@ export interface CampaignSource {
   /** The latest version of one campaign, whatever its state; undefined when there is none. */
   get(appId: string, id: string): Promise<StoredCampaign | undefined>;
   settings(appId: string): Promise<CampaignSettings>;
+  /** Appends an epoch of adaptive allocation to the latest version's split history. */
+  appendSplit(campaign: StoredCampaign, split: SplitChange): Promise<void>;
 }

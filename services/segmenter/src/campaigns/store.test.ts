@@ -67,6 +67,31 @@ describe('campaign store', () => {
     expect((await store().get('app-h', created.id))?.splits).toEqual(edited.splits);
   });
 
+  it('appends adaptive epochs to the latest version; an edit keeps them unless it changes the document’s split', async () => {
+    const s = store();
+    const created = await s.create('app-e', { ...doc('E', 2), holdout: 0.1 });
+    const t1 = created.created_at;
+    const epoch = { from: t1 + 5, holdout: 0.1, weights: [0.32, 0.68], adaptive: true as const };
+    await s.appendSplit(created, epoch);
+    const moved = (await s.get('app-e', created.id)) as NonNullable<Awaited<ReturnType<typeof s.get>>>;
+    expect([moved.version, moved.splits]).toEqual([2, [{ from: t1, holdout: 0.1, weights: [1, 1] }, epoch]]);
+    // Renamed: the split is the document's first one still, the epoch stays in force.
+    const renamed = await s.change(moved, { document: { ...doc('E2', 2), holdout: 0.1 } });
+    expect(renamed.splits).toEqual(moved.splits);
+    // The document's weights edited: the split starts again from them.
+    const reweighted = await s.change(renamed, {
+      document: {
+        ...doc('E2', 2),
+        holdout: 0.1,
+        variants: [
+          { weight: 3, action: {} },
+          { weight: 1, action: {} },
+        ],
+      },
+    });
+    expect(reweighted.splits).toEqual([...moved.splits, { from: reweighted.updated_at, holdout: 0.1, weights: [3, 1] }]);
+  });
+
   it('keeps settings per app, the latest write winning', async () => {
     const s = store();
     expect(await s.settings('app-s')).toEqual({ max_per_user_per_day: null });

@@ -1,7 +1,7 @@
 import { formatDateTime64, versionedTable, type VersionedTableDeps, type VersionedTableSpec } from '@evp/clickhouse';
 import { DEFAULT_APP_SETTINGS, type CampaignAppSettings } from './app-settings';
 import type { CampaignDocument } from './document';
-import type { CampaignSource, StoredCampaign } from './source';
+import { documentSplit, splitHistory, type CampaignSource, type SplitChange, type StoredCampaign } from './source';
 import { variantActionId } from './ids';
 import type { CampaignState } from './states';
 
@@ -11,22 +11,16 @@ export interface Campaign extends StoredCampaign {
   name: string;
   /** Epoch ms of the latest change. */
   updated_at: number;
-  /** Every split (holdout, weights) the document has had, oldest first, each from an instant (epoch ms): the report's sample-ratio check. */
-  splits: SplitChange[];
 }
 
-interface SplitChange {
-  from: number;
-  holdout: number;
-  weights: number[];
-}
-
-const splitOf = (d: CampaignDocument) => ({ holdout: d.holdout ?? 0, weights: d.variants?.map((v) => v.weight) ?? [1] });
-
-/** The history with `document`'s split from `at` appended, unless it is the split already in force. */
+/**
+ * The history with `document`'s split from `at` appended, unless it is the document's split already
+ * in force. Adaptive epochs are not the document's: an edit that leaves the split as it was keeps the
+ * epoch in force, and one that changes it starts again from the document's weights.
+ */
 function withSplit(history: readonly SplitChange[], document: CampaignDocument, at: number): SplitChange[] {
-  const split = splitOf(document);
-  const last = history[history.length - 1];
+  const split = documentSplit(document);
+  const last = [...history].reverse().find((h) => h.adaptive === undefined);
   const same = last !== undefined && last.holdout === split.holdout && last.weights.join() === split.weights.join();
   return same ? [...history] : [...history, { from: at, ...split }];
 }
@@ -104,13 +98,19 @@ export function createCampaignStore(deps: VersionedTableDeps): CampaignStore {
         {
           document,
           // A campaign saved before its table had the history (migration 018) starts it with its split then.
-          splits: withSplit(current.splits.length > 0 ? current.splits : withSplit([], current.document, current.created_at), document, at),
+          splits: withSplit(splitHistory(current), document, at),
           name: document.name,
           action_ids: actionIds(current.app_id, current.id, document),
           state: change.state ?? current.state,
         },
         at,
       );
+    },
+    async appendSplit(campaign, split) {
+      // The latest version, so that an edit saved since the worker read the campaign is kept.
+      const latest = await campaigns.latest(campaign.app_id, campaign.id);
+      if (!latest) return;
+      await campaigns.next(latest, { splits: [...splitHistory(latest), split] }, now());
     },
     settings: async (appId) => (await settingsVersion(appId)).settings,
     async putSettings(appId, settings) {

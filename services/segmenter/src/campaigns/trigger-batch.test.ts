@@ -18,6 +18,7 @@ const campaign = (
     state: 'active',
     document: { name: 'n', trigger, action: {} as CampaignDocument['action'], ...doc },
     action_ids: [1],
+    splits: [],
     created_at: T0,
     ...rest,
   };

@@ -256,9 +256,9 @@ describe('validateCampaign', () => {
       ['$.adaptive.floor', 'range'],
     ]);
     expect(problemsOf(minimal({ adaptive: true }))).toEqual([['$.adaptive', 'type']]);
-    // A valid adaptive part is refused while the worker does not run it (never silently ignored).
-    expect(problemsOf({ ...valid, adaptive: { floor: 0.1 } })).toEqual([['$.adaptive', 'not_available']]);
-    expect(problemsOf({ ...valid, adaptive: {} })).toEqual([['$.adaptive', 'not_available']]);
+    // A valid adaptive part is accepted (the worker runs it).
+    expect(problemsOf({ ...valid, adaptive: { floor: 0.1 } })).toEqual([]);
+    expect(problemsOf({ ...valid, adaptive: {} })).toEqual([]);
     // min_effect: an absolute uplift of the goal's rate, so it needs a goal.
     const goal = { event: 'checkout', within: 'P3D' };
     expect(problemsOf(minimal({ goal, min_effect: 0.01 }))).toEqual([]);

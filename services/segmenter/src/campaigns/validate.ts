@@ -85,7 +85,6 @@ function checkAdaptive(reasons: CampaignReasons, json: Record<string, unknown>):
     reasons.add('$.adaptive', 'type', `adaptive must be an object, got ${jsonType(adaptive)}`);
     return;
   }
-  const before = reasons.list.length;
   onlyKeys(reasons, '$.adaptive', adaptive, ['floor'], 'adaptive');
   const variants = Array.isArray(json.variants) ? json.variants.length : 0;
   if (variants < 2) reasons.add('$.variants', 'required', 'adaptive allocation needs at least two variants to choose between');
@@ -99,12 +98,6 @@ function checkAdaptive(reasons: CampaignReasons, json: Record<string, unknown>):
       (n) => n > 0 && n <= most,
       `a share of the treated traffic, more than 0 and at most 1/variants (${most})`,
     );
-  }
-  // The allocation, its epochs and the epoch-weighted estimate exist (campaigns/bandit) but the worker
-  // and the report do not use them yet: a campaign asking for them is refused, never silently run
-  // with fixed weights.
-  if (reasons.list.length === before) {
-    reasons.add('$.adaptive', 'not_available', 'adaptive allocation is not in force yet: the campaign would run with its fixed weights; leave adaptive out');
   }
 }
 

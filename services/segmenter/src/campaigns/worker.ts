@@ -24,7 +24,8 @@ import { actionMessages, planDeliveries, type Delivery } from './deliver';
 import { matchingEvents, memberPage } from './loaders';
 import { writeOutcomes } from './outcomes';
 import { RateLimiter } from './rate-limit';
-import type { CampaignSettings, CampaignSource, StoredCampaign } from './source';
+import type { CampaignSettings, CampaignSource, SplitChange, StoredCampaign } from './source';
+import { adaptCampaign } from './adapt';
 import type { TemplateEngine } from './templates';
 import { readTriggerItem, triggerMessage, type TriggerItem } from './trigger-items';
 import { eventItems, triggerEventName } from './triggers/event';
@@ -60,6 +61,8 @@ export interface CampaignWorker {
   scheduleDue(): Promise<void>;
   /** Reloads the active campaigns the producers match against. */
   refresh(): Promise<void>;
+  /** Moves the weights of the adaptive campaigns whose epoch is over (what the allocation timer does); the epochs appended. */
+  adapt(): Promise<SplitChange[]>;
   /**
    * Loads the active campaigns and starts their refresh, so that the producers (`onInserted`,
    * `triggerApi`) work; with `consume` (default true) also joins the trigger and entry groups and
@@ -149,7 +152,7 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
       const plan = await planDeliveries({ analytics: deps.analytics, templates: deps.templates }, c, settings, part);
       // The record of what the run did comes first: a crash after it and before the actions leaves
       // rows whose actions the redelivered item requests again (same ids), never actions without rows.
-      await writeOutcomes(deps.analytics, c.app_id, plan.outcomes, (deps.retention?.(c.app_id) ?? DEFAULT_RETENTION).history);
+      await writeOutcomes(deps.analytics, c.app_id, plan.outcomes, (deps.retention?.(c.app_id) ?? DEFAULT_RETENTION).history, now());
       for (const m of actionMessages(c.app_id, c.id, plan.actions)) {
         await limiter.take(`${c.app_id}:${c.id}`, c.document.rate_per_second, m.actions);
         await life.producer().send(config.actionsTopic, [m.message]);
@@ -238,6 +241,23 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
     active = await deps.campaigns.active();
   }
 
+  /**
+   * The adaptive campaigns' epochs: the list is read afresh (a campaign whose epoch was just appended
+   * must not be seen with its old one, or it would move twice), then each is stepped in turn.
+   */
+  async function adapt(): Promise<SplitChange[]> {
+    await refresh();
+    const appended: SplitChange[] = [];
+    for (const c of active.filter((a) => a.document.adaptive !== undefined)) {
+      const split = await adaptCampaign({ analytics: deps.analytics, campaigns: deps.campaigns }, c, now());
+      if (!split) continue;
+      appended.push(split);
+      logger.info({ app_id: c.app_id, campaign_id: c.id, weights: split.weights }, 'adaptive campaign weights moved');
+    }
+    if (appended.length > 0) await refresh();
+    return appended;
+  }
+
   return {
     metrics: metricRegistry,
     onInserted: (rows) => produce(eventItems(rows, activeOf, config.usersPerItem, now()), 'event'),
@@ -252,6 +272,7 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
     },
     scheduleDue,
     refresh,
+    adapt,
     health: () => life.health(),
     async start({ consume = true } = {}) {
       if (!(await life.open())) return;
@@ -269,6 +290,7 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
         handleBatch: handleMembership,
       });
       life.every(config.scheduleIntervalMs, 'campaign schedule', scheduleDue);
+      life.every(config.adaptIntervalMs, 'campaign allocation', async () => void (await adapt()));
       logger.info({ group: config.groupId, topic: config.triggersTopic }, 'campaign worker running');
     },
     async stop() {

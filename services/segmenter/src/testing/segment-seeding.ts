@@ -32,6 +32,17 @@ export function ev(app: string, user: string, name: string, time: number, props:
   };
 }
 
+/** A successful `checkout` of `user` at `time`: a campaign goal's conversion in the campaign tests. */
+export const successfulCheckout = (app: string, user: string, time: number): CanonicalEvent =>
+  ev(app, user, 'checkout', time, {
+    id: `o-${user}-${time}`,
+    cart_id: `c-${user}`,
+    cart_price: 10,
+    currency: 'KES',
+    items: [{ id: 'i1' }],
+    is_successful: true,
+  });
+
 export interface CatalogSeed {
   app: string;
   kind: CatalogKind;

@@ -4,6 +4,7 @@ import {
   type CampaignSettings,
   type CampaignSource,
   type CampaignState,
+  type SplitChange,
   type StoredCampaign,
   type TemplateEngine,
   validateCampaign,
@@ -34,6 +35,7 @@ export class MemoryCampaigns implements CampaignSource {
       document: r.value,
       action_ids: Array.from({ length: variants }, (_, i) => variantActionId(appId, id, i + 1)),
       created_at: opts.createdAt ?? 0,
+      splits: [],
     };
     this.#campaigns.set(`${appId}:${id}`, c);
     return c;
@@ -53,6 +55,11 @@ export class MemoryCampaigns implements CampaignSource {
 
   async settings(appId: string): Promise<CampaignSettings> {
     return this.#settings.get(appId) ?? { max_per_user_per_day: null };
+  }
+
+  async appendSplit(campaign: StoredCampaign, split: SplitChange): Promise<void> {
+    const c = this.#campaigns.get(`${campaign.app_id}:${campaign.id}`);
+    if (c) this.#campaigns.set(`${c.app_id}:${c.id}`, { ...c, version: c.version + 1, splits: [...c.splits, split] });
   }
 }
 

@@ -2,7 +2,7 @@
 import type { CampaignAnswer, CampaignReport, PreviewOutcome } from '@evp/segmenter';
 import { guardrailWords, percent, readingWords, upliftWords, valueWords } from '@evp/segmenter/report-words';
 import { api, byId, chart, clear, every, messageOf, refusalOf, status, table, text } from '../../shell';
-import { STAGES, rateLine, reportGroups, reportMeta, stageCount } from './groups';
+import { STAGES, allocationSeries, rateLine, reportGroups, reportMeta, stageCount } from './groups';
 
 const COLORS = ['#6e7781', '#0969da', '#1a7f37', '#bf8700', '#8250df', '#cf222e'];
 const COMMANDS = ['resume', 'pause', 'end'] as const;
@@ -172,6 +172,26 @@ function guardrails(report: CampaignReport): void {
   if (g.variants.length > 0) box.appendChild(text('p', `${g.name}: ${g.explanation}`, 'meta'));
 }
 
+/**
+ * An adaptive campaign's weights over time (a stepped line per variant: its share of the treated
+ * users from each epoch's start); hidden for a campaign with fixed weights. Its epoch-weighted uplift
+ * is in the JSON report only: the page script's 5 KB budget has no room for more words.
+ */
+function allocation(report: CampaignReport): void {
+  const a = report.allocation;
+  byId('allocation').hidden = !a;
+  if (!a) return;
+  const { labels, series } = allocationSeries(a);
+  const canvas = byId<HTMLCanvasElement>('allocation-chart');
+  // The same numbers for a screen reader: one line per epoch.
+  canvas.ariaLabel = labels.map((l, i) => `${l}: ${series.map((s) => s[i]!.toFixed(1) + '%').join(', ')}`).join('; ');
+  chart(canvas, {
+    type: 'line',
+    data: { labels, datasets: series.map((data, v) => ({ label: `Variant ${v + 1}`, data, stepped: true, borderColor: COLORS[v + 1]! })) },
+    options: { scales: { y: { min: 0, max: 100 } } },
+  });
+}
+
 /** A campaign's page: its document, state buttons, a preview for one user, and its report as pictures and words; every 5 s. */
 export function campaignPage(id: string): void {
   const base = `/v1/campaigns/${encodeURIComponent(id)}`;
@@ -209,5 +229,6 @@ export function campaignPage(id: string): void {
     rates(report);
     readings(report);
     guardrails(report);
+    allocation(report);
   });
 }

@@ -1,6 +1,6 @@
 import type { CampaignReport } from '@evp/segmenter';
 import { wilsonInterval } from '@evp/segmenter/report-words';
-import { STAGES, rateLine, reportGroups, reportMeta, stageCount, type GroupReport } from './groups';
+import { STAGES, allocationSeries, rateLine, reportGroups, reportMeta, stageCount, type GroupReport } from './groups';
 
 const group = (audience: number, converted: number | null): GroupReport => ({
   audience,
@@ -29,8 +29,9 @@ const report = (goal: boolean): CampaignReport => ({
   srm: null,
   correction: { name: 'Several variants', explanation: '', method: 'holm', family: 0 },
   guardrails: { name: 'Guardrails', explanation: '', alpha: 0.05, reference: 'other variants', variants: [], warnings: [] },
+  allocation: null,
   control: group(1000, goal ? 50 : null),
-  variants: [{ ...group(1000, goal ? 80 : null), variant: 1, action_id: 7, uplift: null, readings: null }],
+  variants: [{ ...group(1000, goal ? 80 : null), variant: 1, action_id: 7, uplift: null, readings: null, epoch_weighted: null }],
 });
 
 describe('the campaign report on the page', () => {
@@ -66,5 +67,22 @@ describe('the campaign report on the page', () => {
   it('says when the report was made and what it counts', () => {
     expect(reportMeta(report(true))).toBe('As of 2026-11-28T10:00:00.000Z · goal: checkout within 7d');
     expect(reportMeta(report(false))).toBe('As of 2026-11-28T10:00:00.000Z · no goal: no conversions are counted');
+  });
+
+  it('draws an adaptive campaign’s weights as each variant’s share of the treated users per epoch', () => {
+    const series = allocationSeries({
+      estimate: 'epoch_weighted',
+      epochs: [
+        { from: '2026-03-01T00:00:00.000Z', holdout: 0.1, weights: [1, 3], adaptive: false },
+        { from: '2026-03-01T12:00:00.000Z', holdout: 0.1, weights: [0.32, 0.68], adaptive: true },
+      ],
+    });
+    expect(series).toEqual({
+      labels: ['2026-03-01 00:00', '2026-03-01 12:00'],
+      series: [
+        [25, 32],
+        [75, 68],
+      ],
+    });
   });
 });

@@ -58,3 +58,17 @@ export function rateLine(g: ReportGroup): RateLine {
 /** The report's header: when it was computed and the goal it counts. */
 export const reportMeta = (report: CampaignReport): string =>
   `As of ${report.as_of}${report.goal ? ` · goal: ${report.goal.event} within ${report.goal.within}` : ' · no goal: no conversions are counted'}`;
+
+/**
+ * An adaptive campaign's weights over time, as the allocation chart draws them: per variant, its
+ * share (%) of the treated users in each epoch (weights normalized: the document's first split may
+ * be weights like 1 and 3). `labels` are the epochs' starts.
+ */
+export function allocationSeries({ epochs }: NonNullable<CampaignReport['allocation']>): { labels: string[]; series: number[][] } {
+  // Weights are positive (the document’s and the bandit’s, each at least the floor); the latest epoch has every variant.
+  const shares = epochs.map((e) => e.weights.map((w) => (100 * w) / e.weights.reduce((a, b) => a + b)));
+  return {
+    labels: epochs.map((e) => e.from.slice(0, 16).replace('T', ' ')),
+    series: Array.from({ length: epochs.at(-1)!.weights.length }, (_, v) => shares.map((s) => s[v] ?? 0)),
+  };
+}

@@ -31,6 +31,10 @@ export const CAMPAIGN_BODY = `<p><a href="/console/campaigns">← Campaigns</a><
         <div id="funnel-table"></div>
       </figure>
     </div>
+    <section id="allocation" data-testid="allocation" hidden>
+      <h3>Adaptive allocation: each variant's share (%) of the treated users over time</h3>
+      <div class="chart"><canvas id="allocation-chart" data-testid="allocation-chart" role="img"></canvas></div>
+    </section>
   </section>
   <section>
     <h2>Preview for a user</h2>

@@ -17,7 +17,7 @@ interface EpochCounts {
   users: number;
 }
 
-interface EpochWeighted {
+export interface EpochWeighted {
   method: 'epoch_weighted';
   estimate: number | null;
   ci: Interval | null;

@@ -11,6 +11,7 @@ const campaign = (trigger: CampaignDocument['trigger'], extra: Partial<CampaignD
   state: 'active',
   document: { name: 'n', trigger, action: {} as CampaignDocument['action'], ...extra },
   action_ids: [1],
+  splits: [],
   created_at: T0 + 30 * 60_000,
 });
 
