@@ -175,6 +175,8 @@ export function defineCampaignScenario(get: () => { pipeline: RunningPipeline; b
       as_of: expect.any(String),
       goal,
       confidence: 0.95,
+      // Not an adaptive campaign: no epochs, no epoch-weighted estimate.
+      allocation: null,
       control: group(0),
       srm: {
         name: 'Sample ratio check',
@@ -221,6 +223,7 @@ export function defineCampaignScenario(get: () => { pipeline: RunningPipeline; b
           action_id: actionId,
           ...group(1),
           readings: null,
+          epoch_weighted: null,
           // Both proportions are 1: no variance, so no interval, z or p-value (docs/campaigns.md, "Uplift").
           uplift: { absolute: { estimate: 0, ci: null }, relative: { estimate: 0, ci: [0, 0] }, z: null, p_value: null, significant: false },
         },
