@@ -20,17 +20,17 @@ export async function oneDeviceId(key: string, shared: SyncStore, make: () => st
   const named = `${key}:`;
   await (locks
     ? locks.request(key, async () => {
-        const known = shared.get(key);
-        const held = known ? undefined : (await locks.query()).held!.find((l) => l.name!.startsWith(named));
+        // 0: the id is known; undefined: no tab holds a new one (this tab makes it).
+        const held = shared.get(key) ? 0 : (await locks.query()).held!.find((l) => l.name!.startsWith(named));
         if (held) shared.set(key, held.name!.slice(named.length));
         const id = make();
         // Only the tab that made the id holds its lock, granted before the creation lock goes, for
         // ID_LOCK_MS (the localStorage write has reached every renderer by then): Chromium evicts a
         // page holding a Web Lock from the back/forward cache once another page of its origin opens.
-        if (!known && !held)
-          await new Promise(
+        await (held ??
+          new Promise(
             (granted) => void locks.request(named + id, { ifAvailable: true }, (l) => (granted(l), l && new Promise((r) => setTimeout(r, ID_LOCK_MS)))),
-          );
+          ));
       })
     : void make());
 }
