@@ -6,7 +6,8 @@ import { closeServer, listen } from '@evp/http';
  * its pages load `{platform}/sdk/web.js` from the platform and call `evp.init` with `apiUrl` on the
  * platform's origin, so every upload, beacon, verdict and action pull is a cross-origin request under
  * the platform's CORS. Every path below `prefix` serves the app's one document (an SPA) under a strict
- * content policy: scripts from the app and the platform only, nothing inline.
+ * content policy: scripts from the app and the platform only, nothing inline. Pages are `no-store`
+ * (Chromium keeps such a page out of the back/forward cache) unless the URL has `cacheable=1`.
  */
 export interface AppOrigin {
   /** `http://127.0.0.1:<port>`: the app's origin (not the platform's). */
@@ -43,7 +44,8 @@ export async function startAppOrigin(o: AppOriginOptions): Promise<AppOrigin> {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': csp, 'Cache-Control': 'no-store' });
+    const cache = url.searchParams.get('cacheable') === '1' ? {} : { 'Cache-Control': 'no-store' };
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': csp, ...cache });
     res.end(`<!doctype html><html><head><meta charset="utf-8"><title>Shop</title>
 <script src="${o.platform}/sdk/web.js"></script>
 <script src="${o.prefix}/init.js?init=${encodeURIComponent(init)}"></script>

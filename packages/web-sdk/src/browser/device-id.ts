@@ -1,6 +1,9 @@
 /// <reference lib="dom" />
 import type { SyncStore } from '../core/ports';
 
+/** How long the tab that made the device id holds its lock (below). */
+const ID_LOCK_MS = 10_000;
+
 /**
  * Runs `make` (which reads the device id at `key` of `shared`, or makes and stores one, and answers
  * it) so that the tabs of a first visit make one id. A lock around it is not enough: Chromium carries
@@ -8,8 +11,8 @@ import type { SyncStore } from '../core/ports';
  * right after another tab wrote its new id can still read none (seen in CI on a loaded machine; the
  * Chromium test reproduces it with a tab writing megabytes to localStorage just before). Lock names
  * are different: the browser's lock manager holds them, the same for every renderer at once. So the
- * tab takes a lock named after its id (`<key>:<id>`, granted before the creation lock is released,
- * held until the page goes) and the creation path reads those names (`navigator.locks.query()`) when
+ * tab that makes the id takes a lock named after it (`<key>:<id>`, granted before the creation lock
+ * is released, held for ID_LOCK_MS) and the creation path reads those names (`navigator.locks.query()`) when
  * localStorage shows no id. Without `locks` (no Web Locks, or an id that is not shared: api.ts)
  * `make` runs at once.
  */
@@ -17,11 +20,17 @@ export async function oneDeviceId(key: string, shared: SyncStore, make: () => st
   const named = `${key}:`;
   await (locks
     ? locks.request(key, async () => {
-        const held = shared.get(key) ? undefined : (await locks.query()).held!.find((l) => l.name!.startsWith(named));
+        // 0: the id is known; undefined: no tab holds a new one (this tab makes it).
+        const held = shared.get(key) ? 0 : (await locks.query()).held!.find((l) => l.name!.startsWith(named));
         if (held) shared.set(key, held.name!.slice(named.length));
         const id = make();
-        // Granted (or refused: another tab holds the same id's lock, which keeps it visible) before the creation lock goes.
-        await new Promise((granted) => void locks.request(named + id, { ifAvailable: true }, (l) => (granted(l), l && new Promise(() => undefined))));
+        // Only the tab that made the id holds its lock, granted before the creation lock goes, for
+        // ID_LOCK_MS (the localStorage write has reached every renderer by then): Chromium evicts a
+        // page holding a Web Lock from the back/forward cache once another page of its origin opens.
+        await (held ??
+          new Promise(
+            (granted) => void locks.request(named + id, { ifAvailable: true }, (l) => (granted(l), l && new Promise((r) => setTimeout(r, ID_LOCK_MS)))),
+          ));
       })
     : void make());
 }

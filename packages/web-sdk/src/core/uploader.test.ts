@@ -232,6 +232,21 @@ describe('beacon', () => {
   });
 });
 
+describe('the back/forward cache', () => {
+  it('the upload while the page goes away asks for no lock (one granted after the page froze evicts it); the others do', async () => {
+    const f = fakeDeps();
+    const locks: string[] = [];
+    f.deps.exclusive = (name, fn) => (locks.push(name), fn());
+    const t = testClient({}, f);
+    await t.client.record('app', { action: 'close', start_time: 0 });
+    await t.client.flush(true);
+    expect([locks, t.sent.map((s) => s.unload)]).toEqual([[], [true]]);
+    await t.client.record('app', { action: 'open', start_time: 0 });
+    await t.client.flush();
+    expect([locks, t.sent.map((s) => s.unload)]).toEqual([['evp:shop.example.com:upload'], [true, false]]);
+  });
+});
+
 describe('bounds while not uploading', () => {
   it('applies the queue bounds also when uploads are stopped (401)', async () => {
     const t = testClient({ maxQueueEvents: 2 });

@@ -56,18 +56,15 @@ export class Uploader {
     if (waiting) this.schedule(left);
     // One pass per tab at a time; a second call while one runs waits for it. Stopped or backing
     // off, the pass only applies the queue bounds (the queue must not grow without end meanwhile).
-    this.running ??= this.deps
-      .exclusive(
-        this.cfg.lock,
-        async () => {
-          await this.trim();
-          if (this.state !== 'stopped' && !waiting) await this.pass(unload);
-        },
-        wait,
-      )
-      .finally(() => {
-        this.running = undefined;
-      });
+    const run = async () => {
+      await this.trim();
+      if (this.state !== 'stopped' && !waiting) await this.pass(unload);
+    };
+    // While the page goes away, without the lock: a lock granted after the page froze evicts it
+    // from Chromium's back/forward cache; a batch sent by two tabs at once is stored once (event ids).
+    this.running ??= (unload ? run() : this.deps.exclusive(this.cfg.lock, run, wait)).finally(() => {
+      this.running = undefined;
+    });
     return this.running;
   }
 
