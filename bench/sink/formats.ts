@@ -98,6 +98,7 @@ export function rowBinaryEvent(w: RowBinaryWriter, e: CanonicalEvent): Buffer {
   nullable(e.sent_at, ms);
   w.i64(e.corrected_time);
   w.string(e.request_id);
+  nullable(e.pseudonym_key, (n) => w.i32(n));
   w.i8(e.envelope === 'earlier' ? 2 : e.envelope === 'flat' ? 3 : 1);
   w.string(stringifyWellFormed(e.props ?? {}));
   nullable(e.meta === null || e.meta === undefined ? null : stringifyWellFormed(e.meta), str);

@@ -128,12 +128,26 @@ function toAvroConverter(type: FieldType): ToAvro | undefined {
   }
 }
 
+const fieldListCache = new WeakMap<ObjectDef, readonly (string | FieldType)[]>();
+
+/**
+ * A definition's fields as name, type, name, type…, made once per definition: `Object.entries` per
+ * call was an array per field per object read (the sink reads every event's props through here).
+ */
+function fieldListOf(def: ObjectDef): readonly (string | FieldType)[] {
+  let list = fieldListCache.get(def);
+  if (list === undefined) fieldListCache.set(def, (list = Object.entries(def.fields).flatMap(([name, field]) => [name, field.type])));
+  return list;
+}
+
 /** Avro value → plain JSON value (inverse of toAvroValue): drops nulls, parses JSON text, folds extras back. */
 export function fromAvroValue(def: ObjectDef, value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, field] of Object.entries(def.fields)) {
+  const fields = fieldListOf(def);
+  for (let i = 0; i < fields.length; i += 2) {
+    const name = fields[i] as string;
     const v = value[name];
-    if (v !== null && v !== undefined) out[name] = fromAvroField(field.type, v);
+    if (v !== null && v !== undefined) out[name] = fromAvroField(fields[i + 1] as FieldType, v);
   }
   if (typeof value.extra_json === 'string') {
     // defineProperty, not assignment: an extra named `__proto__` must come back as data.

@@ -55,20 +55,24 @@ function valuesAt(value: unknown, path: readonly string[]): unknown[] {
   return at;
 }
 
+const NO_PERSON_IDS: readonly PersonId[] = Object.freeze([]);
+
 /**
  * The person ids an event's properties (source `event`, by event name) or a catalog record (source
  * `catalog`, by kind) carry, found at the tagged paths of personIdFields (never a hand-kept list):
  * what a suppression is checked against. A number is read as its digits, as erasure compares it.
  */
-export function personIdReader(): (source: PersonIdField['source'], name: string, value: unknown) => PersonId[] {
-  const byName = new Map<string, PersonIdField[]>();
+export function personIdReader(): (source: PersonIdField['source'], name: string, value: unknown) => readonly PersonId[] {
+  // By source, then by name: a key built per call (`source:name`) was a string allocated per event.
+  const bySource = { event: new Map<string, PersonIdField[]>(), catalog: new Map<string, PersonIdField[]>() };
   for (const f of personIdFields()) {
-    const key = `${f.source}:${f.name}`;
-    byName.set(key, [...(byName.get(key) ?? []), f]);
+    const byName = bySource[f.source];
+    byName.set(f.name, [...(byName.get(f.name) ?? []), f]);
   }
   return (source, name, value) => {
-    const fields = byName.get(`${source}:${name}`);
-    if (!fields) return [];
+    const fields = bySource[source].get(name);
+    // Most events carry no person id: one shared, frozen empty list rather than a new one each.
+    if (!fields) return NO_PERSON_IDS;
     const out: PersonId[] = [];
     for (const f of fields)
       for (const v of valuesAt(value, f.path)) if (typeof v === 'string' || typeof v === 'number') out.push({ person: f.person, id: String(v) });

@@ -102,6 +102,18 @@ describe('encode pool', () => {
     expect(await idWith(DEFAULT_PRIVACY_TABLE)).toBe('PAT-0042');
   });
 
+  it('events without warnings or person ids share one frozen empty list of each: a write to it throws, never reaches another event', async () => {
+    const { schemas } = await registered();
+    const out = await pool(createEncodePool({ workers: 0, schemas, normalize })).encode([MESSAGES[0] as BusMessage], DEFAULT_PRIVACY_TABLE);
+    const [a, b] = (out[0] as EncodedMessage).events;
+    expect([a?.warnings, a?.persons, b?.warnings, b?.persons]).toEqual([[], [], [], []]);
+    expect(a?.warnings).toBe(b?.warnings);
+    expect(a?.persons).toBe(b?.persons);
+    expect(Object.isFrozen(a?.warnings) && Object.isFrozen(a?.persons)).toBe(true);
+    expect(() => (a?.warnings as unknown[]).push('x')).toThrow(TypeError);
+    expect(b?.warnings).toEqual([]);
+  });
+
   it('two workers give exactly the inline outcomes, in the same order, batch after batch', async () => {
     const { schemas } = await registered();
     const inline = await pool(createEncodePool({ workers: 0, schemas, normalize })).encode(MESSAGES, DEFAULT_PRIVACY_TABLE);

@@ -4,6 +4,9 @@ import type { MessageOutcome } from './process-raw';
 import type { EncodedBatch, FramedEvent } from './raw-batch-processor';
 
 /** Numbers per event row of EventColumns.rows. */
+/** The empty list events without warnings or person ids share: frozen, so a write to it throws rather than leaks into other events. */
+const NONE: readonly never[] = Object.freeze([]);
+
 const ROW = 8;
 
 /**
@@ -38,7 +41,7 @@ export class ColumnWriter {
     eventIndex: number,
     start: number,
     end: number,
-    persons: PersonId[] = [],
+    persons: readonly PersonId[] = NONE,
   ): void {
     if ((this.n + 1) * ROW > this.rows.length) {
       const grown = new Int32Array(2 * this.rows.length);
@@ -57,7 +60,7 @@ export class ColumnWriter {
     r[at + 7] = end;
     this.ids.push(e.event_id);
     this.warnings.push(e.warnings.length === 0 ? 0 : e.warnings);
-    this.persons.push(persons.length === 0 ? 0 : persons);
+    this.persons.push(persons.length === 0 ? 0 : (persons as PersonId[]));
     this.n++;
   }
 
@@ -111,10 +114,11 @@ export function unpackBatch<V>(batch: EncodedBatch, bytesOf: (start: number, end
         name: strings[rows[at + 3] as number] as string,
         user_id: strings[rows[at + 4] as number] as string,
         event_index: rows[at + 5] as number,
-        // A fresh empty list per event, as each event had its own: nothing downstream shares it.
-        warnings: w === 0 || w === undefined ? [] : w,
+        // Most events have no warnings and name nobody: they share one frozen empty list of each
+        // (read only downstream: the receipt slices warnings, suppression reads persons).
+        warnings: w === 0 || w === undefined ? NONE : w,
         value: bytesOf(rows[at + 6] as number, rows[at + 7] as number),
-        persons: p === 0 || p === undefined ? [] : p,
+        persons: p === 0 || p === undefined ? NONE : p,
       });
     }
     out.push(withEvents(o, events));

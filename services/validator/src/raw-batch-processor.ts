@@ -24,9 +24,9 @@ export interface EventVerdictFacts {
   name: string;
   user_id: string;
   event_index: number;
-  warnings: RejectionReason[];
+  warnings: readonly RejectionReason[];
   /** The ids of people an erasure can name (users, patients) in its properties: what a suppression drops it by. */
-  persons: PersonId[];
+  persons: readonly PersonId[];
 }
 
 /**
@@ -116,9 +116,13 @@ export class RawBatchProcessor {
 }
 
 /** The ids of the kinds of people an erasure names (users, patients) at a value's tagged paths. */
-export function erasablePersonIds(): (source: 'event' | 'catalog', name: string, value: unknown) => PersonId[] {
+export function erasablePersonIds(): (source: 'event' | 'catalog', name: string, value: unknown) => readonly PersonId[] {
   const read = personIdReader();
-  return (source, name, value) => read(source, name, value).filter((p) => (ERASABLE_KINDS as readonly string[]).includes(p.person));
+  return (source, name, value) => {
+    const ids = read(source, name, value);
+    // Most events name nobody: their (shared, frozen) empty list is returned as it is, not filtered into a new one.
+    return ids.length === 0 ? ids : ids.filter((p) => (ERASABLE_KINDS as readonly string[]).includes(p.person));
+  };
 }
 
 /** Copies the values of raw messages into one buffer a worker can take by transfer. */

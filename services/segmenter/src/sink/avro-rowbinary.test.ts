@@ -85,6 +85,23 @@ describe('EventRowBinaryReader (an events message straight from its Avro bytes t
     expect(rows.every((r, i) => r?.equals(expected[i % all.length] as Buffer))).toBe(true);
   });
 
+  it('writes the stamp after the row, in the same view of the writer, without touching the message', async () => {
+    const w = new RowBinaryWriter();
+    const bytes = await registry.encode(id, canonicalToAvro(pageEvent));
+    const copy = Buffer.from(bytes);
+    const apps: string[] = [];
+    const first = await reader.fromBytes(bytes, w, (appId) => (apps.push(appId), 400));
+    const second = await reader.fromBytes(bytes, w, () => 7);
+    const expected = (await general(bytes)).row;
+    expect(apps).toEqual([pageEvent.app_id]);
+    expect(first?.row.toString('hex')).toBe(Buffer.concat([expected, Buffer.from([0x90, 0x01])]).toString('hex'));
+    // The second row follows the first in the chunk; the first is not overwritten by it.
+    expect(second?.row.toString('hex')).toBe(Buffer.concat([expected, Buffer.from([7, 0])]).toString('hex'));
+    expect(first?.row.readUInt16LE(expected.length)).toBe(400);
+    expect(second?.row.byteOffset).toBe((first?.row.byteOffset ?? 0) + expected.length + 2);
+    expect(bytes.equals(copy)).toBe(true);
+  });
+
   it.each([
     ['a lone surrogate in a string (the general path reads U+FFFD per byte)', { user_id: 'x\ud800y' }],
     ['a lone surrogate escape in meta (the general path rewrites it)', { meta: { k: '\ud800' } }],

@@ -36,17 +36,26 @@ export interface EventRowBinary {
 }
 
 /** The message's bytes, the Avro body's first byte (after the wire-format header), the writer of its row. */
-type Transcode = (body: Buffer, from: number, w: RowBinaryWriter) => EventRowBinary | undefined;
+/**
+ * A value written after the row's last column, known only from the row's app (the sink's
+ * `retention_days`): written in the same call, so the row is one view of the writer's chunk, not a
+ * view and then a second one with the stamp.
+ */
+export type RowStamp = (appId: string) => number;
+
+type Transcode = (body: Buffer, from: number, w: RowBinaryWriter, stamp: RowStamp | undefined) => EventRowBinary | undefined;
 
 /** Thrown inside a transcode when the bytes need the general path; never leaves this file. */
 const FALLBACK = new Error('general path');
+const EMPTY = Buffer.alloc(0);
 
 class Cursor {
   pos = 0;
   /** The last string read: its bytes are buf[start, end). */
   start = 0;
   end = 0;
-  constructor(readonly buf: Buffer) {}
+  /** Set per row: a transcoder keeps one cursor (a row is read in one synchronous call), not one per message. */
+  buf: Buffer = EMPTY;
 
   /** An Avro long (zig-zag varint) that is a safe integer, in at most 8 bytes. */
   long(): number {
@@ -195,8 +204,9 @@ function transcoderFor(writerSchema: object): Transcode | undefined {
   });
   const kept = new Int32Array(2 * KEPT.length);
   const warnings: number[] = [];
-  return (body, from, w) => {
-    const c = new Cursor(body);
+  const c = new Cursor();
+  return (body, from, w, stamp) => {
+    c.buf = body;
     c.pos = from;
     let receivedAtMs = 0;
     let metaStart = -1;
@@ -309,10 +319,12 @@ function transcoderFor(writerSchema: object): Transcode | undefined {
       else copyString(w, body, clientStart, clientEnd);
       w.uvarint(warnings.length / 6);
       for (let k = 0; k < warnings.length; k += 2) copyString(w, body, warnings[k] as number, warnings[k + 1] as number);
+      const appId = body.toString('utf8', kept[2 * APP_ID], kept[2 * APP_ID + 1]);
+      if (stamp !== undefined) w.u16(stamp(appId));
       return {
         row: w.row(),
         eventId: body.toString('utf8', kept[2 * EVENT_ID], kept[2 * EVENT_ID + 1]),
-        appId: body.toString('utf8', kept[2 * APP_ID], kept[2 * APP_ID + 1]),
+        appId,
         userId: body.toString('utf8', kept[2 * USER_ID], kept[2 * USER_ID + 1]),
         name,
         receivedAtMs,
@@ -321,6 +333,9 @@ function transcoderFor(writerSchema: object): Transcode | undefined {
       // FALLBACK, or avsc refusing the props' bytes: the general path says what is wrong.
       w.discardRow();
       return undefined;
+    } finally {
+      // The cursor does not keep the message's bytes alive until the next row.
+      c.buf = EMPTY;
     }
   };
 }
@@ -344,7 +359,7 @@ export class EventRowBinaryReader {
   constructor(private readonly registry: SchemaRegistry) {}
 
   /** Synchronous once the writer schema's transcoder is known (every message but the first of a schema): no await per message. */
-  fromBytes(value: Buffer, w: RowBinaryWriter): EventRowBinary | undefined | Promise<EventRowBinary | undefined> {
+  fromBytes(value: Buffer, w: RowBinaryWriter, stamp?: RowStamp): EventRowBinary | undefined | Promise<EventRowBinary | undefined> {
     if (value.length < HEADER || value[0] !== 0) return undefined;
     const schemaId = value.readInt32BE(1);
     let known = this.transcoders.get(schemaId);
@@ -363,7 +378,7 @@ export class EventRowBinaryReader {
       );
       this.transcoders.set(schemaId, known);
     }
-    if (known instanceof Promise) return known.then((t) => (t ? t(value, HEADER, w) : undefined));
-    return known ? known(value, HEADER, w) : undefined;
+    if (known instanceof Promise) return known.then((t) => (t ? t(value, HEADER, w, stamp) : undefined));
+    return known ? known(value, HEADER, w, stamp) : undefined;
   }
 }

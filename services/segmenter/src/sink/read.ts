@@ -14,7 +14,7 @@ import {
   type SchemaRegistry,
 } from '@evp/core';
 import { RecordReadError, readActionLogEntry, readIngestReceipt } from '@evp/schemas';
-import { EventRowBinaryReader } from './avro-rowbinary';
+import { EventRowBinaryReader, type RowStamp } from './avro-rowbinary';
 import {
   DEAD_LETTERS_ROW_BINARY,
   EVENTS_ROW_BINARY,
@@ -70,6 +70,13 @@ export interface SinkReadState {
   registry: SchemaRegistry;
   rows: RowBinaryWriter;
   events: EventRowBinaryReader;
+  /** The events' retention stamp of the last RetentionOf met (the sink makes one per batch): one closure per batch, not per message. */
+  stamp?: { of: RetentionOf; stamp: RowStamp };
+}
+
+function eventsStamp(state: SinkReadState, retentionOf: RetentionOf): RowStamp {
+  if (state.stamp?.of !== retentionOf) state.stamp = { of: retentionOf, stamp: (appId) => retentionOf(appId).events };
+  return state.stamp.stamp;
 }
 
 /** A sink's read state (one per sink). */
@@ -183,12 +190,12 @@ export async function readSinkMessage(
   if (route.table === 'dead_letters') return readDeadLetterMessage(msg, rowBinary, retentionOf);
   if (route.table === 'events') {
     // Straight from the Avro bytes when it can vouch for the row; else the general path below.
-    const fast = state.events.fromBytes(msg.value, rowBinary);
+    const fast = state.events.fromBytes(msg.value, rowBinary, eventsStamp(state, retentionOf));
     const e = fast instanceof Promise ? await fast : fast;
     if (e) {
       return {
         table: TABLES.events,
-        row: rowBinary.withUInt16(e.row, retentionOf(e.appId).events),
+        row: e.row,
         key: e.eventId,
         receivedAtMs: e.receivedAtMs,
         inserted: tracking ? { app_id: e.appId, user_id: e.userId, name: e.name, event_id: e.eventId } : undefined,
