@@ -274,6 +274,8 @@ describe('docs/campaigns.md, "Worked example", on the embedded pipeline', () => 
         matured_converted: 0,
         uplift: null,
         readings: null,
+        // Not an adaptive campaign.
+        epoch_weighted: null,
       },
     ]);
   });

@@ -56,6 +56,7 @@ describe('segmenter config', () => {
       usersPerBatch: 1_000,
       concurrency: 1,
       entryFromBeginning: false,
+      adaptIntervalMs: 600_000,
     });
     const c = loadSegmenterConfig({ ...env, CAMPAIGNS_SCHEDULE_INTERVAL_MS: '0', CAMPAIGNS_ENTRIES_FROM_BEGINNING: 'true', CAMPAIGNS_USERS_PER_BATCH: '250' });
     expect(campaignWorkerConfig(c)).toMatchObject({ scheduleIntervalMs: 0, entryFromBeginning: true, usersPerBatch: 250 });
