@@ -1,5 +1,5 @@
 import { useMigratedChdb } from '@evp/testkit';
-import { insertEvents, successfulCheckout } from '../testing';
+import { checkout, insertEvents } from '../testing';
 import { writeOutcomes, type OutcomeRow } from './outcomes';
 import { campaignReport } from './report';
 
@@ -48,7 +48,7 @@ beforeAll(async () => {
         at,
       }));
       await writeOutcomes(chdb.analytics, APP, rows, 0, at);
-      for (const r of rows.slice(0, converted)) events.push(successfulCheckout(APP, r.user_id, at + 60_000));
+      for (const r of rows.slice(0, converted)) events.push(checkout(APP, r.user_id, at + 60_000));
     }
   }
   await insertEvents(chdb.analytics, events);

@@ -4,7 +4,7 @@ import { formatDateTime64 } from '@evp/clickhouse';
 import type { Analytics } from '@evp/core';
 import type { CanonicalEvent } from '@evp/schemas';
 import { useMigratedChdb } from '@evp/testkit';
-import { ev, seed } from '../testing';
+import { checkout, ev, seed } from '../testing';
 import { variantActionId } from './ids';
 import { campaignReport } from './report';
 import { compareValues, cuped, zFor } from './stats';
@@ -78,15 +78,6 @@ const logRow = (inv: number, action: number, user: string, kind: Kind, opts: { a
   reason: opts.reason ?? '',
 });
 
-const checkout = (app: string, user: string, time: number, successful = true): CanonicalEvent =>
-  ev(app, user, 'checkout', time, {
-    id: `o-${user}-${time}`,
-    cart_id: `c-${user}`,
-    cart_price: 10,
-    currency: 'KES',
-    items: [{ id: 'i1' }],
-    is_successful: successful,
-  });
 const response = (app: string, user: string, ref: string, r: string, time = T0 + 2 * HOUR, alias = false): CanonicalEvent =>
   ev(app, user, 'nudge_response', time, { ref, time: '2026-03-01T02:00:00Z', response: r }, alias ? { sent_name: 'action_response' } : {});
 

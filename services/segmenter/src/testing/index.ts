@@ -5,7 +5,7 @@ export { pageEvent, pageEventRow, rejectedRecord } from './fixtures';
 export { handCompile } from './hand-compiler';
 export { serveAnalyticsOverIpc } from './ipc-analytics';
 export { referenceMembers } from './segment-reference-model';
-export { ev, membersOf, seed, successfulCheckout, type CatalogSeed, type Definitions } from './segment-seeding';
+export { checkout, ev, membersOf, seed, type CatalogSeed, type Definitions } from './segment-seeding';
 export { nth, startSinkHarness, type SinkHarness, type SinkHarnessOptions } from './sink-harness';
 export { MemoryCampaigns, readRequested } from './worker-harness';
 export { consoleBuildStub } from './console-build';

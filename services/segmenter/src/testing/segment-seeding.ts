@@ -32,15 +32,15 @@ export function ev(app: string, user: string, name: string, time: number, props:
   };
 }
 
-/** A successful `checkout` of `user` at `time`: a campaign goal's conversion in the campaign tests. */
-export const successfulCheckout = (app: string, user: string, time: number): CanonicalEvent =>
+/** A `checkout` of `user` at `time`, successful by default: a campaign goal's conversion in the campaign tests. */
+export const checkout = (app: string, user: string, time: number, successful = true): CanonicalEvent =>
   ev(app, user, 'checkout', time, {
     id: `o-${user}-${time}`,
     cart_id: `c-${user}`,
     cart_price: 10,
     currency: 'KES',
     items: [{ id: 'i1' }],
-    is_successful: true,
+    is_successful: successful,
   });
 
 export interface CatalogSeed {

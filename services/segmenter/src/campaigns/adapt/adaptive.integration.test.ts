@@ -2,7 +2,7 @@ import { ManualClock, createLogger } from '@evp/core';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { uniqueName, useMigratedChdb, waitFor } from '@evp/testkit';
-import { insertEvents, successfulCheckout } from '../../testing';
+import { checkout, insertEvents } from '../../testing';
 import { epochWeighted } from '../bandit';
 import { clickhouseReport } from '../compose';
 import type { CampaignReport } from '../report';
@@ -101,7 +101,7 @@ it('moves the weights toward the better variant once per epoch, keeps assigned u
     const converting = [...groups].filter(([, v], i) => i % (v === 2 ? 2 : 20) === 0).map(([u]) => u);
     await insertEvents(
       chdb.analytics,
-      converting.map((u) => successfulCheckout(app, u, at + 600_000)),
+      converting.map((u) => checkout(app, u, at + 600_000)),
     );
     return new Set(converting);
   };

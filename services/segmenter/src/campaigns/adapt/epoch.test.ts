@@ -1,5 +1,5 @@
 import { useMigratedChdb } from '@evp/testkit';
-import { insertEvents, successfulCheckout as checkout } from '../../testing';
+import { checkout, insertEvents } from '../../testing';
 import { writeOutcomes, type OutcomeRow } from '../outcomes';
 import type { SplitChange, StoredCampaign } from '../source';
 import { EPOCH_MS } from '../bandit';
