@@ -1,11 +1,11 @@
 import { Redis } from 'ioredis';
-import { NEVER_EXPIRES, RedisActionStore, systemClock } from '@evp/actions';
+import { RedisActionStore, systemClock } from '@evp/actions';
 import { startFeedbackConsumer } from '@evp/action-store';
 import { allTopics, createLogger, topics, type Subscription } from '@evp/core';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
 import { canonicalFromAvro } from '@evp/schemas';
-import { deletePrefix, randomActionPrefix, uniqueName, waitFor } from '@evp/testkit';
+import { deletePrefix, randomActionPrefix, sampleAction, uniqueName, waitFor } from '@evp/testkit';
 import { startValidator, type RunningValidator } from '@evp/validator';
 
 // Issue 43: the validator copies each nudge_response to actions.feedback in the same durable send as
@@ -46,20 +46,7 @@ describe('feedback through actions.feedback on the real stack (validator → Kaf
   });
 
   it('records a nudge_response sent as an upload, read from actions.feedback and never from events.core', async () => {
-    await store.create(appId, [
-      {
-        user_id: 'u-1',
-        type: 'message',
-        render_method: 'push_notification',
-        delivery_mode: 'one-off',
-        content: { title: 't', body: 'b' },
-        attr: {},
-        tags: [],
-        expired_at: NEVER_EXPIRES,
-        inv_id: 41,
-        action_id: 42,
-      },
-    ]);
+    await store.create(appId, [sampleAction({ user_id: 'u-1', inv_id: 41, action_id: 42 })]);
     const upload = JSON.stringify({
       id: 'u-1',
       tz: '+00:00',

@@ -5,6 +5,7 @@ export * from './conformance/schema-registry';
 export * from './conformance/action-store';
 export * from './conformance/action-store-log';
 export { SEEDED_RECORDS, seedPerson } from './conformance/action-store-erasure';
+export { sampleAction } from './conformance/action-store-fixtures';
 export * from './conformance/action-store-redis';
 export * from './conformance/analytics';
 export * from './stack/throwaway-kafka';
