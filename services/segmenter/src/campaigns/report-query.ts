@@ -89,6 +89,20 @@ export interface ReportQuery {
 
 const RESPONSES = ['shown', 'open', 'discard', 'block', 'error', 'expired'] as const;
 
+/**
+ * The `goal_events` CTE: the goal's events of the users in the query's `outcomes` CTE, from
+ * `daysBefore` days before its first run to NOW, by corrected time. `columns`: more columns after
+ * `user_id, time` (with their leading comma).
+ */
+export function goalEventsCte(goal: ReportGoal, q: QueryParts, opts: { daysBefore: number; columns?: string }): string {
+  return `goal_events AS (
+    SELECT user_id, corrected_time AS time${opts.columns ?? ''}
+    FROM events
+    PREWHERE app_id = ${APP} AND corrected_time >= (SELECT min(at) FROM outcomes) - INTERVAL ${opts.daysBefore} DAY AND corrected_time <= ${NOW}
+    WHERE user_id IN (SELECT user_id FROM outcomes) AND ${eventMatch(goal.event, goal.where, undefined, q)}
+)`;
+}
+
 /** `at` + the goal's `within`, as SQL: calendar months first, then the fixed part (as the segment language adds durations). */
 export function windowEnd(at: string, within: string, q: QueryParts): string {
   const d = parseDuration(within);
@@ -218,12 +232,7 @@ ${RESPONSES.map((r) => `        max(props.response::String = '${r}') AS ${r}`).j
     // the server's clock, and a device clock behind by minutes would put a goal reached right after
     // the message before it (docs/analytics.md, "Which time").
     const value = goal.value === undefined ? '' : `, event_id, ${eventValue(goal.event, goal.value)} AS value`;
-    ctes.push(`goal_events AS (
-    SELECT user_id, corrected_time AS time${value}
-    FROM events
-    PREWHERE app_id = ${APP} AND corrected_time >= (SELECT min(at) FROM outcomes) - INTERVAL ${PRE_PERIOD_DAYS} DAY AND corrected_time <= ${NOW}
-    WHERE user_id IN (SELECT user_id FROM outcomes) AND ${eventMatch(goal.event, goal.where, undefined, q)}
-)`);
+    ctes.push(goalEventsCte(goal, q, { daysBefore: PRE_PERIOD_DAYS, columns: value }));
     ctes.push(`conversions AS (
     SELECT o.inv_id AS inv_id, o.user_id AS user_id, 1 AS converted
     FROM outcomes AS o

@@ -1,8 +1,8 @@
 import { formatDateTime64 } from '@evp/clickhouse';
 import type { Analytics } from '@evp/core';
-import { APP, eventMatch, NOW, QueryParts } from '@evp/segment-language';
+import { APP, QueryParts } from '@evp/segment-language';
 import type { Proportion } from '../stats';
-import { windowEnd, type ReportGoal } from '../report-query';
+import { goalEventsCte, windowEnd, type ReportGoal } from '../report-query';
 
 /**
  * Each variant's goal counts so far, in one query: `audience` the distinct users with an outcome in
@@ -22,11 +22,7 @@ outcomes AS (
     SELECT DISTINCT inv_id, user_id, variant, at FROM campaign_outcomes
     WHERE app_id = ${APP} AND campaign_id = {campaign_id:String} AND variant > 0
 ),
-goal_events AS (
-    SELECT user_id, corrected_time AS time FROM events
-    PREWHERE app_id = ${APP} AND corrected_time >= (SELECT min(at) FROM outcomes) AND corrected_time <= ${NOW}
-    WHERE user_id IN (SELECT user_id FROM outcomes) AND ${eventMatch(c.goal.event, c.goal.where, undefined, q)}
-),
+${goalEventsCte(c.goal, q, { daysBefore: 0 })},
 converted AS (
     SELECT DISTINCT o.variant AS variant, o.user_id AS user_id
     FROM outcomes AS o INNER JOIN goal_events AS g ON g.user_id = o.user_id
