@@ -1,4 +1,5 @@
 import { personIdFields, type PersonIdField } from '@evp/schemas';
+import { raiseFloorsOf } from '../segments';
 
 /** The kinds of person an erasure or an export names (the routes' `user_ids` and `patient_ids`). */
 const ID_KINDS = ['user', 'patient'] as const;
@@ -173,9 +174,7 @@ export function clickhouseTargets(fields: PersonIdField[] = personIdFields()): C
       // The erased keys' seqs go into their segments' floors first, as the expiry of ended memberships
       // does (expire-ended.ts): a person whose suppression is lifted and who enters again gets a seq
       // above every seq the membership topic carried for them, so its consumers keep the change.
-      beforeDelete: (scope) =>
-        `INSERT INTO segment_seq_floors (app_id, segment_id, floor, raised_at)
-         SELECT app_id, segment_id, max(seq), now64(3) FROM segment_members WHERE ${inIds('user_id', 'user', scope)} GROUP BY app_id, segment_id`,
+      beforeDelete: (scope) => raiseFloorsOf(inIds('user_id', 'user', scope)),
     },
     userTable('campaign_outcomes'),
     userTable('actions_log'),

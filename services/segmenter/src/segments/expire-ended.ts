@@ -1,5 +1,5 @@
-import { formatDateTime64 } from '@evp/clickhouse';
 import type { Analytics } from '@evp/core';
+import { floorsBySegment, raiseFloorsOf } from './seq-floors';
 
 /** What one expiry of an app deleted: the (segment, user) keys, and in how many segments. */
 export interface ExpiredMemberships {
@@ -33,22 +33,22 @@ const ENDED = `SELECT segment_id, user_id, seq FROM segment_members FINAL
 export async function expireEndedMemberships(analytics: Analytics, appId: string, days: number, nowMs: number): Promise<ExpiredMemberships> {
   if (days === 0) return { keys: 0, segments: 0 };
   const params = { app: appId, now: nowMs, days };
-  const ending = await analytics.query<{ segment_id: string; floor: number; keys: number }>(
-    `SELECT segment_id, max(seq) AS floor, toUInt32(count()) AS keys FROM (${ENDED}) GROUP BY segment_id ORDER BY segment_id`,
+  const ending = await analytics.query<{ segment_id: string; keys: number }>(
+    `SELECT segment_id, toUInt32(count()) AS keys FROM (${ENDED}) GROUP BY segment_id ORDER BY segment_id`,
     params,
   );
   if (ending.length === 0) return { keys: 0, segments: 0 };
-  const raisedAt = formatDateTime64(nowMs);
-  await analytics.insert(
-    'segment_seq_floors',
-    ending.map((e) => ({ app_id: appId, segment_id: e.segment_id, floor: e.floor, raised_at: raisedAt })),
+  // The floors are raised to the newest seq of the keys ended now (max over all their versions).
+  await analytics.command(
+    raiseFloorsOf(`app_id = {app:String} AND (segment_id, user_id) IN (SELECT segment_id, user_id FROM (${ENDED}))`, 'fromUnixTimestamp64Milli({now:Int64})'),
+    params,
   );
   // Chosen again at delete time, each key checked against its segment's floor as stored: a key
-  // that ended after the floors were read (its seq above them) waits for the next round.
+  // that ended after the floors were raised (its seq above them) waits for the next round.
   await analytics.command(
     `DELETE FROM segment_members WHERE app_id = {app:String} AND (segment_id, user_id) IN (
        SELECT e.segment_id, e.user_id FROM (${ENDED}) AS e
-       INNER JOIN (SELECT segment_id, max(floor) AS floor FROM segment_seq_floors WHERE app_id = {app:String} GROUP BY segment_id) AS f
+       INNER JOIN (${floorsBySegment('app_id = {app:String}')}) AS f
        ON e.segment_id = f.segment_id
        WHERE e.seq <= f.floor)`,
     params,

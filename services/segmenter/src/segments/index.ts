@@ -10,3 +10,4 @@ export { createMembershipState } from './membership-store';
 export { createSegmentStore } from './definitions-store';
 export type { MemberPage, MembershipChange, Segment, SegmentDefinitions } from './model';
 export { memberCounts, membershipHistory, type MembershipHour } from './history';
+export { floorsBySegment, raiseFloorsOf } from './seq-floors';

@@ -1,6 +1,7 @@
 import { chToRfc3339, formatDateTime64 } from '@evp/clickhouse';
 import type { Analytics } from '@evp/core';
 import type { MemberPage, MembershipChange, MembershipReader } from './model';
+import { floorsBySegment } from './seq-floors';
 
 /** The latest change of one (segment, user), as `segment_members` FINAL holds it. */
 export interface MemberState {
@@ -101,8 +102,8 @@ export function createMembershipState(analytics: Analytics): MembershipState {
     },
 
     async seqFloor(appId, segmentId) {
-      // max() of no row is 0: a segment the expiry never touched.
-      const found = await analytics.query<{ floor: number }>(`SELECT max(floor) AS floor FROM segment_seq_floors WHERE ${where}`, {
+      // No row: a segment the expiry never touched, floor 0.
+      const found = await analytics.query<{ floor: number }>(floorsBySegment(where), {
         app: appId,
         segment: segmentId,
       });

@@ -1,6 +1,7 @@
 import { createLogger, DEFAULT_RETENTION, ManualClock, type Analytics, type Bus, type SchemaRegistry } from '@evp/core';
 import { insertEvents, readMembership, startEngine, userEvent, type EngineHarness } from './engine-harness';
 import type { MembershipChange, SegmentEngineConfig } from '../segments';
+import { floorsBySegment } from '../segments';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -156,10 +157,7 @@ export async function runExpiryScenario(deps: ExpiryScenarioDeps): Promise<Expir
     await waitFor(async () => (await onDisk('gone')) === 0 && (await onDisk('many')) === 0, { what: 'the ended keys to be deleted' });
     const afterRound = await members(app);
     const other = await members(otherApp);
-    const floors = await deps.analytics.query<{ segment_id: string; floor: number }>(
-      `SELECT segment_id, max(floor) AS floor FROM segment_seq_floors WHERE app_id = {app:String} GROUP BY segment_id`,
-      { app },
-    );
+    const floors = await deps.analytics.query<{ segment_id: string; floor: number }>(floorsBySegment('app_id = {app:String}'), { app });
     const [goneRowsOnDisk, manyRowsOnDisk] = [await onDisk('gone'), await onDisk('many')];
 
     // gone, many and a new user buy twice: they enter, through the engine.
