@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import Redis from 'ioredis';
 import { InMemoryActionStore } from '@evp/embedded';
-import { deletePrefix, drainLog, randomActionPrefix } from '@evp/testkit';
+import { deletePrefix, drainLog, randomActionPrefix, sampleAction } from '@evp/testkit';
 import { ManualClock } from '../clock';
 import { ACTION_RESPONSES, NEVER_EXPIRES, type ActionCaps, type NewAction, type PullQuery } from '../model';
 import type { ActionStore } from '../store';
@@ -108,26 +108,14 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: user.map((u) => ({ op: 'erase' as const, user: u })), weight: 1 },
 );
 
-const message = {
-  type: 'message',
-  render_method: 'push_notification',
-  delivery_mode: 'one-off',
-  content: { title: 't', body: 'b' },
-  attr: {},
-  tags: [],
-  expired_at: '0001-01-01T00:00:00Z',
-};
 const LAPSED_CAP = [
   {
     op: 'create',
-    actions: [
-      { user_id: 'u3', ...message, caps: { campaign: { key: 'c1', max: 1, within_ms: 2000 } } },
-      { user_id: 'u1', ...message },
-    ],
+    actions: [sampleAction({ user_id: 'u3', caps: { campaign: { key: 'c1', max: 1, within_ms: 2000 } } }), sampleAction({ user_id: 'u1' })],
   },
   { op: 'advance', ms: 154 },
   { op: 'advance', ms: 1846 },
-  { op: 'create', actions: [{ user_id: 'u3', ...message }] },
+  { op: 'create', actions: [sampleAction({ user_id: 'u3' })] },
   { op: 'erase', user: 'u3' },
 ] as Op[];
 /** Its twin (found after the first fix): the cap lapses with no later write of the user, so nothing prunes Redis's index. */
