@@ -1,6 +1,7 @@
 import { Registry } from 'prom-client';
 import {
   allTopics,
+  createInMemoryLeaseStore,
   followSuppressions,
   consumerProblems,
   type Analytics,
@@ -146,6 +147,8 @@ export async function startPipeline(opts: PipelineOptions): Promise<RunningPipel
     retention: (appId) => keys.retention(appId),
     // Ended memberships past each app's `history` days are deleted every SEGMENTS_EXPIRY_INTERVAL_MS (an hour).
     apps: () => keys.apps(),
+    // One process: its timers' leases are its own (the service takes them in Redis, shared by its replicas).
+    lease: createInMemoryLeaseStore(),
     ...suppressed,
   });
   const { segments, campaigns, sink } = segmenterParts;

@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import Redis from 'ioredis';
 import { Registry } from 'prom-client';
 import { RedisActionStore, systemClock } from '@evp/actions';
-import { ConfigError, createLogger, followSuppressions, type Analytics } from '@evp/core';
-import { serviceKeys } from '@evp/http';
+import { ConfigError, createInMemoryLeaseStore, createLogger, followSuppressions, type Analytics } from '@evp/core';
+import { createRedisLeaseStore, serviceKeys } from '@evp/http';
 import { createChdbAnalytics } from '@evp/embedded';
 import { createKafkaBus } from '@evp/kafka';
 import { createConfluentRegistry } from '@evp/registry';
@@ -77,8 +77,11 @@ async function main() {
     const hashKey = config.segmenter.PRIVACY_HASH_KEY;
     const suppressions = hashKey ? await followSuppressions(bus, hashKey) : undefined;
     await suppressions?.ready();
+    // As in the service: replicas (SINK_CHDB_ROLE=segmenter) share the timers' leases through Redis.
+    const redis = config.segmenter.REDIS_URL ? new Redis(config.segmenter.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
     const parts = createSegmenterParts({
       ...(suppressions ? { suppressions } : {}),
+      lease: redis ? createRedisLeaseStore({ redis, prefix: config.segmenter.LEASE_KEY_PREFIX }) : createInMemoryLeaseStore(),
       analytics,
       sinkAnalytics,
       bus,
@@ -92,7 +95,6 @@ async function main() {
       apps: () => keys.ring.apps(),
     });
     await parts.start();
-    const redis = config.segmenter.REDIS_URL ? new Redis(config.segmenter.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
     const actions = redis && new RedisActionStore({ redis, clock: systemClock(), prefix: config.segmenter.ACTIONS_REDIS_KEY_PREFIX });
     const pauseMs = config.FAULT_ERASURE_PAUSE_MS;
     const privacy = hashKey

@@ -16,6 +16,8 @@ export * from './consumer-lag';
 export * from './ports/analyst-sql';
 export * from './ports/key-usage';
 export * from './ports/user-token-counts';
+export * from './ports/lease';
+export * from './lease';
 export * from './consumer';
 export * from './options';
 export * from './seeded-random';

@@ -17,3 +17,4 @@ export * from './service-lifecycle';
 export * from './keys';
 export * from './user-tokens';
 export * from './access-log';
+export * from './lease';

@@ -8,6 +8,7 @@ export { SEEDED_RECORDS, seedPerson } from './conformance/action-store-erasure';
 export { sampleAction } from './conformance/action-store-fixtures';
 export * from './conformance/action-store-redis';
 export * from './conformance/analytics';
+export * from './conformance/lease';
 export * from './stack/throwaway-kafka';
 export * from './migrated-chdb';
 export * from './client-corpus';

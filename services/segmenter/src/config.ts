@@ -66,6 +66,12 @@ const sinkSchema = z.object({
    */
   ACTIONS_REDIS_KEY_PREFIX: z.string().min(1).default('evp:act:'),
   /**
+   * The key prefix of the singleton timers' leases in the Redis at REDIS_URL (`{prefix}campaigns.adapt`,
+   * `{prefix}segments.expiry`): the same in every replica of one deployment, another for another
+   * deployment sharing the Redis.
+   */
+  LEASE_KEY_PREFIX: z.string().min(1).default('evp:lease:'),
+  /**
    * A ClickHouse server's HTTP interface for analysts' SQL (docker-compose: http://clickhouse:8123,
    * on the internal network): `/clickhouse/` is then served here, each statement run as the key's
    * own ClickHouse user (its row policies scope it) and recorded in the access log. Unset: not served.

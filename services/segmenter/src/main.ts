@@ -2,13 +2,14 @@ import Redis from 'ioredis';
 import { RedisActionStore, systemClock } from '@evp/actions';
 import { Registry } from 'prom-client';
 import { createClickHouseHttpAnalytics, createHttpAnalystSql, ensureClickHouseDatabase, runMigrations } from '@evp/clickhouse';
-import { consumerProblems, createLogger, followSuppressions } from '@evp/core';
+import { consumerProblems, createInMemoryLeaseStore, createLogger, followSuppressions } from '@evp/core';
 import {
   closeServer,
   createAccessLog,
   createHttpMetrics,
   createInMemoryAccessLogStorage,
   createRedisAccessLogStorage,
+  createRedisLeaseStore,
   busMetrics,
   listen,
   runService,
@@ -25,7 +26,8 @@ import { createSegmenterParts } from './segmenter-parts';
 import { createPrivacyService, startPrivacyProcessor, suppressionLog } from './privacy';
 
 /**
- * Composition root: config → logger → keys (reloaded on change; last uses in Redis) → ClickHouse (+ migrations) → Kafka + registry → segment
+ * Composition root: config → logger → keys (reloaded on change; last uses in Redis) → the singleton
+ * timers' leases (Redis, else in memory) → ClickHouse (+ migrations) → Kafka + registry → segment
  * engine (its work consumer and timers) → campaigns (store, API service, campaign worker) → sink
  * (whose stored rows become segment work and event triggers) → the public API (request verdicts,
  * inspector, segments, campaigns) on PORT; /metrics, /healthz, /readyz on a side port.
@@ -50,6 +52,14 @@ async function main() {
   // without REDIS_URL it lives in this process and is lost at exit, which is said at start.
   const accessLog = createAccessLog(redis ? createRedisAccessLogStorage({ redis }) : createInMemoryAccessLogStorage());
   if (!redis) logger.warn('REDIS_URL is not set: the access log of reads is kept in memory only and lost at exit');
+  // The singleton timers (the campaign allocation, the expiry of ended memberships) run a turn only
+  // while holding their lease: through Redis one replica at a time runs each; in memory each replica
+  // holds its own, so every replica would run them.
+  const lease = redis ? createRedisLeaseStore({ redis, prefix: config.LEASE_KEY_PREFIX }) : createInMemoryLeaseStore();
+  if (!redis)
+    logger.warn(
+      'REDIS_URL is not set: the campaign allocation and membership expiry timers hold in-memory leases, which assume this is the only segmenter replica running them',
+    );
   const chOptions = clickhouseOptions(config);
   if (config.CLICKHOUSE_MIGRATE_ON_START) await ensureClickHouseDatabase(chOptions);
   const analytics = createClickHouseHttpAnalytics(chOptions);
@@ -102,6 +112,7 @@ async function main() {
     retention: (appId) => keys.ring.retention(appId),
     // The apps whose ended memberships the engine expires (SEGMENTS_EXPIRY_INTERVAL_MS), as the keys file lists them now.
     apps: () => keys.ring.apps(),
+    lease,
     onDead: lifecycle.exitOnDead,
   });
   const { segments, campaigns } = parts;

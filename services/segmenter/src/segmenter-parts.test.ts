@@ -1,4 +1,4 @@
-import { allTopics, createLogger, type Bus, type SubscribeOptions } from '@evp/core';
+import { allTopics, createInMemoryLeaseStore, createLogger, type Bus, type SubscribeOptions } from '@evp/core';
 import { createInProcessBus, createInProcessRegistry } from '@evp/embedded';
 import { useMigratedChdb } from '@evp/testkit';
 import type { StoredCampaign } from './campaigns';
@@ -31,6 +31,7 @@ async function started(parts?: SegmenterPart[]) {
     bus,
     registry: createInProcessRegistry(),
     logger: createLogger('segmenter-parts-test', 'silent'),
+    lease: createInMemoryLeaseStore(),
     ...(parts ? { parts } : {}),
   });
   await p.start();

@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import type { Analytics, AppRetention, Bus, Logger, SchemaRegistry, SubscriptionHealth, SuppressionSet } from '@evp/core';
+import type { Analytics, AppRetention, Bus, LeaseStore, Logger, SchemaRegistry, SubscriptionHealth, SuppressionSet } from '@evp/core';
 import { CAMPAIGN_WORKER_NAME, type CampaignWorkerConfig, clickhouseReport, createCampaigns } from './campaigns';
 import { SEGMENT_ENGINE_NAME, createSegments, type SegmentEngineConfig } from './segments';
 import { SINK_NAME, createSink, type SinkConfig } from './sink';
@@ -35,6 +35,13 @@ export interface SegmenterPartsDeps {
    * their ended memberships past the `history` days (docs/privacy.md). Absent: no expiry.
    */
   apps?: () => readonly string[];
+  /**
+   * The leases of the singleton timers (the campaign worker's allocation, `campaigns.adapt`; the
+   * engine's expiry of ended memberships, `segments.expiry`): each turn runs only on the lease's
+   * holder. Every replica must share one (Redis) for that to hold across replicas; an in-memory one
+   * orders this process's turns only.
+   */
+  lease: LeaseStore;
   /** Suppressed (erased) people: the sink drops their rows, the campaign worker skips them. Absent: none is. */
   suppressions?: SuppressionSet;
   /** The `onDead` of each part's consumer, by the part's name. */
@@ -65,6 +72,7 @@ export function createSegmenterParts(deps: SegmenterPartsDeps) {
     ...now,
     ...dead('segment work'),
     ...(deps.apps && deps.retention ? { expiry: { apps: deps.apps, retention: deps.retention } } : {}),
+    lease: deps.lease,
     // Called per DELETE request, after `campaigns` below exists.
     campaignsUsing: (appId, segmentId) => campaigns.usingSegment(appId, segmentId),
   });
@@ -76,6 +84,7 @@ export function createSegmenterParts(deps: SegmenterPartsDeps) {
       ...consuming,
       ...(deps.campaigns ? { config: deps.campaigns } : {}),
       ...dead('campaign trigger'),
+      lease: deps.lease,
     },
     ...now,
   });

@@ -38,7 +38,7 @@ export const CAMPAIGN_WORKER_OPTIONS = {
     'CAMPAIGNS_ADAPT_INTERVAL_MS',
     envFragments.nonNegativeInt,
     600_000,
-    'How often the allocation timer looks for adaptive campaigns whose 12 h epoch is over (the weights move at most once per epoch whatever this is); 0: no timer on this replica.',
+    'How often the allocation timer looks for adaptive campaigns whose 12 h epoch is over (the weights move at most once per epoch whatever this is), on the replica holding the `campaigns.adapt` lease (held twice this long, renewed each turn; docs/campaigns.md); 0: no timer on this replica.',
   ),
   usersPerItem: fixedOption(1_000, 'Most users in one `users` item the producers write.'),
   usersPerBatch: envOption(

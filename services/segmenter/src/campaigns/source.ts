@@ -40,6 +40,16 @@ export function splitHistory(c: Pick<StoredCampaign, 'splits' | 'document' | 'cr
   return c.splits.length > 0 ? c.splits : [{ from: c.created_at, ...documentSplit(c.document) }];
 }
 
+/** Whether two splits are the same change (same instant, holdout, weights, and both epochs or both edits). */
+export const sameSplit = (a: SplitChange | undefined, b: SplitChange | undefined): boolean =>
+  a !== undefined &&
+  b !== undefined &&
+  a.from === b.from &&
+  a.holdout === b.holdout &&
+  a.adaptive === b.adaptive &&
+  a.weights.length === b.weights.length &&
+  a.weights.every((w, i) => w === b.weights[i]);
+
 /** The app-wide campaign settings the worker applies (app-settings.ts). */
 export interface CampaignSettings {
   max_per_user_per_day: number | null;
@@ -56,6 +66,11 @@ export interface CampaignSource {
   /** The latest version of one campaign, whatever its state; undefined when there is none. */
   get(appId: string, id: string): Promise<StoredCampaign | undefined>;
   settings(appId: string): Promise<CampaignSettings>;
-  /** Appends an epoch of adaptive allocation to the latest version's split history. */
-  appendSplit(campaign: StoredCampaign, split: SplitChange): Promise<void>;
+  /**
+   * Appends an epoch of adaptive allocation to the latest version's split history, only if that
+   * history still ends with the split `campaign` (the version the epoch was computed from) ends with;
+   * false, with nothing written, when it does not (another replica appended an epoch since, or an
+   * edit changed the split) or the campaign is gone.
+   */
+  appendSplit(campaign: StoredCampaign, split: SplitChange): Promise<boolean>;
 }

@@ -92,6 +92,29 @@ describe('campaign store', () => {
     expect(reweighted.splits).toEqual([...moved.splits, { from: reweighted.updated_at, holdout: 0.1, weights: [3, 1] }]);
   });
 
+  it('appends an epoch only onto the split it was computed from: a stale read (a paused replica) or an edited split writes nothing', async () => {
+    const s = store();
+    const created = await s.create('app-stale', { ...doc('S', 2), holdout: 0.1 });
+    const t1 = created.created_at;
+    const epoch = (from: number, w: number) => ({ from, holdout: 0.1, weights: [w, 1 - w], adaptive: true as const });
+    // Two replicas read version 1; the first appends.
+    expect(await s.appendSplit(created, epoch(t1 + 5, 0.32))).toBe(true);
+    // The second, computed from version 1 as well, comes late: skipped, version 2 stays the latest.
+    expect(await s.appendSplit(created, epoch(t1 + 6, 0.3))).toBe(false);
+    const moved = (await s.get('app-stale', created.id)) as NonNullable<Awaited<ReturnType<typeof s.get>>>;
+    expect([moved.version, moved.splits]).toEqual([2, [{ from: t1, holdout: 0.1, weights: [1, 1] }, epoch(t1 + 5, 0.32)]]);
+    // Read afresh, the next epoch goes on; a rename in between does not make it stale.
+    const renamed = await s.change(moved, { document: { ...doc('S2', 2), holdout: 0.1 } });
+    expect(await s.appendSplit(moved, epoch(t1 + 7, 0.5))).toBe(true);
+    const latest = (await s.get('app-stale', created.id)) as NonNullable<Awaited<ReturnType<typeof s.get>>>;
+    expect([latest.version, latest.document.name, latest.splits.length]).toEqual([renamed.version + 1, 'S2', 3]);
+    // An edit of the split since the read: the epoch is stale.
+    const edited = await s.change(latest, { document: { ...doc('S2', 2), holdout: 0.2 } });
+    expect(await s.appendSplit(latest, epoch(t1 + 8, 0.6))).toBe(false);
+    expect((await s.get('app-stale', created.id))?.version).toBe(edited.version);
+    expect(await s.appendSplit({ ...created, id: 'gone' }, epoch(t1 + 9, 0.6))).toBe(false);
+  });
+
   it('keeps settings per app, the latest write winning', async () => {
     const s = store();
     expect(await s.settings('app-s')).toEqual({ max_per_user_per_day: null });

@@ -1,7 +1,7 @@
 import { formatDateTime64, versionedTable, type VersionedTableDeps, type VersionedTableSpec } from '@evp/clickhouse';
 import { DEFAULT_APP_SETTINGS, type CampaignAppSettings } from './app-settings';
 import type { CampaignDocument } from './document';
-import { documentSplit, splitHistory, type CampaignSource, type SplitChange, type StoredCampaign } from './source';
+import { documentSplit, sameSplit, splitHistory, type CampaignSource, type SplitChange, type StoredCampaign } from './source';
 import { variantActionId } from './ids';
 import type { CampaignState } from './states';
 
@@ -107,10 +107,16 @@ export function createCampaignStore(deps: VersionedTableDeps): CampaignStore {
       );
     },
     async appendSplit(campaign, split) {
-      // The latest version, so that an edit saved since the worker read the campaign is kept.
+      // The latest version, so that an edit saved since the worker read the campaign is kept; and
+      // only if its last split is still the one the epoch was computed from. The allocation timer
+      // runs on the lease's holder only, but a holder paused past its lease can come back with an
+      // epoch another replica has appended since: this re-read keeps it from moving the weights
+      // twice. Not a compare-and-set (ClickHouse has none): two appends in the same few
+      // milliseconds both pass, and then write the same version n + 1, of which one row is kept.
       const latest = await campaigns.latest(campaign.app_id, campaign.id);
-      if (!latest) return;
+      if (!latest || !sameSplit(splitHistory(latest).at(-1), splitHistory(campaign).at(-1))) return false;
       await campaigns.next(latest, { splits: [...splitHistory(latest), split] }, now());
+      return true;
     },
     settings: async (appId) => (await settingsVersion(appId)).settings,
     async putSettings(appId, settings) {

@@ -5,13 +5,17 @@ import {
   UnreadableMessageError,
   accepted,
   consumerPart,
+  createInMemoryLeaseStore,
   errorMessage,
   isRetriable,
+  leaseTtlMs,
+  leasedTurns,
   rejected,
   type Analytics,
   type AppRetention,
   type ConsumerDeps,
   type BusMessage,
+  type LeaseStore,
   type MessageBatch,
   type Outcome,
   type SchemaRegistry,
@@ -50,7 +54,15 @@ export interface CampaignWorkerDeps extends ConsumerDeps<CampaignWorkerConfig> {
   retention?: (appId: string) => AppRetention;
   /** Suppressed (erased) users: skipped by every run. Absent: none is. */
   suppressions?: SuppressionSet;
+  /**
+   * Where the allocation timer's lease is held (`campaigns.adapt`): the replicas' shared one (Redis)
+   * makes one replica at a time move the weights. Default: this worker's own, in memory.
+   */
+  lease?: LeaseStore;
 }
+
+/** The allocation timer's lease: one name in every replica. */
+const ADAPT_LEASE = 'campaigns.adapt';
 
 export interface CampaignWorker {
   /** The sink's hook: trigger items for the stored events of active event-trigger campaigns. */
@@ -61,7 +73,11 @@ export interface CampaignWorker {
   scheduleDue(): Promise<void>;
   /** Reloads the active campaigns the producers match against. */
   refresh(): Promise<void>;
-  /** Moves the weights of the adaptive campaigns whose epoch is over (what the allocation timer does); the epochs appended. */
+  /**
+   * Moves the weights of the adaptive campaigns whose epoch is over (what the allocation timer does),
+   * if this replica holds (or takes) the allocation lease; the epochs appended (none when another
+   * replica holds it). A lease store that fails throws, with nothing moved.
+   */
   adapt(): Promise<SplitChange[]>;
   /**
    * Loads the active campaigns and starts their refresh, so that the producers (`onInserted`,
@@ -241,21 +257,36 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
     active = await deps.campaigns.active();
   }
 
+  // Every replica's timer fires on the same instants; the lease's holder alone runs the turn and keeps
+  // the lease to the next one (leaseTtlMs: twice the period). A holder that comes back from a pause
+  // longer than that may find that another appended the epoch meanwhile: appendSplit then skips it.
+  const adaptTurns = leasedTurns({
+    lease: deps.lease ?? createInMemoryLeaseStore(),
+    name: ADAPT_LEASE,
+    ttlMs: leaseTtlMs(config.adaptIntervalMs),
+    logger,
+  });
+
   /**
    * The adaptive campaigns' epochs: the list is read afresh (a campaign whose epoch was just appended
    * must not be seen with its old one, or it would move twice), then each is stepped in turn.
    */
-  async function adapt(): Promise<SplitChange[]> {
+  async function adaptTurn(): Promise<SplitChange[]> {
     await refresh();
     const appended: SplitChange[] = [];
     for (const c of active.filter((a) => a.document.adaptive !== undefined)) {
-      const split = await adaptCampaign({ analytics: deps.analytics, campaigns: deps.campaigns }, c, now());
+      const split = await adaptCampaign({ analytics: deps.analytics, campaigns: deps.campaigns, logger }, c, now());
       if (!split) continue;
       appended.push(split);
       logger.info({ app_id: c.app_id, campaign_id: c.id, weights: split.weights }, 'adaptive campaign weights moved');
     }
     if (appended.length > 0) await refresh();
     return appended;
+  }
+
+  async function adapt(): Promise<SplitChange[]> {
+    const turn = await adaptTurns.run(adaptTurn);
+    return turn.ran ? turn.value : [];
   }
 
   return {
@@ -295,6 +326,8 @@ export function createCampaignWorker(deps: CampaignWorkerDeps): CampaignWorker {
     },
     async stop() {
       await life.stop();
+      // The turn in hand has ended: another replica takes the allocation over at its next turn.
+      await adaptTurns.release();
       logger.info('campaign worker stopped');
     },
   };

@@ -16,6 +16,8 @@ export interface SegmentsDeps {
   onDead?: (error: Error) => void;
   /** The apps and their retention for the expiry of ended memberships (SegmentEngineDeps.expiry). */
   expiry?: SegmentEngineDeps['expiry'];
+  /** Where the expiry's lease is held (SegmentEngineDeps.lease). */
+  lease?: SegmentEngineDeps['lease'];
   /** The campaigns that name a segment (campaigns/compose.ts `usingSegment`), so the API refuses deleting it; late-bound: campaigns are composed after segments. */
   campaignsUsing?: (appId: string, segmentId: string) => Promise<string[]>;
 }
@@ -38,6 +40,7 @@ export function createSegments(deps: SegmentsDeps): { engine: SegmentEngine; ser
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.onDead ? { onDead: deps.onDead } : {}),
     ...(deps.expiry ? { expiry: deps.expiry } : {}),
+    ...(deps.lease ? { lease: deps.lease } : {}),
     compile: (segment) => language.compile(segment.app_id, segment.definition),
   });
   const service = createSegmentsService({

@@ -1,5 +1,17 @@
 import { Registry } from 'prom-client';
-import { consumerPart, errorMessage, type Analytics, type ConsumerDeps, type MessageBatch, type SchemaRegistry, type SubscriptionHealth } from '@evp/core';
+import {
+  consumerPart,
+  createInMemoryLeaseStore,
+  errorMessage,
+  leaseTtlMs,
+  leasedTurns,
+  type Analytics,
+  type ConsumerDeps,
+  type LeaseStore,
+  type MessageBatch,
+  type SchemaRegistry,
+  type SubscriptionHealth,
+} from '@evp/core';
 import type { InsertedRow } from '../sink';
 import { createChangeLog } from './change-log';
 import type { CompiledSegment } from '@evp/segment-language';
@@ -29,7 +41,15 @@ export interface SegmentEngineDeps extends ConsumerDeps<SegmentEngineConfig> {
    * (membership-expiry.ts): the keys ring's, which follow the keys file. Absent: no expiry here.
    */
   expiry?: Pick<MembershipExpiryDeps, 'apps' | 'retention'>;
+  /**
+   * Where the expiry's lease is held (`segments.expiry`): the replicas' shared one (Redis) makes one
+   * replica at a time run a round. Default: this engine's own, in memory.
+   */
+  lease?: LeaseStore;
 }
+
+/** The expiry's lease: one name in every replica. */
+const EXPIRY_LEASE = 'segments.expiry';
 
 export interface SegmentEngine {
   /** Where definitions are saved (ClickHouse `segment_definitions`). Saving does not request a recompute: the caller does (scheduler). */
@@ -44,6 +64,12 @@ export interface SegmentEngine {
   scheduleTimeDriven(): Promise<void>;
   /** Reloads the list of segments the sink hook matches against (the timer does it every refresh interval). */
   refresh(): Promise<void>;
+  /**
+   * One round of the expiry of ended memberships (what its timer does every `expiryIntervalMs`), if
+   * this replica holds (or takes) the expiry lease: true when the round ran, false when another
+   * replica holds the lease or the engine has no `expiry`. A lease store that fails throws, nothing deleted.
+   */
+  expire(): Promise<boolean>;
   /**
    * Loads the segments and starts the list refresh, so that the hooks (`onInserted`, `scheduler`)
    * produce work; with `consume` (default true) also registers the membership schema, joins the work
@@ -162,6 +188,22 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
     }, MARKS_HELD_MS);
   }
 
+  // Every consuming replica's expiry timer fires on the same instants; the lease's holder alone runs
+  // the round and keeps the lease to the next one (leaseTtlMs: twice the period). A round run twice
+  // (a holder back from a pause past the TTL) deletes nothing more: the second finds nothing ended.
+  const expiryTurns = leasedTurns({
+    lease: deps.lease ?? createInMemoryLeaseStore(),
+    name: EXPIRY_LEASE,
+    ttlMs: leaseTtlMs(config.expiryIntervalMs),
+    logger,
+  });
+  async function expire(): Promise<boolean> {
+    const { expiry } = deps;
+    if (!expiry) return false;
+    // On the part's clock (a test's ManualClock moves it), with the evaluations' `now`.
+    return (await expiryTurns.run(() => expireMembershipsRound({ ...expiry, analytics: deps.analytics, logger, now }))).ran;
+  }
+
   /** Requests a full recompute of every time-driven segment (every replica on the same instants: timeDrivenWork). */
   const scheduleTimeDriven = () => produce(timeDrivenWork(cache.all(), now(), config.recomputeIntervalMs), 'schedule');
 
@@ -179,6 +221,7 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
       ),
     scheduleTimeDriven,
     refresh: () => cache.refresh(),
+    expire,
     health: () => life.health(),
     async start({ consume = true } = {}) {
       if (!(await life.open())) return;
@@ -192,10 +235,8 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
       consuming = true;
       await life.consume({ groupId: config.groupId, topics: [config.workTopic], fromBeginning: true, concurrency: config.concurrency, handleBatch });
       life.every(config.recomputeIntervalMs, 'scheduled recompute', scheduleTimeDriven);
-      // On the part's clock (a test's ManualClock moves it), with the evaluations' `now`.
       const { expiry } = deps;
-      if (expiry)
-        life.every(config.expiryIntervalMs, 'expiry of ended memberships', () => expireMembershipsRound({ ...expiry, analytics: deps.analytics, logger, now }));
+      if (expiry) life.every(config.expiryIntervalMs, 'expiry of ended memberships', async () => void (await expire()));
       logger.info(
         {
           group: config.groupId,
@@ -217,6 +258,8 @@ export function createSegmentEngine(deps: SegmentEngineDeps): SegmentEngine {
         },
         close: () => log.stop(),
       });
+      // The round in hand has ended: another replica takes the expiry over at its next turn.
+      await expiryTurns.release();
       logger.info('segment engine stopped');
     },
   };

@@ -31,7 +31,7 @@ export const SEGMENT_ENGINE_OPTIONS = {
     'SEGMENTS_EXPIRY_INTERVAL_MS',
     envFragments.nonNegativeInt,
     3_600_000,
-    'How often ended memberships past their app’s `history` retention are deleted (docs/privacy.md), on the multiples of it of the clock, by every replica that consumes `segments.work`; 0: not on this replica.',
+    'How often ended memberships past their app’s `history` retention are deleted (docs/privacy.md), on the multiples of it of the clock, by the replica of those consuming `segments.work` that holds the `segments.expiry` lease (held twice this long, renewed each round); 0: not on this replica.',
   ),
   concurrency: envOption('SEGMENTS_WORK_CONCURRENCY', envFragments.positiveInt, 1, 'Work partitions one replica handles at once.'),
 };

@@ -11,3 +11,4 @@ export { MemoryCampaigns, readRequested } from './worker-harness';
 export { consoleBuildStub } from './console-build';
 export { appSnapshot, seedPerson } from './privacy-seed';
 export { expectExpiry, runExpiryScenario } from './expiry-scenario';
+export { seedArm } from './adaptive-arms';

@@ -7,6 +7,8 @@ import {
   type SplitChange,
   type StoredCampaign,
   type TemplateEngine,
+  sameSplit,
+  splitHistory,
   validateCampaign,
   variantActionId,
 } from '../campaigns';
@@ -57,9 +59,12 @@ export class MemoryCampaigns implements CampaignSource {
     return this.#settings.get(appId) ?? { max_per_user_per_day: null };
   }
 
-  async appendSplit(campaign: StoredCampaign, split: SplitChange): Promise<void> {
+  /** As the store's: only onto the split history `campaign` was read with. */
+  async appendSplit(campaign: StoredCampaign, split: SplitChange): Promise<boolean> {
     const c = this.#campaigns.get(`${campaign.app_id}:${campaign.id}`);
-    if (c) this.#campaigns.set(`${c.app_id}:${c.id}`, { ...c, version: c.version + 1, splits: [...c.splits, split] });
+    if (!c || !sameSplit(splitHistory(c).at(-1), splitHistory(campaign).at(-1))) return false;
+    this.#campaigns.set(`${c.app_id}:${c.id}`, { ...c, version: c.version + 1, splits: [...splitHistory(c), split] });
+    return true;
   }
 }
 

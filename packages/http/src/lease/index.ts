@@ -1,0 +1,1 @@
+export { createRedisLeaseStore, type RedisLeaseCommands, type RedisLeaseOptions } from './redis';
