@@ -87,13 +87,15 @@ export function stratifiedCuped(s: ReadonlyArray<{ weight: number; control: ArmS
     rawVariance += w2 * (meanVariance(e.control, 0) + meanVariance(e.variant, 0));
   }
   const se = Math.sqrt(variance);
+  const rawSe = Math.sqrt(rawVariance);
   return {
     theta,
     estimate,
     se,
     ci: [estimate - z * se, estimate + z * se],
-    raw: { estimate: raw, se: Math.sqrt(rawVariance) },
-    variance_reduction: rawVariance > 0 ? 1 - variance / rawVariance : 0,
+    raw: { estimate: raw, se: rawSe },
+    // As `cuped` computes it, so one epoch gives its number to the last digit.
+    variance_reduction: rawSe > 0 ? 1 - (se * se) / (rawSe * rawSe) : 0,
   };
 }
 

@@ -121,12 +121,21 @@ export function stratifiedLogRatio(s: readonly Stratum[], confidence = 0.95): { 
 }
 
 /**
- * The Bayesian reading of the epoch-weighted rates: each arm's rate in each epoch has a Beta(1, 1)
- * prior, so its posterior is Beta(1 + x, 1 + n − x); each seeded Monte Carlo draw takes every epoch's
- * two rates and compares R_v = Σ wₑ p_v,ₑ with R_c = Σ wₑ p_c,ₑ: P(R_v > R_c), E[max(R_c − R_v, 0)],
- * E[max(R_v − R_c, 0)]. One epoch is stats/bayes.ts's reading, draw for draw.
+ * The Bayesian reading of the epoch-weighted rates: Beta(1, 1)'s one success and one failure are
+ * shared among the epochs by weight, so each arm's rate in epoch e has the prior Beta(wₑ, wₑ) and the
+ * posterior Beta(wₑ + x, wₑ + n − x). (A whole Beta(1, 1) in every epoch would pull an arm's small
+ * epochs toward 50% many times over: at a 5% base rate a variant with few users per epoch would "beat"
+ * control most of the time when nothing works.) Each seeded Monte Carlo draw takes every epoch's two
+ * rates and compares R_v = Σ wₑ p_v,ₑ with R_c = Σ wₑ p_c,ₑ: P(R_v > R_c), E[max(R_c − R_v, 0)],
+ * E[max(R_v − R_c, 0)]. One epoch is stats/bayes.ts's reading, draw for draw. The draws are
+ * 200,000 / epochs when that is fewer than 10,000 (at least 1,000), so a reading costs at most what
+ * twenty epochs' 10,000 draws do.
  */
-export function stratifiedBayes(s: readonly Stratum[], draws = BAYES_DRAWS, seed = BAYES_SEED): BayesReading {
+export function stratifiedBayes(
+  s: readonly Stratum[],
+  draws = Math.max(1000, Math.min(BAYES_DRAWS, Math.floor(200_000 / Math.max(1, s.length)))),
+  seed = BAYES_SEED,
+): BayesReading {
   const random = seeded(seed);
   let beats = 0;
   let loss = 0;
@@ -135,8 +144,9 @@ export function stratifiedBayes(s: readonly Stratum[], draws = BAYES_DRAWS, seed
     let rc = 0;
     let rv = 0;
     for (const e of s) {
-      rc += e.weight * beta(random, 1 + e.control.converted, 1 + e.control.audience - e.control.converted);
-      rv += e.weight * beta(random, 1 + e.variant.converted, 1 + e.variant.audience - e.variant.converted);
+      const w = e.weight;
+      rc += w * beta(random, w + e.control.converted, w + e.control.audience - e.control.converted);
+      rv += w * beta(random, w + e.variant.converted, w + e.variant.audience - e.variant.converted);
     }
     if (rv > rc) {
       beats++;
