@@ -475,7 +475,7 @@ export function reportReadings(
     const epochs = (how: string) =>
       r.epochs === null
         ? ''
-        : ` Epoch-weighted: this campaign moves its weights, so each of its ${r.epochs} epoch${r.epochs === 1 ? '' : 's'} is compared on its own and the epochs' differences are weighted by their share of the users (Σ Nₑ/N·Δₑ); pooling the epochs would be biased. ${how}`;
+        : ` Epoch-weighted: this campaign moves its weights, so the difference is taken within each epoch (${r.epochs} compared) and the epochs' differences are weighted by their share of the users (Σ Nₑ/N·Δₑ); pooling the epochs would be biased. ${how}`;
     return {
       primary: plannedUsers === undefined ? 'sequential' : 'fixed_horizon',
       sequential: {

@@ -197,3 +197,17 @@ it('has no epoch-weighted reading for a campaign with fixed weights', async () =
   // Its readings pool the epochs: variant 2's headline is 42/130 − 40/200.
   expect(r.variants[1]?.uplift?.absolute.estimate).toBeCloseTo(42 / 130 - 0.2, 12);
 });
+
+it('reads an adaptive campaign without a split history as one epoch', async () => {
+  const r = await campaignReport(chdb.analytics, {
+    appId: APP,
+    campaignId: 'c-ad',
+    goal: GOAL,
+    now: NOW,
+    split: { holdout: 0.5, weights: [1, 1] },
+    adaptive: true,
+  });
+  expect(r.variants[1]?.epoch_weighted?.epochs).toBe(1);
+  expect(r.variants[1]?.uplift?.absolute.estimate).toBeCloseTo(42 / 130 - 0.2, 12);
+  expect(r.variants[1]?.readings?.fixed_horizon.explanation).toContain('within each epoch (1 compared)');
+});

@@ -201,7 +201,8 @@ export async function campaignReport(analytics: Analytics, opts: ReportOptions):
     converted: g.matured_converted,
     ...(hasGoal ? { pre: { sx: row?.pre_sx ?? 0, sxx: row?.pre_sxx ?? 0, sxy: row?.pre_sxy ?? 0 } } : {}),
     ...(opts.goal?.value !== undefined ? { value: { sy: row?.value_sy ?? 0, syy: row?.value_syy ?? 0, capped: row?.value_capped ?? 0 } } : {}),
-    ...(byEpoch ? { epochs: history.map((_, p) => epochOf(row, p)) } : {}),
+    // Without a history (a campaign saved before migration 018) every user is in one epoch.
+    ...(byEpoch ? { epochs: Array.from({ length: Math.max(1, history.length) }, (_, p) => epochOf(row, p)) } : {}),
   });
   const cap = rows[0]?.value_cap ?? 0;
   // Days with first assignments, from the first one to the report's day: the power reading's pace.
