@@ -1556,7 +1556,7 @@ export interface components {
                 /** @description One sentence per breach. */
                 warnings: string[];
             };
-            /** @description Null for a campaign with fixed weights; for an adaptive one, its weights over time and the estimate its uplift is read with. */
+            /** @description Null for a campaign with fixed weights; for an adaptive one, its weights over time and the estimate its uplift and readings are read with. */
             allocation: null | {
                 /** @constant */
                 estimate: "epoch_weighted";
@@ -1654,7 +1654,7 @@ export interface components {
                 variant: number;
                 /** @description The variant’s actions’ `action_id` (in nudge_response refs). */
                 action_id: number;
-                /** @description Against control; null without a goal or when either group has no audience. */
+                /** @description Against control; null without a goal or when either group has no audience. For an adaptive campaign the epoch-weighted uplift over matured users (as `epoch_weighted`), null when no epoch has matured users in both groups. */
                 uplift: null | {
                     /** @description p_v − p_c */
                     absolute: {
@@ -1674,7 +1674,7 @@ export interface components {
                     /** @description The interval of the absolute uplift excludes 0. */
                     significant: boolean;
                 };
-                /** @description Null without a goal, or when control or the variant has no matured user. */
+                /** @description Null without a goal, or when control or the variant has no matured user (an adaptive campaign: in no common epoch). */
                 readings: null | {
                     /** @enum {unknown} */
                     primary: "sequential" | "fixed_horizon";
@@ -1716,7 +1716,7 @@ export interface components {
                         ci: number[];
                         zero_count_guard: boolean;
                     };
-                    /** @description Beta(1,1) posteriors, seeded Monte Carlo. */
+                    /** @description Beta(1,1) posteriors, seeded Monte Carlo (an adaptive campaign: per epoch, the prior shared among the epochs by weight). */
                     bayes: {
                         name: string;
                         explanation: string;
@@ -1746,7 +1746,7 @@ export interface components {
                             days_so_far: number;
                             /** @description Null with no pace yet. */
                             days_remaining: number | null;
-                            /** @description CUPED’s measured 1 − variance reduction when it helps, else 1. */
+                            /** @description CUPED’s measured 1 − variance reduction when it helps, else 1; for an adaptive campaign, times the design effect of the epoch weighting. */
                             variance_factor: number;
                         };
                     };
@@ -1794,7 +1794,7 @@ export interface components {
                         pre_period_days: number;
                     };
                 };
-                /** @description An adaptive campaign’s uplift over matured users, Σₑ (Nₑ/N)·Δₑ over its epochs; null for a fixed campaign or without a goal. */
+                /** @description An adaptive campaign’s uplift over matured users, Σₑ (Nₑ/N)·Δₑ over its epochs (the headline `uplift` is the same estimate); null for a fixed campaign or without a goal. */
                 epoch_weighted: null | {
                     /** @constant */
                     method: "epoch_weighted";

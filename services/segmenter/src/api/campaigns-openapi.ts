@@ -308,7 +308,7 @@ const variantReadings = closedObject(
         draws: { type: 'integer', minimum: 1 },
         seed: { type: 'integer' },
       },
-      'Beta(1,1) posteriors, seeded Monte Carlo.',
+      'Beta(1,1) posteriors, seeded Monte Carlo (an adaptive campaign: per epoch, the prior shared among the epochs by weight).',
     ),
     power: reading(
       {
@@ -329,7 +329,11 @@ const variantReadings = closedObject(
                 users_per_day: { type: 'number', minimum: 0 },
                 days_so_far: count,
                 days_remaining: nullable('integer', { minimum: 0, description: 'Null with no pace yet.' }),
-                variance_factor: { type: 'number', description: 'CUPED’s measured 1 − variance reduction when it helps, else 1.' },
+                variance_factor: {
+                  type: 'number',
+                  description:
+                    'CUPED’s measured 1 − variance reduction when it helps, else 1; for an adaptive campaign, times the design effect of the epoch weighting.',
+                },
               },
             ),
           ],
@@ -386,7 +390,7 @@ const variantReadings = closedObject(
       ],
     },
   },
-  'Every reading of the variant against control (docs/campaigns.md#report).',
+  'Every reading of the variant against control (docs/campaigns.md#report); for an adaptive campaign each is epoch-weighted (docs/campaigns.md#adaptive-allocation).',
 );
 
 export const campaignSchemas: Record<string, object> = {
@@ -458,7 +462,8 @@ export const campaignSchemas: Record<string, object> = {
         'Block and discard rates per variant, tested one-sided for harm against the other variants pooled; not corrected for several variants.',
       ),
       allocation: {
-        description: 'Null for a campaign with fixed weights; for an adaptive one, its weights over time and the estimate its uplift is read with.',
+        description:
+          'Null for a campaign with fixed weights; for an adaptive one, its weights over time and the estimate its uplift and readings are read with.',
         oneOf: [
           { type: 'null' },
           closedObject(['estimate', 'epochs'], {
@@ -485,7 +490,8 @@ export const campaignSchemas: Record<string, object> = {
           variant: { type: 'integer', minimum: 1 },
           action_id: { type: 'integer', minimum: 1, description: 'The variant’s actions’ `action_id` (in nudge_response refs).' },
           uplift: {
-            description: 'Against control; null without a goal or when either group has no audience.',
+            description:
+              'Against control; null without a goal or when either group has no audience. For an adaptive campaign the epoch-weighted uplift over matured users (as `epoch_weighted`), null when no epoch has matured users in both groups.',
             oneOf: [
               { type: 'null' },
               closedObject(['absolute', 'relative', 'z', 'p_value', 'significant'], {
@@ -500,9 +506,13 @@ export const campaignSchemas: Record<string, object> = {
               }),
             ],
           },
-          readings: { description: 'Null without a goal, or when control or the variant has no matured user.', oneOf: [{ type: 'null' }, variantReadings] },
+          readings: {
+            description: 'Null without a goal, or when control or the variant has no matured user (an adaptive campaign: in no common epoch).',
+            oneOf: [{ type: 'null' }, variantReadings],
+          },
           epoch_weighted: {
-            description: 'An adaptive campaign’s uplift over matured users, Σₑ (Nₑ/N)·Δₑ over its epochs; null for a fixed campaign or without a goal.',
+            description:
+              'An adaptive campaign’s uplift over matured users, Σₑ (Nₑ/N)·Δₑ over its epochs (the headline `uplift` is the same estimate); null for a fixed campaign or without a goal.',
             oneOf: [
               { type: 'null' },
               closedObject(['method', 'estimate', 'ci', 'epochs'], {

@@ -221,3 +221,56 @@ describe('reportReadings', () => {
     expect(r.variants[0]?.fixed_horizon.ci).not.toBeNull();
   });
 });
+
+describe('an adaptive campaign’s readings (groups with epochs)', () => {
+  const pre = { sx: 60, sxx: 90, sxy: 20 };
+  const epoch = (g: { audience: number; converted: number }) => ({ matured: g.audience, converted: g.converted, pre });
+  const plan = { holdout: 1 / 3, weights: [1, 1] };
+  /** The same users with their one epoch given: every reading epoch-weighted. */
+  const oneEpoch = reportReadings(
+    { control: { ...control, pre, epochs: [epoch(control)] }, variants: [v1, v2].map((v) => ({ ...v, pre, epochs: [epoch(v)] })) },
+    plan,
+    undefined,
+    14,
+    undefined,
+    { minEffect: 0.02, days: 4 },
+  );
+  const pooled = reportReadings({ control: { ...control, pre }, variants: [v1, v2].map((v) => ({ ...v, pre })) }, plan, undefined, 14, undefined, {
+    minEffect: 0.02,
+    days: 4,
+  });
+
+  it('with one epoch are the pooled readings, each explained as epoch-weighted', () => {
+    expect(oneEpoch.correction).toEqual(pooled.correction);
+    for (const i of [0, 1]) {
+      const [e, p] = [oneEpoch.variants[i], pooled.variants[i]];
+      expect(e?.fixed_horizon).toEqual({ ...p?.fixed_horizon, explanation: expect.stringContaining('Epoch-weighted: this campaign moves its weights') });
+      expect(e?.sequential).toEqual({ ...p?.sequential, explanation: expect.stringContaining('Epoch-weighted') });
+      expect(e?.bayes).toEqual({ ...p?.bayes, explanation: expect.stringContaining('Epoch-weighted') });
+      expect(e?.power).toEqual({ ...p?.power, explanation: expect.stringContaining('1.00 times as variable') });
+      expect(e?.relative.ci[0]).toBeCloseTo(p?.relative.ci[0] as number, 12);
+      expect(e?.cuped?.estimate).toBe(p?.cuped?.estimate);
+      expect(e?.cuped?.ci).toEqual(p?.cuped?.ci);
+    }
+  });
+
+  it('an epoch without users in both groups is left out, and no common epoch means no readings', () => {
+    const none = { matured: 0, converted: 0 };
+    const r = reportReadings(
+      {
+        control: { audience: 300, converted: 30, epochs: [{ matured: 100, converted: 10 }, { matured: 200, converted: 20 }, none] },
+        variants: [
+          // Variant 1 only in epoch 1 (and in epoch 2, where control has nobody): compared in epoch 1 alone.
+          { audience: 150, converted: 30, epochs: [none, { matured: 100, converted: 20 }, { matured: 50, converted: 10 }] },
+          // Variant 2 only in epoch 2: nothing to compare with.
+          { audience: 40, converted: 4, epochs: [none, none, { matured: 40, converted: 4 }] },
+        ],
+      },
+      { holdout: 0.5, weights: [1, 1] },
+    );
+    expect(r.correction.family).toBe(1);
+    expect(r.variants[1]).toBeNull();
+    expect(r.variants[0]?.fixed_horizon.estimate).toBeCloseTo(0.2 - 0.1, 12);
+    expect(r.variants[0]?.fixed_horizon.ci).toEqual(agrestiCaffo({ converted: 20, audience: 200 }, { converted: 20, audience: 100 }).ci);
+  });
+});

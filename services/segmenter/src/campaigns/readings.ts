@@ -3,7 +3,9 @@ import {
   agrestiCaffoMoments,
   bayes,
   compareValues,
+  combine,
   cuped,
+  designEffect,
   detectableEffect,
   expectedByPeriod,
   expectedShares,
@@ -15,14 +17,27 @@ import {
   srm,
   srmAgainst,
   SRM_THRESHOLD,
+  standardizedRates,
+  strata,
+  stratifiedAgrestiCaffo,
+  stratifiedBayes,
+  stratifiedCuped,
+  stratifiedLogRatio,
+  stratifiedNewcombe,
+  stratifiedValues,
   usersNeeded,
   zFor,
   type ArmSums,
+  type Difference,
   type Interval,
   type Proportion,
   type SplitShares,
+  type Stratum,
   type ValueSums,
 } from './stats';
+import type { BayesReading } from './stats/bayes';
+import type { CupedReading } from './stats/cuped';
+import type { ValueComparison } from './stats/values';
 
 /**
  * The report's readings (docs/campaigns.md, "Report"): what the statistics of ./stats say about the
@@ -139,7 +154,7 @@ const POWER = 0.8;
  * `matured` the users whose windows have all closed and `converted` those of them converted (the
  * comparisons' counts; `matured` defaults to the audience); `converted` null without a goal.
  */
-interface Group {
+export interface Group {
   audience: number;
   matured?: number;
   converted: number | null;
@@ -149,6 +164,19 @@ interface Group {
   value?: { sy: number; syy: number; capped: number };
   /** Users first assigned to this group in each period of `SplitPlan.history` (by index). */
   assigned?: readonly number[];
+  /**
+   * An adaptive campaign's groups: per period of `SplitPlan.history` (an epoch, by index), the matured
+   * users first assigned in it and their counts and sums. With them every comparison is epoch-weighted.
+   */
+  epochs?: readonly EpochGroup[];
+}
+
+/** One group's matured users first assigned in one epoch: `Group`'s counts and sums, per epoch. */
+export interface EpochGroup {
+  matured: number;
+  converted: number;
+  pre?: { sx: number; sxx: number; sxy: number };
+  value?: { sy: number; syy: number };
 }
 
 const armSums = (g: Group, p: Proportion): ArmSums | null => (g.pre ? { n: p.audience, sy: p.converted, syy: p.converted, ...g.pre } : null);
@@ -156,6 +184,103 @@ const armSums = (g: Group, p: Proportion): ArmSums | null => (g.pre ? { n: p.aud
 const proportion = (g: Group): Proportion | null => (g.converted === null ? null : { converted: g.converted, audience: g.matured ?? g.audience });
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+/**
+ * What the readings compare of one variant against control: every number that depends on how the
+ * groups are compared. A fixed campaign's pools the matured users; an adaptive campaign's weights
+ * each epoch's own comparison (stats/stratified.ts).
+ */
+interface Comparison {
+  /** The variant's matured users and conversions, over every epoch. */
+  v: Proportion;
+  /** Agresti–Caffo at the family's confidence, `estimate` the observed difference. */
+  fixed: Difference;
+  /** The Agresti–Caffo centre and variance the always-valid interval is built on. */
+  moments: { centre: number; variance: number };
+  newcombe: Interval;
+  relative: ReturnType<typeof logRatio>;
+  bayes: () => BayesReading;
+  /** Control's rate the power reading starts from. */
+  controlRate: number;
+  /** The power reading's variance multiplier for the comparison itself (1 pooled). */
+  designEffect: number;
+  cuped: CupedReading | null;
+  value: ValueComparison | null;
+  /** Epochs compared (null for a fixed campaign). */
+  epochs: number | null;
+}
+
+const valueSums = (g: { value?: { sy: number; syy: number } }, n: number): ValueSums | null => (g.value ? { n, sy: g.value.sy, syy: g.value.syy } : null);
+
+function pooledComparison(control: Proportion, v: Proportion, c: Group, g: Group, confidence: number): Comparison {
+  const ca = armSums(c, control);
+  const va = armSums(g, v);
+  const cv = valueSums(c, control.audience);
+  const vv = valueSums(g, v.audience);
+  return {
+    v,
+    fixed: agrestiCaffo(control, v, confidence),
+    moments: agrestiCaffoMoments(control, v),
+    newcombe: newcombe(control, v, confidence),
+    relative: logRatio(control, v),
+    bayes: () => bayes(control, v),
+    controlRate: control.converted / control.audience,
+    designEffect: 1,
+    cuped: ca && va ? cuped(ca, va, zFor(confidence)) : null,
+    value: cv && vv ? compareValues(cv, vv, confidence) : null,
+    epochs: null,
+  };
+}
+
+/**
+ * The epochs of one comparison (stats/stratified.ts `strata`): each with users in both control and
+ * the variant, weighted by its matured users of every group in `all`. The report's `epoch_weighted`
+ * reads the same strata.
+ */
+function epochStrata(control: Group, variant: Group, all: readonly Group[]): Stratum<EpochGroup>[] {
+  const none: EpochGroup = { matured: 0, converted: 0 };
+  const epochs = (control.epochs ?? []).map((c, e) => ({
+    control: c,
+    variant: variant.epochs?.[e] ?? none,
+    users: all.reduce((n, g) => n + (g.epochs?.[e]?.matured ?? 0), 0),
+  }));
+  return strata(epochs, (g) => g.matured);
+}
+
+const countsOf = (g: EpochGroup): Proportion => ({ converted: g.converted, audience: g.matured });
+const arms = <T>(s: readonly Stratum<EpochGroup>[], f: (g: EpochGroup) => T | null): Stratum<T>[] | null => {
+  const out: Stratum<T>[] = [];
+  for (const e of s) {
+    const control = f(e.control);
+    const variant = f(e.variant);
+    if (control === null || variant === null) return null;
+    out.push({ weight: e.weight, control, variant });
+  }
+  return out;
+};
+
+/** The conversion counts of `epochStrata`: the strata of the epoch-weighted uplift. */
+export const epochCounts = (control: Group, variant: Group, all: readonly Group[]): Stratum[] =>
+  arms(epochStrata(control, variant, all), countsOf) as Stratum[];
+
+function epochComparison(s: readonly Stratum<EpochGroup>[], v: Proportion, confidence: number): Comparison {
+  const counts = arms(s, countsOf) as Stratum[];
+  const pre = arms(s, (g) => (g.pre ? { n: g.matured, sy: g.converted, syy: g.converted, ...g.pre } : null));
+  const values = arms(s, (g) => valueSums(g, g.matured));
+  return {
+    v,
+    fixed: stratifiedAgrestiCaffo(counts, confidence),
+    moments: combine(counts, agrestiCaffoMoments),
+    newcombe: stratifiedNewcombe(counts, confidence),
+    relative: stratifiedLogRatio(counts),
+    bayes: () => stratifiedBayes(counts),
+    controlRate: standardizedRates(counts).control,
+    designEffect: designEffect(counts),
+    cuped: pre ? stratifiedCuped(pre, zFor(confidence)) : null,
+    value: values ? stratifiedValues(values, confidence) : null,
+    epochs: s.length,
+  };
+}
 
 interface SrmInput {
   groups: string[];
@@ -245,9 +370,10 @@ function remainingFor(
   variant: Group,
   alpha: number,
   varianceReduction: number | undefined,
+  designEffect: number,
 ): Remaining {
   const assigned = control.audience + variant.audience;
-  const factor = varianceReduction !== undefined && varianceReduction > 0 ? 1 - varianceReduction : 1;
+  const factor = (varianceReduction !== undefined && varianceReduction > 0 ? 1 - varianceReduction : 1) * designEffect;
   const needed = Math.ceil(
     usersNeeded({ control_rate: controlRate, effect: target.minEffect, holdout: control.audience / assigned, alpha, power: POWER, variance_factor: factor }),
   );
@@ -289,38 +415,36 @@ export function reportReadings(
   target?: { minEffect: number; days: number },
 ): ReportReadings {
   const control = proportion(groups.control);
+  const all = [groups.control, ...groups.variants];
+  const adaptive = groups.control.epochs !== undefined;
   const comparable = groups.variants.map((g) => {
     const v = proportion(g);
-    return control && v && control.audience > 0 && v.audience > 0 ? v : null;
+    if (!control || !v || control.audience === 0 || v.audience === 0) return null;
+    // An adaptive campaign compares within epochs: it needs one epoch with users in both groups.
+    const s = adaptive ? epochStrata(groups.control, g, all) : null;
+    return s === null || s.length > 0 ? { v, strata: s } : null;
   });
   const family = comparable.filter((v) => v !== null).length;
   // Bonferroni-widened intervals (1 − α/k): they cover all k differences at once, the intervals that
   // go with Holm's adjusted p-values (which are never larger than Bonferroni's).
   const confidence = 1 - ALPHA / Math.max(1, family);
-  const raw = comparable.map((v, i) => {
-    if (!v || !control) return null;
-    const fixed = agrestiCaffo(control, v, confidence);
-    const moments = agrestiCaffoMoments(control, v);
+  const raw = comparable.map((pair, i) => {
+    if (!pair || !control) return null;
+    const { v } = pair;
+    const g = groups.variants[i] as Group;
+    const compared = pair.strata ? epochComparison(pair.strata, v, confidence) : pooledComparison(control, v, groups.control, g, confidence);
     const users = control.audience + v.audience;
     const tuning = plannedUsers ?? SEQUENTIAL_TUNING;
     // The interval at α/k like the fixed one; the p-value from the mixture tuned for α itself.
-    const seq = sequential({ ...moments, users, tuning, alpha: ALPHA / Math.max(1, family) });
-    const seqP = sequential({ ...moments, users, tuning, alpha: ALPHA }).p_value;
-    const ca = armSums(groups.control, control);
-    const va = armSums(groups.variants[i] as Group, v);
-    const values = (g: Group, p: Proportion): ValueSums | null => (g.value ? { n: p.audience, sy: g.value.sy, syy: g.value.syy } : null);
-    const cv = values(groups.control, control);
-    const vv = values(groups.variants[i] as Group, v);
+    const seq = sequential({ ...compared.moments, users, tuning, alpha: ALPHA / Math.max(1, family) });
+    const seqP = sequential({ ...compared.moments, users, tuning, alpha: ALPHA }).p_value;
     return {
-      v,
-      fixed,
+      ...compared,
       seq,
       seqP,
       index: i,
-      fixedP: agrestiCaffo(control, v).p_value,
-      cuped: ca && va ? cuped(ca, va, zFor(confidence)) : null,
-      value: cv && vv ? compareValues(cv, vv, confidence) : null,
-      capped: (groups.control.value?.capped ?? 0) + ((groups.variants[i] as Group).value?.capped ?? 0),
+      fixedP: compared.fixed.p_value,
+      capped: (groups.control.value?.capped ?? 0) + (g.value?.capped ?? 0),
     };
   });
   const present = raw.filter((r) => r !== null);
@@ -332,27 +456,31 @@ export function reportReadings(
     const i = k++;
     const ps = adjSeq[i] as number;
     const pf = adjFixed[i] as number;
-    const rel = logRatio(control, r.v);
-    const b = bayes(control, r.v);
+    const rel = r.relative;
+    const b = r.bayes();
     const users = control.audience + r.v.audience;
-    const pc = control.converted / control.audience;
-    const mde = detectableEffect(users, { control_rate: pc, holdout: control.audience / users, alpha: 1 - confidence, power: POWER });
+    const pc = r.controlRate;
+    const mde = detectableEffect(users, {
+      control_rate: pc,
+      holdout: control.audience / users,
+      alpha: 1 - confidence,
+      power: POWER,
+      variance_factor: r.designEffect,
+    });
     const level = pct(confidence);
     const remaining = target
-      ? remainingFor(
-          target,
-          control.converted / control.audience,
-          groups.control,
-          groups.variants[r.index] as Group,
-          1 - confidence,
-          r.cuped?.variance_reduction,
-        )
+      ? remainingFor(target, pc, groups.control, groups.variants[r.index] as Group, 1 - confidence, r.cuped?.variance_reduction, r.designEffect)
       : null;
+    // An adaptive campaign's readings each say how the epochs were combined.
+    const epochs = (how: string) =>
+      r.epochs === null
+        ? ''
+        : ` Epoch-weighted: this campaign moves its weights, so the difference is taken within each epoch (${r.epochs} compared) and the epochs' differences are weighted by their share of the users (Σ Nₑ/N·Δₑ); pooling the epochs would be biased. ${how}`;
     return {
       primary: plannedUsers === undefined ? 'sequential' : 'fixed_horizon',
       sequential: {
         name: 'Uplift, safe to check any time',
-        explanation: `Conversion-rate difference (variant minus control) with a ${level} always-valid interval: it stays valid however often the report is looked at while the campaign runs, at the price of being wider than the fixed-horizon one. Tuned to be narrowest at ${plannedUsers ?? SEQUENTIAL_TUNING} users. "Significant" when the adjusted p-value is below ${ALPHA}.`,
+        explanation: `Conversion-rate difference (variant minus control) with a ${level} always-valid interval: it stays valid however often the report is looked at while the campaign runs, at the price of being wider than the fixed-horizon one. Tuned to be narrowest at ${plannedUsers ?? SEQUENTIAL_TUNING} users. "Significant" when the adjusted p-value is below ${ALPHA}.${epochs("Each epoch's Agresti–Caffo centre and variance are combined with those weights.")}`,
         estimate: r.fixed.estimate,
         ci: r.seq.ci,
         p_value: r.seqP,
@@ -362,24 +490,24 @@ export function reportReadings(
       },
       fixed_horizon: {
         name: 'Uplift, read once at the planned size',
-        explanation: `The same difference with a ${level} Agresti–Caffo interval. Valid only when read once, at a sample size fixed in advance: checked every day it calls "significant" far more often than ${pct(ALPHA)} of the time when nothing works.`,
+        explanation: `The same difference with a ${level} Agresti–Caffo interval. Valid only when read once, at a sample size fixed in advance: checked every day it calls "significant" far more often than ${pct(ALPHA)} of the time when nothing works.${epochs("Each epoch's Agresti–Caffo centre and variance are combined with those weights, and the Newcombe interval's limits likewise (MOVER).")}`,
         estimate: r.fixed.estimate,
         ci: r.fixed.ci,
         p_value: r.fixedP,
         p_value_adjusted: pf,
         significant: pf < ALPHA,
-        newcombe_ci: newcombe(control, r.v, confidence),
+        newcombe_ci: r.newcombe,
       },
       relative: {
         name: 'Relative uplift',
-        explanation: `How many more (or fewer) conversions than control, as a share of control's: variant rate / control rate − 1, with a 95% interval on the log of the ratio.${rel.corrected ? ' A group converted nobody (or everybody), so 0.5 was added to every count for the interval.' : ''}`,
+        explanation: `How many more (or fewer) conversions than control, as a share of control's: variant rate / control rate − 1, with a 95% interval on the log of the ratio.${rel.corrected ? ` A group converted nobody (or everybody)${r.epochs === null ? '' : ' in an epoch'}, so 0.5 was added to every count for the interval.` : ''}${epochs('The rates are the epoch-weighted ones; the interval is by the delta method on their log ratio.')}`,
         estimate: rel.estimate,
         ci: rel.ci,
         zero_count_guard: rel.corrected,
       },
       bayes: {
         name: 'Chance the variant is better',
-        explanation: `The probability that the variant converts better than control, and the expected loss: how much conversion rate choosing the variant gives up on average, counting the cases where it is in fact worse (${b.expected_loss.toPrecision(2)} here). Uniform prior, ${b.draws} simulated draws with a fixed seed.`,
+        explanation: `The probability that the variant converts better than control, and the expected loss: how much conversion rate choosing the variant gives up on average, counting the cases where it is in fact worse (${b.expected_loss.toPrecision(2)} here). Uniform prior, ${b.draws} simulated draws with a fixed seed.${epochs("Each group's rate in each epoch has its own uniform prior; each draw compares the epoch-weighted rates.")}`,
         p_beats_control: b.p_beats_control,
         expected_loss: b.expected_loss,
         expected_loss_control: b.expected_loss_control,
@@ -393,7 +521,10 @@ export function reportReadings(
           (mde === null
             ? `With ${users} users compared so far, no uplift over control's ${pct(pc)} can be found reliably yet.`
             : `With ${users} users compared so far, an uplift of ${(100 * mde).toFixed(2)} points over control's ${pct(pc)} (to ${pct(pc + mde)}) would be found ${pct(POWER)} of the time by the fixed-horizon reading; a smaller true uplift would usually be missed, so "not significant" does not mean "no effect". The always-valid reading needs more users for the same.`) +
-          (remaining ? ` ${remainingWords(remaining)}` : ''),
+          (remaining ? ` ${remainingWords(remaining)}` : '') +
+          epochs(
+            `Weighting the epochs makes the estimate ${r.designEffect.toFixed(2)} times as variable as a fixed split of the same users; the users needed count that.`,
+          ),
         users,
         power: POWER,
         detectable_effect: mde,
@@ -403,7 +534,7 @@ export function reportReadings(
         r.value && goalValue
           ? {
               name: 'Value per user',
-              explanation: `Mean ${goalValue.property} per user (0 for a user who did not reach the goal), variant minus control, with a ${level} Welch interval; each user's total is capped at ${goalValue.cap.toPrecision(4)}, the ${Math.round(100 * goalValue.percentile)}th percentile of the users with a value (${r.capped} capped here), so one huge order cannot decide the result. The relative uplift is variant / control − 1 with a 95% delta-method interval. Valid when read once, like the fixed-horizon reading.`,
+              explanation: `Mean ${goalValue.property} per user (0 for a user who did not reach the goal), variant minus control, with a ${level} Welch interval; each user's total is capped at ${goalValue.cap.toPrecision(4)}, the ${Math.round(100 * goalValue.percentile)}th percentile of the users with a value (${r.capped} capped here), so one huge order cannot decide the result. The relative uplift is variant / control − 1 with a 95% delta-method interval. Valid when read once, like the fixed-horizon reading.${epochs("Each epoch's means are compared; the interval's degrees of freedom are Satterthwaite's over the epochs.")}`,
               property: goalValue.property,
               cap: goalValue.cap,
               capped_users: r.capped,
@@ -412,7 +543,7 @@ export function reportReadings(
           : null,
       cuped: r.cuped && {
         name: 'Uplift adjusted for past behaviour',
-        explanation: `The same difference with each user's goal count in the ${prePeriodDays} days before the campaign first reached them taken out (CUPED, one θ = ${r.cuped.theta.toPrecision(3)} for all groups; users with no history count as 0). Users who converted before convert again more often; removing what that predicts leaves the same uplift with less noise: here ${pct(Math.max(0, r.cuped.variance_reduction))} less variance, a ${level} interval. Read it beside the unadjusted one; they should agree.`,
+        explanation: `The same difference with each user's goal count in the ${prePeriodDays} days before the campaign first reached them taken out (CUPED, one θ = ${r.cuped.theta.toPrecision(3)} for all groups; users with no history count as 0). Users who converted before convert again more often; removing what that predicts leaves the same uplift with less noise: here ${pct(Math.max(0, r.cuped.variance_reduction))} less variance, a ${level} interval. Read it beside the unadjusted one; they should agree.${epochs('θ is pooled within each epoch and group; each epoch’s adjusted difference is weighted.')}`,
         theta: r.cuped.theta,
         estimate: r.cuped.estimate,
         ci: r.cuped.ci,

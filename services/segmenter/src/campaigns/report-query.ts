@@ -19,11 +19,13 @@ import type { CampaignDocument } from './document';
  * - `conversions`: the (run, user) pairs with a goal event in [at, at + within] (and not after now).
  * - `open_users`: the (group, user) pairs with a window still open at now; every other user is matured.
  * - `goal_events`: the goal's events of the campaign's users, from 14 days before its first run.
- * - `pre_period`: per group, CUPED's sums over matured users (each user's pre-period goal count x).
+ * - `pre_users`: each matured (group, user) with converted y and pre-period goal count x;
+ *   `pre_period`: per group, CUPED's sums over them.
  * - With a goal `value`: `value_users` each matured user's value (the sum of the property over the
  *   distinct goal events in their windows), `value_cap` the 99th percentile of the values above 0,
  *   `value_sums` per group Σ min(Y, cap) and Σ min(Y, cap)².
  *   The goal's event and `where` are compiled by the segment compiler (catalog predicates included).
+ * - With `byEpoch` (an adaptive campaign): `epoch_sums`, the same sums per group and per epoch.
  */
 
 /** A campaign goal, as the validated document has it. */
@@ -64,10 +66,19 @@ export interface GroupRow {
   value_syy?: number;
   value_capped?: number;
   value_cap?: number;
-  /** With `byEpoch`: per period of the split history (index, unordered), the matured users first assigned in it and those converted. */
+  /**
+   * With `byEpoch`: per period of the split history (index, unordered), the matured users first
+   * assigned in it, those converted, CUPED's Σx, Σx², Σxy over them, and with a goal value their Σ
+   * capped Y and Σ capped Y².
+   */
   epoch_periods?: number[];
   epoch_matured?: number[];
   epoch_converted?: number[];
+  epoch_pre_sx?: number[];
+  epoch_pre_sxx?: number[];
+  epoch_pre_sxy?: number[];
+  epoch_value_sy?: number[];
+  epoch_value_syy?: number[];
   /** Users first assigned to this group per UTC day (`YYYY-MM-DD`) and count, unordered: the pace of the power reading. */
   daily_days: string[];
   daily_counts: number[];
@@ -119,6 +130,9 @@ function canonical(name: string): string {
   return e.name;
 }
 
+/** A user's value `y` capped at the pooled percentile (value_cap). */
+const cappedValue = (y: string) => `least(${y}, (SELECT cap FROM value_cap))`;
+
 /** A value goal's CTEs, join and columns (see the header). Each goal event counts once per user, however many of their windows hold it. */
 function valueSums(goal: ReportGoal, q: QueryParts, ctes: string[], joins: string[], columns: string[]): void {
   ctes.push(`value_users AS (
@@ -134,7 +148,7 @@ function valueSums(goal: ReportGoal, q: QueryParts, ctes: string[], joins: strin
   ctes.push(`value_cap AS (
     SELECT if(count() = 0, 0, quantileExact(${VALUE_CAP_PERCENTILE})(y)) AS cap FROM value_users WHERE y > 0
 )`);
-  const capped = 'least(y, (SELECT cap FROM value_cap))';
+  const capped = cappedValue('y');
   ctes.push(`value_sums AS (
     SELECT variant, sum(${capped}) AS sy, sum(${capped} * ${capped}) AS syy, countIf(y > (SELECT cap FROM value_cap)) AS capped
     FROM value_users
@@ -144,10 +158,38 @@ function valueSums(goal: ReportGoal, q: QueryParts, ctes: string[], joins: strin
   columns.push('any(vs.sy) AS value_sy', 'any(vs.syy) AS value_syy', 'any(vs.capped) AS value_capped', '(SELECT cap FROM value_cap) AS value_cap');
 }
 
+/** An adaptive campaign's per-epoch sums (see `reportQuery`); after `pre_users` and, with a value, `value_users`. */
+function epochSums(value: boolean, ctes: string[], joins: string[], columns: string[]): void {
+  const v = cappedValue('v.y');
+  ctes.push(`epoch_sums AS (
+    SELECT variant, groupArray(period) AS periods, groupArray(n) AS users, groupArray(k) AS converted,
+        groupArray(sx) AS sx, groupArray(sxx) AS sxx, groupArray(sxy) AS sxy${value ? ', groupArray(vy) AS vy, groupArray(vyy) AS vyy' : ''}
+    FROM (
+        SELECT p.variant AS variant, arrayCount(b -> b <= toUnixTimestamp64Milli(f.first_at), {split_from:Array(Int64)}) AS period,
+            count() AS n, sum(p.y) AS k, sum(p.x) AS sx, sum(p.x * p.x) AS sxx, sum(p.x * p.y) AS sxy${value ? `, sum(${v}) AS vy, sum(${v} * ${v}) AS vyy` : ''}
+        FROM pre_users AS p
+        INNER JOIN firsts AS f ON f.user_id = p.user_id${value ? '\n        LEFT JOIN value_users AS v ON v.variant = p.variant AND v.user_id = p.user_id' : ''}
+        GROUP BY variant, period
+    )
+    GROUP BY variant
+)`);
+  joins.push('LEFT JOIN epoch_sums AS e ON e.variant = r.variant');
+  columns.push(
+    'any(e.periods) AS epoch_periods',
+    'any(e.users) AS epoch_matured',
+    'any(e.converted) AS epoch_converted',
+    'any(e.sx) AS epoch_pre_sx',
+    'any(e.sxx) AS epoch_pre_sxx',
+    'any(e.sxy) AS epoch_pre_sxy',
+    ...(value ? ['any(e.vy) AS epoch_value_sy', 'any(e.vyy) AS epoch_value_syy'] : []),
+  );
+}
+
 /**
  * `byEpoch` (an adaptive campaign, with a goal): also `epoch_sums`, per group and per period of the
- * split history (each epoch), the matured users first assigned in it and those of them converted: the
- * per-epoch per-arm sums of the epoch-weighted estimate (bandit/estimate.ts).
+ * split history (each epoch), the sums of `pre_period` and `value_sums` over the matured users first
+ * assigned in it: the per-epoch per-arm sums every epoch-weighted reading is computed from
+ * (stats/stratified.ts).
  */
 export function reportQuery(goal: ReportGoal | undefined, byEpoch = false): ReportQuery {
   const q = new QueryParts();
@@ -258,41 +300,25 @@ ${RESPONSES.map((r) => `        max(props.response::String = '${r}') AS ${r}`).j
     );
     // CUPED's sums over the matured users of each group: x the user's goal events in the 14 days
     // before their first run of the campaign (0 without history), y converted (0/1), so Σy² = Σy.
-    ctes.push(`pre_period AS (
-    SELECT variant, sum(x) AS sx, sum(x * x) AS sxx, sum(x * y) AS sxy
+    // `pre_users` has one row per matured (group, user); `epoch_sums` sums it per epoch too.
+    ctes.push(`pre_users AS (
+    SELECT m.variant AS variant, m.user_id AS user_id, any(m.y) AS y,
+        countIf(g.time >= m.first_at - INTERVAL ${PRE_PERIOD_DAYS} DAY AND g.time < m.first_at) AS x
     FROM (
-        SELECT m.variant AS variant, m.user_id AS user_id, any(m.y) AS y,
-            countIf(g.time >= m.first_at - INTERVAL ${PRE_PERIOD_DAYS} DAY AND g.time < m.first_at) AS x
-        FROM (
-            SELECT variant, user_id, min(at) AS first_at, max((inv_id, user_id) IN (SELECT inv_id, user_id FROM conversions)) AS y
-            FROM outcomes
-            WHERE (variant, user_id) NOT IN (SELECT variant, user_id FROM open_users)
-            GROUP BY variant, user_id
-        ) AS m
-        LEFT JOIN goal_events AS g ON g.user_id = m.user_id
-        GROUP BY m.variant, m.user_id
-    )
-    GROUP BY variant
+        SELECT variant, user_id, min(at) AS first_at, max((inv_id, user_id) IN (SELECT inv_id, user_id FROM conversions)) AS y
+        FROM outcomes
+        WHERE (variant, user_id) NOT IN (SELECT variant, user_id FROM open_users)
+        GROUP BY variant, user_id
+    ) AS m
+    LEFT JOIN goal_events AS g ON g.user_id = m.user_id
+    GROUP BY m.variant, m.user_id
+)`);
+    ctes.push(`pre_period AS (
+    SELECT variant, sum(x) AS sx, sum(x * x) AS sxx, sum(x * y) AS sxy FROM pre_users GROUP BY variant
 )`);
     joins.push('LEFT JOIN pre_period AS u ON u.variant = r.variant');
-    if (byEpoch) {
-      ctes.push(`epoch_sums AS (
-    SELECT variant, groupArray(period) AS periods, groupArray(n) AS users, groupArray(k) AS converted
-    FROM (
-        SELECT o.variant AS variant, arrayCount(b -> b <= toUnixTimestamp64Milli(f.first_at), {split_from:Array(Int64)}) AS period,
-            uniqExact(o.user_id) AS n, uniqExactIf(o.user_id, c.converted = 1) AS k
-        FROM outcomes AS o
-        INNER JOIN firsts AS f ON f.user_id = o.user_id
-        LEFT JOIN conversions AS c ON c.inv_id = o.inv_id AND c.user_id = o.user_id
-        WHERE ${matured.replaceAll('r.', 'o.')}
-        GROUP BY variant, period
-    )
-    GROUP BY variant
-)`);
-      joins.push('LEFT JOIN epoch_sums AS e ON e.variant = r.variant');
-      columns.push('any(e.periods) AS epoch_periods', 'any(e.users) AS epoch_matured', 'any(e.converted) AS epoch_converted');
-    }
     if (goal.value !== undefined) valueSums(goal, q, ctes, joins, columns);
+    if (byEpoch) epochSums(goal.value !== undefined, ctes, joins, columns);
   }
   // Skip reasons per group: the outcome's own (template, …) and the cap that refused the action (a
   // capped action that a later request of the same run did create was not skipped). Unordered.

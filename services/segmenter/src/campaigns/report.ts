@@ -1,12 +1,11 @@
 import { formatDateTime64 } from '@evp/clickhouse';
 import type { Analytics } from '@evp/core';
 import { guardrailReadings, type GuardrailReadings } from './guardrails';
-import { epochWeighted, type EpochWeighted } from './bandit';
+import { epochWeightedOf, type EpochWeighted } from './bandit';
 import { variantActionId } from './ids';
-import type { Proportion } from './stats';
-import { reportReadings, type ReportReadings, type SplitPlan } from './readings';
+import { epochCounts, reportReadings, type EpochGroup, type Group, type ReportReadings, type SplitPlan } from './readings';
 import { PRE_PERIOD_DAYS, reportQuery, VALUE_CAP_PERCENTILE, type GroupRow, type ReportGoal } from './report-query';
-import { CONFIDENCE, uplift, type Uplift } from './uplift';
+import { CONFIDENCE, epochUplift, uplift, type Uplift } from './uplift';
 
 /**
  * `GET /v1/campaigns/{id}/report` (docs/campaigns.md, "Report"): per group — control and each
@@ -26,7 +25,7 @@ export interface ReportOptions {
   split: SplitPlan;
   /** The document's `sample_size`: users planned in advance (the fixed-horizon reading is then primary). */
   plannedUsers?: number | undefined;
-  /** The document asks for adaptive allocation: each variant's uplift is also the epoch-weighted estimate, and the epochs are shown. */
+  /** The document asks for adaptive allocation: every comparison of a variant with control is epoch-weighted, and the epochs are shown. */
   adaptive?: boolean | undefined;
   /** The document's `min_effect`: the smallest absolute uplift worth finding (the power reading's users and days remaining). */
   minEffect?: number | undefined;
@@ -65,9 +64,17 @@ interface VariantReport extends GroupReport {
   variant: number;
   /** The variant's actions' `action_id` (also in nudge_response refs and /v1/actions/{action_id}/stats). */
   action_id: number;
-  /** Against control (unpooled Wald, fixed horizon); null without a goal or when either group has no audience. */
+  /**
+   * Against control (unpooled Wald, fixed horizon); null without a goal or when either group has no
+   * audience. For an adaptive campaign the epoch-weighted one over matured users (the same as
+   * `epoch_weighted`), null when no epoch has matured users in both groups.
+   */
   uplift: Uplift | null;
-  /** Every reading of the variant against control, each named and explained; null without a goal, or when control or the variant has no matured user. */
+  /**
+   * Every reading of the variant against control, each named and explained; null without a goal, or
+   * when control or the variant has no matured user (an adaptive campaign: in no common epoch). An
+   * adaptive campaign's are all epoch-weighted.
+   */
   readings: ReportReadings['variants'][number];
   /**
    * An adaptive campaign's uplift over its matured users: Σₑ (Nₑ/N)·Δₑ over the epochs of the split
@@ -176,6 +183,17 @@ export async function campaignReport(analytics: Analytics, opts: ReportOptions):
   // The readings count matured users only: an open window counts as "not converted" yet and would
   // bias a live reading toward 0. The audiences (for the sample-ratio check) are everyone's.
   const assigned = (row: GroupRow | undefined) => history.map((_, p) => row?.assigned_counts[row.assigned_periods.indexOf(p)] ?? 0);
+  // An adaptive campaign's groups per epoch (the query's `epoch_sums`, by period index).
+  const epochOf = (row: GroupRow | undefined, p: number): EpochGroup => {
+    const i = row?.epoch_periods?.indexOf(p) ?? -1;
+    const at = (xs: number[] | undefined) => (i < 0 ? 0 : (xs?.[i] ?? 0));
+    return {
+      matured: at(row?.epoch_matured),
+      converted: at(row?.epoch_converted),
+      pre: { sx: at(row?.epoch_pre_sx), sxx: at(row?.epoch_pre_sxx), sxy: at(row?.epoch_pre_sxy) },
+      ...(opts.goal?.value !== undefined ? { value: { sy: at(row?.epoch_value_sy), syy: at(row?.epoch_value_syy) } } : {}),
+    };
+  };
   const maturedOf = (g: GroupReport, row: GroupRow | undefined) => ({
     audience: g.audience,
     assigned: assigned(row),
@@ -183,6 +201,8 @@ export async function campaignReport(analytics: Analytics, opts: ReportOptions):
     converted: g.matured_converted,
     ...(hasGoal ? { pre: { sx: row?.pre_sx ?? 0, sxx: row?.pre_sxx ?? 0, sxy: row?.pre_sxy ?? 0 } } : {}),
     ...(opts.goal?.value !== undefined ? { value: { sy: row?.value_sy ?? 0, syy: row?.value_syy ?? 0, capped: row?.value_capped ?? 0 } } : {}),
+    // Without a history (a campaign saved before migration 018) every user is in one epoch.
+    ...(byEpoch ? { epochs: Array.from({ length: Math.max(1, history.length) }, (_, p) => epochOf(row, p)) } : {}),
   });
   const cap = rows[0]?.value_cap ?? 0;
   // Days with first assignments, from the first one to the report's day: the power reading's pace.
@@ -191,27 +211,17 @@ export async function campaignReport(analytics: Analytics, opts: ReportOptions):
   // At least one day: a first assignment after the report's instant (a report of the past) is today's pace.
   const daysSoFar =
     firstDay === undefined ? 0 : Math.max(1, 1 + Math.floor((Date.parse(opts.now.toISOString().slice(0, 10)) - Date.parse(firstDay)) / 86_400_000));
+  const compared = { control: maturedOf(control, byVariant.get(0)), variants: groups.map((g, i) => maturedOf(g, byVariant.get(i + 1))) };
   const readings = reportReadings(
-    { control: maturedOf(control, byVariant.get(0)), variants: groups.map((g, i) => maturedOf(g, byVariant.get(i + 1))) },
+    compared,
     opts.split,
     opts.plannedUsers,
     PRE_PERIOD_DAYS,
     opts.goal?.value === undefined ? undefined : { property: opts.goal.value, cap, percentile: VALUE_CAP_PERCENTILE },
     opts.minEffect === undefined ? undefined : { minEffect: opts.minEffect, days: daysSoFar },
   );
-  const epochWeightedOf = (variant: number) => {
-    if (!byEpoch) return null;
-    const perEpoch = (row: GroupRow | undefined, p: number): Proportion => {
-      const i = row?.epoch_periods?.indexOf(p) ?? -1;
-      return i < 0 ? { audience: 0, converted: 0 } : { audience: row?.epoch_matured?.[i] ?? 0, converted: row?.epoch_converted?.[i] ?? 0 };
-    };
-    const epochs = history.map((_, p) => ({
-      control: perEpoch(byVariant.get(0), p),
-      variant: perEpoch(byVariant.get(variant), p),
-      users: rows.reduce((n, r) => n + perEpoch(r, p).audience, 0),
-    }));
-    return epochWeighted(epochs, CONFIDENCE);
-  };
+  // An adaptive campaign's epochs of each variant against control, as its readings weight them.
+  const epochsOf = (i: number) => epochCounts(compared.control, compared.variants[i] as Group, [compared.control, ...compared.variants]);
   const variants = groups.map((g, i): VariantReport => ({
     variant: i + 1,
     action_id: variantActionId(opts.appId, opts.campaignId, i + 1),
@@ -219,9 +229,11 @@ export async function campaignReport(analytics: Analytics, opts: ReportOptions):
     uplift:
       g.converted === null || control.converted === null
         ? null
-        : uplift({ converted: control.converted, audience: control.audience }, { converted: g.converted, audience: g.audience }),
+        : byEpoch
+          ? epochUplift(epochsOf(i))
+          : uplift({ converted: control.converted, audience: control.audience }, { converted: g.converted, audience: g.audience }),
     readings: readings.variants[i] ?? null,
-    epoch_weighted: epochWeightedOf(i + 1),
+    epoch_weighted: byEpoch ? epochWeightedOf(epochsOf(i), CONFIDENCE) : null,
   }));
   return {
     campaign_id: opts.campaignId,

@@ -1,4 +1,4 @@
-import { twoSidedP, type Proportion } from './stats';
+import { standardizedRates, stratifiedWald, twoSidedP, type Proportion, type Stratum } from './stats';
 
 /**
  * The statistics of the campaign report (docs/campaigns.md, "Report"): a variant's conversion
@@ -42,23 +42,49 @@ export function uplift(control: Proportion, variant: Proportion): Uplift | null 
   if (control.audience === 0 || variant.audience === 0) return null;
   const pc = control.converted / control.audience;
   const pv = variant.converted / variant.audience;
-  const d = pv - pc;
   const se = Math.sqrt((pv * (1 - pv)) / variant.audience + (pc * (1 - pc)) / control.audience);
+  return around(pv - pc, se, relative(control.converted, pc, variant.converted, pv));
+}
+
+/**
+ * An adaptive campaign's uplift (docs/campaigns.md, "Adaptive allocation"), over the matured users of
+ * the epochs with users in both groups (stats/stratified.ts): d = Σₑ wₑ(p_v,ₑ − p_c,ₑ), wₑ = Nₑ/N,
+ * SE = √(Σₑ wₑ²(p_v q_v/n_v + p_c q_c/n_c)), z, p and `significant` as above; relative R_v / R_c − 1
+ * of the epoch-weighted rates R = Σₑ wₑ pₑ, its interval on the log of the ratio with
+ * SE_log = √(Var R_v / R_v² + Var R_c / R_c²) (with one epoch, `uplift`'s). Null without such an epoch.
+ */
+export function epochUplift(s: readonly Stratum[]): Uplift | null {
+  if (s.length === 0) return null;
+  const { centre, variance } = stratifiedWald(s);
+  const r = standardizedRates(s);
+  let rel: Uplift['relative'] = null;
+  if (r.control > 0)
+    rel =
+      r.variant === 0
+        ? { estimate: -1, ci: null }
+        : logInterval(r.variant / r.control, Math.sqrt(r.variantVariance / r.variant ** 2 + r.controlVariance / r.control ** 2));
+  return around(centre, Math.sqrt(variance), rel);
+}
+
+function around(d: number, se: number, relative: Uplift['relative']): Uplift {
   const z = se > 0 ? d / se : null;
   const ci: Interval | null = se > 0 ? [d - Z * se, d + Z * se] : null;
   return {
     absolute: { estimate: d, ci },
-    relative: relative(control.converted, pc, variant.converted, pv),
+    relative,
     z,
     p_value: z === null ? null : twoSidedP(z),
     significant: ci !== null && (ci[0] > 0 || ci[1] < 0),
   };
 }
 
+const logInterval = (ratio: number, seLog: number): NonNullable<Uplift['relative']> => {
+  const log = Math.log(ratio);
+  return { estimate: ratio - 1, ci: [Math.exp(log - Z * seLog) - 1, Math.exp(log + Z * seLog) - 1] };
+};
+
 function relative(xc: number, pc: number, xv: number, pv: number): Uplift['relative'] {
   if (xc === 0) return null;
   if (xv === 0) return { estimate: -1, ci: null };
-  const log = Math.log(pv / pc);
-  const se = Math.sqrt((1 - pv) / xv + (1 - pc) / xc);
-  return { estimate: pv / pc - 1, ci: [Math.exp(log - Z * se) - 1, Math.exp(log + Z * se) - 1] };
+  return logInterval(pv / pc, Math.sqrt((1 - pv) / xv + (1 - pc) / xc));
 }

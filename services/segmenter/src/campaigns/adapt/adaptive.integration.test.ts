@@ -15,7 +15,7 @@ import { createCampaignWorker, type CampaignWorkerConfig } from '../worker';
 // users reached, variant 2 converting at 50% and variant 1 at 5%; 12 h later the worker's allocation
 // timer appends an epoch favouring variant 2; the same users triggered again keep their variants while
 // 400 new ones follow the new weights; 12 h later a second epoch; the report reads the uplift
-// epoch-weighted from the split history the worker wrote.
+// epoch-weighted from the split history the worker wrote, its headline and readings included.
 const chdb = useMigratedChdb('adaptive_it');
 const logger = createLogger('adaptive-it', 'silent');
 const HOUR = 3_600_000;
@@ -161,6 +161,19 @@ it('moves the weights toward the better variant once per epoch, keeps assigned u
     }));
     expect(report.variants[1]?.epoch_weighted).toEqual(epochWeighted(expected));
     expect(report.variants[1]?.epoch_weighted?.estimate).toBeGreaterThan(0.4);
+    // The headline and the readings are that estimate, by the test's own arithmetic: Σ (Nₑ/N)·Δₑ with
+    // variance Σ (Nₑ/N)²·(p_v q_v/n_v + p_c q_c/n_c) (every user has matured: the window is an hour).
+    const n = expected.reduce((s, e) => s + e.users, 0);
+    const rate = (p: { converted: number; audience: number }) => p.converted / p.audience;
+    const wald = (p: { converted: number; audience: number }) => (rate(p) * (1 - rate(p))) / p.audience;
+    const d = expected.reduce((s, e) => s + (e.users / n) * (rate(e.variant) - rate(e.control)), 0);
+    const half = 1.959963984540054 * Math.sqrt(expected.reduce((s, e) => s + (e.users / n) ** 2 * (wald(e.variant) + wald(e.control)), 0));
+    const headline = report.variants[1]?.uplift;
+    expect(headline?.absolute.estimate).toBeCloseTo(d, 12);
+    expect(headline?.absolute.ci?.[0]).toBeCloseTo(d - half, 12);
+    expect(headline?.absolute.ci?.[1]).toBeCloseTo(d + half, 12);
+    expect(report.variants[1]?.readings?.fixed_horizon.estimate).toBeCloseTo(d, 12);
+    expect(report.variants[1]?.readings?.sequential.explanation).toContain('Epoch-weighted');
   } finally {
     await worker.stop();
     await bus.close();

@@ -1,4 +1,4 @@
-import { normalQuantile, type Interval, type Proportion } from '../stats';
+import { strata, stratifiedWald, zFor, type Interval, type Proportion, type Stratum } from '../stats';
 
 /**
  * The epoch-weighted uplift of an adaptive campaign: Σₑ (Nₑ/N)·Δₑ, Δₑ the variant-minus-control
@@ -7,7 +7,8 @@ import { normalQuantile, type Interval, type Proportion } from '../stats';
  * control's, so the pooled variant rate over-weights those epochs. Within an epoch the split is
  * fixed, so Δₑ is an ordinary randomized comparison; the weighted sum of independent epochs has
  * variance Σₑ (Nₑ/N)²·Var(Δₑ) (Wald per epoch). Epochs where either group is empty are skipped and
- * their weight given to the others.
+ * their weight given to the others. The report's readings of an adaptive campaign are all read on
+ * these strata (stats/stratified.ts).
  */
 
 interface EpochCounts {
@@ -25,19 +26,16 @@ export interface EpochWeighted {
 }
 
 export function epochWeighted(epochs: readonly EpochCounts[], confidence = 0.95): EpochWeighted {
-  const used = epochs.filter((e) => e.control.audience > 0 && e.variant.audience > 0);
-  const n = used.reduce((s, e) => s + e.users, 0);
-  if (used.length === 0 || n === 0) return { method: 'epoch_weighted', estimate: null, ci: null, epochs: 0 };
-  let estimate = 0;
-  let variance = 0;
-  for (const e of used) {
-    const w = e.users / n;
-    const pc = e.control.converted / e.control.audience;
-    const pv = e.variant.converted / e.variant.audience;
-    estimate += w * (pv - pc);
-    variance += w * w * ((pc * (1 - pc)) / e.control.audience + (pv * (1 - pv)) / e.variant.audience);
-  }
-  const z = normalQuantile(1 - (1 - confidence) / 2);
-  const half = z * Math.sqrt(variance);
-  return { method: 'epoch_weighted', estimate, ci: [estimate - half, estimate + half], epochs: used.length };
+  return epochWeightedOf(
+    strata(epochs, (g) => g.audience),
+    confidence,
+  );
+}
+
+/** The same from the epochs already kept and weighted (stats/stratified.ts `strata`). */
+export function epochWeightedOf(s: readonly Stratum[], confidence = 0.95): EpochWeighted {
+  if (s.length === 0) return { method: 'epoch_weighted', estimate: null, ci: null, epochs: 0 };
+  const { centre: estimate, variance } = stratifiedWald(s);
+  const half = zFor(confidence) * Math.sqrt(variance);
+  return { method: 'epoch_weighted', estimate, ci: [estimate - half, estimate + half], epochs: s.length };
 }

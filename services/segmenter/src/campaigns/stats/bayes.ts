@@ -19,8 +19,8 @@ export interface BayesReading {
   seed: number;
 }
 
-const BAYES_DRAWS = 10_000;
-const BAYES_SEED = 42;
+export const BAYES_DRAWS = 10_000;
+export const BAYES_SEED = 42;
 
 export function bayes(control: Proportion, variant: Proportion, draws = BAYES_DRAWS, seed = BAYES_SEED): BayesReading {
   const random = seeded(seed);

@@ -26,7 +26,8 @@ export interface Difference {
 /** z for a two-sided interval at `confidence`. */
 export const zFor = (confidence: number): number => normalQuantile(1 - (1 - confidence) / 2);
 
-function around(centre: number, variance: number, raw: number, confidence: number): Difference {
+/** The interval and z-test of a centre with its variance; `estimate` the observed difference beside it. */
+export function differenceAround(centre: number, variance: number, raw: number, confidence: number): Difference {
   if (!(variance > 0)) return { estimate: raw, ci: null, z: null, p_value: null };
   const se = Math.sqrt(variance);
   const z = centre / se;
@@ -40,7 +41,7 @@ const rate = (g: Proportion) => g.converted / g.audience;
 export function wald(control: Proportion, variant: Proportion, confidence = 0.95): Difference {
   const pc = rate(control);
   const pv = rate(variant);
-  return around(pv - pc, (pv * (1 - pv)) / variant.audience + (pc * (1 - pc)) / control.audience, pv - pc, confidence);
+  return differenceAround(pv - pc, (pv * (1 - pv)) / variant.audience + (pc * (1 - pc)) / control.audience, pv - pc, confidence);
 }
 
 /**
@@ -51,7 +52,7 @@ export function wald(control: Proportion, variant: Proportion, confidence = 0.95
  */
 export function agrestiCaffo(control: Proportion, variant: Proportion, confidence = 0.95): Difference {
   const { centre, variance } = agrestiCaffoMoments(control, variant);
-  return around(centre, variance, rate(variant) - rate(control), confidence);
+  return differenceAround(centre, variance, rate(variant) - rate(control), confidence);
 }
 
 /** The Agresti–Caffo centre p̃_v − p̃_c and its variance (the sequential interval uses them too). */
