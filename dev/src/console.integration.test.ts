@@ -476,10 +476,11 @@ describe('the console in Chromium', () => {
     await page.screenshot({ path: resolve(IMG, 'console-campaign-srm.png'), fullPage: true });
   });
 
-  it('shows an adaptive campaign’s weights over time', async () => {
+  it('shows an adaptive campaign’s epoch-weighted uplift and its weights over time', async () => {
     // An adaptive campaign whose worker moved the weights once (appended as the worker does, through
     // the store), and users seeded in both epochs exactly at that epoch's shares: control 20%, then
-    // the variants 50/50 of the treated, then 25/75. Variant 2 converts 10 points above control in each.
+    // the variants 50/50 of the treated, then 25/75 (500 users each). Variant 2 converts 10 points
+    // above control in each, variant 1 as control.
     const created = await api('POST', '/v1/campaigns', {
       ...CAMPAIGN,
       name: 'Adaptive refill',
@@ -531,14 +532,14 @@ describe('the console in Chromium', () => {
         }),
       );
     seed(0, moved - 500, [
-      [20, 2],
-      [40, 4],
-      [40, 8],
+      [100, 10],
+      [200, 20],
+      [200, 40],
     ]);
     seed(1, moved + 500, [
-      [20, 2],
-      [20, 2],
-      [60, 12],
+      [100, 10],
+      [100, 10],
+      [300, 60],
     ]);
     await parts.analytics.insert('campaign_outcomes', rows);
     await parts.analytics.insert(TABLES.events, goals.map(eventRow));
@@ -566,6 +567,27 @@ describe('the console in Chromium', () => {
     });
     // The same numbers for a screen reader.
     expect(await chart.getAttribute('aria-label')).toBe(`${label(stored?.created_at ?? 0)}: 50.0%, 50.0%; ${label(moved)}: 25.0%, 75.0%`);
+    // Each variant's epoch-weighted uplift, said and coloured as the uplift is, with the report's
+    // numbers behind it. Both epochs weigh ½ (500 users each); variant 2: Δ = 0.1 in each, Var =
+    // ¼·(0.09/100 + 0.16/200) + ¼·(0.09/100 + 0.16/300) = 0.00078333, half 1.959964·0.0279881 = 0.054856;
+    // variant 1: Δ = 0, Var = ¼·(0.09/100 + 0.09/200) + ¼·(0.09/100 + 0.09/100) = 0.0007875, half 0.055001.
+    const lines = await page
+      .getByTestId('epoch-weighted')
+      .locator('p')
+      .evaluateAll((ps) => ps.map((p) => [p.textContent, p.className, { ...(p as HTMLElement).dataset }]));
+    const numbers = (v: number) => {
+      const e = report.variants[v - 1].epoch_weighted;
+      return { testid: `epoch-weighted-${v}`, estimate: String(e.estimate), low: String(e.ci[0]), high: String(e.ci[1]) };
+    };
+    expect(lines).toEqual([
+      ['Variant 1, epoch-weighted: 0.0 points, 95% CI \u22125.5 to +5.5 over 2 epochs: not distinguishable from no effect yet.', 'flat', numbers(1)],
+      ['Variant 2, epoch-weighted: +10.0 points, 95% CI +4.5 to +15.5 over 2 epochs: likely a real improvement.', 'up', numbers(2)],
+    ]);
+    const explanation = page.getByTestId('epoch-weighted-explanation');
+    expect([await explanation.isVisible(), (await explanation.textContent())?.startsWith('Epoch-weighted: the weights moved between epochs')]).toEqual([
+      true,
+      true,
+    ]);
     await page.getByTestId('allocation').screenshot({ path: resolve(IMG, 'console-campaign-adaptive.png') });
   });
 

@@ -2,11 +2,10 @@
 import type { ErrorBody } from '@evp/segmenter';
 import { storedKey } from './key';
 
-/** A refused call: the API's message, with its whole error body (code, path, details) to read. */
+/** A refused call: the API's message (or its HTTP status), with its whole error body (code, path, details) to read. */
 export class ApiRefusal extends Error {
   constructor(
     message: string,
-    readonly status: number,
     readonly body: Partial<ErrorBody>,
   ) {
     super(message);
@@ -30,7 +29,7 @@ export async function api<T>(path: string, init: CallInit = {}): Promise<T> {
   const body = (await res.json()) as unknown;
   if (res.ok) return body as T;
   const refusal = body as Partial<ErrorBody>;
-  throw new ApiRefusal(refusal.error?.message ?? `HTTP ${res.status}`, res.status, refusal);
+  throw new ApiRefusal(refusal.error?.message ?? `HTTP ${res.status}`, refusal);
 }
 
 /** The refusal's body, when the error is one. */

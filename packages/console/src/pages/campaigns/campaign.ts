@@ -1,11 +1,31 @@
 /// <reference lib="dom" />
 import type { CampaignAnswer, CampaignReport, PreviewOutcome } from '@evp/segmenter';
-import { guardrailWords, percent, readingWords, upliftWords, valueWords } from '@evp/segmenter/report-words';
+import { epochWeightedWords, excludesZero, guardrailWords, percent, readingWords, upliftWords, valueWords } from '@evp/segmenter/report-words';
 import { api, byId, chart, clear, every, messageOf, refusalOf, status, table, text } from '../../shell';
 import { STAGES, allocationSeries, rateLine, reportGroups, reportMeta, stageCount } from './groups';
 
 const COLORS = ['#6e7781', '#0969da', '#1a7f37', '#bf8700', '#8250df', '#cf222e'];
 const COMMANDS = ['resume', 'pause', 'end'] as const;
+
+/**
+ * Appends a line of words to `box`: its class, and its data attributes (the test id and the numbers
+ * behind the words, made strings by the dataset's setter; a null or false source sets none).
+ */
+function say(box: HTMLElement, words: string, cls?: string, ...data: unknown[]): HTMLElement {
+  const line = box.appendChild(text('p', words, cls));
+  Object.assign(line.dataset, ...data);
+  return line;
+}
+
+/** A warning above the report, as an alert: the numbers below it cannot be taken as they are. */
+const alarm = (box: HTMLElement, words: string, testid: string) => say(box, words, 'warning', { testid }).setAttribute('role', 'alert');
+
+/** A chart's options: the legend below it, its y axis from 0 with this title (the funnel's and the rates'). */
+const legendBelowAxisFrom0 = (title: string) =>
+  ({ plugins: { legend: { position: 'bottom' } }, scales: { y: { beginAtZero: true, title: { display: true, text: title } } } }) as const;
+
+/** A difference's colour: up or down when it is likely real, else flat. */
+const tone = (significant: boolean, estimate: number) => (significant ? (estimate > 0 ? 'up' : 'down') : 'flat');
 
 /** The funnel per group: a bar chart and the same numbers as a table. */
 function funnel(report: CampaignReport): void {
@@ -16,7 +36,7 @@ function funnel(report: CampaignReport): void {
       labels: [...STAGES],
       datasets: groups.map((g, i) => ({ label: g.label, data: STAGES.map((s) => stageCount(g.counts, s)), backgroundColor: COLORS[i % COLORS.length]! })),
     },
-    options: { plugins: { legend: { position: 'bottom' } }, scales: { y: { beginAtZero: true, title: { display: true, text: 'users / runs' } } } },
+    options: legendBelowAxisFrom0('users / runs'),
   });
   const rows = groups.map((g) => [g.label, ...STAGES.map((s) => String(stageCount(g.counts, s)))]);
   clear(byId('funnel-table')).appendChild(table(['Group', ...STAGES], rows, 'funnel'));
@@ -25,22 +45,11 @@ function funnel(report: CampaignReport): void {
 /** Each group's conversion rate with its 95% interval (list and chart), and each variant's uplift in words. */
 function rates(report: CampaignReport): void {
   const list = clear(byId('rates'));
-  const points: (number | null)[] = [];
-  const bars: ([number, number] | null)[] = [];
   const groups = reportGroups(report);
-  for (const g of groups) {
-    const line = rateLine(g);
-    const li = text('li', line.words);
-    li.dataset.testid = `rate-${g.id}`;
-    if (line.rate !== null && line.ci !== null) {
-      li.dataset.rate = String(line.rate);
-      li.dataset.low = String(line.ci[0]);
-      li.dataset.high = String(line.ci[1]);
-    }
-    list.appendChild(li);
-    points.push(line.rate === null ? null : line.rate * 100);
-    bars.push(line.ci === null ? null : [line.ci[0] * 100, line.ci[1] * 100]);
-  }
+  const lines = groups.map(rateLine);
+  lines.forEach(({ words, rate, ci }, i) =>
+    Object.assign(list.appendChild(text('li', words)).dataset, { testid: `rate-${groups[i]!.id}` }, ci && { rate, low: ci[0], high: ci[1] }),
+  );
   chart(byId<HTMLCanvasElement>('rate-chart'), {
     type: 'bar',
     data: {
@@ -50,7 +59,8 @@ function rates(report: CampaignReport): void {
         {
           type: 'line',
           label: 'conversion rate',
-          data: points,
+          // In %; null (no point) for a group without a rate.
+          data: lines.map((l) => l.rate && l.rate * 100),
           showLine: false,
           pointRadius: 6,
           pointBackgroundColor: '#1b1f24',
@@ -59,7 +69,7 @@ function rates(report: CampaignReport): void {
         {
           type: 'bar',
           label: '95% interval',
-          data: bars,
+          data: lines.map((l) => l.ci && [l.ci[0] * 100, l.ci[1] * 100]),
           backgroundColor: 'rgba(9,105,218,0.35)',
           borderColor: '#0969da',
           borderWidth: 1,
@@ -67,29 +77,23 @@ function rates(report: CampaignReport): void {
         },
       ],
     },
-    options: {
-      indexAxis: 'x',
-      plugins: { legend: { position: 'bottom' } },
-      scales: { y: { beginAtZero: true, title: { display: true, text: 'conversion rate, %' } } },
-    },
+    options: legendBelowAxisFrom0('conversion rate, %'),
   });
   const up = clear(byId('uplifts'));
   for (const v of report.variants) {
     // Once users have matured, the reading to act on (below) is the verdict; this all-users Wald
     // reading stays beside it, said for what it is: valid only when read once.
     const label = v.readings ? `Variant ${v.variant} against control, all users, valid only if read once` : `Variant ${v.variant} against control`;
-    const p = text('p', `${label}: ${upliftWords(v.uplift)}`);
-    p.dataset.testid = `uplift-${v.variant}`;
-    if (v.uplift) {
-      p.dataset.estimate = String(v.uplift.absolute.estimate);
-      if (v.uplift.absolute.ci) {
-        p.dataset.low = String(v.uplift.absolute.ci[0]);
-        p.dataset.high = String(v.uplift.absolute.ci[1]);
-      }
-      if (v.uplift.p_value !== null) p.dataset.p = String(v.uplift.p_value);
-      p.className = v.readings ? 'meta' : v.uplift.significant ? (v.uplift.absolute.estimate > 0 ? 'up' : 'down') : 'flat';
-    }
-    up.appendChild(p);
+    const u = v.uplift;
+    say(
+      up,
+      `${label}: ${upliftWords(u)}`,
+      u ? (v.readings ? 'meta' : tone(u.significant, u.absolute.estimate)) : '',
+      { testid: `uplift-${v.variant}` },
+      u && { estimate: u.absolute.estimate },
+      u?.absolute.ci && { low: u.absolute.ci[0], high: u.absolute.ci[1] },
+      u?.p_value != null && { p: u.p_value },
+    );
   }
   byId('report-meta').textContent = reportMeta(report);
 }
@@ -103,17 +107,8 @@ function readings(report: CampaignReport): void {
   // Null with fewer than two groups or no users yet: nothing to check.
   const srm = report.srm;
   if (srm) {
-    if (srm.warning !== null) {
-      const warning = text('p', srm.warning, 'warning');
-      warning.setAttribute('role', 'alert');
-      warning.dataset.testid = 'srm-warning';
-      box.appendChild(warning);
-    }
-    const check = text('p', `${srm.name}: ${srm.explanation}`, 'meta');
-    check.dataset.testid = 'srm-check';
-    check.dataset.p = String(srm.p_value);
-    check.dataset.mismatch = String(srm.mismatch);
-    box.appendChild(check);
+    if (srm.warning !== null) alarm(box, srm.warning, 'srm-warning');
+    say(box, `${srm.name}: ${srm.explanation}`, 'meta', { testid: 'srm-check', p: srm.p_value, mismatch: srm.mismatch });
   }
   const list = clear(byId('readings'));
   // The readings' intervals are at 1 − α/k for k variants (Holm's family), α = 1 − the report's confidence.
@@ -122,27 +117,22 @@ function readings(report: CampaignReport): void {
     if (!v.readings) continue;
     const kind = v.readings.primary;
     const primary = v.readings[kind];
-    const verdict = text(
-      'p',
+    say(
+      list,
       `Variant ${v.variant}, the reading to act on (${primary.name}): ${readingWords(primary, kind, confidence)} P(beats control) = ${percent(v.readings.bayes.p_beats_control)}.`,
-      primary.significant ? (primary.estimate > 0 ? 'up' : 'down') : 'flat',
+      tone(primary.significant, primary.estimate),
+      { testid: `reading-${v.variant}` },
     );
-    verdict.dataset.testid = `reading-${v.variant}`;
-    list.appendChild(verdict);
-    list.appendChild(text('p', `${primary.explanation} ${v.readings.bayes.explanation}`, 'meta'));
+    say(list, `${primary.explanation} ${v.readings.bayes.explanation}`, 'meta');
     // What the campaign can detect, and with the document's min_effect how many users and days remain.
-    const power = text('p', `${v.readings.power.name}: ${v.readings.power.explanation}`, 'meta');
-    power.dataset.testid = `power-${v.variant}`;
-    list.appendChild(power);
+    say(list, `${v.readings.power.name}: ${v.readings.power.explanation}`, 'meta', { testid: `power-${v.variant}` });
     const value = v.readings.value;
     if (value) {
-      const line = text('p', `Variant ${v.variant}, ${value.name}: ${valueWords(value, confidence)}.`);
-      line.dataset.testid = `value-${v.variant}`;
-      list.appendChild(line);
-      list.appendChild(text('p', value.explanation, 'meta'));
+      say(list, `Variant ${v.variant}, ${value.name}: ${valueWords(value, confidence)}.`, '', { testid: `value-${v.variant}` });
+      say(list, value.explanation, 'meta');
     }
   }
-  if (report.variants.length > 1) list.appendChild(text('p', `${report.correction.name}: ${report.correction.explanation}`, 'meta'));
+  if (report.variants.length > 1) say(list, `${report.correction.name}: ${report.correction.explanation}`, 'meta');
 }
 
 /**
@@ -152,35 +142,39 @@ function readings(report: CampaignReport): void {
 function guardrails(report: CampaignReport): void {
   const box = clear(byId('guardrails'));
   const g = report.guardrails;
-  for (const w of g.warnings) {
-    const warning = text('p', w, 'warning');
-    warning.setAttribute('role', 'alert');
-    warning.dataset.testid = 'guardrail-warning';
-    box.appendChild(warning);
-  }
+  for (const w of g.warnings) alarm(box, w, 'guardrail-warning');
   for (const v of g.variants) {
     for (const [metric, verb] of [
       ['block', 'blocked'],
       ['discard', 'discarded'],
     ] as const) {
-      const line = text('p', guardrailWords(v.variant, verb, v[metric]), v[metric].breach ? 'down' : 'meta');
-      line.dataset.testid = `guardrail-${v.variant}-${metric}`;
-      line.dataset.breach = String(v[metric].breach);
-      box.appendChild(line);
+      const breach = v[metric].breach;
+      say(box, guardrailWords(v.variant, verb, v[metric]), breach ? 'down' : 'meta', { testid: `guardrail-${v.variant}-${metric}`, breach });
     }
   }
-  if (g.variants.length > 0) box.appendChild(text('p', `${g.name}: ${g.explanation}`, 'meta'));
+  if (g.variants.length > 0) say(box, `${g.name}: ${g.explanation}`, 'meta');
 }
 
 /**
- * An adaptive campaign's weights over time (a stepped line per variant: its share of the treated
- * users from each epoch's start); hidden for a campaign with fixed weights. Its epoch-weighted uplift
- * is in the JSON report only: the page script's 5 KB budget has no room for more words.
+ * An adaptive campaign's epoch-weighted uplift per variant, said and coloured as the uplift is (its
+ * explanation is the section's static markup), and its weights over time (a stepped line per
+ * variant: its share of the treated users from each epoch's start); hidden for a campaign with fixed weights.
  */
 function allocation(report: CampaignReport): void {
   const a = report.allocation;
   byId('allocation').hidden = !a;
   if (!a) return;
+  const box = clear(byId('epoch-weighted'));
+  for (const { variant, epoch_weighted: e } of report.variants) {
+    if (!e) continue;
+    say(
+      box,
+      `Variant ${variant}, epoch-weighted: ${epochWeightedWords(e)}`,
+      tone(excludesZero(e.ci), e.estimate ?? 0),
+      { testid: `epoch-weighted-${variant}` },
+      e.ci && { estimate: e.estimate, low: e.ci[0], high: e.ci[1] },
+    );
+  }
   const { labels, series } = allocationSeries(a);
   const canvas = byId<HTMLCanvasElement>('allocation-chart');
   // The same numbers for a screen reader: one line per epoch.

@@ -8,8 +8,7 @@ function sparkline(activity: readonly CampaignActivity[]): { box: HTMLElement; c
   const created = total(b.series[0]!);
   const box = text('div', null, 'spark');
   const canvas = document.createElement('canvas');
-  canvas.dataset.testid = 'sparkline';
-  canvas.dataset.created = String(created);
+  Object.assign(canvas.dataset, { testid: 'sparkline', created });
   canvas.setAttribute('role', 'img');
   canvas.setAttribute('aria-label', `${created} actions created in the last 24 hours`);
   box.appendChild(canvas);

@@ -32,8 +32,13 @@ export const CAMPAIGN_BODY = `<p><a href="/console/campaigns">← Campaigns</a><
       </figure>
     </div>
     <section id="allocation" data-testid="allocation" hidden>
-      <h3>Adaptive allocation: each variant's share (%) of the treated users over time</h3>
-      <div class="chart"><canvas id="allocation-chart" data-testid="allocation-chart" role="img"></canvas></div>
+      <h3>Adaptive allocation</h3>
+      <div id="epoch-weighted" data-testid="epoch-weighted"></div>
+      <p class="meta" data-testid="epoch-weighted-explanation">Epoch-weighted: the weights moved between epochs, and pooling users across epochs of different weights is biased (a variant's pooled rate leans to the epochs where it had more users), so this estimate weights each epoch's difference, variant minus control among the users first assigned in it, by that epoch's share of the users. Matured users only; a 95% interval valid if read once.</p>
+      <figure>
+        <figcaption>Each variant's share (%) of the treated users over time</figcaption>
+        <div class="chart"><canvas id="allocation-chart" data-testid="allocation-chart" role="img"></canvas></div>
+      </figure>
     </section>
   </section>
   <section>

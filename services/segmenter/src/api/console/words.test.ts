@@ -1,5 +1,16 @@
 import { uplift } from '../../campaigns';
-import { guardrailWords, valueWords, percent, pWords, readingWords, signedPoints, upliftWords, wilsonInterval } from './words';
+import {
+  epochWeightedWords,
+  excludesZero,
+  guardrailWords,
+  valueWords,
+  percent,
+  pWords,
+  readingWords,
+  signedPoints,
+  upliftWords,
+  wilsonInterval,
+} from './words';
 
 describe('the report in plain words', () => {
   it('says an uplift with its interval and p-value as a non-statistician reads it', () => {
@@ -45,6 +56,34 @@ describe('the report in plain words', () => {
     expect(wilsonInterval(0, 20)?.map((x) => x.toFixed(6))).toEqual(['0.000000', '0.161125']);
     expect(wilsonInterval(20, 20)?.map((x) => x.toFixed(6))).toEqual(['0.838875', '1.000000']);
     expect(wilsonInterval(0, 0)).toBeNull();
+  });
+});
+
+describe('the epoch-weighted uplift of an adaptive campaign, in plain words', () => {
+  const ew = (estimate: number | null, ci: [number, number] | null, epochs: number) => ({ estimate, ci, epochs });
+
+  it('says the estimate and its 95% interval as the uplift is, with the epochs it weighs', () => {
+    // 2/20 against 8/40, then 2/20 against 12/60, 100 users in each epoch (campaigns/bandit/estimate.ts):
+    // Δ = 0.1 in both; Var = ¼·(0.0045 + 0.004) + ¼·(0.0045 + 0.0026667) = 0.0039167; half 1.959964·0.0625833 = 0.1226610.
+    expect(epochWeightedWords(ew(0.1, [0.1 - 0.122661, 0.1 + 0.122661], 2))).toBe(
+      '+10.0 points, 95% CI \u22122.3 to +22.3 over 2 epochs: not distinguishable from no effect yet.',
+    );
+    // One epoch of 50/1000 against 80/1000 is the uplift's own Wald interval (as above).
+    expect(epochWeightedWords(ew(0.03, [0.008431, 0.051569], 1))).toBe('+3.0 points, 95% CI +0.8 to +5.2 over 1 epoch: likely a real improvement.');
+    expect(epochWeightedWords(ew(-0.03, [-0.051569, -0.008431], 1))).toBe(
+      '\u22123.0 points, 95% CI \u22125.2 to \u22120.8 over 1 epoch: likely a real decline.',
+    );
+  });
+
+  it('says why there is no estimate, and calls a difference likely real only when its interval leaves 0 out', () => {
+    expect(epochWeightedWords(ew(null, null, 0))).toBe('no estimate yet: no epoch has matured users in both control and this variant.');
+    expect([excludesZero([0.001, 0.2]), excludesZero([-0.2, -0.001]), excludesZero([0, 0.2]), excludesZero([-0.1, 0.1]), excludesZero(null)]).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 });
 

@@ -38,6 +38,16 @@ export function pWords(p: number): string {
   return p < 0.001 ? 'p < 0.001' : 'p = ' + p.toFixed(3);
 }
 
+/** An interval of a difference in points: "+0.8 to +5.2". */
+const pointsRange = (ci: [number, number]): string => signedPoints(ci[0]) + ' to ' + signedPoints(ci[1]);
+
+/** A confidence level as people quote it: 95%, 97.5%. */
+const levelWords = (confidence: number): string => (confidence * 100).toFixed(1).replace(/\.0$/, '') + '%';
+
+/** What a difference's sentence means, appended to it: "…: likely a real improvement." */
+const verdict = (sentence: string, significant: boolean, estimate: number): string =>
+  sentence + (!significant ? ': not distinguishable from no effect yet.' : estimate > 0 ? ': likely a real improvement.' : ': likely a real decline.');
+
 /** The uplift shape the report gives (campaigns/uplift.ts), as much of it as the words need. */
 interface UpliftLike {
   absolute: { estimate: number; ci: [number, number] | null };
@@ -54,9 +64,28 @@ export function upliftWords(u: UpliftLike | null): string {
   const ci = u.absolute.ci;
   const head = signedPoints(u.absolute.estimate) + ' points';
   if (ci === null) return head + ' (no interval: every user of both groups did the same).';
-  const sentence = head + ', 95% CI ' + signedPoints(ci[0]) + ' to ' + signedPoints(ci[1]) + ' (' + pWords(u.p_value === null ? 1 : u.p_value) + ')';
-  if (!u.significant) return sentence + ': not distinguishable from no effect yet.';
-  return sentence + (u.absolute.estimate > 0 ? ': likely a real improvement.' : ': likely a real decline.');
+  return verdict(head + ', 95% CI ' + pointsRange(ci) + ' (' + pWords(u.p_value ?? 1) + ')', u.significant, u.absolute.estimate);
+}
+
+/** The epoch-weighted estimate of an adaptive campaign (campaigns/bandit/estimate.ts), as much of it as the words need. */
+interface EpochWeightedLike {
+  estimate: number | null;
+  ci: [number, number] | null;
+  epochs: number;
+}
+
+/** An interval that lies wholly above or below 0 (none: false): a difference likely real at its level. */
+export const excludesZero = (ci: [number, number] | null): boolean => ci !== null && (ci[0] > 0 || ci[1] < 0);
+
+/**
+ * An adaptive campaign's epoch-weighted uplift in one sentence, said as the uplift is (its 95%
+ * interval excluding 0 is what "likely real" means there too): "+10.0 points, 95% CI −2.3 to +22.3
+ * over 2 epochs: not distinguishable from no effect yet."
+ */
+export function epochWeightedWords(e: EpochWeightedLike): string {
+  if (e.estimate === null || e.ci === null) return 'no estimate yet: no epoch has matured users in both control and this variant.';
+  const sentence = signedPoints(e.estimate) + ' points, 95% CI ' + pointsRange(e.ci) + ' over ' + e.epochs + (e.epochs === 1 ? ' epoch' : ' epochs');
+  return verdict(sentence, excludesZero(e.ci), e.estimate);
 }
 
 /** A reading of the report's `readings` (campaigns/readings.ts), as much of it as the words need. */
@@ -76,11 +105,9 @@ interface ReadingLike {
 export function readingWords(r: ReadingLike, kind: 'sequential' | 'fixed_horizon', confidence: number): string {
   const head = signedPoints(r.estimate) + ' points';
   if (r.ci === null) return head + ' (no interval yet).';
-  const level = (confidence * 100).toFixed(1).replace(/\.0$/, '') + '% ' + (kind === 'sequential' ? 'always-valid interval' : 'interval');
+  const level = levelWords(confidence) + (kind === 'sequential' ? ' always-valid interval' : ' interval');
   const p = r.p_value_adjusted === null ? '' : ' (adjusted ' + pWords(r.p_value_adjusted) + ')';
-  const sentence = head + ', ' + level + ' ' + signedPoints(r.ci[0]) + ' to ' + signedPoints(r.ci[1]) + p;
-  if (!r.significant) return sentence + ': not distinguishable from no effect yet.';
-  return sentence + (r.estimate > 0 ? ': likely a real improvement.' : ': likely a real decline.');
+  return verdict(head + ', ' + level + ' ' + pointsRange(r.ci) + p, r.significant, r.estimate);
 }
 
 /** One guardrail of one variant (campaigns/guardrails.ts), as much of it as the words need. */
@@ -124,6 +151,6 @@ export function valueWords(v: ValueLike, confidence: number): string {
   const head = v.property + ' per user ' + amount(v.variant_mean) + ' against ' + amount(v.control_mean) + ' (' + signedAmount(v.difference.estimate);
   const ci = v.difference.ci;
   if (ci === null) return head + ', no interval: every user had the same value)';
-  const level = (confidence * 100).toFixed(1).replace(/\.0$/, '') + '% interval ';
+  const level = levelWords(confidence) + ' interval ';
   return head + ', ' + level + signedAmount(ci[0]) + ' to ' + signedAmount(ci[1]) + ', ' + pWords(v.difference.p_value ?? 1) + ')';
 }
