@@ -178,7 +178,7 @@ function allocation(report: CampaignReport): void {
   const { labels, series } = allocationSeries(a);
   const canvas = byId<HTMLCanvasElement>('allocation-chart');
   // The same numbers for a screen reader: one line per epoch.
-  canvas.ariaLabel = labels.map((l, i) => `${l}: ${series.map((s) => s[i]!.toFixed(1) + '%').join(', ')}`).join('; ');
+  canvas.setAttribute('aria-label', labels.map((l, i) => `${l}: ${series.map((s) => s[i]!.toFixed(1) + '%').join(', ')}`).join('; '));
   chart(canvas, {
     type: 'line',
     data: { labels, datasets: series.map((data, v) => ({ label: `Variant ${v + 1}`, data, stepped: true, borderColor: COLORS[v + 1]! })) },
