@@ -5,8 +5,9 @@
  *
  * Printed:
  * - the statements the run issued, per kind and per table, through a wrapper of the Analytics port:
- *   the deletes must be one DELETE and one APPLY DELETED MASK per table for the whole batch, and the
- *   evidence one count per table per phase (before, after, after with the mask ignored);
+ *   the deletes must be one DELETE and one APPLY DELETED MASK per table for the whole batch (per
+ *   partition of a table over CHUNK_ROWS rows, privacy/chunks.ts), and the evidence one count per
+ *   table (per partition) per phase (before, after, after with the mask ignored);
  * - the time of each step, from the requests' own stored steps;
  * - the p50/p99 of an analyst query mix run during the erasure, beside the same mix run without it
  *   just before (the baseline), in the same process, as a ratio;
@@ -171,11 +172,15 @@ async function main() {
     console.log('\nstatements issued by the run (kind table: count, slowest ms)');
     for (const [k, n] of [...runCounts].sort()) console.log(`  ${k}: ${n}, ${Math.round(runSlowest.get(k) ?? 0)}`);
     const deletes = [...runCounts].filter(([k]) => k.startsWith('DELETE ') || k.startsWith('APPLY '));
-    const perTable = deletes.every(([, n]) => n === 1);
-    // The evidence: one count per table per phase (before, after, after with the mask ignored) for the whole batch.
+    // One DELETE and one APPLY DELETED MASK per chunk of each table (the whole table, or each partition of a large one).
+    const tables = [...new Set(deletes.map(([k]) => k.split(' ').at(-1) ?? ''))];
+    const perTable = tables.every((t) => runCounts.get(`DELETE ${t}`) === runCounts.get(`APPLY DELETED MASK ${t}`));
+    // The evidence: one count per table (per partition of a large one) per phase (before, after, after with the mask ignored) for the whole batch.
     const evidence = privacy.targets.map((t) => `${t.table} ${runCounts.get(`SELECT ${t.table}`) ?? 0}`);
-    console.log(`counts per table for the batch (3 = one per phase): ${evidence.join(', ')}`);
-    console.log(`deletes: ${deletes.length} statements over ${privacy.targets.length} tables + the work table; one per table per batch: ${perTable}`);
+    console.log(`counts per table for the batch (3 per chunk: one per phase): ${evidence.join(', ')}`);
+    console.log(
+      `deletes: ${deletes.reduce((n, [, c]) => n + c, 0)} statements over ${privacy.targets.length} tables + the work table; one DELETE and one APPLY per chunk of each: ${perTable}`,
+    );
 
     const p = (xs: number[], q: number) => pct(xs, q).toFixed(1);
     console.log(`\n${present?.n} events, ${created.length} erasures; analyst mix (${MIX.length} queries in turn):\n`);

@@ -1,6 +1,7 @@
 import type { ActionStore } from '@evp/actions';
 import { allTopics, type Analytics, type Logger } from '@evp/core';
 import type { ClickHouseTarget } from './targets';
+import { chunksOf } from './chunks';
 import { countByRequest } from './evidence';
 import type { ErasureRequest, KafkaEntry, StoreEntry, StoredRequest, Suppression } from './model';
 import type { PrivacyStore } from './store';
@@ -28,6 +29,8 @@ export interface ErasureDeps {
    * `deleting` to kill the process mid-way (dev/src/sink-chdb, FAULT_ERASURE_PAUSE_MS). Absent: no wait.
    */
   betweenTables?: () => Promise<void>;
+  /** A table with more rows is counted and deleted one partition at a time (chunks.ts; CHUNK_ROWS by default). */
+  chunkRows?: number;
   now?: () => number;
 }
 
@@ -68,7 +71,8 @@ const kafkaExpiry = (suppressedAt: number): KafkaEntry[] =>
  * The erasure state machine: accepted → suppressed → deleting → verifying → completed | failed.
  * Every transition is stored before the next step starts, so a processor that dies anywhere resumes
  * from the stored state (a delete repeated is harmless). Deletes are batched: one statement per table
- * for all requests in `deleting`, then one per table to make it physical.
+ * (per partition of a table over chunkRows) for all requests in `deleting`, then one per table (per
+ * partition) to make it physical.
  */
 export function createErasureProcessor(deps: ErasureDeps) {
   const now = deps.now ?? Date.now;
@@ -116,11 +120,18 @@ export function createErasureProcessor(deps: ErasureDeps) {
     await saveAll(batch);
   }
 
-  /** Counts per request, one query per table for the whole batch (evidence.ts). */
+  const chunks = (t: ClickHouseTarget) => chunksOf(deps.analytics, t.table, deps.chunkRows);
+
+  /** Counts per request, one query per table (per partition of a large one) for the whole batch (evidence.ts). */
   async function countBatch(batch: StoredRequest<ErasureRequest>[], physical: boolean) {
     const { scope, params } = batchScope(batch);
     const counts = new Map<ClickHouseTarget, Map<string, number>>();
-    for (const t of deps.targets) counts.set(t, await countByRequest(deps.analytics, t, { scope, params }, physical));
+    for (const t of deps.targets) {
+      const sum = new Map<string, number>();
+      for (const chunk of await chunks(t))
+        for (const [id, n] of await countByRequest(deps.analytics, t, { scope, params }, physical, chunk)) sum.set(id, (sum.get(id) ?? 0) + n);
+      counts.set(t, sum);
+    }
     return (t: ClickHouseTarget, s: StoredRequest<ErasureRequest>) => counts.get(t)?.get(s.request.id) ?? 0;
   }
 
@@ -165,10 +176,13 @@ export function createErasureProcessor(deps: ErasureDeps) {
     }
     for (const t of deps.targets) {
       if (t.beforeDelete) await deps.analytics.command(t.beforeDelete(scope), params);
-      await deps.analytics.command(`DELETE FROM ${t.table} WHERE ${t.where(scope)}`, params);
-      // The lightweight delete only masks rows; rewriting the affected parts removes them from disk
-      // (the old parts go once ClickHouse cleans them up: old_parts_lifetime).
-      await deps.analytics.command(`ALTER TABLE ${t.table} APPLY DELETED MASK`);
+      // A large table one partition at a time (chunks.ts): the analysts' queries in the same chdb session run between.
+      for (const chunk of await chunks(t)) {
+        await deps.analytics.command(`DELETE FROM ${t.table}${chunk.partition} WHERE ${t.where(scope)}`, params);
+        // The lightweight delete only masks rows; rewriting the affected parts removes them from disk
+        // (the old parts go once ClickHouse cleans them up: old_parts_lifetime).
+        await deps.analytics.command(`ALTER TABLE ${t.table} APPLY DELETED MASK${chunk.partition}`);
+      }
       await deps.betweenTables?.();
     }
     for (const s of batch) {

@@ -1,4 +1,5 @@
 import type { Analytics } from '@evp/core';
+import { WHOLE_TABLE, type Chunk } from './chunks';
 import { WORK_TABLE, type ClickHouseTarget } from './targets';
 
 /**
@@ -11,14 +12,17 @@ import { WORK_TABLE, type ClickHouseTarget } from './targets';
  * text of `texts` searched for the ids of its app. A row is counted once per request, whatever number
  * of its ids the request names (`_part`, `_part_offset` name the row). `physical` counts the rows
  * still on disk (the deleted mask ignored). `params` binds the scope's parameters (the batch's request ids). Requests naming no row are absent from the map.
+ * `chunk` (chunks.ts) limits the count to one partition of a large table.
  */
 export async function countByRequest(
   analytics: Analytics,
   target: ClickHouseTarget,
   { scope, params }: { scope: string; params?: Record<string, unknown> },
   physical: boolean,
+  chunk: Chunk = WHOLE_TABLE,
 ): Promise<Map<string, number>> {
-  const rows = (columns: string) => `SELECT _part AS part, _part_offset AS offset, app_id, ${columns} FROM ${target.table} WHERE ${target.where(scope)}`;
+  const rows = (columns: string) =>
+    `SELECT _part AS part, _part_offset AS offset, app_id, ${columns} FROM ${target.table} WHERE ${chunk.where}(${target.where(scope)})`;
   const work = (columns: string) => `SELECT request_id, app_id, ${columns} FROM ${WORK_TABLE} WHERE ${scope}`;
   const byKey = `SELECT w.request_id AS request_id, r.part AS part, r.offset AS offset
     FROM (${rows(`arrayJoin(${target.keys}) AS key`)}) AS r

@@ -24,6 +24,7 @@ export interface PrivacyServiceDeps {
   /** The action store to erase and export (ErasureDeps.actions). */
   actions?: ErasureDeps['actions'];
   betweenTables?: ErasureDeps['betweenTables'];
+  chunkRows?: ErasureDeps['chunkRows'];
   now?: () => number;
 }
 
