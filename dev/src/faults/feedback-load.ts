@@ -2,7 +2,7 @@ import { MAX_ACTIONS_PER_CREATE } from '@evp/actions';
 import { waitFor } from '@evp/testkit';
 import { KEYS, type Harness } from './harness';
 import { sendUpload } from './load';
-import { SETTLE_MS, call, every, hashSeed, utc } from './scenario-kit';
+import { SETTLE_MS, call, hashSeed, utc } from './scenario-kit';
 
 /** Responses a second beside the upload load, and the most one run sends (one action each). */
 const FEEDBACK_RATE = 2;
@@ -87,8 +87,22 @@ export async function feedbackLoad(h: Harness, tag: string) {
   };
 
   return {
-    /** Starts sending; the function it returns stops and waits for the response in flight. */
-    start: () => every(1_000 / FEEDBACK_RATE, respond),
+    /**
+     * Starts sending, one response every 1/FEEDBACK_RATE s whether or not the last was answered, as
+     * from many devices (a broker away holds answers for seconds: one at a time, the responses would
+     * stop while it is away); the function it returns stops and waits for those in flight.
+     */
+    start: () => {
+      const inFlight = new Set<Promise<void>>();
+      const timer = setInterval(() => {
+        const p: Promise<void> = respond().finally(() => inFlight.delete(p));
+        inFlight.add(p);
+      }, 1_000 / FEEDBACK_RATE);
+      return async () => {
+        clearInterval(timer);
+        await Promise.all([...inFlight]);
+      };
+    },
     /** Polls each acknowledged response's count until all are counted or SETTLE_MS passed, then reads every sent one. */
     async settle(): Promise<FeedbackResult> {
       const pending = new Set(acked);

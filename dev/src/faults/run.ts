@@ -100,7 +100,8 @@ stored within 3 minutes of the fault, or it counts as lost. Scenario e counts
 one-off actions (stored = delivered distinct, dup = delivered twice); h counts rejected rows.
 Scenarios a and k also send nudge responses through the fault (dev/src/faults/feedback-load.ts): 400
 one-off actions, one per user and action id, under an invocation id of the run's own, then one \`open\`
-response a user as an upload, two a second, beside the event load. The validator copies each to
+response a user as an upload, two a second beside the event load, each without waiting for the
+answer to the one before (so they keep coming while Kafka is away). The validator copies each to
 \`actions.feedback\` in the same send as its \`events.core\` original, and the action store reads that
 topic alone (docs/actions.md, "Feedback"); after the run, each action's stats (\`by_inv_id\`) must count
 every acknowledged response exactly once — none lost, none twice (a response answered 503 while Kafka
