@@ -3,12 +3,15 @@ import type { KafkaClusterProbe, PartitionState } from '@evp/kafka';
 import { waitFor } from '@evp/testkit';
 import { answerFailures, sortAnswers, type ClusterMarks, type Window } from './answer-windows';
 import { awaitAllStored } from './counts';
+import { feedbackLoad, feedbackVerdict } from './feedback-load';
 import { CLUSTER_NODES, KEYS, type Harness } from './harness';
 import { startLoad } from './load';
 import { RATE, SETTLE_MS, hashSeed, pause, timeToRecover, traceIfLost, verdict, type Scenario } from './scenario-kit';
 
 /** The partitions whose leaders the scenario kills: where the gateway writes and the validator's output goes. */
 const WATCHED = [topics.raw, ...BLOCKS.map((b) => topics.events(b))];
+/** Whose replication the scenario checks: those, and the action store's feedback (the validator writes it in the same send). */
+const REPLICATED = [...WATCHED, topics.actionsFeedback];
 const REPLICATION = { factor: 3, minInsync: '2' };
 
 /** The node leading most watched partitions among `alive` (the lowest id on a tie). */
@@ -56,20 +59,22 @@ export const clusterScenario: Scenario = {
     const failures: string[] = [];
     const notes: string[] = [];
     try {
-      const before = await probe.partitions(WATCHED);
+      const before = await probe.partitions(REPLICATED);
       const unreplicated = before.filter((p) => p.replicas.length !== REPLICATION.factor).length;
       if (unreplicated > 0) failures.push(`${unreplicated} partitions without ${REPLICATION.factor} replicas`);
       // What acks=all promises rests on these (issue 35): a write is acknowledged by two replicas, and
       // a replica out of the in-sync set never becomes leader (it could lack acknowledged writes).
-      for (const topic of WATCHED) {
+      for (const topic of REPLICATED) {
         const minInsync = await probe.topicConfig(topic, 'min.insync.replicas');
         const unclean = await probe.topicConfig(topic, 'unclean.leader.election.enable');
         if (minInsync !== REPLICATION.minInsync || unclean !== 'false')
           failures.push(`${topic}: min.insync.replicas ${minInsync}, unclean.leader.election.enable ${unclean}`);
       }
 
+      const feedback = await feedbackLoad(h, tag);
       const loadStart = Date.now();
       const load = startLoad({ gatewayUrl: h.gatewayUrl, key: KEYS.sdk, tag, seed: hashSeed(tag), rate: RATE });
+      const stopFeedback = feedback.start();
       await pause(phaseMs);
       const nodes = Array.from({ length: CLUSTER_NODES }, (_, i) => i + 1);
       const leading = await probe.partitions(WATCHED);
@@ -95,9 +100,11 @@ export const clusterScenario: Scenario = {
       await h.restartBroker().catch((err: Error) => failures.push(`restart: ${err.message.split('\n').slice(-2).join(' ')}`));
       const upAgain = Date.now();
       await pause(phaseMs);
-      const tally = await load.stop();
+      const [tally] = await Promise.all([load.stop(), stopFeedback()]);
       const { counts } = await awaitAllStored((sql, p) => h.query(sql, p), tally, [tag], { timeoutMs: SETTLE_MS, since: restarted });
       const recoveredMs = await recovery;
+      const responses = feedbackVerdict(await feedback.settle());
+      failures.push(...responses.failures);
 
       const marks: ClusterMarks = { firstKilled, failedOver, secondKilled, restarted };
       const { back, windows } = sortAnswers(tally.answers, marks);
@@ -110,7 +117,7 @@ export const clusterScenario: Scenario = {
           `(stack.sh up returned after ${s(upAgain - restarted)}); back: ${w('back')}`,
       );
       const trace = await traceIfLost(h, tally, counts.lost, loadStart);
-      return verdict('k', this.title, counts, recoveredMs, failures, [...notes, ...trace.notes], trace.hops);
+      return verdict('k', this.title, counts, recoveredMs, failures, [...notes, responses.note, ...trace.notes], trace.hops);
     } finally {
       await probe.close();
     }

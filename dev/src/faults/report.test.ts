@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loopTable, runLine, writeSection } from './report';
+import { loopTable, resultsTable, runLine, writeSection } from './report';
 
 describe('writeSection (npm run faults -- --write-docs)', () => {
   it('replaces only the fault-suite section and leaves the file in the Prettier style the test gate checks', () => {
@@ -44,6 +44,27 @@ describe('loopTable and runLine (npm run faults -- --only k --repeat N)', () => 
         '| 4 | k | 100 | 80 | 80 | 0 | 0 | — | pass |',
         '',
         '3 of 4 passed; the last 2 in a row.',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('resultsTable (npm run faults)', () => {
+  it('prints each scenario with its counts, recovery, how long it took, and its failures and notes', () => {
+    const counts = { sent: 100, acked: 80, stored: 80, rejected: 0, lost: 0, dup: 0 };
+    expect(
+      resultsTable([
+        { id: 'a', title: 'broker kill', counts, recoveredMs: 4_058, durationMs: 64_400, failures: [], notes: ['feedback: 3 sent'] },
+        { id: 'h', title: 'embedded', counts, recoveredMs: null, failures: ['2 lost'], notes: [] },
+        { id: 'k', title: 'cluster', counts, failures: [], notes: [], durationMs: 499 },
+      ]),
+    ).toBe(
+      [
+        '| scenario | sent | acked | stored | rejected | lost | dup | recovery | took | result |',
+        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+        '| a. broker kill | 100 | 80 | 80 | 0 | 0 | 0 | 4.1 s | 64 s | pass (feedback: 3 sent) |',
+        '| h. embedded | 100 | 80 | 80 | 0 | 0 | 0 | — | — | FAIL: 2 lost |',
+        '| k. cluster | 100 | 80 | 80 | 0 | 0 | 0 | never | 0 s | pass |',
       ].join('\n'),
     );
   });

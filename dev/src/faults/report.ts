@@ -7,13 +7,14 @@ const HEADING = '## Fault suite';
 export function resultsTable(results: ScenarioResult[]): string {
   const secs = (ms?: number | null) => (ms === null ? '—' : ms === undefined ? 'never' : `${(ms / 1000).toFixed(1)} s`);
   const lines = [
-    '| scenario | sent | acked | stored | rejected | lost | dup | recovery | result |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| scenario | sent | acked | stored | rejected | lost | dup | recovery | took | result |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...results.map((r) => {
       const c = r.counts;
       const result = r.failures.length ? `FAIL: ${r.failures.join('; ')}` : 'pass';
       const notes = r.notes.length ? ` (${r.notes.join('; ')})` : '';
-      return `| ${r.id}. ${r.title} | ${c.sent} | ${c.acked} | ${c.stored} | ${c.rejected} | ${c.lost} | ${c.dup} | ${secs(r.recoveredMs)} | ${result}${notes} |`;
+      const took = r.durationMs === undefined ? '—' : `${Math.round(r.durationMs / 1000)} s`;
+      return `| ${r.id}. ${r.title} | ${c.sent} | ${c.acked} | ${c.stored} | ${c.rejected} | ${c.lost} | ${c.dup} | ${secs(r.recoveredMs)} | ${took} | ${result}${notes} |`;
     }),
   ];
   return lines.join('\n');

@@ -73,9 +73,9 @@ async function main() {
   process.exit(results.every((r) => r.failures.length === 0) && results.length === chosen.length * repeat ? 0 : 1);
 }
 
-const intro = `\`npm run faults\` (all scenarios; about 35 minutes) or \`npm run faults -- --short\` (b–f, h, j and k with
-shorter phases; several minutes); \`--only a,g\` picks scenarios (\`--only k\`: the Kafka cluster alone), \`--repeat N\` runs
-them N times in a row on one stack and prints each run's counts and, at the end, a table of all runs with how many
+const intro = `\`npm run faults\` (all scenarios; about 16 minutes) or \`npm run faults -- --short\` (b–f, h, j, k and l with
+shorter phases; several minutes); \`--only a,g\` picks scenarios (\`--only k\`: the Kafka cluster alone), \`--repeat N\` runs them N times in a
+row on one stack and prints each run's counts and, at the end, a table of all runs with how many
 passed in a row (\`--only k --repeat 20\`: the proof of "Kafka as a cluster"), \`--write-docs\` rewrites this table.
 When events are lost, the scenario names, for each, the last hop it was seen at — acknowledged but
 not on \`ingest.raw\`; on \`ingest.raw\` but not on \`events.<block>\` nor \`ingest.rejected\`; on
@@ -98,12 +98,29 @@ beyond one per event after \`OPTIMIZE … FINAL\`; **recovery** = from the end o
 until an upload acknowledged after it is queryable in ClickHouse; every acknowledged event must be
 stored within 3 minutes of the fault, or it counts as lost. Scenario e counts
 one-off actions (stored = delivered distinct, dup = delivered twice); h counts rejected rows.
+Scenarios a and k also send nudge responses through the fault (dev/src/faults/feedback-load.ts): 400
+one-off actions, one per user and action id, under an invocation id of the run's own, then one \`open\`
+response a user as an upload, two a second beside the event load, each without waiting for the
+answer to the one before (so they keep coming while Kafka is away). The validator copies each to
+\`actions.feedback\` in the same send as its \`events.core\` original, and the action store reads that
+topic alone (docs/actions.md, "Feedback"); after the run, each action's stats (\`by_inv_id\`) must count
+every acknowledged response exactly once — none lost, none twice (a response answered 503 while Kafka
+was away may have been written all the same: counted once or not at all, as a note). k also checks
+\`actions.feedback\`'s replication (3 replicas, \`min.insync.replicas\` 2, no unclean election) with
+\`ingest.raw\`'s and the \`events.*\` topics'. **took** is a scenario's wall time, its clean-up included.
 Scenario i (replicated services behind nginx; not in \`--short\`) counts the upload load's events;
 its actions, segment entries, campaign actions and the edge's answers are in its notes and in
-"Replicated services" below. The ports move with FAULTS_KAFKA_PORT, FAULTS_REGISTRY_PORT,
-FAULTS_REDIS_PORT and FAULTS_BASE_PORT (dev/src/faults/config.ts).
-Scenario j brings its own Redis primary, replica and three sentinels and two action stores (no Kafka:
-\`--only j\` starts nothing else, ≈ 1.5 min) and counts one-off actions like e, its table row for the
-WAIT variant (see "Redis failover").`;
+"Replicated services" below. Scenario j brings its own Redis primary, replica and three sentinels and
+two action stores (no Kafka: \`--only j\` starts nothing else, ≈ 1 min) and counts one-off actions like
+e, its table row for the WAIT variant (see "Redis failover"). The ports move with FAULTS_KAFKA_PORT,
+FAULTS_REGISTRY_PORT, FAULTS_REDIS_PORT and FAULTS_BASE_PORT (dev/src/faults/config.ts).
+Scenario l (issue #40) seeds a user through the routes (20 events through the gateway, an action in
+the action store's Redis) beside a second user, asks \`POST /v1/privacy/erasures\` for the first on the
+segmenter (the sink process, PRIVACY_HASH_KEY and REDIS_URL set), holds the request after each table's
+delete (FAULT_ERASURE_PAUSE_MS, dev/src/sink-chdb), kills the process with SIGKILL once the request is
+in \`deleting\` with \`events\` done, restarts it without the pause and polls (3 minutes at most) until the
+request ends: it must end \`completed\` with every store's after-count 0, the erased user's pull
+delivering 0 and the other's 1; it counts the other user's events, and its recovery is from the restart
+until the request ended (dev/src/faults/scenario-erasure.ts).`;
 
 runHarnessScript(main);

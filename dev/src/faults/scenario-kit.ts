@@ -21,6 +21,8 @@ export interface ScenarioResult {
   /** Where the lost events were last seen (hops.ts), when some were lost and traced. */
   hops?: Record<Hop, number>;
   notes: string[];
+  /** How long the scenario took, its clean-up included (set by the runner: what a run's table records). */
+  durationMs?: number;
 }
 
 export interface Scenario {
@@ -86,16 +88,26 @@ export async function traceIfLost(h: Harness, tally: LoadTally, lost: number, si
   }
 }
 
-/** Steady load around a fault: `before` ms of load, the fault, `after` ms of load, then count (and trace what was lost). */
-export async function underLoad(h: Harness, tag: string, timing: { before: number; after: number }, fault: () => Promise<void>) {
+/**
+ * Steady load around a fault: `before` ms of load, the fault, `after` ms of load, then count (and
+ * trace what was lost). `alongside` starts a second load with the first and is stopped with it.
+ */
+export async function underLoad(
+  h: Harness,
+  tag: string,
+  timing: { before: number; after: number },
+  fault: () => Promise<void>,
+  alongside?: () => () => Promise<void>,
+) {
   const loadStart = Date.now();
   const load = startLoad({ gatewayUrl: h.gatewayUrl, key: KEYS.sdk, tag, seed: hashSeed(tag), rate: RATE });
+  const stopAlongside = alongside?.();
   await pause(timing.before);
   await fault();
   const faultEnd = Date.now();
   const recovery = timeToRecover(h, tag, faultEnd);
   await pause(timing.after);
-  const tally = await load.stop();
+  const [tally] = await Promise.all([load.stop(), stopAlongside?.()]);
   const { counts } = await awaitAllStored((sql, p) => h.query(sql, p), tally, [tag], { timeoutMs: SETTLE_MS, since: faultEnd });
   return { tally, counts, recoveredMs: await recovery, trace: await traceIfLost(h, tally, counts.lost, loadStart) };
 }
@@ -124,3 +136,37 @@ export async function timeToRecover(h: Harness, tag: string, since: number): Pro
 }
 
 export const hashSeed = (s: string) => [...s].reduce((a, c) => (Math.imul(a, 31) + c.charCodeAt(0)) >>> 0, 7);
+
+/** A JSON call with `key`; status 0 when no answer came (refused, reset or timed out). */
+export const call = async (base: string, key: string, method: string, path: string, body?: unknown) => {
+  try {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(15_000),
+    });
+    return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, any> };
+  } catch {
+    return { status: 0, body: {} as Record<string, any> };
+  }
+};
+
+/** An event time as the SDKs write it (UTC, milliseconds, no zone). */
+export const utc = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+
+/** Runs `step` every `everyMs` until stopped (one at a time), then waits for the one in hand. */
+export function every(everyMs: number, step: () => Promise<void>) {
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const t = Date.now();
+      await step();
+      await pause(Math.max(0, everyMs - (Date.now() - t)));
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await loop;
+  };
+}

@@ -6,7 +6,7 @@ import { awaitAllStored } from './counts';
 import { KEYS, type Harness } from './harness';
 import { sendUpload, startLoad } from './load';
 import { REPLICATED, ReplicaSet, type Replicated } from './replicas';
-import { RATE, SETTLE_MS, hashSeed, pause, verdict, type Scenario } from './scenario-kit';
+import { RATE, SETTLE_MS, call, every, hashSeed, pause, utc, verdict, type Scenario } from './scenario-kit';
 
 /** How long a killed replica stays away before its restart begins, and the load between kills. */
 const DEAD_MS = 10_000;
@@ -34,38 +34,6 @@ class Answers {
     }
     return [...n].map(([what, count]) => `${count}× ${what}`);
   }
-}
-
-const call = async (base: string, key: string, method: string, path: string, body?: unknown) => {
-  try {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(15_000),
-    });
-    return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, any> };
-  } catch {
-    return { status: 0, body: {} as Record<string, any> };
-  }
-};
-
-const utc = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
-
-/** Runs `step` every `everyMs` until stopped (one at a time), then waits for the one in hand. */
-function every(everyMs: number, step: () => Promise<void>) {
-  let stopped = false;
-  const loop = (async () => {
-    while (!stopped) {
-      const t = Date.now();
-      await step();
-      await pause(Math.max(0, everyMs - (Date.now() - t)));
-    }
-  })();
-  return async () => {
-    stopped = true;
-    await loop;
-  };
 }
 
 /**

@@ -95,6 +95,8 @@ describe('runScenarios (npm run faults)', () => {
       ],
       ['c', [], []],
     ]);
+    // Each result says how long its scenario took, clean-up included (the table's `took`).
+    expect(results.every((r) => r.durationMs !== undefined && r.durationMs >= 0 && r.durationMs < 60_000)).toBe(true);
     expect(log.filter((l) => l.startsWith('---'))).toEqual(['--- a. scenario a', '--- b. scenario b', '--- c. scenario c']);
     for (const c of started) await waitFor(() => !alive(c.proc.pid as number), { timeoutMs: 5_000, intervalMs: 20, what: `${c.name} gone` });
     expect(liveChildren()).toEqual([]);

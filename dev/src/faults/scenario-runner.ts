@@ -52,9 +52,10 @@ export async function runScenarios(chosen: Scenario[], hooks: RunnerHooks): Prom
     const r = await runScenario(s, () => hooks.run(s), hooks.deadlineMs(s));
     const stopped = await hooks.cleanup().catch((err: Error) => [`(clean-up failed: ${err.message})`]);
     if (stopped.length > 0) r.notes.push(`left running, stopped after it: ${stopped.join(', ')}`);
+    r.durationMs = Date.now() - started;
     results.push(r);
     hooks.log(
-      `${r.failures.length ? 'FAIL' : 'pass'} in ${((Date.now() - started) / 1000).toFixed(0)} s: ${JSON.stringify(r.counts)} recovery ${r.recoveredMs ?? 'never'} ms ${r.failures.join('; ')} ${r.notes.join('; ')}`,
+      `${r.failures.length ? 'FAIL' : 'pass'} in ${(r.durationMs / 1000).toFixed(0)} s: ${JSON.stringify(r.counts)} recovery ${r.recoveredMs ?? 'never'} ms ${r.failures.join('; ')} ${r.notes.join('; ')}`,
     );
   }
   return results;

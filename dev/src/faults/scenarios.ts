@@ -7,6 +7,7 @@ import { startPipeline } from '../pipeline';
 import { clusterScenario } from './cluster-scenario';
 import { erasureScenario } from './scenario-erasure';
 import { awaitAllStored } from './counts';
+import { feedbackLoad, feedbackVerdict } from './feedback-load';
 import { KEYS, type Harness, type ServiceName } from './harness';
 import { emptyTally, record, sendUpload, startLoad, uploadFactory } from './load';
 import { replicasScenario } from './scenario-replicas';
@@ -41,15 +42,23 @@ async function killValidatorAfterOutput(h: Harness, tag: string): Promise<string
 export const scenarios: Scenario[] = [
   {
     id: 'a',
-    title: 'broker kill -9 and restart',
+    title: 'broker kill -9 and restart, with nudge responses flowing to the action store (actions.feedback)',
     short: false,
     async run(h, { short, tag }) {
-      const { counts, recoveredMs, trace } = await underLoad(h, tag, { before: short ? 5_000 : 15_000, after: short ? 10_000 : 20_000 }, async () => {
-        await h.killBroker();
-        await pause(5_000); // the broker stays away a while, with the gateway answering 503 meanwhile
-        await h.restartBroker();
-      });
-      return verdict('a', this.title, counts, recoveredMs, [], trace.notes, trace.hops);
+      const feedback = await feedbackLoad(h, tag);
+      const { counts, recoveredMs, trace } = await underLoad(
+        h,
+        tag,
+        { before: short ? 5_000 : 15_000, after: short ? 10_000 : 20_000 },
+        async () => {
+          await h.killBroker();
+          await pause(5_000); // the broker stays away a while, with the gateway answering 503 meanwhile
+          await h.restartBroker();
+        },
+        feedback.start,
+      );
+      const { note, failures } = feedbackVerdict(await feedback.settle());
+      return verdict('a', this.title, counts, recoveredMs, failures, [note, ...trace.notes], trace.hops);
     },
   },
   {
