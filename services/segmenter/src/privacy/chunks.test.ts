@@ -78,12 +78,17 @@ describe('erasure of a large table, one partition at a time', () => {
 
     const onEvents = (sql: string[]) => sql.filter((s) => /^(DELETE FROM|ALTER TABLE) events\b/.test(s));
     // Whole: one DELETE and one APPLY DELETED MASK. By partition: one of each per partition (October, November).
-    expect(onEvents(whole.statements).map((s) => s.split(' WHERE ')[0])).toEqual(['DELETE FROM events', 'ALTER TABLE events APPLY DELETED MASK']);
+    // Each issued without waiting (mutations.ts: the DELETE's setting is after its WHERE).
+    expect(onEvents(whole.statements).map((s) => s.split(' WHERE ')[0])).toEqual([
+      'DELETE FROM events',
+      'ALTER TABLE events APPLY DELETED MASK SETTINGS mutations_sync = 0',
+    ]);
+    expect(onEvents(whole.statements)[0]).toMatch(/ SETTINGS lightweight_deletes_sync = 0$/);
     expect(onEvents(parts.statements).map((s) => s.split(' WHERE ')[0])).toEqual([
       "DELETE FROM events IN PARTITION ID '202610-0'",
-      "ALTER TABLE events APPLY DELETED MASK IN PARTITION ID '202610-0'",
+      "ALTER TABLE events APPLY DELETED MASK IN PARTITION ID '202610-0' SETTINGS mutations_sync = 0",
       "DELETE FROM events IN PARTITION ID '202611-0'",
-      "ALTER TABLE events APPLY DELETED MASK IN PARTITION ID '202611-0'",
+      "ALTER TABLE events APPLY DELETED MASK IN PARTITION ID '202611-0' SETTINGS mutations_sync = 0",
     ]);
     // The counts too: 3 phases (before, after, after with the mask off) × 2 partitions, each naming its partition.
     const counts = parts.statements.filter((s) => /FROM events WHERE _partition_id = '\d{6}-0' AND /.test(s));

@@ -3,6 +3,7 @@ import { allTopics, type Analytics, type Logger } from '@evp/core';
 import type { ClickHouseTarget } from './targets';
 import { chunksOf } from './chunks';
 import { countByRequest } from './evidence';
+import { mutationsDone, type MutationWait } from './mutations';
 import type { ErasureRequest, KafkaEntry, StoreEntry, StoredRequest, Suppression } from './model';
 import type { PrivacyStore } from './store';
 import { idHash } from '@evp/core';
@@ -31,6 +32,8 @@ export interface ErasureDeps {
   betweenTables?: () => Promise<void>;
   /** A table with more rows is counted and deleted one partition at a time (chunks.ts; CHUNK_ROWS by default). */
   chunkRows?: number;
+  /** How the asynchronous DELETE and mask rewrites are awaited (mutations.ts). */
+  mutationWait?: MutationWait;
   now?: () => number;
 }
 
@@ -178,10 +181,13 @@ export function createErasureProcessor(deps: ErasureDeps) {
       if (t.beforeDelete) await deps.analytics.command(t.beforeDelete(scope), params);
       // A large table one partition at a time (chunks.ts): the analysts' queries in the same chdb session run between.
       for (const chunk of await chunks(t)) {
-        await deps.analytics.command(`DELETE FROM ${t.table}${chunk.partition} WHERE ${t.where(scope)}`, params);
+        // Issued without waiting and awaited by polling (mutations.ts): the session stays free for analysts.
+        await deps.analytics.command(`DELETE FROM ${t.table}${chunk.partition} WHERE ${t.where(scope)} SETTINGS lightweight_deletes_sync = 0`, params);
+        await mutationsDone(deps.analytics, t.table, deps.mutationWait);
         // The lightweight delete only masks rows; rewriting the affected parts removes them from disk
         // (the old parts go once ClickHouse cleans them up: old_parts_lifetime).
-        await deps.analytics.command(`ALTER TABLE ${t.table} APPLY DELETED MASK${chunk.partition}`);
+        await deps.analytics.command(`ALTER TABLE ${t.table} APPLY DELETED MASK${chunk.partition} SETTINGS mutations_sync = 0`);
+        await mutationsDone(deps.analytics, t.table, deps.mutationWait);
       }
       await deps.betweenTables?.();
     }
