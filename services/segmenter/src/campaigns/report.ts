@@ -220,21 +220,25 @@ export async function campaignReport(analytics: Analytics, opts: ReportOptions):
     opts.goal?.value === undefined ? undefined : { property: opts.goal.value, cap, percentile: VALUE_CAP_PERCENTILE },
     opts.minEffect === undefined ? undefined : { minEffect: opts.minEffect, days: daysSoFar },
   );
-  // An adaptive campaign's epochs of each variant against control, as its readings weight them.
-  const epochsOf = (i: number) => epochCounts(compared.control, compared.variants[i] as Group, [compared.control, ...compared.variants]);
-  const variants = groups.map((g, i): VariantReport => ({
-    variant: i + 1,
-    action_id: variantActionId(opts.appId, opts.campaignId, i + 1),
-    ...g,
-    uplift:
-      g.converted === null || control.converted === null
-        ? null
-        : byEpoch
-          ? epochUplift(epochsOf(i))
-          : uplift({ converted: control.converted, audience: control.audience }, { converted: g.converted, audience: g.audience }),
-    readings: readings.variants[i] ?? null,
-    epoch_weighted: byEpoch ? epochWeightedOf(epochsOf(i), CONFIDENCE) : null,
-  }));
+  // An adaptive campaign's epochs of each variant against control, as its readings weight them: read
+  // once per variant for both its uplift and its `epoch_weighted`.
+  const all = [compared.control, ...compared.variants];
+  const variants = groups.map((g, i): VariantReport => {
+    const epochs = byEpoch ? epochCounts(compared.control, compared.variants[i] as Group, all) : null;
+    return {
+      variant: i + 1,
+      action_id: variantActionId(opts.appId, opts.campaignId, i + 1),
+      ...g,
+      uplift:
+        g.converted === null || control.converted === null
+          ? null
+          : epochs
+            ? epochUplift(epochs)
+            : uplift({ converted: control.converted, audience: control.audience }, { converted: g.converted, audience: g.audience }),
+      readings: readings.variants[i] ?? null,
+      epoch_weighted: epochs ? epochWeightedOf(epochs, CONFIDENCE) : null,
+    };
+  });
   return {
     campaign_id: opts.campaignId,
     as_of: opts.now.toISOString(),
